@@ -1,0 +1,20 @@
+"""Privacy Playground: the frame and the router. Lessons live in pages/."""
+
+import streamlit as st
+
+from ui.navigation import HOME, all_pages
+
+st.set_page_config(page_title="Privacy Playground", page_icon="🔒", layout="wide")
+
+sections: dict[str, list] = {}
+for lesson in all_pages():
+    page = st.Page(
+        lesson.path,
+        title=lesson.title,
+        icon=lesson.icon,
+        url_path=lesson.url_path,
+        default=lesson is HOME,
+    )
+    sections.setdefault(lesson.section, []).append(page)
+
+st.navigation(sections).run()

@@ -1,0 +1,235 @@
+"""Input checks shared by every dp/ function.
+
+Every public function validates through these helpers, so bad input always raises a
+ValueError or TypeError whose message names the parameter and its allowed range —
+never a NaN, a numpy warning or a silently wrong answer.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+
+def _is_bool(x: object) -> bool:
+    return isinstance(x, bool | np.bool_)
+
+
+def check_real(
+    name: str,
+    x: object,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_open: bool = False,
+    high_open: bool = False,
+    allow_inf: bool = False,
+    range_text: str | None = None,
+) -> float:
+    """A real scalar (not bool, not NaN, finite unless allowed) within the given bounds."""
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        x = x.item()
+    if _is_bool(x) or not isinstance(x, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {type(x).__name__} {x!r}")
+    value = float(x)
+    if math.isnan(value):
+        raise ValueError(f"{name} must be a number, got NaN")
+    if math.isinf(value) and not allow_inf:
+        raise ValueError(f"{name} must be finite, got {value}")
+    text = range_text or _range_text(low, high, low_open, high_open)
+    if low is not None and (value < low or (low_open and value == low)):
+        raise ValueError(f"{name} must be {text}, got {value:g}")
+    if high is not None and (value > high or (high_open and value == high)):
+        raise ValueError(f"{name} must be {text}, got {value:g}")
+    return value
+
+
+def _range_text(low, high, low_open, high_open) -> str:
+    if low is not None and high is not None:
+        left = "(" if low_open else "["
+        right = ")" if high_open else "]"
+        return f"in {left}{low:g}, {high:g}{right}"
+    if low is not None:
+        return f"{'>' if low_open else '>='} {low:g}"
+    if high is not None:
+        return f"{'<' if high_open else '<='} {high:g}"
+    return "a real number"
+
+
+def check_epsilon(epsilon: object, name: str = "epsilon") -> float:
+    """ε must be a finite real number > 0."""
+    return check_real(name, epsilon, low=0.0, low_open=True, range_text="finite and > 0")
+
+
+def check_positive(name: str, x: object) -> float:
+    """A finite real number > 0 (sensitivities, scales)."""
+    return check_real(name, x, low=0.0, low_open=True, range_text="finite and > 0")
+
+
+def check_probability(name: str, x: object) -> float:
+    """A probability in [0, 1]."""
+    return check_real(name, x, low=0.0, high=1.0)
+
+
+def check_integer(name: str, x: object, *, low: int = 0) -> int:
+    """A whole number >= low (a float such as 4.0 is accepted; 2.5 and True are not)."""
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        x = x.item()
+    if _is_bool(x) or not isinstance(x, numbers.Real):
+        raise TypeError(f"{name} must be an integer >= {low}, got {type(x).__name__} {x!r}")
+    if isinstance(x, numbers.Integral):
+        value = int(x)
+    else:
+        f = float(x)
+        if not math.isfinite(f) or f != math.floor(f):
+            raise ValueError(f"{name} must be an integer >= {low}, got {x!r}")
+        value = int(f)
+    if value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value}")
+    return value
+
+
+def check_k(k: object, name: str = "k") -> int:
+    """The number of categories: an integer >= 2."""
+    return check_integer(name, k, low=2)
+
+
+def check_size(size: object) -> int | tuple[int, ...] | None:
+    """`size` for repeated draws: None, a positive integer, or a tuple of them."""
+    if size is None:
+        return None
+    if isinstance(size, tuple):
+        return tuple(check_integer("size", s, low=1) for s in size)
+    return check_integer("size", size, low=1)
+
+
+def as_rng(rng: object) -> np.random.Generator:
+    """`rng` may be None (fresh entropy), a non-negative int seed, or a Generator."""
+    if rng is None:
+        return np.random.default_rng()
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if _is_bool(rng) or not isinstance(rng, numbers.Integral):
+        raise TypeError(
+            f"rng must be None, an int seed or a numpy.random.Generator, got {type(rng).__name__}"
+        )
+    if int(rng) < 0:
+        raise ValueError(f"rng seed must be >= 0, got {int(rng)}")
+    return np.random.default_rng(int(rng))
+
+
+def _as_numeric_array(name: str, x: object) -> np.ndarray:
+    try:
+        arr = np.asarray(x)
+    except (TypeError, ValueError) as exc:  # ragged nested lists
+        raise TypeError(f"{name} must be an array of numbers: {exc}") from None
+    if arr.dtype == bool:
+        return arr
+    if not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
+        raise TypeError(f"{name} must contain numbers, got dtype {arr.dtype}")
+    return arr
+
+
+def check_categories(name: str, values: object, k: int, *, allow_empty: bool = True) -> np.ndarray:
+    """A 1-D array of category codes in 0..k-1, returned as int64."""
+    arr = _as_numeric_array(name, values)
+    if arr.dtype == bool:
+        raise TypeError(f"{name} must hold integer category codes 0..{k - 1}, not booleans")
+    arr = np.atleast_1d(arr)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.size == 0:
+        if not allow_empty:
+            raise ValueError(f"{name} must not be empty")
+        return arr.astype(np.int64)
+    if np.issubdtype(arr.dtype, np.floating) and (
+        not np.all(np.isfinite(arr)) or np.any(arr != np.floor(arr))
+    ):
+        raise ValueError(f"{name} must hold whole numbers 0..{k - 1}")
+    if arr.min() < 0 or arr.max() > k - 1:
+        raise ValueError(
+            f"{name} must lie in 0..{k - 1} (k = {k}), got values from {arr.min():g} "
+            f"to {arr.max():g}"
+        )
+    return arr.astype(np.int64)
+
+
+def check_binary(name: str, values: object, *, allow_empty: bool = True, ndim: int = 1):
+    """An array of 0/1 values (booleans allowed), returned as bool."""
+    arr = _as_numeric_array(name, values)
+    if ndim == 1:
+        arr = np.atleast_1d(arr)
+    if arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    if arr.size == 0 and not allow_empty:
+        raise ValueError(f"{name} must not be empty")
+    if arr.dtype != bool:
+        if np.issubdtype(arr.dtype, np.floating) and not np.all(np.isfinite(arr)):
+            raise ValueError(f"{name} must hold only 0 and 1, got NaN or inf")
+        if not np.all((arr == 0) | (arr == 1)):
+            raise ValueError(f"{name} must hold only 0 and 1")
+        arr = arr == 1
+    return arr
+
+
+def check_counts(name: str, counts: object) -> np.ndarray:
+    """A non-empty 1-D array of non-negative whole-number counts, returned as int64."""
+    arr = _as_numeric_array(name, counts)
+    if arr.dtype == bool:
+        raise TypeError(f"{name} must hold integer counts, not booleans")
+    arr = np.atleast_1d(arr)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array of counts")
+    if np.issubdtype(arr.dtype, np.floating) and (
+        not np.all(np.isfinite(arr)) or np.any(arr != np.floor(arr))
+    ):
+        raise ValueError(f"{name} must hold whole numbers")
+    if arr.min() < 0:
+        raise ValueError(f"{name} must be >= 0, got {arr.min():g}")
+    return arr.astype(np.int64)
+
+
+def check_finite_array(name: str, x: object, *, allow_empty: bool = False) -> np.ndarray:
+    """A float array with no NaN or inf."""
+    arr = _as_numeric_array(name, x)
+    if arr.dtype == bool:
+        raise TypeError(f"{name} must hold numbers, not booleans")
+    arr = arr.astype(float)
+    if arr.size == 0 and not allow_empty:
+        raise ValueError(f"{name} must not be empty")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite (no NaN or inf)")
+    return arr
+
+
+def check_not_one(p: float, q: float) -> None:
+    """Binary RR estimators divide by p + q - 1."""
+    if abs(p + q - 1.0) < 1e-12:
+        raise ValueError(
+            f"p + q must differ from 1 (got p = {p:g}, q = {q:g}): then the answers carry "
+            "no information about the truth and the estimator would divide by zero"
+        )
+
+
+def check_distinct(p: float, q: float) -> None:
+    """Unary-encoding estimators divide by p - q."""
+    if abs(p - q) < 1e-12:
+        raise ValueError(
+            f"p and q must differ (got p = q = {p:g}): the bits then carry no information "
+            "and the estimator would divide by zero"
+        )
+
+
+def check_real_array(name: str, x: object, *, allow_inf: bool = True) -> np.ndarray:
+    """A float array (any shape, scalars too) with no NaN; ±inf only if allowed."""
+    arr = _as_numeric_array(name, x)
+    if arr.dtype == bool:
+        raise TypeError(f"{name} must hold numbers, not booleans")
+    arr = arr.astype(float)
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} must be numbers, got NaN")
+    if not allow_inf and np.isinf(arr).any():
+        raise ValueError(f"{name} must be finite, got inf")
+    return arr

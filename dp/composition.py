@@ -1,0 +1,40 @@
+r"""Composition: what several DP releases cost together (Dwork & Roth 2014, §3.5, §2.3).
+
+- Sequential: queries on the same data add up, ε = Σ εᵢ.
+- Parallel: queries on disjoint parts of the data cost the largest, ε = max εᵢ.
+- Group privacy: an ε-DP mechanism protects a group of g people with g·ε.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import check_epsilon, check_finite_array, check_integer
+
+
+def _check_epsilons(epsilons) -> np.ndarray:
+    if isinstance(epsilons, str):
+        raise TypeError("epsilons must be a list of numbers, got a string")
+    arr = np.atleast_1d(check_finite_array("epsilons", epsilons))
+    if arr.ndim != 1:
+        raise ValueError(f"epsilons must be a flat list, got shape {arr.shape}")
+    if np.any(arr <= 0):
+        raise ValueError("every entry of epsilons must be finite and > 0")
+    return arr
+
+
+def sequential_composition(epsilons) -> float:
+    r"""Total privacy loss of releases on the same data: ε = Σᵢ εᵢ."""
+    return float(np.sum(_check_epsilons(epsilons)))
+
+
+def parallel_composition(epsilons) -> float:
+    r"""Total privacy loss of releases on disjoint subsets: ε = maxᵢ εᵢ."""
+    return float(np.max(_check_epsilons(epsilons)))
+
+
+def group_privacy(epsilon: float, group_size: int) -> float:
+    r"""Protection for a group of g people changed together: g·ε."""
+    epsilon = check_epsilon(epsilon)
+    group_size = check_integer("group_size", group_size, low=1)
+    return group_size * epsilon

@@ -1,0 +1,114 @@
+r"""k-ary randomized response, a.k.a. generalized randomized response (GRR) or direct
+encoding (Kairouz et al. 2016; Wang et al., USENIX Security 2017, §4.1).
+
+A person with value v ∈ {0, …, k-1} reports v with probability p and each particular other
+value with probability q:
+
+    p = e^ε / (e^ε + k - 1),   q = 1 / (e^ε + k - 1),   p / q = e^ε.
+
+The count C_v of reports equal to v has E[C_v] = n_v p + (n - n_v) q, so
+ĉ_v = (C_v - n q) / (p - q) is unbiased.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._validate import (
+    as_rng,
+    check_categories,
+    check_counts,
+    check_epsilon,
+    check_integer,
+    check_k,
+    check_real,
+    check_real_array,
+    check_size,
+)
+
+
+def grr_probabilities(epsilon: float, k: int) -> tuple[float, float]:
+    r"""(p, q) = (e^ε / (e^ε + k - 1), 1 / (e^ε + k - 1)); computed with e^(-ε) so that a
+    large ε does not overflow."""
+    epsilon = check_epsilon(epsilon)
+    k = check_k(k)
+    t = math.exp(-epsilon)
+    denominator = 1.0 + (k - 1) * t
+    return 1.0 / denominator, t / denominator
+
+
+def grr_perturb(values, k: int, epsilon: float, *, rng=None) -> np.ndarray:
+    r"""Each value is kept with probability p, otherwise replaced by one of the other k - 1
+    values chosen uniformly (so each particular other value has probability q)."""
+    k = check_k(k)
+    values = check_categories("values", values, k)
+    p, _ = grr_probabilities(epsilon, k)
+    generator = as_rng(rng)
+    keep = generator.random(values.shape) < p
+    # A uniform draw from the k - 1 values other than v: draw r in 0..k-2, skip over v.
+    other = generator.integers(0, k - 1, size=values.shape)
+    other = other + (other >= values)
+    return np.where(keep, values, other)
+
+
+def grr_estimate_from_counts(report_counts, epsilon: float):
+    r"""ĉ_v = (C_v - n q) / (p - q) from the report histogram C (last axis = the k values,
+    n = Σ_v C_v). Vectorised over leading axes (many repeated surveys). Not clipped."""
+    counts = check_real_array("report_counts", report_counts, allow_inf=False)
+    if counts.ndim == 0 or counts.shape[-1] < 2:
+        raise ValueError("report_counts must have k >= 2 entries on its last axis")
+    if np.any(counts < 0):
+        raise ValueError("report_counts must be >= 0")
+    p, q = grr_probabilities(epsilon, counts.shape[-1])
+    n = counts.sum(axis=-1, keepdims=True)
+    return (counts - n * q) / (p - q)
+
+
+def grr_estimate(reports, k: int, epsilon: float) -> np.ndarray:
+    r"""Unbiased count of each value from the reports: ĉ_v = (C_v - n q) / (p - q).
+
+    May be negative: use `project_counts` (post-processing) for a proper histogram."""
+    k = check_k(k)
+    reports = check_categories("reports", reports, k, allow_empty=False)
+    epsilon = check_epsilon(epsilon)
+    return grr_estimate_from_counts(np.bincount(reports, minlength=k), epsilon)
+
+
+def grr_variance(n: int, epsilon: float, k: int, frequency: float = 0.0) -> float:
+    r"""Variance of one estimated count ĉ_v (count scale).
+
+    In general  Var = n q(1-q)/(p-q)² + n f (1-p-q)/(p-q)  for a true share f of value v;
+    at f = 0 this is  n (e^ε + k - 2) / (e^ε - 1)²  (Wang et al. 2017, eq. 4)."""
+    n = check_integer("n", n, low=1)
+    epsilon = check_epsilon(epsilon)
+    k = check_k(k)
+    f = check_real("frequency", frequency, low=0.0, high=1.0)
+    t = math.exp(-epsilon)
+    # (e^ε + k - 2) / (e^ε - 1)² rewritten with t = e^(-ε) to avoid overflow.
+    base = n * (1.0 + (k - 2) * t) * t / (-math.expm1(-epsilon)) ** 2
+    if f == 0.0:
+        return base
+    p, q = grr_probabilities(epsilon, k)
+    return base + n * f * (1.0 - p - q) / (p - q)
+
+
+def sample_grr_counts(true_counts, epsilon: float, *, size=None, rng=None) -> np.ndarray:
+    r"""Exact joint draw of the GRR report histogram without simulating people.
+
+    The c_v people with true value v send Multinomial(c_v; q, …, p at v, …, q) reports; the
+    histogram is the sum over v. Returns shape (k,), or `size` + (k,)."""
+    counts = check_counts("true_counts", true_counts)
+    k = counts.size
+    if k < 2:
+        raise ValueError("true_counts must have k >= 2 entries")
+    p, q = grr_probabilities(epsilon, k)
+    size = check_size(size)
+    generator = as_rng(rng)
+    transition = np.full((k, k), q)
+    np.fill_diagonal(transition, p)
+    transition /= transition.sum(axis=1, keepdims=True)  # exact 1 despite rounding
+    lead = () if size is None else tuple(np.atleast_1d(size))
+    draws = generator.multinomial(counts, transition, size=(*lead, k))
+    return draws.sum(axis=-2).astype(np.int64)
