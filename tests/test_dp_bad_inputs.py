@@ -1,0 +1,318 @@
+"""Every public dp/ function rejects bad arguments with ValueError/TypeError naming the
+parameter (DESIGN §2 conventions), and valid edge inputs never leak a numpy warning."""
+
+import math
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import dp
+
+NAN, INF = math.nan, math.inf
+EITHER = (TypeError, ValueError)  # non-integral value of an integer parameter: either is fine
+
+# bad epsilon values: (value, exception)
+BAD_EPSILONS = [
+    (0, ValueError),
+    (0.0, ValueError),
+    (-1.0, ValueError),
+    (NAN, ValueError),
+    (INF, ValueError),
+    (-INF, ValueError),
+    (True, TypeError),
+    ("1", TypeError),
+    (None, TypeError),
+]
+BAD_PROBABILITIES = [
+    (-0.1, ValueError),
+    (1.5, ValueError),
+    (NAN, ValueError),
+    (INF, ValueError),
+    (True, TypeError),
+    ("0.5", TypeError),
+]
+BAD_K = [(1, ValueError), (0, ValueError), (-3, ValueError), (2.5, EITHER), (True, TypeError)]
+BAD_RNG = [("seed", TypeError), (1.5, EITHER), (3 + 4j, TypeError)]
+
+ONE_HOT = np.eye(3, dtype=bool)[[0, 1, 2, 0]]
+
+# Each function with a valid call: name -> (function, kwargs). Bad cases override one kwarg.
+VALID = {
+    "laplace_scale": (dp.laplace_scale, {"sensitivity": 1.0, "epsilon": 1.0}),
+    "laplace_mechanism": (
+        dp.laplace_mechanism,
+        {"value": 3.0, "sensitivity": 1.0, "epsilon": 1.0, "rng": 0},
+    ),
+    "laplace_interval_probability": (
+        dp.laplace_interval_probability,
+        {"lo": -1.0, "hi": 1.0, "loc": 0.0, "scale": 1.0},
+    ),
+    "laplace_privacy_loss": (
+        dp.laplace_privacy_loss,
+        {"y": 0.3, "loc": 0.0, "loc_neighbour": 1.0, "scale": 1.0},
+    ),
+    "laplace_variance": (dp.laplace_variance, {"sensitivity": 1.0, "epsilon": 1.0}),
+    "sequential_composition": (dp.sequential_composition, {"epsilons": [0.5, 1.0]}),
+    "parallel_composition": (dp.parallel_composition, {"epsilons": [0.5, 1.0]}),
+    "group_privacy": (dp.group_privacy, {"epsilon": 1.0, "group_size": 2}),
+    "coin_flip_probabilities": (dp.coin_flip_probabilities, {"honest": 0.5, "yes": 0.5}),
+    "rr_epsilon": (dp.rr_epsilon, {"p": 0.75, "q": 0.75}),
+    "rr_keep_probability": (dp.rr_keep_probability, {"epsilon": 1.0}),
+    "randomized_response": (
+        dp.randomized_response,
+        {"truth": [0, 1, 1], "p": 0.75, "q": 0.75, "rng": 0},
+    ),
+    "estimate_proportion": (
+        dp.estimate_proportion,
+        {"responses": [0, 1, 1], "p": 0.75, "q": 0.75},
+    ),
+    "estimate_count": (dp.estimate_count, {"responses": [0, 1, 1], "p": 0.75, "q": 0.75}),
+    "rr_variance": (dp.rr_variance, {"proportion": 0.3, "n": 100, "p": 0.75, "q": 0.75}),
+    "sample_rr_counts": (
+        dp.sample_rr_counts,
+        {"true_yes": 3, "n": 10, "p": 0.75, "q": 0.75, "rng": 0},
+    ),
+    "grr_probabilities": (dp.grr_probabilities, {"epsilon": 1.0, "k": 4}),
+    "grr_perturb": (dp.grr_perturb, {"values": [0, 1, 3], "k": 4, "epsilon": 1.0, "rng": 0}),
+    "grr_estimate": (dp.grr_estimate, {"reports": [0, 1, 3], "k": 4, "epsilon": 1.0}),
+    "grr_variance": (dp.grr_variance, {"n": 100, "epsilon": 1.0, "k": 4}),
+    "sample_grr_counts": (
+        dp.sample_grr_counts,
+        {"true_counts": [5, 3, 2], "epsilon": 1.0, "rng": 0},
+    ),
+    "ue_encode": (dp.ue_encode, {"values": [0, 1, 2], "k": 3}),
+    "ue_perturb": (dp.ue_perturb, {"bits": ONE_HOT, "p": 0.5, "q": 0.25, "rng": 0}),
+    "ue_aggregate": (dp.ue_aggregate, {"bits": ONE_HOT, "p": 0.5, "q": 0.25}),
+    "ue_epsilon": (dp.ue_epsilon, {"p": 0.75, "q": 0.25}),
+    "sue_probabilities": (dp.sue_probabilities, {"epsilon": 1.0}),
+    "oue_probabilities": (dp.oue_probabilities, {"epsilon": 1.0}),
+    "ue_variance": (dp.ue_variance, {"n": 100, "p": 0.5, "q": 0.25, "frequency": 0.1}),
+    "sample_ue_counts": (
+        dp.sample_ue_counts,
+        {"true_counts": [5, 3, 2], "p": 0.5, "q": 0.25, "rng": 0},
+    ),
+    "project_counts": (dp.project_counts, {"estimates": [3.0, -1.0, 2.0], "n": 4}),
+    "audit_epsilon": (dp.audit_epsilon, {"outputs_d": [0, 1, 1], "outputs_d_prime": [0, 0, 1]}),
+}
+
+WITH_EPSILON = [name for name, (_, kw) in VALID.items() if "epsilon" in kw]
+WITH_PQ = [name for name, (_, kw) in VALID.items() if "p" in kw]
+WITH_K = [name for name, (_, kw) in VALID.items() if "k" in kw]
+WITH_RNG = [name for name, (_, kw) in VALID.items() if "rng" in kw]
+
+
+def build_cases():
+    cases = []
+
+    def add(name, override, exc, param, tag):
+        cases.append(pytest.param(name, override, exc, param, id=f"{name}-{tag}"))
+
+    for name in WITH_EPSILON:
+        for value, exc in BAD_EPSILONS:
+            add(name, {"epsilon": value}, exc, "epsilon", f"epsilon={value!r}")
+    for name in ("sequential_composition", "parallel_composition"):
+        add(name, {"epsilons": []}, ValueError, "epsilon", "empty")
+        for value, exc in BAD_EPSILONS:
+            add(name, {"epsilons": [0.5, value]}, exc, "epsilon", f"element={value!r}")
+    for name in WITH_PQ:
+        for param in ("p", "q"):
+            for value, exc in BAD_PROBABILITIES:
+                add(name, {param: value}, exc, param, f"{param}={value!r}")
+    for name in ("coin_flip_probabilities",):
+        for param in ("honest", "yes"):
+            for value, exc in BAD_PROBABILITIES:
+                add(name, {param: value}, exc, param, f"{param}={value!r}")
+    for name in WITH_K:
+        for value, exc in BAD_K:
+            add(name, {"k": value}, exc, "k", f"k={value!r}")
+    for name in WITH_RNG:
+        for value, exc in BAD_RNG:
+            add(name, {"rng": value}, exc, "rng", f"rng={value!r}")
+
+    # p + q == 1: the binary RR estimators would divide by zero
+    for name in ("estimate_proportion", "estimate_count", "rr_variance"):
+        add(name, {"p": 0.5, "q": 0.5}, ValueError, "p", "p+q=1-half")
+        add(name, {"p": 0.3, "q": 0.7}, ValueError, "q", "p+q=1")
+    # p == q: unary-encoding estimators would divide by zero, epsilon is meaningless
+    for name in ("ue_aggregate", "ue_variance", "ue_epsilon"):
+        add(name, {"p": 0.4, "q": 0.4}, ValueError, "p", "p=q")
+
+    # values outside 0..k-1
+    for name, param in (
+        ("grr_perturb", "values"),
+        ("grr_estimate", "reports"),
+        ("ue_encode", "values"),
+    ):
+        add(name, {param: [0, 4]}, ValueError, param, "value=k")
+        add(name, {param: [0, 99]}, ValueError, param, "value>k")
+        add(name, {param: [-1, 0]}, ValueError, param, "negative")
+        add(name, {param: [0.5, 1]}, EITHER, param, "non-integer")
+        add(name, {param: ["a", "b"]}, EITHER, param, "strings")
+    for name in ("grr_perturb", "ue_encode"):
+        add(name, {"values": [0, 1, 2, 3, 3], "k": 3}, ValueError, "values", "value=k-small-k")
+    # empty input to estimators and the audit
+    add("estimate_proportion", {"responses": []}, ValueError, "responses", "empty")
+    add("estimate_count", {"responses": []}, ValueError, "responses", "empty")
+    add("grr_estimate", {"reports": []}, ValueError, "reports", "empty")
+    add("ue_aggregate", {"bits": np.zeros((0, 3), dtype=bool)}, ValueError, "bits", "empty")
+    add("project_counts", {"estimates": []}, ValueError, "estimates", "empty")
+    add("audit_epsilon", {"outputs_d": []}, ValueError, "outputs_d", "empty")
+    add("audit_epsilon", {"alpha": 0.0}, ValueError, "alpha", "alpha=0")
+    add("audit_epsilon", {"alpha": 1.5}, ValueError, "alpha", "alpha>1")
+    add("audit_epsilon", {"alpha": NAN}, ValueError, "alpha", "alpha=nan")
+    # responses and bits outside {0, 1}
+    add("estimate_proportion", {"responses": [0, 2]}, ValueError, "responses", "two")
+    add("estimate_count", {"responses": [-1, 1]}, ValueError, "responses", "minus-one")
+    add("ue_aggregate", {"bits": [[0, 2, 0]]}, ValueError, "bits", "two")
+    add("ue_perturb", {"bits": [[0, 2, 0]]}, ValueError, "bits", "two")
+    # sensitivity and scale must be > 0 and finite
+    for name in ("laplace_scale", "laplace_mechanism", "laplace_variance"):
+        for value, exc in (
+            (0.0, ValueError),
+            (-1.0, ValueError),
+            (NAN, ValueError),
+            (INF, ValueError),
+            (True, TypeError),
+            ("1", TypeError),
+        ):
+            add(name, {"sensitivity": value}, exc, "sensitivity", f"sensitivity={value!r}")
+    for name in ("laplace_interval_probability", "laplace_privacy_loss"):
+        for value, exc in (
+            (0.0, ValueError),
+            (-2.0, ValueError),
+            (NAN, ValueError),
+            (True, TypeError),
+            ("1", TypeError),
+        ):
+            add(name, {"scale": value}, exc, "scale", f"scale={value!r}")
+    add("laplace_interval_probability", {"lo": NAN}, ValueError, "lo", "lo=nan")
+    add("laplace_interval_probability", {"hi": NAN}, ValueError, "hi", "hi=nan")
+    add("laplace_interval_probability", {"loc": NAN}, ValueError, "loc", "loc=nan")
+    add("laplace_privacy_loss", {"loc": NAN}, ValueError, "loc", "loc=nan")
+    add("laplace_privacy_loss", {"loc_neighbour": INF}, ValueError, "loc_neighbour", "inf")
+    add("laplace_mechanism", {"value": NAN}, ValueError, "value", "value=nan")
+    add("laplace_mechanism", {"value": "3"}, TypeError, "value", "value=str")
+    # randomized_response truth: only 0/1 ints
+    add("randomized_response", {"truth": [0, 2]}, ValueError, "truth", "two")
+    add("randomized_response", {"truth": [-1, 1]}, ValueError, "truth", "minus-one")
+    add("randomized_response", {"truth": [0.5, 1]}, EITHER, "truth", "half")
+    add("randomized_response", {"truth": [True, False]}, EITHER, "truth", "bools")
+    add("randomized_response", {"truth": True}, EITHER, "truth", "bool-scalar")
+    # counts for the samplers
+    add("sample_rr_counts", {"true_yes": 11, "n": 10}, ValueError, "true_yes", "n<true_yes")
+    add("sample_rr_counts", {"true_yes": -1}, ValueError, "true_yes", "negative")
+    add("sample_rr_counts", {"n": -5, "true_yes": 0}, ValueError, "n", "negative-n")
+    add("sample_rr_counts", {"true_yes": 2.5}, EITHER, "true_yes", "non-integer")
+    add("sample_rr_counts", {"true_yes": True}, TypeError, "true_yes", "bool")
+    add("sample_rr_counts", {"size": -1}, EITHER, "size", "negative-size")
+    for name in ("sample_grr_counts", "sample_ue_counts"):
+        add(name, {"true_counts": [5, -1, 2]}, ValueError, "true_counts", "negative")
+        add(name, {"true_counts": [5, 1.5, 2]}, EITHER, "true_counts", "non-integer")
+        add(name, {"true_counts": [5, NAN, 2]}, EITHER, "true_counts", "nan")
+    # sizes and groups
+    for value, exc in ((0, ValueError), (-2, ValueError), (1.5, EITHER), (True, TypeError)):
+        add("group_privacy", {"group_size": value}, exc, "group_size", f"group_size={value!r}")
+    add("rr_variance", {"proportion": 1.5}, ValueError, "proportion", "proportion>1")
+    add("rr_variance", {"proportion": NAN}, ValueError, "proportion", "proportion=nan")
+    add("rr_variance", {"n": 0}, ValueError, "n", "n=0")
+    add("rr_variance", {"n": -10}, ValueError, "n", "n<0")
+    add("grr_variance", {"n": -10}, ValueError, "n", "n<0")
+    add("ue_variance", {"n": -10}, ValueError, "n", "n<0")
+    add("ue_variance", {"frequency": 1.5}, ValueError, "frequency", "frequency>1")
+    add("ue_variance", {"frequency": -0.1}, ValueError, "frequency", "frequency<0")
+    add("project_counts", {"n": -1}, ValueError, "n", "n<0")
+    add("project_counts", {"estimates": [1.0, NAN]}, ValueError, "estimates", "nan")
+    add("project_counts", {"estimates": [1.0, INF]}, ValueError, "estimates", "inf")
+    return cases
+
+
+def names_parameter(message, param):
+    """Short names (p, q, n, k, lo, hi) must appear as a word; longer ones as a substring."""
+    if len(param) <= 2:
+        return re.search(rf"(?<![A-Za-z_]){param}(?![A-Za-z_])", message) is not None
+    return param in message
+
+
+@pytest.mark.parametrize(("name", "override", "exc", "param"), build_cases())
+def test_bad_argument_is_rejected_with_a_message_naming_it(name, override, exc, param):
+    function, kwargs = VALID[name]
+    with pytest.raises(exc) as info:
+        function(**{**kwargs, **override})
+    assert names_parameter(str(info.value), param), f"message {str(info.value)!r} lacks {param!r}"
+
+
+@pytest.mark.parametrize("name", sorted(VALID))
+def test_every_valid_call_in_the_table_succeeds(name):
+    # guards the table above: each bad case differs from a call that works
+    function, kwargs = VALID[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        function(**kwargs)
+
+
+def test_table_covers_every_public_function_of_the_contract():
+    contract = {
+        "laplace_scale", "laplace_mechanism", "laplace_interval_probability",
+        "laplace_privacy_loss", "laplace_variance", "sequential_composition",
+        "parallel_composition", "group_privacy", "coin_flip_probabilities", "rr_epsilon",
+        "rr_keep_probability", "randomized_response", "estimate_proportion", "estimate_count",
+        "rr_variance", "sample_rr_counts", "grr_probabilities", "grr_perturb", "grr_estimate",
+        "grr_variance", "sample_grr_counts", "ue_encode", "ue_perturb", "ue_aggregate",
+        "ue_epsilon", "sue_probabilities", "oue_probabilities", "ue_variance",
+        "sample_ue_counts", "project_counts", "audit_epsilon",
+    }  # fmt: skip
+    assert contract == set(VALID)
+
+
+# --- valid edge inputs: an answer, never a numpy warning ----------------------------------------
+
+EDGE_CALLS = [
+    pytest.param(lambda: dp.rr_epsilon(1.0, 1.0), math.inf, id="rr_epsilon-1-1"),
+    pytest.param(lambda: dp.rr_epsilon(0.0, 0.0), math.inf, id="rr_epsilon-0-0"),
+    pytest.param(lambda: dp.rr_epsilon(1.0, 0.0), 0.0, id="rr_epsilon-1-0"),
+    pytest.param(lambda: dp.rr_epsilon(0.0, 1.0), 0.0, id="rr_epsilon-0-1"),
+    pytest.param(lambda: dp.rr_epsilon(0.5, 0.5), 0.0, id="rr_epsilon-half"),
+    pytest.param(lambda: dp.rr_epsilon(1.0, 0.5), math.inf, id="rr_epsilon-1-half"),
+    pytest.param(lambda: dp.rr_keep_probability(1e-12), 0.5, id="keep-tiny-eps"),
+    pytest.param(lambda: dp.rr_keep_probability(1000.0), 1.0, id="keep-huge-eps"),
+    pytest.param(lambda: dp.grr_probabilities(1000.0, 4)[0], 1.0, id="grr-huge-eps"),
+    pytest.param(lambda: dp.sue_probabilities(3000.0)[0], 1.0, id="sue-huge-eps"),
+    pytest.param(lambda: dp.oue_probabilities(1000.0)[1], 0.0, id="oue-huge-eps"),
+    pytest.param(
+        lambda: dp.laplace_interval_probability(0.0, INF, loc=0.0, scale=1.0), 0.5, id="half-line"
+    ),
+    pytest.param(
+        lambda: dp.laplace_interval_probability(1e6, INF, loc=0.0, scale=1.0), 0.0, id="far-tail"
+    ),
+    pytest.param(
+        lambda: dp.laplace_privacy_loss(1e9, loc=0.0, loc_neighbour=1.0, scale=1.0),
+        -1.0,
+        id="loss-far-tail",
+    ),
+    pytest.param(lambda: dp.estimate_proportion([1, 1, 1], 0.75, 0.75), 1.5, id="all-yes"),
+    pytest.param(lambda: dp.estimate_proportion([0], 0.75, 0.75), -0.5, id="single-no"),
+    pytest.param(lambda: dp.rr_variance(0.0, 10, 1.0, 1.0), 0.0, id="rr-variance-truthful"),
+    pytest.param(lambda: dp.rr_variance(1.0, 10, 0.75, 0.75), 0.075, id="rr-variance-r1"),
+    pytest.param(lambda: dp.ue_variance(10, 1.0, 0.0, 0.5), 0.0, id="ue-variance-truthful"),
+    pytest.param(lambda: dp.ue_epsilon(1.0, 0.25), math.inf, id="ue-epsilon-p1"),
+    pytest.param(lambda: dp.sample_rr_counts(0, 0, 0.75, 0.75, rng=1), 0, id="rr-counts-n0"),
+    pytest.param(lambda: dp.sample_rr_counts(5, 5, 1.0, 1.0, rng=1), 5, id="rr-counts-truthful"),
+    pytest.param(lambda: float(dp.grr_estimate([2, 2, 2], 3, 1.0)[2]) > 2, True, id="grr-one"),
+    pytest.param(lambda: float(dp.project_counts([0.0, 0.0, 0.0], 3).sum()), 3.0, id="proj-0"),
+    pytest.param(lambda: float(dp.project_counts([-5.0, -5.0], 2).sum()), 2.0, id="proj-neg"),
+]
+
+
+@pytest.mark.parametrize(("call", "expected"), EDGE_CALLS)
+def test_valid_edge_input_gives_an_answer_without_numpy_warnings(call, expected):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = call()
+    if expected is True:
+        assert got is True
+    elif math.isinf(expected):
+        assert got == expected
+    else:
+        assert float(got) == pytest.approx(expected, rel=1e-9, abs=1e-12)
