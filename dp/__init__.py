@@ -56,6 +56,7 @@ from .laplace import (
     laplace_scale,
     laplace_variance,
 )
+from .pitfalls import fair_coin_formula_bias, fair_coin_formula_estimate
 from .postprocess import clip_counts, project_counts
 from .randomized_response import (
     coin_flip_probabilities,
@@ -104,6 +105,8 @@ __all__ = [
     "estimate_count",
     "estimate_proportion",
     "estimate_proportion_from_counts",
+    "fair_coin_formula_bias",
+    "fair_coin_formula_estimate",
     "group_privacy",
     "grr_estimate",
     "grr_estimate_from_counts",
