@@ -61,6 +61,12 @@ def _event_counts(a: np.ndarray, b: np.ndarray, thresholds):
     return counts_a, counts_b
 
 
+def _bools_as_ints(outputs):
+    """Boolean outputs (e.g. unary-encoding bits) are discrete 0/1 outputs."""
+    arr = np.asarray(outputs) if not isinstance(outputs, str) else outputs
+    return arr.astype(np.int64) if getattr(arr, "dtype", None) == bool else outputs
+
+
 def audit_epsilon(outputs_d, outputs_d_prime, *, alpha: float = 1e-6, thresholds=None) -> float:
     r"""A lower confidence bound (valid with probability >= 1 - α) on the ε that the two
     output samples reveal.
@@ -71,8 +77,8 @@ def audit_epsilon(outputs_d, outputs_d_prime, *, alpha: float = 1e-6, thresholds
     {y > t} and {y <= t}. Both directions D/D' and D'/D are bounded. Returns 0.0 when the
     samples show nothing."""
     alpha = check_real("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
-    a = check_real_array("outputs_d", outputs_d, allow_inf=False)
-    b = check_real_array("outputs_d_prime", outputs_d_prime, allow_inf=False)
+    a = check_real_array("outputs_d", _bools_as_ints(outputs_d), allow_inf=False)
+    b = check_real_array("outputs_d_prime", _bools_as_ints(outputs_d_prime), allow_inf=False)
     if a.size == 0:
         raise ValueError("outputs_d must not be empty")
     if b.size == 0:

@@ -15,6 +15,9 @@ from ._validate import check_epsilon, check_finite_array, check_integer
 def _check_epsilons(epsilons) -> np.ndarray:
     if isinstance(epsilons, str):
         raise TypeError("epsilons must be a list of numbers, got a string")
+    if isinstance(epsilons, list | tuple):  # a short list: check each entry's type
+        for entry in epsilons:
+            check_epsilon(entry, "epsilons entry")
     arr = np.atleast_1d(check_finite_array("epsilons", epsilons))
     if arr.ndim != 1:
         raise ValueError(f"epsilons must be a flat list, got shape {arr.shape}")

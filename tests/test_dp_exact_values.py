@@ -338,6 +338,18 @@ def test_sue_and_oue_probabilities_round_trip_through_ue_epsilon(epsilon):
     assert dp.ue_epsilon(*dp.oue_probabilities(epsilon)) == close(epsilon)
 
 
+def test_ue_epsilon_is_zero_when_p_equals_q():
+    # p = q: every bit is reported 1 with the same probability whatever the value, so the
+    # output distribution does not depend on the input: ln(p(1-p) / ((1-p)p)) = ln 1 = 0.
+    assert dp.ue_epsilon(0.4, 0.4) == 0.0
+    assert dp.ue_epsilon(1.0, 1.0) == 0.0  # every bit always 1: constant output
+
+
+def test_ue_epsilon_is_symmetric_below_the_diagonal():
+    # p < q: the largest ratio is the inverse one, |ln(p(1-q) / ((1-p)q))|.
+    assert dp.ue_epsilon(0.25, 0.75) == close(LN9)
+
+
 def test_ue_epsilon_of_oue_at_one_half_one_quarter_is_ln3():
     # ln(.5 * .75 / (.5 * .25)) = ln 3
     assert dp.ue_epsilon(0.5, 0.25) == close(LN3)

@@ -248,3 +248,12 @@ def test_project_counts_does_not_modify_its_input():
     estimates = np.array([3.0, -1.0, 2.0])
     dp.project_counts(estimates, 4)
     np.testing.assert_array_equal(estimates, [3.0, -1.0, 2.0])
+
+
+def test_randomized_response_accepts_booleans_as_zero_one():
+    # A yes/no condition such as `df.Occupation == "Sales"` is a boolean array; with
+    # p = q = 1 the reports are the truth itself, as 0/1 ints.
+    truth = np.array([True, False, True])
+    reports = dp.randomized_response(truth, p=1.0, q=1.0, rng=0)
+    assert reports.tolist() == [1, 0, 1]
+    assert dp.randomized_response(True, p=1.0, q=1.0, rng=0).tolist() == [1]
