@@ -1,0 +1,72 @@
+# Privacy Playground: `make run` serves the app, `make test` checks everything CI checks.
+# Works from a fresh clone on Debian with python3 >= 3.11; the venv lives in .venv/.
+
+PYTHON   ?= python3
+HOST     ?= 127.0.0.1
+PORT     ?= 8501
+VENV     := .venv
+BIN      := $(VENV)/bin
+CHROMIUM := /usr/bin/chromium
+
+.PHONY: run test lint bench chromium clean distclean help
+
+help:
+	@echo "make run        serve the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 for a classroom)"
+	@echo "make test       lint + format check + all tests (installs Debian chromium when root)"
+	@echo "make bench      time the dp/ mechanisms and the page reruns"
+	@echo "make clean      remove caches;  make distclean  also removes .venv"
+
+$(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "Python 3.11+ is needed (found: $$($(PYTHON) --version 2>&1))."; exit 1; }
+	@if ! $(PYTHON) -c 'import ensurepip' 2>/dev/null; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv; \
+		else \
+			echo "python3 cannot create a venv: install python3-venv (sudo apt-get install python3-venv)."; \
+			exit 1; \
+		fi; \
+	fi
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.stamp-run: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	@touch $@
+
+$(VENV)/.stamp-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	@touch $@ $(VENV)/.stamp-run
+
+run: $(VENV)/.stamp-run
+	$(BIN)/streamlit run app.py --server.address $(HOST) --server.port $(PORT)
+
+# Playwright drives the system Chromium (never a downloaded browser: no `playwright install`).
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+		else \
+			echo "The browser tests need Debian's Chromium at $(CHROMIUM)."; \
+			echo "Install it with:  sudo apt-get install -y chromium   (then re-run make test)"; \
+			exit 1; \
+		fi; \
+	fi
+
+lint: $(VENV)/.stamp-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: $(VENV)/.stamp-dev chromium lint
+	$(BIN)/python -m pytest -q --durations=10
+
+bench: $(VENV)/.stamp-dev
+	$(BIN)/python bench/bench_dp.py
+	$(BIN)/python bench/bench_pages.py
+
+clean:
+	rm -rf .pytest_cache .ruff_cache .hypothesis test-results
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +
+
+distclean: clean
+	rm -rf $(VENV)
