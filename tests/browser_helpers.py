@@ -1,0 +1,116 @@
+"""Helpers for browser tests: open a page, wait until its script run has finished, move a
+slider with the keyboard.
+
+How "the run has finished" is detected (Streamlit 1.67): the app root
+`<div data-testid="stApp">` carries two attributes that Streamlit keeps up to date for its
+own end-to-end tests:
+
+- `data-test-connection-state` — "CONNECTED" once the websocket is up;
+- `data-test-script-state` — "initial" before the first run, "running" (or
+  "rerunRequested") while the script runs, and "notRunning" when it is done.
+
+A finished run is therefore
+`[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]`
+with `[data-testid="stMain"]` present and no element still marked `data-stale="true"`.
+
+After an interaction the state may still read "notRunning" from the *previous* run, and a
+fast rerun can go running -> notRunning between two Playwright polls. So `open_page`
+installs a MutationObserver that counts every time the script state leaves the idle
+state (`window.__ppRunsStarted`); `expect_rerun` waits for that count to grow and then for
+the finished selector. Use it around any interaction:
+
+    with expect_rerun(page):
+        page.get_by_role("button", name="Draw again").click()
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+RUN_TIMEOUT_MS = 60_000
+RERUN_START_TIMEOUT_MS = 10_000
+APP = '[data-testid="stApp"]'
+FINISHED = f'{APP}[data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
+
+_COUNT_RUN_STARTS = """
+(() => {
+  if (window.__ppRunsStarted !== undefined) return;
+  window.__ppRunsStarted = 0;
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.target.getAttribute("data-testid") !== "stApp") continue;
+      if (record.oldValue === "notRunning" || record.oldValue === "initial") {
+        window.__ppRunsStarted += 1;
+      }
+    }
+  }).observe(document, {
+    subtree: true,
+    attributes: true,
+    attributeOldValue: true,
+    attributeFilter: ["data-test-script-state"],
+  });
+})();
+"""
+
+
+def wait_for_run(page: Page, *, timeout_ms: int = RUN_TIMEOUT_MS) -> None:
+    """Block until the app is connected, its script has finished and the main area exists."""
+    page.wait_for_selector(FINISHED, state="attached", timeout=timeout_ms)
+    page.wait_for_selector('[data-testid="stMain"]', state="attached", timeout=timeout_ms)
+    # Elements from the previous run stay marked stale until the run ends; none may remain.
+    expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=timeout_ms)
+
+
+def runs_started(page: Page) -> int:
+    """How many script runs have started since `open_page` (-1 if it did not open the page)."""
+    return int(page.evaluate("window.__ppRunsStarted ?? -1"))
+
+
+@contextlib.contextmanager
+def expect_rerun(page: Page, *, timeout_ms: int = RUN_TIMEOUT_MS) -> Iterator[None]:
+    """Wrap an interaction that must trigger a rerun; return when that rerun has finished."""
+    before = runs_started(page)
+    yield
+    if before >= 0:
+        try:
+            page.wait_for_function(
+                "n => window.__ppRunsStarted > n", arg=before, timeout=RERUN_START_TIMEOUT_MS
+            )
+        except PlaywrightTimeoutError as error:
+            raise AssertionError(
+                "the interaction did not start a rerun (was the widget already at that value?)"
+            ) from error
+    wait_for_run(page, timeout_ms=timeout_ms)
+
+
+def open_page(page: Page, base_url: str, url_path: str = "") -> None:
+    """Navigate to `base_url/url_path` (a Lesson's url_path; "" for Home) and wait for the
+    first run to finish."""
+    page.add_init_script(_COUNT_RUN_STARTS)
+    page.goto(f"{base_url.rstrip('/')}/{url_path.lstrip('/')}", wait_until="domcontentloaded")
+    wait_for_run(page)
+
+
+def assert_no_exception(page: Page) -> None:
+    """No Streamlit exception box (a traceback shown to the user) anywhere on the page."""
+    expect(page.locator('[data-testid="stException"]')).to_have_count(0)
+
+
+def move_slider_with_keyboard(
+    page: Page, label_substring: str, key: str = "ArrowRight", times: int = 1
+) -> None:
+    """Focus the slider (st.slider or st.select_slider) whose label contains
+    `label_substring`, press `key` `times` times, and wait for the rerun to finish.
+
+    Each key press is its own rerun, so the presses are waited for one at a time."""
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text=label_substring)
+    expect(slider).to_have_count(1)
+    thumb = slider.get_by_role("slider").first
+    for _ in range(times):
+        with expect_rerun(page):
+            thumb.focus()
+            thumb.press(key)

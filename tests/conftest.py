@@ -1,0 +1,129 @@
+"""Shared fixtures: AppTest for a page, a live `streamlit run` server, and system Chromium.
+
+Browser tests use pytest-playwright's `page` fixture (a fresh 1280x800 context per test);
+the overrides below point it at Debian's /usr/bin/chromium, so no browser is ever
+downloaded. Without that binary the browser tests skip, with the reason shown by `-ra`.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from streamlit.testing.v1 import AppTest  # noqa: E402  (after the sys.path line above)
+
+APP = ROOT / "app.py"
+PAGES = ROOT / "pages"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+APPTEST_TIMEOUT_S = 30
+SERVER_START_TIMEOUT_S = 60
+
+
+def page_apptest(page_file: str) -> AppTest:
+    """An AppTest running one file under pages/ on its own (call .run() on it)."""
+    return AppTest.from_file(str(PAGES / page_file), default_timeout=APPTEST_TIMEOUT_S)
+
+
+def app_apptest() -> AppTest:
+    """An AppTest running the whole app (app.py with its navigation)."""
+    return AppTest.from_file(str(APP), default_timeout=APPTEST_TIMEOUT_S)
+
+
+@pytest.fixture
+def apptest() -> Callable[[str], AppTest]:
+    """`apptest("laplace.py").run()` runs pages/laplace.py under AppTest."""
+    return page_apptest
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test that drives a real browser carries the `browser` marker."""
+    for item in items:
+        if "page" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.browser)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status == 200 and response.read().strip() == b"ok"
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        return False
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Serve app.py with `streamlit run` on a free port; yield its base URL."""
+    port = _free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(APP),
+        "--server.headless", "true",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while not _healthy(f"{base_url}/_stcore/health"):
+            if server.poll() is not None or time.monotonic() > deadline:
+                log_tail = log_path.read_text(errors="replace")[-3000:]
+                pytest.fail(f"streamlit did not become healthy at {base_url}:\n{log_tail}")
+            time.sleep(0.25)
+        yield base_url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """Launch Debian's Chromium (never a Playwright-downloaded one), headless."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing: `sudo apt-get install chromium` (make test does it)")
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "headless": True,
+        "args": CHROMIUM_ARGS,
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    """Every test gets a fresh desktop-sized context."""
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 800}}

@@ -1,0 +1,28 @@
+"""Every page runs without an exception, inside the app's navigation and on its own."""
+
+import pytest
+
+from conftest import ROOT, app_apptest, page_apptest
+from ui.navigation import HOME, LESSONS, all_pages
+
+PAGES = all_pages()
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=[lesson.file for lesson in PAGES])
+def test_page_runs_inside_the_app(lesson) -> None:
+    at = app_apptest().run()
+    assert not at.exception, at.exception
+    at.switch_page(lesson.path.relative_to(ROOT).as_posix()).run()
+    assert not at.exception, at.exception
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=[lesson.file for lesson in PAGES])
+def test_page_runs_on_its_own(lesson) -> None:
+    at = page_apptest(lesson.file).run()
+    assert not at.exception, at.exception
+
+
+def test_every_page_file_is_in_the_navigation() -> None:
+    on_disk = {path.name for path in (ROOT / "pages").glob("*.py") if path.name != "__init__.py"}
+    listed = {lesson.file for lesson in (HOME, *LESSONS)}
+    assert on_disk <= listed, f"pages missing from ui/navigation.py: {sorted(on_disk - listed)}"
