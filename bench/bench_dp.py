@@ -1,0 +1,184 @@
+"""Time the dp/ local-model mechanisms against the per-person Python loop a textbook writes.
+
+Prints a Markdown table; asserts nothing. Run with `make bench` (or
+`.venv/bin/python bench/bench_dp.py` from the repository root).
+
+Inputs are synthetic (uniform values, 24 % ones for binary RR) so that n = 1,000,000 is
+possible; the mechanisms' cost does not depend on the values.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import dp  # noqa: E402  (after the sys.path line above)
+
+SIZES = (32_561, 1_000_000)
+LOOP_SUBSAMPLE = 100_000  # above this, the Python loop runs on a subsample, scaled linearly
+VECTOR_REPEATS = 7
+LOOP_REPEATS = 3
+EPSILON = 1.0
+SEED = 2026
+
+
+def timed_ms(function: Callable[[], object], repeats: int) -> tuple[float, float]:
+    """(best, median) wall time of `function()` in milliseconds."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        times.append((time.perf_counter() - start) * 1000)
+    return min(times), statistics.median(times)
+
+
+# --- the per-person loops, written the way a textbook writes them -----------------------------
+
+
+def loop_randomized_response(truth: list[int], p: float, q: float) -> list[int]:
+    reports = []
+    for x in truth:
+        if x == 1:
+            reports.append(1 if random.random() < p else 0)
+        else:
+            reports.append(0 if random.random() < q else 1)
+    return reports
+
+
+def loop_grr(values: list[int], k: int, epsilon: float) -> list[int]:
+    p = math.exp(epsilon) / (math.exp(epsilon) + k - 1)
+    reports = []
+    for v in values:
+        if random.random() < p:
+            reports.append(v)
+        else:
+            other = random.randrange(k - 1)
+            reports.append(other if other < v else other + 1)
+    return reports
+
+
+def loop_ue(values: list[int], k: int, p: float, q: float) -> list[float]:
+    ones = [0] * k
+    for v in values:
+        for i in range(k):
+            if random.random() < (p if i == v else q):
+                ones[i] += 1
+    n = len(values)
+    return [(c - n * q) / (p - q) for c in ones]
+
+
+def loop_rr_count(truth: list[int], p: float, q: float) -> int:
+    return sum(loop_randomized_response(truth, p, q))
+
+
+def loop_grr_counts(values: list[int], k: int, epsilon: float) -> list[int]:
+    counts = [0] * k
+    for report in loop_grr(values, k, epsilon):
+        counts[report] += 1
+    return counts
+
+
+# --- the benchmark ----------------------------------------------------------------------------
+
+
+def rows_for(n: int) -> list[tuple[str, int, tuple[float, float], tuple[float, float], bool]]:
+    rng = np.random.default_rng(SEED)
+    random.seed(SEED)
+    truth = (rng.random(n) < 0.24).astype(np.int64)
+    values4 = rng.integers(0, 4, n)
+    values14 = rng.integers(0, 14, n)
+    counts14 = np.bincount(values14, minlength=14)
+    p_ue, q_ue = dp.oue_probabilities(EPSILON)
+
+    m = min(n, LOOP_SUBSAMPLE)
+    scaled = m < n
+    truth_list, v4_list, v14_list = truth[:m].tolist(), values4[:m].tolist(), values14[:m].tolist()
+
+    def ue_vectorised() -> np.ndarray:
+        return dp.ue_aggregate(dp.ue_perturb(dp.ue_encode(values14, 14), p_ue, q_ue), p_ue, q_ue)
+
+    cases: list[tuple[str, Callable[[], object], Callable[[], object]]] = [
+        (
+            "randomized_response (p = q = 0.75)",
+            lambda: dp.randomized_response(truth, 0.75, 0.75),
+            lambda: loop_randomized_response(truth_list, 0.75, 0.75),
+        ),
+        (
+            "grr_perturb (k = 4, ε = 1)",
+            lambda: dp.grr_perturb(values4, 4, EPSILON),
+            lambda: loop_grr(v4_list, 4, EPSILON),
+        ),
+        (
+            "grr_perturb (k = 14, ε = 1)",
+            lambda: dp.grr_perturb(values14, 14, EPSILON),
+            lambda: loop_grr(v14_list, 14, EPSILON),
+        ),
+        (
+            "ue_encode + ue_perturb + ue_aggregate (OUE, k = 14, ε = 1)",
+            ue_vectorised,
+            lambda: loop_ue(v14_list, 14, p_ue, q_ue),
+        ),
+        (
+            "sample_rr_counts (p = q = 0.75)",
+            lambda: dp.sample_rr_counts(int(truth.sum()), n, 0.75, 0.75),
+            lambda: loop_rr_count(truth_list, 0.75, 0.75),
+        ),
+        (
+            "sample_grr_counts (k = 14, ε = 1)",
+            lambda: dp.sample_grr_counts(counts14, EPSILON),
+            lambda: loop_grr_counts(v14_list, 14, EPSILON),
+        ),
+        (
+            "sample_ue_counts (OUE, k = 14, ε = 1)",
+            lambda: dp.sample_ue_counts(counts14, p_ue, q_ue),
+            lambda: loop_ue(v14_list, 14, p_ue, q_ue),
+        ),
+    ]
+    rows = []
+    for name, vectorised, loop in cases:
+        vector_ms = timed_ms(vectorised, VECTOR_REPEATS)
+        best, median = timed_ms(loop, LOOP_REPEATS)
+        factor = n / m
+        rows.append((name, n, vector_ms, (best * factor, median * factor), scaled))
+    return rows
+
+
+def main() -> None:
+    print("# dp/ mechanisms: vectorised numpy vs a per-person Python loop\n")
+    print(
+        f"Machine: {os.cpu_count()} cores, {platform.machine()}, Python "
+        f"{platform.python_version()}, numpy {np.__version__}. Times in ms: median of "
+        f"{VECTOR_REPEATS} (vectorised) or {LOOP_REPEATS} (loop) runs, best in parentheses. "
+        f"Speed-up = loop median / vectorised median.\n"
+    )
+    print("| mechanism | n | vectorised/sampler ms | python loop ms | speed-up |")
+    print("|---|---:|---:|---:|---:|")
+    any_scaled = False
+    for n in SIZES:
+        for name, size, (v_best, v_med), (l_best, l_med), scaled in rows_for(n):
+            any_scaled |= scaled
+            mark = " *" if scaled else ""
+            print(
+                f"| {name} | {size:,} | {v_med:,.2f} ({v_best:,.2f}) | "
+                f"{l_med:,.1f} ({l_best:,.1f}){mark} | {l_med / v_med:,.0f}× |"
+            )
+    if any_scaled:
+        print(
+            f"\n\\* Python loop timed on the first {LOOP_SUBSAMPLE:,} people and scaled "
+            "linearly to n."
+        )
+
+
+if __name__ == "__main__":
+    main()
