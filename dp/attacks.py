@@ -61,7 +61,15 @@ def equivalence_classes(codes: object) -> tuple[np.ndarray, np.ndarray]:
     n, m = arr.shape
     if m == 0:
         return np.zeros(n, dtype=np.int64), np.array([n], dtype=np.int64)
-    _, inverse, counts = np.unique(arr, axis=0, return_inverse=True, return_counts=True)
+    lows = arr.min(axis=0).astype(np.int64)
+    spans = arr.max(axis=0).astype(np.int64) - lows + 1
+    if math.prod(int(s) for s in spans) < 2**62:
+        # Fast path: one mixed-radix int64 key per row, key = Σ_j (c_j - min_j) Π_{l<j} span_l.
+        radix = np.cumprod(np.concatenate(([1], spans[:-1]))).astype(np.int64)
+        keys = (arr.astype(np.int64) - lows) @ radix
+        _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    else:
+        _, inverse, counts = np.unique(arr, axis=0, return_inverse=True, return_counts=True)
     return inverse.reshape(-1).astype(np.int64), counts.astype(np.int64)
 
 

@@ -252,3 +252,22 @@ def test_bad_attack_inputs(args, kwargs, error, word):
 def test_bad_cdf_and_standard_error_inputs(func, kwargs, error, word):
     with pytest.raises(error, match=word):
         func(**kwargs)
+
+
+def test_huge_code_ranges_take_the_row_wise_path_with_the_same_answer():
+    # spans of 2^40 per column overflow the mixed-radix key, so np.unique(axis=0) is used
+    big = np.array([[0, 0], [2**40, 5], [0, 0], [2**40, 5], [1, 2**40]], dtype=np.int64)
+    assert dp.class_size_per_person(big).tolist() == [2, 2, 2, 2, 1]
+
+
+def test_fast_and_row_wise_paths_agree_on_random_codes():
+    codes = np.random.default_rng(8).integers(0, 6, size=(3_000, 4))
+    shifted = codes.copy()
+    shifted[0, 0] = 2**62  # forces the row-wise path; row 0 becomes unique
+    fast = dp.class_size_per_person(codes)
+    slow = dp.class_size_per_person(shifted)
+    assert slow[0] == 1
+    same_class_as_0 = np.all(codes == codes[0], axis=1)
+    expected = fast - same_class_as_0  # everyone who shared row 0's class lost one member
+    expected[0] = 1
+    assert slow.tolist() == expected.tolist()
