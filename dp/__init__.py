@@ -38,6 +38,11 @@ from .choose import (
     oue_variance,
 )
 from .composition import group_privacy, parallel_composition, sequential_composition
+from .intervals import (
+    normal_quantile_two_sided,
+    rr_confidence_interval,
+    rr_running_intervals,
+)
 from .kary import (
     grr_estimate,
     grr_estimate_from_counts,
@@ -137,6 +142,9 @@ __all__ = [
     "rr_epsilon",
     "rr_keep_probability",
     "rr_variance",
+    "normal_quantile_two_sided",
+    "rr_confidence_interval",
+    "rr_running_intervals",
     "sample_grr_counts",
     "sample_rr_counts",
     "sample_ue_counts",

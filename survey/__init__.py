@@ -1,0 +1,44 @@
+"""survey: live class surveys with randomized response — storage, protocols, secrets.
+
+Pure Python + SQLAlchemy (no Streamlit): the page pages/class_survey.py and the tests
+use it through `SurveyStore`.
+"""
+
+from .protocols import CUSTOM, DIE, TWO_COINS, Protocol, custom, die, protocol_for, two_coins
+from .security import RateLimiter, new_session_token, normalize_join_code
+from .store import (
+    MAX_QUESTION_CHARS,
+    SCHEMA_VERSION,
+    AdminKeyError,
+    Counts,
+    NewSurvey,
+    Response,
+    SubmitResult,
+    Survey,
+    SurveyStore,
+    clean_question,
+)
+
+__all__ = [
+    "CUSTOM",
+    "DIE",
+    "MAX_QUESTION_CHARS",
+    "SCHEMA_VERSION",
+    "TWO_COINS",
+    "AdminKeyError",
+    "Counts",
+    "NewSurvey",
+    "Protocol",
+    "RateLimiter",
+    "Response",
+    "SubmitResult",
+    "Survey",
+    "SurveyStore",
+    "clean_question",
+    "custom",
+    "die",
+    "new_session_token",
+    "normalize_join_code",
+    "protocol_for",
+    "two_coins",
+]

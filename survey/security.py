@@ -1,0 +1,118 @@
+"""Secrets for the class survey: join codes, admin keys, session hashes, a rate limiter.
+
+- A join code is short and easy to read aloud or type on a phone: 6 characters from an
+  alphabet without look-alikes (no 0/O, 1/I/L), drawn with `secrets`. It only lets
+  someone *answer*; guessing it gains nothing but a randomized vote.
+- An admin key is `secrets.token_urlsafe(24)`: 24 random bytes = 192 bits (the issue asks
+  for at least 128). The database keeps only its SHA-256 digest, compared in constant
+  time, so a copy of the database does not let anyone close or reset a survey.
+- A browser session gets a random token; the database keeps only HMAC-SHA256(per-survey
+  salt, token). That is all idempotency needs (the same session always maps to the same
+  digest, so a double tap hits a unique constraint), and with a salt per survey the
+  digests of one browser in two surveys cannot be linked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+import threading
+import time
+from collections import deque
+
+JOIN_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # 31 symbols, no 0 O 1 I L
+JOIN_CODE_LENGTH = 6  # 31^6 ≈ 887 million codes
+ADMIN_KEY_BYTES = 24  # 192 bits
+SESSION_TOKEN_BYTES = 16  # 128 bits
+SALT_BYTES = 16
+
+_NOT_IN_ALPHABET = re.compile(f"[^{JOIN_CODE_ALPHABET}]")
+
+
+def new_join_code(length: int = JOIN_CODE_LENGTH) -> str:
+    """A random join code such as 'K7QX2M'."""
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(length))
+
+
+def normalize_join_code(text: str) -> str | None:
+    """A typed code in canonical form ('k7q x2m' -> 'K7QX2M'), or None if it cannot be one.
+
+    Spaces and dashes are dropped and letters upper-cased. 0, O, 1, I and L never occur
+    in a code; a text containing them (or of the wrong length) is rejected."""
+    if not isinstance(text, str):
+        return None
+    cleaned = re.sub(r"[\s\-]", "", text).upper()
+    if len(cleaned) != JOIN_CODE_LENGTH or _NOT_IN_ALPHABET.search(cleaned):
+        return None
+    return cleaned
+
+
+def new_admin_key() -> str:
+    """A URL-safe admin key with 192 random bits (32 characters)."""
+    return secrets.token_urlsafe(ADMIN_KEY_BYTES)
+
+
+def new_session_token() -> str:
+    """A random token that identifies one browser session to the server (never stored)."""
+    return secrets.token_urlsafe(SESSION_TOKEN_BYTES)
+
+
+def new_salt() -> str:
+    """A random per-survey salt (hex) for session digests."""
+    return secrets.token_hex(SALT_BYTES)
+
+
+def admin_key_digest(admin_key: str) -> str:
+    """SHA-256 of the admin key, hex. The key has 192 random bits, so a plain hash is
+    enough (no password-style stretching needed)."""
+    return hashlib.sha256(admin_key.encode("utf-8")).hexdigest()
+
+
+def admin_key_matches(admin_key: object, stored_digest: str) -> bool:
+    """Whether `admin_key` hashes to `stored_digest`, compared in constant time."""
+    if not isinstance(admin_key, str) or not admin_key:
+        return False
+    return hmac.compare_digest(admin_key_digest(admin_key), stored_digest)
+
+
+def session_digest(salt: str, session_token: str) -> str:
+    """HMAC-SHA256(salt, session token), hex: what the database stores for idempotency."""
+    return hmac.new(salt.encode("ascii"), session_token.encode("utf-8"), "sha256").hexdigest()
+
+
+class RateLimiter:
+    """At most `max_events` events per `window_s` seconds per key (a sliding window).
+
+    Thread-safe, in memory, bounded: keys idle for a whole window are dropped once more
+    than `max_keys` are tracked."""
+
+    def __init__(self, max_events: int = 10, window_s: float = 60.0, max_keys: int = 10_000):
+        if max_events < 1 or window_s <= 0:
+            raise ValueError("max_events must be >= 1 and window_s > 0")
+        self.max_events = max_events
+        self.window_s = window_s
+        self.max_keys = max_keys
+        self._events: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, key: str, now: float | None = None) -> bool:
+        """Record an event for `key` and say whether it is within the limit (an event over
+        the limit is not recorded, so waiting always helps)."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            events = self._events.setdefault(key, deque())
+            while events and now - events[0] >= self.window_s:
+                events.popleft()
+            if len(events) >= self.max_events:
+                return False
+            events.append(now)
+            if len(self._events) > self.max_keys:
+                self._prune(now)
+            return True
+
+    def _prune(self, now: float) -> None:
+        stale = [k for k, ev in self._events.items() if not ev or now - ev[-1] >= self.window_s]
+        for k in stale:
+            del self._events[k]

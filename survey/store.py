@@ -1,0 +1,439 @@
+"""Storage for live class surveys, through SQLAlchemy: SQLite by default, PostgreSQL (or
+any SQLAlchemy URL) for a self-hosted deployment with several app replicas.
+
+What is stored, and why nothing more:
+- a survey: its join code, question, protocol (p, q), open/closed, creation time, the
+  SHA-256 digest of its admin key (never the key) and a random salt;
+- a response: the survey, the *reported* (already randomized) bit, the time rounded down
+  to the minute, and HMAC(salt, session token). No IP, name, user agent or true answer.
+  The digest is what makes a submission idempotent across app replicas: a unique
+  constraint on (survey, digest) turns a double tap into a no-op. The session token
+  itself never reaches the database.
+
+Tables are created on first use, and `survey_schema` records the schema version.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+    create_engine,
+    event,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.pool import StaticPool
+
+from . import security
+from .protocols import Protocol, protocol_for
+
+SCHEMA_VERSION = 1
+MAX_QUESTION_CHARS = 200
+JOIN_CODE_ATTEMPTS = 20
+LOCKED_RETRIES = 50  # SQLite "database is locked" retries on writes (busy_timeout first)
+
+metadata = MetaData()
+
+schema_table = Table(
+    "survey_schema",
+    metadata,
+    Column("version", Integer, primary_key=True, autoincrement=False),
+)
+
+surveys_table = Table(
+    "survey_surveys",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("join_code", String(16), nullable=False, unique=True),
+    Column("question", String(MAX_QUESTION_CHARS), nullable=False),
+    Column("protocol", String(16), nullable=False),
+    Column("p", Float, nullable=False),
+    Column("q", Float, nullable=False),
+    Column("is_open", Boolean, nullable=False),
+    Column("admin_key_sha256", String(64), nullable=False),
+    Column("session_salt", String(64), nullable=False),
+    Column("created_at", DateTime, nullable=False),
+)
+
+responses_table = Table(
+    "survey_responses",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
+    Column(
+        "survey_id",
+        Integer,
+        ForeignKey("survey_surveys.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("reported_yes", Boolean, nullable=False),
+    Column("session_hash", String(64), nullable=False),
+    Column("submitted_at", DateTime, nullable=False),
+    UniqueConstraint("survey_id", "session_hash", name="one_response_per_session"),
+)
+
+
+class SubmitResult(enum.Enum):
+    """What happened to a submission."""
+
+    ACCEPTED = "accepted"
+    DUPLICATE = "duplicate"  # this browser session already answered: counted once
+    CLOSED = "closed"
+    UNKNOWN = "unknown"
+
+
+class AdminKeyError(PermissionError):
+    """The admin key does not belong to this survey."""
+
+
+@dataclass(frozen=True)
+class Survey:
+    """A survey as anyone may see it (no admin key digest, no salt)."""
+
+    id: int
+    code: str
+    question: str
+    protocol: Protocol
+    is_open: bool
+    created_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class NewSurvey:
+    """A freshly created survey and its admin key (shown once, to the lecturer only)."""
+
+    survey: Survey
+    admin_key: str = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Number of responses and of reported "yes"."""
+
+    responses: int
+    yes: int
+
+
+@dataclass(frozen=True)
+class Response:
+    """One randomized response, as exported: its order, the reported bit, the minute."""
+
+    number: int
+    reported_yes: bool
+    submitted_at: dt.datetime
+
+
+def clean_question(text: object) -> str:
+    """The question as stored: whitespace collapsed, 1..200 characters (ValueError else).
+
+    It is always rendered as plain text, so no escaping happens here."""
+    if not isinstance(text, str):
+        raise TypeError(f"question must be a string, got {type(text).__name__}")
+    cleaned = re.sub(r"\s+", " ", text).strip()
+    if not cleaned:
+        raise ValueError("question must not be empty")
+    if len(cleaned) > MAX_QUESTION_CHARS:
+        raise ValueError(
+            f"question must be at most {MAX_QUESTION_CHARS} characters, got {len(cleaned)}"
+        )
+    return cleaned
+
+
+def _check_bit(reported_bit: object) -> bool:
+    if isinstance(reported_bit, bool):
+        return reported_bit
+    if isinstance(reported_bit, int) and reported_bit in (0, 1):
+        return bool(reported_bit)
+    raise ValueError(f"reported_bit must be 0, 1, True or False, got {reported_bit!r}")
+
+
+def _now_minute() -> dt.datetime:
+    """UTC now, rounded down to the minute (seconds would only help to link people)."""
+    now = dt.datetime.now(dt.UTC)
+    return now.replace(second=0, microsecond=0, tzinfo=None)
+
+
+def _is_locked(error: DBAPIError) -> bool:
+    return "locked" in str(error.orig).lower() or "busy" in str(error.orig).lower()
+
+
+class SurveyStore:
+    """Surveys and their randomized responses in the database at `url`."""
+
+    def __init__(self, url: str, *, pool_size: int = 10):
+        self.url = make_url(url)
+        self.is_sqlite = self.url.get_backend_name() == "sqlite"
+        if self.is_sqlite:
+            kwargs: dict = {"connect_args": {"timeout": 30, "check_same_thread": False}}
+            if self.url.database in (None, "", ":memory:"):
+                kwargs["poolclass"] = StaticPool
+            else:
+                kwargs.update(pool_size=pool_size, max_overflow=2 * pool_size)
+        else:
+            kwargs = {"pool_size": pool_size, "max_overflow": 2 * pool_size, "pool_pre_ping": True}
+        self.engine = create_engine(self.url, **kwargs)
+        if self.is_sqlite:
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self._salts: dict[int, str] = {}
+        self._salts_lock = threading.Lock()
+        self._create_schema()
+
+    def __repr__(self) -> str:
+        return f"SurveyStore({self.url.render_as_string(hide_password=True)!r})"
+
+    # -- schema -------------------------------------------------------------------------
+    def _create_schema(self) -> None:
+        """Create the tables if missing and record the schema version (safe when several
+        processes start at once: a lost race is retried)."""
+        for attempt in range(5):
+            try:
+                metadata.create_all(self.engine, checkfirst=True)
+                with self.engine.begin() as conn:
+                    stored = conn.execute(select(func.max(schema_table.c.version))).scalar()
+                    if stored is None:
+                        conn.execute(insert(schema_table).values(version=SCHEMA_VERSION))
+                break
+            except (IntegrityError, OperationalError, DBAPIError):
+                if attempt == 4:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+        version = self.schema_version()
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"the survey database has schema version {version}, newer than this app's "
+                f"{SCHEMA_VERSION}: update the app"
+            )
+
+    def schema_version(self) -> int:
+        """The schema version recorded in the database."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.max(schema_table.c.version))).scalar_one())
+
+    def dispose(self) -> None:
+        """Close the connection pool."""
+        self.engine.dispose()
+
+    def _write(self, statement, *, primary_key: bool = False) -> int:
+        """Execute one write in its own transaction, retrying while SQLite is locked.
+        Returns the number of rows it touched, or the new primary key if asked."""
+        for attempt in range(LOCKED_RETRIES):
+            try:
+                with self.engine.begin() as conn:
+                    result = conn.execute(statement, execution_options={"preserve_rowcount": True})
+                    return int(result.inserted_primary_key[0]) if primary_key else result.rowcount
+            except OperationalError as error:
+                if not (self.is_sqlite and _is_locked(error)) or attempt == LOCKED_RETRIES - 1:
+                    raise
+                time.sleep(min(0.01 * (attempt + 1), 0.2))
+        raise AssertionError("unreachable")
+
+    # -- surveys ------------------------------------------------------------------------
+    def create_survey(self, question: str, protocol: Protocol) -> NewSurvey:
+        """A new open survey with a fresh join code and admin key."""
+        question = clean_question(question)
+        if not isinstance(protocol, Protocol):
+            raise TypeError("protocol must be a survey.protocols.Protocol")
+        admin_key = security.new_admin_key()
+        for _ in range(JOIN_CODE_ATTEMPTS):
+            code = security.new_join_code()
+            try:
+                survey_id = self._write(
+                    insert(surveys_table).values(
+                        join_code=code,
+                        question=question,
+                        protocol=protocol.key,
+                        p=protocol.p,
+                        q=protocol.q,
+                        is_open=True,
+                        admin_key_sha256=security.admin_key_digest(admin_key),
+                        session_salt=security.new_salt(),
+                        created_at=_now_minute(),
+                    ),
+                    primary_key=True,
+                )
+            except IntegrityError:  # join code taken: draw another
+                continue
+            survey = self.get_by_id(survey_id)
+            assert survey is not None
+            return NewSurvey(survey, admin_key)
+        raise RuntimeError("could not find a free join code")
+
+    def _public_columns(self):
+        t = surveys_table
+        return (t.c.id, t.c.join_code, t.c.question, t.c.protocol, t.c.p, t.c.q, t.c.is_open,
+                t.c.created_at)  # fmt: skip
+
+    @staticmethod
+    def _survey_from_row(row) -> Survey:
+        return Survey(
+            id=int(row.id),
+            code=row.join_code,
+            question=row.question,
+            protocol=protocol_for(row.protocol, row.p, row.q),
+            is_open=bool(row.is_open),
+            created_at=row.created_at,
+        )
+
+    def get_by_code(self, code: str) -> Survey | None:
+        """The survey with this join code (typed in any case, spaces allowed), or None."""
+        code = security.normalize_join_code(code)
+        if code is None:
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(*self._public_columns()).where(surveys_table.c.join_code == code)
+            ).first()
+        return None if row is None else self._survey_from_row(row)
+
+    def get_by_id(self, survey_id: int) -> Survey | None:
+        """The survey with this id, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(*self._public_columns()).where(surveys_table.c.id == int(survey_id))
+            ).first()
+        return None if row is None else self._survey_from_row(row)
+
+    # -- admin --------------------------------------------------------------------------
+    def check_admin_key(self, survey_id: int, admin_key: object) -> bool:
+        """Whether `admin_key` is this survey's key (constant-time comparison)."""
+        with self.engine.connect() as conn:
+            digest = conn.execute(
+                select(surveys_table.c.admin_key_sha256).where(surveys_table.c.id == survey_id)
+            ).scalar()
+        return digest is not None and security.admin_key_matches(admin_key, digest)
+
+    def _require_admin(self, survey_id: int, admin_key: object) -> None:
+        if not self.check_admin_key(survey_id, admin_key):
+            raise AdminKeyError("wrong admin key for this survey")
+
+    def close(self, survey_id: int, admin_key: str) -> None:
+        """Stop accepting responses (AdminKeyError if the key is wrong)."""
+        self._set_open(survey_id, admin_key, False)
+
+    def reopen(self, survey_id: int, admin_key: str) -> None:
+        """Accept responses again (AdminKeyError if the key is wrong)."""
+        self._set_open(survey_id, admin_key, True)
+
+    def _set_open(self, survey_id: int, admin_key: str, is_open: bool) -> None:
+        self._require_admin(survey_id, admin_key)
+        self._write(
+            update(surveys_table).where(surveys_table.c.id == survey_id).values(is_open=is_open)
+        )
+
+    def reset(self, survey_id: int, admin_key: str) -> None:
+        """Delete every response of the survey, so everyone may answer again (AdminKeyError
+        if the key is wrong). The survey keeps its code and its open/closed state."""
+        self._require_admin(survey_id, admin_key)
+        self._write(responses_table.delete().where(responses_table.c.survey_id == survey_id))
+
+    # -- responses ----------------------------------------------------------------------
+    def _salt(self, survey_id: int) -> str | None:
+        with self._salts_lock:
+            salt = self._salts.get(survey_id)
+        if salt is None:
+            with self.engine.connect() as conn:
+                salt = conn.execute(
+                    select(surveys_table.c.session_salt).where(surveys_table.c.id == survey_id)
+                ).scalar()
+            if salt is not None:
+                with self._salts_lock:
+                    self._salts[survey_id] = salt
+        return salt
+
+    def submit(self, survey_id: int, session_token: str, reported_bit: object) -> SubmitResult:
+        """Record one randomized answer. Idempotent per (survey, session): only the first
+        submission of a session counts; later ones return DUPLICATE and change nothing.
+        Closed and unknown surveys are rejected (CLOSED, UNKNOWN)."""
+        reported = _check_bit(reported_bit)
+        if not isinstance(session_token, str) or len(session_token) < 16:
+            raise ValueError("session_token must be a random string of at least 16 characters")
+        if isinstance(survey_id, bool) or not isinstance(survey_id, int):
+            return SubmitResult.UNKNOWN
+        salt = self._salt(survey_id)
+        if salt is None:
+            return SubmitResult.UNKNOWN
+        digest = security.session_digest(salt, session_token)
+        # One atomic statement: insert only while the survey is open.
+        statement = insert(responses_table).from_select(
+            ["survey_id", "reported_yes", "session_hash", "submitted_at"],
+            select(
+                surveys_table.c.id,
+                literal(reported, Boolean),
+                literal(digest, String),
+                literal(_now_minute(), DateTime),
+            ).where(surveys_table.c.id == survey_id, surveys_table.c.is_open.is_(True)),
+        )
+        try:
+            inserted = self._write(statement)
+        except IntegrityError:
+            return SubmitResult.DUPLICATE
+        return SubmitResult.ACCEPTED if inserted == 1 else SubmitResult.CLOSED
+
+    def has_answered(self, survey_id: int, session_token: str) -> bool:
+        """Whether this session's answer is in the survey (False again after a reset)."""
+        salt = self._salt(survey_id)
+        if salt is None:
+            return False
+        digest = security.session_digest(salt, session_token)
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(responses_table.c.id).where(
+                    responses_table.c.survey_id == survey_id,
+                    responses_table.c.session_hash == digest,
+                )
+            ).first()
+        return found is not None
+
+    def counts(self, survey_id: int) -> Counts:
+        """How many responses, and how many reported "yes"."""
+        t = responses_table
+        with self.engine.connect() as conn:
+            total, yes = conn.execute(
+                select(func.count(t.c.id), func.count(t.c.id).filter(t.c.reported_yes.is_(True)))
+                .where(t.c.survey_id == survey_id)
+            ).one()  # fmt: skip
+        return Counts(int(total), int(yes))
+
+    def responses(self, survey_id: int) -> list[Response]:
+        """The randomized responses in arrival order (no session digest: export-safe)."""
+        t = responses_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(t.c.reported_yes, t.c.submitted_at)
+                .where(t.c.survey_id == survey_id)
+                .order_by(t.c.id)
+            ).all()
+        return [Response(i, bool(r.reported_yes), r.submitted_at) for i, r in enumerate(rows, 1)]
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    """WAL lets readers (the projector) run while students write; wait, do not fail,
+    when another process holds the write lock."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA busy_timeout = 30000")
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.execute("PRAGMA journal_mode = WAL")  # in-memory databases ignore it
+    cursor.execute("PRAGMA synchronous = NORMAL")
+    cursor.close()

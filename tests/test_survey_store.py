@@ -1,0 +1,255 @@
+"""survey/store.py against a real database: SQLite always, PostgreSQL when
+SURVEY_TEST_PG_URL is set (CI: `eval "$(bash ci/postgres.sh)"`), else skipped with a reason.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import numpy as np
+import pytest
+from sqlalchemy import insert, select, update
+
+import dp
+import survey
+from survey import security
+from survey.store import SCHEMA_VERSION, responses_table, schema_table, surveys_table
+
+PG_URL = os.environ.get("SURVEY_TEST_PG_URL", "")
+N_CONCURRENT = 300
+
+
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param(
+            "postgresql",
+            marks=pytest.mark.skipif(
+                not PG_URL,
+                reason="PostgreSQL tests need SURVEY_TEST_PG_URL "
+                '(run `eval "$(bash ci/postgres.sh)"` as root first)',
+            ),
+        ),
+    ]
+)
+def db_url(request, tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'survey.sqlite3'}" if request.param == "sqlite" else PG_URL
+
+
+@pytest.fixture
+def store(db_url):
+    s = survey.SurveyStore(db_url)
+    yield s
+    s.dispose()
+
+
+def _tokens_and_bits(n: int, seed: int) -> tuple[list[str], list[int]]:
+    bits = np.random.default_rng(seed).integers(0, 2, size=n).tolist()
+    return [security.new_session_token() for _ in range(n)], bits
+
+
+def _submit_twice(store: survey.SurveyStore, survey_id: int, token: str, bit: int) -> str:
+    """A double tap: the first submission counts, the second must be a no-op."""
+    first = store.submit(survey_id, token, bit)
+    second = store.submit(survey_id, token, 1 - bit)
+    return f"{first.value}/{second.value}"
+
+
+def _process_worker(url: str, survey_id: int, tokens: list[str], bits: list[int]) -> list[str]:
+    """Runs in a separate process: its own store (own engine, own connections)."""
+    store = survey.SurveyStore(url, pool_size=4)
+    try:
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            return list(pool.map(lambda tb: _submit_twice(store, survey_id, *tb),
+                                 zip(tokens, bits, strict=True)))  # fmt: skip
+    finally:
+        store.dispose()
+
+
+def _assert_estimate_matches_formula(store, survey_id, bits, p, q) -> None:
+    counts = store.counts(survey_id)
+    assert counts == survey.Counts(responses=N_CONCURRENT, yes=sum(bits))
+    rows = store.responses(survey_id)
+    assert len(rows) == N_CONCURRENT
+    assert sum(r.reported_yes for r in rows) == sum(bits)
+    # The de-biased estimate (C/n + q - 1)/(p + q - 1), computed by hand here.
+    by_hand = (sum(bits) / N_CONCURRENT + q - 1) / (p + q - 1)
+    assert dp.estimate_proportion_from_counts(counts.yes, counts.responses, p, q) == (
+        pytest.approx(by_hand, rel=1e-12)
+    )
+
+
+def test_300_concurrent_submissions_from_threads_land_exactly_once(store) -> None:
+    new = store.create_survey("Have you ever cheated on a test?", survey.two_coins())
+    tokens, bits = _tokens_and_bits(N_CONCURRENT, seed=1)
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        results = list(
+            pool.map(
+                lambda tb: _submit_twice(store, new.survey.id, *tb), zip(tokens, bits, strict=True)
+            )
+        )
+    assert results == ["accepted/duplicate"] * N_CONCURRENT
+    _assert_estimate_matches_formula(store, new.survey.id, bits, 0.75, 0.75)
+
+
+def test_300_concurrent_submissions_from_processes_land_exactly_once(store, db_url) -> None:
+    new = store.create_survey("Have you ever lied to a lecturer?", survey.die())
+    tokens, bits = _tokens_and_bits(N_CONCURRENT, seed=2)
+    workers = 6
+    chunks = [(tokens[i::workers], bits[i::workers]) for i in range(workers)]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = [pool.submit(_process_worker, db_url, new.survey.id, t, b) for t, b in chunks]
+        results = [r for f in futures for r in f.result(timeout=120)]
+    assert results == ["accepted/duplicate"] * N_CONCURRENT
+    # Re-order bits as submitted: counts do not depend on the order.
+    _assert_estimate_matches_formula(store, new.survey.id, bits, 5 / 6, 5 / 6)
+
+
+def test_repeated_submits_from_one_session_count_once(store) -> None:
+    new = store.create_survey("Q?", survey.two_coins())
+    token = security.new_session_token()
+    results = [store.submit(new.survey.id, token, bit) for bit in (1, 1, 0, 1)]
+    assert results == [survey.SubmitResult.ACCEPTED] + [survey.SubmitResult.DUPLICATE] * 3
+    assert store.counts(new.survey.id) == survey.Counts(1, 1)
+    assert store.has_answered(new.survey.id, token)
+    assert not store.has_answered(new.survey.id, security.new_session_token())
+
+
+def test_one_session_may_answer_two_different_surveys(store) -> None:
+    a = store.create_survey("A?", survey.two_coins()).survey
+    b = store.create_survey("B?", survey.two_coins()).survey
+    token = security.new_session_token()
+    assert store.submit(a.id, token, 1) is survey.SubmitResult.ACCEPTED
+    assert store.submit(b.id, token, 1) is survey.SubmitResult.ACCEPTED
+
+
+def test_the_same_session_leaves_unlinkable_digests_in_two_surveys(store) -> None:
+    a = store.create_survey("A?", survey.two_coins()).survey
+    b = store.create_survey("B?", survey.two_coins()).survey
+    token = security.new_session_token()
+    store.submit(a.id, token, 1)
+    store.submit(b.id, token, 1)
+    with store.engine.connect() as conn:
+        digests = conn.execute(
+            select(responses_table.c.session_hash).where(
+                responses_table.c.survey_id.in_([a.id, b.id])
+            )
+        ).scalars().all()  # fmt: skip
+    assert len(set(digests)) == 2
+    assert token not in digests
+
+
+def test_only_the_reported_bit_survey_and_minute_are_stored(store) -> None:
+    new = store.create_survey("Q?", survey.two_coins())
+    store.submit(new.survey.id, security.new_session_token(), True)
+    assert set(responses_table.c.keys()) == {
+        "id", "survey_id", "reported_yes", "session_hash", "submitted_at"
+    }  # fmt: skip
+    (row,) = store.responses(new.survey.id)
+    assert row.submitted_at.second == 0 and row.submitted_at.microsecond == 0
+
+
+def test_wrong_admin_key_cannot_close_reopen_or_reset(store) -> None:
+    new = store.create_survey("Q?", survey.two_coins())
+    other = store.create_survey("Other?", survey.two_coins())
+    sid = new.survey.id
+    store.submit(sid, security.new_session_token(), 1)
+    for wrong in ("", "wrong", new.admin_key[:-1], other.admin_key, None):
+        for action in (store.close, store.reopen, store.reset):
+            with pytest.raises(survey.AdminKeyError):
+                action(sid, wrong)
+    assert store.get_by_id(sid).is_open
+    assert store.counts(sid).responses == 1
+
+
+def test_admin_key_is_long_random_and_stored_only_as_a_digest(store) -> None:
+    new = store.create_survey("Q?", survey.two_coins())
+    assert len(new.admin_key) >= 32  # token_urlsafe(24): 192 bits
+    assert new.admin_key not in repr(new)
+    with store.engine.connect() as conn:
+        row = conn.execute(select(surveys_table).where(surveys_table.c.id == new.survey.id))
+        stored = " ".join(str(v) for v in row.one())
+    assert new.admin_key not in stored
+    assert store.check_admin_key(new.survey.id, new.admin_key)
+
+
+def test_right_admin_key_closes_reopens_and_resets(store) -> None:
+    new = store.create_survey("Q?", survey.two_coins())
+    sid, key = new.survey.id, new.admin_key
+    token = security.new_session_token()
+    assert store.submit(sid, token, 1) is survey.SubmitResult.ACCEPTED
+    store.close(sid, key)
+    assert not store.get_by_id(sid).is_open
+    store.reopen(sid, key)
+    assert store.get_by_id(sid).is_open
+    store.reset(sid, key)
+    assert store.counts(sid) == survey.Counts(0, 0)
+    # After a reset the same session may answer again.
+    assert store.submit(sid, token, 0) is survey.SubmitResult.ACCEPTED
+
+
+def test_closed_and_unknown_surveys_reject_submissions(store) -> None:
+    new = store.create_survey("Q?", survey.two_coins())
+    store.close(new.survey.id, new.admin_key)
+    token = security.new_session_token()
+    assert store.submit(new.survey.id, token, 1) is survey.SubmitResult.CLOSED
+    assert store.submit(10**9, token, 1) is survey.SubmitResult.UNKNOWN
+    assert store.counts(new.survey.id).responses == 0
+    assert store.get_by_code("ZZZZZZ") is None or store.get_by_code("ZZZZZZ").code == "ZZZZZZ"
+    assert store.get_by_code("not a code") is None
+
+
+def test_join_code_lookup_ignores_case_spaces_and_dashes(store) -> None:
+    new = store.create_survey("Q?", survey.two_coins())
+    code = new.survey.code
+    typed = f" {code[:3].lower()}-{code[3:]} "
+    assert store.get_by_code(typed).id == new.survey.id
+
+
+def test_question_is_length_limited_and_stored_verbatim(store) -> None:
+    question = "<script>alert('x')</script> Did you   copy?"
+    new = store.create_survey(question, survey.two_coins())
+    assert new.survey.question == "<script>alert('x')</script> Did you copy?"
+    store.create_survey("x" * survey.MAX_QUESTION_CHARS, survey.two_coins())
+    with pytest.raises(ValueError, match="200"):
+        store.create_survey("x" * (survey.MAX_QUESTION_CHARS + 1), survey.two_coins())
+    with pytest.raises(ValueError, match="empty"):
+        store.create_survey("   ", survey.two_coins())
+
+
+@pytest.mark.parametrize("bad", [2, -1, "1", None, 0.5])
+def test_reported_bit_must_be_a_bit(store, bad) -> None:
+    new = store.create_survey("Q?", survey.two_coins())
+    with pytest.raises(ValueError, match="reported_bit"):
+        store.submit(new.survey.id, security.new_session_token(), bad)
+
+
+def test_schema_version_is_recorded_and_tables_exist_after_first_use(store, db_url) -> None:
+    assert store.schema_version() == SCHEMA_VERSION == 1
+    again = survey.SurveyStore(db_url)  # a second app replica on the same database
+    assert again.schema_version() == SCHEMA_VERSION
+    again.dispose()
+
+
+def test_a_newer_schema_version_is_refused(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'newer.sqlite3'}"
+    store = survey.SurveyStore(url)
+    with store.engine.begin() as conn:
+        conn.execute(update(schema_table).values(version=SCHEMA_VERSION + 1))
+    store.dispose()
+    with pytest.raises(RuntimeError, match="newer"):
+        survey.SurveyStore(url)
+
+
+def test_store_creates_its_tables_in_an_empty_database(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    store = survey.SurveyStore(url)
+    with store.engine.connect() as conn:
+        versions = conn.execute(select(schema_table.c.version)).scalars().all()
+    assert versions == [SCHEMA_VERSION]
+    with store.engine.begin() as conn:  # and the tables take rows
+        conn.execute(insert(schema_table).values(version=0))
+    store.dispose()
