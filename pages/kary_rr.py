@@ -1,0 +1,162 @@
+"""Lesson: k-ary randomized response — histograms of a k-valued attribute, negative
+estimates and post-processing, error versus ε, and variance versus k."""
+
+import streamlit as st
+
+import dp
+from ui import lesson_kary, widgets
+
+widgets.lesson_header(
+    "k-ary randomized response",
+    "Binary randomized response protects a yes/no answer. Here every person holds one of k "
+    "values — their occupation, say — and reports it through k-ary randomized response. You "
+    "see the true, reported and estimated histograms of a census attribute, why some "
+    "estimates come out negative and how post-processing repairs them for free, how the "
+    "error falls as ε grows, and why more categories mean more noise.",
+)
+
+st.header("The mechanism")
+st.markdown(
+    "Each person keeps their true value with probability p. Otherwise they report one of "
+    "the other k − 1 values, each with the same probability q:"
+)
+st.latex(
+    r"p = \frac{e^{\varepsilon}}{e^{\varepsilon} + k - 1}, \qquad "
+    r"q = \frac{1}{e^{\varepsilon} + k - 1}"
+)
+st.markdown(
+    "Whatever your true value, any report is at most p / q = e^ε times more likely from you "
+    "than from anyone else: that is ε-local differential privacy."
+)
+
+key = st.radio(
+    "Attribute to survey",
+    options=list(lesson_kary.ATTRIBUTES),
+    format_func=lesson_kary.ATTRIBUTES.get,
+    index=2,
+    horizontal=True,
+    key="kary_attribute",
+)
+attr = lesson_kary.attribute(key)
+epsilon = widgets.epsilon_slider(key="kary_eps", default=0.5)
+p, q = dp.grr_probabilities(epsilon, attr.k)
+
+cols = st.columns(4)
+cols[0].metric("Categories k", f"{attr.k}")
+cols[1].metric("Keep the truth p", f"{p:.3f}")
+cols[2].metric("Each other value q", f"{q:.4f}")
+cols[3].metric("People surveyed n", f"{attr.n:,}")
+if attr.missing:
+    st.caption(
+        f"{attr.missing:,} people have no {attr.title} recorded; they are left out, so "
+        f"n = {attr.n:,}."
+    )
+
+st.header("True, reported and estimated")
+st.markdown(
+    "The reports are a blurred copy of the truth: every category receives q·n false reports "
+    "on top of its kept true ones. Since the expected count of reports of v is "
+    "n_v p + (n − n_v) q, you undo the blur by subtracting n q and dividing by p − q:"
+)
+st.latex(r"\hat c_v = \frac{C_v - n\,q}{p - q}")
+survey = lesson_kary.grr_survey(key, epsilon, widgets.seed())
+series = {"reported": survey["reported"], "estimated": survey["raw"]}
+lesson_kary.show_spec(
+    lesson_kary.histogram_spec(key, tuple(series)),
+    lesson_kary.histogram_frames(attr, series),
+    title=lesson_kary.histogram_title(
+        f"{attr.title.capitalize()}: reported and estimated counts (ε = {epsilon:g})",
+        "Black tick: true count · hollow dashed bar: reported · solid bar: estimated",
+    ),
+    alt_text=lesson_kary.describe_histograms(attr, series),
+)
+st.caption(
+    "The axis is fixed for each attribute, so moving ε shows change, not rescaling. "
+    "A bar beyond the axis is cut at its edge and marked » or «."
+)
+
+st.header("Negative estimates and post-processing")
+negatives = int((survey["raw"] < 0).sum())
+st.markdown(
+    f"The estimator is unbiased, but a small category can come out negative: right now "
+    f"**{negatives} of {attr.k}** estimates are below zero. Two repairs: clip them at 0 "
+    "(the total then exceeds n), or project the estimates onto the proper histograms — "
+    "non-negative counts summing to n — by shifting every count down by the same δ and "
+    "clipping:"
+)
+st.latex(r"\tilde c_v = \max(\hat c_v - \delta,\ 0), \qquad \textstyle\sum_v \tilde c_v = n")
+st.info(
+    "**Post-processing costs no privacy.** Clipping and projection use only the published "
+    "estimates, never the data, so the result is ε-differentially private with the same ε. "
+    "Projection never moves the estimate further from the truth in L2: the truth is itself "
+    "a proper histogram."
+)
+errors = {
+    name: (dp.l1_error(survey[name], attr.counts), dp.l2_error(survey[name], attr.counts))
+    for name in ("raw", "clipped", "projected")
+}
+cols = st.columns(3)
+for col, name in zip(cols, ("raw", "clipped", "projected"), strict=True):
+    l1, l2 = errors[name]
+    delta_l1 = None if name == "raw" else f"{l1 - errors['raw'][0]:,.0f}"
+    col.metric(
+        f"L1 error, {name}", f"{l1:,.0f}", delta=delta_l1, delta_color="inverse", border=True
+    )
+    col.caption(f"L2 error, {name}: **{l2:,.0f}** people")
+post = {"raw estimate": survey["raw"], "projected": survey["projected"]}
+lesson_kary.show_spec(
+    lesson_kary.histogram_spec(key, tuple(post)),
+    lesson_kary.histogram_frames(attr, post),
+    title=lesson_kary.histogram_title(
+        f"Projection removes negative counts (ε = {epsilon:g})",
+        "Black tick: true count · hollow dashed bar: raw · solid bar: projected",
+    ),
+    alt_text=lesson_kary.describe_histograms(attr, post),
+)
+
+st.header("Error versus ε")
+st.markdown(
+    f"One survey is one noisy draw. The table averages {lesson_kary.ERROR_TABLE_REPETITIONS} "
+    f"surveys of the {attr.n:,} people at each ε: the mean L1 error "
+    r"$\sum_v |\hat c_v - c_v|$ and L2 error $\sqrt{\sum_v (\hat c_v - c_v)^2}$, in people."
+)
+table = lesson_kary.error_table(key, widgets.seed())
+st.dataframe(lesson_kary.error_table_display(table), hide_index=True, key="kary_error_table")
+st.caption(
+    f"{attr.title.capitalize()}, k = {attr.k}. At small ε the projection helps most: the raw "
+    "estimates are far off and many are negative. At large ε they are already close to a "
+    "proper histogram, and projection changes little."
+)
+
+st.header("More categories, more noise")
+st.markdown(
+    "With more categories, a lie is spread over more values, so p falls and the truth "
+    "drowns in the false reports. The variance of one estimated count (of a value nobody "
+    "holds) is"
+)
+st.latex(
+    r"\operatorname{Var}[\hat c_v] = n\,\frac{e^{\varepsilon} + k - 2}{(e^{\varepsilon} - 1)^2}"
+)
+variance = dp.grr_variance(attr.n, epsilon, attr.k)
+cols = st.columns(2)
+cols[0].metric(f"Variance of one count at k = {attr.k}", f"{variance:,.0f}")
+cols[1].metric("Standard deviation", f"{variance**0.5:,.0f} people")
+frame = lesson_kary.variance_by_k(attr.n, epsilon)
+domain = lesson_kary.variance_domain(attr.n)
+lesson_kary.show_spec(
+    lesson_kary.variance_spec(domain),
+    lesson_kary.variance_frames(frame, attr),
+    title=f"GRR variance grows with k (ε = {epsilon:g}, n = {attr.n:,})",
+    alt_text=(
+        f"Line chart, log scale: GRR variance of one count for k from 2 to 64 at ε = "
+        f"{epsilon:g} and n = {attr.n:,}, rising from {frame['variance'].iloc[0]:,.0f} at "
+        f"k = 2 to {frame['variance'].iloc[-1]:,.0f} at k = 64; {attr.title} (k = {attr.k}) "
+        f"is marked at {variance:,.0f}."
+    ),
+)
+st.caption(
+    "Log scale; the grey dotted curves are ε = 0.1, 1 and 10 for reference (below ε = 0.1 "
+    "the curve runs along the top edge). At small ε the variance grows almost in proportion "
+    "to k; at large ε the e^ε term dominates and k matters less. When k is large, unary "
+    "encoding (next lesson) does better."
+)

@@ -1,0 +1,356 @@
+"""Cached computations and charts for the k-ary randomized response lesson.
+
+Everything random here is drawn with the aggregate sampler `dp.sample_grr_counts` (one
+multinomial per true value), never by simulating people, so a rerun stays fast.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import dp
+from ui import charts
+from ui.data import census
+
+# Attribute key -> label shown in the picker.
+ATTRIBUTES: dict[str, str] = {
+    "age_sex": "Age band × sex (k = 4)",
+    "race": "Race (k = 5)",
+    "occupation": "Occupation (k = 14)",
+    "education": "Education (k = 16)",
+}
+ERROR_TABLE_EPSILONS: tuple[float, ...] = (0.1, 0.3, 0.5, 1.0, 2.0, 5.0)
+ERROR_TABLE_REPETITIONS = 200
+VARIANCE_KS = tuple(range(2, 65))
+# Grey reference curves on the variance chart; their extremes fix its y axis.
+VARIANCE_REFERENCE_EPSILONS: tuple[float, ...] = (0.1, 1.0, 10.0)
+
+# Offsets added to the page seed, one per distinct draw.
+SEED_HISTOGRAM = 13
+SEED_ERROR_TABLE = 23
+
+SERIES_STYLE = {
+    # name: (colour, fill opacity, dash) — hollow dashed vs solid: a cue beyond colour.
+    "reported": (charts.ORANGE, 0.15, [4, 2]),
+    "estimated": (charts.BLUE, 0.9, [1, 0]),
+    "raw estimate": (charts.VERMILLION, 0.15, [4, 2]),
+    "projected": (charts.GREEN, 0.9, [1, 0]),
+}
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One attribute's true histogram: category labels, counts, people counted and left out."""
+
+    key: str
+    title: str
+    labels: tuple[str, ...]
+    counts: np.ndarray
+    missing: int
+
+    @property
+    def k(self) -> int:
+        return len(self.labels)
+
+    @property
+    def n(self) -> int:
+        return int(self.counts.sum())
+
+
+@st.cache_data(show_spinner=False)
+def attribute(key: str) -> Attribute:
+    """The true histogram of one attribute (a plain count of the census)."""
+    people = census()
+    if key == "age_sex":
+        older = people["Age"] >= 40
+        female = people["Sex"] == "Female"
+        labels = ("<40 female", "<40 male", "≥40 female", "≥40 male")
+        counts = [
+            (~older & female).sum(),
+            (~older & ~female).sum(),
+            (older & female).sum(),
+            (older & ~female).sum(),
+        ]
+        return Attribute(key, "age band × sex", labels, np.array(counts, dtype=np.int64), 0)
+    column = {"race": "Race", "occupation": "Occupation", "education": "Education"}[key]
+    values = people[column]
+    if key == "education":
+        order = (
+            people[["Education", "EducationNum"]]
+            .drop_duplicates()
+            .sort_values("EducationNum")["Education"]
+            .astype(str)
+        )
+        labels = tuple(order)
+    else:
+        labels = tuple(str(c) for c in values.cat.categories)
+    counts = values.value_counts().reindex(labels).to_numpy(dtype=np.int64)
+    return Attribute(key, column.lower(), labels, counts, int(values.isna().sum()))
+
+
+def count_domain(attr: Attribute) -> tuple[float, float]:
+    """A fixed count axis for one attribute: room for the largest true count, for reports
+    drifting toward n/k at small ε, and for negative estimates. It depends on neither ε
+    nor the draw."""
+    top = 1.4 * max(float(attr.counts.max()), attr.n / attr.k)
+    step = 10 ** np.floor(np.log10(top))
+    top = float(np.ceil(top / step) * step)
+    return -0.4 * top, top
+
+
+@st.cache_data(show_spinner=False)
+def grr_survey(key: str, epsilon: float, seed: int) -> dict[str, np.ndarray]:
+    """One survey of everyone with k-ary RR: the report histogram, the unbiased estimate,
+    and its two post-processed versions (clipped at 0; projected to ≥ 0 summing to n)."""
+    attr = attribute(key)
+    reported = dp.sample_grr_counts(attr.counts, epsilon, rng=seed + SEED_HISTOGRAM)
+    raw = dp.grr_estimate_from_counts(reported, epsilon)
+    return {
+        "reported": reported,
+        "raw": raw,
+        "clipped": dp.clip_counts(raw),
+        "projected": dp.project_counts(raw, attr.n),
+    }
+
+
+@st.cache_data(show_spinner=False)
+def error_table(key: str, seed: int, repetitions: int = ERROR_TABLE_REPETITIONS) -> pd.DataFrame:
+    """Mean L1 and L2 error over `repetitions` surveys at each ε of ERROR_TABLE_EPSILONS,
+    for the raw estimate and for its projection."""
+    attr = attribute(key)
+    rows = []
+    for i, epsilon in enumerate(ERROR_TABLE_EPSILONS):
+        reported = dp.sample_grr_counts(
+            attr.counts, epsilon, size=repetitions, rng=seed + SEED_ERROR_TABLE + i
+        )
+        raw = dp.grr_estimate_from_counts(reported, epsilon)
+        projected = dp.project_counts(raw, attr.n)
+        rows.append(
+            {
+                "ε": epsilon,
+                "L1 raw": float(np.mean(dp.l1_error(raw, attr.counts))),
+                "L1 projected": float(np.mean(dp.l1_error(projected, attr.counts))),
+                "L2 raw": float(np.mean(dp.l2_error(raw, attr.counts))),
+                "L2 projected": float(np.mean(dp.l2_error(projected, attr.counts))),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def error_table_display(table: pd.DataFrame) -> pd.DataFrame:
+    """The error table as text with thousands separators (people per survey)."""
+    shown = pd.DataFrame({"ε": [f"{e:g}" for e in table["ε"]]})
+    for column in ("L1 raw", "L1 projected", "L2 raw", "L2 projected"):
+        shown[column] = [f"{v:,.0f}" for v in table[column]]
+    return shown
+
+
+def show_spec(
+    spec: dict, datasets: dict[str, pd.DataFrame], *, title: dict | str, alt_text: str
+) -> None:
+    """Draw a cached Vega-Lite template with this run's data and title.
+
+    Building and validating an Altair chart costs tens of milliseconds per rerun; the
+    templates below are built once (cached, data-free) and only the small pre-aggregated
+    frames change from run to run."""
+    st.vega_lite_chart(
+        {**spec, "title": title, "datasets": datasets}, width="stretch", alt=alt_text
+    )
+
+
+def histogram_frames(attr: Attribute, series: dict[str, np.ndarray]) -> dict[str, pd.DataFrame]:
+    """The rows for `histogram_spec`: one per (category, series), values beyond the fixed
+    axis pinned to its edge and marked » or «; and the true counts."""
+    lo, hi = count_domain(attr)
+    rows = []
+    for name, values in series.items():
+        for label, value in zip(attr.labels, np.asarray(values, dtype=float), strict=True):
+            rows.append(
+                {
+                    "category": label,
+                    "series": name,
+                    "count": value,
+                    "shown": min(max(value, lo), hi),
+                    "edge": "»" if value > hi else ("«" if value < lo else ""),
+                }
+            )
+    return {
+        "bars": pd.DataFrame(rows),
+        "truth": pd.DataFrame({"category": attr.labels, "true count": attr.counts}),
+    }
+
+
+def histogram_title(title: str, subtitle: str) -> dict:
+    return {"text": title, "subtitle": subtitle, "anchor": "start"}
+
+
+@st.cache_data(show_spinner=False)
+def histogram_spec(key: str, names: tuple[str, ...]) -> dict:
+    """Template: horizontal grouped bars per category (one bar per series, hollow-dashed or
+    solid), the true count as a black tick across each group, on the attribute's
+    fixed axis. Data: datasets "bars" and "truth" (see `histogram_frames`)."""
+    attr = attribute(key)
+    lo, hi = count_domain(attr)
+    names = list(names)
+    colours = [SERIES_STYLE[n][0] for n in names]
+    y = alt.Y("category:N", sort=list(attr.labels), title=None, axis=alt.Axis(labelLimit=140))
+    y_offset = alt.YOffset("series:N", sort=names)
+    x_scale = alt.Scale(domain=[lo, hi], nice=False)
+    band = 30
+    bars_data = alt.NamedData(name="bars")
+    bars = (
+        alt.Chart(bars_data)
+        .mark_bar(strokeWidth=1.5)
+        .encode(
+            y=y,
+            yOffset=y_offset,
+            x=alt.X("shown:Q", title="people", scale=x_scale, axis=alt.Axis(format=",.0f")),
+            fill=alt.Fill(
+                "series:N",
+                scale=alt.Scale(domain=names, range=colours),
+                legend=alt.Legend(title=None, orient="bottom"),
+            ),
+            stroke=alt.Stroke("series:N", scale=alt.Scale(domain=names, range=colours)),
+            fillOpacity=alt.FillOpacity(
+                "series:N",
+                scale=alt.Scale(domain=names, range=[SERIES_STYLE[n][1] for n in names]),
+                legend=None,
+            ),
+            strokeDash=alt.StrokeDash(
+                "series:N",
+                scale=alt.Scale(domain=names, range=[SERIES_STYLE[n][2] for n in names]),
+                legend=None,
+            ),
+            tooltip=[
+                alt.Tooltip("category:N"),
+                alt.Tooltip("series:N"),
+                alt.Tooltip("count:Q", format=",.0f"),
+            ],
+        )
+    )
+    edges = (
+        alt.Chart(bars_data)
+        .transform_filter("datum.edge != ''")
+        .mark_text(fontWeight="bold", fontSize=14)
+        .encode(y=y, yOffset=y_offset, x=alt.X("shown:Q", scale=x_scale), text="edge:N")
+    )
+    zero = (
+        alt.Chart(alt.Data(values=[{"x": 0}]))
+        .mark_rule(color=charts.GREY)
+        .encode(x=alt.X("x:Q", scale=x_scale))
+    )
+    ticks = (
+        alt.Chart(alt.NamedData(name="truth"))
+        .mark_tick(color=charts.TRUTH_COLOUR, thickness=3, size=band * 0.9)
+        .encode(
+            y=y,
+            x=alt.X("true count:Q", scale=x_scale),
+            tooltip=[alt.Tooltip("category:N"), alt.Tooltip("true count:Q", format=",")],
+        )
+    )
+    chart = (zero + bars + edges + ticks).properties(
+        width=charts.DEFAULT_WIDTH, height=band * attr.k
+    )
+    return chart.to_dict()
+
+
+def describe_histograms(attr: Attribute, series: dict[str, np.ndarray]) -> str:
+    """Alt text: per series, how far it is from the truth and how many counts are negative."""
+    parts = [
+        f"Grouped bars for {attr.k} categories of {attr.title}, {attr.n:,} people; the true "
+        "count is a black tick."
+    ]
+    for name, values in series.items():
+        values = np.asarray(values, dtype=float)
+        distance = dp.l1_error(values, attr.counts)
+        parts.append(
+            f"{name.capitalize()}: L1 distance from the truth {distance:,.0f}, "
+            f"{int((values < 0).sum())} negative."
+        )
+    return " ".join(parts)
+
+
+@st.cache_data(show_spinner=False)
+def variance_by_k(n: int, epsilon: float) -> pd.DataFrame:
+    """GRR variance of one count (f = 0) for k = 2..64 at ε."""
+    return pd.DataFrame(
+        {
+            "k": VARIANCE_KS,
+            "variance": [dp.grr_variance(n, epsilon, k) for k in VARIANCE_KS],
+        }
+    ).assign(sd=lambda f: np.sqrt(f["variance"]))
+
+
+@st.cache_data(show_spinner=False)
+def variance_references(n: int) -> pd.DataFrame:
+    """GRR variance for k = 2..64 at each ε of VARIANCE_REFERENCE_EPSILONS (grey curves)."""
+    return pd.concat(
+        [variance_by_k(n, e).assign(reference=f"ε = {e:g}") for e in VARIANCE_REFERENCE_EPSILONS],
+        ignore_index=True,
+    )
+
+
+def variance_domain(n: int) -> tuple[float, float]:
+    """A fixed log y axis (powers of ten) spanning the reference curves; curves for
+    ε < 0.1 run off the top and are drawn along its edge."""
+    low = dp.grr_variance(n, max(VARIANCE_REFERENCE_EPSILONS), VARIANCE_KS[0])
+    high = dp.grr_variance(n, min(VARIANCE_REFERENCE_EPSILONS), VARIANCE_KS[-1])
+    return 10 ** np.floor(np.log10(low)), 10 ** np.ceil(np.log10(high))
+
+
+@st.cache_data(show_spinner=False)
+def variance_spec(domain: tuple[float, float]) -> dict:
+    """Template: variance versus k (log y, fixed `domain`), the current attribute's k
+    marked with a diamond and labelled. Data: datasets "curve" (k, variance, sd) and
+    "here" (one row of curve plus a label)."""
+    y = alt.Y(
+        "variance:Q",
+        title="variance of one estimated count",
+        scale=alt.Scale(type="log", domain=list(domain), clamp=True),
+        axis=alt.Axis(format="~s"),
+    )
+    x = alt.X("k:Q", title="number of categories k", scale=alt.Scale(domain=[2, 64], nice=False))
+    line = (
+        alt.Chart(alt.NamedData(name="curve"))
+        .mark_line(color=charts.BLUE, strokeWidth=2)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=[
+                alt.Tooltip("k:Q"),
+                alt.Tooltip("variance:Q", format=",.0f"),
+                alt.Tooltip("sd:Q", format=",.0f", title="standard deviation"),
+            ],
+        )
+    )
+    references = alt.Chart(alt.NamedData(name="references"))
+    grey = references.mark_line(color=charts.GREY, strokeWidth=1, strokeDash=[2, 2]).encode(
+        x=x, y=y, detail="reference:N"
+    )
+    grey_labels = (
+        references.transform_filter(f"datum.k == {VARIANCE_KS[-1]}")
+        .mark_text(align="right", dy=-7, color=charts.GREY)
+        .encode(x=x, y=y, text="reference:N")
+    )
+    here = alt.Chart(alt.NamedData(name="here"))
+    point = here.mark_point(shape="diamond", size=120, filled=True, color=charts.VERMILLION).encode(
+        x=x, y=y
+    )
+    text = here.mark_text(align="left", dx=8, dy=-8, fontWeight="bold", color=charts.BLACK).encode(
+        x=x, y=y, text="label:N"
+    )
+    chart = (grey + grey_labels + line + point + text).properties(
+        width=charts.DEFAULT_WIDTH, height=360
+    )
+    return chart.to_dict()
+
+
+def variance_frames(frame: pd.DataFrame, attr: Attribute) -> dict[str, pd.DataFrame]:
+    """The rows for `variance_spec`: this ε's curve, the attribute's point, the references."""
+    here = frame[frame["k"] == attr.k].assign(label=f"{attr.title}: k = {attr.k}")
+    return {"curve": frame, "here": here, "references": variance_references(attr.n)}
