@@ -32,7 +32,7 @@ with release_column:
     st.caption(f"First rows of {sweeney['people']:,} people; no names, no SSNs.")
 with roll_column:
     st.subheader("The voter roll")
-    st.dataframe(roll[["Name", *lesson.LINK_KEYS]].head(8), hide_index=True, height=240)
+    st.dataframe(lesson.roll_preview(), hide_index=True, height=240)
     st.caption(
         f"First rows of {len(roll):,} voters: {lesson.ROLL_SIZE:,} of them answered the "
         f"census, {lesson.ROLL_STRANGERS:,} did not."
@@ -54,10 +54,9 @@ st.markdown(
 )
 if len(matches) == 1:
     found = matches.iloc[0]
-    occupation = found["Occupation"] if isinstance(found["Occupation"], str) else "not recorded"
     st.success(
         f"Exactly one match: re-identified. {name} earns **{found['Income']}**, is "
-        f"**{found['MaritalStatus']}** and works as **{occupation}**."
+        f"**{found['MaritalStatus']}** and works as **{found['Occupation']}** (occupation)."
     )
     if voter["row"] < 0:
         st.warning(
@@ -66,7 +65,7 @@ if len(matches) == 1:
             "cannot tell."
         )
 elif len(matches) > 1:
-    incomes = matches["Income"].astype(str).unique()
+    incomes = matches["Income"].unique()
     same = (
         f" All {len(matches):,} earn {incomes[0]}, so you learn the income anyway."
         if len(incomes) == 1
@@ -82,7 +81,7 @@ else:
         "The attack fails only because the person is absent."
     )
 if len(matches):
-    st.dataframe(matches.astype(str), hide_index=True)
+    st.dataframe(matches, hide_index=True)
 
 linked = int((roll["matches"] == 1).sum())
 ambiguous = int((roll["matches"] > 1).sum())
@@ -138,7 +137,7 @@ st.vega_lite_chart(
     spec=lesson.class_size_spec(
         tuple(stats["buckets"]),
         stats["people"],
-        title="How many people share each person's combination",
+        title="People by the size of their class",
     ),
     width="stretch",
     alt=lesson.describe_class_sizes(stats["buckets"], stats["people"], chosen),
@@ -165,9 +164,10 @@ target = st.selectbox(
 count_all = facts["count_rich"]
 target_is_rich = facts["is_rich"][target]
 count_without = count_all - int(target_is_rich)
+st.markdown(f"X = **{target}**.")
 all_column, without_column, diff_column = st.columns(3)
 all_column.metric("How many earn >50K?", f"{count_all:,}")
-without_column.metric(f"How many not named {target} earn >50K?", f"{count_without:,}")
+without_column.metric("How many not named X earn >50K?", f"{count_without:,}")
 diff_column.metric("Difference", f"{count_all - count_without:,}")
 st.error(
     f"The difference is {count_all - count_without}, so {target} earns "
@@ -182,14 +182,12 @@ st.markdown(
     '">50K" when the difference exceeds ½. The difference is the truth plus '
     "L₁ − L₂, two independent Laplace noises, whose distribution you can work out:"
 )
-st.latex(
-    r"P[L_1 - L_2 \le t] = 1 - \frac{(2 + t/b)\,e^{-t/b}}{4}\quad (t \ge 0),"
-    r"\qquad b = \frac{1}{\varepsilon}"
-)
+st.latex(r"F(t) = P[L_1 - L_2 \le t] = 1 - \frac{(2 + t/b)\,e^{-t/b}}{4}")
+st.markdown("for t ≥ 0, with b = 1/ε; below 0, symmetry gives F(t) = 1 − F(−t).")
 st.markdown("So you guess right, whether X earns >50K or not, with probability")
 st.latex(
-    r"P[\text{right}] = P\!\left[L_1 - L_2 > -\tfrac12\right]"
-    r" = 1 - \frac{(2 + \varepsilon/2)\,e^{-\varepsilon/2}}{4}"
+    r"\begin{aligned} P[\text{right}] &= P\!\left[L_1 - L_2 > -\tfrac12\right] \\"
+    r" &= 1 - \frac{(2 + \varepsilon/2)\,e^{-\varepsilon/2}}{4} \end{aligned}"
 )
 epsilon = widgets.epsilon_slider(key="anon_epsilon")
 rng_seed = widgets.seed()

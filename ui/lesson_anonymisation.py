@@ -23,6 +23,7 @@ ROLL_STRANGERS = 100  # voters the census never sampled (their join comes back e
 LINK_KEYS = ("Zip", "DOB", "Sex")
 REVEALED = ("Income", "MaritalStatus", "Occupation")
 ATTACK_TRIES = 1_000
+MISSING = "not recorded"
 
 # Quasi-identifiers offered in the uniqueness explorer, from precise to coarse.
 QUASI_IDENTIFIERS: tuple[str, ...] = (
@@ -151,7 +152,15 @@ def voter_roll() -> pd.DataFrame:
 @st.cache_data(show_spinner=False)
 def release_preview(rows: int = 8) -> pd.DataFrame:
     """The first rows of the 'de-identified' release: everything but Name and SSN."""
-    return census().drop(columns=["Name", "SSN"]).head(rows)
+    preview = census().drop(columns=["Name", "SSN"]).head(rows)
+    return preview.assign(DOB=preview["DOB"].dt.strftime("%Y-%m-%d"))
+
+
+@st.cache_data(show_spinner=False)
+def roll_preview(rows: int = 8) -> pd.DataFrame:
+    """The first rows of the voter roll as shown: Name, Zip, DOB (a plain date), Sex."""
+    preview = voter_roll()[["Name", *LINK_KEYS]].head(rows)
+    return preview.assign(DOB=preview["DOB"].dt.strftime("%Y-%m-%d"))
 
 
 @st.cache_data(show_spinner=False)
@@ -165,7 +174,11 @@ def link(name: str) -> pd.DataFrame:
     people = census()
     zip_code, dob, sex = (voter[col].iat[0] for col in LINK_KEYS)
     mask = (people["Zip"] == zip_code) & (people["DOB"] == dob) & (people["Sex"] == sex)
-    return people.loc[mask, [*LINK_KEYS, *REVEALED]]
+    found = people.loc[mask, [*LINK_KEYS, *REVEALED]]
+    shown = {col: found[col].astype(str).where(found[col].notna(), MISSING) for col in REVEALED}
+    return found.assign(
+        DOB=found["DOB"].dt.strftime("%Y-%m-%d"), Sex=found["Sex"].astype(str), **shown
+    )
 
 
 @st.cache_data(show_spinner=False)
@@ -282,7 +295,7 @@ def _success_base_spec(right_half: bool, tries: int) -> dict:
     )
     coin_text = (
         alt.Chart(coin)
-        .mark_text(align="left", dx=4, dy=-6, color="#555555")
+        .mark_text(align="left", baseline="top", dx=4, dy=4, color="#555555")
         .encode(y=alt.Y("success:Q", scale=y_scale), x=alt.value(0), text="label:N")
     )
     marker = alt.Data(name="marker")
@@ -303,7 +316,7 @@ def _success_base_spec(right_half: bool, tries: int) -> dict:
                 scale=alt.Scale(
                     domain=["exact", f"simulated ({tries:,} tries)"], range=["circle", "diamond"]
                 ),
-                legend=alt.Legend(title=None, orient="bottom-right"),
+                legend=alt.Legend(title=None, orient="top-left"),
             ),
             color=alt.Color(
                 "kind:N",
@@ -311,7 +324,7 @@ def _success_base_spec(right_half: bool, tries: int) -> dict:
                     domain=["exact", f"simulated ({tries:,} tries)"],
                     range=[charts.BLACK, charts.ORANGE],
                 ),
-                legend=alt.Legend(title=None, orient="bottom-right"),
+                legend=alt.Legend(title=None, orient="top-left"),
             ),
             tooltip=["kind:N", alt.Tooltip("success:Q", format=".1%")],
         )
@@ -328,7 +341,7 @@ def _success_base_spec(right_half: bool, tries: int) -> dict:
         .encode(x=x, y=y, text="label:N")
     )
     chart = (curve + coin_rule + coin_text + rule + points + label).properties(
-        title="How often the differencing attack guesses right, by ε",
+        title="Attacker's success versus ε",
         height=charts.DEFAULT_HEIGHT,
         width=charts.DEFAULT_WIDTH,
     )

@@ -1,0 +1,34 @@
+"""'Why anonymisation fails' in real Chromium: it loads, one ε step to the right raises the
+attacker's exact success rate to the dp/ value, and no traceback appears."""
+
+from playwright.sync_api import Page, expect
+
+import dp
+from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
+from ui.navigation import LESSONS
+from ui.widgets import EPSILON_GRID
+
+LESSON = next(lesson for lesson in LESSONS if lesson.file == "anonymisation.py")
+
+
+def exact_metric(page: Page):
+    return page.locator('[data-testid="stMetric"]').filter(has_text="Attacker right (exact)")
+
+
+def test_epsilon_step_updates_the_attackers_success(page: Page, app_server: str) -> None:
+    open_page(page, app_server, LESSON.url_path)
+    assert_no_exception(page)
+    before = dp.differencing_success_probability(1.0)
+    expect(exact_metric(page)).to_contain_text(f"{before:.1%}")
+    expect(page.get_by_text("Exactly one match: re-identified.")).to_be_visible()
+
+    move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight")
+
+    after_epsilon = EPSILON_GRID[EPSILON_GRID.index(1.0) + 1]  # 1.5
+    after = dp.differencing_success_probability(after_epsilon)
+    assert f"{after:.1%}" != f"{before:.1%}"
+    expect(exact_metric(page)).to_contain_text(f"{after:.1%}")
+    expect(
+        page.locator('[data-testid="stMetric"]').filter(has_text="Budget the two queries spend")
+    ).to_contain_text(f"{2 * after_epsilon:g}")
+    assert_no_exception(page)

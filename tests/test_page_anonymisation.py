@@ -1,0 +1,240 @@
+"""AppTest for "Why anonymisation fails": every picker and the ε slider, with what the page
+then shows checked against the data (pandas, independently of the page's helpers) and dp/."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import dp
+from conftest import page_apptest
+from ui import lesson_anonymisation as lesson
+from ui import widgets
+from ui.data import load_census
+
+PAGE = "anonymisation.py"
+
+
+@pytest.fixture(scope="module")
+def people() -> pd.DataFrame:
+    return load_census()
+
+
+@pytest.fixture(scope="module")
+def roll() -> pd.DataFrame:
+    return lesson.voter_roll()
+
+
+@pytest.fixture
+def at():
+    app = page_apptest(PAGE).run()
+    assert not app.exception, app.exception
+    return app
+
+
+def metric(app, label: str) -> str:
+    values = [m.value for m in app.metric if m.label == label]
+    assert len(values) == 1, f"no single metric {label!r}: {[m.label for m in app.metric]}"
+    return values[0]
+
+
+def chart(app, title: str) -> tuple[dict, dict[str, pd.DataFrame]]:
+    """The Vega-Lite spec with this title and its datasets (Arrow on the proto) by name."""
+    for element in app.get("vega_lite_chart"):
+        spec = json.loads(element.proto.spec)
+        if spec.get("title") == title:
+            data = {
+                d.name: pa.ipc.open_stream(d.data.data).read_all().to_pandas()
+                for d in element.proto.datasets
+            }
+            return spec, data
+    raise AssertionError(f"no chart titled {title!r}")
+
+
+def class_sizes_frame(app) -> pd.DataFrame:
+    _, data = chart(app, "People by the size of their class")
+    (frame,) = data.values()
+    return frame
+
+
+def unique_share(people: pd.DataFrame, columns: list[str]) -> float:
+    """Share of people alone in their group, computed with pandas (not dp/)."""
+    sizes = people.groupby(columns, observed=True, dropna=False)[columns[0]].transform("size")
+    return float((sizes == 1).mean())
+
+
+def run(widget):
+    """Run the app after a widget change; no exception may appear."""
+    app = widget.run()
+    assert not app.exception, app.exception
+    return app
+
+
+# --- 1. linkage -----------------------------------------------------------------------------
+
+
+def test_default_voter_links_uniquely_and_reveals_the_census_row(at, people, roll):
+    name = at.selectbox(key="anon_voter").value
+    voter = roll.loc[roll["Name"] == name].iloc[0]
+    assert voter["matches"] == 1 and voter["row"] >= 0
+    truth = people.iloc[int(voter["row"])]
+    assert truth["Name"] == name
+    (message,) = at.success
+    assert "re-identified" in message.value
+    assert f"earns **{truth['Income']}**" in message.value
+    assert str(truth["MaritalStatus"]) in message.value
+
+
+def test_linkage_counts_match_a_pandas_join(at, people, roll):
+    keys = ["Zip", "DOB", "Sex"]
+    sizes = people.groupby(keys, observed=True).size().rename("n").reset_index()
+    joined = roll[["Name", *keys]].merge(sizes, on=keys, how="left")
+    joined["n"] = joined["n"].fillna(0)
+    assert metric(at, "Voters linked to exactly one row") == f"{(joined['n'] == 1).sum():,}"
+    assert metric(at, "Ambiguous (several rows)") == f"{(joined['n'] > 1).sum():,}"
+    assert metric(at, "No match") == f"{(joined['n'] == 0).sum():,}"
+    assert len(roll) == lesson.ROLL_SIZE + lesson.ROLL_STRANGERS
+
+
+def test_an_ambiguous_voter_gets_a_warning_and_all_candidates(at, roll):
+    voter = roll.loc[roll["matches"] > 1].iloc[0]
+    run(at.selectbox(key="anon_voter").select(voter["Name"]))
+    assert any("Ambiguous" in w.value for w in at.warning)
+    assert any(f"{voter['matches']:,} rows" in w.value for w in at.warning)
+    assert not at.success
+    shown = at.dataframe[-1].value
+    assert len(shown) == voter["matches"]
+
+
+def test_a_voter_missing_from_the_release_gets_no_match(at, roll):
+    voter = roll.loc[roll["matches"] == 0].iloc[0]
+    run(at.selectbox(key="anon_voter").select(voter["Name"]))
+    assert any("No match" in i.value for i in at.info)
+    assert not at.success
+
+
+def test_a_stranger_who_matches_someone_is_flagged_as_a_false_link(at, roll):
+    false_links = roll.loc[(roll["row"] < 0) & (roll["matches"] == 1)]
+    if false_links.empty:
+        pytest.skip("this roll has no stranger who shares someone's ZIP, DOB and sex")
+    run(at.selectbox(key="anon_voter").select(false_links["Name"].iloc[0]))
+    assert any("false link" in w.value for w in at.warning)
+
+
+def test_sweeney_figure_for_this_dataset(at, people):
+    share = unique_share(people, ["Zip", "DOB", "Sex"])
+    assert metric(at, "Unique on (ZIP, DOB, sex): this dataset") == f"{share:.1%}"
+    assert metric(at, "Unique on (ZIP, DOB, sex): US population, Sweeney 2000") == "87%"
+
+
+# --- 2. uniqueness explorer -----------------------------------------------------------------
+
+
+def test_default_quasi_identifiers_show_zip_dob_sex(at, people):
+    share = unique_share(people, ["Zip", "DOB", "Sex"])
+    assert metric(at, "People who are unique") == f"{share:.1%}"
+    classes = people.groupby(["Zip", "DOB", "Sex"], observed=True).ngroups
+    assert metric(at, "Equivalence classes") == f"{classes:,}"
+    frame = class_sizes_frame(at)
+    assert frame["bucket"].tolist() == list(lesson.CLASS_SIZE_LABELS)
+    assert frame["people"].sum() == len(people)
+    assert frame["people"].iloc[0] == round(share * len(people))
+
+
+def test_generalising_dob_to_birth_year_collapses_uniqueness(at, people):
+    before = class_sizes_frame(at)["people"].iloc[0]
+    run(at.multiselect(key="anon_quasi_identifiers").set_value(["ZIP code", "Birth year", "Sex"]))
+    birth_year = people.assign(BirthYear=people["DOB"].dt.year)
+    share = unique_share(birth_year, ["Zip", "BirthYear", "Sex"])
+    assert metric(at, "People who are unique") == f"{share:.1%}"
+    after = class_sizes_frame(at)["people"]
+    assert after.iloc[0] == round(share * len(people)) < before
+    assert after.sum() == len(people)
+
+
+def test_coarse_attributes_reach_k_anonymity(at, people):
+    run(at.multiselect(key="anon_quasi_identifiers").set_value(["Sex", "Race"]))
+    smallest = people.groupby(["Sex", "Race"], observed=True).size().min()
+    assert metric(at, "k (smallest class)") == f"{smallest:,}"
+    assert metric(at, "People who are unique") == "0.0%"
+    frame = class_sizes_frame(at)
+    assert frame["people"].iloc[-1] == len(people)  # every class has 51+ people
+
+
+def test_missing_occupation_counts_as_its_own_value(at, people):
+    run(at.multiselect(key="anon_quasi_identifiers").set_value(["Occupation", "Age"]))
+    share = unique_share(people, ["Occupation", "Age"])  # dropna=False keeps the missing group
+    assert metric(at, "People who are unique") == f"{share:.1%}"
+
+
+def test_no_quasi_identifier_means_one_class_and_a_message(at, people):
+    run(at.multiselect(key="anon_quasi_identifiers").set_value([]))
+    assert any("No attributes chosen" in i.value for i in at.info)
+    assert metric(at, "Equivalence classes") == "1"
+    assert metric(at, "k (smallest class)") == f"{len(people):,}"
+
+
+# --- 3. differencing ------------------------------------------------------------------------
+
+
+def test_the_two_counts_reveal_the_default_target(at, people):
+    target = at.selectbox(key="anon_target").value
+    rich = int((people["Income"] == ">50K").sum())
+    target_rich = people.loc[people["Name"] == target, "Income"].iloc[0] == ">50K"
+    assert target_rich  # the default target earns >50K
+    assert metric(at, "How many earn >50K?") == f"{rich:,}"
+    assert metric(at, "How many not named X earn >50K?") == f"{rich - 1:,}"
+    assert metric(at, "Difference") == "1"
+    assert any(f"{target} earns **>50K**" in e.value for e in at.error)
+
+
+def test_a_target_below_50k_gives_a_difference_of_zero(at, people, roll):
+    members = roll.loc[roll["row"] >= 0]
+    poor = members.loc[people["Income"].to_numpy()[members["row"]] == "<=50K", "Name"].iloc[0]
+    run(at.selectbox(key="anon_target").select(poor))
+    rich = int((people["Income"] == ">50K").sum())
+    assert metric(at, "How many not named X earn >50K?") == f"{rich:,}"
+    assert metric(at, "Difference") == "0"
+    assert any(f"{poor} earns **<=50K**" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize("epsilon", [0.01, 0.3, 1.0, 10.0])
+def test_epsilon_slider_sets_exact_and_simulated_success(at, people, epsilon):
+    run(at.select_slider(key="anon_epsilon").set_value(epsilon))
+    exact = dp.differencing_success_probability(epsilon)
+    assert metric(at, "Attacker right (exact)") == f"{exact:.1%}"
+    rich = int((people["Income"] == ">50K").sum())
+    successes = dp.differencing_attack_successes(
+        rich, rich - 1, epsilon, tries=lesson.ATTACK_TRIES, rng=widgets.DEFAULT_SEED + 33
+    )
+    simulated = successes / lesson.ATTACK_TRIES
+    assert metric(at, f"Attacker right ({lesson.ATTACK_TRIES:,} simulated tries)") == (
+        f"{simulated:.1%}"
+    )
+    se = dp.proportion_standard_error(exact, lesson.ATTACK_TRIES)
+    assert abs(simulated - exact) <= 6 * se + 1e-9
+    assert metric(at, "Budget the two queries spend (2ε)") == f"{2 * epsilon:g}"
+    noisy = dp.laplace_mechanism(rich, 1, epsilon, rng=widgets.DEFAULT_SEED + 31)
+    assert metric(at, "Noisy: how many earn >50K?") == f"{noisy:,.1f}"
+
+    spec, data = chart(at, "Attacker's success versus ε")
+    marker = data["marker"]
+    assert marker["epsilon"].tolist() == [epsilon, epsilon]
+    assert marker["success"].tolist() == pytest.approx([exact, simulated])
+    x_scale = spec["layer"][0]["encoding"]["x"]["scale"]
+    assert x_scale["type"] == "log" and x_scale["domain"] == [0.01, 10]  # fixed axis
+    curve = next(frame for name, frame in data.items() if "epsilon" in frame and name != "marker")
+    assert curve["success"].iloc[0] == pytest.approx(dp.differencing_success_probability(0.01))
+
+
+def test_success_rises_with_epsilon_on_the_page(at):
+    shown = []
+    for epsilon in (0.01, 1.0, 10.0):
+        run(at.select_slider(key="anon_epsilon").set_value(epsilon))
+        shown.append(float(metric(at, "Attacker right (exact)").rstrip("%")))
+    assert shown[0] == pytest.approx(50.1, abs=0.05)  # a coin toss at ε = 0.01
+    assert shown[0] < shown[1] < shown[2]
+    assert shown[2] == pytest.approx(98.8, abs=0.05)  # 1 - 7 e^-5 / 4 = 0.9882
