@@ -24,9 +24,7 @@ class Lesson:
         return ROOT / "pages" / self.file
 
 
-HOME = Lesson(
-    "home.py", "Home", ":material/home:", "home", "What this app teaches.", "Start"
-)
+HOME = Lesson("home.py", "Home", ":material/home:", "home", "What this app teaches.", "Start")
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
@@ -42,7 +40,7 @@ LESSONS: tuple[Lesson, ...] = (
         "The definition",
         ":material/functions:",
         "definition",
-        "Neighbouring datasets, the e^ε ratio bound and what an attacker can conclude.",
+        "Neighbouring datasets, the bound on how much one person can change, and what an attacker learns.",
         "The central model",
     ),
     Lesson(
