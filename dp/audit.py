@@ -63,8 +63,11 @@ def _event_counts(a: np.ndarray, b: np.ndarray, thresholds):
 
 def _bools_as_ints(outputs):
     """Boolean outputs (e.g. unary-encoding bits) are discrete 0/1 outputs."""
-    arr = np.asarray(outputs) if not isinstance(outputs, str) else outputs
-    return arr.astype(np.int64) if getattr(arr, "dtype", None) == bool else outputs
+    if isinstance(outputs, np.ndarray | list | tuple):
+        arr = np.asarray(outputs)
+        if arr.dtype == np.bool_:
+            return arr.astype(np.int64)
+    return outputs
 
 
 def audit_epsilon(outputs_d, outputs_d_prime, *, alpha: float = 1e-6, thresholds=None) -> float:

@@ -40,7 +40,7 @@ LESSONS: tuple[Lesson, ...] = (
         "The definition",
         ":material/functions:",
         "definition",
-        "Neighbouring datasets, the bound on how much one person can change, and what an attacker learns.",
+        "Neighbouring datasets, the bound on one person's influence, what an attacker learns.",
         "The central model",
     ),
     Lesson(
