@@ -1,0 +1,155 @@
+"""AppTest of pages/composition.py: every slider moved, and what the page then shows checked
+against the dp/ formulas at the chosen values."""
+
+import json
+import math
+
+import pandas as pd
+import pytest
+from streamlit import dataframe_util
+
+import dp
+from conftest import page_apptest
+from ui import lesson_composition
+from ui.data import load_census
+
+PAGE = "composition.py"
+
+
+@pytest.fixture(scope="module")
+def census():
+    return load_census()
+
+
+def run_page():
+    at = page_apptest(PAGE).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def metric(at, label_start: str) -> str:
+    matches = [m.value for m in at.metric if m.label.startswith(label_start)]
+    assert len(matches) == 1, f"no single metric starting with {label_start!r}"
+    return matches[0]
+
+
+def chart(at, title_start: str) -> tuple[dict, list[pd.DataFrame]]:
+    """The Vega-Lite spec and the data frames of the chart whose title starts so."""
+    for element in at.get("vega_lite_chart"):
+        spec = json.loads(element.proto.spec)
+        if str(spec.get("title", "")).startswith(title_start):
+            frames = [
+                dataframe_util.convert_arrow_bytes_to_pandas_df(d.data.data)
+                for d in element.proto.datasets
+            ]
+            return spec, frames
+    raise AssertionError(f"no chart titled {title_start!r}")
+
+
+def frame_with(frames: list[pd.DataFrame], column: str) -> pd.DataFrame:
+    """The largest of the chart's data frames that has `column`."""
+    candidates = [frame for frame in frames if column in frame.columns]
+    assert candidates, f"no chart data with column {column!r}"
+    return max(candidates, key=len)
+
+
+def test_defaults_show_the_dp_numbers():
+    at = run_page()
+    # eps_total = 1, m = 10
+    assert metric(at, "ε per query") == f"{dp.split_budget(1, 10):.4g}"
+    assert metric(at, "Typical error per answer") == f"± {dp.laplace_std(1, 0.1):,.2f}"
+    assert len(at.get("vega_lite_chart")) == 5
+    assert all(element.proto.alt for element in at.get("vega_lite_chart"))
+
+
+def test_sequential_sliders_change_per_query_epsilon_and_the_marked_point():
+    at = run_page()
+    at.select_slider(key="seq_total").set_value(2.0)
+    at.slider(key="seq_m").set_value(40)
+    at.run()
+    assert not at.exception
+    assert metric(at, "ε per query") == "0.05"
+    # sd = sqrt 2 * 40 / 2 = 28.28
+    assert metric(at, "Typical error per answer") == f"± {20 * math.sqrt(2):,.2f}"
+    spec, frames = chart(at, "Error per answer grows")
+    line = frame_with(frames, "sd")
+    assert len(line) == lesson_composition.MAX_QUERIES
+    assert line["sd"].iloc[0] == pytest.approx(dp.laplace_std(1, 2.0))
+    marked = [f for f in frames if len(f) == 1]
+    assert marked and marked[0]["m"].iloc[0] == 40
+    # the axis never rescales
+    assert spec["layer"][0]["encoding"]["y"]["scale"]["domain"] == [0.1, 10_000.0]
+
+
+def test_averaging_attack_sliders_change_the_ledger(census):
+    at = run_page()
+    at.select_slider(key="avg_eps").set_value(0.5)
+    at.select_slider(key="avg_m").set_value(1000)
+    at.run()
+    assert not at.exception
+    assert metric(at, "Privacy spent") == f"{dp.sequential_composition([0.5] * 1000):,.2f}"
+    assert metric(at, "Privacy spent") == "500.00"
+    assert metric(at, "Typical error of the average") == (
+        f"± {dp.averaged_laplace_std(1, 0.5, 1000):,.2f}"
+    )
+    truth = int((census["Income"] == ">50K").sum())
+    _, frames = chart(at, "Averaging repeated answers")
+    data = frame_with(frames, "average")
+    assert len(data) == 1000
+    # the average of 1,000 answers at eps = 0.5 sits within 6 sd (sd = 0.089) of the truth
+    assert abs(data["average"].iloc[-1] - truth) <= 6 * dp.averaged_laplace_std(1, 0.5, 1000)
+    ledger = at.dataframe[0].value
+    assert list(ledger["answers"]) == ["1", "10", "100", "1,000"]
+    assert ledger.iloc[-1, -1] == "no"
+    assert "only 2 of these questions" in " ".join(m.value for m in at.markdown)
+
+
+def test_fewer_answers_fit_the_budget():
+    at = run_page()
+    at.select_slider(key="avg_m").set_value(5)
+    at.run()
+    ledger = at.dataframe[0].value
+    assert list(ledger["answers"]) == ["1", "5"]
+    assert list(ledger.iloc[:, -1]) == ["yes", "yes"]
+    _, frames = chart(at, "Averaging repeated answers")
+    assert len(frame_with(frames, "average")) == 5
+
+
+def test_parallel_slider_compares_the_two_costs(census):
+    at = run_page()
+    at.select_slider(key="par_eps").set_value(1.0)
+    at.run()
+    assert not at.exception
+    k = census["Occupation"].nunique()
+    assert k == 14
+    assert metric(at, "Cost as one histogram") == "ε = 1"
+    assert metric(at, f"Cost as {k} separate queries") == "ε = 14"
+    assert metric(at, "Error per bar, histogram") == f"± {dp.laplace_std(1, 1.0):,.1f}"
+    assert metric(at, "Error per bar, ε split") == f"± {dp.laplace_std(1, 1 / 14):,.1f}"
+    spec, frames = chart(at, "One histogram: ε = 1 per bar")
+    bars = frame_with(frames, "parallel")
+    truth = census["Occupation"].value_counts()
+    assert dict(zip(bars["occupation"], bars["true"], strict=True)) == {
+        str(name): int(count) for name, count in truth.items()
+    }
+    # noise at eps = 1 is Lap(1): P[|noise| >= 30] = e^-30 per bar
+    assert (bars["parallel"] - bars["true"]).abs().max() < 30
+    chart(at, f"{k} separate queries: ε = {1 / 14:.3g} each")
+
+
+def test_group_sliders_change_the_posterior_bound():
+    at = run_page()
+    at.select_slider(key="group_eps").set_value(1.0)
+    at.slider(key="group_g").set_value(3)
+    at.select_slider(key="group_prior").set_value(0.5)
+    at.run()
+    assert not at.exception
+    assert metric(at, "Family's ε") == "3"
+    assert metric(at, "Likelihood ratio bound") == f"{math.exp(3):,.3g}"
+    # e^3 / (e^3 + 1) = 0.9526
+    assert metric(at, "Worst-case belief") == "95%"
+    _, frames = chart(at, "What an attacker can believe")
+    curve = frame_with(frames, "posterior")
+    assert curve["posterior"].tolist() == pytest.approx(
+        [dp.posterior_bound(0.5, g * 1.0) for g in range(1, 11)]
+    )
