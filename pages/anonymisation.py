@@ -39,11 +39,10 @@ with roll_column:
     )
 
 names = roll["Name"].tolist()
-default_name = names[int((roll["matches"] == 1).to_numpy().argmax())]
 name = st.selectbox(
     "Pick a voter (type to search the roll)",
     names,
-    index=names.index(default_name),
+    index=names.index(lesson.default_voter()),
     key="anon_voter",
 )
 voter = roll.loc[roll["Name"] == name].iloc[0]
@@ -182,7 +181,10 @@ st.markdown(
     '">50K" when the difference exceeds ½. The difference is the truth plus '
     "L₁ − L₂, two independent Laplace noises, whose distribution you can work out:"
 )
-st.latex(r"F(t) = P[L_1 - L_2 \le t] = 1 - \frac{(2 + t/b)\,e^{-t/b}}{4}")
+st.latex(
+    r"\begin{aligned} F(t) &= P[L_1 - L_2 \le t] \\"
+    r" &= 1 - \frac{(2 + t/b)\,e^{-t/b}}{4} \end{aligned}"
+)
 st.markdown("for t ≥ 0, with b = 1/ε; below 0, symmetry gives F(t) = 1 − F(−t).")
 st.markdown("So you guess right, whether X earns >50K or not, with probability")
 st.latex(

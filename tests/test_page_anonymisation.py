@@ -86,6 +86,7 @@ def test_default_voter_links_uniquely_and_reveals_the_census_row(at, people, rol
     assert "re-identified" in message.value
     assert f"earns **{truth['Income']}**" in message.value
     assert str(truth["MaritalStatus"]) in message.value
+    assert f"works as **{truth['Occupation']}**" in message.value  # a recorded occupation
 
 
 def test_linkage_counts_match_a_pandas_join(at, people, roll):

@@ -150,6 +150,18 @@ def voter_roll() -> pd.DataFrame:
 
 
 @st.cache_data(show_spinner=False)
+def default_voter() -> str:
+    """The first voter (by name) who links to exactly one release row, is really that person
+    and has a recorded occupation: the clearest first example."""
+    roll = voter_roll()
+    occupation_known = census()["Occupation"].notna().to_numpy()
+    in_census = roll["row"].to_numpy() >= 0
+    clear = (roll["matches"].to_numpy() == 1) & in_census
+    clear[clear] = occupation_known[roll["row"].to_numpy()[clear]]
+    return str(roll["Name"].iloc[int(clear.argmax())])
+
+
+@st.cache_data(show_spinner=False)
 def release_preview(rows: int = 8) -> pd.DataFrame:
     """The first rows of the 'de-identified' release: everything but Name and SSN."""
     preview = census().drop(columns=["Name", "SSN"]).head(rows)
