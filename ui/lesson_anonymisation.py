@@ -230,13 +230,11 @@ def class_size_frame(buckets: list[int], people: int) -> pd.DataFrame:
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=256)
-def class_size_spec(buckets: tuple[int, ...], people: int, *, title: str) -> dict:
-    """Vega-Lite spec of the bar chart of how many people share their combination: fixed
-    categories, a fixed 0–100% axis, the unique bar vermillion, every bar labelled with its
-    count. Cached as a dict: building Altair charts costs tens of ms per rerun."""
-    frame = class_size_frame(list(buckets), people)
-    base = alt.Chart(frame).encode(
+@st.cache_data(show_spinner=False)
+def _class_size_base_spec(people: int, title: str) -> dict:
+    """The class-size chart as a Vega-Lite dict reading the named dataset "classes" (filled
+    in by `class_size_spec`): building an Altair chart costs tens of ms, a dict copy does not."""
+    base = alt.Chart(alt.Data(name="classes")).encode(
         x=alt.X(
             "bucket:N",
             sort=list(CLASS_SIZE_LABELS),
@@ -264,6 +262,16 @@ def class_size_spec(buckets: tuple[int, ...], people: int, *, title: str) -> dic
         title=title, height=charts.DEFAULT_HEIGHT, width=charts.DEFAULT_WIDTH
     )
     return chart.to_dict()
+
+
+def class_size_spec(buckets: tuple[int, ...], people: int, *, title: str) -> dict:
+    """Vega-Lite spec of the bar chart of how many people share their combination: fixed
+    categories, a fixed 0–100% axis, the unique bar vermillion, every bar labelled with its
+    count."""
+    spec = _class_size_base_spec(people, title)  # a fresh copy from the cache
+    frame = class_size_frame(list(buckets), people)
+    spec.setdefault("datasets", {})["classes"] = frame.to_dict(orient="records")
+    return spec
 
 
 def describe_class_sizes(buckets: list[int], people: int, columns: tuple[str, ...]) -> str:
