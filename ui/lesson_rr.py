@@ -1,0 +1,357 @@
+"""Cached computations and chart builders for the two binary randomized-response lessons
+(pages/coin_flip.py and pages/generalized_rr.py). The math is dp/'s; this module draws,
+caches and aggregates (bins and summary rows, never raw samples to the browser)."""
+
+from __future__ import annotations
+
+import math
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import dp
+from ui import charts
+from ui.data import census
+
+SALES = "Sales"
+REPEATS = 1_000
+
+# Population sizes for the 1/√n lesson: a log-scale select_slider from 10 to 1,000,000.
+N_GRID: tuple[int, ...] = (
+    10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000,
+    100_000, 200_000, 500_000, 1_000_000,
+)  # fmt: skip
+
+# ε values for the "error versus ε" curve (log-spaced, 0.01 to 10).
+EPSILON_CURVE: tuple[float, ...] = tuple(float(x) for x in np.geomspace(0.01, 10.0, 61))
+
+
+# --- data ---------------------------------------------------------------------------------
+
+
+@st.cache_data(show_spinner=False)
+def sales_truth() -> np.ndarray:
+    """One bool per person of the census: does this person work in Sales? (NaN → no)."""
+    return (census()["Occupation"] == SALES).to_numpy(dtype=bool, na_value=False)
+
+
+# --- draws (deterministic given the seed) -------------------------------------------------
+
+
+def flip_two_coins(seed: int) -> tuple[bool, bool]:
+    """Two fair coins (True = heads) from a seeded generator: one respondent's secret."""
+    heads = np.random.default_rng(seed).random(2) < 0.5
+    return bool(heads[0]), bool(heads[1])
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def survey_responses(p: float, q: float, seed: int) -> np.ndarray:
+    """Every census respondent's randomized answer to "Do you work in Sales?"."""
+    return dp.randomized_response(sales_truth(), p, q, rng=seed)
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def repeated_yes_counts(true_yes: int, n: int, p: float, q: float, reps: int, seed: int):
+    """Reported-"yes" counts of `reps` independent surveys (exact aggregate sampler)."""
+    return dp.sample_rr_counts(true_yes, n, p, q, size=reps, rng=seed)
+
+
+def repeated_count_estimates(true_yes: int, n: int, p: float, q: float, reps: int, seed: int):
+    """De-biased count estimates n·r̂ of `reps` independent surveys."""
+    counts = repeated_yes_counts(true_yes, n, p, q, reps, seed)
+    return n * dp.estimate_proportion_from_counts(counts, n, p, q)
+
+
+def count_sd(proportion: float, n: int, p: float, q: float) -> float:
+    """Standard deviation of the count estimate n·r̂: n·√Var[r̂] (Var from dp.rr_variance)."""
+    return n * math.sqrt(dp.rr_variance(proportion, n, p, q))
+
+
+def share_sd(proportion: float, n: int, p: float, q: float) -> float:
+    """Standard deviation of the share estimate r̂: √Var[r̂] (dp.rr_variance)."""
+    return math.sqrt(dp.rr_variance(proportion, n, p, q))
+
+
+def relative_error_percent(estimate: float, truth: float) -> float:
+    """(estimate − truth) / truth in percent."""
+    return 100.0 * (estimate - truth) / truth
+
+
+def latex_number(x: float) -> str:
+    """A number rounded to a whole, with thousands separators that LaTeX keeps tight."""
+    return f"{x:,.0f}".replace(",", "{,}")
+
+
+def percent(share) -> np.ndarray | float:
+    """A share (0..1) as percentage points."""
+    return 100.0 * share
+
+
+def likelihood_ratios(p: float, q: float) -> dict[str, float]:
+    r"""The two likelihood ratios of binary RR (∞ where the denominator is 0, 1 where both
+    probabilities are 0):
+
+        a reported yes:  P[yes | truly yes] / P[yes | truly no] = p / (1 − q)
+        a reported no :  P[no | truly no]  / P[no | truly yes]  = q / (1 − p)
+
+    and their natural logs. dp.rr_epsilon(p, q) is the largest |ln| of them."""
+    out = {}
+    for name, top, bottom in (("yes", p, 1.0 - q), ("no", q, 1.0 - p)):
+        if top == 0 and bottom == 0:
+            ratio = 1.0
+        elif bottom == 0:
+            ratio = math.inf
+        else:
+            ratio = top / bottom
+        out[name] = ratio
+        out[f"ln_{name}"] = (
+            math.log(ratio) if 0 < ratio < math.inf else (math.inf if ratio else -math.inf)
+        )
+    return out
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def spread_versus_n(rate: float, p: float, q: float, seed: int) -> pd.DataFrame:
+    """SD of the share estimate (percentage points) at every n of N_GRID: exact from
+    dp.rr_variance and simulated from REPEATS surveys (dp.sample_rr_counts)."""
+    rows = []
+    for i, n in enumerate(N_GRID):
+        true_yes = round(rate * n)
+        exact = percent(share_sd(true_yes / n, n, p, q))
+        counts = dp.sample_rr_counts(true_yes, n, p, q, size=REPEATS, rng=seed + i)
+        simulated = percent(np.std(dp.estimate_proportion_from_counts(counts, n, p, q)))
+        rows.append({"n": n, "kind": "exact", "sd": exact})
+        rows.append({"n": n, "kind": "simulated", "sd": simulated})
+    return pd.DataFrame(rows)
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def error_versus_epsilon(true_yes: int, n: int) -> pd.DataFrame:
+    """Exact SD of the count estimate for symmetric RR (p = q = e^ε/(1+e^ε)) over
+    EPSILON_CURVE."""
+    rows = []
+    for eps in EPSILON_CURVE:
+        keep = dp.rr_keep_probability(eps)
+        rows.append({"epsilon": eps, "sd": count_sd(true_yes / n, n, keep, keep)})
+    return pd.DataFrame(rows)
+
+
+# --- charts -------------------------------------------------------------------------------
+
+
+def spread_chart(frame: pd.DataFrame, current_n: int, current_sd: float) -> alt.LayerChart:
+    """Log-log chart of the spread versus n: exact line, simulated points, current n marked."""
+    kinds = list(dict.fromkeys(frame["kind"]))
+    colour = alt.Color(
+        "kind:N",
+        title=None,
+        scale=alt.Scale(domain=kinds, range=[charts.BLUE, charts.ORANGE]),
+        legend=alt.Legend(orient="bottom"),
+    )
+    x = alt.X(
+        "n:Q",
+        title="people asked, n (log scale)",
+        scale=alt.Scale(type="log", domain=[10, 1_000_000]),
+        axis=alt.Axis(format="~s"),
+    )
+    y = alt.Y(
+        "sd:Q",
+        title="SD (% points)",
+        scale=alt.Scale(type="log", domain=[0.05, 50]),
+    )
+    tooltip = [
+        alt.Tooltip("n:Q", format=","),
+        alt.Tooltip("kind:N"),
+        alt.Tooltip("sd:Q", format=".3f"),
+    ]
+    line = (
+        alt.Chart(frame[frame["kind"] == kinds[0]])
+        .mark_line(strokeWidth=2)
+        .encode(x=x, y=y, color=colour, tooltip=tooltip)
+    )
+    points = (
+        alt.Chart(frame[frame["kind"] == kinds[1]])
+        .mark_point(shape="diamond", size=60, filled=True)
+        .encode(x=x, y=y, color=colour, tooltip=tooltip)
+    )
+    here = pd.DataFrame(
+        {"n": [current_n], "sd": [current_sd], "label": [f"your n = {current_n:,}"]}
+    )
+    rule = (
+        alt.Chart(here)
+        .mark_rule(color=charts.BLACK, strokeDash=[6, 3])
+        .encode(x=alt.X("n:Q", scale=alt.Scale(type="log", domain=[10, 1_000_000])))
+    )
+    label = (
+        alt.Chart(here)
+        .mark_text(align="left", dx=5, dy=-8, fontWeight="bold", color=charts.BLACK)
+        .encode(
+            x="n:Q", y=alt.Y("sd:Q", scale=alt.Scale(type="log", domain=[0.05, 50])), text="label:N"
+        )
+    )
+    return (line + points + rule + label).properties(
+        title="The spread shrinks like 1/√n", height=charts.DEFAULT_HEIGHT, width="container"
+    )
+
+
+def histogram_with_band(
+    values: np.ndarray,
+    *,
+    truth: float,
+    sd: float | None = None,
+    domain: tuple[float, float],
+    bins: int,
+    title: str,
+    x_title: str,
+    y_max: float,
+    colour: str = charts.NOISY_COLOUR,
+) -> alt.LayerChart:
+    """Histogram (share per bin, fixed axes) with the truth as a dashed rule and, if `sd`
+    is given, dotted rules at truth ± 2 SD."""
+    frame = charts.histogram_frame(values, domain=domain, bins=bins)
+    bars = (
+        alt.Chart(frame)
+        .mark_bar(color=colour, opacity=0.85)
+        .encode(
+            x=alt.X("start:Q", title=x_title, scale=alt.Scale(domain=list(domain), nice=False)),
+            x2="end:Q",
+            y2=alt.datum(0),
+            y=alt.Y(
+                "share:Q",
+                title="share of surveys",
+                axis=alt.Axis(format="%"),
+                scale=alt.Scale(domain=[0, y_max], clamp=True),
+            ),
+            tooltip=[
+                alt.Tooltip("start:Q", format=",.0f", title="from"),
+                alt.Tooltip("end:Q", format=",.0f", title="to"),
+                alt.Tooltip("count:Q", format=",", title="surveys"),
+            ],
+        )
+    )
+    layers = bars + charts.truth_rule(truth)
+    if sd is not None:
+        lo, hi = domain
+        band = pd.DataFrame(
+            {
+                "x": [min(max(truth - 2 * sd, lo), hi), min(max(truth + 2 * sd, lo), hi)],
+                "label": ["−2 SD", "+2 SD"],
+            }
+        )
+        band_base = alt.Chart(band)
+        layers = layers + band_base.mark_rule(
+            color=charts.VERMILLION, strokeDash=[2, 2], strokeWidth=2
+        ).encode(x=alt.X("x:Q", scale=alt.Scale(domain=list(domain), nice=False)))
+    return layers.properties(title=title, height=charts.DEFAULT_HEIGHT, width="container")
+
+
+def error_epsilon_chart(
+    frame: pd.DataFrame, current_eps: float | None, current_sd: float | None, label: str
+) -> alt.LayerChart:
+    """Log-log chart of the SD of the count estimate versus ε, the current point marked."""
+    x = alt.X(
+        "epsilon:Q",
+        title="privacy loss ε (log scale; ← more private)",
+        scale=alt.Scale(type="log", domain=[0.01, 10]),
+    )
+    y = alt.Y(
+        "sd:Q",
+        title="SD (people)",
+        scale=alt.Scale(type="log", domain=[1, 100_000]),
+        axis=alt.Axis(format="~s"),
+    )
+    line = (
+        alt.Chart(frame)
+        .mark_line(color=charts.BLUE, strokeWidth=2)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=[alt.Tooltip("epsilon:Q", format=".3f"), alt.Tooltip("sd:Q", format=",.0f")],
+        )
+    )
+    layers = line
+    if current_eps is not None and current_sd is not None:
+        here = pd.DataFrame(
+            {
+                "epsilon": [min(max(current_eps, 0.01), 10.0)],
+                "sd": [min(max(current_sd, 1.0), 100_000.0)],
+                "label": [label],
+            }
+        )
+        base = alt.Chart(here)
+        layers = (
+            layers
+            + base.mark_point(
+                shape="diamond", size=140, filled=True, color=charts.VERMILLION
+            ).encode(x=x, y=y)
+            + base.mark_text(
+                align="left", dx=9, dy=-9, fontWeight="bold", color=charts.BLACK
+            ).encode(x=x, y=y, text="label:N")
+        )
+    return layers.properties(
+        title="Error of the Sales count versus ε (n = 32,561)",
+        height=charts.DEFAULT_HEIGHT,
+        width="container",
+    )
+
+
+LN_RATIO_LIMIT = 5.0
+
+
+def ratio_frame(p: float, q: float) -> pd.DataFrame:
+    """One row per report (yes / no): its ln likelihood ratio, clipped to ±LN_RATIO_LIMIT
+    for drawing, and a text label (∞ where unbounded)."""
+    ratios = likelihood_ratios(p, q)
+    rows = []
+    for report, key in (('reported "yes"', "ln_yes"), ('reported "no"', "ln_no")):
+        value = ratios[key]
+        shown = max(min(value, LN_RATIO_LIMIT), -LN_RATIO_LIMIT)
+        text = "∞" if math.isinf(value) else f"{value:.2f}"
+        rows.append({"report": report, "ln_ratio": shown, "text": text})
+    return pd.DataFrame(rows)
+
+
+def ratio_chart(p: float, q: float, epsilon: float) -> alt.LayerChart:
+    """Horizontal bars: ln of each report's likelihood ratio, with the band [0, ε] shaded."""
+    frame = ratio_frame(p, q)
+    x_scale = alt.Scale(domain=[0, LN_RATIO_LIMIT], nice=False, clamp=True)
+    band = pd.DataFrame({"lo": [0.0], "hi": [min(epsilon, LN_RATIO_LIMIT)], "label": ["ε"]})
+    shade = (
+        alt.Chart(band)
+        .mark_rect(color=charts.GREY, opacity=0.25)
+        .encode(x=alt.X("lo:Q", scale=x_scale), x2="hi:Q")
+    )
+    edge = (
+        alt.Chart(band)
+        .mark_rule(color=charts.BLACK, strokeDash=[6, 3], strokeWidth=2)
+        .encode(x=alt.X("hi:Q", scale=x_scale))
+    )
+    frame = frame.assign(size=frame["ln_ratio"].abs())
+    bars = (
+        alt.Chart(frame)
+        .mark_bar(height=22)
+        .encode(
+            y=alt.Y("report:N", title=None, sort=None),
+            x=alt.X("size:Q", title="|ln likelihood ratio|", scale=x_scale),
+            color=alt.Color(
+                "report:N",
+                scale=alt.Scale(
+                    domain=['reported "yes"', 'reported "no"'], range=[charts.ORANGE, charts.SKY]
+                ),
+                legend=None,
+            ),
+            tooltip=["report:N", "text:N"],
+        )
+    )
+    labels = (
+        alt.Chart(frame)
+        .mark_text(align="left", dx=4, fontWeight="bold")
+        .encode(y=alt.Y("report:N", sort=None), x=alt.X("size:Q", scale=x_scale), text="text:N")
+    )
+    return (shade + edge + bars + labels).properties(
+        title="What each report reveals (grey band: up to ε, dashed line: ε)",
+        height=120,
+        width="container",
+    )
