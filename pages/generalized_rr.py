@@ -1,0 +1,218 @@
+"""Lesson: generalized randomized response — any keep-probabilities p, q and the ε they buy."""
+
+import math
+
+import streamlit as st
+
+import dp
+from ui import charts, lesson_rr, widgets
+
+widgets.lesson_header(
+    "Generalized randomized response",
+    "The two coins were one choice among many. Here you set the keep-probabilities p "
+    "(a true yes is reported yes) and q (a true no is reported no) directly, or pick ε "
+    "and let the page set p = q. You watch the 2 × 2 matrix, ε, the estimator with your "
+    "numbers in it, the spread of the Sales estimate for all 32,561 people, and which "
+    "answer is better protected when p ≠ q.",
+)
+
+# --- choose the mechanism ------------------------------------------------------------------
+mode = st.radio(
+    "How do you want to set the mechanism?",
+    ["Set p and q", "Choose ε (p = q)"],
+    key="grr_mode",
+    horizontal=True,
+)
+if mode == "Set p and q":
+    slider_columns = st.columns(2)
+    with slider_columns[0]:
+        p = st.slider(
+            "p: keep a true yes (← more private toward ½ · more accurate →)",
+            min_value=0.0,
+            max_value=1.0,
+            value=0.75,
+            step=0.01,
+            key="grr_p",
+        )
+    with slider_columns[1]:
+        q = st.slider(
+            "q: keep a true no (← more private toward ½ · more accurate →)",
+            min_value=0.0,
+            max_value=1.0,
+            value=0.75,
+            step=0.01,
+            key="grr_q",
+        )
+else:
+    chosen_epsilon = widgets.epsilon_slider("grr_eps", default=1.0)
+    p = q = dp.rr_keep_probability(chosen_epsilon)
+    st.latex(
+        rf"p = q = \frac{{e^\varepsilon}}{{1 + e^\varepsilon}} = "
+        rf"\frac{{e^{{{chosen_epsilon:g}}}}}{{1 + e^{{{chosen_epsilon:g}}}}} = {p:.4f}"
+    )
+
+epsilon = dp.rr_epsilon(p, q)
+ratios = lesson_rr.likelihood_ratios(p, q)
+metric_columns = st.columns(3)
+metric_columns[0].metric("p (keep a true yes)", f"{p:.3f}")
+metric_columns[1].metric("q (keep a true no)", f"{q:.3f}")
+metric_columns[2].metric("Privacy loss ε", "∞" if math.isinf(epsilon) else f"{epsilon:.3f}")
+
+truth_vector = lesson_rr.sales_truth()
+n_people = int(truth_vector.size)
+true_sales = int(truth_vector.sum())
+try:
+    sd_people = lesson_rr.count_sd(true_sales / n_people, n_people, p, q)
+except ValueError:
+    sd_people = None
+    st.warning(
+        f"p + q = {p + q:.2f} = 1: a true yes and a true no are reported *yes* with the "
+        f"same probability ({p:.2f}), so the answers carry **no information**. ε = 0 "
+        "(perfect privacy), but no estimator can recover anything: it would divide by "
+        "p + q − 1 = 0. Move p or q."
+    )
+if math.isinf(epsilon):
+    st.warning(
+        "ε = ∞: one of the reports is possible under one true answer only, so it exposes "
+        "everyone who gives it. Keep p and q strictly between 0 and 1."
+    )
+if p + q < 1 and sd_people is not None:
+    st.info(
+        "p + q < 1: the mechanism lies more often than it tells the truth. That is as "
+        "informative as telling the truth (just flip every answer), so ε is the same as "
+        "for 1 − p, 1 − q, and the estimator still works: its denominator is negative."
+    )
+
+# --- matrix and ε --------------------------------------------------------------------------
+st.header("1. The mechanism and its ε")
+st.markdown("Each row is a true answer, each column a report; every row sums to 1.")
+st.latex(
+    r"\begin{array}{r|cc} & \text{report yes} & \text{report no} \\ \hline "
+    rf"\text{{truly yes}} & p = {p:.3f} & 1 - p = {1 - p:.3f} \\ "
+    rf"\text{{truly no}} & 1 - q = {1 - q:.3f} & q = {q:.3f} \end{{array}}"
+)
+st.markdown(
+    "ε is the most that any report can shift the odds between the two true answers, as "
+    "a log. Take every likelihood ratio (both ways round, so also when p or q is below ½):"
+)
+
+
+def _show(x: float) -> str:
+    return r"\infty" if math.isinf(x) else f"{x:.3f}"
+
+
+st.latex(
+    r"\varepsilon = \max\Big(\big|\ln\tfrac{p}{1-q}\big|,\ \big|\ln\tfrac{q}{1-p}\big|\Big)"
+    rf" = \max\big(|{_show(ratios['ln_yes'])}|,\ |{_show(ratios['ln_no'])}|\big)"
+    rf" = {_show(epsilon)}"
+)
+
+st.subheader("Which answer is better protected?")
+st.altair_chart(
+    lesson_rr.ratio_chart(p, q, epsilon),
+    width="stretch",
+    alt=f"Bar chart: a reported yes has |ln ratio| {_show(abs(ratios['ln_yes']))}, "
+    f"a reported no {_show(abs(ratios['ln_no']))}; ε = {_show(epsilon)}.",
+)
+odds_columns = st.columns(2)
+odds_columns[0].metric(
+    'A reported "yes" multiplies the odds of a true yes by',
+    "∞" if math.isinf(ratios["yes"]) else f"{ratios['yes']:.2f}",
+)
+odds_columns[1].metric(
+    'A reported "no" multiplies the odds of a true no by',
+    "∞" if math.isinf(ratios["no"]) else f"{ratios['no']:.2f}",
+)
+if abs(ratios["ln_yes"]) < abs(ratios["ln_no"]):
+    st.markdown(
+        "A reported **yes** reveals less than a reported no: people who say yes keep more "
+        "deniability. When *yes* is the embarrassing answer, that is where you want the "
+        "protection. ε is set by the weaker side, the reported **no**."
+    )
+elif abs(ratios["ln_yes"]) > abs(ratios["ln_no"]):
+    st.markdown(
+        "A reported **no** reveals less than a reported yes. A *yes* is the stronger "
+        "evidence here, so ε is set by it. If *yes* is the sensitive answer, this is the "
+        "wrong way round: raise q or lower p."
+    )
+else:
+    st.markdown("With p = q both reports reveal exactly the same: the protection is symmetric.")
+
+# --- estimator -----------------------------------------------------------------------------
+st.header("2. Estimating the number of salespeople")
+if sd_people is None:
+    st.info("No estimate is possible while p + q = 1.")
+else:
+    yes_count = int(
+        lesson_rr.repeated_yes_counts(true_sales, n_people, p, q, 1, widgets.seed() + 7_000)[0]
+    )
+    share_estimate = dp.estimate_proportion_from_counts(yes_count, n_people, p, q)
+    st.markdown(
+        f"One survey of all {n_people:,} people gave {yes_count:,} *yes* answers, a share "
+        f"Ŷ = {yes_count / n_people:.4f}. The expected share is r p + (1 − r)(1 − q), so"
+    )
+    st.latex(
+        r"\hat r = \frac{\hat Y + q - 1}{p + q - 1}"
+        rf" = \frac{{{yes_count / n_people:.4f} + {q:.3f} - 1}}{{{p:.3f} + {q:.3f} - 1}}"
+        rf" = {share_estimate:.4f} \;\Rightarrow\; "
+        rf"{lesson_rr.latex_number(n_people)}\,\hat r \approx "
+        rf"{lesson_rr.latex_number(n_people * share_estimate)}"
+    )
+    estimate_columns = st.columns(3)
+    estimate_columns[0].metric(
+        "This survey's estimate",
+        f"{n_people * share_estimate:,.0f}",
+        f"{lesson_rr.relative_error_percent(n_people * share_estimate, true_sales):+,.1f}% off",
+        delta_color="off",
+    )
+    estimate_columns[1].metric("Typical error (SD, from rr_variance)", f"± {sd_people:,.0f}")
+    estimate_columns[2].metric("Truth (salespeople)", f"{true_sales:,}")
+
+    estimates = lesson_rr.repeated_count_estimates(
+        true_sales, n_people, p, q, lesson_rr.REPEATS, widgets.seed() + 8_000
+    )
+    description = charts.describe_histogram(estimates, true_sales, what="estimates") + (
+        f" Dotted lines at the truth ± 2 SD = ± {2 * sd_people:,.0f}."
+    )
+    st.altair_chart(
+        lesson_rr.histogram_with_band(
+            estimates,
+            truth=true_sales,
+            sd=sd_people,
+            domain=(0, 2 * true_sales),
+            bins=73,
+            title=f"Sampling distribution: {lesson_rr.REPEATS:,} surveys of {n_people:,}",
+            x_title="estimated number of salespeople",
+            y_max=0.6,
+        ),
+        width="stretch",
+        alt=description,
+    )
+    st.caption(
+        description + " Estimates beyond the axis are piled into the edge bars; the axis "
+        "stays put so you see the spread change."
+    )
+
+st.subheader("Error versus ε")
+st.markdown(
+    "For p = q the spread follows from ε alone. Smaller ε, more privacy, a wider spread: "
+    "as ε → 0 the error explodes like 1/ε."
+)
+curve = lesson_rr.error_versus_epsilon(true_sales, n_people)
+marked = sd_people is not None and not math.isinf(epsilon) and epsilon > 0
+st.altair_chart(
+    lesson_rr.error_epsilon_chart(
+        curve,
+        epsilon if marked else None,
+        sd_people if marked else None,
+        "your p, q" if mode == "Set p and q" else "your ε",
+    ),
+    width="stretch",
+    alt=f"Log-log line: the SD of the count falls from {curve['sd'].iloc[0]:,.0f} at ε = 0.01 "
+    f"to {curve['sd'].iloc[-1]:,.1f} at ε = 10."
+    + (f" Yours: ε = {epsilon:.2f}, SD = {sd_people:,.0f}." if marked else ""),
+)
+st.caption(
+    "The line is p = q = e^ε/(1 + e^ε). With p ≠ q your point can sit above the line: "
+    "for the same ε a symmetric choice is usually more accurate."
+)
