@@ -90,6 +90,7 @@ def noisy_histogram(
                 axis=alt.Axis(format="%"),
                 scale=y_scale,
             ),
+            y2=alt.datum(0),
             tooltip=[
                 alt.Tooltip("start:Q", format=",.1f", title="from"),
                 alt.Tooltip("end:Q", format=",.1f", title="to"),
