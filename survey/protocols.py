@@ -18,6 +18,7 @@ learns the coin, the die or the number, so it cannot undo the randomization.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import dp
@@ -41,6 +42,12 @@ class Protocol:
     q: float
     epsilon: float
     steps: tuple[str, ...]
+
+    @property
+    def likelihood_ratio_bound(self) -> float:
+        """e^ε: how many times more likely any report is under one true answer than under
+        the other, at most (3 for two coins, 5 for the die)."""
+        return math.exp(self.epsilon)
 
     @property
     def summary(self) -> str:
