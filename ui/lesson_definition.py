@@ -162,7 +162,7 @@ def density_spec(truth: int) -> dict:
             x=_x_output(truth, "output y (noisy count of people earning >50K)"),
             y=alt.Y(
                 "density:Q",
-                title="density (log scale)",
+                title="density",
                 scale=alt.Scale(type="log", domain=list(DENSITY_DOMAIN), clamp=True),
                 axis=alt.Axis(format="~g"),
             ),
@@ -179,7 +179,7 @@ def density_spec(truth: int) -> dict:
             ],
         )
     )
-    chart = (band + band_text + lines).properties(height=300, width=charts.DEFAULT_WIDTH)
+    chart = (band + band_text + lines).properties(height=360, width=charts.DEFAULT_WIDTH)
     return chart.to_dict()
 
 
@@ -220,7 +220,7 @@ def loss_spec(truth: int) -> dict:
             x=_x_output(truth, "output y"),
             y=alt.Y(
                 "loss:Q",
-                title="privacy loss (symmetric log scale)",
+                title="privacy loss",
                 scale=y_scale,
                 axis=alt.Axis(values=[-10, -1, -0.1, 0, 0.1, 1, 10], format="~r"),
             ),
@@ -228,7 +228,7 @@ def loss_spec(truth: int) -> dict:
         )
     )
     chart = (band + edge_rules + edge_text + line).properties(
-        height=300, width=charts.DEFAULT_WIDTH
+        height=320, width=charts.DEFAULT_WIDTH
     )
     return chart.to_dict()
 
@@ -262,7 +262,7 @@ def posterior_spec() -> dict:
             x=alt.X("epsilon:Q", title="ε (log scale)", scale=x_scale, axis=alt.Axis(format="~g")),
             y=alt.Y(
                 "posterior:Q",
-                title="attacker's belief after one output",
+                title="belief",
                 scale=y_scale,
                 axis=alt.Axis(format="%"),
             ),
@@ -299,7 +299,7 @@ def posterior_spec() -> dict:
         )
     )
     chart = (prior_rule + prior_text + curve + point + point_text).properties(
-        height=300, width=charts.DEFAULT_WIDTH
+        height=320, width=charts.DEFAULT_WIDTH
     )
     return chart.to_dict()
 

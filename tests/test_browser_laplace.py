@@ -1,0 +1,30 @@
+"""The Laplace page in real Chromium: it loads, ε moves with the keyboard, the scale and
+interval metrics follow, and no traceback appears."""
+
+import math
+
+from playwright.sync_api import Page, expect
+
+from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
+from ui.navigation import LESSONS
+
+LAPLACE = next(lesson for lesson in LESSONS if lesson.file == "laplace.py")
+
+
+def metric_value(page: Page, label: str):
+    return (
+        page.locator('[data-testid="stMetric"]')
+        .filter(has_text=label)
+        .locator('[data-testid="stMetricValue"]')
+    )
+
+
+def test_epsilon_slider_shrinks_the_noise(page: Page, app_server: str) -> None:
+    open_page(page, app_server, LAPLACE.url_path)
+    assert_no_exception(page)
+    expect(metric_value(page, "Scale b = 1/ε")).to_have_text("1")
+    move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight", times=2)  # 1 -> 2
+    expect(metric_value(page, "Scale b = 1/ε")).to_have_text("0.5")
+    expect(metric_value(page, "95% of answers within ±")).to_have_text(f"{0.5 * math.log(20):,.4g}")
+    expect(metric_value(page, "Best guess right")).to_have_text("81.6%")
+    assert_no_exception(page)
