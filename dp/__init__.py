@@ -38,6 +38,11 @@ from .choose import (
     oue_variance,
 )
 from .composition import group_privacy, parallel_composition, sequential_composition
+from .inference import (
+    best_guess_accuracy,
+    laplace_event_probabilities,
+    laplace_median_relative_error,
+)
 from .intervals import (
     normal_quantile_two_sided,
     rr_confidence_interval,
@@ -100,6 +105,7 @@ __all__ = [
     "running_average",
     "split_budget",
     "audit_epsilon",
+    "best_guess_accuracy",
     "better_frequency_oracle",
     "class_size_per_person",
     "clip_counts",
@@ -122,6 +128,8 @@ __all__ = [
     "k_anonymity",
     "l1_error",
     "l2_error",
+    "laplace_event_probabilities",
+    "laplace_median_relative_error",
     "laplace_cdf",
     "laplace_difference_cdf",
     "laplace_difference_pdf",
