@@ -158,9 +158,15 @@ def show_spec(
     Building and validating an Altair chart costs tens of milliseconds per rerun; the
     templates below are built once (cached, data-free) and only the small pre-aggregated
     frames change from run to run."""
-    st.vega_lite_chart(
-        {**spec, "title": title, "datasets": datasets}, width="stretch", alt=alt_text
-    )
+    # fit-x: the width follows the container, the height is the plot's own (Streamlit's
+    # default "fit" squeezes titles and axis labels into it).
+    spec = {
+        "autosize": {"type": "fit-x", "contains": "padding"},
+        **spec,
+        "title": title,
+        "datasets": datasets,
+    }
+    st.vega_lite_chart(spec, width="stretch", alt=alt_text)
 
 
 def histogram_frames(attr: Attribute, series: dict[str, np.ndarray]) -> dict[str, pd.DataFrame]:
