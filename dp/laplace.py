@@ -100,7 +100,18 @@ def laplace_interval_probability(lo, hi, *, loc: float, scale: float):
     hi_arr = check_real_array("hi", hi)
     if np.any(lo_arr > hi_arr):
         raise ValueError("lo must be <= hi")
-    out = np.clip(_laplace_cdf(hi_arr, loc, scale) - _laplace_cdf(lo_arr, loc, scale), 0.0, 1.0)
+    # Three cases, each without subtracting two numbers close to 1 (so the far tails keep
+    # their digits): with z = (x - loc) / b,
+    #   both above loc:  ½ (e^(-z_lo) - e^(-z_hi))
+    #   both below loc:  ½ (e^(z_hi) - e^(z_lo))
+    #   straddling loc:  1 - ½ e^(z_lo) - ½ e^(-z_hi)
+    z_lo = (lo_arr - loc) / scale
+    z_hi = (hi_arr - loc) / scale
+    above = 0.5 * (np.exp(-np.maximum(z_lo, 0.0)) - np.exp(-np.maximum(z_hi, 0.0)))
+    below = 0.5 * (np.exp(np.minimum(z_hi, 0.0)) - np.exp(np.minimum(z_lo, 0.0)))
+    across = 1.0 - 0.5 * np.exp(np.minimum(z_lo, 0.0)) - 0.5 * np.exp(-np.maximum(z_hi, 0.0))
+    out = np.where(z_lo >= 0, above, np.where(z_hi <= 0, below, across))
+    out = np.clip(out, 0.0, 1.0)
     return float(out) if out.ndim == 0 else out
 
 

@@ -432,3 +432,14 @@ def test_project_counts_is_identity_on_valid_counts(weights, n):
     counts = np.asarray(weights) / np.sum(weights) * n
     got = np.asarray(dp.project_counts(counts, n), dtype=float)
     np.testing.assert_allclose(got, counts, rtol=1e-9, atol=1e-7)
+
+
+def test_laplace_interval_probability_keeps_its_digits_in_the_far_tail():
+    # [loc + 4, loc + 8] at b = 0.1: ½ (e^(-40) - e^(-80)) ≈ 2.12e-18, far below the
+    # rounding error of 1 - F (about 1e-16), so a CDF difference would return 0.
+    p = dp.laplace_interval_probability(7845, 7849, loc=7841, scale=0.1)
+    expected = 0.5 * (math.exp(-40) - math.exp(-80))
+    assert p == pytest.approx(expected, rel=1e-9)
+    # the mirror image below loc
+    p = dp.laplace_interval_probability(7833, 7837, loc=7841, scale=0.1)
+    assert p == pytest.approx(expected, rel=1e-9)
