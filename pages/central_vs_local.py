@@ -53,9 +53,8 @@ cols[0].metric("Typical error, central", f"± {central_sd:,.2f}")
 cols[1].metric("Typical error, local", f"± {local_sd:,.1f}")
 cols[2].metric("Local is worse here by", f"about {ratio:,.0f}×")
 
-frame = lesson.error_distributions(truth, n, epsilon, widgets.seed() + 3)
-st.altair_chart(
-    lesson.error_distribution_chart(frame, central_sd, local_sd),
+st.vega_lite_chart(
+    lesson.error_distribution_spec(truth, n, epsilon, widgets.seed() + 3),
     width="stretch",
     alt=(
         f"Two distributions of the absolute error on one log axis, at ε = {epsilon:g}. "
@@ -87,8 +86,8 @@ for col, size in zip(cols, (1_000, n, 1_000_000), strict=True):
         f"n = {size:,}: local / central",
         f"{dp.local_to_central_error_ratio(size, epsilon):,.0f}×",
     )
-st.altair_chart(
-    lesson.error_versus_n_chart(lesson.error_versus_n(epsilon), n),
+st.vega_lite_chart(
+    lesson.error_versus_n_spec(epsilon, n),
     width="stretch",
     alt=(
         f"Log-log chart at ε = {epsilon:g}: the central typical error is flat at "

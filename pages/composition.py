@@ -53,9 +53,8 @@ cols[2].metric(
     "95% of answers within",
     f"± {dp.laplace_interval_half_width(dp.laplace_scale(1, per_query)):,.1f}",
 )
-frame = lesson_composition.sequential_error_frame(total)
-st.altair_chart(
-    lesson_composition.sequential_error_chart(frame, m),
+st.vega_lite_chart(
+    lesson_composition.sequential_spec(total, m),
     width="stretch",
     alt=(
         f"Line chart, log scale: the typical error per answer for 1 to 50 queries sharing "
@@ -107,8 +106,8 @@ cols = st.columns(3)
 cols[0].metric("Average of the answers", f"{average:,.1f}", help=f"The truth is {truth:,}.")
 cols[1].metric("Typical error of the average", f"± {average_sd:,.2f}")
 cols[2].metric("Privacy spent m·ε", f"{spent:,.2f}")
-st.altair_chart(
-    lesson_composition.averaging_chart(shown, truth),
+st.vega_lite_chart(
+    lesson_composition.averaging_spec(truth, avg_eps, avg_m, widgets.seed() + 1),
     width="stretch",
     alt=(
         f"Grey dots: {avg_m:,} noisy answers at ε = {avg_eps:g} each; blue line: their running "
@@ -153,9 +152,13 @@ cols[3].metric(f"Error per bar, ε split {k} ways", f"± {dp.laplace_std(1, spli
 bars = lesson_composition.histogram_frames(par_eps, widgets.seed() + 2)
 left, right = st.columns(2)
 with left:
-    st.altair_chart(
-        lesson_composition.bars_chart(
-            bars, "parallel", f"One histogram: ε = {par_eps:g} per bar", charts.BLUE
+    st.vega_lite_chart(
+        lesson_composition.bars_spec(
+            par_eps,
+            widgets.seed() + 2,
+            "parallel",
+            f"One histogram: ε = {par_eps:g} per bar",
+            charts.BLUE,
         ),
         width="stretch",
         alt=(
@@ -165,9 +168,13 @@ with left:
         ),
     )
 with right:
-    st.altair_chart(
-        lesson_composition.bars_chart(
-            bars, "split", f"{k} separate queries: ε = {split_eps:.3g} each", charts.ORANGE
+    st.vega_lite_chart(
+        lesson_composition.bars_spec(
+            par_eps,
+            widgets.seed() + 2,
+            "split",
+            f"{k} separate queries: ε = {split_eps:.3g} each",
+            charts.ORANGE,
         ),
         width="stretch",
         alt=(
@@ -223,8 +230,8 @@ cols[2].metric(
     help=f"Before the release: {prior:.0%}. One person alone: "
     f"{dp.posterior_bound(prior, group_eps):.0%}.",
 )
-st.altair_chart(
-    lesson_composition.group_chart(lesson_composition.group_frame(group_eps, prior), g, prior),
+st.vega_lite_chart(
+    lesson_composition.group_spec(group_eps, g, prior),
     width="stretch",
     alt=(
         f"Worst-case belief about a group of 1 to 10 people at ε = {group_eps:g} per person, "

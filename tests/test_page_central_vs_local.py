@@ -105,3 +105,10 @@ def test_ratio_grows_like_root_n():
     assert dp.local_to_central_error_ratio(1_000_000, 0.5) / dp.local_to_central_error_ratio(
         1_000, 0.5
     ) == pytest.approx(1000**0.5)
+
+
+def test_chart_builders_pass_vega_lite_validation():
+    # the page sends specs built with validate=False (speed); validate them here once
+    frame = lesson.error_distributions(TRUTH, N, 0.5, 1)
+    lesson.error_distribution_chart(frame, 2.0, 300.0).to_dict()
+    lesson.error_versus_n_chart(lesson.error_versus_n(0.5), N).to_dict()

@@ -153,3 +153,16 @@ def test_group_sliders_change_the_posterior_bound():
     assert curve["posterior"].tolist() == pytest.approx(
         [dp.posterior_bound(0.5, g * 1.0) for g in range(1, 11)]
     )
+
+
+def test_chart_builders_pass_vega_lite_validation():
+    # the page sends specs built with validate=False (speed); validate them here once
+    frame = lesson_composition.sequential_error_frame(0.5)
+    lesson_composition.sequential_error_chart(frame, 7).to_dict()
+    truth = lesson_composition.high_earners()
+    answers = lesson_composition.averaging_frame(truth, 0.2, 1)
+    lesson_composition.averaging_chart(answers.head(20), truth).to_dict()
+    bars = lesson_composition.histogram_frames(0.3, 1)
+    lesson_composition.bars_chart(bars, "split", "t", "#000000").to_dict()
+    group = lesson_composition.group_frame(0.5, 0.1)
+    lesson_composition.group_chart(group, 3, 0.1).to_dict()
