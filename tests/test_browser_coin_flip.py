@@ -1,0 +1,53 @@
+"""Coin-flip page in real Chromium: load, move the true-share and n sliders with the keyboard, see
+the synthetic population and the spread of its estimate change."""
+
+import math
+
+from playwright.sync_api import Page, expect
+
+import dp
+from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
+from ui.navigation import LESSONS
+
+URL_PATH = next(lesson.url_path for lesson in LESSONS if lesson.file == "coin_flip.py")
+
+
+def close_page_not_found_modal(page: Page) -> None:
+    """Close Streamlit's spurious "Page not found" modal, if shown.
+
+    On the first session of a fresh server, st.navigation opens that modal over the right
+    page when the URL is not the default page (streamlit/streamlit#9992). The modal traps
+    keyboard focus, so a key press meant for a slider goes to the modal and no rerun starts.
+    """
+    modal = page.get_by_role("dialog").filter(has_text="Page not found")
+    if modal.count():
+        modal.get_by_role("button", name="Close").click()
+        expect(modal).to_have_count(0)
+
+
+def metric(page: Page, label: str):
+    return page.locator('[data-testid="stMetric"]').filter(has=page.get_by_text(label, exact=True))
+
+
+def share_sd_points(rate: float, n: int) -> str:
+    """SD of the estimated share in % points with fair coins (p = q = 0.75), as shown."""
+    return f"{100 * math.sqrt(dp.rr_variance(rate, n, 0.75, 0.75)):.2f}"
+
+
+def test_moving_the_true_share_updates_the_population(page: Page, app_server: str) -> None:
+    open_page(page, app_server, URL_PATH)
+    close_page_not_found_modal(page)
+    assert_no_exception(page)
+    true_yes = metric(page, "True yes")
+    spread = metric(page, "Spread of the estimate (SD)")
+    expect(true_yes).to_contain_text("100 of 1,000")
+    # SD of the share in % points at r = 0.10, n = 1,000, fair coins (p = q = 0.75).
+    expect(spread).to_contain_text(f"{share_sd_points(0.10, 1_000)} % points")
+    # share 0.10 -> 0.11 at n = 1,000: 110 true yes.
+    move_slider_with_keyboard(page, "True share of yes", "ArrowRight")
+    expect(true_yes).to_contain_text("110 of 1,000")
+    # n 1,000 -> 2,000 (next stop of the log select_slider): 220 true yes, spread / √2.
+    move_slider_with_keyboard(page, "People asked, n", "ArrowRight")
+    expect(true_yes).to_contain_text("220 of 2,000")
+    expect(spread).to_contain_text(f"{share_sd_points(0.11, 2_000)} % points")
+    assert_no_exception(page)
