@@ -68,6 +68,41 @@ def rr_epsilon(p, q):
     return float(out) if out.ndim == 0 else out
 
 
+def rr_likelihood_ratios(p, q, *, log: bool = True):
+    r"""The likelihood ratios of the two reports of binary randomized response, each taken
+    as evidence for the true answer it repeats:
+
+        a reported yes:  P[yes | truly yes] / P[yes | truly no] = p / (1 - q),
+        a reported no :  P[no  | truly no ] / P[no  | truly yes] = q / (1 - p).
+
+    Returns (yes, no): their natural logs (default), or the ratios themselves with
+    `log=False`. A ratio is inf (ln +inf) where only its denominator is 0 (the report is
+    impossible under the other truth), 0 (ln -inf) where only its numerator is 0, and 1
+    (ln 0) where both are 0 (a report that never happens reveals nothing). Below ½ the
+    logs turn negative: that report is evidence for the *other* truth.
+    `rr_epsilon(p, q)` equals max(|yes|, |no|) of the logs. (¾, ¾) → (ln 3, ln 3);
+    (0.7, 0.6) → (ln 1.75, ln 2). Broadcasts."""
+    p_arr = _probability_array("p", p)
+    q_arr = _probability_array("q", q)
+    out = []
+    for top, bottom in ((p_arr, 1.0 - q_arr), (q_arr, 1.0 - p_arr)):
+        never = (top == 0) & (bottom == 0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if log:
+                value = np.where(never, 0.0, np.log(top) - np.log(bottom))
+            else:
+                value = np.where(never, 1.0, np.where(bottom == 0, np.inf, top / bottom))
+        out.append(float(value) if value.ndim == 0 else value)
+    return out[0], out[1]
+
+
+def rr_count_std(proportion: float, n: int, p: float, q: float) -> float:
+    r"""Standard deviation of the count estimate n · r̂ (see `rr_variance`):
+
+    SD[n r̂] = n · sqrt( [ r p (1 - p) + (1 - r) q (1 - q) ] / ( n (p + q - 1)² ) )."""
+    return n * math.sqrt(rr_variance(proportion, n, p, q))
+
+
 def rr_keep_probability(epsilon: float) -> float:
     r"""Keep-probability p = q that makes binary randomized response exactly ε-LDP:
 

@@ -69,7 +69,7 @@ st.table(
     border="horizontal",
 )
 p_fair, q_fair = dp.coin_flip_probabilities(0.5, 0.5)
-ratios = lesson_rr.likelihood_ratios(p_fair, q_fair)
+odds_yes, odds_no = dp.rr_likelihood_ratios(p_fair, q_fair, log=False)
 st.markdown(
     "Add up the rows per true answer. A true *yes* is reported *yes* with probability "
     "½ + ¼ = ¾; a true *no* is reported *yes* with probability ¼. That is the whole "
@@ -86,9 +86,9 @@ st.markdown(
 )
 st.latex(
     r"\frac{P[\text{yes} \mid \text{truly yes}]}{P[\text{yes} \mid \text{truly no}]}"
-    rf" = \frac{{3/4}}{{1/4}} = {ratios['yes']:g}, \qquad"
+    rf" = \frac{{3/4}}{{1/4}} = {odds_yes:g}, \qquad"
     r"\frac{P[\text{no} \mid \text{truly no}]}{P[\text{no} \mid \text{truly yes}]}"
-    rf" = \frac{{3/4}}{{1/4}} = {ratios['no']:g}."
+    rf" = \frac{{3/4}}{{1/4}} = {odds_no:g}."
 )
 st.markdown(
     "No report shifts the odds by more than a factor 3. Differential privacy writes that "
@@ -96,7 +96,7 @@ st.markdown(
 )
 epsilon_fair = dp.rr_epsilon(p_fair, q_fair)
 st.latex(
-    rf"e^{{\varepsilon}} = {ratios['yes']:g} \quad\Longrightarrow\quad "
+    rf"e^{{\varepsilon}} = {odds_yes:g} \quad\Longrightarrow\quad "
     rf"\varepsilon = \ln 3 \approx {epsilon_fair:.4f}"
 )
 fair_columns = st.columns(3)
@@ -150,7 +150,7 @@ st.subheader(f"Repeat the survey {lesson_rr.REPEATS:,} times")
 estimates = lesson_rr.repeated_count_estimates(
     true_sales, n_people, p_fair, q_fair, lesson_rr.REPEATS, widgets.seed() + 3_000
 )
-sd_fair = lesson_rr.count_sd(true_sales / n_people, n_people, p_fair, q_fair)
+sd_fair = dp.rr_count_std(true_sales / n_people, n_people, p_fair, q_fair)
 st.altair_chart(
     lesson_rr.histogram_with_band(
         estimates,
@@ -204,7 +204,8 @@ with size_columns[1]:
     )
 spread = lesson_rr.spread_versus_n(rate, p_fair, q_fair, widgets.seed() + 4_000)
 current_sd = lesson_rr.percent(
-    lesson_rr.share_sd(round(rate * n_synthetic) / n_synthetic, n_synthetic, p_fair, q_fair)
+    dp.rr_count_std(round(rate * n_synthetic) / n_synthetic, n_synthetic, p_fair, q_fair)
+    / n_synthetic
 )
 synthetic_yes = round(rate * n_synthetic)
 share_estimates = lesson_rr.percent(
@@ -285,7 +286,7 @@ coin_metrics[2].metric("Privacy loss ε", "∞" if math.isinf(epsilon) else f"{e
 
 informative = True
 try:
-    biased_sd = lesson_rr.count_sd(true_sales / n_people, n_people, p, q)
+    biased_sd = dp.rr_count_std(true_sales / n_people, n_people, p, q)
 except ValueError:
     informative = False
     st.warning(

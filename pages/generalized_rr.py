@@ -52,7 +52,8 @@ else:
     )
 
 epsilon = dp.rr_epsilon(p, q)
-ratios = lesson_rr.likelihood_ratios(p, q)
+ln_yes, ln_no = dp.rr_likelihood_ratios(p, q)
+odds_yes, odds_no = dp.rr_likelihood_ratios(p, q, log=False)
 metric_columns = st.columns(3)
 metric_columns[0].metric("p (keep a true yes)", f"{p:.3f}")
 metric_columns[1].metric("q (keep a true no)", f"{q:.3f}")
@@ -62,7 +63,7 @@ truth_vector = lesson_rr.sales_truth()
 n_people = int(truth_vector.size)
 true_sales = int(truth_vector.sum())
 try:
-    sd_people = lesson_rr.count_sd(true_sales / n_people, n_people, p, q)
+    sd_people = dp.rr_count_std(true_sales / n_people, n_people, p, q)
 except ValueError:
     sd_people = None
     st.warning(
@@ -103,7 +104,7 @@ def _show(x: float) -> str:
 
 st.latex(
     r"\varepsilon = \max\Big(\big|\ln\tfrac{p}{1-q}\big|,\ \big|\ln\tfrac{q}{1-p}\big|\Big)"
-    rf" = \max\big(|{_show(ratios['ln_yes'])}|,\ |{_show(ratios['ln_no'])}|\big)"
+    rf" = \max\big(|{_show(ln_yes)}|,\ |{_show(ln_no)}|\big)"
     rf" = {_show(epsilon)}"
 )
 
@@ -111,25 +112,25 @@ st.subheader("Which answer is better protected?")
 st.altair_chart(
     lesson_rr.ratio_chart(p, q, epsilon),
     width="stretch",
-    alt=f"Bar chart: a reported yes has |ln ratio| {_show(abs(ratios['ln_yes']))}, "
-    f"a reported no {_show(abs(ratios['ln_no']))}; ε = {_show(epsilon)}.",
+    alt=f"Bar chart: a reported yes has |ln ratio| {_show(abs(ln_yes))}, "
+    f"a reported no {_show(abs(ln_no))}; ε = {_show(epsilon)}.",
 )
 odds_columns = st.columns(2)
 odds_columns[0].metric(
     'A reported "yes" multiplies the odds of a true yes by',
-    "∞" if math.isinf(ratios["yes"]) else f"{ratios['yes']:.2f}",
+    "∞" if math.isinf(odds_yes) else f"{odds_yes:.2f}",
 )
 odds_columns[1].metric(
     'A reported "no" multiplies the odds of a true no by',
-    "∞" if math.isinf(ratios["no"]) else f"{ratios['no']:.2f}",
+    "∞" if math.isinf(odds_no) else f"{odds_no:.2f}",
 )
-if abs(ratios["ln_yes"]) < abs(ratios["ln_no"]):
+if abs(ln_yes) < abs(ln_no):
     st.markdown(
         "A reported **yes** reveals less than a reported no: people who say yes keep more "
         "deniability. When *yes* is the embarrassing answer, that is where you want the "
         "protection. ε is set by the weaker side, the reported **no**."
     )
-elif abs(ratios["ln_yes"]) > abs(ratios["ln_no"]):
+elif abs(ln_yes) > abs(ln_no):
     st.markdown(
         "A reported **no** reveals less than a reported yes. A *yes* is the stronger "
         "evidence here, so ε is set by it. If *yes* is the sensitive answer, this is the "

@@ -64,16 +64,6 @@ def repeated_count_estimates(true_yes: int, n: int, p: float, q: float, reps: in
     return n * dp.estimate_proportion_from_counts(counts, n, p, q)
 
 
-def count_sd(proportion: float, n: int, p: float, q: float) -> float:
-    """Standard deviation of the count estimate n·r̂: n·√Var[r̂] (Var from dp.rr_variance)."""
-    return n * math.sqrt(dp.rr_variance(proportion, n, p, q))
-
-
-def share_sd(proportion: float, n: int, p: float, q: float) -> float:
-    """Standard deviation of the share estimate r̂: √Var[r̂] (dp.rr_variance)."""
-    return math.sqrt(dp.rr_variance(proportion, n, p, q))
-
-
 def relative_error_percent(estimate: float, truth: float) -> float:
     """(estimate − truth) / truth in percent."""
     return 100.0 * (estimate - truth) / truth
@@ -89,29 +79,6 @@ def percent(share) -> np.ndarray | float:
     return 100.0 * share
 
 
-def likelihood_ratios(p: float, q: float) -> dict[str, float]:
-    r"""The two likelihood ratios of binary RR (∞ where the denominator is 0, 1 where both
-    probabilities are 0):
-
-        a reported yes:  P[yes | truly yes] / P[yes | truly no] = p / (1 − q)
-        a reported no :  P[no | truly no]  / P[no | truly yes]  = q / (1 − p)
-
-    and their natural logs. dp.rr_epsilon(p, q) is the largest |ln| of them."""
-    out = {}
-    for name, top, bottom in (("yes", p, 1.0 - q), ("no", q, 1.0 - p)):
-        if top == 0 and bottom == 0:
-            ratio = 1.0
-        elif bottom == 0:
-            ratio = math.inf
-        else:
-            ratio = top / bottom
-        out[name] = ratio
-        out[f"ln_{name}"] = (
-            math.log(ratio) if 0 < ratio < math.inf else (math.inf if ratio else -math.inf)
-        )
-    return out
-
-
 @st.cache_data(show_spinner=False, max_entries=128)
 def spread_versus_n(rate: float, p: float, q: float, seed: int) -> pd.DataFrame:
     """SD of the share estimate (percentage points) at every n of N_GRID: exact from
@@ -119,7 +86,7 @@ def spread_versus_n(rate: float, p: float, q: float, seed: int) -> pd.DataFrame:
     rows = []
     for i, n in enumerate(N_GRID):
         true_yes = round(rate * n)
-        exact = percent(share_sd(true_yes / n, n, p, q))
+        exact = percent(dp.rr_count_std(true_yes / n, n, p, q) / n)
         counts = dp.sample_rr_counts(true_yes, n, p, q, size=REPEATS, rng=seed + i)
         simulated = percent(np.std(dp.estimate_proportion_from_counts(counts, n, p, q)))
         rows.append({"n": n, "kind": "exact", "sd": exact})
@@ -134,7 +101,7 @@ def error_versus_epsilon(true_yes: int, n: int) -> pd.DataFrame:
     rows = []
     for eps in EPSILON_CURVE:
         keep = dp.rr_keep_probability(eps)
-        rows.append({"epsilon": eps, "sd": count_sd(true_yes / n, n, keep, keep)})
+        rows.append({"epsilon": eps, "sd": dp.rr_count_std(true_yes / n, n, keep, keep)})
     return pd.DataFrame(rows)
 
 
@@ -303,12 +270,11 @@ LN_RATIO_LIMIT = 5.0
 def ratio_frame(p: float, q: float) -> pd.DataFrame:
     """One row per report (yes / no): its ln likelihood ratio, clipped to ±LN_RATIO_LIMIT
     for drawing, and a text label (∞ where unbounded)."""
-    ratios = likelihood_ratios(p, q)
     rows = []
-    for report, key in (('reported "yes"', "ln_yes"), ('reported "no"', "ln_no")):
-        value = ratios[key]
+    reports = ('reported "yes"', 'reported "no"')
+    for report, value in zip(reports, dp.rr_likelihood_ratios(p, q), strict=True):
         shown = max(min(value, LN_RATIO_LIMIT), -LN_RATIO_LIMIT)
-        text = "∞" if math.isinf(value) else f"{value:.2f}"
+        text = ("∞" if value > 0 else "−∞") if math.isinf(value) else f"{value:.2f}"
         rows.append({"report": report, "ln_ratio": shown, "text": text})
     return pd.DataFrame(rows)
 
