@@ -65,8 +65,11 @@ lesson_kary.show_spec(
     lesson_kary.histogram_spec(key, tuple(series)),
     lesson_kary.histogram_frames(attr, series),
     title=lesson_kary.histogram_title(
-        f"{attr.title.capitalize()}: reported and estimated counts (ε = {epsilon:g})",
-        "Black tick: true count · hollow dashed bar: reported · solid bar: estimated",
+        f"Reported and estimated (ε = {epsilon:g})",
+        [
+            f"{attr.title.capitalize()} · black tick: true count",
+            "hollow dashed bar: reported · solid bar: estimated",
+        ],
     ),
     alt_text=lesson_kary.describe_histograms(attr, series),
 )
@@ -108,8 +111,8 @@ lesson_kary.show_spec(
     lesson_kary.histogram_spec(key, tuple(post)),
     lesson_kary.histogram_frames(attr, post),
     title=lesson_kary.histogram_title(
-        f"Projection removes negative counts (ε = {epsilon:g})",
-        "Black tick: true count · hollow dashed bar: raw · solid bar: projected",
+        f"Projection removes negatives (ε = {epsilon:g})",
+        ["Black tick: true count", "hollow dashed bar: raw · solid bar: projected"],
     ),
     alt_text=lesson_kary.describe_histograms(attr, post),
 )
@@ -146,7 +149,11 @@ domain = lesson_kary.variance_domain(attr.n)
 lesson_kary.show_spec(
     lesson_kary.variance_spec(domain),
     lesson_kary.variance_frames(frame, attr),
-    title=f"GRR variance grows with k (ε = {epsilon:g}, n = {attr.n:,})",
+    title={
+        "text": f"GRR variance versus k (ε = {epsilon:g})",
+        "subtitle": f"n = {attr.n:,} · diamond: {attr.title}",
+        "anchor": "start",
+    },
     alt_text=(
         f"Line chart, log scale: GRR variance of one count for k from 2 to 64 at ε = "
         f"{epsilon:g} and n = {attr.n:,}, rising from {frame['variance'].iloc[0]:,.0f} at "

@@ -71,10 +71,8 @@ if mode == "custom":
 else:
     epsilon = widgets.epsilon_slider(key="ue_eps")
     p, q = dp.sue_probabilities(epsilon) if mode == "sue" else dp.oue_probabilities(epsilon)
-    st.latex(
-        r"\text{SUE: } p = \frac{e^{\varepsilon/2}}{e^{\varepsilon/2} + 1},\ q = 1 - p"
-        r"\qquad \text{OUE: } p = \tfrac12,\ q = \frac{1}{e^{\varepsilon} + 1}"
-    )
+    st.latex(r"\text{SUE: } p = \frac{e^{\varepsilon/2}}{e^{\varepsilon/2} + 1},\ q = 1 - p")
+    st.latex(r"\text{OUE: } p = \tfrac12,\ q = \frac{1}{e^{\varepsilon} + 1}")
 
 informative = p != q
 cols = st.columns(3)
@@ -152,9 +150,12 @@ if informative:
     cols[0].metric(f"Reports with the {occupation} bit set", f"{survey['bit_counts'][value]:,}")
     cols[1].metric(f"Estimated {occupation}", f"{estimates[value]:,.0f}")
     cols[2].metric(f"True {occupation}", f"{attr.counts[value]:,}")
+    bits_set = f"{survey['bit_counts'][value]:,}".replace(",", "{,}")  # no space after ,
+    people_n = f"{attr.n:,}".replace(",", "{,}")
+    estimate = f"{estimates[value]:,.0f}".replace(",", "{,}")
     st.latex(
-        rf"\hat c_{{\text{{{occupation}}}}} = \frac{{{survey['bit_counts'][value]:,} - "
-        rf"{attr.n:,} \times {q:.3f}}}{{{p:.3f} - {q:.3f}}} = {estimates[value]:,.0f}"
+        rf"\hat c_{{\text{{{occupation}}}}} = \frac{{{bits_set} - "
+        rf"{people_n} \times {q:.3f}}}{{{p:.3f} - {q:.3f}}} = {estimate}"
     )
     st.markdown("The standard deviation of each estimate, for a true share f, is")
     st.latex(
@@ -169,8 +170,11 @@ if informative:
         lesson_unary.estimate_spec(),
         lesson_unary.estimate_frames(estimates, sd),
         title={
-            "text": f"Estimated occupations of {attr.n:,} people (p = {p:.2f}, q = {q:.2f})",
-            "subtitle": "Bar: estimate · whiskers: ±2 SD · vermillion tick: true count",
+            "text": f"Estimates (p = {p:.2f}, q = {q:.2f})",
+            "subtitle": [
+                f"{attr.n:,} people · bar: estimate",
+                "whiskers: ±2 SD · vermillion tick: true count",
+            ],
             "anchor": "start",
         },
         alt_text=(
@@ -194,8 +198,8 @@ st.markdown(
 )
 st.latex(
     r"\operatorname{Var}_{\text{GRR}} = n\,\frac{e^{\varepsilon} + k - 2}{(e^{\varepsilon} - 1)^2}"
-    r"\qquad \operatorname{Var}_{\text{OUE}} = n\,\frac{4 e^{\varepsilon}}{(e^{\varepsilon} - 1)^2}"
 )
+st.latex(r"\operatorname{Var}_{\text{OUE}} = n\,\frac{4 e^{\varepsilon}}{(e^{\varepsilon} - 1)^2}")
 st.markdown("They are equal where the numerators are equal:")
 st.latex(r"e^{\varepsilon} + k - 2 = 4 e^{\varepsilon} \iff k^* = 3 e^{\varepsilon} + 2")
 compare_epsilon = widgets.epsilon_slider(
@@ -218,8 +222,11 @@ lesson_kary.show_spec(
     lesson_unary.comparison_spec(lesson_unary.comparison_domain(attr.n)),
     {"curves": frame, "marks": lesson_unary.comparison_marks(compare_epsilon)},
     title={
-        "text": f"Variance of one count versus k at ε = {compare_epsilon:g} (n = {attr.n:,})",
-        "subtitle": "GRR: solid blue · OUE: dashed orange · dashed rule: crossover k*",
+        "text": f"Variance versus k (ε = {compare_epsilon:g})",
+        "subtitle": [
+            f"n = {attr.n:,} · GRR: solid blue · OUE: dashed orange",
+            "black dashed rule: crossover k*",
+        ],
         "anchor": "start",
     },
     alt_text=(

@@ -191,7 +191,7 @@ def histogram_frames(attr: Attribute, series: dict[str, np.ndarray]) -> dict[str
     }
 
 
-def histogram_title(title: str, subtitle: str) -> dict:
+def histogram_title(title: str, subtitle: str | list[str]) -> dict:
     return {"text": title, "subtitle": subtitle, "anchor": "start"}
 
 

@@ -50,7 +50,7 @@ def journey_frames(value: int, p: float, q: float, reported: np.ndarray) -> dict
         rows.append({"bit": label, "step": STEP_ROWS[0], "shade": float(bits[i]),
                      "text": str(int(bits[i]))})  # fmt: skip
         rows.append({"bit": label, "step": STEP_ROWS[1], "shade": float(chance[i]),
-                     "text": f"{chance[i]:.2f}"})  # fmt: skip
+                     "text": f"{chance[i]:.2f}".removeprefix("0")})  # fmt: skip
         rows.append({"bit": label, "step": STEP_ROWS[2], "shade": float(reported[i]),
                      "text": str(int(reported[i]))})  # fmt: skip
     frame = pd.DataFrame(rows)
@@ -92,7 +92,7 @@ def journey_spec() -> dict:
     )
     text = (
         alt.Chart(alt.NamedData(name="cell_labels"))
-        .mark_text(fontSize=12, fontWeight="bold")
+        .mark_text(fontSize=11, fontWeight="bold")
         .encode(
             **encoding,
             text="text:N",
