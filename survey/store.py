@@ -253,8 +253,9 @@ class SurveyStore:
     def create_survey(self, question: str, protocol: Protocol) -> NewSurvey:
         """A new open survey with a fresh join code and admin key."""
         question = clean_question(question)
-        if not isinstance(protocol, Protocol):
-            raise TypeError("protocol must be a survey.protocols.Protocol")
+        # Re-derive from the stored fields (key, p, q): validates them, and works even if
+        # the caller's Protocol class comes from a reloaded module.
+        protocol = protocol_for(protocol.key, protocol.p, protocol.q)
         admin_key = security.new_admin_key()
         for _ in range(JOIN_CODE_ATTEMPTS):
             code = security.new_join_code()

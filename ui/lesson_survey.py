@@ -228,7 +228,7 @@ def estimate_chart(frame: pd.DataFrame) -> alt.LayerChart:
         )
     )
     return (band + lines).properties(
-        title="Estimate of the true share of yes, with its 95% interval",
+        title="Estimate and 95% interval",
         height=charts.DEFAULT_HEIGHT + 40,
         width="container",
     )
