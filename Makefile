@@ -63,6 +63,7 @@ test: $(VENV)/.stamp-dev chromium lint
 bench: $(VENV)/.stamp-dev
 	$(BIN)/python bench/bench_dp.py
 	$(BIN)/python bench/bench_pages.py
+	$(BIN)/python bench/bench_survey.py
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis test-results

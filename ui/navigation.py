@@ -99,6 +99,14 @@ LESSONS: tuple[Lesson, ...] = (
         "How much accuracy the local model costs.",
         "The local model",
     ),
+    Lesson(
+        "class_survey.py",
+        "Class survey",
+        ":material/how_to_vote:",
+        "class-survey",
+        "Run randomized response on your class: phones answer, the projector estimates.",
+        "In the classroom",
+    ),
 )
 
 
