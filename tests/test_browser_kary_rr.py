@@ -2,6 +2,7 @@
 numbers follow, and no traceback appears."""
 
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import dp
 from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
@@ -15,9 +16,12 @@ def dismiss_dialog(page: Page) -> None:
     spurious "Page not found" dialog although it runs the requested page; the modal then
     traps the keyboard focus. Close it so that the slider receives the key presses."""
     dialog = page.get_by_role("dialog")
-    if dialog.count():
-        page.keyboard.press("Escape")
-        expect(dialog).to_have_count(0)
+    try:
+        dialog.wait_for(state="visible", timeout=2_000)  # it can appear after the run ends
+    except PlaywrightTimeoutError:
+        return
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
 
 
 def test_epsilon_slider_moves_and_p_follows(page: Page, app_server: str) -> None:
