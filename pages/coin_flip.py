@@ -151,8 +151,8 @@ estimates = lesson_rr.repeated_count_estimates(
     true_sales, n_people, p_fair, q_fair, lesson_rr.REPEATS, widgets.seed() + 3_000
 )
 sd_fair = dp.rr_count_std(true_sales / n_people, n_people, p_fair, q_fair)
-st.altair_chart(
-    lesson_rr.histogram_with_band(
+st.vega_lite_chart(
+    spec=lesson_rr.histogram_with_band(
         estimates,
         truth=true_sales,
         sd=sd_fair,
@@ -220,8 +220,8 @@ spread_metrics[1].metric("Spread of the estimate (SD)", f"± {current_sd:.2f} % 
 spread_metrics[2].metric("In people (SD × n)", f"± {current_sd / 100 * n_synthetic:,.0f}")
 chart_columns = st.columns(2)
 with chart_columns[0]:
-    st.altair_chart(
-        lesson_rr.histogram_with_band(
+    st.vega_lite_chart(
+        spec=lesson_rr.histogram_with_band(
             share_estimates,
             truth=lesson_rr.percent(synthetic_yes / n_synthetic),
             domain=(-50.0, 150.0),
@@ -238,8 +238,8 @@ with chart_columns[0]:
         ),
     )
 with chart_columns[1]:
-    st.altair_chart(
-        lesson_rr.spread_chart(spread, n_synthetic, current_sd),
+    st.vega_lite_chart(
+        spec=lesson_rr.spread_chart(spread, n_synthetic, current_sd),
         width="stretch",
         alt=f"Log-log chart: the spread falls from {spread['sd'].iloc[0]:.1f} points at n = 10 "
         f"to {spread['sd'].iloc[-2]:.2f} at n = 1,000,000; your n = {n_synthetic:,} gives "
@@ -343,8 +343,8 @@ with st.container(border=True):
     bug_columns = st.columns(2)
     domain = (-0.5 * n_people, 1.5 * n_people)
     with bug_columns[0]:
-        st.altair_chart(
-            lesson_rr.histogram_with_band(
+        st.vega_lite_chart(
+            spec=lesson_rr.histogram_with_band(
                 wrong,
                 truth=true_sales,
                 domain=domain,
@@ -365,8 +365,8 @@ with st.container(border=True):
     with bug_columns[1]:
         if informative:
             right = n_people * dp.estimate_proportion_from_counts(wrong_counts, n_people, p, q)
-            st.altair_chart(
-                lesson_rr.histogram_with_band(
+            st.vega_lite_chart(
+                spec=lesson_rr.histogram_with_band(
                     right,
                     truth=true_sales,
                     domain=domain,

@@ -109,8 +109,8 @@ st.latex(
 )
 
 st.subheader("Which answer is better protected?")
-st.altair_chart(
-    lesson_rr.ratio_chart(p, q, epsilon),
+st.vega_lite_chart(
+    spec=lesson_rr.ratio_chart(p, q, epsilon),
     width="stretch",
     alt=f"Bar chart: a reported yes has |ln ratio| {_show(abs(ln_yes))}, "
     f"a reported no {_show(abs(ln_no))}; ε = {_show(epsilon)}.",
@@ -175,8 +175,8 @@ else:
     description = charts.describe_histogram(estimates, true_sales, what="estimates") + (
         f" Dotted lines at the truth ± 2 SD = ± {2 * sd_people:,.0f}."
     )
-    st.altair_chart(
-        lesson_rr.histogram_with_band(
+    st.vega_lite_chart(
+        spec=lesson_rr.histogram_with_band(
             estimates,
             truth=true_sales,
             sd=sd_people,
@@ -201,8 +201,8 @@ st.markdown(
 )
 curve = lesson_rr.error_versus_epsilon(true_sales, n_people)
 marked = sd_people is not None and not math.isinf(epsilon) and epsilon > 0
-st.altair_chart(
-    lesson_rr.error_epsilon_chart(
+st.vega_lite_chart(
+    spec=lesson_rr.error_epsilon_chart(
         curve,
         epsilon if marked else None,
         sd_people if marked else None,

@@ -106,83 +106,42 @@ def error_versus_epsilon(true_yes: int, n: int) -> pd.DataFrame:
 
 
 # --- charts -------------------------------------------------------------------------------
+# Each chart is an Altair template built once per set of plain parameters (cached as a
+# Vega-Lite dict whose layers read *named* datasets), and every rerun only fills in the
+# data rows: building an Altair chart costs 25-50 ms, copying a cached dict well under 1 ms.
 
 
-def spread_chart(frame: pd.DataFrame, current_n: int, current_sd: float) -> alt.LayerChart:
-    """Log-log chart of the spread versus n: exact line, simulated points, current n marked."""
-    kinds = list(dict.fromkeys(frame["kind"]))
-    colour = alt.Color(
-        "kind:N",
-        title=None,
-        scale=alt.Scale(domain=kinds, range=[charts.BLUE, charts.ORANGE]),
-        legend=alt.Legend(orient="bottom"),
-    )
-    x = alt.X(
-        "n:Q",
-        title="people asked, n (log scale)",
-        scale=alt.Scale(type="log", domain=[10, 1_000_000]),
-        axis=alt.Axis(format="~s"),
-    )
-    y = alt.Y(
-        "sd:Q",
-        title="SD (% points)",
-        scale=alt.Scale(type="log", domain=[0.05, 50]),
-    )
-    tooltip = [
-        alt.Tooltip("n:Q", format=","),
-        alt.Tooltip("kind:N"),
-        alt.Tooltip("sd:Q", format=".3f"),
-    ]
-    line = (
-        alt.Chart(frame[frame["kind"] == kinds[0]])
-        .mark_line(strokeWidth=2)
-        .encode(x=x, y=y, color=colour, tooltip=tooltip)
-    )
-    points = (
-        alt.Chart(frame[frame["kind"] == kinds[1]])
-        .mark_point(shape="diamond", size=60, filled=True)
-        .encode(x=x, y=y, color=colour, tooltip=tooltip)
-    )
-    here = pd.DataFrame(
-        {"n": [current_n], "sd": [current_sd], "label": [f"your n = {current_n:,}"]}
-    )
-    rule = (
-        alt.Chart(here)
-        .mark_rule(color=charts.BLACK, strokeDash=[6, 3])
-        .encode(x=alt.X("n:Q", scale=alt.Scale(type="log", domain=[10, 1_000_000])))
-    )
-    label = (
-        alt.Chart(here)
-        .mark_text(align="left", dx=5, dy=-8, fontWeight="bold", color=charts.BLACK)
-        .encode(
-            x="n:Q", y=alt.Y("sd:Q", scale=alt.Scale(type="log", domain=[0.05, 50])), text="label:N"
-        )
-    )
-    return (line + points + rule + label).properties(
-        title="The spread shrinks like 1/√n", height=charts.DEFAULT_HEIGHT, width="container"
-    )
+def _fill(spec: dict, **datasets: pd.DataFrame | list[dict]) -> dict:
+    """Put the rows of each named dataset into a (fresh, cached) Vega-Lite spec."""
+    spec["datasets"] = {
+        name: rows.to_dict(orient="records") if isinstance(rows, pd.DataFrame) else rows
+        for name, rows in datasets.items()
+    }
+    return spec
 
 
-def histogram_with_band(
-    values: np.ndarray,
-    *,
-    truth: float,
-    sd: float | None = None,
-    domain: tuple[float, float],
-    bins: int,
-    title: str,
-    x_title: str,
-    y_max: float,
-    colour: str = charts.NOISY_COLOUR,
-) -> alt.LayerChart:
-    """Histogram (share per bin, fixed axes) with the truth as a dashed rule and, if `sd`
-    is given, dotted rules at truth ± 2 SD."""
-    frame = charts.histogram_frame(values, domain=domain, bins=bins)
+def _truth_layers(x_scale: alt.Scale) -> alt.LayerChart:
+    """The dashed, labelled truth rule of `charts.truth_rule`, reading the dataset "truth"."""
+    base = alt.Chart(alt.Data(name="truth"))
+    rule = base.mark_rule(color=charts.TRUTH_COLOUR, strokeDash=[6, 3], strokeWidth=2).encode(
+        x=alt.X("x:Q", scale=x_scale)
+    )
+    text = base.mark_text(
+        align="left", dx=4, dy=-4, baseline="top", color=charts.TRUTH_COLOUR, fontWeight="bold"
+    ).encode(x=alt.X("x:Q", scale=x_scale), y=alt.value(0), text="label:N")
+    return rule + text
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _histogram_template(
+    domain: tuple[float, float], x_title: str, y_max: float, colour: str, with_band: bool
+) -> dict:
+    x_scale = alt.Scale(domain=list(domain), nice=False)
     bars = (
-        alt.Chart(frame)
+        alt.Chart(alt.Data(name="bins"))
         .mark_bar(color=colour, opacity=0.85)
         .encode(
-            x=alt.X("start:Q", title=x_title, scale=alt.Scale(domain=list(domain), nice=False)),
+            x=alt.X("start:Q", title=x_title, scale=x_scale),
             x2="end:Q",
             y2=alt.datum(0),
             y=alt.Y(
@@ -198,26 +157,103 @@ def histogram_with_band(
             ],
         )
     )
-    layers = bars + charts.truth_rule(truth)
+    layers = bars + _truth_layers(x_scale)
+    if with_band:
+        layers += (
+            alt.Chart(alt.Data(name="band"))
+            .mark_rule(color=charts.VERMILLION, strokeDash=[2, 2], strokeWidth=2)
+            .encode(x=alt.X("x:Q", scale=x_scale))
+        )
+    return layers.properties(title="", height=charts.DEFAULT_HEIGHT, width="container").to_dict()
+
+
+def histogram_with_band(
+    values: np.ndarray,
+    *,
+    truth: float,
+    sd: float | None = None,
+    domain: tuple[float, float],
+    bins: int,
+    title: str,
+    x_title: str,
+    y_max: float,
+    colour: str = charts.NOISY_COLOUR,
+) -> dict:
+    """Vega-Lite spec: histogram (share per bin, fixed axes) with the truth as a dashed
+    rule and, if `sd` is given, dotted rules at truth ± 2 SD (clamped to the axis)."""
+    spec = _histogram_template(tuple(domain), x_title, y_max, colour, sd is not None)
+    spec["title"] = title
+    data = {
+        "bins": charts.histogram_frame(values, domain=domain, bins=bins),
+        "truth": [{"x": float(truth), "label": "true value"}],
+    }
     if sd is not None:
         lo, hi = domain
-        band = pd.DataFrame(
-            {
-                "x": [min(max(truth - 2 * sd, lo), hi), min(max(truth + 2 * sd, lo), hi)],
-                "label": ["−2 SD", "+2 SD"],
-            }
+        data["band"] = [
+            {"x": min(max(truth - 2 * sd, lo), hi), "label": "−2 SD"},
+            {"x": min(max(truth + 2 * sd, lo), hi), "label": "+2 SD"},
+        ]
+    return _fill(spec, **data)
+
+
+SPREAD_KINDS = ("exact", "simulated")
+
+
+@st.cache_data(show_spinner=False)
+def _spread_template() -> dict:
+    colour = alt.Color(
+        "kind:N",
+        title=None,
+        scale=alt.Scale(domain=list(SPREAD_KINDS), range=[charts.BLUE, charts.ORANGE]),
+        legend=alt.Legend(orient="bottom"),
+    )
+    x_scale = alt.Scale(type="log", domain=[10, 1_000_000])
+    y_scale = alt.Scale(type="log", domain=[0.05, 50])
+    x = alt.X("n:Q", title="people asked, n (log scale)", scale=x_scale, axis=alt.Axis(format="~s"))
+    y = alt.Y("sd:Q", title="SD (% points)", scale=y_scale)
+    tooltip = [
+        alt.Tooltip("n:Q", format=","),
+        alt.Tooltip("kind:N"),
+        alt.Tooltip("sd:Q", format=".3f"),
+    ]
+    line = (
+        alt.Chart(alt.Data(name="exact"))
+        .mark_line(strokeWidth=2)
+        .encode(x=x, y=y, color=colour, tooltip=tooltip)
+    )
+    points = (
+        alt.Chart(alt.Data(name="simulated"))
+        .mark_point(shape="diamond", size=60, filled=True)
+        .encode(x=x, y=y, color=colour, tooltip=tooltip)
+    )
+    here = alt.Chart(alt.Data(name="here"))
+    rule = here.mark_rule(color=charts.BLACK, strokeDash=[6, 3]).encode(
+        x=alt.X("n:Q", scale=x_scale)
+    )
+    label = here.mark_text(align="left", dx=5, dy=-8, fontWeight="bold", color=charts.BLACK).encode(
+        x=alt.X("n:Q", scale=x_scale), y=alt.Y("sd:Q", scale=y_scale), text="label:N"
+    )
+    return (
+        (line + points + rule + label)
+        .properties(
+            title="The spread shrinks like 1/√n", height=charts.DEFAULT_HEIGHT, width="container"
         )
-        band_base = alt.Chart(band)
-        layers = layers + band_base.mark_rule(
-            color=charts.VERMILLION, strokeDash=[2, 2], strokeWidth=2
-        ).encode(x=alt.X("x:Q", scale=alt.Scale(domain=list(domain), nice=False)))
-    return layers.properties(title=title, height=charts.DEFAULT_HEIGHT, width="container")
+        .to_dict()
+    )
 
 
-def error_epsilon_chart(
-    frame: pd.DataFrame, current_eps: float | None, current_sd: float | None, label: str
-) -> alt.LayerChart:
-    """Log-log chart of the SD of the count estimate versus ε, the current point marked."""
+def spread_chart(frame: pd.DataFrame, current_n: int, current_sd: float) -> dict:
+    """Vega-Lite spec, log-log: exact spread line, simulated points, current n marked."""
+    return _fill(
+        _spread_template(),
+        exact=frame[frame["kind"] == SPREAD_KINDS[0]],
+        simulated=frame[frame["kind"] == SPREAD_KINDS[1]],
+        here=[{"n": current_n, "sd": current_sd, "label": f"your n = {current_n:,}"}],
+    )
+
+
+@st.cache_data(show_spinner=False)
+def _error_epsilon_template() -> dict:
     x = alt.X(
         "epsilon:Q",
         title="privacy loss ε (log scale; ← more private)",
@@ -230,7 +266,7 @@ def error_epsilon_chart(
         axis=alt.Axis(format="~s"),
     )
     line = (
-        alt.Chart(frame)
+        alt.Chart(alt.Data(name="curve"))
         .mark_line(color=charts.BLUE, strokeWidth=2)
         .encode(
             x=x,
@@ -238,86 +274,93 @@ def error_epsilon_chart(
             tooltip=[alt.Tooltip("epsilon:Q", format=".3f"), alt.Tooltip("sd:Q", format=",.0f")],
         )
     )
-    layers = line
-    if current_eps is not None and current_sd is not None:
-        here = pd.DataFrame(
-            {
-                "epsilon": [min(max(current_eps, 0.01), 10.0)],
-                "sd": [min(max(current_sd, 1.0), 100_000.0)],
-                "label": [label],
-            }
+    here = alt.Chart(alt.Data(name="here"))
+    point = here.mark_point(shape="diamond", size=140, filled=True, color=charts.VERMILLION)
+    text = here.mark_text(align="left", dx=9, dy=-9, fontWeight="bold", color=charts.BLACK)
+    return (
+        (line + point.encode(x=x, y=y) + text.encode(x=x, y=y, text="label:N"))
+        .properties(
+            title="Error of the Sales count versus ε (n = 32,561)",
+            height=charts.DEFAULT_HEIGHT,
+            width="container",
         )
-        base = alt.Chart(here)
-        layers = (
-            layers
-            + base.mark_point(
-                shape="diamond", size=140, filled=True, color=charts.VERMILLION
-            ).encode(x=x, y=y)
-            + base.mark_text(
-                align="left", dx=9, dy=-9, fontWeight="bold", color=charts.BLACK
-            ).encode(x=x, y=y, text="label:N")
-        )
-    return layers.properties(
-        title="Error of the Sales count versus ε (n = 32,561)",
-        height=charts.DEFAULT_HEIGHT,
-        width="container",
+        .to_dict()
     )
 
 
+def error_epsilon_chart(
+    frame: pd.DataFrame, current_eps: float | None, current_sd: float | None, label: str
+) -> dict:
+    """Vega-Lite spec, log-log: SD of the count estimate versus ε, the current point marked
+    (clamped to the axes) when there is one."""
+    here = []
+    if current_eps is not None and current_sd is not None:
+        here = [
+            {
+                "epsilon": min(max(current_eps, 0.01), 10.0),
+                "sd": min(max(current_sd, 1.0), 100_000.0),
+                "label": label,
+            }
+        ]
+    return _fill(_error_epsilon_template(), curve=frame, here=here)
+
+
 LN_RATIO_LIMIT = 5.0
+REPORTS = ('reported "yes"', 'reported "no"')
 
 
 def ratio_frame(p: float, q: float) -> pd.DataFrame:
     """One row per report (yes / no): its ln likelihood ratio, clipped to ±LN_RATIO_LIMIT
-    for drawing, and a text label (∞ where unbounded)."""
+    for drawing, its size |ln ratio| (clipped) and a text label (±∞ where unbounded)."""
     rows = []
-    reports = ('reported "yes"', 'reported "no"')
-    for report, value in zip(reports, dp.rr_likelihood_ratios(p, q), strict=True):
+    for report, value in zip(REPORTS, dp.rr_likelihood_ratios(p, q), strict=True):
         shown = max(min(value, LN_RATIO_LIMIT), -LN_RATIO_LIMIT)
         text = ("∞" if value > 0 else "−∞") if math.isinf(value) else f"{value:.2f}"
-        rows.append({"report": report, "ln_ratio": shown, "text": text})
+        rows.append({"report": report, "ln_ratio": shown, "size": abs(shown), "text": text})
     return pd.DataFrame(rows)
 
 
-def ratio_chart(p: float, q: float, epsilon: float) -> alt.LayerChart:
-    """Horizontal bars: ln of each report's likelihood ratio, with the band [0, ε] shaded."""
-    frame = ratio_frame(p, q)
+@st.cache_data(show_spinner=False)
+def _ratio_template() -> dict:
     x_scale = alt.Scale(domain=[0, LN_RATIO_LIMIT], nice=False, clamp=True)
-    band = pd.DataFrame({"lo": [0.0], "hi": [min(epsilon, LN_RATIO_LIMIT)], "label": ["ε"]})
-    shade = (
-        alt.Chart(band)
-        .mark_rect(color=charts.GREY, opacity=0.25)
-        .encode(x=alt.X("lo:Q", scale=x_scale), x2="hi:Q")
+    band = alt.Chart(alt.Data(name="band"))
+    shade = band.mark_rect(color=charts.GREY, opacity=0.25).encode(
+        x=alt.X("lo:Q", scale=x_scale), x2="hi:Q"
     )
-    edge = (
-        alt.Chart(band)
-        .mark_rule(color=charts.BLACK, strokeDash=[6, 3], strokeWidth=2)
-        .encode(x=alt.X("hi:Q", scale=x_scale))
+    edge = band.mark_rule(color=charts.BLACK, strokeDash=[6, 3], strokeWidth=2).encode(
+        x=alt.X("hi:Q", scale=x_scale)
     )
-    frame = frame.assign(size=frame["ln_ratio"].abs())
-    bars = (
-        alt.Chart(frame)
-        .mark_bar(height=22)
-        .encode(
-            y=alt.Y("report:N", title=None, sort=None),
-            x=alt.X("size:Q", title="|ln likelihood ratio|", scale=x_scale),
-            color=alt.Color(
-                "report:N",
-                scale=alt.Scale(
-                    domain=['reported "yes"', 'reported "no"'], range=[charts.ORANGE, charts.SKY]
-                ),
-                legend=None,
-            ),
-            tooltip=["report:N", "text:N"],
+    y = alt.Y("report:N", title=None, sort=list(REPORTS), scale=alt.Scale(domain=list(REPORTS)))
+    reports = alt.Chart(alt.Data(name="reports"))
+    bars = reports.mark_bar(height=22).encode(
+        y=y,
+        x=alt.X("size:Q", title="|ln likelihood ratio|", scale=x_scale),
+        color=alt.Color(
+            "report:N",
+            scale=alt.Scale(domain=list(REPORTS), range=[charts.ORANGE, charts.SKY]),
+            legend=None,
+        ),
+        tooltip=["report:N", "text:N"],
+    )
+    labels = reports.mark_text(align="left", dx=4, fontWeight="bold").encode(
+        y=y, x=alt.X("size:Q", scale=x_scale), text="text:N"
+    )
+    return (
+        (shade + edge + bars + labels)
+        .properties(
+            title="What each report reveals (grey band: up to ε, dashed line: ε)",
+            height=120,
+            width="container",
         )
+        .to_dict()
     )
-    labels = (
-        alt.Chart(frame)
-        .mark_text(align="left", dx=4, fontWeight="bold")
-        .encode(y=alt.Y("report:N", sort=None), x=alt.X("size:Q", scale=x_scale), text="text:N")
-    )
-    return (shade + edge + bars + labels).properties(
-        title="What each report reveals (grey band: up to ε, dashed line: ε)",
-        height=120,
-        width="container",
+
+
+def ratio_chart(p: float, q: float, epsilon: float) -> dict:
+    """Vega-Lite spec, horizontal bars: |ln| of each report's likelihood ratio, with the
+    band [0, ε] shaded."""
+    return _fill(
+        _ratio_template(),
+        band=[{"lo": 0.0, "hi": min(epsilon, LN_RATIO_LIMIT), "label": "ε"}],
+        reports=ratio_frame(p, q),
     )
