@@ -306,7 +306,7 @@ def error_epsilon_chart(
 
 
 LN_RATIO_LIMIT = 5.0
-REPORTS = ('reported "yes"', 'reported "no"')
+REPORTS = ("reported yes", "reported no")
 
 
 def ratio_frame(p: float, q: float) -> pd.DataFrame:
@@ -349,7 +349,8 @@ def _ratio_template() -> dict:
         (shade + edge + bars + labels)
         .properties(
             title="What each report reveals (grey band: up to ε, dashed line: ε)",
-            height=120,
+            # A step height: with a fixed pixel height the two bands collapsed onto one row.
+            height=alt.Step(40),
             width="container",
         )
         .to_dict()
