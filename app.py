@@ -1,4 +1,4 @@
-"""Privacy Playground: the frame and the router. Lessons live in pages/."""
+"""Privacy Playground: the frame and the router. Lessons live in lessons/."""
 
 import streamlit as st
 

@@ -1,6 +1,6 @@
 """survey: live class surveys with randomized response — storage, protocols, secrets.
 
-Pure Python + SQLAlchemy (no Streamlit): the page pages/class_survey.py and the tests
+Pure Python + SQLAlchemy (no Streamlit): the page lessons/class_survey.py and the tests
 use it through `SurveyStore`.
 """
 

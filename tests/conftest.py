@@ -7,6 +7,7 @@ downloaded. Without that binary the browser tests skip, with the reason shown by
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import subprocess
 import sys
@@ -25,7 +26,7 @@ if str(ROOT) not in sys.path:
 from streamlit.testing.v1 import AppTest  # noqa: E402  (after the sys.path line above)
 
 APP = ROOT / "app.py"
-PAGES = ROOT / "pages"
+PAGES = ROOT / "lessons"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -42,7 +43,7 @@ SERVER_START_TIMEOUT_S = 60
 
 
 def page_apptest(page_file: str) -> AppTest:
-    """An AppTest running one file under pages/ on its own (call .run() on it)."""
+    """An AppTest running one file under lessons/ on its own (call .run() on it)."""
     return AppTest.from_file(str(PAGES / page_file), default_timeout=APPTEST_TIMEOUT_S)
 
 
@@ -53,7 +54,7 @@ def app_apptest() -> AppTest:
 
 @pytest.fixture
 def apptest() -> Callable[[str], AppTest]:
-    """`apptest("laplace.py").run()` runs pages/laplace.py under AppTest."""
+    """`apptest("laplace.py").run()` runs lessons/laplace.py under AppTest."""
     return page_apptest
 
 
@@ -78,12 +79,13 @@ def _healthy(url: str) -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Serve app.py with `streamlit run` on a free port; yield its base URL."""
+@contextlib.contextmanager
+def serve_app(log_dir: Path) -> Iterator[str]:
+    """Run app.py with `streamlit run` on a free loopback port; yield its base URL once
+    /_stcore/health answers, and stop the server afterwards."""
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
-    log_path = tmp_path_factory.mktemp("streamlit") / "server.log"
+    log_path = log_dir / "server.log"
     command = [
         sys.executable, "-m", "streamlit", "run", str(APP),
         "--server.headless", "true",
@@ -108,6 +110,20 @@ def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for the whole test session; yields its base URL."""
+    with serve_app(tmp_path_factory.mktemp("streamlit")) as base_url:
+        yield base_url
+
+
+@pytest.fixture
+def fresh_app_server(tmp_path: Path) -> Iterator[str]:
+    """A server of this test's own, so that the test sees its very first request."""
+    with serve_app(tmp_path) as base_url:
+        yield base_url
 
 
 @pytest.fixture(scope="session")

@@ -12,20 +12,8 @@ URL_PATH = next(lesson.url_path for lesson in LESSONS if lesson.file == "central
 N = 32_561
 
 
-def dismiss_cold_start_dialog(page: Page) -> None:
-    """On a freshly started server, Streamlit 1.67 may first resolve the URL against the
-    pages/ folder (file stem central_vs_local, not central-vs-local), show a "Page not
-    found" dialog, then run the app's navigation, which does find the page. The modal
-    dialog would swallow the key presses below, so close it when it is there."""
-    dialog = page.get_by_role("dialog").filter(has_text="Page not found")
-    if dialog.count():
-        page.keyboard.press("Escape")
-        expect(dialog).to_have_count(0)
-
-
 def test_moving_epsilon_updates_the_ratio(page: Page, app_server: str) -> None:
     open_page(page, app_server, URL_PATH)
-    dismiss_cold_start_dialog(page)
     assert_no_exception(page)
     ratio = page.locator('[data-testid="stMetric"]').filter(has_text="Local is worse here by")
     expect(ratio).to_contain_text(f"about {dp.local_to_central_error_ratio(N, 1.0):,.0f}×")

@@ -12,19 +12,6 @@ from ui.navigation import LESSONS
 URL_PATH = next(lesson.url_path for lesson in LESSONS if lesson.file == "coin_flip.py")
 
 
-def close_page_not_found_modal(page: Page) -> None:
-    """Close Streamlit's spurious "Page not found" modal, if shown.
-
-    On the first session of a fresh server, st.navigation opens that modal over the right
-    page when the URL is not the default page (streamlit/streamlit#9992). The modal traps
-    keyboard focus, so a key press meant for a slider goes to the modal and no rerun starts.
-    """
-    modal = page.get_by_role("dialog").filter(has_text="Page not found")
-    if modal.count():
-        modal.get_by_role("button", name="Close").click()
-        expect(modal).to_have_count(0)
-
-
 def metric(page: Page, label: str):
     return page.locator('[data-testid="stMetric"]').filter(has=page.get_by_text(label, exact=True))
 
@@ -36,7 +23,6 @@ def share_sd_points(rate: float, n: int) -> str:
 
 def test_moving_the_true_share_updates_the_population(page: Page, app_server: str) -> None:
     open_page(page, app_server, URL_PATH)
-    close_page_not_found_modal(page)
     assert_no_exception(page)
     true_yes = metric(page, "True yes")
     spread = metric(page, "Spread of the estimate (SD)")

@@ -11,22 +11,8 @@ from ui.navigation import LESSONS
 URL_PATH = next(lesson.url_path for lesson in LESSONS if lesson.file == "generalized_rr.py")
 
 
-def close_page_not_found_modal(page: Page) -> None:
-    """Close Streamlit's spurious "Page not found" modal, if shown.
-
-    On the first session of a fresh server, st.navigation opens that modal over the right
-    page when the URL is not the default page (streamlit/streamlit#9992). The modal traps
-    keyboard focus, so a key press meant for a slider goes to the modal and no rerun starts.
-    """
-    modal = page.get_by_role("dialog").filter(has_text="Page not found")
-    if modal.count():
-        modal.get_by_role("button", name="Close").click()
-        expect(modal).to_have_count(0)
-
-
 def test_moving_p_updates_epsilon(page: Page, app_server: str) -> None:
     open_page(page, app_server, URL_PATH)
-    close_page_not_found_modal(page)
     assert_no_exception(page)
     eps_metric = page.locator('[data-testid="stMetric"]').filter(has_text="Privacy loss ε")
     expect(eps_metric).to_contain_text(f"{math.log(3):.3f}")

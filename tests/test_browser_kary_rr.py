@@ -2,7 +2,6 @@
 numbers follow, and no traceback appears."""
 
 from playwright.sync_api import Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import dp
 from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
@@ -11,22 +10,8 @@ from ui.navigation import LESSONS
 LESSON = next(lesson for lesson in LESSONS if lesson.file == "kary_rr.py")
 
 
-def dismiss_dialog(page: Page) -> None:
-    """On a cold server whose first run is slow (imports), Streamlit 1.67 may pop up a
-    spurious "Page not found" dialog although it runs the requested page; the modal then
-    traps the keyboard focus. Close it so that the slider receives the key presses."""
-    dialog = page.get_by_role("dialog")
-    try:
-        dialog.wait_for(state="visible", timeout=2_000)  # it can appear after the run ends
-    except PlaywrightTimeoutError:
-        return
-    page.keyboard.press("Escape")
-    expect(dialog).to_have_count(0)
-
-
 def test_epsilon_slider_moves_and_p_follows(page: Page, app_server: str) -> None:
     open_page(page, app_server, LESSON.url_path)
-    dismiss_dialog(page)
     assert_no_exception(page)
     expect(page.get_by_text("30,718", exact=True).first).to_be_visible()
     p_half, _ = dp.grr_probabilities(0.5, 14)

@@ -1,4 +1,4 @@
-"""AppTest of pages/central_vs_local.py: the ε slider moved, and the metrics and both charts'
+"""AppTest of lessons/central_vs_local.py: the ε slider moved, and the metrics and both charts'
 data checked against the dp/ formulas at the chosen values."""
 
 import json

@@ -1,4 +1,4 @@
-"""AppTest for pages/class_survey.py: the lecturer creates a survey, students answer, the
+"""AppTest for lessons/class_survey.py: the lecturer creates a survey, students answer, the
 projector shows the de-biased estimate; the question is text, the admin key stays private.
 """
 
@@ -15,7 +15,7 @@ import survey
 from survey import security
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE = str(ROOT / "pages" / "class_survey.py")
+PAGE = str(ROOT / "lessons" / "class_survey.py")
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""AppTest for pages/coin_flip.py: every widget moved, the shown numbers checked against dp/."""
+"""AppTest for lessons/coin_flip.py: every widget moved, the shown numbers checked against dp/."""
 
 import json
 import math
@@ -15,7 +15,7 @@ N, TRUE_SALES = 32_561, 3_650
 
 
 def run_page() -> AppTest:
-    return AppTest.from_file(str(ROOT / "pages" / "coin_flip.py"), default_timeout=30).run()
+    return AppTest.from_file(str(ROOT / "lessons" / "coin_flip.py"), default_timeout=30).run()
 
 
 def metric(at: AppTest, label: str) -> str:

@@ -1,4 +1,4 @@
-"""AppTest of pages/composition.py: every slider moved, and what the page then shows checked
+"""AppTest of lessons/composition.py: every slider moved, and what the page then shows checked
 against the dp/ formulas at the chosen values."""
 
 import json

@@ -1,4 +1,4 @@
-"""AppTest for pages/definition.py: every widget moved, the numbers it then shows checked
+"""AppTest for lessons/definition.py: every widget moved, the numbers it then shows checked
 against dp/ at the chosen values."""
 
 import json
@@ -13,7 +13,7 @@ import dp
 from ui.data import load_census
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE = str(ROOT / "pages" / "definition.py")
+PAGE = str(ROOT / "lessons" / "definition.py")
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""AppTest for pages/generalized_rr.py: the mode radio, the p and q sliders and the ε slider
+"""AppTest for lessons/generalized_rr.py: the mode radio, the p and q sliders and the ε slider
 moved; metrics and chart data checked against dp/ at the chosen values."""
 
 import json
@@ -20,7 +20,7 @@ ERROR_TITLE = "Error of the Sales count versus ε (n = 32,561)"
 
 
 def run_page() -> AppTest:
-    return AppTest.from_file(str(ROOT / "pages" / "generalized_rr.py"), default_timeout=30).run()
+    return AppTest.from_file(str(ROOT / "lessons" / "generalized_rr.py"), default_timeout=30).run()
 
 
 def set_p_q(p: float, q: float) -> AppTest:

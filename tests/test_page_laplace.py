@@ -1,4 +1,4 @@
-"""AppTest for pages/laplace.py: every widget moved, the numbers it then shows checked
+"""AppTest for lessons/laplace.py: every widget moved, the numbers it then shows checked
 against dp/ at the chosen values."""
 
 import json
@@ -13,7 +13,7 @@ import dp
 from ui.data import load_census
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE = str(ROOT / "pages" / "laplace.py")
+PAGE = str(ROOT / "lessons" / "laplace.py")
 
 
 @pytest.fixture(scope="module")

@@ -23,6 +23,15 @@ def test_page_runs_on_its_own(lesson) -> None:
 
 
 def test_every_page_file_is_in_the_navigation() -> None:
-    on_disk = {path.name for path in (ROOT / "pages").glob("*.py") if path.name != "__init__.py"}
+    on_disk = {path.name for path in (ROOT / "lessons").glob("*.py") if path.name != "__init__.py"}
     listed = {lesson.file for lesson in (HOME, *LESSONS)}
     assert on_disk <= listed, f"pages missing from ui/navigation.py: {sorted(on_disk - listed)}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.file for lesson in LESSONS])
+def test_every_lesson_has_a_page_test_and_a_browser_test(lesson) -> None:
+    stem = lesson.path.stem
+    for kind in ("page", "browser"):
+        test_file = ROOT / "tests" / f"test_{kind}_{stem}.py"
+        assert test_file.exists(), f"{lesson.file} has no {test_file.name}"
+        assert lesson.file in test_file.read_text() or stem in test_file.read_text()

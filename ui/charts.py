@@ -48,9 +48,7 @@ def truth_rule(truth: float, *, label: str = "true value") -> alt.Chart:
     """A dashed, labelled vertical rule at the true value."""
     frame = pd.DataFrame({"x": [float(truth)], "label": [label]})
     base = alt.Chart(frame)
-    rule = base.mark_rule(color=TRUTH_COLOUR, strokeDash=[6, 3], strokeWidth=2).encode(
-        x="x:Q"
-    )
+    rule = base.mark_rule(color=TRUTH_COLOUR, strokeDash=[6, 3], strokeWidth=2).encode(x="x:Q")
     text = base.mark_text(
         align="left", dx=4, dy=-4, baseline="top", color=TRUTH_COLOUR, fontWeight="bold"
     ).encode(x="x:Q", y=alt.value(0), text="label:N")
@@ -98,14 +96,10 @@ def noisy_histogram(
             ],
         )
     )
-    return (bars + truth_rule(truth)).properties(
-        title=title, height=height, width=DEFAULT_WIDTH
-    )
+    return (bars + truth_rule(truth)).properties(title=title, height=height, width=DEFAULT_WIDTH)
 
 
-def describe_histogram(
-    values: np.ndarray, truth: float, *, what: str = "noisy answers"
-) -> str:
+def describe_histogram(values: np.ndarray, truth: float, *, what: str = "noisy answers") -> str:
     """Alt text for a histogram: how many values, where they centre, how far they spread."""
     values = np.asarray(values, dtype=float)
     if values.size == 0:

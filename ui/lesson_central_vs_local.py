@@ -1,5 +1,5 @@
 """Cached computations and chart builders for the central-versus-local lesson
-(pages/central_vs_local.py). Every number comes from dp/; charts are pre-binned (at most a
+(lessons/central_vs_local.py). Every number comes from dp/; charts are pre-binned (at most a
 few hundred rows) and have fixed axes."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Cached computations and chart builders for the composition lesson (pages/composition.py).
+"""Cached computations and chart builders for the composition lesson (lessons/composition.py).
 
 Every number comes from dp/; the frames here are small (at most 1,000 rows) and every chart
 has fixed axes, so moving a slider shows change, not rescaling."""

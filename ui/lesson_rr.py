@@ -1,5 +1,5 @@
 """Cached computations and chart builders for the two binary randomized-response lessons
-(pages/coin_flip.py and pages/generalized_rr.py). The math is dp/'s; this module draws,
+(lessons/coin_flip.py and lessons/generalized_rr.py). The math is dp/'s; this module draws,
 caches and aggregates (bins and summary rows, never raw samples to the browser)."""
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @dataclass(frozen=True)
 class Lesson:
-    """One page of the app: its file under pages/, its title, icon and URL path."""
+    """One page of the app: its file under lessons/, its title, icon and URL path."""
 
     file: str
     title: str
@@ -21,7 +21,7 @@ class Lesson:
 
     @property
     def path(self) -> Path:
-        return ROOT / "pages" / self.file
+        return ROOT / "lessons" / self.file
 
 
 HOME = Lesson("home.py", "Home", ":material/home:", "home", "What this app teaches.", "Start")
