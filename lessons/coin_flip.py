@@ -340,6 +340,11 @@ with st.container(border=True):
     )
     wrong = n_people * dp.fair_coin_formula_estimate(wrong_counts, n_people)
     bias_people = n_people * dp.fair_coin_formula_bias(true_sales / n_people, honest, random_yes)
+    if abs(bias_people) < 0.5:
+        st.info(
+            "With these coins the textbook line happens to be right, so both histograms sit "
+            "on the truth. Move **y** in section 4 to 0.30 and watch the left one leave it."
+        )
     bug_columns = st.columns(2)
     domain = (-0.5 * n_people, 1.5 * n_people)
     with bug_columns[0]:
