@@ -54,9 +54,10 @@ if attr.missing:
 
 st.header("True, reported and estimated")
 st.markdown(
-    "The reports are a blurred copy of the truth: every category receives q·n false reports "
-    "on top of its kept true ones. Since the expected count of reports of v is "
-    "n_v p + (n − n_v) q, you undo the blur by subtracting n q and dividing by p − q:"
+    "The reports are a blurred copy of the truth: category v keeps p·n_v of its own n_v "
+    "people and receives q·(n − n_v) false reports from everyone else. So the expected "
+    "count of reports of v is n_v p + (n − n_v) q = n q + n_v (p − q), and you undo the "
+    "blur by subtracting n q and dividing by p − q:"
 )
 st.latex(r"\hat c_v = \frac{C_v - n\,q}{p - q}")
 survey = lesson_kary.grr_survey(key, epsilon, widgets.seed())
