@@ -1,10 +1,13 @@
 """Privacy Playground: the frame and the router. Lessons live in lessons/."""
 
+from pathlib import Path
+
 import streamlit as st
 
 from ui.navigation import HOME, all_pages
 
 st.set_page_config(page_title="Privacy Playground", page_icon="🔒", layout="wide")
+st.html(Path(__file__).parent / "ui" / "style.css")
 
 sections: dict[str, list] = {}
 for lesson in all_pages():
