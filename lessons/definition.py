@@ -4,8 +4,8 @@ bound, the privacy loss and what an attacker can conclude."""
 import streamlit as st
 
 import dp
+from ui import charts, widgets
 from ui import lesson_definition as lesson
-from ui import widgets
 
 widgets.lesson_header(
     "The definition",
@@ -74,9 +74,9 @@ lo, hi = st.slider(
     help="Any range of outputs is an event. The ratio bound must hold for all of them.",
 )
 
-lesson.show_spec(
+charts.show_template(
     lesson.density_spec(truth),
-    named={"density": lesson.arrow_bytes("density", truth, truth_neighbour, epsilon)},
+    datasets={"density": lesson.arrow_bytes("density", truth, truth_neighbour, epsilon)},
     inline={"event": lesson.event_rows(lo, hi)},
     title=f"Both worlds' output densities, ε = {epsilon:g}",
     alt_text=(
@@ -138,9 +138,9 @@ st.latex(
 st.markdown(
     "The chart shows ℒ(y) for every output in view, and the grey band ±ε it may never leave."
 )
-lesson.show_spec(
+charts.show_template(
     lesson.loss_spec(truth),
-    named={"loss": lesson.arrow_bytes("loss", truth, truth_neighbour, epsilon)},
+    datasets={"loss": lesson.arrow_bytes("loss", truth, truth_neighbour, epsilon)},
     inline=lesson.band_rows(truth, epsilon),
     title=f"Privacy loss stays inside ±ε = ±{epsilon:g}",
     alt_text=(
@@ -181,9 +181,9 @@ col_eps.metric("ε", f"{epsilon:g}")
 col_post.metric(
     "Worst-case posterior", f"{posterior:.1%}", delta=f"{posterior - prior:+.1%} points"
 )
-lesson.show_spec(
+charts.show_template(
     lesson.posterior_spec(),
-    named={"curve": lesson.arrow_bytes("curve", prior)},
+    datasets={"curve": lesson.arrow_bytes("curve", prior)},
     inline=lesson.posterior_rows(prior, epsilon, posterior),
     title="Worst-case belief after one output",
     alt_text=(

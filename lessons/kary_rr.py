@@ -4,7 +4,7 @@ estimates and post-processing, error versus ε, and variance versus k."""
 import streamlit as st
 
 import dp
-from ui import lesson_kary, widgets
+from ui import charts, lesson_kary, widgets
 
 widgets.lesson_header(
     "k-ary randomized response",
@@ -62,9 +62,9 @@ st.markdown(
 st.latex(r"\hat c_v = \frac{C_v - n\,q}{p - q}")
 survey = lesson_kary.grr_survey(key, epsilon, widgets.seed())
 series = {"reported": survey["reported"], "estimated": survey["raw"]}
-lesson_kary.show_spec(
+charts.show_template(
     lesson_kary.histogram_spec(key, tuple(series)),
-    lesson_kary.histogram_frames(attr, series),
+    datasets=lesson_kary.histogram_frames(attr, series),
     title=lesson_kary.histogram_title(
         f"Reported and estimated (ε = {epsilon:g})",
         [
@@ -108,9 +108,9 @@ for col, name in zip(cols, ("raw", "clipped", "projected"), strict=True):
     )
     col.caption(f"L2 error, {name}: **{l2:,.0f}** people")
 post = {"raw estimate": survey["raw"], "projected": survey["projected"]}
-lesson_kary.show_spec(
+charts.show_template(
     lesson_kary.histogram_spec(key, tuple(post)),
-    lesson_kary.histogram_frames(attr, post),
+    datasets=lesson_kary.histogram_frames(attr, post),
     title=lesson_kary.histogram_title(
         f"Projection removes negatives (ε = {epsilon:g})",
         ["Black tick: true count", "hollow dashed bar: raw · solid bar: projected"],
@@ -147,9 +147,9 @@ cols[0].metric(f"Variance of one count at k = {attr.k}", f"{variance:,.0f}")
 cols[1].metric("Standard deviation", f"{variance**0.5:,.0f} people")
 frame = lesson_kary.variance_by_k(attr.n, epsilon)
 domain = lesson_kary.variance_domain(attr.n)
-lesson_kary.show_spec(
+charts.show_template(
     lesson_kary.variance_spec(domain),
-    lesson_kary.variance_frames(frame, attr),
+    datasets=lesson_kary.variance_frames(frame, attr),
     title={
         "text": f"GRR variance versus k (ε = {epsilon:g})",
         "subtitle": f"n = {attr.n:,} · diamond: {attr.title}",

@@ -3,8 +3,8 @@
 import streamlit as st
 
 import dp
+from ui import charts, widgets
 from ui import lesson_laplace as lesson
-from ui import widgets
 
 widgets.lesson_header(
     "The Laplace mechanism",
@@ -91,7 +91,7 @@ st.caption(
 bins, outside, low, high = lesson.histogram(
     truth, epsilon, answers, half_width, widgets.seed() + lesson.SEED_HISTOGRAM
 )
-lesson.show_spec(
+charts.show_template(
     lesson.histogram_spec(truth, half_width),
     title=f"{answers:,} noisy answers at ε = {epsilon:g}",
     alt_text=(
@@ -99,7 +99,7 @@ lesson.show_spec(
         f"to {truth + half_width:,.0f}. The true count {truth:,} is a dashed line; 95% of the "
         f"answers lie between {low:,.1f} and {high:,.1f}; {outside:,} fall outside the window."
     ),
-    named={"bins": bins},
+    datasets={"bins": bins},
 )
 if outside:
     st.caption(
@@ -126,7 +126,7 @@ for small_epsilon in lesson.SMALL_MULTIPLE_EPSILONS:
         widgets.seed() + lesson.SEED_SMALL_MULTIPLES,
     )
     small_half = dp.laplace_interval_half_width(dp.laplace_scale(1, small_epsilon))
-    lesson.show_spec(
+    charts.show_template(
         lesson.histogram_spec(truth, lesson.SMALL_MULTIPLE_HALF_WIDTH, 180),
         title=f"ε = {small_epsilon:g}: 95% of answers within ±{small_half:,.3g}",
         alt_text=(
@@ -134,7 +134,7 @@ for small_epsilon in lesson.SMALL_MULTIPLE_EPSILONS:
             f"between {small_low:,.1f} and {small_high:,.1f}; {small_outside:,} fall "
             "outside the shared window and are counted in its edge bins."
         ),
-        named={"bins": small_bins},
+        datasets={"bins": small_bins},
     )
 
 # --- 3. The malicious query -------------------------------------------------------------------
@@ -147,7 +147,7 @@ st.markdown(
     f"answer is 0 or 1 — it *is* {name}'s income band. The count still has sensitivity 1, "
     "so the Laplace mechanism answers it like any other. Can the attacker read the answer?"
 )
-lesson.show_spec(
+charts.show_template(
     lesson.worlds_spec(),
     title=f"The two possible worlds at ε = {epsilon:g}",
     alt_text=(
@@ -155,7 +155,7 @@ lesson.show_spec(
         f"{lesson.MALICIOUS_X[0]:g} to {lesson.MALICIOUS_X[1]:g}: centred on 0 (earns >50K, "
         "dashed orange) and on 1 (earns ≤50K, solid blue), with the guessing threshold ½."
     ),
-    named={"worlds": lesson.worlds_bytes(epsilon)},
+    datasets={"worlds": lesson.worlds_bytes(epsilon)},
 )
 
 draw_key, guess_key = "laplace_draws", "laplace_guess"
@@ -209,14 +209,14 @@ accuracy = dp.best_guess_accuracy(epsilon)
 col_eps, col_acc = st.columns(2)
 col_eps.metric("ε", f"{epsilon:g}")
 col_acc.metric("Best guess right", f"{accuracy:.1%}")
-lesson.show_spec(
+charts.show_template(
     lesson.accuracy_spec(),
     title="How often the best guess is right",
     alt_text=(
         f"Accuracy of the best guess versus ε from 0.01 to 10: it rises from 50% (a coin "
         f"flip) towards 100%; at ε = {epsilon:g} it is {accuracy:.1%}."
     ),
-    named={"curve": lesson.accuracy_bytes(), "point": lesson.point_bytes(epsilon)},
+    datasets={"curve": lesson.accuracy_bytes(), "point": lesson.point_bytes(epsilon)},
 )
 st.markdown(
     f"At ε = 0.1 the attacker is right {dp.best_guess_accuracy(0.1):.1%} of the time — barely "

@@ -4,7 +4,7 @@ occupation histogram with error bars, and when unary encoding beats k-ary RR."""
 import streamlit as st
 
 import dp
-from ui import lesson_kary, lesson_unary, widgets
+from ui import charts, lesson_unary, widgets
 
 widgets.lesson_header(
     "Unary encoding",
@@ -117,9 +117,9 @@ if st.button("Roll the dice again", key="ue_reroll", icon=":material/casino:"):
 reported = dp.ue_perturb(
     dp.ue_encode([value], attr.k), p, q, rng=widgets.seed() + lesson_unary.SEED_JOURNEY + rolls
 )[0]
-lesson_kary.show_spec(
+charts.show_template(
     lesson_unary.journey_spec(),
-    lesson_unary.journey_frames(value, p, q, reported),
+    datasets=lesson_unary.journey_frames(value, p, q, reported),
     title={
         "text": f"One respondent's journey (roll {rolls + 1})",
         "subtitle": "Each cell shows its value; darker = closer to 1",
@@ -166,9 +166,9 @@ if informative:
     cols = st.columns(2)
     cols[0].metric("L1 error (all occupations)", f"{l1:,.0f} people")
     cols[1].metric("Truths inside ±2 SD", f"{covered} of {attr.k}")
-    lesson_kary.show_spec(
+    charts.show_template(
         lesson_unary.estimate_spec(),
-        lesson_unary.estimate_frames(estimates, sd),
+        datasets=lesson_unary.estimate_frames(estimates, sd),
         title={
             "text": f"Estimates (p = {p:.2f}, q = {q:.2f})",
             "subtitle": [
@@ -218,9 +218,9 @@ st.markdown(
     f"For the {attr.k} occupations the better choice is **{winner}**."
 )
 frame = lesson_unary.comparison_frame(attr.n, compare_epsilon)
-lesson_kary.show_spec(
+charts.show_template(
     lesson_unary.comparison_spec(lesson_unary.comparison_domain(attr.n)),
-    {"curves": frame, "marks": lesson_unary.comparison_marks(compare_epsilon)},
+    datasets={"curves": frame, "marks": lesson_unary.comparison_marks(compare_epsilon)},
     title={
         "text": f"Variance versus k (ε = {compare_epsilon:g})",
         "subtitle": [

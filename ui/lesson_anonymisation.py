@@ -261,17 +261,15 @@ def _class_size_base_spec(people: int, title: str) -> dict:
     chart = (bars + labels).properties(
         title=title, height=charts.DEFAULT_HEIGHT, width=charts.DEFAULT_WIDTH
     )
-    return chart.to_dict()
+    return charts.vega_template(chart)
 
 
 def class_size_spec(buckets: tuple[int, ...], people: int, *, title: str) -> dict:
     """Vega-Lite spec of the bar chart of how many people share their combination: fixed
     categories, a fixed 0–100% axis, the unique bar vermillion, every bar labelled with its
     count."""
-    spec = _class_size_base_spec(people, title)  # a fresh copy from the cache
     frame = class_size_frame(list(buckets), people)
-    spec.setdefault("datasets", {})["classes"] = frame.to_dict(orient="records")
-    return spec
+    return charts.fill_template(_class_size_base_spec(people, title), datasets={"classes": frame})
 
 
 def describe_class_sizes(buckets: list[int], people: int, columns: tuple[str, ...]) -> str:
@@ -365,15 +363,14 @@ def _success_base_spec(right_half: bool, tries: int) -> dict:
         height=charts.DEFAULT_HEIGHT,
         width=charts.DEFAULT_WIDTH,
     )
-    return chart.to_dict()
+    return charts.vega_template(chart)
 
 
 def success_spec(epsilon: float, exact: float, simulated: float, *, tries: int) -> dict:
     """Exact success rate versus ε (log x axis, fixed 0.01–10 and 40–100%), a dashed
     coin-toss line at 50%, the chosen ε as a dashed rule labelled with the exact rate, and
     the simulated share as an orange diamond beside the black exact circle."""
-    spec = _success_base_spec(epsilon > 0.3, tries)  # a fresh copy from the cache
-    spec.setdefault("datasets", {})["marker"] = [
+    marker = [
         {
             "epsilon": epsilon,
             "success": exact,
@@ -387,4 +384,6 @@ def success_spec(epsilon: float, exact: float, simulated: float, *, tries: int) 
             "label": "",
         },
     ]
-    return spec
+    return charts.fill_template(
+        _success_base_spec(epsilon > 0.3, tries), datasets={"marker": marker}
+    )

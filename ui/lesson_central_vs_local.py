@@ -29,17 +29,6 @@ MODEL_COLOURS = alt.Scale(domain=[CENTRAL, LOCAL], range=[charts.BLUE, charts.OR
 MODEL_DASHES = alt.Scale(domain=[CENTRAL, LOCAL], range=[[1, 0], [7, 4]])
 
 
-def vega_spec(chart: alt.TopLevelMixin) -> dict:
-    """The chart as a Vega-Lite dict, without Altair's default 300x300 view config (as
-    st.altair_chart would send it); the cached *_spec functions build it once per ε."""
-    spec = chart.to_dict(validate=False)
-    if spec.get("config") == {"view": {"continuousWidth": 300, "continuousHeight": 300}}:
-        del spec["config"]
-    # room above the title: without it the title's ascenders are clipped in the app
-    spec.setdefault("padding", {"left": 5, "top": 12, "right": 5, "bottom": 5})
-    return spec
-
-
 @st.cache_data(show_spinner=False)
 def sales_question() -> tuple[int, int]:
     """(people who work in Sales, people in the census)."""
@@ -226,9 +215,9 @@ def error_distribution_spec(truth: int, n: int, epsilon: float, seed: int) -> di
     chart = error_distribution_chart(
         frame, dp.laplace_std(1, epsilon), dp.local_count_std(n, epsilon)
     )
-    return vega_spec(chart)
+    return charts.vega_template(chart)
 
 
 @st.cache_data(show_spinner=False, max_entries=200)
 def error_versus_n_spec(epsilon: float, census_n: int) -> dict:
-    return vega_spec(error_versus_n_chart(error_versus_n(epsilon), census_n))
+    return charts.vega_template(error_versus_n_chart(error_versus_n(epsilon), census_n))

@@ -25,19 +25,6 @@ HISTOGRAM_DOMAIN = (-1_000.0, 5_000.0)
 MAX_GROUP = 10
 
 
-def vega_spec(chart: alt.TopLevelMixin) -> dict:
-    """The chart as a Vega-Lite dict, without Altair's default 300x300 view config (as
-    st.altair_chart would send it). Building and validating an Altair chart costs tens of
-    ms, so the cached *_spec functions below do it once per slider setting and the page
-    renders the dict with st.vega_lite_chart."""
-    spec = chart.to_dict(validate=False)
-    if spec.get("config") == {"view": {"continuousWidth": 300, "continuousHeight": 300}}:
-        del spec["config"]
-    # room above the title: without it the title's ascenders are clipped in the app
-    spec.setdefault("padding", {"left": 5, "top": 12, "right": 5, "bottom": 5})
-    return spec
-
-
 # --- data ---------------------------------------------------------------------------------
 
 
@@ -314,19 +301,21 @@ def group_chart(frame: pd.DataFrame, g: int, prior: float) -> alt.LayerChart:
 
 @st.cache_data(show_spinner=False, max_entries=2_000)
 def sequential_spec(total_epsilon: float, m: int) -> dict:
-    return vega_spec(sequential_error_chart(sequential_error_frame(total_epsilon), m))
+    return charts.vega_template(sequential_error_chart(sequential_error_frame(total_epsilon), m))
 
 
 @st.cache_data(show_spinner=False, max_entries=500)
 def averaging_spec(truth: int, epsilon: float, m: int, seed: int) -> dict:
-    return vega_spec(averaging_chart(averaging_frame(truth, epsilon, seed).head(m), truth))
+    return charts.vega_template(
+        averaging_chart(averaging_frame(truth, epsilon, seed).head(m), truth)
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=200)
 def bars_spec(epsilon: float, seed: int, column: str, title: str, colour: str) -> dict:
-    return vega_spec(bars_chart(histogram_frames(epsilon, seed), column, title, colour))
+    return charts.vega_template(bars_chart(histogram_frames(epsilon, seed), column, title, colour))
 
 
 @st.cache_data(show_spinner=False, max_entries=2_000)
 def group_spec(epsilon: float, g: int, prior: float) -> dict:
-    return vega_spec(group_chart(group_frame(epsilon, prior), g, prior))
+    return charts.vega_template(group_chart(group_frame(epsilon, prior), g, prior))

@@ -88,39 +88,6 @@ DATASET_SCALE = alt.Scale(domain=[LABEL_D, LABEL_D_PRIME], range=[charts.BLUE, c
 DASH_SCALE = alt.Scale(domain=[LABEL_D, LABEL_D_PRIME], range=[[1, 0], [6, 4]])
 
 
-def show_spec(
-    spec: dict,
-    *,
-    title: str,
-    alt_text: str,
-    named: dict[str, bytes] | None = None,
-    inline: dict[str, list[dict]] | None = None,
-) -> None:
-    """Draw a cached Vega-Lite template with this run's data and title.
-
-    Building and validating an Altair chart costs tens of milliseconds per rerun, and so
-    does turning a DataFrame into Arrow; so the templates below are built once (data-free,
-    cached), the long curves arrive as cached Arrow bytes (`named`), and the one- or
-    two-row layers (the event Y, the ±ε band, the marked point) are written into the spec
-    as inline values (`inline`)."""
-    inline = inline or {}
-    top = spec.get("data")  # Altair may hoist the first layers' shared data to the top
-    layers = []
-    for layer in spec["layer"]:
-        data = layer.get("data", top)
-        if data is not None and data.get("name") in inline:
-            layer = {**layer, "data": {"values": inline[data["name"]]}}
-        elif data is not None:
-            layer = {**layer, "data": data}
-        layers.append(layer)
-    rest = {key: value for key, value in spec.items() if key != "data"}
-    st.vega_lite_chart(
-        {**rest, "layer": layers, "title": title, "datasets": dict(named or {})},
-        width="stretch",
-        alt=alt_text,
-    )
-
-
 @st.cache_data(show_spinner=False, max_entries=256)
 def arrow_bytes(kind: str, *params) -> bytes:
     """One of the cached curves, serialised once to the Arrow bytes a chart carries."""
@@ -180,7 +147,7 @@ def density_spec(truth: int) -> dict:
         )
     )
     chart = (band + band_text + lines).properties(height=360, width=charts.DEFAULT_WIDTH)
-    return chart.to_dict()
+    return charts.vega_template(chart)
 
 
 def event_rows(lo: float, hi: float) -> list[dict]:
@@ -230,7 +197,7 @@ def loss_spec(truth: int) -> dict:
     chart = (band + edge_rules + edge_text + line).properties(
         height=320, width=charts.DEFAULT_WIDTH
     )
-    return chart.to_dict()
+    return charts.vega_template(chart)
 
 
 def band_rows(truth: int, epsilon: float) -> dict[str, list[dict]]:
@@ -301,7 +268,7 @@ def posterior_spec() -> dict:
     chart = (prior_rule + prior_text + curve + point + point_text).properties(
         height=320, width=charts.DEFAULT_WIDTH
     )
-    return chart.to_dict()
+    return charts.vega_template(chart)
 
 
 def posterior_rows(prior: float, epsilon: float, posterior: float) -> dict[str, list[dict]]:

@@ -150,25 +150,6 @@ def error_table_display(table: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
-def show_spec(
-    spec: dict, datasets: dict[str, pd.DataFrame], *, title: dict | str, alt_text: str
-) -> None:
-    """Draw a cached Vega-Lite template with this run's data and title.
-
-    Building and validating an Altair chart costs tens of milliseconds per rerun; the
-    templates below are built once (cached, data-free) and only the small pre-aggregated
-    frames change from run to run."""
-    # fit-x: the width follows the container, the height is the plot's own (Streamlit's
-    # default "fit" squeezes titles and axis labels into it).
-    spec = {
-        "autosize": {"type": "fit-x", "contains": "padding"},
-        **spec,
-        "title": title,
-        "datasets": datasets,
-    }
-    st.vega_lite_chart(spec, width="stretch", alt=alt_text)
-
-
 def histogram_frames(attr: Attribute, series: dict[str, np.ndarray]) -> dict[str, pd.DataFrame]:
     """The rows for `histogram_spec`: one per (category, series), values beyond the fixed
     axis pinned to its edge and marked » or «; and the true counts."""
@@ -250,19 +231,11 @@ def histogram_spec(key: str, names: tuple[str, ...]) -> dict:
         .mark_rule(color=charts.GREY)
         .encode(x=alt.X("x:Q", scale=x_scale))
     )
-    ticks = (
-        alt.Chart(alt.NamedData(name="truth"))
-        .mark_tick(color=charts.TRUTH_COLOUR, thickness=3, size=band * 0.9)
-        .encode(
-            y=y,
-            x=alt.X("true count:Q", scale=x_scale),
-            tooltip=[alt.Tooltip("category:N"), alt.Tooltip("true count:Q", format=",")],
-        )
-    )
+    ticks = charts.truth_ticks(y, x_scale, size=band * 0.9)
     chart = (zero + bars + edges + ticks).properties(
         width=charts.DEFAULT_WIDTH, height=band * attr.k
     )
-    return chart.to_dict()
+    return charts.vega_template(chart)
 
 
 def describe_histograms(attr: Attribute, series: dict[str, np.ndarray]) -> str:
@@ -353,7 +326,7 @@ def variance_spec(domain: tuple[float, float]) -> dict:
     chart = (grey + grey_labels + line + point + text).properties(
         width=charts.DEFAULT_WIDTH, height=360
     )
-    return chart.to_dict()
+    return charts.vega_template(chart)
 
 
 def variance_frames(frame: pd.DataFrame, attr: Attribute) -> dict[str, pd.DataFrame]:

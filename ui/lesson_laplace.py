@@ -2,7 +2,7 @@
 
 Charts are Vega-Lite templates built once with Altair (data-free, cached) and filled each
 run with pre-binned data as cached Arrow bytes, because building an Altair chart costs tens
-of milliseconds per rerun (see `ui.lesson_definition.show_spec`)."""
+of milliseconds per rerun (see `ui.charts.show_template`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from streamlit import dataframe_util
 import dp
 from ui import charts
 from ui.data import census
-from ui.lesson_definition import show_spec  # noqa: F401  (re-exported for the page)
 
 QUERY_AGE = "People aged at least …"
 QUERY_OCCUPATION = "People in an occupation"
@@ -123,20 +122,10 @@ def histogram_spec(truth: int, half_width: float, height: int = 300) -> dict:
             ],
         )
     )
-    truth_frame = alt.Data(values=[{"x": float(truth), "label": f"true count {truth:,}"}])
-    rule = (
-        alt.Chart(truth_frame)
-        .mark_rule(color=charts.TRUTH_COLOUR, strokeDash=[6, 3], strokeWidth=2)
-        .encode(x=alt.X("x:Q", scale=x_scale))
-    )
-    text = (
-        alt.Chart(truth_frame)
-        .mark_text(
-            align="left", dx=4, dy=4, baseline="top", color=charts.TRUTH_COLOUR, fontWeight="bold"
-        )
-        .encode(x=alt.X("x:Q", scale=x_scale), y=alt.value(0), text="label:N")
-    )
-    return (bars + rule + text).properties(height=height, width=charts.DEFAULT_WIDTH).to_dict()
+    truth_data = alt.Data(values=[{"x": float(truth), "label": f"true count {truth:,}"}])
+    truth_layers = charts.truth_rule_layers(x_scale, data=truth_data, label_dy=4)
+    chart = (bars + truth_layers).properties(height=height, width=charts.DEFAULT_WIDTH)
+    return charts.vega_template(chart)
 
 
 # --- the malicious query --------------------------------------------------------------------
@@ -201,7 +190,9 @@ def worlds_spec() -> dict:
         .mark_text(align="left", dx=4, dy=4, baseline="top", fontWeight="bold")
         .encode(x=alt.X("x:Q", scale=x_scale), y=alt.value(0), text="label:N")
     )
-    return (lines + rule + text).properties(height=340, width=charts.DEFAULT_WIDTH).to_dict()
+    return charts.vega_template(
+        (lines + rule + text).properties(height=340, width=charts.DEFAULT_WIDTH)
+    )
 
 
 @st.cache_data(show_spinner=False)
@@ -260,7 +251,7 @@ def accuracy_spec() -> dict:
     chart = (coin_rule + coin_text + curve + point + point_text).properties(
         height=300, width=charts.DEFAULT_WIDTH
     )
-    return chart.to_dict()
+    return charts.vega_template(chart)
 
 
 @st.cache_data(show_spinner=False)

@@ -108,28 +108,8 @@ def error_versus_epsilon(true_yes: int, n: int) -> pd.DataFrame:
 # --- charts -------------------------------------------------------------------------------
 # Each chart is an Altair template built once per set of plain parameters (cached as a
 # Vega-Lite dict whose layers read *named* datasets), and every rerun only fills in the
-# data rows: building an Altair chart costs 25-50 ms, copying a cached dict well under 1 ms.
-
-
-def _fill(spec: dict, **datasets: pd.DataFrame | list[dict]) -> dict:
-    """Put the rows of each named dataset into a (fresh, cached) Vega-Lite spec."""
-    spec["datasets"] = {
-        name: rows.to_dict(orient="records") if isinstance(rows, pd.DataFrame) else rows
-        for name, rows in datasets.items()
-    }
-    return spec
-
-
-def _truth_layers(x_scale: alt.Scale) -> alt.LayerChart:
-    """The dashed, labelled truth rule of `charts.truth_rule`, reading the dataset "truth"."""
-    base = alt.Chart(alt.Data(name="truth"))
-    rule = base.mark_rule(color=charts.TRUTH_COLOUR, strokeDash=[6, 3], strokeWidth=2).encode(
-        x=alt.X("x:Q", scale=x_scale)
-    )
-    text = base.mark_text(
-        align="left", dx=4, dy=-4, baseline="top", color=charts.TRUTH_COLOUR, fontWeight="bold"
-    ).encode(x=alt.X("x:Q", scale=x_scale), y=alt.value(0), text="label:N")
-    return rule + text
+# data rows (`charts.fill_template`): building an Altair chart costs 25-50 ms, copying a
+# cached dict well under 1 ms.
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -157,14 +137,16 @@ def _histogram_template(
             ],
         )
     )
-    layers = bars + _truth_layers(x_scale)
+    layers = bars + charts.truth_rule_layers(x_scale)
     if with_band:
         layers += (
             alt.Chart(alt.Data(name="band"))
             .mark_rule(color=charts.VERMILLION, strokeDash=[2, 2], strokeWidth=2)
             .encode(x=alt.X("x:Q", scale=x_scale))
         )
-    return layers.properties(title="", height=charts.DEFAULT_HEIGHT, width="container").to_dict()
+    return charts.vega_template(
+        layers.properties(title="", height=charts.DEFAULT_HEIGHT, width="container")
+    )
 
 
 def histogram_with_band(
@@ -182,7 +164,6 @@ def histogram_with_band(
     """Vega-Lite spec: histogram (share per bin, fixed axes) with the truth as a dashed
     rule and, if `sd` is given, dotted rules at truth ± 2 SD (clamped to the axis)."""
     spec = _histogram_template(tuple(domain), x_title, y_max, colour, sd is not None)
-    spec["title"] = title
     data = {
         "bins": charts.histogram_frame(values, domain=domain, bins=bins),
         "truth": [{"x": float(truth), "label": "true value"}],
@@ -193,7 +174,7 @@ def histogram_with_band(
             {"x": min(max(truth - 2 * sd, lo), hi), "label": "−2 SD"},
             {"x": min(max(truth + 2 * sd, lo), hi), "label": "+2 SD"},
         ]
-    return _fill(spec, **data)
+    return charts.fill_template(spec, title=title, datasets=data)
 
 
 SPREAD_KINDS = ("exact", "simulated")
@@ -233,22 +214,22 @@ def _spread_template() -> dict:
     label = here.mark_text(align="left", dx=5, dy=-8, fontWeight="bold", color=charts.BLACK).encode(
         x=alt.X("n:Q", scale=x_scale), y=alt.Y("sd:Q", scale=y_scale), text="label:N"
     )
-    return (
-        (line + points + rule + label)
-        .properties(
+    return charts.vega_template(
+        (line + points + rule + label).properties(
             title="The spread shrinks like 1/√n", height=charts.DEFAULT_HEIGHT, width="container"
         )
-        .to_dict()
     )
 
 
 def spread_chart(frame: pd.DataFrame, current_n: int, current_sd: float) -> dict:
     """Vega-Lite spec, log-log: exact spread line, simulated points, current n marked."""
-    return _fill(
+    return charts.fill_template(
         _spread_template(),
-        exact=frame[frame["kind"] == SPREAD_KINDS[0]],
-        simulated=frame[frame["kind"] == SPREAD_KINDS[1]],
-        here=[{"n": current_n, "sd": current_sd, "label": f"your n = {current_n:,}"}],
+        datasets={
+            "exact": frame[frame["kind"] == SPREAD_KINDS[0]].reset_index(drop=True),
+            "simulated": frame[frame["kind"] == SPREAD_KINDS[1]].reset_index(drop=True),
+            "here": [{"n": current_n, "sd": current_sd, "label": f"your n = {current_n:,}"}],
+        },
     )
 
 
@@ -277,14 +258,12 @@ def _error_epsilon_template() -> dict:
     here = alt.Chart(alt.Data(name="here"))
     point = here.mark_point(shape="diamond", size=140, filled=True, color=charts.VERMILLION)
     text = here.mark_text(align="left", dx=9, dy=-9, fontWeight="bold", color=charts.BLACK)
-    return (
-        (line + point.encode(x=x, y=y) + text.encode(x=x, y=y, text="label:N"))
-        .properties(
+    return charts.vega_template(
+        (line + point.encode(x=x, y=y) + text.encode(x=x, y=y, text="label:N")).properties(
             title="Error of the Sales count versus ε (n = 32,561)",
             height=charts.DEFAULT_HEIGHT,
             width="container",
         )
-        .to_dict()
     )
 
 
@@ -302,7 +281,7 @@ def error_epsilon_chart(
                 "label": label,
             }
         ]
-    return _fill(_error_epsilon_template(), curve=frame, here=here)
+    return charts.fill_template(_error_epsilon_template(), datasets={"curve": frame, "here": here})
 
 
 LN_RATIO_LIMIT = 5.0
@@ -345,23 +324,23 @@ def _ratio_template() -> dict:
     labels = reports.mark_text(align="left", dx=4, fontWeight="bold").encode(
         y=y, x=alt.X("size:Q", scale=x_scale), text="text:N"
     )
-    return (
-        (shade + edge + bars + labels)
-        .properties(
+    return charts.vega_template(
+        (shade + edge + bars + labels).properties(
             title="What each report reveals (grey band: up to ε, dashed line: ε)",
             # A step height: with a fixed pixel height the two bands collapsed onto one row.
             height=alt.Step(40),
             width="container",
         )
-        .to_dict()
     )
 
 
 def ratio_chart(p: float, q: float, epsilon: float) -> dict:
     """Vega-Lite spec, horizontal bars: |ln| of each report's likelihood ratio, with the
     band [0, ε] shaded."""
-    return _fill(
+    return charts.fill_template(
         _ratio_template(),
-        band=[{"lo": 0.0, "hi": min(epsilon, LN_RATIO_LIMIT), "label": "ε"}],
-        reports=ratio_frame(p, q),
+        datasets={
+            "band": [{"lo": 0.0, "hi": min(epsilon, LN_RATIO_LIMIT), "label": "ε"}],
+            "reports": ratio_frame(p, q),
+        },
     )

@@ -2,7 +2,7 @@
 
 The survey of everyone uses the aggregate sampler `dp.sample_ue_counts` (two binomials per
 bit), never a 30,718 × 14 bit matrix, so a rerun stays fast. Charts are data-free Vega-Lite
-templates built once (see `lesson_kary.show_spec`).
+templates built once (see `charts.show_template`).
 """
 
 from __future__ import annotations
@@ -99,7 +99,7 @@ def journey_spec() -> dict:
             color=alt.condition("datum.shade > 0.55", alt.value("white"), alt.value("black")),
         )
     )
-    return (cells + text).properties(width=charts.DEFAULT_WIDTH, height=110).to_dict()
+    return charts.vega_template((cells + text).properties(width=charts.DEFAULT_WIDTH, height=110))
 
 
 @st.cache_data(show_spinner=False)
@@ -162,25 +162,16 @@ def estimate_spec() -> dict:
         .mark_text(align="left", dx=4, fontWeight="bold", fontSize=14)
         .encode(y=y, x=alt.value(0), text="edge:N")
     )
-    ticks = (
-        alt.Chart(alt.NamedData(name="truth"))
-        .mark_tick(color=charts.VERMILLION, thickness=3, size=24)
-        .encode(
-            y=y,
-            x=alt.X("true count:Q", scale=x_scale),
-            tooltip=[alt.Tooltip("category:N"), alt.Tooltip("true count:Q", format=",")],
-        )
-    )
+    ticks = charts.truth_ticks(y, x_scale, size=24, colour=charts.VERMILLION)
     zero = (
         alt.Chart(alt.Data(values=[{"x": 0}]))
         .mark_rule(color=charts.GREY)
         .encode(x=alt.X("x:Q", scale=x_scale))
     )
-    return (
-        (zero + bars + whiskers + ticks + edges)
-        .properties(width=charts.DEFAULT_WIDTH, height=30 * attr.k)
-        .to_dict()
+    chart = (zero + bars + whiskers + ticks + edges).properties(
+        width=charts.DEFAULT_WIDTH, height=30 * attr.k
     )
+    return charts.vega_template(chart)
 
 
 @st.cache_data(show_spinner=False)
@@ -269,11 +260,10 @@ def comparison_spec(domain: tuple[float, float]) -> dict:
         )
         for row, dy in ((0, 2), (1, 16))
     ]
-    return (
-        alt.layer(lines, labels, rules, *rule_text)
-        .properties(width=charts.DEFAULT_WIDTH, height=340)
-        .to_dict()
+    chart = alt.layer(lines, labels, rules, *rule_text).properties(
+        width=charts.DEFAULT_WIDTH, height=340
     )
+    return charts.vega_template(chart)
 
 
 def comparison_marks(epsilon: float) -> pd.DataFrame:
