@@ -29,19 +29,21 @@ def check_real(
     range_text: str | None = None,
 ) -> float:
     """A real scalar (not bool, not NaN, finite unless allowed) within the given bounds."""
-    if isinstance(x, np.ndarray) and x.ndim == 0:
-        x = x.item()
-    if _is_bool(x) or not isinstance(x, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(x).__name__} {x!r}")
+    kind = type(x)
+    if kind is not float and kind is not int:  # plain numbers skip the slower ABC checks
+        if isinstance(x, np.ndarray) and x.ndim == 0:
+            x = x.item()
+        if _is_bool(x) or not isinstance(x, numbers.Real):
+            raise TypeError(f"{name} must be a real number, got {type(x).__name__} {x!r}")
     value = float(x)
     if math.isnan(value):
         raise ValueError(f"{name} must be a number, got NaN")
     if math.isinf(value) and not allow_inf:
         raise ValueError(f"{name} must be finite, got {value}")
-    text = range_text or _range_text(low, high, low_open, high_open)
-    if low is not None and (value < low or (low_open and value == low)):
-        raise ValueError(f"{name} must be {text}, got {value:g}")
-    if high is not None and (value > high or (high_open and value == high)):
+    if (low is not None and (value < low or (low_open and value == low))) or (
+        high is not None and (value > high or (high_open and value == high))
+    ):
+        text = range_text or _range_text(low, high, low_open, high_open)
         raise ValueError(f"{name} must be {text}, got {value:g}")
     return value
 
@@ -75,6 +77,10 @@ def check_probability(name: str, x: object) -> float:
 
 def check_integer(name: str, x: object, *, low: int = 0) -> int:
     """A whole number >= low (a float such as 4.0 is accepted; 2.5 and True are not)."""
+    if type(x) is int:  # the common case, without the slower ABC checks
+        if x < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {x}")
+        return x
     if isinstance(x, np.ndarray) and x.ndim == 0:
         x = x.item()
     if _is_bool(x) or not isinstance(x, numbers.Real):
