@@ -28,8 +28,10 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from ui.navigation import LESSONS
 
 RUN_TIMEOUT_MS = 60_000
 RERUN_START_TIMEOUT_MS = 10_000
@@ -114,3 +116,18 @@ def move_slider_with_keyboard(
         with expect_rerun(page):
             thumb.focus()
             thumb.press(key)
+
+
+def lesson_url(file: str) -> str:
+    """The url_path of the lesson in lessons/`file` (for `open_page`)."""
+    return next(lesson.url_path for lesson in LESSONS if lesson.file == file)
+
+
+def metric(page: Page, label: str) -> Locator:
+    """The st.metric whose text contains `label` (label and value)."""
+    return page.locator('[data-testid="stMetric"]').filter(has_text=label)
+
+
+def metric_value(page: Page, label: str) -> Locator:
+    """The value of the st.metric whose text contains `label`."""
+    return metric(page, label).locator('[data-testid="stMetricValue"]')

@@ -4,19 +4,24 @@ attacker's exact success rate to the dp/ value, and no traceback appears."""
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
-from ui.navigation import LESSONS
+from browser_helpers import (
+    assert_no_exception,
+    lesson_url,
+    metric,
+    move_slider_with_keyboard,
+    open_page,
+)
 from ui.widgets import EPSILON_GRID
 
-LESSON = next(lesson for lesson in LESSONS if lesson.file == "anonymisation.py")
+URL_PATH = lesson_url("anonymisation.py")
 
 
 def exact_metric(page: Page):
-    return page.locator('[data-testid="stMetric"]').filter(has_text="Attacker right (exact)")
+    return metric(page, "Attacker right (exact)")
 
 
 def test_epsilon_step_updates_the_attackers_success(page: Page, app_server: str) -> None:
-    open_page(page, app_server, LESSON.url_path)
+    open_page(page, app_server, URL_PATH)
     assert_no_exception(page)
     before = dp.differencing_success_probability(1.0)
     expect(exact_metric(page)).to_contain_text(f"{before:.1%}")
@@ -28,7 +33,5 @@ def test_epsilon_step_updates_the_attackers_success(page: Page, app_server: str)
     after = dp.differencing_success_probability(after_epsilon)
     assert f"{after:.1%}" != f"{before:.1%}"
     expect(exact_metric(page)).to_contain_text(f"{after:.1%}")
-    expect(
-        page.locator('[data-testid="stMetric"]').filter(has_text="Budget the two queries spend")
-    ).to_contain_text(f"{2 * after_epsilon:g}")
+    expect(metric(page, "Budget the two queries spend")).to_contain_text(f"{2 * after_epsilon:g}")
     assert_no_exception(page)

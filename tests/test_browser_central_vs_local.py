@@ -4,18 +4,23 @@
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
-from ui.navigation import LESSONS
+from browser_helpers import (
+    assert_no_exception,
+    lesson_url,
+    metric,
+    move_slider_with_keyboard,
+    open_page,
+)
 from ui.widgets import EPSILON_GRID
 
-URL_PATH = next(lesson.url_path for lesson in LESSONS if lesson.file == "central_vs_local.py")
+URL_PATH = lesson_url("central_vs_local.py")
 N = 32_561
 
 
 def test_moving_epsilon_updates_the_ratio(page: Page, app_server: str) -> None:
     open_page(page, app_server, URL_PATH)
     assert_no_exception(page)
-    ratio = page.locator('[data-testid="stMetric"]').filter(has_text="Local is worse here by")
+    ratio = metric(page, "Local is worse here by")
     expect(ratio).to_contain_text(f"about {dp.local_to_central_error_ratio(N, 1.0):,.0f}×")
     move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight")
     epsilon = EPSILON_GRID[EPSILON_GRID.index(1.0) + 1]  # 1 -> 1.5

@@ -6,16 +6,18 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page, expect
 
-from browser_helpers import assert_no_exception, expect_rerun, open_page, wait_for_run
-from ui.navigation import LESSONS
+from browser_helpers import (
+    assert_no_exception,
+    expect_rerun,
+    lesson_url,
+    metric,
+    open_page,
+    wait_for_run,
+)
 
-URL_PATH = next(lesson.url_path for lesson in LESSONS if lesson.file == "class_survey.py")
+URL_PATH = lesson_url("class_survey.py")
 PHONE = {"width": 390, "height": 844}
 LIVE_TIMEOUT_MS = 15_000  # the projector refreshes every 2 s
-
-
-def metric(page: Page, label: str):
-    return page.locator('[data-testid="stMetric"]').filter(has_text=label)
 
 
 def open_student(browser: Browser, base_url: str, code: str) -> Page:

@@ -6,10 +6,9 @@ import math
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
-from ui.navigation import LESSONS
+from browser_helpers import assert_no_exception, lesson_url, move_slider_with_keyboard, open_page
 
-URL_PATH = next(lesson.url_path for lesson in LESSONS if lesson.file == "coin_flip.py")
+URL_PATH = lesson_url("coin_flip.py")
 
 
 def metric(page: Page, label: str):

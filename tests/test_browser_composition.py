@@ -4,10 +4,15 @@ updates the per-query ε, and no traceback appears."""
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
-from ui.navigation import LESSONS
+from browser_helpers import (
+    assert_no_exception,
+    lesson_url,
+    metric,
+    move_slider_with_keyboard,
+    open_page,
+)
 
-URL_PATH = next(lesson.url_path for lesson in LESSONS if lesson.file == "composition.py")
+URL_PATH = lesson_url("composition.py")
 
 
 def test_moving_the_number_of_queries_updates_the_per_query_epsilon(
@@ -15,7 +20,7 @@ def test_moving_the_number_of_queries_updates_the_per_query_epsilon(
 ) -> None:
     open_page(page, app_server, URL_PATH)
     assert_no_exception(page)
-    per_query = page.locator('[data-testid="stMetric"]').filter(has_text="ε per query")
+    per_query = metric(page, "ε per query")
     # defaults: eps_total = 1 over m = 10 queries
     expect(per_query).to_contain_text(f"{dp.split_budget(1, 10):.4g}")
     move_slider_with_keyboard(page, "Number of queries m", "ArrowRight", times=5)

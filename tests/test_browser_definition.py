@@ -5,22 +5,19 @@ import math
 
 from playwright.sync_api import Page, expect
 
-from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
-from ui.navigation import LESSONS
+from browser_helpers import (
+    assert_no_exception,
+    lesson_url,
+    metric_value,
+    move_slider_with_keyboard,
+    open_page,
+)
 
-DEFINITION = next(lesson for lesson in LESSONS if lesson.file == "definition.py")
-
-
-def metric_value(page: Page, label: str):
-    return (
-        page.locator('[data-testid="stMetric"]')
-        .filter(has_text=label)
-        .locator('[data-testid="stMetricValue"]')
-    )
+URL_PATH = lesson_url("definition.py")
 
 
 def test_epsilon_slider_moves_the_bound(page: Page, app_server: str) -> None:
-    open_page(page, app_server, DEFINITION.url_path)
+    open_page(page, app_server, URL_PATH)
     assert_no_exception(page)
     expect(metric_value(page, "e^ε")).to_have_text("2.718")
     move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight")  # 1 -> 1.5

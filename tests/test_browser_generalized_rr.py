@@ -5,16 +5,21 @@ import math
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
-from ui.navigation import LESSONS
+from browser_helpers import (
+    assert_no_exception,
+    lesson_url,
+    metric,
+    move_slider_with_keyboard,
+    open_page,
+)
 
-URL_PATH = next(lesson.url_path for lesson in LESSONS if lesson.file == "generalized_rr.py")
+URL_PATH = lesson_url("generalized_rr.py")
 
 
 def test_moving_p_updates_epsilon(page: Page, app_server: str) -> None:
     open_page(page, app_server, URL_PATH)
     assert_no_exception(page)
-    eps_metric = page.locator('[data-testid="stMetric"]').filter(has_text="Privacy loss ε")
+    eps_metric = metric(page, "Privacy loss ε")
     expect(eps_metric).to_contain_text(f"{math.log(3):.3f}")
     # p: 0.75 -> 0.76 with q = 0.75.
     move_slider_with_keyboard(page, "p: keep a true yes", "ArrowRight")

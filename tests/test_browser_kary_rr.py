@@ -4,21 +4,26 @@ numbers follow, and no traceback appears."""
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
-from ui.navigation import LESSONS
+from browser_helpers import (
+    assert_no_exception,
+    lesson_url,
+    metric,
+    move_slider_with_keyboard,
+    open_page,
+)
 
-LESSON = next(lesson for lesson in LESSONS if lesson.file == "kary_rr.py")
+URL_PATH = lesson_url("kary_rr.py")
 
 
 def test_epsilon_slider_moves_and_p_follows(page: Page, app_server: str) -> None:
-    open_page(page, app_server, LESSON.url_path)
+    open_page(page, app_server, URL_PATH)
     assert_no_exception(page)
     expect(page.get_by_text("30,718", exact=True).first).to_be_visible()
     p_half, _ = dp.grr_probabilities(0.5, 14)
     p_next, _ = dp.grr_probabilities(0.7, 14)  # the next value of the ε grid after 0.5
-    metric = page.locator('[data-testid="stMetric"]').filter(has_text="Keep the truth p")
-    expect(metric).to_contain_text(f"{p_half:.3f}")
+    keep_p = metric(page, "Keep the truth p")
+    expect(keep_p).to_contain_text(f"{p_half:.3f}")
     move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight")
-    expect(metric).to_contain_text(f"{p_next:.3f}")
+    expect(keep_p).to_contain_text(f"{p_next:.3f}")
     expect(page.get_by_text("(ε = 0.7)").first).to_be_attached()
     assert_no_exception(page)

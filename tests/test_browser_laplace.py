@@ -5,22 +5,19 @@ import math
 
 from playwright.sync_api import Page, expect
 
-from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
-from ui.navigation import LESSONS
+from browser_helpers import (
+    assert_no_exception,
+    lesson_url,
+    metric_value,
+    move_slider_with_keyboard,
+    open_page,
+)
 
-LAPLACE = next(lesson for lesson in LESSONS if lesson.file == "laplace.py")
-
-
-def metric_value(page: Page, label: str):
-    return (
-        page.locator('[data-testid="stMetric"]')
-        .filter(has_text=label)
-        .locator('[data-testid="stMetricValue"]')
-    )
+URL_PATH = lesson_url("laplace.py")
 
 
 def test_epsilon_slider_shrinks_the_noise(page: Page, app_server: str) -> None:
-    open_page(page, app_server, LAPLACE.url_path)
+    open_page(page, app_server, URL_PATH)
     assert_no_exception(page)
     expect(metric_value(page, "Scale b = 1/ε")).to_have_text("1")
     move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight", times=2)  # 1 -> 2

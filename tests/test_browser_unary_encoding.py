@@ -4,16 +4,21 @@ follows, and no traceback appears."""
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_page
-from ui.navigation import LESSONS
+from browser_helpers import (
+    assert_no_exception,
+    lesson_url,
+    metric,
+    move_slider_with_keyboard,
+    open_page,
+)
 
-LESSON = next(lesson for lesson in LESSONS if lesson.file == "unary_encoding.py")
+URL_PATH = lesson_url("unary_encoding.py")
 
 
 def test_p_slider_moves_and_epsilon_follows(page: Page, app_server: str) -> None:
-    open_page(page, app_server, LESSON.url_path)
+    open_page(page, app_server, URL_PATH)
     assert_no_exception(page)
-    epsilon = page.locator('[data-testid="stMetric"]').filter(has_text="Privacy loss ε")
+    epsilon = metric(page, "Privacy loss ε")
     expect(epsilon).to_contain_text(f"{dp.ue_epsilon(0.75, 0.25):.3f}")  # ln 9 = 2.197
     move_slider_with_keyboard(page, "p: report a 1-bit", "ArrowRight")  # 0.75 -> 0.76
     expect(epsilon).to_contain_text(f"{dp.ue_epsilon(0.76, 0.25):.3f}")
