@@ -3,13 +3,11 @@ then shows checked against the data (pandas, independently of the page's helpers
 
 from __future__ import annotations
 
-import json
-
 import pandas as pd
-import pyarrow as pa
 import pytest
 
 import dp
+from apptest_helpers import chart_titled, frames_of, spec_of
 from conftest import page_apptest
 from ui import lesson_anonymisation as lesson
 from ui import widgets
@@ -43,15 +41,8 @@ def metric(app, label: str) -> str:
 
 def chart(app, title: str) -> tuple[dict, dict[str, pd.DataFrame]]:
     """The Vega-Lite spec with this title and its datasets (Arrow on the proto) by name."""
-    for element in app.get("vega_lite_chart"):
-        spec = json.loads(element.proto.spec)
-        if spec.get("title") == title:
-            data = {
-                d.name: pa.ipc.open_stream(d.data.data).read_all().to_pandas()
-                for d in element.proto.datasets
-            }
-            return spec, data
-    raise AssertionError(f"no chart titled {title!r}")
+    element = chart_titled(app, title)
+    return spec_of(element), frames_of(element)
 
 
 def class_sizes_frame(app) -> pd.DataFrame:

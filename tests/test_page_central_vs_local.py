@@ -1,14 +1,12 @@
 """AppTest of lessons/central_vs_local.py: the ε slider moved, and the metrics and both charts'
 data checked against the dp/ formulas at the chosen values."""
 
-import json
-
 import numpy as np
 import pandas as pd
 import pytest
-from streamlit import dataframe_util
 
 import dp
+from apptest_helpers import chart_titled, frames_of, metric_starting, spec_of
 from conftest import page_apptest
 from ui import lesson_central_vs_local as lesson
 
@@ -27,32 +25,19 @@ def run_page(epsilon: float | None = None):
     return at
 
 
-def metric(at, label_start: str) -> str:
-    matches = [m.value for m in at.metric if m.label.startswith(label_start)]
-    assert len(matches) == 1, f"no single metric starting with {label_start!r}"
-    return matches[0]
-
-
 def chart_data(at, title_start: str) -> tuple[dict, pd.DataFrame]:
     """The spec and the largest data frame of the chart whose title starts so."""
-    for element in at.get("vega_lite_chart"):
-        spec = json.loads(element.proto.spec)
-        if str(spec.get("title", "")).startswith(title_start):
-            frames = [
-                dataframe_util.convert_arrow_bytes_to_pandas_df(d.data.data)
-                for d in element.proto.datasets
-            ]
-            return spec, max(frames, key=len)
-    raise AssertionError(f"no chart titled {title_start!r}")
+    element = chart_titled(at, title_start, prefix=True)
+    return spec_of(element), max(frames_of(element).values(), key=len)
 
 
 def test_default_shows_truth_and_typical_errors():
     at = run_page()
-    assert metric(at, "True count") == "3,650"
-    assert metric(at, "Typical error, central") == f"± {dp.laplace_std(1, 1.0):,.2f}"
-    assert metric(at, "Typical error, local") == f"± {dp.local_count_std(N, 1.0):,.1f}"
+    assert metric_starting(at, "True count") == "3,650"
+    assert metric_starting(at, "Typical error, central") == f"± {dp.laplace_std(1, 1.0):,.2f}"
+    assert metric_starting(at, "Typical error, local") == f"± {dp.local_count_std(N, 1.0):,.1f}"
     # sqrt(32,561) e^0.5 / (e - 1) / (sqrt 2 / 1) = 122.4
-    assert metric(at, "Local is worse here by") == "about 122×"
+    assert metric_starting(at, "Local is worse here by") == "about 122×"
     assert all(element.proto.alt for element in at.get("vega_lite_chart"))
 
 
@@ -60,9 +45,9 @@ def test_default_shows_truth_and_typical_errors():
 def test_epsilon_slider_updates_metrics_and_both_charts(epsilon):
     at = run_page(epsilon)
     ratio = dp.local_to_central_error_ratio(N, epsilon)
-    assert metric(at, "Local is worse here by") == f"about {ratio:,.0f}×"
-    assert metric(at, "Keep-probability") == f"{dp.rr_keep_probability(epsilon):.3f}"
-    assert metric(at, "Typical error, central") == f"± {dp.laplace_std(1, epsilon):,.2f}"
+    assert metric_starting(at, "Local is worse here by") == f"about {ratio:,.0f}×"
+    assert metric_starting(at, "Keep-probability") == f"{dp.rr_keep_probability(epsilon):.3f}"
+    assert metric_starting(at, "Typical error, central") == f"± {dp.laplace_std(1, epsilon):,.2f}"
 
     spec, bins = chart_data(at, "How far off is one answer")
     assert set(bins["model"]) == {CENTRAL, LOCAL}
@@ -97,8 +82,8 @@ def test_epsilon_slider_updates_metrics_and_both_charts(epsilon):
 
 def test_ratio_grows_like_root_n():
     at = run_page(0.5)
-    small = metric(at, "n = 1,000: local / central")
-    large = metric(at, "n = 1,000,000: local / central")
+    small = metric_starting(at, "n = 1,000: local / central")
+    large = metric_starting(at, "n = 1,000,000: local / central")
     assert small == f"{dp.local_to_central_error_ratio(1_000, 0.5):,.0f}×"
     assert large == f"{dp.local_to_central_error_ratio(1_000_000, 0.5):,.0f}×"
     # 1,000x the people: sqrt(1,000) = 31.6x the ratio

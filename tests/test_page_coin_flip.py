@@ -5,10 +5,11 @@ import math
 from pathlib import Path
 
 import pytest
-from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 import dp
+from apptest_helpers import chart_rows as rows_of
+from apptest_helpers import chart_titled
 
 ROOT = Path(__file__).resolve().parents[1]
 N, TRUE_SALES = 32_561, 3_650
@@ -34,14 +35,7 @@ def titles(at: AppTest) -> list[str]:
 
 def chart_rows(at: AppTest, title: str) -> list[dict]:
     """All data rows (every layer's dataset) of the chart with this title."""
-    for chart in at.get("vega_lite_chart"):
-        if json.loads(chart.proto.spec).get("title") == title:
-            rows = []
-            for dataset in chart.proto.datasets:
-                frame = convert_arrow_bytes_to_pandas_df(dataset.data.data)
-                rows.extend(frame.to_dict("records"))
-            return rows
-    raise AssertionError(f"no chart titled {title!r}; have {titles(at)}")
+    return rows_of(chart_titled(at, title))
 
 
 def slider(at: AppTest, key: str):

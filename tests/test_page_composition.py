@@ -1,15 +1,13 @@
 """AppTest of lessons/composition.py: every slider moved, and what the page then shows checked
 against the dp/ formulas at the chosen values."""
 
-import json
 import math
 
 import pandas as pd
 import pytest
-from streamlit import dataframe_util
 
 import dp
-from conftest import page_apptest
+from apptest_helpers import chart_titled, frames_of, metric_starting, run_lesson, spec_of
 from ui import lesson_composition
 from ui.data import load_census
 
@@ -22,28 +20,13 @@ def census():
 
 
 def run_page():
-    at = page_apptest(PAGE).run()
-    assert not at.exception, at.exception
-    return at
-
-
-def metric(at, label_start: str) -> str:
-    matches = [m.value for m in at.metric if m.label.startswith(label_start)]
-    assert len(matches) == 1, f"no single metric starting with {label_start!r}"
-    return matches[0]
+    return run_lesson(PAGE)
 
 
 def chart(at, title_start: str) -> tuple[dict, list[pd.DataFrame]]:
     """The Vega-Lite spec and the data frames of the chart whose title starts so."""
-    for element in at.get("vega_lite_chart"):
-        spec = json.loads(element.proto.spec)
-        if str(spec.get("title", "")).startswith(title_start):
-            frames = [
-                dataframe_util.convert_arrow_bytes_to_pandas_df(d.data.data)
-                for d in element.proto.datasets
-            ]
-            return spec, frames
-    raise AssertionError(f"no chart titled {title_start!r}")
+    element = chart_titled(at, title_start, prefix=True)
+    return spec_of(element), list(frames_of(element).values())
 
 
 def frame_with(frames: list[pd.DataFrame], column: str) -> pd.DataFrame:
@@ -56,8 +39,8 @@ def frame_with(frames: list[pd.DataFrame], column: str) -> pd.DataFrame:
 def test_defaults_show_the_dp_numbers():
     at = run_page()
     # eps_total = 1, m = 10
-    assert metric(at, "ε per query") == f"{dp.split_budget(1, 10):.4g}"
-    assert metric(at, "Typical error per answer") == f"± {dp.laplace_std(1, 0.1):,.2f}"
+    assert metric_starting(at, "ε per query") == f"{dp.split_budget(1, 10):.4g}"
+    assert metric_starting(at, "Typical error per answer") == f"± {dp.laplace_std(1, 0.1):,.2f}"
     assert len(at.get("vega_lite_chart")) == 5
     assert all(element.proto.alt for element in at.get("vega_lite_chart"))
 
@@ -68,9 +51,9 @@ def test_sequential_sliders_change_per_query_epsilon_and_the_marked_point():
     at.slider(key="seq_m").set_value(40)
     at.run()
     assert not at.exception
-    assert metric(at, "ε per query") == "0.05"
+    assert metric_starting(at, "ε per query") == "0.05"
     # sd = sqrt 2 * 40 / 2 = 28.28
-    assert metric(at, "Typical error per answer") == f"± {20 * math.sqrt(2):,.2f}"
+    assert metric_starting(at, "Typical error per answer") == f"± {20 * math.sqrt(2):,.2f}"
     spec, frames = chart(at, "Error per answer grows")
     line = frame_with(frames, "sd")
     assert len(line) == lesson_composition.MAX_QUERIES
@@ -87,9 +70,9 @@ def test_averaging_attack_sliders_change_the_ledger(census):
     at.select_slider(key="avg_m").set_value(1000)
     at.run()
     assert not at.exception
-    assert metric(at, "Privacy spent") == f"{dp.sequential_composition([0.5] * 1000):,.2f}"
-    assert metric(at, "Privacy spent") == "500.00"
-    assert metric(at, "Typical error of the average") == (
+    assert metric_starting(at, "Privacy spent") == f"{dp.sequential_composition([0.5] * 1000):,.2f}"
+    assert metric_starting(at, "Privacy spent") == "500.00"
+    assert metric_starting(at, "Typical error of the average") == (
         f"± {dp.averaged_laplace_std(1, 0.5, 1000):,.2f}"
     )
     truth = int((census["Income"] == ">50K").sum())
@@ -122,10 +105,10 @@ def test_parallel_slider_compares_the_two_costs(census):
     assert not at.exception
     k = census["Occupation"].nunique()
     assert k == 14
-    assert metric(at, "Cost as one histogram") == "ε = 1"
-    assert metric(at, f"Cost as {k} separate queries") == "ε = 14"
-    assert metric(at, "Error per bar, histogram") == f"± {dp.laplace_std(1, 1.0):,.1f}"
-    assert metric(at, "Error per bar, ε split") == f"± {dp.laplace_std(1, 1 / 14):,.1f}"
+    assert metric_starting(at, "Cost as one histogram") == "ε = 1"
+    assert metric_starting(at, f"Cost as {k} separate queries") == "ε = 14"
+    assert metric_starting(at, "Error per bar, histogram") == f"± {dp.laplace_std(1, 1.0):,.1f}"
+    assert metric_starting(at, "Error per bar, ε split") == f"± {dp.laplace_std(1, 1 / 14):,.1f}"
     spec, frames = chart(at, "One histogram: ε = 1 per bar")
     bars = frame_with(frames, "parallel")
     truth = census["Occupation"].value_counts()
@@ -144,10 +127,10 @@ def test_group_sliders_change_the_posterior_bound():
     at.select_slider(key="group_prior").set_value(0.5)
     at.run()
     assert not at.exception
-    assert metric(at, "Family's ε") == "3"
-    assert metric(at, "Likelihood ratio bound") == f"{math.exp(3):,.3g}"
+    assert metric_starting(at, "Family's ε") == "3"
+    assert metric_starting(at, "Likelihood ratio bound") == f"{math.exp(3):,.3g}"
     # e^3 / (e^3 + 1) = 0.9526
-    assert metric(at, "Worst-case belief") == "95%"
+    assert metric_starting(at, "Worst-case belief") == "95%"
     _, frames = chart(at, "What an attacker can believe")
     curve = frame_with(frames, "posterior")
     assert curve["posterior"].tolist() == pytest.approx(

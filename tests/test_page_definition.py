@@ -1,19 +1,16 @@
 """AppTest for lessons/definition.py: every widget moved, the numbers it then shows checked
 against dp/ at the chosen values."""
 
-import json
 import math
-from pathlib import Path
 
-import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import dp
+from apptest_helpers import chart_spec, metrics, named_data, run_lesson
 from ui.data import load_census
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGE = str(ROOT / "lessons" / "definition.py")
+PAGE = "definition.py"
 
 
 @pytest.fixture(scope="module")
@@ -22,28 +19,7 @@ def truth() -> int:
 
 
 def run_page() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=30).run()
-    assert not at.exception
-    return at
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
-def charts(at: AppTest) -> list:
-    return at.get("vega_lite_chart")
-
-
-def spec(at: AppTest, index: int) -> dict:
-    return json.loads(charts(at)[index].proto.spec)
-
-
-def named_data(at: AppTest, index: int, name: str) -> dict[str, list]:
-    for dataset in charts(at)[index].proto.datasets:
-        if dataset.name == name:
-            return pa.ipc.open_stream(dataset.data.data).read_all().to_pydict()
-    raise AssertionError(f"no dataset {name!r} in chart {index}")
+    return run_lesson(PAGE)
 
 
 def inline_values(chart_spec: dict) -> list[list[dict]]:
@@ -65,7 +41,7 @@ def test_defaults_show_the_bound_reached_in_the_tail(truth: int) -> None:
     assert shown["Ratio"] == f"{math.e:,.4g}" == f"{ratio:,.4g}"
     assert shown["e^ε"] == "2.718"
     assert len(at.success) == 1 and not at.error and not at.warning
-    assert spec(at, 0)["title"] == "Both worlds' output densities, ε = 1"
+    assert chart_spec(at, 0)["title"] == "Both worlds' output densities, ε = 1"
 
 
 def test_epsilon_slider_moves_ratio_densities_and_band(truth: int) -> None:
@@ -80,9 +56,9 @@ def test_epsilon_slider_moves_ratio_densities_and_band(truth: int) -> None:
     assert peak == pytest.approx(dp.laplace_pdf(truth, loc=truth, scale=10.0))  # ε/2 = 0.05
     loss = named_data(at, 1, "loss")["loss"]
     assert max(loss) == pytest.approx(0.1) and min(loss) == pytest.approx(-0.1)
-    band = inline_values(spec(at, 1))
+    band = inline_values(chart_spec(at, 1))
     assert {"x": truth - 8.0, "x2": truth + 8.0, "lo": -0.1, "hi": 0.1} in band[0]
-    assert spec(at, 1)["title"] == "Privacy loss stays inside ±ε = ±0.1"
+    assert chart_spec(at, 1)["title"] == "Privacy loss stays inside ±ε = ±0.1"
 
 
 def test_event_in_the_left_tail_gives_e_to_the_minus_epsilon(truth: int) -> None:
@@ -93,7 +69,7 @@ def test_event_in_the_left_tail_gives_e_to_the_minus_epsilon(truth: int) -> None
     shown = metrics(at)
     assert shown["Ratio"] == f"{math.exp(-2.0):,.4g}"
     assert "lies within" in at.success[0].value
-    event = inline_values(spec(at, 0))[0]
+    event = inline_values(chart_spec(at, 0))[0]
     assert event[0]["lo"] == truth - 6.0 and event[0]["hi"] == truth - 2.0
 
 
@@ -129,7 +105,7 @@ def test_prior_slider_moves_the_posterior_and_its_chart() -> None:
     curve = named_data(at, 2, "curve")
     assert min(curve["posterior"]) == pytest.approx(0.5, abs=0.01)
     assert max(curve["posterior"]) == pytest.approx(dp.posterior_bound(0.5, 20.0))
-    point = [v for v in inline_values(spec(at, 2)) if "epsilon" in v[0]][0][0]
+    point = [v for v in inline_values(chart_spec(at, 2)) if "epsilon" in v[0]][0][0]
     assert point["epsilon"] == 3.0 and point["posterior"] == pytest.approx(expected)
 
 

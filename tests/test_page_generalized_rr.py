@@ -1,15 +1,15 @@
 """AppTest for lessons/generalized_rr.py: the mode radio, the p and q sliders and the ε slider
 moved; metrics and chart data checked against dp/ at the chosen values."""
 
-import json
 import math
 from pathlib import Path
 
 import pytest
-from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 import dp
+from apptest_helpers import chart_rows as rows_of
+from apptest_helpers import chart_titled
 from ui.widgets import DEFAULT_SEED
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,25 +38,8 @@ def metric(at: AppTest, label: str) -> str:
 
 
 def chart_rows(at: AppTest, title: str) -> list[dict]:
-    """All data rows of the chart with this title, wherever Vega-Lite keeps them: the
-    element's Arrow datasets, the spec's `datasets`, or inline `data.values`."""
-    seen = []
-    for chart in at.get("vega_lite_chart"):
-        spec = json.loads(chart.proto.spec)
-        title_text = spec.get("title")
-        title_text = title_text.get("text") if isinstance(title_text, dict) else title_text
-        seen.append(title_text)
-        if title_text != title:
-            continue
-        rows = []
-        for dataset in chart.proto.datasets:
-            rows.extend(convert_arrow_bytes_to_pandas_df(dataset.data.data).to_dict("records"))
-        for values in spec.get("datasets", {}).values():
-            rows.extend(values)
-        for part in [spec, *spec.get("layer", [])]:
-            rows.extend(part.get("data", {}).get("values", []))
-        return rows
-    raise AssertionError(f"no chart titled {title!r}; have {seen}")
+    """All data rows of the chart with this title (see `apptest_helpers.chart_rows`)."""
+    return rows_of(chart_titled(at, title))
 
 
 def one_survey_estimate(p: float, q: float) -> float:

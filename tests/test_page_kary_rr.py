@@ -1,13 +1,11 @@
 """AppTest of the k-ary randomized response lesson: every widget moved, the numbers it then
 shows checked against dp/ at the chosen values."""
 
-import json
-
 import numpy as np
 import pytest
-from streamlit import dataframe_util
 
 import dp
+from apptest_helpers import specs_and_frames
 from conftest import page_apptest
 from ui import lesson_kary, widgets
 
@@ -16,19 +14,6 @@ SEED = widgets.DEFAULT_SEED
 
 def metric(at, label):
     return next(m.value for m in at.metric if m.label == label)
-
-
-def chart_specs(at):
-    return [
-        (
-            json.loads(c.proto.spec),
-            {
-                d.name: dataframe_util.convert_arrow_bytes_to_pandas_df(d.data.data)
-                for d in c.proto.datasets
-            },
-        )
-        for c in at.get("vega_lite_chart")
-    ]
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +67,7 @@ def test_every_attribute_and_epsilon_shows_dp_numbers(key, k, n, epsilon):
     variance = dp.grr_variance(n, epsilon, k)
     assert metric(at, f"Variance of one count at k = {k}") == f"{variance:,.0f}"
     # Charts: the first shows exactly these reported and estimated counts, on a fixed axis.
-    (spec, data), (_, post), (vspec, vdata) = chart_specs(at)
+    (spec, data), (_, post), (vspec, vdata) = specs_and_frames(at)
     assert f"ε = {epsilon:g}" in spec["title"]["text"]
     bars = data["bars"]
     np.testing.assert_allclose(bars[bars.series == "reported"]["count"], reported)
@@ -100,9 +85,9 @@ def test_every_attribute_and_epsilon_shows_dp_numbers(key, k, n, epsilon):
 
 def test_axes_do_not_depend_on_epsilon():
     at = page_apptest("kary_rr.py").run()
-    before = [s for s, _ in chart_specs(at)]
+    before = [s for s, _ in specs_and_frames(at)]
     at.select_slider(key="kary_eps").set_value(5.0).run()
-    after = [s for s, _ in chart_specs(at)]
+    after = [s for s, _ in specs_and_frames(at)]
     for a, b in zip(before, after, strict=True):
         a.pop("title"), b.pop("title")
         assert a == b

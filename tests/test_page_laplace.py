@@ -1,19 +1,16 @@
 """AppTest for lessons/laplace.py: every widget moved, the numbers it then shows checked
 against dp/ at the chosen values."""
 
-import json
 import math
-from pathlib import Path
 
-import pyarrow as pa
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import dp
+from apptest_helpers import chart_spec, metrics, named_data, run_lesson
 from ui.data import load_census
 
-ROOT = Path(__file__).resolve().parents[1]
-PAGE = str(ROOT / "lessons" / "laplace.py")
+PAGE = "laplace.py"
 
 
 @pytest.fixture(scope="module")
@@ -22,28 +19,7 @@ def people():
 
 
 def run_page() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=30).run()
-    assert not at.exception
-    return at
-
-
-def metrics(at: AppTest) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
-
-
-def charts(at: AppTest) -> list:
-    return at.get("vega_lite_chart")
-
-
-def spec(at: AppTest, index: int) -> dict:
-    return json.loads(charts(at)[index].proto.spec)
-
-
-def named_data(at: AppTest, index: int, name: str) -> dict[str, list]:
-    for dataset in charts(at)[index].proto.datasets:
-        if dataset.name == name:
-            return pa.ipc.open_stream(dataset.data.data).read_all().to_pydict()
-    raise AssertionError(f"no dataset {name!r} in chart {index}")
+    return run_lesson(PAGE)
 
 
 def x_domain(chart_spec: dict) -> list[float]:
@@ -59,8 +35,8 @@ def test_defaults_count_people_aged_40_or_more(people) -> None:
     assert shown["Standard deviation √2·b"] == f"{math.sqrt(2):,.4g}"
     assert shown["95% of answers within ±"] == f"{math.log(20):,.4g}"  # b ln 20 = 2.996
     assert shown["Typical relative error"] == f"{math.log(2) / truth:.3%}"
-    assert spec(at, 0)["title"] == "2,000 noisy answers at ε = 1"
-    assert x_domain(spec(at, 0)) == [truth - 50, truth + 50]
+    assert chart_spec(at, 0)["title"] == "2,000 noisy answers at ε = 1"
+    assert x_domain(chart_spec(at, 0)) == [truth - 50, truth + 50]
     assert sum(named_data(at, 0, "bins")["count"]) == 2_000
 
 
@@ -76,14 +52,14 @@ def test_epsilon_and_answer_count_move_histogram_and_metrics(people) -> None:
     assert shown["Best guess right"] == f"{1 - 0.5 * math.exp(-0.05):.1%}"  # 52.4%
     bins = named_data(at, 0, "bins")
     assert sum(bins["count"]) == 10_000
-    assert x_domain(spec(at, 0)) == [truth - 50, truth + 50]  # the axis did not move
+    assert x_domain(chart_spec(at, 0)) == [truth - 50, truth + 50]  # the axis did not move
     # Share within ±b ln 20 of the truth is 95%: the bins covering ±30 hold about that
     # (bins of width 1 from truth - 50; SE of a share of 10,000 draws ~ 0.2%).
     inside = sum(
         c for s, c in zip(bins["start"], bins["count"], strict=True) if abs(s - truth + 0.5) < 30
     )
     assert inside / 10_000 == pytest.approx(0.95, abs=0.02)
-    assert spec(at, 0)["title"] == "10,000 noisy answers at ε = 0.1"
+    assert chart_spec(at, 0)["title"] == "10,000 noisy answers at ε = 0.1"
 
 
 def test_narrow_zoom_counts_the_outliers_in_the_edge_bins(people) -> None:
@@ -92,7 +68,7 @@ def test_narrow_zoom_counts_the_outliers_in_the_edge_bins(people) -> None:
     at.select_slider(key="laplace_epsilon").set_value(0.1)
     at.radio(key="laplace_zoom").set_value("true count ± 5").run()
     assert not at.exception
-    assert x_domain(spec(at, 0)) == [truth - 5, truth + 5]
+    assert x_domain(chart_spec(at, 0)) == [truth - 5, truth + 5]
     caption = " ".join(c.value for c in at.caption)
     # P[|Lap(10)| > 5] = e^-0.5 = 61% of 2,000 answers land outside ± 5.
     assert "fall outside the window and are counted in the edge bins" in caption
@@ -103,12 +79,12 @@ def test_narrow_zoom_counts_the_outliers_in_the_edge_bins(people) -> None:
 def test_small_multiples_share_one_axis(people) -> None:
     at = run_page()
     truth = int((people["Age"] >= 40).sum())
-    titles = [spec(at, i)["title"] for i in (1, 2, 3)]
+    titles = [chart_spec(at, i)["title"] for i in (1, 2, 3)]
     assert titles == [
         f"ε = {e:g}: 95% of answers within ±{dp.laplace_interval_half_width(1 / e):,.3g}"
         for e in (0.1, 1.0, 5.0)
     ]
-    assert all(x_domain(spec(at, i)) == [truth - 40, truth + 40] for i in (1, 2, 3))
+    assert all(x_domain(chart_spec(at, i)) == [truth - 40, truth + 40] for i in (1, 2, 3))
 
 
 def test_age_threshold_changes_the_true_count(people) -> None:
@@ -158,7 +134,7 @@ def test_worlds_and_accuracy_charts_follow_epsilon() -> None:
     at.select_slider(key="laplace_epsilon").set_value(2.0).run()
     worlds = named_data(at, 4, "worlds")
     assert max(worlds["density"]) == pytest.approx(1.0)  # peak 1/(2b) = ε/2
-    assert spec(at, 4)["title"] == "The two possible worlds at ε = 2"
+    assert chart_spec(at, 4)["title"] == "The two possible worlds at ε = 2"
     point = named_data(at, 5, "point")
     assert point["accuracy"][0] == pytest.approx(1 - 0.5 * math.exp(-1.0))  # 81.6%
     assert metrics(at)["Best guess right"] == "81.6%"

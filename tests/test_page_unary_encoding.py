@@ -1,14 +1,13 @@
 """AppTest of the unary encoding lesson: every widget moved (occupation, mode, p, q, ε,
 re-roll, comparison ε), the numbers it then shows checked against dp/."""
 
-import json
 import math
 
 import numpy as np
 import pytest
-from streamlit import dataframe_util
 
 import dp
+from apptest_helpers import specs_and_frames
 from conftest import page_apptest
 from ui import lesson_unary, widgets
 
@@ -18,17 +17,6 @@ N = 30_718  # 32,561 people minus the 1,843 with no occupation recorded
 
 def metric(at, label):
     return next(m.value for m in at.metric if m.label == label)
-
-
-def charts(at):
-    out = []
-    for chart in at.get("vega_lite_chart"):
-        data = {
-            d.name: dataframe_util.convert_arrow_bytes_to_pandas_df(d.data.data)
-            for d in chart.proto.datasets
-        }
-        out.append((json.loads(chart.proto.spec), data))
-    return out
 
 
 @pytest.fixture
@@ -62,7 +50,7 @@ def test_custom_sliders_give_live_epsilon_and_estimates(at):
         == f"{dp.l1_error(estimates, attr.counts):,.0f} people"
     )
     # The histogram chart carries these estimates and ±2 SD from ue_variance.
-    spec, data = charts(at)[1]
+    spec, data = specs_and_frames(at)[1]
     bars = data["bars"]
     np.testing.assert_allclose(bars["estimate"], estimates)
     sd = np.sqrt([dp.ue_variance(N, 0.6, 0.1, frequency=c / N) for c in attr.counts])
@@ -110,7 +98,7 @@ def test_occupation_and_reroll_change_the_journey(at):
     at.selectbox(key="ue_occupation").set_value("Tech-support").run()
     attr = lesson_unary.occupations()
     value = attr.labels.index("Tech-support")
-    spec, data = charts(at)[0]
+    spec, data = specs_and_frames(at)[0]
     cells = data["cells"]
     bits = cells[cells.step == lesson_unary.STEP_ROWS[0]]["shade"].to_numpy()
     np.testing.assert_array_equal(bits, np.eye(attr.k)[value])
@@ -124,7 +112,7 @@ def test_occupation_and_reroll_change_the_journey(at):
     assert "(roll 1)" in spec["title"]["text"]
     at.button(key="ue_reroll").click().run()
     assert at.session_state["ue_rolls"] == 1
-    spec, data = charts(at)[0]
+    spec, data = specs_and_frames(at)[0]
     assert "(roll 2)" in spec["title"]["text"]
     cells = data["cells"]
     second = cells[cells.step == lesson_unary.STEP_ROWS[2]]["shade"].to_numpy()
@@ -145,7 +133,7 @@ def test_comparison_shows_the_crossover(at, epsilon, winner):
     assert metric(at, "OUE variance (any k)") == f"{dp.oue_variance(N, epsilon):,.0f}"
     assert metric(at, "GRR variance at k = 14") == f"{dp.grr_variance(N, epsilon, 14):,.0f}"
     assert any(f"better choice is **{winner}**" in m.value for m in at.markdown)
-    spec, data = charts(at)[2]
+    spec, data = specs_and_frames(at)[2]
     curves = data["curves"]
     grr = curves[curves.protocol == "GRR"]
     np.testing.assert_allclose(
