@@ -131,3 +131,8 @@ def metric(page: Page, label: str) -> Locator:
 def metric_value(page: Page, label: str) -> Locator:
     """The value of the st.metric whose text contains `label`."""
     return metric(page, label).locator('[data-testid="stMetricValue"]')
+
+
+def open_lesson(page: Page, base_url: str, file: str) -> None:
+    """`open_page` for the lesson in lessons/`file`."""
+    open_page(page, base_url, lesson_url(file))

@@ -4,16 +4,8 @@ attacker's exact success rate to the dp/ value, and no traceback appears."""
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import (
-    assert_no_exception,
-    lesson_url,
-    metric,
-    move_slider_with_keyboard,
-    open_page,
-)
+from browser_helpers import assert_no_exception, metric, move_slider_with_keyboard, open_lesson
 from ui.widgets import EPSILON_GRID
-
-URL_PATH = lesson_url("anonymisation.py")
 
 
 def exact_metric(page: Page):
@@ -21,7 +13,7 @@ def exact_metric(page: Page):
 
 
 def test_epsilon_step_updates_the_attackers_success(page: Page, app_server: str) -> None:
-    open_page(page, app_server, URL_PATH)
+    open_lesson(page, app_server, "anonymisation.py")
     assert_no_exception(page)
     before = dp.differencing_success_probability(1.0)
     expect(exact_metric(page)).to_contain_text(f"{before:.1%}")

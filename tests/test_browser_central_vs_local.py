@@ -4,21 +4,14 @@
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import (
-    assert_no_exception,
-    lesson_url,
-    metric,
-    move_slider_with_keyboard,
-    open_page,
-)
+from browser_helpers import assert_no_exception, metric, move_slider_with_keyboard, open_lesson
 from ui.widgets import EPSILON_GRID
 
-URL_PATH = lesson_url("central_vs_local.py")
 N = 32_561
 
 
 def test_moving_epsilon_updates_the_ratio(page: Page, app_server: str) -> None:
-    open_page(page, app_server, URL_PATH)
+    open_lesson(page, app_server, "central_vs_local.py")
     assert_no_exception(page)
     ratio = metric(page, "Local is worse here by")
     expect(ratio).to_contain_text(f"about {dp.local_to_central_error_ratio(N, 1.0):,.0f}×")

@@ -6,9 +6,7 @@ import math
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import assert_no_exception, lesson_url, move_slider_with_keyboard, open_page
-
-URL_PATH = lesson_url("coin_flip.py")
+from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_lesson
 
 
 def metric(page: Page, label: str):
@@ -21,7 +19,7 @@ def share_sd_points(rate: float, n: int) -> str:
 
 
 def test_moving_the_true_share_updates_the_population(page: Page, app_server: str) -> None:
-    open_page(page, app_server, URL_PATH)
+    open_lesson(page, app_server, "coin_flip.py")
     assert_no_exception(page)
     true_yes = metric(page, "True yes")
     spread = metric(page, "Spread of the estimate (SD)")

@@ -4,21 +4,13 @@ updates the per-query ε, and no traceback appears."""
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import (
-    assert_no_exception,
-    lesson_url,
-    metric,
-    move_slider_with_keyboard,
-    open_page,
-)
-
-URL_PATH = lesson_url("composition.py")
+from browser_helpers import assert_no_exception, metric, move_slider_with_keyboard, open_lesson
 
 
 def test_moving_the_number_of_queries_updates_the_per_query_epsilon(
     page: Page, app_server: str
 ) -> None:
-    open_page(page, app_server, URL_PATH)
+    open_lesson(page, app_server, "composition.py")
     assert_no_exception(page)
     per_query = metric(page, "ε per query")
     # defaults: eps_total = 1 over m = 10 queries

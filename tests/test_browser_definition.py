@@ -7,17 +7,14 @@ from playwright.sync_api import Page, expect
 
 from browser_helpers import (
     assert_no_exception,
-    lesson_url,
     metric_value,
     move_slider_with_keyboard,
-    open_page,
+    open_lesson,
 )
-
-URL_PATH = lesson_url("definition.py")
 
 
 def test_epsilon_slider_moves_the_bound(page: Page, app_server: str) -> None:
-    open_page(page, app_server, URL_PATH)
+    open_lesson(page, app_server, "definition.py")
     assert_no_exception(page)
     expect(metric_value(page, "e^ε")).to_have_text("2.718")
     move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight")  # 1 -> 1.5

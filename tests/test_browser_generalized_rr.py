@@ -5,19 +5,11 @@ import math
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import (
-    assert_no_exception,
-    lesson_url,
-    metric,
-    move_slider_with_keyboard,
-    open_page,
-)
-
-URL_PATH = lesson_url("generalized_rr.py")
+from browser_helpers import assert_no_exception, metric, move_slider_with_keyboard, open_lesson
 
 
 def test_moving_p_updates_epsilon(page: Page, app_server: str) -> None:
-    open_page(page, app_server, URL_PATH)
+    open_lesson(page, app_server, "generalized_rr.py")
     assert_no_exception(page)
     eps_metric = metric(page, "Privacy loss ε")
     expect(eps_metric).to_contain_text(f"{math.log(3):.3f}")

@@ -4,19 +4,11 @@ numbers follow, and no traceback appears."""
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import (
-    assert_no_exception,
-    lesson_url,
-    metric,
-    move_slider_with_keyboard,
-    open_page,
-)
-
-URL_PATH = lesson_url("kary_rr.py")
+from browser_helpers import assert_no_exception, metric, move_slider_with_keyboard, open_lesson
 
 
 def test_epsilon_slider_moves_and_p_follows(page: Page, app_server: str) -> None:
-    open_page(page, app_server, URL_PATH)
+    open_lesson(page, app_server, "kary_rr.py")
     assert_no_exception(page)
     expect(page.get_by_text("30,718", exact=True).first).to_be_visible()
     p_half, _ = dp.grr_probabilities(0.5, 14)

@@ -7,17 +7,14 @@ from playwright.sync_api import Page, expect
 
 from browser_helpers import (
     assert_no_exception,
-    lesson_url,
     metric_value,
     move_slider_with_keyboard,
-    open_page,
+    open_lesson,
 )
-
-URL_PATH = lesson_url("laplace.py")
 
 
 def test_epsilon_slider_shrinks_the_noise(page: Page, app_server: str) -> None:
-    open_page(page, app_server, URL_PATH)
+    open_lesson(page, app_server, "laplace.py")
     assert_no_exception(page)
     expect(metric_value(page, "Scale b = 1/ε")).to_have_text("1")
     move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight", times=2)  # 1 -> 2

@@ -4,19 +4,11 @@ follows, and no traceback appears."""
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import (
-    assert_no_exception,
-    lesson_url,
-    metric,
-    move_slider_with_keyboard,
-    open_page,
-)
-
-URL_PATH = lesson_url("unary_encoding.py")
+from browser_helpers import assert_no_exception, metric, move_slider_with_keyboard, open_lesson
 
 
 def test_p_slider_moves_and_epsilon_follows(page: Page, app_server: str) -> None:
-    open_page(page, app_server, URL_PATH)
+    open_lesson(page, app_server, "unary_encoding.py")
     assert_no_exception(page)
     epsilon = metric(page, "Privacy loss ε")
     expect(epsilon).to_contain_text(f"{dp.ue_epsilon(0.75, 0.25):.3f}")  # ln 9 = 2.197
