@@ -1,0 +1,276 @@
+"""Your own data: upload a CSV in the sidebar, pick a column, run the lessons on it.
+
+Lessons that work on a column call, in this order:
+
+    userdata.dataset_picker()                 # sidebar: uploader, dataset in use, way back
+    userdata.show_dataset_in_use()            # main area: one caption naming the dataset
+    column = userdata.pick_categorical_column("kary_column", default="Occupation")
+    condition = userdata.pick_condition("rr_condition", default="Occupation = Sales")
+    name, frame = userdata.active_dataset()
+
+Privacy: the uploaded frame lives only in this browser session's `st.session_state`. It is
+never written to disk and never put in `st.cache_data`/`st.cache_resource` (those are
+shared by every session); Streamlit keeps the uploaded bytes in memory for the session.
+Only the census analysis is cached across sessions (it is public data).
+
+Safety: nothing from a file reaches markdown or HTML unescaped. File names, column names
+and values are shown with `st.text`, `st.dataframe`, or markdown through `escape_markdown`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import pandas as pd
+import streamlit as st
+
+from ui import data
+from ui.userdata_check import (
+    MAX_CATEGORIES,
+    CategoricalColumns,
+    Condition,
+    UploadError,
+    categorical_columns,
+    category_counts,
+    escape_markdown,
+    missing_values,
+    read_upload,
+    yes_no_conditions,
+)
+
+__all__ = [
+    "MAX_CATEGORIES",
+    "ActiveDataset",
+    "CategoricalColumns",
+    "Condition",
+    "UploadError",
+    "active_columns",
+    "active_conditions",
+    "active_dataset",
+    "categorical_columns",
+    "category_counts",
+    "dataset_picker",
+    "escape_markdown",
+    "max_upload_bytes",
+    "missing_values",
+    "pick_categorical_column",
+    "pick_condition",
+    "read_upload",
+    "show_dataset_in_use",
+    "yes_no_conditions",
+]
+
+STATE_KEY = "userdata_dataset"  # the uploaded dataset (_Uploaded), this session only
+ERROR_KEY = "userdata_error"  # the last bad upload's message
+GENERATION_KEY = "userdata_generation"  # bumped to empty the uploader ("Back to the census")
+UPLOADER_KEY_PREFIX = "userdata_upload"
+BACK_KEY = "userdata_back"
+CENSUS_LABEL = "Bundled census"
+SHOW_UNAVAILABLE = 8
+
+
+class ActiveDataset(NamedTuple):
+    """The dataset the lessons run on: a display name (plain text: escape it before any
+    markdown) and the frame (never mutate it)."""
+
+    name: str
+    frame: pd.DataFrame
+
+
+@dataclass(frozen=True)
+class _Uploaded:
+    file_id: str
+    filename: str
+    frame: pd.DataFrame
+    columns: CategoricalColumns
+    conditions: tuple[Condition, ...]
+    missing: dict[str, int]
+
+
+def max_upload_bytes() -> int:
+    """The upload limit, `server.maxUploadSize` (MB) in .streamlit/config.toml, in bytes."""
+    return int(st.get_option("server.maxUploadSize")) * 1024 * 1024
+
+
+@st.cache_resource(show_spinner=False)
+def _census_analysis() -> tuple[CategoricalColumns, tuple[Condition, ...]]:
+    """Columns and conditions of the census (public data, so shared by all sessions)."""
+    census = data.census()
+    return categorical_columns(census), yes_no_conditions(census)
+
+
+def _uploaded() -> _Uploaded | None:
+    return st.session_state.get(STATE_KEY)
+
+
+def _uploader_key() -> str:
+    return f"{UPLOADER_KEY_PREFIX}_{st.session_state.get(GENERATION_KEY, 0)}"
+
+
+def _on_upload(uploader_key: str) -> None:
+    """Read the new upload once (callbacks run before the script, so every call to
+    `active_dataset` in this run already sees it); a bad file falls back to the census."""
+    file = st.session_state.get(uploader_key)
+    st.session_state.pop(ERROR_KEY, None)
+    st.session_state.pop(STATE_KEY, None)
+    if file is None:
+        return
+    try:
+        frame = read_upload(file.getvalue(), file.name, max_bytes=max_upload_bytes())
+    except UploadError as error:
+        st.session_state[ERROR_KEY] = f"{error} Using the bundled census instead."
+        return
+    st.session_state[STATE_KEY] = _Uploaded(
+        file_id=file.file_id,
+        filename=file.name,
+        frame=frame,
+        columns=categorical_columns(frame),
+        conditions=yes_no_conditions(frame),
+        missing=missing_values(frame),
+    )
+
+
+def _back_to_census() -> None:
+    st.session_state.pop(STATE_KEY, None)
+    st.session_state.pop(ERROR_KEY, None)
+    st.session_state[GENERATION_KEY] = st.session_state.get(GENERATION_KEY, 0) + 1
+
+
+def active_dataset() -> ActiveDataset:
+    """The uploaded dataset of this session, else the bundled census."""
+    uploaded = _uploaded()
+    if uploaded is None:
+        census = data.census()
+        return ActiveDataset(f"{CENSUS_LABEL} ({len(census):,} people)", census)
+    return ActiveDataset(
+        f"Your file: {uploaded.filename} ({len(uploaded.frame):,} rows)", uploaded.frame
+    )
+
+
+def active_columns() -> CategoricalColumns:
+    """Columns of the active dataset that can drive a histogram lesson, and why not others."""
+    uploaded = _uploaded()
+    return _census_analysis()[0] if uploaded is None else uploaded.columns
+
+
+def active_conditions() -> tuple[Condition, ...]:
+    """'Column = value' questions about the active dataset, for randomized response."""
+    uploaded = _uploaded()
+    return _census_analysis()[1] if uploaded is None else uploaded.conditions
+
+
+def dataset_picker() -> None:
+    """Sidebar: the CSV uploader, the dataset in use, missing values, a way back. Call it
+    once per run, on every page that uses `active_dataset`."""
+    with st.sidebar:
+        st.subheader("Dataset")
+        key = _uploader_key()
+        st.file_uploader(
+            "Use your own CSV file",
+            type=["csv"],
+            key=key,
+            on_change=_on_upload,
+            args=(key,),
+            help=(
+                f"A table with a header row, up to {st.get_option('server.maxUploadSize')} MB, "
+                "with at least one column of categories (words). It stays in this browser "
+                "session: never stored on the server, never seen by anyone else."
+            ),
+        )
+        error = st.session_state.get(ERROR_KEY)
+        if error:
+            st.error(escape_markdown(error), icon=":material/error:")
+        st.markdown("**In use:**")
+        st.text(active_dataset().name)
+        uploaded = _uploaded()
+        if uploaded is not None:
+            if uploaded.missing:
+                parts = [f"{name}: {n:,}" for name, n in uploaded.missing.items()]
+                st.caption(
+                    "Missing values (kept as missing, not counted in any category): "
+                    + escape_markdown("; ".join(parts))
+                )
+            st.button("Back to the census", key=BACK_KEY, on_click=_back_to_census)
+
+
+def show_dataset_in_use() -> None:
+    """Main area: one caption naming the dataset the page runs on."""
+    st.caption("Dataset: " + escape_markdown(active_dataset().name))
+
+
+def _explain_unavailable(columns: CategoricalColumns) -> None:
+    if not columns.unavailable:
+        return
+    items = list(columns.unavailable.items())
+    shown = "; ".join(f"{name} ({why})" for name, why in items[:SHOW_UNAVAILABLE])
+    more = len(items) - SHOW_UNAVAILABLE
+    st.caption(
+        "Not available: "
+        + escape_markdown(shown)
+        + (f"; and {more:,} more" if more > 0 else "")
+        + "."
+    )
+
+
+def pick_categorical_column(
+    key: str,
+    *,
+    default: str = "Occupation",
+    label: str = "Column to count",
+    bind: str | None = None,
+) -> str | None:
+    """A selectbox over the active dataset's columns with 2 to 50 categories (default
+    `default` when the dataset has it, else the first); a caption says why the other
+    columns are unavailable. None (with a warning) when no column qualifies."""
+    columns = active_columns()
+    if not columns.usable:
+        st.warning(
+            f"No column of this dataset has between 2 and {MAX_CATEGORIES} categories, "
+            "so this lesson cannot run on it. Press “Back to the census” in the sidebar, "
+            "or upload a file with such a column."
+        )
+        _explain_unavailable(columns)
+        return None
+    options = list(columns.usable)
+    # A value left from another dataset is not among the options: Streamlit resets it to
+    # the default index.
+    choice = st.selectbox(
+        label,
+        options,
+        index=options.index(default) if default in options else 0,
+        key=key,
+        bind=bind,
+    )
+    _explain_unavailable(columns)
+    return choice
+
+
+def pick_condition(
+    key: str,
+    *,
+    default: str = "Occupation = Sales",
+    label: str = "Yes/no question: does the person have…",
+    bind: str | None = None,
+) -> Condition | None:
+    """A selectbox over the active dataset's 'column = value' questions (default `default`,
+    a Condition label, when present, else the first). None (with a warning) when there is
+    no text column with two values."""
+    by_label: dict[str, Condition] = {}
+    for condition in active_conditions():
+        by_label.setdefault(condition.label, condition)
+    if not by_label:
+        st.warning(
+            "This dataset has no column of words with at least two values, so there is no "
+            "yes/no question to ask. Press “Back to the census” in the sidebar."
+        )
+        return None
+    options = list(by_label)
+    choice = st.selectbox(
+        label,
+        options,
+        index=options.index(default) if default in options else 0,
+        key=key,
+        bind=bind,
+    )
+    return by_label[choice] if choice is not None else None

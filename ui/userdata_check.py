@@ -1,0 +1,306 @@
+"""Checking an uploaded CSV and finding the columns the lessons can use (no Streamlit).
+
+`read_upload` turns the bytes of an upload into a DataFrame or raises `UploadError` with a
+message a student can act on. It changes nothing silently: values keep their spaces and
+case, and missing values (empty fields, NA, N/A, NaN, null, ?) stay NaN and are counted by
+`missing_values`. Text columns with at most `MAX_CATEGORIES` distinct values become pandas
+`category` columns (like the census); other text columns stay strings; a column whose every
+value is a number becomes a number column.
+
+`categorical_columns` says which columns can drive the histogram lessons (k-ary RR, unary
+encoding) and why the others cannot; `yes_no_conditions` lists the "column = value"
+questions randomized response can ask. `escape_markdown` makes any string safe to put in
+Streamlit markdown: nothing from a file is ever rendered as HTML or markdown.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+MAX_CATEGORIES = 50
+MISSING_MARKERS = ("", "NA", "N/A", "NaN", "nan", "null", "NULL", "?")
+DELIMITERS = (",", ";", "\t")
+_DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
+MAX_SINGLE_COLUMN_HEADER = 80
+CONDITIONS_PER_COLUMN = 50
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class UploadError(ValueError):
+    """An upload the lessons cannot use; the message says why and what to do."""
+
+
+def _megabytes(n_bytes: int) -> str:
+    return f"{n_bytes / (1024 * 1024):,.1f} MB"
+
+
+def _decode(raw: bytes, filename: str) -> str:
+    """UTF-8 (with or without a byte-order mark), else Windows-1252 (Excel's "CSV")."""
+    binary = UploadError(
+        f"{filename} holds binary bytes, not text: it is not a CSV file. "
+        "Save your table as “CSV UTF-8 (comma delimited)” and upload that."
+    )
+    if b"\x00" in raw:
+        raise binary
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        # Text has tabs and line breaks, almost never other control characters.
+        if len(_CONTROL.findall(text[:100_000])) > 0:
+            raise binary
+        return text
+    raise binary
+
+
+def _delimiter(header_line: str) -> str:
+    """The most frequent of comma, semicolon and tab in the header line (comma if none)."""
+    counts = {d: header_line.count(d) for d in DELIMITERS}
+    best = max(DELIMITERS, key=lambda d: counts[d])
+    return best if counts[best] > 0 else ","
+
+
+def _check_not_other_format(text: str, filename: str) -> None:
+    """JSON, HTML and XML are refused by their shape, not by the file name."""
+    body = text.strip()
+    first_line = body.split("\n", 1)[0]
+    table_like = any(d in first_line for d in DELIMITERS)
+    if body[:1] + body[-1:] in ("{}", "[]"):
+        raise UploadError(
+            f"{filename} looks like JSON, not a CSV file. "
+            "Export it as a table: one header row of column names, then one row per person."
+        )
+    markup_start = body[:9].lower().startswith(("<!doctype", "<html", "<?xml"))
+    if markup_start or (body.startswith("<") and not table_like):
+        raise UploadError(
+            f"{filename} looks like HTML or XML, not a CSV file. "
+            "Export it as a table: one header row of column names, then one row per person."
+        )
+
+
+def _fields(n: int) -> str:
+    return f"{n:,} field" if n == 1 else f"{n:,} fields"
+
+
+def _rows(text: str, filename: str, delimiter: str) -> tuple[list[str], list[list[str]]]:
+    """Header and data rows; raise on broken quoting, nameless or repeated column names,
+    and rows whose number of fields differs from the header's."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    header: list[str] | None = None
+    rows: list[list[str]] = []
+    try:
+        for row in reader:
+            if not row or row == [""]:
+                continue  # a blank line is not a row
+            if header is None:
+                header = row
+                continue
+            if len(row) != len(header):
+                raise UploadError(
+                    f"{filename}: line {reader.line_num:,} has {_fields(len(row))}, but the "
+                    f"header row has {_fields(len(header))}. Every row needs one value per column "
+                    "(leave a field empty for a missing value)."
+                )
+            rows.append(row)
+    except csv.Error as error:
+        raise UploadError(
+            f"{filename} is not a valid CSV file: line {reader.line_num:,}: {error}."
+        ) from error
+    if header is None:
+        raise UploadError(f"{filename} is empty: there is no header row and no data.")
+    for position, name in enumerate(header, start=1):
+        if name.strip() == "":
+            raise UploadError(
+                f"{filename}: column {position} has no name in the header row. "
+                "Give every column a name (or delete the empty column)."
+            )
+    seen: set[str] = set()
+    for name in header:
+        if name in seen:
+            raise UploadError(
+                f"{filename}: two columns are called “{name}”. Column names must be unique."
+            )
+        seen.add(name)
+    if len(header) == 1 and len(header[0]) > MAX_SINGLE_COLUMN_HEADER:
+        raise UploadError(
+            f"{filename} does not look like a CSV file: its first line has no commas and "
+            "reads like a sentence, not like column names. A CSV starts with a header row "
+            "such as “Name,Occupation”."
+        )
+    if not rows:
+        raise UploadError(
+            f"{filename} has a header row but no data rows: there is nobody to count."
+        )
+    return header, rows
+
+
+def _typed_column(values: pd.Series) -> pd.Series:
+    """Numbers if every present value is a number; else category (few values) or strings."""
+    present = values.dropna()
+    numbers = pd.to_numeric(present, errors="coerce")
+    if len(present) > 0 and not numbers.isna().any():
+        return pd.to_numeric(values)
+    if present.nunique() <= MAX_CATEGORIES:
+        return values.astype("category")
+    return values
+
+
+def read_upload(raw: bytes, filename: str, *, max_bytes: int) -> pd.DataFrame:
+    """The uploaded CSV as a DataFrame, or UploadError saying what is wrong with it.
+
+    Refused: files over `max_bytes`, empty or header-only files, binary bytes (NUL bytes or
+    undecodable text), JSON/HTML/prose instead of a table, broken quoting, rows with more or
+    fewer fields than the header, nameless or repeated column names, and files whose columns
+    all hold numbers (the lessons count people by category). Missing values stay NaN.
+    """
+    if len(raw) > max_bytes:
+        raise UploadError(
+            f"{filename} is {_megabytes(len(raw))}; files can be at most "
+            f"{_megabytes(max_bytes)}. Upload a smaller sample of your table."
+        )
+    if raw.strip() == b"" or raw.strip() == b"\xef\xbb\xbf":
+        raise UploadError(f"{filename} is empty: there is no header row and no data.")
+    text = _decode(raw, filename)
+    _check_not_other_format(text, filename)
+    first_line = next(line for line in text.splitlines() if line.strip())
+    header, rows = _rows(text, filename, _delimiter(first_line))
+    strings = pd.DataFrame(rows, columns=header, dtype=object)
+    strings = strings.mask(strings.isin(MISSING_MARKERS))
+    frame = pd.DataFrame({name: _typed_column(strings[name]) for name in header})
+    if all(pd.api.types.is_numeric_dtype(frame[name]) for name in header):
+        shown = ", ".join(header[:5]) + (", …" if len(header) > 5 else "")
+        raise UploadError(
+            f"Every column of {filename} holds numbers ({shown}). The lessons count people "
+            "by category, so the file needs at least one column of words, such as "
+            "Occupation or Country."
+        )
+    return frame
+
+
+def missing_values(frame: pd.DataFrame) -> dict[str, int]:
+    """Columns with missing values (NaN), and how many each has."""
+    counts = frame.isna().sum()
+    return {str(name): int(n) for name, n in counts.items() if n > 0}
+
+
+@dataclass(frozen=True)
+class CategoricalColumns:
+    """Columns that can drive the histogram lessons, and why the others cannot."""
+
+    usable: tuple[str, ...]
+    unavailable: dict[str, str] = field(default_factory=dict)
+
+
+def _is_text(column: pd.Series) -> bool:
+    return not (
+        pd.api.types.is_numeric_dtype(column)
+        or pd.api.types.is_datetime64_any_dtype(column)
+        or pd.api.types.is_bool_dtype(column)
+    )
+
+
+def categorical_columns(
+    frame: pd.DataFrame, max_categories: int = MAX_CATEGORIES
+) -> CategoricalColumns:
+    """Text columns with 2 to `max_categories` distinct values; every other column is in
+    `unavailable` with the reason (numbers, dates, too many categories, one value, empty)."""
+    usable: list[str] = []
+    unavailable: dict[str, str] = {}
+    for name in frame.columns:
+        column = frame[name]
+        if pd.api.types.is_datetime64_any_dtype(column):
+            unavailable[str(name)] = "dates, not categories"
+        elif not _is_text(column):
+            unavailable[str(name)] = "numbers, not categories"
+        else:
+            k = int(column.nunique(dropna=True))
+            if k == 0:
+                unavailable[str(name)] = "every value is missing"
+            elif k == 1:
+                unavailable[str(name)] = "only one value: nothing to compare"
+            elif k > max_categories:
+                unavailable[str(name)] = (
+                    f"{k:,} categories; the histogram lessons take at most {max_categories}"
+                )
+            else:
+                usable.append(str(name))
+    return CategoricalColumns(tuple(usable), unavailable)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """A yes/no question about one person: is `column` equal to `value`?"""
+
+    column: str
+    value: str
+    count: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.column} = {self.value}"
+
+    def mask(self, frame: pd.DataFrame) -> pd.Series:
+        """True for the rows that answer yes (a missing value answers no)."""
+        return (frame[self.column].astype(object) == self.value).fillna(False).astype(bool)
+
+
+def yes_no_conditions(
+    frame: pd.DataFrame, per_column: int = CONDITIONS_PER_COLUMN
+) -> tuple[Condition, ...]:
+    """'Column = value' questions for randomized response: for every text column with at
+    least two values, its `per_column` most common values (most common first), leaving out
+    values that only one row holds (a question about one person is not a survey)."""
+    few: list[Condition] = []
+    many: list[Condition] = []  # from columns with more than `per_column` values: last
+    for name in frame.columns:
+        column = frame[name]
+        if not _is_text(column):
+            continue
+        counts = column.astype(object).value_counts(dropna=True)
+        if len(counts) < 2:
+            continue
+        target = few
+        if len(counts) > per_column:
+            counts = counts[counts >= 2].head(per_column)
+            target = many
+        target.extend(Condition(str(name), str(value), int(n)) for value, n in counts.items())
+    conditions = few + many
+    return tuple(conditions)
+
+
+def category_counts(frame: pd.DataFrame, column: str) -> pd.Series:
+    """How many rows hold each value of `column` (most common first; missing not counted)."""
+    counts = frame[column].astype(object).value_counts(dropna=True)
+    counts.index = counts.index.map(str)
+    return counts
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=\"'^%@])")
+# Streamlit's markdown turns URLs, www. names, e-mail addresses and :shortcodes: into links
+# and icons even after backslash escapes (it rewrites the parsed text): an invisible word
+# joiner after every colon, inside "www." and before "@" stops that.
+_WORD_JOINER = "\u2060"
+_LINKIFIED = re.compile(r"(:)|(?i:(www)(\.))|(@)")
+
+
+def _unlink(match: re.Match[str]) -> str:
+    if match.group(1):
+        return ":" + _WORD_JOINER
+    if match.group(2):
+        return match.group(2) + _WORD_JOINER + "."
+    return _WORD_JOINER + "@"
+
+
+def escape_markdown(text: object) -> str:
+    """`text` for st.markdown, st.caption, st.error and friends, shown exactly as written:
+    every markdown/HTML metacharacter is backslash-escaped, and an invisible word joiner
+    (U+2060) keeps URLs, e-mail addresses and :shortcodes: from becoming links or icons.
+    Line breaks become spaces (a file name or column name is one line)."""
+    one_line = re.sub(r"[\r\n]+", " ", str(text))
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", _LINKIFIED.sub(_unlink, one_line))
