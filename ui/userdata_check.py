@@ -84,6 +84,14 @@ def _check_not_other_format(text: str, filename: str) -> None:
         )
 
 
+def _reads_like_a_sentence(line: str) -> bool:
+    """A long line, or five words ending with a full stop: prose, not a column name."""
+    words = line.split()
+    return len(line) > MAX_SINGLE_COLUMN_HEADER or (
+        len(words) >= 5 and line.rstrip()[-1:] in (".", "!", "?")
+    )
+
+
 def _fields(n: int) -> str:
     return f"{n:,} field" if n == 1 else f"{n:,} fields"
 
@@ -127,7 +135,7 @@ def _rows(text: str, filename: str, delimiter: str) -> tuple[list[str], list[lis
                 f"{filename}: two columns are called “{name}”. Column names must be unique."
             )
         seen.add(name)
-    if len(header) == 1 and len(header[0]) > MAX_SINGLE_COLUMN_HEADER:
+    if len(header) == 1 and _reads_like_a_sentence(header[0]):
         raise UploadError(
             f"{filename} does not look like a CSV file: its first line has no commas and "
             "reads like a sentence, not like column names. A CSV starts with a header row "
