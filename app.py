@@ -4,10 +4,13 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui import classroom
 from ui.navigation import HOME, all_pages
 
 st.set_page_config(page_title="Privacy Playground", page_icon="🔒", layout="wide")
 st.html(Path(__file__).parent / "ui" / "style.css")
+classroom.url_guard_start()
+classroom.sidebar()
 
 sections: dict[str, list] = {}
 for lesson in all_pages():
@@ -21,3 +24,4 @@ for lesson in all_pages():
     sections.setdefault(lesson.section, []).append(page)
 
 st.navigation(sections).run()
+classroom.url_guard_end()

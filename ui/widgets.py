@@ -47,7 +47,11 @@ def epsilon_slider(
 
 def seed() -> int:
     """The random seed that every chart on a page draws from (fixed, so a projector
-    matches a handout)."""
+    matches a handout).
+
+    The one reader of the seed: the sidebar's "Random seed" input (ui/classroom.py, key
+    "seed", also in the URL as ?seed=) and its "Re-roll" button write
+    st.session_state["seed"]; without them (a page run on its own) it is DEFAULT_SEED."""
     return int(st.session_state.get("seed", DEFAULT_SEED))
 
 
