@@ -1,0 +1,144 @@
+"""Your own data in Chromium: upload through the real st.file_uploader, go back to the
+census, and see a binary file refused with a clear message (no exception box).
+
+The picker is served on its own small page (tests/apps/userdata_demo.py) until the lessons
+wire it in.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.browser_helpers import assert_no_exception, expect_rerun, open_page
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "tests" / "apps" / "userdata_demo.py"
+CENSUS = "Bundled census (32,561 people)"
+SCRIPT = "<script>alert(1)</script>"
+IMAGE = "![x](http://example.com/a.png)"
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`streamlit run tests/apps/userdata_demo.py` on a free loopback port."""
+    port = _free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    log_path = tmp_path_factory.mktemp("userdata") / "server.log"
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(DEMO),
+        "--server.headless", "true",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false",
+    ]  # fmt: skip
+    with log_path.open("wb") as log:
+        server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the demo server did not start:\n{log_path.read_text()[-3000:]}")
+            time.sleep(0.25)
+        yield base_url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=10)
+
+
+def shown(locator: Locator) -> str:
+    """The text a reader sees (escape_markdown's invisible word joiners removed)."""
+    return locator.inner_text().replace("\u2060", "")
+
+
+def sidebar(page: Page):
+    return page.locator('[data-testid="stSidebar"]')
+
+
+def upload(page: Page, name: str, content: bytes) -> None:
+    file_input = sidebar(page).locator('[data-testid="stFileUploaderDropzoneInput"]')
+    with expect_rerun(page):
+        file_input.set_input_files({"name": name, "mimeType": "text/csv", "buffer": content})
+
+
+def test_upload_a_csv_then_go_back_to_the_census(page: Page, demo_server: str):
+    open_page(page, demo_server)
+    expect(sidebar(page).get_by_text(CENSUS)).to_be_visible()
+    upload(page, "jobs.csv", b"Job,Town\nSales,Leeds\nClerk,York\nSales,\n")
+    expect(sidebar(page).get_by_text("Your file: jobs.csv (3 rows)")).to_be_visible()
+    expect(page.get_by_text("Dataset: Your file:")).to_be_visible()
+    assert_no_exception(page)
+    with expect_rerun(page):
+        page.get_by_role("button", name="Back to the census").click()
+    expect(sidebar(page).get_by_text(CENSUS)).to_be_visible()
+    expect(page.get_by_role("button", name="Back to the census")).to_have_count(0)
+    expect(sidebar(page).get_by_text("jobs.csv")).to_have_count(0)  # the uploader is empty
+    assert_no_exception(page)
+
+
+def test_binary_file_is_refused_with_a_clear_message(page: Page, demo_server: str):
+    open_page(page, demo_server)
+    upload(page, "photo.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    alert = sidebar(page).locator('[data-testid="stAlert"]')
+    expect(alert).to_have_count(1)
+    assert "photo.csv holds binary bytes, not text: it is not a CSV file" in shown(alert)
+    assert "Using the bundled census instead" in shown(alert)
+    expect(sidebar(page).get_by_text(CENSUS)).to_be_visible()
+    assert_no_exception(page)
+
+
+def test_html_and_markdown_in_a_file_show_literally(page: Page, demo_server: str):
+    open_page(page, demo_server)
+    raw = f"{SCRIPT},{IMAGE},n\nSales,b,1\nClerk,,2\n".encode()
+    upload(page, "www.example.com $x$ **b**.csv", raw)
+    main = page.locator('[data-testid="stMain"]')
+    caption = main.get_by_text("Dataset: Your file")
+    expect(caption).to_have_count(1)
+    assert shown(caption) == "Dataset: Your file: www.example.com $x$ **b**.csv (2 rows)"
+    missing = sidebar(page).locator('[data-testid="stCaptionContainer"]')
+    assert shown(missing).endswith(f"{IMAGE}: 1")
+    # No link, image, formula or bold text came out of the file's names.
+    for area in (main, sidebar(page)):
+        expect(area.locator('[data-testid="stMarkdownContainer"] p a')).to_have_count(0)
+        expect(area.locator('[data-testid="stMarkdownContainer"] p img')).to_have_count(0)
+        expect(area.locator(".katex")).to_have_count(0)
+    expect(main.locator('[data-testid="stCaptionContainer"] strong')).to_have_count(0)
+    expect(page.get_by_role("combobox", name="Column to count")).to_have_value(SCRIPT)
+    assert_no_exception(page)
+
+
+def test_file_over_the_limit_is_refused_by_the_uploader(page: Page, demo_server: str):
+    open_page(page, demo_server)
+    file_input = sidebar(page).locator('[data-testid="stFileUploaderDropzoneInput"]')
+    too_big = b"Job\n" + b"Sales\n" * (26 * 1024 * 1024 // 6)
+    file_input.set_input_files({"name": "big.csv", "mimeType": "text/csv", "buffer": too_big})
+    expect(sidebar(page)).to_contain_text(re.compile(r"must be 25(\.0)? ?MB or smaller"))
+    expect(sidebar(page).get_by_text(CENSUS)).to_be_visible()
+    expect(sidebar(page).get_by_text("Your file")).to_have_count(0)
+    assert_no_exception(page)
