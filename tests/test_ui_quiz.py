@@ -1,0 +1,81 @@
+"""Check yourself: wrong -> error with the answer, right -> success; a slider rerun keeps
+the chosen option and the verdict."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui.quiz import Question
+
+SCRIPT = """
+import streamlit as st
+from ui.quiz import Question, check_yourself
+
+st.slider("ε", 0.1, 10.0, 1.0, key="eps")
+check_yourself("demo", [
+    Question("ε doubles. The noise scale b = 1/ε…", ("doubles", "halves", "stays"), 1,
+             "b = Δ/ε: twice the ε, half the scale."),
+    ("Which p = q gives ε = ln 3?", ["0.5", "0.75", "0.9"], 1, "p/(1−p) = 3."),
+])
+"""
+
+
+def app() -> AppTest:
+    at = AppTest.from_string(SCRIPT, default_timeout=30)
+    at.run()
+    return at
+
+
+def test_nothing_is_preselected_and_check_waits_for_a_choice():
+    at = app()
+    assert [radio.value for radio in at.radio] == [None, None]
+    assert all(button.disabled for button in at.button)
+    assert not at.success and not at.error
+
+
+def test_wrong_answer_shows_the_error_with_the_right_answer_and_explanation():
+    at = app()
+    at.radio(key="quiz_demo_0_choice").set_value(0).run()
+    assert not at.error  # nothing revealed before "Check"
+    at.button(key="quiz_demo_0_check").click().run()
+    assert len(at.error) == 1 and not at.success
+    assert "halves" in at.error[0].value and "twice the ε" in at.error[0].value
+
+
+def test_right_answer_shows_success():
+    at = app()
+    at.radio(key="quiz_demo_1_choice").set_value(1).run()
+    at.button(key="quiz_demo_1_check").click().run()
+    assert len(at.success) == 1 and not at.error
+    assert "p/(1−p) = 3" in at.success[0].value
+
+
+def test_moving_a_slider_keeps_answers_and_verdicts():
+    at = app()
+    at.radio(key="quiz_demo_0_choice").set_value(1).run()
+    at.button(key="quiz_demo_0_check").click().run()
+    at.radio(key="quiz_demo_1_choice").set_value(2).run()
+    for value in (3.0, 7.5):
+        at.slider(key="eps").set_value(value).run()
+        assert at.radio(key="quiz_demo_0_choice").value == 1
+        assert at.radio(key="quiz_demo_1_choice").value == 2
+        assert len(at.success) == 1  # question 1 stays revealed, question 2 is unchecked
+        assert not at.error
+    assert not at.exception
+
+
+def test_changing_the_choice_hides_the_old_verdict():
+    at = app()
+    at.radio(key="quiz_demo_0_choice").set_value(1).run()
+    at.button(key="quiz_demo_0_check").click().run()
+    assert len(at.success) == 1
+    at.radio(key="quiz_demo_0_choice").set_value(2).run()
+    assert not at.success and not at.error
+
+
+def test_question_validates_its_data():
+    with pytest.raises(ValueError, match="correct"):
+        Question("?", ("a", "b"), 2, "")
+    with pytest.raises(ValueError, match="options"):
+        Question("?", ("a",), 0, "")

@@ -1,0 +1,112 @@
+"""Check yourself: predict-then-reveal questions at the end of a lesson.
+
+    from ui.quiz import Question, check_yourself
+
+    check_yourself("laplace", [
+        Question(
+            "ε doubles. What happens to the noise scale b = 1/ε?",
+            ("It doubles", "It halves", "It stays the same"),
+            correct=1,
+            explanation="b = Δ/ε: twice the ε, half the scale.",
+        ),
+    ])
+
+Each question is a radio with nothing selected (you commit to a prediction first) and a
+"Check" button; the verdict (st.success / st.error with the explanation) appears at once.
+The choice lives under the radio's key and the revealed answer under
+`quiz_<key>_<i>_revealed` in st.session_state, so moving any slider on the page keeps both.
+Picking another option hides the verdict until "Check" is pressed again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import streamlit as st
+
+
+@dataclass(frozen=True)
+class Question:
+    """One predict-then-reveal question: its options, the index of the right one, and the
+    short explanation shown with the verdict."""
+
+    prompt: str
+    options: tuple[str, ...]
+    correct: int
+    explanation: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", tuple(self.options))
+        if len(self.options) < 2:
+            raise ValueError(f"options: need at least 2, got {len(self.options)}")
+        if not 0 <= self.correct < len(self.options):
+            raise ValueError(f"correct: must index options (0..{len(self.options) - 1})")
+
+
+def choice_key(key: str, index: int) -> str:
+    """The session_state key of question `index`'s chosen option."""
+    return f"quiz_{key}_{index}_choice"
+
+
+def revealed_key(key: str, index: int) -> str:
+    """The session_state key holding the option that was checked (None: not checked)."""
+    return f"quiz_{key}_{index}_revealed"
+
+
+def _reveal(key: str, index: int) -> None:
+    st.session_state[revealed_key(key, index)] = st.session_state.get(choice_key(key, index))
+
+
+def _hide(key: str, index: int) -> None:
+    st.session_state[revealed_key(key, index)] = None
+
+
+def check_yourself(
+    key: str,
+    questions: Sequence[Question | tuple[str, Sequence[str], int, str]],
+    *,
+    title: str = "Check yourself",
+) -> list[bool | None]:
+    """Render the questions under a "Check yourself" header; return, per question, True
+    (checked and right), False (checked and wrong) or None (not checked yet).
+
+    `key` must be unique on the page (e.g. the lesson's name); questions may be
+    `Question`s or plain (prompt, options, correct index, explanation) tuples."""
+    st.header(title)
+    st.markdown("Predict first, then check. Your answers stay while you move the sliders.")
+    results: list[bool | None] = []
+    for index, item in enumerate(questions):
+        question = item if isinstance(item, Question) else Question(*item)
+        with st.container(border=True):
+            choice = st.radio(
+                f"**{index + 1}.** {question.prompt}",
+                range(len(question.options)),
+                index=None,
+                format_func=lambda i, options=question.options: options[i],
+                key=choice_key(key, index),
+                on_change=_hide,
+                args=(key, index),
+            )
+            st.button(
+                "Check",
+                key=f"quiz_{key}_{index}_check",
+                on_click=_reveal,
+                args=(key, index),
+                disabled=choice is None,
+            )
+            revealed = st.session_state.get(revealed_key(key, index))
+            if revealed is None or revealed != choice:
+                results.append(None)
+                continue
+            right = revealed == question.correct
+            answer = question.options[question.correct]
+            if right:
+                st.success(f"Right. {question.explanation}", icon=":material/check_circle:")
+            else:
+                st.error(
+                    f"Not quite: the answer is “{answer}”. {question.explanation}",
+                    icon=":material/cancel:",
+                )
+            results.append(right)
+    return results

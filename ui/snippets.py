@@ -1,0 +1,287 @@
+"""The code behind the chart: a few lines of `dp/` calls that rebuild a lesson's main chart
+data in a notebook, with the page's current parameter values filled in.
+
+    from ui.snippets import show_code
+
+    show_code("laplace_histogram", truth=truth, epsilon=epsilon, answers=answers,
+              half_width=half_width, seed=widgets.seed() + lesson.SEED_HISTOGRAM)
+
+Every snippet lives in `SNIPPETS` with example parameters; tests/test_snippets.py runs
+each one (filled with its examples) in a fresh namespace and checks that it produces its
+result variable. Templates use `$name` placeholders (string.Template), filled with
+`repr(value)`, so a snippet is plain Python with literal values: copy, paste, run. Run
+them from the repository root (or `pip install` nothing: they need numpy, pandas and dp/).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+from string import Template
+from typing import Any
+
+import streamlit as st
+
+from ui import widgets
+
+EXPANDER_LABEL = "The code behind this chart"
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """A code template, the parameters it needs (with example values) and the name of the
+    variable it leaves behind (the chart's data)."""
+
+    title: str
+    template: str
+    example: dict[str, Any] = field(default_factory=dict)
+    result: str = "frame"
+
+    def render(self, **params: Any) -> str:
+        """The code with `params` (missing ones: the examples) filled in as literals."""
+        unknown = set(params) - set(self.example)
+        if unknown:
+            raise TypeError(f"params: unknown {sorted(unknown)}; expected {sorted(self.example)}")
+        values = {**self.example, **params}
+        literals = {name: _literal(value) for name, value in values.items()}
+        return Template(textwrap.dedent(self.template).strip() + "\n").substitute(literals)
+
+
+def _literal(value: Any) -> str:
+    """A value as a Python literal (numpy scalars and arrays become plain numbers/lists)."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, tuple):
+        value = list(value)
+    return repr(value)
+
+
+SNIPPETS: dict[str, Snippet] = {
+    "laplace_histogram": Snippet(
+        "Many noisy answers to one count (Laplace mechanism), binned on a fixed window",
+        """
+        import numpy as np
+        import pandas as pd
+
+        import dp
+
+        truth, epsilon, answers, half_width = $truth, $epsilon, $answers, $half_width
+        noisy = dp.laplace_mechanism(truth, 1, epsilon, size=answers, rng=$seed)
+        # Answers outside the window are counted in its edge bins, as on the page.
+        window = (truth - half_width, truth + half_width)
+        counts, edges = np.histogram(np.clip(noisy, *window), bins=$bins, range=window)
+        bins = pd.DataFrame({"start": edges[:-1], "end": edges[1:], "count": counts})
+        bins["share"] = bins["count"] / answers
+        """,
+        {
+            "truth": 14_237,
+            "epsilon": 1.0,
+            "answers": 2_000,
+            "half_width": 50.0,
+            "bins": 100,
+            "seed": widgets.DEFAULT_SEED,
+        },
+        "bins",
+    ),
+    "rr_repeated_surveys": Snippet(
+        "The same randomized-response survey repeated many times: the de-biased estimates",
+        """
+        import pandas as pd
+
+        import dp
+
+        true_yes, n, p, q = $true_yes, $n, $p, $q
+        # Reported "yes" counts of many independent surveys, drawn exactly without
+        # simulating each respondent.
+        yes_counts = dp.sample_rr_counts(true_yes, n, p, q, size=$surveys, rng=$seed)
+        estimates = pd.DataFrame({
+            "reported_yes": yes_counts,
+            "estimated_count": n * dp.estimate_proportion_from_counts(yes_counts, n, p, q),
+        })
+        estimates["error"] = estimates["estimated_count"] - true_yes
+        """,
+        {
+            "true_yes": 3_650,
+            "n": 32_561,
+            "p": 0.75,
+            "q": 0.75,
+            "surveys": 1_000,
+            "seed": widgets.DEFAULT_SEED,
+        },
+        "estimates",
+    ),
+    "kary_estimates": Snippet(
+        "k-ary (generalized) randomized response: one survey's estimates, and the projection",
+        """
+        import numpy as np
+        import pandas as pd
+
+        import dp
+
+        values = $values
+        true_counts = np.array($true_counts)
+        epsilon = $epsilon
+        reports = dp.sample_grr_counts(true_counts, epsilon, rng=$seed)  # one survey
+        estimates = dp.grr_estimate_from_counts(reports, epsilon)  # unbiased, may be < 0
+        frame = pd.DataFrame({
+            "value": values,
+            "true": true_counts,
+            "reported": reports,
+            "estimate": estimates,
+            # Post-processing: non-negative counts that sum to n (costs no privacy).
+            "projected": dp.project_counts(estimates, true_counts.sum()),
+        })
+        """,
+        {
+            "values": ["A", "B", "C", "D"],
+            "true_counts": [5_000, 3_000, 1_500, 500],
+            "epsilon": 1.0,
+            "seed": widgets.DEFAULT_SEED,
+        },
+        "frame",
+    ),
+    "ue_estimates": Snippet(
+        "Unary encoding: per-bit report counts and the estimated histogram",
+        """
+        import numpy as np
+        import pandas as pd
+
+        import dp
+
+        values = $values
+        true_counts = np.array($true_counts)
+        n = int(true_counts.sum())
+        p, q = $p, $q  # e.g. dp.oue_probabilities(epsilon) or dp.sue_probabilities(epsilon)
+        bit_counts = dp.sample_ue_counts(true_counts, p, q, rng=$seed)  # one survey
+        frame = pd.DataFrame({
+            "value": values,
+            "true": true_counts,
+            "bits_set": bit_counts,
+            "estimate": dp.ue_estimate_from_counts(bit_counts, n, p, q),
+        })
+        print("ε =", dp.ue_epsilon(p, q))
+        """,
+        {
+            "values": ["A", "B", "C", "D"],
+            "true_counts": [5_000, 3_000, 1_500, 500],
+            "p": 0.5,
+            "q": 0.2689414213699951,
+            "seed": widgets.DEFAULT_SEED,
+        },
+        "frame",
+    ),
+    "central_vs_local": Snippet(
+        "The error of one count at the same ε: central (Laplace) versus local (randomized "
+        "response)",
+        """
+        import pandas as pd
+
+        import dp
+
+        truth, n, epsilon, repetitions = $truth, $n, $epsilon, $repetitions
+        central = dp.laplace_mechanism(truth, 1, epsilon, size=repetitions, rng=$seed)
+        p = dp.rr_keep_probability(epsilon)  # p = q = e^ε / (1 + e^ε)
+        yes_counts = dp.sample_rr_counts(truth, n, p, p, size=repetitions, rng=$seed + 1)
+        local = n * dp.estimate_proportion_from_counts(yes_counts, n, p, p)
+        errors = pd.DataFrame({"central": central - truth, "local": local - truth})
+        print(errors.abs().median())
+        ratio = dp.local_count_std(n, epsilon) / dp.laplace_std(1, epsilon)
+        print("SD ratio local / central:", ratio)
+        """,
+        {
+            "truth": 3_650,
+            "n": 32_561,
+            "epsilon": 1.0,
+            "repetitions": 2_000,
+            "seed": widgets.DEFAULT_SEED,
+        },
+        "errors",
+    ),
+    "composition_averaging": Snippet(
+        "The averaging attack: ask the same count again and again, average the answers",
+        """
+        import numpy as np
+        import pandas as pd
+
+        import dp
+
+        truth, epsilon, answers = $truth, $epsilon, $answers
+        noisy = dp.laplace_mechanism(truth, 1, epsilon, size=answers, rng=$seed)
+        frame = pd.DataFrame({
+            "answers": np.arange(1, answers + 1),
+            "running_average": dp.running_average(noisy),
+            # The budget spent so far (sequential composition: k answers cost k·ε).
+            "epsilon_spent": np.arange(1, answers + 1) * epsilon,
+        })
+        frame["expected_sd"] = dp.averaged_laplace_std(1, epsilon, frame["answers"].to_numpy())
+        """,
+        {"truth": 7_841, "epsilon": 0.5, "answers": 200, "seed": widgets.DEFAULT_SEED},
+        "frame",
+    ),
+    "definition_densities": Snippet(
+        "Two neighbouring datasets: the densities of their noisy answers and the privacy loss",
+        """
+        import numpy as np
+        import pandas as pd
+
+        import dp
+
+        truth, truth_neighbour, epsilon = $truth, $truth_neighbour, $epsilon
+        scale = dp.laplace_scale(1, epsilon)  # b = Δ/ε with Δ = 1
+        y = np.linspace(truth - 10, truth + 10, 401)
+        frame = pd.DataFrame({
+            "output": y,
+            "density_D": dp.laplace_pdf(y, loc=truth, scale=scale),
+            "density_D_neighbour": dp.laplace_pdf(y, loc=truth_neighbour, scale=scale),
+            # ln of their ratio: never more than ε in absolute value.
+            "privacy_loss": dp.laplace_privacy_loss(
+                y, loc=truth, loc_neighbour=truth_neighbour, scale=scale
+            ),
+        })
+        """,
+        {"truth": 7_841, "truth_neighbour": 7_840, "epsilon": 1.0},
+        "frame",
+    ),
+    "anonymisation_uniqueness": Snippet(
+        "How many people a few quasi-identifiers single out",
+        """
+        import numpy as np
+        import pandas as pd
+
+        import dp
+
+        census = pd.read_csv($csv_path)  # the bundled census (32,561 people)
+        columns = $columns
+        codes = np.column_stack([pd.factorize(census[c])[0] for c in columns])
+        class_of_person, class_sizes = dp.equivalence_classes(codes)
+        per_person = class_sizes[class_of_person]  # how many share each person's values
+        print("share unique:", dp.share_unique(per_person), "k =", dp.k_anonymity(per_person))
+        edges = (1, 2, 3, 6, 11, 51)
+        frame = pd.DataFrame({
+            "class_size_from": edges,
+            "people": dp.people_by_class_size(per_person, edges),
+        })
+        """,
+        {"csv_path": "data/census.csv.gz", "columns": ["Zip", "DOB", "Sex"]},
+        "frame",
+    ),
+}
+
+
+def code_for(name: str, **params: Any) -> str:
+    """The snippet `name` with `params` filled in (KeyError names the known snippets)."""
+    if name not in SNIPPETS:
+        raise KeyError(f"name: no snippet {name!r}; known: {sorted(SNIPPETS)}")
+    return SNIPPETS[name].render(**params)
+
+
+def show_code(name: str, **params: Any) -> None:
+    """An expander "The code behind this chart" with the snippet's code, current values
+    filled in. Call it right under the chart."""
+    snippet = SNIPPETS[name]
+    with st.expander(EXPANDER_LABEL, icon=":material/code:"):
+        st.caption(
+            f"{snippet.title}. Run it from the repository root; it leaves the chart's data "
+            f"in `{snippet.result}`."
+        )
+        st.code(code_for(name, **params), language="python")
