@@ -27,6 +27,7 @@ DEMO = ROOT / "tests" / "apps" / "userdata_demo.py"
 CENSUS = "Bundled census (32,561 people)"
 SCRIPT = "<script>alert(1)</script>"
 IMAGE = "![x](http://example.com/a.png)"
+WAIT_MS = 20_000  # the machine may be busy with other test runs
 
 
 def _free_port() -> int:
@@ -89,14 +90,14 @@ def upload(page: Page, name: str, content: bytes) -> None:
 
 def test_upload_a_csv_then_go_back_to_the_census(page: Page, demo_server: str):
     open_page(page, demo_server)
-    expect(sidebar(page).get_by_text(CENSUS)).to_be_visible()
+    expect(sidebar(page).get_by_text(CENSUS)).to_be_visible(timeout=WAIT_MS)
     upload(page, "jobs.csv", b"Job,Town\nSales,Leeds\nClerk,York\nSales,\n")
-    expect(sidebar(page).get_by_text("Your file: jobs.csv (3 rows)")).to_be_visible()
-    expect(page.get_by_text("Dataset: Your file:")).to_be_visible()
+    expect(sidebar(page).get_by_text("Your file: jobs.csv (3 rows)")).to_be_visible(timeout=WAIT_MS)
+    expect(page.get_by_text("Dataset: Your file:")).to_be_visible(timeout=WAIT_MS)
     assert_no_exception(page)
     with expect_rerun(page):
         page.get_by_role("button", name="Back to the census").click()
-    expect(sidebar(page).get_by_text(CENSUS)).to_be_visible()
+    expect(sidebar(page).get_by_text(CENSUS)).to_be_visible(timeout=WAIT_MS)
     expect(page.get_by_role("button", name="Back to the census")).to_have_count(0)
     expect(sidebar(page).get_by_text("jobs.csv")).to_have_count(0)  # the uploader is empty
     assert_no_exception(page)
@@ -106,10 +107,10 @@ def test_binary_file_is_refused_with_a_clear_message(page: Page, demo_server: st
     open_page(page, demo_server)
     upload(page, "photo.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
     alert = sidebar(page).locator('[data-testid="stAlert"]')
-    expect(alert).to_have_count(1)
+    expect(alert).to_have_count(1, timeout=WAIT_MS)
     assert "photo.csv holds binary bytes, not text: it is not a CSV file" in shown(alert)
     assert "Using the bundled census instead" in shown(alert)
-    expect(sidebar(page).get_by_text(CENSUS)).to_be_visible()
+    expect(sidebar(page).get_by_text(CENSUS)).to_be_visible(timeout=WAIT_MS)
     assert_no_exception(page)
 
 
@@ -119,7 +120,7 @@ def test_html_and_markdown_in_a_file_show_literally(page: Page, demo_server: str
     upload(page, "www.example.com $x$ **b**.csv", raw)
     main = page.locator('[data-testid="stMain"]')
     caption = main.get_by_text("Dataset: Your file")
-    expect(caption).to_have_count(1)
+    expect(caption).to_have_count(1, timeout=WAIT_MS)
     assert shown(caption) == "Dataset: Your file: www.example.com $x$ **b**.csv (2 rows)"
     missing = sidebar(page).locator('[data-testid="stCaptionContainer"]')
     assert shown(missing).endswith(f"{IMAGE}: 1")
@@ -139,6 +140,6 @@ def test_file_over_the_limit_is_refused_by_the_uploader(page: Page, demo_server:
     too_big = b"Job\n" + b"Sales\n" * (26 * 1024 * 1024 // 6)
     file_input.set_input_files({"name": "big.csv", "mimeType": "text/csv", "buffer": too_big})
     expect(sidebar(page)).to_contain_text(re.compile(r"must be 25(\.0)? ?MB or smaller"))
-    expect(sidebar(page).get_by_text(CENSUS)).to_be_visible()
+    expect(sidebar(page).get_by_text(CENSUS)).to_be_visible(timeout=WAIT_MS)
     expect(sidebar(page).get_by_text("Your file")).to_have_count(0)
     assert_no_exception(page)
