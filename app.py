@@ -4,13 +4,14 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import classroom
+from ui import classroom, userdata
 from ui.navigation import HOME, all_pages
 
 st.set_page_config(page_title="Privacy Playground", page_icon="🔒", layout="wide")
 st.html(Path(__file__).parent / "ui" / "style.css")
 classroom.url_guard_start()
 classroom.sidebar()
+userdata.dataset_picker()
 
 sections: dict[str, list] = {}
 for lesson in all_pages():

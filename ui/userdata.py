@@ -161,8 +161,8 @@ def active_conditions() -> tuple[Condition, ...]:
 
 
 def dataset_picker() -> None:
-    """Sidebar: the CSV uploader, the dataset in use, missing values, a way back. Call it
-    once per run, on every page that uses `active_dataset`."""
+    """Sidebar: the CSV uploader, the dataset in use, missing values, a way back. app.py
+    calls it once per run, so every page shows the same choice."""
     with st.sidebar:
         st.subheader("Dataset")
         key = _uploader_key()
@@ -192,6 +192,17 @@ def dataset_picker() -> None:
                     + escape_markdown("; ".join(parts))
                 )
             st.button("Back to the census", key=BACK_KEY, on_click=_back_to_census)
+
+
+def census_only_notice(reason: str) -> None:
+    """For a lesson that always runs on the bundled census: when a file is uploaded, say so
+    (and why), so nobody mistakes the census numbers for their own data."""
+    if _uploaded() is not None:
+        st.info(
+            f"This lesson always uses the bundled census: {reason} Your file is used by the "
+            "lessons that count a column (Laplace, randomized response, k-ary, unary).",
+            icon=":material/info:",
+        )
 
 
 def show_dataset_in_use() -> None:
