@@ -29,8 +29,10 @@ def epsilon_slider(
     options: tuple[float, ...] = EPSILON_GRID,
     label: str = "Privacy loss ε",
     explanation: str | None = None,
+    bind: str | None = "query-params",
 ) -> float:
-    """A log-scale ε slider whose label says that smaller ε is more private."""
+    """A log-scale ε slider whose label says that smaller ε is more private. Bound to the
+    URL under its key by default, so a copied link reopens the same ε."""
     return float(
         st.select_slider(
             f"{label}  ({MORE_PRIVATE_LEFT})",
@@ -38,6 +40,7 @@ def epsilon_slider(
             value=default,
             format_func=format_epsilon,
             key=key,
+            bind=bind,
             help=explanation
             or "ε bounds how much one person's data can change what anyone sees. "
             "Smaller ε: more noise, more privacy.",
