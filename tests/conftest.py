@@ -80,14 +80,14 @@ def _healthy(url: str) -> bool:
 
 
 @contextlib.contextmanager
-def serve_app(log_dir: Path) -> Iterator[str]:
-    """Run app.py with `streamlit run` on a free loopback port; yield its base URL once
-    /_stcore/health answers, and stop the server afterwards."""
+def serve_app(log_dir: Path, script: Path = APP) -> Iterator[str]:
+    """Run `script` (app.py unless told) with `streamlit run` on a free loopback port; yield
+    its base URL once /_stcore/health answers, and stop the server afterwards."""
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
     log_path = log_dir / "server.log"
     command = [
-        sys.executable, "-m", "streamlit", "run", str(APP),
+        sys.executable, "-m", "streamlit", "run", str(script),
         "--server.headless", "true",
         "--server.port", str(port),
         "--server.address", "127.0.0.1",

@@ -8,18 +8,13 @@ wire it in.
 from __future__ import annotations
 
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
+from conftest import serve_app
 from tests.browser_helpers import assert_no_exception, expect_rerun, open_page
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,47 +25,11 @@ IMAGE = "![x](http://example.com/a.png)"
 WAIT_MS = 20_000  # the machine may be busy with other test runs
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def demo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`streamlit run tests/apps/userdata_demo.py` on a free loopback port."""
-    port = _free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    log_path = tmp_path_factory.mktemp("userdata") / "server.log"
-    command = [
-        sys.executable, "-m", "streamlit", "run", str(DEMO),
-        "--server.headless", "true",
-        "--server.port", str(port),
-        "--server.address", "127.0.0.1",
-        "--browser.gatherUsageStats", "false",
-    ]  # fmt: skip
-    with log_path.open("wb") as log:
-        server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the demo server did not start:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.25)
+    with serve_app(tmp_path_factory.mktemp("userdata"), script=DEMO) as base_url:
         yield base_url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=10)
 
 
 def shown(locator: Locator) -> str:
