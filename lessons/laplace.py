@@ -3,36 +3,52 @@
 import streamlit as st
 
 import dp
-from ui import charts, widgets
+from ui import charts, classroom, quiz, snippets, userdata, widgets
 from ui import lesson_laplace as lesson
 
 widgets.lesson_header(
     "The Laplace mechanism",
-    "You pick a count over the census and watch thousands of noisy answers to it pile up "
-    "around the true value. Move ε: the pile narrows as ε grows, while the axes stay put. "
-    "Then you play the attacker with a query about a single named person, and see how "
-    "often even the best guess is right at each ε.",
+    "You pick a count over the data — the bundled census or your own file — and watch "
+    "thousands of noisy answers to it pile up around the true value. Move ε: the pile "
+    "narrows as ε grows, while the axes stay put. Then you play the attacker with a query "
+    "about a single named person, and see how often even the best guess is right at each ε.",
 )
 
 # --- 1. The query ---------------------------------------------------------------------------
 st.header("1. A count and its sensitivity")
-query = st.radio("The query", lesson.QUERIES, key="laplace_query", horizontal=True)
-age, occupation = 40, lesson.occupations()[0]
+userdata.show_dataset_in_use()
+dataset_name, _ = userdata.active_dataset()
+on_census = dataset_name.startswith(userdata.CENSUS_LABEL)
+noun = "people" if on_census else "rows"
+if on_census:
+    query = st.radio("The query", lesson.QUERIES, key="lap_q", horizontal=True, bind="query-params")
+else:
+    query = lesson.QUERY_CONDITION  # your file may have no Age column: count a condition
 if query == lesson.QUERY_AGE:
     age = st.slider(
         "Minimum age (the count does not change how private the answer is)",
         min_value=17,
         max_value=90,
         value=40,
-        key="laplace_age",
+        key="lap_age",
+        bind="query-params",
     )
     question = f"How many people are aged {age} or older?"
-elif query == lesson.QUERY_OCCUPATION:
-    occupation = st.selectbox("Occupation", lesson.occupations(), key="laplace_occupation")
-    question = f"How many people work in {occupation}?"
+    truth = lesson.people_aged_at_least(age)
 else:
-    question = "How many people earn more than $50K a year?"
-truth = lesson.true_count(query, age, occupation)
+    condition = userdata.pick_condition(
+        "lap_cond",
+        default=lesson.DEFAULT_CONDITION,
+        label=f"Count the {noun} where…",
+        bind="query-params",
+    )
+    if condition is None:  # pick_condition has said why
+        st.stop()
+    question = (
+        f"How many {noun} have {userdata.escape_markdown(condition.column)} = "
+        f"{userdata.escape_markdown(condition.value)}?"
+    )
+    truth = condition.count
 st.markdown(f"**{question}** The true answer is **{truth:,}**.")
 st.markdown(
     "Adding or removing one person changes any count by at most 1. That maximum is the "
@@ -49,21 +65,23 @@ st.latex(
 
 # --- 2. Many noisy answers --------------------------------------------------------------------
 st.header("2. Many noisy answers")
-epsilon = widgets.epsilon_slider(key="laplace_epsilon")
+epsilon = widgets.epsilon_slider(key="lap_eps")
 answers = st.select_slider(
     "Noisy answers to simulate (more → smoother histogram; a real release of n answers "
     "would cost n·ε)",
     options=lesson.ANSWER_COUNTS,
     value=2_000,
     format_func=lambda n: f"{n:,}",
-    key="laplace_answers",
+    key="lap_n",
+    bind="query-params",
 )
 zoom_label = st.radio(
     "Window on the x axis (fixed: it does not move with ε)",
     list(lesson.ZOOMS),
     index=1,
-    key="laplace_zoom",
+    key="lap_zoom",
     horizontal=True,
+    bind="query-params",
 )
 half_width = lesson.ZOOMS[zoom_label]
 
@@ -88,8 +106,9 @@ st.caption(
     "miss by less than this share of the truth."
 )
 
-bins, outside, low, high = lesson.histogram(
-    truth, epsilon, answers, half_width, widgets.seed() + lesson.SEED_HISTOGRAM
+histogram_seed = widgets.seed() + lesson.SEED_HISTOGRAM
+bins, bins_frame, outside, low, high = lesson.histogram(
+    truth, epsilon, answers, half_width, histogram_seed
 )
 charts.show_template(
     lesson.histogram_spec(truth, half_width),
@@ -111,6 +130,16 @@ else:
         "Every answer falls inside the window. The y axis is a square-root scale, so that a "
         "flat spread (small ε) and a single tall bar (large ε) are both readable."
     )
+snippets.show_code(
+    "laplace_histogram",
+    truth=truth,
+    epsilon=epsilon,
+    answers=answers,
+    half_width=half_width,
+    bins=lesson.BINS,
+    seed=histogram_seed,
+)
+classroom.download_csv(bins_frame, filename="laplace-histogram.csv", key="laplace_dl_histogram")
 
 st.subheader("Three values of ε side by side")
 st.markdown(
@@ -118,7 +147,7 @@ st.markdown(
     f"(true count ± {lesson.SMALL_MULTIPLE_HALF_WIDTH:,.0f})."
 )
 for small_epsilon in lesson.SMALL_MULTIPLE_EPSILONS:
-    small_bins, small_outside, small_low, small_high = lesson.histogram(
+    small_bins, _, small_outside, small_low, small_high = lesson.histogram(
         truth,
         small_epsilon,
         answers,
@@ -139,8 +168,16 @@ for small_epsilon in lesson.SMALL_MULTIPLE_EPSILONS:
 
 # --- 3. The malicious query -------------------------------------------------------------------
 st.header("3. The malicious query")
+if not on_census:
+    st.info(
+        "This section uses the bundled census whatever data you picked: the attack needs "
+        "a named person, and only the census has names.",
+        icon=":material/info:",
+    )
 people = lesson.named_people()
-name = st.selectbox("The person the attacker asks about", list(people), key="laplace_name")
+name = st.selectbox(
+    "The person the attacker asks about", list(people), key="lap_name", bind="query-params"
+)
 secret = int(people[name] == "<=50K")
 st.markdown(
     f"**How many people named {name} earn $50K or less?** Names are unique, so the true "
@@ -218,9 +255,44 @@ charts.show_template(
     ),
     datasets={"curve": lesson.accuracy_bytes(), "point": lesson.point_bytes(epsilon)},
 )
+snippets.show_code("laplace_guess_accuracy", epsilon=epsilon)
+classroom.download_csv(
+    lesson.accuracy_frame(), filename="laplace-guess-accuracy.csv", key="laplace_dl_accuracy"
+)
 st.markdown(
     f"At ε = 0.1 the attacker is right {dp.best_guess_accuracy(0.1):.1%} of the time — barely "
     f"better than a coin. At ε = 1 it is {dp.best_guess_accuracy(1.0):.1%}; at ε = 10, "
     f"{dp.best_guess_accuracy(10.0):.1%}. The same noise that makes a count of thousands "
     "accurate to a few people hides a single person's answer — if ε is small."
+)
+
+quiz.check_yourself(
+    "laplace",
+    [
+        quiz.Question(
+            "ε doubles from 1 to 2. What happens to the noise scale b = 1/ε?",
+            ("It doubles", "It halves", "It stays the same", "It shrinks to a quarter"),
+            correct=1,
+            explanation="b = Δ/ε with Δ = 1: twice the ε gives half the scale, b = 0.5.",
+        ),
+        quiz.Question(
+            "At the same ε = 1 you release a count of 100 and a count of 10,000. Which answer "
+            "carries more noise?",
+            (
+                "The count of 10,000: 100× more noise",
+                "The count of 100: 100× more noise",
+                "The same noise, Lap(1), for both",
+            ),
+            correct=2,
+            explanation="Both counts have sensitivity 1, so both get Lap(1/ε) noise (95% within "
+            "± 3); only the relative error differs, 100× smaller for the big count.",
+        ),
+        quiz.Question(
+            "The malicious query at ε = ln 3 ≈ 1.1: how often is the attacker's best guess right?",
+            ("50%: a coin flip", "About 71%", "75%", "100%"),
+            correct=1,
+            explanation="1 − ½ e^(−ε/2) = 1 − ½ · 3^(−½) = 1 − 0.289 ≈ 71%: much better than a "
+            "coin, far from certain.",
+        ),
+    ],
 )

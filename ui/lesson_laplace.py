@@ -17,9 +17,9 @@ from ui import charts
 from ui.data import census
 
 QUERY_AGE = "People aged at least …"
-QUERY_OCCUPATION = "People in an occupation"
-QUERY_RICH = "People earning >50K"
-QUERIES = (QUERY_AGE, QUERY_OCCUPATION, QUERY_RICH)
+QUERY_CONDITION = "Rows matching a condition"
+QUERIES = (QUERY_AGE, QUERY_CONDITION)  # on your own file: only the condition (no Age)
+DEFAULT_CONDITION = "Occupation = Sales"
 
 ANSWER_COUNTS = (100, 200, 500, 1_000, 2_000, 5_000, 10_000)
 ZOOMS = {"true count ± 500": 500.0, "true count ± 50": 50.0, "true count ± 5": 5.0}
@@ -41,21 +41,9 @@ SEED_MALICIOUS = 300
 
 
 @st.cache_data(show_spinner=False)
-def occupations() -> list[str]:
-    """Occupation groups, largest first (missing values left out)."""
-    counts = census()["Occupation"].value_counts()
-    return [str(name) for name in counts.index if counts[name] > 0]
-
-
-@st.cache_data(show_spinner=False)
-def true_count(query: str, age: int, occupation: str) -> int:
-    """The exact answer to the chosen count query."""
-    people = census()
-    if query == QUERY_AGE:
-        return int((people["Age"] >= age).sum())
-    if query == QUERY_OCCUPATION:
-        return int((people["Occupation"] == occupation).sum())
-    return int((people["Income"] == ">50K").sum())
+def people_aged_at_least(age: int) -> int:
+    """How many people in the census are `age` or older."""
+    return int((census()["Age"] >= age).sum())
 
 
 @st.cache_data(show_spinner=False)
@@ -77,17 +65,18 @@ def _to_arrow(frame: pd.DataFrame) -> bytes:
 @st.cache_data(show_spinner=False, max_entries=512)
 def histogram(
     truth: int, epsilon: float, answers: int, half_width: float, seed: int
-) -> tuple[bytes, int, float, float]:
+) -> tuple[bytes, pd.DataFrame, int, float, float]:
     """Draw `answers` noisy answers truth + Lap(1/ε) and bin them over truth ± half_width.
 
-    Returns (Arrow bytes of the bins, number of answers outside the window — counted in
-    the edge bins —, 2.5th and 97.5th percentile of the answers, for the alt text)."""
+    Returns (Arrow bytes of the bins, the bins as a frame — for the download —, number of
+    answers outside the window — counted in the edge bins —, 2.5th and 97.5th percentile
+    of the answers, for the alt text)."""
     values = dp.laplace_mechanism(truth, 1, epsilon, size=answers, rng=seed)
     domain = (truth - half_width, truth + half_width)
     frame = charts.histogram_frame(values, domain=domain, bins=BINS)
     outside = int(np.count_nonzero((values < domain[0]) | (values > domain[1])))
     lo, hi = np.percentile(values, [2.5, 97.5])
-    return _to_arrow(frame), outside, float(lo), float(hi)
+    return _to_arrow(frame), frame, outside, float(lo), float(hi)
 
 
 @st.cache_data(show_spinner=False)
@@ -99,7 +88,8 @@ def histogram_spec(truth: int, half_width: float, height: int = 300) -> dict:
     y_scale = alt.Scale(type="sqrt", domain=[0.0, 1.0])
     bars = (
         alt.Chart(alt.NamedData(name="bins"))
-        .mark_bar(color=charts.NOISY_COLOUR, opacity=0.85)
+        # binSpacing=0: at phone width 100 bins with the default 1 px gap become hairlines.
+        .mark_bar(color=charts.NOISY_COLOUR, opacity=0.85, binSpacing=0)
         .encode(
             x=alt.X(
                 "start:Q",
@@ -196,12 +186,17 @@ def worlds_spec() -> dict:
 
 
 @st.cache_data(show_spinner=False)
-def accuracy_bytes() -> bytes:
+def accuracy_frame() -> pd.DataFrame:
     """P[best guess right] = 1 - ½ e^(-ε/2) over a log grid of ε."""
-    frame = pd.DataFrame(
+    return pd.DataFrame(
         {"epsilon": ACCURACY_EPSILONS, "accuracy": dp.best_guess_accuracy(ACCURACY_EPSILONS)}
     )
-    return _to_arrow(frame)
+
+
+@st.cache_data(show_spinner=False)
+def accuracy_bytes() -> bytes:
+    """`accuracy_frame` as Arrow bytes, for the chart."""
+    return _to_arrow(accuracy_frame())
 
 
 @st.cache_data(show_spinner=False)

@@ -83,6 +83,23 @@ SNIPPETS: dict[str, Snippet] = {
         },
         "bins",
     ),
+    "laplace_guess_accuracy": Snippet(
+        "The malicious query: how often the attacker's best guess is right, for each ε",
+        """
+        import numpy as np
+        import pandas as pd
+
+        import dp
+
+        epsilon = $epsilon  # the page's ε, marked on the curve
+        grid = np.geomspace(0.01, 10.0, 121)  # ε on a log scale
+        # Best rule: guess 1 when the noisy answer is above ½; right with 1 − ½ e^(−ε/2).
+        curve = pd.DataFrame({"epsilon": grid, "accuracy": dp.best_guess_accuracy(grid)})
+        print(f"at ε = {epsilon:g}: right {dp.best_guess_accuracy(epsilon):.1%} of the time")
+        """,
+        {"epsilon": 1.0},
+        "curve",
+    ),
     "rr_repeated_surveys": Snippet(
         "The same randomized-response survey repeated many times: the de-biased estimates",
         """
