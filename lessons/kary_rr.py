@@ -4,16 +4,19 @@ estimates and post-processing, error versus ε, and variance versus k."""
 import streamlit as st
 
 import dp
-from ui import charts, lesson_kary, widgets
+from ui import charts, classroom, lesson_kary, quiz, snippets, userdata, widgets
+from ui.userdata import escape_markdown
 
 widgets.lesson_header(
     "k-ary randomized response",
     "Binary randomized response protects a yes/no answer. Here every person holds one of k "
     "values — their occupation, say — and reports it through k-ary randomized response. You "
-    "see the true, reported and estimated histograms of a census attribute, why some "
+    "see the true, reported and estimated histograms of an attribute, why some "
     "estimates come out negative and how post-processing repairs them for free, how the "
     "error falls as ε grows, and why more categories mean more noise.",
 )
+
+userdata.show_dataset_in_use()
 
 st.header("The mechanism")
 st.markdown(
@@ -29,15 +32,10 @@ st.markdown(
     "than from anyone else: that is ε-local differential privacy."
 )
 
-key = st.radio(
-    "Attribute to survey",
-    options=list(lesson_kary.ATTRIBUTES),
-    format_func=lesson_kary.ATTRIBUTES.get,
-    index=2,
-    horizontal=True,
-    key="kary_attribute",
-)
-attr = lesson_kary.attribute(key)
+attr = lesson_kary.pick_attribute("kary")
+if attr is None:
+    st.stop()
+title = escape_markdown(attr.title)
 epsilon = widgets.epsilon_slider(key="kary_eps", default=0.5)
 p, q = dp.grr_probabilities(epsilon, attr.k)
 
@@ -48,8 +46,7 @@ cols[2].metric("Each other value q", f"{q:.4f}")
 cols[3].metric("People surveyed n", f"{attr.n:,}")
 if attr.missing:
     st.caption(
-        f"{attr.missing:,} people have no {attr.title} recorded; they are left out, so "
-        f"n = {attr.n:,}."
+        f"{attr.missing:,} people have no {title} recorded; they are left out, so n = {attr.n:,}."
     )
 
 st.header("True, reported and estimated")
@@ -60,15 +57,15 @@ st.markdown(
     "blur by subtracting n q and dividing by p − q:"
 )
 st.latex(r"\hat c_v = \frac{C_v - n\,q}{p - q}")
-survey = lesson_kary.grr_survey(key, epsilon, widgets.seed())
+survey = lesson_kary.grr_survey(attr, epsilon, widgets.seed())
 series = {"reported": survey["reported"], "estimated": survey["raw"]}
 charts.show_template(
-    lesson_kary.histogram_spec(key, tuple(series)),
+    lesson_kary.histogram_spec(attr, tuple(series)),
     datasets=lesson_kary.histogram_frames(attr, series),
     title=lesson_kary.histogram_title(
         f"Reported and estimated (ε = {epsilon:g})",
         [
-            f"{attr.title.capitalize()} · black tick: true count",
+            f"{attr.heading} · black tick: true count",
             "hollow dashed bar: reported · solid bar: estimated",
         ],
     ),
@@ -77,6 +74,18 @@ charts.show_template(
 st.caption(
     "The axis is fixed for each attribute, so moving ε shows change, not rescaling. "
     "A bar beyond the axis is cut at its edge and marked » or «."
+)
+snippets.show_code(
+    "kary_estimates",
+    values=list(attr.labels),
+    true_counts=attr.counts,
+    epsilon=epsilon,
+    seed=widgets.seed() + lesson_kary.SEED_HISTOGRAM,
+)
+classroom.download_csv(
+    lesson_kary.estimates_frame(attr, survey),
+    filename="kary_rr-estimates.csv",
+    key="kary_rr_dl_estimates",
 )
 
 st.header("Negative estimates and post-processing")
@@ -109,7 +118,7 @@ for col, name in zip(cols, ("raw", "clipped", "projected"), strict=True):
     col.caption(f"L2 error, {name}: **{l2:,.0f}** people")
 post = {"raw estimate": survey["raw"], "projected": survey["projected"]}
 charts.show_template(
-    lesson_kary.histogram_spec(key, tuple(post)),
+    lesson_kary.histogram_spec(attr, tuple(post)),
     datasets=lesson_kary.histogram_frames(attr, post),
     title=lesson_kary.histogram_title(
         f"Projection removes negatives (ε = {epsilon:g})",
@@ -124,10 +133,10 @@ st.markdown(
     f"surveys of the {attr.n:,} people at each ε: the mean L1 error "
     r"$\sum_v |\hat c_v - c_v|$ and L2 error $\sqrt{\sum_v (\hat c_v - c_v)^2}$, in people."
 )
-table = lesson_kary.error_table(key, widgets.seed())
+table = lesson_kary.error_table(attr, widgets.seed())
 st.dataframe(lesson_kary.error_table_display(table), hide_index=True, key="kary_error_table")
 st.caption(
-    f"{attr.title.capitalize()}, k = {attr.k}. At small ε the projection helps most: the raw "
+    f"{escape_markdown(attr.heading)}, k = {attr.k}. At small ε the projection helps most: the raw "
     "estimates are far off and many are negative. At large ε they are already close to a "
     "proper histogram, and projection changes little."
 )
@@ -167,4 +176,34 @@ st.caption(
     "the curve runs along the top edge). At small ε the variance grows almost in proportion "
     "to k; at large ε the e^ε term dominates and k matters less. When k is large, unary "
     "encoding (next lesson) does better."
+)
+snippets.show_code("kary_variance", n=attr.n, epsilon=epsilon)
+classroom.download_csv(frame, filename="kary_rr-variance.csv", key="kary_rr_dl_variance")
+
+quiz.check_yourself(
+    "kary_rr",
+    [
+        quiz.Question(
+            "k = 14 values and ε = ln 3 (so e^ε = 3). What is p, the chance to keep the truth?",
+            ("3/4", "3/16", "1/14"),
+            correct=1,
+            explanation="p = e^ε / (e^ε + k − 1) = 3 / (3 + 13) = 3/16 ≈ 0.19: with many "
+            "values, even a truthful-looking report is usually a lie.",
+        ),
+        quiz.Question(
+            "One estimate is −120 people. You clip it to 0. How much privacy does that cost?",
+            ("Nothing: ε stays the same", "A little: ε grows slightly", "It doubles ε"),
+            correct=0,
+            explanation="Clipping only uses the published estimates, never the data: "
+            "post-processing cannot weaken ε-differential privacy.",
+        ),
+        quiz.Question(
+            "At ε = 1, the attribute grows from k = 4 to k = 16 values (same n). The variance "
+            "of one estimated count…",
+            ("stays the same", "grows about 3.5 times", "grows 4 times", "grows 16 times"),
+            correct=1,
+            explanation="Var ∝ e^ε + k − 2: (e + 14) / (e + 2) = 16.72 / 4.72 ≈ 3.5, a little "
+            "less than the 4× growth of k.",
+        ),
+    ],
 )

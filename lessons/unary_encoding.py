@@ -1,44 +1,53 @@
 """Lesson: unary encoding — one respondent's bits, p and q (SUE, OUE), the estimated
-occupation histogram with error bars, and when unary encoding beats k-ary RR."""
+histogram with error bars (census or your own file), and when unary encoding beats k-ary RR."""
 
 import streamlit as st
 
 import dp
-from ui import charts, lesson_unary, widgets
+from ui import charts, classroom, lesson_kary, lesson_unary, quiz, snippets, userdata, widgets
+from ui.userdata import escape_markdown
 
 widgets.lesson_header(
     "Unary encoding",
     "Instead of reporting one of k values, every person reports k bits: a one-hot code of "
-    "their occupation, each bit randomized on its own. You follow one respondent through "
-    "encoding and perturbation, choose the two flip probabilities p and q (or the presets "
-    "SUE and OUE), estimate the occupations of everyone in the census with error bars, and "
-    "find out for which k unary encoding beats k-ary randomized response.",
+    "their value — their occupation, say — each bit randomized on its own. You follow one "
+    "respondent through encoding and perturbation, choose the two flip probabilities p and "
+    "q (or the presets SUE and OUE), estimate the histogram of everyone with error bars, "
+    "and find out for which k unary encoding beats k-ary randomized response.",
 )
+userdata.show_dataset_in_use()
 
-attr = lesson_unary.occupations()
+attr = lesson_kary.pick_attribute("ue")
+if attr is None:
+    st.stop()
+title = escape_markdown(attr.title)
+_, data_frame = userdata.active_dataset()
 
 st.header("1 · Encode")
 st.markdown(
-    f"There are {attr.k} occupations. Your occupation becomes {attr.k} bits: a 1 at your "
-    "occupation, 0 everywhere else."
+    f"There are {attr.k} values of {title}. Your value becomes {attr.k} bits: a 1 at your "
+    "value, 0 everywhere else."
 )
-occupation = st.selectbox(
-    "Pick a respondent by occupation",
+category = st.selectbox(
+    f"Pick a respondent by {attr.title}",
     options=list(attr.labels),
-    index=attr.labels.index("Sales"),
-    key="ue_occupation",
+    index=attr.labels.index("Sales") if "Sales" in attr.labels else 0,
+    key="ue_value",
+    bind="query-params",
 )
-value = attr.labels.index(occupation)
+value = attr.labels.index(category)
+shown = escape_markdown(category)
+row, name = lesson_unary.example_row(attr, data_frame, category)
+who = f"**{escape_markdown(name)}**" if name else f"the person in row {row + 1:,} of your file"
 st.caption(
-    f"Our respondent: **{lesson_unary.example_person(occupation)}**, who works in "
-    f"{occupation}. ({attr.missing:,} people with no occupation recorded are left out of "
-    f"this lesson, so n = {attr.n:,}.)"
+    f"Our respondent: {who}, whose {title} is {shown}. ({attr.missing:,} people with no "
+    f"{title} recorded are left out of this lesson, so n = {attr.n:,}.)"
 )
 
 st.header("2 · Choose p and q")
 st.markdown(
     "Each bit is reported as 1 with probability p if it is 1, and with probability q if it "
-    "is 0. Changing your occupation flips two bits — one 1 → 0 and one 0 → 1 — so the "
+    "is 0. Changing your value flips two bits — one 1 → 0 and one 0 → 1 — so the "
     "privacy loss multiplies their two likelihood ratios:"
 )
 st.latex(r"\varepsilon = \ln \frac{p\,(1-q)}{(1-p)\,q}")
@@ -48,6 +57,7 @@ mode = st.radio(
     format_func=lesson_unary.MODES.get,
     horizontal=True,
     key="ue_mode",
+    bind="query-params",
 )
 if mode == "custom":
     left, right = st.columns(2)
@@ -58,6 +68,7 @@ if mode == "custom":
         value=0.75,
         step=0.01,
         key="ue_p",
+        bind="query-params",
     )
     q = right.slider(
         "q: report a 0-bit as 1 (← more accurate · more private toward p →)",
@@ -66,6 +77,7 @@ if mode == "custom":
         value=0.25,
         step=0.01,
         key="ue_q",
+        bind="query-params",
     )
     epsilon = dp.ue_epsilon(p, q)
 else:
@@ -118,44 +130,45 @@ reported = dp.ue_perturb(
     dp.ue_encode([value], attr.k), p, q, rng=widgets.seed() + lesson_unary.SEED_JOURNEY + rolls
 )[0]
 charts.show_template(
-    lesson_unary.journey_spec(),
-    datasets=lesson_unary.journey_frames(value, p, q, reported),
+    lesson_unary.journey_spec(attr),
+    datasets=lesson_unary.journey_frames(attr, value, p, q, reported),
     title={
         "text": f"One respondent's journey (roll {rolls + 1})",
         "subtitle": "Each cell shows its value; darker = closer to 1",
         "anchor": "start",
     },
     alt_text=(
-        f"Three rows of {attr.k} cells. Row 1: a single 1 at {occupation}. Row 2: the chance "
-        f"of reporting 1 — {p:.2f} at {occupation}, {q:.2f} elsewhere. Row 3: this roll "
+        f"Three rows of {attr.k} cells. Row 1: a single 1 at {category}. Row 2: the chance "
+        f"of reporting 1 — {p:.2f} at {category}, {q:.2f} elsewhere. Row 3: this roll "
         f"reported {int(reported.sum())} ones"
         + (", including the true bit." if reported[value] else "; the true bit came out 0.")
     ),
 )
 cols = st.columns(2)
 cols[0].metric("Bits reported as 1", f"{int(reported.sum())} of {attr.k}")
-cols[1].metric(f"True bit ({occupation}) reported as", f"{int(reported[value])}")
+cols[1].metric(f"True bit ({shown}) reported as", f"{int(reported[value])}")
 
 st.header("4 · Aggregate over everyone")
 st.markdown(
     f"Now all {attr.n:,} people send their {attr.k} bits. Bit v is 1 in B_v reports: the "
-    "n_v people of occupation v contribute n_v p in expectation, everyone else (n − n_v) q. "
+    "n_v people with value v contribute n_v p in expectation, everyone else (n − n_v) q. "
     "So the unbiased estimate of n_v is"
 )
 st.latex(r"\hat c_v = \frac{B_v - n\,q}{p - q}")
 if informative:
-    survey = lesson_unary.ue_survey(p, q, widgets.seed())
+    survey = lesson_unary.ue_survey(attr, p, q, widgets.seed())
     estimates, sd = survey["estimates"], survey["sd"]
     cols = st.columns(3)
-    cols[0].metric(f"Reports with the {occupation} bit set", f"{survey['bit_counts'][value]:,}")
-    cols[1].metric(f"Estimated {occupation}", f"{estimates[value]:,.0f}")
-    cols[2].metric(f"True {occupation}", f"{attr.counts[value]:,}")
+    cols[0].metric(f"Reports with the {shown} bit set", f"{survey['bit_counts'][value]:,}")
+    cols[1].metric(f"Estimated {shown}", f"{estimates[value]:,.0f}")
+    cols[2].metric(f"True {shown}", f"{attr.counts[value]:,}")
     bits_set = f"{survey['bit_counts'][value]:,}".replace(",", "{,}")  # no space after ,
     people_n = f"{attr.n:,}".replace(",", "{,}")
     estimate = f"{estimates[value]:,.0f}".replace(",", "{,}")
+    st.markdown(f"For v = {shown}:")
     st.latex(
-        rf"\hat c_{{\text{{{occupation}}}}} = \frac{{{bits_set} - "
-        rf"{people_n} \times {q:.3f}}}{{{p:.3f} - {q:.3f}}} = {estimate}"
+        rf"\hat c_v = \frac{{{bits_set} - {people_n} \times {q:.3f}}}{{{p:.3f} - {q:.3f}}}"
+        rf" = {estimate}"
     )
     st.markdown("The standard deviation of each estimate, for a true share f, is")
     st.latex(
@@ -164,11 +177,11 @@ if informative:
     covered = int(((estimates - 2 * sd <= attr.counts) & (attr.counts <= estimates + 2 * sd)).sum())
     l1 = dp.l1_error(estimates, attr.counts)
     cols = st.columns(2)
-    cols[0].metric("L1 error (all occupations)", f"{l1:,.0f} people")
+    cols[0].metric("L1 error (all values)", f"{l1:,.0f} people")
     cols[1].metric("Truths inside ±2 SD", f"{covered} of {attr.k}")
     charts.show_template(
-        lesson_unary.estimate_spec(),
-        datasets=lesson_unary.estimate_frames(estimates, sd),
+        lesson_unary.estimate_spec(attr),
+        datasets=lesson_unary.estimate_frames(attr, estimates, sd),
         title={
             "text": f"Estimates (p = {p:.2f}, q = {q:.2f})",
             "subtitle": [
@@ -178,7 +191,7 @@ if informative:
             "anchor": "start",
         },
         alt_text=(
-            f"Bar chart of {attr.k} estimated occupation counts with ±2 standard deviation "
+            f"Bar chart of {attr.k} estimated counts of {attr.title} with ±2 standard deviation "
             f"whiskers (SD from {sd.min():,.0f} to {sd.max():,.0f}) and the true counts as "
             f"ticks; the L1 error is {l1:,.0f} and {covered} of {attr.k} true counts lie "
             "inside their whiskers."
@@ -187,6 +200,19 @@ if informative:
     st.caption(
         "The axis is fixed, so changing p and q shows the whiskers grow and shrink. A "
         "whisker beyond the axis is cut at its edge and marked » or «."
+    )
+    snippets.show_code(
+        "ue_estimates",
+        values=list(attr.labels),
+        true_counts=attr.counts,
+        p=p,
+        q=q,
+        seed=widgets.seed() + lesson_unary.SEED_SURVEY,
+    )
+    classroom.download_csv(
+        lesson_unary.estimates_table(attr, survey),
+        filename="unary_encoding-estimates.csv",
+        key="unary_encoding_dl_estimates",
     )
 else:
     st.info("Choose p ≠ q to estimate the histogram.")
@@ -215,12 +241,12 @@ cols[1].metric(
 cols[2].metric("OUE variance (any k)", f"{dp.oue_variance(attr.n, compare_epsilon):,.0f}")
 st.markdown(
     f"At ε = {compare_epsilon:g}, GRR wins below k* = {crossover:,.1f} and OUE above it. "
-    f"For the {attr.k} occupations the better choice is **{winner}**."
+    f"For the {attr.k} values of {title} the better choice is **{winner}**."
 )
 frame = lesson_unary.comparison_frame(attr.n, compare_epsilon)
 charts.show_template(
     lesson_unary.comparison_spec(lesson_unary.comparison_domain(attr.n)),
-    datasets={"curves": frame, "marks": lesson_unary.comparison_marks(compare_epsilon)},
+    datasets={"curves": frame, "marks": lesson_unary.comparison_marks(attr, compare_epsilon)},
     title={
         "text": f"Variance versus k (ε = {compare_epsilon:g})",
         "subtitle": [
@@ -233,10 +259,42 @@ charts.show_template(
         f"Log-log chart of variance versus k from 2 to 1,024 at ε = {compare_epsilon:g}: the "
         f"GRR line rises with k, the OUE line is flat at "
         f"{dp.oue_variance(attr.n, compare_epsilon):,.0f}; they cross at k* = {crossover:,.1f}. "
-        f"For occupations (k = {attr.k}) {winner} is better."
+        f"For {attr.title} (k = {attr.k}) {winner} is better."
     ),
 )
 st.caption(
     "Fixed log axes for every ε on this slider. Small ε: k* is small, and OUE wins for "
     "almost any attribute. Large ε: GRR wins until k is in the hundreds."
+)
+snippets.show_code("ue_vs_grr", n=attr.n, epsilon=compare_epsilon)
+classroom.download_csv(
+    lesson_unary.comparison_table(frame),
+    filename="unary_encoding-variance.csv",
+    key="unary_encoding_dl_variance",
+)
+
+quiz.check_yourself(
+    "unary_encoding",
+    [
+        quiz.Question(
+            "Each bit: p = 0.75 and q = 0.25. What privacy loss ε does unary encoding give?",
+            ("ln 3 ≈ 1.10", "ln 9 ≈ 2.20", "ln 4.5 ≈ 1.50"),
+            correct=1,
+            explanation="ε = ln[p(1 − q) / ((1 − p) q)] = ln[(0.75 · 0.75) / (0.25 · 0.25)] = "
+            "ln 9: two bits change, each contributing ln 3.",
+        ),
+        quiz.Question(
+            "Which p and q does OUE use at ε = ln 3?",
+            ("p = ½, q = ¼", "p = ¾, q = ¼", "p = ½, q = ⅓"),
+            correct=0,
+            explanation="OUE keeps p = ½ and sets q = 1 / (e^ε + 1) = 1 / (3 + 1) = ¼.",
+        ),
+        quiz.Question(
+            "At ε = 1, which has the smaller variance for an attribute with k = 14 values?",
+            ("k-ary RR (GRR)", "Unary encoding (OUE)", "They tie"),
+            correct=1,
+            explanation="The crossover is k* = 3e + 2 ≈ 10.2; k = 14 is above it, so OUE's "
+            "variance is smaller.",
+        ),
+    ],
 )

@@ -46,8 +46,7 @@ def test_custom_sliders_give_live_epsilon_and_estimates(at):
     assert metric(at, "Estimated Sales") == f"{estimates[sales]:,.0f}"
     assert metric(at, "True Sales") == "3,650"
     assert (
-        metric(at, "L1 error (all occupations)")
-        == f"{dp.l1_error(estimates, attr.counts):,.0f} people"
+        metric(at, "L1 error (all values)") == f"{dp.l1_error(estimates, attr.counts):,.0f} people"
     )
     # The histogram chart carries these estimates and ±2 SD from ue_variance.
     spec, data = specs_and_frames(at)[1]
@@ -95,7 +94,7 @@ def test_presets_set_p_and_q_from_epsilon(at, mode, probabilities):
 
 
 def test_occupation_and_reroll_change_the_journey(at):
-    at.selectbox(key="ue_occupation").set_value("Tech-support").run()
+    at.selectbox(key="ue_value").set_value("Tech-support").run()
     attr = lesson_unary.occupations()
     value = attr.labels.index("Tech-support")
     spec, data = specs_and_frames(at)[0]

@@ -2,11 +2,19 @@
 
 Everything random here is drawn with the aggregate sampler `dp.sample_grr_counts` (one
 multinomial per true value), never by simulating people, so a rerun stays fast.
+
+The lesson runs on the bundled census (four attributes) or on a categorical column of the
+student's own file. Work on an attribute goes through `per_dataset`: census results are
+cached for every session (public data); a file's results are kept in this session's
+`st.session_state` only, never in a cache shared between sessions.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import altair as alt
 import numpy as np
@@ -14,7 +22,7 @@ import pandas as pd
 import streamlit as st
 
 import dp
-from ui import charts
+from ui import charts, userdata
 from ui.data import census
 
 # Attribute key -> label shown in the picker.
@@ -34,6 +42,10 @@ VARIANCE_REFERENCE_EPSILONS: tuple[float, ...] = (0.1, 1.0, 10.0)
 SEED_HISTOGRAM = 13
 SEED_ERROR_TABLE = 23
 
+FILE_PREFIX = "file:"  # Attribute.key of a column of an uploaded file
+MEMO_KEY = "_lesson_kary_memo"  # this session's results for an uploaded file
+MEMO_SIZE = 64
+
 SERIES_STYLE = {
     # name: (colour, fill opacity, dash) — hollow dashed vs solid: a cue beyond colour.
     "reported": (charts.ORANGE, 0.15, [4, 2]),
@@ -45,7 +57,8 @@ SERIES_STYLE = {
 
 @dataclass(frozen=True)
 class Attribute:
-    """One attribute's true histogram: category labels, counts, people counted and left out."""
+    """One attribute's true histogram: category labels, counts, people counted and left out.
+    `key` is a census attribute's key, or FILE_PREFIX + the column of an uploaded file."""
 
     key: str
     title: str
@@ -60,6 +73,15 @@ class Attribute:
     @property
     def n(self) -> int:
         return int(self.counts.sum())
+
+    @property
+    def heading(self) -> str:
+        """The title with a capital first letter (for a title or a sentence start)."""
+        return self.title[:1].upper() + self.title[1:]
+
+    @property
+    def from_census(self) -> bool:
+        return not self.key.startswith(FILE_PREFIX)
 
 
 @st.cache_data(show_spinner=False)
@@ -93,6 +115,74 @@ def attribute(key: str) -> Attribute:
     return Attribute(key, column.lower(), labels, counts, int(values.isna().sum()))
 
 
+def file_attribute(frame: pd.DataFrame, column: str) -> Attribute:
+    """The true histogram of one column of an uploaded file (categories in sorted order,
+    missing values left out). Never cached across sessions."""
+    values = frame[column]
+    present = values[values.notna()].astype(str)
+    counts = present.value_counts()
+    labels = tuple(sorted(counts.index))
+    return Attribute(
+        FILE_PREFIX + column,
+        column,
+        labels,
+        counts.reindex(labels).to_numpy(dtype=np.int64),
+        int(values.isna().sum()),
+    )
+
+
+def pick_attribute(prefix: str, *, default: str = "occupation") -> Attribute | None:
+    """The attribute picker: the census attributes (radio `<prefix>_attribute`) while the
+    census is in use, else the file's categorical columns (selectbox `<prefix>_column`);
+    both bound to the URL. None (the picker has shown a warning) when no column fits."""
+    _, frame = userdata.active_dataset()
+    if frame is census():
+        key = st.radio(
+            "Attribute to survey",
+            options=list(ATTRIBUTES),
+            format_func=ATTRIBUTES.get,
+            index=list(ATTRIBUTES).index(default),
+            horizontal=True,
+            key=f"{prefix}_attribute",
+            bind="query-params",
+        )
+        return attribute(key)
+    column = userdata.pick_categorical_column(
+        f"{prefix}_column", label="Column to survey", bind="query-params"
+    )
+    return None if column is None else file_attribute(frame, column)
+
+
+_PER_DATASET: dict[str, Callable[..., Any]] = {}
+
+
+@st.cache_data(show_spinner=False)
+def _census_call(name: str, key: str, args: tuple) -> Any:
+    return _PER_DATASET[name](attribute(key), *args)
+
+
+def per_dataset(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorator for `fn(attr, *plain_args)`: cached for every session when `attr` comes
+    from the census (public data); for an uploaded file, remembered in this session's
+    state only (uploads never enter a cache shared between sessions)."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
+    _PER_DATASET[name] = fn
+
+    @functools.wraps(fn)
+    def wrapper(attr: Attribute, *args: Any) -> Any:
+        if attr.from_census:
+            return _census_call(name, attr.key, args)
+        memo = st.session_state.setdefault(MEMO_KEY, {})
+        token = (name, attr.key, attr.labels, tuple(attr.counts.tolist()), args)
+        if token not in memo:
+            if len(memo) >= MEMO_SIZE:
+                memo.clear()
+            memo[token] = fn(attr, *args)
+        return memo[token]
+
+    return wrapper
+
+
 def count_domain(attr: Attribute) -> tuple[float, float]:
     """A fixed count axis for one attribute: room for the largest true count, for reports
     drifting toward n/k at small ε, and for negative estimates. It depends on neither ε
@@ -103,11 +193,10 @@ def count_domain(attr: Attribute) -> tuple[float, float]:
     return -0.4 * top, top
 
 
-@st.cache_data(show_spinner=False)
-def grr_survey(key: str, epsilon: float, seed: int) -> dict[str, np.ndarray]:
+@per_dataset
+def grr_survey(attr: Attribute, epsilon: float, seed: int) -> dict[str, np.ndarray]:
     """One survey of everyone with k-ary RR: the report histogram, the unbiased estimate,
     and its two post-processed versions (clipped at 0; projected to ≥ 0 summing to n)."""
-    attr = attribute(key)
     reported = dp.sample_grr_counts(attr.counts, epsilon, rng=seed + SEED_HISTOGRAM)
     raw = dp.grr_estimate_from_counts(reported, epsilon)
     return {
@@ -118,11 +207,16 @@ def grr_survey(key: str, epsilon: float, seed: int) -> dict[str, np.ndarray]:
     }
 
 
-@st.cache_data(show_spinner=False)
-def error_table(key: str, seed: int, repetitions: int = ERROR_TABLE_REPETITIONS) -> pd.DataFrame:
+def error_table(
+    attr: Attribute | str, seed: int, repetitions: int = ERROR_TABLE_REPETITIONS
+) -> pd.DataFrame:
     """Mean L1 and L2 error over `repetitions` surveys at each ε of ERROR_TABLE_EPSILONS,
-    for the raw estimate and for its projection."""
-    attr = attribute(key)
+    for the raw estimate and for its projection (`attr`: an Attribute or a census key)."""
+    return _error_table(attribute(attr) if isinstance(attr, str) else attr, seed, repetitions)
+
+
+@per_dataset
+def _error_table(attr: Attribute, seed: int, repetitions: int) -> pd.DataFrame:
     rows = []
     for i, epsilon in enumerate(ERROR_TABLE_EPSILONS):
         reported = dp.sample_grr_counts(
@@ -176,12 +270,11 @@ def histogram_title(title: str, subtitle: str | list[str]) -> dict:
     return {"text": title, "subtitle": subtitle, "anchor": "start"}
 
 
-@st.cache_data(show_spinner=False)
-def histogram_spec(key: str, names: tuple[str, ...]) -> dict:
+@per_dataset
+def histogram_spec(attr: Attribute, names: tuple[str, ...]) -> dict:
     """Template: horizontal grouped bars per category (one bar per series, hollow-dashed or
     solid), the true count as a black tick across each group, on the attribute's
     fixed axis. Data: datasets "bars" and "truth" (see `histogram_frames`)."""
-    attr = attribute(key)
     lo, hi = count_domain(attr)
     names = list(names)
     colours = [SERIES_STYLE[n][0] for n in names]
@@ -333,3 +426,17 @@ def variance_frames(frame: pd.DataFrame, attr: Attribute) -> dict[str, pd.DataFr
     """The rows for `variance_spec`: this ε's curve, the attribute's point, the references."""
     here = frame[frame["k"] == attr.k].assign(label=f"{attr.title}: k = {attr.k}")
     return {"curve": frame, "here": here, "references": variance_references(attr.n)}
+
+
+def estimates_frame(attr: Attribute, survey: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The data behind the histograms, one row per category (what the CSV download holds
+    and what the "kary_estimates" snippet rebuilds)."""
+    return pd.DataFrame(
+        {
+            "value": attr.labels,
+            "true": attr.counts,
+            "reported": survey["reported"],
+            "estimate": survey["raw"],
+            "projected": survey["projected"],
+        }
+    )

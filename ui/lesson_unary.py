@@ -2,7 +2,9 @@
 
 The survey of everyone uses the aggregate sampler `dp.sample_ue_counts` (two binomials per
 bit), never a 30,718 × 14 bit matrix, so a rerun stays fast. Charts are data-free Vega-Lite
-templates built once (see `charts.show_template`).
+templates built once (see `charts.show_template`). Like the k-ary lesson, it runs on a census
+attribute or on a column of the student's file (`lesson_kary.per_dataset` keeps a file's
+results in its session only).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import streamlit as st
 import dp
 from ui import charts, lesson_kary, widgets
 from ui.data import census
+from ui.lesson_kary import Attribute, per_dataset
 
 MODES = {"custom": "Custom p and q", "sue": "SUE (symmetric)", "oue": "OUE (optimized)"}
 COMPARE_EPSILONS: tuple[float, ...] = tuple(e for e in widgets.EPSILON_GRID if 0.1 <= e <= 5)
@@ -27,22 +30,39 @@ SEED_SURVEY = 37
 STEP_ROWS = ("1 · your bits", "2 · P[report 1]", "3 · reported")
 
 
-def occupations() -> lesson_kary.Attribute:
+def occupations() -> Attribute:
     """The occupation histogram (14 categories; people with none recorded left out)."""
     return lesson_kary.attribute("occupation")
 
 
 @st.cache_data(show_spinner=False)
-def example_person(occupation: str) -> str:
-    """The name of the first person in the census with this occupation."""
+def _census_example(key: str, label: str) -> tuple[int, str]:
+    """The row number and name of the first person in the census with this value."""
     people = census()
-    return str(people.loc[people["Occupation"] == occupation, "Name"].iloc[0])
+    if key == "age_sex":
+        band = np.where(people["Age"] >= 40, "≥40", "<40")
+        values = pd.Series(band, index=people.index) + " " + people["Sex"].str.lower()
+    else:
+        values = people[{"race": "Race", "occupation": "Occupation", "education": "Education"}[key]]
+    position = int(np.flatnonzero((values.astype(str) == label) & values.notna())[0])
+    return position, str(people["Name"].iloc[position])
 
 
-def journey_frames(value: int, p: float, q: float, reported: np.ndarray) -> dict[str, pd.DataFrame]:
-    """Three rows of 14 cells: the one-hot bits, each bit's probability of being reported 1
+def example_row(attr: Attribute, frame: pd.DataFrame, label: str) -> tuple[int, str | None]:
+    """The first row of the data holding `label` (0-based position) and, in the census, the
+    person's name (a file has no names: None)."""
+    if attr.from_census:
+        return _census_example(attr.key, label)
+    column = frame[attr.title]
+    matches = np.flatnonzero(column.notna().to_numpy() & (column.astype(str) == label).to_numpy())
+    return int(matches[0]), None
+
+
+def journey_frames(
+    attr: Attribute, value: int, p: float, q: float, reported: np.ndarray
+) -> dict[str, pd.DataFrame]:
+    """Three rows of k cells: the one-hot bits, each bit's probability of being reported 1
     (p for the set bit, q for the others), and this roll's reported bits."""
-    attr = occupations()
     bits = dp.ue_encode([value], attr.k)[0]
     chance = np.where(bits, p, q)
     rows = []
@@ -57,11 +77,10 @@ def journey_frames(value: int, p: float, q: float, reported: np.ndarray) -> dict
     return {"cells": frame, "cell_labels": frame}
 
 
-@st.cache_data(show_spinner=False)
-def journey_spec() -> dict:
-    """Template: a 3 × 14 grid of cells, shaded by value (white 0 → blue 1) and labelled
+@per_dataset
+def journey_spec(attr: Attribute) -> dict:
+    """Template: a 3 × k grid of cells, shaded by value (white 0 → blue 1) and labelled
     with the value itself, so the meaning never rests on colour."""
-    attr = occupations()
     encoding = dict(
         x=alt.X(
             "bit:N",
@@ -102,21 +121,21 @@ def journey_spec() -> dict:
     return charts.vega_template((cells + text).properties(width=charts.DEFAULT_WIDTH, height=110))
 
 
-@st.cache_data(show_spinner=False)
-def ue_survey(p: float, q: float, seed: int) -> dict[str, np.ndarray]:
+@per_dataset
+def ue_survey(attr: Attribute, p: float, q: float, seed: int) -> dict[str, np.ndarray]:
     """One survey of everyone: per-bit report counts, the unbiased estimates and the
     standard deviation of each (from `ue_variance` at the category's true share)."""
-    attr = occupations()
     bit_counts = dp.sample_ue_counts(attr.counts, p, q, rng=seed + SEED_SURVEY)
     estimates = dp.ue_estimate_from_counts(bit_counts, attr.n, p, q)
     sd = np.sqrt([dp.ue_variance(attr.n, p, q, frequency=c / attr.n) for c in attr.counts])
     return {"bit_counts": bit_counts, "estimates": estimates, "sd": sd}
 
 
-def estimate_frames(estimates: np.ndarray, sd: np.ndarray) -> dict[str, pd.DataFrame]:
+def estimate_frames(
+    attr: Attribute, estimates: np.ndarray, sd: np.ndarray
+) -> dict[str, pd.DataFrame]:
     """Rows for `estimate_spec`: estimate with its ±2 SD interval, all pinned to the fixed
     axis (an end beyond it is marked » or «), and the true counts."""
-    attr = occupations()
     lo, hi = lesson_kary.count_domain(attr)
     low, high = estimates - 2 * sd, estimates + 2 * sd
     frame = pd.DataFrame(
@@ -135,11 +154,10 @@ def estimate_frames(estimates: np.ndarray, sd: np.ndarray) -> dict[str, pd.DataF
     return {"bars": frame, "truth": truth}
 
 
-@st.cache_data(show_spinner=False)
-def estimate_spec() -> dict:
-    """Template: estimated count per occupation (bars) with ±2 SD error bars (black
-    whiskers) and the true count (black tick), on the fixed occupation axis."""
-    attr = occupations()
+@per_dataset
+def estimate_spec(attr: Attribute) -> dict:
+    """Template: estimated count per category (bars) with ±2 SD error bars (black
+    whiskers) and the true count (vermillion tick), on the attribute's fixed axis."""
     lo, hi = lesson_kary.count_domain(attr)
     x_scale = alt.Scale(domain=[lo, hi], nice=False)
     y = alt.Y("category:N", sort=list(attr.labels), title=None, axis=alt.Axis(labelLimit=140))
@@ -197,7 +215,7 @@ def comparison_domain(n: int) -> tuple[float, float]:
 def comparison_spec(domain: tuple[float, float]) -> dict:
     """Template: log-log variance versus k; GRR solid blue, OUE dashed orange, each
     labelled at its right end; the crossover k* as a dashed vertical rule with its value;
-    the occupation's k = 14 as a grey rule."""
+    the attribute's k as a grey rule."""
     x_scale = alt.Scale(type="log", domain=[2, 1024], nice=False)
     x = alt.X(
         "k:Q",
@@ -266,15 +284,36 @@ def comparison_spec(domain: tuple[float, float]) -> dict:
     return charts.vega_template(chart)
 
 
-def comparison_marks(epsilon: float) -> pd.DataFrame:
-    """The crossover rule (k* = 3e^ε + 2, from dp) and the occupation rule, with labels."""
+def comparison_marks(attr: Attribute, epsilon: float) -> pd.DataFrame:
+    """The crossover rule (k* = 3e^ε + 2, from dp) and the attribute's rule, with labels."""
     crossover = dp.grr_oue_crossover_k(epsilon)
-    k = occupations().k
+    k = attr.k
     return pd.DataFrame(
         {
             "k": [crossover, k],
-            "label": [f"k* = {crossover:,.1f}", f"occupation: k = {k}"],
+            "label": [f"k* = {crossover:,.1f}", f"{attr.title}: k = {k}"],
             "colour": [charts.BLACK, charts.GREY],
             "row": [0, 1],
         }
     )
+
+
+def estimates_table(attr: Attribute, survey: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The data behind the estimate chart, one row per category (the CSV download; the
+    "ue_estimates" snippet rebuilds all but the SD)."""
+    return pd.DataFrame(
+        {
+            "value": attr.labels,
+            "true": attr.counts,
+            "bits_set": survey["bit_counts"],
+            "estimate": survey["estimates"],
+            "sd": survey["sd"],
+        }
+    )
+
+
+def comparison_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The comparison curves as one row per k (k, GRR, OUE): the CSV download."""
+    wide = frame.pivot(index="k", columns="protocol", values="variance").reset_index()
+    wide.columns.name = None
+    return wide

@@ -187,6 +187,42 @@ SNIPPETS: dict[str, Snippet] = {
         },
         "frame",
     ),
+    "ue_vs_grr": Snippet(
+        "Unary encoding (OUE) or k-ary randomized response (GRR): variance versus k",
+        """
+        import numpy as np
+        import pandas as pd
+
+        import dp
+
+        n, epsilon = $n, $epsilon
+        ks = np.unique(np.round(np.geomspace(2, 1024, 90))).astype(int)
+        frame = pd.DataFrame({
+            "k": ks,
+            "GRR": [dp.grr_variance(n, epsilon, int(k)) for k in ks],
+            "OUE": dp.oue_variance(n, epsilon),  # the same for every k
+        })
+        print("crossover k* = 3e^ε + 2 =", dp.grr_oue_crossover_k(epsilon))
+        """,
+        {"n": 30_718, "epsilon": 1.0},
+        "frame",
+    ),
+    "kary_variance": Snippet(
+        "k-ary randomized response: the variance of one estimated count for k = 2 to 64",
+        """
+        import pandas as pd
+
+        import dp
+
+        n, epsilon = $n, $epsilon
+        frame = pd.DataFrame({"k": range(2, 65)})
+        # n (e^ε + k − 2) / (e^ε − 1)²: the variance for a value nobody holds.
+        frame["variance"] = [dp.grr_variance(n, epsilon, k) for k in frame["k"]]
+        frame["sd"] = frame["variance"] ** 0.5
+        """,
+        {"n": 30_718, "epsilon": 0.5},
+        "frame",
+    ),
     "central_vs_local": Snippet(
         "The error of one count at the same ε: central (Laplace) versus local (randomized "
         "response)",
