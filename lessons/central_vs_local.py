@@ -3,25 +3,36 @@
 import streamlit as st
 
 import dp
+from ui import classroom, quiz, snippets, userdata, widgets
 from ui import lesson_central_vs_local as lesson
-from ui import widgets
 
 widgets.lesson_header(
     "Central versus local",
-    "You ask one question — how many people work in Sales? — at the same ε in both models "
-    "of differential privacy. In the central model a trusted curator holds the raw data and "
-    "adds Laplace noise once. In the local model every person randomizes their own answer "
-    "before it leaves their device. You see how far off each answer typically is, how much "
-    "worse the local model does here, how that gap grows with the number of people, and "
-    "what each model asks you to trust.",
+    "You ask one yes/no question — by default, how many people work in Sales? — at the "
+    "same ε in both models of differential privacy. In the central model a trusted "
+    "curator holds the raw data and adds Laplace noise once. In the local model every "
+    "person randomizes their own answer before it leaves their device. You see how far off "
+    "each answer typically is, how much worse the local model does here, how that gap "
+    "grows with the number of people, and what each model asks you to trust.",
 )
 
-truth, n = lesson.sales_question()
+userdata.show_dataset_in_use()
+condition = userdata.pick_condition("cvl_q", bind="query-params")
+if condition is None:
+    st.stop()
+_, people = userdata.active_dataset()
+on_census = userdata.STATE_KEY not in st.session_state
+truth, n = condition.count, len(people)
+question = userdata.escape_markdown(condition.label)
+where = "in the census" if on_census else "in your file"
 st.markdown(
-    f"The truth: **{truth:,}** of the {n:,} people in the census work in Sales. Both models "
-    "protect every person with the same ε."
+    f"The truth: **{truth:,}** of the {n:,} people {where} answer yes to “{question}”. "
+    "Both models protect every person with the same ε."
 )
 epsilon = widgets.epsilon_slider(key="cvl_eps")
+# The census is public, so its results may sit in the shared cache; a file's never do.
+distributions = lesson.cached_error_distributions if on_census else lesson.error_distributions
+one_answer_each = lesson.cached_one_answer_each if on_census else lesson.one_answer_each
 p = dp.rr_keep_probability(epsilon)
 central_sd = dp.laplace_std(1, epsilon)
 local_sd = dp.local_count_std(n, epsilon)
@@ -42,7 +53,7 @@ with right:
         r" = \sqrt{n}\,\frac{e^{\varepsilon/2}}{e^{\varepsilon}-1}"
     )
 
-central_answer, local_answer = lesson.one_answer_each(truth, n, epsilon, widgets.seed() + 1)
+central_answer, local_answer = one_answer_each(truth, n, epsilon, widgets.seed() + 1)
 cols = st.columns(4)
 cols[0].metric("True count", f"{truth:,}")
 cols[1].metric("One central answer", f"{central_answer:,.1f}")
@@ -53,8 +64,10 @@ cols[0].metric("Typical error, central", f"± {central_sd:,.2f}")
 cols[1].metric("Typical error, local", f"± {local_sd:,.1f}")
 cols[2].metric("Local is worse here by", f"about {ratio:,.0f}×")
 
+errors_seed = widgets.seed() + 3
+errors = distributions(truth, n, epsilon, errors_seed)
 st.vega_lite_chart(
-    lesson.error_distribution_spec(truth, n, epsilon, widgets.seed() + 3),
+    lesson.error_distribution_spec(errors, n, epsilon),
     width="stretch",
     alt=(
         f"Two distributions of the absolute error on one log axis, at ε = {epsilon:g}. "
@@ -68,6 +81,19 @@ st.caption(
     "factor of 10). Axes fixed: 0.01 to 100,000 people, 0 to 35%. The true value is an "
     f"error of 0; the local estimate is off by about {dp.normalised_error(local_sd, truth):.1%} "
     f"of the true count, the central one by {dp.normalised_error(central_sd, truth):.3%}."
+)
+snippets.show_code(
+    "central_vs_local",
+    truth=truth,
+    n=n,
+    epsilon=epsilon,
+    repetitions=lesson.REPETITIONS,
+    seed=errors_seed,
+)
+classroom.download_csv(
+    errors,
+    filename="central_vs_local-error-distribution.csv",
+    key="central_vs_local_dl_errors",
 )
 
 st.header("2. More people: the gap grows")
@@ -86,14 +112,15 @@ for col, size in zip(cols, (1_000, n, 1_000_000), strict=True):
         f"n = {size:,}: local / central",
         f"{dp.local_to_central_error_ratio(size, epsilon):,.0f}×",
     )
+data_label = "this census" if on_census else "your file"
 st.vega_lite_chart(
-    lesson.error_versus_n_spec(epsilon, n),
+    lesson.error_versus_n_spec(epsilon, n, data_label),
     width="stretch",
     alt=(
         f"Log-log chart at ε = {epsilon:g}: the central typical error is flat at "
         f"± {central_sd:,.2f} people for every n; the local one grows like √n, from "
         f"± {dp.local_count_std(100, epsilon):,.1f} at 100 people to "
-        f"± {dp.local_count_std(10_000_000, epsilon):,.0f} at 10,000,000. The census "
+        f"± {dp.local_count_std(10_000_000, epsilon):,.0f} at 10,000,000. The dataset in use "
         f"({n:,} people) is marked by a dashed line."
     ),
 )
@@ -101,6 +128,12 @@ st.caption(
     "Axes fixed: 100 to 10,000,000 people, 0.01 to 1,000,000 people of error, both log "
     "scale. As a share of n the local error still shrinks, like 1/√n — that is why the local "
     "model works for companies with millions of users, and poorly for a survey of 1,000."
+)
+snippets.show_code("central_vs_local_by_n", epsilon=epsilon)
+classroom.download_csv(
+    lesson.error_versus_n(epsilon),
+    filename="central_vs_local-error-vs-n.csv",
+    key="central_vs_local_dl_by_n",
 )
 
 st.header("3. What each model asks you to trust")
@@ -122,4 +155,33 @@ with right, st.container(border=True):
 st.markdown(
     "Same ε, same privacy promise to each person against the published result. The "
     "difference is *who else* you are protected from — and what that costs in accuracy."
+)
+
+quiz.check_yourself(
+    "central_vs_local",
+    [
+        quiz.Question(
+            "At ε = 1 a survey of 32,561 people gives a local count error of about ± 173. "
+            "The survey grows to 4 × 32,561 people at the same ε. The local error becomes…",
+            ("about ± 87", "about ± 173", "about ± 346", "about ± 692"),
+            correct=2,
+            explanation="The local error grows like √n: 4 times the people, √4 = 2 times "
+            "the error (the central error, ± 1.41, does not change at all).",
+        ),
+        quiz.Question(
+            "At ε = 1 with 32,561 people, how many times larger is the local error than "
+            "the central one?",
+            ("about 1×", "about 12×", "about 120×", "about 12,000×"),
+            correct=2,
+            explanation="√32,561 · e^0.5 / (e − 1) ≈ 173 people locally against √2 ≈ 1.41 "
+            "centrally: a ratio of about 122.",
+        ),
+        quiz.Question(
+            "In the central model ε doubles from 1 to 2. The typical error √2/ε…",
+            ("doubles, to 2.83", "halves, to 0.71", "stays at 1.41", "quarters, to 0.35"),
+            correct=1,
+            explanation="The Laplace scale is b = 1/ε and the sd is √2·b: twice the ε, half "
+            "the noise — and half the privacy protection.",
+        ),
+    ],
 )

@@ -9,6 +9,10 @@ import dp
 from apptest_helpers import chart_titled, frames_of, metric_starting, spec_of
 from conftest import page_apptest
 from ui import lesson_central_vs_local as lesson
+from ui import quiz, userdata
+from ui.data import census
+from ui.userdata_check import read_upload
+from ui.widgets import DEFAULT_SEED
 
 PAGE = "central_vs_local.py"
 TRUTH, N = 3_650, 32_561
@@ -97,3 +101,137 @@ def test_chart_builders_pass_vega_lite_validation():
     frame = lesson.error_distributions(TRUTH, N, 0.5, 1)
     lesson.error_distribution_chart(frame, 2.0, 300.0).to_dict()
     lesson.error_versus_n_chart(lesson.error_versus_n(0.5), N).to_dict()
+
+
+# --- Classroom features: link binding, quiz, code, downloads, your own data ---------------
+
+
+def run_with_params(**params: str):
+    at = page_apptest(PAGE)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_link_reproduces_epsilon_and_question():
+    at = run_with_params(cvl_eps="0.1", cvl_q="Sex = Female")
+    assert at.select_slider(key="cvl_eps").value == 0.1
+    assert at.selectbox(key="cvl_q").value == "Sex = Female"
+    female = int((census()["Sex"] == "Female").sum())
+    assert metric_starting(at, "True count") == f"{female:,}"
+    assert female != TRUTH
+    ratio = dp.local_to_central_error_ratio(N, 0.1)
+    assert metric_starting(at, "Local is worse here by") == f"about {ratio:,.0f}×"
+
+
+@pytest.mark.parametrize("params", [{"cvl_eps": "7.7"}, {"cvl_q": "Nope = nothing"}])
+def test_invalid_link_value_falls_back_to_the_default(params):
+    at = run_with_params(**params)
+    assert at.select_slider(key="cvl_eps").value == 1.0
+    assert at.selectbox(key="cvl_q").value == "Occupation = Sales"
+    assert metric_starting(at, "True count") == "3,650"
+
+
+def code_blocks(at) -> list[str]:
+    return [block.value for block in at.code]
+
+
+def test_code_behind_the_charts_has_the_current_values():
+    at = run_page(0.5)
+    errors_code, by_n_code = code_blocks(at)
+    assert "truth, n, epsilon, repetitions = 3650, 32561, 0.5, 20000" in errors_code
+    assert f"rng={DEFAULT_SEED + 3}" in errors_code
+    assert "epsilon = 0.5" in by_n_code
+
+
+def test_snippet_reproduces_the_page_chart_data():
+    at = run_page(0.5)
+    namespace: dict = {}
+    exec(code_blocks(at)[0], namespace)  # noqa: S102 — our own snippet
+    _, bins = chart_data(at, "How far off is one answer")
+    frame = namespace["frame"]
+    for model, column in ((CENTRAL, "central"), (LOCAL, "local")):
+        shown = bins.loc[bins["model"] == model, "share"].to_numpy()
+        assert shown == pytest.approx(frame[column].to_numpy())
+
+
+def test_download_buttons_hold_the_chart_data(monkeypatch):
+    from ui import classroom
+
+    sent = {}
+    real = classroom.download_csv
+
+    def recording(frame, *, filename, key, **kwargs):
+        sent[key] = (filename, classroom.csv_bytes(frame).decode().splitlines())
+        real(frame, filename=filename, key=key, **kwargs)
+
+    monkeypatch.setattr(classroom, "download_csv", recording)
+    at = run_page(0.5)
+    assert len(at.get("download_button")) == 2
+    filename, lines = sent["central_vs_local_dl_errors"]
+    assert filename == "central_vs_local-error-distribution.csv"
+    assert lines[0] == "model,start,end,share"
+    assert len(lines) == 1 + 2 * (len(lesson.ERROR_EDGES) - 1)
+    filename, lines = sent["central_vs_local_dl_by_n"]
+    assert filename == "central_vs_local-error-vs-n.csv"
+    assert lines[0] == "model,n,sd"
+    assert lines[1].startswith(f"{lesson.CENTRAL},100.0,{dp.laplace_std(1, 0.5)}")
+
+
+def test_quiz_wrong_and_right_answers_survive_a_slider_move():
+    at = run_page()
+    at.radio(key=quiz.choice_key("central_vs_local", 0)).set_value(0).run()
+    at.button(key="quiz_central_vs_local_0_check").click().run()
+    assert any("Not quite" in e.value and "√4 = 2" in e.value for e in at.error)
+    at.radio(key=quiz.choice_key("central_vs_local", 1)).set_value(2).run()
+    at.button(key="quiz_central_vs_local_1_check").click().run()
+    assert any(s.value.startswith("Right.") and "122" in s.value for s in at.success)
+    at.select_slider(key="cvl_eps").set_value(3.0).run()
+    assert not at.exception
+    assert any("Not quite" in e.value for e in at.error)
+    assert any(s.value.startswith("Right.") for s in at.success)
+
+
+def test_quiz_answers_are_right():
+    # Q1: 4n people -> sqrt(4) = 2 times the local sd (173 -> 346)
+    assert dp.local_count_std(4 * N, 1.0) == pytest.approx(2 * dp.local_count_std(N, 1.0))
+    assert round(dp.local_count_std(4 * N, 1.0)) == 346
+    # Q2: about 122x
+    assert round(dp.local_to_central_error_ratio(N, 1.0)) == 122
+    # Q3: sqrt 2 / 2 = 0.71
+    assert dp.laplace_std(1, 2.0) == pytest.approx(0.7071, abs=1e-4)
+
+
+JOBS = b"job,team\nnurse,a\nnurse,b\nnurse,a\nchef,b\nchef,a\npilot,a\npilot,b\nnurse,b\n"
+
+
+def test_own_data_changes_the_numbers_and_the_census_is_gone():
+    at = page_apptest(PAGE)
+    frame = read_upload(JOBS, "jobs.csv", max_bytes=10_000_000)
+    at.session_state[userdata.STATE_KEY] = userdata._Uploaded(
+        file_id="test",
+        filename="jobs.csv",
+        frame=frame,
+        columns=userdata.categorical_columns(frame),
+        conditions=userdata.yes_no_conditions(frame),
+        missing=userdata.missing_values(frame),
+    )
+    at.run()
+    assert not at.exception, at.exception
+    condition = at.selectbox(key="cvl_q").value
+    assert condition in {"job = nurse", "team = a", "team = b"}
+    chosen = next(c for c in userdata.yes_no_conditions(frame) if c.label == condition)
+    assert metric_starting(at, "True count") == f"{chosen.count:,}"
+    ratio = dp.local_to_central_error_ratio(8, 1.0)
+    assert metric_starting(at, "Local is worse here by") == f"about {ratio:,.0f}×"
+    shown = "\n".join(m.value for m in at.markdown) + "\n".join(c.value for c in at.caption)
+    assert "32,561" not in shown and "3,650" not in shown
+    assert userdata.escape_markdown("jobs.csv (8 rows)") in shown
+    assert metric_starting(at, "n = 8: local / central")
+    _, bins = chart_data(at, "How far off is one answer")
+    assert bins.loc[bins["model"] == LOCAL, "share"].sum() == pytest.approx(1.0)
+    assert (
+        "truth, n, epsilon, repetitions = " + f"{chosen.count}, 8, 1.0, 20000" in code_blocks(at)[0]
+    )
