@@ -4,7 +4,7 @@ averaging attack, group privacy."""
 import streamlit as st
 
 import dp
-from ui import charts, lesson_composition, widgets
+from ui import charts, classroom, lesson_composition, quiz, snippets, userdata, widgets
 
 widgets.lesson_header(
     "Composition and the privacy budget",
@@ -13,6 +13,10 @@ widgets.lesson_header(
     "asks the same question again and again and averages the noise away — and you see the "
     "ledger that stops them. Then you learn why a histogram over disjoint groups costs ε "
     "only once, and what ε means for a whole family instead of one person.",
+)
+userdata.census_only_notice(
+    "its examples (people earning more than 50K, the occupation histogram) are fixed "
+    "census queries, so the numbers match the text and the other lessons."
 )
 
 # --- (a) sequential composition -------------------------------------------------------------
@@ -23,8 +27,10 @@ st.markdown(
     "gives each one a share:"
 )
 st.latex(
-    r"\varepsilon_{\text{total}} = \sum_{i=1}^{m} \varepsilon_i"
-    r"\quad\Rightarrow\quad \varepsilon_i = \frac{\varepsilon_{\text{total}}}{m}"
+    r"""\begin{aligned}
+    \varepsilon_{\text{total}} &= \sum_{i=1}^{m} \varepsilon_i \\
+    \Rightarrow\quad \varepsilon_i &= \frac{\varepsilon_{\text{total}}}{m}
+    \end{aligned}"""
 )
 st.markdown(
     "A count has sensitivity 1, so each answer gets Laplace noise of scale m/ε_total. "
@@ -42,6 +48,7 @@ m = st.slider(
     max_value=lesson_composition.MAX_QUERIES,
     value=10,
     key="seq_m",
+    bind="query-params",
 )
 per_query = dp.split_budget(total, m)
 sd = dp.laplace_std(1, per_query)
@@ -66,6 +73,11 @@ st.caption(
     f"With {m} queries each answer is {m}× noisier than a single query at ε_total = {total:g} "
     f"(± {one_query_sd:,.2f}). Axis fixed from 0.1 to 10,000 people, log scale."
 )
+classroom.download_csv(
+    lesson_composition.sequential_error_frame(total),
+    filename="composition-sequential.csv",
+    key="composition_dl_sequential",
+)
 
 # --- (b) the averaging attack ---------------------------------------------------------------
 st.header("2. The averaging attack")
@@ -76,8 +88,10 @@ st.markdown(
     "so it averages away:"
 )
 st.latex(
-    r"\bar{A}_m = \frac{1}{m}\sum_{i=1}^{m} A_i,\qquad"
-    r"\operatorname{sd}(\bar{A}_m) = \frac{\sqrt{2}}{\varepsilon\sqrt{m}}"
+    r"""\begin{aligned}
+    \bar{A}_m &= \frac{1}{m}\sum_{i=1}^{m} A_i, \\
+    \operatorname{sd}(\bar{A}_m) &= \frac{\sqrt{2}}{\varepsilon\sqrt{m}}
+    \end{aligned}"""
 )
 st.markdown("Sequential composition keeps the bill:")
 st.latex(
@@ -96,10 +110,12 @@ avg_m = st.select_slider(
     value=100,
     format_func=lambda k: f"{k:,}",
     key="avg_m",
+    bind="query-params",
 )
 spent = dp.sequential_composition([avg_eps] * avg_m)
 average_sd = dp.averaged_laplace_std(1, avg_eps, avg_m)
-answers = lesson_composition.averaging_frame(truth, avg_eps, widgets.seed() + 1)
+averaging_seed = widgets.seed() + 1
+answers = lesson_composition.averaging_frame(truth, avg_eps, averaging_seed)
 shown = answers.head(avg_m)
 average = float(shown["average"].iloc[-1])
 cols = st.columns(3)
@@ -107,7 +123,7 @@ cols[0].metric("Average of the answers", f"{average:,.1f}", help=f"The truth is 
 cols[1].metric("Typical error of the average", f"± {average_sd:,.2f}")
 cols[2].metric("Privacy spent m·ε", f"{spent:,.2f}")
 st.vega_lite_chart(
-    lesson_composition.averaging_spec(truth, avg_eps, avg_m, widgets.seed() + 1),
+    lesson_composition.averaging_spec(truth, avg_eps, avg_m, averaging_seed),
     width="stretch",
     alt=(
         f"Grey dots: {avg_m:,} noisy answers at ε = {avg_eps:g} each; blue line: their running "
@@ -120,6 +136,10 @@ st.caption(
     f"Axes fixed: 1 to 1,000 answers (log scale), {truth:,} ± 80 people. Single answers "
     "beyond that range are not drawn."
 )
+snippets.show_code(
+    "composition_averaging", truth=truth, epsilon=avg_eps, answers=avg_m, seed=averaging_seed
+)
+classroom.download_csv(shown, filename="composition-averaging.csv", key="composition_dl_averaging")
 st.markdown(
     f"**The ledger.** Each answer looks private. Together they are not: {avg_m:,} answers at "
     f"ε = {avg_eps:g} cost ε = {spent:,.2f}, and the average pins the truth down to about "
@@ -139,7 +159,12 @@ st.markdown(
     "part of the data, and disjoint parts compose in parallel — the cost is the largest ε, "
     "not the sum:"
 )
-st.latex(r"\varepsilon = \max_i \varepsilon_i \qquad\text{instead of}\qquad \sum_i \varepsilon_i")
+st.latex(
+    r"""\begin{aligned}
+    \varepsilon &= \max_i \varepsilon_i \\
+    &\text{instead of } \textstyle\sum_i \varepsilon_i
+    \end{aligned}"""
+)
 par_eps = widgets.epsilon_slider(key="par_eps", label="Budget ε for the histogram", default=0.1)
 parallel_cost = dp.parallel_composition([par_eps] * k)
 sequential_cost = dp.sequential_composition([par_eps] * k)
@@ -149,7 +174,8 @@ cols[0].metric("Cost as one histogram", f"ε = {parallel_cost:g}")
 cols[1].metric(f"Cost as {k} separate queries", f"ε = {sequential_cost:.3g}")
 cols[2].metric("Error per bar, histogram", f"± {dp.laplace_std(1, par_eps):,.1f}")
 cols[3].metric(f"Error per bar, ε split {k} ways", f"± {dp.laplace_std(1, split_eps):,.1f}")
-bars = lesson_composition.histogram_frames(par_eps, widgets.seed() + 2)
+bars_seed = widgets.seed() + 2
+bars = lesson_composition.histogram_frames(par_eps, bars_seed)
 left, right = st.columns(2)
 with left:
     st.vega_lite_chart(
@@ -190,6 +216,8 @@ st.caption(
     "5,000. Parallel composition only holds when the groups are disjoint: a histogram where "
     "one person can sit in two bars costs more."
 )
+snippets.show_code("composition_parallel", epsilon=par_eps, seed=bars_seed)
+classroom.download_csv(bars, filename="composition-parallel.csv", key="composition_dl_parallel")
 
 # --- (d) group privacy ----------------------------------------------------------------------
 st.header("4. Group privacy: a family costs g·ε")
@@ -207,6 +235,7 @@ g = st.slider(
     max_value=lesson_composition.MAX_GROUP,
     value=4,
     key="group_g",
+    bind="query-params",
 )
 prior = st.select_slider(
     "Attacker's belief before the release that the family is in the data",
@@ -214,6 +243,7 @@ prior = st.select_slider(
     value=0.1,
     format_func=lambda v: f"{v:.0%}",
     key="group_prior",
+    bind="query-params",
 )
 group_eps_total = dp.group_privacy(group_eps, g)
 posterior = dp.posterior_bound(prior, group_eps_total)
@@ -242,4 +272,44 @@ st.vega_lite_chart(
 st.caption(
     "Axes fixed: group sizes 1 to 10, belief 0 to 100%. To protect families as well as one "
     "person, a curator must divide ε by the family size it wants to cover."
+)
+classroom.download_csv(
+    lesson_composition.group_frame(group_eps, prior),
+    filename="composition-group.csv",
+    key="composition_dl_group",
+)
+
+quiz.check_yourself(
+    "composition",
+    [
+        quiz.Question(
+            "A curator splits ε_total = 1 evenly over m = 10 counts. What is the typical "
+            "error (sd) of each answer?",
+            ("± 1.41", "± 4.47", "± 14.1", "± 141"),
+            correct=2,
+            explanation="Each count gets ε = 1/10, so sd = √2/0.1 = √2 · 10 ≈ 14.1: ten "
+            "times the error of a single query at ε = 1.",
+        ),
+        quiz.Question(
+            "An attacker averages 100 answers to the same count, each at ε = 0.1. How close "
+            "does the average get, and what has been spent?",
+            (
+                "± 14.1, and ε = 0.1 spent",
+                "± 1.41, and ε = 0.1 spent",
+                "± 1.41, and ε = 10 spent",
+                "± 0.14, and ε = 10 spent",
+            ),
+            correct=2,
+            explanation="One answer has sd √2/0.1 ≈ 14.1; the average of 100 has 14.1/√100 "
+            "≈ 1.41, and sequential composition bills 100 · 0.1 = 10.",
+        ),
+        quiz.Question(
+            "A histogram of 14 disjoint occupations, each bar answered at ε = 0.1. What does "
+            "the whole histogram cost?",
+            ("ε = 0.1", "ε = 1.4", "ε = 0.1/14 ≈ 0.007"),
+            correct=0,
+            explanation="Each person sits in exactly one bar, so the bars compose in "
+            "parallel: the cost is the largest ε, 0.1, not the sum 1.4.",
+        ),
+    ],
 )

@@ -5,13 +5,16 @@ import math
 
 import pandas as pd
 import pytest
+from streamlit.testing.v1 import AppTest
 
 import dp
 from apptest_helpers import chart_titled, frames_of, metric_starting, run_lesson, spec_of
-from ui import lesson_composition
+from conftest import PAGES
+from ui import classroom, lesson_composition, widgets
 from ui.data import load_census
 
 PAGE = "composition.py"
+LESSON = PAGES / PAGE
 
 
 @pytest.fixture(scope="module")
@@ -149,3 +152,117 @@ def test_chart_builders_pass_vega_lite_validation():
     lesson_composition.bars_chart(bars, "split", "t", "#000000").to_dict()
     group = lesson_composition.group_frame(0.5, 0.1)
     lesson_composition.group_chart(group, 3, 0.1).to_dict()
+
+
+# --- Classroom features: shareable links, code, downloads, quiz, the census only -----------
+
+
+def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
+    """The lesson inside a host like app.py: the link guard and the dataset picker around it."""
+    script = f"""
+import runpy
+from ui import classroom, userdata
+classroom.url_guard_start()
+userdata.dataset_picker()
+runpy.run_path({str(LESSON)!r})
+classroom.url_guard_end()
+"""
+    at = AppTest.from_string(script, default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    if upload is not None:
+        at.file_uploader[0].upload(upload[0], upload[1], "text/csv").run()
+    assert not at.exception, at.exception
+    return at
+
+
+LINK = {
+    "seq_total": "2",
+    "seq_m": "40",
+    "avg_eps": "0.5",
+    "avg_m": "1,000",
+    "par_eps": "1",
+    "group_eps": "1",
+    "group_g": "3",
+    "group_prior": "50%",
+}
+
+
+def test_a_link_reproduces_every_slider():
+    at = hosted(**LINK)
+    assert not at.toast
+    assert metric_starting(at, "ε per query") == "0.05"
+    assert metric_starting(at, "Privacy spent") == "500.00"
+    assert metric_starting(at, "Cost as one histogram") == "ε = 1"
+    assert metric_starting(at, "Family's ε") == "3"
+    assert metric_starting(at, "Worst-case belief") == "95%"
+
+
+@pytest.mark.parametrize(
+    ("param", "value"), [("seq_m", "99"), ("avg_eps", "0.3"), ("group_prior", "7%")]
+)
+def test_an_invalid_link_setting_falls_back_with_a_notice(param, value):
+    at = hosted(**{param: value})
+    expected = f"Ignored an invalid link setting: {param}={value} — using the default."
+    assert [toast.value for toast in at.toast] == [expected]
+    assert metric_starting(at, "ε per query") == f"{dp.split_budget(1, 10):.4g}"
+
+
+def test_the_code_and_downloads_follow_the_sliders(census):
+    at = run_page()
+    at.select_slider(key="avg_eps").set_value(0.2)
+    at.select_slider(key="avg_m").set_value(50)
+    at.select_slider(key="par_eps").set_value(0.5).run()
+    truth = int((census["Income"] == ">50K").sum())
+    averaging, parallel = (c.value for c in at.code)
+    seed = widgets.DEFAULT_SEED + 1
+    assert f"truth, epsilon, answers = {truth}, 0.2, 50" in averaging
+    assert f"rng={seed})" in averaging
+    assert "epsilon, seed = 0.5, " + str(widgets.DEFAULT_SEED + 2) in parallel
+    # The averaging snippet, run, gives exactly the chart's running average.
+    namespace: dict = {}
+    exec(compile(averaging, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
+    _, frames = chart(at, "Averaging repeated answers")
+    assert namespace["frame"]["running_average"].tolist() == pytest.approx(
+        frame_with(frames, "average")["average"].tolist()
+    )
+    keys = [d.proto.id for d in at.get("download_button")]
+    assert len(keys) == 4
+
+
+def test_download_headers():
+    header = classroom.csv_bytes(lesson_composition.averaging_frame(100, 0.5, 1).head(3))
+    assert header.decode().splitlines()[0] == "k,answer,average,lo,hi"
+    bars = lesson_composition.histogram_frames(0.5, 1)
+    assert classroom.csv_bytes(bars).decode().splitlines()[0] == "occupation,true,parallel,split"
+    group = classroom.csv_bytes(lesson_composition.group_frame(0.5, 0.1)).decode()
+    assert group.splitlines()[0] == "g,epsilon,posterior"
+
+
+def test_the_quiz_gives_feedback_that_survives_a_slider_move():
+    at = run_page()
+    at.radio(key="quiz_composition_1_choice").set_value(1).run()  # ε = 0.1 spent: wrong
+    at.button(key="quiz_composition_1_check").click().run()
+    assert "Not quite: the answer is “± 1.41, and ε = 10 spent”" in at.error[0].value
+    at.radio(key="quiz_composition_1_choice").set_value(2).run()
+    at.button(key="quiz_composition_1_check").click().run()
+    assert at.success[0].value.startswith("Right.")
+    at.slider(key="seq_m").set_value(30).run()
+    assert not at.exception
+    assert at.success[0].value.startswith("Right.")
+
+
+def test_quiz_answers_are_right():
+    assert dp.laplace_std(1, dp.split_budget(1, 10)) == pytest.approx(14.14, abs=0.01)
+    assert dp.averaged_laplace_std(1, 0.1, 100) == pytest.approx(1.414, abs=0.001)
+    assert dp.sequential_composition([0.1] * 100) == pytest.approx(10)
+    assert dp.parallel_composition([0.1] * 14) == pytest.approx(0.1)
+
+
+def test_an_upload_leaves_the_census_with_a_notice(census):
+    at = hosted(upload=("jobs.csv", b"Job,n\nSales,1\nClerk,2\nSales,3\n"))
+    assert "Your file: jobs.csv (3 rows)" in [t.value for t in at.text]
+    assert "always uses the bundled census" in at.info[0].value
+    truth = int((census["Income"] == ">50K").sum())
+    assert f"(truth: {truth:,})" in " ".join(m.value for m in at.markdown)
