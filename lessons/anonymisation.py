@@ -3,8 +3,8 @@
 import streamlit as st
 
 import dp
+from ui import classroom, quiz, snippets, userdata, widgets
 from ui import lesson_anonymisation as lesson
-from ui import widgets
 
 widgets.lesson_header(
     "Why anonymisation fails",
@@ -13,6 +13,9 @@ widgets.lesson_header(
     "attributes yourself and watch how many people they single out — and how coarser "
     "attributes hide them. Last, you learn someone's income from two harmless-looking "
     "counts, and see how much Laplace noise it takes to stop that.",
+)
+userdata.census_only_notice(
+    "the attacks need its invented names, birth dates and ZIP codes, which your file lacks."
 )
 
 # --- 1. Linkage -----------------------------------------------------------------------------
@@ -44,6 +47,7 @@ name = st.selectbox(
     names,
     index=names.index(lesson.default_voter()),
     key="anon_voter",
+    bind="query-params",
 )
 voter = roll.loc[roll["Name"] == name].iloc[0]
 matches = lesson.link(name)
@@ -122,7 +126,8 @@ chosen = lesson.canonical(
         "Quasi-identifiers the attacker knows (fewer and coarser → more private)",
         lesson.QUASI_IDENTIFIERS,
         default=list(lesson.SWEENEY_COLUMNS),
-        key="anon_quasi_identifiers",
+        key="anon_qi",
+        bind="query-params",
     )
 )
 stats = lesson.uniqueness(chosen)
@@ -145,6 +150,12 @@ st.caption(
     "Bars count people, not classes; the vermillion bar (left) holds the unique ones. "
     + lesson.describe_class_sizes(stats["buckets"], stats["people"], chosen)
 )
+snippets.show_code("anonymisation_uniqueness", columns=list(chosen))
+classroom.download_csv(
+    lesson.class_size_download(tuple(stats["buckets"]), stats["people"]),
+    filename="anonymisation-class-sizes.csv",
+    key="anonymisation_dl_class_sizes",
+)
 
 # --- 3. Differencing ------------------------------------------------------------------------
 st.header("3. The differencing attack")
@@ -159,6 +170,7 @@ target = st.selectbox(
     facts["names"],
     index=facts["names"].index(rich_names[0]),
     key="anon_target",
+    bind="query-params",
 )
 count_all = facts["count_rich"]
 target_is_rich = facts["is_rich"][target]
@@ -191,7 +203,7 @@ st.latex(
     r"\begin{aligned} P[\text{right}] &= P\!\left[L_1 - L_2 > -\tfrac12\right] \\"
     r" &= 1 - \frac{(2 + \varepsilon/2)\,e^{-\varepsilon/2}}{4} \end{aligned}"
 )
-epsilon = widgets.epsilon_slider(key="anon_epsilon")
+epsilon = widgets.epsilon_slider(key="anon_eps")
 rng_seed = widgets.seed()
 noisy_all = dp.laplace_mechanism(count_all, 1, epsilon, rng=rng_seed + 31)
 noisy_without = dp.laplace_mechanism(count_without, 1, epsilon, rng=rng_seed + 32)
@@ -236,4 +248,47 @@ st.caption(
     f"of the time (orange diamond); its standard error is "
     f"{dp.proportion_standard_error(exact, lesson.ATTACK_TRIES):.1%}. Small ε pushes the "
     "attacker toward a coin toss; large ε lets them win."
+)
+snippets.show_code(
+    "anonymisation_differencing",
+    count_all=count_all,
+    count_without=count_without,
+    epsilon=epsilon,
+    tries=lesson.ATTACK_TRIES,
+    seed=rng_seed + 33,
+)
+classroom.download_csv(
+    lesson.success_curve(),
+    filename="anonymisation-attack-success.csv",
+    key="anonymisation_dl_success",
+)
+
+quiz.check_yourself(
+    "anonymisation",
+    [
+        quiz.Question(
+            "On the attributes an attacker knows, a release has classes of 1, 4 and 50 "
+            "people. For which k is it k-anonymous?",
+            ("k = 1", "k = 4", "k = 50", "k = 55"),
+            correct=0,
+            explanation="k is the size of the smallest class: the one person alone in "
+            "their class is singled out, so the release is only 1-anonymous.",
+        ),
+        quiz.Question(
+            "Exact answers: 7,841 people earn >50K; 7,840 people not named X earn >50K. "
+            "What do you learn about X?",
+            ("Nothing: both are counts", "X earns >50K", "X earns <=50K"),
+            correct=1,
+            explanation="The two counts differ only in X, and the difference 7,841 − 7,840 = "
+            "1 is X's own answer to “earns >50K?”.",
+        ),
+        quiz.Question(
+            "Now each count gets Laplace noise with ε = 1. How often does the "
+            "differencing attacker guess X's income right?",
+            ("50%, a coin toss", "About 62%", "About 99%", "Always"),
+            correct=1,
+            explanation="1 − (2 + ε/2)·e^(−ε/2)/4 = 1 − 2.5·e^(−0.5)/4 ≈ 62.1% at ε = 1, "
+            "and the two queries spend 2ε = 2.",
+        ),
+    ],
 )

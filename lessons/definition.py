@@ -4,7 +4,7 @@ bound, the privacy loss and what an attacker can conclude."""
 import streamlit as st
 
 import dp
-from ui import charts, widgets
+from ui import charts, classroom, quiz, snippets, userdata, widgets
 from ui import lesson_definition as lesson
 
 widgets.lesson_header(
@@ -14,6 +14,9 @@ widgets.lesson_header(
     "outputs you could watch for — is more than e^ε times likelier in one world than in the "
     "other. You then see the privacy loss output by output, and what that bound means for "
     "an attacker's belief.",
+)
+userdata.census_only_notice(
+    "it removes one named person from the census and counts who earns more than $50K."
 )
 
 # --- 1. Neighbouring datasets --------------------------------------------------------------
@@ -28,7 +31,8 @@ name = st.selectbox(
     "The person removed from D to make D′",
     options=list(incomes),
     format_func=lambda person_name: f"{person_name} — earns {incomes[person_name]}",
-    key="definition_person",
+    key="def_person",
+    bind="query-params",
 )
 income = incomes[name]
 truth = lesson.rich_count()
@@ -60,7 +64,7 @@ st.latex(
 st.markdown("The Laplace mechanism answers with the count plus noise of scale b = 1/ε:")
 st.latex(r"F(D) = f(D) + \mathrm{Lap}(b), \qquad b = \frac{1}{\varepsilon}.")
 
-epsilon = widgets.epsilon_slider(key="definition_epsilon")
+epsilon = widgets.epsilon_slider(key="def_eps")
 scale = dp.laplace_scale(1, epsilon)
 low_edge, high_edge = truth - lesson.HALF_WINDOW, truth + lesson.HALF_WINDOW
 lo, hi = st.slider(
@@ -70,7 +74,8 @@ lo, hi = st.slider(
     value=(float(truth), float(truth + 3)),
     step=0.5,
     format="%.1f",
-    key="definition_event",
+    key="def_event",
+    bind="query-params",
     help="Any range of outputs is an event. The ratio bound must hold for all of them.",
 )
 
@@ -89,6 +94,14 @@ st.caption(
     "The y axis is logarithmic, so a flat density (small ε) and a tall spike (large ε) fit on "
     "the same fixed axes. On it a Laplace density is a tent; the vertical gap between the two "
     "tents is the privacy loss shown in section 2."
+)
+snippets.show_code(
+    "definition_densities", truth=truth, truth_neighbour=truth_neighbour, epsilon=epsilon
+)
+classroom.download_csv(
+    lesson.download_frame(truth, truth_neighbour, epsilon),
+    filename="definition-densities.csv",
+    key="definition_dl_densities",
 )
 
 if lo >= hi:
@@ -155,6 +168,11 @@ st.caption(
     "visible. Between the two true counts the loss climbs; outside them it sits exactly on the "
     "edge of the band — the worst case is reached, but never exceeded."
 )
+classroom.download_csv(
+    lesson.download_frame(truth, truth_neighbour, epsilon),
+    filename="definition-privacy-loss.csv",
+    key="definition_dl_loss",
+)
 
 # --- 3. What an attacker can conclude ------------------------------------------------------
 st.header("3. What an attacker can conclude")
@@ -172,7 +190,8 @@ prior = st.slider(
     value=0.10,
     step=0.01,
     format="%.2f",
-    key="definition_prior",
+    key="def_prior",
+    bind="query-params",
 )
 posterior = dp.posterior_bound(prior, epsilon)
 col_prior, col_eps, col_post = st.columns(3)
@@ -191,6 +210,12 @@ charts.show_template(
         f"the prior and climbs towards 100%; at the chosen ε = {epsilon:g} it is {posterior:.1%}."
     ),
 )
+snippets.show_code("definition_posterior", prior=prior, epsilon=epsilon)
+classroom.download_csv(
+    lesson.posterior_frame(prior),
+    filename="definition-posterior.csv",
+    key="definition_dl_posterior",
+)
 small_prior = 0.01
 at_ten = dp.posterior_bound(small_prior, 10.0)
 at_one = dp.posterior_bound(small_prior, 1.0)
@@ -203,4 +228,32 @@ st.markdown(
     f"even an attacker who starts almost sure {name} is *not* in the data (prior "
     f"{small_prior:.0%}) can end up {at_ten:.1%} sure that they are. At ε = 1 the same attacker "
     f"can reach at most {at_one:.1%}."
+)
+
+quiz.check_yourself(
+    "definition",
+    [
+        quiz.Question(
+            "ε goes from 1 to 2. The most one output range Y can be likelier in one world "
+            "than in the other goes from e ≈ 2.72 times to…",
+            ("5.44 times (doubles)", "7.39 times (e²)", "2.72 times (unchanged)"),
+            correct=1,
+            explanation="The bound is e^ε, so doubling ε squares it: e² ≈ 7.39, not 2 × 2.72.",
+        ),
+        quiz.Question(
+            "ε = ln 3 and the attacker's prior that the data set is D is 50%. What is the "
+            "most they can believe after one output?",
+            ("50%", "75%", "90%", "100%"),
+            correct=1,
+            explanation="e^ε·p / (e^ε·p + 1 − p) = 3·0.5 / (3·0.5 + 0.5) = 1.5 / 2 = 75%.",
+        ),
+        quiz.Question(
+            "You remove someone who earns <=50K. What is the privacy loss ℒ(y) of the >50K "
+            "count, at any ε?",
+            ("0 at every output", "ε at every output", "Between −ε and ε, depending on y"),
+            correct=0,
+            explanation="f(D) = f(D′), so both worlds have the same density and their ratio "
+            "is 1 everywhere: ln 1 = 0.",
+        ),
+    ],
 )

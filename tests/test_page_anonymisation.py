@@ -3,14 +3,16 @@ then shows checked against the data (pandas, independently of the page's helpers
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
+from streamlit.testing.v1 import AppTest
 
 import dp
 from apptest_helpers import chart_titled, frames_of, spec_of
-from conftest import page_apptest
+from conftest import app_apptest, page_apptest
 from ui import lesson_anonymisation as lesson
-from ui import widgets
+from ui import quiz, widgets
 from ui.data import load_census
 
 PAGE = "anonymisation.py"
@@ -138,7 +140,7 @@ def test_default_quasi_identifiers_show_zip_dob_sex(at, people):
 
 def test_generalising_dob_to_birth_year_collapses_uniqueness(at, people):
     before = class_sizes_frame(at)["people"].iloc[0]
-    run(at.multiselect(key="anon_quasi_identifiers").set_value(["ZIP code", "Birth year", "Sex"]))
+    run(at.multiselect(key="anon_qi").set_value(["ZIP code", "Birth year", "Sex"]))
     birth_year = people.assign(BirthYear=people["DOB"].dt.year)
     share = unique_share(birth_year, ["Zip", "BirthYear", "Sex"])
     assert metric(at, "People who are unique") == f"{share:.1%}"
@@ -148,7 +150,7 @@ def test_generalising_dob_to_birth_year_collapses_uniqueness(at, people):
 
 
 def test_coarse_attributes_reach_k_anonymity(at, people):
-    run(at.multiselect(key="anon_quasi_identifiers").set_value(["Sex", "Race"]))
+    run(at.multiselect(key="anon_qi").set_value(["Sex", "Race"]))
     smallest = people.groupby(["Sex", "Race"], observed=True).size().min()
     assert metric(at, "k (smallest class)") == f"{smallest:,}"
     assert metric(at, "People who are unique") == "0.0%"
@@ -157,13 +159,13 @@ def test_coarse_attributes_reach_k_anonymity(at, people):
 
 
 def test_missing_occupation_counts_as_its_own_value(at, people):
-    run(at.multiselect(key="anon_quasi_identifiers").set_value(["Occupation", "Age"]))
+    run(at.multiselect(key="anon_qi").set_value(["Occupation", "Age"]))
     share = unique_share(people, ["Occupation", "Age"])  # dropna=False keeps the missing group
     assert metric(at, "People who are unique") == f"{share:.1%}"
 
 
 def test_no_quasi_identifier_means_one_class_and_a_message(at, people):
-    run(at.multiselect(key="anon_quasi_identifiers").set_value([]))
+    run(at.multiselect(key="anon_qi").set_value([]))
     assert any("No attributes chosen" in i.value for i in at.info)
     assert metric(at, "Equivalence classes") == "1"
     assert metric(at, "k (smallest class)") == f"{len(people):,}"
@@ -195,7 +197,7 @@ def test_a_target_below_50k_gives_a_difference_of_zero(at, people, roll):
 
 @pytest.mark.parametrize("epsilon", [0.01, 0.3, 1.0, 10.0])
 def test_epsilon_slider_sets_exact_and_simulated_success(at, people, epsilon):
-    run(at.select_slider(key="anon_epsilon").set_value(epsilon))
+    run(at.select_slider(key="anon_eps").set_value(epsilon))
     exact = dp.differencing_success_probability(epsilon)
     assert metric(at, "Attacker right (exact)") == f"{exact:.1%}"
     rich = int((people["Income"] == ">50K").sum())
@@ -225,8 +227,158 @@ def test_epsilon_slider_sets_exact_and_simulated_success(at, people, epsilon):
 def test_success_rises_with_epsilon_on_the_page(at):
     shown = []
     for epsilon in (0.01, 1.0, 10.0):
-        run(at.select_slider(key="anon_epsilon").set_value(epsilon))
+        run(at.select_slider(key="anon_eps").set_value(epsilon))
         shown.append(float(metric(at, "Attacker right (exact)").rstrip("%")))
     assert shown[0] == pytest.approx(50.1, abs=0.05)  # a coin toss at ε = 0.01
     assert shown[0] < shown[1] < shown[2]
     assert shown[2] == pytest.approx(98.8, abs=0.05)  # 1 - 7 e^-5 / 4 = 0.9882
+
+
+# --- Classroom features: link binding, code, downloads, quiz, census only -------------------
+
+
+def run_with_params(**params) -> AppTest:
+    app = page_apptest(PAGE)
+    for key, value in params.items():
+        app.query_params[key] = value
+    app.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def test_link_reproduces_every_widget(people, roll):
+    voter = roll.loc[roll["matches"] > 1].iloc[0]
+    members = roll.loc[roll["row"] >= 0]
+    poor = members.loc[people["Income"].to_numpy()[members["row"]] == "<=50K", "Name"].iloc[0]
+    app = run_with_params(
+        anon_voter=voter["Name"], anon_qi=["Sex", "Race"], anon_target=poor, anon_eps="0.3"
+    )
+    assert app.selectbox(key="anon_voter").value == voter["Name"]
+    assert any(f"{voter['matches']:,} rows" in w.value for w in app.warning)
+    assert app.multiselect(key="anon_qi").value == ["Sex", "Race"]
+    smallest = people.groupby(["Sex", "Race"], observed=True).size().min()
+    assert metric(app, "k (smallest class)") == f"{smallest:,}"
+    assert app.selectbox(key="anon_target").value == poor
+    assert metric(app, "Difference") == "0"
+    assert app.select_slider(key="anon_eps").value == 0.3
+    assert (
+        metric(app, "Attacker right (exact)") == f"{dp.differencing_success_probability(0.3):.1%}"
+    )
+
+
+def test_a_link_with_seed_and_epsilon_reproduces_the_noisy_answers(people):
+    rich = int((people["Income"] == ">50K").sum())
+    shown = []
+    for _ in range(2):
+        app = app_apptest()
+        app.query_params["seed"] = "77"
+        app.query_params["anon_eps"] = "0.3"
+        app.run()
+        app.switch_page("lessons/anonymisation.py").run()
+        assert not app.exception and not app.toast
+        shown.append(metric(app, "Noisy: how many earn >50K?"))
+    noisy = dp.laplace_mechanism(rich, 1, 0.3, rng=77 + 31)
+    assert shown == [f"{noisy:,.1f}"] * 2
+    default = dp.laplace_mechanism(rich, 1, 0.3, rng=widgets.DEFAULT_SEED + 31)
+    assert f"{default:,.1f}" != shown[0]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"anon_eps": "7.7"}, {"anon_voter": "Nobody Atall"}, {"anon_qi": ["Shoe size"]}],
+)
+def test_invalid_link_value_falls_back_to_the_default_with_a_notice(params):
+    app = app_apptest()
+    for key, value in params.items():
+        app.query_params[key] = value
+    app.run()
+    app.switch_page("lessons/anonymisation.py").run()
+    assert not app.exception, app.exception
+    (key,) = params
+    assert any(t.value.startswith(f"Ignored an invalid link setting: {key}=") for t in app.toast)
+    assert app.select_slider(key="anon_eps").value == 1.0
+    assert app.selectbox(key="anon_voter").value == lesson.default_voter()
+    assert app.multiselect(key="anon_qi").value == list(lesson.SWEENEY_COLUMNS)
+
+
+def test_code_behind_the_charts_has_the_current_values_and_reproduces_the_bars(
+    at, people, monkeypatch
+):
+    from pathlib import Path
+
+    run(at.multiselect(key="anon_qi").set_value(["ZIP3 (first 3 digits)", "Birth year", "Sex"]))
+    run(at.select_slider(key="anon_eps").set_value(0.3))
+    uniqueness_code, differencing_code = (block.value for block in at.code)
+    assert "columns = ['ZIP3 (first 3 digits)', 'Birth year', 'Sex']" in uniqueness_code
+    rich = int((people["Income"] == ">50K").sum())
+    assert f"= {rich}, {rich - 1}, 0.3, {lesson.ATTACK_TRIES}" in differencing_code
+    assert f"rng={widgets.DEFAULT_SEED + 33}" in differencing_code
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    namespace: dict = {}
+    exec(uniqueness_code, namespace)  # noqa: S102 — our own snippet
+    assert namespace["frame"]["people"].tolist() == class_sizes_frame(at)["people"].tolist()
+
+
+def test_download_buttons_hold_the_chart_data(monkeypatch, people):
+    from ui import classroom
+
+    sent = {}
+    real = classroom.download_csv
+
+    def recording(frame, *, filename, key, **kwargs):
+        sent[key] = (filename, classroom.csv_bytes(frame).decode().splitlines())
+        real(frame, filename=filename, key=key, **kwargs)
+
+    monkeypatch.setattr(classroom, "download_csv", recording)
+    app = run_with_params()
+    assert len(app.get("download_button")) == 2
+    filename, lines = sent["anonymisation_dl_class_sizes"]
+    assert filename == "anonymisation-class-sizes.csv"
+    assert lines[0] == "bucket,people,share"
+    assert len(lines) == 1 + len(lesson.CLASS_SIZE_LABELS)
+    share = unique_share(people, ["Zip", "DOB", "Sex"])
+    assert lines[1].startswith(f"1 (unique),{round(share * len(people))},")
+    filename, lines = sent["anonymisation_dl_success"]
+    assert filename == "anonymisation-attack-success.csv"
+    assert lines[0] == "epsilon,success"
+    assert len(lines) == 1 + len(lesson.EPSILON_CURVE)
+
+
+def test_quiz_wrong_and_right_answers_survive_a_slider_move(at):
+    run(at.radio(key=quiz.choice_key("anonymisation", 0)).set_value(1))
+    run(at.button(key="quiz_anonymisation_0_check").click())
+    assert any("Not quite" in e.value and "k = 1" in e.value for e in at.error)
+    run(at.radio(key=quiz.choice_key("anonymisation", 2)).set_value(1))
+    run(at.button(key="quiz_anonymisation_2_check").click())
+    assert any(s.value.startswith("Right.") and "62.1%" in s.value for s in at.success)
+    run(at.select_slider(key="anon_eps").set_value(3.0))
+    assert any("Not quite" in e.value and "k = 1" in e.value for e in at.error)
+    assert any(s.value.startswith("Right.") and "62.1%" in s.value for s in at.success)
+    assert at.radio(key=quiz.choice_key("anonymisation", 0)).value == 1
+
+
+def test_quiz_answers_are_right():
+    sizes = np.repeat([1, 4, 50], [1, 4, 50])  # classes of 1, 4 and 50 people
+    assert dp.k_anonymity(sizes) == 1
+    assert round(dp.differencing_success_probability(1.0), 3) == 0.621  # "about 62%"
+
+
+def test_an_upload_leaves_the_census_and_says_so():
+    from ui import userdata
+    from ui.userdata_check import read_upload
+
+    frame = read_upload(b"job,team\nnurse,a\nchef,b\n", "jobs.csv", max_bytes=10_000)
+    app = page_apptest(PAGE)
+    app.session_state[userdata.STATE_KEY] = userdata._Uploaded(
+        file_id="test",
+        filename="jobs.csv",
+        frame=frame,
+        columns=userdata.categorical_columns(frame),
+        conditions=userdata.yes_no_conditions(frame),
+        missing=userdata.missing_values(frame),
+    )
+    app.run()
+    assert not app.exception, app.exception
+    assert any("always uses the bundled census" in i.value for i in app.info)
+    assert metric(app, "Voters linked to exactly one row")  # the census attack still runs
+    assert not any("always uses" in i.value for i in run_with_params().info)

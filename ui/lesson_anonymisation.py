@@ -387,3 +387,9 @@ def success_spec(epsilon: float, exact: float, simulated: float, *, tries: int) 
     return charts.fill_template(
         _success_base_spec(epsilon > 0.3, tries), datasets={"marker": marker}
     )
+
+
+@st.cache_data(show_spinner=False)
+def class_size_download(buckets: tuple[int, ...], people: int) -> pd.DataFrame:
+    """The class-size chart's data as a download: bucket, people, share."""
+    return class_size_frame(list(buckets), people)[["bucket", "people", "share"]]

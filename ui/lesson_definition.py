@@ -282,3 +282,21 @@ def posterior_rows(prior: float, epsilon: float, posterior: float) -> dict[str, 
             }
         ],
     }
+
+
+@st.cache_data(show_spinner=False)
+def download_frame(truth: int, truth_neighbour: int, epsilon: float) -> pd.DataFrame:
+    """The density and privacy-loss charts' data as one table (the columns of the
+    "definition_densities" snippet): output, both densities, the privacy loss."""
+    y = output_grid(truth)
+    scale = dp.laplace_scale(1, epsilon)
+    return pd.DataFrame(
+        {
+            "output": y,
+            "density_D": dp.laplace_pdf(y, loc=truth, scale=scale),
+            "density_D_neighbour": dp.laplace_pdf(y, loc=truth_neighbour, scale=scale),
+            "privacy_loss": dp.laplace_privacy_loss(
+                y, loc=truth, loc_neighbour=truth_neighbour, scale=scale
+            ),
+        }
+    )

@@ -336,7 +336,7 @@ SNIPPETS: dict[str, Snippet] = {
 
         truth, truth_neighbour, epsilon = $truth, $truth_neighbour, $epsilon
         scale = dp.laplace_scale(1, epsilon)  # b = Δ/ε with Δ = 1
-        y = np.linspace(truth - 10, truth + 10, 401)
+        y = truth - 8 + 0.05 * np.arange(321)  # the page's outputs: f(D) ± 8 in steps of 0.05
         frame = pd.DataFrame({
             "output": y,
             "density_D": dp.laplace_pdf(y, loc=truth, scale=scale),
@@ -350,27 +350,98 @@ SNIPPETS: dict[str, Snippet] = {
         {"truth": 7_841, "truth_neighbour": 7_840, "epsilon": 1.0},
         "frame",
     ),
-    "anonymisation_uniqueness": Snippet(
-        "How many people a few quasi-identifiers single out",
+    "definition_posterior": Snippet(
+        "The attacker's worst-case belief after one output, for every ε",
         """
         import numpy as np
         import pandas as pd
 
         import dp
 
-        census = pd.read_csv($csv_path)  # the bundled census (32,561 people)
+        prior, epsilon = $prior, $epsilon
+        # Bayes with the likelihood ratio at its bound e^ε: e^ε p / (e^ε p + 1 − p).
+        print(f"at ε = {epsilon:g}: {dp.posterior_bound(prior, epsilon):.1%}")
+        epsilons = np.geomspace(0.01, 20.0, 121)
+        frame = pd.DataFrame({
+            "epsilon": epsilons,
+            "posterior": [dp.posterior_bound(prior, float(e)) for e in epsilons],
+        })
+        """,
+        {"prior": 0.1, "epsilon": 1.0},
+        "frame",
+    ),
+    "anonymisation_uniqueness": Snippet(
+        "How many people the chosen quasi-identifiers single out",
+        """
+        import numpy as np
+        import pandas as pd
+
+        import dp
+
+        census = pd.read_csv($csv_path, dtype={"Zip": str}, keep_default_na=False, na_values=[""])
+        dob = pd.to_datetime(census["DOB"])
+        # The page's attributes; the coarser ones are derived from the raw columns.
+        attributes = {
+            "ZIP code": census["Zip"],
+            "ZIP3 (first 3 digits)": census["Zip"].str[:3],
+            "Date of birth": dob,
+            "Birth month": dob.dt.year * 100 + dob.dt.month,
+            "Birth year": dob.dt.year,
+            "Age": census["Age"],
+            "Age band (10 years)": census["Age"] // 10,
+            "Sex": census["Sex"],
+            "Race": census["Race"],
+            "Marital status": census["MaritalStatus"],
+            "Education": census["Education"],
+            "Occupation": census["Occupation"],  # missing (NaN) is a value of its own
+            "Workclass": census["Workclass"],
+            "Relationship": census["Relationship"],
+            "Native country": census["NativeCountry"],
+        }
         columns = $columns
-        codes = np.column_stack([pd.factorize(census[c])[0] for c in columns])
+        codes = np.column_stack(
+            [pd.factorize(attributes[c])[0] for c in columns] or [np.zeros(len(census), int)]
+        )
         class_of_person, class_sizes = dp.equivalence_classes(codes)
         per_person = class_sizes[class_of_person]  # how many share each person's values
         print("share unique:", dp.share_unique(per_person), "k =", dp.k_anonymity(per_person))
-        edges = (1, 2, 3, 6, 11, 51)
+        people = dp.people_by_class_size(per_person)  # classes of 1, 2, 3–5, 6–10, 11–50, 51+
         frame = pd.DataFrame({
-            "class_size_from": edges,
-            "people": dp.people_by_class_size(per_person, edges),
+            "bucket": ["1 (unique)", "2", "3–5", "6–10", "11–50", "51+"],
+            "people": people,
+            "share": people / len(census),
         })
         """,
-        {"csv_path": "data/census.csv.gz", "columns": ["Zip", "DOB", "Sex"]},
+        {"csv_path": "data/census.csv.gz", "columns": ["ZIP code", "Date of birth", "Sex"]},
+        "frame",
+    ),
+    "anonymisation_differencing": Snippet(
+        "The differencing attack against noisy counts: how often the attacker guesses right",
+        """
+        import numpy as np
+        import pandas as pd
+
+        import dp
+
+        count_all, count_without, epsilon, tries = $count_all, $count_without, $epsilon, $tries
+        exact = dp.differencing_success_probability(epsilon)  # 1 − (2 + ε/2)·e^(−ε/2) / 4
+        successes = dp.differencing_attack_successes(
+            count_all, count_without, epsilon, tries=tries, rng=$seed
+        )
+        print(f"exact {exact:.1%}, simulated {successes / tries:.1%}")
+        epsilons = np.geomspace(0.01, 10, 121)
+        frame = pd.DataFrame({
+            "epsilon": epsilons,
+            "success": [dp.differencing_success_probability(e) for e in epsilons],
+        })
+        """,
+        {
+            "count_all": 7_841,
+            "count_without": 7_840,
+            "epsilon": 1.0,
+            "tries": 1_000,
+            "seed": widgets.DEFAULT_SEED + 33,
+        },
         "frame",
     ),
 }
