@@ -116,3 +116,147 @@ def test_error_table_is_a_mean_over_many_surveys():
     )
     assert row["L2 raw"] <= np.sqrt(total_variance) * 1.05
     assert row["L2 raw"] >= np.sqrt(total_variance) * 0.8
+
+
+# --- Classroom features: link binding, code, download, check yourself, your own data -------
+
+HOST = """
+import runpy
+from ui import classroom, userdata
+classroom.url_guard_start()
+classroom.sidebar()
+userdata.dataset_picker()
+runpy.run_path({path!r}, run_name="__main__")
+classroom.url_guard_end()
+"""
+JOBS = (
+    b"Job,Town\n"
+    + b"Baker,Leeds\n" * 500
+    + b"Clerk,York\n" * 300
+    + b"Sales,Hull\n" * 200
+    + b"Sales,\n" * 10
+    + b",York\n" * 7
+)
+
+
+def hosted(**params: str):
+    """The lesson as app.py runs it: link guard, classroom sidebar, dataset picker."""
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import PAGES
+
+    at = AppTest.from_string(HOST.format(path=str(PAGES / "kary_rr.py")), default_timeout=30)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def test_link_parameters_reproduce_the_view():
+    at = hosted(kary_attribute="Race", kary_eps="2", seed="7")
+    assert not at.exception and not at.toast
+    assert at.radio(key="kary_attribute").value == "race"
+    assert at.select_slider(key="kary_eps").value == 2.0
+    attr = lesson_kary.attribute("race")
+    reported = dp.sample_grr_counts(attr.counts, 2.0, rng=7 + lesson_kary.SEED_HISTOGRAM)
+    raw = dp.grr_estimate_from_counts(reported, 2.0)
+    assert metric(at, "L1 error, raw") == f"{dp.l1_error(raw, attr.counts):,.0f}"
+    # Moving a widget writes it back to the URL.
+    at.select_slider(key="kary_eps").set_value(0.3).run()
+    assert at.select_slider(key="kary_eps").proto.query_param_key == "kary_eps"
+    assert at.radio(key="kary_attribute").proto.query_param_key == "kary_attribute"
+
+
+@pytest.mark.parametrize(("param", "value"), [("kary_attribute", "shoe_size"), ("kary_eps", "9")])
+def test_an_invalid_link_value_falls_back_with_a_notice(param, value):
+    at = hosted(**{param: value})
+    assert not at.exception
+    assert [t.value for t in at.toast] == [
+        f"Ignored an invalid link setting: {param}={value} — using the default."
+    ]
+    assert at.radio(key="kary_attribute").value == "occupation"
+    assert at.select_slider(key="kary_eps").value == 0.5
+
+
+def code_blocks(at) -> list[str]:
+    return [c.value for c in at.code]
+
+
+def test_code_behind_the_charts_has_the_current_values():
+    at = page_apptest("kary_rr.py").run()
+    at.radio(key="kary_attribute").set_value("age_sex").run()
+    at.select_slider(key="kary_eps").set_value(3.0).run()
+    attr = lesson_kary.attribute("age_sex")
+    estimates, variance = code_blocks(at)
+    assert "epsilon = 3.0" in estimates
+    assert f"rng={SEED + lesson_kary.SEED_HISTOGRAM})" in estimates
+    assert f"true_counts = np.array({attr.counts.tolist()})" in estimates
+    assert "'<40 female'" in estimates
+    assert f"n, epsilon = {attr.n}, 3.0" in variance
+    # The snippet rebuilds exactly the page's survey.
+    namespace: dict = {}
+    exec(compile(estimates, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
+    survey = lesson_kary.grr_survey(attr, 3.0, SEED)
+    np.testing.assert_allclose(namespace["frame"]["estimate"], survey["raw"])
+
+
+def test_downloads_carry_the_chart_data():
+    at = page_apptest("kary_rr.py").run()
+    buttons = {b.key: b for b in at.get("download_button")}
+    assert {"kary_rr_dl_estimates", "kary_rr_dl_variance"} <= set(buttons)
+    attr = lesson_kary.attribute("occupation")
+    frame = lesson_kary.estimates_frame(attr, lesson_kary.grr_survey(attr, 0.5, SEED))
+    assert list(frame.columns) == ["value", "true", "reported", "estimate", "projected"]
+    assert frame["true"].tolist() == attr.counts.tolist()
+    assert buttons["kary_rr_dl_estimates"].proto.label == "Download the data (CSV)"
+
+
+def test_check_yourself_gives_feedback_that_survives_a_slider_move():
+    from ui import quiz
+
+    # Q1: p = e^ε / (e^ε + k − 1) = 3 / 16 at k = 14, ε = ln 3.
+    assert dp.grr_probabilities(np.log(3), 14)[0] == pytest.approx(3 / 16)
+    # Q3: (e + 14) / (e + 2) ≈ 3.54.
+    ratio = dp.grr_variance(1000, 1.0, 16) / dp.grr_variance(1000, 1.0, 4)
+    assert round(ratio, 1) == 3.5
+    at = page_apptest("kary_rr.py").run()
+    at.radio(key=quiz.choice_key("kary_rr", 0)).set_value(0).run()
+    at.button(key="quiz_kary_rr_0_check").click().run()
+    assert any("Not quite" in e.value and "3/16" in e.value for e in at.error)
+    at.radio(key=quiz.choice_key("kary_rr", 0)).set_value(1).run()
+    at.button(key="quiz_kary_rr_0_check").click().run()
+    assert any(s.value.startswith("Right.") for s in at.success)
+    at.radio(key=quiz.choice_key("kary_rr", 2)).set_value(1).run()
+    at.button(key="quiz_kary_rr_2_check").click().run()
+    at.select_slider(key="kary_eps").set_value(1.0).run()
+    assert len([s for s in at.success if s.value.startswith("Right.")]) == 2
+    assert not at.exception
+
+
+def test_an_uploaded_file_replaces_the_census_numbers():
+    at = hosted()
+    at.file_uploader[0].upload("jobs.csv", JOBS, "text/csv").run()
+    assert not at.exception
+    assert at.selectbox(key="kary_column").value == "Job"  # no Occupation: the first column
+    assert "kary_attribute" not in [r.key for r in at.radio]  # no census attributes
+    # Baker 500, Clerk 300, Sales 210; 7 rows with no Job are left out.
+    assert metric(at, "Categories k") == "3"
+    assert metric(at, "People surveyed n") == "1,010"
+    assert any("7 people have no Job recorded" in c.value for c in at.caption)
+    values = [m.value for m in at.metric] + [m.value for m in at.markdown]
+    assert not any("30,718" in v or "32,561" in v for v in values)
+    counts = np.array([500, 300, 210])
+    reported = dp.sample_grr_counts(counts, 0.5, rng=SEED + lesson_kary.SEED_HISTOGRAM)
+    raw = dp.grr_estimate_from_counts(reported, 0.5)
+    assert metric(at, "L1 error, raw") == f"{dp.l1_error(raw, counts):,.0f}"
+    assert metric(at, "Variance of one count at k = 3") == f"{dp.grr_variance(1010, 0.5, 3):,.0f}"
+    (spec, data), _, (_, vdata) = specs_and_frames(at)
+    assert data["truth"]["category"].tolist() == ["Baker", "Clerk", "Sales"]
+    assert spec["layer"][1]["encoding"]["x"]["scale"]["domain"] == list(
+        lesson_kary.count_domain(lesson_kary.Attribute("file:Job", "Job", ("a",) * 3, counts, 7))
+    )
+    assert "n, epsilon = 1010, 0.5" in code_blocks(at)[1]
+    # The other column, then back to the census.
+    at.selectbox(key="kary_column").set_value("Town").run()
+    assert metric(at, "People surveyed n") == "1,007"
+    at.button(key="userdata_back").click().run()
+    assert metric(at, "People surveyed n") == "30,718"

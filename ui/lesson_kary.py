@@ -25,12 +25,12 @@ import dp
 from ui import charts, userdata
 from ui.data import census
 
-# Attribute key -> label shown in the picker.
+# Attribute key -> label shown in the picker (and its value in a shared link: ?kary_attribute=Race).
 ATTRIBUTES: dict[str, str] = {
-    "age_sex": "Age band × sex (k = 4)",
-    "race": "Race (k = 5)",
-    "occupation": "Occupation (k = 14)",
-    "education": "Education (k = 16)",
+    "age_sex": "Age band × sex",
+    "race": "Race",
+    "occupation": "Occupation",
+    "education": "Education",
 }
 ERROR_TABLE_EPSILONS: tuple[float, ...] = (0.1, 0.3, 0.5, 1.0, 2.0, 5.0)
 ERROR_TABLE_REPETITIONS = 200
@@ -142,6 +142,7 @@ def pick_attribute(prefix: str, *, default: str = "occupation") -> Attribute | N
             options=list(ATTRIBUTES),
             format_func=ATTRIBUTES.get,
             index=list(ATTRIBUTES).index(default),
+            captions=[f"k = {attribute(k).k}" for k in ATTRIBUTES],
             horizontal=True,
             key=f"{prefix}_attribute",
             bind="query-params",
