@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser_helpers import (
@@ -50,8 +49,7 @@ def test_a_copied_link_reproduces_seed_slider_and_numbers(page: Page, app_server
     assert before_value == "0.5"  # 1 -> 0.7 -> 0.5 on the log grid
     params = parse_qs(urlparse(page.url).query)
     assert params.get("seed") == ["4242"], page.url
-    if "laplace_epsilon" not in params:
-        pytest.skip("the Laplace lesson's ε slider is not bound to the URL yet")
+    assert params.get("lap_eps") == ["0.5"], page.url  # the ε slider is bound (key lap_eps)
 
     other = open_in_new_context(browser, page.url)
     assert_no_exception(other)
