@@ -6,30 +6,41 @@ import pandas as pd
 import streamlit as st
 
 import dp
-from ui import charts, lesson_rr, widgets
+from ui import charts, classroom, lesson_rr, quiz, snippets, userdata, widgets
 
 widgets.lesson_header(
     "Coin-flip randomized response",
     "How a survey can ask a sensitive question without anyone, not even the survey, "
     "learning your answer. You flip the two secret coins yourself, derive the privacy loss "
-    "ε = ln 3 step by step, then survey all 32,561 people of the census and watch the "
+    "ε = ln 3 step by step, then survey everybody in the dataset and watch the "
     "naive count go badly wrong while the de-biased estimate lands near the truth. Finally "
     "you bias the coins and hunt for a bug that a textbook formula hides.",
 )
 
+userdata.show_dataset_in_use()
+condition = userdata.pick_condition(
+    "cf_ask",
+    default="Occupation = Sales",
+    label="The survey's yes/no question: does the person have…",
+    bind="query-params",
+)
+survey = None if condition is None else lesson_rr.active_survey(condition)
+question = "Do you work in Sales?" if survey is None else survey.question
+
 # --- 1. One respondent ---------------------------------------------------------------------
 st.header("1. One respondent, two coins")
 st.markdown(
-    "You ask: *Do you work in Sales?* Before answering, the respondent flips a coin in "
-    "secret. **Heads:** answer honestly. **Tails:** flip a second coin and say *yes* on "
-    "heads, *no* on tails. Only the respondent sees the coins, so any single answer can be "
-    "blamed on the coins."
+    f"You ask: *{userdata.escape_markdown(question)}* Before answering, the respondent "
+    "flips a coin in secret. **Heads:** answer honestly. **Tails:** flip a second coin "
+    "and say *yes* on heads, *no* on tails. Only the respondent sees the coins, so any "
+    "single answer can be blamed on the coins."
 )
 true_answer = st.radio(
     "The respondent's true answer",
     ["Yes", "No"],
     key="cf_true_answer",
     horizontal=True,
+    bind="query-params",
 )
 if st.button("Flip the coins", key="cf_flip", icon=":material/toll:"):
     st.session_state["cf_flips"] = st.session_state.get("cf_flips", 0) + 1
@@ -86,7 +97,9 @@ st.markdown(
 )
 st.latex(
     r"\frac{P[\text{yes} \mid \text{truly yes}]}{P[\text{yes} \mid \text{truly no}]}"
-    rf" = \frac{{3/4}}{{1/4}} = {odds_yes:g}, \qquad"
+    rf" = \frac{{3/4}}{{1/4}} = {odds_yes:g},"
+)
+st.latex(
     r"\frac{P[\text{no} \mid \text{truly no}]}{P[\text{no} \mid \text{truly yes}]}"
     rf" = \frac{{3/4}}{{1/4}} = {odds_no:g}."
 )
@@ -104,73 +117,91 @@ fair_columns[0].metric("p (keep a true yes)", f"{p_fair:g}")
 fair_columns[1].metric("q (keep a true no)", f"{q_fair:g}")
 fair_columns[2].metric("Privacy loss ε (fair coins)", f"{epsilon_fair:.4f}")
 
-# --- 2. Survey the census ------------------------------------------------------------------
-st.header("2. Survey all 32,561 people")
-truth_vector = lesson_rr.sales_truth()
-n_people = int(truth_vector.size)
-true_sales = int(truth_vector.sum())
-st.markdown(
-    f"Now every one of the {n_people:,} people in the census answers *Do you work in "
-    f"Sales?* with the two fair coins. The truth is {true_sales:,}."
-)
-if st.button("Run the survey again", key="cf_resurvey", icon=":material/refresh:"):
-    st.session_state["cf_surveys"] = st.session_state.get("cf_surveys", 0) + 1
-surveys = st.session_state.get("cf_surveys", 0)
-responses = lesson_rr.survey_responses(p_fair, q_fair, widgets.seed() + 2_000 + surveys)
-naive = int(responses.sum())
-estimate = dp.estimate_count(responses, p_fair, q_fair)
-survey_columns = st.columns(3)
-survey_columns[0].metric(
-    'Naive count of "yes"',
-    f"{naive:,}",
-    f"{lesson_rr.relative_error_percent(naive, true_sales):+,.1f}% off",
-    delta_color="off",
-)
-survey_columns[1].metric(
-    "De-biased estimate",
-    f"{estimate:,.0f}",
-    f"{lesson_rr.relative_error_percent(estimate, true_sales):+,.1f}% off",
-    delta_color="off",
-)
-survey_columns[2].metric("Truth (salespeople)", f"{true_sales:,}")
-st.markdown(
-    "The naive count is far too high: a quarter of the non-salespeople say *yes* because "
-    "of the coins. The expected share of *yes* answers Ŷ is ¼ + r/2 for a true share r, "
-    "so you undo the coins by solving for r:"
-)
-share_yes = naive / n_people
-st.latex(
-    r"\hat r = \frac{\hat Y - 1/4}{1/2} = 2\hat Y - \tfrac12"
-    rf" = 2 \cdot {share_yes:.4f} - 0.5 = {estimate / n_people:.4f}"
-    rf"\quad\Rightarrow\quad {lesson_rr.latex_number(n_people)}\,\hat r"
-    rf" \approx {lesson_rr.latex_number(estimate)}"
-)
+# --- 2. Survey the data --------------------------------------------------------------------
+if survey is not None:
+    n_people, true_sales = survey.n, survey.true_yes
+    st.header(f"2. Survey all {n_people:,} people")
+    st.markdown(
+        f"Now every one of the {n_people:,} people in the dataset answers "
+        f"*{userdata.escape_markdown(survey.question)}* with the two fair coins. "
+        f"The truth is {true_sales:,}."
+    )
+    if st.button("Run the survey again", key="cf_resurvey", icon=":material/refresh:"):
+        st.session_state["cf_surveys"] = st.session_state.get("cf_surveys", 0) + 1
+    surveys = st.session_state.get("cf_surveys", 0)
+    responses = lesson_rr.survey_responses(survey, p_fair, q_fair, widgets.seed() + 2_000 + surveys)
+    naive = int(responses.sum())
+    estimate = dp.estimate_count(responses, p_fair, q_fair)
+    survey_columns = st.columns(3)
+    survey_columns[0].metric(
+        'Naive count of "yes"',
+        f"{naive:,}",
+        f"{lesson_rr.relative_error_percent(naive, true_sales):+,.1f}% off",
+        delta_color="off",
+    )
+    survey_columns[1].metric(
+        "De-biased estimate",
+        f"{estimate:,.0f}",
+        f"{lesson_rr.relative_error_percent(estimate, true_sales):+,.1f}% off",
+        delta_color="off",
+    )
+    survey_columns[2].metric(f"Truth ({survey.who})", f"{true_sales:,}")
+    st.markdown(
+        "The naive count is far too high: a quarter of the people whose true answer is "
+        "*no* say *yes* because of the coins. The expected share of *yes* answers Ŷ is "
+        "¼ + r/2 for a true share r, so you undo the coins by solving for r:"
+    )
+    share_yes = naive / n_people
+    st.latex(
+        r"\begin{aligned}"
+        r"\hat r &= \frac{\hat Y - 1/4}{1/2} = 2\hat Y - \tfrac12 \\"
+        rf"&= 2 \cdot {share_yes:.4f} - 0.5 = {estimate / n_people:.4f} \\"
+        rf"{lesson_rr.latex_number(n_people)}\,\hat r"
+        rf" &\approx {lesson_rr.latex_number(estimate)}"
+        r"\end{aligned}"
+    )
 
-st.subheader(f"Repeat the survey {lesson_rr.REPEATS:,} times")
-estimates = lesson_rr.repeated_count_estimates(
-    true_sales, n_people, p_fair, q_fair, lesson_rr.REPEATS, widgets.seed() + 3_000
-)
-sd_fair = dp.rr_count_std(true_sales / n_people, n_people, p_fair, q_fair)
-st.vega_lite_chart(
-    spec=lesson_rr.histogram_with_band(
-        estimates,
-        truth=true_sales,
-        sd=sd_fair,
-        domain=(true_sales - 1_000, true_sales + 1_000),
-        bins=50,
-        title=f"De-biased estimates from {lesson_rr.REPEATS:,} surveys",
-        x_title="estimated number of salespeople",
-        y_max=0.25,
-    ),
-    width="stretch",
-    alt=charts.describe_histogram(estimates, true_sales, what="de-biased estimates"),
-)
-st.caption(charts.describe_histogram(estimates, true_sales, what="de-biased estimates"))
-st.metric("Typical error (one standard deviation, from rr_variance)", f"± {sd_fair:,.0f} people")
-st.markdown(
-    "Each survey lands somewhere else, but they centre on the truth: the estimator is "
-    "unbiased. The price of deniability is the spread."
-)
+    st.subheader(f"Repeat the survey {lesson_rr.REPEATS:,} times")
+    repeat_seed = widgets.seed() + 3_000
+    repeat_counts = lesson_rr.repeated_yes_counts(
+        true_sales, n_people, p_fair, q_fair, lesson_rr.REPEATS, repeat_seed
+    )
+    repeated = lesson_rr.surveys_frame(repeat_counts, n_people, p_fair, q_fair, true_sales)
+    estimates = repeated["estimated_count"].to_numpy()
+    sd_fair = dp.rr_count_std(true_sales / n_people, n_people, p_fair, q_fair)
+    window = max(1_000.0, 6 * sd_fair)
+    st.vega_lite_chart(
+        spec=lesson_rr.histogram_with_band(
+            estimates,
+            truth=true_sales,
+            sd=sd_fair,
+            domain=(true_sales - window, true_sales + window),
+            bins=50,
+            title=f"De-biased estimates from {lesson_rr.REPEATS:,} surveys",
+            x_title=survey.x_title,
+            y_max=0.25,
+        ),
+        width="stretch",
+        alt=charts.describe_histogram(estimates, true_sales, what="de-biased estimates"),
+    )
+    st.caption(charts.describe_histogram(estimates, true_sales, what="de-biased estimates"))
+    snippets.show_code(
+        "rr_repeated_surveys",
+        true_yes=true_sales,
+        n=n_people,
+        p=p_fair,
+        q=q_fair,
+        surveys=lesson_rr.REPEATS,
+        seed=repeat_seed,
+    )
+    classroom.download_csv(repeated, filename="coin_flip-surveys.csv", key="coin_flip_dl_surveys")
+    st.metric(
+        "Typical error (one standard deviation, from rr_variance)", f"± {sd_fair:,.0f} people"
+    )
+    st.markdown(
+        "Each survey lands somewhere else, but they centre on the truth: the estimator is "
+        "unbiased. The price of deniability is the spread."
+    )
 
 # --- 3. Population size --------------------------------------------------------------------
 st.header("3. More people, smaller spread")
@@ -180,8 +211,9 @@ st.markdown(
     "like 1/√n:"
 )
 st.latex(
-    r"\operatorname{SD}[\hat r] = \sqrt{\frac{r\,p(1-p) + (1-r)\,q(1-q)}{n\,(p+q-1)^2}}"
-    r" \;\propto\; \frac{1}{\sqrt n}"
+    r"\begin{aligned}\operatorname{SD}[\hat r]"
+    r" &= \sqrt{\frac{r\,p(1-p) + (1-r)\,q(1-q)}{n\,(p+q-1)^2}} \\"
+    r" &\propto \frac{1}{\sqrt n}\end{aligned}"
 )
 size_columns = st.columns(2)
 with size_columns[0]:
@@ -193,6 +225,7 @@ with size_columns[0]:
         step=0.01,
         format="%.2f",
         key="cf_rate",
+        bind="query-params",
     )
 with size_columns[1]:
     n_synthetic = st.select_slider(
@@ -201,6 +234,7 @@ with size_columns[1]:
         value=1_000,
         format_func=lambda n: f"{n:,}",
         key="cf_n",
+        bind="query-params",
     )
 spread = lesson_rr.spread_versus_n(rate, p_fair, q_fair, widgets.seed() + 4_000)
 current_sd = lesson_rr.percent(
@@ -257,7 +291,10 @@ st.markdown(
     "Nothing forces the coins to be fair. Let coin 1 say *answer honestly* with "
     "probability h and coin 2 say *yes* with probability y. Then"
 )
-st.latex(r"p = h + (1-h)\,y, \qquad q = h + (1-h)(1-y), \qquad p + q - 1 = h.")
+st.latex(
+    r"\begin{aligned} p &= h + (1-h)\,y, \\ q &= h + (1-h)(1-y), \\"
+    r" p + q - 1 &= h. \end{aligned}"
+)
 bias_columns = st.columns(2)
 with bias_columns[0]:
     honest = st.slider(
@@ -267,6 +304,7 @@ with bias_columns[0]:
         value=0.5,
         step=0.05,
         key="cf_honest",
+        bind="query-params",
     )
 with bias_columns[1]:
     random_yes = st.slider(
@@ -276,6 +314,7 @@ with bias_columns[1]:
         value=0.5,
         step=0.05,
         key="cf_yes",
+        bind="query-params",
     )
 p, q = dp.coin_flip_probabilities(honest, random_yes)
 epsilon = dp.rr_epsilon(p, q)
@@ -284,16 +323,6 @@ coin_metrics[0].metric("p (keep a true yes)", f"{p:.3f}")
 coin_metrics[1].metric("q (keep a true no)", f"{q:.3f}")
 coin_metrics[2].metric("Privacy loss ε", "∞" if math.isinf(epsilon) else f"{epsilon:.3f}")
 
-informative = True
-try:
-    biased_sd = dp.rr_count_std(true_sales / n_people, n_people, p, q)
-except ValueError:
-    informative = False
-    st.warning(
-        f"With h = 0 nobody ever answers honestly: p + q = {p + q:g}, so every answer is "
-        "pure coin noise and says nothing about the truth. No formula can recover the "
-        "number of salespeople (the de-biasing would divide by p + q − 1 = 0). Move h up."
-    )
 if math.isinf(epsilon):
     st.warning(
         "ε = ∞: some report is possible under one true answer only, so it exposes the "
@@ -304,97 +333,145 @@ if math.isinf(epsilon):
             else "Coin 2 always gives the same answer, so the other answer can only be true."
         )
     )
-if informative:
-    st.markdown("The correct de-biasing solves E[Ŷ] = h r + (1 − h) y for r:")
-    st.latex(
-        r"\hat r = \frac{\hat Y - (1-h)\,y}{h} = \frac{\hat Y + q - 1}{p + q - 1}"
-        rf" = \frac{{\hat Y - {1 - q:.3f}}}{{{honest:.2f}}}"
-    )
-    biased_counts = lesson_rr.repeated_yes_counts(
-        true_sales, n_people, p, q, lesson_rr.REPEATS, widgets.seed() + 6_000
-    )
-    biased_estimate = n_people * dp.estimate_proportion_from_counts(
-        biased_counts[0], n_people, p, q
-    )
-    result_columns = st.columns(3)
-    result_columns[0].metric(
-        "One survey, de-biased",
-        f"{biased_estimate:,.0f}",
-        f"{lesson_rr.relative_error_percent(biased_estimate, true_sales):+,.1f}% off",
-        delta_color="off",
-    )
-    result_columns[1].metric("Typical error (SD)", f"± {biased_sd:,.0f} people")
-    result_columns[2].metric("Truth", f"{true_sales:,}")
 
-# --- Spot the bug --------------------------------------------------------------------------
-with st.container(border=True):
-    st.subheader(":material/bug_report: Spot the bug")
-    st.markdown(
-        "A colleague biased the coins with the sliders above but kept the de-biasing line "
-        "from the textbook (Dwork & Roth, §3.2): *estimate r as twice the fraction "
-        "answering yes, minus ½*."
-    )
-    st.code("estimate = n * (2 * yes_count / n - 0.5)", language="python")
-    wrong_counts = lesson_rr.repeated_yes_counts(
-        true_sales, n_people, p, q, lesson_rr.REPEATS, widgets.seed() + 6_000
-    )
-    wrong = n_people * dp.fair_coin_formula_estimate(wrong_counts, n_people)
-    bias_people = n_people * dp.fair_coin_formula_bias(true_sales / n_people, honest, random_yes)
-    if abs(bias_people) < 0.5:
-        st.info(
-            "With these coins the textbook line happens to be right, so both histograms sit "
-            "on the truth. Move **y** in section 4 to 0.30 and watch the left one leave it."
+if survey is not None:
+    n_people, true_sales = survey.n, survey.true_yes
+    informative = True
+    try:
+        biased_sd = dp.rr_count_std(true_sales / n_people, n_people, p, q)
+    except ValueError:
+        informative = False
+        st.warning(
+            f"With h = 0 nobody ever answers honestly: p + q = {p + q:g}, so every answer is "
+            "pure coin noise and says nothing about the truth. No formula can recover the "
+            "true count (the de-biasing would divide by p + q − 1 = 0). Move h up."
         )
-    bug_columns = st.columns(2)
-    domain = (-0.5 * n_people, 1.5 * n_people)
-    with bug_columns[0]:
-        st.vega_lite_chart(
-            spec=lesson_rr.histogram_with_band(
-                wrong,
-                truth=true_sales,
-                domain=domain,
-                bins=80,
-                title="Textbook 2Ŷ − ½ (hard-codes fair coins)",
-                x_title="estimated number of salespeople",
-                y_max=1.0,
-                colour=charts.VERMILLION,
-            ),
-            width="stretch",
-            alt=charts.describe_histogram(wrong, true_sales, what="textbook-formula estimates"),
+    if informative:
+        st.markdown("The correct de-biasing solves E[Ŷ] = h r + (1 − h) y for r:")
+        st.latex(
+            r"\begin{aligned}\hat r &= \frac{\hat Y - (1-h)\,y}{h}"
+            r" = \frac{\hat Y + q - 1}{p + q - 1} \\"
+            rf" &= \frac{{\hat Y - {1 - q:.3f}}}{{{honest:.2f}}}\end{{aligned}}"
         )
-        st.metric(
-            "Expected error of the textbook formula",
-            f"{bias_people:+,.0f} people",
-            help="From dp.fair_coin_formula_bias: (2h − 1) r + 2(1 − h) y − ½, times n.",
+        biased_counts = lesson_rr.repeated_yes_counts(
+            true_sales, n_people, p, q, lesson_rr.REPEATS, widgets.seed() + 6_000
         )
-    with bug_columns[1]:
-        if informative:
-            right = n_people * dp.estimate_proportion_from_counts(wrong_counts, n_people, p, q)
+        biased_estimate = n_people * dp.estimate_proportion_from_counts(
+            biased_counts[0], n_people, p, q
+        )
+        result_columns = st.columns(3)
+        result_columns[0].metric(
+            "One survey, de-biased",
+            f"{biased_estimate:,.0f}",
+            f"{lesson_rr.relative_error_percent(biased_estimate, true_sales):+,.1f}% off",
+            delta_color="off",
+        )
+        result_columns[1].metric("Typical error (SD)", f"± {biased_sd:,.0f} people")
+        result_columns[2].metric("Truth", f"{true_sales:,}")
+
+    # --- Spot the bug --------------------------------------------------------------------------
+    with st.container(border=True):
+        st.subheader(":material/bug_report: Spot the bug")
+        st.markdown(
+            "A colleague biased the coins with the sliders above but kept the de-biasing line "
+            "from the textbook (Dwork & Roth, §3.2): *estimate r as twice the fraction "
+            "answering yes, minus ½*."
+        )
+        st.code("estimate = n * (2 * yes_count / n - 0.5)", language="python", wrap_lines=True)
+        wrong_counts = lesson_rr.repeated_yes_counts(
+            true_sales, n_people, p, q, lesson_rr.REPEATS, widgets.seed() + 6_000
+        )
+        wrong = n_people * dp.fair_coin_formula_estimate(wrong_counts, n_people)
+        bias_people = n_people * dp.fair_coin_formula_bias(
+            true_sales / n_people, honest, random_yes
+        )
+        if abs(bias_people) < 0.5:
+            st.info(
+                "With these coins the textbook line happens to be right, so both histograms sit "
+                "on the truth. Move **y** in section 4 to 0.30 and watch the left one leave it."
+            )
+        bug_columns = st.columns(2)
+        domain = (-0.5 * n_people, 1.5 * n_people)
+        with bug_columns[0]:
             st.vega_lite_chart(
                 spec=lesson_rr.histogram_with_band(
-                    right,
+                    wrong,
                     truth=true_sales,
                     domain=domain,
                     bins=80,
-                    title="Correct (Ŷ + q − 1)/(p + q − 1)",
-                    x_title="estimated number of salespeople",
+                    title="Textbook 2Ŷ − ½ (hard-codes fair coins)",
+                    x_title=survey.x_title,
                     y_max=1.0,
-                    colour=charts.BLUE,
+                    colour=charts.VERMILLION,
                 ),
                 width="stretch",
-                alt=charts.describe_histogram(right, true_sales, what="correct estimates"),
+                alt=charts.describe_histogram(wrong, true_sales, what="textbook-formula estimates"),
             )
-            st.metric("Expected error of the correct formula", "+0 people (unbiased)")
-        else:
-            st.info("With h = 0 there is no correct formula to compare with.")
-    with st.expander("Show the bug"):
-        st.markdown(
-            "2Ŷ − ½ is right only when **both** coins are fair. It subtracts ¼, the fair "
-            "coins' share of random *yes*, instead of (1 − h) y, and multiplies by 2 = 1/½ "
-            "instead of dividing by h. Its expected error is"
-        )
-        st.latex(r"\mathbb{E}[2\hat Y - \tfrac12] - r = (2h - 1)\,r + 2(1-h)\,y - \tfrac12,")
-        st.markdown(
-            f"here {bias_people:+,.0f} people, the same in every survey: more respondents do "
-            "not fix a bias. Set h = y = 0.5 and both histograms agree."
-        )
+            st.metric(
+                "Expected error of the textbook formula",
+                f"{bias_people:+,.0f} people",
+                help="From dp.fair_coin_formula_bias: (2h − 1) r + 2(1 − h) y − ½, times n.",
+            )
+        with bug_columns[1]:
+            if informative:
+                right = n_people * dp.estimate_proportion_from_counts(wrong_counts, n_people, p, q)
+                st.vega_lite_chart(
+                    spec=lesson_rr.histogram_with_band(
+                        right,
+                        truth=true_sales,
+                        domain=domain,
+                        bins=80,
+                        title="Correct (Ŷ + q − 1)/(p + q − 1)",
+                        x_title=survey.x_title,
+                        y_max=1.0,
+                        colour=charts.BLUE,
+                    ),
+                    width="stretch",
+                    alt=charts.describe_histogram(right, true_sales, what="correct estimates"),
+                )
+                st.metric("Expected error of the correct formula", "+0 people (unbiased)")
+            else:
+                st.info("With h = 0 there is no correct formula to compare with.")
+        with st.expander("Show the bug"):
+            st.markdown(
+                "2Ŷ − ½ is right only when **both** coins are fair. It subtracts ¼, the fair "
+                "coins' share of random *yes*, instead of (1 − h) y, and multiplies by 2 = 1/½ "
+                "instead of dividing by h. Its expected error is"
+            )
+            st.latex(
+                r"\begin{aligned}&\mathbb{E}[2\hat Y - \tfrac12] - r \\"
+                r" &\quad= (2h - 1)\,r + 2(1-h)\,y - \tfrac12,\end{aligned}"
+            )
+            st.markdown(
+                f"here {bias_people:+,.0f} people, the same in every survey: more respondents do "
+                "not fix a bias. Set h = y = 0.5 and both histograms agree."
+            )
+
+# --- Check yourself ----------------------------------------------------------------------------
+quiz.check_yourself(
+    "coin_flip",
+    [
+        quiz.Question(
+            "Both coins are fair and your true answer is *no*. How likely is the survey to "
+            "record *yes*?",
+            ("0", "¼", "½", "¾"),
+            correct=1,
+            explanation="Coin 1 must land tails (½) and then coin 2 heads (½): ½ · ½ = ¼.",
+        ),
+        quiz.Question(
+            "You ask four times as many people (n → 4n) with the same coins. What happens "
+            "to the spread (SD) of the estimated share?",
+            ("It is cut to a quarter", "It halves", "It stays the same: ε did not change"),
+            correct=1,
+            explanation="The SD shrinks like 1/√n, and √4 = 2: four times the people, half "
+            "the spread, at the same ε = ln 3.",
+        ),
+        quiz.Question(
+            "Coin 1 says *answer honestly* with h = 0.8; coin 2 stays fair. What is ε?",
+            ("ln 3 ≈ 1.10", "ln 4 ≈ 1.39", "ln 9 ≈ 2.20", "ln 0.8 < 0"),
+            correct=2,
+            explanation="p = q = 0.8 + 0.2 · 0.5 = 0.9, so a report is 0.9/0.1 = 9 times "
+            "likelier under one true answer: ε = ln 9 ≈ 2.20. More honesty, less privacy.",
+        ),
+    ],
+)

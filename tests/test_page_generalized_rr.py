@@ -14,9 +14,9 @@ from ui.widgets import DEFAULT_SEED
 
 ROOT = Path(__file__).resolve().parents[1]
 N, TRUE_SALES = 32_561, 3_650
-RATIO_TITLE = "What each report reveals (grey band: up to ε, dashed line: ε)"
-SAMPLING_TITLE = "Sampling distribution: 1,000 surveys of 32,561"
-ERROR_TITLE = "Error of the Sales count versus ε (n = 32,561)"
+RATIO_TITLE = "What each report reveals"
+SAMPLING_TITLE = "Sampling distribution"
+ERROR_TITLE = "Error of the count versus ε"
 
 
 def run_page() -> AppTest:

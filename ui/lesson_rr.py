@@ -5,6 +5,7 @@ caches and aggregates (bins and summary rows, never raw samples to the browser).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 
 import altair as alt
 import numpy as np
@@ -31,10 +32,72 @@ EPSILON_CURVE: tuple[float, ...] = tuple(float(x) for x in np.geomspace(0.01, 10
 # --- data ---------------------------------------------------------------------------------
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=64)
+def _census_truth(column: str, value: str) -> np.ndarray:
+    """One bool per person of the census: is `column` equal to `value`? (missing → no)."""
+    return (census()[column].astype(object) == value).to_numpy(dtype=bool, na_value=False)
+
+
 def sales_truth() -> np.ndarray:
     """One bool per person of the census: does this person work in Sales? (NaN → no)."""
-    return (census()["Occupation"] == SALES).to_numpy(dtype=bool, na_value=False)
+    return _census_truth("Occupation", SALES)
+
+
+@dataclass(frozen=True)
+class Survey:
+    """The yes/no question a lesson asks and everybody's true answer to it, from the active
+    dataset (the bundled census or this session's upload; an upload's truth is never put
+    in a cross-session cache). `column` and `value` come from a file: plain text only."""
+
+    column: str
+    value: str
+    truth: np.ndarray = field(repr=False, compare=False)
+    on_census: bool
+
+    @property
+    def n(self) -> int:
+        return int(self.truth.size)
+
+    @property
+    def true_yes(self) -> int:
+        return int(self.truth.sum())
+
+    @property
+    def is_sales(self) -> bool:
+        """The census's own question, "Do you work in Sales?"."""
+        return self.on_census and (self.column, self.value) == ("Occupation", SALES)
+
+    @property
+    def question(self) -> str:
+        """The question as plain text (escape it before any markdown)."""
+        if self.column == "Occupation":
+            return f"Do you work in {self.value}?"
+        return f"Is your {self.column} “{self.value}”?"
+
+    @property
+    def x_title(self) -> str:
+        """The axis title of a chart of count estimates."""
+        return (
+            "estimated number of salespeople" if self.is_sales else "estimated number of true yes"
+        )
+
+    @property
+    def who(self) -> str:
+        """Who answers yes truly, as a plural noun for labels (never file text)."""
+        return "salespeople" if self.is_sales else "true yes"
+
+
+def active_survey(condition) -> Survey:
+    """The Survey for a `ui.userdata` Condition over the active dataset."""
+    from ui import userdata
+
+    name, frame = userdata.active_dataset()
+    on_census = name.startswith(userdata.CENSUS_LABEL)
+    if on_census:
+        truth = _census_truth(condition.column, condition.value)
+    else:
+        truth = condition.mask(frame).to_numpy(dtype=bool)
+    return Survey(condition.column, condition.value, truth, on_census)
 
 
 # --- draws (deterministic given the seed) -------------------------------------------------
@@ -47,9 +110,16 @@ def flip_two_coins(seed: int) -> tuple[bool, bool]:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def survey_responses(p: float, q: float, seed: int) -> np.ndarray:
-    """Every census respondent's randomized answer to "Do you work in Sales?"."""
-    return dp.randomized_response(sales_truth(), p, q, rng=seed)
+def _census_responses(column: str, value: str, p: float, q: float, seed: int) -> np.ndarray:
+    return dp.randomized_response(_census_truth(column, value), p, q, rng=seed)
+
+
+def survey_responses(survey: Survey, p: float, q: float, seed: int) -> np.ndarray:
+    """Every respondent's randomized answer to the survey's question (cached for the
+    census only: an upload's answers stay in this session)."""
+    if survey.on_census:
+        return _census_responses(survey.column, survey.value, p, q, seed)
+    return dp.randomized_response(survey.truth, p, q, rng=seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
@@ -62,6 +132,19 @@ def repeated_count_estimates(true_yes: int, n: int, p: float, q: float, reps: in
     """De-biased count estimates n·r̂ of `reps` independent surveys."""
     counts = repeated_yes_counts(true_yes, n, p, q, reps, seed)
     return n * dp.estimate_proportion_from_counts(counts, n, p, q)
+
+
+def surveys_frame(counts: np.ndarray, n: int, p: float, q: float, true_yes: int) -> pd.DataFrame:
+    """The data behind a "repeat the survey" chart, one row per survey (the columns of the
+    rr_repeated_surveys snippet): reported yes, the de-biased count, its error."""
+    frame = pd.DataFrame(
+        {
+            "reported_yes": counts,
+            "estimated_count": n * dp.estimate_proportion_from_counts(counts, n, p, q),
+        }
+    )
+    frame["error"] = frame["estimated_count"] - true_yes
+    return frame
 
 
 def relative_error_percent(estimate: float, truth: float) -> float:
@@ -260,15 +343,33 @@ def _error_epsilon_template() -> dict:
     text = here.mark_text(align="left", dx=9, dy=-9, fontWeight="bold", color=charts.BLACK)
     return charts.vega_template(
         (line + point.encode(x=x, y=y) + text.encode(x=x, y=y, text="label:N")).properties(
-            title="Error of the Sales count versus ε (n = 32,561)",
+            title="",
             height=charts.DEFAULT_HEIGHT,
             width="container",
         )
     )
 
 
+ERROR_TITLE = "Error of the count versus ε"
+SAMPLING_TITLE = "Sampling distribution"
+
+
+def sampling_title(n: int) -> dict:
+    """The sampling-distribution chart's title, short enough for a phone."""
+    return {"text": SAMPLING_TITLE, "subtitle": f"{REPEATS:,} surveys of n = {n:,}"}
+
+
+def error_epsilon_title(question: str, n: int) -> dict:
+    """The error chart's title, short enough for a phone (the details in the subtitle)."""
+    return {"text": ERROR_TITLE, "subtitle": f"“{question}” asked of n = {n:,}"}
+
+
 def error_epsilon_chart(
-    frame: pd.DataFrame, current_eps: float | None, current_sd: float | None, label: str
+    frame: pd.DataFrame,
+    current_eps: float | None,
+    current_sd: float | None,
+    label: str,
+    title: str | dict = "",
 ) -> dict:
     """Vega-Lite spec, log-log: SD of the count estimate versus ε, the current point marked
     (clamped to the axes) when there is one."""
@@ -281,11 +382,14 @@ def error_epsilon_chart(
                 "label": label,
             }
         ]
-    return charts.fill_template(_error_epsilon_template(), datasets={"curve": frame, "here": here})
+    return charts.fill_template(
+        _error_epsilon_template(), title=title, datasets={"curve": frame, "here": here}
+    )
 
 
 LN_RATIO_LIMIT = 5.0
 REPORTS = ("reported yes", "reported no")
+RATIO_TITLE = "What each report reveals"
 
 
 def ratio_frame(p: float, q: float) -> pd.DataFrame:
@@ -326,7 +430,7 @@ def _ratio_template() -> dict:
     )
     return charts.vega_template(
         (shade + edge + bars + labels).properties(
-            title="What each report reveals (grey band: up to ε, dashed line: ε)",
+            title=alt.Title(RATIO_TITLE, subtitle="grey band: up to ε · dashed line: ε"),
             # A step height: with a fixed pixel height the two bands collapsed onto one row.
             height=alt.Step(40),
             width="container",
