@@ -9,7 +9,7 @@ import pytest
 import dp
 from apptest_helpers import specs_and_frames
 from conftest import page_apptest
-from ui import lesson_unary, widgets
+from ui import lesson_kary, lesson_unary, widgets
 
 SEED = widgets.DEFAULT_SEED
 N = 30_718  # 32,561 people minus the 1,843 with no occupation recorded
@@ -142,3 +142,119 @@ def test_comparison_shows_the_crossover(at, epsilon, winner):
     # Fixed axes: the y domain does not move with ε.
     domain = spec["layer"][0]["encoding"]["y"]["scale"]["domain"]
     assert domain == list(lesson_unary.comparison_domain(N))
+
+
+# --- Classroom features: link binding, code, download, check yourself, your own data -------
+
+HOST = """
+import runpy
+from ui import classroom, userdata
+classroom.url_guard_start()
+classroom.sidebar()
+userdata.dataset_picker()
+runpy.run_path({path!r}, run_name="__main__")
+classroom.url_guard_end()
+"""
+JOBS = b"Job,Town\n" + b"Baker,Leeds\n" * 500 + b"Clerk,York\n" * 300 + b"Sales,Hull\n" * 200
+
+
+def hosted(**params: str):
+    """The lesson as app.py runs it: link guard, classroom sidebar, dataset picker."""
+    from streamlit.testing.v1 import AppTest
+
+    from conftest import PAGES
+
+    script = HOST.format(path=str(PAGES / "unary_encoding.py"))
+    at = AppTest.from_string(script, default_timeout=30)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def test_link_parameters_reproduce_the_view():
+    at = hosted(ue_attribute="Education", ue_value="Masters", ue_p="0.6", ue_q="0.1", seed="5")
+    assert not at.exception and not at.toast
+    assert at.selectbox(key="ue_value").value == "Masters"
+    assert metric(at, "Privacy loss ε") == f"{dp.ue_epsilon(0.6, 0.1):.3f}"
+    attr = lesson_kary.attribute("education")
+    counts = dp.sample_ue_counts(attr.counts, 0.6, 0.1, rng=5 + lesson_unary.SEED_SURVEY)
+    masters = attr.labels.index("Masters")
+    assert metric(at, "Reports with the Masters bit set") == f"{counts[masters]:,}"
+    for key in ("ue_attribute", "ue_value", "ue_mode"):
+        assert next(w for w in [*at.radio, *at.selectbox] if w.key == key).proto.query_param_key
+    at2 = hosted(ue_mode="OUE (optimized)", ue_eps="2", ue_compare_eps="0.5")
+    assert metric(at2, "q (0-bit → 1)") == f"{dp.oue_probabilities(2.0)[1]:.3f}"
+    assert metric(at2, "Crossover k* = 3e^ε + 2") == f"{3 * math.exp(0.5) + 2:,.1f}"
+
+
+@pytest.mark.parametrize(("param", "value"), [("ue_p", "1.5"), ("ue_value", "Astronaut")])
+def test_an_invalid_link_value_falls_back_with_a_notice(param, value):
+    at = hosted(**{param: value})
+    assert not at.exception
+    assert [t.value for t in at.toast] == [
+        f"Ignored an invalid link setting: {param}={value} — using the default."
+    ]
+    assert at.selectbox(key="ue_value").value == "Sales"
+    assert metric(at, "p (1-bit → 1)") == "0.750"
+
+
+def test_code_behind_the_charts_has_the_current_values(at):
+    at.slider(key="ue_p").set_value(0.7).run()
+    estimates, comparison = [c.value for c in at.code]
+    assert "p, q = 0.7, 0.25" in estimates
+    assert f"rng={SEED + lesson_unary.SEED_SURVEY})" in estimates
+    namespace: dict = {}
+    exec(compile(estimates, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
+    survey = lesson_unary.ue_survey(lesson_unary.occupations(), 0.7, 0.25, SEED)
+    np.testing.assert_allclose(namespace["frame"]["estimate"], survey["estimates"])
+    at.select_slider(key="ue_compare_eps").set_value(2.0).run()
+    assert f"n, epsilon = {N}, 2.0" in [c.value for c in at.code][1]
+
+
+def test_downloads_carry_the_chart_data(at):
+    keys = [b.key for b in at.get("download_button")]
+    assert keys == ["unary_encoding_dl_estimates", "unary_encoding_dl_variance"]
+    attr = lesson_unary.occupations()
+    table = lesson_unary.estimates_table(attr, lesson_unary.ue_survey(attr, 0.75, 0.25, SEED))
+    assert list(table.columns) == ["value", "true", "bits_set", "estimate", "sd"]
+    wide = lesson_unary.comparison_table(lesson_unary.comparison_frame(N, 1.0))
+    assert list(wide.columns) == ["k", "GRR", "OUE"]
+
+
+def test_check_yourself_gives_feedback_that_survives_a_slider_move(at):
+    from ui import quiz
+
+    assert dp.ue_epsilon(0.75, 0.25) == pytest.approx(math.log(9))  # Q1
+    assert dp.oue_probabilities(math.log(3)) == pytest.approx((0.5, 0.25))  # Q2
+    assert dp.better_frequency_oracle(1.0, 14) == "OUE"  # Q3
+    at.radio(key=quiz.choice_key("unary_encoding", 1)).set_value(1).run()
+    at.button(key="quiz_unary_encoding_1_check").click().run()
+    assert any("Not quite" in e.value for e in at.error)
+    at.radio(key=quiz.choice_key("unary_encoding", 0)).set_value(1).run()
+    at.button(key="quiz_unary_encoding_0_check").click().run()
+    at.slider(key="ue_p").set_value(0.9).run()
+    assert any(s.value.startswith("Right.") for s in at.success)
+    assert any("Not quite" in e.value for e in at.error)
+    assert not at.exception
+
+
+def test_an_uploaded_file_replaces_the_census_numbers():
+    at = hosted()
+    at.file_uploader[0].upload("jobs.csv", JOBS, "text/csv").run()
+    assert not at.exception
+    assert at.selectbox(key="ue_column").value == "Job"
+    assert at.selectbox(key="ue_value").options == ["Baker", "Clerk", "Sales"]
+    assert at.selectbox(key="ue_value").value == "Sales"
+    # Sales is first on row 801 of the data; a file has no names.
+    assert any("row 801 of your file" in c.value for c in at.caption)
+    counts = np.array([500, 300, 200])
+    bits = dp.sample_ue_counts(counts, 0.75, 0.25, rng=SEED + lesson_unary.SEED_SURVEY)
+    assert metric(at, "True Sales") == "200"
+    assert metric(at, "Reports with the Sales bit set") == f"{bits[2]:,}"
+    assert metric(at, "Bits reported as 1").endswith("of 3")
+    assert metric(at, "OUE variance (any k)") == f"{dp.oue_variance(1000, 1.0):,.0f}"
+    shown = [m.value for m in at.metric] + [m.value for m in at.markdown]
+    assert not any("30,718" in v or "3,650" in v for v in shown)
+    assert "'Baker'" in at.code[0].value
+    at.selectbox(key="ue_value").set_value("Baker").run()
+    assert any("row 1 of your file" in c.value for c in at.caption)
