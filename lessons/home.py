@@ -4,6 +4,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
+from ui import userdata
 from ui.data import COLUMNS_DESCRIPTION, SYNTHETIC_COLUMNS, census
 from ui.navigation import Lesson, available_lessons
 from ui.widgets import lesson_header
@@ -51,6 +52,15 @@ for column, (section, section_lessons) in zip(
 
 st.header("The dataset")
 people = census()
+in_use = userdata.active_dataset().name
+own_file = not in_use.startswith(userdata.CENSUS_LABEL)
+if own_file:
+    st.info(
+        f"In use now: {userdata.escape_markdown(in_use)}. The lessons that count a column run "
+        "on it; the others, and the description below, use the bundled census. “Back to the "
+        "census” in the sidebar switches back.",
+        icon=":material/upload_file:",
+    )
 with st.container(border=True):
     count_column, credit_column = st.columns([1, 3], gap="large")
     with count_column:
@@ -58,7 +68,8 @@ with st.container(border=True):
         st.caption(f"{len(people.columns):,} columns, one row per person.")
     with credit_column:
         st.markdown(
-            "Every lesson queries the same table: the **UCI Adult** data set, an extract of "
+            ("The bundled census" if own_file else "Every lesson queries the same table")
+            + ": the **UCI Adult** data set, an extract of "
             "the 1994 US Census by Ronny Kohavi and Barry Becker, licensed "
             "[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/) "
             "([source](https://archive.ics.uci.edu/dataset/2/adult))."

@@ -1,5 +1,8 @@
 """'Why anonymisation fails' in real Chromium: it loads, one ε step to the right raises the
-attacker's exact success rate to the dp/ value, and no traceback appears."""
+attacker's exact success rate to the dp/ value and writes ε into the link, and no traceback
+appears."""
+
+import re
 
 from playwright.sync_api import Page, expect
 
@@ -27,3 +30,5 @@ def test_epsilon_step_updates_the_attackers_success(page: Page, app_server: str)
     expect(exact_metric(page)).to_contain_text(f"{after:.1%}")
     expect(metric(page, "Budget the two queries spend")).to_contain_text(f"{2 * after_epsilon:g}")
     assert_no_exception(page)
+    # The slider is bound to the link: the URL now carries ?anon_eps=1.5.
+    expect(page).to_have_url(re.compile(rf"[?&]anon_eps={after_epsilon:g}(&|$)"))

@@ -1,7 +1,8 @@
 """The definition page in real Chromium: it loads, ε moves with the keyboard, the e^ε metric
-and the ratio follow, and no traceback appears."""
+and the ratio follow, the link carries the new ε, and no traceback appears."""
 
 import math
+import re
 
 from playwright.sync_api import Page, expect
 
@@ -21,3 +22,4 @@ def test_epsilon_slider_moves_the_bound(page: Page, app_server: str) -> None:
     expect(metric_value(page, "e^ε")).to_have_text(f"{math.exp(1.5):,.4g}")  # 4.482
     expect(metric_value(page, "Ratio")).to_have_text(f"{math.exp(1.5):,.4g}")
     assert_no_exception(page)
+    expect(page).to_have_url(re.compile(r"[?&]def_eps=1\.5(&|$)"))  # bound to the link
