@@ -1,6 +1,8 @@
 """k-ary randomized response in real Chromium: it loads, ε moves with the keyboard, the
 numbers follow, and no traceback appears."""
 
+import re
+
 from playwright.sync_api import Page, expect
 
 import dp
@@ -18,4 +20,11 @@ def test_epsilon_slider_moves_and_p_follows(page: Page, app_server: str) -> None
     move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight")
     expect(keep_p).to_contain_text(f"{p_next:.3f}")
     expect(page.get_by_text("(ε = 0.7)").first).to_be_attached()
+    assert_no_exception(page)
+
+
+def test_the_url_carries_epsilon_after_a_keyboard_move(page: Page, app_server: str) -> None:
+    open_lesson(page, app_server, "kary_rr.py")
+    move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight")
+    expect(page).to_have_url(re.compile(r"[?&]kary_eps=0\.7(&|$)"))
     assert_no_exception(page)
