@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 import dp
 from apptest_helpers import chart_rows as rows_of
 from apptest_helpers import chart_titled
+from ui.data import census
 
 ROOT = Path(__file__).resolve().parents[1]
 N, TRUE_SALES = 32_561, 3_650
@@ -129,3 +130,164 @@ def test_always_honest_warns_that_epsilon_is_infinite():
     assert not at.exception
     assert metric(at, "Privacy loss ε") == "∞"
     assert any("ε = ∞" in w.value for w in at.warning)
+
+
+# --- Classroom features: link binding, code, download, check yourself, your own data -------
+
+HOST = """
+import runpy
+from ui import classroom, userdata
+classroom.url_guard_start()
+classroom.sidebar()
+userdata.dataset_picker()
+runpy.run_path({path!r}, run_name="__main__")
+classroom.url_guard_end()
+"""
+# 1,000 people: Sales 300, Clerk 600, no job 100 (missing answers no).
+JOBS = b"Job,Town\n" + b"Sales,Hull\n" * 300 + b"Clerk,York\n" * 600 + b",York\n" * 100
+
+
+def hosted(**params: str) -> AppTest:
+    """The lesson as app.py runs it: link guard, classroom sidebar, dataset picker."""
+    from conftest import PAGES
+
+    at = AppTest.from_string(HOST.format(path=str(PAGES / "coin_flip.py")), default_timeout=30)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def test_link_parameters_reproduce_the_view():
+    at = hosted(
+        cf_honest="0.8", cf_yes="0.3", cf_rate="0.3", cf_n="10,000", cf_true_answer="No", seed="7"
+    )
+    assert not at.exception and not at.toast
+    assert slider(at, "cf_honest").value == 0.8 and slider(at, "cf_yes").value == 0.3
+    assert slider(at, "cf_rate").value == 0.3 and slider(at, "cf_n").value == 10_000
+    assert at.radio(key="cf_true_answer").value == "No"
+    p, q = dp.coin_flip_probabilities(0.8, 0.3)
+    assert metric(at, "p (keep a true yes)") == f"{p:.3f}"
+    assert metric(at, "True yes") == "3,000 of 10,000"
+    # The seed from the link drives the draws: the one biased survey at seed 7 + 6,000.
+    counts = dp.sample_rr_counts(TRUE_SALES, N, p, q, size=1_000, rng=7 + 6_000)
+    estimate = N * dp.estimate_proportion_from_counts(counts[0], N, p, q)
+    assert metric(at, "One survey, de-biased") == f"{estimate:,.0f}"
+    for key in ("cf_honest", "cf_yes", "cf_rate", "cf_n"):
+        assert slider(at, key).proto.query_param_key == key
+    assert at.radio(key="cf_true_answer").proto.query_param_key == "cf_true_answer"
+    assert at.selectbox(key="cf_ask").proto.query_param_key == "cf_ask"
+
+
+@pytest.mark.parametrize(
+    ("param", "value"), [("cf_honest", "abc"), ("cf_n", "7"), ("cf_ask", "Shoe = 42")]
+)
+def test_an_invalid_link_value_falls_back_with_a_notice(param, value):
+    at = hosted(**{param: value})
+    assert not at.exception
+    assert [t.value for t in at.toast] == [
+        f"Ignored an invalid link setting: {param}={value} — using the default."
+    ]
+    assert slider(at, "cf_honest").value == 0.5 and slider(at, "cf_n").value == 1_000
+    assert at.selectbox(key="cf_ask").value == "Occupation = Sales"
+    assert metric(at, "Truth (salespeople)") == "3,650"
+
+
+def test_the_question_comes_from_the_chosen_condition():
+    at = run_page()
+    assert any("Do you work in Sales?" in md.value for md in at.markdown)
+    at.selectbox(key="cf_ask").set_value("Sex = Female").run()
+    assert not at.exception
+    females = int((census()["Sex"] == "Female").sum())
+    assert metric(at, "Truth (true yes)") == f"{females:,}"
+    assert any("Is your Sex “Female”?" in md.value for md in at.markdown)
+    assert not any("Do you work in Sales?" in md.value for md in at.markdown)
+
+
+def code_blocks(at: AppTest) -> list[str]:
+    return [c.value for c in at.code if "dp.sample_rr_counts" in c.value]
+
+
+def test_code_behind_the_chart_has_the_current_values_and_rebuilds_it():
+    from ui import lesson_rr
+    from ui.widgets import DEFAULT_SEED
+
+    (code,) = code_blocks(run_page())
+    assert f"true_yes, n, p, q = {TRUE_SALES}, {N}, 0.75, 0.75" in code
+    assert f"size=1000, rng={DEFAULT_SEED + 3_000})" in code
+    namespace: dict = {}
+    exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
+    counts = lesson_rr.repeated_yes_counts(TRUE_SALES, N, 0.75, 0.75, 1_000, DEFAULT_SEED + 3_000)
+    expected = lesson_rr.surveys_frame(counts, N, 0.75, 0.75, TRUE_SALES)
+    assert namespace["estimates"].equals(expected)
+    # Another seed in the sidebar: the code follows it.
+    at = hosted(seed="11")
+    assert f"rng={11 + 3_000})" in code_blocks(at)[0]
+
+
+def test_download_holds_the_repeated_surveys(monkeypatch):
+    from ui import classroom
+
+    sent = {}
+    real = classroom.download_csv
+
+    def recording(frame, *, filename, key, **kwargs):
+        sent[key] = (filename, classroom.csv_bytes(frame).decode().splitlines())
+        real(frame, filename=filename, key=key, **kwargs)
+
+    monkeypatch.setattr(classroom, "download_csv", recording)
+    at = run_page()
+    assert [b.key for b in at.get("download_button")] == ["coin_flip_dl_surveys"]
+    filename, lines = sent["coin_flip_dl_surveys"]
+    assert filename == "coin_flip-surveys.csv"
+    assert lines[0] == "reported_yes,estimated_count,error"
+    assert len(lines) == 1 + 1_000
+
+
+def test_check_yourself_gives_feedback_that_survives_a_slider_move():
+    from ui import quiz
+
+    # Q3: h = 0.8, fair coin 2: p = q = 0.9, ε = ln 9.
+    p, q = dp.coin_flip_probabilities(0.8, 0.5)
+    assert (p, q) == pytest.approx((0.9, 0.9))
+    assert dp.rr_epsilon(p, q) == pytest.approx(math.log(9))
+    # Q2: four times n halves the SD.
+    ratio = math.sqrt(dp.rr_variance(0.1, 400, 0.75, 0.75) / dp.rr_variance(0.1, 100, 0.75, 0.75))
+    assert ratio == pytest.approx(0.5)
+    at = run_page()
+    at.radio(key=quiz.choice_key("coin_flip", 0)).set_value(2).run()
+    at.button(key="quiz_coin_flip_0_check").click().run()
+    assert any("Not quite" in e.value and "¼" in e.value for e in at.error)
+    at.radio(key=quiz.choice_key("coin_flip", 0)).set_value(1).run()
+    at.button(key="quiz_coin_flip_0_check").click().run()
+    at.radio(key=quiz.choice_key("coin_flip", 2)).set_value(2).run()
+    at.button(key="quiz_coin_flip_2_check").click().run()
+    slider(at, "cf_honest").set_value(0.7).run()
+    slider(at, "cf_n").set_value(5_000).run()
+    assert len([s for s in at.success if s.value.startswith("Right.")]) == 2
+    assert not at.exception
+
+
+def test_an_uploaded_file_replaces_the_census_numbers():
+    at = hosted()
+    at.file_uploader[0].upload("jobs.csv", JOBS, "text/csv").run()
+    assert not at.exception
+    # No "Occupation = Sales" in the file: the most common answer comes first.
+    assert at.selectbox(key="cf_ask").value == "Job = Clerk"
+    assert metric(at, "Truth (true yes)") == "600"
+    assert not [m for m in at.metric if m.label == "Truth (salespeople)"]
+    assert any(h.value == "2. Survey all 1,000 people" for h in at.header)
+    assert any("Is your Job “Clerk”?" in md.value and "1,000" in md.value for md in at.markdown)
+    shown = [m.value for m in at.metric] + [m.value for m in at.markdown]
+    shown += [h.value for h in at.header]
+    assert not any("3,650" in v or "32,561" in v for v in shown)
+    sd = dp.rr_count_std(0.6, 1_000, 0.75, 0.75)
+    assert metric(at, "Typical error (one standard deviation, from rr_variance)") == (
+        f"± {sd:,.0f} people"
+    )
+    assert "true_yes, n, p, q = 600, 1000, 0.75, 0.75" in code_blocks(at)[0]
+    at.selectbox(key="cf_ask").set_value("Job = Sales").run()
+    assert metric(at, "Truth (true yes)") == "300"
+    assert "true_yes, n, p, q = 300, 1000, 0.75, 0.75" in code_blocks(at)[0]
+    at.sidebar.button(key="userdata_back").click().run()
+    assert metric(at, "Truth (salespeople)") == "3,650"
+    assert not at.exception
