@@ -173,7 +173,7 @@ def ledger(epsilon: float, m: int, budget: float) -> pd.DataFrame:
                 "answers": f"{k:,}",
                 "ε spent": f"{spent:,.2f}",
                 "error of the average": f"± {dp.averaged_laplace_std(1, epsilon, k):,.2f}",
-                f"within ε_total = {budget:g}?": "yes" if spent <= budget + 1e-9 else "no",
+                "in budget?": "yes" if spent <= budget + 1e-9 else "no",
             }
         )
     return pd.DataFrame(rows)
@@ -290,7 +290,7 @@ def group_chart(frame: pd.DataFrame, g: int, prior: float) -> alt.LayerChart:
         )
     )
     return (line + point + text + rule + rule_label).properties(
-        title="What an attacker can believe about a whole group",
+        title="What an attacker can believe",
         height=320,
         width=charts.DEFAULT_WIDTH,
     )

@@ -209,7 +209,12 @@ def accuracy_spec() -> dict:
         alt.Chart(alt.NamedData(name="curve"))
         .mark_line(color=charts.VERMILLION, strokeWidth=2.5)
         .encode(
-            x=alt.X("epsilon:Q", title="ε (log scale)", scale=x_scale, axis=alt.Axis(format="~g")),
+            x=alt.X(
+                "epsilon:Q",
+                title="ε (log scale)",
+                scale=x_scale,
+                axis=alt.Axis(format="~g", values=[0.01, 0.1, 1, 10]),
+            ),
             y=alt.Y("accuracy:Q", title="guess right", scale=y_scale, axis=alt.Axis(format="%")),
             tooltip=[
                 alt.Tooltip("epsilon:Q", title="ε", format=".3g"),
