@@ -1,6 +1,7 @@
 """AppTest for lessons/generalized_rr.py: the mode radio, the p and q sliders and the ε slider
 moved; metrics and chart data checked against dp/ at the chosen values."""
 
+import json
 import math
 from pathlib import Path
 
@@ -145,3 +146,149 @@ def test_epsilon_mode_sets_p_equal_q(epsilon):
     assert mark[0]["label"] == "your ε"
     assert mark[0]["epsilon"] == pytest.approx(epsilon)
     assert not at.slider  # the p and q sliders are gone in this mode
+
+
+# --- Classroom features: link binding, code, download, check yourself, your own data -------
+
+HOST = """
+import runpy
+from ui import classroom, userdata
+classroom.url_guard_start()
+classroom.sidebar()
+userdata.dataset_picker()
+runpy.run_path({path!r}, run_name="__main__")
+classroom.url_guard_end()
+"""
+# 1,000 people: Clerk 600, Sales 300, no job 100 (missing answers no).
+JOBS = b"Job,Town\n" + b"Sales,Hull\n" * 300 + b"Clerk,York\n" * 600 + b",York\n" * 100
+
+
+def hosted(**params: str) -> AppTest:
+    """The lesson as app.py runs it: link guard, classroom sidebar, dataset picker."""
+    from conftest import PAGES
+
+    at = AppTest.from_string(HOST.format(path=str(PAGES / "generalized_rr.py")), default_timeout=30)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def test_link_parameters_reproduce_the_view():
+    at = hosted(grr_p="0.9", grr_q="0.6", seed="7")
+    assert not at.exception and not at.toast
+    assert at.slider(key="grr_p").value == 0.9 and at.slider(key="grr_q").value == 0.6
+    assert metric(at, "Privacy loss ε") == f"{dp.rr_epsilon(0.9, 0.6):.3f}"
+    yes = dp.sample_rr_counts(TRUE_SALES, N, 0.9, 0.6, size=1, rng=7 + 7_000)[0]
+    estimate = N * dp.estimate_proportion_from_counts(int(yes), N, 0.9, 0.6)
+    assert metric(at, "This survey's estimate") == f"{estimate:,.0f}"
+    for key in ("grr_p", "grr_q"):
+        assert at.slider(key=key).proto.query_param_key == key
+    assert at.radio(key="grr_mode").proto.query_param_key == "grr_mode"
+    assert at.selectbox(key="grr_ask").proto.query_param_key == "grr_ask"
+    at = hosted(grr_mode="Choose ε (p = q)", grr_eps="2")
+    assert not at.exception and not at.toast
+    assert at.select_slider(key="grr_eps").value == 2.0
+    assert metric(at, "p (keep a true yes)") == f"{dp.rr_keep_probability(2.0):.3f}"
+
+
+@pytest.mark.parametrize(
+    ("param", "value"), [("grr_p", "1.7"), ("grr_mode", "Guess"), ("grr_ask", "Shoe = 42")]
+)
+def test_an_invalid_link_value_falls_back_with_a_notice(param, value):
+    at = hosted(**{param: value})
+    assert not at.exception
+    assert [t.value for t in at.toast] == [
+        f"Ignored an invalid link setting: {param}={value} — using the default."
+    ]
+    assert at.slider(key="grr_p").value == 0.75
+    assert at.selectbox(key="grr_ask").value == "Occupation = Sales"
+    assert metric(at, "Truth (salespeople)") == "3,650"
+
+
+def sampling_code(at: AppTest) -> str:
+    (code,) = [c.value for c in at.code if "dp.sample_rr_counts" in c.value]
+    return code
+
+
+def test_code_behind_the_chart_has_the_current_values_and_rebuilds_it():
+    from ui import lesson_rr
+
+    at = set_p_q(0.9, 0.6)
+    code = sampling_code(at)
+    assert f"true_yes, n, p, q = {TRUE_SALES}, {N}, 0.9, 0.6" in code
+    assert f"size=1000, rng={DEFAULT_SEED + 8_000})" in code
+    namespace: dict = {}
+    exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
+    counts = lesson_rr.repeated_yes_counts(TRUE_SALES, N, 0.9, 0.6, 1_000, DEFAULT_SEED + 8_000)
+    assert namespace["estimates"].equals(lesson_rr.surveys_frame(counts, N, 0.9, 0.6, TRUE_SALES))
+    # The chart shows the same estimates: its bins hold the 1,000 surveys.
+    bins = [row for row in chart_rows(at, SAMPLING_TITLE) if "count" in row]
+    assert sum(row["count"] for row in bins) == 1_000
+
+
+def test_download_holds_the_repeated_surveys(monkeypatch):
+    from ui import classroom
+
+    sent = {}
+    real = classroom.download_csv
+
+    def recording(frame, *, filename, key, **kwargs):
+        sent[key] = (filename, classroom.csv_bytes(frame).decode().splitlines())
+        real(frame, filename=filename, key=key, **kwargs)
+
+    monkeypatch.setattr(classroom, "download_csv", recording)
+    at = run_page()
+    assert [b.key for b in at.get("download_button")] == ["generalized_rr_dl_surveys"]
+    filename, lines = sent["generalized_rr_dl_surveys"]
+    assert filename == "generalized_rr-surveys.csv"
+    assert lines[0] == "reported_yes,estimated_count,error"
+    assert len(lines) == 1 + 1_000
+    at.slider(key="grr_p").set_value(0.4).run()
+    at.slider(key="grr_q").set_value(0.6).run()  # p + q = 1: no chart, no download
+    assert not at.get("download_button")
+
+
+def test_check_yourself_gives_feedback_that_survives_a_slider_move():
+    from ui import quiz
+
+    assert dp.rr_epsilon(0.75, 0.75) == pytest.approx(math.log(3))  # Q1
+    ln_yes, ln_no = dp.rr_likelihood_ratios(0.9, 0.6)  # Q2
+    assert (round(ln_yes, 2), round(ln_no, 2)) == (0.81, 1.79)
+    assert dp.rr_epsilon(0.4, 0.6) == pytest.approx(0.0)  # Q3
+    at = run_page()
+    at.radio(key=quiz.choice_key("generalized_rr", 0)).set_value(2).run()
+    at.button(key="quiz_generalized_rr_0_check").click().run()
+    assert any("Not quite" in e.value and "p = q = 0.75" in e.value for e in at.error)
+    at.radio(key=quiz.choice_key("generalized_rr", 0)).set_value(1).run()
+    at.button(key="quiz_generalized_rr_0_check").click().run()
+    at.radio(key=quiz.choice_key("generalized_rr", 1)).set_value(0).run()
+    at.button(key="quiz_generalized_rr_1_check").click().run()
+    at.slider(key="grr_p").set_value(0.85).run()
+    at.radio(key="grr_mode").set_value("Choose ε (p = q)").run()
+    assert len([s for s in at.success if s.value.startswith("Right.")]) == 2
+    assert not at.exception
+
+
+def test_an_uploaded_file_replaces_the_census_numbers():
+    at = hosted()
+    at.file_uploader[0].upload("jobs.csv", JOBS, "text/csv").run()
+    assert not at.exception
+    assert at.selectbox(key="grr_ask").value == "Job = Clerk"  # most common first
+    assert metric(at, "Truth (true yes)") == "600"
+    assert not [m for m in at.metric if m.label == "Truth (salespeople)"]
+    assert any("Is your Job “Clerk”?" in md.value for md in at.markdown)
+    assert any("One survey of all 1,000 people" in md.value for md in at.markdown)
+    shown = [m.value for m in at.metric] + [m.value for m in at.markdown]
+    assert not any("3,650" in v or "32,561" in v for v in shown)
+    sd = dp.rr_count_std(0.6, 1_000, 0.75, 0.75)
+    assert metric(at, "Typical error (SD, from rr_variance)") == f"± {sd:,.0f}"
+    spec = json.loads(chart_titled(at, SAMPLING_TITLE).proto.spec)
+    assert spec["title"]["subtitle"] == "1,000 surveys of n = 1,000"
+    error = json.loads(chart_titled(at, ERROR_TITLE).proto.spec)
+    assert error["title"]["subtitle"] == "Is your Job “Clerk”? (n = 1,000)"
+    assert "true_yes, n, p, q = 600, 1000, 0.75, 0.75" in sampling_code(at)
+    at.selectbox(key="grr_ask").set_value("Job = Sales").run()
+    assert metric(at, "Truth (true yes)") == "300"
+    at.sidebar.button(key="userdata_back").click().run()
+    assert metric(at, "Truth (salespeople)") == "3,650"
+    assert not at.exception

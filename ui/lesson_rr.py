@@ -361,7 +361,7 @@ def sampling_title(n: int) -> dict:
 
 def error_epsilon_title(question: str, n: int) -> dict:
     """The error chart's title, short enough for a phone (the details in the subtitle)."""
-    return {"text": ERROR_TITLE, "subtitle": f"“{question}” asked of n = {n:,}"}
+    return {"text": ERROR_TITLE, "subtitle": f"{question} (n = {n:,})"}
 
 
 def error_epsilon_chart(
