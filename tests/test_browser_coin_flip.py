@@ -2,11 +2,17 @@
 the synthetic population and the spread of its estimate change."""
 
 import math
+from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import assert_no_exception, move_slider_with_keyboard, open_lesson
+from browser_helpers import (
+    assert_no_exception,
+    move_slider_with_keyboard,
+    open_lesson,
+    wait_for_run,
+)
 
 
 def metric(page: Page, label: str):
@@ -33,4 +39,25 @@ def test_moving_the_true_share_updates_the_population(page: Page, app_server: st
     move_slider_with_keyboard(page, "People asked, n", "ArrowRight")
     expect(true_yes).to_contain_text("220 of 2,000")
     expect(spread).to_contain_text(f"{share_sd_points(0.11, 2_000)} % points")
+    assert_no_exception(page)
+
+
+def test_a_keyboard_move_writes_the_bound_parameters_into_the_url(
+    page: Page, app_server: str
+) -> None:
+    open_lesson(page, app_server, "coin_flip.py")
+    move_slider_with_keyboard(page, "h: coin 1 says answer honestly", "ArrowRight")  # 0.5 -> 0.55
+    move_slider_with_keyboard(page, "People asked, n", "ArrowRight")  # 1,000 -> 2,000
+    params = parse_qs(urlparse(page.url).query)
+    assert params.get("cf_honest") == ["0.55"], page.url
+    assert params.get("cf_n") == ["2,000"], page.url
+    p, q = dp.coin_flip_probabilities(0.55, 0.5)
+    expect(metric(page, "Privacy loss ε")).to_contain_text(f"{dp.rr_epsilon(p, q):.3f}")
+    # The link reopens the same view.
+    link = page.url
+    page.goto("about:blank")
+    page.goto(link, wait_until="domcontentloaded")
+    wait_for_run(page)
+    expect(metric(page, "True yes")).to_contain_text("200 of 2,000")
+    expect(metric(page, "Privacy loss ε")).to_contain_text(f"{dp.rr_epsilon(p, q):.3f}")
     assert_no_exception(page)

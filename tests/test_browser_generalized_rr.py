@@ -1,6 +1,7 @@
 """Generalized RR page in real Chromium: load, move p with the keyboard, see ε change."""
 
 import math
+from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Page, expect
 
@@ -16,4 +17,15 @@ def test_moving_p_updates_epsilon(page: Page, app_server: str) -> None:
     # p: 0.75 -> 0.76 with q = 0.75.
     move_slider_with_keyboard(page, "p: keep a true yes", "ArrowRight")
     expect(eps_metric).to_contain_text(f"{dp.rr_epsilon(0.76, 0.75):.3f}")
+    assert_no_exception(page)
+
+
+def test_a_keyboard_move_writes_the_bound_parameters_into_the_url(
+    page: Page, app_server: str
+) -> None:
+    open_lesson(page, app_server, "generalized_rr.py")
+    move_slider_with_keyboard(page, "q: keep a true no", "ArrowLeft", times=2)  # 0.75 -> 0.73
+    params = parse_qs(urlparse(page.url).query)
+    assert params.get("grr_q") == ["0.73"], page.url
+    expect(metric(page, "Privacy loss ε")).to_contain_text(f"{dp.rr_epsilon(0.75, 0.73):.3f}")
     assert_no_exception(page)
