@@ -15,7 +15,7 @@ import streamlit as st
 
 import dp
 import survey
-from ui import lesson_survey, widgets
+from ui import charts, classroom, lesson_survey, widgets
 
 store = lesson_survey.survey_store(lesson_survey.database_url())
 
@@ -281,7 +281,8 @@ def live_results(survey_id: int, admin_key: str) -> None:
         columns[2].metric("Estimated true yes", f"{estimate:.0%}")
         columns[3].metric("95% interval", f"{low:.0%} – {high:.0%}")
         description = lesson_survey.describe_estimate(n, reported_share, estimate, low, high)
-        st.altair_chart(lesson_survey.estimate_chart(frame), width="stretch", alt=description)
+        chart = lesson_survey.estimate_chart(frame, presenting=classroom.presenting())
+        st.vega_lite_chart(charts.vega_template(chart), width="stretch", alt=description)
         st.caption(
             description + " The true share is unknown — that is the point: nobody's answer "
             "was revealed. The dashed line is pulled toward 50% by the coins; the estimate "
@@ -340,20 +341,26 @@ def lecturer_view(raw_code: str) -> None:
     join_column, results_column = st.columns([1, 2], gap="large")
     with join_column:
         st.markdown("**Join on your phone**")
-        base = st.text_input(
-            "Address of this app for students",
-            value=default_base,
-            key="survey_base_url",
-            help="The start of the link students open. Change it if phones reach this "
-            "computer under another name.",
-        )
-        if note:
-            st.caption(note)
+        join_area = st.container()  # filled below, once the address is known
+        # The address sits under the QR code, folded away unless students cannot use it
+        # as guessed: the projector shows the code and the QR first.
+        with st.expander("Address of this app for students", expanded=bool(note)):
+            base = st.text_input(
+                "Address of this app for students",
+                value=default_base,
+                key="survey_base_url",
+                label_visibility="collapsed",
+                help="The start of the link students open. Change it if phones reach this "
+                "computer under another name.",
+            )
+            if note:
+                st.caption(note)
         link = lesson_survey.join_url(base, found.code)
-        st.image(lesson_survey.qr_png(link), caption="Scan to join", width=240)
-        st.metric("Join code", found.code)
-        st.code(link, language=None, wrap_lines=True)
-        st.caption(f"Protocol: {found.protocol.summary}.")
+        with join_area:
+            st.image(lesson_survey.qr_png(link), caption="Scan to join", width=240)
+            st.metric("Join code", found.code)
+            st.code(link, language=None, wrap_lines=True)
+            st.caption(f"Protocol: {found.protocol.summary}.")
         with st.expander("Private lecturer link — do not project"):
             st.markdown(
                 "Anyone with this link can close, reopen or reset the survey. Open it on "

@@ -213,3 +213,27 @@ def test_closing_between_load_and_tap_says_the_answer_was_not_recorded(db_url, s
     student.button(key="survey_report_yes").click().run()
     assert any("not recorded" in w.value for w in student.warning)
     assert store.counts(new.survey.id).responses == 0
+
+
+@pytest.mark.parametrize("presenting", [False, True])
+def test_projector_chart_fits_and_only_the_code_is_in_the_url(db_url, store, presenting) -> None:
+    from ui import classroom, lesson_survey
+
+    new = store.create_survey("Q?", survey.two_coins())
+    for bit in (1, 0, 1, 1):
+        store.submit(new.survey.id, security.new_session_token(), bit)
+    projector = page()
+    projector.session_state[classroom.PRESENT_KEY] = presenting
+    projector.query_params["manage"] = new.survey.code
+    projector.query_params["key"] = new.admin_key
+    projector.run()
+    assert not projector.exception
+    assert metrics(projector)["Responses"] == "4"
+    spec = json.loads(projector.get("vega_lite_chart")[0].proto.spec)
+    expected = lesson_survey.PRESENTER_CHART_HEIGHT if presenting else lesson_survey.CHART_HEIGHT
+    assert spec["height"] == expected
+    assert spec["autosize"]["type"] == "fit-x"  # the plot keeps its height
+    # The link on the projector holds the join code only: no admin key, nothing bound.
+    assert set(projector.query_params) == {"manage"}
+    # The join code and QR come first; the address field is folded under them.
+    assert projector.text_input(key="survey_base_url").value.startswith("http")

@@ -33,6 +33,8 @@ URL_PATH = "class-survey"
 SESSION_TOKEN_KEY = "survey_session_token"
 ADMIN_KEYS_KEY = "survey_admin_keys"
 MAX_CHART_POINTS = 300
+CHART_HEIGHT = 300  # the plot area, in pixels
+PRESENTER_CHART_HEIGHT = 190  # drawn 1.3 times larger: fits under the metrics at 1080 px
 SUBMITS_PER_MINUTE = 10
 
 
@@ -176,9 +178,11 @@ def running_frame(reports: np.ndarray, p: float, q: float) -> pd.DataFrame:
     return frame
 
 
-def estimate_chart(frame: pd.DataFrame) -> alt.LayerChart:
+def estimate_chart(frame: pd.DataFrame, *, presenting: bool = False) -> alt.LayerChart:
     """The de-biased estimate (solid) with its 95% band, and the raw share of reported
-    "yes" (dashed), against the number of responses. y is fixed to 0..100 %."""
+    "yes" (dashed), against the number of responses. y is fixed to 0..100 %. Taller on a
+    projector (`presenting`). Draw it with `charts.vega_template` (autosize fit-x: the plot
+    keeps its height; Streamlit's default "fit" squeezes it under the title and legend)."""
     n_max = max(int(frame["n"].max()) if len(frame) else 0, 10)
     x = alt.X("n:Q", title="responses so far", scale=alt.Scale(domain=[0, n_max], nice=False))
     y_scale = alt.Scale(domain=[0, 1], clamp=True)
@@ -215,7 +219,7 @@ def estimate_chart(frame: pd.DataFrame) -> alt.LayerChart:
             color=alt.Color(
                 "series:N",
                 scale=alt.Scale(domain=names, range=[charts.BLUE, charts.ORANGE]),
-                legend=alt.Legend(title=None, orient="bottom"),
+                legend=alt.Legend(title=None, orient="top"),
             ),
             strokeDash=alt.StrokeDash(
                 "series:N", scale=alt.Scale(domain=names, range=[[1, 0], [6, 4]]), legend=None
@@ -229,8 +233,8 @@ def estimate_chart(frame: pd.DataFrame) -> alt.LayerChart:
     )
     return (band + lines).properties(
         title="Estimate and 95% interval",
-        height=charts.DEFAULT_HEIGHT + 40,
-        width="container",
+        height=PRESENTER_CHART_HEIGHT if presenting else CHART_HEIGHT,
+        width=charts.DEFAULT_WIDTH,
     )
 
 
