@@ -266,7 +266,9 @@ def live_results(survey_id: int, admin_key: str) -> None:
     n = len(reports)
     status = "open: accepting answers" if current.is_open else "closed: not accepting answers"
     st.markdown(f"**Survey {current.code} is {status}.**")
-    columns = [*st.columns(2), *st.columns(2)]
+    # The interval ("43% – 100%") is the longest number: give it the wider column, so it
+    # is not cut on a projector at 1280 px.
+    columns = [*st.columns(2), *st.columns([2, 3])]
     columns[0].metric("Responses", f"{n:,}")
     if n == 0:
         columns[1].metric("Reported yes", "–")
