@@ -92,6 +92,7 @@ def serve_app(log_dir: Path, script: Path = APP) -> Iterator[str]:
         "--server.port", str(port),
         "--server.address", "127.0.0.1",
         "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",  # a file saved mid-run must not be re-imported
     ]  # fmt: skip
     with log_path.open("wb") as log:
         server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
