@@ -187,6 +187,22 @@ SNIPPETS: dict[str, Snippet] = {
         },
         "frame",
     ),
+    "kary_variance": Snippet(
+        "k-ary randomized response: the variance of one estimated count for k = 2 to 64",
+        """
+        import pandas as pd
+
+        import dp
+
+        n, epsilon = $n, $epsilon
+        frame = pd.DataFrame({"k": range(2, 65)})
+        # n (e^ε + k − 2) / (e^ε − 1)²: the variance for a value nobody holds.
+        frame["variance"] = [dp.grr_variance(n, epsilon, k) for k in frame["k"]]
+        frame["sd"] = frame["variance"] ** 0.5
+        """,
+        {"n": 30_718, "epsilon": 0.5},
+        "frame",
+    ),
     "ue_vs_grr": Snippet(
         "Unary encoding (OUE) or k-ary randomized response (GRR): variance versus k",
         """
@@ -205,22 +221,6 @@ SNIPPETS: dict[str, Snippet] = {
         print("crossover k* = 3e^ε + 2 =", dp.grr_oue_crossover_k(epsilon))
         """,
         {"n": 30_718, "epsilon": 1.0},
-        "frame",
-    ),
-    "kary_variance": Snippet(
-        "k-ary randomized response: the variance of one estimated count for k = 2 to 64",
-        """
-        import pandas as pd
-
-        import dp
-
-        n, epsilon = $n, $epsilon
-        frame = pd.DataFrame({"k": range(2, 65)})
-        # n (e^ε + k − 2) / (e^ε − 1)²: the variance for a value nobody holds.
-        frame["variance"] = [dp.grr_variance(n, epsilon, k) for k in frame["k"]]
-        frame["sd"] = frame["variance"] ** 0.5
-        """,
-        {"n": 30_718, "epsilon": 0.5},
         "frame",
     ),
     "central_vs_local": Snippet(
