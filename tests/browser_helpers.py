@@ -74,7 +74,12 @@ def runs_started(page: Page) -> int:
 
 @contextlib.contextmanager
 def expect_rerun(page: Page, *, timeout_ms: int = RUN_TIMEOUT_MS) -> Iterator[None]:
-    """Wrap an interaction that must trigger a rerun; return when that rerun has finished."""
+    """Wrap an interaction that must trigger a rerun; return when that rerun has finished.
+
+    It first waits until no run is in progress: an interaction during a run makes Streamlit
+    restart that run without passing through "notRunning", so no new start is counted (a
+    false "did not start a rerun" on a busy machine)."""
+    wait_for_run(page)
     before = runs_started(page)
     yield
     if before >= 0:
