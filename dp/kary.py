@@ -12,6 +12,7 @@ The count C_v of reports equal to v has E[C_v] = n_v p + (n - n_v) q, so
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -94,6 +95,18 @@ def grr_variance(n: int, epsilon: float, k: int, frequency: float = 0.0) -> floa
     return base + n * f * (1.0 - p - q) / (p - q)
 
 
+@functools.lru_cache(maxsize=64)
+def _grr_transition(epsilon: float, k: int) -> np.ndarray:
+    """The k x k matrix P[report w | value v]: p on the diagonal, q elsewhere (read-only;
+    cached, as a slider moves through a few values of ε)."""
+    p, q = grr_probabilities(epsilon, k)
+    transition = np.full((k, k), q)
+    np.fill_diagonal(transition, p)
+    transition /= transition.sum(axis=1, keepdims=True)  # rows sum to 1 despite rounding
+    transition.setflags(write=False)
+    return transition
+
+
 def sample_grr_counts(true_counts, epsilon: float, *, size=None, rng=None) -> np.ndarray:
     r"""Exact joint draw of the GRR report histogram without simulating people.
 
@@ -103,12 +116,9 @@ def sample_grr_counts(true_counts, epsilon: float, *, size=None, rng=None) -> np
     k = counts.size
     if k < 2:
         raise ValueError("true_counts must have k >= 2 entries")
-    p, q = grr_probabilities(epsilon, k)
+    transition = _grr_transition(check_epsilon(epsilon), k)
     size = check_size(size)
     generator = as_rng(rng)
-    transition = np.full((k, k), q)
-    np.fill_diagonal(transition, p)
-    transition /= transition.sum(axis=1, keepdims=True)  # exact 1 despite rounding
     lead = () if size is None else tuple(np.atleast_1d(size))
     draws = generator.multinomial(counts, transition, size=(*lead, k))
     return draws.sum(axis=-2).astype(np.int64)

@@ -124,9 +124,7 @@ def sample_ue_counts(true_counts, p: float, q: float, *, size=None, rng=None) ->
     q = check_probability("q", q)
     size = check_size(size)
     generator = as_rng(rng)
-    lead = () if size is None else tuple(np.atleast_1d(size))
-    shape = (*lead, counts.size)
-    n = counts.sum()
-    ones = generator.binomial(np.broadcast_to(counts, shape), p)
-    zeros = generator.binomial(np.broadcast_to(n - counts, shape), q)
-    return (ones + zeros).astype(np.int64)
+    shape = None if size is None else (*np.atleast_1d(size), counts.size)
+    ones = generator.binomial(counts, p, size=shape)
+    zeros = generator.binomial(counts.sum() - counts, q, size=shape)
+    return ones + zeros
