@@ -95,12 +95,15 @@ def loop_grr_counts(values: list[int], k: int, epsilon: float) -> list[int]:
 
 
 def textbook_randomized_response(truth: list[int], p: float, q: float) -> list[int]:
+    """The book's two fair coins (so p = q = 3/4): heads answers truthfully, tails lets a
+    second coin answer."""
+    assert p == q == 0.75, "the book's coins are fair"
     reports = []
     for x in truth:
-        if np.random.random() < (p if x == 1 else 1 - q):  # noqa: NPY002 (as the book writes it)
-            reports.append(1)
-        else:
-            reports.append(0)
+        if np.random.randint(0, 2) == 0:  # noqa: NPY002  (first coin: heads, tell the truth)
+            reports.append(x)
+        else:  # tails: the second coin answers
+            reports.append(1 if np.random.randint(0, 2) == 0 else 0)  # noqa: NPY002
     return reports
 
 
@@ -250,7 +253,8 @@ def main() -> None:
         )
     print(
         "\nTextbook loop: one numpy call per coin and per person, as the Programming DP book "
-        "(Near & Abuah) writes the mechanisms (np.random.random / np.random.choice). "
+        "(Near & Abuah) writes the mechanisms (np.random.randint coins for binary RR, "
+        "np.random.choice for k-ary RR, np.random.random per bit for unary encoding). "
         "Stdlib loop: the fastest plain-Python form (random.random), a stricter baseline."
     )
 
