@@ -35,3 +35,14 @@ def test_every_lesson_has_a_page_test_and_a_browser_test(lesson) -> None:
         test_file = ROOT / "tests" / f"test_{kind}_{stem}.py"
         assert test_file.exists(), f"{lesson.file} has no {test_file.name}"
         assert lesson.file in test_file.read_text() or stem in test_file.read_text()
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=[lesson.file for lesson in PAGES])
+def test_every_chart_has_alt_text_that_states_its_numbers(lesson) -> None:
+    # DESIGN §4 / issue 5: a caption or alt text on every chart, describing what it shows
+    # with the current numbers (a screen reader reads the alt text instead of the chart).
+    at = page_apptest(lesson.file).run()
+    for chart in at.get("vega_lite_chart"):
+        alt = chart.proto.alt
+        assert len(alt) >= 30, f"{lesson.file}: a chart without a real alt text: {alt!r}"
+        assert any(ch.isdigit() for ch in alt), f"{lesson.file}: alt text without numbers"
