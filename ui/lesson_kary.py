@@ -348,7 +348,6 @@ def describe_histograms(attr: Attribute, series: dict[str, np.ndarray]) -> str:
     return " ".join(parts)
 
 
-@st.cache_data(show_spinner=False)
 def variance_by_k(n: int, epsilon: float) -> pd.DataFrame:
     """GRR variance of one count (f = 0) for k = 2..64 at ε."""
     return pd.DataFrame(
@@ -359,7 +358,6 @@ def variance_by_k(n: int, epsilon: float) -> pd.DataFrame:
     ).assign(sd=lambda f: np.sqrt(f["variance"]))
 
 
-@st.cache_data(show_spinner=False)
 def variance_references(n: int) -> pd.DataFrame:
     """GRR variance for k = 2..64 at each ε of VARIANCE_REFERENCE_EPSILONS (grey curves)."""
     return pd.concat(

@@ -192,7 +192,6 @@ def estimate_spec(attr: Attribute) -> dict:
     return charts.vega_template(chart)
 
 
-@st.cache_data(show_spinner=False)
 def comparison_frame(n: int, epsilon: float) -> pd.DataFrame:
     """Variance of one count versus k for GRR and for OUE (at OUE's p, q) at ε."""
     p, q = dp.oue_probabilities(epsilon)
