@@ -182,6 +182,14 @@ def check_binary(name: str, values: object, *, allow_empty: bool = True, ndim: i
 
 def check_counts(name: str, counts: object) -> np.ndarray:
     """A non-empty 1-D array of non-negative whole-number counts, returned as int64."""
+    if (  # the common case, a bincount or histogram, returned as it is (never modified)
+        type(counts) is np.ndarray
+        and counts.dtype == np.int64
+        and counts.ndim == 1
+        and counts.size
+        and counts.min() >= 0
+    ):
+        return counts
     arr = _as_numeric_array(name, counts)
     if arr.dtype == bool:
         raise TypeError(f"{name} must hold integer counts, not booleans")

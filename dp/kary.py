@@ -121,4 +121,4 @@ def sample_grr_counts(true_counts, epsilon: float, *, size=None, rng=None) -> np
     generator = as_rng(rng)
     lead = () if size is None else tuple(np.atleast_1d(size))
     draws = generator.multinomial(counts, transition, size=(*lead, k))
-    return draws.sum(axis=-2).astype(np.int64)
+    return draws.sum(axis=-2)

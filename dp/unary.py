@@ -124,7 +124,11 @@ def sample_ue_counts(true_counts, p: float, q: float, *, size=None, rng=None) ->
     q = check_probability("q", q)
     size = check_size(size)
     generator = as_rng(rng)
-    shape = None if size is None else (*np.atleast_1d(size), counts.size)
-    ones = generator.binomial(counts, p, size=shape)
-    zeros = generator.binomial(counts.sum() - counts, q, size=shape)
-    return ones + zeros
+    k = counts.size
+    # One draw for both halves: Binomial(c_v, p) for the ones, Binomial(n - c_v, q) for the
+    # zeros, then B_v = ones_v + zeros_v.
+    trials = np.concatenate([counts, counts.sum() - counts])
+    chances = np.repeat([p, q], k)
+    shape = None if size is None else (*np.atleast_1d(size), 2 * k)
+    draws = generator.binomial(trials, chances, size=shape)
+    return draws[..., :k] + draws[..., k:]
