@@ -1,5 +1,6 @@
-"""Helpers for the AppTest page tests: run a lesson, read its metrics, find a chart and
-read its data back.
+"""Helpers for the AppTest page tests: run a lesson (alone, with link parameters, inside an
+app.py-like host, or with an uploaded file), read its metrics, find a chart and read its data
+back, record its downloads, answer its check-yourself questions.
 
 A chart drawn with st.vega_lite_chart reaches AppTest as a proto: `proto.spec` is the
 Vega-Lite JSON (with any inline `data.values`), and every named dataset is moved to
@@ -15,14 +16,122 @@ import pyarrow as pa
 from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
-from conftest import page_apptest
+from conftest import APPTEST_TIMEOUT_S, PAGES, page_apptest
+
+# app.py's frame around a page: the link guard, (optionally) the classroom sidebar and the
+# dataset picker with its uploader.
+_HOST = """
+import runpy
+from ui import classroom, userdata
+classroom.url_guard_start()
+{sidebar}userdata.dataset_picker()
+runpy.run_path({path!r}, run_name="__main__")
+classroom.url_guard_end()
+"""
 
 
-def run_lesson(page_file: str) -> AppTest:
-    """Run lessons/`page_file` once; no exception may appear."""
-    at = page_apptest(page_file).run()
+def run_lesson(page_file: str, **params: str) -> AppTest:
+    """Run lessons/`page_file` once with these link (query) parameters; no exception may
+    appear."""
+    at = page_apptest(page_file)
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
     assert not at.exception, at.exception
     return at
+
+
+def hosted_lesson(
+    page_file: str,
+    *,
+    sidebar: bool = True,
+    timeout_s: float = APPTEST_TIMEOUT_S,
+    **params: str,
+) -> AppTest:
+    """Run lessons/`page_file` once as app.py runs it — link guard, classroom sidebar (unless
+    `sidebar` is false), dataset picker — with these link (query) parameters. Exceptions are
+    left for the test to check."""
+    script = _HOST.format(
+        sidebar="classroom.sidebar()\n" if sidebar else "", path=str(PAGES / page_file)
+    )
+    at = AppTest.from_string(script, default_timeout=timeout_s)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def upload_csv(at: AppTest, filename: str, data: bytes) -> AppTest:
+    """Upload `data` as a CSV file through the host's dataset picker and rerun."""
+    return at.file_uploader[0].upload(filename, data, "text/csv").run()
+
+
+def run_lesson_with_upload(page_file: str, data: bytes, filename: str, *, max_bytes: int):
+    """Run lessons/`page_file` alone with `data` already uploaded, through the documented
+    seam (the parsed file in session state under `userdata.STATE_KEY`); no exception may
+    appear. The parsed frame is `at.session_state[userdata.STATE_KEY].frame`."""
+    from ui import userdata
+    from ui.userdata_check import read_upload
+
+    frame = read_upload(data, filename, max_bytes=max_bytes)
+    at = page_apptest(page_file)
+    at.session_state[userdata.STATE_KEY] = userdata._Uploaded(
+        file_id="test",
+        filename=filename,
+        frame=frame,
+        columns=userdata.categorical_columns(frame),
+        conditions=userdata.yes_no_conditions(frame),
+        missing=userdata.missing_values(frame),
+    )
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def ignored_link_notice(param: str, value: str) -> str:
+    """The toast app.py shows for a link setting it could not use."""
+    return f"Ignored an invalid link setting: {param}={value} — using the default."
+
+
+def toasts(at: AppTest) -> list[str]:
+    """The run's toast texts, in order."""
+    return [toast.value for toast in at.toast]
+
+
+def code_texts(at: AppTest, containing: str = "") -> list[str]:
+    """The run's st.code texts (only those containing `containing`), in page order."""
+    return [block.value for block in at.code if containing in block.value]
+
+
+def record_downloads(monkeypatch) -> dict[str, tuple[str, list[str]]]:
+    """Patch `classroom.download_csv` so that every download button the next runs draw is
+    recorded: key -> (filename, the CSV's lines). The buttons are still drawn."""
+    from ui import classroom
+
+    sent: dict[str, tuple[str, list[str]]] = {}
+    real = classroom.download_csv
+
+    def recording(frame, *, filename, key, **kwargs):
+        sent[key] = (filename, classroom.csv_bytes(frame).decode().splitlines())
+        real(frame, filename=filename, key=key, **kwargs)
+
+    monkeypatch.setattr(classroom, "download_csv", recording)
+    return sent
+
+
+def csv_header(frame: pd.DataFrame) -> str:
+    """The header line of the CSV a download button would send for `frame`."""
+    from ui import classroom
+
+    return classroom.csv_bytes(frame).decode().splitlines()[0]
+
+
+def answer_quiz(at: AppTest, lesson: str, question: int, choice: int) -> AppTest:
+    """Pick option `choice` of check-yourself question `question` and press its Check button
+    (one rerun each); the feedback is then in `at.success` / `at.error`."""
+    from ui import quiz
+
+    at.radio(key=quiz.choice_key(lesson, question)).set_value(choice).run()
+    return at.button(key=f"quiz_{lesson}_{question}_check").click().run()
 
 
 def metrics(at: AppTest) -> dict[str, str]:

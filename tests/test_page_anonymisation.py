@@ -9,7 +9,14 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import dp
-from apptest_helpers import chart_titled, frames_of, spec_of
+from apptest_helpers import (
+    chart_titled,
+    frames_of,
+    record_downloads,
+    run_lesson,
+    run_lesson_with_upload,
+    spec_of,
+)
 from conftest import app_apptest, page_apptest
 from ui import lesson_anonymisation as lesson
 from ui import quiz, widgets
@@ -238,12 +245,7 @@ def test_success_rises_with_epsilon_on_the_page(at):
 
 
 def run_with_params(**params) -> AppTest:
-    app = page_apptest(PAGE)
-    for key, value in params.items():
-        app.query_params[key] = value
-    app.run()
-    assert not app.exception, app.exception
-    return app
+    return run_lesson(PAGE, **params)
 
 
 def test_link_reproduces_every_widget(people, roll):
@@ -320,16 +322,7 @@ def test_code_behind_the_charts_has_the_current_values_and_reproduces_the_bars(
 
 
 def test_download_buttons_hold_the_chart_data(monkeypatch, people):
-    from ui import classroom
-
-    sent = {}
-    real = classroom.download_csv
-
-    def recording(frame, *, filename, key, **kwargs):
-        sent[key] = (filename, classroom.csv_bytes(frame).decode().splitlines())
-        real(frame, filename=filename, key=key, **kwargs)
-
-    monkeypatch.setattr(classroom, "download_csv", recording)
+    sent = record_downloads(monkeypatch)
     app = run_with_params()
     assert len(app.get("download_button")) == 2
     filename, lines = sent["anonymisation_dl_class_sizes"]
@@ -364,21 +357,7 @@ def test_quiz_answers_are_right():
 
 
 def test_an_upload_leaves_the_census_and_says_so():
-    from ui import userdata
-    from ui.userdata_check import read_upload
-
-    frame = read_upload(b"job,team\nnurse,a\nchef,b\n", "jobs.csv", max_bytes=10_000)
-    app = page_apptest(PAGE)
-    app.session_state[userdata.STATE_KEY] = userdata._Uploaded(
-        file_id="test",
-        filename="jobs.csv",
-        frame=frame,
-        columns=userdata.categorical_columns(frame),
-        conditions=userdata.yes_no_conditions(frame),
-        missing=userdata.missing_values(frame),
-    )
-    app.run()
-    assert not app.exception, app.exception
+    app = run_lesson_with_upload(PAGE, b"job,team\nnurse,a\nchef,b\n", "jobs.csv", max_bytes=10_000)
     assert any("always uses the bundled census" in i.value for i in app.info)
     assert metric(app, "Voters linked to exactly one row")  # the census attack still runs
     assert not any("always uses" in i.value for i in run_with_params().info)

@@ -6,12 +6,21 @@ import pandas as pd
 import pytest
 
 import dp
-from apptest_helpers import chart_titled, frames_of, metric_starting, spec_of
+from apptest_helpers import (
+    answer_quiz,
+    chart_titled,
+    code_texts,
+    frames_of,
+    metric_starting,
+    record_downloads,
+    run_lesson,
+    run_lesson_with_upload,
+    spec_of,
+)
 from conftest import page_apptest
 from ui import lesson_central_vs_local as lesson
-from ui import quiz, userdata
+from ui import userdata
 from ui.data import census
-from ui.userdata_check import read_upload
 from ui.widgets import DEFAULT_SEED
 
 PAGE = "central_vs_local.py"
@@ -107,12 +116,7 @@ def test_chart_builders_pass_vega_lite_validation():
 
 
 def run_with_params(**params: str):
-    at = page_apptest(PAGE)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return run_lesson(PAGE, **params)
 
 
 def test_link_reproduces_epsilon_and_question():
@@ -135,7 +139,7 @@ def test_invalid_link_value_falls_back_to_the_default(params):
 
 
 def code_blocks(at) -> list[str]:
-    return [block.value for block in at.code]
+    return code_texts(at)
 
 
 def test_code_behind_the_charts_has_the_current_values():
@@ -158,16 +162,7 @@ def test_snippet_reproduces_the_page_chart_data():
 
 
 def test_download_buttons_hold_the_chart_data(monkeypatch):
-    from ui import classroom
-
-    sent = {}
-    real = classroom.download_csv
-
-    def recording(frame, *, filename, key, **kwargs):
-        sent[key] = (filename, classroom.csv_bytes(frame).decode().splitlines())
-        real(frame, filename=filename, key=key, **kwargs)
-
-    monkeypatch.setattr(classroom, "download_csv", recording)
+    sent = record_downloads(monkeypatch)
     at = run_page(0.5)
     assert len(at.get("download_button")) == 2
     filename, lines = sent["central_vs_local_dl_errors"]
@@ -182,11 +177,9 @@ def test_download_buttons_hold_the_chart_data(monkeypatch):
 
 def test_quiz_wrong_and_right_answers_survive_a_slider_move():
     at = run_page()
-    at.radio(key=quiz.choice_key("central_vs_local", 0)).set_value(0).run()
-    at.button(key="quiz_central_vs_local_0_check").click().run()
+    answer_quiz(at, "central_vs_local", 0, 0)
     assert any("Not quite" in e.value and "√4 = 2" in e.value for e in at.error)
-    at.radio(key=quiz.choice_key("central_vs_local", 1)).set_value(2).run()
-    at.button(key="quiz_central_vs_local_1_check").click().run()
+    answer_quiz(at, "central_vs_local", 1, 2)
     assert any(s.value.startswith("Right.") and "122" in s.value for s in at.success)
     at.select_slider(key="cvl_eps").set_value(3.0).run()
     assert not at.exception
@@ -208,18 +201,8 @@ JOBS = b"job,team\nnurse,a\nnurse,b\nnurse,a\nchef,b\nchef,a\npilot,a\npilot,b\n
 
 
 def test_own_data_changes_the_numbers_and_the_census_is_gone():
-    at = page_apptest(PAGE)
-    frame = read_upload(JOBS, "jobs.csv", max_bytes=10_000_000)
-    at.session_state[userdata.STATE_KEY] = userdata._Uploaded(
-        file_id="test",
-        filename="jobs.csv",
-        frame=frame,
-        columns=userdata.categorical_columns(frame),
-        conditions=userdata.yes_no_conditions(frame),
-        missing=userdata.missing_values(frame),
-    )
-    at.run()
-    assert not at.exception, at.exception
+    at = run_lesson_with_upload(PAGE, JOBS, "jobs.csv", max_bytes=10_000_000)
+    frame = at.session_state[userdata.STATE_KEY].frame
     condition = at.selectbox(key="cvl_q").value
     assert condition in {"job = nurse", "team = a", "team = b"}
     chosen = next(c for c in userdata.yes_no_conditions(frame) if c.label == condition)

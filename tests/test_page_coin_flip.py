@@ -8,8 +8,17 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import dp
+from apptest_helpers import (
+    answer_quiz,
+    chart_titled,
+    code_texts,
+    hosted_lesson,
+    ignored_link_notice,
+    record_downloads,
+    toasts,
+    upload_csv,
+)
 from apptest_helpers import chart_rows as rows_of
-from apptest_helpers import chart_titled
 from ui.data import census
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -134,27 +143,13 @@ def test_always_honest_warns_that_epsilon_is_infinite():
 
 # --- Classroom features: link binding, code, download, check yourself, your own data -------
 
-HOST = """
-import runpy
-from ui import classroom, userdata
-classroom.url_guard_start()
-classroom.sidebar()
-userdata.dataset_picker()
-runpy.run_path({path!r}, run_name="__main__")
-classroom.url_guard_end()
-"""
 # 1,000 people: Sales 300, Clerk 600, no job 100 (missing answers no).
 JOBS = b"Job,Town\n" + b"Sales,Hull\n" * 300 + b"Clerk,York\n" * 600 + b",York\n" * 100
 
 
 def hosted(**params: str) -> AppTest:
     """The lesson as app.py runs it: link guard, classroom sidebar, dataset picker."""
-    from conftest import PAGES
-
-    at = AppTest.from_string(HOST.format(path=str(PAGES / "coin_flip.py")), default_timeout=30)
-    for key, value in params.items():
-        at.query_params[key] = value
-    return at.run()
+    return hosted_lesson("coin_flip.py", **params)
 
 
 def test_link_parameters_reproduce_the_view():
@@ -184,9 +179,7 @@ def test_link_parameters_reproduce_the_view():
 def test_an_invalid_link_value_falls_back_with_a_notice(param, value):
     at = hosted(**{param: value})
     assert not at.exception
-    assert [t.value for t in at.toast] == [
-        f"Ignored an invalid link setting: {param}={value} — using the default."
-    ]
+    assert toasts(at) == [ignored_link_notice(param, value)]
     assert slider(at, "cf_honest").value == 0.5 and slider(at, "cf_n").value == 1_000
     assert at.selectbox(key="cf_ask").value == "Occupation = Sales"
     assert metric(at, "Truth (salespeople)") == "3,650"
@@ -204,7 +197,7 @@ def test_the_question_comes_from_the_chosen_condition():
 
 
 def code_blocks(at: AppTest) -> list[str]:
-    return [c.value for c in at.code if "dp.sample_rr_counts" in c.value]
+    return code_texts(at, containing="dp.sample_rr_counts")
 
 
 def test_code_behind_the_chart_has_the_current_values_and_rebuilds_it():
@@ -225,16 +218,7 @@ def test_code_behind_the_chart_has_the_current_values_and_rebuilds_it():
 
 
 def test_download_holds_the_repeated_surveys(monkeypatch):
-    from ui import classroom
-
-    sent = {}
-    real = classroom.download_csv
-
-    def recording(frame, *, filename, key, **kwargs):
-        sent[key] = (filename, classroom.csv_bytes(frame).decode().splitlines())
-        real(frame, filename=filename, key=key, **kwargs)
-
-    monkeypatch.setattr(classroom, "download_csv", recording)
+    sent = record_downloads(monkeypatch)
     at = run_page()
     assert [b.key for b in at.get("download_button")] == ["coin_flip_dl_surveys"]
     filename, lines = sent["coin_flip_dl_surveys"]
@@ -244,8 +228,6 @@ def test_download_holds_the_repeated_surveys(monkeypatch):
 
 
 def test_check_yourself_gives_feedback_that_survives_a_slider_move():
-    from ui import quiz
-
     # Q3: h = 0.8, fair coin 2: p = q = 0.9, ε = ln 9.
     p, q = dp.coin_flip_probabilities(0.8, 0.5)
     assert (p, q) == pytest.approx((0.9, 0.9))
@@ -254,13 +236,10 @@ def test_check_yourself_gives_feedback_that_survives_a_slider_move():
     ratio = math.sqrt(dp.rr_variance(0.1, 400, 0.75, 0.75) / dp.rr_variance(0.1, 100, 0.75, 0.75))
     assert ratio == pytest.approx(0.5)
     at = run_page()
-    at.radio(key=quiz.choice_key("coin_flip", 0)).set_value(2).run()
-    at.button(key="quiz_coin_flip_0_check").click().run()
+    answer_quiz(at, "coin_flip", 0, 2)
     assert any("Not quite" in e.value and "¼" in e.value for e in at.error)
-    at.radio(key=quiz.choice_key("coin_flip", 0)).set_value(1).run()
-    at.button(key="quiz_coin_flip_0_check").click().run()
-    at.radio(key=quiz.choice_key("coin_flip", 2)).set_value(2).run()
-    at.button(key="quiz_coin_flip_2_check").click().run()
+    answer_quiz(at, "coin_flip", 0, 1)
+    answer_quiz(at, "coin_flip", 2, 2)
     slider(at, "cf_honest").set_value(0.7).run()
     slider(at, "cf_n").set_value(5_000).run()
     assert len([s for s in at.success if s.value.startswith("Right.")]) == 2
@@ -268,8 +247,7 @@ def test_check_yourself_gives_feedback_that_survives_a_slider_move():
 
 
 def test_an_uploaded_file_replaces_the_census_numbers():
-    at = hosted()
-    at.file_uploader[0].upload("jobs.csv", JOBS, "text/csv").run()
+    at = upload_csv(hosted(), "jobs.csv", JOBS)
     assert not at.exception
     # No "Occupation = Sales" in the file: the most common answer comes first.
     assert at.selectbox(key="cf_ask").value == "Job = Clerk"

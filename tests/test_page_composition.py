@@ -8,9 +8,21 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import dp
-from apptest_helpers import chart_titled, frames_of, metric_starting, run_lesson, spec_of
+from apptest_helpers import (
+    answer_quiz,
+    chart_titled,
+    csv_header,
+    frames_of,
+    hosted_lesson,
+    ignored_link_notice,
+    metric_starting,
+    run_lesson,
+    spec_of,
+    toasts,
+    upload_csv,
+)
 from conftest import PAGES
-from ui import classroom, lesson_composition, widgets
+from ui import lesson_composition, widgets
 from ui.data import load_census
 
 PAGE = "composition.py"
@@ -159,20 +171,9 @@ def test_chart_builders_pass_vega_lite_validation():
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
     """The lesson inside a host like app.py: the link guard and the dataset picker around it."""
-    script = f"""
-import runpy
-from ui import classroom, userdata
-classroom.url_guard_start()
-userdata.dataset_picker()
-runpy.run_path({str(LESSON)!r})
-classroom.url_guard_end()
-"""
-    at = AppTest.from_string(script, default_timeout=60)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
+    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
     if upload is not None:
-        at.file_uploader[0].upload(upload[0], upload[1], "text/csv").run()
+        upload_csv(at, *upload)
     assert not at.exception, at.exception
     return at
 
@@ -204,8 +205,8 @@ def test_a_link_reproduces_every_slider():
 )
 def test_an_invalid_link_setting_falls_back_with_a_notice(param, value):
     at = hosted(**{param: value})
-    expected = f"Ignored an invalid link setting: {param}={value} — using the default."
-    assert [toast.value for toast in at.toast] == [expected]
+    expected = ignored_link_notice(param, value)
+    assert toasts(at) == [expected]
     assert metric_starting(at, "ε per query") == f"{dp.split_budget(1, 10):.4g}"
 
 
@@ -232,21 +233,19 @@ def test_the_code_and_downloads_follow_the_sliders(census):
 
 
 def test_download_headers():
-    header = classroom.csv_bytes(lesson_composition.averaging_frame(100, 0.5, 1).head(3))
-    assert header.decode().splitlines()[0] == "k,answer,average,lo,hi"
+    header = csv_header(lesson_composition.averaging_frame(100, 0.5, 1).head(3))
+    assert header == "k,answer,average,lo,hi"
     bars = lesson_composition.histogram_frames(0.5, 1)
-    assert classroom.csv_bytes(bars).decode().splitlines()[0] == "occupation,true,parallel,split"
-    group = classroom.csv_bytes(lesson_composition.group_frame(0.5, 0.1)).decode()
-    assert group.splitlines()[0] == "g,epsilon,posterior"
+    assert csv_header(bars) == "occupation,true,parallel,split"
+    group = csv_header(lesson_composition.group_frame(0.5, 0.1))
+    assert group == "g,epsilon,posterior"
 
 
 def test_the_quiz_gives_feedback_that_survives_a_slider_move():
     at = run_page()
-    at.radio(key="quiz_composition_1_choice").set_value(1).run()  # ε = 0.1 spent: wrong
-    at.button(key="quiz_composition_1_check").click().run()
+    answer_quiz(at, "composition", 1, 1)  # ε = 0.1 spent: wrong
     assert "Not quite: the answer is “± 1.41, and ε = 10 spent”" in at.error[0].value
-    at.radio(key="quiz_composition_1_choice").set_value(2).run()
-    at.button(key="quiz_composition_1_check").click().run()
+    answer_quiz(at, "composition", 1, 2)
     assert at.success[0].value.startswith("Right.")
     at.slider(key="seq_m").set_value(30).run()
     assert not at.exception

@@ -7,9 +7,16 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import dp
-from apptest_helpers import chart_spec, metrics, named_data, run_lesson
-from conftest import app_apptest, page_apptest
-from ui import quiz
+from apptest_helpers import (
+    answer_quiz,
+    chart_spec,
+    metrics,
+    named_data,
+    record_downloads,
+    run_lesson,
+    run_lesson_with_upload,
+)
+from conftest import app_apptest
 from ui.data import load_census
 from ui.lesson_definition import people_to_remove
 
@@ -123,12 +130,7 @@ def test_words_quote_the_large_epsilon_numbers() -> None:
 
 
 def run_with_params(**params) -> AppTest:
-    at = page_apptest(PAGE)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return run_lesson(PAGE, **params)
 
 
 def test_link_reproduces_every_widget(truth: int) -> None:
@@ -186,16 +188,7 @@ def test_code_behind_the_charts_has_the_current_values_and_reproduces_them(truth
 
 
 def test_download_buttons_hold_the_chart_data(monkeypatch, truth: int) -> None:
-    from ui import classroom
-
-    sent = {}
-    real = classroom.download_csv
-
-    def recording(frame, *, filename, key, **kwargs):
-        sent[key] = (filename, classroom.csv_bytes(frame).decode().splitlines())
-        real(frame, filename=filename, key=key, **kwargs)
-
-    monkeypatch.setattr(classroom, "download_csv", recording)
+    sent = record_downloads(monkeypatch)
     at = run_page()
     assert len(at.get("download_button")) == 3
     for key, filename in (
@@ -215,11 +208,9 @@ def test_download_buttons_hold_the_chart_data(monkeypatch, truth: int) -> None:
 
 def test_quiz_wrong_and_right_answers_survive_a_slider_move() -> None:
     at = run_page()
-    at.radio(key=quiz.choice_key("definition", 0)).set_value(0).run()
-    at.button(key="quiz_definition_0_check").click().run()
+    answer_quiz(at, "definition", 0, 0)
     assert any("Not quite" in e.value and "7.39" in e.value for e in at.error)
-    at.radio(key=quiz.choice_key("definition", 1)).set_value(1).run()
-    at.button(key="quiz_definition_1_check").click().run()
+    answer_quiz(at, "definition", 1, 1)
     assert any(s.value.startswith("Right.") and "75%" in s.value for s in at.success)
     at.select_slider(key="def_eps").set_value(3.0).run()
     at.slider(key="def_prior").set_value(0.6).run()
@@ -236,21 +227,7 @@ def test_quiz_answers_are_right() -> None:
 
 
 def test_an_upload_leaves_the_census_and_says_so(truth: int) -> None:
-    from ui import userdata
-    from ui.userdata_check import read_upload
-
-    frame = read_upload(b"job,team\nnurse,a\nchef,b\n", "jobs.csv", max_bytes=10_000)
-    at = page_apptest(PAGE)
-    at.session_state[userdata.STATE_KEY] = userdata._Uploaded(
-        file_id="test",
-        filename="jobs.csv",
-        frame=frame,
-        columns=userdata.categorical_columns(frame),
-        conditions=userdata.yes_no_conditions(frame),
-        missing=userdata.missing_values(frame),
-    )
-    at.run()
-    assert not at.exception, at.exception
+    at = run_lesson_with_upload(PAGE, b"job,team\nnurse,a\nchef,b\n", "jobs.csv", max_bytes=10_000)
     assert any("always uses the bundled census" in i.value for i in at.info)
     assert metrics(at)["f(D): everyone"] == f"{truth:,}"
     assert not any("always uses" in i.value for i in run_page().info)

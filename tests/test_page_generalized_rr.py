@@ -9,8 +9,17 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import dp
+from apptest_helpers import (
+    answer_quiz,
+    chart_titled,
+    code_texts,
+    hosted_lesson,
+    ignored_link_notice,
+    record_downloads,
+    toasts,
+    upload_csv,
+)
 from apptest_helpers import chart_rows as rows_of
-from apptest_helpers import chart_titled
 from ui.widgets import DEFAULT_SEED
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,27 +159,13 @@ def test_epsilon_mode_sets_p_equal_q(epsilon):
 
 # --- Classroom features: link binding, code, download, check yourself, your own data -------
 
-HOST = """
-import runpy
-from ui import classroom, userdata
-classroom.url_guard_start()
-classroom.sidebar()
-userdata.dataset_picker()
-runpy.run_path({path!r}, run_name="__main__")
-classroom.url_guard_end()
-"""
 # 1,000 people: Clerk 600, Sales 300, no job 100 (missing answers no).
 JOBS = b"Job,Town\n" + b"Sales,Hull\n" * 300 + b"Clerk,York\n" * 600 + b",York\n" * 100
 
 
 def hosted(**params: str) -> AppTest:
     """The lesson as app.py runs it: link guard, classroom sidebar, dataset picker."""
-    from conftest import PAGES
-
-    at = AppTest.from_string(HOST.format(path=str(PAGES / "generalized_rr.py")), default_timeout=30)
-    for key, value in params.items():
-        at.query_params[key] = value
-    return at.run()
+    return hosted_lesson("generalized_rr.py", **params)
 
 
 def test_link_parameters_reproduce_the_view():
@@ -197,16 +192,14 @@ def test_link_parameters_reproduce_the_view():
 def test_an_invalid_link_value_falls_back_with_a_notice(param, value):
     at = hosted(**{param: value})
     assert not at.exception
-    assert [t.value for t in at.toast] == [
-        f"Ignored an invalid link setting: {param}={value} — using the default."
-    ]
+    assert toasts(at) == [ignored_link_notice(param, value)]
     assert at.slider(key="grr_p").value == 0.75
     assert at.selectbox(key="grr_ask").value == "Occupation = Sales"
     assert metric(at, "Truth (salespeople)") == "3,650"
 
 
 def sampling_code(at: AppTest) -> str:
-    (code,) = [c.value for c in at.code if "dp.sample_rr_counts" in c.value]
+    (code,) = code_texts(at, containing="dp.sample_rr_counts")
     return code
 
 
@@ -227,16 +220,7 @@ def test_code_behind_the_chart_has_the_current_values_and_rebuilds_it():
 
 
 def test_download_holds_the_repeated_surveys(monkeypatch):
-    from ui import classroom
-
-    sent = {}
-    real = classroom.download_csv
-
-    def recording(frame, *, filename, key, **kwargs):
-        sent[key] = (filename, classroom.csv_bytes(frame).decode().splitlines())
-        real(frame, filename=filename, key=key, **kwargs)
-
-    monkeypatch.setattr(classroom, "download_csv", recording)
+    sent = record_downloads(monkeypatch)
     at = run_page()
     assert [b.key for b in at.get("download_button")] == ["generalized_rr_dl_surveys"]
     filename, lines = sent["generalized_rr_dl_surveys"]
@@ -249,20 +233,15 @@ def test_download_holds_the_repeated_surveys(monkeypatch):
 
 
 def test_check_yourself_gives_feedback_that_survives_a_slider_move():
-    from ui import quiz
-
     assert dp.rr_epsilon(0.75, 0.75) == pytest.approx(math.log(3))  # Q1
     ln_yes, ln_no = dp.rr_likelihood_ratios(0.9, 0.6)  # Q2
     assert (round(ln_yes, 2), round(ln_no, 2)) == (0.81, 1.79)
     assert dp.rr_epsilon(0.4, 0.6) == pytest.approx(0.0)  # Q3
     at = run_page()
-    at.radio(key=quiz.choice_key("generalized_rr", 0)).set_value(2).run()
-    at.button(key="quiz_generalized_rr_0_check").click().run()
+    answer_quiz(at, "generalized_rr", 0, 2)
     assert any("Not quite" in e.value and "p = q = 0.75" in e.value for e in at.error)
-    at.radio(key=quiz.choice_key("generalized_rr", 0)).set_value(1).run()
-    at.button(key="quiz_generalized_rr_0_check").click().run()
-    at.radio(key=quiz.choice_key("generalized_rr", 1)).set_value(0).run()
-    at.button(key="quiz_generalized_rr_1_check").click().run()
+    answer_quiz(at, "generalized_rr", 0, 1)
+    answer_quiz(at, "generalized_rr", 1, 0)
     at.slider(key="grr_p").set_value(0.85).run()
     at.radio(key="grr_mode").set_value("Choose ε (p = q)").run()
     assert len([s for s in at.success if s.value.startswith("Right.")]) == 2
@@ -270,8 +249,7 @@ def test_check_yourself_gives_feedback_that_survives_a_slider_move():
 
 
 def test_an_uploaded_file_replaces_the_census_numbers():
-    at = hosted()
-    at.file_uploader[0].upload("jobs.csv", JOBS, "text/csv").run()
+    at = upload_csv(hosted(), "jobs.csv", JOBS)
     assert not at.exception
     assert at.selectbox(key="grr_ask").value == "Job = Clerk"  # most common first
     assert metric(at, "Truth (true yes)") == "600"

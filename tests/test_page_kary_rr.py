@@ -5,7 +5,15 @@ import numpy as np
 import pytest
 
 import dp
-from apptest_helpers import specs_and_frames
+from apptest_helpers import (
+    answer_quiz,
+    code_texts,
+    hosted_lesson,
+    ignored_link_notice,
+    specs_and_frames,
+    toasts,
+    upload_csv,
+)
 from conftest import page_apptest
 from ui import lesson_kary, widgets
 
@@ -120,15 +128,6 @@ def test_error_table_is_a_mean_over_many_surveys():
 
 # --- Classroom features: link binding, code, download, check yourself, your own data -------
 
-HOST = """
-import runpy
-from ui import classroom, userdata
-classroom.url_guard_start()
-classroom.sidebar()
-userdata.dataset_picker()
-runpy.run_path({path!r}, run_name="__main__")
-classroom.url_guard_end()
-"""
 JOBS = (
     b"Job,Town\n"
     + b"Baker,Leeds\n" * 500
@@ -141,14 +140,7 @@ JOBS = (
 
 def hosted(**params: str):
     """The lesson as app.py runs it: link guard, classroom sidebar, dataset picker."""
-    from streamlit.testing.v1 import AppTest
-
-    from conftest import PAGES
-
-    at = AppTest.from_string(HOST.format(path=str(PAGES / "kary_rr.py")), default_timeout=30)
-    for key, value in params.items():
-        at.query_params[key] = value
-    return at.run()
+    return hosted_lesson("kary_rr.py", **params)
 
 
 def test_link_parameters_reproduce_the_view():
@@ -170,15 +162,13 @@ def test_link_parameters_reproduce_the_view():
 def test_an_invalid_link_value_falls_back_with_a_notice(param, value):
     at = hosted(**{param: value})
     assert not at.exception
-    assert [t.value for t in at.toast] == [
-        f"Ignored an invalid link setting: {param}={value} — using the default."
-    ]
+    assert toasts(at) == [ignored_link_notice(param, value)]
     assert at.radio(key="kary_attribute").value == "occupation"
     assert at.select_slider(key="kary_eps").value == 0.5
 
 
 def code_blocks(at) -> list[str]:
-    return [c.value for c in at.code]
+    return code_texts(at)
 
 
 def test_code_behind_the_charts_has_the_current_values():
@@ -211,30 +201,24 @@ def test_downloads_carry_the_chart_data():
 
 
 def test_check_yourself_gives_feedback_that_survives_a_slider_move():
-    from ui import quiz
-
     # Q1: p = e^ε / (e^ε + k − 1) = 3 / 16 at k = 14, ε = ln 3.
     assert dp.grr_probabilities(np.log(3), 14)[0] == pytest.approx(3 / 16)
     # Q3: (e + 14) / (e + 2) ≈ 3.54.
     ratio = dp.grr_variance(1000, 1.0, 16) / dp.grr_variance(1000, 1.0, 4)
     assert round(ratio, 1) == 3.5
     at = page_apptest("kary_rr.py").run()
-    at.radio(key=quiz.choice_key("kary_rr", 0)).set_value(0).run()
-    at.button(key="quiz_kary_rr_0_check").click().run()
+    answer_quiz(at, "kary_rr", 0, 0)
     assert any("Not quite" in e.value and "3/16" in e.value for e in at.error)
-    at.radio(key=quiz.choice_key("kary_rr", 0)).set_value(1).run()
-    at.button(key="quiz_kary_rr_0_check").click().run()
+    answer_quiz(at, "kary_rr", 0, 1)
     assert any(s.value.startswith("Right.") for s in at.success)
-    at.radio(key=quiz.choice_key("kary_rr", 2)).set_value(1).run()
-    at.button(key="quiz_kary_rr_2_check").click().run()
+    answer_quiz(at, "kary_rr", 2, 1)
     at.select_slider(key="kary_eps").set_value(1.0).run()
     assert len([s for s in at.success if s.value.startswith("Right.")]) == 2
     assert not at.exception
 
 
 def test_an_uploaded_file_replaces_the_census_numbers():
-    at = hosted()
-    at.file_uploader[0].upload("jobs.csv", JOBS, "text/csv").run()
+    at = upload_csv(hosted(), "jobs.csv", JOBS)
     assert not at.exception
     assert at.selectbox(key="kary_column").value == "Job"  # no Occupation: the first column
     assert "kary_attribute" not in [r.key for r in at.radio]  # no census attributes

@@ -7,7 +7,19 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import dp
-from apptest_helpers import chart_spec, metrics, named_data, run_lesson
+from apptest_helpers import (
+    answer_quiz,
+    chart_spec,
+    code_texts,
+    csv_header,
+    hosted_lesson,
+    ignored_link_notice,
+    metrics,
+    named_data,
+    run_lesson,
+    toasts,
+    upload_csv,
+)
 from conftest import PAGES
 from ui import classroom, userdata, widgets
 from ui import lesson_laplace as lesson
@@ -153,20 +165,9 @@ def test_worlds_and_accuracy_charts_follow_epsilon() -> None:
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
     """The lesson inside a host like app.py: the link guard and the dataset picker around it
     (the notice for an ignored link setting and the uploader live in app.py, not the page)."""
-    script = f"""
-import runpy
-from ui import classroom, userdata
-classroom.url_guard_start()
-userdata.dataset_picker()
-runpy.run_path({str(LESSON)!r})
-classroom.url_guard_end()
-"""
-    at = AppTest.from_string(script, default_timeout=60)
-    for key, value in params.items():
-        at.query_params[key] = value
-    at.run()
+    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
     if upload is not None:
-        at.file_uploader[0].upload(upload[0], upload[1], "text/csv").run()
+        upload_csv(at, *upload)
     assert not at.exception, at.exception
     return at
 
@@ -186,8 +187,8 @@ def test_a_link_reproduces_the_view(people) -> None:
 @pytest.mark.parametrize(("param", "value"), [("lap_eps", "0.123"), ("lap_n", "7"), ("lap_q", "x")])
 def test_an_invalid_link_setting_falls_back_with_a_notice(param, value) -> None:
     at = hosted(**{param: value})
-    expected = f"Ignored an invalid link setting: {param}={value} — using the default."
-    assert [toast.value for toast in at.toast] == [expected]
+    expected = ignored_link_notice(param, value)
+    assert toasts(at) == [expected]
     assert metrics(at)["Scale b = 1/ε"] == "1"
     assert chart_spec(at, 0)["title"] == "2,000 noisy answers at ε = 1"
 
@@ -197,7 +198,7 @@ def test_the_code_and_the_download_follow_the_sliders(people) -> None:
     at.select_slider(key="lap_eps").set_value(0.3)
     at.select_slider(key="lap_n").set_value(500).run()
     truth = int((people["Age"] >= 40).sum())
-    codes = [c.value for c in at.code]
+    codes = code_texts(at)
     assert f"truth, epsilon, answers, half_width = {truth}, 0.3, 500, 50.0" in codes[0]
     assert f"rng={widgets.DEFAULT_SEED + lesson.SEED_HISTOGRAM})" in codes[0]
     assert "epsilon = 0.3" in codes[1]
@@ -211,18 +212,16 @@ def test_the_code_and_the_download_follow_the_sliders(people) -> None:
 
 def test_download_csv_headers() -> None:
     frame = lesson.histogram(100, 1.0, 200, 50.0, 1)[1]
-    assert classroom.csv_bytes(frame).decode().splitlines()[0] == "start,end,count,share"
+    assert csv_header(frame) == "start,end,count,share"
     assert classroom.csv_bytes(lesson.accuracy_frame()).decode().startswith("epsilon,accuracy\n")
 
 
 def test_the_quiz_gives_feedback_that_survives_a_slider_move() -> None:
     at = run_page()
     assert "Check yourself" in [h.value for h in at.header]
-    at.radio(key="quiz_laplace_0_choice").set_value(0).run()  # "It doubles": wrong
-    at.button(key="quiz_laplace_0_check").click().run()
+    answer_quiz(at, "laplace", 0, 0)  # "It doubles": wrong
     assert "Not quite: the answer is “It halves”" in at.error[0].value
-    at.radio(key="quiz_laplace_0_choice").set_value(1).run()
-    at.button(key="quiz_laplace_0_check").click().run()
+    answer_quiz(at, "laplace", 0, 1)
     assert at.success[0].value.startswith("Right. b = Δ/ε")
     at.select_slider(key="lap_eps").set_value(5.0).run()
     assert not at.exception

@@ -7,7 +7,14 @@ import numpy as np
 import pytest
 
 import dp
-from apptest_helpers import specs_and_frames
+from apptest_helpers import (
+    answer_quiz,
+    hosted_lesson,
+    ignored_link_notice,
+    specs_and_frames,
+    toasts,
+    upload_csv,
+)
 from conftest import page_apptest
 from ui import lesson_kary, lesson_unary, widgets
 
@@ -146,29 +153,12 @@ def test_comparison_shows_the_crossover(at, epsilon, winner):
 
 # --- Classroom features: link binding, code, download, check yourself, your own data -------
 
-HOST = """
-import runpy
-from ui import classroom, userdata
-classroom.url_guard_start()
-classroom.sidebar()
-userdata.dataset_picker()
-runpy.run_path({path!r}, run_name="__main__")
-classroom.url_guard_end()
-"""
 JOBS = b"Job,Town\n" + b"Baker,Leeds\n" * 500 + b"Clerk,York\n" * 300 + b"Sales,Hull\n" * 200
 
 
 def hosted(**params: str):
     """The lesson as app.py runs it: link guard, classroom sidebar, dataset picker."""
-    from streamlit.testing.v1 import AppTest
-
-    from conftest import PAGES
-
-    script = HOST.format(path=str(PAGES / "unary_encoding.py"))
-    at = AppTest.from_string(script, default_timeout=30)
-    for key, value in params.items():
-        at.query_params[key] = value
-    return at.run()
+    return hosted_lesson("unary_encoding.py", **params)
 
 
 def test_link_parameters_reproduce_the_view():
@@ -191,9 +181,7 @@ def test_link_parameters_reproduce_the_view():
 def test_an_invalid_link_value_falls_back_with_a_notice(param, value):
     at = hosted(**{param: value})
     assert not at.exception
-    assert [t.value for t in at.toast] == [
-        f"Ignored an invalid link setting: {param}={value} — using the default."
-    ]
+    assert toasts(at) == [ignored_link_notice(param, value)]
     assert at.selectbox(key="ue_value").value == "Sales"
     assert metric(at, "p (1-bit → 1)") == "0.750"
 
@@ -222,16 +210,12 @@ def test_downloads_carry_the_chart_data(at):
 
 
 def test_check_yourself_gives_feedback_that_survives_a_slider_move(at):
-    from ui import quiz
-
     assert dp.ue_epsilon(0.75, 0.25) == pytest.approx(math.log(9))  # Q1
     assert dp.oue_probabilities(math.log(3)) == pytest.approx((0.5, 0.25))  # Q2
     assert dp.better_frequency_oracle(1.0, 14) == "OUE"  # Q3
-    at.radio(key=quiz.choice_key("unary_encoding", 1)).set_value(1).run()
-    at.button(key="quiz_unary_encoding_1_check").click().run()
+    answer_quiz(at, "unary_encoding", 1, 1)
     assert any("Not quite" in e.value for e in at.error)
-    at.radio(key=quiz.choice_key("unary_encoding", 0)).set_value(1).run()
-    at.button(key="quiz_unary_encoding_0_check").click().run()
+    answer_quiz(at, "unary_encoding", 0, 1)
     at.slider(key="ue_p").set_value(0.9).run()
     assert any(s.value.startswith("Right.") for s in at.success)
     assert any("Not quite" in e.value for e in at.error)
@@ -239,8 +223,7 @@ def test_check_yourself_gives_feedback_that_survives_a_slider_move(at):
 
 
 def test_an_uploaded_file_replaces_the_census_numbers():
-    at = hosted()
-    at.file_uploader[0].upload("jobs.csv", JOBS, "text/csv").run()
+    at = upload_csv(hosted(), "jobs.csv", JOBS)
     assert not at.exception
     assert at.selectbox(key="ue_column").value == "Job"
     assert at.selectbox(key="ue_value").options == ["Baker", "Clerk", "Sales"]
