@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -37,6 +38,7 @@ RUN_TIMEOUT_MS = 60_000
 RERUN_START_TIMEOUT_MS = 10_000
 APP = '[data-testid="stApp"]'
 FINISHED = f'{APP}[data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
+SIDEBAR_SEED = '[data-testid="stSidebar"] [data-testid="stNumberInput"] input'
 
 _COUNT_RUN_STARTS = """
 (() => {
@@ -141,3 +143,16 @@ def metric_value(page: Page, label: str) -> Locator:
 def open_lesson(page: Page, base_url: str, file: str) -> None:
     """`open_page` for the lesson in lessons/`file`."""
     open_page(page, base_url, lesson_url(file))
+
+
+def link_params(page: Page) -> dict[str, list[str]]:
+    """The page's current link (query) parameters, name -> values, as `parse_qs` reads them."""
+    return parse_qs(urlparse(page.url).query)
+
+
+def enter_seed(page: Page, seed: str) -> None:
+    """Type `seed` into the classroom sidebar's seed box, press Enter, wait for the rerun."""
+    box = page.locator(SIDEBAR_SEED)
+    with expect_rerun(page):
+        box.fill(seed)
+        box.press("Enter")

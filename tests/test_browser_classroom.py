@@ -3,14 +3,14 @@ presenter mode (?present=true) enlarges the lesson, an invalid link setting is e
 
 from __future__ import annotations
 
-from urllib.parse import parse_qs, urlparse
-
 from playwright.sync_api import Browser, Page, expect
 
 from browser_helpers import (
+    SIDEBAR_SEED,
     assert_no_exception,
-    expect_rerun,
+    enter_seed,
     lesson_url,
+    link_params,
     metric_value,
     move_slider_with_keyboard,
     open_page,
@@ -40,14 +40,11 @@ def open_in_new_context(browser: Browser, url: str) -> Page:
 
 def test_a_copied_link_reproduces_seed_slider_and_numbers(page: Page, app_server, browser):
     open_page(page, app_server, LAPLACE)
-    seed = page.locator('[data-testid="stSidebar"] [data-testid="stNumberInput"] input')
-    with expect_rerun(page):
-        seed.fill("4242")
-        seed.press("Enter")
+    enter_seed(page, "4242")
     move_slider_with_keyboard(page, EPSILON_LABEL, "ArrowLeft", times=2)
     before_value, before_numbers = slider_value(page, EPSILON_LABEL), metric_numbers(page)
     assert before_value == "0.5"  # 1 -> 0.7 -> 0.5 on the log grid
-    params = parse_qs(urlparse(page.url).query)
+    params = link_params(page)
     assert params.get("seed") == ["4242"], page.url
     assert params.get("lap_eps") == ["0.5"], page.url  # the ε slider is bound (key lap_eps)
 
@@ -61,13 +58,10 @@ def test_a_copied_link_reproduces_seed_slider_and_numbers(page: Page, app_server
 
 def test_the_seed_alone_round_trips(page: Page, app_server, browser):
     open_page(page, app_server, LAPLACE)
-    seed = page.locator('[data-testid="stSidebar"] [data-testid="stNumberInput"] input')
-    with expect_rerun(page):
-        seed.fill("31337")
-        seed.press("Enter")
-    assert parse_qs(urlparse(page.url).query).get("seed") == ["31337"]
+    enter_seed(page, "31337")
+    assert link_params(page).get("seed") == ["31337"]
     other = open_in_new_context(browser, page.url)
-    other_seed = other.locator('[data-testid="stSidebar"] [data-testid="stNumberInput"] input')
+    other_seed = other.locator(SIDEBAR_SEED)
     expect(other_seed).to_have_value("31337")
     assert_no_exception(other)
     other.context.close()
@@ -96,4 +90,4 @@ def test_an_invalid_link_setting_is_explained_not_an_error(page: Page, app_serve
     open_page(page, app_server, f"{LAPLACE}?seed=abc")
     expect(page.get_by_text("Ignored an invalid link setting: seed=abc").first).to_be_visible()
     assert_no_exception(page)
-    assert "seed" not in parse_qs(urlparse(page.url).query)
+    assert "seed" not in link_params(page)

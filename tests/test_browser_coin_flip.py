@@ -2,13 +2,13 @@
 the synthetic population and the spread of its estimate change."""
 
 import math
-from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Page, expect
 
 import dp
 from browser_helpers import (
     assert_no_exception,
+    link_params,
     move_slider_with_keyboard,
     open_lesson,
     wait_for_run,
@@ -48,7 +48,7 @@ def test_a_keyboard_move_writes_the_bound_parameters_into_the_url(
     open_lesson(page, app_server, "coin_flip.py")
     move_slider_with_keyboard(page, "h: coin 1 says answer honestly", "ArrowRight")  # 0.5 -> 0.55
     move_slider_with_keyboard(page, "People asked, n", "ArrowRight")  # 1,000 -> 2,000
-    params = parse_qs(urlparse(page.url).query)
+    params = link_params(page)
     assert params.get("cf_honest") == ["0.55"], page.url
     assert params.get("cf_n") == ["2,000"], page.url
     p, q = dp.coin_flip_probabilities(0.55, 0.5)

@@ -1,12 +1,16 @@
 """Composition lesson in real Chromium: it loads, a keyboard move of the number of queries
 updates the per-query ε, and no traceback appears."""
 
-from urllib.parse import parse_qs, urlparse
-
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import assert_no_exception, metric, move_slider_with_keyboard, open_lesson
+from browser_helpers import (
+    assert_no_exception,
+    link_params,
+    metric,
+    move_slider_with_keyboard,
+    open_lesson,
+)
 
 
 def test_moving_the_number_of_queries_updates_the_per_query_epsilon(
@@ -28,6 +32,6 @@ def test_a_keyboard_move_writes_the_bound_parameter_into_the_url(
 ) -> None:
     open_lesson(page, app_server, "composition.py")
     move_slider_with_keyboard(page, "Group size g", "ArrowRight", times=2)  # 4 -> 6
-    assert parse_qs(urlparse(page.url).query).get("group_g") == ["6"], page.url
+    assert link_params(page).get("group_g") == ["6"], page.url
     expect(metric(page, "Family's ε")).to_contain_text("3")  # 6 · 0.5
     assert_no_exception(page)

@@ -1,12 +1,17 @@
 """Generalized RR page in real Chromium: load, move p with the keyboard, see ε change."""
 
 import math
-from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Page, expect
 
 import dp
-from browser_helpers import assert_no_exception, metric, move_slider_with_keyboard, open_lesson
+from browser_helpers import (
+    assert_no_exception,
+    link_params,
+    metric,
+    move_slider_with_keyboard,
+    open_lesson,
+)
 
 
 def test_moving_p_updates_epsilon(page: Page, app_server: str) -> None:
@@ -25,7 +30,7 @@ def test_a_keyboard_move_writes_the_bound_parameters_into_the_url(
 ) -> None:
     open_lesson(page, app_server, "generalized_rr.py")
     move_slider_with_keyboard(page, "q: keep a true no", "ArrowLeft", times=2)  # 0.75 -> 0.73
-    params = parse_qs(urlparse(page.url).query)
+    params = link_params(page)
     assert params.get("grr_q") == ["0.73"], page.url
     expect(metric(page, "Privacy loss ε")).to_contain_text(f"{dp.rr_epsilon(0.75, 0.73):.3f}")
     assert_no_exception(page)

@@ -2,12 +2,12 @@
 interval metrics follow, and no traceback appears."""
 
 import math
-from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Page, expect
 
 from browser_helpers import (
     assert_no_exception,
+    link_params,
     metric_value,
     move_slider_with_keyboard,
     open_lesson,
@@ -31,7 +31,7 @@ def test_a_keyboard_move_writes_the_bound_parameters_into_the_url(
     open_lesson(page, app_server, "laplace.py")
     move_slider_with_keyboard(page, "Privacy loss ε", "ArrowLeft", times=1)  # 1 -> 0.7
     move_slider_with_keyboard(page, "Noisy answers to simulate", "ArrowRight")  # 2,000 -> 5,000
-    params = parse_qs(urlparse(page.url).query)
+    params = link_params(page)
     assert params.get("lap_eps") == ["0.7"], page.url
     assert params.get("lap_n") == ["5,000"], page.url
     expect(metric_value(page, "Scale b = 1/ε")).to_have_text(f"{1 / 0.7:,.4g}")
