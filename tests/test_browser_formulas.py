@@ -22,6 +22,10 @@ GLYPH_OVERHANG_PX = """() => [...document.querySelectorAll('.katex-display')].ma
 
 def test_no_formula_draws_above_its_clipping_box(page: Page, app_server: str) -> None:
     open_page(page, app_server, LESSON.url_path)
+    # KaTeX draws after the run has finished, and its web fonts move the glyphs once they
+    # load: wait for both before measuring (on a busy machine both come late).
+    page.locator(".katex-display").nth(4).wait_for(state="attached")
+    page.evaluate("() => document.fonts.ready.then(() => true)")
     overhangs = page.evaluate(GLYPH_OVERHANG_PX)
     assert len(overhangs) >= 5, "the page should show its formulas"
     assert max(overhangs) <= 0.5, f"glyphs reach above their box by {max(overhangs):.1f} px"
