@@ -17,14 +17,7 @@ widgets.lesson_header(
     "you bias the coins and hunt for a bug that a textbook formula hides.",
 )
 
-userdata.show_dataset_in_use()
-condition = userdata.pick_condition(
-    "cf_ask",
-    default="Occupation = Sales",
-    label="The survey's yes/no question: does the person have…",
-    bind="query-params",
-)
-survey = None if condition is None else lesson_rr.active_survey(condition)
+survey = lesson_rr.survey_question_picker("cf_ask")
 question = "Do you work in Sales?" if survey is None else survey.question
 
 # --- 1. One respondent ---------------------------------------------------------------------

@@ -15,14 +15,7 @@ widgets.lesson_header(
     "numbers in it, the spread of the estimated count for everybody in the dataset, "
     "and which answer is better protected when p ≠ q.",
 )
-userdata.show_dataset_in_use()
-condition = userdata.pick_condition(
-    "grr_ask",
-    default="Occupation = Sales",
-    label="The survey's yes/no question: does the person have…",
-    bind="query-params",
-)
-survey = None if condition is None else lesson_rr.active_survey(condition)
+survey = lesson_rr.survey_question_picker("grr_ask")
 
 # --- choose the mechanism ------------------------------------------------------------------
 mode = st.radio(

@@ -100,6 +100,22 @@ def active_survey(condition) -> Survey:
     return Survey(condition.column, condition.value, truth, on_census)
 
 
+def survey_question_picker(key: str) -> Survey | None:
+    """The two RR lessons' opening: say which dataset is in use, let the learner pick the
+    survey's yes/no question (a selectbox under `key`, bound to the link) and return its
+    Survey — None when the dataset has no yes/no question (`pick_condition` warns)."""
+    from ui import userdata
+
+    userdata.show_dataset_in_use()
+    condition = userdata.pick_condition(
+        key,
+        default="Occupation = Sales",
+        label="The survey's yes/no question: does the person have…",
+        bind="query-params",
+    )
+    return None if condition is None else active_survey(condition)
+
+
 # --- draws (deterministic given the seed) -------------------------------------------------
 
 
