@@ -35,7 +35,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from ui.navigation import LESSONS
 
 RUN_TIMEOUT_MS = 60_000
-RERUN_START_TIMEOUT_MS = 10_000
+RERUN_START_TIMEOUT_MS = 20_000
 APP = '[data-testid="stApp"]'
 FINISHED = f'{APP}[data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
 SIDEBAR_SEED = '[data-testid="stSidebar"] [data-testid="stNumberInput"] input'
@@ -98,9 +98,13 @@ def expect_rerun(page: Page, *, timeout_ms: int = RUN_TIMEOUT_MS) -> Iterator[No
 
 def open_page(page: Page, base_url: str, url_path: str = "") -> None:
     """Navigate to `base_url/url_path` (a Lesson's url_path; "" for Home) and wait for the
-    first run to finish."""
+    first run to finish.
+
+    A new session shows "notRunning" before its first run has even started, so it first
+    waits for that run to start (counted by the init script), then for it to end."""
     page.add_init_script(_COUNT_RUN_STARTS)
     page.goto(f"{base_url.rstrip('/')}/{url_path.lstrip('/')}", wait_until="domcontentloaded")
+    page.wait_for_function("() => window.__ppRunsStarted >= 1", timeout=RUN_TIMEOUT_MS)
     wait_for_run(page)
 
 

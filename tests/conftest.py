@@ -58,11 +58,18 @@ def apptest() -> Callable[[str], AppTest]:
     return page_apptest
 
 
+# A browser test waits on a real Chromium and a real server sharing two cores: on a loaded
+# machine a wait can run out although nothing is wrong. Browser tests (only they) get two
+# more tries; a real failure fails all three and still turns the run red.
+BROWSER_RERUNS = 2
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test that drives a real browser carries the `browser` marker."""
+    """Every test that drives a real browser carries the `browser` marker (and reruns)."""
     for item in items:
         if "page" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, reruns_delay=1))
 
 
 def _free_port() -> int:
