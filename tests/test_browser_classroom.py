@@ -3,7 +3,10 @@ presenter mode (?present=true) enlarges the lesson, an invalid link setting is e
 
 from __future__ import annotations
 
+import contextlib
+
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from browser_helpers import (
     SIDEBAR_SEED,
@@ -78,6 +81,17 @@ def test_present_flag_enlarges_the_title_and_hides_the_toolbar(page: Page, app_s
     open_page(page, app_server, LAPLACE)
     normal = title_font_px(page)
     open_page(page, app_server, f"{LAPLACE}?present=true")
+    # The presenter style sheet arrives a moment after the first elements: wait (bounded)
+    # for it to take effect; a title that never grows fails the assertion below.
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(
+            """limit => {
+                const title = document.querySelector('[data-testid="stMain"] h1');
+                return title && parseFloat(getComputedStyle(title).fontSize) > limit;
+            }""",
+            arg=1.3 * normal,
+            timeout=15_000,
+        )
     presenting = title_font_px(page)
     assert presenting > 1.3 * normal, (normal, presenting)
     expect(page.locator('[data-testid="stMainMenu"]')).to_be_hidden()
