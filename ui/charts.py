@@ -215,3 +215,29 @@ def describe_histogram(values: np.ndarray, truth: float, *, what: str = "noisy a
         f"dashed line. Answers centre on {np.median(values):,.1f}; 95% of them lie between "
         f"{lo:,.1f} and {hi:,.1f}."
     )
+
+
+def reference_line_layers(data: alt.Data | alt.NamedData, field: str, *, y_scale: alt.Scale):
+    """A dashed horizontal reference line at `field` with its `label` written on the left
+    (e.g. the prior belief, or a coin toss's 50%)."""
+    base = alt.Chart(data)
+    rule = base.mark_rule(color=BLACK, strokeDash=[6, 3]).encode(
+        y=alt.Y(f"{field}:Q", scale=y_scale)
+    )
+    text = base.mark_text(align="left", dx=4, dy=-6, color=BLACK, fontWeight="bold").encode(
+        x=alt.value(0), y=alt.Y(f"{field}:Q", scale=y_scale), text="label:N"
+    )
+    return rule + text
+
+
+def marked_point_layers(
+    data: alt.Data | alt.NamedData, x: str, y: str, *, x_scale: alt.Scale, y_scale: alt.Scale
+):
+    """A blue diamond at the current (x, y) on a curve, with its `label` beside it."""
+    base = alt.Chart(data)
+    encoding = {"x": alt.X(f"{x}:Q", scale=x_scale), "y": alt.Y(f"{y}:Q", scale=y_scale)}
+    point = base.mark_point(shape="diamond", size=160, filled=True, color=BLUE).encode(**encoding)
+    text = base.mark_text(align="right", dx=-10, dy=-10, color=BLUE, fontWeight="bold").encode(
+        **encoding, text="label:N"
+    )
+    return point + text

@@ -32,6 +32,20 @@ MODEL_COLOURS = alt.Scale(domain=[CENTRAL, LOCAL], range=[charts.BLUE, charts.OR
 MODEL_DASHES = alt.Scale(domain=[CENTRAL, LOCAL], range=[[1, 0], [7, 4]])
 
 
+def model_style(*, legend: bool) -> dict:
+    """Colour and dash per model (never colour alone), with the legend under the chart."""
+    return {
+        "color": alt.Color(
+            "model:N",
+            scale=MODEL_COLOURS,
+            legend=alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0)
+            if legend
+            else None,
+        ),
+        "strokeDash": alt.StrokeDash("model:N", scale=MODEL_DASHES, legend=None),
+    }
+
+
 def error_distributions(truth: int, n: int, epsilon: float, seed: int) -> pd.DataFrame:
     """Share of answers whose |error| falls in each log bin, for both models.
 
@@ -87,12 +101,7 @@ def _error_distribution_layers(bins_data, typical_data) -> alt.LayerChart:
     outline = base.mark_line(interpolate="step-after", strokeWidth=2).encode(
         x=alt.X("start:Q", scale=x_scale),
         y=y,
-        color=alt.Color(
-            "model:N",
-            scale=MODEL_COLOURS,
-            legend=alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0),
-        ),
-        strokeDash=alt.StrokeDash("model:N", scale=MODEL_DASHES, legend=None),
+        **model_style(legend=True),
         tooltip=[
             alt.Tooltip("model:N"),
             alt.Tooltip("start:Q", format=",.3g", title="|error| from"),
@@ -105,8 +114,7 @@ def _error_distribution_layers(bins_data, typical_data) -> alt.LayerChart:
         .mark_rule(strokeWidth=1.5)
         .encode(
             x=alt.X("x:Q", scale=x_scale),
-            color=alt.Color("model:N", scale=MODEL_COLOURS, legend=None),
-            strokeDash=alt.StrokeDash("model:N", scale=MODEL_DASHES, legend=None),
+            **model_style(legend=False),
         )
     )
     labels = [
@@ -185,12 +193,7 @@ def _error_versus_n_layers(lines_data, ends_data, size_data) -> alt.LayerChart:
         .encode(
             x=x,
             y=y,
-            color=alt.Color(
-                "model:N",
-                scale=MODEL_COLOURS,
-                legend=alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0),
-            ),
-            strokeDash=alt.StrokeDash("model:N", scale=MODEL_DASHES, legend=None),
+            **model_style(legend=True),
             tooltip=[
                 alt.Tooltip("model:N"),
                 alt.Tooltip("n:Q", format=",.0f", title="people"),

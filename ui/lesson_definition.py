@@ -239,35 +239,11 @@ def posterior_spec() -> dict:
             ],
         )
     )
-    prior = alt.NamedData(name="prior")
-    prior_rule = (
-        alt.Chart(prior)
-        .mark_rule(color=charts.BLACK, strokeDash=[6, 3])
-        .encode(y=alt.Y("p:Q", scale=y_scale))
+    prior = charts.reference_line_layers(alt.NamedData(name="prior"), "p", y_scale=y_scale)
+    point = charts.marked_point_layers(
+        alt.NamedData(name="point"), "epsilon", "posterior", x_scale=x_scale, y_scale=y_scale
     )
-    prior_text = (
-        alt.Chart(prior)
-        .mark_text(align="left", dx=4, dy=-6, color=charts.BLACK, fontWeight="bold")
-        .encode(x=alt.value(0), y=alt.Y("p:Q", scale=y_scale), text="label:N")
-    )
-    point_data = alt.NamedData(name="point")
-    point = (
-        alt.Chart(point_data)
-        .mark_point(shape="diamond", size=160, filled=True, color=charts.BLUE)
-        .encode(x=alt.X("epsilon:Q", scale=x_scale), y=alt.Y("posterior:Q", scale=y_scale))
-    )
-    point_text = (
-        alt.Chart(point_data)
-        .mark_text(align="right", dx=-10, dy=-10, color=charts.BLUE, fontWeight="bold")
-        .encode(
-            x=alt.X("epsilon:Q", scale=x_scale),
-            y=alt.Y("posterior:Q", scale=y_scale),
-            text="label:N",
-        )
-    )
-    chart = (prior_rule + prior_text + curve + point + point_text).properties(
-        height=320, width=charts.DEFAULT_WIDTH
-    )
+    chart = (prior + curve + point).properties(height=320, width=charts.DEFAULT_WIDTH)
     return charts.vega_template(chart)
 
 

@@ -222,35 +222,13 @@ def accuracy_spec() -> dict:
             ],
         )
     )
-    coin = alt.Data(values=[{"y": 0.5, "label": "coin flip: 50%"}])
-    coin_rule = (
-        alt.Chart(coin)
-        .mark_rule(color=charts.BLACK, strokeDash=[6, 3])
-        .encode(y=alt.Y("y:Q", scale=y_scale))
+    coin = charts.reference_line_layers(
+        alt.Data(values=[{"y": 0.5, "label": "coin flip: 50%"}]), "y", y_scale=y_scale
     )
-    coin_text = (
-        alt.Chart(coin)
-        .mark_text(align="left", dx=4, dy=-6, fontWeight="bold")
-        .encode(x=alt.value(0), y=alt.Y("y:Q", scale=y_scale), text="label:N")
+    point = charts.marked_point_layers(
+        alt.NamedData(name="point"), "epsilon", "accuracy", x_scale=x_scale, y_scale=y_scale
     )
-    point_data = alt.NamedData(name="point")
-    point = (
-        alt.Chart(point_data)
-        .mark_point(shape="diamond", size=160, filled=True, color=charts.BLUE)
-        .encode(x=alt.X("epsilon:Q", scale=x_scale), y=alt.Y("accuracy:Q", scale=y_scale))
-    )
-    point_text = (
-        alt.Chart(point_data)
-        .mark_text(align="right", dx=-10, dy=-10, color=charts.BLUE, fontWeight="bold")
-        .encode(
-            x=alt.X("epsilon:Q", scale=x_scale),
-            y=alt.Y("accuracy:Q", scale=y_scale),
-            text="label:N",
-        )
-    )
-    chart = (coin_rule + coin_text + curve + point + point_text).properties(
-        height=300, width=charts.DEFAULT_WIDTH
-    )
+    chart = (coin + curve + point).properties(height=300, width=charts.DEFAULT_WIDTH)
     return charts.vega_template(chart)
 
 
