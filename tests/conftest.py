@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -62,6 +63,9 @@ def apptest() -> Callable[[str], AppTest]:
 # machine a wait can run out although nothing is wrong. Browser tests (only they) get two
 # more tries; a real failure fails all three and still turns the run red.
 BROWSER_RERUNS = 2
+# Playwright's default 5 s for an `expect` is tight for a cold server on two busy cores;
+# a real failure still fails, only later.
+expect.set_options(timeout=15_000)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
