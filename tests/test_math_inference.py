@@ -5,9 +5,9 @@ import math
 
 import numpy as np
 import pytest
-from dp_helpers import Z
 
 import dp
+from dp_helpers import Z
 
 # --- best_guess_accuracy: 1 - ½ e^(-ε / (2Δ)) ------------------------------------------------
 
