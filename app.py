@@ -4,8 +4,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from lessons.catalogue import HOME, all_pages
 from ui import classroom, userdata
-from ui.navigation import HOME, all_pages
 
 st.set_page_config(page_title="Privacy Playground", page_icon="🔒", layout="wide")
 st.html(Path(__file__).parent / "ui" / "style.css")

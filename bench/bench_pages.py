@@ -23,7 +23,7 @@ from streamlit.testing.v1 import AppTest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ui.navigation import Lesson, all_pages  # noqa: E402  (after the sys.path line above)
+from lessons.catalogue import Lesson, all_pages  # noqa: E402  (after the sys.path line above)
 
 RERUNS = 20
 TIMEOUT_S = 120

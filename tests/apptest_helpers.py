@@ -69,8 +69,8 @@ def run_lesson_with_upload(page_file: str, data: bytes, filename: str, *, max_by
     """Run lessons/`page_file` alone with `data` already uploaded, through the documented
     seam (the parsed file in session state under `userdata.STATE_KEY`); no exception may
     appear. The parsed frame is `at.session_state[userdata.STATE_KEY].frame`."""
+    from data.upload import read_upload
     from ui import userdata
-    from ui.userdata_check import read_upload
 
     frame = read_upload(data, filename, max_bytes=max_bytes)
     at = page_apptest(page_file)

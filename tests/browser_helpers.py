@@ -32,7 +32,7 @@ from urllib.parse import parse_qs, urlparse
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from ui.navigation import LESSONS
+from lessons.catalogue import LESSONS
 
 RUN_TIMEOUT_MS = 60_000
 RERUN_START_TIMEOUT_MS = 20_000

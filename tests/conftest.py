@@ -55,7 +55,7 @@ def app_apptest() -> AppTest:
 
 @pytest.fixture
 def apptest() -> Callable[[str], AppTest]:
-    """`apptest("laplace.py").run()` runs lessons/laplace.py under AppTest."""
+    """`apptest("laplace/page.py").run()` runs lessons/laplace/page.py under AppTest."""
     return page_apptest
 
 

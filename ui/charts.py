@@ -1,14 +1,13 @@
-"""Altair chart builders shared by the lessons. They take plain arrays, pre-aggregate
-(bins, not samples), fix their axes and draw the true value as a rule.
+"""The one chart API (`Template`), the palette, and the layers two or more lessons share.
 
-Building and validating an Altair chart costs tens of milliseconds per rerun, so the lessons
-build each chart once (in a cached function) as a Vega-Lite template with `vega_template`,
-and every rerun only puts this run's small pre-aggregated data and title into it
-(`fill_template`) and draws it (`show_template`)."""
+A lesson's charts.py builds each chart once as a `Template` (data-free, cached); its page
+calls `template.show(title=…, alt=…, name=frame, …)` with this run's pre-aggregated
+DataFrames (bins, not samples). Axes are fixed in the template; the true value is a
+labelled rule (`truth_rule_layers`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
 
 import altair as alt
 import numpy as np
@@ -37,71 +36,77 @@ DEFAULT_HEIGHT = 260
 _ALTAIR_DEFAULT_CONFIG = {"view": {"continuousWidth": 300, "continuousHeight": 300}}
 
 
-def vega_template(chart: alt.TopLevelMixin) -> dict:
-    """The chart as a Vega-Lite dict, ready for st.vega_lite_chart: not validated (that is
-    the slow part), without Altair's default 300x300 view config, with room above the title
-    (without it the title's ascenders are clipped in the app) and autosize fit-x (the width
-    follows the container, the height is the plot's own: Streamlit's default "fit" squeezes
-    titles and axis labels into it)."""
-    spec = chart.to_dict(validate=False)
-    if spec.get("config") == _ALTAIR_DEFAULT_CONFIG:
-        del spec["config"]
-    spec.setdefault("padding", {"left": 5, "top": 12, "right": 5, "bottom": 5})
-    spec.setdefault("autosize", {"type": "fit-x", "contains": "padding"})
-    return spec
+def _named_data(node, found: set[str]) -> set[str]:
+    """Every `{"data": {"name": …}}` a spec reads, at any depth (layers, facets, concats)."""
+    if isinstance(node, dict):
+        data = node.get("data")
+        if isinstance(data, dict) and "name" in data:
+            found.add(data["name"])
+        for value in node.values():
+            _named_data(value, found)
+    elif isinstance(node, list):
+        for item in node:
+            _named_data(item, found)
+    return found
 
 
-Rows = pd.DataFrame | bytes | Sequence[Mapping]
+class Template:
+    """A chart built once with Altair (data-free) and drawn each run with this run's
+    DataFrames, title and alt text: the one way the app draws a chart.
 
+    Building and validating an Altair chart costs tens of milliseconds, so a lesson's
+    charts.py builds each template once (a cached function) and the page calls `show`.
+    `datasets` are the names of the data the chart reads (`alt.NamedData(name=…)`); `show`
+    must be given exactly those, as DataFrames. The spec is never changed after building:
+    every call shares it, and Streamlit copies the top level before it touches it."""
 
-def fill_template(
-    spec: dict,
-    *,
-    title: str | dict | None = None,
-    datasets: Mapping[str, Rows] | None = None,
-    inline: Mapping[str, list[dict]] | None = None,
-) -> dict:
-    """A cached template with this run's data and title (the template is not changed).
+    def __init__(self, chart: alt.TopLevelMixin) -> None:
+        spec = chart.to_dict(validate=False)
+        if spec.get("config") == _ALTAIR_DEFAULT_CONFIG:
+            del spec["config"]
+        # Room above the title (without it the ascenders are clipped in the app), and
+        # fit-x: the width follows the container, the height is the plot's own.
+        spec.setdefault("padding", {"left": 5, "top": 12, "right": 5, "bottom": 5})
+        spec.setdefault("autosize", {"type": "fit-x", "contains": "padding"})
+        # Layers that share data get it hoisted by Altair to the top level, where the app's
+        # Vega-Lite embed draws a named dataset empty: give it back to each layer.
+        if "layer" in spec and "data" in spec:
+            shared = spec.pop("data")
+            spec["layer"] = [
+                layer if "data" in layer else {**layer, "data": shared} for layer in spec["layer"]
+            ]
+        self.spec: dict = spec
+        # Data written into the chart when it was built (alt.Data values that Altair moved
+        # to the top-level "datasets") is part of the template, not something to fill.
+        self.datasets: frozenset[str] = frozenset(
+            _named_data(spec, set()) - set(spec.get("datasets", {}))
+        )
 
-    `datasets` fill the layers that read named data (alt.NamedData): DataFrames, records,
-    or Arrow bytes already serialised in a cached function (Streamlit sends them as Arrow).
-    `inline` writes the rows of a named dataset into the layers that read it, as data
-    values inside the spec (cheapest for one- or two-row layers). A layer without data of
-    its own gets the top-level data Altair hoists there when layers share it, so `inline`
-    reaches those layers too."""
-    inline = inline or {}
-    top = spec.get("data")
-    filled = {key: value for key, value in spec.items() if key != "data"}
-    if "layer" in spec:
-        layers = []
-        for layer in spec["layer"]:
-            data = layer.get("data", top)
-            if data is not None and data.get("name") in inline:
-                layer = {**layer, "data": {"values": inline[data["name"]]}}
-            elif data is not None:
-                layer = {**layer, "data": data}
-            layers.append(layer)
-        filled["layer"] = layers
-    elif top is not None:
-        filled["data"] = top
-    if title is not None:
-        filled["title"] = title
-    filled["datasets"] = {**spec.get("datasets", {}), **(datasets or {})}
-    return filled
+    def filled(self, *, title: str | dict | None = None, **datasets: pd.DataFrame) -> dict:
+        """The Vega-Lite spec with this run's title and data (a new top-level dict)."""
+        given = set(datasets)
+        if given != self.datasets:
+            missing, unknown = sorted(self.datasets - given), sorted(given - self.datasets)
+            raise ValueError(
+                f"datasets: this chart reads {sorted(self.datasets)}; "
+                f"missing {missing}, unknown {unknown}"
+            )
+        for name, frame in datasets.items():
+            if not isinstance(frame, pd.DataFrame):
+                raise TypeError(
+                    f"datasets: {name!r} must be a DataFrame, not {type(frame).__name__}"
+                )
+        filled = dict(self.spec)
+        if title is not None:
+            filled["title"] = title
+        if datasets:
+            filled["datasets"] = {**self.spec.get("datasets", {}), **datasets}
+        return filled
 
-
-def show_template(
-    spec: dict,
-    *,
-    alt_text: str,
-    title: str | dict | None = None,
-    datasets: Mapping[str, Rows] | None = None,
-    inline: Mapping[str, list[dict]] | None = None,
-) -> None:
-    """Draw a cached template (see `vega_template`) with this run's data and title, as wide
-    as its container (see `fill_template` for the arguments)."""
-    filled = fill_template(spec, title=title, datasets=datasets, inline=inline)
-    st.vega_lite_chart(filled, width="stretch", alt=alt_text)
+    def show(self, *, alt: str, title: str | dict | None = None, **datasets: pd.DataFrame) -> None:
+        """Draw the chart as wide as its container, with `alt` as its alt text (the
+        current numbers, for a screen reader)."""
+        st.vega_lite_chart(self.filled(title=title, **datasets), width="stretch", alt=alt)
 
 
 def histogram_frame(
@@ -155,55 +160,6 @@ def truth_ticks(
     )
 
 
-def truth_rule(truth: float, *, label: str = "true value") -> alt.LayerChart:
-    """A dashed, labelled vertical rule at the true value."""
-    return truth_rule_layers(data=pd.DataFrame({"x": [float(truth)], "label": [label]}))
-
-
-def noisy_histogram(
-    values: np.ndarray,
-    *,
-    truth: float,
-    domain: tuple[float, float],
-    bins: int = 60,
-    title: str = "",
-    x_title: str = "noisy answer",
-    y_max: float | None = None,
-    colour: str = NOISY_COLOUR,
-    height: int = DEFAULT_HEIGHT,
-) -> alt.LayerChart:
-    """Histogram of noisy answers (share of answers per bin) with the truth as a rule.
-
-    The x axis is fixed to `domain`; pass `y_max` to fix the y axis too."""
-    frame = histogram_frame(values, domain=domain, bins=bins)
-    y_scale = alt.Scale(domain=[0, y_max]) if y_max is not None else alt.Undefined
-    bars = (
-        alt.Chart(frame)
-        .mark_bar(color=colour, opacity=0.85)
-        .encode(
-            x=alt.X(
-                "start:Q",
-                title=x_title,
-                scale=alt.Scale(domain=list(domain), nice=False),
-            ),
-            x2="end:Q",
-            y=alt.Y(
-                "share:Q",
-                title="share of answers",
-                axis=alt.Axis(format="%"),
-                scale=y_scale,
-            ),
-            y2=alt.datum(0),
-            tooltip=[
-                alt.Tooltip("start:Q", format=",.1f", title="from"),
-                alt.Tooltip("end:Q", format=",.1f", title="to"),
-                alt.Tooltip("count:Q", format=",", title="answers"),
-            ],
-        )
-    )
-    return (bars + truth_rule(truth)).properties(title=title, height=height, width=DEFAULT_WIDTH)
-
-
 def describe_histogram(values: np.ndarray, truth: float, *, what: str = "noisy answers") -> str:
     """Alt text for a histogram: how many values, where they centre, how far they spread."""
     values = np.asarray(values, dtype=float)
@@ -241,3 +197,66 @@ def marked_point_layers(
         **encoding, text="label:N"
     )
     return point + text
+
+
+@functools.lru_cache(maxsize=64)
+def band_histogram(
+    domain: tuple[float, float], x_title: str, y_max: float, colour: str, with_band: bool
+) -> Template:
+    """Template (shared by the randomized-response lessons): a histogram (share per bin,
+    fixed axes; dataset "bins"), the truth as a dashed labelled rule ("truth"), and with
+    `with_band` dotted rules at truth ± 2 SD ("band")."""
+    x_scale = alt.Scale(domain=list(domain), nice=False)
+    bars = (
+        alt.Chart(alt.NamedData(name="bins"))
+        .mark_bar(color=colour, opacity=0.85)
+        .encode(
+            x=alt.X("start:Q", title=x_title, scale=x_scale),
+            x2="end:Q",
+            y2=alt.datum(0),
+            y=alt.Y(
+                "share:Q",
+                title="share of surveys",
+                axis=alt.Axis(format="%"),
+                scale=alt.Scale(domain=[0, y_max], clamp=True),
+            ),
+            tooltip=[
+                alt.Tooltip("start:Q", format=",.0f", title="from"),
+                alt.Tooltip("end:Q", format=",.0f", title="to"),
+                alt.Tooltip("count:Q", format=",", title="surveys"),
+            ],
+        )
+    )
+    layers = bars + truth_rule_layers(x_scale)
+    if with_band:
+        layers += (
+            alt.Chart(alt.NamedData(name="band"))
+            .mark_rule(color=VERMILLION, strokeDash=[2, 2], strokeWidth=2)
+            .encode(x=alt.X("x:Q", scale=x_scale))
+        )
+    return Template(layers.properties(title="", height=DEFAULT_HEIGHT, width="container"))
+
+
+def band_histogram_data(
+    values: np.ndarray,
+    *,
+    truth: float,
+    sd: float | None = None,
+    domain: tuple[float, float],
+    bins: int,
+) -> dict[str, pd.DataFrame]:
+    """The data of `band_histogram`: share per bin over the fixed `domain`, the truth and,
+    if `sd` is given, truth ± 2 SD (clamped to the axis)."""
+    data = {
+        "bins": histogram_frame(values, domain=domain, bins=bins),
+        "truth": pd.DataFrame({"x": [float(truth)], "label": ["true value"]}),
+    }
+    if sd is not None:
+        lo, hi = domain
+        data["band"] = pd.DataFrame(
+            {
+                "x": [min(max(truth - 2 * sd, lo), hi), min(max(truth + 2 * sd, lo), hi)],
+                "label": ["−2 SD", "+2 SD"],
+            }
+        )
+    return data

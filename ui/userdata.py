@@ -20,13 +20,11 @@ and values are shown with `st.text`, `st.dataframe`, or markdown through `escape
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import pandas as pd
 import streamlit as st
 
-from ui import data
-from ui.userdata_check import (
+from data.upload import (
     MAX_CATEGORIES,
     CategoricalColumns,
     Condition,
@@ -38,6 +36,8 @@ from ui.userdata_check import (
     read_upload,
     yes_no_conditions,
 )
+from ui import datasets
+from ui.datasets import ActiveDataset, active
 
 __all__ = [
     "MAX_CATEGORIES",
@@ -61,21 +61,12 @@ __all__ = [
     "yes_no_conditions",
 ]
 
-STATE_KEY = "userdata_dataset"  # the uploaded dataset (_Uploaded), this session only
+STATE_KEY = datasets.UPLOAD_KEY  # the uploaded dataset (_Uploaded), this session only
 ERROR_KEY = "userdata_error"  # the last bad upload's message
 GENERATION_KEY = "userdata_generation"  # bumped to empty the uploader ("Back to the census")
 UPLOADER_KEY_PREFIX = "userdata_upload"
 BACK_KEY = "userdata_back"
-CENSUS_LABEL = "Bundled census"
 SHOW_UNAVAILABLE = 8
-
-
-class ActiveDataset(NamedTuple):
-    """The dataset the lessons run on: a display name (plain text: escape it before any
-    markdown) and the frame (never mutate it)."""
-
-    name: str
-    frame: pd.DataFrame
 
 
 @dataclass(frozen=True)
@@ -96,12 +87,12 @@ def max_upload_bytes() -> int:
 @st.cache_resource(show_spinner=False)
 def _census_analysis() -> tuple[CategoricalColumns, tuple[Condition, ...]]:
     """Columns and conditions of the census (public data, so shared by all sessions)."""
-    census = data.census()
+    census = datasets.census()
     return categorical_columns(census), yes_no_conditions(census)
 
 
 def _uploaded() -> _Uploaded | None:
-    return st.session_state.get(STATE_KEY)
+    return datasets.upload()
 
 
 def _uploader_key() -> str:
@@ -114,6 +105,7 @@ def _on_upload(uploader_key: str) -> None:
     file = st.session_state.get(uploader_key)
     st.session_state.pop(ERROR_KEY, None)
     st.session_state.pop(STATE_KEY, None)
+    datasets.forget_upload_results()
     if file is None:
         return
     try:
@@ -133,19 +125,14 @@ def _on_upload(uploader_key: str) -> None:
 
 def _back_to_census() -> None:
     st.session_state.pop(STATE_KEY, None)
+    datasets.forget_upload_results()
     st.session_state.pop(ERROR_KEY, None)
     st.session_state[GENERATION_KEY] = st.session_state.get(GENERATION_KEY, 0) + 1
 
 
 def active_dataset() -> ActiveDataset:
-    """The uploaded dataset of this session, else the bundled census."""
-    uploaded = _uploaded()
-    if uploaded is None:
-        census = data.census()
-        return ActiveDataset(f"{CENSUS_LABEL} ({len(census):,} people)", census)
-    return ActiveDataset(
-        f"Your file: {uploaded.filename} ({len(uploaded.frame):,} rows)", uploaded.frame
-    )
+    """The uploaded dataset of this session, else the bundled census (`datasets.active`)."""
+    return active()
 
 
 def active_columns() -> CategoricalColumns:

@@ -49,6 +49,8 @@ SETTINGS: dict[str, dict[str, dict[str, str]]] = {
 
 def _number(value):
     """Floats to 9 significant digits (Arrow and JSON round-trips differ in the last bit)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)  # 10 and 10.0 are the same number on a chart
     if isinstance(value, float):
         if math.isnan(value):
             return "NaN"
@@ -70,15 +72,20 @@ def _rows(element) -> list[dict]:
     out: list[dict] = []
     for dataset in sorted(element.proto.datasets, key=lambda d: d.name):
         table = pa.ipc.open_stream(dataset.data.data).read_all().to_pylist()
-        out.extend({"_dataset": dataset.name, **row} for row in table)
+        out.extend(table)
+    if element.proto.data.data:  # top-level data, which Streamlit sends as Arrow
+        out.extend(pa.ipc.open_stream(element.proto.data.data).read_all().to_pylist())
     for name in sorted(spec.get("datasets", {})):
-        out.extend({"_dataset": name, **row} for row in spec["datasets"][name])
+        out.extend(spec["datasets"][name])
     for part in [spec, *spec.get("layer", [])]:
         out.extend(part.get("data", {}).get("values", []))
-    cleaned = []
+    # Where a row sits (a named dataset, the spec, a layer) is how the chart is built, not
+    # what it shows: compare the distinct rows, sorted.
+    cleaned = {}
     for row in out:
-        cleaned.append({str(k): _number(v) for k, v in row.items() if not str(k).startswith("__")})
-    return cleaned
+        row = {str(k): _number(v) for k, v in row.items() if not str(k).startswith("__")}
+        cleaned[json.dumps(row, sort_keys=True, ensure_ascii=False)] = row
+    return [cleaned[key] for key in sorted(cleaned)]
 
 
 def snapshot(at) -> dict:

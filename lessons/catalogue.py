@@ -1,0 +1,139 @@
+"""The lessons, in teaching order: the only list. app.py builds the navigation from it, Home
+lists it, the tests check every entry has its folder and tests.
+
+A lesson is a folder `lessons/<folder>/` (page.py, model.py, charts.py, snippets.py) whose
+name is its url_path with "_" for "-"; its tests are tests/lessons/<folder>/test_page_<folder>.py
+and test_browser_<folder>.py."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+LESSONS_DIR = Path(__file__).resolve().parent
+ROOT = LESSONS_DIR.parent
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """One page of the app: its folder under lessons/, title, icon, URL path and section."""
+
+    folder: str
+    title: str
+    icon: str
+    url_path: str
+    summary: str
+    section: str
+
+    @property
+    def file(self) -> str:
+        """The page script, relative to lessons/ (e.g. "laplace/page.py")."""
+        return f"{self.folder}/page.py"
+
+    @property
+    def path(self) -> Path:
+        return LESSONS_DIR / self.folder / "page.py"
+
+
+START = "Start"
+WHY = "Why privacy is hard"
+CENTRAL = "The central model"
+LOCAL = "The local model"
+CLASSROOM = "In the classroom"
+
+HOME = Lesson("home", "Home", ":material/home:", "home", "What this app teaches.", START)
+
+LESSONS: tuple[Lesson, ...] = (
+    Lesson(
+        "anonymisation",
+        "Why anonymisation fails",
+        ":material/person_search:",
+        "anonymisation",
+        "Linkage and differencing attacks on a 'de-identified' census.",
+        WHY,
+    ),
+    Lesson(
+        "definition",
+        "The definition",
+        ":material/functions:",
+        "definition",
+        "Neighbouring datasets, the bound on one person's influence, what an attacker learns.",
+        CENTRAL,
+    ),
+    Lesson(
+        "laplace",
+        "The Laplace mechanism",
+        ":material/bar_chart:",
+        "laplace",
+        "Noisy answers versus ε, and the malicious query.",
+        CENTRAL,
+    ),
+    Lesson(
+        "composition",
+        "Composition and the budget",
+        ":material/account_balance_wallet:",
+        "composition",
+        "Sequential and parallel composition, averaging attacks, group privacy.",
+        CENTRAL,
+    ),
+    Lesson(
+        "coin_flip",
+        "Coin-flip randomized response",
+        ":material/toll:",
+        "coin-flip",
+        "Two coins give every respondent deniability.",
+        LOCAL,
+    ),
+    Lesson(
+        "generalized_rr",
+        "Generalized randomized response",
+        ":material/tune:",
+        "generalized-rr",
+        "Any keep-probabilities p and q, and the ε they buy.",
+        LOCAL,
+    ),
+    Lesson(
+        "kary_rr",
+        "k-ary randomized response",
+        ":material/category:",
+        "kary-rr",
+        "Randomized response over k categories, and post-processing.",
+        LOCAL,
+    ),
+    Lesson(
+        "unary_encoding",
+        "Unary encoding",
+        ":material/view_week:",
+        "unary-encoding",
+        "One-hot bits, RAPPOR-style histograms, SUE versus OUE.",
+        LOCAL,
+    ),
+    Lesson(
+        "central_vs_local",
+        "Central versus local",
+        ":material/compare_arrows:",
+        "central-vs-local",
+        "How much accuracy the local model costs.",
+        LOCAL,
+    ),
+    Lesson(
+        "class_survey",
+        "Class survey",
+        ":material/how_to_vote:",
+        "class-survey",
+        "Run randomized response on your class: phones answer, the projector estimates.",
+        CLASSROOM,
+    ),
+)
+
+
+def all_pages() -> tuple[Lesson, ...]:
+    """Home first, then every lesson, in teaching order."""
+    return (HOME, *LESSONS)
+
+
+def neighbours(lesson: Lesson) -> tuple[Lesson | None, Lesson | None]:
+    """The lessons before and after `lesson` in teaching order (None at either end)."""
+    pages = all_pages()
+    i = pages.index(lesson)
+    return (pages[i - 1] if i > 0 else None, pages[i + 1] if i + 1 < len(pages) else None)

@@ -1,0 +1,183 @@
+"""Lesson: central versus local — the same question at the same ε in both models."""
+
+import streamlit as st
+
+import dp
+from lessons.central_vs_local import charts, model, snippets
+from ui import classroom, datasets, quiz, userdata, widgets
+
+widgets.lesson_header(
+    "Central versus local",
+    "You ask one yes/no question — by default, how many people work in Sales? — at the "
+    "same ε in both models of differential privacy. In the central model a trusted "
+    "curator holds the raw data and adds Laplace noise once. In the local model every "
+    "person randomizes their own answer before it leaves their device. You see how far off "
+    "each answer typically is, how much worse the local model does here, how that gap "
+    "grows with the number of people, and what each model asks you to trust.",
+)
+
+userdata.show_dataset_in_use()
+condition = userdata.pick_condition("cvl_q", bind="query-params")
+if condition is None:
+    st.stop()
+people = datasets.active().frame
+on_census = datasets.on_census()
+truth, n = condition.count, len(people)
+question = userdata.escape_markdown(condition.label)
+where = "in the census" if on_census else "in your file"
+st.markdown(
+    f"The truth: **{truth:,}** of the {n:,} people {where} answer yes to “{question}”. "
+    "Both models protect every person with the same ε."
+)
+epsilon = widgets.epsilon_slider(key="cvl_eps")
+p = dp.rr_keep_probability(epsilon)
+central_sd = dp.laplace_std(1, epsilon)
+local_sd = dp.local_count_std(n, epsilon)
+ratio = dp.local_to_central_error_ratio(n, epsilon)
+
+st.header("1. The same question, two models")
+left, right = st.columns(2)
+with left:
+    st.markdown("**Central.** The curator counts, then adds noise of scale b = 1/ε:")
+    st.latex(r"\operatorname{sd}_{\text{central}} = \sqrt{2}\,\frac{1}{\varepsilon}")
+with right:
+    st.markdown(
+        "**Local.** Each person keeps their true answer with probability "
+        "p = e^ε/(1+e^ε), else flips it; the analyst de-biases the count:"
+    )
+    st.latex(
+        r"\operatorname{sd}_{\text{local}} = \frac{\sqrt{n\,p(1-p)}}{2p-1}"
+        r" = \sqrt{n}\,\frac{e^{\varepsilon/2}}{e^{\varepsilon}-1}"
+    )
+
+central_answer, local_answer = model.one_answer_each(
+    truth, n, epsilon, widgets.seed() + model.SEED_ONE_ANSWER
+)
+cols = st.columns(4)
+cols[0].metric("True count", f"{truth:,}")
+cols[1].metric("One central answer", f"{central_answer:,.1f}")
+cols[2].metric("One local estimate", f"{local_answer:,.0f}")
+cols[3].metric("Keep-probability p = q", f"{p:.3f}")
+cols = st.columns(3)
+cols[0].metric("Typical error, central", f"± {central_sd:,.2f}")
+cols[1].metric("Typical error, local", f"± {local_sd:,.1f}")
+cols[2].metric("Local is worse here by", f"about {ratio:,.0f}×")
+
+errors_seed = widgets.seed() + model.SEED_ERRORS
+errors = model.error_distributions(truth, n, epsilon, errors_seed)
+charts.error_distribution().show(
+    **model.error_distribution_data(errors, n, epsilon),
+    alt=(
+        f"Two distributions of the absolute error on one log axis, at ε = {epsilon:g}. "
+        f"Central (solid blue, exact): typical error ± {central_sd:,.2f} people. Local "
+        f"(dashed orange, {model.REPETITIONS:,} simulated surveys): typical error "
+        f"± {local_sd:,.1f} people, about {ratio:,.0f} times larger."
+    ),
+)
+st.caption(
+    "Each curve shows how often an answer misses the truth by a given amount (10 bins per "
+    "factor of 10). Axes fixed: 0.01 to 100,000 people, 0 to 35%. The true value is an "
+    f"error of 0; the local estimate is off by about {dp.normalised_error(local_sd, truth):.1%} "
+    f"of the true count, the central one by {dp.normalised_error(central_sd, truth):.3%}."
+)
+snippets.ERRORS.show(
+    truth=truth,
+    n=n,
+    epsilon=epsilon,
+    repetitions=model.REPETITIONS,
+    seed=errors_seed,
+)
+classroom.download_csv(
+    errors,
+    filename="central_vs_local-error-distribution.csv",
+    key="central_vs_local_dl_errors",
+)
+
+st.header("2. More people: the gap grows")
+st.markdown(
+    "The central curator adds one noise draw to the total, whatever the number of people. "
+    "In the local model every one of the n people adds their own noise, and n independent "
+    "noises add up to a spread of √n:"
+)
+st.latex(
+    r"\frac{\operatorname{sd}_{\text{local}}}{\operatorname{sd}_{\text{central}}}"
+    r" = \sqrt{n}\;\frac{\varepsilon\, e^{\varepsilon/2}}{\sqrt{2}\,(e^{\varepsilon}-1)}"
+)
+cols = st.columns(3)
+for col, size in zip(cols, (1_000, n, 1_000_000), strict=True):
+    col.metric(
+        f"n = {size:,}: local / central",
+        f"{dp.local_to_central_error_ratio(size, epsilon):,.0f}×",
+    )
+data_label = "this census" if on_census else "your file"
+charts.error_versus_n().show(
+    **model.error_versus_n_data(epsilon, n, data_label),
+    alt=(
+        f"Log-log chart at ε = {epsilon:g}: the central typical error is flat at "
+        f"± {central_sd:,.2f} people for every n; the local one grows like √n, from "
+        f"± {dp.local_count_std(100, epsilon):,.1f} at 100 people to "
+        f"± {dp.local_count_std(10_000_000, epsilon):,.0f} at 10,000,000. The dataset in use "
+        f"({n:,} people) is marked by a dashed line."
+    ),
+)
+st.caption(
+    "Axes fixed: 100 to 10,000,000 people, 0.01 to 1,000,000 people of error, both log "
+    "scale. As a share of n the local error still shrinks, like 1/√n — that is why the local "
+    "model works for companies with millions of users, and poorly for a survey of 1,000."
+)
+snippets.BY_N.show(epsilon=epsilon)
+classroom.download_csv(
+    model.error_versus_n(epsilon),
+    filename="central_vs_local-error-vs-n.csv",
+    key="central_vs_local_dl_by_n",
+)
+
+st.header("3. What each model asks you to trust")
+left, right = st.columns(2)
+with left, st.container(border=True):
+    st.markdown(
+        "**Central: trust the curator.** You hand your true answer to someone who "
+        "stores the raw data, adds the noise correctly, keeps the budget, and is never "
+        "hacked, subpoenaed or tempted. In return you get answers that are off by "
+        f"about ± {central_sd:,.1f} people."
+    )
+with right, st.container(border=True):
+    st.markdown(
+        "**Local: trust no one.** Your answer is randomized before it leaves your "
+        "hands, so even a curator who leaks everything holds only deniable reports. "
+        f"The price: answers off by about ± {local_sd:,.0f} people here — "
+        f"{ratio:,.0f} times the central error."
+    )
+st.markdown(
+    "Same ε, same privacy promise to each person against the published result. The "
+    "difference is *who else* you are protected from — and what that costs in accuracy."
+)
+
+quiz.check_yourself(
+    "central_vs_local",
+    [
+        quiz.Question(
+            "At ε = 1 a survey of 32,561 people gives a local count error of about ± 173. "
+            "The survey grows to 4 × 32,561 people at the same ε. The local error becomes…",
+            ("about ± 87", "about ± 173", "about ± 346", "about ± 692"),
+            correct=2,
+            explanation="The local error grows like √n: 4 times the people, √4 = 2 times "
+            "the error (the central error, ± 1.41, does not change at all).",
+        ),
+        quiz.Question(
+            "At ε = 1 with 32,561 people, how many times larger is the local error than "
+            "the central one?",
+            ("about 1×", "about 12×", "about 120×", "about 12,000×"),
+            correct=2,
+            explanation="√32,561 · e^0.5 / (e − 1) ≈ 173 people locally against √2 ≈ 1.41 "
+            "centrally: a ratio of about 122.",
+        ),
+        quiz.Question(
+            "In the central model ε doubles from 1 to 2. The typical error √2/ε…",
+            ("doubles, to 2.83", "halves, to 0.71", "stays at 1.41", "quarters, to 0.35"),
+            correct=1,
+            explanation="The Laplace scale is b = 1/ε and the sd is √2·b: twice the ε, half "
+            "the noise — and half the privacy protection.",
+        ),
+    ],
+)

@@ -1,0 +1,206 @@
+"""Class survey helpers: where the database lives, the cached store, links, the QR code,
+and the live-estimate chart.
+
+Database URL, first match wins:
+1. `st.secrets["survey_db_url"]` (e.g. in .streamlit/secrets.toml or Community Cloud),
+2. the environment variable SURVEY_DB_URL,
+3. an SQLite file `survey.sqlite3` in $SURVEY_DB_DIR, default the repo's git-ignored var/.
+"""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+import os
+import re
+import socket
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+import numpy as np
+import pandas as pd
+import segno
+import streamlit as st
+
+import dp
+import survey
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DB_DIR = ROOT / "var"
+URL_PATH = "class-survey"
+SESSION_TOKEN_KEY = "survey_session_token"
+ADMIN_KEYS_KEY = "survey_admin_keys"
+MAX_CHART_POINTS = 300
+CHART_HEIGHT = 300  # the plot area, in pixels
+PRESENTER_CHART_HEIGHT = 190  # drawn 1.3 times larger: fits under the metrics at 1080 px
+SUBMITS_PER_MINUTE = 10
+
+
+def database_url() -> str:
+    """The SQLAlchemy URL of the survey database (see the module docstring)."""
+    try:
+        from_secrets = st.secrets.get("survey_db_url")
+    except Exception:  # noqa: BLE001  (no secrets file at all is the common case)
+        from_secrets = None
+    if from_secrets:
+        return str(from_secrets)
+    if os.environ.get("SURVEY_DB_URL"):
+        return os.environ["SURVEY_DB_URL"]
+    directory = Path(os.environ.get("SURVEY_DB_DIR") or DEFAULT_DB_DIR)
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{directory / 'survey.sqlite3'}"
+
+
+@st.cache_resource(show_spinner=False)
+def survey_store(url: str) -> survey.SurveyStore:
+    """One store (one connection pool) per database URL and process."""
+    return survey.SurveyStore(url)
+
+
+@st.cache_resource(show_spinner=False)
+def rate_limiter() -> survey.RateLimiter:
+    """Submissions per browser session: at most 10 a minute (a double tap is 2)."""
+    return survey.RateLimiter(max_events=SUBMITS_PER_MINUTE, window_s=60.0)
+
+
+def session_token() -> str:
+    """This browser session's random token (lives only in server memory)."""
+    if SESSION_TOKEN_KEY not in st.session_state:
+        st.session_state[SESSION_TOKEN_KEY] = survey.new_session_token()
+    return st.session_state[SESSION_TOKEN_KEY]
+
+
+def remember_admin_key(code: str, admin_key: str) -> None:
+    st.session_state.setdefault(ADMIN_KEYS_KEY, {})[code] = admin_key
+
+
+def remembered_admin_key(code: str) -> str | None:
+    return st.session_state.get(ADMIN_KEYS_KEY, {}).get(code)
+
+
+# -- links -----------------------------------------------------------------------------
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent), or None."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(("10.254.254.254", 1))
+            address = sock.getsockname()[0]
+    except OSError:
+        return None
+    return None if _is_loopback(address) else address
+
+
+def base_url_guess(context_url: str | None, server_address: str | None) -> tuple[str, str]:
+    """(base URL students should use, a note for the lecturer).
+
+    If the lecturer opened the app on localhost but the server listens on every
+    interface (make run HOST=0.0.0.0), the room-network address is suggested."""
+    parts = urlsplit(context_url or "http://localhost:8501")
+    origin = f"{parts.scheme}://{parts.netloc}"
+    host, port = parts.hostname or "localhost", parts.port
+    if not _is_loopback(host):
+        return origin, ""
+    listens_everywhere = (server_address or "") in ("", "0.0.0.0", "::")
+    lan = lan_address()
+    if listens_everywhere and lan:
+        suffix = f":{port}" if port else ""
+        return f"{parts.scheme}://{lan}{suffix}", (
+            "You opened the app on this computer (localhost); phones in the room use this "
+            "computer's network address instead."
+        )
+    return origin, (
+        "Phones cannot reach *localhost*. Serve the app on the room's network with "
+        "`make run HOST=0.0.0.0` and put this computer's network address here."
+    )
+
+
+def join_url(base_url: str, code: str) -> str:
+    """The link students open: …/class-survey?join=CODE."""
+    return f"{base_url.rstrip('/')}/{URL_PATH}?{urlencode({'join': code})}"
+
+
+def lecturer_url(base_url: str, code: str, admin_key: str) -> str:
+    """The private lecturer link: …/class-survey?manage=CODE&key=ADMIN_KEY."""
+    return f"{base_url.rstrip('/')}/{URL_PATH}?{urlencode({'manage': code, 'key': admin_key})}"
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def qr_png(text: str) -> bytes:
+    """A QR code of `text` as PNG bytes (segno, pure Python)."""
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="png", scale=8, border=2)
+    return buffer.getvalue()
+
+
+# -- rendering user text safely --------------------------------------------------------
+_ASCII_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+
+
+def escape_markdown(text: str) -> str:
+    r"""Backslash-escape every ASCII punctuation character (CommonMark allows it for all of
+    them), so user text renders literally: no HTML, links, images, emphasis, LaTeX ($) or
+    emoji shortcodes (:x:). `<script>` becomes `\<script\>` and shows as typed."""
+    return _ASCII_PUNCTUATION.sub(r"\\\1", text)
+
+
+# -- results ---------------------------------------------------------------------------
+def responses_csv(responses: list[survey.Response]) -> str:
+    """CSV of the randomized responses only: number, reported bit, minute (UTC)."""
+    frame = pd.DataFrame(
+        {
+            "response": [r.number for r in responses],
+            "reported_yes": [int(r.reported_yes) for r in responses],
+            "minute_utc": [r.submitted_at.strftime("%Y-%m-%d %H:%M") for r in responses],
+        }
+    )
+    return frame.to_csv(index=False)
+
+
+def reported_bits(responses: list[survey.Response]) -> np.ndarray:
+    """The reported bits of a survey's responses, in arrival order."""
+    return np.array([r.reported_yes for r in responses], dtype=bool)
+
+
+def running_frame(reports: np.ndarray, p: float, q: float) -> pd.DataFrame:
+    """The estimate and its 95% interval after each response (dp.rr_running_intervals),
+    thinned to at most 300 evenly spaced rows (always keeping the last)."""
+    run = dp.rr_running_intervals(reports, p, q)
+    frame = pd.DataFrame(run)
+    if len(frame) > MAX_CHART_POINTS:
+        keep = np.unique(np.linspace(0, len(frame) - 1, MAX_CHART_POINTS).round().astype(int))
+        frame = frame.iloc[keep]
+    return frame
+
+
+def estimate_data(frame: pd.DataFrame) -> tuple[int, dict[str, pd.DataFrame]]:
+    """The x extent (at least 10 responses) and the data of `charts.estimate`: the band,
+    and the estimate and the raw reported share as two series."""
+    n_max = max(int(frame["n"].max()) if len(frame) else 0, 10)
+    long = frame.melt(
+        id_vars=["n"],
+        value_vars=["estimate", "reported_share"],
+        var_name="series",
+        value_name="share",
+    )
+    long["series"] = long["series"].map(
+        {"estimate": "de-biased estimate", "reported_share": "share reported yes"}
+    )
+    return n_max, {"band": frame, "lines": long}
+
+
+def describe_estimate(n: int, reported_share: float, estimate: float, low: float, high: float):
+    """Alt text for the chart, with the current numbers."""
+    return (
+        f"Line chart over {n:,} responses. The de-biased estimate (solid blue line, shaded "
+        f"95% interval) is now {estimate:.0%}, with the interval from {low:.0%} to {high:.0%}. "
+        f"The share of reported yes (dashed orange line) is {reported_share:.0%}."
+    )

@@ -1,0 +1,387 @@
+"""Lesson in the classroom: a live survey with randomized response. The lecturer asks a
+sensitive yes/no question; students randomize with their own coins or die and report only
+the result from their phones; the projector shows the de-biased estimate live.
+
+Three modes, chosen by the URL:
+- no parameters: the lecturer creates a survey;
+- ?manage=CODE (&key=ADMIN_KEY from the private link): the projector view;
+- ?join=CODE: the student view (phone layout).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import dp
+import survey
+from lessons.class_survey import charts, model, snippets
+from ui import classroom, widgets
+
+store = model.survey_store(model.database_url())
+
+PROTOCOL_LABELS = {
+    survey.TWO_COINS: "Two coins (p = q = ¾, ε = ln 3)",
+    survey.DIE: "One die (p = q = 5/6, ε = ln 5)",
+    survey.CUSTOM: "Custom p and q",
+}
+SUBMIT_MESSAGES = {
+    survey.SubmitResult.ACCEPTED: (st.success, "Your reported answer is in. Thank you!"),
+    survey.SubmitResult.DUPLICATE: (
+        st.info,
+        "This browser has already answered this survey. Only your first answer counts.",
+    ),
+    survey.SubmitResult.CLOSED: (
+        st.warning,
+        "This survey is closed: your answer was not recorded. Your lecturer may reopen it.",
+    ),
+    survey.SubmitResult.UNKNOWN: (
+        st.error,
+        "This survey no longer exists: your answer was not recorded.",
+    ),
+}
+
+
+def show_question(question: str) -> None:
+    """The question, large, always as literal text (never HTML or Markdown)."""
+    with st.container(border=True):
+        st.caption("The question")
+        st.markdown(f"### {model.escape_markdown(question)}")
+
+
+def show_math(p: float, q: float) -> None:
+    """The estimator and its interval, for the protocol's p and q."""
+    st.markdown(
+        "If a share $r$ of the room would truly say yes, the share of reported yes you expect is"
+    )
+    st.latex(r"\mathbb{E}[\hat Y] = r\,p + (1 - r)(1 - q).")
+    st.markdown("Solve it for $r$ and you get the de-biased estimate, with its variance:")
+    st.latex(r"\hat r = \frac{\hat Y + q - 1}{p + q - 1}")
+    st.latex(r"\operatorname{Var}[\hat r] = \frac{r\,p(1-p) + (1-r)\,q(1-q)}{n\,(p+q-1)^2}")
+    st.markdown(
+        r"The projector shows the 95% interval $\hat r \pm 1.96\sqrt{\operatorname{Var}}$, "
+        "cut to 0–100 %. The estimate itself is not cut, so with few answers it may lie "
+        "below 0 % or above 100 %: that is the price of being unbiased."
+    )
+    st.latex(
+        rf"\varepsilon = \ln \max\!\left(\frac{{p}}{{1-q}}, \frac{{q}}{{1-p}}\right)"
+        rf" = {dp.rr_epsilon(p, q):.3f}"
+    )
+
+
+def join_with_code_form(key: str) -> None:
+    """A small form for students who type the code instead of scanning."""
+    with st.form(key=f"survey_join_form_{key}", border=False):
+        typed = st.text_input(
+            "Join code", max_chars=12, key=f"survey_join_code_{key}", placeholder="e.g. K7QX2M"
+        )
+        if st.form_submit_button("Join"):
+            code = survey.normalize_join_code(typed)
+            if code is None:
+                st.warning("A join code has 6 letters and digits, as shown on the projector.")
+            else:
+                st.query_params.from_dict({"join": code})
+                st.rerun()
+
+
+# --- Student -------------------------------------------------------------------------------
+def submit_report(survey_id: int, reported_bit: int) -> None:
+    """Button callback: send the reported bit (once per session; rate-limited). Runs
+    before the rerun, so the page that follows already shows the outcome, not buttons."""
+    token = model.session_token()
+    if not model.rate_limiter().allow(token):
+        st.session_state["survey_rate_limited"] = True
+        return
+    outcome = store.submit(survey_id, token, reported_bit)
+    st.session_state[f"survey_outcome_{survey_id}"] = outcome.value
+
+
+def show_outcome(found: survey.Survey, result: survey.SubmitResult) -> None:
+    show, message = SUBMIT_MESSAGES[result]
+    show(message)
+    st.caption(
+        f"Your protocol keeps a true yes with probability p = {found.protocol.p:.3g} and a "
+        f"true no with probability q = {found.protocol.q:.3g}: privacy loss "
+        f"ε = {found.protocol.epsilon:.3f}. A reported yes is at most "
+        f"{found.protocol.likelihood_ratio_bound:.3g} times as likely from someone whose true "
+        "answer is yes."
+    )
+
+
+def student_view(raw_code: str) -> None:
+    st.title("Class survey")
+    found = store.get_by_code(raw_code)
+    if found is None:
+        st.error(
+            "There is no survey with this code. Check the code on the projector and try again."
+        )
+        join_with_code_form("student")
+        return
+    show_question(found.question)
+    st.info(
+        "**This page never asks for your true answer.** You randomize it yourself, with "
+        "your own coin or die, and send only the result. Nobody — not your lecturer, not "
+        "this app — can tell whether a reported answer is true."
+    )
+    st.subheader("How to answer")
+    for number, step in enumerate(found.protocol.steps, 1):
+        st.markdown(f"{number}. {step}")
+
+    token = model.session_token()
+    outcome_key = f"survey_outcome_{found.id}"
+    outcome = st.session_state.get(outcome_key)
+    if store.has_answered(found.id, token):
+        accepted = outcome == survey.SubmitResult.ACCEPTED.value
+        show_outcome(
+            found, survey.SubmitResult.ACCEPTED if accepted else survey.SubmitResult.DUPLICATE
+        )
+        return
+    if outcome in (survey.SubmitResult.CLOSED.value, survey.SubmitResult.UNKNOWN.value):
+        del st.session_state[outcome_key]  # the tap just failed: say so once
+        show_outcome(found, survey.SubmitResult(outcome))
+        return
+    if not found.is_open:
+        st.warning(
+            "This survey is closed: it no longer accepts answers. Ask your lecturer to reopen it."
+        )
+        return
+    st.subheader("Your reported answer")
+    st.caption("Tap what your coin or die told you to say.")
+    yes_column, no_column = st.columns(2)
+    for column, label, bit in ((yes_column, "Yes", 1), (no_column, "No", 0)):
+        column.button(
+            label,
+            key=f"survey_report_{label.lower()}",
+            type="primary",
+            width="stretch",
+            on_click=submit_report,
+            args=(found.id, bit),
+        )
+    if st.session_state.pop("survey_rate_limited", False):
+        st.warning("Too many taps in a minute. Wait a moment, then try again.")
+
+
+# --- Lecturer: create -------------------------------------------------------------------
+def chosen_protocol() -> survey.Protocol | None:
+    """The protocol picked in the form, or None (with a warning) for a bad custom p, q."""
+    key = st.radio(
+        "How students randomize",
+        list(PROTOCOL_LABELS),
+        format_func=PROTOCOL_LABELS.get,
+        key="survey_protocol",
+    )
+    if key != survey.CUSTOM:
+        return survey.protocol_for(key)
+    label = "(← more private toward ½ · more accurate →)"
+    p = st.slider(f"p: keep a true yes {label}", 0.01, 0.99, 0.75, 0.01, key="survey_custom_p")
+    q = st.slider(f"q: keep a true no {label}", 0.01, 0.99, 0.75, 0.01, key="survey_custom_q")
+    try:
+        return survey.custom(p, q)
+    except ValueError as error:
+        st.warning(f"These p and q cannot be used: {error}. Move p or q so that p + q is not 1.")
+        return None
+
+
+def create_view() -> None:
+    widgets.lesson_header(
+        "Class survey",
+        "You ask your class a sensitive yes/no question. Every student randomizes the "
+        "answer with their own coins or die and reports only the result from their phone, "
+        "so no single answer gives anyone away. The projector shows how many have answered, "
+        "the share of reported yes, and the de-biased estimate of the true share with its "
+        "95% interval, updating every two seconds.",
+    )
+    st.markdown(
+        "**Before class:** serve the app on the room's network (`make run HOST=0.0.0.0`) "
+        "so phones can reach it. Then write your question, pick a protocol and create the "
+        "survey. Students join with a QR code, a link or a six-character code."
+    )
+    question = st.text_area(
+        f"Your yes/no question (at most {survey.MAX_QUESTION_CHARS} characters)",
+        max_chars=survey.MAX_QUESTION_CHARS,
+        key="survey_question",
+        placeholder="Have you ever copied homework from a classmate?",
+    )
+    protocol = chosen_protocol()
+    if protocol is not None:
+        columns = st.columns(3)
+        columns[0].metric("p: keep a true yes", f"{protocol.p:.3f}")
+        columns[1].metric("q: keep a true no", f"{protocol.q:.3f}")
+        columns[2].metric("Privacy loss ε", f"{protocol.epsilon:.3f}")
+        with st.expander("What students will be told to do"):
+            for number, step in enumerate(protocol.steps, 1):
+                st.markdown(f"{number}. {step}")
+        with st.expander("The math the projector uses"):
+            show_math(protocol.p, protocol.q)
+    if st.button(
+        "Create survey",
+        key="survey_create",
+        type="primary",
+        disabled=protocol is None,
+        icon=":material/add_circle:",
+    ):
+        try:
+            cleaned = survey.clean_question(question)
+        except ValueError:
+            st.warning("Write a question first (at most 200 characters).")
+            return
+        created = store.create_survey(cleaned, protocol)
+        model.remember_admin_key(created.survey.code, created.admin_key)
+        st.query_params.from_dict({"manage": created.survey.code})
+        st.rerun()
+
+    st.divider()
+    st.subheader("Are you a student?")
+    st.caption("Type the code from the projector.")
+    join_with_code_form("create")
+
+
+# --- Lecturer: the projector -------------------------------------------------------------
+def admin_key_for(code: str, survey_id: int) -> str | None:
+    """The admin key for this survey in this browser session. A key arriving in the URL
+    (the private link) is checked, kept in the session and removed from the address bar,
+    so it is not on the projector."""
+    from_url = st.query_params.get("key")
+    if from_url is not None:
+        del st.query_params["key"]
+        if store.check_admin_key(survey_id, from_url):
+            model.remember_admin_key(code, from_url)
+        else:
+            st.error("This lecturer link's key is not valid for this survey.")
+    remembered = model.remembered_admin_key(code)
+    if remembered is not None and store.check_admin_key(survey_id, remembered):
+        return remembered
+    return None
+
+
+@st.fragment(run_every=2)
+def live_results(survey_id: int, admin_key: str) -> None:
+    """Counts, estimate, interval and chart; reruns on its own every 2 seconds."""
+    current = store.get_by_id(survey_id)
+    if current is None:
+        st.error("This survey no longer exists.")
+        return
+    p, q = current.protocol.p, current.protocol.q
+    responses = store.responses(survey_id)
+    reports = model.reported_bits(responses)
+    n = len(reports)
+    status = "open: accepting answers" if current.is_open else "closed: not accepting answers"
+    st.markdown(f"**Survey {current.code} is {status}.**")
+    # The interval ("43% – 100%") is the longest number: give it the wider column, so it
+    # is not cut on a projector at 1280 px.
+    columns = [*st.columns(2), *st.columns([2, 3])]
+    columns[0].metric("Responses", f"{n:,}")
+    if n == 0:
+        columns[1].metric("Reported yes", "–")
+        columns[2].metric("Estimated true yes", "–")
+        columns[3].metric("95% interval", "–")
+        st.info("Waiting for the first answer. Scan the QR code or open the join link.")
+    else:
+        estimate, low, high = dp.rr_confidence_interval(int(reports.sum()), n, p, q)
+        frame = model.running_frame(reports, p, q)
+        reported_share = float(frame["reported_share"].iloc[-1])
+        columns[1].metric("Reported yes", f"{reported_share:.0%}")
+        columns[2].metric("Estimated true yes", f"{estimate:.0%}")
+        columns[3].metric("95% interval", f"{low:.0%} – {high:.0%}")
+        description = model.describe_estimate(n, reported_share, estimate, low, high)
+        n_max, chart_data = model.estimate_data(frame)
+        charts.estimate(n_max, classroom.presenting()).show(alt=description, **chart_data)
+        snippets.RUNNING_ESTIMATE.show(p=p, q=q, reports=reports)
+        st.caption(
+            description + " The true share is unknown — that is the point: nobody's answer "
+            "was revealed. The dashed line is pulled toward 50% by the coins; the estimate "
+            "undoes that pull."
+        )
+
+    controls = st.columns(3)
+    if current.is_open:
+        if controls[0].button("Close survey", key="survey_close", icon=":material/lock:"):
+            store.close(survey_id, admin_key)
+            st.rerun(scope="fragment")
+    elif controls[0].button("Reopen survey", key="survey_reopen", icon=":material/lock_open:"):
+        store.reopen(survey_id, admin_key)
+        st.rerun(scope="fragment")
+    controls[1].download_button(
+        "Download CSV",
+        data=lambda: model.responses_csv(store.responses(survey_id)),
+        file_name=f"survey-{current.code}-randomized-responses.csv",
+        mime="text/csv",
+        key="survey_download",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+    with controls[2].popover("Reset…", icon=":material/restart_alt:"):
+        st.markdown("Delete every answer of this survey? Students may then answer again.")
+        if st.button("Yes, delete all answers", key="survey_reset", type="primary"):
+            store.reset(survey_id, admin_key)
+            st.rerun(scope="fragment")
+    st.caption(
+        "The CSV holds only the randomized answers: response number, reported yes (1) or "
+        "no (0), and the minute it arrived. No names, no IP addresses, no true answers."
+    )
+
+
+def lecturer_view(raw_code: str) -> None:
+    found = store.get_by_code(raw_code)
+    if found is None:
+        st.title("Class survey")
+        st.error("There is no survey with this code.")
+        return
+    admin_key = admin_key_for(found.code, found.id)
+    if admin_key is None:
+        st.title("Class survey")
+        st.warning(
+            "To see the results and manage this survey, open your private lecturer link "
+            "(it carries the admin key). Students join with the link "
+            f"…/{model.URL_PATH}?join={found.code}."
+        )
+        return
+
+    st.title("Class survey")
+    show_question(found.question)
+    default_base, note = model.base_url_guess(st.context.url, st.get_option("server.address"))
+    join_column, results_column = st.columns([1, 2], gap="large")
+    with join_column:
+        st.markdown("**Join on your phone**")
+        join_area = st.container()  # filled below, once the address is known
+        # The address sits under the QR code, folded away unless students cannot use it
+        # as guessed: the projector shows the code and the QR first.
+        with st.expander("Address of this app for students", expanded=bool(note)):
+            base = st.text_input(
+                "Address of this app for students",
+                value=default_base,
+                key="survey_base_url",
+                label_visibility="collapsed",
+                help="The start of the link students open. Change it if phones reach this "
+                "computer under another name.",
+            )
+            if note:
+                st.caption(note)
+        link = model.join_url(base, found.code)
+        with join_area:
+            st.image(model.qr_png(link), caption="Scan to join", width=240)
+            st.metric("Join code", found.code)
+            st.code(link, language=None, wrap_lines=True)
+            st.caption(f"Protocol: {found.protocol.summary}.")
+        with st.expander("Private lecturer link — do not project"):
+            st.markdown(
+                "Anyone with this link can close, reopen or reset the survey. Open it on "
+                "another device to manage the survey from there; keep it to yourself."
+            )
+            st.code(
+                model.lecturer_url(base, found.code, admin_key),
+                language=None,
+                wrap_lines=True,
+            )
+    with results_column:
+        live_results(found.id, admin_key)
+        with st.expander("How the estimate is computed"):
+            show_math(found.protocol.p, found.protocol.q)
+
+
+params = st.query_params
+if "join" in params:
+    student_view(params["join"])
+elif "manage" in params:
+    lecturer_view(params["manage"])
+else:
+    create_view()

@@ -1,0 +1,225 @@
+"""Cached computations and chart builders for the two binary randomized-response lessons
+(lessons/coin_flip.py and lessons/generalized_rr.py). The math is dp/'s; this module draws,
+caches and aggregates (bins and summary rows, never raw samples to the browser)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+import dp
+from ui import datasets
+from ui.datasets import census
+
+SALES = "Sales"
+REPEATS = 1_000
+
+# Population sizes for the 1/√n lesson: a log-scale select_slider from 10 to 1,000,000.
+N_GRID: tuple[int, ...] = (
+    10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000,
+    100_000, 200_000, 500_000, 1_000_000,
+)  # fmt: skip
+
+# ε values for the "error versus ε" curve (log-spaced, 0.01 to 10).
+
+
+# --- data ---------------------------------------------------------------------------------
+
+# Offsets added to the page seed, one per distinct draw (a counter is added to the first two,
+# so that each press of their button draws anew).
+SEED_COINS = 1_000
+SEED_SURVEY = 2_000
+SEED_REPEATED_SURVEYS = 3_000
+SEED_SPREAD = 4_000
+SEED_SYNTHETIC = 5_000
+SEED_BIASED_COINS = 6_000
+
+
+@datasets.cached(max_entries=64)
+def _census_truth(column: str, value: str) -> np.ndarray:
+    """One bool per person of the census: is `column` equal to `value`? (missing → no)."""
+    return (census()[column].astype(object) == value).to_numpy(dtype=bool, na_value=False)
+
+
+def sales_truth() -> np.ndarray:
+    """One bool per person of the census: does this person work in Sales? (NaN → no)."""
+    return _census_truth("Occupation", SALES)
+
+
+@dataclass(frozen=True)
+class Survey:
+    """The yes/no question a lesson asks and everybody's true answer to it, from the active
+    dataset (the bundled census or this session's upload; an upload's truth is never put
+    in a cross-session cache). `column` and `value` come from a file: plain text only."""
+
+    column: str
+    value: str
+    truth: np.ndarray = field(repr=False, compare=False)
+    on_census: bool
+
+    @property
+    def n(self) -> int:
+        return int(self.truth.size)
+
+    @property
+    def true_yes(self) -> int:
+        return int(self.truth.sum())
+
+    @property
+    def is_sales(self) -> bool:
+        """The census's own question, "Do you work in Sales?"."""
+        return self.on_census and (self.column, self.value) == ("Occupation", SALES)
+
+    @property
+    def question(self) -> str:
+        """The question as plain text (escape it before any markdown)."""
+        if self.column == "Occupation":
+            return f"Do you work in {self.value}?"
+        return f"Is your {self.column} “{self.value}”?"
+
+    @property
+    def x_title(self) -> str:
+        """The axis title of a chart of count estimates."""
+        return (
+            "estimated number of salespeople" if self.is_sales else "estimated number of true yes"
+        )
+
+    @property
+    def who(self) -> str:
+        """Who answers yes truly, as a plural noun for labels (never file text)."""
+        return "salespeople" if self.is_sales else "true yes"
+
+
+def active_survey(condition) -> Survey:
+    """The Survey for a `ui.userdata` Condition over the active dataset."""
+    on_census = datasets.on_census()
+    if on_census:
+        truth = _census_truth(condition.column, condition.value)
+    else:
+        truth = condition.mask(datasets.active().frame).to_numpy(dtype=bool)
+    return Survey(condition.column, condition.value, truth, on_census)
+
+
+def survey_question_picker(key: str) -> Survey | None:
+    """The two RR lessons' opening: say which dataset is in use, let the learner pick the
+    survey's yes/no question (a selectbox under `key`, bound to the link) and return its
+    Survey — None when the dataset has no yes/no question (`pick_condition` warns)."""
+    from ui import userdata
+
+    userdata.show_dataset_in_use()
+    condition = userdata.pick_condition(
+        key,
+        default="Occupation = Sales",
+        label="The survey's yes/no question: does the person have…",
+        bind="query-params",
+    )
+    return None if condition is None else active_survey(condition)
+
+
+# --- draws (deterministic given the seed) -------------------------------------------------
+
+
+def coin_outcomes() -> pd.DataFrame:
+    """Every way the two fair coins can fall, per true answer, with its probability."""
+    return pd.DataFrame(
+        {
+            "True answer": ["Yes", "Yes", "Yes", "No", "No", "No"],
+            "Coin 1": ["Heads", "Tails", "Tails"] * 2,
+            "Coin 2": ["either", "Heads", "Tails"] * 2,
+            "Reported": ["Yes", "Yes", "No", "No", "Yes", "No"],
+            "Probability": ["½", "½ · ½ = ¼", "½ · ½ = ¼"] * 2,
+        }
+    )
+
+
+def flip_two_coins(seed: int) -> tuple[bool, bool]:
+    """Two fair coins (True = heads) from a seeded generator: one respondent's secret."""
+    heads = np.random.default_rng(seed).random(2) < 0.5
+    return bool(heads[0]), bool(heads[1])
+
+
+@datasets.cached(max_entries=64)
+def _census_responses(column: str, value: str, p: float, q: float, seed: int) -> np.ndarray:
+    return dp.randomized_response(_census_truth(column, value), p, q, rng=seed)
+
+
+def survey_responses(survey: Survey, p: float, q: float, seed: int) -> np.ndarray:
+    """Every respondent's randomized answer to the survey's question (cached for the
+    census only: an upload's answers stay in this session)."""
+    if survey.on_census:
+        return _census_responses(survey.column, survey.value, p, q, seed)
+    return dp.randomized_response(survey.truth, p, q, rng=seed)
+
+
+@datasets.cached(max_entries=256)
+def repeated_yes_counts(true_yes: int, n: int, p: float, q: float, reps: int, seed: int):
+    """Reported-"yes" counts of `reps` independent surveys (exact aggregate sampler)."""
+    return dp.sample_rr_counts(true_yes, n, p, q, size=reps, rng=seed)
+
+
+def repeated_count_estimates(true_yes: int, n: int, p: float, q: float, reps: int, seed: int):
+    """De-biased count estimates n·r̂ of `reps` independent surveys."""
+    counts = repeated_yes_counts(true_yes, n, p, q, reps, seed)
+    return n * dp.estimate_proportion_from_counts(counts, n, p, q)
+
+
+def surveys_frame(counts: np.ndarray, n: int, p: float, q: float, true_yes: int) -> pd.DataFrame:
+    """The data behind a "repeat the survey" chart, one row per survey (the columns of the
+    rr_repeated_surveys snippet): reported yes, the de-biased count, its error."""
+    frame = pd.DataFrame(
+        {
+            "reported_yes": counts,
+            "estimated_count": n * dp.estimate_proportion_from_counts(counts, n, p, q),
+        }
+    )
+    frame["error"] = frame["estimated_count"] - true_yes
+    return frame
+
+
+def relative_error_percent(estimate: float, truth: float) -> float:
+    """(estimate − truth) / truth in percent."""
+    return 100.0 * (estimate - truth) / truth
+
+
+def latex_number(x: float) -> str:
+    """A number rounded to a whole, with thousands separators that LaTeX keeps tight."""
+    return f"{x:,.0f}".replace(",", "{,}")
+
+
+def percent(share) -> np.ndarray | float:
+    """A share (0..1) as percentage points."""
+    return 100.0 * share
+
+
+@datasets.cached(max_entries=128)
+def spread_versus_n(rate: float, p: float, q: float, seed: int) -> pd.DataFrame:
+    """SD of the share estimate (percentage points) at every n of N_GRID: exact from
+    dp.rr_variance and simulated from REPEATS surveys (dp.sample_rr_counts)."""
+    rows = []
+    for i, n in enumerate(N_GRID):
+        true_yes = round(rate * n)
+        exact = percent(dp.rr_count_std(true_yes / n, n, p, q) / n)
+        counts = dp.sample_rr_counts(true_yes, n, p, q, size=REPEATS, rng=seed + i)
+        simulated = percent(np.std(dp.estimate_proportion_from_counts(counts, n, p, q)))
+        rows.append({"n": n, "kind": "exact", "sd": exact})
+        rows.append({"n": n, "kind": "simulated", "sd": simulated})
+    return pd.DataFrame(rows)
+
+
+SPREAD_KINDS = ("exact", "simulated")
+
+
+# --- chart data (the templates are in charts.py) --------------------------------------------
+
+
+def spread_data(frame: pd.DataFrame, current_n: int, current_sd: float) -> dict[str, pd.DataFrame]:
+    """The data of `charts.spread`: exact line, simulated points, the current n."""
+    return {
+        "exact": frame[frame["kind"] == SPREAD_KINDS[0]].reset_index(drop=True),
+        "simulated": frame[frame["kind"] == SPREAD_KINDS[1]].reset_index(drop=True),
+        "here": pd.DataFrame(
+            {"n": [current_n], "sd": [current_sd], "label": [f"your n = {current_n:,}"]}
+        ),
+    }

@@ -1,0 +1,468 @@
+"""Lesson: coin-flip randomized response — two coins give every respondent deniability."""
+
+import math
+
+import streamlit as st
+
+import dp
+from lessons.coin_flip import charts, model, snippets
+from ui import charts as ui_charts
+from ui import classroom, quiz, userdata, widgets
+
+widgets.lesson_header(
+    "Coin-flip randomized response",
+    "How a survey can ask a sensitive question without anyone, not even the survey, "
+    "learning your answer. You flip the two secret coins yourself, derive the privacy loss "
+    "ε = ln 3 step by step, then survey everybody in the dataset and watch the "
+    "naive count go badly wrong while the de-biased estimate lands near the truth. Finally "
+    "you bias the coins and hunt for a bug that a textbook formula hides.",
+)
+
+survey = model.survey_question_picker("cf_ask")
+question = "Do you work in Sales?" if survey is None else survey.question
+
+# --- 1. One respondent ---------------------------------------------------------------------
+st.header("1. One respondent, two coins")
+st.markdown(
+    f"You ask: *{userdata.escape_markdown(question)}* Before answering, the respondent "
+    "flips a coin in secret. **Heads:** answer honestly. **Tails:** flip a second coin "
+    "and say *yes* on heads, *no* on tails. Only the respondent sees the coins, so any "
+    "single answer can be blamed on the coins."
+)
+true_answer = st.radio(
+    "The respondent's true answer",
+    ["Yes", "No"],
+    key="cf_true_answer",
+    horizontal=True,
+    bind="query-params",
+)
+if st.button("Flip the coins", key="cf_flip", icon=":material/toll:"):
+    st.session_state["cf_flips"] = st.session_state.get("cf_flips", 0) + 1
+flips = st.session_state.get("cf_flips", 0)
+coin1, coin2 = model.flip_two_coins(widgets.seed() + model.SEED_COINS + flips)
+report = (true_answer == "Yes") if coin1 else coin2
+coin_columns = st.columns(3)
+coin_columns[0].metric(
+    "Coin 1", "Heads" if coin1 else "Tails", help="Heads: answer honestly. Tails: use coin 2."
+)
+coin_columns[1].metric(
+    "Coin 2",
+    ("Heads" if coin2 else "Tails") + (" (ignored)" if coin1 else ""),
+    help="Only used when coin 1 is tails: heads says yes, tails says no.",
+)
+coin_columns[2].metric("Reported answer", "Yes" if report else "No")
+st.caption(
+    f"Flip number {flips:,}. "
+    + (
+        "Coin 1 is heads, so the report is the true answer."
+        if coin1
+        else "Coin 1 is tails, so coin 2 decides; the true answer played no part."
+    )
+)
+
+st.subheader("Every way the coins can fall")
+st.table(
+    model.coin_outcomes(),
+    border="horizontal",
+)
+p_fair, q_fair = dp.coin_flip_probabilities(0.5, 0.5)
+odds_yes, odds_no = dp.rr_likelihood_ratios(p_fair, q_fair, log=False)
+st.markdown(
+    "Add up the rows per true answer. A true *yes* is reported *yes* with probability "
+    "½ + ¼ = ¾; a true *no* is reported *yes* with probability ¼. That is the whole "
+    "mechanism, a 2 × 2 matrix:"
+)
+st.latex(
+    r"\begin{array}{r|cc} & \text{report yes} & \text{report no} \\ \hline "
+    rf"\text{{truly yes}} & p = {p_fair:g} & 1 - p = {1 - p_fair:g} \\ "
+    rf"\text{{truly no}} & 1 - q = {1 - q_fair:g} & q = {q_fair:g} \end{{array}}"
+)
+st.markdown(
+    "How much can one report teach someone about you? Compare how likely it is under "
+    "each true answer. A *yes* is three times as likely from a true *yes*:"
+)
+st.latex(
+    r"\frac{P[\text{yes} \mid \text{truly yes}]}{P[\text{yes} \mid \text{truly no}]}"
+    rf" = \frac{{3/4}}{{1/4}} = {odds_yes:g},"
+)
+st.latex(
+    r"\frac{P[\text{no} \mid \text{truly no}]}{P[\text{no} \mid \text{truly yes}]}"
+    rf" = \frac{{3/4}}{{1/4}} = {odds_no:g}."
+)
+st.markdown(
+    "No report shifts the odds by more than a factor 3. Differential privacy writes that "
+    "factor as e^ε, so:"
+)
+epsilon_fair = dp.rr_epsilon(p_fair, q_fair)
+st.latex(
+    rf"e^{{\varepsilon}} = {odds_yes:g} \quad\Longrightarrow\quad "
+    rf"\varepsilon = \ln 3 \approx {epsilon_fair:.4f}"
+)
+fair_columns = st.columns(3)
+fair_columns[0].metric("p (keep a true yes)", f"{p_fair:g}")
+fair_columns[1].metric("q (keep a true no)", f"{q_fair:g}")
+fair_columns[2].metric("Privacy loss ε (fair coins)", f"{epsilon_fair:.4f}")
+
+# --- 2. Survey the data --------------------------------------------------------------------
+if survey is not None:
+    n_people, true_sales = survey.n, survey.true_yes
+    st.header(f"2. Survey all {n_people:,} people")
+    st.markdown(
+        f"Now every one of the {n_people:,} people in the dataset answers "
+        f"*{userdata.escape_markdown(survey.question)}* with the two fair coins. "
+        f"The truth is {true_sales:,}."
+    )
+    if st.button("Run the survey again", key="cf_resurvey", icon=":material/refresh:"):
+        st.session_state["cf_surveys"] = st.session_state.get("cf_surveys", 0) + 1
+    surveys = st.session_state.get("cf_surveys", 0)
+    responses = model.survey_responses(
+        survey, p_fair, q_fair, widgets.seed() + model.SEED_SURVEY + surveys
+    )
+    naive = int(responses.sum())
+    estimate = dp.estimate_count(responses, p_fair, q_fair)
+    survey_columns = st.columns(3)
+    survey_columns[0].metric(
+        'Naive count of "yes"',
+        f"{naive:,}",
+        f"{model.relative_error_percent(naive, true_sales):+,.1f}% off",
+        delta_color="off",
+    )
+    survey_columns[1].metric(
+        "De-biased estimate",
+        f"{estimate:,.0f}",
+        f"{model.relative_error_percent(estimate, true_sales):+,.1f}% off",
+        delta_color="off",
+    )
+    survey_columns[2].metric(f"Truth ({survey.who})", f"{true_sales:,}")
+    st.markdown(
+        "The naive count is far too high: a quarter of the people whose true answer is "
+        "*no* say *yes* because of the coins. The expected share of *yes* answers Ŷ is "
+        "¼ + r/2 for a true share r, so you undo the coins by solving for r:"
+    )
+    share_yes = naive / n_people
+    st.latex(
+        r"\begin{aligned}"
+        r"\hat r &= \frac{\hat Y - 1/4}{1/2} = 2\hat Y - \tfrac12 \\"
+        rf"&= 2 \cdot {share_yes:.4f} - 0.5 = {estimate / n_people:.4f} \\"
+        rf"{model.latex_number(n_people)}\,\hat r"
+        rf" &\approx {model.latex_number(estimate)}"
+        r"\end{aligned}"
+    )
+
+    st.subheader(f"Repeat the survey {model.REPEATS:,} times")
+    repeat_seed = widgets.seed() + model.SEED_REPEATED_SURVEYS
+    repeat_counts = model.repeated_yes_counts(
+        true_sales, n_people, p_fair, q_fair, model.REPEATS, repeat_seed
+    )
+    repeated = model.surveys_frame(repeat_counts, n_people, p_fair, q_fair, true_sales)
+    estimates = repeated["estimated_count"].to_numpy()
+    sd_fair = dp.rr_count_std(true_sales / n_people, n_people, p_fair, q_fair)
+    window = max(1_000.0, 6 * sd_fair)
+    ui_charts.band_histogram(
+        (true_sales - window, true_sales + window),
+        survey.x_title,
+        0.25,
+        ui_charts.NOISY_COLOUR,
+        with_band=True,
+    ).show(
+        title=f"De-biased estimates from {model.REPEATS:,} surveys",
+        alt=ui_charts.describe_histogram(estimates, true_sales, what="de-biased estimates"),
+        **ui_charts.band_histogram_data(
+            estimates,
+            truth=true_sales,
+            sd=sd_fair,
+            domain=(true_sales - window, true_sales + window),
+            bins=50,
+        ),
+    )
+    st.caption(ui_charts.describe_histogram(estimates, true_sales, what="de-biased estimates"))
+    snippets.REPEATED_SURVEYS.show(
+        true_yes=true_sales,
+        n=n_people,
+        p=p_fair,
+        q=q_fair,
+        surveys=model.REPEATS,
+        seed=repeat_seed,
+    )
+    classroom.download_csv(repeated, filename="coin_flip-surveys.csv", key="coin_flip_dl_surveys")
+    st.metric(
+        "Typical error (one standard deviation, from rr_variance)", f"± {sd_fair:,.0f} people"
+    )
+    st.markdown(
+        "Each survey lands somewhere else, but they centre on the truth: the estimator is "
+        "unbiased. The price of deniability is the spread."
+    )
+
+# --- 3. Population size --------------------------------------------------------------------
+st.header("3. More people, smaller spread")
+st.markdown(
+    "The coins add the same amount of noise to every answer, so the noise in the share "
+    "averages out as you ask more people. The standard deviation of the estimate shrinks "
+    "like 1/√n:"
+)
+st.latex(
+    r"\begin{aligned}\operatorname{SD}[\hat r]"
+    r" &= \sqrt{\frac{r\,p(1-p) + (1-r)\,q(1-q)}{n\,(p+q-1)^2}} \\"
+    r" &\propto \frac{1}{\sqrt n}\end{aligned}"
+)
+size_columns = st.columns(2)
+with size_columns[0]:
+    rate = st.slider(
+        "True share of yes in the population (privacy does not depend on it)",
+        min_value=0.01,
+        max_value=0.99,
+        value=0.10,
+        step=0.01,
+        format="%.2f",
+        key="cf_rate",
+        bind="query-params",
+    )
+with size_columns[1]:
+    n_synthetic = st.select_slider(
+        "People asked, n (ε = ln 3 at every n · more people → smaller spread)",
+        options=model.N_GRID,
+        value=1_000,
+        format_func=lambda n: f"{n:,}",
+        key="cf_n",
+        bind="query-params",
+    )
+spread = model.spread_versus_n(rate, p_fair, q_fair, widgets.seed() + model.SEED_SPREAD)
+current_sd = model.percent(
+    dp.rr_count_std(round(rate * n_synthetic) / n_synthetic, n_synthetic, p_fair, q_fair)
+    / n_synthetic
+)
+synthetic_yes = round(rate * n_synthetic)
+share_estimates = model.percent(
+    model.repeated_count_estimates(
+        synthetic_yes,
+        n_synthetic,
+        p_fair,
+        q_fair,
+        model.REPEATS,
+        widgets.seed() + model.SEED_SYNTHETIC,
+    )
+    / n_synthetic
+)
+spread_metrics = st.columns(3)
+spread_metrics[0].metric("True yes", f"{synthetic_yes:,} of {n_synthetic:,}")
+spread_metrics[1].metric("Spread of the estimate (SD)", f"± {current_sd:.2f} % points")
+spread_metrics[2].metric("In people (SD × n)", f"± {current_sd / 100 * n_synthetic:,.0f}")
+chart_columns = st.columns(2)
+with chart_columns[0]:
+    ui_charts.band_histogram(
+        (-50.0, 150.0), "estimated share of yes (%)", 1.0, ui_charts.NOISY_COLOUR, with_band=False
+    ).show(
+        title=f"Estimated share from {model.REPEATS:,} surveys of {n_synthetic:,}",
+        alt=ui_charts.describe_histogram(
+            share_estimates,
+            model.percent(synthetic_yes / n_synthetic),
+            what="estimated shares (%)",
+        ),
+        **ui_charts.band_histogram_data(
+            share_estimates,
+            truth=model.percent(synthetic_yes / n_synthetic),
+            domain=(-50.0, 150.0),
+            bins=80,
+        ),
+    )
+with chart_columns[1]:
+    charts.spread().show(
+        alt=f"Log-log chart: the spread falls from {spread['sd'].iloc[0]:.1f} points at n = 10 "
+        f"to {spread['sd'].iloc[-2]:.2f} at n = 1,000,000; your n = {n_synthetic:,} gives "
+        f"{current_sd:.2f} points.",
+        **model.spread_data(spread, n_synthetic, current_sd),
+    )
+st.caption(
+    f"At n = {n_synthetic:,} the estimate is typically {current_sd:.2f} percentage points "
+    "off. Ten times more people cut that by √10 ≈ 3.2. The estimates can fall below 0% "
+    "or above 100%: the estimator is unbiased because it is not clipped."
+)
+
+# --- 4. Biased coins -----------------------------------------------------------------------
+st.header("4. Varying the noise: biased coins")
+st.markdown(
+    "Nothing forces the coins to be fair. Let coin 1 say *answer honestly* with "
+    "probability h and coin 2 say *yes* with probability y. Then"
+)
+st.latex(
+    r"\begin{aligned} p &= h + (1-h)\,y, \\ q &= h + (1-h)(1-y), \\"
+    r" p + q - 1 &= h. \end{aligned}"
+)
+bias_columns = st.columns(2)
+with bias_columns[0]:
+    honest = st.slider(
+        "h: coin 1 says answer honestly (← more private · more accurate →)",
+        min_value=0.0,
+        max_value=1.0,
+        value=0.5,
+        step=0.05,
+        key="cf_honest",
+        bind="query-params",
+    )
+with bias_columns[1]:
+    random_yes = st.slider(
+        "y: coin 2 says yes (most private at 0.5 · less private toward 0 or 1)",
+        min_value=0.0,
+        max_value=1.0,
+        value=0.5,
+        step=0.05,
+        key="cf_yes",
+        bind="query-params",
+    )
+p, q = dp.coin_flip_probabilities(honest, random_yes)
+epsilon = dp.rr_epsilon(p, q)
+coin_metrics = st.columns(3)
+coin_metrics[0].metric("p (keep a true yes)", f"{p:.3f}")
+coin_metrics[1].metric("q (keep a true no)", f"{q:.3f}")
+coin_metrics[2].metric("Privacy loss ε", "∞" if math.isinf(epsilon) else f"{epsilon:.3f}")
+
+if math.isinf(epsilon):
+    st.warning(
+        "ε = ∞: some report is possible under one true answer only, so it exposes the "
+        "respondent. "
+        + (
+            "With h = 1 everybody answers honestly."
+            if honest == 1
+            else "Coin 2 always gives the same answer, so the other answer can only be true."
+        )
+    )
+
+if survey is not None:
+    n_people, true_sales = survey.n, survey.true_yes
+    informative = True
+    try:
+        biased_sd = dp.rr_count_std(true_sales / n_people, n_people, p, q)
+    except ValueError:
+        informative = False
+        st.warning(
+            f"With h = 0 nobody ever answers honestly: p + q = {p + q:g}, so every answer is "
+            "pure coin noise and says nothing about the truth. No formula can recover the "
+            "true count (the de-biasing would divide by p + q − 1 = 0). Move h up."
+        )
+    if informative:
+        st.markdown("The correct de-biasing solves E[Ŷ] = h r + (1 − h) y for r:")
+        st.latex(
+            r"\begin{aligned}\hat r &= \frac{\hat Y - (1-h)\,y}{h}"
+            r" = \frac{\hat Y + q - 1}{p + q - 1} \\"
+            rf" &= \frac{{\hat Y - {1 - q:.3f}}}{{{honest:.2f}}}\end{{aligned}}"
+        )
+        biased_counts = model.repeated_yes_counts(
+            true_sales, n_people, p, q, model.REPEATS, widgets.seed() + model.SEED_BIASED_COINS
+        )
+        biased_estimate = n_people * dp.estimate_proportion_from_counts(
+            biased_counts[0], n_people, p, q
+        )
+        result_columns = st.columns(3)
+        result_columns[0].metric(
+            "One survey, de-biased",
+            f"{biased_estimate:,.0f}",
+            f"{model.relative_error_percent(biased_estimate, true_sales):+,.1f}% off",
+            delta_color="off",
+        )
+        result_columns[1].metric("Typical error (SD)", f"± {biased_sd:,.0f} people")
+        result_columns[2].metric("Truth", f"{true_sales:,}")
+
+    # --- Spot the bug --------------------------------------------------------------------------
+    with st.container(border=True):
+        st.subheader(":material/bug_report: Spot the bug")
+        st.markdown(
+            "A colleague biased the coins with the sliders above but kept the de-biasing line "
+            "from the textbook (Dwork & Roth, §3.2): *estimate r as twice the fraction "
+            "answering yes, minus ½*."
+        )
+        st.code("estimate = n * (2 * yes_count / n - 0.5)", language="python", wrap_lines=True)
+        wrong_counts = model.repeated_yes_counts(
+            true_sales, n_people, p, q, model.REPEATS, widgets.seed() + model.SEED_BIASED_COINS
+        )
+        wrong = n_people * dp.fair_coin_formula_estimate(wrong_counts, n_people)
+        bias_people = n_people * dp.fair_coin_formula_bias(
+            true_sales / n_people, honest, random_yes
+        )
+        if abs(bias_people) < 0.5:
+            st.info(
+                "With these coins the textbook line happens to be right, so both histograms sit "
+                "on the truth. Move **y** in section 4 to 0.30 and watch the left one leave it."
+            )
+        bug_columns = st.columns(2)
+        domain = (-0.5 * n_people, 1.5 * n_people)
+        with bug_columns[0]:
+            ui_charts.band_histogram(
+                domain, survey.x_title, 1.0, ui_charts.VERMILLION, with_band=False
+            ).show(
+                title="Textbook 2Ŷ − ½ (hard-codes fair coins)",
+                alt=ui_charts.describe_histogram(
+                    wrong, true_sales, what="textbook-formula estimates"
+                ),
+                **ui_charts.band_histogram_data(
+                    wrong,
+                    truth=true_sales,
+                    domain=domain,
+                    bins=80,
+                ),
+            )
+            st.metric(
+                "Expected error of the textbook formula",
+                f"{bias_people:+,.0f} people",
+                help="From dp.fair_coin_formula_bias: (2h − 1) r + 2(1 − h) y − ½, times n.",
+            )
+        with bug_columns[1]:
+            if informative:
+                right = n_people * dp.estimate_proportion_from_counts(wrong_counts, n_people, p, q)
+                ui_charts.band_histogram(
+                    domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
+                ).show(
+                    title="Correct (Ŷ + q − 1)/(p + q − 1)",
+                    alt=ui_charts.describe_histogram(right, true_sales, what="correct estimates"),
+                    **ui_charts.band_histogram_data(
+                        right,
+                        truth=true_sales,
+                        domain=domain,
+                        bins=80,
+                    ),
+                )
+                st.metric("Expected error of the correct formula", "+0 people (unbiased)")
+            else:
+                st.info("With h = 0 there is no correct formula to compare with.")
+        with st.expander("Show the bug"):
+            st.markdown(
+                "2Ŷ − ½ is right only when **both** coins are fair. It subtracts ¼, the fair "
+                "coins' share of random *yes*, instead of (1 − h) y, and multiplies by 2 = 1/½ "
+                "instead of dividing by h. Its expected error is"
+            )
+            st.latex(
+                r"\begin{aligned}&\mathbb{E}[2\hat Y - \tfrac12] - r \\"
+                r" &\quad= (2h - 1)\,r + 2(1-h)\,y - \tfrac12,\end{aligned}"
+            )
+            st.markdown(
+                f"here {bias_people:+,.0f} people, the same in every survey: more respondents do "
+                "not fix a bias. Set h = y = 0.5 and both histograms agree."
+            )
+
+# --- Check yourself ----------------------------------------------------------------------------
+quiz.check_yourself(
+    "coin_flip",
+    [
+        quiz.Question(
+            "Both coins are fair and your true answer is *no*. How likely is the survey to "
+            "record *yes*?",
+            ("0", "¼", "½", "¾"),
+            correct=1,
+            explanation="Coin 1 must land tails (½) and then coin 2 heads (½): ½ · ½ = ¼.",
+        ),
+        quiz.Question(
+            "You ask four times as many people (n → 4n) with the same coins. What happens "
+            "to the spread (SD) of the estimated share?",
+            ("It is cut to a quarter", "It halves", "It stays the same: ε did not change"),
+            correct=1,
+            explanation="The SD shrinks like 1/√n, and √4 = 2: four times the people, half "
+            "the spread, at the same ε = ln 3.",
+        ),
+        quiz.Question(
+            "Coin 1 says *answer honestly* with h = 0.8; coin 2 stays fair. What is ε?",
+            ("ln 3 ≈ 1.10", "ln 4 ≈ 1.39", "ln 9 ≈ 2.20", "ln 0.8 < 0"),
+            correct=2,
+            explanation="p = q = 0.8 + 0.2 · 0.5 = 0.9, so a report is 0.9/0.1 = 9 times "
+            "likelier under one true answer: ε = ln 9 ≈ 2.20. More honesty, less privacy.",
+        ),
+    ],
+)

@@ -1,0 +1,204 @@
+"""Chart templates of the lesson "Composition and the budget" (data-free; the page fills
+them with the model's DataFrames)."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from lessons.composition.model import (
+    AVERAGING_ANSWERS,
+    AVERAGING_HALF_RANGE,
+    HISTOGRAM_DOMAIN,
+    MAX_GROUP,
+    MAX_QUERIES,
+    SEQUENTIAL_ERROR_DOMAIN,
+)
+from ui import charts as ui_charts
+from ui import datasets
+
+
+@datasets.cached(resource=True)
+def sequential() -> ui_charts.Template:
+    """Template: typical error per answer versus the number of queries (log y, fixed axes;
+    dataset "curve": m, epsilon, sd), the current m as a labelled point ("current")."""
+    x = alt.X(
+        "m:Q",
+        title="number of queries m sharing the budget",
+        scale=alt.Scale(domain=[1, MAX_QUERIES], nice=False),
+    )
+    y = alt.Y(
+        "sd:Q",
+        title="typical error per answer (people)",
+        scale=alt.Scale(type="log", domain=list(SEQUENTIAL_ERROR_DOMAIN), clamp=True),
+        axis=alt.Axis(values=[0.1, 1, 10, 100, 1_000, 10_000], format=",~g"),
+    )
+    line = (
+        alt.Chart(alt.NamedData(name="curve"))
+        .mark_line(color=ui_charts.BLUE, strokeWidth=2)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=[
+                alt.Tooltip("m:Q", title="queries"),
+                alt.Tooltip("epsilon:Q", format=".4g", title="ε per query"),
+                alt.Tooltip("sd:Q", format=",.2f", title="typical error"),
+            ],
+        )
+    )
+    current = alt.NamedData(name="current")
+    point = (
+        alt.Chart(current)
+        .mark_point(shape="diamond", size=140, filled=True, color=ui_charts.VERMILLION)
+        .encode(x=x, y=y)
+    )
+    text = (
+        alt.Chart(current)
+        .mark_text(align="left", dx=8, dy=-10, fontWeight="bold", color=ui_charts.BLACK)
+        .encode(x=x, y=y, text="label:N")
+    )
+    return ui_charts.Template(
+        (line + point + text).properties(
+            title="Error per answer grows in proportion to m",
+            height=320,
+            width=ui_charts.DEFAULT_WIDTH,
+        )
+    )
+
+
+@datasets.cached(resource=True)
+def averaging(truth: int) -> ui_charts.Template:
+    """Template: single answers (grey dots), their running average (blue line) and the
+    ± 2 sd band around the truth (dataset "answers": k, answer, average, lo, hi), on fixed
+    axes: answers 1 … 1,000 (log), truth ± 80; the truth as a dashed labelled rule."""
+    lo, hi = truth - AVERAGING_HALF_RANGE, truth + AVERAGING_HALF_RANGE
+    x = alt.X(
+        "k:Q",
+        title="number of answers averaged",
+        scale=alt.Scale(type="log", domain=[1, AVERAGING_ANSWERS[-1]], nice=False),
+        axis=alt.Axis(values=list(AVERAGING_ANSWERS), format=",d"),
+    )
+    y_scale = alt.Scale(domain=[lo, hi], nice=False, clamp=True)
+    base = alt.Chart(alt.NamedData(name="answers"))
+    band = base.mark_area(color=ui_charts.SKY, opacity=0.3).encode(
+        x=x, y=alt.Y("lo:Q", scale=y_scale, title="people earning >50K"), y2="hi:Q"
+    )
+    dots = base.mark_circle(color=ui_charts.GREY, size=18, opacity=0.6, clip=True).encode(
+        x=x, y=alt.Y("answer:Q", scale=y_scale)
+    )
+    line = base.mark_line(color=ui_charts.BLUE, strokeWidth=2.5).encode(
+        x=x,
+        y=alt.Y("average:Q", scale=y_scale),
+        tooltip=[
+            alt.Tooltip("k:Q", title="answers"),
+            alt.Tooltip("answer:Q", format=",.1f", title="this answer"),
+            alt.Tooltip("average:Q", format=",.2f", title="average so far"),
+        ],
+    )
+    truth_frame = pd.DataFrame({"y": [float(truth)], "label": [f"true count {truth:,}"]})
+    rule = (
+        alt.Chart(truth_frame)
+        .mark_rule(color=ui_charts.TRUTH_COLOUR, strokeDash=[6, 3], strokeWidth=2)
+        .encode(y=alt.Y("y:Q", scale=y_scale))
+    )
+    label = (
+        alt.Chart(truth_frame)
+        .mark_text(align="right", dy=-8, color=ui_charts.TRUTH_COLOUR, fontWeight="bold")
+        .encode(x=alt.value("width"), y=alt.Y("y:Q", scale=y_scale), text="label:N")
+    )
+    return ui_charts.Template(
+        (band + dots + line + rule + label).properties(
+            title="Averaging repeated answers finds the truth",
+            height=380,
+            width=ui_charts.DEFAULT_WIDTH,
+        )
+    )
+
+
+@datasets.cached(resource=True)
+def bars(column: str, colour: str) -> ui_charts.Template:
+    """Template: horizontal noisy bars (dataset "bars": occupation, true, `column`) with the
+    true count as a black tick per bar (fixed x axis)."""
+    x_scale = alt.Scale(domain=list(HISTOGRAM_DOMAIN), nice=False, clamp=True)
+    y = alt.Y("occupation:N", sort=None, title=None)
+    base = alt.Chart(alt.NamedData(name="bars"))
+    bars = base.mark_bar(color=colour, opacity=0.85).encode(
+        x=alt.X(f"{column}:Q", title="number of people", scale=x_scale),
+        y=y,
+        tooltip=[
+            alt.Tooltip("occupation:N"),
+            alt.Tooltip("true:Q", format=",", title="true"),
+            alt.Tooltip(f"{column}:Q", format=",.0f", title="noisy"),
+        ],
+    )
+    ticks = base.mark_tick(color=ui_charts.TRUTH_COLOUR, thickness=3, size=14).encode(
+        x=alt.X("true:Q", scale=x_scale), y=y
+    )
+    return ui_charts.Template((bars + ticks).properties(height=440, width=ui_charts.DEFAULT_WIDTH))
+
+
+@datasets.cached(resource=True)
+def group() -> ui_charts.Template:
+    """Template: worst-case posterior versus group size (fixed axes 1 … 10 × 0 … 1; dataset
+    "curve": g, epsilon, posterior), the prior as a dashed labelled rule ("prior": y, label)
+    and the chosen g as a labelled point ("current")."""
+    x = alt.X(
+        "g:Q",
+        title="group size g",
+        scale=alt.Scale(domain=[1, MAX_GROUP], nice=False),
+        axis=alt.Axis(values=list(range(1, MAX_GROUP + 1)), format="d"),
+    )
+    y = alt.Y(
+        "posterior:Q",
+        title="attacker's worst-case belief",
+        scale=alt.Scale(domain=[0, 1]),
+        axis=alt.Axis(format="%"),
+    )
+    line = (
+        alt.Chart(alt.NamedData(name="curve"))
+        .mark_line(
+            color=ui_charts.VERMILLION,
+            strokeWidth=2,
+            point=alt.OverlayMarkDef(color=ui_charts.VERMILLION, size=40),
+        )
+        .encode(
+            x=x,
+            y=y,
+            tooltip=[
+                alt.Tooltip("g:Q", title="group size"),
+                alt.Tooltip("epsilon:Q", format=".3g", title="g·ε"),
+                alt.Tooltip("posterior:Q", format=".1%", title="worst-case belief"),
+            ],
+        )
+    )
+    current = alt.NamedData(name="current")
+    point = (
+        alt.Chart(current)
+        .mark_point(shape="diamond", size=160, filled=True, color=ui_charts.BLACK)
+        .encode(x=x, y=y)
+    )
+    text = (
+        alt.Chart(current)
+        .mark_text(align="left", dx=9, dy=10, fontWeight="bold")
+        .encode(x=x, y=y, text="label:N")
+    )
+    prior_frame = alt.NamedData(name="prior")
+    rule = (
+        alt.Chart(prior_frame)
+        .mark_rule(color=ui_charts.TRUTH_COLOUR, strokeDash=[6, 3], strokeWidth=2)
+        .encode(y=alt.Y("y:Q", scale=alt.Scale(domain=[0, 1])))
+    )
+    rule_label = (
+        alt.Chart(prior_frame)
+        .mark_text(align="right", dy=-8, fontWeight="bold")
+        .encode(
+            x=alt.value("width"), y=alt.Y("y:Q", scale=alt.Scale(domain=[0, 1])), text="label:N"
+        )
+    )
+    return ui_charts.Template(
+        (line + point + text + rule + rule_label).properties(
+            title="What an attacker can believe",
+            height=320,
+            width=ui_charts.DEFAULT_WIDTH,
+        )
+    )

@@ -1,0 +1,302 @@
+"""Lesson: composition and the privacy budget — sequential and parallel composition, the
+averaging attack, group privacy."""
+
+import streamlit as st
+
+import dp
+from lessons.composition import charts, model, snippets
+from ui import charts as ui_charts
+from ui import classroom, quiz, userdata, widgets
+
+widgets.lesson_header(
+    "Composition and the privacy budget",
+    "Every noisy answer leaks a little. Here you see how those leaks add up. You split one "
+    "budget over many questions and watch each answer get noisier. You play an attacker who "
+    "asks the same question again and again and averages the noise away — and you see the "
+    "ledger that stops them. Then you learn why a histogram over disjoint groups costs ε "
+    "only once, and what ε means for a whole family instead of one person.",
+)
+userdata.census_only_notice(
+    "its examples (people earning more than 50K, the occupation histogram) are fixed "
+    "census queries, so the numbers match the text and the other lessons."
+)
+
+# --- (a) sequential composition -------------------------------------------------------------
+st.header("1. One budget, many questions")
+st.markdown(
+    "Each ε-DP answer about the same people leaks up to ε. Several answers together leak "
+    "the sum. So a curator with a total budget ε_total who wants to answer m questions "
+    "gives each one a share:"
+)
+st.latex(
+    r"""\begin{aligned}
+    \varepsilon_{\text{total}} &= \sum_{i=1}^{m} \varepsilon_i \\
+    \Rightarrow\quad \varepsilon_i &= \frac{\varepsilon_{\text{total}}}{m}
+    \end{aligned}"""
+)
+st.markdown(
+    "A count has sensitivity 1, so each answer gets Laplace noise of scale m/ε_total. "
+    "Its typical error — the standard deviation — grows in proportion to m:"
+)
+st.latex(
+    r"\operatorname{sd} = \sqrt{2}\,\frac{1}{\varepsilon_i}"
+    r" = \sqrt{2}\,\frac{m}{\varepsilon_{\text{total}}}"
+)
+total = widgets.epsilon_slider(key="seq_total", label="Total budget ε_total")
+m = st.slider(
+    "Number of queries m sharing the budget (privacy stays ε_total · more queries → more "
+    "noise in each)",
+    min_value=1,
+    max_value=model.MAX_QUERIES,
+    value=10,
+    key="seq_m",
+    bind="query-params",
+)
+per_query = dp.split_budget(total, m)
+sd = dp.laplace_std(1, per_query)
+one_query_sd = dp.laplace_std(1, total)
+cols = st.columns(3)
+cols[0].metric("ε per query", f"{per_query:.4g}")
+cols[1].metric("Typical error per answer (sd)", f"± {sd:,.2f}")
+cols[2].metric(
+    "95% of answers within",
+    f"± {dp.laplace_interval_half_width(dp.laplace_scale(1, per_query)):,.1f}",
+)
+sequential = model.sequential_error_frame(total)
+charts.sequential().show(
+    curve=sequential,
+    current=model.sequential_current(sequential, m),
+    alt=(
+        f"Line chart, log scale: the typical error per answer for 1 to 50 queries sharing "
+        f"ε_total = {total:g}. One query: ± {one_query_sd:,.2f}. At m = {m} (marked): "
+        f"± {sd:,.2f}, each query getting ε = {per_query:.4g}."
+    ),
+)
+st.caption(
+    f"With {m} queries each answer is {m}× noisier than a single query at ε_total = {total:g} "
+    f"(± {one_query_sd:,.2f}). Axis fixed from 0.1 to 10,000 people, log scale."
+)
+classroom.download_csv(
+    model.sequential_error_frame(total),
+    filename="composition-sequential.csv",
+    key="composition_dl_sequential",
+)
+
+# --- (b) the averaging attack ---------------------------------------------------------------
+st.header("2. The averaging attack")
+truth = model.high_earners()
+st.markdown(
+    f"Now turn it around. An attacker asks the same count — *how many people earn more than "
+    f"50K?* (truth: {truth:,}) — m times, each at ε. The noise is independent every time, "
+    "so it averages away:"
+)
+st.latex(
+    r"""\begin{aligned}
+    \bar{A}_m &= \frac{1}{m}\sum_{i=1}^{m} A_i, \\
+    \operatorname{sd}(\bar{A}_m) &= \frac{\sqrt{2}}{\varepsilon\sqrt{m}}
+    \end{aligned}"""
+)
+st.markdown("Sequential composition keeps the bill:")
+st.latex(
+    r"\varepsilon_{\text{spent}} = \underbrace{\varepsilon + \cdots + \varepsilon}_{m}"
+    r" = m\,\varepsilon"
+)
+avg_eps = widgets.epsilon_slider(
+    key="avg_eps",
+    label="ε per answer",
+    options=model.AVERAGING_EPSILONS,
+    default=0.1,
+)
+avg_m = st.select_slider(
+    "Number of answers m the attacker averages (← more private · less private →)",
+    options=model.AVERAGING_ANSWERS,
+    value=100,
+    format_func=lambda k: f"{k:,}",
+    key="avg_m",
+    bind="query-params",
+)
+spent = dp.sequential_composition([avg_eps] * avg_m)
+average_sd = dp.averaged_laplace_std(1, avg_eps, avg_m)
+averaging_seed = widgets.seed() + model.SEED_AVERAGING
+answers = model.averaging_frame(truth, avg_eps, averaging_seed)
+shown = answers.head(avg_m)
+average = float(shown["average"].iloc[-1])
+cols = st.columns(3)
+cols[0].metric("Average of the answers", f"{average:,.1f}", help=f"The truth is {truth:,}.")
+cols[1].metric("Typical error of the average", f"± {average_sd:,.2f}")
+cols[2].metric("Privacy spent m·ε", f"{spent:,.2f}")
+charts.averaging(truth).show(
+    answers=shown,
+    alt=(
+        f"Grey dots: {avg_m:,} noisy answers at ε = {avg_eps:g} each; blue line: their running "
+        f"average, ending at {average:,.1f}; dashed line: the true count {truth:,}; shaded band: "
+        f"± 2 typical errors of the average (one typical error: ± {average_sd:,.2f} after "
+        f"{avg_m:,} answers)."
+    ),
+)
+st.caption(
+    f"Axes fixed: 1 to 1,000 answers (log scale), {truth:,} ± 80 people. Single answers "
+    "beyond that range are not drawn."
+)
+snippets.AVERAGING.show(truth=truth, epsilon=avg_eps, answers=avg_m, seed=averaging_seed)
+classroom.download_csv(shown, filename="composition-averaging.csv", key="composition_dl_averaging")
+st.markdown(
+    f"**The ledger.** Each answer looks private. Together they are not: {avg_m:,} answers at "
+    f"ε = {avg_eps:g} cost ε = {spent:,.2f}, and the average pins the truth down to about "
+    f"± {average_sd:,.2f}. A curator must therefore cap the *total*: with the budget "
+    f"ε_total = {total:g} from section 1 it answers only "
+    f"{dp.queries_within_budget(total, avg_eps):,} of these questions, then refuses."
+)
+st.dataframe(model.ledger(avg_eps, avg_m, total), hide_index=True)
+
+# --- (c) parallel composition ---------------------------------------------------------------
+st.header("3. Parallel composition: disjoint groups cost ε once")
+counts = model.occupation_counts()
+k = len(counts)
+st.markdown(
+    f"A histogram of occupations has {k} bars. Everyone is in exactly one of them, so adding "
+    "or removing one person changes one bar by 1 and no other. Each bar is ε-DP on its own "
+    "part of the data, and disjoint parts compose in parallel — the cost is the largest ε, "
+    "not the sum:"
+)
+st.latex(
+    r"""\begin{aligned}
+    \varepsilon &= \max_i \varepsilon_i \\
+    &\text{instead of } \textstyle\sum_i \varepsilon_i
+    \end{aligned}"""
+)
+par_eps = widgets.epsilon_slider(key="par_eps", label="Budget ε for the histogram", default=0.1)
+parallel_cost = dp.parallel_composition([par_eps] * k)
+sequential_cost = dp.sequential_composition([par_eps] * k)
+split_eps = dp.split_budget(par_eps, k)
+cols = st.columns(4)
+cols[0].metric("Cost as one histogram", f"ε = {parallel_cost:g}")
+cols[1].metric(f"Cost as {k} separate queries", f"ε = {sequential_cost:.3g}")
+cols[2].metric("Error per bar, histogram", f"± {dp.laplace_std(1, par_eps):,.1f}")
+cols[3].metric(f"Error per bar, ε split {k} ways", f"± {dp.laplace_std(1, split_eps):,.1f}")
+bars_seed = widgets.seed() + model.SEED_BARS
+bars = model.histogram_frames(par_eps, bars_seed)
+left, right = st.columns(2)
+with left:
+    charts.bars("parallel", ui_charts.BLUE).show(
+        bars=bars,
+        title=f"One histogram: ε = {par_eps:g} per bar",
+        alt=(
+            f"Noisy occupation counts at ε = {par_eps:g} per bar (total ε = {parallel_cost:g}), "
+            f"black ticks at the true counts. Total absolute error "
+            f"{float(dp.l1_error(bars['parallel'], bars['true'])):,.0f} people."
+        ),
+    )
+with right:
+    charts.bars("split", ui_charts.ORANGE).show(
+        bars=bars,
+        title=f"{k} separate queries: ε = {split_eps:.3g} each",
+        alt=(
+            f"Noisy occupation counts at ε = {split_eps:.3g} per bar (the same total ε = "
+            f"{par_eps:g} split {k} ways), black ticks at the true counts. Total absolute error "
+            f"{float(dp.l1_error(bars['split'], bars['true'])):,.0f} people."
+        ),
+    )
+st.caption(
+    f"Black ticks: true counts. Left: total absolute error "
+    f"{float(dp.l1_error(bars['parallel'], bars['true'])):,.0f} people; right: "
+    f"{float(dp.l1_error(bars['split'], bars['true'])):,.0f}. Axis fixed from −1,000 to "
+    "5,000. Parallel composition only holds when the groups are disjoint: a histogram where "
+    "one person can sit in two bars costs more."
+)
+snippets.PARALLEL.show(epsilon=par_eps, seed=bars_seed)
+classroom.download_csv(bars, filename="composition-parallel.csv", key="composition_dl_parallel")
+
+# --- (d) group privacy ----------------------------------------------------------------------
+st.header("4. Group privacy: a family costs g·ε")
+st.markdown(
+    "DP protects one person: a neighbour differs in one row. A family of g people differs in "
+    "g rows — a chain of g neighbours — and each step can multiply a probability by e^ε. So "
+    "the family is protected only at g·ε:"
+)
+st.latex(r"\Pr[M(D) \in S] \le e^{g\varepsilon}\,\Pr[M(D') \in S]")
+st.markdown("for any event S and any two datasets D, D′ that differ in g people.")
+group_eps = widgets.epsilon_slider(key="group_eps", label="ε per person", default=0.5)
+g = st.slider(
+    "Group size g (← stronger protection · weaker protection →)",
+    min_value=1,
+    max_value=model.MAX_GROUP,
+    value=4,
+    key="group_g",
+    bind="query-params",
+)
+prior = st.select_slider(
+    "Attacker's belief before the release that the family is in the data",
+    options=(0.01, 0.05, 0.1, 0.25, 0.5),
+    value=0.1,
+    format_func=lambda v: f"{v:.0%}",
+    key="group_prior",
+    bind="query-params",
+)
+group_eps_total = dp.group_privacy(group_eps, g)
+posterior = dp.posterior_bound(prior, group_eps_total)
+st.markdown("An attacker who believed π before can believe at most this afterwards:")
+st.latex(r"\pi' \le \frac{e^{g\varepsilon}\,\pi}{e^{g\varepsilon}\,\pi + 1 - \pi}")
+cols = st.columns(3)
+cols[0].metric("Family's ε = g·ε", f"{group_eps_total:.3g}")
+cols[1].metric(
+    "Likelihood ratio bound e^(gε)", f"{dp.likelihood_ratio_bound(group_eps_total):,.3g}"
+)
+cols[2].metric(
+    "Worst-case belief afterwards",
+    f"{posterior:.0%}",
+    help=f"Before the release: {prior:.0%}. One person alone: "
+    f"{dp.posterior_bound(prior, group_eps):.0%}.",
+)
+charts.group().show(
+    **model.group_data(group_eps, g, prior),
+    alt=(
+        f"Worst-case belief about a group of 1 to 10 people at ε = {group_eps:g} per person, "
+        f"starting from a prior of {prior:.0%} (dashed line). One person: "
+        f"{dp.posterior_bound(prior, group_eps):.0%}; a group of {g}: {posterior:.0%}."
+    ),
+)
+st.caption(
+    "Axes fixed: group sizes 1 to 10, belief 0 to 100%. To protect families as well as one "
+    "person, a curator must divide ε by the family size it wants to cover."
+)
+classroom.download_csv(
+    model.group_frame(group_eps, prior),
+    filename="composition-group.csv",
+    key="composition_dl_group",
+)
+
+quiz.check_yourself(
+    "composition",
+    [
+        quiz.Question(
+            "A curator splits ε_total = 1 evenly over m = 10 counts. What is the typical "
+            "error (sd) of each answer?",
+            ("± 1.41", "± 4.47", "± 14.1", "± 141"),
+            correct=2,
+            explanation="Each count gets ε = 1/10, so sd = √2/0.1 = √2 · 10 ≈ 14.1: ten "
+            "times the error of a single query at ε = 1.",
+        ),
+        quiz.Question(
+            "An attacker averages 100 answers to the same count, each at ε = 0.1. How close "
+            "does the average get, and what has been spent?",
+            (
+                "± 14.1, and ε = 0.1 spent",
+                "± 1.41, and ε = 0.1 spent",
+                "± 1.41, and ε = 10 spent",
+                "± 0.14, and ε = 10 spent",
+            ),
+            correct=2,
+            explanation="One answer has sd √2/0.1 ≈ 14.1; the average of 100 has 14.1/√100 "
+            "≈ 1.41, and sequential composition bills 100 · 0.1 = 10.",
+        ),
+        quiz.Question(
+            "A histogram of 14 disjoint occupations, each bar answered at ε = 0.1. What does "
+            "the whole histogram cost?",
+            ("ε = 0.1", "ε = 1.4", "ε = 0.1/14 ≈ 0.007"),
+            correct=0,
+            explanation="Each person sits in exactly one bar, so the bars compose in "
+            "parallel: the cost is the largest ε, 0.1, not the sum 1.4.",
+        ),
+    ],
+)

@@ -1,0 +1,156 @@
+"""Chart templates of the lesson "The definition" (data-free; the page fills them)."""
+
+from __future__ import annotations
+
+import altair as alt
+
+from lessons.definition.model import (
+    DENSITY_DOMAIN,
+    HALF_WINDOW,
+    LABEL_D,
+    LABEL_D_PRIME,
+    LOSS_DOMAIN,
+)
+from ui import charts as ui_charts
+from ui import datasets
+
+DATASET_SCALE = alt.Scale(domain=[LABEL_D, LABEL_D_PRIME], range=[ui_charts.BLUE, ui_charts.ORANGE])
+
+
+DASH_SCALE = alt.Scale(domain=[LABEL_D, LABEL_D_PRIME], range=[[1, 0], [6, 4]])
+
+
+def _x_scale(truth: int) -> alt.Scale:
+    """The fixed output axis f(D) ± 8; every layer uses it, or Vega-Lite would union the
+    domains (and a rect layer would pull in 0)."""
+    return alt.Scale(domain=[truth - HALF_WINDOW, truth + HALF_WINDOW], nice=False, zero=False)
+
+
+def _x_output(truth: int, title: str) -> alt.X:
+    return alt.X(
+        "y:Q", title=title, scale=_x_scale(truth), axis=alt.Axis(format=",.0f", tickMinStep=1)
+    )
+
+
+@datasets.cached(resource=True)
+def densities(truth: int) -> ui_charts.Template:
+    """Template: the two output densities (D solid, D' dashed) on a fixed log axis, with the
+    event Y shaded. Datasets: "density" (y, density, dataset), "event" (lo, hi, label)."""
+    event = alt.NamedData(name="event")
+    band = (
+        alt.Chart(event)
+        .mark_rect(color=ui_charts.GREEN, opacity=0.18)
+        .encode(x=alt.X("lo:Q", scale=_x_scale(truth)), x2="hi:Q")
+    )
+    band_text = (
+        alt.Chart(event)
+        .mark_text(
+            align="left", dx=3, dy=4, baseline="top", color=ui_charts.GREEN, fontWeight="bold"
+        )
+        .encode(x=alt.X("lo:Q", scale=_x_scale(truth)), y=alt.value(0), text="label:N")
+    )
+    lines = (
+        alt.Chart(alt.NamedData(name="density"))
+        .mark_line(strokeWidth=2.5, clip=True)
+        .encode(
+            x=_x_output(truth, "output y (noisy count of people earning >50K)"),
+            y=alt.Y(
+                "density:Q",
+                title="density",
+                scale=alt.Scale(type="log", domain=list(DENSITY_DOMAIN), clamp=True),
+                axis=alt.Axis(format="~g"),
+            ),
+            color=alt.Color(
+                "dataset:N",
+                scale=DATASET_SCALE,
+                legend=alt.Legend(orient="bottom", title=None, direction="vertical"),
+            ),
+            strokeDash=alt.StrokeDash("dataset:N", scale=DASH_SCALE, legend=None),
+            tooltip=[
+                alt.Tooltip("dataset:N"),
+                alt.Tooltip("y:Q", format=",.2f"),
+                alt.Tooltip("density:Q", format=".3g"),
+            ],
+        )
+    )
+    chart = (band + band_text + lines).properties(height=360, width=ui_charts.DEFAULT_WIDTH)
+    return ui_charts.Template(chart)
+
+
+@datasets.cached(resource=True)
+def loss(truth: int) -> ui_charts.Template:
+    """Template: the privacy loss across y inside the shaded band ±ε (fixed symlog axis).
+    Datasets: "loss" (y, loss), "band" (x, x2, lo, hi), "edges" (value, label)."""
+    y_scale = alt.Scale(type="symlog", constant=0.05, domain=list(LOSS_DOMAIN))
+    band = (
+        alt.Chart(alt.NamedData(name="band"))
+        .mark_rect(color=ui_charts.GREY, opacity=0.25)
+        .encode(
+            x=alt.X("x:Q", scale=_x_scale(truth)),
+            x2="x2:Q",
+            y=alt.Y("lo:Q", scale=y_scale),
+            y2="hi:Q",
+        )
+    )
+    edges = alt.NamedData(name="edges")
+    edge_rules = (
+        alt.Chart(edges)
+        .mark_rule(color=ui_charts.BLACK, strokeDash=[2, 2])
+        .encode(y=alt.Y("value:Q", scale=y_scale))
+    )
+    edge_text = (
+        alt.Chart(edges)
+        .mark_text(align="left", dx=4, dy=-6, color=ui_charts.BLACK, fontWeight="bold")
+        .encode(x=alt.value(0), y=alt.Y("value:Q", scale=y_scale), text="label:N")
+    )
+    line = (
+        alt.Chart(alt.NamedData(name="loss"))
+        .mark_line(color=ui_charts.VERMILLION, strokeWidth=2.5)
+        .encode(
+            x=_x_output(truth, "output y"),
+            y=alt.Y(
+                "loss:Q",
+                title="privacy loss",
+                scale=y_scale,
+                axis=alt.Axis(values=[-10, -1, -0.1, 0, 0.1, 1, 10], format="~r"),
+            ),
+            tooltip=[alt.Tooltip("y:Q", format=",.2f"), alt.Tooltip("loss:Q", format=".3f")],
+        )
+    )
+    chart = (band + edge_rules + edge_text + line).properties(
+        height=320, width=ui_charts.DEFAULT_WIDTH
+    )
+    return ui_charts.Template(chart)
+
+
+@datasets.cached(resource=True)
+def posterior() -> ui_charts.Template:
+    """Template: worst-case posterior versus ε (log x, y fixed 0..1), the prior as a dashed
+    labelled rule and the current ε as a labelled diamond.
+    Datasets: "curve" (epsilon, posterior), "prior" (p, label), "point" (epsilon, posterior,
+    label)."""
+    x_scale = alt.Scale(type="log", domain=[0.01, 20.0], nice=False)
+    y_scale = alt.Scale(domain=[0.0, 1.0])
+    curve = (
+        alt.Chart(alt.NamedData(name="curve"))
+        .mark_line(color=ui_charts.VERMILLION, strokeWidth=2.5)
+        .encode(
+            x=alt.X("epsilon:Q", title="ε (log scale)", scale=x_scale, axis=alt.Axis(format="~g")),
+            y=alt.Y(
+                "posterior:Q",
+                title="belief",
+                scale=y_scale,
+                axis=alt.Axis(format="%"),
+            ),
+            tooltip=[
+                alt.Tooltip("epsilon:Q", title="ε", format=".3g"),
+                alt.Tooltip("posterior:Q", title="posterior", format=".1%"),
+            ],
+        )
+    )
+    prior = ui_charts.reference_line_layers(alt.NamedData(name="prior"), "p", y_scale=y_scale)
+    point = ui_charts.marked_point_layers(
+        alt.NamedData(name="point"), "epsilon", "posterior", x_scale=x_scale, y_scale=y_scale
+    )
+    chart = (prior + curve + point).properties(height=320, width=ui_charts.DEFAULT_WIDTH)
+    return ui_charts.Template(chart)

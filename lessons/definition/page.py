@@ -1,0 +1,254 @@
+"""Lesson: the definition of differential privacy — neighbouring datasets, the e^ε ratio
+bound, the privacy loss and what an attacker can conclude."""
+
+import streamlit as st
+
+import dp
+from lessons.definition import charts, model, snippets
+from ui import classroom, quiz, userdata, widgets
+
+widgets.lesson_header(
+    "The definition",
+    "You remove one person from the census and ask the same count of both versions. "
+    "Laplace noise makes the two answers overlap so much that no event Y — no range of "
+    "outputs you could watch for — is more than e^ε times likelier in one world than in the "
+    "other. You then see the privacy loss output by output, and what that bound means for "
+    "an attacker's belief.",
+)
+userdata.census_only_notice(
+    "it removes one named person from the census and counts who earns more than $50K."
+)
+
+# --- 1. Neighbouring datasets --------------------------------------------------------------
+st.header("1. Two neighbouring datasets")
+st.markdown(
+    "Take the full census as **D**. Remove one person and call the result **D′**. Datasets "
+    "that differ in one person are *neighbours*. The query is a count: "
+    "**how many people earn more than $50K a year?**"
+)
+incomes = model.people_to_remove()
+name = st.selectbox(
+    "The person removed from D to make D′",
+    options=list(incomes),
+    format_func=lambda person_name: f"{person_name} — earns {incomes[person_name]}",
+    key="def_person",
+    bind="query-params",
+)
+income = incomes[name]
+truth = model.rich_count()
+truth_neighbour = truth - int(income == ">50K")
+
+count_d, count_d_prime, change = st.columns(3)
+count_d.metric("f(D): everyone", f"{truth:,}")
+count_d_prime.metric(f"f(D′): without {name}", f"{truth_neighbour:,}")
+change.metric("Difference", f"{truth - truth_neighbour}")
+if truth == truth_neighbour:
+    st.info(
+        f"{name} earns {income}, so removing them does not change this count: the two "
+        "worlds give the same answer and their output densities coincide. Differential privacy "
+        "must hold for *every* person, so pick someone who earns >50K to see the worst case."
+    )
+else:
+    st.markdown(
+        f"{name} earns >50K, so the two answers differ by exactly 1 — the most one person can "
+        "change a count (its *sensitivity*)."
+    )
+
+st.markdown(
+    "A mechanism F is **ε-differentially private** when, for every pair of neighbours and "
+    "every set of outputs Y,"
+)
+st.latex(
+    r"e^{-\varepsilon} \;\le\; \frac{\Pr[F(D) \in Y]}{\Pr[F(D') \in Y]} \;\le\; e^{\varepsilon}."
+)
+st.markdown("The Laplace mechanism answers with the count plus noise of scale b = 1/ε:")
+st.latex(r"F(D) = f(D) + \mathrm{Lap}(b), \qquad b = \frac{1}{\varepsilon}.")
+
+epsilon = widgets.epsilon_slider(key="def_eps")
+scale = dp.laplace_scale(1, epsilon)
+low_edge, high_edge = truth - model.HALF_WINDOW, truth + model.HALF_WINDOW
+lo, hi = st.slider(
+    "The event Y = [lo, hi]: the range of outputs an attacker watches for",
+    min_value=low_edge,
+    max_value=high_edge,
+    value=(float(truth), float(truth + 3)),
+    step=0.5,
+    format="%.1f",
+    key="def_event",
+    bind="query-params",
+    help="Any range of outputs is an event. The ratio bound must hold for all of them.",
+)
+
+charts.densities(truth).show(
+    density=model.density_frame(truth, truth_neighbour, epsilon),
+    event=model.event_frame(lo, hi),
+    title=f"Both worlds' output densities, ε = {epsilon:g}",
+    alt=(
+        f"Two Laplace densities at ε = {epsilon:g}: F(D) centred on {truth:,} (solid blue) and "
+        f"F(D′) centred on {truth_neighbour:,} (dashed orange), on a log scale from "
+        f"{low_edge:,.0f} to {high_edge:,.0f}, with the event Y = [{lo:,.1f}, {hi:,.1f}] shaded."
+    ),
+)
+st.caption(
+    "The y axis is logarithmic, so a flat density (small ε) and a tall spike (large ε) fit on "
+    "the same fixed axes. On it a Laplace density is a tent; the vertical gap between the two "
+    "tents is the privacy loss shown in section 2."
+)
+snippets.DENSITIES.show(truth=truth, truth_neighbour=truth_neighbour, epsilon=epsilon)
+classroom.download_csv(
+    model.download_frame(truth, truth_neighbour, epsilon),
+    filename="definition-densities.csv",
+    key="definition_dl_densities",
+)
+
+if lo >= hi:
+    st.warning(
+        "Y has zero width, so both probabilities are 0 and their ratio is undefined. "
+        "Drag the two handles apart."
+    )
+else:
+    p_d, p_d_prime, ratio = dp.laplace_event_probabilities(
+        lo, hi, loc=truth, loc_neighbour=truth_neighbour, scale=scale
+    )
+    bound = dp.likelihood_ratio_bound(epsilon)
+    col_p, col_q, col_ratio, col_bound = st.columns(4)
+    col_p.metric("P[F(D) ∈ Y]", f"{p_d:.4g}")
+    col_q.metric("P[F(D′) ∈ Y]", f"{p_d_prime:.4g}")
+    col_ratio.metric("Ratio", f"{ratio:,.4g}")
+    col_bound.metric("e^ε", f"{bound:,.4g}")
+    if 1 / bound * (1 - 1e-9) <= ratio <= bound * (1 + 1e-9):
+        st.success(
+            f"The ratio {ratio:,.4g} lies within [e^−ε, e^ε] = [{1 / bound:,.4g}, "
+            f"{bound:,.4g}]. Move Y anywhere: it always will.",
+            icon=":material/check_circle:",
+        )
+    else:  # cannot happen for the Laplace mechanism; shown if the math were wrong
+        st.error(
+            f"The ratio {ratio:,.4g} leaves [e^−ε, e^ε] = [{1 / bound:,.4g}, {bound:,.4g}].",
+            icon=":material/error:",
+        )
+    st.caption(
+        "The ratio reaches e^ε when Y lies entirely to the right of both centres (and e^−ε "
+        "entirely to the left): far out in a tail, every output is exactly e^ε times likelier "
+        "in one world."
+    )
+
+# --- 2. The privacy loss --------------------------------------------------------------------
+st.header("2. The privacy loss, output by output")
+st.markdown(
+    "Zoom in on a single output y. How much more likely is it in one world than the other? "
+    "Its logarithm is the *privacy loss*:"
+)
+st.latex(
+    r"""\begin{aligned}
+    \mathcal{L}(y) &= \ln \frac{p_{F(D)}(y)}{p_{F(D')}(y)} \\
+      &= \frac{|y - f(D')| - |y - f(D)|}{b} \in [-\varepsilon, \varepsilon].
+    \end{aligned}"""
+)
+st.markdown(
+    "The chart shows ℒ(y) for every output in view, and the grey band ±ε it may never leave."
+)
+charts.loss(truth).show(
+    loss=model.loss_frame(truth, truth_neighbour, epsilon),
+    **model.band_frames(truth, epsilon),
+    title=f"Privacy loss stays inside ±ε = ±{epsilon:g}",
+    alt=(
+        f"Privacy loss across outputs {low_edge:,.0f} to {high_edge:,.0f} at ε = {epsilon:g}: "
+        f"it is −{truth - truth_neighbour}·ε left of {truth_neighbour:,}, rises linearly between "
+        f"the two centres and is +{truth - truth_neighbour}·ε right of {truth:,}, inside the "
+        f"grey band ±{epsilon:g}."
+    ),
+)
+st.caption(
+    "The y axis is a symmetric log scale, so that a band of ±0.01 and one of ±10 are both "
+    "visible. Between the two true counts the loss climbs; outside them it sits exactly on the "
+    "edge of the band — the worst case is reached, but never exceeded."
+)
+classroom.download_csv(
+    model.download_frame(truth, truth_neighbour, epsilon),
+    filename="definition-privacy-loss.csv",
+    key="definition_dl_loss",
+)
+
+# --- 3. What an attacker can conclude ------------------------------------------------------
+st.header("3. What an attacker can conclude")
+st.markdown(
+    f"An attacker knows everyone except {name} and wonders whether the data set is D (with "
+    f"{name}) or D′ (without). Before seeing any output they believe D with probability p. "
+    "After seeing an output y, Bayes' rule multiplies their odds by the likelihood ratio, "
+    "which is at most e^ε. So whatever y they see, their belief is at most"
+)
+st.latex(r"\Pr[D \mid y] \;\le\; \frac{e^{\varepsilon}\,p}{e^{\varepsilon}\,p + 1 - p}.")
+prior = st.slider(
+    "Attacker's prior belief p that the data set is D  (← knows less · knows more →)",
+    min_value=0.01,
+    max_value=0.99,
+    value=0.10,
+    step=0.01,
+    format="%.2f",
+    key="def_prior",
+    bind="query-params",
+)
+posterior = dp.posterior_bound(prior, epsilon)
+col_prior, col_eps, col_post = st.columns(3)
+col_prior.metric("Prior p", f"{prior:.0%}")
+col_eps.metric("ε", f"{epsilon:g}")
+col_post.metric(
+    "Worst-case posterior", f"{posterior:.1%}", delta=f"{posterior - prior:+.1%} points"
+)
+charts.posterior().show(
+    curve=model.posterior_frame(prior),
+    **model.posterior_frames(prior, epsilon, posterior),
+    title="Worst-case belief after one output",
+    alt=(
+        f"Worst-case posterior versus ε from 0.01 to 20 for a prior of {prior:.0%}: it starts at "
+        f"the prior and climbs towards 100%; at the chosen ε = {epsilon:g} it is {posterior:.1%}."
+    ),
+)
+snippets.POSTERIOR.show(prior=prior, epsilon=epsilon)
+classroom.download_csv(
+    model.posterior_frame(prior),
+    filename="definition-posterior.csv",
+    key="definition_dl_posterior",
+)
+small_prior = 0.01
+at_ten = dp.posterior_bound(small_prior, 10.0)
+at_one = dp.posterior_bound(small_prior, 1.0)
+st.markdown(
+    f"**ε → 0: nothing learned — and nothing useful.** The posterior equals the prior: the "
+    f"output tells the attacker nothing about {name}. But it then tells *anyone* nothing about "
+    "the data either: the noise is infinite and the answer is useless. Privacy and accuracy "
+    "trade against each other through ε.\n\n"
+    f"**ε above about 10 protects little.** e^10 ≈ {dp.likelihood_ratio_bound(10.0):,.0f}, so "
+    f"even an attacker who starts almost sure {name} is *not* in the data (prior "
+    f"{small_prior:.0%}) can end up {at_ten:.1%} sure that they are. At ε = 1 the same attacker "
+    f"can reach at most {at_one:.1%}."
+)
+
+quiz.check_yourself(
+    "definition",
+    [
+        quiz.Question(
+            "ε goes from 1 to 2. The most one output range Y can be likelier in one world "
+            "than in the other goes from e ≈ 2.72 times to…",
+            ("5.44 times (doubles)", "7.39 times (e²)", "2.72 times (unchanged)"),
+            correct=1,
+            explanation="The bound is e^ε, so doubling ε squares it: e² ≈ 7.39, not 2 × 2.72.",
+        ),
+        quiz.Question(
+            "ε = ln 3 and the attacker's prior that the data set is D is 50%. What is the "
+            "most they can believe after one output?",
+            ("50%", "75%", "90%", "100%"),
+            correct=1,
+            explanation="e^ε·p / (e^ε·p + 1 − p) = 3·0.5 / (3·0.5 + 0.5) = 1.5 / 2 = 75%.",
+        ),
+        quiz.Question(
+            "You remove someone who earns <=50K. What is the privacy loss ℒ(y) of the >50K "
+            "count, at any ε?",
+            ("0 at every output", "ε at every output", "Between −ε and ε, depending on y"),
+            correct=0,
+            explanation="f(D) = f(D′), so both worlds have the same density and their ratio "
+            "is 1 everywhere: ln 1 = 0.",
+        ),
+    ],
+)

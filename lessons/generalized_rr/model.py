@@ -1,0 +1,73 @@
+"""Cached computations of the lesson "Generalized randomized response" (any p and q).
+
+It reuses the coin-flip lesson's survey machinery (lessons/coin_flip/model.py)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+import dp
+from ui import datasets
+
+# Offsets added to the page seed, one per distinct draw.
+SEED_ONE_SURVEY = 7_000
+SEED_REPEATED_SURVEYS = 8_000
+
+
+@datasets.cached(max_entries=32)
+def error_versus_epsilon(true_yes: int, n: int) -> pd.DataFrame:
+    """Exact SD of the count estimate for symmetric RR (p = q = e^ε/(1+e^ε)) over
+    EPSILON_CURVE."""
+    rows = []
+    for eps in EPSILON_CURVE:
+        keep = dp.rr_keep_probability(eps)
+        rows.append({"epsilon": eps, "sd": dp.rr_count_std(true_yes / n, n, keep, keep)})
+    return pd.DataFrame(rows)
+
+
+LN_RATIO_LIMIT = 5.0
+
+
+REPORTS = ("reported yes", "reported no")
+
+
+def ratio_frame(p: float, q: float) -> pd.DataFrame:
+    """One row per report (yes / no): its ln likelihood ratio, clipped to ±LN_RATIO_LIMIT
+    for drawing, its size |ln ratio| (clipped) and a text label (±∞ where unbounded)."""
+    rows = []
+    for report, value in zip(REPORTS, dp.rr_likelihood_ratios(p, q), strict=True):
+        shown = max(min(value, LN_RATIO_LIMIT), -LN_RATIO_LIMIT)
+        text = ("∞" if value > 0 else "−∞") if math.isinf(value) else f"{value:.2f}"
+        rows.append({"report": report, "ln_ratio": shown, "size": abs(shown), "text": text})
+    return pd.DataFrame(rows)
+
+
+def error_epsilon_data(
+    frame: pd.DataFrame, current_eps: float | None, current_sd: float | None, label: str
+) -> dict[str, pd.DataFrame]:
+    """The data of `charts.error_epsilon`: the curve, and the current point (clamped to the
+    axes) when there is one."""
+    here = pd.DataFrame({"epsilon": [], "sd": [], "label": []})
+    if current_eps is not None and current_sd is not None:
+        here = pd.DataFrame(
+            {
+                "epsilon": [min(max(current_eps, 0.01), 10.0)],
+                "sd": [min(max(current_sd, 1.0), 100_000.0)],
+                "label": [label],
+            }
+        )
+    return {"curve": frame, "here": here}
+
+
+def ratio_data(p: float, q: float, epsilon: float) -> dict[str, pd.DataFrame]:
+    """The data of `charts.ratio`: the band [0, ε] and each report's |ln ratio|."""
+    return {
+        "band": pd.DataFrame({"lo": [0.0], "hi": [min(epsilon, LN_RATIO_LIMIT)], "label": ["ε"]}),
+        "reports": ratio_frame(p, q),
+    }
+
+
+EPSILON_CURVE: tuple[float, ...] = tuple(float(x) for x in np.geomspace(0.01, 10.0, 61))

@@ -1,0 +1,279 @@
+"""Lesson: generalized randomized response — any keep-probabilities p, q and the ε they buy."""
+
+import math
+
+import streamlit as st
+
+import dp
+from lessons.coin_flip import model as rr
+from lessons.coin_flip import snippets as rr_snippets
+from lessons.generalized_rr import charts, model
+from ui import charts as ui_charts
+from ui import classroom, quiz, userdata, widgets
+
+widgets.lesson_header(
+    "Generalized randomized response",
+    "The two coins were one choice among many. Here you set the keep-probabilities p "
+    "(a true yes is reported yes) and q (a true no is reported no) directly, or pick ε "
+    "and let the page set p = q. You watch the 2 × 2 matrix, ε, the estimator with your "
+    "numbers in it, the spread of the estimated count for everybody in the dataset, "
+    "and which answer is better protected when p ≠ q.",
+)
+survey = rr.survey_question_picker("grr_ask")
+
+# --- choose the mechanism ------------------------------------------------------------------
+mode = st.radio(
+    "How do you want to set the mechanism?",
+    ["Set p and q", "Choose ε (p = q)"],
+    key="grr_mode",
+    horizontal=True,
+    bind="query-params",
+)
+if mode == "Set p and q":
+    slider_columns = st.columns(2)
+    with slider_columns[0]:
+        p = st.slider(
+            "p: keep a true yes (← more private toward ½ · more accurate →)",
+            min_value=0.0,
+            max_value=1.0,
+            value=0.75,
+            step=0.01,
+            key="grr_p",
+            bind="query-params",
+        )
+    with slider_columns[1]:
+        q = st.slider(
+            "q: keep a true no (← more private toward ½ · more accurate →)",
+            min_value=0.0,
+            max_value=1.0,
+            value=0.75,
+            step=0.01,
+            key="grr_q",
+            bind="query-params",
+        )
+else:
+    chosen_epsilon = widgets.epsilon_slider("grr_eps", default=1.0)
+    p = q = dp.rr_keep_probability(chosen_epsilon)
+    st.latex(
+        rf"p = q = \frac{{e^\varepsilon}}{{1 + e^\varepsilon}} = "
+        rf"\frac{{e^{{{chosen_epsilon:g}}}}}{{1 + e^{{{chosen_epsilon:g}}}}} = {p:.4f}"
+    )
+
+epsilon = dp.rr_epsilon(p, q)
+ln_yes, ln_no = dp.rr_likelihood_ratios(p, q)
+odds_yes, odds_no = dp.rr_likelihood_ratios(p, q, log=False)
+metric_columns = st.columns(3)
+metric_columns[0].metric("p (keep a true yes)", f"{p:.3f}")
+metric_columns[1].metric("q (keep a true no)", f"{q:.3f}")
+metric_columns[2].metric("Privacy loss ε", "∞" if math.isinf(epsilon) else f"{epsilon:.3f}")
+
+sd_people = None
+if survey is not None:
+    n_people, true_sales = survey.n, survey.true_yes
+    try:
+        sd_people = dp.rr_count_std(true_sales / n_people, n_people, p, q)
+    except ValueError:
+        st.warning(
+            f"p + q = {p + q:.2f} = 1: a true yes and a true no are reported *yes* with the "
+            f"same probability ({p:.2f}), so the answers carry **no information**. ε = 0 "
+            "(perfect privacy), but no estimator can recover anything: it would divide by "
+            "p + q − 1 = 0. Move p or q."
+        )
+if math.isinf(epsilon):
+    st.warning(
+        "ε = ∞: one of the reports is possible under one true answer only, so it exposes "
+        "everyone who gives it. Keep p and q strictly between 0 and 1."
+    )
+if p + q < 1 and sd_people is not None:
+    st.info(
+        "p + q < 1: the mechanism lies more often than it tells the truth. That is as "
+        "informative as telling the truth (just flip every answer), so ε is the same as "
+        "for 1 − p, 1 − q, and the estimator still works: its denominator is negative."
+    )
+
+# --- matrix and ε --------------------------------------------------------------------------
+st.header("1. The mechanism and its ε")
+st.markdown("Each row is a true answer, each column a report; every row sums to 1.")
+st.latex(
+    r"\small\begin{array}{r|cc} & \text{says yes} & \text{says no} \\ \hline "
+    rf"\text{{true yes}} & p = {p:.3f} & 1 - p = {1 - p:.3f} \\ "
+    rf"\text{{true no}} & 1 - q = {1 - q:.3f} & q = {q:.3f} \end{{array}}"
+)
+st.markdown(
+    "ε is the most that any report can shift the odds between the two true answers, as "
+    "a log. Take every likelihood ratio (both ways round, so also when p or q is below ½):"
+)
+
+
+def _show(x: float) -> str:
+    return r"\infty" if math.isinf(x) else f"{x:.3f}"
+
+
+st.latex(
+    r"\begin{aligned}\varepsilon"
+    r" &= \max\Big(\big|\ln\tfrac{p}{1-q}\big|,\ \big|\ln\tfrac{q}{1-p}\big|\Big) \\"
+    rf" &= \max\big(|{_show(ln_yes)}|,\ |{_show(ln_no)}|\big) \\"
+    rf" &= {_show(epsilon)}\end{{aligned}}"
+)
+
+st.subheader("Which answer is better protected?")
+charts.ratio().show(
+    alt=f"Bar chart: a reported yes has |ln ratio| {_show(abs(ln_yes))}, "
+    f"a reported no {_show(abs(ln_no))}; ε = {_show(epsilon)}.",
+    **model.ratio_data(p, q, epsilon),
+)
+odds_columns = st.columns(2)
+odds_columns[0].metric(
+    'A reported "yes" multiplies the odds of a true yes by',
+    "∞" if math.isinf(odds_yes) else f"{odds_yes:.2f}",
+)
+odds_columns[1].metric(
+    'A reported "no" multiplies the odds of a true no by',
+    "∞" if math.isinf(odds_no) else f"{odds_no:.2f}",
+)
+if abs(ln_yes) < abs(ln_no):
+    st.markdown(
+        "A reported **yes** reveals less than a reported no: people who say yes keep more "
+        "deniability. When *yes* is the embarrassing answer, that is where you want the "
+        "protection. ε is set by the weaker side, the reported **no**."
+    )
+elif abs(ln_yes) > abs(ln_no):
+    st.markdown(
+        "A reported **no** reveals less than a reported yes. A *yes* is the stronger "
+        "evidence here, so ε is set by it. If *yes* is the sensitive answer, this is the "
+        "wrong way round: raise q or lower p."
+    )
+else:
+    st.markdown("With p = q both reports reveal exactly the same: the protection is symmetric.")
+
+# --- estimator -----------------------------------------------------------------------------
+if survey is not None:
+    st.header("2. Estimating the true count")
+    st.markdown(f"The question: *{userdata.escape_markdown(survey.question)}*")
+    if sd_people is None:
+        st.info("No estimate is possible while p + q = 1.")
+    else:
+        yes_count = int(
+            rr.repeated_yes_counts(
+                true_sales, n_people, p, q, 1, widgets.seed() + model.SEED_ONE_SURVEY
+            )[0]
+        )
+        share_estimate = dp.estimate_proportion_from_counts(yes_count, n_people, p, q)
+        st.markdown(
+            f"One survey of all {n_people:,} people gave {yes_count:,} *yes* answers, a "
+            f"share Ŷ = {yes_count / n_people:.4f}. The expected share is r p + (1 − r)(1 − q), "
+            "so"
+        )
+        st.latex(
+            r"\begin{aligned}\hat r &= \frac{\hat Y + q - 1}{p + q - 1} \\"
+            rf" &= \frac{{{yes_count / n_people:.4f} + {q:.3f} - 1}}{{{p:.3f} + {q:.3f} - 1}}"
+            rf" \\ &= {share_estimate:.4f} \\"
+            rf"{rr.latex_number(n_people)}\,\hat r &\approx "
+            rf"{rr.latex_number(n_people * share_estimate)}\end{{aligned}}"
+        )
+        estimate_columns = st.columns(3)
+        error = rr.relative_error_percent(n_people * share_estimate, true_sales)
+        estimate_columns[0].metric(
+            "This survey's estimate",
+            f"{n_people * share_estimate:,.0f}",
+            f"{error:+,.1f}% off",
+            delta_color="off",
+        )
+        estimate_columns[1].metric("Typical error (SD, from rr_variance)", f"± {sd_people:,.0f}")
+        estimate_columns[2].metric(f"Truth ({survey.who})", f"{true_sales:,}")
+
+        repeat_seed = widgets.seed() + model.SEED_REPEATED_SURVEYS
+        repeat_counts = rr.repeated_yes_counts(true_sales, n_people, p, q, rr.REPEATS, repeat_seed)
+        repeated = rr.surveys_frame(repeat_counts, n_people, p, q, true_sales)
+        estimates = repeated["estimated_count"].to_numpy()
+        description = ui_charts.describe_histogram(estimates, true_sales, what="estimates") + (
+            f" Dotted lines at the truth ± 2 SD = ± {2 * sd_people:,.0f}."
+        )
+        ui_charts.band_histogram(
+            (0, 2 * true_sales), survey.x_title, 0.6, ui_charts.NOISY_COLOUR, with_band=True
+        ).show(
+            title=charts.sampling_title(n_people),
+            alt=description,
+            **ui_charts.band_histogram_data(
+                estimates,
+                truth=true_sales,
+                sd=sd_people,
+                domain=(0, 2 * true_sales),
+                bins=73,
+            ),
+        )
+        st.caption(
+            description + " Estimates beyond the axis are piled into the edge bars; the axis "
+            "stays put so you see the spread change."
+        )
+        rr_snippets.REPEATED_SURVEYS.show(
+            true_yes=true_sales,
+            n=n_people,
+            p=p,
+            q=q,
+            surveys=rr.REPEATS,
+            seed=repeat_seed,
+        )
+        classroom.download_csv(
+            repeated, filename="generalized_rr-surveys.csv", key="generalized_rr_dl_surveys"
+        )
+
+    st.subheader("Error versus ε")
+    st.markdown(
+        "For p = q the spread follows from ε alone. Smaller ε, more privacy, a wider spread: "
+        "as ε → 0 the error explodes like 1/ε."
+    )
+    curve = model.error_versus_epsilon(true_sales, n_people)
+    marked = sd_people is not None and not math.isinf(epsilon) and epsilon > 0
+    charts.error_epsilon().show(
+        title=charts.error_epsilon_title(survey.question, n_people),
+        alt=f"Log-log line: the SD of the count falls from {curve['sd'].iloc[0]:,.0f} at "
+        f"ε = 0.01 to {curve['sd'].iloc[-1]:,.1f} at ε = 10."
+        + (f" Yours: ε = {epsilon:.2f}, SD = {sd_people:,.0f}." if marked else ""),
+        **model.error_epsilon_data(
+            curve,
+            epsilon if marked else None,
+            sd_people if marked else None,
+            "your p, q" if mode == "Set p and q" else "your ε",
+        ),
+    )
+    st.caption(
+        "The line is p = q = e^ε/(1 + e^ε). With p ≠ q your point can sit above the line: "
+        "for the same ε a symmetric choice is usually more accurate."
+    )
+
+# --- Check yourself ----------------------------------------------------------------------------
+quiz.check_yourself(
+    "generalized_rr",
+    [
+        quiz.Question(
+            "Which keep-probabilities give ε = ln 3?",
+            ("p = q = 0.6", "p = q = 0.75", "p = q = 0.9", "p = q = 0.5"),
+            correct=1,
+            explanation="A yes is 0.75/0.25 = 3 times likelier from a true yes, so e^ε = 3. "
+            "(0.6 gives ln 1.5 ≈ 0.41, 0.9 gives ln 9 ≈ 2.20, 0.5 gives 0.)",
+        ),
+        quiz.Question(
+            "p = 0.9 and q = 0.6. Which report is better protected?",
+            (
+                "A reported yes: |ln(0.9/0.4)| ≈ 0.81",
+                "A reported no: |ln(0.6/0.1)| ≈ 1.79",
+                "Both alike: ε is one number",
+            ),
+            correct=0,
+            explanation="A yes shifts the odds by 0.9/0.4 = 2.25, a no by 0.6/0.1 = 6; ε is "
+            "set by the weaker side, ln 6 ≈ 1.79.",
+        ),
+        quiz.Question(
+            "p = 0.4 and q = 0.6. What can the survey tell you about the true count?",
+            (
+                "Nothing: ε = 0 and the estimator divides by p + q − 1 = 0",
+                "The count, with a wide error bar",
+                "The count with the signs flipped, because p < ½",
+            ),
+            correct=0,
+            explanation="A true yes and a true no both say yes with probability 0.4, so the "
+            "answers do not depend on the truth: perfect privacy, zero information.",
+        ),
+    ],
+)

@@ -1,0 +1,100 @@
+"""Home: what the Privacy Playground teaches, who it is for, the lessons and the dataset."""
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from data.census import SYNTHETIC_COLUMNS
+from lessons.catalogue import LESSONS, Lesson
+from lessons.home import model
+from ui import datasets, userdata
+from ui.datasets import census
+from ui.widgets import lesson_header
+
+
+def lesson_link(lesson: Lesson) -> None:
+    """A link to a lesson with its summary underneath; plain text when the page runs on
+    its own (outside app.py's navigation there is no registered page to link to)."""
+    try:
+        st.page_link(lesson.path, label=lesson.title, icon=lesson.icon)
+    except StreamlitAPIException:
+        st.markdown(f"**{lesson.title}**")
+    st.caption(lesson.summary)
+
+
+lesson_header(
+    "Privacy Playground",
+    "A hands-on course in differential privacy. You start with why removing names does "
+    "not protect anyone, meet the definition and the Laplace mechanism, learn how privacy "
+    "losses add up under composition, and finish in the local model — randomized response "
+    "and unary encoding — where you see what that stronger protection costs in accuracy. "
+    "Every lesson has sliders: move them and watch the noise, the error and ε change.",
+)
+st.markdown(
+    "**Who it is for.** Students working alone, at their own pace, and lecturers presenting "
+    "live from a projector. Every chart draws from a fixed random seed, so the screen in "
+    "the lecture hall shows the same numbers as a student's laptop."
+)
+
+st.header("The lessons")
+sections: dict[str, list[Lesson]] = {}
+for lesson in LESSONS:
+    sections.setdefault(lesson.section, []).append(lesson)
+
+for column, (section, section_lessons) in zip(
+    st.columns(max(len(sections), 1), gap="large"), sections.items(), strict=False
+):
+    with column:
+        st.subheader(section)
+        for lesson in section_lessons:
+            lesson_link(lesson)
+
+st.header("The dataset")
+people = census()
+in_use = datasets.active().name
+own_file = not datasets.on_census()
+if own_file:
+    st.info(
+        f"In use now: {userdata.escape_markdown(in_use)}. The lessons that count a column run "
+        "on it; the others, and the description below, use the bundled census. “Back to the "
+        "census” in the sidebar switches back.",
+        icon=":material/upload_file:",
+    )
+with st.container(border=True):
+    count_column, credit_column = st.columns([1, 3], gap="large")
+    with count_column:
+        st.metric("People in the census extract", f"{len(people):,}")
+        st.caption(f"{len(people.columns):,} columns, one row per person.")
+    with credit_column:
+        st.markdown(
+            ("The bundled census" if own_file else "Every lesson queries the same table")
+            + ": the **UCI Adult** data set, an extract of "
+            "the 1994 US Census by Ronny Kohavi and Barry Becker, licensed "
+            "[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/) "
+            "([source](https://archive.ics.uci.edu/dataset/2/adult))."
+        )
+        st.markdown(
+            f"**{', '.join(SYNTHETIC_COLUMNS[:-1])} and {SYNTHETIC_COLUMNS[-1]} are invented.** "
+            "We added them, from a seeded script, so that the attacks in the first lesson "
+            "have something to find. No real person has these identifiers."
+        )
+
+st.subheader("Five people from the table")
+st.dataframe(
+    people.head(5),
+    hide_index=True,
+    column_order=[*SYNTHETIC_COLUMNS, *(c for c in people.columns if c not in SYNTHETIC_COLUMNS)],
+    column_config={
+        "DOB": st.column_config.DateColumn(format="YYYY-MM-DD"),
+        **{
+            column: st.column_config.NumberColumn(format="localized")
+            for column in ("Fnlwgt", "CapitalGain", "CapitalLoss")
+        },
+    },
+)
+
+st.subheader("What the columns mean")
+st.table(
+    model.column_meanings(),
+    hide_index=True,
+    border="horizontal",
+)

@@ -1,0 +1,129 @@
+"""Chart templates of the lesson "k-ary randomized response" (data-free; the page fills them)."""
+
+from __future__ import annotations
+
+import altair as alt
+
+from lessons.kary_rr.model import VARIANCE_KS, Attribute, count_domain
+from ui import charts as ui_charts
+from ui import datasets
+
+SERIES_STYLE = {
+    # name: (colour, fill opacity, dash) — hollow dashed vs solid: a cue beyond colour.
+    "reported": (ui_charts.ORANGE, 0.15, [4, 2]),
+    "estimated": (ui_charts.BLUE, 0.9, [1, 0]),
+    "raw estimate": (ui_charts.VERMILLION, 0.15, [4, 2]),
+    "projected": (ui_charts.GREEN, 0.9, [1, 0]),
+}
+
+
+def histogram_title(title: str, subtitle: str | list[str]) -> dict:
+    return {"text": title, "subtitle": subtitle, "anchor": "start"}
+
+
+@datasets.cached(resource=True)
+def histogram(attr: Attribute, names: tuple[str, ...]) -> ui_charts.Template:
+    """Template: horizontal grouped bars per category (one bar per series, hollow-dashed or
+    solid), the true count as a black tick across each group, on the attribute's
+    fixed axis. Data: datasets "bars" and "truth" (see `histogram_frames`)."""
+    lo, hi = count_domain(attr)
+    names = list(names)
+    colours = [SERIES_STYLE[n][0] for n in names]
+    y = alt.Y("category:N", sort=list(attr.labels), title=None, axis=alt.Axis(labelLimit=140))
+    y_offset = alt.YOffset("series:N", sort=names)
+    x_scale = alt.Scale(domain=[lo, hi], nice=False)
+    band = 30
+    bars_data = alt.NamedData(name="bars")
+    bars = (
+        alt.Chart(bars_data)
+        .mark_bar(strokeWidth=1.5)
+        .encode(
+            y=y,
+            yOffset=y_offset,
+            x=alt.X("shown:Q", title="people", scale=x_scale, axis=alt.Axis(format=",.0f")),
+            fill=alt.Fill(
+                "series:N",
+                scale=alt.Scale(domain=names, range=colours),
+                legend=alt.Legend(title=None, orient="bottom"),
+            ),
+            stroke=alt.Stroke("series:N", scale=alt.Scale(domain=names, range=colours)),
+            fillOpacity=alt.FillOpacity(
+                "series:N",
+                scale=alt.Scale(domain=names, range=[SERIES_STYLE[n][1] for n in names]),
+                legend=None,
+            ),
+            strokeDash=alt.StrokeDash(
+                "series:N",
+                scale=alt.Scale(domain=names, range=[SERIES_STYLE[n][2] for n in names]),
+                legend=None,
+            ),
+            tooltip=[
+                alt.Tooltip("category:N"),
+                alt.Tooltip("series:N"),
+                alt.Tooltip("count:Q", format=",.0f"),
+            ],
+        )
+    )
+    edges = (
+        alt.Chart(bars_data)
+        .transform_filter("datum.edge != ''")
+        .mark_text(fontWeight="bold", fontSize=14)
+        .encode(y=y, yOffset=y_offset, x=alt.X("shown:Q", scale=x_scale), text="edge:N")
+    )
+    zero = (
+        alt.Chart(alt.Data(values=[{"x": 0}]))
+        .mark_rule(color=ui_charts.GREY)
+        .encode(x=alt.X("x:Q", scale=x_scale))
+    )
+    ticks = ui_charts.truth_ticks(y, x_scale, size=band * 0.9)
+    chart = (zero + bars + edges + ticks).properties(
+        width=ui_charts.DEFAULT_WIDTH, height=band * attr.k
+    )
+    return ui_charts.Template(chart)
+
+
+@datasets.cached(resource=True)
+def variance(domain: tuple[float, float]) -> ui_charts.Template:
+    """Template: variance versus k (log y, fixed `domain`), the current attribute's k
+    marked with a diamond and labelled. Data: datasets "curve" (k, variance, sd) and
+    "here" (one row of curve plus a label)."""
+    y = alt.Y(
+        "variance:Q",
+        title="variance of one estimated count",
+        scale=alt.Scale(type="log", domain=list(domain), clamp=True),
+        axis=alt.Axis(format="~s"),
+    )
+    x = alt.X("k:Q", title="number of categories k", scale=alt.Scale(domain=[2, 64], nice=False))
+    line = (
+        alt.Chart(alt.NamedData(name="curve"))
+        .mark_line(color=ui_charts.BLUE, strokeWidth=2)
+        .encode(
+            x=x,
+            y=y,
+            tooltip=[
+                alt.Tooltip("k:Q"),
+                alt.Tooltip("variance:Q", format=",.0f"),
+                alt.Tooltip("sd:Q", format=",.0f", title="standard deviation"),
+            ],
+        )
+    )
+    references = alt.Chart(alt.NamedData(name="references"))
+    grey = references.mark_line(color=ui_charts.GREY, strokeWidth=1, strokeDash=[2, 2]).encode(
+        x=x, y=y, detail="reference:N"
+    )
+    grey_labels = (
+        references.transform_filter(f"datum.k == {VARIANCE_KS[-1]}")
+        .mark_text(align="right", dy=-7, color=ui_charts.GREY)
+        .encode(x=x, y=y, text="reference:N")
+    )
+    here = alt.Chart(alt.NamedData(name="here"))
+    point = here.mark_point(
+        shape="diamond", size=120, filled=True, color=ui_charts.VERMILLION
+    ).encode(x=x, y=y)
+    text = here.mark_text(
+        align="left", dx=8, dy=-8, fontWeight="bold", color=ui_charts.BLACK
+    ).encode(x=x, y=y, text="label:N")
+    chart = (grey + grey_labels + line + point + text).properties(
+        width=ui_charts.DEFAULT_WIDTH, height=360
+    )
+    return ui_charts.Template(chart)

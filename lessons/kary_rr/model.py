@@ -1,0 +1,284 @@
+"""Cached computations and charts for the k-ary randomized response lesson.
+
+Everything random here is drawn with the aggregate sampler `dp.sample_grr_counts` (one
+multinomial per true value), never by simulating people, so a rerun stays fast.
+
+The lesson runs on the bundled census (four attributes) or on a categorical column of the
+student's own file. Work on an attribute goes through the dataset-aware cache
+(`ui.datasets.cached`): census results are shared by every session (public data); a file's
+results stay in this session.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import dp
+from ui import datasets, userdata
+from ui.datasets import census
+
+# Attribute key -> label shown in the picker (and its value in a shared link: ?kary_attribute=Race).
+ATTRIBUTES: dict[str, str] = {
+    "age_sex": "Age band × sex",
+    "race": "Race",
+    "occupation": "Occupation",
+    "education": "Education",
+}
+ERROR_TABLE_EPSILONS: tuple[float, ...] = (0.1, 0.3, 0.5, 1.0, 2.0, 5.0)
+ERROR_TABLE_REPETITIONS = 200
+VARIANCE_KS = tuple(range(2, 65))
+# Grey reference curves on the variance chart; their extremes fix its y axis.
+VARIANCE_REFERENCE_EPSILONS: tuple[float, ...] = (0.1, 1.0, 10.0)
+
+# Offsets added to the page seed, one per distinct draw.
+SEED_HISTOGRAM = 13
+SEED_ERROR_TABLE = 23
+
+FILE_PREFIX = "file:"  # Attribute.key of a column of an uploaded file
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One attribute's true histogram: category labels, counts, people counted and left out.
+    `key` is a census attribute's key, or FILE_PREFIX + the column of an uploaded file."""
+
+    key: str
+    title: str
+    labels: tuple[str, ...]
+    counts: np.ndarray
+    missing: int
+
+    @property
+    def k(self) -> int:
+        return len(self.labels)
+
+    @property
+    def n(self) -> int:
+        return int(self.counts.sum())
+
+    @property
+    def heading(self) -> str:
+        """The title with a capital first letter (for a title or a sentence start)."""
+        return self.title[:1].upper() + self.title[1:]
+
+    @property
+    def from_census(self) -> bool:
+        return not self.key.startswith(FILE_PREFIX)
+
+
+@datasets.cached()
+def attribute(key: str) -> Attribute:
+    """The true histogram of one attribute (a plain count of the census)."""
+    people = census()
+    if key == "age_sex":
+        older = people["Age"] >= 40
+        female = people["Sex"] == "Female"
+        labels = ("<40 female", "<40 male", "≥40 female", "≥40 male")
+        counts = [
+            (~older & female).sum(),
+            (~older & ~female).sum(),
+            (older & female).sum(),
+            (older & ~female).sum(),
+        ]
+        return Attribute(key, "age band × sex", labels, np.array(counts, dtype=np.int64), 0)
+    column = {"race": "Race", "occupation": "Occupation", "education": "Education"}[key]
+    values = people[column]
+    if key == "education":
+        order = (
+            people[["Education", "EducationNum"]]
+            .drop_duplicates()
+            .sort_values("EducationNum")["Education"]
+            .astype(str)
+        )
+        labels = tuple(order)
+    else:
+        labels = tuple(str(c) for c in values.cat.categories)
+    counts = values.value_counts().reindex(labels).to_numpy(dtype=np.int64)
+    return Attribute(key, column.lower(), labels, counts, int(values.isna().sum()))
+
+
+def file_attribute(frame: pd.DataFrame, column: str) -> Attribute:
+    """The true histogram of one column of an uploaded file (categories in sorted order,
+    missing values left out). Never cached across sessions."""
+    values = frame[column]
+    present = values[values.notna()].astype(str)
+    counts = present.value_counts()
+    labels = tuple(sorted(counts.index))
+    return Attribute(
+        FILE_PREFIX + column,
+        column,
+        labels,
+        counts.reindex(labels).to_numpy(dtype=np.int64),
+        int(values.isna().sum()),
+    )
+
+
+def pick_attribute(prefix: str, *, default: str = "occupation") -> Attribute | None:
+    """The attribute picker: the census attributes (radio `<prefix>_attribute`) while the
+    census is in use, else the file's categorical columns (selectbox `<prefix>_column`);
+    both bound to the URL. None (the picker has shown a warning) when no column fits."""
+    if datasets.on_census():
+        key = st.radio(
+            "Attribute to survey",
+            options=list(ATTRIBUTES),
+            format_func=ATTRIBUTES.get,
+            index=list(ATTRIBUTES).index(default),
+            captions=[f"k = {attribute(k).k}" for k in ATTRIBUTES],
+            horizontal=True,
+            key=f"{prefix}_attribute",
+            bind="query-params",
+        )
+        return attribute(key)
+    column = userdata.pick_categorical_column(
+        f"{prefix}_column", label="Column to survey", bind="query-params"
+    )
+    return None if column is None else file_attribute(datasets.active().frame, column)
+
+
+def count_domain(attr: Attribute) -> tuple[float, float]:
+    """A fixed count axis for one attribute: room for the largest true count, for reports
+    drifting toward n/k at small ε, and for negative estimates. It depends on neither ε
+    nor the draw."""
+    top = 1.4 * max(float(attr.counts.max()), attr.n / attr.k)
+    step = 10 ** np.floor(np.log10(top))
+    top = float(np.ceil(top / step) * step)
+    return -0.4 * top, top
+
+
+@datasets.cached()
+def grr_survey(attr: Attribute, epsilon: float, seed: int) -> dict[str, np.ndarray]:
+    """One survey of everyone with k-ary RR: the report histogram, the unbiased estimate,
+    and its two post-processed versions (clipped at 0; projected to ≥ 0 summing to n)."""
+    reported = dp.sample_grr_counts(attr.counts, epsilon, rng=seed + SEED_HISTOGRAM)
+    raw = dp.grr_estimate_from_counts(reported, epsilon)
+    return {
+        "reported": reported,
+        "raw": raw,
+        "clipped": dp.clip_counts(raw),
+        "projected": dp.project_counts(raw, attr.n),
+    }
+
+
+def error_table(
+    attr: Attribute | str, seed: int, repetitions: int = ERROR_TABLE_REPETITIONS
+) -> pd.DataFrame:
+    """Mean L1 and L2 error over `repetitions` surveys at each ε of ERROR_TABLE_EPSILONS,
+    for the raw estimate and for its projection (`attr`: an Attribute or a census key)."""
+    return _error_table(attribute(attr) if isinstance(attr, str) else attr, seed, repetitions)
+
+
+@datasets.cached()
+def _error_table(attr: Attribute, seed: int, repetitions: int) -> pd.DataFrame:
+    rows = []
+    for i, epsilon in enumerate(ERROR_TABLE_EPSILONS):
+        reported = dp.sample_grr_counts(
+            attr.counts, epsilon, size=repetitions, rng=seed + SEED_ERROR_TABLE + i
+        )
+        raw = dp.grr_estimate_from_counts(reported, epsilon)
+        projected = dp.project_counts(raw, attr.n)
+        rows.append(
+            {
+                "ε": epsilon,
+                "L1 raw": float(np.mean(dp.l1_error(raw, attr.counts))),
+                "L1 projected": float(np.mean(dp.l1_error(projected, attr.counts))),
+                "L2 raw": float(np.mean(dp.l2_error(raw, attr.counts))),
+                "L2 projected": float(np.mean(dp.l2_error(projected, attr.counts))),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def error_table_display(table: pd.DataFrame) -> pd.DataFrame:
+    """The error table as text with thousands separators (people per survey)."""
+    shown = pd.DataFrame({"ε": [f"{e:g}" for e in table["ε"]]})
+    for column in ("L1 raw", "L1 projected", "L2 raw", "L2 projected"):
+        shown[column] = [f"{v:,.0f}" for v in table[column]]
+    return shown
+
+
+def histogram_frames(attr: Attribute, series: dict[str, np.ndarray]) -> dict[str, pd.DataFrame]:
+    """The rows for `histogram_spec`: one per (category, series), values beyond the fixed
+    axis pinned to its edge and marked » or «; and the true counts."""
+    lo, hi = count_domain(attr)
+    rows = []
+    for name, values in series.items():
+        for label, value in zip(attr.labels, np.asarray(values, dtype=float), strict=True):
+            rows.append(
+                {
+                    "category": label,
+                    "series": name,
+                    "count": value,
+                    "shown": min(max(value, lo), hi),
+                    "edge": "»" if value > hi else ("«" if value < lo else ""),
+                }
+            )
+    return {
+        "bars": pd.DataFrame(rows),
+        "truth": pd.DataFrame({"category": attr.labels, "true count": attr.counts}),
+    }
+
+
+def describe_histograms(attr: Attribute, series: dict[str, np.ndarray]) -> str:
+    """Alt text: per series, how far it is from the truth and how many counts are negative."""
+    parts = [
+        f"Grouped bars for {attr.k} categories of {attr.title}, {attr.n:,} people; the true "
+        "count is a black tick."
+    ]
+    for name, values in series.items():
+        values = np.asarray(values, dtype=float)
+        distance = dp.l1_error(values, attr.counts)
+        parts.append(
+            f"{name.capitalize()}: L1 distance from the truth {distance:,.0f}, "
+            f"{int((values < 0).sum())} negative."
+        )
+    return " ".join(parts)
+
+
+def variance_by_k(n: int, epsilon: float) -> pd.DataFrame:
+    """GRR variance of one count (f = 0) for k = 2..64 at ε."""
+    return pd.DataFrame(
+        {
+            "k": VARIANCE_KS,
+            "variance": [dp.grr_variance(n, epsilon, k) for k in VARIANCE_KS],
+        }
+    ).assign(sd=lambda f: np.sqrt(f["variance"]))
+
+
+def variance_references(n: int) -> pd.DataFrame:
+    """GRR variance for k = 2..64 at each ε of VARIANCE_REFERENCE_EPSILONS (grey curves)."""
+    return pd.concat(
+        [variance_by_k(n, e).assign(reference=f"ε = {e:g}") for e in VARIANCE_REFERENCE_EPSILONS],
+        ignore_index=True,
+    )
+
+
+def variance_domain(n: int) -> tuple[float, float]:
+    """A fixed log y axis (powers of ten) spanning the reference curves; curves for
+    ε < 0.1 run off the top and are drawn along its edge."""
+    low = dp.grr_variance(n, max(VARIANCE_REFERENCE_EPSILONS), VARIANCE_KS[0])
+    high = dp.grr_variance(n, min(VARIANCE_REFERENCE_EPSILONS), VARIANCE_KS[-1])
+    return 10 ** np.floor(np.log10(low)), 10 ** np.ceil(np.log10(high))
+
+
+def variance_frames(frame: pd.DataFrame, attr: Attribute) -> dict[str, pd.DataFrame]:
+    """The rows for `variance_spec`: this ε's curve, the attribute's point, the references."""
+    here = frame[frame["k"] == attr.k].assign(label=f"{attr.title}: k = {attr.k}")
+    return {"curve": frame, "here": here, "references": variance_references(attr.n)}
+
+
+def estimates_frame(attr: Attribute, survey: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The data behind the histograms, one row per category (what the CSV download holds
+    and what the "kary_estimates" snippet rebuilds)."""
+    return pd.DataFrame(
+        {
+            "value": attr.labels,
+            "true": attr.counts,
+            "reported": survey["reported"],
+            "estimate": survey["raw"],
+            "projected": survey["projected"],
+        }
+    )

@@ -1,0 +1,206 @@
+"""Lesson: k-ary randomized response — histograms of a k-valued attribute, negative
+estimates and post-processing, error versus ε, and variance versus k."""
+
+import streamlit as st
+
+import dp
+from lessons.kary_rr import charts, model, snippets
+from ui import classroom, quiz, userdata, widgets
+from ui.userdata import escape_markdown
+
+widgets.lesson_header(
+    "k-ary randomized response",
+    "Binary randomized response protects a yes/no answer. Here every person holds one of k "
+    "values — their occupation, say — and reports it through k-ary randomized response. You "
+    "see the true, reported and estimated histograms of an attribute, why some "
+    "estimates come out negative and how post-processing repairs them for free, how the "
+    "error falls as ε grows, and why more categories mean more noise.",
+)
+
+userdata.show_dataset_in_use()
+
+st.header("The mechanism")
+st.markdown(
+    "Each person keeps their true value with probability p. Otherwise they report one of "
+    "the other k − 1 values, each with the same probability q:"
+)
+st.latex(
+    r"p = \frac{e^{\varepsilon}}{e^{\varepsilon} + k - 1}, \qquad "
+    r"q = \frac{1}{e^{\varepsilon} + k - 1}"
+)
+st.markdown(
+    "Whatever your true value, any report is at most p / q = e^ε times more likely from you "
+    "than from anyone else: that is ε-local differential privacy."
+)
+
+attr = model.pick_attribute("kary")
+if attr is None:
+    st.stop()
+title = escape_markdown(attr.title)
+epsilon = widgets.epsilon_slider(key="kary_eps", default=0.5)
+p, q = dp.grr_probabilities(epsilon, attr.k)
+
+cols = st.columns(4)
+cols[0].metric("Categories k", f"{attr.k}")
+cols[1].metric("Keep the truth p", f"{p:.3f}")
+cols[2].metric("Each other value q", f"{q:.4f}")
+cols[3].metric("People surveyed n", f"{attr.n:,}")
+if attr.missing:
+    st.caption(
+        f"{attr.missing:,} people have no {title} recorded; they are left out, so n = {attr.n:,}."
+    )
+
+st.header("True, reported and estimated")
+st.markdown(
+    "The reports are a blurred copy of the truth: category v keeps p·n_v of its own n_v "
+    "people and receives q·(n − n_v) false reports from everyone else. So the expected "
+    "count of reports of v is n_v p + (n − n_v) q = n q + n_v (p − q), and you undo the "
+    "blur by subtracting n q and dividing by p − q:"
+)
+st.latex(r"\hat c_v = \frac{C_v - n\,q}{p - q}")
+survey = model.grr_survey(attr, epsilon, widgets.seed())
+series = {"reported": survey["reported"], "estimated": survey["raw"]}
+charts.histogram(attr, tuple(series)).show(
+    **model.histogram_frames(attr, series),
+    title=charts.histogram_title(
+        f"Reported and estimated (ε = {epsilon:g})",
+        [
+            f"{attr.heading} · black tick: true count",
+            "hollow dashed bar: reported · solid bar: estimated",
+        ],
+    ),
+    alt=model.describe_histograms(attr, series),
+)
+st.caption(
+    "The axis is fixed for each attribute, so moving ε shows change, not rescaling. "
+    "A bar beyond the axis is cut at its edge and marked » or «."
+)
+snippets.ESTIMATES.show(
+    values=list(attr.labels),
+    true_counts=attr.counts,
+    epsilon=epsilon,
+    seed=widgets.seed() + model.SEED_HISTOGRAM,
+)
+classroom.download_csv(
+    model.estimates_frame(attr, survey),
+    filename="kary_rr-estimates.csv",
+    key="kary_rr_dl_estimates",
+)
+
+st.header("Negative estimates and post-processing")
+negatives = int((survey["raw"] < 0).sum())
+st.markdown(
+    f"The estimator is unbiased, but a small category can come out negative: right now "
+    f"**{negatives} of {attr.k}** estimates are below zero. Two repairs: clip them at 0 "
+    "(the total then exceeds n), or project the estimates onto the proper histograms — "
+    "non-negative counts summing to n — by shifting every count down by the same δ and "
+    "clipping:"
+)
+st.latex(r"\tilde c_v = \max(\hat c_v - \delta,\ 0), \qquad \textstyle\sum_v \tilde c_v = n")
+st.info(
+    "**Post-processing costs no privacy.** Clipping and projection use only the published "
+    "estimates, never the data, so the result is ε-differentially private with the same ε. "
+    "Projection never moves the estimate further from the truth in L2: the truth is itself "
+    "a proper histogram."
+)
+errors = {
+    name: (dp.l1_error(survey[name], attr.counts), dp.l2_error(survey[name], attr.counts))
+    for name in ("raw", "clipped", "projected")
+}
+cols = st.columns(3)
+for col, name in zip(cols, ("raw", "clipped", "projected"), strict=True):
+    l1, l2 = errors[name]
+    delta_l1 = None if name == "raw" else f"{l1 - errors['raw'][0]:,.0f}"
+    col.metric(
+        f"L1 error, {name}", f"{l1:,.0f}", delta=delta_l1, delta_color="inverse", border=True
+    )
+    col.caption(f"L2 error, {name}: **{l2:,.0f}** people")
+post = {"raw estimate": survey["raw"], "projected": survey["projected"]}
+charts.histogram(attr, tuple(post)).show(
+    **model.histogram_frames(attr, post),
+    title=charts.histogram_title(
+        f"Projection removes negatives (ε = {epsilon:g})",
+        ["Black tick: true count", "hollow dashed bar: raw · solid bar: projected"],
+    ),
+    alt=model.describe_histograms(attr, post),
+)
+
+st.header("Error versus ε")
+st.markdown(
+    f"One survey is one noisy draw. The table averages {model.ERROR_TABLE_REPETITIONS} "
+    f"surveys of the {attr.n:,} people at each ε: the mean L1 error "
+    r"$\sum_v |\hat c_v - c_v|$ and L2 error $\sqrt{\sum_v (\hat c_v - c_v)^2}$, in people."
+)
+table = model.error_table(attr, widgets.seed())
+st.dataframe(model.error_table_display(table), hide_index=True, key="kary_error_table")
+st.caption(
+    f"{escape_markdown(attr.heading)}, k = {attr.k}. At small ε the projection helps most: the raw "
+    "estimates are far off and many are negative. At large ε they are already close to a "
+    "proper histogram, and projection changes little."
+)
+
+st.header("More categories, more noise")
+st.markdown(
+    "With more categories, a lie is spread over more values, so p falls and the truth "
+    "drowns in the false reports. The variance of one estimated count (of a value nobody "
+    "holds) is"
+)
+st.latex(
+    r"\operatorname{Var}[\hat c_v] = n\,\frac{e^{\varepsilon} + k - 2}{(e^{\varepsilon} - 1)^2}"
+)
+variance = dp.grr_variance(attr.n, epsilon, attr.k)
+cols = st.columns(2)
+cols[0].metric(f"Variance of one count at k = {attr.k}", f"{variance:,.0f}")
+cols[1].metric("Standard deviation", f"{variance**0.5:,.0f} people")
+frame = model.variance_by_k(attr.n, epsilon)
+domain = model.variance_domain(attr.n)
+charts.variance(domain).show(
+    **model.variance_frames(frame, attr),
+    title={
+        "text": f"GRR variance versus k (ε = {epsilon:g})",
+        "subtitle": f"n = {attr.n:,} · diamond: {attr.title}",
+        "anchor": "start",
+    },
+    alt=(
+        f"Line chart, log scale: GRR variance of one count for k from 2 to 64 at ε = "
+        f"{epsilon:g} and n = {attr.n:,}, rising from {frame['variance'].iloc[0]:,.0f} at "
+        f"k = 2 to {frame['variance'].iloc[-1]:,.0f} at k = 64; {attr.title} (k = {attr.k}) "
+        f"is marked at {variance:,.0f}."
+    ),
+)
+st.caption(
+    "Log scale; the grey dotted curves are ε = 0.1, 1 and 10 for reference (below ε = 0.1 "
+    "the curve runs along the top edge). At small ε the variance grows almost in proportion "
+    "to k; at large ε the e^ε term dominates and k matters less. When k is large, unary "
+    "encoding (next lesson) does better."
+)
+snippets.VARIANCE.show(n=attr.n, epsilon=epsilon)
+classroom.download_csv(frame, filename="kary_rr-variance.csv", key="kary_rr_dl_variance")
+
+quiz.check_yourself(
+    "kary_rr",
+    [
+        quiz.Question(
+            "k = 14 values and ε = ln 3 (so e^ε = 3). What is p, the chance to keep the truth?",
+            ("3/4", "3/16", "1/14"),
+            correct=1,
+            explanation="p = e^ε / (e^ε + k − 1) = 3 / (3 + 13) = 3/16 ≈ 0.19: with many "
+            "values, even a truthful-looking report is usually a lie.",
+        ),
+        quiz.Question(
+            "One estimate is −120 people. You clip it to 0. How much privacy does that cost?",
+            ("Nothing: ε stays the same", "A little: ε grows slightly", "It doubles ε"),
+            correct=0,
+            explanation="Clipping only uses the published estimates, never the data: "
+            "post-processing cannot weaken ε-differential privacy.",
+        ),
+        quiz.Question(
+            "At ε = 1, the attribute grows from k = 4 to k = 16 values (same n). The variance "
+            "of one estimated count…",
+            ("stays the same", "grows about 3.5 times", "grows 4 times", "grows 16 times"),
+            correct=1,
+            explanation="Var ∝ e^ε + k − 2: (e + 14) / (e + 2) = 16.72 / 4.72 ≈ 3.5, a little "
+            "less than the 4× growth of k.",
+        ),
+    ],
+)

@@ -1,0 +1,126 @@
+"""Chart templates of the lesson "The Laplace mechanism" (data-free; the page fills them)."""
+
+from __future__ import annotations
+
+import altair as alt
+
+from lessons.laplace.model import DENSITY_DOMAIN, LABEL_ONE, LABEL_ZERO, MALICIOUS_X
+from ui import charts as ui_charts
+from ui import datasets
+
+SHARE_TICKS = [0.01, 0.05, 0.1, 0.25, 0.5, 1.0]
+
+
+@datasets.cached(resource=True)
+def histogram(truth: int, half_width: float, height: int = 300) -> ui_charts.Template:
+    """Template: bars of the share of answers per bin (dataset "bins": start, end, share,
+    count) over the fixed window truth ± half_width, y on a fixed square-root axis 0..100%,
+    the truth as a dashed labelled rule."""
+    x_scale = alt.Scale(domain=[truth - half_width, truth + half_width], nice=False, zero=False)
+    y_scale = alt.Scale(type="sqrt", domain=[0.0, 1.0])
+    bars = (
+        alt.Chart(alt.NamedData(name="bins"))
+        # binSpacing=0: at phone width 100 bins with the default 1 px gap become hairlines.
+        .mark_bar(color=ui_charts.NOISY_COLOUR, opacity=0.85, binSpacing=0)
+        .encode(
+            x=alt.X(
+                "start:Q",
+                bin="binned",  # pre-binned: vertical bars from start to end, not ranged rows
+                title="noisy answer",
+                scale=x_scale,
+                axis=alt.Axis(format=",~r"),
+            ),
+            x2="end:Q",
+            y=alt.Y(
+                "share:Q",
+                title="share of answers" if height >= 260 else None,
+                scale=y_scale,
+                axis=alt.Axis(format="~%", values=SHARE_TICKS),
+            ),
+            tooltip=[
+                alt.Tooltip("start:Q", format=",.1f", title="from"),
+                alt.Tooltip("end:Q", format=",.1f", title="to"),
+                alt.Tooltip("count:Q", format=",", title="answers"),
+            ],
+        )
+    )
+    truth_data = alt.Data(values=[{"x": float(truth), "label": f"true count {truth:,}"}])
+    truth_layers = ui_charts.truth_rule_layers(x_scale, data=truth_data, label_dy=4)
+    chart = (bars + truth_layers).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    return ui_charts.Template(chart)
+
+
+@datasets.cached(resource=True)
+def worlds() -> ui_charts.Template:
+    """Template: the two worlds' densities (log y, fixed), the guessing threshold ½ as a
+    dashed labelled rule. Dataset "worlds": y, density, world."""
+    x_scale = alt.Scale(domain=list(MALICIOUS_X), nice=False, zero=False)
+    domain = [LABEL_ZERO, LABEL_ONE]
+    lines = (
+        alt.Chart(alt.NamedData(name="worlds"))
+        .mark_line(strokeWidth=2.5, clip=True)
+        .encode(
+            x=alt.X("y:Q", title="noisy answer", scale=x_scale),
+            y=alt.Y(
+                "density:Q",
+                title="density",
+                scale=alt.Scale(type="log", domain=list(DENSITY_DOMAIN), clamp=True),
+                axis=alt.Axis(format="~g"),
+            ),
+            color=alt.Color(
+                "world:N",
+                scale=alt.Scale(domain=domain, range=[ui_charts.ORANGE, ui_charts.BLUE]),
+                legend=alt.Legend(orient="bottom", title=None, direction="vertical"),
+            ),
+            strokeDash=alt.StrokeDash(
+                "world:N", scale=alt.Scale(domain=domain, range=[[6, 4], [1, 0]]), legend=None
+            ),
+        )
+    )
+    threshold = alt.Data(values=[{"x": 0.5, "label": "threshold ½"}])
+    rule = (
+        alt.Chart(threshold)
+        .mark_rule(color=ui_charts.BLACK, strokeDash=[2, 2])
+        .encode(x=alt.X("x:Q", scale=x_scale))
+    )
+    text = (
+        alt.Chart(threshold)
+        .mark_text(align="left", dx=4, dy=4, baseline="top", fontWeight="bold")
+        .encode(x=alt.X("x:Q", scale=x_scale), y=alt.value(0), text="label:N")
+    )
+    return ui_charts.Template(
+        (lines + rule + text).properties(height=340, width=ui_charts.DEFAULT_WIDTH)
+    )
+
+
+@datasets.cached(resource=True)
+def accuracy() -> ui_charts.Template:
+    """Template: accuracy of the best guess versus ε (log x, y fixed ½..1), a coin flip as a
+    dashed labelled rule, the current ε as a labelled diamond (dataset "point")."""
+    x_scale = alt.Scale(type="log", domain=[0.01, 10.0], nice=False)
+    y_scale = alt.Scale(domain=[0.5, 1.0])
+    curve = (
+        alt.Chart(alt.NamedData(name="curve"))
+        .mark_line(color=ui_charts.VERMILLION, strokeWidth=2.5)
+        .encode(
+            x=alt.X(
+                "epsilon:Q",
+                title="ε (log scale)",
+                scale=x_scale,
+                axis=alt.Axis(format="~g", values=[0.01, 0.1, 1, 10]),
+            ),
+            y=alt.Y("accuracy:Q", title="guess right", scale=y_scale, axis=alt.Axis(format="%")),
+            tooltip=[
+                alt.Tooltip("epsilon:Q", title="ε", format=".3g"),
+                alt.Tooltip("accuracy:Q", title="right", format=".1%"),
+            ],
+        )
+    )
+    coin = ui_charts.reference_line_layers(
+        alt.Data(values=[{"y": 0.5, "label": "coin flip: 50%"}]), "y", y_scale=y_scale
+    )
+    point = ui_charts.marked_point_layers(
+        alt.NamedData(name="point"), "epsilon", "accuracy", x_scale=x_scale, y_scale=y_scale
+    )
+    chart = (coin + curve + point).properties(height=300, width=ui_charts.DEFAULT_WIDTH)
+    return ui_charts.Template(chart)

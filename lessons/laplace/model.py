@@ -1,0 +1,112 @@
+"""Cached computations of the lesson "The Laplace mechanism": numbers and DataFrames."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+import dp
+from ui import charts, datasets
+from ui.datasets import census
+
+QUERY_AGE = "People aged at least …"
+QUERY_CONDITION = "Rows matching a condition"
+QUERIES = (QUERY_AGE, QUERY_CONDITION)  # on your own file: only the condition (no Age)
+DEFAULT_CONDITION = "Occupation = Sales"
+
+ANSWER_COUNTS = (100, 200, 500, 1_000, 2_000, 5_000, 10_000)
+ZOOMS = {"true count ± 500": 500.0, "true count ± 50": 50.0, "true count ± 5": 5.0}
+BINS = 100
+SMALL_MULTIPLE_EPSILONS = (0.1, 1.0, 5.0)
+SMALL_MULTIPLE_HALF_WIDTH = 40.0
+
+MALICIOUS_X = (-4.0, 5.0)
+MALICIOUS_STEP = 0.02
+DENSITY_DOMAIN = (1e-3, 10.0)
+ACCURACY_EPSILONS = np.geomspace(0.01, 10.0, 121)
+NAMES_PER_GROUP = 5
+
+# Offsets added to widgets.seed(): one per distinct random draw on the page.
+SEED_HISTOGRAM = 100
+SEED_SMALL_MULTIPLES = 200
+SEED_MALICIOUS = 300
+
+
+@datasets.cached()
+def people_aged_at_least(age: int) -> int:
+    """How many people in the census are `age` or older."""
+    return int((census()["Age"] >= age).sum())
+
+
+@datasets.cached()
+def named_people() -> dict[str, str]:
+    """A few names from the data -> their income band (alternating), for the malicious query."""
+    people = census()[["Name", "Income"]]
+    groups = [people[people["Income"] == band].iloc[100:] for band in ("<=50K", ">50K")]
+    return {
+        str(group["Name"].iloc[i]): str(group["Income"].iloc[i])
+        for i in range(NAMES_PER_GROUP)
+        for group in groups
+    }
+
+
+@datasets.cached(max_entries=512)
+def histogram(
+    truth: int, epsilon: float, answers: int, half_width: float, seed: int
+) -> tuple[pd.DataFrame, int, float, float]:
+    """Draw `answers` noisy answers truth + Lap(1/ε) and bin them over truth ± half_width.
+
+    Returns (the bins — for the chart and the download —, number of
+    answers outside the window — counted in the edge bins —, 2.5th and 97.5th percentile
+    of the answers, for the alt text)."""
+    values = dp.laplace_mechanism(truth, 1, epsilon, size=answers, rng=seed)
+    domain = (truth - half_width, truth + half_width)
+    frame = charts.histogram_frame(values, domain=domain, bins=BINS)
+    outside = int(np.count_nonzero((values < domain[0]) | (values > domain[1])))
+    lo, hi = np.percentile(values, [2.5, 97.5])
+    return frame, outside, float(lo), float(hi)
+
+
+# --- the malicious query --------------------------------------------------------------------
+
+LABEL_ZERO = "true answer 0 (earns >50K)"
+LABEL_ONE = "true answer 1 (earns ≤50K)"
+
+
+@datasets.cached()
+def worlds_frame(epsilon: float) -> pd.DataFrame:
+    """pdf of 0 + Lap(1/ε) and 1 + Lap(1/ε) on a fixed grid (long format)."""
+    steps = int(round((MALICIOUS_X[1] - MALICIOUS_X[0]) / MALICIOUS_STEP))
+    y = MALICIOUS_X[0] + MALICIOUS_STEP * np.arange(steps + 1)
+    scale = dp.laplace_scale(1, epsilon)
+    frame = pd.concat(
+        [
+            pd.DataFrame(
+                {"y": y, "density": dp.laplace_pdf(y, loc=loc, scale=scale), "world": label}
+            )
+            for loc, label in ((0.0, LABEL_ZERO), (1.0, LABEL_ONE))
+        ],
+        ignore_index=True,
+    )
+    return frame
+
+
+@datasets.cached()
+def accuracy_frame() -> pd.DataFrame:
+    """P[best guess right] = 1 - ½ e^(-ε/2) over a log grid of ε."""
+    return pd.DataFrame(
+        {"epsilon": ACCURACY_EPSILONS, "accuracy": dp.best_guess_accuracy(ACCURACY_EPSILONS)}
+    )
+
+
+@datasets.cached()
+def point_frame(epsilon: float) -> pd.DataFrame:
+    accuracy = dp.best_guess_accuracy(epsilon)
+    """The current ε on the accuracy curve, labelled."""
+    return pd.DataFrame(
+        {
+            "epsilon": [epsilon],
+            "accuracy": [accuracy],
+            "label": [f"ε = {epsilon:g}: {accuracy:.1%}"],
+        }
+    )

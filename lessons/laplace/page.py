@@ -1,0 +1,293 @@
+"""Lesson: the Laplace mechanism — noisy answers versus ε, and the malicious query."""
+
+import streamlit as st
+
+import dp
+from lessons.laplace import charts, model, snippets
+from ui import classroom, datasets, quiz, userdata, widgets
+
+widgets.lesson_header(
+    "The Laplace mechanism",
+    "You pick a count over the data — the bundled census or your own file — and watch "
+    "thousands of noisy answers to it pile up around the true value. Move ε: the pile "
+    "narrows as ε grows, while the axes stay put. Then you play the attacker with a query "
+    "about a single named person, and see how often even the best guess is right at each ε.",
+)
+
+# --- 1. The query ---------------------------------------------------------------------------
+st.header("1. A count and its sensitivity")
+userdata.show_dataset_in_use()
+on_census = datasets.on_census()
+noun = "people" if on_census else "rows"
+if on_census:
+    query = st.radio("The query", model.QUERIES, key="lap_q", horizontal=True, bind="query-params")
+else:
+    query = model.QUERY_CONDITION  # your file may have no Age column: count a condition
+if query == model.QUERY_AGE:
+    age = st.slider(
+        "Minimum age (the count does not change how private the answer is)",
+        min_value=17,
+        max_value=90,
+        value=40,
+        key="lap_age",
+        bind="query-params",
+    )
+    question = f"How many people are aged {age} or older?"
+    truth = model.people_aged_at_least(age)
+else:
+    condition = userdata.pick_condition(
+        "lap_cond",
+        default=model.DEFAULT_CONDITION,
+        label=f"Count the {noun} where…",
+        bind="query-params",
+    )
+    if condition is None:  # pick_condition has said why
+        st.stop()
+    question = (
+        f"How many {noun} have {userdata.escape_markdown(condition.column)} = "
+        f"{userdata.escape_markdown(condition.value)}?"
+    )
+    truth = condition.count
+st.markdown(f"**{question}** The true answer is **{truth:,}**.")
+st.markdown(
+    "Adding or removing one person changes any count by at most 1. That maximum is the "
+    "query's *sensitivity*, Δ = 1, and it sets the noise: the Laplace mechanism adds noise "
+    "of scale b = Δ/ε."
+)
+st.latex(
+    r"""\begin{aligned}
+    F(D) &= f(D) + \mathrm{Lap}(b), \\
+    b &= \frac{\Delta}{\varepsilon} = \frac{1}{\varepsilon}, \\
+    p(z) &= \frac{1}{2b} e^{-|z|/b}.
+    \end{aligned}"""
+)
+
+# --- 2. Many noisy answers --------------------------------------------------------------------
+st.header("2. Many noisy answers")
+epsilon = widgets.epsilon_slider(key="lap_eps")
+answers = st.select_slider(
+    "Noisy answers to simulate (more → smoother histogram; a real release of n answers "
+    "would cost n·ε)",
+    options=model.ANSWER_COUNTS,
+    value=2_000,
+    format_func=lambda n: f"{n:,}",
+    key="lap_n",
+    bind="query-params",
+)
+zoom_label = st.radio(
+    "Window on the x axis (fixed: it does not move with ε)",
+    list(model.ZOOMS),
+    index=1,
+    key="lap_zoom",
+    horizontal=True,
+    bind="query-params",
+)
+half_width = model.ZOOMS[zoom_label]
+
+scale = dp.laplace_scale(1, epsilon)
+col_b, col_sd, col_95, col_rel = st.columns(4)
+col_b.metric("Scale b = 1/ε", f"{scale:,.4g}")
+col_sd.metric("Standard deviation √2·b", f"{dp.laplace_std(1, epsilon):,.4g}")
+col_95.metric("95% of answers within ±", f"{dp.laplace_interval_half_width(scale):,.4g}")
+col_rel.metric(
+    "Typical relative error", f"{dp.laplace_median_relative_error(truth, 1, epsilon):.3%}"
+)
+st.latex(
+    r"""\begin{aligned}
+    \Pr\big[|\mathrm{Lap}(b)| \le h\big] &= 1 - e^{-h/b} = 0.95 \\
+      \Rightarrow\quad h &= b \ln 20, \\
+    \text{median } |\mathrm{Lap}(b)| &= b \ln 2.
+    \end{aligned}"""
+)
+st.caption(
+    f"Typical relative error = median |noise| / true count = b ln 2 / {truth:,} "
+    f"= {dp.laplace_median_abs_error(1, epsilon):,.4g} / {truth:,}: half of all noisy answers "
+    "miss by less than this share of the truth."
+)
+
+histogram_seed = widgets.seed() + model.SEED_HISTOGRAM
+bins_frame, outside, low, high = model.histogram(
+    truth, epsilon, answers, half_width, histogram_seed
+)
+charts.histogram(truth, half_width).show(
+    title=f"{answers:,} noisy answers at ε = {epsilon:g}",
+    alt=(
+        f"Histogram of {answers:,} noisy answers at ε = {epsilon:g} over {truth - half_width:,.0f} "
+        f"to {truth + half_width:,.0f}. The true count {truth:,} is a dashed line; 95% of the "
+        f"answers lie between {low:,.1f} and {high:,.1f}; {outside:,} fall outside the window."
+    ),
+    bins=bins_frame,
+)
+if outside:
+    st.caption(
+        f"{outside:,} of {answers:,} answers fall outside the window and are counted in the "
+        "edge bins. Choose a wider window to see them."
+    )
+else:
+    st.caption(
+        "Every answer falls inside the window. The y axis is a square-root scale, so that a "
+        "flat spread (small ε) and a single tall bar (large ε) are both readable."
+    )
+snippets.HISTOGRAM.show(
+    truth=truth,
+    epsilon=epsilon,
+    answers=answers,
+    half_width=half_width,
+    bins=model.BINS,
+    seed=histogram_seed,
+)
+classroom.download_csv(bins_frame, filename="laplace-histogram.csv", key="laplace_dl_histogram")
+
+st.subheader("Three values of ε side by side")
+st.markdown(
+    f"The same {answers:,} draws at three values of ε, on one shared axis "
+    f"(true count ± {model.SMALL_MULTIPLE_HALF_WIDTH:,.0f})."
+)
+for small_epsilon in model.SMALL_MULTIPLE_EPSILONS:
+    small_bins, small_outside, small_low, small_high = model.histogram(
+        truth,
+        small_epsilon,
+        answers,
+        model.SMALL_MULTIPLE_HALF_WIDTH,
+        widgets.seed() + model.SEED_SMALL_MULTIPLES,
+    )
+    small_half = dp.laplace_interval_half_width(dp.laplace_scale(1, small_epsilon))
+    charts.histogram(truth, model.SMALL_MULTIPLE_HALF_WIDTH, 180).show(
+        title=f"ε = {small_epsilon:g}: 95% of answers within ±{small_half:,.3g}",
+        alt=(
+            f"Histogram of {answers:,} noisy answers at ε = {small_epsilon:g}: 95% lie "
+            f"between {small_low:,.1f} and {small_high:,.1f}; {small_outside:,} fall "
+            "outside the shared window and are counted in its edge bins."
+        ),
+        bins=small_bins,
+    )
+
+# --- 3. The malicious query -------------------------------------------------------------------
+st.header("3. The malicious query")
+if not on_census:
+    st.info(
+        "This section uses the bundled census whatever data you picked: the attack needs "
+        "a named person, and only the census has names.",
+        icon=":material/info:",
+    )
+people = model.named_people()
+name = st.selectbox(
+    "The person the attacker asks about", list(people), key="lap_name", bind="query-params"
+)
+secret = int(people[name] == "<=50K")
+st.markdown(
+    f"**How many people named {name} earn $50K or less?** Names are unique, so the true "
+    f"answer is 0 or 1 — it *is* {name}'s income band. The count still has sensitivity 1, "
+    "so the Laplace mechanism answers it like any other. Can the attacker read the answer?"
+)
+charts.worlds().show(
+    title=f"The two possible worlds at ε = {epsilon:g}",
+    alt=(
+        f"Two Laplace densities at ε = {epsilon:g}, on a log scale from "
+        f"{model.MALICIOUS_X[0]:g} to {model.MALICIOUS_X[1]:g}: centred on 0 (earns >50K, "
+        "dashed orange) and on 1 (earns ≤50K, solid blue), with the guessing threshold ½."
+    ),
+    worlds=model.worlds_frame(epsilon),
+)
+
+draw_key, guess_key = "laplace_draws", "laplace_guess"
+
+
+def new_draw() -> None:
+    st.session_state[draw_key] = st.session_state.get(draw_key, 0) + 1
+    st.session_state[guess_key] = None
+
+
+st.button("Draw one noisy answer", key="laplace_draw", on_click=new_draw, type="primary")
+draws = st.session_state.get(draw_key, 0)
+if draws == 0:
+    st.info("Press the button to see one noisy answer, then guess the person's income.")
+else:
+    answer = dp.laplace_mechanism(
+        secret, 1, epsilon, rng=widgets.seed() + model.SEED_MALICIOUS + draws
+    )
+    st.metric(f"Noisy answer #{draws:,}", f"{answer:,.3f}")
+    guess = st.radio(
+        f"Your guess about {name}",
+        ["0 — earns more than $50K", "1 — earns $50K or less"],
+        index=None,
+        key=guess_key,
+    )
+    if guess is not None:
+        guessed = int(guess.startswith("1"))
+        best = int(answer > 0.5)
+        verdict = "Right" if guessed == secret else "Wrong"
+        message = (
+            f"{verdict}: the true answer is {secret} ({name} earns {people[name]}). "
+            f"The best rule — guess 1 when the answer is above ½ — says {best} here."
+        )
+        if guessed == secret:
+            st.success(message, icon=":material/check_circle:")
+        else:
+            st.error(message, icon=":material/cancel:")
+
+st.markdown(
+    "**How often is the best guess right?** With both worlds equally likely, the best rule "
+    "guesses 1 when the answer is above ½. It is wrong only when the noise pushes the answer "
+    "across ½, which happens with probability ½ e^(−(½)/b) in either world:"
+)
+st.latex(
+    r"""\begin{aligned}
+    \Pr[\text{right}] &= 1 - \Pr\big[\mathrm{Lap}(b) > \tfrac12\big] \\
+      &= 1 - \tfrac12 e^{-1/(2b)} = 1 - \tfrac12 e^{-\varepsilon/2}.
+    \end{aligned}"""
+)
+accuracy = dp.best_guess_accuracy(epsilon)
+col_eps, col_acc = st.columns(2)
+col_eps.metric("ε", f"{epsilon:g}")
+col_acc.metric("Best guess right", f"{accuracy:.1%}")
+charts.accuracy().show(
+    title="How often the best guess is right",
+    alt=(
+        f"Accuracy of the best guess versus ε from 0.01 to 10: it rises from 50% (a coin "
+        f"flip) towards 100%; at ε = {epsilon:g} it is {accuracy:.1%}."
+    ),
+    curve=model.accuracy_frame(),
+    point=model.point_frame(epsilon),
+)
+snippets.GUESS_ACCURACY.show(epsilon=epsilon)
+classroom.download_csv(
+    model.accuracy_frame(), filename="laplace-guess-accuracy.csv", key="laplace_dl_accuracy"
+)
+st.markdown(
+    f"At ε = 0.1 the attacker is right {dp.best_guess_accuracy(0.1):.1%} of the time — barely "
+    f"better than a coin. At ε = 1 it is {dp.best_guess_accuracy(1.0):.1%}; at ε = 10, "
+    f"{dp.best_guess_accuracy(10.0):.1%}. The same noise that makes a count of thousands "
+    "accurate to a few people hides a single person's answer — if ε is small."
+)
+
+quiz.check_yourself(
+    "laplace",
+    [
+        quiz.Question(
+            "ε doubles from 1 to 2. What happens to the noise scale b = 1/ε?",
+            ("It doubles", "It halves", "It stays the same", "It shrinks to a quarter"),
+            correct=1,
+            explanation="b = Δ/ε with Δ = 1: twice the ε gives half the scale, b = 0.5.",
+        ),
+        quiz.Question(
+            "At the same ε = 1 you release a count of 100 and a count of 10,000. Which answer "
+            "carries more noise?",
+            (
+                "The count of 10,000: 100× more noise",
+                "The count of 100: 100× more noise",
+                "The same noise, Lap(1), for both",
+            ),
+            correct=2,
+            explanation="Both counts have sensitivity 1, so both get Lap(1/ε) noise (95% within "
+            "± 3); only the relative error differs, 100× smaller for the big count.",
+        ),
+        quiz.Question(
+            "The malicious query at ε = ln 3 ≈ 1.1: how often is the attacker's best guess right?",
+            ("50%: a coin flip", "About 71%", "75%", "100%"),
+            correct=1,
+            explanation="1 − ½ e^(−ε/2) = 1 − ½ · 3^(−½) = 1 − 0.289 ≈ 71%: much better than a "
+            "coin, far from certain.",
+        ),
+    ],
+)

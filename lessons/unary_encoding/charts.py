@@ -1,0 +1,165 @@
+"""Chart templates of the lesson "Unary encoding" (data-free; the page fills them)."""
+
+from __future__ import annotations
+
+import altair as alt
+
+from lessons.kary_rr.model import Attribute, count_domain
+from lessons.unary_encoding.model import COMPARE_KS, STEP_ROWS
+from ui import charts as ui_charts
+from ui import datasets
+
+
+@datasets.cached(resource=True)
+def journey(attr: Attribute) -> ui_charts.Template:
+    """Template: a 3 × k grid of cells, shaded by value (white 0 → blue 1) and labelled
+    with the value itself, so the meaning never rests on colour."""
+    encoding = dict(
+        x=alt.X(
+            "bit:N",
+            sort=list(attr.labels),
+            title=None,
+            axis=alt.Axis(labelAngle=-55, labelLimit=120, labelOverlap=False),
+        ),
+        y=alt.Y("step:N", sort=list(STEP_ROWS), title=None, axis=alt.Axis(labelLimit=130)),
+    )
+    # Two names for the same rows: layers sharing one dataset get it lifted to the top
+    # level, which Streamlit draws empty.
+    cells = (
+        alt.Chart(alt.NamedData(name="cells"))
+        .mark_rect(stroke=ui_charts.GREY, strokeWidth=1)
+        .encode(
+            **encoding,
+            fill=alt.Fill(
+                "shade:Q",
+                scale=alt.Scale(domain=[0, 1], range=["#ffffff", ui_charts.BLUE]),
+                legend=None,
+            ),
+            tooltip=[
+                alt.Tooltip("bit:N"),
+                alt.Tooltip("step:N"),
+                alt.Tooltip("text:N", title="value"),
+            ],
+        )
+    )
+    text = (
+        alt.Chart(alt.NamedData(name="cell_labels"))
+        .mark_text(fontSize=11, fontWeight="bold")
+        .encode(
+            **encoding,
+            text="text:N",
+            color=alt.condition("datum.shade > 0.55", alt.value("white"), alt.value("black")),
+        )
+    )
+    return ui_charts.Template((cells + text).properties(width=ui_charts.DEFAULT_WIDTH, height=110))
+
+
+@datasets.cached(resource=True)
+def estimate(attr: Attribute) -> ui_charts.Template:
+    """Template: estimated count per category (bars) with ±2 SD error bars (black
+    whiskers) and the true count (vermillion tick), on the attribute's fixed axis."""
+    lo, hi = count_domain(attr)
+    x_scale = alt.Scale(domain=[lo, hi], nice=False)
+    y = alt.Y("category:N", sort=list(attr.labels), title=None, axis=alt.Axis(labelLimit=140))
+    bars_data = alt.Chart(alt.NamedData(name="bars"))
+    bars = bars_data.mark_bar(color=ui_charts.SKY, height=14).encode(
+        y=y,
+        x=alt.X("shown:Q", title="people", scale=x_scale, axis=alt.Axis(format=",.0f")),
+        tooltip=[
+            alt.Tooltip("category:N"),
+            alt.Tooltip("estimate:Q", format=",.0f"),
+            alt.Tooltip("low:Q", format=",.0f", title="estimate − 2 SD"),
+            alt.Tooltip("high:Q", format=",.0f", title="estimate + 2 SD"),
+        ],
+    )
+    whiskers = bars_data.mark_errorbar(ticks=True, color=ui_charts.BLACK, thickness=1.5).encode(
+        y=y, x=alt.X("shown_low:Q", scale=x_scale, title="people"), x2="shown_high:Q"
+    )
+    edges = (
+        bars_data.transform_filter("datum.edge != ''")
+        .mark_text(align="left", dx=4, fontWeight="bold", fontSize=14)
+        .encode(y=y, x=alt.value(0), text="edge:N")
+    )
+    ticks = ui_charts.truth_ticks(y, x_scale, size=24, colour=ui_charts.VERMILLION)
+    zero = (
+        alt.Chart(alt.Data(values=[{"x": 0}]))
+        .mark_rule(color=ui_charts.GREY)
+        .encode(x=alt.X("x:Q", scale=x_scale))
+    )
+    chart = (zero + bars + whiskers + ticks + edges).properties(
+        width=ui_charts.DEFAULT_WIDTH, height=30 * attr.k
+    )
+    return ui_charts.Template(chart)
+
+
+@datasets.cached(resource=True)
+def comparison(domain: tuple[float, float]) -> ui_charts.Template:
+    """Template: log-log variance versus k; GRR solid blue, OUE dashed orange, each
+    labelled at its right end; the crossover k* as a dashed vertical rule with its value;
+    the attribute's k as a grey rule."""
+    x_scale = alt.Scale(type="log", domain=[2, 1024], nice=False)
+    x = alt.X(
+        "k:Q",
+        title="number of categories k (log scale)",
+        scale=x_scale,
+        axis=alt.Axis(values=[2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]),
+    )
+    y = alt.Y(
+        "variance:Q",
+        title="variance of one count (log scale)",
+        scale=alt.Scale(type="log", domain=list(domain)),
+        axis=alt.Axis(format="~s"),
+    )
+    protocols = ["GRR", "OUE"]
+    curves = alt.Chart(alt.NamedData(name="curves"))
+    lines = curves.mark_line(strokeWidth=2.5).encode(
+        x=x,
+        y=y,
+        color=alt.Color(
+            "protocol:N",
+            scale=alt.Scale(domain=protocols, range=[ui_charts.BLUE, ui_charts.ORANGE]),
+            legend=None,
+        ),
+        strokeDash=alt.StrokeDash(
+            "protocol:N", scale=alt.Scale(domain=protocols, range=[[1, 0], [7, 4]]), legend=None
+        ),
+        tooltip=[
+            alt.Tooltip("protocol:N"),
+            alt.Tooltip("k:Q"),
+            alt.Tooltip("variance:Q", format=",.0f"),
+        ],
+    )
+    labels = (
+        curves.transform_filter(f"datum.k == {COMPARE_KS[-1]}")
+        .mark_text(align="right", dy=-9, fontWeight="bold")
+        .encode(
+            x=x,
+            y=y,
+            text="protocol:N",
+            color=alt.Color(
+                "protocol:N",
+                scale=alt.Scale(domain=protocols, range=[ui_charts.BLUE, ui_charts.ORANGE]),
+                legend=None,
+            ),
+        )
+    )
+    marks = alt.Chart(alt.NamedData(name="marks"))
+    rules = marks.mark_rule(strokeDash=[4, 3], strokeWidth=1.5).encode(
+        x=alt.X("k:Q", scale=x_scale),
+        color=alt.Color("colour:N", scale=None),
+    )
+    rule_text = [
+        marks.transform_filter(f"datum.row == {row}")
+        .mark_text(align="left", dx=4, dy=dy, baseline="top", fontWeight="bold")
+        .encode(
+            x=alt.X("k:Q", scale=x_scale),
+            y=alt.value(0),
+            text="label:N",
+            color=alt.Color("colour:N", scale=None),
+        )
+        for row, dy in ((0, 2), (1, 16))
+    ]
+    chart = alt.layer(lines, labels, rules, *rule_text).properties(
+        width=ui_charts.DEFAULT_WIDTH, height=340
+    )
+    return ui_charts.Template(chart)

@@ -1,0 +1,299 @@
+"""Lesson: unary encoding — one respondent's bits, p and q (SUE, OUE), the estimated
+histogram with error bars (census or your own file), and when unary encoding beats k-ary RR."""
+
+import streamlit as st
+
+import dp
+from lessons.kary_rr import model as kary
+from lessons.unary_encoding import charts, model, snippets
+from ui import classroom, quiz, userdata, widgets
+from ui.userdata import escape_markdown
+
+widgets.lesson_header(
+    "Unary encoding",
+    "Instead of reporting one of k values, every person reports k bits: a one-hot code of "
+    "their value — their occupation, say — each bit randomized on its own. You follow one "
+    "respondent through encoding and perturbation, choose the two flip probabilities p and "
+    "q (or the presets SUE and OUE), estimate the histogram of everyone with error bars, "
+    "and find out for which k unary encoding beats k-ary randomized response.",
+)
+userdata.show_dataset_in_use()
+
+attr = kary.pick_attribute("ue")
+if attr is None:
+    st.stop()
+title = escape_markdown(attr.title)
+_, data_frame = userdata.active_dataset()
+
+st.header("1 · Encode")
+st.markdown(
+    f"There are {attr.k} values of {title}. Your value becomes {attr.k} bits: a 1 at your "
+    "value, 0 everywhere else."
+)
+category = st.selectbox(
+    f"Pick a respondent by {attr.title}",
+    options=list(attr.labels),
+    index=attr.labels.index("Sales") if "Sales" in attr.labels else 0,
+    key="ue_value",
+    bind="query-params",
+)
+value = attr.labels.index(category)
+shown = escape_markdown(category)
+row, name = model.example_row(attr, data_frame, category)
+who = f"**{escape_markdown(name)}**" if name else f"the person in row {row + 1:,} of your file"
+st.caption(
+    f"Our respondent: {who}, whose {title} is {shown}. ({attr.missing:,} people with no "
+    f"{title} recorded are left out of this lesson, so n = {attr.n:,}.)"
+)
+
+st.header("2 · Choose p and q")
+st.markdown(
+    "Each bit is reported as 1 with probability p if it is 1, and with probability q if it "
+    "is 0. Changing your value flips two bits — one 1 → 0 and one 0 → 1 — so the "
+    "privacy loss multiplies their two likelihood ratios:"
+)
+st.latex(r"\varepsilon = \ln \frac{p\,(1-q)}{(1-p)\,q}")
+mode = st.radio(
+    "Probabilities",
+    options=list(model.MODES),
+    format_func=model.MODES.get,
+    horizontal=True,
+    key="ue_mode",
+    bind="query-params",
+)
+if mode == "custom":
+    left, right = st.columns(2)
+    p = left.slider(
+        "p: report a 1-bit as 1 (← more private toward q · more accurate →)",
+        min_value=0.01,
+        max_value=0.99,
+        value=0.75,
+        step=0.01,
+        key="ue_p",
+        bind="query-params",
+    )
+    q = right.slider(
+        "q: report a 0-bit as 1 (← more accurate · more private toward p →)",
+        min_value=0.01,
+        max_value=0.99,
+        value=0.25,
+        step=0.01,
+        key="ue_q",
+        bind="query-params",
+    )
+    epsilon = dp.ue_epsilon(p, q)
+else:
+    epsilon = widgets.epsilon_slider(key="ue_eps")
+    p, q = dp.sue_probabilities(epsilon) if mode == "sue" else dp.oue_probabilities(epsilon)
+    st.latex(r"\text{SUE: } p = \frac{e^{\varepsilon/2}}{e^{\varepsilon/2} + 1},\ q = 1 - p")
+    st.latex(r"\text{OUE: } p = \tfrac12,\ q = \frac{1}{e^{\varepsilon} + 1}")
+
+informative = p != q
+cols = st.columns(3)
+cols[0].metric("p (1-bit → 1)", f"{p:.3f}")
+cols[1].metric("q (0-bit → 1)", f"{q:.3f}")
+cols[2].metric("Privacy loss ε", f"{epsilon:.3f}")
+if not informative:
+    st.warning(
+        f"p = q = {p:.2f}: every bit is reported 1 with the same probability whatever it "
+        "was. That is perfectly private (ε = 0), but the reports carry no information, and "
+        "nothing can be estimated: the estimator would divide by p − q = 0. Move p or q."
+    )
+elif p < q:
+    st.warning(
+        f"p = {p:.2f} is below q = {q:.2f}: a 1 is now more likely to come from a 0-bit. "
+        "The privacy loss is the same as with p and q swapped, and the estimator still "
+        "works (p − q is negative), but the convention is p > q — and the one-hot bit "
+        "then mostly reports 0. Move p above q."
+    )
+if mode != "custom":
+    sue_p, sue_q = dp.sue_probabilities(epsilon)
+    oue_p, oue_q = dp.oue_probabilities(epsilon)
+    sue_sd = dp.ue_variance(attr.n, sue_p, sue_q) ** 0.5
+    oue_sd = dp.ue_variance(attr.n, oue_p, oue_q) ** 0.5
+    cols = st.columns(2)
+    cols[0].metric(f"SUE: SD of one count at ε = {epsilon:g}", f"{sue_sd:,.0f} people")
+    cols[1].metric(f"OUE: SD of one count at ε = {epsilon:g}", f"{oue_sd:,.0f} people")
+    st.caption(
+        "Same ε, different noise: OUE spends its privacy budget on the many 0-bits (small "
+        "q) instead of splitting it evenly, so its estimates are more precise."
+    )
+
+st.header("3 · Perturb")
+st.markdown(
+    "Every bit is now randomized independently. The middle row shows each bit's chance of "
+    "being reported as 1; the last row is one roll of the dice. Roll again to see how "
+    "little a single report reveals."
+)
+rolls = st.session_state.setdefault("ue_rolls", 0)
+if st.button("Roll the dice again", key="ue_reroll", icon=":material/casino:"):
+    rolls = st.session_state["ue_rolls"] = rolls + 1
+reported = dp.ue_perturb(
+    dp.ue_encode([value], attr.k), p, q, rng=widgets.seed() + model.SEED_JOURNEY + rolls
+)[0]
+charts.journey(attr).show(
+    **model.journey_frames(attr, value, p, q, reported),
+    title={
+        "text": f"One respondent's journey (roll {rolls + 1})",
+        "subtitle": "Each cell shows its value; darker = closer to 1",
+        "anchor": "start",
+    },
+    alt=(
+        f"Three rows of {attr.k} cells. Row 1: a single 1 at {category}. Row 2: the chance "
+        f"of reporting 1 — {p:.2f} at {category}, {q:.2f} elsewhere. Row 3: this roll "
+        f"reported {int(reported.sum())} ones"
+        + (", including the true bit." if reported[value] else "; the true bit came out 0.")
+    ),
+)
+cols = st.columns(2)
+cols[0].metric("Bits reported as 1", f"{int(reported.sum())} of {attr.k}")
+cols[1].metric(f"True bit ({shown}) reported as", f"{int(reported[value])}")
+
+st.header("4 · Aggregate over everyone")
+st.markdown(
+    f"Now all {attr.n:,} people send their {attr.k} bits. Bit v is 1 in B_v reports: the "
+    "n_v people with value v contribute n_v p in expectation, everyone else (n − n_v) q. "
+    "So the unbiased estimate of n_v is"
+)
+st.latex(r"\hat c_v = \frac{B_v - n\,q}{p - q}")
+if informative:
+    survey = model.ue_survey(attr, p, q, widgets.seed())
+    estimates, sd = survey["estimates"], survey["sd"]
+    cols = st.columns(3)
+    cols[0].metric(f"Reports with the {shown} bit set", f"{survey['bit_counts'][value]:,}")
+    cols[1].metric(f"Estimated {shown}", f"{estimates[value]:,.0f}")
+    cols[2].metric(f"True {shown}", f"{attr.counts[value]:,}")
+    bits_set = f"{survey['bit_counts'][value]:,}".replace(",", "{,}")  # no space after ,
+    people_n = f"{attr.n:,}".replace(",", "{,}")
+    estimate = f"{estimates[value]:,.0f}".replace(",", "{,}")
+    st.markdown(f"For v = {shown}:")
+    st.latex(
+        rf"\hat c_v = \frac{{{bits_set} - {people_n} \times {q:.3f}}}{{{p:.3f} - {q:.3f}}}"
+        rf" = {estimate}"
+    )
+    st.markdown("The standard deviation of each estimate, for a true share f, is")
+    st.latex(
+        r"\operatorname{sd}[\hat c_v] = \sqrt{\frac{n\,q(1-q)}{(p-q)^2} + \frac{n f\,(1-p-q)}{p-q}}"
+    )
+    covered = int(((estimates - 2 * sd <= attr.counts) & (attr.counts <= estimates + 2 * sd)).sum())
+    l1 = dp.l1_error(estimates, attr.counts)
+    cols = st.columns(2)
+    cols[0].metric("L1 error (all values)", f"{l1:,.0f} people")
+    cols[1].metric("Truths inside ±2 SD", f"{covered} of {attr.k}")
+    charts.estimate(attr).show(
+        **model.estimate_frames(attr, estimates, sd),
+        title={
+            "text": f"Estimates (p = {p:.2f}, q = {q:.2f})",
+            "subtitle": [
+                f"{attr.n:,} people · bar: estimate",
+                "whiskers: ±2 SD · vermillion tick: true count",
+            ],
+            "anchor": "start",
+        },
+        alt=(
+            f"Bar chart of {attr.k} estimated counts of {attr.title} with ±2 standard deviation "
+            f"whiskers (SD from {sd.min():,.0f} to {sd.max():,.0f}) and the true counts as "
+            f"ticks; the L1 error is {l1:,.0f} and {covered} of {attr.k} true counts lie "
+            "inside their whiskers."
+        ),
+    )
+    st.caption(
+        "The axis is fixed, so changing p and q shows the whiskers grow and shrink. A "
+        "whisker beyond the axis is cut at its edge and marked » or «."
+    )
+    snippets.ESTIMATES.show(
+        values=list(attr.labels),
+        true_counts=attr.counts,
+        p=p,
+        q=q,
+        seed=widgets.seed() + model.SEED_SURVEY,
+    )
+    classroom.download_csv(
+        model.estimates_table(attr, survey),
+        filename="unary_encoding-estimates.csv",
+        key="unary_encoding_dl_estimates",
+    )
+else:
+    st.info("Choose p ≠ q to estimate the histogram.")
+
+st.header("5 · Unary encoding or k-ary randomized response?")
+st.markdown(
+    "k-ary randomized response (GRR) sends one value; its noise grows with k. OUE sends k "
+    "bits; its noise does not depend on k at all. Per count, at a true share of 0:"
+)
+st.latex(
+    r"\operatorname{Var}_{\text{GRR}} = n\,\frac{e^{\varepsilon} + k - 2}{(e^{\varepsilon} - 1)^2}"
+)
+st.latex(r"\operatorname{Var}_{\text{OUE}} = n\,\frac{4 e^{\varepsilon}}{(e^{\varepsilon} - 1)^2}")
+st.markdown("They are equal where the numerators are equal:")
+st.latex(r"e^{\varepsilon} + k - 2 = 4 e^{\varepsilon} \iff k^* = 3 e^{\varepsilon} + 2")
+compare_epsilon = widgets.epsilon_slider(
+    key="ue_compare_eps", options=model.COMPARE_EPSILONS, label="Privacy loss ε to compare"
+)
+crossover = dp.grr_oue_crossover_k(compare_epsilon)
+winner = dp.better_frequency_oracle(compare_epsilon, attr.k)
+cols = st.columns(3)
+cols[0].metric("Crossover k* = 3e^ε + 2", f"{crossover:,.1f}")
+cols[1].metric(
+    f"GRR variance at k = {attr.k}", f"{dp.grr_variance(attr.n, compare_epsilon, attr.k):,.0f}"
+)
+cols[2].metric("OUE variance (any k)", f"{dp.oue_variance(attr.n, compare_epsilon):,.0f}")
+st.markdown(
+    f"At ε = {compare_epsilon:g}, GRR wins below k* = {crossover:,.1f} and OUE above it. "
+    f"For the {attr.k} values of {title} the better choice is **{winner}**."
+)
+frame = model.comparison_frame(attr.n, compare_epsilon)
+charts.comparison(model.comparison_domain(attr.n)).show(
+    curves=frame,
+    marks=model.comparison_marks(attr, compare_epsilon),
+    title={
+        "text": f"Variance versus k (ε = {compare_epsilon:g})",
+        "subtitle": [
+            f"n = {attr.n:,} · GRR: solid blue · OUE: dashed orange",
+            "black dashed rule: crossover k*",
+        ],
+        "anchor": "start",
+    },
+    alt=(
+        f"Log-log chart of variance versus k from 2 to 1,024 at ε = {compare_epsilon:g}: the "
+        f"GRR line rises with k, the OUE line is flat at "
+        f"{dp.oue_variance(attr.n, compare_epsilon):,.0f}; they cross at k* = {crossover:,.1f}. "
+        f"For {attr.title} (k = {attr.k}) {winner} is better."
+    ),
+)
+st.caption(
+    "Fixed log axes for every ε on this slider. Small ε: k* is small, and OUE wins for "
+    "almost any attribute. Large ε: GRR wins until k is in the hundreds."
+)
+snippets.VERSUS_GRR.show(n=attr.n, epsilon=compare_epsilon)
+classroom.download_csv(
+    model.comparison_table(frame),
+    filename="unary_encoding-variance.csv",
+    key="unary_encoding_dl_variance",
+)
+
+quiz.check_yourself(
+    "unary_encoding",
+    [
+        quiz.Question(
+            "Each bit: p = 0.75 and q = 0.25. What privacy loss ε does unary encoding give?",
+            ("ln 3 ≈ 1.10", "ln 9 ≈ 2.20", "ln 4.5 ≈ 1.50"),
+            correct=1,
+            explanation="ε = ln[p(1 − q) / ((1 − p) q)] = ln[(0.75 · 0.75) / (0.25 · 0.25)] = "
+            "ln 9: two bits change, each contributing ln 3.",
+        ),
+        quiz.Question(
+            "Which p and q does OUE use at ε = ln 3?",
+            ("p = ½, q = ¼", "p = ¾, q = ¼", "p = ½, q = ⅓"),
+            correct=0,
+            explanation="OUE keeps p = ½ and sets q = 1 / (e^ε + 1) = 1 / (3 + 1) = ¼.",
+        ),
+        quiz.Question(
+            "At ε = 1, which has the smaller variance for an attribute with k = 14 values?",
+            ("k-ary RR (GRR)", "Unary encoding (OUE)", "They tie"),
+            correct=1,
+            explanation="The crossover is k* = 3e + 2 ≈ 10.2; k = 14 is above it, so OUE's "
+            "variance is smaller.",
+        ),
+    ],
+)

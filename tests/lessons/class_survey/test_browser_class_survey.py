@@ -1,0 +1,88 @@
+"""The class survey in real Chromium: a lecturer creates a survey, two students answer
+from their own browser contexts, the projector counts 2; a third student's tap after the
+lecturer closed the survey gets the "closed" message. No admin key on student pages."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser, Page, expect
+
+from browser_helpers import (
+    assert_no_exception,
+    expect_rerun,
+    lesson_url,
+    metric,
+    open_page,
+    wait_for_run,
+)
+
+URL_PATH = lesson_url("class_survey/page.py")
+PHONE = {"width": 390, "height": 844}
+LIVE_TIMEOUT_MS = 15_000  # the projector refreshes every 2 s
+
+
+def open_student(browser: Browser, base_url: str, code: str) -> Page:
+    student = browser.new_context(viewport=PHONE).new_page()
+    open_page(student, base_url, f"{URL_PATH}?join={code}")
+    assert_no_exception(student)
+    expect(student.get_by_text("never asks for your true answer")).to_be_visible()
+    return student
+
+
+def open_lecturer(page: Page, base_url: str) -> None:
+    """Open the create view."""
+    open_page(page, base_url, URL_PATH)
+    expect(page.get_by_text("Page not found")).to_have_count(0)
+
+
+def test_two_students_answer_and_the_projector_counts_them(
+    page: Page, browser: Browser, app_server: str
+) -> None:
+    open_lecturer(page, app_server)
+    question = page.get_by_label("Your yes/no question")
+    question.fill("Have you ever <script>alert(1)</script> skipped a lecture?")
+    question.press("Control+Enter")  # commits the text (a rerun, if it was not yet sent)
+    page.wait_for_timeout(500)
+    wait_for_run(page)
+    with expect_rerun(page):
+        page.get_by_role("button", name="Create survey").click()
+    page.wait_for_url(f"**/{URL_PATH}?manage=*")
+    wait_for_run(page)
+    assert_no_exception(page)
+    code = page.url.split("manage=")[1][:6]
+    expect(metric(page, "Join code")).to_contain_text(code)
+    expect(metric(page, "Responses")).to_contain_text("0")
+    private_link = page.locator('[data-testid="stCode"]').filter(has_text="key=")
+    admin_key = private_link.text_content().strip().split("key=")[1]
+    assert len(admin_key) >= 32
+
+    students = []
+    for answer in ("Yes", "No"):
+        student = open_student(browser, app_server, code)
+        with expect_rerun(student):
+            student.get_by_role("button", name=answer, exact=True).click()
+        expect(student.get_by_text("Your reported answer is in")).to_be_visible()
+        expect(student.get_by_role("button", name="Yes", exact=True)).to_have_count(0)
+        students.append(student)
+
+    expect(metric(page, "Responses")).to_contain_text("2", timeout=LIVE_TIMEOUT_MS)
+    expect(metric(page, "Reported yes")).to_contain_text("50%", timeout=LIVE_TIMEOUT_MS)
+
+    # A third student opens the join page while the survey is open …
+    late = open_student(browser, app_server, code)
+    # … the lecturer closes it …
+    page.get_by_role("button", name="Close survey").click()
+    expect(page.get_by_role("button", name="Reopen survey")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+    # … and the late tap is refused with a clear message.
+    with expect_rerun(late):
+        late.get_by_role("button", name="Yes", exact=True).click()
+    expect(late.get_by_text("This survey is closed")).to_be_visible()
+    expect(metric(page, "Responses")).to_contain_text("2", timeout=LIVE_TIMEOUT_MS)
+
+    for student in (*students, late):
+        assert_no_exception(student)
+        html = student.content()
+        assert admin_key not in html
+        assert "manage=" not in html
+        # The question's <script> is shown as text, not run as HTML.
+        expect(student.get_by_text("<script>alert(1)</script>", exact=False)).to_be_visible()
+    assert_no_exception(page)

@@ -1,0 +1,240 @@
+"""AppTest for lessons/class_survey/page.py: the lecturer creates a survey, students answer, the
+projector shows the de-biased estimate; the question is text, the admin key stays private.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import dp
+import survey
+from survey import security
+
+ROOT = Path(__file__).resolve().parents[3]
+PAGE = str(ROOT / "lessons" / "class_survey/page.py")
+
+
+@pytest.fixture
+def db_url(tmp_path, monkeypatch) -> str:
+    url = f"sqlite:///{tmp_path / 'survey.sqlite3'}"
+    monkeypatch.setenv("SURVEY_DB_URL", url)
+    return url
+
+
+@pytest.fixture
+def store(db_url):
+    s = survey.SurveyStore(db_url)
+    yield s
+    s.dispose()
+
+
+def page() -> AppTest:
+    return AppTest.from_file(PAGE, default_timeout=30)
+
+
+def all_text(at: AppTest) -> str:
+    """Every string the page sent to the browser (element protos, rendered as text)."""
+    return "\n".join(str(node.proto) for node in at.main) + "\n".join(
+        str(node.proto) for node in at.sidebar
+    )
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def create(at: AppTest, question: str, protocol: str = survey.TWO_COINS) -> str:
+    at.run()
+    at.text_area(key="survey_question").input(question)
+    at.radio(key="survey_protocol").set_value(protocol)
+    at.run()
+    at.button(key="survey_create").click().run()
+    assert not at.exception
+    return at.query_params["manage"]
+
+
+def test_create_page_shows_p_q_and_epsilon_for_each_protocol(db_url) -> None:
+    at = page().run()
+    assert not at.exception
+    assert metrics(at)["Privacy loss ε"] == f"{dp.rr_epsilon(0.75, 0.75):.3f}" == "1.099"
+    at.radio(key="survey_protocol").set_value(survey.DIE).run()
+    assert metrics(at)["Privacy loss ε"] == "1.609"  # ln 5
+    assert metrics(at)["p: keep a true yes"] == "0.833"
+    at.radio(key="survey_protocol").set_value(survey.CUSTOM).run()
+    at.slider(key="survey_custom_p").set_value(0.7).run()
+    at.slider(key="survey_custom_q").set_value(0.6).run()
+    assert metrics(at)["Privacy loss ε"] == f"{dp.rr_epsilon(0.7, 0.6):.3f}" == "0.693"
+    at.slider(key="survey_custom_q").set_value(0.3).run()  # p + q = 1
+    assert any("p + q" in w.value for w in at.warning)
+    assert at.button(key="survey_create").disabled
+    assert not at.exception
+
+
+def test_lecturer_creates_a_survey_and_sees_join_code_link_and_qr(db_url, store) -> None:
+    at = page()
+    code = create(at, "Have you ever cheated in an exam?", survey.DIE)
+    found = store.get_by_code(code)
+    assert found is not None and found.protocol.key == survey.DIE
+    assert metrics(at)["Join code"] == code
+    assert metrics(at)["Responses"] == "0"
+    codes = [c.value for c in at.code]
+    assert any(c.endswith(f"/class-survey?join={code}") for c in codes)
+    assert len(at.get("image")) == 1  # the QR code
+    # The private link carries a key that works.
+    private = next(c for c in codes if "manage=" in c)
+    key = private.split("key=")[1]
+    assert store.check_admin_key(found.id, key)
+
+
+def test_student_submits_and_the_projector_shows_the_estimate(db_url, store) -> None:
+    lecturer = page()
+    code = create(lecturer, "Did you copy homework?")
+    found = store.get_by_code(code)
+    # Nine answers from other phones, then one through the page.
+    for bit in (1, 1, 1, 0, 1, 0, 1, 1, 0):
+        store.submit(found.id, security.new_session_token(), bit)
+    student = page()
+    student.query_params["join"] = code
+    student.run()
+    assert not student.exception
+    assert "never asks for your true answer" in all_text(student)
+    assert [b.label for b in student.button] == ["Yes", "No"]
+    student.button(key="survey_report_yes").click().run()
+    assert any("answer is in" in s.value for s in student.success)
+    assert not student.button  # no second chance to tap
+    assert store.counts(found.id) == survey.Counts(10, 7)
+
+    lecturer.run()
+    shown = metrics(lecturer)
+    estimate, low, high = dp.rr_confidence_interval(7, 10, 0.75, 0.75)
+    assert shown["Responses"] == "10"
+    assert shown["Reported yes"] == "70%"
+    assert shown["Estimated true yes"] == f"{estimate:.0%}" == "90%"
+    assert shown["95% interval"] == f"{low:.0%} – {high:.0%}"
+    spec = json.loads(lecturer.get("vega_lite_chart")[0].proto.spec)
+    assert "95% interval" in json.dumps(spec.get("title", spec))
+    layers = json.dumps(spec)
+    assert '"domain": [0, 1]' in layers  # fixed y axis
+
+
+def test_a_second_tap_from_the_same_session_counts_once(db_url, store) -> None:
+    code = create(page(), "Q?")
+    found = store.get_by_code(code)
+    student = page()
+    student.query_params["join"] = code
+    student.run()
+    student.button(key="survey_report_no").click().run()
+    student.run()  # a reload of the same session shows no buttons
+    assert not student.button
+    assert store.counts(found.id) == survey.Counts(1, 0)
+
+
+def test_script_in_the_question_is_shown_as_text(db_url) -> None:
+    question = "<script>alert('x')</script> Did you <b>cheat</b>? [link](http://evil) $x$"
+    lecturer = page()
+    code = create(lecturer, question)
+    student = page()
+    student.query_params["join"] = code
+    student.run()
+    for at in (lecturer, student):
+        shown = [m for m in at.markdown if "script" in m.value]
+        assert shown, "the question is on the page"
+        for element in shown:
+            assert not element.allow_html
+            assert r"\<script\>" in element.value  # escaped: rendered literally
+            assert r"\[link\]\(http\:\/\/evil\)" in element.value
+        assert all(not m.allow_html for m in at.markdown)
+
+
+def test_student_page_contains_no_admin_key(db_url, store) -> None:
+    lecturer = page()
+    code = create(lecturer, "Q?")
+    private = next(c.value for c in lecturer.code if "manage=" in c.value)
+    key = private.split("key=")[1]
+    student = page()
+    student.query_params["join"] = code
+    student.run()
+    student.button(key="survey_report_yes").click().run()
+    text = all_text(student)
+    assert code in student.query_params["join"]
+    assert key not in text
+    assert security.admin_key_digest(key) not in text
+    assert "manage=" not in text
+
+
+def test_wrong_key_in_a_lecturer_link_shows_no_results(db_url, store) -> None:
+    code = create(page(), "Q?")
+    stranger = page()
+    stranger.query_params["manage"] = code
+    stranger.query_params["key"] = "not-the-key"
+    stranger.run()
+    assert any("not valid" in e.value for e in stranger.error)
+    assert "Responses" not in metrics(stranger)
+    assert "key" not in stranger.query_params  # removed from the address bar
+
+
+def test_private_link_key_opens_the_projector_and_leaves_the_url(db_url, store) -> None:
+    new = store.create_survey("Q?", survey.two_coins())
+    other_device = page()
+    other_device.query_params["manage"] = new.survey.code
+    other_device.query_params["key"] = new.admin_key
+    other_device.run()
+    assert metrics(other_device)["Responses"] == "0"
+    assert "key" not in other_device.query_params
+    other_device.button(key="survey_close").click().run()
+    assert not store.get_by_id(new.survey.id).is_open
+
+
+def test_closed_and_unknown_surveys_give_a_clear_message(db_url, store) -> None:
+    new = store.create_survey("Q?", survey.two_coins())
+    store.close(new.survey.id, new.admin_key)
+    student = page()
+    student.query_params["join"] = new.survey.code
+    student.run()
+    assert any("closed" in w.value for w in student.warning)
+    assert not student.button
+    unknown = page()
+    unknown.query_params["join"] = "ZZZZZZ" if new.survey.code != "ZZZZZZ" else "YYYYYY"
+    unknown.run()
+    assert any("no survey" in e.value for e in unknown.error)
+    assert not unknown.exception
+
+
+def test_closing_between_load_and_tap_says_the_answer_was_not_recorded(db_url, store) -> None:
+    new = store.create_survey("Q?", survey.two_coins())
+    student = page()
+    student.query_params["join"] = new.survey.code
+    student.run()
+    store.close(new.survey.id, new.admin_key)
+    student.button(key="survey_report_yes").click().run()
+    assert any("not recorded" in w.value for w in student.warning)
+    assert store.counts(new.survey.id).responses == 0
+
+
+@pytest.mark.parametrize("presenting", [False, True])
+def test_projector_chart_fits_and_only_the_code_is_in_the_url(db_url, store, presenting) -> None:
+    from lessons.class_survey import model as lesson_survey
+    from ui import classroom
+
+    new = store.create_survey("Q?", survey.two_coins())
+    for bit in (1, 0, 1, 1):
+        store.submit(new.survey.id, security.new_session_token(), bit)
+    projector = page()
+    projector.session_state[classroom.PRESENT_KEY] = presenting
+    projector.query_params["manage"] = new.survey.code
+    projector.query_params["key"] = new.admin_key
+    projector.run()
+    assert not projector.exception
+    assert metrics(projector)["Responses"] == "4"
+    spec = json.loads(projector.get("vega_lite_chart")[0].proto.spec)
+    expected = lesson_survey.PRESENTER_CHART_HEIGHT if presenting else lesson_survey.CHART_HEIGHT
+    assert spec["height"] == expected
+    assert spec["autosize"]["type"] == "fit-x"  # the plot keeps its height
+    # The link on the projector holds the join code only: no admin key, nothing bound.
+    assert set(projector.query_params) == {"manage"}
+    # The join code and QR come first; the address field is folded under them.
+    assert projector.text_input(key="survey_base_url").value.startswith("http")

@@ -1,0 +1,38 @@
+"""The Laplace page in real Chromium: it loads, ε moves with the keyboard, the scale and
+interval metrics follow, and no traceback appears."""
+
+import math
+
+from playwright.sync_api import Page, expect
+
+from browser_helpers import (
+    assert_no_exception,
+    link_params,
+    metric_value,
+    move_slider_with_keyboard,
+    open_lesson,
+)
+
+
+def test_epsilon_slider_shrinks_the_noise(page: Page, app_server: str) -> None:
+    open_lesson(page, app_server, "laplace/page.py")
+    assert_no_exception(page)
+    expect(metric_value(page, "Scale b = 1/ε")).to_have_text("1")
+    move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight", times=2)  # 1 -> 2
+    expect(metric_value(page, "Scale b = 1/ε")).to_have_text("0.5")
+    expect(metric_value(page, "95% of answers within ±")).to_have_text(f"{0.5 * math.log(20):,.4g}")
+    expect(metric_value(page, "Best guess right")).to_have_text("81.6%")
+    assert_no_exception(page)
+
+
+def test_a_keyboard_move_writes_the_bound_parameters_into_the_url(
+    page: Page, app_server: str
+) -> None:
+    open_lesson(page, app_server, "laplace/page.py")
+    move_slider_with_keyboard(page, "Privacy loss ε", "ArrowLeft", times=1)  # 1 -> 0.7
+    move_slider_with_keyboard(page, "Noisy answers to simulate", "ArrowRight")  # 2,000 -> 5,000
+    params = link_params(page)
+    assert params.get("lap_eps") == ["0.7"], page.url
+    assert params.get("lap_n") == ["5,000"], page.url
+    expect(metric_value(page, "Scale b = 1/ε")).to_have_text(f"{1 / 0.7:,.4g}")
+    assert_no_exception(page)

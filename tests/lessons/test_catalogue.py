@@ -1,0 +1,120 @@
+"""The catalogue is the only list of lessons, and every lesson keeps DESIGN §1's shape:
+rule 1 (a folder with page/model/charts/snippets, one catalogue entry, a page test and a
+browser test) and rule 2 (page.py imports no numpy/pandas/altair and caches nothing). Every
+page runs inside the app's navigation and on its own; every chart has alt text with numbers.
+"""
+
+import ast
+
+import pytest
+
+from conftest import ROOT, app_apptest, page_apptest
+from lessons.catalogue import HOME, LESSONS, all_pages
+
+PAGES = all_pages()
+LESSON_DIR = ROOT / "lessons"
+LESSON_FILES = ("page.py", "model.py", "charts.py", "snippets.py")
+
+
+def _ids(lessons) -> list[str]:
+    return [lesson.folder for lesson in lessons]
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=_ids(PAGES))
+def test_page_runs_inside_the_app(lesson) -> None:
+    at = app_apptest().run()
+    assert not at.exception, at.exception
+    at.switch_page(lesson.path.relative_to(ROOT).as_posix()).run()
+    assert not at.exception, at.exception
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=_ids(PAGES))
+def test_page_runs_on_its_own(lesson) -> None:
+    at = page_apptest(lesson.file).run()
+    assert not at.exception, at.exception
+
+
+def test_every_lesson_folder_is_in_the_catalogue_once() -> None:
+    on_disk = {
+        path.parent.name for path in LESSON_DIR.glob("*/page.py") if path.parent.name != "home"
+    }
+    listed = [lesson.folder for lesson in LESSONS]
+    assert len(listed) == len(set(listed)), "a lesson is listed twice"
+    assert on_disk == set(listed), f"folders vs catalogue: {on_disk ^ set(listed)}"
+    assert len({lesson.url_path for lesson in PAGES}) == len(PAGES), "two pages share a URL"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=_ids(LESSONS))
+def test_lesson_folder_is_named_after_its_url_and_has_the_four_files(lesson) -> None:
+    assert lesson.folder == lesson.url_path.replace("-", "_")
+    for name in LESSON_FILES:
+        assert (LESSON_DIR / lesson.folder / name).exists(), f"{lesson.folder}/{name} is missing"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=_ids(LESSONS))
+def test_every_lesson_has_a_page_test_and_a_browser_test(lesson) -> None:
+    for kind in ("page", "browser"):
+        test_file = ROOT / "tests" / "lessons" / lesson.folder / f"test_{kind}_{lesson.folder}.py"
+        assert test_file.exists(), f"{lesson.folder} has no {test_file.relative_to(ROOT)}"
+
+
+def _imports_and_decorators(path) -> tuple[set[str], list[str]]:
+    tree = ast.parse(path.read_text())
+    modules: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            modules.add(node.module.split(".")[0])
+    calls = [ast.unparse(node) for node in ast.walk(tree) if isinstance(node, ast.Attribute)]
+    return modules, calls
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=_ids(PAGES))
+def test_page_is_a_thin_script(lesson) -> None:
+    modules, attributes = _imports_and_decorators(lesson.path)
+    assert not modules & {"numpy", "pandas", "altair"}, f"{lesson.file} imports {modules}"
+    assert not [a for a in attributes if a.startswith("st.cache_")], f"{lesson.file} caches"
+
+
+def test_a_rule_breaking_page_would_be_caught(tmp_path) -> None:
+    # The check above must be able to fail.
+    bad = tmp_path / "page.py"
+    bad.write_text("import numpy as np\nimport streamlit as st\n\n@st.cache_data\ndef f(): ...\n")
+    modules, attributes = _imports_and_decorators(bad)
+    assert "numpy" in modules and "st.cache_data" in attributes
+
+
+def test_ui_never_imports_lessons() -> None:
+    for path in (ROOT / "ui").glob("*.py"):
+        modules, _ = _imports_and_decorators(path)
+        assert "lessons" not in modules, f"{path.name} imports lessons/"
+
+
+def test_an_earlier_lesson_never_imports_a_later_one() -> None:
+    order = {lesson.folder: i for i, lesson in enumerate(LESSONS)}
+    for lesson in LESSONS:
+        for path in (LESSON_DIR / lesson.folder).glob("*.py"):
+            tree = ast.parse(path.read_text())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("lessons."):
+                    other = node.module.split(".")[1]
+                    if other in order:
+                        assert order[other] <= order[lesson.folder], (
+                            f"{lesson.folder}/{path.name} imports the later lesson {other}"
+                        )
+
+
+def test_home_is_first_and_not_a_lesson() -> None:
+    assert PAGES[0] is HOME and HOME not in LESSONS
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=_ids(PAGES))
+def test_every_chart_has_alt_text_that_states_its_numbers(lesson) -> None:
+    # DESIGN §4: alt text on every chart, with the current numbers (a screen reader reads
+    # it instead of the chart).
+    at = page_apptest(lesson.file).run()
+    for chart in at.get("vega_lite_chart"):
+        alt = chart.proto.alt
+        assert len(alt) >= 30, f"{lesson.file}: a chart without a real alt text: {alt!r}"
+        assert any(ch.isdigit() for ch in alt), f"{lesson.file}: alt text without numbers"

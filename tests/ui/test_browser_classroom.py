@@ -1,0 +1,107 @@
+"""Classroom features in Chromium: shareable links reproduce the view in a fresh browser,
+presenter mode (?present=true) enlarges the lesson, an invalid link setting is explained."""
+
+from __future__ import annotations
+
+import contextlib
+
+from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from browser_helpers import (
+    SIDEBAR_SEED,
+    assert_no_exception,
+    enter_seed,
+    lesson_url,
+    link_params,
+    metric_value,
+    move_slider_with_keyboard,
+    open_page,
+)
+
+LAPLACE = lesson_url("laplace/page.py")
+EPSILON_LABEL = "Privacy loss ε"
+METRICS = ("Scale b = 1/ε", "Standard deviation", "95% of answers within")
+
+
+def slider_value(page: Page, label: str) -> str:
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text=label)
+    return slider.get_by_role("slider").first.get_attribute("aria-valuetext") or ""
+
+
+def metric_numbers(page: Page) -> list[str]:
+    return [metric_value(page, label).inner_text() for label in METRICS]
+
+
+def open_in_new_context(browser: Browser, url: str) -> Page:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    base, _, rest = url.partition(f"/{LAPLACE}")
+    open_page(page, base, f"{LAPLACE}{rest}")
+    return page
+
+
+def test_a_copied_link_reproduces_seed_slider_and_numbers(page: Page, app_server, browser):
+    open_page(page, app_server, LAPLACE)
+    enter_seed(page, "4242")
+    move_slider_with_keyboard(page, EPSILON_LABEL, "ArrowLeft", times=2)
+    before_value, before_numbers = slider_value(page, EPSILON_LABEL), metric_numbers(page)
+    assert before_value == "0.5"  # 1 -> 0.7 -> 0.5 on the log grid
+    params = link_params(page)
+    assert params.get("seed") == ["4242"], page.url
+    assert params.get("lap_eps") == ["0.5"], page.url  # the ε slider is bound (key lap_eps)
+
+    other = open_in_new_context(browser, page.url)
+    assert_no_exception(other)
+    assert slider_value(other, EPSILON_LABEL) == before_value
+    assert metric_numbers(other) == before_numbers
+    assert other.locator('[data-testid="stSidebar"] input').first.input_value() == "4242"
+    other.context.close()
+
+
+def test_the_seed_alone_round_trips(page: Page, app_server, browser):
+    open_page(page, app_server, LAPLACE)
+    enter_seed(page, "31337")
+    assert link_params(page).get("seed") == ["31337"]
+    other = open_in_new_context(browser, page.url)
+    other_seed = other.locator(SIDEBAR_SEED)
+    expect(other_seed).to_have_value("31337")
+    assert_no_exception(other)
+    other.context.close()
+
+
+def title_font_px(page: Page) -> float:
+    size = page.locator('[data-testid="stMain"] h1').first.evaluate(
+        "element => getComputedStyle(element).fontSize"
+    )
+    return float(size.removesuffix("px"))
+
+
+def test_present_flag_enlarges_the_title_and_hides_the_toolbar(page: Page, app_server):
+    open_page(page, app_server, LAPLACE)
+    normal = title_font_px(page)
+    open_page(page, app_server, f"{LAPLACE}?present=true")
+    # The presenter style sheet arrives a moment after the first elements: wait (bounded)
+    # for it to take effect; a title that never grows fails the assertion below.
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(
+            """limit => {
+                const title = document.querySelector('[data-testid="stMain"] h1');
+                return title && parseFloat(getComputedStyle(title).fontSize) > limit;
+            }""",
+            arg=1.3 * normal,
+            timeout=15_000,
+        )
+    presenting = title_font_px(page)
+    assert presenting > 1.3 * normal, (normal, presenting)
+    expect(page.locator('[data-testid="stMainMenu"]')).to_be_hidden()
+    # The presenter toggle is the sidebar's only checkbox-like input, and it is on.
+    expect(page.locator('[data-testid="stSidebar"] input[type="checkbox"]')).to_be_checked()
+    assert_no_exception(page)
+
+
+def test_an_invalid_link_setting_is_explained_not_an_error(page: Page, app_server):
+    open_page(page, app_server, f"{LAPLACE}?seed=abc")
+    expect(page.get_by_text("Ignored an invalid link setting: seed=abc").first).to_be_visible()
+    assert_no_exception(page)
+    assert "seed" not in link_params(page)

@@ -1,0 +1,80 @@
+"""The one chart API: templates check the datasets they are given, and every spec the app
+emits — every chart of every page at its defaults — is valid Vega-Lite."""
+
+import json
+
+import altair as alt
+import pandas as pd
+import pyarrow as pa
+import pytest
+from altair.utils.schemapi import validate_jsonschema
+from altair.vegalite.v6.schema.core import load_schema
+
+from conftest import page_apptest
+from lessons.catalogue import all_pages
+from ui import charts
+
+SCHEMA = load_schema()
+PAGES = all_pages()
+
+
+def _template() -> charts.Template:
+    base = alt.Chart(alt.NamedData(name="bins")).mark_bar().encode(x="x:Q", y="y:Q")
+    rule = alt.Chart(alt.NamedData(name="truth")).mark_rule().encode(x="x:Q")
+    return charts.Template(base + rule)
+
+
+def test_a_template_knows_the_datasets_it_reads() -> None:
+    assert _template().datasets == {"bins", "truth"}
+
+
+def test_a_missing_or_unknown_dataset_is_refused_with_its_name() -> None:
+    frame = pd.DataFrame({"x": [1.0], "y": [2.0]})
+    with pytest.raises(ValueError, match="missing \\['truth'\\]"):
+        _template().filled(bins=frame)
+    with pytest.raises(ValueError, match="unknown \\['extra'\\]"):
+        _template().filled(bins=frame, truth=frame, extra=frame)
+
+
+def test_data_must_be_a_dataframe() -> None:
+    frame = pd.DataFrame({"x": [1.0]})
+    with pytest.raises(TypeError, match="'bins' must be a DataFrame, not list"):
+        _template().filled(bins=[{"x": 1.0}], truth=frame)
+
+
+def test_filling_never_changes_the_shared_template() -> None:
+    template = _template()
+    before = json.dumps(template.spec, sort_keys=True)
+    frame = pd.DataFrame({"x": [1.0], "y": [2.0]})
+    filled = template.filled(title="a title", bins=frame, truth=frame)
+    assert filled["title"] == "a title" and set(filled["datasets"]) == {"bins", "truth"}
+    assert json.dumps(template.spec, sort_keys=True) == before
+
+
+def test_shared_data_is_given_back_to_each_layer() -> None:
+    # Altair hoists data shared by all layers to the top; the template moves it down again.
+    data = alt.NamedData(name="both")
+    chart = alt.Chart(data).mark_bar().encode(x="x:Q") + alt.Chart(data).mark_tick().encode(x="x:Q")
+    template = charts.Template(chart)
+    assert "data" not in template.spec
+    assert all(layer["data"] == {"name": "both"} for layer in template.spec["layer"])
+
+
+def _rows(dataset) -> list[dict]:
+    return pa.ipc.open_stream(dataset.data.data).read_all().to_pylist()
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=[lesson.folder for lesson in PAGES])
+def test_every_chart_the_page_draws_is_valid_vega_lite(lesson) -> None:
+    at = page_apptest(lesson.file).run()
+    assert not at.exception, at.exception
+    for element in at.get("vega_lite_chart"):
+        spec = json.loads(element.proto.spec)
+        # Streamlit sends the data beside the spec; put it back where Vega-Lite reads it.
+        datasets = {d.name: _rows(d) for d in element.proto.datasets}
+        if datasets:
+            spec["datasets"] = {**spec.get("datasets", {}), **datasets}
+        if element.proto.data.data:
+            spec["data"] = {"values": _rows(element.proto.data)}
+        errors = validate_jsonschema(json.loads(json.dumps(spec, default=str)), SCHEMA)
+        assert errors is None, f"{lesson.folder}: {errors}"

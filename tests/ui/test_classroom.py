@@ -1,0 +1,177 @@
+"""Classroom features under AppTest: the seed lock and re-roll, presenter mode, the notice
+for ignored link settings, CSV downloads; and determinism of a lesson given the seed."""
+
+from __future__ import annotations
+
+import io
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from conftest import app_apptest
+from ui import classroom, widgets
+
+SCRIPT = """
+import streamlit as st
+import pandas as pd
+from ui import classroom, widgets
+
+classroom.url_guard_start()
+classroom.sidebar()
+st.write(f"seed {widgets.seed()}")
+st.select_slider("eps", options=widgets.EPSILON_GRID, value=1.0,
+                 format_func=widgets.format_epsilon, key="eps", bind="query-params")
+st.radio("query", ["Age", "Income"], key="query", bind="query-params")
+classroom.download_csv(pd.DataFrame({"ε": [0.5, 1.0], "count": [1200, 3400]}),
+                       filename="counts", key="dl")
+classroom.url_guard_end()
+"""
+
+
+def tiny(**params: str) -> AppTest:
+    at = AppTest.from_string(SCRIPT, default_timeout=30)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def shown_seed(at: AppTest) -> int:
+    return int(next(m.value for m in at.markdown if m.value.startswith("seed ")).split()[1])
+
+
+def presenter_css_injected(at: AppTest) -> bool:
+    return any("Presenter mode" in element.proto.body for element in at.get("html"))
+
+
+def test_the_seed_is_fixed_by_default_and_the_input_changes_it():
+    at = tiny()
+    assert shown_seed(at) == widgets.DEFAULT_SEED
+    assert at.sidebar.number_input(key="seed").value == widgets.DEFAULT_SEED
+    at.sidebar.number_input(key="seed").set_value(42).run()
+    assert shown_seed(at) == 42
+    at.run()  # a plain rerun keeps it
+    assert shown_seed(at) == 42
+
+
+def test_reroll_draws_a_new_seed_deterministically():
+    at = tiny()
+    at.sidebar.button(key=classroom.REROLL_KEY).click().run()
+    first = shown_seed(at)
+    assert first == classroom.next_seed(widgets.DEFAULT_SEED) != widgets.DEFAULT_SEED
+    assert at.sidebar.number_input(key="seed").value == first
+    at.sidebar.button(key=classroom.REROLL_KEY).click().run()
+    assert shown_seed(at) == classroom.next_seed(first) != first
+    assert not at.toast  # the app's own change is never reported as an ignored link setting
+
+
+def test_next_seed_stays_in_range_and_moves():
+    for seed in (0, 1, widgets.DEFAULT_SEED, classroom.SEED_MAX):
+        new = classroom.next_seed(seed)
+        assert 0 <= new <= classroom.SEED_MAX and new != seed
+
+
+def test_seed_from_the_url():
+    at = tiny(seed="77")
+    assert shown_seed(at) == 77
+    assert not at.toast
+
+
+def test_presenter_mode_toggle_and_url_flag_inject_the_css():
+    at = tiny()
+    assert not presenter_css_injected(at)
+    at.sidebar.toggle(key="present").set_value(True).run()
+    assert presenter_css_injected(at)
+    css = f"<style>{classroom.PRESENTER_CSS.read_text()}</style>"
+    assert css in [element.proto.body for element in at.get("html")]
+    at.sidebar.toggle(key="present").set_value(False).run()
+    assert not presenter_css_injected(at)
+    assert presenter_css_injected(tiny(present="true"))
+
+
+@pytest.mark.parametrize(
+    ("param", "value"),
+    [("seed", "abc"), ("seed", "-3"), ("eps", "0.6"), ("eps", "x"), ("query", "Foo"),
+     ("present", "yes")],
+)  # fmt: skip
+def test_an_invalid_link_setting_shows_a_notice_and_the_default(param, value):
+    at = tiny(**{param: value})
+    assert not at.exception
+    expected = f"Ignored an invalid link setting: {param}={value} — using the default."
+    assert [toast.value for toast in at.toast] == [expected]
+    assert expected in [caption.value for caption in at.sidebar.caption]
+    assert shown_seed(at) == widgets.DEFAULT_SEED
+    assert param not in at.query_params
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"seed": str(widgets.DEFAULT_SEED)}, {"eps": "1"}, {"eps": "0.5"}, {"query": "Income"},
+     {"present": "false"}, {"unrelated": "x"}],
+)  # fmt: skip
+def test_valid_link_settings_are_not_reported(params):
+    at = tiny(**params)
+    assert not at.toast and not at.exception
+
+
+def test_a_corrected_value_says_what_is_used():
+    at = tiny(seed="1.5")
+    assert [t.value for t in at.toast] == ["Ignored an invalid link setting: seed=1.5 — using 1."]
+
+
+def test_two_invalid_settings_in_one_notice():
+    at = tiny(seed="abc", eps="0.6")
+    assert [t.value for t in at.toast] == [
+        "Ignored invalid link settings: seed=abc (using the default); eps=0.6 (using the default)."
+    ]
+
+
+def test_the_notice_is_shown_once():
+    at = tiny(seed="abc")
+    at.run()
+    assert not at.toast
+
+
+def test_download_csv_is_utf8_without_index():
+    data = classroom.csv_bytes(pd.DataFrame({"ε": [0.5], "count": [3]}, index=[7]))
+    assert data.decode("utf-8").splitlines() == ["ε,count", "0.5,3"]
+    at = tiny()
+    button = at.get("download_button")[0]
+    assert button.proto.label == "Download the data (CSV)"
+    frame = pd.read_csv(io.BytesIO(data))
+    assert list(frame.columns) == ["ε", "count"]
+
+
+# --- The whole app: the sidebar on a lesson, determinism given the seed ------------------------
+
+
+def lesson_datasets(seed: int | None = None, **params: str) -> list[bytes]:
+    at = app_apptest()
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page("lessons/laplace/page.py").run()
+    if seed is not None:
+        at.sidebar.number_input(key="seed").set_value(seed).run()
+    assert not at.exception
+    charts = at.get("vega_lite_chart")
+    assert charts
+    return [dataset.data.data for chart in charts for dataset in chart.proto.datasets]
+
+
+def test_same_seed_same_charts_different_seed_different_charts():
+    first = lesson_datasets(seed=123)
+    again = lesson_datasets(seed=123)
+    other = lesson_datasets(seed=124)
+    assert first == again
+    assert first != other
+
+
+def test_the_app_runs_with_an_invalid_link_setting():
+    at = app_apptest()
+    at.query_params["seed"] = "not-a-number"
+    at.run()
+    assert not at.exception
+    assert [t.value for t in at.toast] == [
+        "Ignored an invalid link setting: seed=not-a-number — using the default."
+    ]

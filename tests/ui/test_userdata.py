@@ -1,0 +1,365 @@
+"""Your own data: every bad upload gets a clear UploadError, file content is never rendered
+as markdown/HTML, uploads stay in one session and never touch disk.
+
+The Streamlit tests run tests/apps/userdata_demo.py (the picker on a small page) and upload
+with AppTest's own file-uploader driver (`at.file_uploader[0].upload`, Streamlit 1.67).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from data.upload import (
+    UploadError,
+    categorical_columns,
+    escape_markdown,
+    missing_values,
+    read_upload,
+    yes_no_conditions,
+)
+from ui import userdata
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "tests" / "apps" / "userdata_demo.py"
+MB = 1024 * 1024
+LIMIT = 25 * MB
+SCRIPT = "<script>alert(1)</script>"
+IMAGE = "![x](http://example.com/a.png)"
+GOOD = b"Job,Town,Age\nSales,Leeds,30\nClerk,York,41\nSales,,52\n"
+
+
+def read(raw: bytes, name: str = "data.csv", max_bytes: int = LIMIT) -> pd.DataFrame:
+    return read_upload(raw, name, max_bytes=max_bytes)
+
+
+# --- read_upload: what is accepted ---------------------------------------------------------
+
+
+def test_good_csv_keeps_values_and_missing_as_nan():
+    frame = read(GOOD)
+    assert list(frame.columns) == ["Job", "Town", "Age"]
+    assert frame["Age"].tolist() == [30, 41, 52]
+    assert str(frame["Job"].dtype) == "category"
+    assert frame["Town"].isna().tolist() == [False, False, True]
+    assert missing_values(frame) == {"Town": 1}
+
+
+def test_values_keep_their_spaces_and_case():
+    frame = read(b"Job,n\n Sales,1\nsales,2\n")
+    assert frame["Job"].astype(object).tolist() == [" Sales", "sales"]
+
+
+def test_missing_markers_become_nan_and_are_counted():
+    frame = read(b"Job,n\nSales,1\n?,2\nNA,3\n,4\n")
+    assert missing_values(frame) == {"Job": 3}
+
+
+def test_semicolons_and_byte_order_mark_are_understood():
+    frame = read("\ufeffJob;Town\nSales;Leeds\nClerk;York\n".encode())
+    assert list(frame.columns) == ["Job", "Town"]
+
+
+def test_windows_1252_text_is_read():
+    frame = read("Town,n\nMálaga,1\nBonn,2\n".encode("cp1252"))
+    assert frame["Town"].astype(object).tolist() == ["Málaga", "Bonn"]
+
+
+# --- read_upload: every bad upload, with a clear message -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (b"", "is empty"),
+        (b"\n\n  \n", "is empty"),
+        (b"Job,Town\n", "header row but no data rows"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary bytes"),
+        (bytes(range(256)) * 4, "binary bytes"),
+        (b"Job,Town\nSales,\x01\x02\x03\n", "binary bytes"),
+        (b"\xff\xfe\x00J\x00o\x00b", "binary bytes"),  # UTF-16: save as UTF-8
+        (b'{"Job": "Sales", "Town": "Leeds"}', "looks like JSON"),
+        (b"<!DOCTYPE html><html><body>hi</body></html>", "looks like HTML"),
+        (
+            b"This is a letter to my bank about my account and nothing like a table at all.\n"
+            b"It goes on.\n",
+            "does not look like a CSV",
+        ),
+        (b"Age,Hours\n30,40\n41,38\n", "Every column of data.csv holds numbers"),
+        (b"Job,Town\nSales,Leeds,extra\n", "line 2 has 3 fields, but the header row has 2"),
+        (b"Job,Town\nSales,Leeds\nClerk\n", "line 3 has 1 field, but the header row has 2"),
+        (b'Job,Town\n"Sales,Leeds\n', "not a valid CSV file"),
+        (b"Job,Job\nSales,Clerk\n", "two columns are called"),
+        (b"Job,\nSales,x\n", "column 2 has no name"),
+    ],
+    ids=[
+        "empty",
+        "blank-lines",
+        "header-only",
+        "png",
+        "all-bytes",
+        "control-characters",
+        "utf16",
+        "json",
+        "html",
+        "prose",
+        "only-numbers",
+        "row-too-long",
+        "row-too-short",
+        "open-quote",
+        "duplicate-name",
+        "nameless-column",
+    ],
+)
+def test_bad_upload_raises_upload_error_with_a_clear_message(raw, expected):
+    with pytest.raises(UploadError, match=expected.replace("(", r"\(")):
+        read(raw)
+
+
+def test_upload_error_is_a_value_error():
+    assert issubclass(UploadError, ValueError)
+
+
+def test_file_over_the_limit_is_refused_before_parsing():
+    with pytest.raises(UploadError, match=r"big\.csv is 2\.0 MB; files can be at most 1\.0 MB"):
+        read_upload(b"x" * (2 * MB), "big.csv", max_bytes=MB)
+
+
+def test_file_at_the_limit_is_accepted():
+    raw = GOOD + b"Clerk,York,1\n" * 10
+    assert len(read_upload(raw, "ok.csv", max_bytes=len(raw))) == 13
+
+
+# --- columns and conditions ----------------------------------------------------------------
+
+
+def test_categorical_columns_give_reasons_for_the_others():
+    frame = pd.DataFrame(
+        {
+            "Job": ["Sales", "Clerk"] * 30,
+            "Id": [f"p{i}" for i in range(60)],
+            "Age": range(60),
+            "Same": ["x"] * 60,
+            "Empty": [None] * 60,
+        }
+    )
+    columns = categorical_columns(frame)
+    assert columns.usable == ("Job",)
+    assert columns.unavailable == {
+        "Id": "60 categories; the histogram lessons take at most 50",
+        "Age": "numbers, not categories",
+        "Same": "only one value: nothing to compare",
+        "Empty": "every value is missing",
+    }
+
+
+def test_census_columns_and_the_sales_condition():
+    from data.census import load_census
+
+    census = load_census()
+    columns = categorical_columns(census)
+    assert "Occupation" in columns.usable and "NativeCountry" in columns.usable
+    assert columns.unavailable["Zip"].startswith("300 categories")
+    sales = next(c for c in yes_no_conditions(census) if c.label == "Occupation = Sales")
+    assert sales.count == 3650
+    assert int(sales.mask(census).sum()) == 3650  # the 1,843 missing answer no
+
+
+def test_conditions_list_small_columns_first_and_skip_one_person_values():
+    frame = pd.DataFrame(
+        {"Id": [f"p{i % 55}" for i in range(110)] + ["lonely"], "Job": ["a", "b"] * 55 + ["a"]}
+    )
+    labels = [c.label for c in yes_no_conditions(frame)]
+    assert labels[:2] == ["Job = a", "Job = b"]
+    assert len(labels) == 2 + 50 and "Id = lonely" not in labels
+
+
+# --- escape_markdown ----------------------------------------------------------------------
+
+
+def test_escape_markdown_escapes_every_metacharacter():
+    escaped = escape_markdown(f"{SCRIPT} {IMAGE} **b** $x$ :red[hi] a@b.com www.a.com")
+    visible = escaped.replace("\u2060", "")
+    for raw in ("<script>", "![x]", "](http", "**b**", "$x$", ":red[", "a@b", "www."):
+        assert raw not in visible
+    # Unescaped, it reads exactly as the input.
+    unescaped = visible.replace("\\", "")
+    assert unescaped == f"{SCRIPT} {IMAGE} **b** $x$ :red[hi] a@b.com www.a.com"
+
+
+def test_escape_markdown_makes_one_line():
+    assert escape_markdown("a\n# b") == "a \\# b"
+
+
+# --- the Streamlit picker (AppTest) --------------------------------------------------------
+
+
+def demo() -> AppTest:
+    return AppTest.from_file(str(DEMO), default_timeout=30).run()
+
+
+def texts(at: AppTest) -> list[str]:
+    return [t.value for t in at.text]
+
+
+def markdown_values(at: AppTest) -> list[str]:
+    """Every element whose body Streamlit renders as markdown."""
+    elements = [*at.markdown, *at.caption, *at.error, *at.warning, *at.info, *at.success]
+    elements += [*at.title, *at.subheader, *at.header]
+    return [str(e.value) for e in elements]
+
+
+def upload(at: AppTest, name: str, raw: bytes) -> AppTest:
+    return at.file_uploader[0].upload(name, raw, "text/csv").run()
+
+
+def test_census_is_in_use_by_default():
+    at = demo()
+    assert not at.exception
+    assert "Bundled census (32,561 people)" in texts(at)
+    assert at.metric[0].value == "32,561" and at.metric[1].value == "3,650"
+    assert at.selectbox(key="demo_column").value == "Occupation"
+    assert at.selectbox(key="demo_condition").value == "Occupation = Sales"
+
+
+def test_upload_limit_comes_from_the_config():
+    at = demo()
+    assert at.file_uploader[0].proto.max_upload_size_mb == 25
+    assert "25 MB" in at.file_uploader[0].help
+
+
+def test_good_upload_is_used_and_back_to_the_census_restores_it():
+    at = upload(demo(), "jobs.csv", GOOD)
+    assert not at.exception
+    assert "Your file: jobs.csv (3 rows)" in texts(at)
+    assert at.metric[0].value == "3"
+    assert at.selectbox(key="demo_column").options == ["Job", "Town"]  # not Age: numbers
+    assert at.selectbox(key="demo_condition").value == "Job = Sales"
+    assert at.metric[1].value == "2"
+    assert any(
+        escape_markdown("Town: 1") in v for v in markdown_values(at)
+    )  # missing values reported
+    assert any("Age \\(numbers, not categories\\)" in v for v in markdown_values(at))
+    at.button(key="userdata_back").click().run()
+    assert not at.exception
+    assert "Bundled census (32,561 people)" in texts(at)
+    assert at.selectbox(key="demo_column").value == "Occupation"
+    assert at.metric[0].value == "32,561"
+
+
+@pytest.mark.parametrize(
+    ("name", "raw", "expected"),
+    [
+        ("empty.csv", b"", "empty\\.csv is empty"),
+        ("photo.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00", "holds binary bytes"),
+        ("numbers.csv", b"a,b\n1,2\n", "Every column of numbers\\.csv holds numbers"),
+        ("ragged.csv", b"a,b\nx,y,z\n", "line 2 has 3 fields"),
+        ("big.csv", b"Job\n" + b"Sales\n" * (LIMIT // 6 + 10), "files can be at most 25\\.0 MB"),
+    ],
+    ids=["empty", "binary", "only-numbers", "ragged", "over-the-limit"],
+)
+def test_bad_upload_shows_a_clear_error_and_the_census_keeps_working(name, raw, expected):
+    at = upload(demo(), name, raw)
+    assert not at.exception
+    assert len(at.error) == 1
+    assert expected in at.error[0].value
+    assert "Using the bundled census instead" in at.error[0].value
+    assert "Bundled census (32,561 people)" in texts(at)
+    assert at.metric[0].value == "32,561"
+
+
+def test_html_and_markdown_in_names_and_cells_are_shown_literally():
+    raw = f"{SCRIPT},{IMAGE},n\nSales,{IMAGE},1\nClerk,{SCRIPT},2\nSales,,3\n".encode()
+    at = upload(demo(), f"{SCRIPT}.csv", raw)
+    assert not at.exception
+    assert f"Your file: {SCRIPT}.csv (3 rows)" in texts(at)  # st.text: literal
+    assert at.selectbox(key="demo_column").options == [SCRIPT, IMAGE]  # plain-text options
+    for value in markdown_values(at):
+        assert SCRIPT not in value and IMAGE not in value
+        active = re.sub(r"\\.", "", value)  # what markdown still reads as syntax
+        assert "<" not in active and "![" not in active and "](" not in active
+    # ...and the escaped forms are what the markdown elements carry.
+    assert any(escape_markdown(SCRIPT) in v for v in markdown_values(at))
+
+
+def test_an_upload_never_reaches_another_session():
+    alice, bob = demo(), demo()
+    upload(alice, "alice.csv", GOOD)
+    bob.run()
+    assert "Your file: alice.csv (3 rows)" in texts(alice)
+    assert "Bundled census (32,561 people)" in texts(bob)
+    assert userdata.STATE_KEY not in bob.session_state
+    assert bob.metric[0].value == "32,561"
+    # A new session opened after the upload also starts on the census.
+    carol = demo()
+    assert "Bundled census (32,561 people)" in texts(carol)
+
+
+def test_active_dataset_is_per_session():
+    at = AppTest.from_string(
+        "from ui import userdata\n"
+        "userdata.dataset_picker()\n"
+        "name, frame = userdata.active_dataset()\n"
+        "import streamlit as st\n"
+        "st.text(f'{name}|{len(frame)}')\n",
+        default_timeout=30,
+    ).run()
+    other = AppTest.from_string(
+        "from ui import userdata\n"
+        "name, frame = userdata.active_dataset()\n"
+        "import streamlit as st\n"
+        "st.text(f'{name}|{len(frame)}')\n",
+        default_timeout=30,
+    )
+    at.file_uploader[0].upload("mine.csv", GOOD, "text/csv").run()
+    other.run()
+    assert "Your file: mine.csv (3 rows)|3" in texts(at)
+    assert "Bundled census (32,561 people)|32561" in texts(other)
+
+
+def _files_touched_since(start: float, roots: list[Path]) -> list[Path]:
+    touched = []
+    for root in roots:
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = [d for d in dirnames if d not in {".git", ".venv", "node_modules"}]
+            for filename in filenames:
+                path = Path(dirpath) / filename
+                try:
+                    stat = path.stat()
+                except OSError:
+                    continue
+                if stat.st_mtime >= start and stat.st_size < 50 * MB:
+                    touched.append(path)
+    return touched
+
+
+def test_upload_never_touches_disk():
+    marker = f"Marker{time.time_ns()}"
+    raw = f"Job,Secret\nSales,{marker}\nClerk,{marker}x\n".encode()
+    at = demo()
+    start = time.time() - 1
+    upload(at, "secret.csv", raw)
+    assert "Your file: secret.csv (2 rows)" in texts(at)
+    for path in _files_touched_since(start, [ROOT, Path(tempfile.gettempdir())]):
+        try:
+            content = path.read_bytes()
+        except OSError:
+            continue
+        assert marker.encode() not in content, f"the upload reached {path}"
+
+
+def test_userdata_uses_no_cross_session_cache_for_uploads():
+    source = (ROOT / "ui" / "userdata.py").read_text()
+    check = (ROOT / "data" / "upload.py").read_text()
+    assert "@st.cache_data" not in source and "cache_data(" not in source + check
+    # The one cross-session cache holds the public census analysis only.
+    assert source.count("@st.cache_resource") == 1
+    assert "def _census_analysis()" in source
+    assert "streamlit" not in check  # the checks are plain pandas
