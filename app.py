@@ -5,11 +5,11 @@ from pathlib import Path
 import streamlit as st
 
 from lessons.catalogue import HOME, all_pages
-from ui import classroom, userdata
+from ui import classroom, links, userdata
 
 st.set_page_config(page_title="Privacy Playground", page_icon="🔒", layout="wide")
 st.html(Path(__file__).parent / "ui" / "style.css")
-classroom.url_guard_start()
+links.guard_start()
 classroom.sidebar()
 userdata.dataset_picker()
 
@@ -25,4 +25,4 @@ for lesson in all_pages():
     sections.setdefault(lesson.section, []).append(page)
 
 st.navigation(sections).run()
-classroom.url_guard_end()
+links.guard_end()

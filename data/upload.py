@@ -9,8 +9,8 @@ value is a number becomes a number column.
 
 `categorical_columns` says which columns can drive the histogram lessons (k-ary RR, unary
 encoding) and why the others cannot; `yes_no_conditions` lists the "column = value"
-questions randomized response can ask. `escape_markdown` makes any string safe to put in
-Streamlit markdown: nothing from a file is ever rendered as HTML or markdown.
+questions randomized response can ask. Showing any of it is ui/text.py's job
+(`text.plain`): nothing from a file is ever rendered as HTML or markdown.
 """
 
 from __future__ import annotations
@@ -287,28 +287,3 @@ def category_counts(frame: pd.DataFrame, column: str) -> pd.Series:
     counts = frame[column].astype(object).value_counts(dropna=True)
     counts.index = counts.index.map(str)
     return counts
-
-
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=\"'^%@])")
-# Streamlit's markdown turns URLs, www. names, e-mail addresses and :shortcodes: into links
-# and icons even after backslash escapes (it rewrites the parsed text): an invisible word
-# joiner after every colon, inside "www." and before "@" stops that.
-_WORD_JOINER = "\u2060"
-_LINKIFIED = re.compile(r"(:)|(?i:(www)(\.))|(@)")
-
-
-def _unlink(match: re.Match[str]) -> str:
-    if match.group(1):
-        return ":" + _WORD_JOINER
-    if match.group(2):
-        return match.group(2) + _WORD_JOINER + "."
-    return _WORD_JOINER + "@"
-
-
-def escape_markdown(text: object) -> str:
-    """`text` for st.markdown, st.caption, st.error and friends, shown exactly as written:
-    every markdown/HTML metacharacter is backslash-escaped, and an invisible word joiner
-    (U+2060) keeps URLs, e-mail addresses and :shortcodes: from becoming links or icons.
-    Line breaks become spaces (a file name or column name is one line)."""
-    one_line = re.sub(r"[\r\n]+", " ", str(text))
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", _LINKIFIED.sub(_unlink, one_line))

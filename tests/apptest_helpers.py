@@ -22,11 +22,11 @@ from conftest import APPTEST_TIMEOUT_S, PAGES, page_apptest
 # dataset picker with its uploader.
 _HOST = """
 import runpy
-from ui import classroom, userdata
-classroom.url_guard_start()
+from ui import classroom, links, userdata
+links.guard_start()
 {sidebar}userdata.dataset_picker()
 runpy.run_path({path!r}, run_name="__main__")
-classroom.url_guard_end()
+links.guard_end()
 """
 
 
@@ -103,26 +103,26 @@ def code_texts(at: AppTest, containing: str = "") -> list[str]:
 
 
 def record_downloads(monkeypatch) -> dict[str, tuple[str, list[str]]]:
-    """Patch `classroom.download_csv` so that every download button the next runs draw is
+    """Patch `downloads.download_csv` so that every download button the next runs draw is
     recorded: key -> (filename, the CSV's lines). The buttons are still drawn."""
-    from ui import classroom
+    from ui import downloads
 
     sent: dict[str, tuple[str, list[str]]] = {}
-    real = classroom.download_csv
+    real = downloads.download_csv
 
     def recording(frame, *, filename, key, **kwargs):
-        sent[key] = (filename, classroom.csv_bytes(frame).decode().splitlines())
+        sent[key] = (filename, downloads.csv_bytes(frame).decode().splitlines())
         real(frame, filename=filename, key=key, **kwargs)
 
-    monkeypatch.setattr(classroom, "download_csv", recording)
+    monkeypatch.setattr(downloads, "download_csv", recording)
     return sent
 
 
 def csv_header(frame: pd.DataFrame) -> str:
     """The header line of the CSV a download button would send for `frame`."""
-    from ui import classroom
+    from ui import downloads
 
-    return classroom.csv_bytes(frame).decode().splitlines()[0]
+    return downloads.csv_bytes(frame).decode().splitlines()[0]
 
 
 def answer_quiz(at: AppTest, lesson: str, question: int, choice: int) -> AppTest:

@@ -4,7 +4,7 @@ data in a notebook, with the page's current parameter values filled in.
 A lesson's snippets.py defines its snippets; its page shows one under its chart:
 
     snippets.HISTOGRAM.show(truth=truth, epsilon=epsilon, answers=answers,
-                            half_width=half_width, seed=widgets.seed() + model.SEED_HISTOGRAM)
+                            half_width=half_width, seed=controls.seed() + model.SEED_HISTOGRAM)
 
 Every snippet carries example parameters; tests/ui/test_snippets.py runs each one (filled
 with its examples) in a fresh namespace and checks that it produces its result variable.

@@ -31,12 +31,11 @@ from data.upload import (
     UploadError,
     categorical_columns,
     category_counts,
-    escape_markdown,
     missing_values,
     read_upload,
     yes_no_conditions,
 )
-from ui import datasets
+from ui import controls, datasets, text
 from ui.datasets import ActiveDataset, active
 
 __all__ = [
@@ -51,7 +50,6 @@ __all__ = [
     "categorical_columns",
     "category_counts",
     "dataset_picker",
-    "escape_markdown",
     "max_upload_bytes",
     "missing_values",
     "pick_categorical_column",
@@ -167,7 +165,7 @@ def dataset_picker() -> None:
         )
         error = st.session_state.get(ERROR_KEY)
         if error:
-            st.error(escape_markdown(error), icon=":material/error:")
+            st.error(text.plain(error), icon=":material/error:")
         st.markdown("**In use:**")
         st.text(active_dataset().name)
         uploaded = _uploaded()
@@ -176,7 +174,7 @@ def dataset_picker() -> None:
                 parts = [f"{name}: {n:,}" for name, n in uploaded.missing.items()]
                 st.caption(
                     "Missing values (kept as missing, not counted in any category): "
-                    + escape_markdown("; ".join(parts))
+                    + text.plain("; ".join(parts))
                 )
             st.button("Back to the census", key=BACK_KEY, on_click=_back_to_census)
 
@@ -194,7 +192,7 @@ def census_only_notice(reason: str) -> None:
 
 def show_dataset_in_use() -> None:
     """Main area: one caption naming the dataset the page runs on."""
-    st.caption("Dataset: " + escape_markdown(active_dataset().name))
+    st.caption("Dataset: " + text.plain(active_dataset().name))
 
 
 def _explain_unavailable(columns: CategoricalColumns) -> None:
@@ -204,10 +202,7 @@ def _explain_unavailable(columns: CategoricalColumns) -> None:
     shown = "; ".join(f"{name} ({why})" for name, why in items[:SHOW_UNAVAILABLE])
     more = len(items) - SHOW_UNAVAILABLE
     st.caption(
-        "Not available: "
-        + escape_markdown(shown)
-        + (f"; and {more:,} more" if more > 0 else "")
-        + "."
+        "Not available: " + text.plain(shown) + (f"; and {more:,} more" if more > 0 else "") + "."
     )
 
 
@@ -216,7 +211,7 @@ def pick_categorical_column(
     *,
     default: str = "Occupation",
     label: str = "Column to count",
-    bind: str | None = None,
+    bind: bool = False,
 ) -> str | None:
     """A selectbox over the active dataset's columns with 2 to 50 categories (default
     `default` when the dataset has it, else the first); a caption says why the other
@@ -233,12 +228,8 @@ def pick_categorical_column(
     options = list(columns.usable)
     # A value left from another dataset is not among the options: Streamlit resets it to
     # the default index.
-    choice = st.selectbox(
-        label,
-        options,
-        index=options.index(default) if default in options else 0,
-        key=key,
-        bind=bind,
+    choice = (controls.selectbox if bind else st.selectbox)(
+        label, options, index=options.index(default) if default in options else 0, key=key
     )
     _explain_unavailable(columns)
     return choice
@@ -249,7 +240,7 @@ def pick_condition(
     *,
     default: str = "Occupation = Sales",
     label: str = "Yes/no question: does the person have…",
-    bind: str | None = None,
+    bind: bool = False,
 ) -> Condition | None:
     """A selectbox over the active dataset's 'column = value' questions (default `default`,
     a Condition label, when present, else the first). None (with a warning) when there is
@@ -264,11 +255,7 @@ def pick_condition(
         )
         return None
     options = list(by_label)
-    choice = st.selectbox(
-        label,
-        options,
-        index=options.index(default) if default in options else 0,
-        key=key,
-        bind=bind,
+    choice = (controls.selectbox if bind else st.selectbox)(
+        label, options, index=options.index(default) if default in options else 0, key=key
     )
     return by_label[choice] if choice is not None else None

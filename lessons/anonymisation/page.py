@@ -4,9 +4,9 @@ import streamlit as st
 
 import dp
 from lessons.anonymisation import charts, model, snippets
-from ui import classroom, quiz, userdata, widgets
+from ui import controls, downloads, quiz, userdata
 
-widgets.lesson_header(
+controls.lesson_header(
     "Why anonymisation fails",
     "You attack a census release whose names and social security numbers were removed. "
     "First you link it to a public voter roll and read off people's incomes. Then you pick "
@@ -42,12 +42,11 @@ with roll_column:
     )
 
 names = roll["Name"].tolist()
-name = st.selectbox(
+name = controls.selectbox(
     "Pick a voter (type to search the roll)",
     names,
     index=names.index(model.default_voter()),
     key="anon_voter",
-    bind="query-params",
 )
 voter = roll.loc[roll["Name"] == name].iloc[0]
 matches = model.link(name)
@@ -122,12 +121,11 @@ st.markdown(
     "and watch uniqueness collapse."
 )
 chosen = model.canonical(
-    st.multiselect(
+    controls.multiselect(
         "Quasi-identifiers the attacker knows (fewer and coarser → more private)",
         model.QUASI_IDENTIFIERS,
         default=list(model.SWEENEY_COLUMNS),
         key="anon_qi",
-        bind="query-params",
     )
 )
 stats = model.uniqueness(chosen)
@@ -147,7 +145,7 @@ st.caption(
     + model.describe_class_sizes(stats["buckets"], stats["people"], chosen)
 )
 snippets.UNIQUENESS.show(columns=list(chosen))
-classroom.download_csv(
+downloads.download_csv(
     model.class_size_download(tuple(stats["buckets"]), stats["people"]),
     filename="anonymisation-class-sizes.csv",
     key="anonymisation_dl_class_sizes",
@@ -161,12 +159,11 @@ st.markdown(
 )
 facts = model.income_facts()
 rich_names = [n for n in facts["names"] if facts["is_rich"][n]]
-target = st.selectbox(
+target = controls.selectbox(
     "Target person X (type to search)",
     facts["names"],
     index=facts["names"].index(rich_names[0]),
     key="anon_target",
-    bind="query-params",
 )
 count_all = facts["count_rich"]
 target_is_rich = facts["is_rich"][target]
@@ -199,8 +196,8 @@ st.latex(
     r"\begin{aligned} P[\text{right}] &= P\!\left[L_1 - L_2 > -\tfrac12\right] \\"
     r" &= 1 - \frac{(2 + \varepsilon/2)\,e^{-\varepsilon/2}}{4} \end{aligned}"
 )
-epsilon = widgets.epsilon_slider(key="anon_eps")
-rng_seed = widgets.seed()
+epsilon = controls.epsilon_slider(key="anon_eps")
+rng_seed = controls.seed()
 noisy_all = dp.laplace_mechanism(count_all, 1, epsilon, rng=rng_seed + model.SEED_ANSWER_ALL)
 noisy_without = dp.laplace_mechanism(
     count_without, 1, epsilon, rng=rng_seed + model.SEED_ANSWER_WITHOUT
@@ -253,7 +250,7 @@ snippets.DIFFERENCING.show(
     tries=model.ATTACK_TRIES,
     seed=rng_seed + model.SEED_ATTACK,
 )
-classroom.download_csv(
+downloads.download_csv(
     model.success_curve(),
     filename="anonymisation-attack-success.csv",
     key="anonymisation_dl_success",

@@ -1,7 +1,7 @@
 """The code behind the charts of this lesson: `dp/` calls that rebuild a chart's data in a
 notebook, filled with the page's current values (see ui/snippets.py)."""
 
-from ui import widgets
+from ui import controls
 from ui.snippets import Snippet
 
 UNIQUENESS = Snippet(
@@ -78,7 +78,7 @@ DIFFERENCING = Snippet(
         "count_without": 7_840,
         "epsilon": 1.0,
         "tries": 1_000,
-        "seed": widgets.DEFAULT_SEED + 33,
+        "seed": controls.DEFAULT_SEED + 33,
     },
     "frame",
 )

@@ -4,9 +4,9 @@ import streamlit as st
 
 import dp
 from lessons.central_vs_local import charts, model, snippets
-from ui import classroom, datasets, quiz, userdata, widgets
+from ui import controls, datasets, downloads, quiz, text, userdata
 
-widgets.lesson_header(
+controls.lesson_header(
     "Central versus local",
     "You ask one yes/no question — by default, how many people work in Sales? — at the "
     "same ε in both models of differential privacy. In the central model a trusted "
@@ -17,19 +17,19 @@ widgets.lesson_header(
 )
 
 userdata.show_dataset_in_use()
-condition = userdata.pick_condition("cvl_q", bind="query-params")
+condition = userdata.pick_condition("cvl_q", bind=True)
 if condition is None:
     st.stop()
 people = datasets.active().frame
 on_census = datasets.on_census()
 truth, n = condition.count, len(people)
-question = userdata.escape_markdown(condition.label)
+question = text.plain(condition.label)
 where = "in the census" if on_census else "in your file"
 st.markdown(
     f"The truth: **{truth:,}** of the {n:,} people {where} answer yes to “{question}”. "
     "Both models protect every person with the same ε."
 )
-epsilon = widgets.epsilon_slider(key="cvl_eps")
+epsilon = controls.epsilon_slider(key="cvl_eps")
 p = dp.rr_keep_probability(epsilon)
 central_sd = dp.laplace_std(1, epsilon)
 local_sd = dp.local_count_std(n, epsilon)
@@ -51,7 +51,7 @@ with right:
     )
 
 central_answer, local_answer = model.one_answer_each(
-    truth, n, epsilon, widgets.seed() + model.SEED_ONE_ANSWER
+    truth, n, epsilon, controls.seed() + model.SEED_ONE_ANSWER
 )
 cols = st.columns(4)
 cols[0].metric("True count", f"{truth:,}")
@@ -63,7 +63,7 @@ cols[0].metric("Typical error, central", f"± {central_sd:,.2f}")
 cols[1].metric("Typical error, local", f"± {local_sd:,.1f}")
 cols[2].metric("Local is worse here by", f"about {ratio:,.0f}×")
 
-errors_seed = widgets.seed() + model.SEED_ERRORS
+errors_seed = controls.seed() + model.SEED_ERRORS
 errors = model.error_distributions(truth, n, epsilon, errors_seed)
 charts.error_distribution().show(
     **model.error_distribution_data(errors, n, epsilon),
@@ -87,7 +87,7 @@ snippets.ERRORS.show(
     repetitions=model.REPETITIONS,
     seed=errors_seed,
 )
-classroom.download_csv(
+downloads.download_csv(
     errors,
     filename="central_vs_local-error-distribution.csv",
     key="central_vs_local_dl_errors",
@@ -126,7 +126,7 @@ st.caption(
     "model works for companies with millions of users, and poorly for a survey of 1,000."
 )
 snippets.BY_N.show(epsilon=epsilon)
-classroom.download_csv(
+downloads.download_csv(
     model.error_versus_n(epsilon),
     filename="central_vs_local-error-vs-n.csv",
     key="central_vs_local_dl_by_n",

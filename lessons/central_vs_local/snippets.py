@@ -1,7 +1,7 @@
 """The code behind the charts of this lesson: `dp/` calls that rebuild a chart's data in a
 notebook, filled with the page's current values (see ui/snippets.py)."""
 
-from ui import widgets
+from ui import controls
 from ui.snippets import Snippet
 
 ERRORS = Snippet(
@@ -37,7 +37,7 @@ ERRORS = Snippet(
         "n": 32_561,
         "epsilon": 1.0,
         "repetitions": 20_000,
-        "seed": widgets.DEFAULT_SEED + 3,
+        "seed": controls.DEFAULT_SEED + 3,
     },
     "frame",
 )

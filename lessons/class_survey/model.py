@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import ipaddress
 import os
-import re
 import socket
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -142,16 +141,6 @@ def qr_png(text: str) -> bytes:
 
 
 # -- rendering user text safely --------------------------------------------------------
-_ASCII_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
-
-
-def escape_markdown(text: str) -> str:
-    r"""Backslash-escape every ASCII punctuation character (CommonMark allows it for all of
-    them), so user text renders literally: no HTML, links, images, emphasis, LaTeX ($) or
-    emoji shortcodes (:x:). `<script>` becomes `\<script\>` and shows as typed."""
-    return _ASCII_PUNCTUATION.sub(r"\\\1", text)
-
-
 # -- results ---------------------------------------------------------------------------
 def responses_csv(responses: list[survey.Response]) -> str:
     """CSV of the randomized responses only: number, reported bit, minute (UTC)."""

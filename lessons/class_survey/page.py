@@ -15,7 +15,7 @@ import streamlit as st
 import dp
 import survey
 from lessons.class_survey import charts, model, snippets
-from ui import classroom, widgets
+from ui import classroom, controls, text
 
 store = model.survey_store(model.database_url())
 
@@ -45,7 +45,7 @@ def show_question(question: str) -> None:
     """The question, large, always as literal text (never HTML or Markdown)."""
     with st.container(border=True):
         st.caption("The question")
-        st.markdown(f"### {model.escape_markdown(question)}")
+        st.markdown(f"### {text.plain(question)}")
 
 
 def show_math(p: float, q: float) -> None:
@@ -182,7 +182,7 @@ def chosen_protocol() -> survey.Protocol | None:
 
 
 def create_view() -> None:
-    widgets.lesson_header(
+    controls.lesson_header(
         "Class survey",
         "You ask your class a sensitive yes/no question. Every student randomizes the "
         "answer with their own coins or die and reports only the result from their phone, "

@@ -49,7 +49,7 @@ def sales_truth() -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Survey:
+class SurveyQuestion:
     """The yes/no question a lesson asks and everybody's true answer to it, from the active
     dataset (the bundled census or this session's upload; an upload's truth is never put
     in a cross-session cache). `column` and `value` come from a file: plain text only."""
@@ -92,20 +92,20 @@ class Survey:
         return "salespeople" if self.is_sales else "true yes"
 
 
-def active_survey(condition) -> Survey:
-    """The Survey for a `ui.userdata` Condition over the active dataset."""
+def active_survey(condition) -> SurveyQuestion:
+    """The SurveyQuestion for a `ui.userdata` Condition over the active dataset."""
     on_census = datasets.on_census()
     if on_census:
         truth = _census_truth(condition.column, condition.value)
     else:
         truth = condition.mask(datasets.active().frame).to_numpy(dtype=bool)
-    return Survey(condition.column, condition.value, truth, on_census)
+    return SurveyQuestion(condition.column, condition.value, truth, on_census)
 
 
-def survey_question_picker(key: str) -> Survey | None:
+def survey_question_picker(key: str) -> SurveyQuestion | None:
     """The two RR lessons' opening: say which dataset is in use, let the learner pick the
     survey's yes/no question (a selectbox under `key`, bound to the link) and return its
-    Survey — None when the dataset has no yes/no question (`pick_condition` warns)."""
+    SurveyQuestion — None when the dataset has no yes/no question (`pick_condition` warns)."""
     from ui import userdata
 
     userdata.show_dataset_in_use()
@@ -113,7 +113,7 @@ def survey_question_picker(key: str) -> Survey | None:
         key,
         default="Occupation = Sales",
         label="The survey's yes/no question: does the person have…",
-        bind="query-params",
+        bind=True,
     )
     return None if condition is None else active_survey(condition)
 
@@ -145,7 +145,7 @@ def _census_responses(column: str, value: str, p: float, q: float, seed: int) ->
     return dp.randomized_response(_census_truth(column, value), p, q, rng=seed)
 
 
-def survey_responses(survey: Survey, p: float, q: float, seed: int) -> np.ndarray:
+def survey_responses(survey: SurveyQuestion, p: float, q: float, seed: int) -> np.ndarray:
     """Every respondent's randomized answer to the survey's question (cached for the
     census only: an upload's answers stay in this session)."""
     if survey.on_census:

@@ -7,9 +7,9 @@ import streamlit as st
 import dp
 from lessons.coin_flip import charts, model, snippets
 from ui import charts as ui_charts
-from ui import classroom, quiz, userdata, widgets
+from ui import controls, downloads, quiz, text
 
-widgets.lesson_header(
+controls.lesson_header(
     "Coin-flip randomized response",
     "How a survey can ask a sensitive question without anyone, not even the survey, "
     "learning your answer. You flip the two secret coins yourself, derive the privacy loss "
@@ -24,22 +24,21 @@ question = "Do you work in Sales?" if survey is None else survey.question
 # --- 1. One respondent ---------------------------------------------------------------------
 st.header("1. One respondent, two coins")
 st.markdown(
-    f"You ask: *{userdata.escape_markdown(question)}* Before answering, the respondent "
+    f"You ask: *{text.plain(question)}* Before answering, the respondent "
     "flips a coin in secret. **Heads:** answer honestly. **Tails:** flip a second coin "
     "and say *yes* on heads, *no* on tails. Only the respondent sees the coins, so any "
     "single answer can be blamed on the coins."
 )
-true_answer = st.radio(
+true_answer = controls.radio(
     "The respondent's true answer",
     ["Yes", "No"],
     key="cf_true_answer",
     horizontal=True,
-    bind="query-params",
 )
 if st.button("Flip the coins", key="cf_flip", icon=":material/toll:"):
     st.session_state["cf_flips"] = st.session_state.get("cf_flips", 0) + 1
 flips = st.session_state.get("cf_flips", 0)
-coin1, coin2 = model.flip_two_coins(widgets.seed() + model.SEED_COINS + flips)
+coin1, coin2 = model.flip_two_coins(controls.seed() + model.SEED_COINS + flips)
 report = (true_answer == "Yes") if coin1 else coin2
 coin_columns = st.columns(3)
 coin_columns[0].metric(
@@ -109,14 +108,14 @@ if survey is not None:
     st.header(f"2. Survey all {n_people:,} people")
     st.markdown(
         f"Now every one of the {n_people:,} people in the dataset answers "
-        f"*{userdata.escape_markdown(survey.question)}* with the two fair coins. "
+        f"*{text.plain(survey.question)}* with the two fair coins. "
         f"The truth is {true_sales:,}."
     )
     if st.button("Run the survey again", key="cf_resurvey", icon=":material/refresh:"):
         st.session_state["cf_surveys"] = st.session_state.get("cf_surveys", 0) + 1
     surveys = st.session_state.get("cf_surveys", 0)
     responses = model.survey_responses(
-        survey, p_fair, q_fair, widgets.seed() + model.SEED_SURVEY + surveys
+        survey, p_fair, q_fair, controls.seed() + model.SEED_SURVEY + surveys
     )
     naive = int(responses.sum())
     estimate = dp.estimate_count(responses, p_fair, q_fair)
@@ -150,7 +149,7 @@ if survey is not None:
     )
 
     st.subheader(f"Repeat the survey {model.REPEATS:,} times")
-    repeat_seed = widgets.seed() + model.SEED_REPEATED_SURVEYS
+    repeat_seed = controls.seed() + model.SEED_REPEATED_SURVEYS
     repeat_counts = model.repeated_yes_counts(
         true_sales, n_people, p_fair, q_fair, model.REPEATS, repeat_seed
     )
@@ -184,7 +183,7 @@ if survey is not None:
         surveys=model.REPEATS,
         seed=repeat_seed,
     )
-    classroom.download_csv(repeated, filename="coin_flip-surveys.csv", key="coin_flip_dl_surveys")
+    downloads.download_csv(repeated, filename="coin_flip-surveys.csv", key="coin_flip_dl_surveys")
     st.metric(
         "Typical error (one standard deviation, from rr_variance)", f"± {sd_fair:,.0f} people"
     )
@@ -207,7 +206,7 @@ st.latex(
 )
 size_columns = st.columns(2)
 with size_columns[0]:
-    rate = st.slider(
+    rate = controls.slider(
         "True share of yes in the population (privacy does not depend on it)",
         min_value=0.01,
         max_value=0.99,
@@ -215,18 +214,16 @@ with size_columns[0]:
         step=0.01,
         format="%.2f",
         key="cf_rate",
-        bind="query-params",
     )
 with size_columns[1]:
-    n_synthetic = st.select_slider(
+    n_synthetic = controls.select_slider(
         "People asked, n (ε = ln 3 at every n · more people → smaller spread)",
         options=model.N_GRID,
         value=1_000,
         format_func=lambda n: f"{n:,}",
         key="cf_n",
-        bind="query-params",
     )
-spread = model.spread_versus_n(rate, p_fair, q_fair, widgets.seed() + model.SEED_SPREAD)
+spread = model.spread_versus_n(rate, p_fair, q_fair, controls.seed() + model.SEED_SPREAD)
 current_sd = model.percent(
     dp.rr_count_std(round(rate * n_synthetic) / n_synthetic, n_synthetic, p_fair, q_fair)
     / n_synthetic
@@ -239,7 +236,7 @@ share_estimates = model.percent(
         p_fair,
         q_fair,
         model.REPEATS,
-        widgets.seed() + model.SEED_SYNTHETIC,
+        controls.seed() + model.SEED_SYNTHETIC,
     )
     / n_synthetic
 )
@@ -290,24 +287,22 @@ st.latex(
 )
 bias_columns = st.columns(2)
 with bias_columns[0]:
-    honest = st.slider(
+    honest = controls.slider(
         "h: coin 1 says answer honestly (← more private · more accurate →)",
         min_value=0.0,
         max_value=1.0,
         value=0.5,
         step=0.05,
         key="cf_honest",
-        bind="query-params",
     )
 with bias_columns[1]:
-    random_yes = st.slider(
+    random_yes = controls.slider(
         "y: coin 2 says yes (most private at 0.5 · less private toward 0 or 1)",
         min_value=0.0,
         max_value=1.0,
         value=0.5,
         step=0.05,
         key="cf_yes",
-        bind="query-params",
     )
 p, q = dp.coin_flip_probabilities(honest, random_yes)
 epsilon = dp.rr_epsilon(p, q)
@@ -347,7 +342,7 @@ if survey is not None:
             rf" &= \frac{{\hat Y - {1 - q:.3f}}}{{{honest:.2f}}}\end{{aligned}}"
         )
         biased_counts = model.repeated_yes_counts(
-            true_sales, n_people, p, q, model.REPEATS, widgets.seed() + model.SEED_BIASED_COINS
+            true_sales, n_people, p, q, model.REPEATS, controls.seed() + model.SEED_BIASED_COINS
         )
         biased_estimate = n_people * dp.estimate_proportion_from_counts(
             biased_counts[0], n_people, p, q
@@ -372,7 +367,7 @@ if survey is not None:
         )
         st.code("estimate = n * (2 * yes_count / n - 0.5)", language="python", wrap_lines=True)
         wrong_counts = model.repeated_yes_counts(
-            true_sales, n_people, p, q, model.REPEATS, widgets.seed() + model.SEED_BIASED_COINS
+            true_sales, n_people, p, q, model.REPEATS, controls.seed() + model.SEED_BIASED_COINS
         )
         wrong = n_people * dp.fair_coin_formula_estimate(wrong_counts, n_people)
         bias_people = n_people * dp.fair_coin_formula_bias(

@@ -1,7 +1,7 @@
 """The code behind the charts of this lesson: `dp/` calls that rebuild a chart's data in a
 notebook, filled with the page's current values (see ui/snippets.py)."""
 
-from ui import widgets
+from ui import controls
 from ui.snippets import Snippet
 
 REPEATED_SURVEYS = Snippet(
@@ -28,7 +28,7 @@ REPEATED_SURVEYS = Snippet(
         "p": 0.75,
         "q": 0.75,
         "surveys": 1_000,
-        "seed": widgets.DEFAULT_SEED,
+        "seed": controls.DEFAULT_SEED,
     },
     "estimates",
 )

@@ -6,9 +6,9 @@ import streamlit as st
 import dp
 from lessons.composition import charts, model, snippets
 from ui import charts as ui_charts
-from ui import classroom, quiz, userdata, widgets
+from ui import controls, downloads, quiz, userdata
 
-widgets.lesson_header(
+controls.lesson_header(
     "Composition and the privacy budget",
     "Every noisy answer leaks a little. Here you see how those leaks add up. You split one "
     "budget over many questions and watch each answer get noisier. You play an attacker who "
@@ -42,15 +42,14 @@ st.latex(
     r"\operatorname{sd} = \sqrt{2}\,\frac{1}{\varepsilon_i}"
     r" = \sqrt{2}\,\frac{m}{\varepsilon_{\text{total}}}"
 )
-total = widgets.epsilon_slider(key="seq_total", label="Total budget ε_total")
-m = st.slider(
+total = controls.epsilon_slider(key="seq_total", label="Total budget ε_total")
+m = controls.slider(
     "Number of queries m sharing the budget (privacy stays ε_total · more queries → more "
     "noise in each)",
     min_value=1,
     max_value=model.MAX_QUERIES,
     value=10,
     key="seq_m",
-    bind="query-params",
 )
 per_query = dp.split_budget(total, m)
 sd = dp.laplace_std(1, per_query)
@@ -76,7 +75,7 @@ st.caption(
     f"With {m} queries each answer is {m}× noisier than a single query at ε_total = {total:g} "
     f"(± {one_query_sd:,.2f}). Axis fixed from 0.1 to 10,000 people, log scale."
 )
-classroom.download_csv(
+downloads.download_csv(
     model.sequential_error_frame(total),
     filename="composition-sequential.csv",
     key="composition_dl_sequential",
@@ -101,23 +100,22 @@ st.latex(
     r"\varepsilon_{\text{spent}} = \underbrace{\varepsilon + \cdots + \varepsilon}_{m}"
     r" = m\,\varepsilon"
 )
-avg_eps = widgets.epsilon_slider(
+avg_eps = controls.epsilon_slider(
     key="avg_eps",
     label="ε per answer",
     options=model.AVERAGING_EPSILONS,
     default=0.1,
 )
-avg_m = st.select_slider(
+avg_m = controls.select_slider(
     "Number of answers m the attacker averages (← more private · less private →)",
     options=model.AVERAGING_ANSWERS,
     value=100,
     format_func=lambda k: f"{k:,}",
     key="avg_m",
-    bind="query-params",
 )
 spent = dp.sequential_composition([avg_eps] * avg_m)
 average_sd = dp.averaged_laplace_std(1, avg_eps, avg_m)
-averaging_seed = widgets.seed() + model.SEED_AVERAGING
+averaging_seed = controls.seed() + model.SEED_AVERAGING
 answers = model.averaging_frame(truth, avg_eps, averaging_seed)
 shown = answers.head(avg_m)
 average = float(shown["average"].iloc[-1])
@@ -139,7 +137,7 @@ st.caption(
     "beyond that range are not drawn."
 )
 snippets.AVERAGING.show(truth=truth, epsilon=avg_eps, answers=avg_m, seed=averaging_seed)
-classroom.download_csv(shown, filename="composition-averaging.csv", key="composition_dl_averaging")
+downloads.download_csv(shown, filename="composition-averaging.csv", key="composition_dl_averaging")
 st.markdown(
     f"**The ledger.** Each answer looks private. Together they are not: {avg_m:,} answers at "
     f"ε = {avg_eps:g} cost ε = {spent:,.2f}, and the average pins the truth down to about "
@@ -165,7 +163,7 @@ st.latex(
     &\text{instead of } \textstyle\sum_i \varepsilon_i
     \end{aligned}"""
 )
-par_eps = widgets.epsilon_slider(key="par_eps", label="Budget ε for the histogram", default=0.1)
+par_eps = controls.epsilon_slider(key="par_eps", label="Budget ε for the histogram", default=0.1)
 parallel_cost = dp.parallel_composition([par_eps] * k)
 sequential_cost = dp.sequential_composition([par_eps] * k)
 split_eps = dp.split_budget(par_eps, k)
@@ -174,7 +172,7 @@ cols[0].metric("Cost as one histogram", f"ε = {parallel_cost:g}")
 cols[1].metric(f"Cost as {k} separate queries", f"ε = {sequential_cost:.3g}")
 cols[2].metric("Error per bar, histogram", f"± {dp.laplace_std(1, par_eps):,.1f}")
 cols[3].metric(f"Error per bar, ε split {k} ways", f"± {dp.laplace_std(1, split_eps):,.1f}")
-bars_seed = widgets.seed() + model.SEED_BARS
+bars_seed = controls.seed() + model.SEED_BARS
 bars = model.histogram_frames(par_eps, bars_seed)
 left, right = st.columns(2)
 with left:
@@ -205,7 +203,7 @@ st.caption(
     "one person can sit in two bars costs more."
 )
 snippets.PARALLEL.show(epsilon=par_eps, seed=bars_seed)
-classroom.download_csv(bars, filename="composition-parallel.csv", key="composition_dl_parallel")
+downloads.download_csv(bars, filename="composition-parallel.csv", key="composition_dl_parallel")
 
 # --- (d) group privacy ----------------------------------------------------------------------
 st.header("4. Group privacy: a family costs g·ε")
@@ -216,22 +214,20 @@ st.markdown(
 )
 st.latex(r"\Pr[M(D) \in S] \le e^{g\varepsilon}\,\Pr[M(D') \in S]")
 st.markdown("for any event S and any two datasets D, D′ that differ in g people.")
-group_eps = widgets.epsilon_slider(key="group_eps", label="ε per person", default=0.5)
-g = st.slider(
+group_eps = controls.epsilon_slider(key="group_eps", label="ε per person", default=0.5)
+g = controls.slider(
     "Group size g (← stronger protection · weaker protection →)",
     min_value=1,
     max_value=model.MAX_GROUP,
     value=4,
     key="group_g",
-    bind="query-params",
 )
-prior = st.select_slider(
+prior = controls.select_slider(
     "Attacker's belief before the release that the family is in the data",
     options=(0.01, 0.05, 0.1, 0.25, 0.5),
     value=0.1,
     format_func=lambda v: f"{v:.0%}",
     key="group_prior",
-    bind="query-params",
 )
 group_eps_total = dp.group_privacy(group_eps, g)
 posterior = dp.posterior_bound(prior, group_eps_total)
@@ -260,7 +256,7 @@ st.caption(
     "Axes fixed: group sizes 1 to 10, belief 0 to 100%. To protect families as well as one "
     "person, a curator must divide ε by the family size it wants to cover."
 )
-classroom.download_csv(
+downloads.download_csv(
     model.group_frame(group_eps, prior),
     filename="composition-group.csv",
     key="composition_dl_group",

@@ -1,7 +1,7 @@
 """The code behind the charts of this lesson: `dp/` calls that rebuild a chart's data in a
 notebook, filled with the page's current values (see ui/snippets.py)."""
 
-from ui import widgets
+from ui import controls
 from ui.snippets import Snippet
 
 AVERAGING = Snippet(
@@ -23,7 +23,7 @@ AVERAGING = Snippet(
         })
         frame["expected_sd"] = dp.averaged_laplace_std(1, epsilon, frame["answers"].to_numpy())
         """,
-    {"truth": 7_841, "epsilon": 0.5, "answers": 200, "seed": widgets.DEFAULT_SEED},
+    {"truth": 7_841, "epsilon": 0.5, "answers": 200, "seed": controls.DEFAULT_SEED},
     "frame",
 )
 
@@ -53,6 +53,6 @@ PARALLEL = Snippet(
         print("total absolute error:", dp.l1_error(frame["parallel"], true),
               "versus", dp.l1_error(frame["split"], true))
         """,
-    {"csv_path": "data/census.csv.gz", "epsilon": 0.1, "seed": widgets.DEFAULT_SEED + 2},
+    {"csv_path": "data/census.csv.gz", "epsilon": 0.1, "seed": controls.DEFAULT_SEED + 2},
     "frame",
 )

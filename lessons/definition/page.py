@@ -5,9 +5,9 @@ import streamlit as st
 
 import dp
 from lessons.definition import charts, model, snippets
-from ui import classroom, quiz, userdata, widgets
+from ui import controls, downloads, quiz, userdata
 
-widgets.lesson_header(
+controls.lesson_header(
     "The definition",
     "You remove one person from the census and ask the same count of both versions. "
     "Laplace noise makes the two answers overlap so much that no event Y — no range of "
@@ -27,12 +27,11 @@ st.markdown(
     "**how many people earn more than $50K a year?**"
 )
 incomes = model.people_to_remove()
-name = st.selectbox(
+name = controls.selectbox(
     "The person removed from D to make D′",
     options=list(incomes),
     format_func=lambda person_name: f"{person_name} — earns {incomes[person_name]}",
     key="def_person",
-    bind="query-params",
 )
 income = incomes[name]
 truth = model.rich_count()
@@ -64,10 +63,10 @@ st.latex(
 st.markdown("The Laplace mechanism answers with the count plus noise of scale b = 1/ε:")
 st.latex(r"F(D) = f(D) + \mathrm{Lap}(b), \qquad b = \frac{1}{\varepsilon}.")
 
-epsilon = widgets.epsilon_slider(key="def_eps")
+epsilon = controls.epsilon_slider(key="def_eps")
 scale = dp.laplace_scale(1, epsilon)
 low_edge, high_edge = truth - model.HALF_WINDOW, truth + model.HALF_WINDOW
-lo, hi = st.slider(
+lo, hi = controls.slider(
     "The event Y = [lo, hi]: the range of outputs an attacker watches for",
     min_value=low_edge,
     max_value=high_edge,
@@ -75,7 +74,6 @@ lo, hi = st.slider(
     step=0.5,
     format="%.1f",
     key="def_event",
-    bind="query-params",
     help="Any range of outputs is an event. The ratio bound must hold for all of them.",
 )
 
@@ -95,7 +93,7 @@ st.caption(
     "tents is the privacy loss shown in section 2."
 )
 snippets.DENSITIES.show(truth=truth, truth_neighbour=truth_neighbour, epsilon=epsilon)
-classroom.download_csv(
+downloads.download_csv(
     model.download_frame(truth, truth_neighbour, epsilon),
     filename="definition-densities.csv",
     key="definition_dl_densities",
@@ -164,7 +162,7 @@ st.caption(
     "visible. Between the two true counts the loss climbs; outside them it sits exactly on the "
     "edge of the band — the worst case is reached, but never exceeded."
 )
-classroom.download_csv(
+downloads.download_csv(
     model.download_frame(truth, truth_neighbour, epsilon),
     filename="definition-privacy-loss.csv",
     key="definition_dl_loss",
@@ -179,7 +177,7 @@ st.markdown(
     "which is at most e^ε. So whatever y they see, their belief is at most"
 )
 st.latex(r"\Pr[D \mid y] \;\le\; \frac{e^{\varepsilon}\,p}{e^{\varepsilon}\,p + 1 - p}.")
-prior = st.slider(
+prior = controls.slider(
     "Attacker's prior belief p that the data set is D  (← knows less · knows more →)",
     min_value=0.01,
     max_value=0.99,
@@ -187,7 +185,6 @@ prior = st.slider(
     step=0.01,
     format="%.2f",
     key="def_prior",
-    bind="query-params",
 )
 posterior = dp.posterior_bound(prior, epsilon)
 col_prior, col_eps, col_post = st.columns(3)
@@ -206,7 +203,7 @@ charts.posterior().show(
     ),
 )
 snippets.POSTERIOR.show(prior=prior, epsilon=epsilon)
-classroom.download_csv(
+downloads.download_csv(
     model.posterior_frame(prior),
     filename="definition-posterior.csv",
     key="definition_dl_posterior",

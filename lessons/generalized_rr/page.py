@@ -9,9 +9,9 @@ from lessons.coin_flip import model as rr
 from lessons.coin_flip import snippets as rr_snippets
 from lessons.generalized_rr import charts, model
 from ui import charts as ui_charts
-from ui import classroom, quiz, userdata, widgets
+from ui import controls, downloads, quiz, text
 
-widgets.lesson_header(
+controls.lesson_header(
     "Generalized randomized response",
     "The two coins were one choice among many. Here you set the keep-probabilities p "
     "(a true yes is reported yes) and q (a true no is reported no) directly, or pick ε "
@@ -22,37 +22,34 @@ widgets.lesson_header(
 survey = rr.survey_question_picker("grr_ask")
 
 # --- choose the mechanism ------------------------------------------------------------------
-mode = st.radio(
+mode = controls.radio(
     "How do you want to set the mechanism?",
     ["Set p and q", "Choose ε (p = q)"],
     key="grr_mode",
     horizontal=True,
-    bind="query-params",
 )
 if mode == "Set p and q":
     slider_columns = st.columns(2)
     with slider_columns[0]:
-        p = st.slider(
+        p = controls.slider(
             "p: keep a true yes (← more private toward ½ · more accurate →)",
             min_value=0.0,
             max_value=1.0,
             value=0.75,
             step=0.01,
             key="grr_p",
-            bind="query-params",
         )
     with slider_columns[1]:
-        q = st.slider(
+        q = controls.slider(
             "q: keep a true no (← more private toward ½ · more accurate →)",
             min_value=0.0,
             max_value=1.0,
             value=0.75,
             step=0.01,
             key="grr_q",
-            bind="query-params",
         )
 else:
-    chosen_epsilon = widgets.epsilon_slider("grr_eps", default=1.0)
+    chosen_epsilon = controls.epsilon_slider("grr_eps", default=1.0)
     p = q = dp.rr_keep_probability(chosen_epsilon)
     st.latex(
         rf"p = q = \frac{{e^\varepsilon}}{{1 + e^\varepsilon}} = "
@@ -149,13 +146,13 @@ else:
 # --- estimator -----------------------------------------------------------------------------
 if survey is not None:
     st.header("2. Estimating the true count")
-    st.markdown(f"The question: *{userdata.escape_markdown(survey.question)}*")
+    st.markdown(f"The question: *{text.plain(survey.question)}*")
     if sd_people is None:
         st.info("No estimate is possible while p + q = 1.")
     else:
         yes_count = int(
             rr.repeated_yes_counts(
-                true_sales, n_people, p, q, 1, widgets.seed() + model.SEED_ONE_SURVEY
+                true_sales, n_people, p, q, 1, controls.seed() + model.SEED_ONE_SURVEY
             )[0]
         )
         share_estimate = dp.estimate_proportion_from_counts(yes_count, n_people, p, q)
@@ -182,7 +179,7 @@ if survey is not None:
         estimate_columns[1].metric("Typical error (SD, from rr_variance)", f"± {sd_people:,.0f}")
         estimate_columns[2].metric(f"Truth ({survey.who})", f"{true_sales:,}")
 
-        repeat_seed = widgets.seed() + model.SEED_REPEATED_SURVEYS
+        repeat_seed = controls.seed() + model.SEED_REPEATED_SURVEYS
         repeat_counts = rr.repeated_yes_counts(true_sales, n_people, p, q, rr.REPEATS, repeat_seed)
         repeated = rr.surveys_frame(repeat_counts, n_people, p, q, true_sales)
         estimates = repeated["estimated_count"].to_numpy()
@@ -214,7 +211,7 @@ if survey is not None:
             surveys=rr.REPEATS,
             seed=repeat_seed,
         )
-        classroom.download_csv(
+        downloads.download_csv(
             repeated, filename="generalized_rr-surveys.csv", key="generalized_rr_dl_surveys"
         )
 

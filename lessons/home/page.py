@@ -6,9 +6,9 @@ from streamlit.errors import StreamlitAPIException
 from data.census import SYNTHETIC_COLUMNS
 from lessons.catalogue import LESSONS, Lesson
 from lessons.home import model
-from ui import datasets, userdata
+from ui import datasets, text
+from ui.controls import lesson_header
 from ui.datasets import census
-from ui.widgets import lesson_header
 
 
 def lesson_link(lesson: Lesson) -> None:
@@ -54,7 +54,7 @@ in_use = datasets.active().name
 own_file = not datasets.on_census()
 if own_file:
     st.info(
-        f"In use now: {userdata.escape_markdown(in_use)}. The lessons that count a column run "
+        f"In use now: {text.plain(in_use)}. The lessons that count a column run "
         "on it; the others, and the description below, use the bundled census. “Back to the "
         "census” in the sidebar switches back.",
         icon=":material/upload_file:",

@@ -15,10 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 import dp
-from ui import datasets, userdata
+from ui import controls, datasets, userdata
 from ui.datasets import census
 
 # Attribute key -> label shown in the picker (and its value in a shared link: ?kary_attribute=Race).
@@ -122,7 +121,7 @@ def pick_attribute(prefix: str, *, default: str = "occupation") -> Attribute | N
     census is in use, else the file's categorical columns (selectbox `<prefix>_column`);
     both bound to the URL. None (the picker has shown a warning) when no column fits."""
     if datasets.on_census():
-        key = st.radio(
+        key = controls.radio(
             "Attribute to survey",
             options=list(ATTRIBUTES),
             format_func=ATTRIBUTES.get,
@@ -130,11 +129,10 @@ def pick_attribute(prefix: str, *, default: str = "occupation") -> Attribute | N
             captions=[f"k = {attribute(k).k}" for k in ATTRIBUTES],
             horizontal=True,
             key=f"{prefix}_attribute",
-            bind="query-params",
         )
         return attribute(key)
     column = userdata.pick_categorical_column(
-        f"{prefix}_column", label="Column to survey", bind="query-params"
+        f"{prefix}_column", label="Column to survey", bind=True
     )
     return None if column is None else file_attribute(datasets.active().frame, column)
 

@@ -5,10 +5,9 @@ import streamlit as st
 
 import dp
 from lessons.kary_rr import charts, model, snippets
-from ui import classroom, quiz, userdata, widgets
-from ui.userdata import escape_markdown
+from ui import controls, downloads, quiz, text, userdata
 
-widgets.lesson_header(
+controls.lesson_header(
     "k-ary randomized response",
     "Binary randomized response protects a yes/no answer. Here every person holds one of k "
     "values — their occupation, say — and reports it through k-ary randomized response. You "
@@ -36,8 +35,8 @@ st.markdown(
 attr = model.pick_attribute("kary")
 if attr is None:
     st.stop()
-title = escape_markdown(attr.title)
-epsilon = widgets.epsilon_slider(key="kary_eps", default=0.5)
+title = text.plain(attr.title)
+epsilon = controls.epsilon_slider(key="kary_eps", default=0.5)
 p, q = dp.grr_probabilities(epsilon, attr.k)
 
 cols = st.columns(4)
@@ -58,7 +57,7 @@ st.markdown(
     "blur by subtracting n q and dividing by p − q:"
 )
 st.latex(r"\hat c_v = \frac{C_v - n\,q}{p - q}")
-survey = model.grr_survey(attr, epsilon, widgets.seed())
+survey = model.grr_survey(attr, epsilon, controls.seed())
 series = {"reported": survey["reported"], "estimated": survey["raw"]}
 charts.histogram(attr, tuple(series)).show(
     **model.histogram_frames(attr, series),
@@ -79,9 +78,9 @@ snippets.ESTIMATES.show(
     values=list(attr.labels),
     true_counts=attr.counts,
     epsilon=epsilon,
-    seed=widgets.seed() + model.SEED_HISTOGRAM,
+    seed=controls.seed() + model.SEED_HISTOGRAM,
 )
-classroom.download_csv(
+downloads.download_csv(
     model.estimates_frame(attr, survey),
     filename="kary_rr-estimates.csv",
     key="kary_rr_dl_estimates",
@@ -131,10 +130,10 @@ st.markdown(
     f"surveys of the {attr.n:,} people at each ε: the mean L1 error "
     r"$\sum_v |\hat c_v - c_v|$ and L2 error $\sqrt{\sum_v (\hat c_v - c_v)^2}$, in people."
 )
-table = model.error_table(attr, widgets.seed())
+table = model.error_table(attr, controls.seed())
 st.dataframe(model.error_table_display(table), hide_index=True, key="kary_error_table")
 st.caption(
-    f"{escape_markdown(attr.heading)}, k = {attr.k}. At small ε the projection helps most: the raw "
+    f"{text.plain(attr.heading)}, k = {attr.k}. At small ε the projection helps most: the raw "
     "estimates are far off and many are negative. At large ε they are already close to a "
     "proper histogram, and projection changes little."
 )
@@ -175,7 +174,7 @@ st.caption(
     "encoding (next lesson) does better."
 )
 snippets.VARIANCE.show(n=attr.n, epsilon=epsilon)
-classroom.download_csv(frame, filename="kary_rr-variance.csv", key="kary_rr_dl_variance")
+downloads.download_csv(frame, filename="kary_rr-variance.csv", key="kary_rr_dl_variance")
 
 quiz.check_yourself(
     "kary_rr",

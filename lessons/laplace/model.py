@@ -26,7 +26,7 @@ DENSITY_DOMAIN = (1e-3, 10.0)
 ACCURACY_EPSILONS = np.geomspace(0.01, 10.0, 121)
 NAMES_PER_GROUP = 5
 
-# Offsets added to widgets.seed(): one per distinct random draw on the page.
+# Offsets added to controls.seed(): one per distinct random draw on the page.
 SEED_HISTOGRAM = 100
 SEED_SMALL_MULTIPLES = 200
 SEED_MALICIOUS = 300

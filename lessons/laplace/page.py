@@ -4,9 +4,9 @@ import streamlit as st
 
 import dp
 from lessons.laplace import charts, model, snippets
-from ui import classroom, datasets, quiz, userdata, widgets
+from ui import controls, datasets, downloads, quiz, text, userdata
 
-widgets.lesson_header(
+controls.lesson_header(
     "The Laplace mechanism",
     "You pick a count over the data — the bundled census or your own file — and watch "
     "thousands of noisy answers to it pile up around the true value. Move ε: the pile "
@@ -20,17 +20,16 @@ userdata.show_dataset_in_use()
 on_census = datasets.on_census()
 noun = "people" if on_census else "rows"
 if on_census:
-    query = st.radio("The query", model.QUERIES, key="lap_q", horizontal=True, bind="query-params")
+    query = controls.radio("The query", model.QUERIES, key="lap_q", horizontal=True)
 else:
     query = model.QUERY_CONDITION  # your file may have no Age column: count a condition
 if query == model.QUERY_AGE:
-    age = st.slider(
+    age = controls.slider(
         "Minimum age (the count does not change how private the answer is)",
         min_value=17,
         max_value=90,
         value=40,
         key="lap_age",
-        bind="query-params",
     )
     question = f"How many people are aged {age} or older?"
     truth = model.people_aged_at_least(age)
@@ -39,13 +38,12 @@ else:
         "lap_cond",
         default=model.DEFAULT_CONDITION,
         label=f"Count the {noun} where…",
-        bind="query-params",
+        bind=True,
     )
     if condition is None:  # pick_condition has said why
         st.stop()
     question = (
-        f"How many {noun} have {userdata.escape_markdown(condition.column)} = "
-        f"{userdata.escape_markdown(condition.value)}?"
+        f"How many {noun} have {text.plain(condition.column)} = {text.plain(condition.value)}?"
     )
     truth = condition.count
 st.markdown(f"**{question}** The true answer is **{truth:,}**.")
@@ -64,23 +62,21 @@ st.latex(
 
 # --- 2. Many noisy answers --------------------------------------------------------------------
 st.header("2. Many noisy answers")
-epsilon = widgets.epsilon_slider(key="lap_eps")
-answers = st.select_slider(
+epsilon = controls.epsilon_slider(key="lap_eps")
+answers = controls.select_slider(
     "Noisy answers to simulate (more → smoother histogram; a real release of n answers "
     "would cost n·ε)",
     options=model.ANSWER_COUNTS,
     value=2_000,
     format_func=lambda n: f"{n:,}",
     key="lap_n",
-    bind="query-params",
 )
-zoom_label = st.radio(
+zoom_label = controls.radio(
     "Window on the x axis (fixed: it does not move with ε)",
     list(model.ZOOMS),
     index=1,
     key="lap_zoom",
     horizontal=True,
-    bind="query-params",
 )
 half_width = model.ZOOMS[zoom_label]
 
@@ -105,7 +101,7 @@ st.caption(
     "miss by less than this share of the truth."
 )
 
-histogram_seed = widgets.seed() + model.SEED_HISTOGRAM
+histogram_seed = controls.seed() + model.SEED_HISTOGRAM
 bins_frame, outside, low, high = model.histogram(
     truth, epsilon, answers, half_width, histogram_seed
 )
@@ -136,7 +132,7 @@ snippets.HISTOGRAM.show(
     bins=model.BINS,
     seed=histogram_seed,
 )
-classroom.download_csv(bins_frame, filename="laplace-histogram.csv", key="laplace_dl_histogram")
+downloads.download_csv(bins_frame, filename="laplace-histogram.csv", key="laplace_dl_histogram")
 
 st.subheader("Three values of ε side by side")
 st.markdown(
@@ -149,7 +145,7 @@ for small_epsilon in model.SMALL_MULTIPLE_EPSILONS:
         small_epsilon,
         answers,
         model.SMALL_MULTIPLE_HALF_WIDTH,
-        widgets.seed() + model.SEED_SMALL_MULTIPLES,
+        controls.seed() + model.SEED_SMALL_MULTIPLES,
     )
     small_half = dp.laplace_interval_half_width(dp.laplace_scale(1, small_epsilon))
     charts.histogram(truth, model.SMALL_MULTIPLE_HALF_WIDTH, 180).show(
@@ -171,9 +167,7 @@ if not on_census:
         icon=":material/info:",
     )
 people = model.named_people()
-name = st.selectbox(
-    "The person the attacker asks about", list(people), key="lap_name", bind="query-params"
-)
+name = controls.selectbox("The person the attacker asks about", list(people), key="lap_name")
 secret = int(people[name] == "<=50K")
 st.markdown(
     f"**How many people named {name} earn $50K or less?** Names are unique, so the true "
@@ -204,7 +198,7 @@ if draws == 0:
     st.info("Press the button to see one noisy answer, then guess the person's income.")
 else:
     answer = dp.laplace_mechanism(
-        secret, 1, epsilon, rng=widgets.seed() + model.SEED_MALICIOUS + draws
+        secret, 1, epsilon, rng=controls.seed() + model.SEED_MALICIOUS + draws
     )
     st.metric(f"Noisy answer #{draws:,}", f"{answer:,.3f}")
     guess = st.radio(
@@ -251,7 +245,7 @@ charts.accuracy().show(
     point=model.point_frame(epsilon),
 )
 snippets.GUESS_ACCURACY.show(epsilon=epsilon)
-classroom.download_csv(
+downloads.download_csv(
     model.accuracy_frame(), filename="laplace-guess-accuracy.csv", key="laplace_dl_accuracy"
 )
 st.markdown(

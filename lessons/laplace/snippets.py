@@ -1,7 +1,7 @@
 """The code behind the charts of this lesson: `dp/` calls that rebuild a chart's data in a
 notebook, filled with the page's current values (see ui/snippets.py)."""
 
-from ui import widgets
+from ui import controls
 from ui.snippets import Snippet
 
 HISTOGRAM = Snippet(
@@ -27,7 +27,7 @@ HISTOGRAM = Snippet(
         "answers": 2_000,
         "half_width": 50.0,
         "bins": 100,
-        "seed": widgets.DEFAULT_SEED,
+        "seed": controls.DEFAULT_SEED,
     },
     "bins",
 )

@@ -15,11 +15,11 @@ import pandas as pd
 import dp
 from lessons.kary_rr import model as lesson_kary
 from lessons.kary_rr.model import Attribute
-from ui import charts, datasets, widgets
+from ui import charts, controls, datasets
 from ui.datasets import census
 
 MODES = {"custom": "Custom p and q", "sue": "SUE (symmetric)", "oue": "OUE (optimized)"}
-COMPARE_EPSILONS: tuple[float, ...] = tuple(e for e in widgets.EPSILON_GRID if 0.1 <= e <= 5)
+COMPARE_EPSILONS: tuple[float, ...] = tuple(e for e in controls.EPSILON_GRID if 0.1 <= e <= 5)
 COMPARE_KS: tuple[int, ...] = tuple(int(k) for k in np.unique(np.round(np.geomspace(2, 1024, 90))))
 
 # Offsets added to the page seed, one per distinct draw.

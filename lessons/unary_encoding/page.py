@@ -6,10 +6,9 @@ import streamlit as st
 import dp
 from lessons.kary_rr import model as kary
 from lessons.unary_encoding import charts, model, snippets
-from ui import classroom, quiz, userdata, widgets
-from ui.userdata import escape_markdown
+from ui import controls, downloads, quiz, text, userdata
 
-widgets.lesson_header(
+controls.lesson_header(
     "Unary encoding",
     "Instead of reporting one of k values, every person reports k bits: a one-hot code of "
     "their value — their occupation, say — each bit randomized on its own. You follow one "
@@ -22,7 +21,7 @@ userdata.show_dataset_in_use()
 attr = kary.pick_attribute("ue")
 if attr is None:
     st.stop()
-title = escape_markdown(attr.title)
+title = text.plain(attr.title)
 _, data_frame = userdata.active_dataset()
 
 st.header("1 · Encode")
@@ -30,17 +29,16 @@ st.markdown(
     f"There are {attr.k} values of {title}. Your value becomes {attr.k} bits: a 1 at your "
     "value, 0 everywhere else."
 )
-category = st.selectbox(
+category = controls.selectbox(
     f"Pick a respondent by {attr.title}",
     options=list(attr.labels),
     index=attr.labels.index("Sales") if "Sales" in attr.labels else 0,
     key="ue_value",
-    bind="query-params",
 )
 value = attr.labels.index(category)
-shown = escape_markdown(category)
+shown = text.plain(category)
 row, name = model.example_row(attr, data_frame, category)
-who = f"**{escape_markdown(name)}**" if name else f"the person in row {row + 1:,} of your file"
+who = f"**{text.plain(name)}**" if name else f"the person in row {row + 1:,} of your file"
 st.caption(
     f"Our respondent: {who}, whose {title} is {shown}. ({attr.missing:,} people with no "
     f"{title} recorded are left out of this lesson, so n = {attr.n:,}.)"
@@ -53,37 +51,36 @@ st.markdown(
     "privacy loss multiplies their two likelihood ratios:"
 )
 st.latex(r"\varepsilon = \ln \frac{p\,(1-q)}{(1-p)\,q}")
-mode = st.radio(
+mode = controls.radio(
     "Probabilities",
     options=list(model.MODES),
     format_func=model.MODES.get,
     horizontal=True,
     key="ue_mode",
-    bind="query-params",
 )
 if mode == "custom":
     left, right = st.columns(2)
-    p = left.slider(
-        "p: report a 1-bit as 1 (← more private toward q · more accurate →)",
-        min_value=0.01,
-        max_value=0.99,
-        value=0.75,
-        step=0.01,
-        key="ue_p",
-        bind="query-params",
-    )
-    q = right.slider(
-        "q: report a 0-bit as 1 (← more accurate · more private toward p →)",
-        min_value=0.01,
-        max_value=0.99,
-        value=0.25,
-        step=0.01,
-        key="ue_q",
-        bind="query-params",
-    )
+    with left:
+        p = controls.slider(
+            "p: report a 1-bit as 1 (← more private toward q · more accurate →)",
+            min_value=0.01,
+            max_value=0.99,
+            value=0.75,
+            step=0.01,
+            key="ue_p",
+        )
+    with right:
+        q = controls.slider(
+            "q: report a 0-bit as 1 (← more accurate · more private toward p →)",
+            min_value=0.01,
+            max_value=0.99,
+            value=0.25,
+            step=0.01,
+            key="ue_q",
+        )
     epsilon = dp.ue_epsilon(p, q)
 else:
-    epsilon = widgets.epsilon_slider(key="ue_eps")
+    epsilon = controls.epsilon_slider(key="ue_eps")
     p, q = dp.sue_probabilities(epsilon) if mode == "sue" else dp.oue_probabilities(epsilon)
     st.latex(r"\text{SUE: } p = \frac{e^{\varepsilon/2}}{e^{\varepsilon/2} + 1},\ q = 1 - p")
     st.latex(r"\text{OUE: } p = \tfrac12,\ q = \frac{1}{e^{\varepsilon} + 1}")
@@ -129,7 +126,7 @@ rolls = st.session_state.setdefault("ue_rolls", 0)
 if st.button("Roll the dice again", key="ue_reroll", icon=":material/casino:"):
     rolls = st.session_state["ue_rolls"] = rolls + 1
 reported = dp.ue_perturb(
-    dp.ue_encode([value], attr.k), p, q, rng=widgets.seed() + model.SEED_JOURNEY + rolls
+    dp.ue_encode([value], attr.k), p, q, rng=controls.seed() + model.SEED_JOURNEY + rolls
 )[0]
 charts.journey(attr).show(
     **model.journey_frames(attr, value, p, q, reported),
@@ -157,7 +154,7 @@ st.markdown(
 )
 st.latex(r"\hat c_v = \frac{B_v - n\,q}{p - q}")
 if informative:
-    survey = model.ue_survey(attr, p, q, widgets.seed())
+    survey = model.ue_survey(attr, p, q, controls.seed())
     estimates, sd = survey["estimates"], survey["sd"]
     cols = st.columns(3)
     cols[0].metric(f"Reports with the {shown} bit set", f"{survey['bit_counts'][value]:,}")
@@ -206,9 +203,9 @@ if informative:
         true_counts=attr.counts,
         p=p,
         q=q,
-        seed=widgets.seed() + model.SEED_SURVEY,
+        seed=controls.seed() + model.SEED_SURVEY,
     )
-    classroom.download_csv(
+    downloads.download_csv(
         model.estimates_table(attr, survey),
         filename="unary_encoding-estimates.csv",
         key="unary_encoding_dl_estimates",
@@ -227,7 +224,7 @@ st.latex(
 st.latex(r"\operatorname{Var}_{\text{OUE}} = n\,\frac{4 e^{\varepsilon}}{(e^{\varepsilon} - 1)^2}")
 st.markdown("They are equal where the numerators are equal:")
 st.latex(r"e^{\varepsilon} + k - 2 = 4 e^{\varepsilon} \iff k^* = 3 e^{\varepsilon} + 2")
-compare_epsilon = widgets.epsilon_slider(
+compare_epsilon = controls.epsilon_slider(
     key="ue_compare_eps", options=model.COMPARE_EPSILONS, label="Privacy loss ε to compare"
 )
 crossover = dp.grr_oue_crossover_k(compare_epsilon)
@@ -266,7 +263,7 @@ st.caption(
     "almost any attribute. Large ε: GRR wins until k is in the hundreds."
 )
 snippets.VERSUS_GRR.show(n=attr.n, epsilon=compare_epsilon)
-classroom.download_csv(
+downloads.download_csv(
     model.comparison_table(frame),
     filename="unary_encoding-variance.csv",
     key="unary_encoding_dl_variance",

@@ -1,7 +1,7 @@
 """The code behind the charts of this lesson: `dp/` calls that rebuild a chart's data in a
 notebook, filled with the page's current values (see ui/snippets.py)."""
 
-from ui import widgets
+from ui import controls
 from ui.snippets import Snippet
 
 ESTIMATES = Snippet(
@@ -31,7 +31,7 @@ ESTIMATES = Snippet(
         "true_counts": [5_000, 3_000, 1_500, 500],
         "p": 0.5,
         "q": 0.2689414213699951,
-        "seed": widgets.DEFAULT_SEED,
+        "seed": controls.DEFAULT_SEED,
     },
     "frame",
 )

@@ -10,22 +10,22 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import app_apptest
-from ui import classroom, widgets
+from ui import classroom, controls, downloads
 
 SCRIPT = """
 import streamlit as st
 import pandas as pd
-from ui import classroom, widgets
+from ui import classroom, controls, downloads, links
 
-classroom.url_guard_start()
+links.guard_start()
 classroom.sidebar()
-st.write(f"seed {widgets.seed()}")
-st.select_slider("eps", options=widgets.EPSILON_GRID, value=1.0,
-                 format_func=widgets.format_epsilon, key="eps", bind="query-params")
-st.radio("query", ["Age", "Income"], key="query", bind="query-params")
-classroom.download_csv(pd.DataFrame({"ε": [0.5, 1.0], "count": [1200, 3400]}),
+st.write(f"seed {controls.seed()}")
+controls.select_slider("eps", options=controls.EPSILON_GRID, value=1.0,
+                       format_func=controls.format_epsilon, key="eps")
+controls.radio("query", ["Age", "Income"], key="query")
+downloads.download_csv(pd.DataFrame({"ε": [0.5, 1.0], "count": [1200, 3400]}),
                        filename="counts", key="dl")
-classroom.url_guard_end()
+links.guard_end()
 """
 
 
@@ -46,8 +46,8 @@ def presenter_css_injected(at: AppTest) -> bool:
 
 def test_the_seed_is_fixed_by_default_and_the_input_changes_it():
     at = tiny()
-    assert shown_seed(at) == widgets.DEFAULT_SEED
-    assert at.sidebar.number_input(key="seed").value == widgets.DEFAULT_SEED
+    assert shown_seed(at) == controls.DEFAULT_SEED
+    assert at.sidebar.number_input(key="seed").value == controls.DEFAULT_SEED
     at.sidebar.number_input(key="seed").set_value(42).run()
     assert shown_seed(at) == 42
     at.run()  # a plain rerun keeps it
@@ -58,7 +58,7 @@ def test_reroll_draws_a_new_seed_deterministically():
     at = tiny()
     at.sidebar.button(key=classroom.REROLL_KEY).click().run()
     first = shown_seed(at)
-    assert first == classroom.next_seed(widgets.DEFAULT_SEED) != widgets.DEFAULT_SEED
+    assert first == classroom.next_seed(controls.DEFAULT_SEED) != controls.DEFAULT_SEED
     assert at.sidebar.number_input(key="seed").value == first
     at.sidebar.button(key=classroom.REROLL_KEY).click().run()
     assert shown_seed(at) == classroom.next_seed(first) != first
@@ -66,7 +66,7 @@ def test_reroll_draws_a_new_seed_deterministically():
 
 
 def test_next_seed_stays_in_range_and_moves():
-    for seed in (0, 1, widgets.DEFAULT_SEED, classroom.SEED_MAX):
+    for seed in (0, 1, controls.DEFAULT_SEED, classroom.SEED_MAX):
         new = classroom.next_seed(seed)
         assert 0 <= new <= classroom.SEED_MAX and new != seed
 
@@ -100,13 +100,13 @@ def test_an_invalid_link_setting_shows_a_notice_and_the_default(param, value):
     expected = f"Ignored an invalid link setting: {param}={value} — using the default."
     assert [toast.value for toast in at.toast] == [expected]
     assert expected in [caption.value for caption in at.sidebar.caption]
-    assert shown_seed(at) == widgets.DEFAULT_SEED
+    assert shown_seed(at) == controls.DEFAULT_SEED
     assert param not in at.query_params
 
 
 @pytest.mark.parametrize(
     "params",
-    [{"seed": str(widgets.DEFAULT_SEED)}, {"eps": "1"}, {"eps": "0.5"}, {"query": "Income"},
+    [{"seed": str(controls.DEFAULT_SEED)}, {"eps": "1"}, {"eps": "0.5"}, {"query": "Income"},
      {"present": "false"}, {"unrelated": "x"}],
 )  # fmt: skip
 def test_valid_link_settings_are_not_reported(params):
@@ -133,7 +133,7 @@ def test_the_notice_is_shown_once():
 
 
 def test_download_csv_is_utf8_without_index():
-    data = classroom.csv_bytes(pd.DataFrame({"ε": [0.5], "count": [3]}, index=[7]))
+    data = downloads.csv_bytes(pd.DataFrame({"ε": [0.5], "count": [3]}, index=[7]))
     assert data.decode("utf-8").splitlines() == ["ε,count", "0.5,3"]
     at = tiny()
     button = at.get("download_button")[0]

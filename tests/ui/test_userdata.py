@@ -20,12 +20,11 @@ from streamlit.testing.v1 import AppTest
 from data.upload import (
     UploadError,
     categorical_columns,
-    escape_markdown,
     missing_values,
     read_upload,
     yes_no_conditions,
 )
-from ui import userdata
+from ui import text, userdata
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "tests" / "apps" / "userdata_demo.py"
@@ -185,7 +184,7 @@ def test_conditions_list_small_columns_first_and_skip_one_person_values():
 
 
 def test_escape_markdown_escapes_every_metacharacter():
-    escaped = escape_markdown(f"{SCRIPT} {IMAGE} **b** $x$ :red[hi] a@b.com www.a.com")
+    escaped = text.plain(f"{SCRIPT} {IMAGE} **b** $x$ :red[hi] a@b.com www.a.com")
     visible = escaped.replace("\u2060", "")
     for raw in ("<script>", "![x]", "](http", "**b**", "$x$", ":red[", "a@b", "www."):
         assert raw not in visible
@@ -195,7 +194,7 @@ def test_escape_markdown_escapes_every_metacharacter():
 
 
 def test_escape_markdown_makes_one_line():
-    assert escape_markdown("a\n# b") == "a \\# b"
+    assert text.plain("a\n# b") == "a \\# b"
 
 
 # --- the Streamlit picker (AppTest) --------------------------------------------------------
@@ -243,9 +242,7 @@ def test_good_upload_is_used_and_back_to_the_census_restores_it():
     assert at.selectbox(key="demo_column").options == ["Job", "Town"]  # not Age: numbers
     assert at.selectbox(key="demo_condition").value == "Job = Sales"
     assert at.metric[1].value == "2"
-    assert any(
-        escape_markdown("Town: 1") in v for v in markdown_values(at)
-    )  # missing values reported
+    assert any(text.plain("Town: 1") in v for v in markdown_values(at))  # missing values reported
     assert any("Age \\(numbers, not categories\\)" in v for v in markdown_values(at))
     at.button(key="userdata_back").click().run()
     assert not at.exception
@@ -286,7 +283,7 @@ def test_html_and_markdown_in_names_and_cells_are_shown_literally():
         active = re.sub(r"\\.", "", value)  # what markdown still reads as syntax
         assert "<" not in active and "![" not in active and "](" not in active
     # ...and the escaped forms are what the markdown elements carry.
-    assert any(escape_markdown(SCRIPT) in v for v in markdown_values(at))
+    assert any(text.plain(SCRIPT) in v for v in markdown_values(at))
 
 
 def test_an_upload_never_reaches_another_session():

@@ -8,7 +8,7 @@ from playwright.sync_api import Page, expect
 
 import dp
 from browser_helpers import assert_no_exception, metric, move_slider_with_keyboard, open_lesson
-from ui.widgets import EPSILON_GRID
+from ui.controls import EPSILON_GRID
 
 # A busy machine (several full test runs at once) can make a rerun take seconds; expect's
 # 5 s default was once too short here. Reruns themselves are awaited by the helpers.

@@ -20,7 +20,7 @@ from apptest_helpers import (
 from conftest import app_apptest, page_apptest
 from data.census import load_census
 from lessons.anonymisation import model as lesson
-from ui import quiz, widgets
+from ui import controls, quiz
 
 PAGE = "anonymisation/page.py"
 
@@ -209,7 +209,7 @@ def test_epsilon_slider_sets_exact_and_simulated_success(at, people, epsilon):
     assert metric(at, "Attacker right (exact)") == f"{exact:.1%}"
     rich = int((people["Income"] == ">50K").sum())
     successes = dp.differencing_attack_successes(
-        rich, rich - 1, epsilon, tries=lesson.ATTACK_TRIES, rng=widgets.DEFAULT_SEED + 33
+        rich, rich - 1, epsilon, tries=lesson.ATTACK_TRIES, rng=controls.DEFAULT_SEED + 33
     )
     simulated = successes / lesson.ATTACK_TRIES
     assert metric(at, f"Attacker right ({lesson.ATTACK_TRIES:,} simulated tries)") == (
@@ -218,7 +218,7 @@ def test_epsilon_slider_sets_exact_and_simulated_success(at, people, epsilon):
     se = dp.proportion_standard_error(exact, lesson.ATTACK_TRIES)
     assert abs(simulated - exact) <= 6 * se + 1e-9
     assert metric(at, "Budget the two queries spend (2ε)") == f"{2 * epsilon:g}"
-    noisy = dp.laplace_mechanism(rich, 1, epsilon, rng=widgets.DEFAULT_SEED + 31)
+    noisy = dp.laplace_mechanism(rich, 1, epsilon, rng=controls.DEFAULT_SEED + 31)
     assert metric(at, "Noisy: how many earn >50K?") == f"{noisy:,.1f}"
 
     spec, data = chart(at, "Attacker's success versus ε")
@@ -281,7 +281,7 @@ def test_a_link_with_seed_and_epsilon_reproduces_the_noisy_answers(people):
         shown.append(metric(app, "Noisy: how many earn >50K?"))
     noisy = dp.laplace_mechanism(rich, 1, 0.3, rng=77 + 31)
     assert shown == [f"{noisy:,.1f}"] * 2
-    default = dp.laplace_mechanism(rich, 1, 0.3, rng=widgets.DEFAULT_SEED + 31)
+    default = dp.laplace_mechanism(rich, 1, 0.3, rng=controls.DEFAULT_SEED + 31)
     assert f"{default:,.1f}" != shown[0]
 
 
@@ -314,7 +314,7 @@ def test_code_behind_the_charts_has_the_current_values_and_reproduces_the_bars(
     assert "columns = ['ZIP3 (first 3 digits)', 'Birth year', 'Sex']" in uniqueness_code
     rich = int((people["Income"] == ">50K").sum())
     assert f"= {rich}, {rich - 1}, 0.3, {lesson.ATTACK_TRIES}" in differencing_code
-    assert f"rng={widgets.DEFAULT_SEED + 33}" in differencing_code
+    assert f"rng={controls.DEFAULT_SEED + 33}" in differencing_code
     monkeypatch.chdir(Path(__file__).resolve().parents[3])
     namespace: dict = {}
     exec(uniqueness_code, namespace)  # noqa: S102 — our own snippet

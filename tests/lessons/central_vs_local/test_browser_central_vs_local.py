@@ -13,7 +13,7 @@ from browser_helpers import (
     open_lesson,
     wait_for_run,
 )
-from ui.widgets import EPSILON_GRID
+from ui.controls import EPSILON_GRID
 
 N = 32_561
 

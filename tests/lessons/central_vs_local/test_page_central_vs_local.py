@@ -19,9 +19,9 @@ from apptest_helpers import (
 )
 from conftest import page_apptest
 from lessons.central_vs_local import model as lesson
-from ui import userdata
+from ui import text, userdata
+from ui.controls import DEFAULT_SEED
 from ui.datasets import census
-from ui.widgets import DEFAULT_SEED
 
 PAGE = "central_vs_local/page.py"
 TRUTH, N = 3_650, 32_561
@@ -204,7 +204,7 @@ def test_own_data_changes_the_numbers_and_the_census_is_gone():
     assert metric_starting(at, "Local is worse here by") == f"about {ratio:,.0f}×"
     shown = "\n".join(m.value for m in at.markdown) + "\n".join(c.value for c in at.caption)
     assert "32,561" not in shown and "3,650" not in shown
-    assert userdata.escape_markdown("jobs.csv (8 rows)") in shown
+    assert text.plain("jobs.csv (8 rows)") in shown
     assert metric_starting(at, "n = 8: local / central")
     _, bins = chart_data(at, "How far off is one answer")
     assert bins.loc[bins["model"] == LOCAL, "share"].sum() == pytest.approx(1.0)

@@ -202,7 +202,7 @@ def code_blocks(at: AppTest) -> list[str]:
 
 def test_code_behind_the_chart_has_the_current_values_and_rebuilds_it():
     from lessons.coin_flip import model as lesson_rr
-    from ui.widgets import DEFAULT_SEED
+    from ui.controls import DEFAULT_SEED
 
     (code,) = code_blocks(run_page())
     assert f"true_yes, n, p, q = {TRUE_SALES}, {N}, 0.75, 0.75" in code

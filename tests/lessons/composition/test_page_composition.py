@@ -24,7 +24,7 @@ from apptest_helpers import (
 from conftest import PAGES
 from data.census import load_census
 from lessons.composition import model as lesson_composition
-from ui import widgets
+from ui import controls
 
 PAGE = "composition/page.py"
 LESSON = PAGES / PAGE
@@ -205,10 +205,10 @@ def test_the_code_and_downloads_follow_the_sliders(census):
     at.select_slider(key="par_eps").set_value(0.5).run()
     truth = int((census["Income"] == ">50K").sum())
     averaging, parallel = (c.value for c in at.code)
-    seed = widgets.DEFAULT_SEED + 1
+    seed = controls.DEFAULT_SEED + 1
     assert f"truth, epsilon, answers = {truth}, 0.2, 50" in averaging
     assert f"rng={seed})" in averaging
-    assert "epsilon, seed = 0.5, " + str(widgets.DEFAULT_SEED + 2) in parallel
+    assert "epsilon, seed = 0.5, " + str(controls.DEFAULT_SEED + 2) in parallel
     # The averaging snippet, run, gives exactly the chart's running average.
     namespace: dict = {}
     exec(compile(averaging, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet

@@ -20,7 +20,7 @@ from apptest_helpers import (
     upload_csv,
 )
 from apptest_helpers import chart_rows as rows_of
-from ui.widgets import DEFAULT_SEED
+from ui.controls import DEFAULT_SEED
 
 ROOT = Path(__file__).resolve().parents[3]
 N, TRUE_SALES = 32_561, 3_650

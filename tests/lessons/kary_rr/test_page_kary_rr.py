@@ -16,9 +16,9 @@ from apptest_helpers import (
 )
 from conftest import page_apptest
 from lessons.kary_rr import model as lesson_kary
-from ui import widgets
+from ui import controls
 
-SEED = widgets.DEFAULT_SEED
+SEED = controls.DEFAULT_SEED
 
 
 def metric(at, label):

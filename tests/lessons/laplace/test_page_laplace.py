@@ -23,7 +23,7 @@ from apptest_helpers import (
 from conftest import PAGES
 from data.census import load_census
 from lessons.laplace import model as lesson
-from ui import classroom, userdata, widgets
+from ui import controls, downloads, text
 
 PAGE = "laplace/page.py"
 LESSON = PAGES / PAGE
@@ -200,7 +200,7 @@ def test_the_code_and_the_download_follow_the_sliders(people) -> None:
     truth = int((people["Age"] >= 40).sum())
     codes = code_texts(at)
     assert f"truth, epsilon, answers, half_width = {truth}, 0.3, 500, 50.0" in codes[0]
-    assert f"rng={widgets.DEFAULT_SEED + lesson.SEED_HISTOGRAM})" in codes[0]
+    assert f"rng={controls.DEFAULT_SEED + lesson.SEED_HISTOGRAM})" in codes[0]
     assert "epsilon = 0.3" in codes[1]
     # The snippet, run, gives exactly the chart's bins.
     namespace: dict = {}
@@ -213,7 +213,7 @@ def test_the_code_and_the_download_follow_the_sliders(people) -> None:
 def test_download_csv_headers() -> None:
     frame = lesson.histogram(100, 1.0, 200, 50.0, 1)[0]
     assert csv_header(frame) == "start,end,count,share"
-    assert classroom.csv_bytes(lesson.accuracy_frame()).decode().startswith("epsilon,accuracy\n")
+    assert downloads.csv_bytes(lesson.accuracy_frame()).decode().startswith("epsilon,accuracy\n")
 
 
 def test_the_quiz_gives_feedback_that_survives_a_slider_move() -> None:
@@ -261,4 +261,4 @@ def test_markdown_in_a_file_is_shown_literally() -> None:
     at = hosted(upload=("evil.csv", raw))
     question = next(m.value for m in at.markdown if m.value.startswith("**How many rows"))
     assert "[x](" not in question and "**Job**" not in question
-    assert userdata.escape_markdown("[x](http://e.com)") in question
+    assert text.plain("[x](http://e.com)") in question

@@ -18,9 +18,9 @@ from apptest_helpers import (
 from conftest import page_apptest
 from lessons.kary_rr import model as lesson_kary
 from lessons.unary_encoding import model as lesson_unary
-from ui import widgets
+from ui import controls
 
-SEED = widgets.DEFAULT_SEED
+SEED = controls.DEFAULT_SEED
 N = 30_718  # 32,561 people minus the 1,843 with no occupation recorded
 
 

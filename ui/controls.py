@@ -1,0 +1,168 @@
+"""Controls: every widget bound to the URL is made here, and the ε slider, the random seed
+and the page header every lesson shares.
+
+A bound widget (`slider`, `select_slider`, `radio`, `selectbox`, `multiselect`,
+`number_input`, `toggle`) takes the arguments of its `st.*` namesake, is created with
+`bind="query-params"` (its key is the URL parameter, so a copied link reopens the same
+view), and is registered with ui.links together with its default and the rule that says
+whether URL text means its value — which is how the app notices a link setting it ignored.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+
+from ui import links
+
+DEFAULT_SEED = 2026
+
+# Log-spaced, rounded ε values from 0.01 to 10: a select_slider over them behaves like a
+# log-scale slider (equal steps multiply ε by roughly the same factor).
+EPSILON_GRID: tuple[float, ...] = (
+    0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7,
+    1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 7.0, 10.0,
+)  # fmt: skip
+
+MORE_PRIVATE_LEFT = "← more private · less private →"
+MORE_PRIVATE_RIGHT = "← less private · more private →"
+
+
+def format_epsilon(epsilon: float) -> str:
+    """ε as a short string: 0.01, 0.5, 1, 10."""
+    return f"{epsilon:g}"
+
+
+def epsilon_slider(
+    key: str,
+    *,
+    default: float = 1.0,
+    options: tuple[float, ...] = EPSILON_GRID,
+    label: str = "Privacy loss ε",
+    explanation: str | None = None,
+) -> float:
+    """A log-scale ε slider whose label says that smaller ε is more private. Bound to the
+    URL under its key, so a copied link reopens the same ε."""
+    return float(
+        select_slider(
+            f"{label}  ({MORE_PRIVATE_LEFT})",
+            options=options,
+            value=default,
+            format_func=format_epsilon,
+            key=key,
+            help=explanation
+            or "ε bounds how much one person's data can change what anyone sees. "
+            "Smaller ε: more noise, more privacy.",
+        )
+    )
+
+
+def seed() -> int:
+    """The random seed that every chart on a page draws from (fixed, so a projector
+    matches a handout).
+
+    The one reader of the seed: the sidebar's "Random seed" input (ui/classroom.py, key
+    "seed", also in the URL as ?seed=) and its "Re-roll" button write
+    st.session_state["seed"]; without them (a page run on its own) it is DEFAULT_SEED."""
+    return int(st.session_state.get("seed", DEFAULT_SEED))
+
+
+def lesson_header(title: str, what_you_will_see: str) -> None:
+    """The title and the one-paragraph 'what you will see' that opens every lesson."""
+    st.title(title)
+    st.markdown(f"**What you will see.** {what_you_will_see}")
+
+
+# --- Widgets bound to the URL ---------------------------------------------------------------
+
+
+def _number_means(texts: list[str], value: Any) -> bool:
+    """URL text means a number (or a range of numbers) when it parses to it."""
+    values = list(value) if isinstance(value, (list, tuple)) else [value]
+    numbers = [float(text) for text in texts]
+    return all(math.isfinite(n) for n in numbers) and numbers == [float(v) for v in values]
+
+
+def _option_means(format_func: Callable[[Any], Any]) -> Callable[[list[str], Any], bool]:
+    """URL text means an option when it is the option's label (or its plain text)."""
+
+    def means(texts: list[str], value: Any) -> bool:
+        values = list(value) if isinstance(value, (list, tuple)) else [value]
+        return len(texts) == len(values) and all(
+            text in (str(format_func(v)), str(v)) for text, v in zip(texts, values, strict=True)
+        )
+
+    return means
+
+
+def _bool_means(texts: list[str], value: Any) -> bool:
+    return [text.lower() for text in texts] == [str(bool(value)).lower()]
+
+
+def _bound(
+    widget: Callable[..., Any],
+    args: tuple,
+    kwargs: dict[str, Any],
+    *,
+    key: str,
+    means: Callable[[list[str], Any], bool],
+    default: Any,
+) -> Any:
+    links.register(key, links.Binding(means=means, default=default))
+    return widget(*args, key=key, bind="query-params", **kwargs)
+
+
+def slider(label: str, min_value=None, max_value=None, value=None, step=None, *, key: str, **kw):
+    """st.slider bound to the URL (a number, or a range given as a tuple `value`)."""
+    args = (label, min_value, max_value, value, step)
+    return _bound(st.slider, args, kw, key=key, means=_number_means, default=value)
+
+
+def number_input(label: str, *, key: str, value=None, **kw):
+    """st.number_input bound to the URL."""
+    kw["value"] = value
+    return _bound(st.number_input, (label,), kw, key=key, means=_number_means, default=value)
+
+
+def select_slider(
+    label: str, options: Sequence[Any] = (), *, key: str, value=None, format_func=str, **kw
+):
+    """st.select_slider bound to the URL (the URL holds the option's label)."""
+    default = value if value is not None else list(options)[0]
+    kw.update(value=value, format_func=format_func)
+    means = _option_means(format_func)
+    return _bound(st.select_slider, (label, options), kw, key=key, means=means, default=default)
+
+
+def radio(label: str, options: Sequence[Any], index: int | None = 0, *, key: str, **kw):
+    """st.radio bound to the URL (the URL holds the option's label)."""
+    format_func = kw.setdefault("format_func", str)
+    default = list(options)[index] if index is not None and len(options) else None
+    means = _option_means(format_func)
+    return _bound(st.radio, (label, options, index), kw, key=key, means=means, default=default)
+
+
+def selectbox(label: str, options: Sequence[Any], index: int | None = 0, *, key: str, **kw):
+    """st.selectbox bound to the URL (the URL holds the option's label)."""
+    format_func = kw.setdefault("format_func", str)
+    default = list(options)[index] if index is not None and len(options) else None
+    means = _option_means(format_func)
+    return _bound(st.selectbox, (label, options, index), kw, key=key, means=means, default=default)
+
+
+def multiselect(label: str, options: Sequence[Any], default=None, *, key: str, **kw):
+    """st.multiselect bound to the URL (one repeated parameter per chosen option)."""
+    format_func = kw.setdefault("format_func", str)
+    chosen = list(default or [])
+    means = _option_means(format_func)
+    return _bound(
+        st.multiselect, (label, options, default), kw, key=key, means=means, default=chosen
+    )
+
+
+def toggle(label: str, value: bool = False, *, key: str, **kw):
+    """st.toggle bound to the URL (true / false)."""
+    return _bound(st.toggle, (label, value), kw, key=key, means=_bool_means, default=value)

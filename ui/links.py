@@ -1,0 +1,125 @@
+"""Shareable links, and the notice for a link setting the page could not use.
+
+Widgets created through `ui.controls` are bound to the URL (`bind="query-params"`): the key
+is the parameter name, and a value equal to the default is left out. Streamlit silently drops
+a bound parameter whose value is invalid (`?seed=abc`, an ε that is not on the slider, an
+unknown option) and uses the widget's default. The guard finds those and says so.
+
+app.py calls, once per run and in this order:
+
+    links.guard_start()   # first thing: the URL this run starts with
+    ...                   # the page; ui.controls registers every bound widget it creates
+    links.guard_end()     # last thing: a notice for every link setting that was ignored
+
+Only Streamlit's documented API is used. A parameter of the starting URL counts as ignored
+when
+
+1. a widget of this run, created through ui.controls, is bound to it (unknown parameters
+   are left alone);
+2. that widget was read from the URL in this run: its key was not in `st.session_state`
+   when the run started (a widget that existed in the previous run keeps its own value, and
+   a later change, such as "Re-roll" or a preset button, is the app's own);
+3. the parameter is no longer in the URL as it was (Streamlit rewrote or removed it);
+4. and the URL's text does not mean the value the widget now has (the widget's `means`
+   rule, recorded by ui.controls: a valid value equal to the default is dropped from the URL
+   too, and is not reported).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+SNAPSHOT_KEY = "links_snapshot"  # {param: [values]} of the URL this run started with
+EXISTING_KEY = "links_existing"  # keys already in session state when the run started
+REGISTRY_KEY = "links_bound"  # {key: Binding} of the bound widgets this run created
+
+
+@dataclass(frozen=True)
+class Binding:
+    """A bound widget: whether URL text means a value (`means(texts, value)`), its default."""
+
+    means: Callable[[list[str], Any], bool]
+    default: Any
+
+
+def register(key: str, binding: Binding) -> None:
+    """Record a bound widget of this run (ui.controls calls it for every widget it makes)."""
+    st.session_state.setdefault(REGISTRY_KEY, {})[key] = binding
+
+
+def _query_params() -> dict[str, list[str]]:
+    return {key: st.query_params.get_all(key) for key in st.query_params}
+
+
+def guard_start() -> None:
+    """Remember the query parameters this run starts with (call before any widget)."""
+    before = _query_params()
+    st.session_state[SNAPSHOT_KEY] = before
+    st.session_state[EXISTING_KEY] = {key for key in before if key in st.session_state}
+    st.session_state[REGISTRY_KEY] = {}
+
+
+def shown(value: Any) -> str:
+    """A widget value as a student would type it: 1 not 1.0, a range as 1–5."""
+    if isinstance(value, (list, tuple)):
+        return "–".join(shown(item) for item in value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def ignored_params(
+    before: dict[str, list[str]],
+    after: dict[str, list[str]],
+    existing: set[str],
+    bound: dict[str, Binding],
+    values: dict[str, Any],
+) -> list[tuple[str, str, str]]:
+    """(name, the URL's value, what the page uses instead) for every link setting of
+    `before` that this run ignored; "the default" when the widget fell back to its default.
+    See the module docstring for the rule. Pure: the caller passes the widgets' values."""
+    ignored = []
+    for key, raw in before.items():
+        binding = bound.get(key)
+        if binding is None or key in existing or after.get(key) == raw or key not in values:
+            continue
+        value = values[key]
+        try:
+            meant = binding.means(raw, value)
+        except (ValueError, TypeError, OverflowError):
+            meant = False
+        if not meant:
+            instead = "the default" if value == binding.default else shown(value)
+            ignored.append((key, ",".join(raw), instead))
+    return ignored
+
+
+def notice(ignored: list[tuple[str, str, str]]) -> str:
+    """The sentence shown for ignored link settings."""
+    if len(ignored) == 1:
+        key, raw, instead = ignored[0]
+        return f"Ignored an invalid link setting: {key}={raw} — using {instead}."
+    parts = "; ".join(f"{key}={raw} (using {instead})" for key, raw, instead in ignored)
+    return f"Ignored invalid link settings: {parts}."
+
+
+def guard_end() -> list[tuple[str, str, str]]:
+    """Show a small notice (a toast, and a caption in the sidebar) for every link setting
+    this run ignored — never an error — and return them. Call after the page has run."""
+    before = st.session_state.pop(SNAPSHOT_KEY, None)
+    if not before:
+        return []
+    bound: dict[str, Binding] = st.session_state.get(REGISTRY_KEY, {})
+    values = {key: st.session_state[key] for key in bound if key in st.session_state}
+    ignored = ignored_params(
+        before, _query_params(), st.session_state.get(EXISTING_KEY, set()), bound, values
+    )
+    if ignored:
+        message = notice(ignored)
+        st.toast(message, icon=":material/link_off:")
+        st.sidebar.caption(message)
+    return ignored

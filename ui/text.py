@@ -1,0 +1,37 @@
+"""Text from outside — a URL value, a file's names and cells, a survey question — shown as
+plain text on every surface: markdown, captions, toasts, errors and widget labels.
+
+    st.caption("Dataset: " + text.plain(name))
+    st.selectbox(f"Pick a respondent by {text.plain(column)}", …)
+
+Streamlit renders markdown (and, in labels, a subset of it) in all of those. `plain` makes
+any string render exactly as written: every markdown, HTML and LaTeX metacharacter is
+backslash-escaped, so no emphasis, link, image, HTML, LaTeX ($…$) or
+:shortcode: survives; an invisible word joiner (U+2060) after every colon, inside "www." and
+before "@" stops Streamlit from turning URLs, www. names and e-mail addresses into links
+after parsing; line breaks become spaces (a name is one line).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Every character with a meaning in Streamlit's markdown, HTML or LaTeX (plain , / ; ? are
+# left as they are: they mean nothing there).
+_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=\"'^%@])")
+_WORD_JOINER = "\u2060"
+_LINKIFIED = re.compile(r"(:)|(?i:(www)(\.))|(@)")
+
+
+def _unlink(match: re.Match[str]) -> str:
+    if match.group(1):
+        return ":" + _WORD_JOINER
+    if match.group(2):
+        return match.group(2) + _WORD_JOINER + "."
+    return _WORD_JOINER + "@"
+
+
+def plain(value: object) -> str:
+    """`value` as text that Streamlit's markdown shows literally, on one line."""
+    one_line = re.sub(r"[\r\n\u2028\u2029]+", " ", str(value))
+    return _SPECIAL.sub(r"\\\1", _LINKIFIED.sub(_unlink, one_line))
