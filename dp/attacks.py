@@ -23,11 +23,9 @@ from ._validate import (
     as_rng,
     check_epsilon,
     check_integer,
-    check_positive,
-    check_probability,
     check_real_array,
 )
-from .laplace import laplace_mechanism, laplace_scale
+from .laplace import laplace_difference_cdf, laplace_mechanism, laplace_scale
 
 # People per class-size bucket: [1], [2], [3, 5], [6, 10], [11, 50], [51, ∞).
 DEFAULT_CLASS_SIZE_EDGES: tuple[int, ...] = (1, 2, 3, 6, 11, 51)
@@ -121,34 +119,6 @@ def people_by_class_size(
     return np.bincount(bins, minlength=len(edge_list)).astype(np.int64)
 
 
-def laplace_difference_pdf(z, *, scale: float):
-    r"""Density of Z = L₁ - L₂ for independent L₁, L₂ ~ Lap(b):
-
-    f(z) = (1 / 4b) (1 + |z|/b) e^(-|z|/b)
-
-    (convolve e^(-|x|/b)/2b with itself; L₂ is symmetric, so L₁ - L₂ ~ L₁ + L₂)."""
-    scale = check_positive("scale", scale)
-    arr = check_real_array("z", z)
-    s = np.minimum(np.abs(arr) / scale, 1e300)  # finite, so inf * 0 never appears
-    out = (1.0 + s) * np.exp(-s) / (4.0 * scale)
-    return float(out) if out.ndim == 0 else out
-
-
-def laplace_difference_cdf(t, *, scale: float):
-    r"""P[L₁ - L₂ <= t] for independent L₁, L₂ ~ Lap(b). With s = |t| / b:
-
-    P[Z > t] = ∫_t^∞ (1/4b)(1 + z/b) e^(-z/b) dz = (2 + s) e^(-s) / 4   for t >= 0,
-
-    so F(t) = 1 - (2 + s) e^(-s) / 4 for t >= 0 and, by symmetry, (2 + s) e^(-s) / 4 for
-    t < 0. F(0) = ½; t may be ±inf."""
-    scale = check_positive("scale", scale)
-    arr = check_real_array("t", t)
-    s = np.minimum(np.abs(arr) / scale, 1e300)  # finite, so inf * 0 never appears
-    tail = (2.0 + s) * np.exp(-s) / 4.0
-    out = np.where(arr >= 0, 1.0 - tail, tail)
-    return float(out) if out.ndim == 0 else out
-
-
 def differencing_success_probability(epsilon: float, sensitivity: float = 1.0) -> float:
     r"""Exact chance that the differencing attack guesses X's bit right when each of the two
     counts gets its own Lap(b) noise, b = Δ/ε, and the rule is "guess 1 iff the difference
@@ -190,10 +160,3 @@ def differencing_attack_successes(
     answers_without = laplace_mechanism(count_without, 1.0, epsilon, size=tries, rng=generator)
     guesses = (answers_all - answers_without) > 0.5
     return int(np.count_nonzero(guesses == bool(truth)))
-
-
-def proportion_standard_error(proportion: float, tries: int) -> float:
-    r"""Standard error of a success share over n independent tries: √(p (1 - p) / n)."""
-    proportion = check_probability("proportion", proportion)
-    tries = check_integer("tries", tries, low=1)
-    return math.sqrt(proportion * (1.0 - proportion) / tries)

@@ -7,6 +7,8 @@ r"""Composition: what several DP releases cost together (Dwork & Roth 2014, §3.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._validate import check_epsilon, check_finite_array, check_integer
@@ -41,3 +43,19 @@ def group_privacy(epsilon: float, group_size: int) -> float:
     epsilon = check_epsilon(epsilon)
     group_size = check_integer("group_size", group_size, low=1)
     return group_size * epsilon
+
+
+def split_budget(total_epsilon: float, queries: int) -> float:
+    r"""ε per query when a total budget is split evenly over m queries: ε_total / m
+    (sequential composition then adds the m shares back up to ε_total)."""
+    total_epsilon = check_epsilon(total_epsilon, "total_epsilon")
+    queries = check_integer("queries", queries, low=1)
+    return total_epsilon / queries
+
+
+def queries_within_budget(total_epsilon: float, epsilon_per_query: float) -> int:
+    r"""How many queries at ε each fit in a budget: ⌊ε_total / ε⌋ (with a tolerance of
+    1e-9 so that 0.3 / 0.1 counts as 3, not 2.999…)."""
+    total_epsilon = check_epsilon(total_epsilon, "total_epsilon")
+    epsilon_per_query = check_epsilon(epsilon_per_query, "epsilon_per_query")
+    return int(math.floor(total_epsilon / epsilon_per_query + 1e-9))

@@ -28,6 +28,7 @@ from ._validate import (
     check_real_array,
     check_size,
 )
+from .pure import _pure_variance, pure_estimate
 
 
 def grr_probabilities(epsilon: float, k: int) -> tuple[float, float]:
@@ -63,8 +64,7 @@ def grr_estimate_from_counts(report_counts, epsilon: float):
     if np.any(counts < 0):
         raise ValueError("report_counts must be >= 0")
     p, q = grr_probabilities(epsilon, counts.shape[-1])
-    n = counts.sum(axis=-1, keepdims=True)
-    return (counts - n * q) / (p - q)
+    return pure_estimate(counts, counts.sum(axis=-1, keepdims=True), p, q)
 
 
 def grr_estimate(reports, k: int, epsilon: float) -> np.ndarray:
@@ -80,19 +80,16 @@ def grr_estimate(reports, k: int, epsilon: float) -> np.ndarray:
 def grr_variance(n: int, epsilon: float, k: int, frequency: float = 0.0) -> float:
     r"""Variance of one estimated count ĉ_v (count scale).
 
-    In general  Var = n q(1-q)/(p-q)² + n f (1-p-q)/(p-q)  for a true share f of value v;
-    at f = 0 this is  n (e^ε + k - 2) / (e^ε - 1)²  (Wang et al. 2017, eq. 4)."""
+    The pure-protocol variance (`dp.pure_variance`) with GRR's p and q; at f = 0 it is
+    n (e^ε + k - 2) / (e^ε - 1)²  (Wang et al. 2017, eq. 4)."""
     n = check_integer("n", n, low=1)
     epsilon = check_epsilon(epsilon)
     k = check_k(k)
     f = check_real("frequency", frequency, low=0.0, high=1.0)
-    t = math.exp(-epsilon)
-    # (e^ε + k - 2) / (e^ε - 1)² rewritten with t = e^(-ε) to avoid overflow.
-    base = n * (1.0 + (k - 2) * t) * t / (-math.expm1(-epsilon)) ** 2
-    if f == 0.0:
-        return base
     p, q = grr_probabilities(epsilon, k)
-    return base + n * f * (1.0 - p - q) / (p - q)
+    # p − q = (1 − e^(−ε)) / (1 + (k − 1) e^(−ε)), with expm1: exact even at tiny ε.
+    gap = -math.expm1(-epsilon) / (1.0 + (k - 1) * math.exp(-epsilon))
+    return _pure_variance(n, p, q, f, gap)
 
 
 @functools.lru_cache(maxsize=64)

@@ -5,11 +5,44 @@ Each person reports a bit. With keep-probabilities
 the share of reported 1s has expectation  E[Ŷ] = r p + (1 - r)(1 - q)  for a true share r,
 so  r̂ = (Ŷ + q - 1) / (p + q - 1)  is unbiased whenever p + q ≠ 1.
 (Warner 1965; Dwork & Roth 2014, §3.2; Erlingsson et al. 2014.)
+
+
+Confidence intervals, from counts:
+Confidence intervals for binary randomized response, from counts.
+
+With n reports of which C say "yes", the unbiased estimate of the true share is
+    r̂ = (C/n + q - 1) / (p + q - 1)                       (dp.estimate_proportion_from_counts)
+and its variance given the true share r is
+    Var[r̂] = [r p(1-p) + (1-r) q(1-q)] / (n (p+q-1)²)      (dp.rr_variance).
+A Wald interval plugs the estimate (clipped to [0, 1], where r lives) into the variance:
+    r̂ ± z · sqrt(Var[r̂ at r = clip(r̂)]),   z = Φ⁻¹(1 - (1 - level)/2)  (1.96 at 95%).
+The interval is then intersected with [0, 1]: the true share lies there, so cutting off
+the impossible part cannot make the interval miss it more often. The estimate itself is
+not clipped (that would bias it).
+
+
+A plausible but WRONG formula, kept so a lesson can show what it does:
+Plausible but WRONG formulas, kept here so lessons can show what they do.
+
+Nothing in this module is an estimator to use. Each function says in its name and its
+docstring what is wrong with it, and the tests prove the bias.
+
+The fair-coin de-biasing (Dwork & Roth 2014, §3.2, "The Algorithmic Foundations of
+Differential Privacy"): with two fair coins a true "yes" is reported "yes" with probability
+¾ and a true "no" with probability ¼, so the share of "yes" answers has expectation
+    E[Ŷ] = ¼ (1 - r) + ¾ r = ¼ + r / 2,
+and the book estimates r as "twice the fraction answering yes, minus ½":
+    r̂ = 2 Ŷ - ½.
+That formula hard-codes both coins. Copied into a survey that later biased its coins
+(honest probability h, random-"yes" probability y), it silently keeps answering for fair
+coins. The right estimator for any coins is
+    r̂ = (Ŷ - (1 - h) y) / h = (Ŷ + q - 1) / (p + q - 1)   (see `dp.estimate_proportion`).
 """
 
 from __future__ import annotations
 
 import math
+from statistics import NormalDist
 
 import numpy as np
 
@@ -17,12 +50,15 @@ from ._validate import (
     as_rng,
     check_binary,
     check_epsilon,
+    check_finite_array,
     check_integer,
     check_not_one,
     check_probability,
+    check_real,
     check_real_array,
     check_size,
 )
+from .laplace import laplace_std
 
 
 def coin_flip_probabilities(honest: float = 0.5, yes: float = 0.5) -> tuple[float, float]:
@@ -184,3 +220,114 @@ def sample_rr_counts(true_yes: int, n: int, p: float, q: float, *, size=None, rn
         n - true_yes, 1.0 - q, size=size
     )
     return int(out) if size is None else np.asarray(out, dtype=np.int64)
+
+
+def local_count_std(n, epsilon: float):
+    r"""Standard deviation of the estimated count n·r̂ under binary randomized response
+    with p = q = e^ε / (1 + e^ε):
+
+    n² · Var[r̂] = n p(1 - p) / (2p - 1)²  ⇒  sd = √n · e^(ε/2) / (e^ε - 1).
+
+    With p = q the variance does not depend on the true share r (r p(1-p) + (1-r) q(1-q) =
+    p(1-p)). `n` may be an array (≥ 1)."""
+    epsilon = check_epsilon(epsilon)
+    n_arr = check_finite_array("n", n)
+    if np.any(n_arr < 1):
+        raise ValueError("n must be >= 1")
+    p = rr_keep_probability(epsilon)
+    out = np.sqrt(n_arr * p * (1.0 - p)) / (2.0 * p - 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def local_to_central_error_ratio(n, epsilon: float):
+    r"""How many times larger the local model's typical count error is than the central
+    model's (Laplace, sensitivity 1) at the same ε:
+
+    ratio = [√n e^(ε/2) / (e^ε - 1)] / (√2 / ε)."""
+    return local_count_std(n, epsilon) / laplace_std(1.0, epsilon)
+
+
+def normal_quantile_two_sided(level: float) -> float:
+    r"""z with P[|Z| <= z] = level for a standard normal Z: z = Φ⁻¹((1 + level)/2).
+    0.95 → 1.959964."""
+    level = check_real("level", level, low=0.0, high=1.0, low_open=True, high_open=True)
+    return NormalDist().inv_cdf((1.0 + level) / 2.0)
+
+
+def rr_confidence_interval(
+    yes_count: int, n: int, p: float, q: float, *, level: float = 0.95
+) -> tuple[float, float, float]:
+    r"""(estimate, low, high) for the true share of "yes" from C = yes_count reported "yes"
+    out of n, at confidence `level`:
+
+        r̂ = (C/n + q - 1)/(p + q - 1),
+        [low, high] = [r̂ ± z sqrt(rr_variance(clip(r̂, 0, 1), n, p, q))] ∩ [0, 1]."""
+    n = check_integer("n", n, low=1)
+    yes_count = check_integer("yes_count", yes_count, low=0)
+    if yes_count > n:
+        raise ValueError(f"yes_count must be <= n, got yes_count = {yes_count}, n = {n}")
+    z = normal_quantile_two_sided(level)
+    estimate = estimate_proportion_from_counts(yes_count, n, p, q)
+    half_width = z * math.sqrt(rr_variance(min(max(estimate, 0.0), 1.0), n, p, q))
+    return estimate, max(estimate - half_width, 0.0), min(estimate + half_width, 1.0)
+
+
+def rr_running_intervals(
+    reports, p: float, q: float, *, level: float = 0.95
+) -> dict[str, np.ndarray]:
+    r"""The estimate and its interval after each of the reports, in arrival order:
+    for k = 1..n the first k reports give C_k = cumulative sum, and
+
+        r̂_k = (C_k/k + q - 1)/(p + q - 1),  [low_k, high_k] as in rr_confidence_interval.
+
+    Returns arrays 'n', 'reported_share', 'estimate', 'low', 'high' (length n; empty when
+    there are no reports). Vectorised: no loop over reports."""
+    reports = check_binary("reports", reports)
+    p = check_probability("p", p)
+    q = check_probability("q", q)
+    check_not_one(p, q)
+    z = normal_quantile_two_sided(level)
+    k = np.arange(1, reports.size + 1, dtype=float)
+    share = np.cumsum(reports, dtype=float) / k if reports.size else np.zeros(0)
+    estimate = (share + q - 1.0) / (p + q - 1.0)
+    r = np.clip(estimate, 0.0, 1.0)
+    variance = (r * p * (1.0 - p) + (1.0 - r) * q * (1.0 - q)) / (k * (p + q - 1.0) ** 2)
+    half_width = z * np.sqrt(variance)
+    return {
+        "n": k.astype(np.int64),
+        "reported_share": share,
+        "estimate": estimate,
+        "low": np.maximum(estimate - half_width, 0.0),
+        "high": np.minimum(estimate + half_width, 1.0),
+    }
+
+
+def fair_coin_formula_estimate(yes_counts, n: int):
+    r"""WRONG unless both coins are fair: the textbook fair-coin de-biasing 2Ŷ − ½.
+
+        r̂_wrong = 2 · (C / n) − ½      for C reported "yes" out of n.
+
+    It is Dwork & Roth's formula for h = y = ½ (first coin: answer honestly with
+    probability h; second coin: "yes" with probability y). It subtracts the fair-coin
+    random-"yes" share ¼ instead of (1 − h) y, and multiplies by 2 = 1/½ instead of
+    dividing by h = p + q − 1. Its expectation is r + `fair_coin_formula_bias(r, h, y)`,
+    which is r for every r only when h = y = ½. Vectorised over many surveys' counts."""
+    n = check_integer("n", n, low=1)
+    counts = check_real_array("yes_counts", yes_counts, allow_inf=False)
+    if np.any((counts < 0) | (counts > n)):
+        raise ValueError(f"yes_counts must lie in 0..n (n = {n})")
+    out = 2.0 * (counts / n) - 0.5
+    return float(out) if out.ndim == 0 else out
+
+
+def fair_coin_formula_bias(proportion: float, honest: float, yes: float) -> float:
+    r"""The bias E[r̂_wrong] − r of `fair_coin_formula_estimate` under biased coins.
+
+    With E[Ŷ] = h r + (1 − h) y (coin 1 honest with probability h, coin 2 "yes" with
+    probability y):
+        E[2Ŷ − ½] − r = (2h − 1) r + 2 (1 − h) y − ½,
+    which is 0 for every r exactly when h = ½ and y = ½."""
+    r = check_probability("proportion", proportion)
+    h = check_probability("honest", honest)
+    y = check_probability("yes", yes)
+    return (2.0 * h - 1.0) * r + 2.0 * (1.0 - h) * y - 0.5

@@ -8,6 +8,20 @@ reported independently: a 1-bit as 1 with probability p, a 0-bit as 1 with proba
     OUE (optimized):                        p = 1/2,  q = 1 / (e^ε + 1)
 
 Bit count B_v has E[B_v] = n_v p + (n - n_v) q, so ĉ_v = (B_v - n q) / (p - q).
+
+
+Choosing between GRR and OUE:
+Choosing a local frequency oracle, and measuring how far a histogram estimate is off
+(Wang et al., "Locally Differentially Private Protocols for Frequency Estimation",
+USENIX Security 2017, §4.4).
+
+At ε and k categories, the variance of one estimated count (count scale, true share 0) is
+
+    GRR (direct encoding):        n (e^ε + k - 2) / (e^ε - 1)²
+    OUE (optimized unary enc.):   n 4 e^ε / (e^ε - 1)²
+
+They are equal when e^ε + k - 2 = 4 e^ε, i.e. at k* = 3 e^ε + 2: GRR is better for
+k < k*, OUE for k > k*.
 """
 
 from __future__ import annotations
@@ -26,10 +40,10 @@ from ._validate import (
     check_integer,
     check_k,
     check_probability,
-    check_real,
     check_real_array,
     check_size,
 )
+from .pure import _pure_variance, pure_estimate, pure_variance
 from .randomized_response import _abs_log_ratio
 
 
@@ -56,9 +70,7 @@ def ue_aggregate(bits, p: float, q: float) -> np.ndarray:
     bits = check_binary("bits", bits, ndim=2, allow_empty=False)
     p = check_probability("p", p)
     q = check_probability("q", q)
-    check_distinct(p, q)
-    n = bits.shape[0]
-    return (bits.sum(axis=0) - n * q) / (p - q)
+    return pure_estimate(bits.sum(axis=0), bits.shape[0], p, q)
 
 
 def ue_estimate_from_counts(bit_counts, n: int, p: float, q: float):
@@ -69,9 +81,11 @@ def ue_estimate_from_counts(bit_counts, n: int, p: float, q: float):
     q = check_probability("q", q)
     check_distinct(p, q)
     counts = check_real_array("bit_counts", bit_counts, allow_inf=False)
+    if counts.size == 0:
+        raise ValueError("bit_counts must not be empty")
     if np.any((counts < 0) | (counts > n)):
         raise ValueError(f"bit_counts must lie in 0..n (n = {n})")
-    return (counts - n * q) / (p - q)
+    return pure_estimate(counts, n, p, q)
 
 
 def ue_epsilon(p: float, q: float) -> float:
@@ -100,15 +114,9 @@ def oue_probabilities(epsilon: float) -> tuple[float, float]:
 
 
 def ue_variance(n: int, p: float, q: float, frequency: float = 0.0) -> float:
-    r"""Variance of one estimated count ĉ_v (count scale), true share f of value v:
-
-    Var = n q (1 - q) / (p - q)² + n f (1 - p - q) / (p - q)."""
-    n = check_integer("n", n, low=1)
-    p = check_probability("p", p)
-    q = check_probability("q", q)
-    check_distinct(p, q)
-    f = check_real("frequency", frequency, low=0.0, high=1.0)
-    return n * q * (1.0 - q) / (p - q) ** 2 + n * f * (1.0 - p - q) / (p - q)
+    r"""Variance of one estimated count ĉ_v (count scale), true share f of value v: the
+    pure-protocol variance  n q (1 - q) / (p - q)² + n f (1 - p - q) / (p - q)."""
+    return pure_variance(n, p, q, frequency)
 
 
 def sample_ue_counts(true_counts, p: float, q: float, *, size=None, rng=None) -> np.ndarray:
@@ -132,3 +140,36 @@ def sample_ue_counts(true_counts, p: float, q: float, *, size=None, rng=None) ->
     shape = None if size is None else (*np.atleast_1d(size), 2 * k)
     draws = generator.binomial(trials, chances, size=shape)
     return draws[..., :k] + draws[..., k:]
+
+
+def oue_variance(n: int, epsilon: float) -> float:
+    r"""Variance of one OUE count estimate at true share 0 (count scale):
+
+    n q(1-q)/(p-q)² with p = 1/2, q = 1/(e^ε+1)  =  n · 4 e^ε / (e^ε - 1)².
+
+    It does not depend on k."""
+    n = check_integer("n", n, low=1)
+    p, q = oue_probabilities(epsilon)
+    # p − q = 1/2 − e^(−ε)/(1 + e^(−ε)) = (1 − e^(−ε)) / (2 (1 + e^(−ε))), with expm1.
+    gap = -math.expm1(-epsilon) / (2.0 * (1.0 + math.exp(-epsilon)))
+    return _pure_variance(n, p, q, 0.0, gap)
+
+
+def grr_oue_crossover_k(epsilon: float) -> float:
+    r"""The number of categories k* = 3 e^ε + 2 at which GRR and OUE have equal variance.
+
+    From (e^ε + k - 2) / (e^ε - 1)² = 4 e^ε / (e^ε - 1)²  ⇔  k = 3 e^ε + 2.
+    GRR has the smaller variance for k < k*, OUE for k > k*. A real number: the crossover
+    usually falls between two whole k."""
+    epsilon = check_epsilon(epsilon)
+    return 3.0 * math.exp(epsilon) + 2.0
+
+
+def better_frequency_oracle(epsilon: float, k: int) -> str:
+    r"""'GRR' if k < 3 e^ε + 2 (its variance is smaller), 'OUE' if k > 3 e^ε + 2, and
+    'either' when the two variances are equal."""
+    k = check_k(k)
+    crossover = grr_oue_crossover_k(epsilon)
+    if math.isclose(k, crossover, rel_tol=1e-12):
+        return "either"
+    return "GRR" if k < crossover else "OUE"

@@ -1,0 +1,30 @@
+r"""What the definition guarantees about one person (Dwork & Roth 2014, §2.3; Kasiviswanathan
+& Smith 2014).
+
+An ε-DP mechanism bounds the likelihood ratio of any output between neighbouring datasets by
+e^ε, so an attacker's odds about one person move by at most that factor:
+
+    posterior ≤ e^ε p / (e^ε p + 1 - p)   for a prior p.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ._validate import check_epsilon, check_probability
+
+
+def likelihood_ratio_bound(epsilon: float) -> float:
+    r"""The largest factor by which one output can be more likely under D than under a
+    neighbour D': e^ε (for a group of g people use ε = g·ε₁, see `group_privacy`)."""
+    return math.exp(check_epsilon(epsilon))
+
+
+def posterior_bound(prior: float, epsilon: float) -> float:
+    r"""Worst-case belief of an attacker after any output of an ε-DP mechanism:
+
+    P[D | y] <= e^ε π / (e^ε π + 1 - π)  for prior π  (Bayes with the e^ε likelihood ratio);
+    computed as π / (π + (1 - π) e^(-ε)) so that large ε cannot overflow."""
+    prior = check_probability("prior", prior)
+    epsilon = check_epsilon(epsilon)
+    return prior / (prior + (1.0 - prior) * math.exp(-epsilon))
