@@ -25,7 +25,6 @@ import pandas as pd
 MAX_CATEGORIES = 50
 MISSING_MARKERS = ("", "NA", "N/A", "NaN", "nan", "null", "NULL", "?")
 DELIMITERS = (",", ";", "\t")
-_DELIMITER_NAMES = {",": "commas", ";": "semicolons", "\t": "tabs"}
 MAX_SINGLE_COLUMN_HEADER = 80
 CONDITIONS_PER_COLUMN = 50
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")

@@ -28,7 +28,6 @@ EPSILON_GRID: tuple[float, ...] = (
 )  # fmt: skip
 
 MORE_PRIVATE_LEFT = "← more private · less private →"
-MORE_PRIVATE_RIGHT = "← less private · more private →"
 
 
 def format_epsilon(epsilon: float) -> str:
@@ -119,6 +118,21 @@ def slider(label: str, min_value=None, max_value=None, value=None, step=None, *,
     """st.slider bound to the URL (a number, or a range given as a tuple `value`)."""
     args = (label, min_value, max_value, value, step)
     return _bound(st.slider, args, kw, key=key, means=_number_means, default=value)
+
+
+def share_slider(
+    label: str,
+    *,
+    key: str,
+    value: float,
+    low: float = 0.0,
+    high: float = 1.0,
+    step: float = 0.01,
+) -> float:
+    """A bound slider over a probability or a share (two decimals), e.g. p, q or a prior."""
+    return slider(
+        label, min_value=low, max_value=high, value=value, step=step, format="%.2f", key=key
+    )
 
 
 def number_input(label: str, *, key: str, value=None, **kw):

@@ -7,15 +7,18 @@ browser session uploaded (ui/userdata.py keeps it in `st.session_state[UPLOAD_KE
     def histogram(column: str, epsilon: float, seed: int) -> pd.DataFrame: ...
 
 The rule (DESIGN §1, rule 3): a result computed while the census is active may be shared
-by every session (`st.cache_data` / `st.cache_resource`: the census is public). A result
-computed while a file is active — whatever its arguments, since they may be counts or labels
-derived from the file — is kept in this session's state only, in a small bounded memo, and
-never enters a cache shared between sessions. The memo goes with the session.
+by every session (a bounded, process-wide map here: the census is public). A result computed
+while a file is active — whatever its arguments, since they may be counts or labels derived
+from the file — is kept in this session's state only, in a small bounded memo, and never
+enters a cache shared between sessions (neither this one nor st.cache_data /
+st.cache_resource). The memo goes with the session.
 """
 
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar
 
@@ -78,41 +81,89 @@ def forget_upload_results() -> None:
     st.session_state.pop(MEMO_KEY, None)
 
 
-def cached(*, max_entries: int = 256, resource: bool = False) -> Callable[[F], F]:
+class _SharedResults:
+    """Results computed on the census, shared by every session: a bounded LRU map per
+    function, guarded by a lock (two sessions may compute the same result once each)."""
+
+    def __init__(self, max_entries: int) -> None:
+        self.max_entries = max_entries
+        self._results: OrderedDict[Any, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, token: Any, compute: Callable[[], Any]) -> Any:
+        with self._lock:
+            if token in self._results:
+                self._results.move_to_end(token)
+                return self._results[token]
+        value = compute()
+        with self._lock:
+            self._results[token] = value
+            while len(self._results) > self.max_entries:
+                self._results.popitem(last=False)
+        return value
+
+    def __len__(self) -> int:
+        return len(self._results)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._results.clear()
+
+
+_SHARED: dict[str, _SharedResults] = {}
+
+
+def shared_entries() -> dict[str, int]:
+    """How many census results each cached function shares now (for tests and benches)."""
+    return {name: len(results) for name, results in _SHARED.items() if len(results)}
+
+
+def clear_shared() -> None:
+    """Forget every shared census result (tests; a deploy never needs it)."""
+    for results in _SHARED.values():
+        results.clear()
+
+
+def cached(*, max_entries: int = 256) -> Callable[[F], F]:
     """Decorator: cache `fn` by its arguments, per the dataset rule above.
 
-    On the census, `st.cache_data` (or `st.cache_resource` with `resource=True`, for objects
-    shared as they are, such as chart templates), at most `max_entries` results. On an
-    upload, this session's memo (MEMO_ENTRIES results for all functions together)."""
+    On the census: one result per argument set, shared by every session as the same object
+    (callers never mutate a result: derive new frames), at most `max_entries` per function,
+    least recently used dropped first. On an upload: this session's memo (MEMO_ENTRIES
+    results for all functions together), gone with the session."""
 
     def decorate(fn: F) -> F:
-        shared = (st.cache_resource if resource else st.cache_data)(
-            show_spinner=False, max_entries=max_entries
-        )(fn)
         name = f"{fn.__module__}.{fn.__qualname__}"
+        shared = _SHARED.setdefault(name, _SharedResults(max_entries))
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            token = (_token(args), _token(tuple(sorted(kwargs.items()))))
             if on_census():
-                return shared(*args, **kwargs)
+                return shared.get(token, lambda: fn(*args, **kwargs))
             memo = _session_memo()
-            token = (name, _token(args), _token(tuple(sorted(kwargs.items()))))
-            if token in memo:
-                memo[token] = memo.pop(token)  # most recently used last
+            key = (name, token)
+            if key in memo:
+                memo[key] = memo.pop(key)  # most recently used last
             else:
                 while len(memo) >= MEMO_ENTRIES:
                     memo.pop(next(iter(memo)))
-                memo[token] = fn(*args, **kwargs)
-            return memo[token]
+                memo[key] = fn(*args, **kwargs)
+            return memo[key]
 
-        wrapper.shared = shared  # type: ignore[attr-defined]  (tests: what the shared cache holds)
         return wrapper  # type: ignore[return-value]
 
     return decorate
 
 
 def _token(value: Any) -> Any:
-    """A hashable stand-in for an argument (numpy arrays and dataclasses by content)."""
+    """A hashable stand-in for an argument (numpy arrays, DataFrames, dicts and dataclasses
+    by content)."""
+    if isinstance(value, pd.DataFrame):
+        hashed = pd.util.hash_pandas_object(value, index=True).to_numpy()
+        return ("DataFrame", tuple(map(str, value.columns)), hashed.tobytes())
+    if isinstance(value, dict):
+        return ("dict", tuple((_token(k), _token(v)) for k, v in value.items()))
     if isinstance(value, (tuple, list)):
         return tuple(_token(item) for item in value)
     if hasattr(value, "tobytes") and hasattr(value, "dtype"):

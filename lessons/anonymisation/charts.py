@@ -10,7 +10,7 @@ from ui import charts as ui_charts
 from ui import datasets
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def class_sizes(people: int) -> ui_charts.Template:
     """Template: how many people share their combination ("classes": bucket, people, share,
     unique): fixed categories, a fixed 0–100% axis, the unique bar vermillion, every bar
@@ -47,7 +47,7 @@ def class_sizes(people: int) -> ui_charts.Template:
     return ui_charts.Template(chart)
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def success(right_half: bool, tries: int) -> ui_charts.Template:
     """Template: exact success rate versus ε (log x axis, fixed 0.01–10 and 40–100%), a
     dashed coin-toss line at 50%, the chosen ε as a dashed rule labelled with the exact rate

@@ -221,6 +221,7 @@ def success_curve() -> pd.DataFrame:
     )
 
 
+@datasets.cached()
 def class_size_frame(buckets: list[int], people: int) -> pd.DataFrame:
     """People per class-size bucket, as rows for the chart."""
     return pd.DataFrame(
@@ -242,6 +243,7 @@ def describe_class_sizes(buckets: list[int], people: int, columns: tuple[str, ..
     return f"Bar chart of the {people:,} people by how many share their {on}. {parts}."
 
 
+@datasets.cached()
 def success_marker(epsilon: float, exact: float, simulated: float, *, tries: int) -> pd.DataFrame:
     """The chosen ε on the success chart: the exact rate (labelled) and the simulated one."""
     return pd.DataFrame(

@@ -85,7 +85,7 @@ def _error_distribution_layers(bins_data, typical_data) -> alt.LayerChart:
     )
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def error_distribution() -> ui_charts.Template:
     """Template: both |error| distributions on one log axis (0.01 … 100,000 people), central
     solid blue, local dashed orange ("bins": model, start, end, share), each model's typical
@@ -147,7 +147,7 @@ def _error_versus_n_layers(lines_data, ends_data, size_data) -> alt.LayerChart:
     )
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def error_versus_n() -> ui_charts.Template:
     """Template: log-log lines of sd versus n, fixed axes ("lines", "ends" labelling each
     line's end); the dataset's size as a dashed labelled rule ("size")."""

@@ -68,6 +68,7 @@ def typical_frame(central_sd: float, local_sd: float) -> pd.DataFrame:
     )
 
 
+@datasets.cached()
 def error_distribution_data(frame: pd.DataFrame, n: int, epsilon: float) -> dict:
     """The data of `charts.error_distribution`: the bins of `error_distributions(...)` and
     each model's typical error (from dp/)."""
@@ -99,6 +100,7 @@ def _ends_and_size(
     return ends, size
 
 
+@datasets.cached()
 def error_versus_n_data(epsilon: float, data_n: int, data_label: str) -> dict:
     """The data of `charts.error_versus_n`: the lines, their labelled ends, the data size."""
     frame = error_versus_n(epsilon)

@@ -9,7 +9,7 @@ from ui import charts as ui_charts
 from ui import datasets
 
 
-@datasets.cached(resource=True, max_entries=64)
+@datasets.cached(max_entries=64)
 def estimate(n_max: int, presenting: bool = False) -> ui_charts.Template:
     """Template: the de-biased estimate (solid) with its 95% band ("band": n, low, high),
     and the raw share of reported "yes" (dashed; "lines": n, series, share), against the

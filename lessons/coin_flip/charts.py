@@ -10,7 +10,7 @@ from ui import charts as ui_charts
 from ui import datasets
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def spread() -> ui_charts.Template:
     """Template, log-log: the exact spread ("exact"), simulated points ("simulated"), the
     current n marked ("here")."""

@@ -43,11 +43,6 @@ def _census_truth(column: str, value: str) -> np.ndarray:
     return (census()[column].astype(object) == value).to_numpy(dtype=bool, na_value=False)
 
 
-def sales_truth() -> np.ndarray:
-    """One bool per person of the census: does this person work in Sales? (NaN → no)."""
-    return _census_truth("Occupation", SALES)
-
-
 @dataclass(frozen=True)
 class SurveyQuestion:
     """The yes/no question a lesson asks and everybody's true answer to it, from the active
@@ -214,6 +209,7 @@ SPREAD_KINDS = ("exact", "simulated")
 # --- chart data (the templates are in charts.py) --------------------------------------------
 
 
+@datasets.cached()
 def spread_data(frame: pd.DataFrame, current_n: int, current_sd: float) -> dict[str, pd.DataFrame]:
     """The data of `charts.spread`: exact line, simulated points, the current n."""
     return {

@@ -206,14 +206,12 @@ st.latex(
 )
 size_columns = st.columns(2)
 with size_columns[0]:
-    rate = controls.slider(
+    rate = controls.share_slider(
         "True share of yes in the population (privacy does not depend on it)",
-        min_value=0.01,
-        max_value=0.99,
-        value=0.10,
-        step=0.01,
-        format="%.2f",
         key="cf_rate",
+        value=0.10,
+        low=0.01,
+        high=0.99,
     )
 with size_columns[1]:
     n_synthetic = controls.select_slider(
@@ -287,22 +285,18 @@ st.latex(
 )
 bias_columns = st.columns(2)
 with bias_columns[0]:
-    honest = controls.slider(
+    honest = controls.share_slider(
         "h: coin 1 says answer honestly (← more private · more accurate →)",
-        min_value=0.0,
-        max_value=1.0,
+        key="cf_honest",
         value=0.5,
         step=0.05,
-        key="cf_honest",
     )
 with bias_columns[1]:
-    random_yes = controls.slider(
+    random_yes = controls.share_slider(
         "y: coin 2 says yes (most private at 0.5 · less private toward 0 or 1)",
-        min_value=0.0,
-        max_value=1.0,
+        key="cf_yes",
         value=0.5,
         step=0.05,
-        key="cf_yes",
     )
 p, q = dp.coin_flip_probabilities(honest, random_yes)
 epsilon = dp.rr_epsilon(p, q)

@@ -18,7 +18,7 @@ from ui import charts as ui_charts
 from ui import datasets
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def sequential() -> ui_charts.Template:
     """Template: typical error per answer versus the number of queries (log y, fixed axes;
     dataset "curve": m, epsilon, sd), the current m as a labelled point ("current")."""
@@ -33,18 +33,15 @@ def sequential() -> ui_charts.Template:
         scale=alt.Scale(type="log", domain=list(SEQUENTIAL_ERROR_DOMAIN), clamp=True),
         axis=alt.Axis(values=[0.1, 1, 10, 100, 1_000, 10_000], format=",~g"),
     )
-    line = (
-        alt.Chart(alt.NamedData(name="curve"))
-        .mark_line(color=ui_charts.BLUE, strokeWidth=2)
-        .encode(
-            x=x,
-            y=y,
-            tooltip=[
-                alt.Tooltip("m:Q", title="queries"),
-                alt.Tooltip("epsilon:Q", format=".4g", title="ε per query"),
-                alt.Tooltip("sd:Q", format=",.2f", title="typical error"),
-            ],
-        )
+    line = ui_charts.curve(
+        "curve",
+        x,
+        y,
+        [
+            alt.Tooltip("m:Q", title="queries"),
+            alt.Tooltip("epsilon:Q", format=".4g", title="ε per query"),
+            alt.Tooltip("sd:Q", format=",.2f", title="typical error"),
+        ],
     )
     current = alt.NamedData(name="current")
     point = (
@@ -66,7 +63,7 @@ def sequential() -> ui_charts.Template:
     )
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def averaging(truth: int) -> ui_charts.Template:
     """Template: single answers (grey dots), their running average (blue line) and the
     ± 2 sd band around the truth (dataset "answers": k, answer, average, lo, hi), on fixed
@@ -115,7 +112,7 @@ def averaging(truth: int) -> ui_charts.Template:
     )
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def bars(column: str, colour: str) -> ui_charts.Template:
     """Template: horizontal noisy bars (dataset "bars": occupation, true, `column`) with the
     true count as a black tick per bar (fixed x axis)."""
@@ -137,7 +134,7 @@ def bars(column: str, colour: str) -> ui_charts.Template:
     return ui_charts.Template((bars + ticks).properties(height=440, width=ui_charts.DEFAULT_WIDTH))
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def group() -> ui_charts.Template:
     """Template: worst-case posterior versus group size (fixed axes 1 … 10 × 0 … 1; dataset
     "curve": g, epsilon, posterior), the prior as a dashed labelled rule ("prior": y, label)

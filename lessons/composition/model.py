@@ -129,11 +129,13 @@ def group_frame(epsilon: float, prior: float) -> pd.DataFrame:
 # --- chart data (the templates are in charts.py) --------------------------------------------
 
 
+@datasets.cached()
 def sequential_current(frame: pd.DataFrame, m: int) -> pd.DataFrame:
     """The row of `sequential_error_frame` for m queries, labelled with its error."""
     return frame[frame["m"] == m].assign(label=lambda f: f["sd"].map(lambda v: f"{v:,.1f}"))
 
 
+@datasets.cached()
 def group_data(epsilon: float, g: int, prior: float) -> dict[str, pd.DataFrame]:
     """The data of `charts.group`: the curve, the chosen g (labelled) and the prior."""
     frame = group_frame(epsilon, prior)

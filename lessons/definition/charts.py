@@ -32,7 +32,7 @@ def _x_output(truth: int, title: str) -> alt.X:
     )
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def densities(truth: int) -> ui_charts.Template:
     """Template: the two output densities (D solid, D' dashed) on a fixed log axis, with the
     event Y shaded. Datasets: "density" (y, density, dataset), "event" (lo, hi, label)."""
@@ -54,12 +54,7 @@ def densities(truth: int) -> ui_charts.Template:
         .mark_line(strokeWidth=2.5, clip=True)
         .encode(
             x=_x_output(truth, "output y (noisy count of people earning >50K)"),
-            y=alt.Y(
-                "density:Q",
-                title="density",
-                scale=alt.Scale(type="log", domain=list(DENSITY_DOMAIN), clamp=True),
-                axis=alt.Axis(format="~g"),
-            ),
+            y=ui_charts.log_density_y(DENSITY_DOMAIN),
             color=alt.Color(
                 "dataset:N",
                 scale=DATASET_SCALE,
@@ -77,7 +72,7 @@ def densities(truth: int) -> ui_charts.Template:
     return ui_charts.Template(chart)
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def loss(truth: int) -> ui_charts.Template:
     """Template: the privacy loss across y inside the shaded band ±ε (fixed symlog axis).
     Datasets: "loss" (y, loss), "band" (x, x2, lo, hi), "edges" (value, label)."""
@@ -123,7 +118,7 @@ def loss(truth: int) -> ui_charts.Template:
     return ui_charts.Template(chart)
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def posterior() -> ui_charts.Template:
     """Template: worst-case posterior versus ε (log x, y fixed 0..1), the prior as a dashed
     labelled rule and the current ε as a labelled diamond.

@@ -83,11 +83,13 @@ LABEL_D = "F(D): with the person"
 LABEL_D_PRIME = "F(D'): without the person"
 
 
+@datasets.cached()
 def event_frame(lo: float, hi: float) -> pd.DataFrame:
     """The event Y = [lo, hi], shaded on the density chart."""
     return pd.DataFrame({"lo": [lo], "hi": [hi], "label": ["event Y"]})
 
 
+@datasets.cached()
 def band_frames(truth: int, epsilon: float) -> dict[str, pd.DataFrame]:
     """The band ±ε the privacy loss stays in, and its labelled edges."""
     return {
@@ -103,6 +105,7 @@ def band_frames(truth: int, epsilon: float) -> dict[str, pd.DataFrame]:
     }
 
 
+@datasets.cached()
 def posterior_frames(prior: float, epsilon: float, posterior: float) -> dict[str, pd.DataFrame]:
     """The prior as a reference line, and the current ε on the posterior curve."""
     return {

@@ -177,14 +177,12 @@ st.markdown(
     "which is at most e^ε. So whatever y they see, their belief is at most"
 )
 st.latex(r"\Pr[D \mid y] \;\le\; \frac{e^{\varepsilon}\,p}{e^{\varepsilon}\,p + 1 - p}.")
-prior = controls.slider(
+prior = controls.share_slider(
     "Attacker's prior belief p that the data set is D  (← knows less · knows more →)",
-    min_value=0.01,
-    max_value=0.99,
-    value=0.10,
-    step=0.01,
-    format="%.2f",
     key="def_prior",
+    value=0.10,
+    low=0.01,
+    high=0.99,
 )
 posterior = dp.posterior_bound(prior, epsilon)
 col_prior, col_eps, col_post = st.columns(3)

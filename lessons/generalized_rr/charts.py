@@ -12,7 +12,7 @@ from ui import datasets
 RATIO_TITLE = "What each report reveals"
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def error_epsilon() -> ui_charts.Template:
     """Template, log-log: SD of the count estimate versus ε ("curve"), the current point
     ("here", possibly empty)."""
@@ -27,14 +27,8 @@ def error_epsilon() -> ui_charts.Template:
         scale=alt.Scale(type="log", domain=[1, 100_000]),
         axis=alt.Axis(format="~s"),
     )
-    line = (
-        alt.Chart(alt.NamedData(name="curve"))
-        .mark_line(color=ui_charts.BLUE, strokeWidth=2)
-        .encode(
-            x=x,
-            y=y,
-            tooltip=[alt.Tooltip("epsilon:Q", format=".3f"), alt.Tooltip("sd:Q", format=",.0f")],
-        )
+    line = ui_charts.curve(
+        "curve", x, y, [alt.Tooltip("epsilon:Q", format=".3f"), alt.Tooltip("sd:Q", format=",.0f")]
     )
     here = alt.Chart(alt.NamedData(name="here"))
     point = here.mark_point(shape="diamond", size=140, filled=True, color=ui_charts.VERMILLION)
@@ -48,7 +42,7 @@ def error_epsilon() -> ui_charts.Template:
     )
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def ratio() -> ui_charts.Template:
     """Template, horizontal bars: |ln| of each report's likelihood ratio ("reports"), the
     band [0, ε] shaded ("band")."""

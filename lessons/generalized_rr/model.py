@@ -45,6 +45,7 @@ def ratio_frame(p: float, q: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@datasets.cached()
 def error_epsilon_data(
     frame: pd.DataFrame, current_eps: float | None, current_sd: float | None, label: str
 ) -> dict[str, pd.DataFrame]:
@@ -62,6 +63,7 @@ def error_epsilon_data(
     return {"curve": frame, "here": here}
 
 
+@datasets.cached()
 def ratio_data(p: float, q: float, epsilon: float) -> dict[str, pd.DataFrame]:
     """The data of `charts.ratio`: the band [0, ε] and each report's |ln ratio|."""
     return {

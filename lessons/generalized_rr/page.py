@@ -31,22 +31,14 @@ mode = controls.radio(
 if mode == "Set p and q":
     slider_columns = st.columns(2)
     with slider_columns[0]:
-        p = controls.slider(
+        p = controls.share_slider(
             "p: keep a true yes (← more private toward ½ · more accurate →)",
-            min_value=0.0,
-            max_value=1.0,
-            value=0.75,
-            step=0.01,
             key="grr_p",
+            value=0.75,
         )
     with slider_columns[1]:
-        q = controls.slider(
-            "q: keep a true no (← more private toward ½ · more accurate →)",
-            min_value=0.0,
-            max_value=1.0,
-            value=0.75,
-            step=0.01,
-            key="grr_q",
+        q = controls.share_slider(
+            "q: keep a true no (← more private toward ½ · more accurate →)", key="grr_q", value=0.75
         )
 else:
     chosen_epsilon = controls.epsilon_slider("grr_eps", default=1.0)

@@ -21,7 +21,7 @@ def histogram_title(title: str, subtitle: str | list[str]) -> dict:
     return {"text": title, "subtitle": subtitle, "anchor": "start"}
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def histogram(attr: Attribute, names: tuple[str, ...]) -> ui_charts.Template:
     """Template: horizontal grouped bars per category (one bar per series, hollow-dashed or
     solid), the true count as a black tick across each group, on the attribute's
@@ -82,7 +82,7 @@ def histogram(attr: Attribute, names: tuple[str, ...]) -> ui_charts.Template:
     return ui_charts.Template(chart)
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def variance(domain: tuple[float, float]) -> ui_charts.Template:
     """Template: variance versus k (log y, fixed `domain`), the current attribute's k
     marked with a diamond and labelled. Data: datasets "curve" (k, variance, sd) and
@@ -94,18 +94,15 @@ def variance(domain: tuple[float, float]) -> ui_charts.Template:
         axis=alt.Axis(format="~s"),
     )
     x = alt.X("k:Q", title="number of categories k", scale=alt.Scale(domain=[2, 64], nice=False))
-    line = (
-        alt.Chart(alt.NamedData(name="curve"))
-        .mark_line(color=ui_charts.BLUE, strokeWidth=2)
-        .encode(
-            x=x,
-            y=y,
-            tooltip=[
-                alt.Tooltip("k:Q"),
-                alt.Tooltip("variance:Q", format=",.0f"),
-                alt.Tooltip("sd:Q", format=",.0f", title="standard deviation"),
-            ],
-        )
+    line = ui_charts.curve(
+        "curve",
+        x,
+        y,
+        [
+            alt.Tooltip("k:Q"),
+            alt.Tooltip("variance:Q", format=",.0f"),
+            alt.Tooltip("sd:Q", format=",.0f", title="standard deviation"),
+        ],
     )
     references = alt.Chart(alt.NamedData(name="references"))
     grey = references.mark_line(color=ui_charts.GREY, strokeWidth=1, strokeDash=[2, 2]).encode(

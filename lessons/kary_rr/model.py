@@ -198,6 +198,7 @@ def error_table_display(table: pd.DataFrame) -> pd.DataFrame:
     return shown
 
 
+@datasets.cached()
 def histogram_frames(attr: Attribute, series: dict[str, np.ndarray]) -> dict[str, pd.DataFrame]:
     """The rows for `histogram_spec`: one per (category, series), values beyond the fixed
     axis pinned to its edge and marked » or «; and the true counts."""
@@ -262,12 +263,14 @@ def variance_domain(n: int) -> tuple[float, float]:
     return 10 ** np.floor(np.log10(low)), 10 ** np.ceil(np.log10(high))
 
 
+@datasets.cached()
 def variance_frames(frame: pd.DataFrame, attr: Attribute) -> dict[str, pd.DataFrame]:
     """The rows for `variance_spec`: this ε's curve, the attribute's point, the references."""
     here = frame[frame["k"] == attr.k].assign(label=f"{attr.title}: k = {attr.k}")
     return {"curve": frame, "here": here, "references": variance_references(attr.n)}
 
 
+@datasets.cached()
 def estimates_frame(attr: Attribute, survey: dict[str, np.ndarray]) -> pd.DataFrame:
     """The data behind the histograms, one row per category (what the CSV download holds
     and what the "kary_estimates" snippet rebuilds)."""

@@ -11,7 +11,7 @@ from ui import datasets
 SHARE_TICKS = [0.01, 0.05, 0.1, 0.25, 0.5, 1.0]
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def histogram(truth: int, half_width: float, height: int = 300) -> ui_charts.Template:
     """Template: bars of the share of answers per bin (dataset "bins": start, end, share,
     count) over the fixed window truth ± half_width, y on a fixed square-root axis 0..100%,
@@ -50,7 +50,7 @@ def histogram(truth: int, half_width: float, height: int = 300) -> ui_charts.Tem
     return ui_charts.Template(chart)
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def worlds() -> ui_charts.Template:
     """Template: the two worlds' densities (log y, fixed), the guessing threshold ½ as a
     dashed labelled rule. Dataset "worlds": y, density, world."""
@@ -61,12 +61,7 @@ def worlds() -> ui_charts.Template:
         .mark_line(strokeWidth=2.5, clip=True)
         .encode(
             x=alt.X("y:Q", title="noisy answer", scale=x_scale),
-            y=alt.Y(
-                "density:Q",
-                title="density",
-                scale=alt.Scale(type="log", domain=list(DENSITY_DOMAIN), clamp=True),
-                axis=alt.Axis(format="~g"),
-            ),
+            y=ui_charts.log_density_y(DENSITY_DOMAIN),
             color=alt.Color(
                 "world:N",
                 scale=alt.Scale(domain=domain, range=[ui_charts.ORANGE, ui_charts.BLUE]),
@@ -93,7 +88,7 @@ def worlds() -> ui_charts.Template:
     )
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def accuracy() -> ui_charts.Template:
     """Template: accuracy of the best guess versus ε (log x, y fixed ½..1), a coin flip as a
     dashed labelled rule, the current ε as a labelled diamond (dataset "point")."""

@@ -10,7 +10,7 @@ from ui import charts as ui_charts
 from ui import datasets
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def journey(attr: Attribute) -> ui_charts.Template:
     """Template: a 3 × k grid of cells, shaded by value (white 0 → blue 1) and labelled
     with the value itself, so the meaning never rests on colour."""
@@ -54,7 +54,7 @@ def journey(attr: Attribute) -> ui_charts.Template:
     return ui_charts.Template((cells + text).properties(width=ui_charts.DEFAULT_WIDTH, height=110))
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def estimate(attr: Attribute) -> ui_charts.Template:
     """Template: estimated count per category (bars) with ±2 SD error bars (black
     whiskers) and the true count (vermillion tick), on the attribute's fixed axis."""
@@ -92,7 +92,7 @@ def estimate(attr: Attribute) -> ui_charts.Template:
     return ui_charts.Template(chart)
 
 
-@datasets.cached(resource=True)
+@datasets.cached(max_entries=64)
 def comparison(domain: tuple[float, float]) -> ui_charts.Template:
     """Template: log-log variance versus k; GRR solid blue, OUE dashed orange, each
     labelled at its right end; the crossover k* as a dashed vertical rule with its value;

@@ -57,6 +57,7 @@ def example_row(attr: Attribute, frame: pd.DataFrame, label: str) -> tuple[int, 
     return int(matches[0]), None
 
 
+@datasets.cached()
 def journey_frames(
     attr: Attribute, value: int, p: float, q: float, reported: np.ndarray
 ) -> dict[str, pd.DataFrame]:
@@ -86,6 +87,7 @@ def ue_survey(attr: Attribute, p: float, q: float, seed: int) -> dict[str, np.nd
     return {"bit_counts": bit_counts, "estimates": estimates, "sd": sd}
 
 
+@datasets.cached()
 def estimate_frames(
     attr: Attribute, estimates: np.ndarray, sd: np.ndarray
 ) -> dict[str, pd.DataFrame]:
@@ -127,6 +129,7 @@ def comparison_domain(n: int) -> tuple[float, float]:
     return 10 ** np.floor(np.log10(low)), 10 ** np.ceil(np.log10(high))
 
 
+@datasets.cached()
 def comparison_marks(attr: Attribute, epsilon: float) -> pd.DataFrame:
     """The crossover rule (k* = 3e^ε + 2, from dp) and the attribute's rule, with labels."""
     crossover = dp.grr_oue_crossover_k(epsilon)

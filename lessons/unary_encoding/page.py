@@ -61,22 +61,20 @@ mode = controls.radio(
 if mode == "custom":
     left, right = st.columns(2)
     with left:
-        p = controls.slider(
+        p = controls.share_slider(
             "p: report a 1-bit as 1 (← more private toward q · more accurate →)",
-            min_value=0.01,
-            max_value=0.99,
-            value=0.75,
-            step=0.01,
             key="ue_p",
+            value=0.75,
+            low=0.01,
+            high=0.99,
         )
     with right:
-        q = controls.slider(
+        q = controls.share_slider(
             "q: report a 0-bit as 1 (← more accurate · more private toward p →)",
-            min_value=0.01,
-            max_value=0.99,
-            value=0.25,
-            step=0.01,
             key="ue_q",
+            value=0.25,
+            low=0.01,
+            high=0.99,
         )
     epsilon = dp.ue_epsilon(p, q)
 else:

@@ -22,9 +22,16 @@ FILE = ("planets.csv", ("\n".join(ROWS) + "\n").encode())
 ALLOWED = {"census", "survey_store", "rate_limiter"}
 
 
+def clear_all() -> None:
+    st.cache_data.clear()
+    st.cache_resource.clear()
+    datasets.clear_shared()
+
+
 def shared_cache_entries() -> dict[str, int]:
-    """Entries per cached function, over every st.cache_data and st.cache_resource."""
-    counts: dict[str, int] = {}
+    """Entries per cached function, over the dataset cache's shared results and every
+    st.cache_data and st.cache_resource."""
+    counts = {name.rsplit(".", 1)[-1]: n for name, n in datasets.shared_entries().items()}
     for manager in (cache_data_api._data_caches, cache_resource_api._resource_caches):
         for stats in manager.get_stats().values():
             for stat in stats:
@@ -35,12 +42,10 @@ def shared_cache_entries() -> dict[str, int]:
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.folder for lesson in LESSONS])
 def test_an_upload_leaves_nothing_in_a_cache_shared_between_sessions(lesson) -> None:
-    st.cache_data.clear()
-    st.cache_resource.clear()
+    clear_all()
     at = hosted_lesson(lesson.file, sidebar=False, timeout_s=60)
     before = shared_cache_entries()  # the census run: shared results are allowed
-    st.cache_data.clear()
-    st.cache_resource.clear()
+    clear_all()
     upload_csv(at, *FILE)
     assert not at.exception, at.exception
     for slider in at.select_slider:  # move every ε slider: new results on the file
@@ -55,9 +60,9 @@ def test_an_upload_leaves_nothing_in_a_cache_shared_between_sessions(lesson) -> 
 
 def test_the_census_does_share_its_results() -> None:
     # The other half of the rule, and proof that the scan above sees real entries.
-    st.cache_data.clear()
+    clear_all()
     hosted_lesson("laplace/page.py", sidebar=False, timeout_s=60)
-    assert any(name != "census" for name in shared_cache_entries())
+    assert {"histogram", "people_aged_at_least"} <= set(shared_cache_entries())
 
 
 def test_cached_keeps_a_files_results_in_its_session_only() -> None:
@@ -68,6 +73,17 @@ def test_cached_keeps_a_files_results_in_its_session_only() -> None:
         calls.append(x)
         return x * x
 
-    # Outside a session, on the census: the shared cache answers the second call.
+    # Outside a session, on the census: the shared results answer the second call.
     assert square(3) == 9 and square(3) == 9
     assert calls == [3]
+    assert datasets.shared_entries()[f"{__name__}.{square.__qualname__}"] == 1
+
+
+def test_shared_results_are_bounded() -> None:
+    @datasets.cached(max_entries=3)
+    def double(x: int) -> int:
+        return 2 * x
+
+    for x in range(10):
+        double(x)
+    assert datasets.shared_entries()[f"{__name__}.{double.__qualname__}"] == 3
