@@ -27,8 +27,9 @@ SD_DOMAIN = (0.01, 1_000_000.0)
 CENTRAL = "central (Laplace)"
 LOCAL = "local (randomized response)"
 
-# Offsets added to the page seed, one per distinct draw (one_answer_each also uses +1).
-SEED_ONE_ANSWER = 1
+# Offsets added to the page seed, one per distinct draw.
+SEED_ONE_ANSWER = 1  # the central answer; the local survey draws at SEED_ONE_ANSWER + 1
+SEED_LOCAL_SURVEY = 1  # added to the seed one_answer_each is given
 SEED_ERRORS = 3
 
 
@@ -113,5 +114,5 @@ def one_answer_each(truth: int, n: int, epsilon: float, seed: int) -> tuple[floa
     """One central answer (truth + Lap(1/ε)) and one local estimate (a whole survey)."""
     central = dp.laplace_mechanism(truth, 1, epsilon, rng=seed)
     p = dp.rr_keep_probability(epsilon)
-    reported = dp.sample_rr_counts(truth, n, p, p, rng=seed + 1)
+    reported = dp.sample_rr_counts(truth, n, p, p, rng=seed + SEED_LOCAL_SURVEY)
     return central, n * dp.estimate_proportion_from_counts(reported, n, p, p)

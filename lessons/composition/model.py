@@ -25,6 +25,7 @@ MAX_GROUP = 10
 # Offsets added to the page seed, one per distinct draw.
 SEED_AVERAGING = 1
 SEED_BARS = 2
+SEED_SPLIT_BARS = 1  # added to the bars' seed for the ε/k histogram
 
 
 # --- data ---------------------------------------------------------------------------------
@@ -103,7 +104,7 @@ def histogram_frames(epsilon: float, seed: int) -> pd.DataFrame:
     split = dp.split_budget(epsilon, true.size)
     return frame.assign(
         parallel=dp.laplace_mechanism(true, 1, epsilon, rng=seed),
-        split=dp.laplace_mechanism(true, 1, split, rng=seed + 1),
+        split=dp.laplace_mechanism(true, 1, split, rng=seed + SEED_SPLIT_BARS),
     )
 
 

@@ -118,3 +118,30 @@ def test_every_chart_has_alt_text_that_states_its_numbers(lesson) -> None:
         alt = chart.proto.alt
         assert len(alt) >= 30, f"{lesson.file}: a chart without a real alt text: {alt!r}"
         assert any(ch.isdigit() for ch in alt), f"{lesson.file}: alt text without numbers"
+
+
+def _magic_seed_offsets(source: str) -> list[str]:
+    """`seed() + 3`, `seed + 1000`: an offset that is a number, not a named SEED_ constant."""
+    tree = ast.parse(source)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left = ast.unparse(node.left)
+            if "seed" in left.lower() and isinstance(node.right, ast.Constant):
+                found.append(ast.unparse(node))
+    return found
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=_ids(LESSONS))
+def test_every_seed_offset_is_a_named_constant(lesson) -> None:
+    for path in (LESSON_DIR / lesson.folder).glob("*.py"):
+        if path.name == "snippets.py":
+            continue  # the code shown to students carries the page's literal seed
+        assert _magic_seed_offsets(path.read_text()) == [], f"{lesson.folder}/{path.name}"
+
+
+def test_a_magic_seed_offset_would_be_caught() -> None:
+    assert _magic_seed_offsets("x = controls.seed() + 3\ny = f(rng=seed + 1)\n") == [
+        "controls.seed() + 3",
+        "seed + 1",
+    ]
