@@ -132,6 +132,20 @@ def rr_likelihood_ratios(p, q, *, log: bool = True):
     return out[0], out[1]
 
 
+def rr_pull_point(p: float, q: float) -> float:
+    r"""The share the coins pull the reported share toward: r* = (1 - q) / (2 - p - q).
+
+    The expected reported share is E[Ŷ] = r p + (1 - r)(1 - q), so
+    E[Ŷ] - r* = (p + q - 1)(r - r*): with p + q < 2 every true share r is reported closer
+    to r* (pulled by the factor p + q - 1). r* = ½ exactly when p = q. Undefined for
+    p = q = 1 (truthful reports: no pull)."""
+    p = check_probability("p", p)
+    q = check_probability("q", q)
+    if p == 1.0 and q == 1.0:
+        raise ValueError("p and q must not both be 1: truthful reports are not pulled anywhere")
+    return (1.0 - q) / (2.0 - p - q)
+
+
 def rr_count_std(proportion: float, n: int, p: float, q: float) -> float:
     r"""Standard deviation of the count estimate n · r̂ (see `rr_variance`):
 

@@ -113,6 +113,20 @@ def oue_probabilities(epsilon: float) -> tuple[float, float]:
     return 0.5, t / (1.0 + t)
 
 
+def oue_sue_share_threshold(epsilon: float) -> float:
+    r"""The true share f* of a value above which SUE estimates its count more precisely than
+    OUE at the same ε (below it OUE is more precise).
+
+    With the pure-protocol variance n q(1-q)/(p-q)² + n f (1-p-q)/(p-q):
+        SUE: 1 - p - q = 0, so  Var = n s/(s - 1)²,  s = e^(ε/2)   (no f term);
+        OUE: (1 - p - q)/(p - q) = 1, so  Var = n [4 e^ε/(e^ε - 1)² + f].
+    Equal at  f* = s/(s - 1)² - 4s²/((s - 1)²(s + 1)²) = s/(1 + s)²  (= p q of SUE):
+    0.235 at ε = 1, 0.197 at ε = 2, 0.070 at ε = 5. Computed with t = e^(-ε/2) as t/(1 + t)²."""
+    epsilon = check_epsilon(epsilon)
+    t = math.exp(-epsilon / 2.0)
+    return t / (1.0 + t) ** 2
+
+
 def ue_variance(n: int, p: float, q: float, frequency: float = 0.0) -> float:
     r"""Variance of one estimated count ĉ_v (count scale), true share f of value v: the
     pure-protocol variance  n q (1 - q) / (p - q)² + n f (1 - p - q) / (p - q)."""

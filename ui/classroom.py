@@ -51,7 +51,9 @@ def sidebar() -> None:
             key=SEED_KEY,
             help="Every chart draws its randomness from this seed, so the same seed shows "
             "the same charts on every screen (a projector matches a printed handout). "
-            "It is part of the page's link.",
+            "It is part of the page's link. A fixed seed is for teaching only: a real "
+            "release needs unpredictable randomness and never a seed — whoever knows the "
+            "seed can redraw the noise and subtract it.",
         )
         st.button(
             "Re-roll",

@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui import links
+from ui import links, text
 
 DEFAULT_SEED = 2026
 
@@ -32,7 +32,7 @@ MORE_PRIVATE_LEFT = "← more private · less private →"
 
 def format_epsilon(epsilon: float) -> str:
     """ε as a short string: 0.01, 0.5, 1, 10."""
-    return f"{epsilon:g}"
+    return text.number(epsilon)
 
 
 def epsilon_slider(

@@ -14,6 +14,7 @@ after parsing; line breaks become spaces (a name is one line).
 
 from __future__ import annotations
 
+import math
 import re
 
 # Every character with a meaning in Streamlit's markdown, HTML or LaTeX (plain , / ; ? are
@@ -35,3 +36,29 @@ def plain(value: object) -> str:
     """`value` as text that Streamlit's markdown shows literally, on one line."""
     one_line = re.sub(r"[\r\n\u2028\u2029]+", " ", str(value))
     return _SPECIAL.sub(r"\\\1", _LINKIFIED.sub(_unlink, one_line))
+
+
+def number(value: float, digits: int = 4) -> str:
+    """The one number formatter for the screen: `digits` significant digits, thousands
+    separators, never scientific notation, no trailing zeros (1.0986 → "1.099",
+    22030.4 → "22,030", 0.0001234 → "0.0001234", 10.0 → "10", -0.5 → "−0.5"); ±∞ as "∞"."""
+    x = float(value)
+    if math.isnan(x):
+        return "–"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    sign = "−" if x < 0 else ""
+    x = abs(x)
+    if x == 0:
+        return "0"
+    magnitude = math.floor(math.log10(x))
+    decimals = max(digits - 1 - magnitude, 0)
+    shown = f"{x:,.{decimals}f}"
+    if "." in shown:
+        shown = shown.rstrip("0").rstrip(".")
+    return sign + shown if shown != "0" else "0"
+
+
+def percent(share: float, digits: int = 3) -> str:
+    """A share as a percentage with `number`'s rules: 0.0001234 → "0.01234%", 0.5 → "50%"."""
+    return number(100.0 * float(share), digits) + "%"

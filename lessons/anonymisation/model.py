@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 import dp
-from ui import datasets
+from ui import datasets, text
 from ui.datasets import census
 
 ROLL_SEED = 1994  # fixed: the roll is part of the lesson's data, like the census itself
@@ -251,7 +251,7 @@ def success_marker(epsilon: float, exact: float, simulated: float, *, tries: int
             "epsilon": [epsilon, epsilon],
             "success": [exact, simulated],
             "kind": ["exact", f"simulated ({tries:,} tries)"],
-            "label": [f"your ε = {epsilon:g}: {exact:.1%}", ""],
+            "label": [f"your ε = {text.number(epsilon)}: {exact:.1%}", ""],
         }
     )
 
@@ -260,3 +260,15 @@ def success_marker(epsilon: float, exact: float, simulated: float, *, tries: int
 def class_size_download(buckets: tuple[int, ...], people: int) -> pd.DataFrame:
     """The class-size chart's data as a download: bucket, people, share."""
     return class_size_frame(list(buckets), people)[["bucket", "people", "share"]]
+
+
+@datasets.cached()
+def zip_sizes() -> dict:
+    """How many census people share each invented ZIP code: mean, median, smallest, largest."""
+    sizes = census()["Zip"].value_counts()
+    return {
+        "mean": float(sizes.mean()),
+        "median": int(sizes.median()),
+        "min": int(sizes.min()),
+        "max": int(sizes.max()),
+    }

@@ -4,7 +4,7 @@ import streamlit as st
 
 import dp
 from lessons.anonymisation import charts, model, snippets
-from ui import controls, downloads, quiz, userdata
+from ui import controls, downloads, quiz, text, userdata
 
 controls.lesson_header(
     "Why anonymisation fails",
@@ -101,10 +101,12 @@ st.markdown(
 fact_column, ours_column = st.columns(2)
 fact_column.metric("Unique on (ZIP, DOB, sex): US population, Sweeney 2000", "87%")
 ours_column.metric("Unique on (ZIP, DOB, sex): this dataset", f"{sweeney['share_unique']:.1%}")
+zips = model.zip_sizes()
 st.caption(
     f"{sweeney['buckets'][0]:,} of {sweeney['people']:,} people. Our invented ZIP codes hold "
-    "about 100 census people each, far fewer than a real ZIP code, so the share here is "
-    "higher than Sweeney's."
+    f"far fewer census people than a real ZIP code — {text.number(zips['mean'], 4)} on average, "
+    f"but a median of {zips['median']:,} and anywhere from {zips['min']:,} to {zips['max']:,} "
+    "— so the share here is higher than Sweeney's."
 )
 
 # --- 2. Uniqueness explorer -----------------------------------------------------------------
@@ -225,19 +227,19 @@ simulated_column.metric(
 )
 budget_column.metric(
     "Budget the two queries spend (2ε)",
-    f"{dp.sequential_composition([epsilon, epsilon]):g}",
+    f"{text.number(dp.sequential_composition([epsilon, epsilon]))}",
 )
 charts.success(epsilon > 0.3, model.ATTACK_TRIES).show(
     marker=model.success_marker(epsilon, exact, simulated, tries=model.ATTACK_TRIES),
     alt=(
         f"Line chart of the attacker's chance of guessing right against ε from 0.01 to 10, "
         f"rising from 50% to {model.success_curve()['success'].iloc[-1]:.1%}. At your "
-        f"ε = {epsilon:g} it is {exact:.1%} exactly; {model.ATTACK_TRIES:,} simulated "
+        f"ε = {text.number(epsilon)} it is {exact:.1%} exactly; {model.ATTACK_TRIES:,} simulated "
         f"tries gave {simulated:.1%}."
     ),
 )
 st.caption(
-    f"At ε = {epsilon:g} the attacker is right {exact:.1%} of the time (black circle on "
+    f"At ε = {text.number(epsilon)} the attacker is right {exact:.1%} of the time (black circle on "
     f"the dashed line); {model.ATTACK_TRIES:,} simulated attacks were right {simulated:.1%} "
     f"of the time (orange diamond); its standard error is "
     f"{dp.proportion_standard_error(exact, model.ATTACK_TRIES):.1%}. Small ε pushes the "

@@ -68,7 +68,7 @@ errors = model.error_distributions(truth, n, epsilon, errors_seed)
 charts.error_distribution().show(
     **model.error_distribution_data(errors, n, epsilon),
     alt=(
-        f"Two distributions of the absolute error on one log axis, at ε = {epsilon:g}. "
+        f"Two distributions of the absolute error on one log axis, at ε = {text.number(epsilon)}. "
         f"Central (solid blue, exact): typical error ± {central_sd:,.2f} people. Local "
         f"(dashed orange, {model.REPETITIONS:,} simulated surveys): typical error "
         f"± {local_sd:,.1f} people, about {ratio:,.0f} times larger."
@@ -78,7 +78,7 @@ st.caption(
     "Each curve shows how often an answer misses the truth by a given amount (10 bins per "
     "factor of 10). Axes fixed: 0.01 to 100,000 people, 0 to 35%. The true value is an "
     f"error of 0; the local estimate is off by about {dp.normalised_error(local_sd, truth):.1%} "
-    f"of the true count, the central one by {dp.normalised_error(central_sd, truth):.3%}."
+    f"of the true count, the central one by {text.percent(dp.normalised_error(central_sd, truth))}."
 )
 snippets.ERRORS.show(
     truth=truth,
@@ -113,7 +113,7 @@ data_label = "this census" if on_census else "your file"
 charts.error_versus_n().show(
     **model.error_versus_n_data(epsilon, n, data_label),
     alt=(
-        f"Log-log chart at ε = {epsilon:g}: the central typical error is flat at "
+        f"Log-log chart at ε = {text.number(epsilon)}: the central typical error is flat at "
         f"± {central_sd:,.2f} people for every n; the local one grows like √n, from "
         f"± {dp.local_count_std(100, epsilon):,.1f} at 100 people to "
         f"± {dp.local_count_std(10_000_000, epsilon):,.0f} at 10,000,000. The dataset in use "

@@ -63,8 +63,12 @@ def show_math(p: float, q: float) -> None:
         "below 0 % or above 100 %: that is the price of being unbiased."
     )
     st.latex(
-        rf"\varepsilon = \ln \max\!\left(\frac{{p}}{{1-q}}, \frac{{q}}{{1-p}}\right)"
-        rf" = {dp.rr_epsilon(p, q):.3f}"
+        rf"\varepsilon = \max\!\left(\left|\ln\frac{{p}}{{1-q}}\right|,"
+        rf" \left|\ln\frac{{q}}{{1-p}}\right|\right) = {text.number(dp.rr_epsilon(p, q))}"
+    )
+    st.caption(
+        "The absolute values matter when p + q < 1: a report is then evidence for the other "
+        "answer, and its log-ratio is negative."
     )
 
 
@@ -99,10 +103,12 @@ def show_outcome(found: survey.Survey, result: survey.SubmitResult) -> None:
     show, message = SUBMIT_MESSAGES[result]
     show(message)
     st.caption(
-        f"Your protocol keeps a true yes with probability p = {found.protocol.p:.3g} and a "
-        f"true no with probability q = {found.protocol.q:.3g}: privacy loss "
-        f"ε = {found.protocol.epsilon:.3f}. A reported yes is at most "
-        f"{found.protocol.likelihood_ratio_bound:.3g} times as likely from someone whose true "
+        "Your protocol keeps a true yes with probability p = "
+        f"{text.number(found.protocol.p, 3)} and a "
+        f"true no with probability q = {text.number(found.protocol.q, 3)}: privacy loss "
+        f"ε = {text.number(found.protocol.epsilon)}. A reported yes is at most "
+        f"{text.number(found.protocol.likelihood_ratio_bound, 3)} times as likely from someone "
+        "whose true "
         "answer is yes."
     )
 
@@ -206,7 +212,7 @@ def create_view() -> None:
         columns = st.columns(3)
         columns[0].metric("p: keep a true yes", f"{protocol.p:.3f}")
         columns[1].metric("q: keep a true no", f"{protocol.q:.3f}")
-        columns[2].metric("Privacy loss ε", f"{protocol.epsilon:.3f}")
+        columns[2].metric("Privacy loss ε", text.number(protocol.epsilon))
         with st.expander("What students will be told to do"):
             for number, step in enumerate(protocol.steps, 1):
                 st.markdown(f"{number}. {step}")
@@ -288,19 +294,20 @@ def live_results(survey_id: int, admin_key: str) -> None:
         snippets.RUNNING_ESTIMATE.show(p=p, q=q, reports=reports)
         st.caption(
             description + " The true share is unknown — that is the point: nobody's answer "
-            "was revealed. The dashed line is pulled toward 50% by the coins; the estimate "
-            "undoes that pull."
+            "was revealed. The coins pull the dashed line toward "
+            f"(1 − q)/(2 − p − q) = {text.percent(dp.rr_pull_point(p, q))} (50% only when "
+            "p = q); the estimate undoes that pull."
         )
 
-    controls = st.columns(3)
+    buttons = st.columns(3)
     if current.is_open:
-        if controls[0].button("Close survey", key="survey_close", icon=":material/lock:"):
+        if buttons[0].button("Close survey", key="survey_close", icon=":material/lock:"):
             store.close(survey_id, admin_key)
             st.rerun(scope="fragment")
-    elif controls[0].button("Reopen survey", key="survey_reopen", icon=":material/lock_open:"):
+    elif buttons[0].button("Reopen survey", key="survey_reopen", icon=":material/lock_open:"):
         store.reopen(survey_id, admin_key)
         st.rerun(scope="fragment")
-    controls[1].download_button(
+    buttons[1].download_button(
         "Download CSV",
         data=lambda: model.responses_csv(store.responses(survey_id)),
         file_name=f"survey-{current.code}-randomized-responses.csv",
@@ -309,7 +316,7 @@ def live_results(survey_id: int, admin_key: str) -> None:
         on_click="ignore",
         icon=":material/download:",
     )
-    with controls[2].popover("Reset…", icon=":material/restart_alt:"):
+    with buttons[2].popover("Reset…", icon=":material/restart_alt:"):
         st.markdown("Delete every answer of this survey? Students may then answer again.")
         if st.button("Yes, delete all answers", key="survey_reset", type="primary"):
             store.reset(survey_id, admin_key)

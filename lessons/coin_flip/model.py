@@ -219,3 +219,10 @@ def spread_data(frame: pd.DataFrame, current_n: int, current_sd: float) -> dict[
             {"n": [current_n], "sd": [current_sd], "label": [f"your n = {current_n:,}"]}
         ),
     }
+
+
+def fair_coin_arithmetic(yes_count: int, n: int) -> tuple[str, str]:
+    """The textbook line 2·Ŷ − ½ as shown: Ŷ rounded to 4 decimals, and the result computed
+    from that shown value, so the arithmetic on screen adds up (2·0.3052 − 0.5 = 0.1104)."""
+    shown = round(yes_count / n, 4)
+    return f"{shown:.4f}", f"{2 * shown - 0.5:.4f}"

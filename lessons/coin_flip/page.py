@@ -11,8 +11,10 @@ from ui import controls, downloads, quiz, text
 
 controls.lesson_header(
     "Coin-flip randomized response",
-    "How a survey can ask a sensitive question without anyone, not even the survey, "
-    "learning your answer. You flip the two secret coins yourself, derive the privacy loss "
+    "How a survey can ask a sensitive question and give every respondent plausible "
+    "deniability: no single answer proves anything, although each one shifts the odds "
+    "about you by at most a factor of 3 (Warner 1965). You flip the two secret coins yourself, "
+    "derive the privacy loss "
     "ε = ln 3 step by step, then survey everybody in the dataset and watch the "
     "naive count go badly wrong while the de-biased estimate lands near the truth. Finally "
     "you bias the coins and hunt for a bug that a textbook formula hides.",
@@ -73,8 +75,9 @@ st.markdown(
 )
 st.latex(
     r"\begin{array}{r|cc} & \text{report yes} & \text{report no} \\ \hline "
-    rf"\text{{truly yes}} & p = {p_fair:g} & 1 - p = {1 - p_fair:g} \\ "
-    rf"\text{{truly no}} & 1 - q = {1 - q_fair:g} & q = {q_fair:g} \end{{array}}"
+    rf"\text{{truly yes}} & p = {text.number(p_fair)} & 1 - p = {text.number(1 - p_fair)} \\ "
+    rf"\text{{truly no}} & 1 - q = {text.number(1 - q_fair)} & q = {text.number(q_fair)} "
+    rf"\end{{array}}"
 )
 st.markdown(
     "How much can one report teach someone about you? Compare how likely it is under "
@@ -82,11 +85,11 @@ st.markdown(
 )
 st.latex(
     r"\frac{P[\text{yes} \mid \text{truly yes}]}{P[\text{yes} \mid \text{truly no}]}"
-    rf" = \frac{{3/4}}{{1/4}} = {odds_yes:g},"
+    rf" = \frac{{3/4}}{{1/4}} = {text.number(odds_yes)},"
 )
 st.latex(
     r"\frac{P[\text{no} \mid \text{truly no}]}{P[\text{no} \mid \text{truly yes}]}"
-    rf" = \frac{{3/4}}{{1/4}} = {odds_no:g}."
+    rf" = \frac{{3/4}}{{1/4}} = {text.number(odds_no)}."
 )
 st.markdown(
     "No report shifts the odds by more than a factor 3. Differential privacy writes that "
@@ -94,13 +97,13 @@ st.markdown(
 )
 epsilon_fair = dp.rr_epsilon(p_fair, q_fair)
 st.latex(
-    rf"e^{{\varepsilon}} = {odds_yes:g} \quad\Longrightarrow\quad "
-    rf"\varepsilon = \ln 3 \approx {epsilon_fair:.4f}"
+    rf"e^{{\varepsilon}} = {text.number(odds_yes)} \quad\Longrightarrow\quad "
+    rf"\varepsilon = \ln 3 \approx {text.number(epsilon_fair)}"
 )
 fair_columns = st.columns(3)
-fair_columns[0].metric("p (keep a true yes)", f"{p_fair:g}")
-fair_columns[1].metric("q (keep a true no)", f"{q_fair:g}")
-fair_columns[2].metric("Privacy loss ε (fair coins)", f"{epsilon_fair:.4f}")
+fair_columns[0].metric("p (keep a true yes)", f"{text.number(p_fair)}")
+fair_columns[1].metric("q (keep a true no)", f"{text.number(q_fair)}")
+fair_columns[2].metric("Privacy loss ε (fair coins)", text.number(epsilon_fair))
 
 # --- 2. Survey the data --------------------------------------------------------------------
 if survey is not None:
@@ -138,11 +141,11 @@ if survey is not None:
         "*no* say *yes* because of the coins. The expected share of *yes* answers Ŷ is "
         "¼ + r/2 for a true share r, so you undo the coins by solving for r:"
     )
-    share_yes = naive / n_people
+    shown_share, shown_estimate = model.fair_coin_arithmetic(naive, n_people)
     st.latex(
         r"\begin{aligned}"
         r"\hat r &= \frac{\hat Y - 1/4}{1/2} = 2\hat Y - \tfrac12 \\"
-        rf"&= 2 \cdot {share_yes:.4f} - 0.5 = {estimate / n_people:.4f} \\"
+        rf"&= 2 \cdot {shown_share} - 0.5 = {shown_estimate} \\"
         rf"{model.latex_number(n_people)}\,\hat r"
         rf" &\approx {model.latex_number(estimate)}"
         r"\end{aligned}"
@@ -184,9 +187,7 @@ if survey is not None:
         seed=repeat_seed,
     )
     downloads.download_csv(repeated, filename="coin_flip-surveys.csv", key="coin_flip_dl_surveys")
-    st.metric(
-        "Typical error (one standard deviation, from rr_variance)", f"± {sd_fair:,.0f} people"
-    )
+    st.metric("Typical error (SD)", f"± {sd_fair:,.0f} people")
     st.markdown(
         "Each survey lands somewhere else, but they centre on the truth: the estimator is "
         "unbiased. The price of deniability is the spread."
@@ -303,7 +304,7 @@ epsilon = dp.rr_epsilon(p, q)
 coin_metrics = st.columns(3)
 coin_metrics[0].metric("p (keep a true yes)", f"{p:.3f}")
 coin_metrics[1].metric("q (keep a true no)", f"{q:.3f}")
-coin_metrics[2].metric("Privacy loss ε", "∞" if math.isinf(epsilon) else f"{epsilon:.3f}")
+coin_metrics[2].metric("Privacy loss ε", text.number(epsilon))
 
 if math.isinf(epsilon):
     st.warning(
@@ -324,7 +325,8 @@ if survey is not None:
     except ValueError:
         informative = False
         st.warning(
-            f"With h = 0 nobody ever answers honestly: p + q = {p + q:g}, so every answer is "
+            f"With h = 0 nobody ever answers honestly: p + q = {text.number(p + q)}, so every "
+            "answer is "
             "pure coin noise and says nothing about the truth. No formula can recover the "
             "true count (the de-biasing would divide by p + q − 1 = 0). Move h up."
         )

@@ -46,6 +46,12 @@ def occupation_counts() -> pd.DataFrame:
     return pd.DataFrame({"occupation": counts.index.astype(str), "true": counts.to_numpy()})
 
 
+@datasets.cached()
+def people_without_occupation() -> int:
+    """How many census people have no occupation recorded (they are in no bar)."""
+    return int(census()["Occupation"].isna().sum())
+
+
 # --- (a) sequential composition -----------------------------------------------------------
 
 

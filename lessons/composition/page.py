@@ -6,7 +6,7 @@ import streamlit as st
 import dp
 from lessons.composition import charts, model, snippets
 from ui import charts as ui_charts
-from ui import controls, downloads, quiz, userdata
+from ui import controls, downloads, quiz, text, userdata
 
 controls.lesson_header(
     "Composition and the privacy budget",
@@ -55,7 +55,7 @@ per_query = dp.split_budget(total, m)
 sd = dp.laplace_std(1, per_query)
 one_query_sd = dp.laplace_std(1, total)
 cols = st.columns(3)
-cols[0].metric("ε per query", f"{per_query:.4g}")
+cols[0].metric("ε per query", f"{text.number(per_query)}")
 cols[1].metric("Typical error per answer (sd)", f"± {sd:,.2f}")
 cols[2].metric(
     "95% of answers within",
@@ -67,12 +67,13 @@ charts.sequential().show(
     current=model.sequential_current(sequential, m),
     alt=(
         f"Line chart, log scale: the typical error per answer for 1 to 50 queries sharing "
-        f"ε_total = {total:g}. One query: ± {one_query_sd:,.2f}. At m = {m} (marked): "
-        f"± {sd:,.2f}, each query getting ε = {per_query:.4g}."
+        f"ε_total = {text.number(total)}. One query: ± {one_query_sd:,.2f}. At m = {m} (marked): "
+        f"± {sd:,.2f}, each query getting ε = {text.number(per_query)}."
     ),
 )
 st.caption(
-    f"With {m} queries each answer is {m}× noisier than a single query at ε_total = {total:g} "
+    f"With {m} queries each answer is {m}× noisier than a single query at ε_total = "
+    f"{text.number(total)} "
     f"(± {one_query_sd:,.2f}). Axis fixed from 0.1 to 10,000 people, log scale."
 )
 downloads.download_csv(
@@ -126,7 +127,8 @@ cols[2].metric("Privacy spent m·ε", f"{spent:,.2f}")
 charts.averaging(truth).show(
     answers=shown,
     alt=(
-        f"Grey dots: {avg_m:,} noisy answers at ε = {avg_eps:g} each; blue line: their running "
+        f"Grey dots: {avg_m:,} noisy answers at ε = {text.number(avg_eps)} each; blue line: "
+        "their running "
         f"average, ending at {average:,.1f}; dashed line: the true count {truth:,}; shaded band: "
         f"± 2 typical errors of the average (one typical error: ± {average_sd:,.2f} after "
         f"{avg_m:,} answers)."
@@ -140,9 +142,10 @@ snippets.AVERAGING.show(truth=truth, epsilon=avg_eps, answers=avg_m, seed=averag
 downloads.download_csv(shown, filename="composition-averaging.csv", key="composition_dl_averaging")
 st.markdown(
     f"**The ledger.** Each answer looks private. Together they are not: {avg_m:,} answers at "
-    f"ε = {avg_eps:g} cost ε = {spent:,.2f}, and the average pins the truth down to about "
+    f"ε = {text.number(avg_eps)} cost ε = {spent:,.2f}, and the average pins the truth down to "
+    "about "
     f"± {average_sd:,.2f}. A curator must therefore cap the *total*: with the budget "
-    f"ε_total = {total:g} from section 1 it answers only "
+    f"ε_total = {text.number(total)} from section 1 it answers only "
     f"{dp.queries_within_budget(total, avg_eps):,} of these questions, then refuses."
 )
 st.dataframe(model.ledger(avg_eps, avg_m, total), hide_index=True)
@@ -151,11 +154,13 @@ st.dataframe(model.ledger(avg_eps, avg_m, total), hide_index=True)
 st.header("3. Parallel composition: disjoint groups cost ε once")
 counts = model.occupation_counts()
 k = len(counts)
+missing = model.people_without_occupation()
 st.markdown(
-    f"A histogram of occupations has {k} bars. Everyone is in exactly one of them, so adding "
-    "or removing one person changes one bar by 1 and no other. Each bar is ε-DP on its own "
-    "part of the data, and disjoint parts compose in parallel — the cost is the largest ε, "
-    "not the sum:"
+    f"A histogram of occupations has {k} bars. Everyone is in at most one of them "
+    f"({missing:,} people have no occupation recorded and are in none), so — with neighbours "
+    "that **add or remove one person** — one person changes one bar by 1 and no other. "
+    "Each bar is ε-DP on its own part of the data, and disjoint parts compose in parallel: "
+    "the cost is the largest ε, not the sum:"
 )
 st.latex(
     r"""\begin{aligned}
@@ -167,9 +172,14 @@ par_eps = controls.epsilon_slider(key="par_eps", label="Budget ε for the histog
 parallel_cost = dp.parallel_composition([par_eps] * k)
 sequential_cost = dp.sequential_composition([par_eps] * k)
 split_eps = dp.split_budget(par_eps, k)
+st.caption(
+    "Under the other neighbour relation — **replace** one person's record — a person can "
+    "move from one bar to another, changing two bars by 1 each: the same histogram then "
+    f"costs 2ε = {text.number(dp.group_privacy(parallel_cost, 2))}."
+)
 cols = st.columns(4)
-cols[0].metric("Cost as one histogram", f"ε = {parallel_cost:g}")
-cols[1].metric(f"Cost as {k} separate queries", f"ε = {sequential_cost:.3g}")
+cols[0].metric("Cost as one histogram", f"ε = {text.number(parallel_cost)}")
+cols[1].metric(f"Cost as {k} separate queries", f"ε = {text.number(sequential_cost, 3)}")
 cols[2].metric("Error per bar, histogram", f"± {dp.laplace_std(1, par_eps):,.1f}")
 cols[3].metric(f"Error per bar, ε split {k} ways", f"± {dp.laplace_std(1, split_eps):,.1f}")
 bars_seed = controls.seed() + model.SEED_BARS
@@ -178,9 +188,10 @@ left, right = st.columns(2)
 with left:
     charts.bars("parallel", ui_charts.BLUE).show(
         bars=bars,
-        title=f"One histogram: ε = {par_eps:g} per bar",
+        title=f"One histogram: ε = {text.number(par_eps)} per bar",
         alt=(
-            f"Noisy occupation counts at ε = {par_eps:g} per bar (total ε = {parallel_cost:g}), "
+            f"Noisy occupation counts at ε = {text.number(par_eps)} per bar (total ε = "
+            f"{text.number(parallel_cost)}), "
             f"black ticks at the true counts. Total absolute error "
             f"{float(dp.l1_error(bars['parallel'], bars['true'])):,.0f} people."
         ),
@@ -188,10 +199,12 @@ with left:
 with right:
     charts.bars("split", ui_charts.ORANGE).show(
         bars=bars,
-        title=f"{k} separate queries: ε = {split_eps:.3g} each",
+        title=f"{k} separate queries: ε = {text.number(split_eps, 3)} each",
         alt=(
-            f"Noisy occupation counts at ε = {split_eps:.3g} per bar (the same total ε = "
-            f"{par_eps:g} split {k} ways), black ticks at the true counts. Total absolute error "
+            f"Noisy occupation counts at ε = {text.number(split_eps, 3)} per bar (the same "
+            "total ε = "
+            f"{text.number(par_eps)} split {k} ways), black ticks at the true counts. Total "
+            "absolute error "
             f"{float(dp.l1_error(bars['split'], bars['true'])):,.0f} people."
         ),
     )
@@ -234,9 +247,9 @@ posterior = dp.posterior_bound(prior, group_eps_total)
 st.markdown("An attacker who believed π before can believe at most this afterwards:")
 st.latex(r"\pi' \le \frac{e^{g\varepsilon}\,\pi}{e^{g\varepsilon}\,\pi + 1 - \pi}")
 cols = st.columns(3)
-cols[0].metric("Family's ε = g·ε", f"{group_eps_total:.3g}")
+cols[0].metric("Family's ε = g·ε", f"{text.number(group_eps_total, 3)}")
 cols[1].metric(
-    "Likelihood ratio bound e^(gε)", f"{dp.likelihood_ratio_bound(group_eps_total):,.3g}"
+    "Likelihood ratio bound e^(gε)", f"{text.number(dp.likelihood_ratio_bound(group_eps_total), 3)}"
 )
 cols[2].metric(
     "Worst-case belief afterwards",
@@ -247,7 +260,8 @@ cols[2].metric(
 charts.group().show(
     **model.group_data(group_eps, g, prior),
     alt=(
-        f"Worst-case belief about a group of 1 to 10 people at ε = {group_eps:g} per person, "
+        f"Worst-case belief about a group of 1 to 10 people at ε = {text.number(group_eps)} per "
+        "person, "
         f"starting from a prior of {prior:.0%} (dashed line). One person: "
         f"{dp.posterior_bound(prior, group_eps):.0%}; a group of {g}: {posterior:.0%}."
     ),
@@ -291,8 +305,10 @@ quiz.check_yourself(
             "the whole histogram cost?",
             ("ε = 0.1", "ε = 1.4", "ε = 0.1/14 ≈ 0.007"),
             correct=0,
-            explanation="Each person sits in exactly one bar, so the bars compose in "
-            "parallel: the cost is the largest ε, 0.1, not the sum 1.4.",
+            explanation="Adding or removing one person changes at most one bar (people "
+            "without an occupation are in none), so the bars compose in parallel: the cost is "
+            "the largest ε, 0.1, not the sum 1.4. (If a neighbour replaced one person, two "
+            "bars could change: 0.2.)",
         ),
     ],
 )

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 import dp
-from ui import datasets
+from ui import datasets, text
 from ui.datasets import census
 
 HALF_WINDOW = 8.0  # outputs y shown: f(D) ± 8 (fixed: it does not move with ε or Y)
@@ -114,7 +114,7 @@ def posterior_frames(prior: float, epsilon: float, posterior: float) -> dict[str
             {
                 "epsilon": [epsilon],
                 "posterior": [posterior],
-                "label": [f"ε = {epsilon:g}: {posterior:.1%}"],
+                "label": [f"ε = {text.number(epsilon)}: {posterior:.1%}"],
             }
         ),
     }

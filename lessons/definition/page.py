@@ -5,7 +5,7 @@ import streamlit as st
 
 import dp
 from lessons.definition import charts, model, snippets
-from ui import controls, downloads, quiz, userdata
+from ui import controls, downloads, quiz, text, userdata
 
 controls.lesson_header(
     "The definition",
@@ -80,9 +80,10 @@ lo, hi = controls.slider(
 charts.densities(truth).show(
     density=model.density_frame(truth, truth_neighbour, epsilon),
     event=model.event_frame(lo, hi),
-    title=f"Both worlds' output densities, ε = {epsilon:g}",
+    title=f"Both worlds' output densities, ε = {text.number(epsilon)}",
     alt=(
-        f"Two Laplace densities at ε = {epsilon:g}: F(D) centred on {truth:,} (solid blue) and "
+        f"Two Laplace densities at ε = {text.number(epsilon)}: F(D) centred on {truth:,} (solid "
+        "blue) and "
         f"F(D′) centred on {truth_neighbour:,} (dashed orange), on a log scale from "
         f"{low_edge:,.0f} to {high_edge:,.0f}, with the event Y = [{lo:,.1f}, {hi:,.1f}] shaded."
     ),
@@ -110,26 +111,34 @@ else:
     )
     bound = dp.likelihood_ratio_bound(epsilon)
     col_p, col_q, col_ratio, col_bound = st.columns(4)
-    col_p.metric("P[F(D) ∈ Y]", f"{p_d:.4g}")
-    col_q.metric("P[F(D′) ∈ Y]", f"{p_d_prime:.4g}")
-    col_ratio.metric("Ratio", f"{ratio:,.4g}")
-    col_bound.metric("e^ε", f"{bound:,.4g}")
+    col_p.metric("P[F(D) ∈ Y]", f"{text.number(p_d)}")
+    col_q.metric("P[F(D′) ∈ Y]", f"{text.number(p_d_prime)}")
+    col_ratio.metric("Ratio", f"{text.number(ratio)}")
+    col_bound.metric("e^ε", f"{text.number(bound)}")
     if 1 / bound * (1 - 1e-9) <= ratio <= bound * (1 + 1e-9):
         st.success(
-            f"The ratio {ratio:,.4g} lies within [e^−ε, e^ε] = [{1 / bound:,.4g}, "
-            f"{bound:,.4g}]. Move Y anywhere: it always will.",
+            f"The ratio {text.number(ratio)} lies within [e^−ε, e^ε] = [{text.number(1 / bound)}, "
+            f"{text.number(bound)}]. Move Y anywhere: it always will.",
             icon=":material/check_circle:",
         )
     else:  # cannot happen for the Laplace mechanism; shown if the math were wrong
         st.error(
-            f"The ratio {ratio:,.4g} leaves [e^−ε, e^ε] = [{1 / bound:,.4g}, {bound:,.4g}].",
+            f"The ratio {text.number(ratio)} leaves [e^−ε, e^ε] = [{text.number(1 / bound)}, "
+            f"{text.number(bound)}].",
             icon=":material/error:",
         )
-    st.caption(
-        "The ratio reaches e^ε when Y lies entirely to the right of both centres (and e^−ε "
-        "entirely to the left): far out in a tail, every output is exactly e^ε times likelier "
-        "in one world."
-    )
+    if truth != truth_neighbour:
+        st.caption(
+            "The ratio reaches e^ε when Y lies entirely to the right of both centres (and e^−ε "
+            "entirely to the left): far out in a tail, every output is exactly e^ε times "
+            "likelier in one world."
+        )
+    else:
+        st.caption(
+            "This person does not change the count, so both worlds give the same answer: the "
+            "two densities coincide and the ratio is 1 for every Y. The bound e^ε is reached "
+            "only for a neighbour who changes the count — pick someone who earns >50K."
+        )
 
 # --- 2. The privacy loss --------------------------------------------------------------------
 st.header("2. The privacy loss, output by output")
@@ -149,12 +158,17 @@ st.markdown(
 charts.loss(truth).show(
     loss=model.loss_frame(truth, truth_neighbour, epsilon),
     **model.band_frames(truth, epsilon),
-    title=f"Privacy loss stays inside ±ε = ±{epsilon:g}",
+    title=f"Privacy loss stays inside ±ε = ±{text.number(epsilon)}",
     alt=(
-        f"Privacy loss across outputs {low_edge:,.0f} to {high_edge:,.0f} at ε = {epsilon:g}: "
+        f"Privacy loss across outputs {low_edge:,.0f} to {high_edge:,.0f} at ε = "
+        f"{text.number(epsilon)}: "
         f"it is −{truth - truth_neighbour}·ε left of {truth_neighbour:,}, rises linearly between "
         f"the two centres and is +{truth - truth_neighbour}·ε right of {truth:,}, inside the "
-        f"grey band ±{epsilon:g}."
+        f"grey band ±{text.number(epsilon)}."
+        if truth != truth_neighbour
+        else f"Privacy loss across outputs {low_edge:,.0f} to {high_edge:,.0f}: 0 everywhere "
+        "(the removed person does not change the count), well inside the grey band "
+        f"±{text.number(epsilon)}."
     ),
 )
 st.caption(
@@ -187,7 +201,7 @@ prior = controls.share_slider(
 posterior = dp.posterior_bound(prior, epsilon)
 col_prior, col_eps, col_post = st.columns(3)
 col_prior.metric("Prior p", f"{prior:.0%}")
-col_eps.metric("ε", f"{epsilon:g}")
+col_eps.metric("ε", f"{text.number(epsilon)}")
 col_post.metric(
     "Worst-case posterior", f"{posterior:.1%}", delta=f"{posterior - prior:+.1%} points"
 )
@@ -197,7 +211,8 @@ charts.posterior().show(
     title="Worst-case belief after one output",
     alt=(
         f"Worst-case posterior versus ε from 0.01 to 20 for a prior of {prior:.0%}: it starts at "
-        f"the prior and climbs towards 100%; at the chosen ε = {epsilon:g} it is {posterior:.1%}."
+        f"the prior and climbs towards 100%; at the chosen ε = {text.number(epsilon)} it is "
+        f"{posterior:.1%}."
     ),
 )
 snippets.POSTERIOR.show(prior=prior, epsilon=epsilon)

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 import dp
-from ui import datasets
+from ui import datasets, text
 
 # Offsets added to the page seed, one per distinct draw.
 SEED_ONE_SURVEY = 7_000
@@ -73,3 +73,36 @@ def ratio_data(p: float, q: float, epsilon: float) -> dict[str, pd.DataFrame]:
 
 
 EPSILON_CURVE: tuple[float, ...] = tuple(float(x) for x in np.geomspace(0.01, 10.0, 61))
+
+
+# --- which report is better protected -------------------------------------------------------
+
+
+def protect_yes_advice(p: float, q: float) -> tuple[str, str]:
+    """When a reported yes reveals more than a reported no: (direction, sentence).
+
+    A reported yes carries the likelihood ratio p / (1 − q) (`dp.rr_likelihood_ratios`). It
+    reveals less the closer it is to 1. With p + q > 1 the ratio is above 1: lowering q
+    (which raises 1 − q) or lowering p brings it down. With p + q < 1 it is below 1 (a yes
+    is evidence for a no): raising p or q brings it up. `direction` is "lower" or "raise"."""
+    ratio, _ = dp.rr_likelihood_ratios(p, q, log=False)
+    if ratio >= 1:
+        direction = "lower"
+        why = (
+            f"p + q = {text.number(p + q)} > 1, so p/(1 − q) = {text.number(ratio)} is above 1: "
+            "lower q (it "
+            "raises 1 − q) or lower p to bring it toward 1"
+        )
+    else:
+        direction = "raise"
+        why = (
+            f"p + q = {text.number(p + q)} < 1, so p/(1 − q) = {text.number(ratio)} is below 1 "
+            "(a reported yes "
+            "points to a true no): raise p or raise q to bring it toward 1"
+        )
+    return direction, (
+        "A reported **no** reveals less than a reported yes: a *yes* is the stronger evidence "
+        "here, so ε is set by it. If *yes* is the sensitive answer, protect it: a reported yes "
+        f"carries the likelihood ratio p/(1 − q), and {why}. Every step toward p + q = 1 "
+        "makes both reports reveal less, and the estimate noisier."
+    )

@@ -43,9 +43,10 @@ if mode == "Set p and q":
 else:
     chosen_epsilon = controls.epsilon_slider("grr_eps", default=1.0)
     p = q = dp.rr_keep_probability(chosen_epsilon)
+    shown_epsilon = text.number(chosen_epsilon)
     st.latex(
         rf"p = q = \frac{{e^\varepsilon}}{{1 + e^\varepsilon}} = "
-        rf"\frac{{e^{{{chosen_epsilon:g}}}}}{{1 + e^{{{chosen_epsilon:g}}}}} = {p:.4f}"
+        rf"\frac{{e^{{{shown_epsilon}}}}}{{1 + e^{{{shown_epsilon}}}}} = {text.number(p)}"
     )
 
 epsilon = dp.rr_epsilon(p, q)
@@ -54,7 +55,7 @@ odds_yes, odds_no = dp.rr_likelihood_ratios(p, q, log=False)
 metric_columns = st.columns(3)
 metric_columns[0].metric("p (keep a true yes)", f"{p:.3f}")
 metric_columns[1].metric("q (keep a true no)", f"{q:.3f}")
-metric_columns[2].metric("Privacy loss ε", "∞" if math.isinf(epsilon) else f"{epsilon:.3f}")
+metric_columns[2].metric("Privacy loss ε", text.number(epsilon))
 
 sd_people = None
 if survey is not None:
@@ -95,7 +96,7 @@ st.markdown(
 
 
 def _show(x: float) -> str:
-    return r"\infty" if math.isinf(x) else f"{x:.3f}"
+    return r"\infty" if math.isinf(x) else text.number(x)
 
 
 st.latex(
@@ -127,11 +128,7 @@ if abs(ln_yes) < abs(ln_no):
         "protection. ε is set by the weaker side, the reported **no**."
     )
 elif abs(ln_yes) > abs(ln_no):
-    st.markdown(
-        "A reported **no** reveals less than a reported yes. A *yes* is the stronger "
-        "evidence here, so ε is set by it. If *yes* is the sensitive answer, this is the "
-        "wrong way round: raise q or lower p."
-    )
+    st.markdown(model.protect_yes_advice(p, q)[1])
 else:
     st.markdown("With p = q both reports reveal exactly the same: the protection is symmetric.")
 
@@ -168,7 +165,7 @@ if survey is not None:
             f"{error:+,.1f}% off",
             delta_color="off",
         )
-        estimate_columns[1].metric("Typical error (SD, from rr_variance)", f"± {sd_people:,.0f}")
+        estimate_columns[1].metric("Typical error (SD)", f"± {sd_people:,.0f}")
         estimate_columns[2].metric(f"Truth ({survey.who})", f"{true_sales:,}")
 
         repeat_seed = controls.seed() + model.SEED_REPEATED_SURVEYS

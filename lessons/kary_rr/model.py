@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 import dp
-from ui import controls, datasets, userdata
+from ui import controls, datasets, text, userdata
 from ui.datasets import census
 
 # Attribute key -> label shown in the picker (and its value in a shared link: ?kary_attribute=Race).
@@ -192,7 +192,7 @@ def _error_table(attr: Attribute, seed: int, repetitions: int) -> pd.DataFrame:
 
 def error_table_display(table: pd.DataFrame) -> pd.DataFrame:
     """The error table as text with thousands separators (people per survey)."""
-    shown = pd.DataFrame({"ε": [f"{e:g}" for e in table["ε"]]})
+    shown = pd.DataFrame({"ε": [f"{text.number(e)}" for e in table["ε"]]})
     for column in ("L1 raw", "L1 projected", "L2 raw", "L2 projected"):
         shown[column] = [f"{v:,.0f}" for v in table[column]]
     return shown
@@ -250,7 +250,10 @@ def variance_by_k(n: int, epsilon: float) -> pd.DataFrame:
 def variance_references(n: int) -> pd.DataFrame:
     """GRR variance for k = 2..64 at each ε of VARIANCE_REFERENCE_EPSILONS (grey curves)."""
     return pd.concat(
-        [variance_by_k(n, e).assign(reference=f"ε = {e:g}") for e in VARIANCE_REFERENCE_EPSILONS],
+        [
+            variance_by_k(n, e).assign(reference=f"ε = {text.number(e)}")
+            for e in VARIANCE_REFERENCE_EPSILONS
+        ],
         ignore_index=True,
     )
 

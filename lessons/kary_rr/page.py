@@ -62,7 +62,7 @@ series = {"reported": survey["reported"], "estimated": survey["raw"]}
 charts.histogram(attr, tuple(series)).show(
     **model.histogram_frames(attr, series),
     title=charts.histogram_title(
-        f"Reported and estimated (ε = {epsilon:g})",
+        f"Reported and estimated (ε = {text.number(epsilon)})",
         [
             f"{attr.heading} · black tick: true count",
             "hollow dashed bar: reported · solid bar: estimated",
@@ -118,7 +118,7 @@ post = {"raw estimate": survey["raw"], "projected": survey["projected"]}
 charts.histogram(attr, tuple(post)).show(
     **model.histogram_frames(attr, post),
     title=charts.histogram_title(
-        f"Projection removes negatives (ε = {epsilon:g})",
+        f"Projection removes negatives (ε = {text.number(epsilon)})",
         ["Black tick: true count", "hollow dashed bar: raw · solid bar: projected"],
     ),
     alt=model.describe_histograms(attr, post),
@@ -156,13 +156,14 @@ domain = model.variance_domain(attr.n)
 charts.variance(domain).show(
     **model.variance_frames(frame, attr),
     title={
-        "text": f"GRR variance versus k (ε = {epsilon:g})",
+        "text": f"GRR variance versus k (ε = {text.number(epsilon)})",
         "subtitle": f"n = {attr.n:,} · diamond: {attr.title}",
         "anchor": "start",
     },
     alt=(
         f"Line chart, log scale: GRR variance of one count for k from 2 to 64 at ε = "
-        f"{epsilon:g} and n = {attr.n:,}, rising from {frame['variance'].iloc[0]:,.0f} at "
+        f"{text.number(epsilon)} and n = {attr.n:,}, rising from "
+        f"{frame['variance'].iloc[0]:,.0f} at "
         f"k = 2 to {frame['variance'].iloc[-1]:,.0f} at k = 64; {attr.title} (k = {attr.k}) "
         f"is marked at {variance:,.0f}."
     ),

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 import dp
-from ui import charts, datasets
+from ui import charts, datasets, text
 from ui.datasets import census
 
 QUERY_AGE = "People aged at least …"
@@ -107,6 +107,18 @@ def point_frame(epsilon: float) -> pd.DataFrame:
         {
             "epsilon": [epsilon],
             "accuracy": [accuracy],
-            "label": [f"ε = {epsilon:g}: {accuracy:.1%}"],
+            "label": [f"ε = {text.number(epsilon)}: {accuracy:.1%}"],
         }
+    )
+
+
+@datasets.cached(max_entries=256)
+def malicious_answers(secret: int, epsilon: float, seed: int, draws: int) -> np.ndarray:
+    """The noisy answers 1..`draws` to the malicious query (draw i at seed + SEED_MALICIOUS + i,
+    so an earlier draw never changes when another is made)."""
+    return np.array(
+        [
+            dp.laplace_mechanism(secret, 1, epsilon, rng=seed + SEED_MALICIOUS + i)
+            for i in range(1, draws + 1)
+        ]
     )

@@ -81,13 +81,13 @@ zoom_label = controls.radio(
 half_width = model.ZOOMS[zoom_label]
 
 scale = dp.laplace_scale(1, epsilon)
+typical = dp.laplace_std(1, epsilon)
+relative = dp.normalised_error(typical, truth)
 col_b, col_sd, col_95, col_rel = st.columns(4)
-col_b.metric("Scale b = 1/ε", f"{scale:,.4g}")
-col_sd.metric("Standard deviation √2·b", f"{dp.laplace_std(1, epsilon):,.4g}")
-col_95.metric("95% of answers within ±", f"{dp.laplace_interval_half_width(scale):,.4g}")
-col_rel.metric(
-    "Typical relative error", f"{dp.laplace_median_relative_error(truth, 1, epsilon):.3%}"
-)
+col_b.metric("Scale b = 1/ε", text.number(scale))
+col_sd.metric("Typical error (SD) √2·b", f"± {text.number(typical)}")
+col_95.metric("95% of answers within ±", text.number(dp.laplace_interval_half_width(scale)))
+col_rel.metric("Typical relative error (SD / truth)", text.percent(relative))
 st.latex(
     r"""\begin{aligned}
     \Pr\big[|\mathrm{Lap}(b)| \le h\big] &= 1 - e^{-h/b} = 0.95 \\
@@ -96,9 +96,10 @@ st.latex(
     \end{aligned}"""
 )
 st.caption(
-    f"Typical relative error = median |noise| / true count = b ln 2 / {truth:,} "
-    f"= {dp.laplace_median_abs_error(1, epsilon):,.4g} / {truth:,}: half of all noisy answers "
-    "miss by less than this share of the truth."
+    "Typical error means one standard deviation everywhere in this app: "
+    f"√2·b = {text.number(typical)} here, {text.percent(relative)} of the true count "
+    f"{truth:,}. Half of all noisy answers miss by less than the median |noise| b ln 2 = "
+    f"{text.number(dp.laplace_median_abs_error(1, epsilon))}."
 )
 
 histogram_seed = controls.seed() + model.SEED_HISTOGRAM
@@ -106,9 +107,10 @@ bins_frame, outside, low, high = model.histogram(
     truth, epsilon, answers, half_width, histogram_seed
 )
 charts.histogram(truth, half_width).show(
-    title=f"{answers:,} noisy answers at ε = {epsilon:g}",
+    title=f"{answers:,} noisy answers at ε = {text.number(epsilon)}",
     alt=(
-        f"Histogram of {answers:,} noisy answers at ε = {epsilon:g} over {truth - half_width:,.0f} "
+        f"Histogram of {answers:,} noisy answers at ε = {text.number(epsilon)} over "
+        f"{truth - half_width:,.0f} "
         f"to {truth + half_width:,.0f}. The true count {truth:,} is a dashed line; 95% of the "
         f"answers lie between {low:,.1f} and {high:,.1f}; {outside:,} fall outside the window."
     ),
@@ -149,9 +151,11 @@ for small_epsilon in model.SMALL_MULTIPLE_EPSILONS:
     )
     small_half = dp.laplace_interval_half_width(dp.laplace_scale(1, small_epsilon))
     charts.histogram(truth, model.SMALL_MULTIPLE_HALF_WIDTH, 180).show(
-        title=f"ε = {small_epsilon:g}: 95% of answers within ±{small_half:,.3g}",
+        title=(
+            f"ε = {text.number(small_epsilon)}: 95% of answers within ±{text.number(small_half, 3)}"
+        ),
         alt=(
-            f"Histogram of {answers:,} noisy answers at ε = {small_epsilon:g}: 95% lie "
+            f"Histogram of {answers:,} noisy answers at ε = {text.number(small_epsilon)}: 95% lie "
             f"between {small_low:,.1f} and {small_high:,.1f}; {small_outside:,} fall "
             "outside the shared window and are counted in its edge bins."
         ),
@@ -175,10 +179,11 @@ st.markdown(
     "so the Laplace mechanism answers it like any other. Can the attacker read the answer?"
 )
 charts.worlds().show(
-    title=f"The two possible worlds at ε = {epsilon:g}",
+    title=f"The two possible worlds at ε = {text.number(epsilon)}",
     alt=(
-        f"Two Laplace densities at ε = {epsilon:g}, on a log scale from "
-        f"{model.MALICIOUS_X[0]:g} to {model.MALICIOUS_X[1]:g}: centred on 0 (earns >50K, "
+        f"Two Laplace densities at ε = {text.number(epsilon)}, on a log scale from "
+        f"{text.number(model.MALICIOUS_X[0])} to {text.number(model.MALICIOUS_X[1])}: centred "
+        "on 0 (earns >50K, "
         "dashed orange) and on 1 (earns ≤50K, solid blue), with the guessing threshold ½."
     ),
     worlds=model.worlds_frame(epsilon),
@@ -197,10 +202,26 @@ draws = st.session_state.get(draw_key, 0)
 if draws == 0:
     st.info("Press the button to see one noisy answer, then guess the person's income.")
 else:
-    answer = dp.laplace_mechanism(
-        secret, 1, epsilon, rng=controls.seed() + model.SEED_MALICIOUS + draws
+    answers = model.malicious_answers(secret, epsilon, controls.seed(), draws)
+    answer, average = float(answers[-1]), float(dp.running_average(answers)[-1])
+    spent = dp.sequential_composition([epsilon] * draws)
+    draw_columns = st.columns(3)
+    draw_columns[0].metric(f"Noisy answer #{draws:,}", text.number(answer))
+    draw_columns[1].metric(f"ε spent on {draws:,} draw(s): k·ε", text.number(spent))
+    draw_columns[2].metric(
+        f"Average of the {draws:,} answer(s)",
+        text.number(average),
+        help="Typical error of the average: "
+        f"± {text.number(dp.averaged_laplace_std(1, epsilon, draws))}",
     )
-    st.metric(f"Noisy answer #{draws:,}", f"{answer:,.3f}")
+    if draws > 1:
+        st.caption(
+            f"Every press is a fresh release of the same count: {draws:,} draws cost "
+            f"{draws:,}·ε = {text.number(spent)}, not ε (sequential composition). Averaging "
+            f"them shrinks the typical error from ± {text.number(dp.laplace_std(1, epsilon))} to "
+            f"± {text.number(dp.averaged_laplace_std(1, epsilon, draws))} — the averaging attack "
+            "of the next lesson. A real curator would refuse to answer again."
+        )
     guess = st.radio(
         f"Your guess about {name}",
         ["0 — earns more than $50K", "1 — earns $50K or less"],
@@ -233,13 +254,13 @@ st.latex(
 )
 accuracy = dp.best_guess_accuracy(epsilon)
 col_eps, col_acc = st.columns(2)
-col_eps.metric("ε", f"{epsilon:g}")
+col_eps.metric("ε", f"{text.number(epsilon)}")
 col_acc.metric("Best guess right", f"{accuracy:.1%}")
 charts.accuracy().show(
     title="How often the best guess is right",
     alt=(
         f"Accuracy of the best guess versus ε from 0.01 to 10: it rises from 50% (a coin "
-        f"flip) towards 100%; at ε = {epsilon:g} it is {accuracy:.1%}."
+        f"flip) towards 100%; at ε = {text.number(epsilon)} it is {accuracy:.1%}."
     ),
     curve=model.accuracy_frame(),
     point=model.point_frame(epsilon),

@@ -163,3 +163,8 @@ def comparison_table(frame: pd.DataFrame) -> pd.DataFrame:
     wide = frame.pivot(index="k", columns="protocol", values="variance").reset_index()
     wide.columns.name = None
     return wide
+
+
+def values_above_share(attr: Attribute, share: float) -> int:
+    """How many of the attribute's values have a true share above `share`."""
+    return int(np.count_nonzero(attr.counts / attr.n > share))

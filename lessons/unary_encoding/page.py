@@ -87,7 +87,7 @@ informative = p != q
 cols = st.columns(3)
 cols[0].metric("p (1-bit → 1)", f"{p:.3f}")
 cols[1].metric("q (0-bit → 1)", f"{q:.3f}")
-cols[2].metric("Privacy loss ε", f"{epsilon:.3f}")
+cols[2].metric("Privacy loss ε", text.number(epsilon))
 if not informative:
     st.warning(
         f"p = q = {p:.2f}: every bit is reported 1 with the same probability whatever it "
@@ -104,14 +104,20 @@ elif p < q:
 if mode != "custom":
     sue_p, sue_q = dp.sue_probabilities(epsilon)
     oue_p, oue_q = dp.oue_probabilities(epsilon)
+    threshold = dp.oue_sue_share_threshold(epsilon)
     sue_sd = dp.ue_variance(attr.n, sue_p, sue_q) ** 0.5
     oue_sd = dp.ue_variance(attr.n, oue_p, oue_q) ** 0.5
-    cols = st.columns(2)
-    cols[0].metric(f"SUE: SD of one count at ε = {epsilon:g}", f"{sue_sd:,.0f} people")
-    cols[1].metric(f"OUE: SD of one count at ε = {epsilon:g}", f"{oue_sd:,.0f} people")
+    above = model.values_above_share(attr, threshold)
+    cols = st.columns(3)
+    cols[0].metric("SUE: SD of a rare value's count (share 0)", f"{sue_sd:,.0f} people")
+    cols[1].metric("OUE: SD of a rare value's count (share 0)", f"{oue_sd:,.0f} people")
+    cols[2].metric("OUE is more precise below share", text.percent(threshold))
     st.caption(
-        "Same ε, different noise: OUE spends its privacy budget on the many 0-bits (small "
-        "q) instead of splitting it evenly, so its estimates are more precise."
+        "Same ε, different noise. OUE spends its budget on the many 0-bits (small q), so it "
+        "is more precise for values that are rare — but its variance grows with a value's "
+        "share f (the term n·f·(1 − p − q)/(p − q)), while SUE's does not. Above "
+        f"f* = e^(ε/2)/(1 + e^(ε/2))² = {text.percent(threshold)} SUE is more precise: here "
+        f"{above} of the {attr.k} values of {text.plain(attr.title)} are that common."
     )
 
 st.header("3 · Perturb")
@@ -234,7 +240,8 @@ cols[1].metric(
 )
 cols[2].metric("OUE variance (any k)", f"{dp.oue_variance(attr.n, compare_epsilon):,.0f}")
 st.markdown(
-    f"At ε = {compare_epsilon:g}, GRR wins below k* = {crossover:,.1f} and OUE above it. "
+    f"At ε = {text.number(compare_epsilon)}, GRR wins below k* = {crossover:,.1f} and OUE above "
+    "it. "
     f"For the {attr.k} values of {title} the better choice is **{winner}**."
 )
 frame = model.comparison_frame(attr.n, compare_epsilon)
@@ -242,7 +249,7 @@ charts.comparison(model.comparison_domain(attr.n)).show(
     curves=frame,
     marks=model.comparison_marks(attr, compare_epsilon),
     title={
-        "text": f"Variance versus k (ε = {compare_epsilon:g})",
+        "text": f"Variance versus k (ε = {text.number(compare_epsilon)})",
         "subtitle": [
             f"n = {attr.n:,} · GRR: solid blue · OUE: dashed orange",
             "black dashed rule: crossover k*",
@@ -250,15 +257,19 @@ charts.comparison(model.comparison_domain(attr.n)).show(
         "anchor": "start",
     },
     alt=(
-        f"Log-log chart of variance versus k from 2 to 1,024 at ε = {compare_epsilon:g}: the "
+        "Log-log chart of variance versus k from 2 to 1,024 at ε = "
+        f"{text.number(compare_epsilon)}: the "
         f"GRR line rises with k, the OUE line is flat at "
         f"{dp.oue_variance(attr.n, compare_epsilon):,.0f}; they cross at k* = {crossover:,.1f}. "
         f"For {attr.title} (k = {attr.k}) {winner} is better."
     ),
 )
 st.caption(
-    "Fixed log axes for every ε on this slider. Small ε: k* is small, and OUE wins for "
-    "almost any attribute. Large ε: GRR wins until k is in the hundreds."
+    "Fixed log axes for every ε on this slider. The rule: GRR wins for k < k* = 3e^ε + 2, "
+    f"OUE for k > k*. k* is never below 5: even at ε = {text.number(model.COMPARE_EPSILONS[0])} "
+    f"it is {text.number(dp.grr_oue_crossover_k(model.COMPARE_EPSILONS[0]), 2)}, so GRR still "
+    "wins there for race (k = 5) and age band × sex (k = 4). At large ε GRR wins until k is "
+    "in the hundreds."
 )
 snippets.VERSUS_GRR.show(n=attr.n, epsilon=compare_epsilon)
 downloads.download_csv(

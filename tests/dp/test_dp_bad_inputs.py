@@ -164,6 +164,7 @@ VALID = {
     "normal_quantile_two_sided": (dp.normal_quantile_two_sided, {"level": 0.95}),
     "normalised_error": (dp.normalised_error, {"std": 2.0, "true_count": 100.0}),
     "oue_variance": (dp.oue_variance, {"n": 100, "epsilon": 1.0}),
+    "oue_sue_share_threshold": (dp.oue_sue_share_threshold, {"epsilon": 1.0}),
     "people_by_class_size": (dp.people_by_class_size, {"class_sizes": [2, 2, 1]}),
     "posterior_bound": (dp.posterior_bound, {"prior": 0.1, "epsilon": 1.0}),
     "proportion_standard_error": (
@@ -185,6 +186,7 @@ VALID = {
     ),
     "rr_count_std": (dp.rr_count_std, {"proportion": 0.3, "n": 100, "p": 0.75, "q": 0.75}),
     "rr_likelihood_ratios": (dp.rr_likelihood_ratios, {"p": 0.75, "q": 0.75}),
+    "rr_pull_point": (dp.rr_pull_point, {"p": 0.75, "q": 0.6}),
     "rr_running_intervals": (
         dp.rr_running_intervals,
         {"reports": [1, 0, 1], "p": 0.75, "q": 0.75, "level": 0.95},

@@ -159,3 +159,28 @@ def test_errors_reject_mismatched_or_bad_arrays():
         dp.l2_error([1.0, 2.0], ["a", "b"])
     with pytest.raises(ValueError, match="estimates"):
         dp.l1_error([], [])
+
+
+# --- SUE against OUE: the share above which SUE is more precise ------------------------------
+
+
+@pytest.mark.parametrize(("epsilon", "expected"), [(1.0, 0.2350), (2.0, 0.1966), (5.0, 0.0701)])
+def test_oue_sue_threshold_at_known_points(epsilon, expected):
+    # f* = e^(ε/2) / (1 + e^(ε/2))², derived in the docstring; the lecturer's check values.
+    assert dp.oue_sue_share_threshold(epsilon) == pytest.approx(expected, abs=5e-5)
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 0.5, 1.0, 3.0, 8.0])
+def test_at_the_threshold_sue_and_oue_have_equal_variance(epsilon):
+    f = dp.oue_sue_share_threshold(epsilon)
+    sue = dp.ue_variance(10_000, *dp.sue_probabilities(epsilon), frequency=f)
+    oue = dp.ue_variance(10_000, *dp.oue_probabilities(epsilon), frequency=f)
+    assert sue == pytest.approx(oue, rel=1e-9)
+    # below it OUE is more precise, above it SUE
+    below, above = f / 2, min(1.0, f * 1.5)
+    assert dp.ue_variance(10_000, *dp.oue_probabilities(epsilon), frequency=below) < dp.ue_variance(
+        10_000, *dp.sue_probabilities(epsilon), frequency=below
+    )
+    assert dp.ue_variance(10_000, *dp.oue_probabilities(epsilon), frequency=above) > dp.ue_variance(
+        10_000, *dp.sue_probabilities(epsilon), frequency=above
+    )

@@ -99,3 +99,23 @@ def test_count_std_is_n_times_the_root_of_rr_variance():
 def test_count_std_refuses_an_uninformative_mechanism():
     with pytest.raises(ValueError, match="p"):
         dp.rr_count_std(0.1, 100, 0.4, 0.6)
+
+
+# --- where the coins pull the reported share --------------------------------------------------
+
+
+@pytest.mark.parametrize(("p", "q"), [(0.75, 0.75), (0.9, 0.6), (0.3, 0.2), (1.0, 0.5)])
+def test_the_reported_share_is_pulled_toward_the_fixed_point(p, q):
+    star = dp.rr_pull_point(p, q)
+    assert star == pytest.approx((1 - q) / (2 - p - q))
+    for r in (0.0, 0.2, 0.7, 1.0):
+        expected_report = r * p + (1 - r) * (1 - q)
+        assert expected_report - star == pytest.approx((p + q - 1) * (r - star))
+    if p == q:
+        assert star == pytest.approx(0.5)
+
+
+def test_the_pull_is_toward_half_only_for_symmetric_coins():
+    assert dp.rr_pull_point(0.9, 0.6) == pytest.approx(0.8)  # 0.4 / 0.5
+    with pytest.raises(ValueError, match="p and q"):
+        dp.rr_pull_point(1.0, 1.0)

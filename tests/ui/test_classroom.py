@@ -175,3 +175,9 @@ def test_the_app_runs_with_an_invalid_link_setting():
     assert [t.value for t in at.toast] == [
         "Ignored an invalid link setting: seed=not-a-number — using the default."
     ]
+
+
+def test_the_seed_help_says_a_real_release_never_uses_a_seed():
+    at = AppTest.from_string(SCRIPT, default_timeout=30).run()
+    help_text = at.sidebar.number_input(key=classroom.SEED_KEY).help
+    assert "for teaching only" in help_text and "never a seed" in help_text

@@ -361,3 +361,15 @@ def test_an_upload_leaves_the_census_and_says_so():
     assert any("always uses the bundled census" in i.value for i in app.info)
     assert metric(app, "Voters linked to exactly one row")  # the census attack still runs
     assert not any("always uses" in i.value for i in run_with_params().info)
+
+
+def test_zip_sizes_are_stated_from_the_data_not_rounded_to_100(at, people):
+    # The old caption said "about 100 census people each": the mean is 108.5, but the
+    # median is 34 and the sizes run from 9 to 5,230.
+    sizes = people["Zip"].value_counts()
+    caption = " ".join(c.value for c in at.caption)
+    assert "about 100 census people each" not in caption
+    assert f"a median of {int(sizes.median()):,}" in caption
+    assert int(sizes.median()) == 34
+    assert f"from {sizes.min():,} to {sizes.max():,}" in caption
+    assert "108.5 on average" in caption

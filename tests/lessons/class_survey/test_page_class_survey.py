@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 import dp
 import survey
 from survey import security
+from ui import text
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "lessons" / "class_survey/page.py")
@@ -60,14 +61,21 @@ def create(at: AppTest, question: str, protocol: str = survey.TWO_COINS) -> str:
 def test_create_page_shows_p_q_and_epsilon_for_each_protocol(db_url) -> None:
     at = page().run()
     assert not at.exception
-    assert metrics(at)["Privacy loss ε"] == f"{dp.rr_epsilon(0.75, 0.75):.3f}" == "1.099"
+    assert metrics(at)["Privacy loss ε"] == text.number(dp.rr_epsilon(0.75, 0.75)) == "1.099"
     at.radio(key="survey_protocol").set_value(survey.DIE).run()
     assert metrics(at)["Privacy loss ε"] == "1.609"  # ln 5
     assert metrics(at)["p: keep a true yes"] == "0.833"
     at.radio(key="survey_protocol").set_value(survey.CUSTOM).run()
     at.slider(key="survey_custom_p").set_value(0.7).run()
     at.slider(key="survey_custom_q").set_value(0.6).run()
-    assert metrics(at)["Privacy loss ε"] == f"{dp.rr_epsilon(0.7, 0.6):.3f}" == "0.693"
+    assert metrics(at)["Privacy loss ε"] == text.number(dp.rr_epsilon(0.7, 0.6)) == "0.6931"
+    # p + q < 1: ε = max |ln ratio| (the plain ln max(…) form would be negative: −1.099)
+    at.slider(key="survey_custom_p").set_value(0.25).run()
+    at.slider(key="survey_custom_q").set_value(0.25).run()
+    assert metrics(at)["Privacy loss ε"] == text.number(dp.rr_epsilon(0.25, 0.25)) == "1.099"
+    formulas = " ".join(latex.value for latex in at.latex)
+    assert r"\left|\ln\frac{p}{1-q}\right|" in formulas and "= 1.099" in formulas
+    at.slider(key="survey_custom_p").set_value(0.7).run()
     at.slider(key="survey_custom_q").set_value(0.3).run()  # p + q = 1
     assert any("p + q" in w.value for w in at.warning)
     assert at.button(key="survey_create").disabled

@@ -13,6 +13,7 @@ from browser_helpers import (
     open_lesson,
     wait_for_run,
 )
+from ui import text
 
 
 def metric(page: Page, label: str):
@@ -52,12 +53,12 @@ def test_a_keyboard_move_writes_the_bound_parameters_into_the_url(
     assert params.get("cf_honest") == ["0.55"], page.url
     assert params.get("cf_n") == ["2,000"], page.url
     p, q = dp.coin_flip_probabilities(0.55, 0.5)
-    expect(metric(page, "Privacy loss ε")).to_contain_text(f"{dp.rr_epsilon(p, q):.3f}")
+    expect(metric(page, "Privacy loss ε")).to_contain_text(text.number(dp.rr_epsilon(p, q)))
     # The link reopens the same view.
     link = page.url
     page.goto("about:blank")
     page.goto(link, wait_until="domcontentloaded")
     wait_for_run(page)
     expect(metric(page, "True yes")).to_contain_text("200 of 2,000")
-    expect(metric(page, "Privacy loss ε")).to_contain_text(f"{dp.rr_epsilon(p, q):.3f}")
+    expect(metric(page, "Privacy loss ε")).to_contain_text(text.number(dp.rr_epsilon(p, q)))
     assert_no_exception(page)

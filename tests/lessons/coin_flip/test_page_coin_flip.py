@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ from apptest_helpers import (
     upload_csv,
 )
 from apptest_helpers import chart_rows as rows_of
+from conftest import page_apptest
+from ui import text
 from ui.datasets import census
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -55,7 +58,7 @@ def slider(at: AppTest, key: str):
 def test_fair_coins_give_ln3_and_the_census_truth():
     at = run_page()
     assert not at.exception
-    assert metric(at, "Privacy loss ε (fair coins)") == f"{math.log(3):.4f}"
+    assert metric(at, "Privacy loss ε (fair coins)") == text.number(math.log(3))
     assert metric(at, "Truth (salespeople)") == "3,650"
     naive = int(metric(at, 'Naive count of "yes"').replace(",", ""))
     # E[naive] = n/4 + truth/2 = 9,965; its SD is about 78, so it is far above the truth.
@@ -63,9 +66,7 @@ def test_fair_coins_give_ln3_and_the_census_truth():
     estimate = int(metric(at, "De-biased estimate").replace(",", ""))
     assert estimate == round(dp.estimate_proportion_from_counts(naive, N, 0.75, 0.75) * N)
     sd = N * math.sqrt(dp.rr_variance(TRUE_SALES / N, N, 0.75, 0.75))
-    assert metric(at, "Typical error (one standard deviation, from rr_variance)") == (
-        f"± {sd:,.0f} people"
-    )
+    assert metric(at, "Typical error (SD)") == (f"± {sd:,.0f} people")
     assert any("1,000 surveys" in t for t in titles(at))
 
 
@@ -116,7 +117,7 @@ def test_biased_coins_show_p_q_epsilon_and_the_bias_of_the_textbook_formula(hone
     p, q = dp.coin_flip_probabilities(honest, yes)
     assert metric(at, "p (keep a true yes)") == f"{p:.3f}"
     assert metric(at, "q (keep a true no)") == f"{q:.3f}"
-    assert metric(at, "Privacy loss ε") == f"{dp.rr_epsilon(p, q):.3f}"
+    assert metric(at, "Privacy loss ε") == text.number(dp.rr_epsilon(p, q))
     bias = N * dp.fair_coin_formula_bias(TRUE_SALES / N, honest, yes)
     assert metric(at, "Expected error of the textbook formula") == f"{bias:+,.0f} people"
     sd = N * math.sqrt(dp.rr_variance(TRUE_SALES / N, N, p, q))
@@ -130,7 +131,7 @@ def test_no_honest_answers_warns_instead_of_failing():
     slider(at, "cf_honest").set_value(0.0).run()
     assert not at.exception
     assert any("p + q = 1" in w.value for w in at.warning)
-    assert metric(at, "Privacy loss ε") == "0.000"
+    assert metric(at, "Privacy loss ε") == "0"
 
 
 def test_always_honest_warns_that_epsilon_is_infinite():
@@ -259,9 +260,7 @@ def test_an_uploaded_file_replaces_the_census_numbers():
     shown += [h.value for h in at.header]
     assert not any("3,650" in v or "32,561" in v for v in shown)
     sd = dp.rr_count_std(0.6, 1_000, 0.75, 0.75)
-    assert metric(at, "Typical error (one standard deviation, from rr_variance)") == (
-        f"± {sd:,.0f} people"
-    )
+    assert metric(at, "Typical error (SD)") == (f"± {sd:,.0f} people")
     assert "true_yes, n, p, q = 600, 1000, 0.75, 0.75" in code_blocks(at)[0]
     at.selectbox(key="cf_ask").set_value("Job = Sales").run()
     assert metric(at, "Truth (true yes)") == "300"
@@ -269,3 +268,18 @@ def test_an_uploaded_file_replaces_the_census_numbers():
     at.sidebar.button(key="userdata_back").click().run()
     assert metric(at, "Truth (salespeople)") == "3,650"
     assert not at.exception
+
+
+def test_the_header_promises_deniability_not_secrecy():
+    at = page_apptest("coin_flip/page.py").run()
+    intro = " ".join(m.value for m in at.markdown[:2])
+    assert "without anyone" not in intro and "learning your answer" not in intro
+    assert "plausible deniability" in intro and "a factor of 3" in intro
+    assert math.exp(dp.rr_epsilon(0.75, 0.75)) == pytest.approx(3.0)  # the factor is e^ε
+
+
+def test_the_textbook_arithmetic_adds_up_with_the_shown_digits():
+    at = page_apptest("coin_flip/page.py").run()
+    line = next(latex.value for latex in at.latex if r"2 \cdot" in latex.value)
+    share, result = re.search(r"2 \\cdot ([0-9.]+) - 0.5 = ([0-9.]+)", line).groups()
+    assert float(result) == pytest.approx(2 * float(share) - 0.5, abs=1e-12)

@@ -253,3 +253,14 @@ def test_an_upload_leaves_the_census_with_a_notice(census):
     assert "always uses the bundled census" in at.info[0].value
     truth = int((census["Income"] == ">50K").sum())
     assert f"(truth: {truth:,})" in " ".join(m.value for m in at.markdown)
+
+
+def test_parallel_composition_names_its_neighbour_relation_and_the_people_in_no_bar(census):
+    at = run_page()
+    missing = int(census["Occupation"].isna().sum())
+    shown = " ".join(m.value for m in at.markdown) + " " + " ".join(c.value for c in at.caption)
+    assert "Everyone is in exactly one" not in shown  # false: 1,843 people are in no bar
+    assert f"({missing:,} people have no occupation recorded and are in none)" in shown
+    assert missing == 1_843
+    assert "add or remove one person" in shown
+    assert "costs 2ε = 0.2" in shown  # under replace-one neighbours, at the default ε = 0.1

@@ -227,3 +227,15 @@ def test_an_upload_leaves_the_census_and_says_so(truth: int) -> None:
     assert any("always uses the bundled census" in i.value for i in at.info)
     assert metrics(at)["f(D): everyone"] == f"{truth:,}"
     assert not any("always uses" in i.value for i in run_page().info)
+
+
+def test_a_neighbour_who_does_not_change_the_count_gets_no_e_to_the_epsilon_claim():
+    at = run_page()
+    poor = next(name for name, band in people_to_remove().items() if band == "<=50K")
+    at.selectbox(key="def_person").set_value(poor).run()
+    assert not at.exception
+    captions = " ".join(c.value for c in at.caption)
+    assert "ratio reaches e^ε" not in captions
+    assert "does not change the count" in captions
+    loss_alt = at.get("vega_lite_chart")[1].proto.alt
+    assert "0 everywhere" in loss_alt and "·ε left of" not in loss_alt

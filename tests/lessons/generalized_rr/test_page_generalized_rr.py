@@ -20,6 +20,7 @@ from apptest_helpers import (
     upload_csv,
 )
 from apptest_helpers import chart_rows as rows_of
+from ui import text
 from ui.controls import DEFAULT_SEED
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -66,7 +67,7 @@ def test_defaults_are_fair_coins_with_epsilon_ln3():
     assert not at.warning
     assert metric(at, "p (keep a true yes)") == "0.750"
     assert metric(at, "q (keep a true no)") == "0.750"
-    assert metric(at, "Privacy loss ε") == f"{math.log(3):.3f}" == "1.099"
+    assert metric(at, "Privacy loss ε") == text.number(math.log(3)) == "1.099"
     assert metric(at, 'A reported "yes" multiplies the odds of a true yes by') == "3.00"
     assert metric(at, "Truth (salespeople)") == "3,650"
     assert metric(at, "This survey's estimate") == f"{one_survey_estimate(0.75, 0.75):,.0f}"
@@ -81,11 +82,11 @@ def test_p_q_sliders_set_epsilon_ratios_and_the_estimator(p, q):
     odds_yes, odds_no = dp.rr_likelihood_ratios(p, q, log=False)
     assert metric(at, "p (keep a true yes)") == f"{p:.3f}"
     assert metric(at, "q (keep a true no)") == f"{q:.3f}"
-    assert metric(at, "Privacy loss ε") == f"{epsilon:.3f}"
+    assert metric(at, "Privacy loss ε") == text.number(epsilon)
     assert metric(at, 'A reported "yes" multiplies the odds of a true yes by') == f"{odds_yes:.2f}"
     assert metric(at, 'A reported "no" multiplies the odds of a true no by') == f"{odds_no:.2f}"
     sd = dp.rr_count_std(TRUE_SALES / N, N, p, q)
-    assert metric(at, "Typical error (SD, from rr_variance)") == f"± {sd:,.0f}"
+    assert metric(at, "Typical error (SD)") == f"± {sd:,.0f}"
     assert metric(at, "This survey's estimate") == f"{one_survey_estimate(p, q):,.0f}"
 
     bars = {row["report"]: row["size"] for row in chart_rows(at, RATIO_TITLE) if "report" in row}
@@ -115,10 +116,10 @@ def test_the_better_protected_report_is_named():
 def test_below_half_lies_are_as_informative_as_the_truth():
     at = set_p_q(0.25, 0.25)
     # ln((1/4)/(3/4)) = -ln 3: the same ε as p = q = 3/4.
-    assert metric(at, "Privacy loss ε") == f"{math.log(3):.3f}"
+    assert metric(at, "Privacy loss ε") == text.number(math.log(3))
     assert any("p + q < 1" in info.value for info in at.info)
     sd = dp.rr_count_std(TRUE_SALES / N, N, 0.25, 0.25)
-    assert metric(at, "Typical error (SD, from rr_variance)") == f"± {sd:,.0f}"
+    assert metric(at, "Typical error (SD)") == f"± {sd:,.0f}"
     assert metric(at, "This survey's estimate") == f"{one_survey_estimate(0.25, 0.25):,.0f}"
     assert not at.warning
 
@@ -126,7 +127,7 @@ def test_below_half_lies_are_as_informative_as_the_truth():
 def test_p_plus_q_one_warns_and_shows_no_estimate():
     at = set_p_q(0.4, 0.6)
     assert not at.exception
-    assert metric(at, "Privacy loss ε") == "0.000"
+    assert metric(at, "Privacy loss ε") == "0"
     assert any("p + q = 1.00 = 1" in w.value for w in at.warning)
     assert any("No estimate is possible" in info.value for info in at.info)
     assert not [m for m in at.metric if m.label == "This survey's estimate"]
@@ -149,10 +150,10 @@ def test_epsilon_mode_sets_p_equal_q(epsilon):
     keep = dp.rr_keep_probability(epsilon)
     assert metric(at, "p (keep a true yes)") == f"{keep:.3f}"
     assert metric(at, "q (keep a true no)") == f"{keep:.3f}"
-    assert metric(at, "Privacy loss ε") == f"{epsilon:.3f}"
-    assert any(f"= {keep:.4f}" in latex.value for latex in at.latex)
+    assert metric(at, "Privacy loss ε") == text.number(epsilon)
+    assert any(f"= {text.number(keep)}" in latex.value for latex in at.latex)
     sd = dp.rr_count_std(TRUE_SALES / N, N, keep, keep)
-    assert metric(at, "Typical error (SD, from rr_variance)") == f"± {sd:,.0f}"
+    assert metric(at, "Typical error (SD)") == f"± {sd:,.0f}"
     mark = [row for row in chart_rows(at, ERROR_TITLE) if "label" in row]
     assert mark[0]["label"] == "your ε"
     assert mark[0]["epsilon"] == pytest.approx(epsilon)
@@ -174,7 +175,7 @@ def test_link_parameters_reproduce_the_view():
     at = hosted(grr_p="0.9", grr_q="0.6", seed="7")
     assert not at.exception and not at.toast
     assert at.slider(key="grr_p").value == 0.9 and at.slider(key="grr_q").value == 0.6
-    assert metric(at, "Privacy loss ε") == f"{dp.rr_epsilon(0.9, 0.6):.3f}"
+    assert metric(at, "Privacy loss ε") == text.number(dp.rr_epsilon(0.9, 0.6))
     yes = dp.sample_rr_counts(TRUE_SALES, N, 0.9, 0.6, size=1, rng=7 + 7_000)[0]
     estimate = N * dp.estimate_proportion_from_counts(int(yes), N, 0.9, 0.6)
     assert metric(at, "This survey's estimate") == f"{estimate:,.0f}"
@@ -261,7 +262,7 @@ def test_an_uploaded_file_replaces_the_census_numbers():
     shown = [m.value for m in at.metric] + [m.value for m in at.markdown]
     assert not any("3,650" in v or "32,561" in v for v in shown)
     sd = dp.rr_count_std(0.6, 1_000, 0.75, 0.75)
-    assert metric(at, "Typical error (SD, from rr_variance)") == f"± {sd:,.0f}"
+    assert metric(at, "Typical error (SD)") == f"± {sd:,.0f}"
     spec = json.loads(chart_titled(at, SAMPLING_TITLE).proto.spec)
     assert spec["title"]["subtitle"] == "1,000 surveys of n = 1,000"
     error = json.loads(chart_titled(at, ERROR_TITLE).proto.spec)
@@ -272,3 +273,42 @@ def test_an_uploaded_file_replaces_the_census_numbers():
     at.sidebar.button(key="userdata_back").click().run()
     assert metric(at, "Truth (salespeople)") == "3,650"
     assert not at.exception
+
+
+# --- Which report is better protected: the advice points the right way ---------------------
+
+
+@pytest.mark.parametrize(
+    ("p", "q", "advice", "followed"),
+    [
+        (0.6, 0.9, "lower q", {"q": 0.85}),  # p + q > 1: 1.792 -> 1.540
+        (0.2, 0.4, "raise p or raise q", {"q": 0.45}),  # p + q < 1
+    ],
+)
+def test_the_advice_for_a_revealing_yes_lowers_epsilon_when_followed(p, q, advice, followed):
+    at = hosted_lesson("generalized_rr/page.py", grr_p=str(p), grr_q=str(q))
+    assert not at.exception
+    shown = " ".join(m.value for m in at.markdown)
+    assert advice in shown
+    assert ("raise q" not in shown) if advice == "lower q" else ("lower" not in shown)
+    before = dp.rr_epsilon(p, q)
+    after = dp.rr_epsilon(followed.get("p", p), followed.get("q", q))
+    assert after < before  # following the page's advice protects the reported yes more
+
+
+def test_the_advice_direction_is_right_everywhere():
+    from lessons.generalized_rr import model
+
+    grid = [round(0.05 * i, 2) for i in range(1, 20)]
+    checked = 0
+    for p in grid:
+        for q in grid:
+            ln_yes, ln_no = dp.rr_likelihood_ratios(p, q)
+            if abs(ln_yes) <= abs(ln_no) or abs(p + q - 1) < 1e-9:
+                continue
+            direction, _ = model.protect_yes_advice(p, q)
+            step = -0.01 if direction == "lower" else 0.01
+            moved_yes, _ = dp.rr_likelihood_ratios(p, q + step)
+            assert abs(moved_yes) < abs(ln_yes), (p, q, direction)
+            checked += 1
+    assert checked > 50

@@ -48,9 +48,9 @@ def test_defaults_count_people_aged_40_or_more(people) -> None:
     assert f"**{truth:,}**" in " ".join(m.value for m in at.markdown)
     shown = metrics(at)
     assert shown["Scale b = 1/ε"] == "1"
-    assert shown["Standard deviation √2·b"] == f"{math.sqrt(2):,.4g}"
+    assert shown["Typical error (SD) √2·b"] == f"± {text.number(math.sqrt(2))}"
     assert shown["95% of answers within ±"] == f"{math.log(20):,.4g}"  # b ln 20 = 2.996
-    assert shown["Typical relative error"] == f"{math.log(2) / truth:.3%}"
+    assert shown["Typical relative error (SD / truth)"] == text.percent(math.sqrt(2) / truth)
     assert chart_spec(at, 0)["title"] == "2,000 noisy answers at ε = 1"
     assert x_domain(chart_spec(at, 0)) == [truth - 50, truth + 50]
     assert sum(named_data(at, 0, "bins")["count"]) == 2_000
@@ -97,7 +97,8 @@ def test_small_multiples_share_one_axis(people) -> None:
     truth = int((people["Age"] >= 40).sum())
     titles = [chart_spec(at, i)["title"] for i in (1, 2, 3)]
     assert titles == [
-        f"ε = {e:g}: 95% of answers within ±{dp.laplace_interval_half_width(1 / e):,.3g}"
+        f"ε = {text.number(e)}: 95% of answers within "
+        f"±{text.number(dp.laplace_interval_half_width(1 / e), 3)}"
         for e in (0.1, 1.0, 5.0)
     ]
     assert all(x_domain(chart_spec(at, i)) == [truth - 40, truth + 40] for i in (1, 2, 3))
@@ -111,7 +112,7 @@ def test_age_threshold_changes_the_true_count(people) -> None:
     assert f"aged 65 or older?** The true answer is **{truth:,}**" in " ".join(
         m.value for m in at.markdown
     )
-    assert metrics(at)["Typical relative error"] == f"{math.log(2) / truth:.3%}"
+    assert metrics(at)["Typical relative error (SD / truth)"] == text.percent(math.sqrt(2) / truth)
 
 
 def test_condition_queries_count_the_census(people) -> None:
@@ -119,12 +120,12 @@ def test_condition_queries_count_the_census(people) -> None:
     at.radio(key="lap_q").set_value("Rows matching a condition").run()
     assert at.selectbox(key="lap_cond").value == "Occupation = Sales"
     assert not at.exception
-    text = " ".join(m.value for m in at.markdown)
-    assert "How many people have Occupation = Sales?** The true answer is **3,650**" in text
+    shown_text = " ".join(m.value for m in at.markdown)
+    assert "How many people have Occupation = Sales?** The true answer is **3,650**" in shown_text
     at.selectbox(key="lap_cond").set_value("Income = >50K").run()
     rich = int((people["Income"] == ">50K").sum())
     assert f"The true answer is **{rich:,}**" in " ".join(m.value for m in at.markdown)
-    assert metrics(at)["Typical relative error"] == f"{math.log(2) / rich:.3%}"
+    assert metrics(at)["Typical relative error (SD / truth)"] == text.percent(math.sqrt(2) / rich)
 
 
 def test_malicious_query_draw_and_guess() -> None:
@@ -243,13 +244,13 @@ def test_your_own_file_is_counted_and_the_census_numbers_are_gone(people) -> Non
     assert "Your file: jobs.csv (6 rows)" in [t.value for t in at.text]
     assert at.get("radio")[0].key != "lap_q"  # no age query: only conditions
     assert at.selectbox(key="lap_cond").value == "Job = Sales"
-    text = " ".join(m.value for m in at.markdown)
-    assert "How many rows have Job = Sales?** The true answer is **3**" in text
-    assert metrics(at)["Typical relative error"] == f"{math.log(2) / 3:.3%}"
+    shown_text = " ".join(m.value for m in at.markdown)
+    assert "How many rows have Job = Sales?** The true answer is **3**" in shown_text
+    assert metrics(at)["Typical relative error (SD / truth)"] == text.percent(math.sqrt(2) / 3)
     assert chart_spec(at, 0)["title"] == "2,000 noisy answers at ε = 1"
     assert x_domain(chart_spec(at, 0)) == [3 - 50, 3 + 50]
     census_truth = f"{int((people['Age'] >= 40).sum()):,}"
-    assert census_truth not in text and "32,561" not in text
+    assert census_truth not in shown_text and "32,561" not in shown_text
     assert "only the census has names" in at.info[0].value
     at.selectbox(key="lap_cond").set_value("Town = York").run()
     assert "Town = York?** The true answer is **3**" in " ".join(m.value for m in at.markdown)
@@ -262,3 +263,15 @@ def test_markdown_in_a_file_is_shown_literally() -> None:
     question = next(m.value for m in at.markdown if m.value.startswith("**How many rows"))
     assert "[x](" not in question and "**Job**" not in question
     assert text.plain("[x](http://e.com)") in question
+
+
+def test_every_redraw_of_the_malicious_query_is_charged_and_averaging_shows_why():
+    at = run_page()
+    for _ in range(3):
+        at.button(key="laplace_draw").click().run()
+    assert not at.exception
+    shown = metrics(at)
+    assert shown["ε spent on 3 draw(s): k·ε"] == "3"  # 3 draws at the default ε = 1
+    caption = " ".join(c.value for c in at.caption)
+    assert "3 draws cost 3·ε = 3" in caption
+    assert f"± {text.number(dp.averaged_laplace_std(1, 1.0, 3))}" in caption

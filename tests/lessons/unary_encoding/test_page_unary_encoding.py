@@ -18,7 +18,7 @@ from apptest_helpers import (
 from conftest import page_apptest
 from lessons.kary_rr import model as lesson_kary
 from lessons.unary_encoding import model as lesson_unary
-from ui import controls
+from ui import controls, text
 
 SEED = controls.DEFAULT_SEED
 N = 30_718  # 32,561 people minus the 1,843 with no occupation recorded
@@ -37,7 +37,7 @@ def test_defaults_show_p_three_quarters_q_one_quarter_and_ln9(at):
     assert not at.exception
     assert metric(at, "p (1-bit → 1)") == "0.750"
     assert metric(at, "q (0-bit → 1)") == "0.250"
-    assert metric(at, "Privacy loss ε") == f"{math.log(9):.3f}"  # 2.197
+    assert metric(at, "Privacy loss ε") == text.number(math.log(9))  # 2.197
     assert not at.warning
 
 
@@ -45,7 +45,7 @@ def test_custom_sliders_give_live_epsilon_and_estimates(at):
     at.slider(key="ue_p").set_value(0.6).run()
     at.slider(key="ue_q").set_value(0.1).run()
     assert not at.exception
-    assert metric(at, "Privacy loss ε") == f"{dp.ue_epsilon(0.6, 0.1):.3f}"  # ln 13.5
+    assert metric(at, "Privacy loss ε") == text.number(dp.ue_epsilon(0.6, 0.1))  # ln 13.5
     attr = lesson_unary.occupations()
     assert attr.n == N
     counts = dp.sample_ue_counts(attr.counts, 0.6, 0.1, rng=SEED + lesson_unary.SEED_SURVEY)
@@ -71,7 +71,7 @@ def test_p_equal_q_warns_and_skips_the_estimate(at):
     at.slider(key="ue_q").set_value(0.75).run()
     assert not at.exception
     assert any("p = q = 0.75" in w.value for w in at.warning)
-    assert metric(at, "Privacy loss ε") == "0.000"
+    assert metric(at, "Privacy loss ε") == "0"
     assert not any(m.label == "Estimated Sales" for m in at.metric)
 
 
@@ -80,7 +80,7 @@ def test_p_below_q_warns_but_still_estimates(at):
     at.slider(key="ue_q").set_value(0.7).run()
     assert not at.exception
     assert any("below q" in w.value for w in at.warning)
-    assert metric(at, "Privacy loss ε") == f"{dp.ue_epsilon(0.2, 0.7):.3f}"
+    assert metric(at, "Privacy loss ε") == text.number(dp.ue_epsilon(0.2, 0.7))
     assert any(m.label == "Estimated Sales" for m in at.metric)
 
 
@@ -94,12 +94,28 @@ def test_presets_set_p_and_q_from_epsilon(at, mode, probabilities):
     p, q = probabilities(2.0)
     assert metric(at, "p (1-bit → 1)") == f"{p:.3f}"
     assert metric(at, "q (0-bit → 1)") == f"{q:.3f}"
-    assert metric(at, "Privacy loss ε") == "2.000"  # both presets are exactly ε-LDP
+    assert metric(at, "Privacy loss ε") == "2"  # both presets are exactly ε-LDP
     sue_sd = dp.ue_variance(N, *dp.sue_probabilities(2.0)) ** 0.5
     oue_sd = dp.ue_variance(N, *dp.oue_probabilities(2.0)) ** 0.5
-    assert metric(at, "SUE: SD of one count at ε = 2") == f"{sue_sd:,.0f} people"
-    assert metric(at, "OUE: SD of one count at ε = 2") == f"{oue_sd:,.0f} people"
-    assert oue_sd < sue_sd
+    assert metric(at, "SUE: SD of a rare value's count (share 0)") == f"{sue_sd:,.0f} people"
+    assert metric(at, "OUE: SD of a rare value's count (share 0)") == f"{oue_sd:,.0f} people"
+    assert oue_sd < sue_sd  # for a rare value only:
+    threshold = dp.oue_sue_share_threshold(2.0)
+    assert metric(at, "OUE is more precise below share") == text.percent(threshold) == "19.7%"
+    attr = lesson_unary.occupations()
+    above = int((attr.counts / attr.n > threshold).sum())
+    caption = " ".join(c.value for c in at.caption)
+    assert f"here {above} of the {attr.k} values of occupation are that common" in caption
+
+
+def test_sue_beats_oue_for_common_values_at_large_epsilon(at):
+    # The lecturer's check: occupation at ε = 5, 6 of the 14 counts are better under SUE.
+    at.radio(key="ue_mode").set_value("oue").run()
+    at.select_slider(key="ue_eps").set_value(5.0).run()
+    assert metric(at, "OUE is more precise below share") == "7.01%"
+    assert "here 6 of the 14 values of occupation are that common" in " ".join(
+        c.value for c in at.caption
+    )
 
 
 def test_occupation_and_reroll_change_the_journey(at):
@@ -167,7 +183,7 @@ def test_link_parameters_reproduce_the_view():
     at = hosted(ue_attribute="Education", ue_value="Masters", ue_p="0.6", ue_q="0.1", seed="5")
     assert not at.exception and not at.toast
     assert at.selectbox(key="ue_value").value == "Masters"
-    assert metric(at, "Privacy loss ε") == f"{dp.ue_epsilon(0.6, 0.1):.3f}"
+    assert metric(at, "Privacy loss ε") == text.number(dp.ue_epsilon(0.6, 0.1))
     attr = lesson_kary.attribute("education")
     counts = dp.sample_ue_counts(attr.counts, 0.6, 0.1, rng=5 + lesson_unary.SEED_SURVEY)
     masters = attr.labels.index("Masters")

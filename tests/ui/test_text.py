@@ -1,0 +1,52 @@
+"""The one number formatter and the one escaping function (ui/text.py)."""
+
+import math
+
+import pytest
+
+from ui import text
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (1.0986122886681098, "1.099"),  # ln 3: never 1.0986 on one line and 1.099 on another
+        (22030.4, "22,030"),  # never 2.203e+04
+        (485165195.4, "485,165,195"),  # e^20, never 4.85e+08
+        (0.0001234, "0.0001234"),
+        (10.0, "10"),
+        (0.1, "0.1"),
+        (-0.5, "−0.5"),
+        (0.0, "0"),
+        (math.inf, "∞"),
+    ],
+)
+def test_number_shows_significant_digits_separators_and_no_exponent(value, shown) -> None:
+    assert text.number(value) == shown
+
+
+def test_percent_keeps_small_shares_visible() -> None:
+    # "Typical relative error 0.000%" at ε = 10 was a real bug: the share is 0.0097%.
+    assert text.percent(math.sqrt(2) / 10 / 14_237) == "0.000993%"
+    assert text.percent(0.5) == "50%"
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        "**bold**",
+        "[link](http://127.0.0.1:9/phish)",
+        "![](http://127.0.0.1:9/px.png)",
+        "<script>alert(1)</script>",
+        "$x^2$",
+        ":red[alert]",
+        "www.example.com",
+        "someone@example.com",
+        "# heading",
+    ],
+)
+def test_plain_leaves_no_markdown_metacharacter_unescaped(hostile) -> None:
+    shown = text.plain(hostile)
+    for char in "*[]()!<>$#":
+        assert char not in shown.replace("\\" + char, ""), (hostile, shown)
+    assert "www." not in shown and "@" not in shown.replace("\u2060\\@", "")
