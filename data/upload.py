@@ -202,6 +202,17 @@ class CategoricalColumns:
 
     usable: tuple[str, ...]
     unavailable: dict[str, str] = field(default_factory=dict)
+    # Usable columns in which no two rows share a value (an ID or a name): a histogram of
+    # them says nothing, so a lesson never picks one by default.
+    all_unique: tuple[str, ...] = ()
+
+    @property
+    def default(self) -> str | None:
+        """The first usable column that is not all-unique (else the first usable one)."""
+        for name in self.usable:
+            if name not in self.all_unique:
+                return name
+        return self.usable[0] if self.usable else None
 
 
 def _is_text(column: pd.Series) -> bool:
@@ -219,6 +230,7 @@ def categorical_columns(
     `unavailable` with the reason (numbers, dates, too many categories, one value, empty)."""
     usable: list[str] = []
     unavailable: dict[str, str] = {}
+    all_unique: list[str] = []
     for name in frame.columns:
         column = frame[name]
         if pd.api.types.is_datetime64_any_dtype(column):
@@ -237,7 +249,9 @@ def categorical_columns(
                 )
             else:
                 usable.append(str(name))
-    return CategoricalColumns(tuple(usable), unavailable)
+                if k == int(column.notna().sum()):
+                    all_unique.append(str(name))
+    return CategoricalColumns(tuple(usable), unavailable, tuple(all_unique))
 
 
 @dataclass(frozen=True)

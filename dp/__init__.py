@@ -44,6 +44,8 @@ from .kary import (
 from .laplace import (
     averaged_laplace_std,
     best_guess_accuracy,
+    discrete_laplace_mechanism,
+    discrete_laplace_pmf,
     laplace_abs_error_probability,
     laplace_cdf,
     laplace_difference_cdf,
@@ -115,6 +117,8 @@ __all__ = [
     "coin_flip_probabilities",
     "differencing_attack_successes",
     "differencing_success_probability",
+    "discrete_laplace_mechanism",
+    "discrete_laplace_pmf",
     "equivalence_classes",
     "estimate_count",
     "estimate_proportion",

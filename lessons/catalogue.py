@@ -85,11 +85,11 @@ LESSONS: tuple[Lesson, ...] = (
         LOCAL,
     ),
     Lesson(
-        "generalized_rr",
-        "Generalized randomized response",
+        "binary_rr",
+        "Binary RR with any p and q",
         ":material/tune:",
-        "generalized-rr",
-        "Any keep-probabilities p and q, and the ε they buy.",
+        "binary-rr",
+        "Any keep-probabilities p and q, and the ε they buy. (GRR is the k-ary lesson.)",
         LOCAL,
     ),
     Lesson(
@@ -125,6 +125,15 @@ LESSONS: tuple[Lesson, ...] = (
         CLASSROOM,
     ),
 )
+
+
+# Old URL paths that still work: a link to one opens the lesson that replaced it.
+MOVED: dict[str, str] = {"generalized-rr": "binary_rr"}
+
+
+def by_folder(folder: str) -> Lesson:
+    """The lesson in `lessons/<folder>/`."""
+    return next(lesson for lesson in all_pages() if lesson.folder == folder)
 
 
 def all_pages() -> tuple[Lesson, ...]:

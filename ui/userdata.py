@@ -228,8 +228,9 @@ def pick_categorical_column(
     options = list(columns.usable)
     # A value left from another dataset is not among the options: Streamlit resets it to
     # the default index.
+    fallback = options.index(columns.default) if columns.default in options else 0
     choice = (controls.selectbox if bind else st.selectbox)(
-        label, options, index=options.index(default) if default in options else 0, key=key
+        label, options, index=options.index(default) if default in options else fallback, key=key
     )
     _explain_unavailable(columns)
     return choice

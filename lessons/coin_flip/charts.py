@@ -22,7 +22,9 @@ def spread() -> ui_charts.Template:
     )
     x_scale = alt.Scale(type="log", domain=[10, 1_000_000])
     y_scale = alt.Scale(type="log", domain=[0.05, 50])
-    x = alt.X("n:Q", title="people asked, n (log scale)", scale=x_scale, axis=alt.Axis(format="~s"))
+    x = alt.X(
+        "n:Q", title="people asked, n (log scale)", scale=x_scale, axis=alt.Axis(format=",~r")
+    )
     y = alt.Y("sd:Q", title="SD (% points)", scale=y_scale)
     tooltip = [
         alt.Tooltip("n:Q", format=","),

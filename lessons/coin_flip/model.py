@@ -1,5 +1,5 @@
 """Cached computations and chart builders for the two binary randomized-response lessons
-(lessons/coin_flip.py and lessons/generalized_rr.py). The math is dp/'s; this module draws,
+(lessons/coin_flip/ and lessons/binary_rr/). The math is dp/'s; this module draws,
 caches and aggregates (bins and summary rows, never raw samples to the browser)."""
 
 from __future__ import annotations
@@ -14,6 +14,9 @@ from ui import datasets
 from ui.datasets import census
 
 SALES = "Sales"
+# "Heads: say yes; tails: tell the truth": a true yes is always reported yes (p = 1), a true
+# no is reported no half the time (q = ½).
+FORCED_RESPONSE = (1.0, 0.5)
 REPEATS = 1_000
 
 # Population sizes for the 1/√n lesson: a log-scale select_slider from 10 to 1,000,000.
@@ -226,3 +229,26 @@ def fair_coin_arithmetic(yes_count: int, n: int) -> tuple[str, str]:
     from that shown value, so the arithmetic on screen adds up (2·0.3052 − 0.5 = 0.1104)."""
     shown = round(yes_count / n, 4)
     return f"{shown:.4f}", f"{2 * shown - 0.5:.4f}"
+
+
+def local_deployments() -> pd.DataFrame:
+    """Local-model deployments with their published budgets (per user, per period)."""
+    return pd.DataFrame(
+        {
+            "Deployment": [
+                "Google RAPPOR (Chrome)",
+                "Apple count-mean sketch (QuickType)",
+                "Microsoft Windows telemetry",
+            ],
+            "Published ε": [
+                "set per report and per value (Erlingsson, Pihur & Korolova 2014)",
+                "16 per day",
+                "1.672 per 6 hours",
+            ],
+            "Source": [
+                "Erlingsson, Pihur & Korolova, CCS 2014",
+                "Apple Differential Privacy Team, Learning with Privacy at Scale, 2017",
+                "Ding, Kulkarni & Yekhanin, NeurIPS 2017",
+            ],
+        }
+    )

@@ -53,7 +53,7 @@ coin_columns[1].metric(
 )
 coin_columns[2].metric("Reported answer", "Yes" if report else "No")
 st.caption(
-    f"Flip number {flips:,}. "
+    f"Flip {flips + 1:,} of this session. "
     + (
         "Coin 1 is heads, so the report is the true answer."
         if coin1
@@ -104,6 +104,37 @@ fair_columns = st.columns(3)
 fair_columns[0].metric("p (keep a true yes)", f"{text.number(p_fair)}")
 fair_columns[1].metric("q (keep a true no)", f"{text.number(q_fair)}")
 fair_columns[2].metric("Privacy loss ε (fair coins)", text.number(epsilon_fair))
+
+st.subheader("Local differential privacy")
+st.markdown(
+    "This is the *local* model: each person randomizes their own answer before anyone sees "
+    "it, so nobody has to be trusted. Here the neighbour relation is **one person's value "
+    "changes** (x to x′), and a randomizer F is ε-LDP when, for all inputs x, x′ and every "
+    "output y,"
+)
+st.latex(r"\Pr[F(x) = y] \;\le\; e^{\varepsilon}\, \Pr[F(x') = y].")
+st.markdown(
+    "The two coins are Warner's randomized response (1965), the oldest DP mechanism, "
+    "decades older than the definition. It runs at scale today; published budgets are per "
+    "user and per period, so they are not directly comparable:"
+)
+st.table(model.local_deployments(), hide_index=True, border="horizontal")
+
+st.subheader("Spot the flaw: the forced-response coin")
+forced_p, forced_q = model.FORCED_RESPONSE
+forced_yes, forced_no = dp.rr_likelihood_ratios(forced_p, forced_q, log=False)
+st.markdown(
+    "A popular explainer uses one coin: **heads, say yes; tails, tell the truth.** A true "
+    f"yes is then always reported yes (p = {text.number(forced_p)}), a true no is reported no "
+    f"half the time (q = {text.number(forced_q)}). A reported yes multiplies the odds by "
+    f"{text.number(forced_yes)}; a reported **no** multiplies them by "
+    f"{text.number(forced_no)}: only a true no can say no, so it is certain proof. "
+    f"ε = `dp.rr_epsilon({forced_p:g}, {forced_q:g})` = "
+    f"{text.number(dp.rr_epsilon(forced_p, forced_q))}: "
+    "no deniability at all for the no-sayers. The second coin fixes it: it also forces a "
+    f"no half the time, so every report can come from either truth (ε = ln 3 = "
+    f"{text.number(epsilon_fair)})."
+)
 
 # --- 2. Survey the data --------------------------------------------------------------------
 if survey is not None:

@@ -57,7 +57,7 @@ def people_without_occupation() -> int:
 
 @datasets.cached()
 def sequential_error_frame(total_epsilon: float) -> pd.DataFrame:
-    """For m = 1 … 50 queries sharing ε_total: ε per query and the typical error (sd)."""
+    """For m = 1 … 50 queries sharing total ε: ε per query and the typical error (sd)."""
     m = np.arange(1, MAX_QUERIES + 1)
     per_query = [dp.split_budget(total_epsilon, int(k)) for k in m]
     return pd.DataFrame(

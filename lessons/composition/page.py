@@ -25,7 +25,7 @@ userdata.census_only_notice(
 st.header("1. One budget, many questions")
 st.markdown(
     "Each ε-DP answer about the same people leaks up to ε. Several answers together leak "
-    "the sum. So a curator with a total budget ε_total who wants to answer m questions "
+    "the sum. So a curator with a total budget ε who wants to answer m questions "
     "gives each one a share:"
 )
 st.latex(
@@ -35,16 +35,17 @@ st.latex(
     \end{aligned}"""
 )
 st.markdown(
-    "A count has sensitivity 1, so each answer gets Laplace noise of scale m/ε_total. "
+    "A count has sensitivity 1, so each answer gets Laplace noise of scale m/ε (ε the total "
+    "budget). "
     "Its typical error — the standard deviation — grows in proportion to m:"
 )
 st.latex(
     r"\operatorname{sd} = \sqrt{2}\,\frac{1}{\varepsilon_i}"
     r" = \sqrt{2}\,\frac{m}{\varepsilon_{\text{total}}}"
 )
-total = controls.epsilon_slider(key="seq_total", label="Total budget ε_total")
+total = controls.epsilon_slider(key="seq_total", label="Total budget ε")
 m = controls.slider(
-    "Number of queries m sharing the budget (privacy stays ε_total · more queries → more "
+    "Number of queries m sharing the budget (privacy stays the total ε · more queries → more "
     "noise in each)",
     min_value=1,
     max_value=model.MAX_QUERIES,
@@ -67,12 +68,12 @@ charts.sequential().show(
     current=model.sequential_current(sequential, m),
     alt=(
         f"Line chart, log scale: the typical error per answer for 1 to 50 queries sharing "
-        f"ε_total = {text.number(total)}. One query: ± {one_query_sd:,.2f}. At m = {m} (marked): "
+        f"total ε = {text.number(total)}. One query: ± {one_query_sd:,.2f}. At m = {m} (marked): "
         f"± {sd:,.2f}, each query getting ε = {text.number(per_query)}."
     ),
 )
 st.caption(
-    f"With {m} queries each answer is {m}× noisier than a single query at ε_total = "
+    f"With {m} queries each answer is {m}× noisier than a single query at total ε = "
     f"{text.number(total)} "
     f"(± {one_query_sd:,.2f}). Axis fixed from 0.1 to 10,000 people, log scale."
 )
@@ -145,7 +146,7 @@ st.markdown(
     f"ε = {text.number(avg_eps)} cost ε = {spent:,.2f}, and the average pins the truth down to "
     "about "
     f"± {average_sd:,.2f}. A curator must therefore cap the *total*: with the budget "
-    f"ε_total = {text.number(total)} from section 1 it answers only "
+    f"total ε = {text.number(total)} from section 1 it answers only "
     f"{dp.queries_within_budget(total, avg_eps):,} of these questions, then refuses."
 )
 st.dataframe(model.ledger(avg_eps, avg_m, total), hide_index=True)
@@ -280,7 +281,7 @@ quiz.check_yourself(
     "composition",
     [
         quiz.Question(
-            "A curator splits ε_total = 1 evenly over m = 10 counts. What is the typical "
+            "A curator splits total ε = 1 evenly over m = 10 counts. What is the typical "
             "error (sd) of each answer?",
             ("± 1.41", "± 4.47", "± 14.1", "± 141"),
             correct=2,

@@ -91,7 +91,7 @@ def variance(domain: tuple[float, float]) -> ui_charts.Template:
         "variance:Q",
         title="variance of one estimated count",
         scale=alt.Scale(type="log", domain=list(domain), clamp=True),
-        axis=alt.Axis(format="~s"),
+        axis=alt.Axis(format=",~r"),
     )
     x = alt.X("k:Q", title="number of categories k", scale=alt.Scale(domain=[2, 64], nice=False))
     line = ui_charts.curve(

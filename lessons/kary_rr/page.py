@@ -19,6 +19,11 @@ controls.lesson_header(
 userdata.show_dataset_in_use()
 
 st.header("The mechanism")
+st.caption(
+    "Local DP, as in the coin-flip lesson: the neighbour relation is one person's value "
+    "changing, and for any two values x, x′ and every report y, "
+    "P[F(x) = y] ≤ e^ε · P[F(x′) = y]."
+)
 st.markdown(
     "Each person keeps their true value with probability p. Otherwise they report one of "
     "the other k − 1 values, each with the same probability q:"
@@ -51,9 +56,9 @@ if attr.missing:
 
 st.header("True, reported and estimated")
 st.markdown(
-    "The reports are a blurred copy of the truth: category v keeps p·n_v of its own n_v "
-    "people and receives q·(n − n_v) false reports from everyone else. So the expected "
-    "count of reports of v is n_v p + (n − n_v) q = n q + n_v (p − q), and you undo the "
+    "The reports are a blurred copy of the truth: category v keeps p·n(v) of its own n(v) "
+    "people and receives q·(n − n(v)) false reports from everyone else. So the expected "
+    "count of reports of v is n(v) p + (n − n(v)) q = n q + n(v) (p − q), and you undo the "
     "blur by subtracting n q and dividing by p − q:"
 )
 st.latex(r"\hat c_v = \frac{C_v - n\,q}{p - q}")

@@ -52,14 +52,18 @@ def named_people() -> dict[str, str]:
 
 @datasets.cached(max_entries=512)
 def histogram(
-    truth: int, epsilon: float, answers: int, half_width: float, seed: int
+    truth: int, epsilon: float, answers: int, half_width: float, seed: int, discrete: bool = False
 ) -> tuple[pd.DataFrame, int, float, float]:
-    """Draw `answers` noisy answers truth + Lap(1/ε) and bin them over truth ± half_width.
+    """Draw `answers` noisy answers truth + Lap(1/ε) — or, with `discrete`, truth + integer
+    noise from the discrete Laplace — and bin them over truth ± half_width.
 
     Returns (the bins — for the chart and the download —, number of
     answers outside the window — counted in the edge bins —, 2.5th and 97.5th percentile
     of the answers, for the alt text)."""
-    values = dp.laplace_mechanism(truth, 1, epsilon, size=answers, rng=seed)
+    if discrete:
+        values = dp.discrete_laplace_mechanism(truth, epsilon, size=answers, rng=seed)
+    else:
+        values = dp.laplace_mechanism(truth, 1, epsilon, size=answers, rng=seed)
     domain = (truth - half_width, truth + half_width)
     frame = charts.histogram_frame(values, domain=domain, bins=BINS)
     outside = int(np.count_nonzero((values < domain[0]) | (values > domain[1])))

@@ -79,6 +79,11 @@ zoom_label = controls.radio(
     horizontal=True,
 )
 half_width = model.ZOOMS[zoom_label]
+discrete = controls.toggle(
+    "Integer noise (discrete Laplace), as real libraries add to a count",
+    key="lap_discrete",
+    help="See “Under the hood” below the histogram.",
+)
 
 scale = dp.laplace_scale(1, epsilon)
 typical = dp.laplace_std(1, epsilon)
@@ -104,7 +109,7 @@ st.caption(
 
 histogram_seed = controls.seed() + model.SEED_HISTOGRAM
 bins_frame, outside, low, high = model.histogram(
-    truth, epsilon, answers, half_width, histogram_seed
+    truth, epsilon, answers, half_width, histogram_seed, discrete
 )
 charts.histogram(truth, half_width).show(
     title=f"{answers:,} noisy answers at ε = {text.number(epsilon)}",
@@ -133,7 +138,26 @@ snippets.HISTOGRAM.show(
     half_width=half_width,
     bins=model.BINS,
     seed=histogram_seed,
+    discrete=discrete,
 )
+with st.expander("Under the hood: floating-point noise leaks", icon=":material/memory:"):
+    st.markdown(
+        "A computer cannot draw a real number: the textbook sampler turns a random "
+        "floating-point number into Laplace noise, and which low-order bits can occur "
+        "depends on the true answer. Mironov (2012) showed that an attacker can read the "
+        "true count from those bits, whatever ε says. So real libraries (OpenDP, Google's, "
+        "Tumult) add *integer* noise to a count, or snap the output to a grid. The toggle "
+        "above switches this histogram to the discrete Laplace mechanism:"
+    )
+    st.latex(
+        r"\Pr[K = k] = \frac{1 - e^{-\varepsilon}}{1 + e^{-\varepsilon}}\, e^{-\varepsilon |k|},"
+        r"\qquad \frac{\Pr[K = k]}{\Pr[K = k + 1]} = e^{\varepsilon}\ (k \ge 0)."
+    )
+    st.markdown(
+        "Its answers are whole numbers, so there are no low-order bits to leak, and it is "
+        "exactly ε-DP for a count. At the same ε its spread is almost the same as Lap(1/ε): "
+        f"P[K = 0] = {text.percent(dp.discrete_laplace_pmf(0, epsilon))} here."
+    )
 downloads.download_csv(bins_frame, filename="laplace-histogram.csv", key="laplace_dl_histogram")
 
 st.subheader("Three values of ε side by side")
@@ -244,7 +268,7 @@ else:
 st.markdown(
     "**How often is the best guess right?** With both worlds equally likely, the best rule "
     "guesses 1 when the answer is above ½. It is wrong only when the noise pushes the answer "
-    "across ½, which happens with probability ½ e^(−(½)/b) in either world:"
+    "across ½, which happens with probability ½·exp(−1/(2b)) in either world:"
 )
 st.latex(
     r"""\begin{aligned}

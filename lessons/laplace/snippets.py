@@ -14,7 +14,10 @@ HISTOGRAM = Snippet(
         import dp
 
         truth, epsilon, answers, half_width = $truth, $epsilon, $answers, $half_width
-        noisy = dp.laplace_mechanism(truth, 1, epsilon, size=answers, rng=$seed)
+        if $discrete:  # integer noise, as real libraries add to a count
+            noisy = dp.discrete_laplace_mechanism(truth, epsilon, size=answers, rng=$seed)
+        else:
+            noisy = dp.laplace_mechanism(truth, 1, epsilon, size=answers, rng=$seed)
         # Answers outside the window are counted in its edge bins, as on the page.
         window = (truth - half_width, truth + half_width)
         counts, edges = np.histogram(np.clip(noisy, *window), bins=$bins, range=window)
@@ -28,6 +31,7 @@ HISTOGRAM = Snippet(
         "half_width": 50.0,
         "bins": 100,
         "seed": controls.DEFAULT_SEED,
+        "discrete": False,
     },
     "bins",
 )

@@ -108,7 +108,7 @@ def comparison(domain: tuple[float, float]) -> ui_charts.Template:
         "variance:Q",
         title="variance of one count (log scale)",
         scale=alt.Scale(type="log", domain=list(domain)),
-        axis=alt.Axis(format="~s"),
+        axis=alt.Axis(format=",~r"),
     )
     protocols = ["GRR", "OUE"]
     curves = alt.Chart(alt.NamedData(name="curves"))

@@ -25,6 +25,11 @@ title = text.plain(attr.title)
 _, data_frame = userdata.active_dataset()
 
 st.header("1 · Encode")
+st.caption(
+    "Local DP, as in the coin-flip lesson: the neighbour relation is one person's value "
+    "changing, and for any two values x, x′ and every report y, "
+    "P[F(x) = y] ≤ e^ε · P[F(x′) = y]."
+)
 st.markdown(
     f"There are {attr.k} values of {title}. Your value becomes {attr.k} bits: a 1 at your "
     "value, 0 everywhere else."
@@ -153,8 +158,8 @@ cols[1].metric(f"True bit ({shown}) reported as", f"{int(reported[value])}")
 st.header("4 · Aggregate over everyone")
 st.markdown(
     f"Now all {attr.n:,} people send their {attr.k} bits. Bit v is 1 in B_v reports: the "
-    "n_v people with value v contribute n_v p in expectation, everyone else (n − n_v) q. "
-    "So the unbiased estimate of n_v is"
+    "n(v) people with value v contribute n(v) p in expectation, everyone else (n − n(v)) q. "
+    "So the unbiased estimate of n(v) is"
 )
 st.latex(r"\hat c_v = \frac{B_v - n\,q}{p - q}")
 if informative:

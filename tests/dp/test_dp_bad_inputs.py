@@ -112,6 +112,11 @@ VALID = {
         dp.differencing_success_probability,
         {"epsilon": 1.0, "sensitivity": 1.0},
     ),
+    "discrete_laplace_pmf": (dp.discrete_laplace_pmf, {"x": [0, 1, -2], "epsilon": 1.0}),
+    "discrete_laplace_mechanism": (
+        dp.discrete_laplace_mechanism,
+        {"value": 10, "epsilon": 1.0, "rng": 0},
+    ),
     "equivalence_classes": (dp.equivalence_classes, {"codes": [[1, 2], [1, 2], [3, 4]]}),
     "estimate_proportion_from_counts": (
         dp.estimate_proportion_from_counts,
@@ -379,6 +384,11 @@ def build_cases():
     add("ue_variance", {"frequency": 1.5}, ValueError, "frequency", "frequency>1")
     add("ue_variance", {"frequency": -0.1}, ValueError, "frequency", "frequency<0")
     add("project_counts", {"n": -1}, ValueError, "n", "n<0")
+    add("discrete_laplace_mechanism", {"value": 2.5}, ValueError, "value", "fraction")
+    add("discrete_laplace_mechanism", {"value": NAN}, ValueError, "value", "nan")
+    add("discrete_laplace_mechanism", {"value": "3"}, TypeError, "value", "str")
+    add("discrete_laplace_pmf", {"x": [0.5]}, ValueError, "x", "fraction")
+    add("discrete_laplace_pmf", {"x": [NAN]}, ValueError, "x", "nan")
     add("project_counts", {"estimates": [1.0, NAN]}, ValueError, "estimates", "nan")
     add("project_counts", {"estimates": [1.0, INF]}, ValueError, "estimates", "inf")
     return cases

@@ -443,3 +443,46 @@ def test_laplace_interval_probability_keeps_its_digits_in_the_far_tail():
     # the mirror image below loc
     p = dp.laplace_interval_probability(7833, 7837, loc=7841, scale=0.1)
     assert p == pytest.approx(expected, rel=1e-9)
+
+
+# --- discrete Laplace: integer noise for counts (Mironov 2012's fix) --------------------------
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 0.5, 1.0, 3.0])
+def test_discrete_laplace_pmf_sums_to_one_and_its_ratio_is_exactly_e_to_the_epsilon(epsilon):
+    k = np.arange(-2_000, 2_001)
+    pmf = dp.discrete_laplace_pmf(k, epsilon)
+    assert pmf.sum() == pytest.approx(1.0, abs=1e-12)
+    ahead = np.arange(0, 50)
+    ratio = dp.discrete_laplace_pmf(ahead, epsilon) / dp.discrete_laplace_pmf(ahead + 1, epsilon)
+    np.testing.assert_allclose(ratio, math.exp(epsilon), rtol=1e-12)
+    # P[0] = (1 − e^(−ε)) / (1 + e^(−ε)) = tanh(ε/2)
+    assert dp.discrete_laplace_pmf(0, epsilon) == pytest.approx(math.tanh(epsilon / 2))
+
+
+def test_discrete_laplace_samples_follow_the_pmf():
+    from scipy import stats
+
+    epsilon, n = 0.7, 200_000
+    noise = dp.discrete_laplace_mechanism(0, epsilon, size=n, rng=20261122)
+    assert noise.dtype.kind == "i"
+    edges = np.arange(-8, 9)  # cells -8..8, tails lumped into the end cells
+    observed = np.array([np.sum(noise == k) for k in edges], dtype=float)
+    observed[0] += np.sum(noise < -8)
+    observed[-1] += np.sum(noise > 8)
+    expected = dp.discrete_laplace_pmf(edges, epsilon) * n
+    tail = dp.discrete_laplace_pmf(np.arange(9, 400), epsilon).sum() * n
+    expected[0] += tail
+    expected[-1] += tail
+    assert stats.chisquare(observed, expected).pvalue > 1e-4
+
+
+def test_discrete_laplace_audit_stays_within_epsilon_and_catches_half_the_noise():
+    epsilon, n = 1.0, 200_000
+    on_d = dp.discrete_laplace_mechanism(1, epsilon, size=n, rng=1)
+    on_d_prime = dp.discrete_laplace_mechanism(0, epsilon, size=n, rng=2)
+    assert dp.audit_epsilon(on_d, on_d_prime) <= epsilon
+    # Broken: noise for 2ε (half the spread) is not ε-DP and the audit says so.
+    bad_d = dp.discrete_laplace_mechanism(1, 2 * epsilon, size=n, rng=3)
+    bad_d_prime = dp.discrete_laplace_mechanism(0, 2 * epsilon, size=n, rng=4)
+    assert dp.audit_epsilon(bad_d, bad_d_prime) > epsilon

@@ -36,7 +36,7 @@ SETTINGS: dict[str, dict[str, dict[str, str]]] = {
     },
     "composition": {"a": {"avg_eps": "0.1", "par_eps": "1"}, "b": {"group_eps": "5"}},
     "coin_flip": {"a": {"cf_n": "10,000", "cf_rate": "0.3"}, "b": {"cf_honest": "0.75"}},
-    "generalized_rr": {"a": {"grr_p": "0.9", "grr_q": "0.6"}, "b": {"grr_p": "0.3"}},
+    "binary_rr": {"a": {"grr_p": "0.9", "grr_q": "0.6"}, "b": {"grr_p": "0.3"}},
     "kary_rr": {"a": {"kary_eps": "0.1"}, "b": {"kary_eps": "5", "kary_column": "Race"}},
     "unary_encoding": {
         "a": {"ue_p": "0.9", "ue_q": "0.1"},

@@ -7,6 +7,8 @@ paths that differ from the file name. Community Cloud restarts sleeping apps, an
 visitor often follows a lecturer's link to a lesson — so the lessons live in `lessons/`.
 """
 
+import re
+
 from playwright.sync_api import Page, expect
 
 from browser_helpers import assert_no_exception, open_page
@@ -32,3 +34,20 @@ def test_first_request_to_a_deep_link_gets_the_app_navigation(
     sidebar = page.get_by_test_id("stSidebar")
     for section in ("The central model", "The local model"):
         expect(sidebar.get_by_text(section, exact=True)).to_be_visible()
+
+
+def test_an_old_lesson_url_still_opens_its_lesson_with_the_link_settings(
+    page: Page, app_server: str
+) -> None:
+    # "Generalized randomized response" became "Binary RR with any p and q" (GRR names the
+    # k-ary mechanism); lecturers' old links must keep working, settings included.
+    open_page(page, app_server, "generalized-rr?grr_p=0.9&grr_q=0.6")
+    expect(
+        page.get_by_role("heading", name="Binary randomized response with any p and q")
+    ).to_be_visible()
+    assert_no_exception(page)
+    expect(page.get_by_text("Page not found")).to_have_count(0)
+    expect(page).to_have_url(re.compile(r"/binary-rr\?.*grr_p=0\.9"))
+    sidebar = page.get_by_test_id("stSidebar")
+    expect(sidebar.get_by_text("Binary RR with any p and q", exact=True)).to_be_visible()
+    expect(sidebar.get_by_text("Generalized randomized response")).to_have_count(0)

@@ -283,3 +283,29 @@ def test_the_textbook_arithmetic_adds_up_with_the_shown_digits():
     line = next(latex.value for latex in at.latex if r"2 \cdot" in latex.value)
     share, result = re.search(r"2 \\cdot ([0-9.]+) - 0.5 = ([0-9.]+)", line).groups()
     assert float(result) == pytest.approx(2 * float(share) - 0.5, abs=1e-12)
+
+
+def test_the_local_model_is_defined_credited_and_its_deployments_listed():
+    at = page_apptest("coin_flip/page.py").run()
+    formulas = " ".join(latex.value for latex in at.latex)
+    assert r"\Pr[F(x) = y] \;\le\; e^{\varepsilon}\, \Pr[F(x') = y]" in formulas
+    prose = " ".join(m.value for m in at.markdown)
+    assert "Warner's randomized response (1965)" in prose
+    assert "one person's value changes" in prose
+    table = at.table[1].value  # the outcomes table comes first
+    assert list(table["Published ε"])[1:] == ["16 per day", "1.672 per 6 hours"]
+
+
+def test_the_forced_response_coin_has_infinite_epsilon():
+    at = page_apptest("coin_flip/page.py").run()
+    assert dp.rr_epsilon(1.0, 0.5) == math.inf
+    flaw = next(m.value for m in at.markdown if "heads, say yes; tails, tell the truth" in m.value)
+    assert "`dp.rr_epsilon(1, 0.5)` = ∞" in flaw
+    assert "certain proof" in flaw
+
+
+def test_flips_are_counted_from_one():
+    at = page_apptest("coin_flip/page.py").run()
+    assert any(c.value.startswith("Flip 1 of this session.") for c in at.caption)
+    at.button(key="cf_flip").click().run()
+    assert any(c.value.startswith("Flip 2 of this session.") for c in at.caption)

@@ -245,3 +245,13 @@ def test_an_uploaded_file_replaces_the_census_numbers():
     assert metric(at, "People surveyed n") == "1,007"
     at.button(key="userdata_back").click().run()
     assert metric(at, "People surveyed n") == "30,718"
+
+
+def test_an_upload_never_defaults_to_a_column_of_unique_names():
+    # A name column has as many categories as rows: its histogram says nothing, so the
+    # lesson starts on the first column whose values repeat.
+    people = "Name,Team\nAda,Red\nBo,Blue\nCy,Red\nDee,Blue\nEd,Red\n".encode()
+    at = upload_csv(hosted(), "people.csv", people)
+    assert not at.exception
+    assert at.selectbox(key="kary_column").value == "Team"
+    assert "Name" in at.selectbox(key="kary_column").options  # still there to pick

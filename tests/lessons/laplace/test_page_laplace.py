@@ -275,3 +275,16 @@ def test_every_redraw_of_the_malicious_query_is_charged_and_averaging_shows_why(
     caption = " ".join(c.value for c in at.caption)
     assert "3 draws cost 3·ε = 3" in caption
     assert f"± {text.number(dp.averaged_laplace_std(1, 1.0, 3))}" in caption
+
+
+def test_the_discrete_toggle_draws_integer_noise_and_explains_why():
+    # Window ± 5 in 100 bins of 0.1: integer answers can fill at most 11 bins.
+    narrow = {"lap_zoom": "true count ± 5", "lap_eps": "0.5"}
+    continuous = run_lesson(PAGE, **narrow)
+    integer = run_lesson(PAGE, **narrow, lap_discrete="true")
+    filled_continuous = sum(1 for c in named_data(continuous, 0, "bins")["count"] if c > 0)
+    filled_integer = sum(1 for c in named_data(integer, 0, "bins")["count"] if c > 0)
+    assert filled_integer <= 11 < filled_continuous
+    code = " ".join(code_texts(integer, "discrete_laplace_mechanism"))
+    assert "if True:" in code
+    assert any("Mironov (2012)" in m.value for m in integer.markdown)

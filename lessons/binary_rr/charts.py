@@ -1,11 +1,11 @@
-"""Chart templates of the lesson "Generalized randomized response" (data-free)."""
+"""Chart templates of the lesson "Binary randomized response with any p and q" (data-free)."""
 
 from __future__ import annotations
 
 import altair as alt
 
+from lessons.binary_rr.model import LN_RATIO_LIMIT, REPORTS
 from lessons.coin_flip.model import REPEATS
-from lessons.generalized_rr.model import LN_RATIO_LIMIT, REPORTS
 from ui import charts as ui_charts
 from ui import datasets
 
@@ -25,7 +25,7 @@ def error_epsilon() -> ui_charts.Template:
         "sd:Q",
         title="SD (people)",
         scale=alt.Scale(type="log", domain=[1, 100_000]),
-        axis=alt.Axis(format="~s"),
+        axis=alt.Axis(format=",~r"),
     )
     line = ui_charts.curve(
         "curve", x, y, [alt.Tooltip("epsilon:Q", format=".3f"), alt.Tooltip("sd:Q", format=",.0f")]

@@ -1,4 +1,4 @@
-"""Generalized RR page in real Chromium: load, move p with the keyboard, see ε change."""
+"""Binary RR page in real Chromium: load, move p with the keyboard, see ε change."""
 
 import math
 
@@ -16,7 +16,7 @@ from ui import text
 
 
 def test_moving_p_updates_epsilon(page: Page, app_server: str) -> None:
-    open_lesson(page, app_server, "generalized_rr/page.py")
+    open_lesson(page, app_server, "binary_rr/page.py")
     assert_no_exception(page)
     eps_metric = metric(page, "Privacy loss ε")
     expect(eps_metric).to_contain_text(text.number(math.log(3)))
@@ -29,7 +29,7 @@ def test_moving_p_updates_epsilon(page: Page, app_server: str) -> None:
 def test_a_keyboard_move_writes_the_bound_parameters_into_the_url(
     page: Page, app_server: str
 ) -> None:
-    open_lesson(page, app_server, "generalized_rr/page.py")
+    open_lesson(page, app_server, "binary_rr/page.py")
     move_slider_with_keyboard(page, "q: keep a true no", "ArrowLeft", times=2)  # 0.75 -> 0.73
     params = link_params(page)
     assert params.get("grr_q") == ["0.73"], page.url

@@ -1,4 +1,4 @@
-"""Cached computations of the lesson "Generalized randomized response" (any p and q).
+"""Cached computations of the lesson "Binary randomized response with any p and q" (any p and q).
 
 It reuses the coin-flip lesson's survey machinery (lessons/coin_flip/model.py)."""
 

@@ -1,18 +1,18 @@
-"""Lesson: generalized randomized response — any keep-probabilities p, q and the ε they buy."""
+"""Lesson: binary randomized response with any keep-probabilities p and q, and the ε they buy."""
 
 import math
 
 import streamlit as st
 
 import dp
+from lessons.binary_rr import charts, model
 from lessons.coin_flip import model as rr
 from lessons.coin_flip import snippets as rr_snippets
-from lessons.generalized_rr import charts, model
 from ui import charts as ui_charts
 from ui import controls, downloads, quiz, text
 
 controls.lesson_header(
-    "Generalized randomized response",
+    "Binary randomized response with any p and q",
     "The two coins were one choice among many. Here you set the keep-probabilities p "
     "(a true yes is reported yes) and q (a true no is reported no) directly, or pick ε "
     "and let the page set p = q. You watch the 2 × 2 matrix, ε, the estimator with your "
@@ -21,6 +21,11 @@ controls.lesson_header(
 )
 survey = rr.survey_question_picker("grr_ask")
 
+st.caption(
+    "Local DP, as in the coin-flip lesson: the neighbour relation is one person's value "
+    "changing, and for any two values x, x′ and every report y, "
+    "P[F(x) = y] ≤ e^ε · P[F(x′) = y]."
+)
 # --- choose the mechanism ------------------------------------------------------------------
 mode = controls.radio(
     "How do you want to set the mechanism?",
@@ -201,7 +206,7 @@ if survey is not None:
             seed=repeat_seed,
         )
         downloads.download_csv(
-            repeated, filename="generalized_rr-surveys.csv", key="generalized_rr_dl_surveys"
+            repeated, filename="binary_rr-surveys.csv", key="binary_rr_dl_surveys"
         )
 
     st.subheader("Error versus ε")
@@ -230,7 +235,7 @@ if survey is not None:
 
 # --- Check yourself ----------------------------------------------------------------------------
 quiz.check_yourself(
-    "generalized_rr",
+    "binary_rr",
     [
         quiz.Question(
             "Which keep-probabilities give ε = ln 3?",

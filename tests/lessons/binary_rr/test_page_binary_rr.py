@@ -1,4 +1,4 @@
-"""AppTest for lessons/generalized_rr/page.py: the mode radio, the p and q sliders and the ε slider
+"""AppTest for lessons/binary_rr/page.py: the mode radio, the p and q sliders and the ε slider
 moved; metrics and chart data checked against dp/ at the chosen values."""
 
 import json
@@ -31,9 +31,7 @@ ERROR_TITLE = "Error of the count versus ε"
 
 
 def run_page() -> AppTest:
-    return AppTest.from_file(
-        str(ROOT / "lessons" / "generalized_rr/page.py"), default_timeout=30
-    ).run()
+    return AppTest.from_file(str(ROOT / "lessons" / "binary_rr/page.py"), default_timeout=30).run()
 
 
 def set_p_q(p: float, q: float) -> AppTest:
@@ -168,7 +166,7 @@ JOBS = b"Job,Town\n" + b"Sales,Hull\n" * 300 + b"Clerk,York\n" * 600 + b",York\n
 
 def hosted(**params: str) -> AppTest:
     """The lesson as app.py runs it: link guard, classroom sidebar, dataset picker."""
-    return hosted_lesson("generalized_rr/page.py", **params)
+    return hosted_lesson("binary_rr/page.py", **params)
 
 
 def test_link_parameters_reproduce_the_view():
@@ -225,9 +223,9 @@ def test_code_behind_the_chart_has_the_current_values_and_rebuilds_it():
 def test_download_holds_the_repeated_surveys(monkeypatch):
     sent = record_downloads(monkeypatch)
     at = run_page()
-    assert [b.key for b in at.get("download_button")] == ["generalized_rr_dl_surveys"]
-    filename, lines = sent["generalized_rr_dl_surveys"]
-    assert filename == "generalized_rr-surveys.csv"
+    assert [b.key for b in at.get("download_button")] == ["binary_rr_dl_surveys"]
+    filename, lines = sent["binary_rr_dl_surveys"]
+    assert filename == "binary_rr-surveys.csv"
     assert lines[0] == "reported_yes,estimated_count,error"
     assert len(lines) == 1 + 1_000
     at.slider(key="grr_p").set_value(0.4).run()
@@ -241,10 +239,10 @@ def test_check_yourself_gives_feedback_that_survives_a_slider_move():
     assert (round(ln_yes, 2), round(ln_no, 2)) == (0.81, 1.79)
     assert dp.rr_epsilon(0.4, 0.6) == pytest.approx(0.0)  # Q3
     at = run_page()
-    answer_quiz(at, "generalized_rr", 0, 2)
+    answer_quiz(at, "binary_rr", 0, 2)
     assert any("Not quite" in e.value and "p = q = 0.75" in e.value for e in at.error)
-    answer_quiz(at, "generalized_rr", 0, 1)
-    answer_quiz(at, "generalized_rr", 1, 0)
+    answer_quiz(at, "binary_rr", 0, 1)
+    answer_quiz(at, "binary_rr", 1, 0)
     at.slider(key="grr_p").set_value(0.85).run()
     at.radio(key="grr_mode").set_value("Choose ε (p = q)").run()
     assert len([s for s in at.success if s.value.startswith("Right.")]) == 2
@@ -286,7 +284,7 @@ def test_an_uploaded_file_replaces_the_census_numbers():
     ],
 )
 def test_the_advice_for_a_revealing_yes_lowers_epsilon_when_followed(p, q, advice, followed):
-    at = hosted_lesson("generalized_rr/page.py", grr_p=str(p), grr_q=str(q))
+    at = hosted_lesson("binary_rr/page.py", grr_p=str(p), grr_q=str(q))
     assert not at.exception
     shown = " ".join(m.value for m in at.markdown)
     assert advice in shown
@@ -297,7 +295,7 @@ def test_the_advice_for_a_revealing_yes_lowers_epsilon_when_followed(p, q, advic
 
 
 def test_the_advice_direction_is_right_everywhere():
-    from lessons.generalized_rr import model
+    from lessons.binary_rr import model
 
     grid = [round(0.05 * i, 2) for i in range(1, 20)]
     checked = 0
