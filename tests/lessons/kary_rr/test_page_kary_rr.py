@@ -250,7 +250,7 @@ def test_an_uploaded_file_replaces_the_census_numbers():
 def test_an_upload_never_defaults_to_a_column_of_unique_names():
     # A name column has as many categories as rows: its histogram says nothing, so the
     # lesson starts on the first column whose values repeat.
-    people = "Name,Team\nAda,Red\nBo,Blue\nCy,Red\nDee,Blue\nEd,Red\n".encode()
+    people = b"Name,Team\nAda,Red\nBo,Blue\nCy,Red\nDee,Blue\nEd,Red\n"
     at = upload_csv(hosted(), "people.csv", people)
     assert not at.exception
     assert at.selectbox(key="kary_column").value == "Team"
