@@ -251,7 +251,7 @@ def success_marker(epsilon: float, exact: float, simulated: float, *, tries: int
             "epsilon": [epsilon, epsilon],
             "success": [exact, simulated],
             "kind": ["exact", f"simulated ({tries:,} tries)"],
-            "label": [f"your ε = {text.number(epsilon)}: {exact:.1%}", ""],
+            "label": [f"your ε = {text.number(epsilon)}: {text.percent(exact)}", ""],
         }
     )
 

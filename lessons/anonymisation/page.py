@@ -100,7 +100,9 @@ st.markdown(
 )
 fact_column, ours_column = st.columns(2)
 fact_column.metric("Unique on (ZIP, DOB, sex): US population, Sweeney 2000", "87%")
-ours_column.metric("Unique on (ZIP, DOB, sex): this dataset", f"{sweeney['share_unique']:.1%}")
+ours_column.metric(
+    "Unique on (ZIP, DOB, sex): this dataset", f"{text.percent(sweeney['share_unique'])}"
+)
 zips = model.zip_sizes()
 st.caption(
     f"{sweeney['buckets'][0]:,} of {sweeney['people']:,} people. Our invented ZIP codes hold "
@@ -134,7 +136,7 @@ stats = model.uniqueness(chosen)
 if not chosen:
     st.info("No attributes chosen: everyone looks the same, so nobody is singled out.")
 share_column, classes_column, k_column = st.columns(3)
-share_column.metric("People who are unique", f"{stats['share_unique']:.1%}")
+share_column.metric("People who are unique", f"{text.percent(stats['share_unique'])}")
 classes_column.metric("Equivalence classes", f"{stats['classes']:,}")
 k_column.metric("k (smallest class)", f"{stats['k']:,}")
 charts.class_sizes(stats["people"]).show(
@@ -212,8 +214,8 @@ successes = dp.differencing_attack_successes(
 simulated = successes / model.ATTACK_TRIES
 
 noisy_a, noisy_b, guess_column = st.columns(3)
-noisy_a.metric("Noisy: how many earn >50K?", f"{noisy_all:,.1f}")
-noisy_b.metric("Noisy: how many not named X?", f"{noisy_without:,.1f}")
+noisy_a.metric("Noisy: how many earn >50K?", f"{text.number(noisy_all)}")
+noisy_b.metric("Noisy: how many not named X?", f"{text.number(noisy_without)}")
 guess_column.metric(
     "Your guess for X",
     ">50K" if guess_rich else "<=50K",
@@ -221,9 +223,9 @@ guess_column.metric(
     delta_color="normal" if guess_rich == target_is_rich else "inverse",
 )
 exact_column, simulated_column, budget_column = st.columns(3)
-exact_column.metric("Attacker right (exact)", f"{exact:.1%}")
+exact_column.metric("Attacker right (exact)", f"{text.percent(exact)}")
 simulated_column.metric(
-    f"Attacker right ({model.ATTACK_TRIES:,} simulated tries)", f"{simulated:.1%}"
+    f"Attacker right ({model.ATTACK_TRIES:,} simulated tries)", f"{text.percent(simulated)}"
 )
 budget_column.metric(
     "Budget the two queries spend (2ε)",
@@ -233,16 +235,19 @@ charts.success(epsilon > 0.3, model.ATTACK_TRIES).show(
     marker=model.success_marker(epsilon, exact, simulated, tries=model.ATTACK_TRIES),
     alt=(
         f"Line chart of the attacker's chance of guessing right against ε from 0.01 to 10, "
-        f"rising from 50% to {model.success_curve()['success'].iloc[-1]:.1%}. At your "
-        f"ε = {text.number(epsilon)} it is {exact:.1%} exactly; {model.ATTACK_TRIES:,} simulated "
-        f"tries gave {simulated:.1%}."
+        f"rising from 50% to {text.percent(model.success_curve()['success'].iloc[-1])}. At your "
+        f"ε = {text.number(epsilon)} it is {text.percent(exact)} exactly; "
+        f"{model.ATTACK_TRIES:,} simulated "
+        f"tries gave {text.percent(simulated)}."
     ),
 )
 st.caption(
-    f"At ε = {text.number(epsilon)} the attacker is right {exact:.1%} of the time (black circle on "
-    f"the dashed line); {model.ATTACK_TRIES:,} simulated attacks were right {simulated:.1%} "
+    f"At ε = {text.number(epsilon)} the attacker is right {text.percent(exact)} of the time "
+    "(black circle on "
+    f"the dashed line); {model.ATTACK_TRIES:,} simulated attacks were right "
+    f"{text.percent(simulated)} "
     f"of the time (orange diamond); its standard error is "
-    f"{dp.proportion_standard_error(exact, model.ATTACK_TRIES):.1%}. Small ε pushes the "
+    f"{text.percent(dp.proportion_standard_error(exact, model.ATTACK_TRIES))}. Small ε pushes the "
     "attacker toward a coin toss; large ε lets them win."
 )
 snippets.DIFFERENCING.show(

@@ -40,8 +40,8 @@ def ratio_frame(p: float, q: float) -> pd.DataFrame:
     rows = []
     for report, value in zip(REPORTS, dp.rr_likelihood_ratios(p, q), strict=True):
         shown = max(min(value, LN_RATIO_LIMIT), -LN_RATIO_LIMIT)
-        text = ("∞" if value > 0 else "−∞") if math.isinf(value) else f"{value:.2f}"
-        rows.append({"report": report, "ln_ratio": shown, "size": abs(shown), "text": text})
+        label = ("∞" if value > 0 else "−∞") if math.isinf(value) else text.number(value)
+        rows.append({"report": report, "ln_ratio": shown, "size": abs(shown), "text": label})
     return pd.DataFrame(rows)
 
 

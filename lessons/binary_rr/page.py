@@ -58,8 +58,8 @@ epsilon = dp.rr_epsilon(p, q)
 ln_yes, ln_no = dp.rr_likelihood_ratios(p, q)
 odds_yes, odds_no = dp.rr_likelihood_ratios(p, q, log=False)
 metric_columns = st.columns(3)
-metric_columns[0].metric("p (keep a true yes)", f"{p:.3f}")
-metric_columns[1].metric("q (keep a true no)", f"{q:.3f}")
+metric_columns[0].metric("p (keep a true yes)", f"{text.number(p)}")
+metric_columns[1].metric("q (keep a true no)", f"{text.number(q)}")
 metric_columns[2].metric("Privacy loss ε", text.number(epsilon))
 
 sd_people = None
@@ -69,8 +69,9 @@ if survey is not None:
         sd_people = dp.rr_count_std(true_sales / n_people, n_people, p, q)
     except ValueError:
         st.warning(
-            f"p + q = {p + q:.2f} = 1: a true yes and a true no are reported *yes* with the "
-            f"same probability ({p:.2f}), so the answers carry **no information**. ε = 0 "
+            f"p + q = {text.number(p + q)} = 1: a true yes and a true no are reported *yes* "
+            "with the "
+            f"same probability ({text.number(p)}), so the answers carry **no information**. ε = 0 "
             "(perfect privacy), but no estimator can recover anything: it would divide by "
             "p + q − 1 = 0. Move p or q."
         )
@@ -91,8 +92,8 @@ st.header("1. The mechanism and its ε")
 st.markdown("Each row is a true answer, each column a report; every row sums to 1.")
 st.latex(
     r"\small\begin{array}{r|cc} & \text{says yes} & \text{says no} \\ \hline "
-    rf"\text{{true yes}} & p = {p:.3f} & 1 - p = {1 - p:.3f} \\ "
-    rf"\text{{true no}} & 1 - q = {1 - q:.3f} & q = {q:.3f} \end{{array}}"
+    rf"\text{{true yes}} & p = {text.number(p)} & 1 - p = {text.number(1 - p)} \\ "
+    rf"\text{{true no}} & 1 - q = {text.number(1 - q)} & q = {text.number(q)} \end{{array}}"
 )
 st.markdown(
     "ε is the most that any report can shift the odds between the two true answers, as "
@@ -120,11 +121,11 @@ charts.ratio().show(
 odds_columns = st.columns(2)
 odds_columns[0].metric(
     'A reported "yes" multiplies the odds of a true yes by',
-    "∞" if math.isinf(odds_yes) else f"{odds_yes:.2f}",
+    "∞" if math.isinf(odds_yes) else f"{text.number(odds_yes)}",
 )
 odds_columns[1].metric(
     'A reported "no" multiplies the odds of a true no by',
-    "∞" if math.isinf(odds_no) else f"{odds_no:.2f}",
+    "∞" if math.isinf(odds_no) else f"{text.number(odds_no)}",
 )
 if abs(ln_yes) < abs(ln_no):
     st.markdown(
@@ -152,13 +153,15 @@ if survey is not None:
         share_estimate = dp.estimate_proportion_from_counts(yes_count, n_people, p, q)
         st.markdown(
             f"One survey of all {n_people:,} people gave {yes_count:,} *yes* answers, a "
-            f"share Ŷ = {yes_count / n_people:.4f}. The expected share is r p + (1 − r)(1 − q), "
+            f"share Ŷ = {text.number(yes_count / n_people)}. The expected share is r p + (1 − "
+            "r)(1 − q), "
             "so"
         )
         st.latex(
             r"\begin{aligned}\hat r &= \frac{\hat Y + q - 1}{p + q - 1} \\"
-            rf" &= \frac{{{yes_count / n_people:.4f} + {q:.3f} - 1}}{{{p:.3f} + {q:.3f} - 1}}"
-            rf" \\ &= {share_estimate:.4f} \\"
+            rf" &= \frac{{{text.number(yes_count / n_people)} + {text.number(q)} - "
+            rf"1}}{{{text.number(p)} + {text.number(q)} - 1}}"
+            rf" \\ &= {text.number(share_estimate)} \\"
             rf"{rr.latex_number(n_people)}\,\hat r &\approx "
             rf"{rr.latex_number(n_people * share_estimate)}\end{{aligned}}"
         )
@@ -219,8 +222,8 @@ if survey is not None:
     charts.error_epsilon().show(
         title=charts.error_epsilon_title(survey.question, n_people),
         alt=f"Log-log line: the SD of the count falls from {curve['sd'].iloc[0]:,.0f} at "
-        f"ε = 0.01 to {curve['sd'].iloc[-1]:,.1f} at ε = 10."
-        + (f" Yours: ε = {epsilon:.2f}, SD = {sd_people:,.0f}." if marked else ""),
+        f"ε = 0.01 to {text.number(curve['sd'].iloc[-1])} at ε = 10."
+        + (f" Yours: ε = {text.number(epsilon)}, SD = {sd_people:,.0f}." if marked else ""),
         **model.error_epsilon_data(
             curve,
             epsilon if marked else None,

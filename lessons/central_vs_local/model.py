@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 import dp
-from ui import datasets
+from ui import datasets, text
 
 # |error| bins: 10 per decade from 0.01 to 100,000 people (errors outside fall in the edge bins)
 ERROR_EDGES = np.logspace(-2, 5, 71)
@@ -64,7 +64,7 @@ def typical_frame(central_sd: float, local_sd: float) -> pd.DataFrame:
         {
             "model": [CENTRAL, LOCAL],
             "x": [central_sd, local_sd],
-            "label": [f"central sd ± {central_sd:,.1f}", f"local sd ± {local_sd:,.0f}"],
+            "label": [f"central sd ± {text.number(central_sd)}", f"local sd ± {local_sd:,.0f}"],
         }
     )
 

@@ -55,12 +55,12 @@ central_answer, local_answer = model.one_answer_each(
 )
 cols = st.columns(4)
 cols[0].metric("True count", f"{truth:,}")
-cols[1].metric("One central answer", f"{central_answer:,.1f}")
+cols[1].metric("One central answer", f"{text.number(central_answer)}")
 cols[2].metric("One local estimate", f"{local_answer:,.0f}")
-cols[3].metric("Keep-probability p = q", f"{p:.3f}")
+cols[3].metric("Keep-probability p = q", f"{text.number(p)}")
 cols = st.columns(3)
-cols[0].metric("Typical error, central", f"± {central_sd:,.2f}")
-cols[1].metric("Typical error, local", f"± {local_sd:,.1f}")
+cols[0].metric("Typical error, central", f"± {text.number(central_sd)}")
+cols[1].metric("Typical error, local", f"± {text.number(local_sd)}")
 cols[2].metric("Local is worse here by", f"about {ratio:,.0f}×")
 
 errors_seed = controls.seed() + model.SEED_ERRORS
@@ -69,15 +69,16 @@ charts.error_distribution().show(
     **model.error_distribution_data(errors, n, epsilon),
     alt=(
         f"Two distributions of the absolute error on one log axis, at ε = {text.number(epsilon)}. "
-        f"Central (solid blue, exact): typical error ± {central_sd:,.2f} people. Local "
+        f"Central (solid blue, exact): typical error ± {text.number(central_sd)} people. Local "
         f"(dashed orange, {model.REPETITIONS:,} simulated surveys): typical error "
-        f"± {local_sd:,.1f} people, about {ratio:,.0f} times larger."
+        f"± {text.number(local_sd)} people, about {ratio:,.0f} times larger."
     ),
 )
 st.caption(
     "Each curve shows how often an answer misses the truth by a given amount (10 bins per "
     "factor of 10). Axes fixed: 0.01 to 100,000 people, 0 to 35%. The true value is an "
-    f"error of 0; the local estimate is off by about {dp.normalised_error(local_sd, truth):.1%} "
+    "error of 0; the local estimate is off by about "
+    f"{text.percent(dp.normalised_error(local_sd, truth))} "
     f"of the true count, the central one by {text.percent(dp.normalised_error(central_sd, truth))}."
 )
 snippets.ERRORS.show(
@@ -114,8 +115,8 @@ charts.error_versus_n().show(
     **model.error_versus_n_data(epsilon, n, data_label),
     alt=(
         f"Log-log chart at ε = {text.number(epsilon)}: the central typical error is flat at "
-        f"± {central_sd:,.2f} people for every n; the local one grows like √n, from "
-        f"± {dp.local_count_std(100, epsilon):,.1f} at 100 people to "
+        f"± {text.number(central_sd)} people for every n; the local one grows like √n, from "
+        f"± {text.number(dp.local_count_std(100, epsilon))} at 100 people to "
         f"± {dp.local_count_std(10_000_000, epsilon):,.0f} at 10,000,000. The dataset in use "
         f"({n:,} people) is marked by a dashed line."
     ),
@@ -139,7 +140,7 @@ with left, st.container(border=True):
         "**Central: trust the curator.** You hand your true answer to someone who "
         "stores the raw data, adds the noise correctly, keeps the budget, and is never "
         "hacked, subpoenaed or tempted. In return you get answers that are off by "
-        f"about ± {central_sd:,.1f} people."
+        f"about ± {text.number(central_sd)} people."
     )
 with right, st.container(border=True):
     st.markdown(

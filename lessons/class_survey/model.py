@@ -23,6 +23,7 @@ import streamlit as st
 
 import dp
 import survey
+from ui import text
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DB_DIR = ROOT / "var"
@@ -190,6 +191,7 @@ def describe_estimate(n: int, reported_share: float, estimate: float, low: float
     """Alt text for the chart, with the current numbers."""
     return (
         f"Line chart over {n:,} responses. The de-biased estimate (solid blue line, shaded "
-        f"95% interval) is now {estimate:.0%}, with the interval from {low:.0%} to {high:.0%}. "
-        f"The share of reported yes (dashed orange line) is {reported_share:.0%}."
+        f"95% interval) is now {text.percent(estimate, 2)}, with the interval from "
+        f"{text.percent(low, 2)} to {text.percent(high, 2)}. "
+        f"The share of reported yes (dashed orange line) is {text.percent(reported_share, 2)}."
     )

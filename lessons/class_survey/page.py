@@ -210,8 +210,8 @@ def create_view() -> None:
     protocol = chosen_protocol()
     if protocol is not None:
         columns = st.columns(3)
-        columns[0].metric("p: keep a true yes", f"{protocol.p:.3f}")
-        columns[1].metric("q: keep a true no", f"{protocol.q:.3f}")
+        columns[0].metric("p: keep a true yes", f"{text.number(protocol.p)}")
+        columns[1].metric("q: keep a true no", f"{text.number(protocol.q)}")
         columns[2].metric("Privacy loss ε", text.number(protocol.epsilon))
         with st.expander("What students will be told to do"):
             for number, step in enumerate(protocol.steps, 1):
@@ -285,9 +285,9 @@ def live_results(survey_id: int, admin_key: str) -> None:
         estimate, low, high = dp.rr_confidence_interval(int(reports.sum()), n, p, q)
         frame = model.running_frame(reports, p, q)
         reported_share = float(frame["reported_share"].iloc[-1])
-        columns[1].metric("Reported yes", f"{reported_share:.0%}")
-        columns[2].metric("Estimated true yes", f"{estimate:.0%}")
-        columns[3].metric("95% interval", f"{low:.0%} – {high:.0%}")
+        columns[1].metric("Reported yes", f"{text.percent(reported_share, 2)}")
+        columns[2].metric("Estimated true yes", f"{text.percent(estimate, 2)}")
+        columns[3].metric("95% interval", f"{text.percent(low, 2)} – {text.percent(high, 2)}")
         description = model.describe_estimate(n, reported_share, estimate, low, high)
         n_max, chart_data = model.estimate_data(frame)
         charts.estimate(n_max, classroom.presenting()).show(alt=description, **chart_data)

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 import dp
-from ui import datasets
+from ui import datasets, text
 from ui.datasets import census
 
 SALES = "Sales"
@@ -228,7 +228,7 @@ def fair_coin_arithmetic(yes_count: int, n: int) -> tuple[str, str]:
     """The textbook line 2·Ŷ − ½ as shown: Ŷ rounded to 4 decimals, and the result computed
     from that shown value, so the arithmetic on screen adds up (2·0.3052 − 0.5 = 0.1104)."""
     shown = round(yes_count / n, 4)
-    return f"{shown:.4f}", f"{2 * shown - 0.5:.4f}"
+    return f"{text.number(shown)}", f"{text.number(2 * shown - 0.5)}"
 
 
 def local_deployments() -> pd.DataFrame:

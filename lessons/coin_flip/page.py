@@ -272,7 +272,7 @@ share_estimates = model.percent(
 )
 spread_metrics = st.columns(3)
 spread_metrics[0].metric("True yes", f"{synthetic_yes:,} of {n_synthetic:,}")
-spread_metrics[1].metric("Spread of the estimate (SD)", f"± {current_sd:.2f} % points")
+spread_metrics[1].metric("Spread of the estimate (SD)", f"± {text.number(current_sd)} % points")
 spread_metrics[2].metric("In people (SD × n)", f"± {current_sd / 100 * n_synthetic:,.0f}")
 chart_columns = st.columns(2)
 with chart_columns[0]:
@@ -294,13 +294,14 @@ with chart_columns[0]:
     )
 with chart_columns[1]:
     charts.spread().show(
-        alt=f"Log-log chart: the spread falls from {spread['sd'].iloc[0]:.1f} points at n = 10 "
-        f"to {spread['sd'].iloc[-2]:.2f} at n = 1,000,000; your n = {n_synthetic:,} gives "
-        f"{current_sd:.2f} points.",
+        alt="Log-log chart: the spread falls from "
+        f"{text.number(spread['sd'].iloc[0])} points at n = 10 "
+        f"to {text.number(spread['sd'].iloc[-2])} at n = 1,000,000; your n = {n_synthetic:,} gives "
+        f"{text.number(current_sd)} points.",
         **model.spread_data(spread, n_synthetic, current_sd),
     )
 st.caption(
-    f"At n = {n_synthetic:,} the estimate is typically {current_sd:.2f} percentage points "
+    f"At n = {n_synthetic:,} the estimate is typically {text.number(current_sd)} percentage points "
     "off. Ten times more people cut that by √10 ≈ 3.2. The estimates can fall below 0% "
     "or above 100%: the estimator is unbiased because it is not clipped."
 )
@@ -333,8 +334,8 @@ with bias_columns[1]:
 p, q = dp.coin_flip_probabilities(honest, random_yes)
 epsilon = dp.rr_epsilon(p, q)
 coin_metrics = st.columns(3)
-coin_metrics[0].metric("p (keep a true yes)", f"{p:.3f}")
-coin_metrics[1].metric("q (keep a true no)", f"{q:.3f}")
+coin_metrics[0].metric("p (keep a true yes)", f"{text.number(p)}")
+coin_metrics[1].metric("q (keep a true no)", f"{text.number(q)}")
 coin_metrics[2].metric("Privacy loss ε", text.number(epsilon))
 
 if math.isinf(epsilon):
@@ -366,7 +367,7 @@ if survey is not None:
         st.latex(
             r"\begin{aligned}\hat r &= \frac{\hat Y - (1-h)\,y}{h}"
             r" = \frac{\hat Y + q - 1}{p + q - 1} \\"
-            rf" &= \frac{{\hat Y - {1 - q:.3f}}}{{{honest:.2f}}}\end{{aligned}}"
+            rf" &= \frac{{\hat Y - {text.number(1 - q)}}}{{{text.number(honest)}}}\end{{aligned}}"
         )
         biased_counts = model.repeated_yes_counts(
             true_sales, n_people, p, q, model.REPEATS, controls.seed() + model.SEED_BIASED_COINS

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 import dp
-from ui import datasets
+from ui import datasets, text
 from ui.datasets import census
 
 MAX_QUERIES = 50
@@ -90,8 +90,8 @@ def ledger(epsilon: float, m: int, budget: float) -> pd.DataFrame:
         rows.append(
             {
                 "answers": f"{k:,}",
-                "ε spent": f"{spent:,.2f}",
-                "error of the average": f"± {dp.averaged_laplace_std(1, epsilon, k):,.2f}",
+                "ε spent": f"{text.number(spent)}",
+                "error of the average": f"± {text.number(dp.averaged_laplace_std(1, epsilon, k))}",
                 "in budget?": "yes" if spent <= budget + 1e-9 else "no",
             }
         )
@@ -139,7 +139,7 @@ def group_frame(epsilon: float, prior: float) -> pd.DataFrame:
 @datasets.cached()
 def sequential_current(frame: pd.DataFrame, m: int) -> pd.DataFrame:
     """The row of `sequential_error_frame` for m queries, labelled with its error."""
-    return frame[frame["m"] == m].assign(label=lambda f: f["sd"].map(lambda v: f"{v:,.1f}"))
+    return frame[frame["m"] == m].assign(label=lambda f: f["sd"].map(lambda v: f"{text.number(v)}"))
 
 
 @datasets.cached()
@@ -147,7 +147,7 @@ def group_data(epsilon: float, g: int, prior: float) -> dict[str, pd.DataFrame]:
     """The data of `charts.group`: the curve, the chosen g (labelled) and the prior."""
     frame = group_frame(epsilon, prior)
     current = frame[frame["g"] == g].assign(
-        label=lambda f: f["posterior"].map(lambda v: f"{v:.0%}")
+        label=lambda f: f["posterior"].map(lambda v: f"{text.percent(v, 2)}")
     )
-    prior_frame = pd.DataFrame({"y": [prior], "label": [f"prior {prior:.0%}"]})
+    prior_frame = pd.DataFrame({"y": [prior], "label": [f"prior {text.percent(prior, 2)}"]})
     return {"curve": frame, "current": current, "prior": prior_frame}

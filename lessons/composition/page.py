@@ -57,10 +57,10 @@ sd = dp.laplace_std(1, per_query)
 one_query_sd = dp.laplace_std(1, total)
 cols = st.columns(3)
 cols[0].metric("ε per query", f"{text.number(per_query)}")
-cols[1].metric("Typical error per answer (sd)", f"± {sd:,.2f}")
+cols[1].metric("Typical error per answer (sd)", f"± {text.number(sd)}")
 cols[2].metric(
     "95% of answers within",
-    f"± {dp.laplace_interval_half_width(dp.laplace_scale(1, per_query)):,.1f}",
+    f"± {text.number(dp.laplace_interval_half_width(dp.laplace_scale(1, per_query)))}",
 )
 sequential = model.sequential_error_frame(total)
 charts.sequential().show(
@@ -68,14 +68,15 @@ charts.sequential().show(
     current=model.sequential_current(sequential, m),
     alt=(
         f"Line chart, log scale: the typical error per answer for 1 to 50 queries sharing "
-        f"total ε = {text.number(total)}. One query: ± {one_query_sd:,.2f}. At m = {m} (marked): "
-        f"± {sd:,.2f}, each query getting ε = {text.number(per_query)}."
+        f"total ε = {text.number(total)}. One query: ± {text.number(one_query_sd)}. At m = {m} "
+        "(marked): "
+        f"± {text.number(sd)}, each query getting ε = {text.number(per_query)}."
     ),
 )
 st.caption(
     f"With {m} queries each answer is {m}× noisier than a single query at total ε = "
     f"{text.number(total)} "
-    f"(± {one_query_sd:,.2f}). Axis fixed from 0.1 to 10,000 people, log scale."
+    f"(± {text.number(one_query_sd)}). Axis fixed from 0.1 to 10,000 people, log scale."
 )
 downloads.download_csv(
     model.sequential_error_frame(total),
@@ -122,16 +123,17 @@ answers = model.averaging_frame(truth, avg_eps, averaging_seed)
 shown = answers.head(avg_m)
 average = float(shown["average"].iloc[-1])
 cols = st.columns(3)
-cols[0].metric("Average of the answers", f"{average:,.1f}", help=f"The truth is {truth:,}.")
-cols[1].metric("Typical error of the average", f"± {average_sd:,.2f}")
-cols[2].metric("Privacy spent m·ε", f"{spent:,.2f}")
+cols[0].metric("Average of the answers", f"{text.number(average)}", help=f"The truth is {truth:,}.")
+cols[1].metric("Typical error of the average", f"± {text.number(average_sd)}")
+cols[2].metric("Privacy spent m·ε", f"{text.number(spent)}")
 charts.averaging(truth).show(
     answers=shown,
     alt=(
         f"Grey dots: {avg_m:,} noisy answers at ε = {text.number(avg_eps)} each; blue line: "
         "their running "
-        f"average, ending at {average:,.1f}; dashed line: the true count {truth:,}; shaded band: "
-        f"± 2 typical errors of the average (one typical error: ± {average_sd:,.2f} after "
+        f"average, ending at {text.number(average)}; dashed line: the true count {truth:,}; "
+        "shaded band: "
+        f"± 2 typical errors of the average (one typical error: ± {text.number(average_sd)} after "
         f"{avg_m:,} answers)."
     ),
 )
@@ -143,9 +145,10 @@ snippets.AVERAGING.show(truth=truth, epsilon=avg_eps, answers=avg_m, seed=averag
 downloads.download_csv(shown, filename="composition-averaging.csv", key="composition_dl_averaging")
 st.markdown(
     f"**The ledger.** Each answer looks private. Together they are not: {avg_m:,} answers at "
-    f"ε = {text.number(avg_eps)} cost ε = {spent:,.2f}, and the average pins the truth down to "
+    f"ε = {text.number(avg_eps)} cost ε = {text.number(spent)}, and the average pins the truth "
+    "down to "
     "about "
-    f"± {average_sd:,.2f}. A curator must therefore cap the *total*: with the budget "
+    f"± {text.number(average_sd)}. A curator must therefore cap the *total*: with the budget "
     f"total ε = {text.number(total)} from section 1 it answers only "
     f"{dp.queries_within_budget(total, avg_eps):,} of these questions, then refuses."
 )
@@ -181,8 +184,8 @@ st.caption(
 cols = st.columns(4)
 cols[0].metric("Cost as one histogram", f"ε = {text.number(parallel_cost)}")
 cols[1].metric(f"Cost as {k} separate queries", f"ε = {text.number(sequential_cost, 3)}")
-cols[2].metric("Error per bar, histogram", f"± {dp.laplace_std(1, par_eps):,.1f}")
-cols[3].metric(f"Error per bar, ε split {k} ways", f"± {dp.laplace_std(1, split_eps):,.1f}")
+cols[2].metric("Error per bar, histogram", f"± {text.number(dp.laplace_std(1, par_eps))}")
+cols[3].metric(f"Error per bar, ε split {k} ways", f"± {text.number(dp.laplace_std(1, split_eps))}")
 bars_seed = controls.seed() + model.SEED_BARS
 bars = model.histogram_frames(par_eps, bars_seed)
 left, right = st.columns(2)
@@ -240,7 +243,7 @@ prior = controls.select_slider(
     "Attacker's belief before the release that the family is in the data",
     options=(0.01, 0.05, 0.1, 0.25, 0.5),
     value=0.1,
-    format_func=lambda v: f"{v:.0%}",
+    format_func=lambda v: f"{text.percent(v, 2)}",
     key="group_prior",
 )
 group_eps_total = dp.group_privacy(group_eps, g)
@@ -254,17 +257,18 @@ cols[1].metric(
 )
 cols[2].metric(
     "Worst-case belief afterwards",
-    f"{posterior:.0%}",
-    help=f"Before the release: {prior:.0%}. One person alone: "
-    f"{dp.posterior_bound(prior, group_eps):.0%}.",
+    f"{text.percent(posterior, 2)}",
+    help=f"Before the release: {text.percent(prior, 2)}. One person alone: "
+    f"{text.percent(dp.posterior_bound(prior, group_eps), 2)}.",
 )
 charts.group().show(
     **model.group_data(group_eps, g, prior),
     alt=(
         f"Worst-case belief about a group of 1 to 10 people at ε = {text.number(group_eps)} per "
         "person, "
-        f"starting from a prior of {prior:.0%} (dashed line). One person: "
-        f"{dp.posterior_bound(prior, group_eps):.0%}; a group of {g}: {posterior:.0%}."
+        f"starting from a prior of {text.percent(prior, 2)} (dashed line). One person: "
+        f"{text.percent(dp.posterior_bound(prior, group_eps), 2)}; a group of {g}: "
+        f"{text.percent(posterior, 2)}."
     ),
 )
 st.caption(

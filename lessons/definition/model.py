@@ -109,12 +109,12 @@ def band_frames(truth: int, epsilon: float) -> dict[str, pd.DataFrame]:
 def posterior_frames(prior: float, epsilon: float, posterior: float) -> dict[str, pd.DataFrame]:
     """The prior as a reference line, and the current ε on the posterior curve."""
     return {
-        "prior": pd.DataFrame({"p": [prior], "label": [f"prior {prior:.0%}"]}),
+        "prior": pd.DataFrame({"p": [prior], "label": [f"prior {text.percent(prior, 2)}"]}),
         "point": pd.DataFrame(
             {
                 "epsilon": [epsilon],
                 "posterior": [posterior],
-                "label": [f"ε = {text.number(epsilon)}: {posterior:.1%}"],
+                "label": [f"ε = {text.number(epsilon)}: {text.percent(posterior)}"],
             }
         ),
     }

@@ -85,7 +85,8 @@ charts.densities(truth).show(
         f"Two Laplace densities at ε = {text.number(epsilon)}: F(D) centred on {truth:,} (solid "
         "blue) and "
         f"F(D′) centred on {truth_neighbour:,} (dashed orange), on a log scale from "
-        f"{low_edge:,.0f} to {high_edge:,.0f}, with the event Y = [{lo:,.1f}, {hi:,.1f}] shaded."
+        f"{low_edge:,.0f} to {high_edge:,.0f}, with the event Y = [{text.number(lo)}, "
+        f"{text.number(hi)}] shaded."
     ),
 )
 st.caption(
@@ -200,19 +201,20 @@ prior = controls.share_slider(
 )
 posterior = dp.posterior_bound(prior, epsilon)
 col_prior, col_eps, col_post = st.columns(3)
-col_prior.metric("Prior p", f"{prior:.0%}")
+col_prior.metric("Prior p", f"{text.percent(prior, 2)}")
 col_eps.metric("ε", f"{text.number(epsilon)}")
 col_post.metric(
-    "Worst-case posterior", f"{posterior:.1%}", delta=f"{posterior - prior:+.1%} points"
+    "Worst-case posterior", f"{text.percent(posterior)}", delta=f"{posterior - prior:+.1%} points"
 )
 charts.posterior().show(
     curve=model.posterior_frame(prior),
     **model.posterior_frames(prior, epsilon, posterior),
     title="Worst-case belief after one output",
     alt=(
-        f"Worst-case posterior versus ε from 0.01 to 20 for a prior of {prior:.0%}: it starts at "
+        "Worst-case posterior versus ε from 0.01 to 20 for a prior of "
+        f"{text.percent(prior, 2)}: it starts at "
         f"the prior and climbs towards 100%; at the chosen ε = {text.number(epsilon)} it is "
-        f"{posterior:.1%}."
+        f"{text.percent(posterior)}."
     ),
 )
 snippets.POSTERIOR.show(prior=prior, epsilon=epsilon)
@@ -231,8 +233,9 @@ st.markdown(
     "trade against each other through ε.\n\n"
     f"**ε above about 10 protects little.** e^10 ≈ {dp.likelihood_ratio_bound(10.0):,.0f}, so "
     f"even an attacker who starts almost sure {name} is *not* in the data (prior "
-    f"{small_prior:.0%}) can end up {at_ten:.1%} sure that they are. At ε = 1 the same attacker "
-    f"can reach at most {at_one:.1%}."
+    f"{text.percent(small_prior, 2)}) can end up {text.percent(at_ten)} sure that they are. At "
+    "ε = 1 the same attacker "
+    f"can reach at most {text.percent(at_one)}."
 )
 
 quiz.check_yourself(

@@ -46,8 +46,8 @@ p, q = dp.grr_probabilities(epsilon, attr.k)
 
 cols = st.columns(4)
 cols[0].metric("Categories k", f"{attr.k}")
-cols[1].metric("Keep the truth p", f"{p:.3f}")
-cols[2].metric("Each other value q", f"{q:.4f}")
+cols[1].metric("Keep the truth p", f"{text.number(p)}")
+cols[2].metric("Each other value q", f"{text.number(q)}")
 cols[3].metric("People surveyed n", f"{attr.n:,}")
 if attr.missing:
     st.caption(

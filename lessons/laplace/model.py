@@ -111,7 +111,7 @@ def point_frame(epsilon: float) -> pd.DataFrame:
         {
             "epsilon": [epsilon],
             "accuracy": [accuracy],
-            "label": [f"ε = {text.number(epsilon)}: {accuracy:.1%}"],
+            "label": [f"ε = {text.number(epsilon)}: {text.percent(accuracy)}"],
         }
     )
 

@@ -117,7 +117,8 @@ charts.histogram(truth, half_width).show(
         f"Histogram of {answers:,} noisy answers at ε = {text.number(epsilon)} over "
         f"{truth - half_width:,.0f} "
         f"to {truth + half_width:,.0f}. The true count {truth:,} is a dashed line; 95% of the "
-        f"answers lie between {low:,.1f} and {high:,.1f}; {outside:,} fall outside the window."
+        f"answers lie between {text.number(low)} and {text.number(high)}; {outside:,} fall "
+        "outside the window."
     ),
     bins=bins_frame,
 )
@@ -180,7 +181,8 @@ for small_epsilon in model.SMALL_MULTIPLE_EPSILONS:
         ),
         alt=(
             f"Histogram of {answers:,} noisy answers at ε = {text.number(small_epsilon)}: 95% lie "
-            f"between {small_low:,.1f} and {small_high:,.1f}; {small_outside:,} fall "
+            f"between {text.number(small_low)} and {text.number(small_high)}; {small_outside:,} "
+            "fall "
             "outside the shared window and are counted in its edge bins."
         ),
         bins=small_bins,
@@ -279,12 +281,12 @@ st.latex(
 accuracy = dp.best_guess_accuracy(epsilon)
 col_eps, col_acc = st.columns(2)
 col_eps.metric("ε", f"{text.number(epsilon)}")
-col_acc.metric("Best guess right", f"{accuracy:.1%}")
+col_acc.metric("Best guess right", f"{text.percent(accuracy)}")
 charts.accuracy().show(
     title="How often the best guess is right",
     alt=(
         f"Accuracy of the best guess versus ε from 0.01 to 10: it rises from 50% (a coin "
-        f"flip) towards 100%; at ε = {text.number(epsilon)} it is {accuracy:.1%}."
+        f"flip) towards 100%; at ε = {text.number(epsilon)} it is {text.percent(accuracy)}."
     ),
     curve=model.accuracy_frame(),
     point=model.point_frame(epsilon),
@@ -294,9 +296,10 @@ downloads.download_csv(
     model.accuracy_frame(), filename="laplace-guess-accuracy.csv", key="laplace_dl_accuracy"
 )
 st.markdown(
-    f"At ε = 0.1 the attacker is right {dp.best_guess_accuracy(0.1):.1%} of the time — barely "
-    f"better than a coin. At ε = 1 it is {dp.best_guess_accuracy(1.0):.1%}; at ε = 10, "
-    f"{dp.best_guess_accuracy(10.0):.1%}. The same noise that makes a count of thousands "
+    f"At ε = 0.1 the attacker is right {text.percent(dp.best_guess_accuracy(0.1))} of the time "
+    "— barely "
+    f"better than a coin. At ε = 1 it is {text.percent(dp.best_guess_accuracy(1.0))}; at ε = 10, "
+    f"{text.percent(dp.best_guess_accuracy(10.0))}. The same noise that makes a count of thousands "
     "accurate to a few people hides a single person's answer — if ε is small."
 )
 

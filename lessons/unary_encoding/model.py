@@ -15,7 +15,7 @@ import pandas as pd
 import dp
 from lessons.kary_rr import model as lesson_kary
 from lessons.kary_rr.model import Attribute
-from ui import charts, controls, datasets
+from ui import charts, controls, datasets, text
 from ui.datasets import census
 
 MODES = {"custom": "Custom p and q", "sue": "SUE (symmetric)", "oue": "OUE (optimized)"}
@@ -70,7 +70,7 @@ def journey_frames(
         rows.append({"bit": label, "step": STEP_ROWS[0], "shade": float(bits[i]),
                      "text": str(int(bits[i]))})  # fmt: skip
         rows.append({"bit": label, "step": STEP_ROWS[1], "shade": float(chance[i]),
-                     "text": f"{chance[i]:.2f}".removeprefix("0")})  # fmt: skip
+                     "text": f"{text.number(chance[i])}".removeprefix("0")})  # fmt: skip
         rows.append({"bit": label, "step": STEP_ROWS[2], "shade": float(reported[i]),
                      "text": str(int(reported[i]))})  # fmt: skip
     frame = pd.DataFrame(rows)
@@ -137,7 +137,7 @@ def comparison_marks(attr: Attribute, epsilon: float) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "k": [crossover, k],
-            "label": [f"k* = {crossover:,.1f}", f"{attr.title}: k = {k}"],
+            "label": [f"k* = {text.number(crossover)}", f"{attr.title}: k = {k}"],
             "colour": [charts.BLACK, charts.GREY],
             "row": [0, 1],
         }

@@ -90,18 +90,19 @@ else:
 
 informative = p != q
 cols = st.columns(3)
-cols[0].metric("p (1-bit → 1)", f"{p:.3f}")
-cols[1].metric("q (0-bit → 1)", f"{q:.3f}")
+cols[0].metric("p (1-bit → 1)", f"{text.number(p)}")
+cols[1].metric("q (0-bit → 1)", f"{text.number(q)}")
 cols[2].metric("Privacy loss ε", text.number(epsilon))
 if not informative:
     st.warning(
-        f"p = q = {p:.2f}: every bit is reported 1 with the same probability whatever it "
+        f"p = q = {text.number(p)}: every bit is reported 1 with the same probability whatever it "
         "was. That is perfectly private (ε = 0), but the reports carry no information, and "
         "nothing can be estimated: the estimator would divide by p − q = 0. Move p or q."
     )
 elif p < q:
     st.warning(
-        f"p = {p:.2f} is below q = {q:.2f}: a 1 is now more likely to come from a 0-bit. "
+        f"p = {text.number(p)} is below q = {text.number(q)}: a 1 is now more likely to come "
+        "from a 0-bit. "
         "The privacy loss is the same as with p and q swapped, and the estimator still "
         "works (p − q is negative), but the convention is p > q — and the one-hot bit "
         "then mostly reports 0. Move p above q."
@@ -146,7 +147,8 @@ charts.journey(attr).show(
     },
     alt=(
         f"Three rows of {attr.k} cells. Row 1: a single 1 at {category}. Row 2: the chance "
-        f"of reporting 1 — {p:.2f} at {category}, {q:.2f} elsewhere. Row 3: this roll "
+        f"of reporting 1 — {text.number(p)} at {category}, {text.number(q)} elsewhere. Row 3: "
+        "this roll "
         f"reported {int(reported.sum())} ones"
         + (", including the true bit." if reported[value] else "; the true bit came out 0.")
     ),
@@ -174,7 +176,8 @@ if informative:
     estimate = f"{estimates[value]:,.0f}".replace(",", "{,}")
     st.markdown(f"For v = {shown}:")
     st.latex(
-        rf"\hat c_v = \frac{{{bits_set} - {people_n} \times {q:.3f}}}{{{p:.3f} - {q:.3f}}}"
+        rf"\hat c_v = \frac{{{bits_set} - {people_n} \times "
+        rf"{text.number(q)}}}{{{text.number(p)} - {text.number(q)}}}"
         rf" = {estimate}"
     )
     st.markdown("The standard deviation of each estimate, for a true share f, is")
@@ -189,7 +192,7 @@ if informative:
     charts.estimate(attr).show(
         **model.estimate_frames(attr, estimates, sd),
         title={
-            "text": f"Estimates (p = {p:.2f}, q = {q:.2f})",
+            "text": f"Estimates (p = {text.number(p)}, q = {text.number(q)})",
             "subtitle": [
                 f"{attr.n:,} people · bar: estimate",
                 "whiskers: ±2 SD · vermillion tick: true count",
@@ -239,13 +242,14 @@ compare_epsilon = controls.epsilon_slider(
 crossover = dp.grr_oue_crossover_k(compare_epsilon)
 winner = dp.better_frequency_oracle(compare_epsilon, attr.k)
 cols = st.columns(3)
-cols[0].metric("Crossover k* = 3e^ε + 2", f"{crossover:,.1f}")
+cols[0].metric("Crossover k* = 3e^ε + 2", f"{text.number(crossover)}")
 cols[1].metric(
     f"GRR variance at k = {attr.k}", f"{dp.grr_variance(attr.n, compare_epsilon, attr.k):,.0f}"
 )
 cols[2].metric("OUE variance (any k)", f"{dp.oue_variance(attr.n, compare_epsilon):,.0f}")
 st.markdown(
-    f"At ε = {text.number(compare_epsilon)}, GRR wins below k* = {crossover:,.1f} and OUE above "
+    f"At ε = {text.number(compare_epsilon)}, GRR wins below k* = {text.number(crossover)} and "
+    "OUE above "
     "it. "
     f"For the {attr.k} values of {title} the better choice is **{winner}**."
 )
@@ -265,7 +269,8 @@ charts.comparison(model.comparison_domain(attr.n)).show(
         "Log-log chart of variance versus k from 2 to 1,024 at ε = "
         f"{text.number(compare_epsilon)}: the "
         f"GRR line rises with k, the OUE line is flat at "
-        f"{dp.oue_variance(attr.n, compare_epsilon):,.0f}; they cross at k* = {crossover:,.1f}. "
+        f"{dp.oue_variance(attr.n, compare_epsilon):,.0f}; they cross at k* = "
+        f"{text.number(crossover)}. "
         f"For {attr.title} (k = {attr.k}) {winner} is better."
     ),
 )

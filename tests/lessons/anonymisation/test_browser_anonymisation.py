@@ -8,6 +8,7 @@ from playwright.sync_api import Page, expect
 
 import dp
 from browser_helpers import assert_no_exception, metric, move_slider_with_keyboard, open_lesson
+from ui import text
 from ui.controls import EPSILON_GRID
 
 # A busy machine (several full test runs at once) can make a rerun take seconds; expect's
@@ -23,15 +24,15 @@ def test_epsilon_step_updates_the_attackers_success(page: Page, app_server: str)
     open_lesson(page, app_server, "anonymisation/page.py")
     assert_no_exception(page)
     before = dp.differencing_success_probability(1.0)
-    expect(exact_metric(page)).to_contain_text(f"{before:.1%}", timeout=WAIT_MS)
+    expect(exact_metric(page)).to_contain_text(f"{text.percent(before)}", timeout=WAIT_MS)
     expect(page.get_by_text("Exactly one match: re-identified.")).to_be_visible(timeout=WAIT_MS)
 
     move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight")
 
     after_epsilon = EPSILON_GRID[EPSILON_GRID.index(1.0) + 1]  # 1.5
     after = dp.differencing_success_probability(after_epsilon)
-    assert f"{after:.1%}" != f"{before:.1%}"
-    expect(exact_metric(page)).to_contain_text(f"{after:.1%}", timeout=WAIT_MS)
+    assert f"{text.percent(after)}" != f"{text.percent(before)}"
+    expect(exact_metric(page)).to_contain_text(f"{text.percent(after)}", timeout=WAIT_MS)
     expect(metric(page, "Budget the two queries spend")).to_contain_text(f"{2 * after_epsilon:g}")
     assert_no_exception(page)
     # The slider is bound to the link: the URL now carries ?anon_eps=1.5.

@@ -20,7 +20,7 @@ from apptest_helpers import (
 from conftest import app_apptest, page_apptest
 from data.census import load_census
 from lessons.anonymisation import model as lesson
-from ui import controls, quiz
+from ui import controls, quiz, text
 
 PAGE = "anonymisation/page.py"
 
@@ -127,7 +127,7 @@ def test_a_stranger_who_matches_someone_is_flagged_as_a_false_link(at, roll):
 
 def test_sweeney_figure_for_this_dataset(at, people):
     share = unique_share(people, ["Zip", "DOB", "Sex"])
-    assert metric(at, "Unique on (ZIP, DOB, sex): this dataset") == f"{share:.1%}"
+    assert metric(at, "Unique on (ZIP, DOB, sex): this dataset") == f"{text.percent(share)}"
     assert metric(at, "Unique on (ZIP, DOB, sex): US population, Sweeney 2000") == "87%"
 
 
@@ -136,7 +136,7 @@ def test_sweeney_figure_for_this_dataset(at, people):
 
 def test_default_quasi_identifiers_show_zip_dob_sex(at, people):
     share = unique_share(people, ["Zip", "DOB", "Sex"])
-    assert metric(at, "People who are unique") == f"{share:.1%}"
+    assert metric(at, "People who are unique") == f"{text.percent(share)}"
     classes = people.groupby(["Zip", "DOB", "Sex"], observed=True).ngroups
     assert metric(at, "Equivalence classes") == f"{classes:,}"
     frame = class_sizes_frame(at)
@@ -150,7 +150,7 @@ def test_generalising_dob_to_birth_year_collapses_uniqueness(at, people):
     run(at.multiselect(key="anon_qi").set_value(["ZIP code", "Birth year", "Sex"]))
     birth_year = people.assign(BirthYear=people["DOB"].dt.year)
     share = unique_share(birth_year, ["Zip", "BirthYear", "Sex"])
-    assert metric(at, "People who are unique") == f"{share:.1%}"
+    assert metric(at, "People who are unique") == f"{text.percent(share)}"
     after = class_sizes_frame(at)["people"]
     assert after.iloc[0] == round(share * len(people)) < before
     assert after.sum() == len(people)
@@ -160,7 +160,7 @@ def test_coarse_attributes_reach_k_anonymity(at, people):
     run(at.multiselect(key="anon_qi").set_value(["Sex", "Race"]))
     smallest = people.groupby(["Sex", "Race"], observed=True).size().min()
     assert metric(at, "k (smallest class)") == f"{smallest:,}"
-    assert metric(at, "People who are unique") == "0.0%"
+    assert metric(at, "People who are unique") == "0%"
     frame = class_sizes_frame(at)
     assert frame["people"].iloc[-1] == len(people)  # every class has 51+ people
 
@@ -168,7 +168,7 @@ def test_coarse_attributes_reach_k_anonymity(at, people):
 def test_missing_occupation_counts_as_its_own_value(at, people):
     run(at.multiselect(key="anon_qi").set_value(["Occupation", "Age"]))
     share = unique_share(people, ["Occupation", "Age"])  # dropna=False keeps the missing group
-    assert metric(at, "People who are unique") == f"{share:.1%}"
+    assert metric(at, "People who are unique") == f"{text.percent(share)}"
 
 
 def test_no_quasi_identifier_means_one_class_and_a_message(at, people):
@@ -206,20 +206,20 @@ def test_a_target_below_50k_gives_a_difference_of_zero(at, people, roll):
 def test_epsilon_slider_sets_exact_and_simulated_success(at, people, epsilon):
     run(at.select_slider(key="anon_eps").set_value(epsilon))
     exact = dp.differencing_success_probability(epsilon)
-    assert metric(at, "Attacker right (exact)") == f"{exact:.1%}"
+    assert metric(at, "Attacker right (exact)") == f"{text.percent(exact)}"
     rich = int((people["Income"] == ">50K").sum())
     successes = dp.differencing_attack_successes(
         rich, rich - 1, epsilon, tries=lesson.ATTACK_TRIES, rng=controls.DEFAULT_SEED + 33
     )
     simulated = successes / lesson.ATTACK_TRIES
     assert metric(at, f"Attacker right ({lesson.ATTACK_TRIES:,} simulated tries)") == (
-        f"{simulated:.1%}"
+        f"{text.percent(simulated)}"
     )
     se = dp.proportion_standard_error(exact, lesson.ATTACK_TRIES)
     assert abs(simulated - exact) <= 6 * se + 1e-9
     assert metric(at, "Budget the two queries spend (2ε)") == f"{2 * epsilon:g}"
     noisy = dp.laplace_mechanism(rich, 1, epsilon, rng=controls.DEFAULT_SEED + 31)
-    assert metric(at, "Noisy: how many earn >50K?") == f"{noisy:,.1f}"
+    assert metric(at, "Noisy: how many earn >50K?") == f"{text.number(noisy)}"
 
     spec, data = chart(at, "Attacker's success versus ε")
     marker = data["marker"]
@@ -264,7 +264,8 @@ def test_link_reproduces_every_widget(people, roll):
     assert metric(app, "Difference") == "0"
     assert app.select_slider(key="anon_eps").value == 0.3
     assert (
-        metric(app, "Attacker right (exact)") == f"{dp.differencing_success_probability(0.3):.1%}"
+        metric(app, "Attacker right (exact)")
+        == f"{text.percent(dp.differencing_success_probability(0.3))}"
     )
 
 
@@ -280,9 +281,9 @@ def test_a_link_with_seed_and_epsilon_reproduces_the_noisy_answers(people):
         assert not app.exception and not app.toast
         shown.append(metric(app, "Noisy: how many earn >50K?"))
     noisy = dp.laplace_mechanism(rich, 1, 0.3, rng=77 + 31)
-    assert shown == [f"{noisy:,.1f}"] * 2
+    assert shown == [f"{text.number(noisy)}"] * 2
     default = dp.laplace_mechanism(rich, 1, 0.3, rng=controls.DEFAULT_SEED + 31)
-    assert f"{default:,.1f}" != shown[0]
+    assert f"{text.number(default)}" != shown[0]
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ def metric(page: Page, label: str):
 
 def share_sd_points(rate: float, n: int) -> str:
     """SD of the estimated share in % points with fair coins (p = q = 0.75), as shown."""
-    return f"{100 * math.sqrt(dp.rr_variance(rate, n, 0.75, 0.75)):.2f}"
+    return f"{text.number(100 * math.sqrt(dp.rr_variance(rate, n, 0.75, 0.75)))}"
 
 
 def test_moving_the_true_share_updates_the_population(page: Page, app_server: str) -> None:

@@ -99,7 +99,7 @@ def test_population_size_sliders_set_the_exact_spread(rate, n):
     slider(at, "cf_n").set_value(n).run()
     true_yes = round(rate * n)
     sd_points = 100 * math.sqrt(dp.rr_variance(true_yes / n, n, 0.75, 0.75))
-    assert metric(at, "Spread of the estimate (SD)") == f"± {sd_points:.2f} % points"
+    assert metric(at, "Spread of the estimate (SD)") == f"± {text.number(sd_points)} % points"
     assert metric(at, "True yes") == f"{true_yes:,} of {n:,}"
     rows = chart_rows(at, "The spread shrinks like 1/√n")
     marked = [row for row in rows if "label" in row]
@@ -115,8 +115,8 @@ def test_biased_coins_show_p_q_epsilon_and_the_bias_of_the_textbook_formula(hone
     slider(at, "cf_honest").set_value(honest).run()
     slider(at, "cf_yes").set_value(yes).run()
     p, q = dp.coin_flip_probabilities(honest, yes)
-    assert metric(at, "p (keep a true yes)") == f"{p:.3f}"
-    assert metric(at, "q (keep a true no)") == f"{q:.3f}"
+    assert metric(at, "p (keep a true yes)") == f"{text.number(p)}"
+    assert metric(at, "q (keep a true no)") == f"{text.number(q)}"
     assert metric(at, "Privacy loss ε") == text.number(dp.rr_epsilon(p, q))
     bias = N * dp.fair_coin_formula_bias(TRUE_SALES / N, honest, yes)
     assert metric(at, "Expected error of the textbook formula") == f"{bias:+,.0f} people"
@@ -162,7 +162,7 @@ def test_link_parameters_reproduce_the_view():
     assert slider(at, "cf_rate").value == 0.3 and slider(at, "cf_n").value == 10_000
     assert at.radio(key="cf_true_answer").value == "No"
     p, q = dp.coin_flip_probabilities(0.8, 0.3)
-    assert metric(at, "p (keep a true yes)") == f"{p:.3f}"
+    assert metric(at, "p (keep a true yes)") == f"{text.number(p)}"
     assert metric(at, "True yes") == "3,000 of 10,000"
     # The seed from the link drives the draws: the one biased survey at seed 7 + 6,000.
     counts = dp.sample_rr_counts(TRUE_SALES, N, p, q, size=1_000, rng=7 + 6_000)

@@ -19,6 +19,7 @@ from apptest_helpers import (
 from conftest import app_apptest
 from data.census import load_census
 from lessons.definition.model import people_to_remove
+from ui import text
 
 PAGE = "definition/page.py"
 
@@ -107,7 +108,7 @@ def test_prior_slider_moves_the_posterior_and_its_chart() -> None:
     at.slider(key="def_prior").set_value(0.5).run()
     assert not at.exception
     expected = dp.posterior_bound(0.5, 3.0)  # e^3 / (e^3 + 1) = 95.3%
-    assert metrics(at)["Worst-case posterior"] == f"{expected:.1%}" == "95.3%"
+    assert metrics(at)["Worst-case posterior"] == f"{text.percent(expected)}" == "95.3%"
     curve = named_data(at, 2, "curve")
     assert min(curve["posterior"]) == pytest.approx(0.5, abs=0.01)
     assert max(curve["posterior"]) == pytest.approx(dp.posterior_bound(0.5, 20.0))
@@ -117,9 +118,9 @@ def test_prior_slider_moves_the_posterior_and_its_chart() -> None:
 
 def test_words_quote_the_large_epsilon_numbers() -> None:
     at = run_page()
-    text = " ".join(m.value for m in at.markdown)
-    assert f"{dp.posterior_bound(0.01, 10.0):.1%}" in text  # 99.6%
-    assert "22,026" in text
+    words = " ".join(m.value for m in at.markdown)
+    assert f"{text.percent(dp.posterior_bound(0.01, 10.0))}" in words  # 99.6%
+    assert "22,026" in words
 
 
 # --- Classroom features: link binding, code, downloads, quiz, census only -------------------
@@ -143,7 +144,7 @@ def test_link_reproduces_every_widget(truth: int) -> None:
     assert at.slider(key="def_prior").value == 0.5
     shown = metrics(at)
     assert shown["Difference"] == "0" and shown["Ratio"] == "1"
-    assert shown["Worst-case posterior"] == f"{dp.posterior_bound(0.5, 2.0):.1%}"
+    assert shown["Worst-case posterior"] == f"{text.percent(dp.posterior_bound(0.5, 2.0))}"
 
 
 @pytest.mark.parametrize(

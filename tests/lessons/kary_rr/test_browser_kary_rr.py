@@ -7,6 +7,7 @@ from playwright.sync_api import Page, expect
 
 import dp
 from browser_helpers import assert_no_exception, metric, move_slider_with_keyboard, open_lesson
+from ui import text
 
 
 def test_epsilon_slider_moves_and_p_follows(page: Page, app_server: str) -> None:
@@ -16,9 +17,9 @@ def test_epsilon_slider_moves_and_p_follows(page: Page, app_server: str) -> None
     p_half, _ = dp.grr_probabilities(0.5, 14)
     p_next, _ = dp.grr_probabilities(0.7, 14)  # the next value of the ε grid after 0.5
     keep_p = metric(page, "Keep the truth p")
-    expect(keep_p).to_contain_text(f"{p_half:.3f}")
+    expect(keep_p).to_contain_text(f"{text.number(p_half)}")
     move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight")
-    expect(keep_p).to_contain_text(f"{p_next:.3f}")
+    expect(keep_p).to_contain_text(f"{text.number(p_next)}")
     expect(page.get_by_text("(ε = 0.7)").first).to_be_attached()
     assert_no_exception(page)
 

@@ -16,7 +16,7 @@ from apptest_helpers import (
 )
 from conftest import page_apptest
 from lessons.kary_rr import model as lesson_kary
-from ui import controls
+from ui import controls, text
 
 SEED = controls.DEFAULT_SEED
 
@@ -36,8 +36,8 @@ def test_page_opens_on_occupation_at_epsilon_half(at):
     assert at.select_slider(key="kary_eps").value == 0.5
     p, q = dp.grr_probabilities(0.5, 14)
     assert metric(at, "Categories k") == "14"
-    assert metric(at, "Keep the truth p") == f"{p:.3f}"
-    assert metric(at, "Each other value q") == f"{q:.4f}"
+    assert metric(at, "Keep the truth p") == f"{text.number(p)}"
+    assert metric(at, "Each other value q") == f"{text.number(q)}"
     # 32,561 people minus the 1,843 with no occupation recorded
     assert metric(at, "People surveyed n") == "30,718"
     assert any("1,843" in c.value for c in at.caption)
@@ -62,7 +62,7 @@ def test_every_attribute_and_epsilon_shows_dp_numbers(key, k, n, epsilon):
     assert attr.k == k and attr.n == n
     p, q = dp.grr_probabilities(epsilon, k)
     assert metric(at, "Categories k") == str(k)
-    assert metric(at, "Keep the truth p") == f"{p:.3f}"
+    assert metric(at, "Keep the truth p") == f"{text.number(p)}"
     assert metric(at, "People surveyed n") == f"{n:,}"
     # The survey, redrawn independently with the same seed and sampler.
     reported = dp.sample_grr_counts(attr.counts, epsilon, rng=SEED + lesson_kary.SEED_HISTOGRAM)

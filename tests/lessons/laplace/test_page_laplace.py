@@ -65,7 +65,7 @@ def test_epsilon_and_answer_count_move_histogram_and_metrics(people) -> None:
     shown = metrics(at)
     assert shown["Scale b = 1/ε"] == "10"
     assert shown["95% of answers within ±"] == f"{10 * math.log(20):,.4g}"  # 29.96
-    assert shown["Best guess right"] == f"{1 - 0.5 * math.exp(-0.05):.1%}"  # 52.4%
+    assert shown["Best guess right"] == f"{text.percent(1 - 0.5 * math.exp(-0.05))}"  # 52.4%
     bins = named_data(at, 0, "bins")
     assert sum(bins["count"]) == 10_000
     assert x_domain(chart_spec(at, 0)) == [truth - 50, truth + 50]  # the axis did not move
