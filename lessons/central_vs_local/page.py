@@ -27,7 +27,11 @@ question = text.plain(condition.label)
 where = "in the census" if on_census else "in your file"
 st.markdown(
     f"The truth: **{truth:,}** of the {n:,} people {where} answer yes to “{question}”. "
-    "Both models protect every person with the same ε."
+    "Both models protect every person with the same ε, but against different neighbours. "
+    "**Central DP** compares datasets that differ by *adding or removing one person*: the "
+    "published count changes by at most 1. **Local DP** compares *two values of one "
+    "person's answer*: each report must look alike whether that person's true answer is "
+    "yes or no."
 )
 epsilon = controls.epsilon_slider(key="cvl_eps")
 p = dp.rr_keep_probability(epsilon)

@@ -23,7 +23,10 @@ userdata.census_only_notice(
 st.header("1. Two neighbouring datasets")
 st.markdown(
     "Take the full census as **D**. Remove one person and call the result **D′**. Datasets "
-    "that differ in one person are *neighbours*. The query is a count: "
+    "that differ by **adding or removing one person** are *neighbours* (the add/remove "
+    "relation used throughout these lessons; some texts instead *replace* one person's "
+    "row, under which a histogram can change by 2 in total: one bar down, another up). "
+    "The query is a count: "
     "**how many people earn more than $50K a year?**"
 )
 incomes = model.people_to_remove()

@@ -21,7 +21,7 @@ from browser_helpers import (
 
 LAPLACE = lesson_url("laplace/page.py")
 EPSILON_LABEL = "Privacy loss ε"
-METRICS = ("Scale b = 1/ε", "Standard deviation", "95% of answers within")
+METRICS = ("Scale b = 1/ε", "Typical error (SD)", "95% of answers within")
 
 
 def slider_value(page: Page, label: str) -> str:

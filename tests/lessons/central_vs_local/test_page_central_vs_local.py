@@ -221,3 +221,9 @@ def test_own_data_changes_the_numbers_and_the_census_is_gone():
     assert (
         "truth, n, epsilon, repetitions = " + f"{chosen.count}, 8, 1.0, 20000" in code_blocks(at)[0]
     )
+
+
+def test_both_neighbour_relations_are_named() -> None:
+    prose = " ".join(block.value for block in run_page().markdown)
+    assert "adding or removing one person" in prose  # central: add/remove
+    assert "two values of one person's answer" in prose  # local: one value changes

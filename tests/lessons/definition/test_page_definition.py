@@ -240,3 +240,11 @@ def test_a_neighbour_who_does_not_change_the_count_gets_no_e_to_the_epsilon_clai
     assert "does not change the count" in captions
     loss_alt = at.get("vega_lite_chart")[1].proto.alt
     assert "0 everywhere" in loss_alt and "·ε left of" not in loss_alt
+
+
+def test_the_neighbour_relation_is_named_before_the_definition() -> None:
+    at = run_page()
+    prose = " ".join(block.value for block in at.markdown)
+    assert "adding or removing one person" in prose
+    assert prose.index("adding or removing one person") < prose.index("ε-differentially private")
+    assert "replace" in prose  # the other relation is named too, with its cost
