@@ -203,7 +203,59 @@ VALID = {
         dp.ue_estimate_from_counts,
         {"bit_counts": [5, 3], "n": 8, "p": 0.5, "q": 0.25},
     ),
+    # --- sensitivity and clamping (DESIGN §2)
+    "clamp": (dp.clamp, {"values": [1.0, 5.0, 12.0], "lower": 0.0, "upper": 10.0}),
+    "sum_sensitivity": (dp.sum_sensitivity, {"lower": -2.0, "upper": 10.0}),
+    "clamping_bias": (dp.clamping_bias, {"values": [1.0, 5.0, 12.0], "lower": 0.0, "upper": 10.0}),
+    "noisy_sum": (
+        dp.noisy_sum,
+        {"values": [1.0, 5.0, 12.0], "lower": 0.0, "upper": 10.0, "epsilon": 1.0, "rng": 0},
+    ),
+    "noisy_mean": (
+        dp.noisy_mean,
+        {"values": [1.0, 5.0, 12.0], "lower": 0.0, "upper": 10.0, "epsilon": 1.0, "rng": 0},
+    ),
+    "noisy_mean_parts": (
+        dp.noisy_mean_parts,
+        {"values": [1.0, 5.0, 12.0], "lower": 0.0, "upper": 10.0, "epsilon": 1.0, "rng": 0},
+    ),
+    "clamping_bias_curve": (
+        dp.clamping_bias_curve,
+        {"values": [1.0, 5.0, 12.0], "lower": 0.0, "uppers": [2.0, 10.0]},
+    ),
+    "clamped_sum_squared_error": (
+        dp.clamped_sum_squared_error,
+        {"values": [1.0, 5.0, 12.0], "lower": 0.0, "uppers": [2.0, 10.0], "epsilon": 1.0},
+    ),
+    "best_clamp_upper": (
+        dp.best_clamp_upper,
+        {"values": [1.0, 5.0, 12.0], "lower": 0.0, "epsilon": 1.0, "uppers": [2.0, 10.0]},
+    ),
+    "contribution_bias": (dp.contribution_bias, {"rows_per_person": [1, 3, 7], "max_rows": 2}),
+    "bound_contributions": (
+        dp.bound_contributions,
+        {"person_ids": [0, 0, 1, 2, 2, 2], "max_rows": 2, "rng": 0},
+    ),
 }
+
+CLAMP_FUNCTIONS = (
+    "clamp",
+    "sum_sensitivity",
+    "clamping_bias",
+    "noisy_sum",
+    "noisy_mean",
+    "noisy_mean_parts",
+)
+WITH_VALUES = (
+    "clamp",
+    "clamping_bias",
+    "noisy_sum",
+    "noisy_mean",
+    "noisy_mean_parts",
+    "clamping_bias_curve",
+    "clamped_sum_squared_error",
+    "best_clamp_upper",
+)
 
 WITH_EPSILON = [name for name, (_, kw) in VALID.items() if "epsilon" in kw]
 WITH_PQ = [name for name, (_, kw) in VALID.items() if "p" in kw]
@@ -391,6 +443,36 @@ def build_cases():
     add("discrete_laplace_pmf", {"x": [NAN]}, ValueError, "x", "nan")
     add("project_counts", {"estimates": [1.0, NAN]}, ValueError, "estimates", "nan")
     add("project_counts", {"estimates": [1.0, INF]}, ValueError, "estimates", "inf")
+    # clamping: bounds in order and finite, values numbers, not empty, one per person
+    for name in CLAMP_FUNCTIONS:
+        add(name, {"lower": 10.0, "upper": 10.0}, ValueError, "lower", "lower=upper")
+        add(name, {"lower": 11.0, "upper": 10.0}, ValueError, "lower", "lower>upper")
+        for param in ("lower", "upper"):
+            for value, exc in ((NAN, ValueError), (INF, ValueError), ("0", TypeError)):
+                add(name, {param: value}, exc, param, f"{param}={value!r}")
+            add(name, {param: True}, TypeError, param, f"{param}=bool")
+    add("sum_sensitivity", {"neighbours": "swap"}, ValueError, "neighbours", "unknown")
+    for name in WITH_VALUES:
+        add(name, {"values": []}, ValueError, "values", "empty")
+        add(name, {"values": [1.0, NAN]}, ValueError, "values", "nan")
+        add(name, {"values": [1.0, INF]}, ValueError, "values", "inf")
+        add(name, {"values": ["a", "b"]}, EITHER, "values", "strings")
+        add(name, {"values": "12"}, TypeError, "values", "one-string")
+        add(name, {"values": [True, False]}, TypeError, "values", "booleans")
+    for name in ("clamping_bias_curve", "clamped_sum_squared_error", "best_clamp_upper"):
+        add(name, {"uppers": []}, ValueError, "uppers", "empty")
+        add(name, {"uppers": [NAN]}, ValueError, "uppers", "nan")
+        add(name, {"uppers": [-1.0]}, ValueError, "upper", "below-lower")
+        add(name, {"lower": NAN}, ValueError, "lower", "lower=nan")
+    add("noisy_sum", {"values": [[1.0], [2.0]]}, ValueError, "values", "two-dimensional")
+    add("contribution_bias", {"rows_per_person": []}, ValueError, "rows_per_person", "empty")
+    add("contribution_bias", {"rows_per_person": [1, -2]}, ValueError, "rows_per_person", "neg")
+    add("contribution_bias", {"rows_per_person": [1, 2.5]}, ValueError, "rows_per_person", "half")
+    add("contribution_bias", {"max_rows": 0}, ValueError, "max_rows", "zero")
+    add("contribution_bias", {"max_rows": NAN}, ValueError, "max_rows", "nan")
+    add("bound_contributions", {"person_ids": []}, ValueError, "person_ids", "empty")
+    add("bound_contributions", {"max_rows": 0}, ValueError, "max_rows", "zero")
+    add("bound_contributions", {"max_rows": 1.5}, EITHER, "max_rows", "half")
     return cases
 
 

@@ -75,3 +75,30 @@ def test_sue_probabilities_match_opendp_at_its_flip_probability():
         epsilon, rel=REL
     )
     assert math.isclose(p, 1 - q, rel_tol=1e-12)
+
+
+@pytest.mark.parametrize(("lower", "upper"), [(0, 10), (-3, 10), (-20, 5), (1, 99_999)])
+def test_clamped_sum_sensitivity_matches_opendp(lower, upper):
+    # add/remove one person = symmetric distance 1 on an unsized vector
+    unsized = odp.vector_domain(odp.atom_domain(T=int)), odp.symmetric_distance()
+    summed = unsized >> odp.t.then_clamp((lower, upper)) >> odp.t.then_sum()
+    assert summed.map(1) == dp.sum_sensitivity(lower, upper)
+    # replace one person = symmetric distance 2 on a vector of known size
+    sized = odp.vector_domain(odp.atom_domain(T=int), size=100), odp.symmetric_distance()
+    summed = sized >> odp.t.then_clamp((lower, upper)) >> odp.t.then_sum()
+    assert summed.map(2) == dp.sum_sensitivity(lower, upper, neighbours="replace")
+
+
+@pytest.mark.parametrize(("lower", "upper", "epsilon"), [(0, 10, 1.0), (-20, 5, 0.5), (0, 100, 2.0)])
+def test_noisy_sum_scale_gives_opendp_the_same_epsilon(lower, upper, epsilon):
+    # the Laplace scale noisy_sum uses, b = Δ/ε, is ε-DP for OpenDP's clamped sum
+    sensitivity = dp.sum_sensitivity(lower, upper)
+    scale = dp.laplace_scale(sensitivity, epsilon)
+    space = odp.vector_domain(odp.atom_domain(T=int)), odp.symmetric_distance()
+    released = (
+        space
+        >> odp.t.then_clamp((lower, upper))
+        >> odp.t.then_sum()
+        >> odp.m.then_laplace(scale=scale)
+    )
+    assert released.map(1) == pytest.approx(epsilon, rel=REL)
