@@ -92,7 +92,6 @@ from .randomized_response import (
     sample_rr_counts,
 )
 from .sensitivity import (
-    NoisyMean,
     best_clamp_upper,
     bound_contributions,
     clamp,

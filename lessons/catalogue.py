@@ -69,6 +69,14 @@ LESSONS: tuple[Lesson, ...] = (
         CENTRAL,
     ),
     Lesson(
+        "clamping",
+        "Sensitivity and clamping",
+        ":material/vertical_align_center:",
+        "clamping",
+        "Sums and means: clamp bounds, bias against noise, and whose data is protected.",
+        CENTRAL,
+    ),
+    Lesson(
         "composition",
         "Composition and the budget",
         ":material/account_balance_wallet:",

@@ -89,7 +89,9 @@ def test_clamped_sum_sensitivity_matches_opendp(lower, upper):
     assert summed.map(2) == dp.sum_sensitivity(lower, upper, neighbours="replace")
 
 
-@pytest.mark.parametrize(("lower", "upper", "epsilon"), [(0, 10, 1.0), (-20, 5, 0.5), (0, 100, 2.0)])
+@pytest.mark.parametrize(
+    ("lower", "upper", "epsilon"), [(0, 10, 1.0), (-20, 5, 0.5), (0, 100, 2.0)]
+)
 def test_noisy_sum_scale_gives_opendp_the_same_epsilon(lower, upper, epsilon):
     # the Laplace scale noisy_sum uses, b = Δ/ε, is ε-DP for OpenDP's clamped sum
     sensitivity = dp.sum_sensitivity(lower, upper)

@@ -99,7 +99,9 @@ def test_bound_contributions_keeps_at_most_m_rows_of_each_person():
 
 def test_bound_contributions_picks_a_persons_rows_uniformly():
     ids = np.zeros(4, dtype=int)  # one person, four rows, keep one
-    picks = np.array([np.flatnonzero(dp.bound_contributions(ids, 1, rng=s))[0] for s in range(4000)])
+    picks = np.array(
+        [np.flatnonzero(dp.bound_contributions(ids, 1, rng=seed))[0] for seed in range(4000)]
+    )
     observed = np.bincount(picks, minlength=4)
     assert stats.chisquare(observed).pvalue > 1e-4
 

@@ -1,0 +1,457 @@
+"""Cached computations of the lesson "Sensitivity and clamping": numbers and DataFrames.
+
+Every number comes from dp/ (dp/sensitivity.py); frames are small (at most a few hundred
+rows) and every chart's axes are fixed per column, so moving a bound shows change, not
+rescaling."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+import dp
+from ui import charts, datasets, text
+
+# --- the columns ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NumericColumn:
+    """A numeric column and its public domain: the range a slider offers, known without
+    looking at anyone's value (for the census: what the column can hold)."""
+
+    name: str  # the column in the frame
+    label: str  # what the page calls it
+    low: float
+    high: float
+    step: float
+    default: tuple[float, float]  # the starting clamp window
+
+    @property
+    def domain(self) -> tuple[float, float]:
+        return (self.low, self.high)
+
+
+# Domain knowledge, not the data: ages 0-100, a week's hours 0-100, the census's capital
+# gains are recorded up to $99,999 and losses up to $4,356 (public documentation of the file).
+CENSUS_COLUMNS: tuple[NumericColumn, ...] = (
+    NumericColumn("CapitalGain", "Capital gain ($)", 0.0, 100_000.0, 500.0, (0.0, 5_000.0)),
+    NumericColumn("Age", "Age (years)", 0.0, 100.0, 1.0, (0.0, 60.0)),
+    NumericColumn("HoursPerWeek", "Hours worked per week", 0.0, 100.0, 1.0, (0.0, 50.0)),
+    NumericColumn("CapitalLoss", "Capital loss ($)", 0.0, 5_000.0, 25.0, (0.0, 2_000.0)),
+)
+HISTOGRAM_BINS = 50
+CURVE_POINTS = 200  # upper bounds on the bias/noise chart
+ERROR_FLOOR = 0.1  # the error chart's y axis starts here (log scale)
+
+# Section "one person, many rows": a simulated visits table, one row per visit.
+VISITS_SEED = 20_261  # fixed: the table is part of the lesson, not a random draw
+VISITS_CAP = 400
+MAX_ROWS_OPTIONS = tuple(range(1, 101))
+CONTRIBUTION_CURVE = np.arange(1, 101)
+
+# Offsets added to controls.seed(): one per distinct random draw on the page.
+SEED_SUM = 10
+SEED_MEAN = 20
+SEED_VISITS_SUM = 30
+
+
+def _nice_step(span: float) -> float:
+    """A round step (1, 2 or 5 × 10^k) giving about 200 positions over `span`."""
+    raw = max(span / 200.0, 1e-9)
+    power = 10.0 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1.0, 2.0, 5.0, 10.0) if m * power >= raw)
+
+
+def _upload_column(name: str, values: pd.Series) -> NumericColumn | None:
+    """A numeric column of an uploaded file, its slider range rounded out to the step."""
+    present = values.dropna()
+    if present.empty:
+        return None
+    low, high = float(present.min()), float(present.max())
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return None
+    span = high - low if high > low else max(abs(high), 1.0)
+    step = _nice_step(span)
+    low = math.floor(low / step) * step
+    high = max(math.ceil(high / step) * step, low + step)
+    return NumericColumn(name, name, low, high, step, (low, high))
+
+
+def slider_format(column: NumericColumn) -> str:
+    """printf format for the column's sliders: whole numbers when the step is whole (the
+    values are floats, so "%.0f", not "%d")."""
+    return "%.0f" if float(column.step).is_integer() else "%g"
+
+
+def numeric_columns() -> tuple[NumericColumn, ...]:
+    """The columns the lesson can clamp: the census's four, or a file's numeric columns."""
+    if datasets.on_census():
+        return CENSUS_COLUMNS
+    return _upload_columns()
+
+
+@datasets.cached()
+def _upload_columns() -> tuple[NumericColumn, ...]:
+    frame = datasets.active().frame
+    found = []
+    for name in frame.columns:
+        series = frame[name]
+        if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
+            continue
+        column = _upload_column(str(name), series.astype(float))
+        if column is not None:
+            found.append(column)
+    return tuple(found)
+
+
+SAMPLE_SIZES = (100, 1_000, 10_000, 0)  # 0: everyone
+DEFAULT_SAMPLE = 100
+SAMPLE_SEED = 7  # fixed: the same people every time, so numbers are reproducible
+
+
+def sample_label(size: int) -> str:
+    return "everyone" if size == 0 else f"{size:,} people"
+
+
+def sample_options(available: int) -> tuple[int, ...]:
+    """The sample sizes a dataset of `available` non-missing values offers (everyone last)."""
+    return tuple(size for size in SAMPLE_SIZES if size < available)
+
+
+@datasets.cached()
+def column_values(name: str, size: int = 0) -> np.ndarray:
+    """The column's values, missing ones left out (a person without a value adds nothing);
+    with `size` > 0, a fixed random sample of that many people."""
+    values = datasets.active().frame[name].dropna().to_numpy(dtype=float)
+    if 0 < size < values.size:
+        values = np.random.default_rng(SAMPLE_SEED).choice(values, size=size, replace=False)
+    return values
+
+
+@datasets.cached()
+def present_count(name: str) -> int:
+    return int(datasets.active().frame[name].notna().sum())
+
+
+@datasets.cached()
+def missing_count(name: str) -> int:
+    return int(datasets.active().frame[name].isna().sum())
+
+
+# --- 1. why a sum's sensitivity is not 1 -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Extremes:
+    largest: float
+    holders: int  # how many people have the largest value
+    second: float | None  # the next distinct value below it
+
+
+@datasets.cached()
+def extremes(name: str, size: int) -> Extremes:
+    values = column_values(name, size)
+    largest = float(values.max())
+    below = values[values < largest]
+    second = float(below.max()) if below.size else None
+    return Extremes(largest, int(np.count_nonzero(values == largest)), second)
+
+
+# --- 2. the clamping trade-off ---------------------------------------------------------------
+
+
+@datasets.cached()
+def histogram(name: str, size: int, low: float, high: float) -> pd.DataFrame:
+    """The column's values in 50 bins over its domain (the axis never moves)."""
+    values = column_values(name, size)
+    return charts.histogram_frame(values, domain=(low, high), bins=HISTOGRAM_BINS)
+
+
+@dataclass(frozen=True)
+class ClampedSum:
+    true_sum: float
+    clamped_sum: float
+    bias: float
+    sensitivity: float
+    scale: float
+    typical_error: float  # SD of the noise, √2·b
+    rmse: float  # √(bias² + 2b²)
+    noisy_sum: float
+    clipped_above: int
+    clipped_below: int
+
+
+@datasets.cached(max_entries=1024)
+def clamped_sum(
+    name: str, size: int, lower: float, upper: float, epsilon: float, seed: int
+) -> ClampedSum:
+    values = column_values(name, size)
+    sensitivity = dp.sum_sensitivity(lower, upper)
+    bias = dp.clamping_bias(values, lower, upper)
+    return ClampedSum(
+        true_sum=float(values.sum()),
+        clamped_sum=float(dp.clamp(values, lower, upper).sum()),
+        bias=bias,
+        sensitivity=sensitivity,
+        scale=dp.laplace_scale(sensitivity, epsilon),
+        typical_error=dp.laplace_std(sensitivity, epsilon),
+        rmse=math.sqrt(dp.clamped_sum_squared_error(values, lower, upper, epsilon)),
+        noisy_sum=dp.noisy_sum(values, lower, upper, epsilon, rng=seed),
+        clipped_above=int(np.count_nonzero(values > upper)),
+        clipped_below=int(np.count_nonzero(values < lower)),
+    )
+
+
+def curve_uppers(column: NumericColumn, lower: float) -> np.ndarray:
+    """The upper bounds the error chart evaluates: about 200 steps from lower to the top."""
+    first = lower + column.step
+    count = int(round((column.high - first) / column.step)) + 1
+    stride = max(1, math.ceil(count / CURVE_POINTS))
+    uppers = first + column.step * np.arange(0, count, stride)
+    return np.unique(np.r_[uppers, column.high])
+
+
+PART_BIAS = "|bias| (clamping)"
+PART_NOISE = "noise SD √2·Δ/ε"
+PART_TOTAL = "total: √(bias² + 2b²)"
+PARTS = (PART_BIAS, PART_NOISE, PART_TOTAL)
+PART_DROPPED = "|bias| (rows dropped)"
+NOISE_PART_ROWS = "noise SD √2·m/ε"
+
+
+@dataclass(frozen=True)
+class ErrorCurve:
+    curves: pd.DataFrame  # upper, error, part (long format, zeros left out for the log axis)
+    best_upper: float
+    best_rmse: float
+
+
+@datasets.cached(max_entries=512)
+def error_curve(column: NumericColumn, size: int, lower: float, epsilon: float) -> ErrorCurve:
+    """|bias|, the noise's SD and the root of their squared sum, for every upper bound."""
+    values = column_values(column.name, size)
+    uppers = curve_uppers(column, lower)
+    bias = np.abs(dp.clamping_bias_curve(values, lower, uppers))
+    noise = np.sqrt(2.0) * np.maximum(abs(lower), np.abs(uppers)) / epsilon
+    total = np.sqrt(dp.clamped_sum_squared_error(values, lower, uppers, epsilon))
+    frame = pd.concat(
+        [
+            pd.DataFrame({"upper": uppers, "error": err, "part": part})
+            for err, part in ((bias, PART_BIAS), (noise, PART_NOISE), (total, PART_TOTAL))
+        ],
+        ignore_index=True,
+    )
+    frame = frame[frame["error"] >= error_domain(column)[0]].reset_index(drop=True)
+    best = dp.best_clamp_upper(values, lower, epsilon, uppers)
+    best_rmse = math.sqrt(dp.clamped_sum_squared_error(values, lower, best, epsilon))
+    return ErrorCurve(frame, best, best_rmse)
+
+
+@datasets.cached()
+def error_domain(column: NumericColumn) -> tuple[float, float]:
+    """A fixed log axis for the error chart of this column, the same for every ε, window and
+    sample: from a power of 10 below the smallest noise (ε = 10, the narrowest window) to one
+    above the largest bias (everyone, the narrowest window at either end) or noise (ε = 0.01,
+    the widest window)."""
+    values = column_values(column.name)
+    low, high, step = column.low, column.high, column.step
+    largest_bias = max(
+        abs(dp.clamping_bias(values, low, low + step)),
+        abs(dp.clamping_bias(values, high - step, high)),
+    )
+    largest_noise = dp.laplace_std(max(abs(low), abs(high)), 0.01)
+    smallest_noise = dp.laplace_std(max(abs(low), abs(low + step)), 10.0)
+    top = max(largest_bias, largest_noise)
+    return (10.0 ** math.floor(math.log10(smallest_noise)), 10.0 ** math.ceil(math.log10(top)))
+
+
+def best_point(curve: ErrorCurve) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "upper": [curve.best_upper],
+            "error": [curve.best_rmse],
+            "label": [f"lowest total: U = {text.number(curve.best_upper)}"],
+        }
+    )
+
+
+def current_rule(value: float, *, prefix: str = "your U") -> pd.DataFrame:
+    """The current bound as the labelled rule of a chart (dataset "truth")."""
+    return pd.DataFrame({"x": [float(value)], "label": [f"{prefix} = {text.number(value)}"]})
+
+
+def window_frame(lower: float, upper: float) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "lower": [lower],
+            "upper": [upper],
+            "label": [f"clamp window {text.number(lower)} to {text.number(upper)}"],
+        }
+    )
+
+
+# --- 3. means ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MeanRelease:
+    true_mean: float
+    clamped_mean: float
+    noisy_sum: float
+    noisy_count: float
+    noisy_mean: float
+    sum_scale: float  # b of the sum at ε/2
+    count_scale: float  # b of the count at ε/2
+    n: int
+
+
+@datasets.cached(max_entries=1024)
+def mean_release(
+    name: str, size: int, lower: float, upper: float, epsilon: float, seed: int
+) -> MeanRelease:
+    values = column_values(name, size)
+    parts = dp.noisy_mean_parts(values, lower, upper, epsilon, rng=seed)
+    half = epsilon / 2
+    return MeanRelease(
+        true_mean=float(values.mean()),
+        clamped_mean=float(dp.clamp(values, lower, upper).mean()),
+        noisy_sum=float(parts.noisy_sum),
+        noisy_count=float(parts.noisy_count),
+        noisy_mean=float(parts.mean),
+        sum_scale=dp.laplace_scale(dp.sum_sensitivity(lower, upper), half),
+        count_scale=dp.laplace_scale(1, half),
+        n=int(values.size),
+    )
+
+
+# --- 4. bounds taken from the data ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DataBound:
+    bound_before: float  # U = max of the data
+    bound_after: float  # U = max after the new person joins
+    scale_before: float
+    scale_after: float
+
+
+def data_bound(name: str, size: int, newcomer: float, epsilon: float) -> DataBound:
+    """A data-derived U (the maximum) before and after one person joins with `newcomer`."""
+    largest = extremes(name, size).largest
+    after = max(largest, newcomer)
+    return DataBound(
+        largest,
+        after,
+        dp.laplace_scale(max(abs(largest), 1e-9), epsilon),
+        dp.laplace_scale(max(abs(after), 1e-9), epsilon),
+    )
+
+
+# --- 5. one person, many rows ----------------------------------------------------------------
+
+
+@datasets.cached()
+def visits_per_person() -> np.ndarray:
+    """A simulated table: visits to a clinic in a year, one row per visit, for each of the
+    32,561 census people. Skewed: most have 1-3 rows, a few have hundreds (lognormal,
+    capped at VISITS_CAP; fixed seed, so every session sees the same table)."""
+    n = len(datasets.census())
+    rng = np.random.default_rng(VISITS_SEED)
+    rows = np.ceil(rng.lognormal(mean=0.3, sigma=1.1, size=n))
+    return np.clip(rows, 1, VISITS_CAP).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class BoundedCount:
+    true_rows: int
+    kept_rows: int
+    bias: float
+    typical_error: float
+    rmse: float
+    noisy_count: float
+    people_over: int  # people with more than m rows
+
+
+def bounded_count(max_rows: int, epsilon: float, seed: int) -> BoundedCount:
+    rows = visits_per_person()
+    bias = dp.contribution_bias(rows, max_rows)
+    kept = int(rows.sum() + bias)
+    sd = dp.laplace_std(max_rows, epsilon)
+    return BoundedCount(
+        true_rows=int(rows.sum()),
+        kept_rows=kept,
+        bias=bias,
+        typical_error=sd,
+        rmse=math.sqrt(bias**2 + sd**2),
+        noisy_count=dp.laplace_mechanism(kept, max_rows, epsilon, rng=seed),
+        people_over=int(np.count_nonzero(rows > max_rows)),
+    )
+
+
+@datasets.cached(max_entries=64)
+def contribution_curve(epsilon: float) -> tuple[pd.DataFrame, int]:
+    """|bias|, noise SD and total error of the bounded row count for m = 1..100, and the best m."""
+    rows = visits_per_person()
+    bias = np.abs(dp.contribution_bias(rows, CONTRIBUTION_CURVE))
+    noise = dp.laplace_std(1, epsilon) * CONTRIBUTION_CURVE
+    total = np.sqrt(bias**2 + noise**2)
+    frame = pd.concat(
+        [
+            pd.DataFrame({"m": CONTRIBUTION_CURVE, "error": err, "part": part})
+            for err, part in ((bias, PART_DROPPED), (noise, NOISE_PART_ROWS), (total, PART_TOTAL))
+        ],
+        ignore_index=True,
+    )
+    frame = frame[frame["error"] >= ERROR_FLOOR].reset_index(drop=True)
+    return frame, int(CONTRIBUTION_CURVE[int(np.argmin(total))])
+
+
+def best_m_point(curve: pd.DataFrame, best_m: int) -> pd.DataFrame:
+    total = curve[(curve["part"] == PART_TOTAL) & (curve["m"] == best_m)]["error"]
+    return pd.DataFrame(
+        {"m": [best_m], "error": [float(total.iloc[0])], "label": [f"lowest total: m = {best_m}"]}
+    )
+
+
+@datasets.cached()
+def contribution_domain() -> tuple[float, float]:
+    """A fixed log axis for the contribution chart (every ε): up to a power of 10 above the
+    largest bias (all rows but one per person) and the largest noise (m = 100, ε = 0.01)."""
+    rows = visits_per_person()
+    top = max(float(rows.sum()), math.sqrt(2.0) * CONTRIBUTION_CURVE[-1] / 0.01)
+    return (ERROR_FLOOR, 10.0 ** math.ceil(math.log10(top)))
+
+
+@datasets.cached()
+def visits_summary() -> dict[str, float]:
+    rows = visits_per_person()
+    return {
+        "people": int(rows.size),
+        "rows": int(rows.sum()),
+        "median": float(np.median(rows)),
+        "largest": int(rows.max()),
+        "over_10": float(np.mean(rows > 10)),
+    }
+
+
+LEVEL_EVENT = "event-level: r·ε"
+LEVEL_USER = "user-level: ε"
+
+
+@datasets.cached(max_entries=64)
+def protection_frame(epsilon: float) -> pd.DataFrame:
+    """The ε a person with r rows really gets: r·ε under event-level DP (group privacy),
+    ε under user-level DP, whatever the bound m (the noise is scaled to m)."""
+    r = np.arange(1, VISITS_CAP + 1)
+    event = np.array([dp.group_privacy(epsilon, int(k)) for k in r])  # r rows: a group of r
+    return pd.concat(
+        [
+            pd.DataFrame({"rows": r, "epsilon": event, "level": LEVEL_EVENT}),
+            pd.DataFrame({"rows": r, "epsilon": np.full(r.size, epsilon), "level": LEVEL_USER}),
+        ],
+        ignore_index=True,
+    )

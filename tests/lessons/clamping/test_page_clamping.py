@@ -1,0 +1,262 @@
+"""AppTest for lessons/clamping/page.py: every widget moved, the numbers it then shows checked
+against dp/ at the chosen values; links, code, downloads, quiz, your own file."""
+
+import math
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import dp
+from apptest_helpers import (
+    answer_quiz,
+    chart_titled,
+    code_texts,
+    frames_of,
+    hosted_lesson,
+    ignored_link_notice,
+    metrics,
+    record_downloads,
+    run_lesson,
+    spec_of,
+    toasts,
+    upload_csv,
+)
+from data.census import load_census
+from lessons.clamping import model as lesson
+from ui import controls, text
+
+PAGE = "clamping/page.py"
+GAIN_WINDOW = "clamp_window_0"  # Capital gain, the first census column
+AGE_WINDOW = "clamp_window_1"
+
+
+@pytest.fixture(scope="module")
+def people():
+    return load_census()
+
+
+def sample(people, column: str, size: int) -> np.ndarray:
+    values = people[column].dropna().to_numpy(dtype=float)
+    if 0 < size < values.size:
+        values = np.random.default_rng(lesson.SAMPLE_SEED).choice(values, size=size, replace=False)
+    return values
+
+
+def run_page() -> AppTest:
+    return run_lesson(PAGE)
+
+
+def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
+    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
+    if upload is not None:
+        upload_csv(at, *upload)
+    assert not at.exception, at.exception
+    return at
+
+
+def prose(at: AppTest) -> str:
+    return " ".join(block.value for block in at.markdown)
+
+
+def test_defaults_sum_capital_gain_of_100_people_clamped_to_5000(people) -> None:
+    at = run_page()
+    values = sample(people, "CapitalGain", 100)
+    shown = metrics(at)
+    assert shown["True sum"] == text.number(values.sum())
+    assert shown["Clamped sum"] == text.number(dp.clamp(values, 0, 5_000).sum())
+    assert shown["Bias (clamped − true)"] == text.number(dp.clamping_bias(values, 0, 5_000))
+    assert shown["Noise scale b = Δ/ε"] == "5,000"
+    seed = controls.DEFAULT_SEED + lesson.SEED_SUM
+    assert shown["One noisy sum"] == text.number(dp.noisy_sum(values, 0, 5_000, 1.0, rng=seed))
+    # the unbounded-sensitivity argument names the largest value of these people
+    assert f"the largest is **{text.number(values.max())}**" in prose(at)
+
+
+def test_the_window_moves_bias_noise_and_the_marker_not_the_axes(people) -> None:
+    at = run_page()
+    before = spec_of(chart_titled(at, "Bias against noise", prefix=True))
+    at.slider(key=GAIN_WINDOW).set_value((0.0, 20_000.0)).run()
+    values = sample(people, "CapitalGain", 100)
+    shown = metrics(at)
+    assert shown["Bias (clamped − true)"] == text.number(dp.clamping_bias(values, 0, 20_000))
+    assert shown["Noise scale b = Δ/ε"] == "20,000"
+    curve = chart_titled(at, "Bias against noise", prefix=True)
+    frames = frames_of(curve)
+    assert frames["truth"]["x"].tolist() == [20_000.0]
+    uppers = lesson.curve_uppers(lesson.CENSUS_COLUMNS[0], 0.0)
+    best = dp.best_clamp_upper(values, 0.0, 1.0, uppers)
+    assert frames["best"]["upper"].tolist() == [best]
+    assert frames["best"]["error"][0] == pytest.approx(
+        math.sqrt(dp.clamped_sum_squared_error(values, 0.0, best, 1.0))
+    )
+    # the total curve is √(bias² + 2b²) at every U
+    total = frames["curves"][frames["curves"]["part"] == lesson.PART_TOTAL]
+    expected = np.sqrt(dp.clamped_sum_squared_error(values, 0.0, total["upper"], 1.0))
+    np.testing.assert_allclose(total["error"], expected, rtol=1e-9)
+    # axes are fixed: the same domains before and after the move
+    after = spec_of(curve)
+    assert json_scales(after) == json_scales(before)
+    histogram = frames_of(chart_titled(at, "Capital gain ($): everyone's value", prefix=True))
+    assert histogram["window"][["lower", "upper"]].values.tolist() == [[0.0, 20_000.0]]
+    assert histogram["bins"]["count"].sum() == 100
+
+
+def json_scales(spec: dict) -> list:
+    return [
+        (layer["encoding"].get("x", {}).get("scale"), layer["encoding"].get("y", {}).get("scale"))
+        for layer in spec["layer"]
+        if "encoding" in layer
+    ]
+
+
+def test_epsilon_scales_the_noise_and_moves_the_best_bound_down(people) -> None:
+    at = run_page()
+    at.select_slider(key="clamp_eps").set_value(0.1).run()
+    values = sample(people, "CapitalGain", 100)
+    assert metrics(at)["Noise scale b = Δ/ε"] == "50,000"
+    curve = frames_of(chart_titled(at, "Bias against noise", prefix=True))
+    uppers = lesson.curve_uppers(lesson.CENSUS_COLUMNS[0], 0.0)
+    small_eps_best = curve["best"]["upper"][0]
+    assert small_eps_best == dp.best_clamp_upper(values, 0.0, 0.1, uppers)
+    assert small_eps_best < dp.best_clamp_upper(values, 0.0, 1.0, uppers)
+
+
+def test_everyone_and_another_column(people) -> None:
+    at = run_page()
+    at.selectbox(key="clamp_col").set_value("Age").run()
+    at.select_slider(key="clamp_n").set_value(0).run()
+    ages = people["Age"].to_numpy(dtype=float)
+    shown = metrics(at)
+    assert shown["True sum"] == text.number(ages.sum())
+    assert shown["Clamped sum"] == text.number(dp.clamp(ages, 0, 60).sum())
+    assert shown["Noise scale b = Δ/ε"] == "60"
+    at.slider(key=AGE_WINDOW).set_value((18.0, 90.0)).run()
+    assert metrics(at)["Bias (clamped − true)"] == text.number(dp.clamping_bias(ages, 18, 90))
+    assert metrics(at)["Noise scale b = Δ/ε"] == "90"
+    # everyone: the best bound sits higher than for 100 people
+    best = frames_of(chart_titled(at, "Bias against noise", prefix=True))["best"]["upper"][0]
+    uppers = lesson.curve_uppers(lesson.CENSUS_COLUMNS[1], 18.0)
+    assert best == dp.best_clamp_upper(ages, 18.0, 1.0, uppers)
+    few = sample(people, "Age", 100)
+    assert best > dp.best_clamp_upper(few, 18.0, 1.0, uppers)
+
+
+def test_the_mean_spends_half_of_epsilon_on_each_part(people) -> None:
+    at = run_page()
+    at.select_slider(key="clamp_eps").set_value(2.0).run()
+    values = sample(people, "CapitalGain", 100)
+    parts = dp.noisy_mean_parts(values, 0, 5_000, 2.0, rng=controls.DEFAULT_SEED + lesson.SEED_MEAN)
+    shown = metrics(at)
+    assert shown["Noisy sum (ε/2 = 1)"] == text.number(parts.noisy_sum)
+    assert shown["Noisy count (ε/2 = 1)"] == text.number(parts.noisy_count)
+    assert shown["Noisy mean"] == text.number(parts.mean)
+    assert shown["True mean"] == text.number(values.mean())
+    caption = " ".join(c.value for c in at.caption)
+    assert "Noise scales: 5,000 on the sum (2Δ/ε), 1 on the count (2/ε)" in caption
+    assert "Why not divide by the true n = 100?" in prose(at)
+
+
+def test_a_newcomer_above_the_maximum_moves_a_data_derived_bound(people) -> None:
+    at = run_page()
+    largest = sample(people, "CapitalGain", 100).max()
+    at.number_input(key="clamp_newcomer").set_value(150_000.0).run()
+    shown = metrics(at)
+    assert shown["U = max without them"] == text.number(largest)
+    assert shown["U = max with them"] == "150,000"
+    assert shown["Noise scale with"] == "150,000"
+    assert "ε = ∞" in at.error[0].value
+    at.number_input(key="clamp_newcomer").set_value(10.0).run()
+    assert metrics(at)["U = max with them"] == text.number(largest)
+    assert not at.error
+    assert "must hold for every possible newcomer" in at.info[0].value
+
+
+def test_bounding_contributions_trades_dropped_rows_for_noise() -> None:
+    at = run_page()
+    rows = lesson.visits_per_person()
+    for m in (1, 10, 40):
+        at.select_slider(key="clamp_m").set_value(m).run()
+        shown = metrics(at)
+        assert shown["True number of visits"] == f"{int(rows.sum()):,}"
+        kept = int(np.minimum(rows, m).sum())
+        assert shown[f"Rows kept (at most {m} each)"] == f"{kept:,}"
+        assert shown["Noise SD √2·m/ε"] == f"± {text.number(math.sqrt(2) * m)}"
+        frames = frames_of(chart_titled(at, "Bounding contributions", prefix=True))
+        assert frames["truth"]["x"].tolist() == [float(m)]
+    m = np.arange(1, 101)
+    totals = np.sqrt(dp.contribution_bias(rows, m) ** 2 + 2 * m**2)  # ε = 1: noise var 2m²
+    assert frames["best"]["m"].tolist() == [int(np.argmin(totals)) + 1]
+    # event level: the person with the most rows gets rows·ε
+    levels = frames_of(chart_titled(at, "The ε one person really gets"))["levels"]
+    event = levels[levels["level"] == lesson.LEVEL_EVENT]
+    assert event["epsilon"].tolist() == [float(r) for r in range(1, lesson.VISITS_CAP + 1)]
+
+
+def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
+    at = hosted(clamp_col="Age (years)", clamp_eps="0.5", clamp_window_1=["10", "70"], clamp_m="5")
+    assert not at.toast
+    shown = metrics(at)
+    assert shown["Noise scale b = Δ/ε"] == "140"
+    assert shown["Rows kept (at most 5 each)"]
+    at = hosted(clamp_eps="0.123")
+    assert toasts(at) == [ignored_link_notice("clamp_eps", "0.123")]
+    assert metrics(at)["Noise scale b = Δ/ε"] == "5,000"
+
+
+def test_code_downloads_and_the_snippet_rebuild_the_curve(monkeypatch, people) -> None:
+    sent = record_downloads(monkeypatch)
+    at = run_page()
+    at.selectbox(key="clamp_col").set_value("Age").run()
+    at.select_slider(key="clamp_n").set_value(0).run()
+    codes = code_texts(at, "clamping_bias_curve")
+    assert len(codes) == 1 and "lower, epsilon = 0.0, 1.0" in codes[0]
+    namespace: dict = {}
+    exec(compile(codes[0], "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
+    frame = namespace["frame"]
+    ages = people["Age"].to_numpy(dtype=float)
+    assert frame["bias"].iloc[0] == dp.clamping_bias(ages, 0.0, frame["upper"].iloc[0])
+    assert sent["clamp_dl_curve"][1][0] == "upper,error,part"
+
+
+def test_quiz_feedback() -> None:
+    at = run_page()
+    answer_quiz(at, "clamping", 1, 1)
+    assert "U − L = 150" in at.error[-1].value
+    answer_quiz(at, "clamping", 1, 2)
+    assert at.success[0].value.startswith("Right.")
+    assert dp.sum_sensitivity(-50, 100, neighbours="replace") == 150
+    assert dp.sum_sensitivity(0, 100) == 100
+
+
+SALES = (
+    b"Job,Income,Children\nSales,52000,2\nClerk,31000,0\nSales,250000,1\n"
+    b"Cook,28000,\nClerk,39000,3\n"
+)
+
+
+def test_your_own_file_sums_its_numeric_columns() -> None:
+    at = hosted(upload=("pay.csv", SALES))
+    assert at.selectbox(key="clamp_col").options == ["Income", "Children"]
+    incomes = np.array([52_000, 31_000, 250_000, 28_000, 39_000], dtype=float)
+    shown = metrics(at)
+    assert shown["True sum"] == text.number(incomes.sum())
+    census_gain = f"{load_census()['CapitalGain'].sum():,}"
+    assert census_gain not in prose(at) and census_gain not in str(metrics(at))
+    assert "simulated for the census" in at.info[-1].value  # section 5 says it is not the file
+    at.selectbox(key="clamp_col").set_value("Children").run()
+    assert not at.exception
+    assert metrics(at)["True sum"] == "6"
+    assert "1 missing values add nothing" in " ".join(c.value for c in at.caption)
+
+
+def test_a_file_without_numbers_is_told_which_columns_it_has() -> None:
+    at = hosted(upload=("words.csv", b"Job,Town\nSales,Leeds\nClerk,York\n*x*,Hull\n"))
+    assert "your file has none. Its columns are: Job, Town" in at.warning[0].value
+    assert not at.metric
+
+
+def test_markdown_in_a_column_name_is_shown_literally() -> None:
+    at = hosted(upload=("evil.csv", b"Job,**Pay**\nSales,1\nClerk,2\nCook,3\n"))
+    assert "**Pay**" not in prose(at)
+    assert text.plain("**Pay**") in prose(at)
