@@ -63,7 +63,7 @@ def _numbers(text: str) -> list[float | int]:
     found: list[float | int] = []
     for convert in (int, float):
         with contextlib.suppress(ValueError):
-            found.append(convert(text))
+            found.append(convert(text.replace(",", "")))  # "1,000" is a thousands separator
     return found
 
 

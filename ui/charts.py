@@ -223,16 +223,30 @@ def reference_line_layers(data: alt.Data | alt.NamedData, field: str, *, y_scale
 
 
 def marked_point_layers(
-    data: alt.Data | alt.NamedData, x: str, y: str, *, x_scale: alt.Scale, y_scale: alt.Scale
+    data: alt.Data | alt.NamedData,
+    x: str,
+    y: str,
+    *,
+    x_scale: alt.Scale,
+    y_scale: alt.Scale,
+    flip_at: float | None = None,
 ):
-    """A blue diamond at the current (x, y) on a curve, with its `label` beside it."""
+    """A blue diamond at the current (x, y) on a curve, with its `label` beside it: to its
+    left, or, with `flip_at`, to its right while x < flip_at (so a label near the left edge of
+    the plot does not run over the axis)."""
     base = alt.Chart(data)
     encoding = {"x": alt.X(f"{x}:Q", scale=x_scale), "y": alt.Y(f"{y}:Q", scale=y_scale)}
     point = base.mark_point(shape="diamond", size=160, filled=True, color=BLUE).encode(**encoding)
-    text = base.mark_text(align="right", dx=-10, dy=-10, color=BLUE, fontWeight="bold").encode(
-        **encoding, text="label:N"
+    left_of = base.mark_text(align="right", dx=-10, dy=-10, color=BLUE, fontWeight="bold")
+    if flip_at is None:
+        return point + left_of.encode(**encoding, text="label:N")
+    right_of = base.mark_text(align="left", dx=10, dy=-10, color=BLUE, fontWeight="bold")
+    field = alt.datum[x]
+    return (
+        point
+        + left_of.encode(**encoding, text="label:N").transform_filter(field >= flip_at)
+        + right_of.encode(**encoding, text="label:N").transform_filter(field < flip_at)
     )
-    return point + text
 
 
 @functools.lru_cache(maxsize=64)

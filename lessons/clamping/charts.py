@@ -18,7 +18,7 @@ from ui import datasets
 SHARE_TICKS = [0.01, 0.05, 0.1, 0.25, 0.5, 1.0]
 PART_COLOURS = [ui_charts.VERMILLION, ui_charts.BLUE, ui_charts.BLACK]
 PART_DASHES = [[6, 3], [2, 2], [1, 0]]
-LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)
+LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0, columns=1)
 
 
 def _axis_format(high: float) -> str:
@@ -126,7 +126,12 @@ def error_curves(
     )
     current = ui_charts.truth_rule_layers(x_scale, label_dy=4)
     best = ui_charts.marked_point_layers(
-        alt.NamedData(name="best"), "upper", "error", x_scale=x_scale, y_scale=y_scale
+        alt.NamedData(name="best"),
+        "upper",
+        "error",
+        x_scale=x_scale,
+        y_scale=y_scale,
+        flip_at=(low + high) / 2,
     )
     chart = (lines + current + best).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
     return ui_charts.Template(chart)
@@ -147,7 +152,7 @@ def contribution_curves(
     )
     current = ui_charts.truth_rule_layers(x_scale, label_dy=4)
     best = ui_charts.marked_point_layers(
-        alt.NamedData(name="best"), "m", "error", x_scale=x_scale, y_scale=y_scale
+        alt.NamedData(name="best"), "m", "error", x_scale=x_scale, y_scale=y_scale, flip_at=50
     )
     chart = (lines + current + best).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
     return ui_charts.Template(chart)

@@ -255,14 +255,12 @@ def error_curve(column: NumericColumn, size: int, lower: float, epsilon: float) 
 def error_domain(column: NumericColumn) -> tuple[float, float]:
     """A fixed log axis for the error chart of this column, the same for every ε, window and
     sample: from a power of 10 below the smallest noise (ε = 10, the narrowest window) to one
-    above the largest bias (everyone, the narrowest window at either end) or noise (ε = 0.01,
-    the widest window)."""
+    above the largest bias (everyone, the window's first step) or noise (ε = 0.01, the widest
+    window). A lower bound pushed far up can lift a curve above the top: it is clipped there,
+    never rescaled."""
     values = column_values(column.name)
     low, high, step = column.low, column.high, column.step
-    largest_bias = max(
-        abs(dp.clamping_bias(values, low, low + step)),
-        abs(dp.clamping_bias(values, high - step, high)),
-    )
+    largest_bias = abs(dp.clamping_bias(values, low, low + step))
     largest_noise = dp.laplace_std(max(abs(low), abs(high)), 0.01)
     smallest_noise = dp.laplace_std(max(abs(low), abs(low + step)), 10.0)
     top = max(largest_bias, largest_noise)

@@ -68,8 +68,8 @@ st.markdown(
 st.latex(
     r"""\begin{aligned}
     \operatorname{clamp}(v) &= \min(\max(v, L), U), \\
-    \Delta_{\text{add/remove}} &= \max(|L|, |U|), \qquad
-    \Delta_{\text{replace}} = U - L, \\
+    \Delta_{\text{add/remove}} &= \max(|L|, |U|), \\
+    \Delta_{\text{replace}} &= U - L, \\
     F(D) &= \textstyle\sum_{v \in D} \operatorname{clamp}(v) + \mathrm{Lap}(\Delta/\varepsilon).
     \end{aligned}"""
 )
@@ -109,7 +109,7 @@ result = model.clamped_sum(
 )
 with chart_column:
     charts.column_histogram(column.low, column.high, column.label).show(
-        title=f"{column.label}: everyone's value, and the clamp window",
+        title=f"{column.label} and the clamp window",
         alt=(
             f"Histogram of {column.label} over {text.number(column.low)} to "
             f"{text.number(column.high)}. The clamp window from {text.number(lower)} to "
@@ -119,12 +119,14 @@ with chart_column:
         bins=model.histogram(column.name, size, column.low, column.high),
         window=model.window_frame(lower, upper),
     )
-cols = st.columns(5)
+# Two rows, not five columns: six-digit sums must fit at presenter-mode font sizes.
+cols = st.columns(3)
 cols[0].metric("True sum", text.number(result.true_sum))
 cols[1].metric("Clamped sum", text.number(result.clamped_sum))
 cols[2].metric("Bias (clamped − true)", text.number(result.bias))
-cols[3].metric("Noise scale b = Δ/ε", text.number(result.scale))
-cols[4].metric("One noisy sum", text.number(result.noisy_sum))
+cols = st.columns(3)
+cols[0].metric("Noise scale b = Δ/ε", text.number(result.scale))
+cols[1].metric("One noisy sum", text.number(result.noisy_sum))
 st.caption(
     f"Δ = max(|L|, |U|) = {text.number(result.sensitivity)}. {result.clipped_above:,} "
     f"values above U are cut to U, {result.clipped_below:,} below L are raised to L"
@@ -153,9 +155,12 @@ st.markdown(
     "(black) is the root of their squares:"
 )
 st.latex(
-    r"\mathbb{E}\big[(F(D) - \textstyle\sum_{v} v)^2\big] = "
-    r"\underbrace{\big(\textstyle\sum_v \operatorname{clamp}(v) - \sum_v v\big)^2}_{\text{bias}^2}"
-    r" + \underbrace{2\,(\Delta/\varepsilon)^2}_{\text{noise variance}}"
+    r"""\begin{aligned}
+    &\mathbb{E}\big[(F(D) - \textstyle\sum_{v} v)^2\big] \\
+    &\quad = \underbrace{\big(\textstyle\sum_v \operatorname{clamp}(v)
+        - \sum_v v\big)^2}_{\text{bias}^2} \\
+    &\quad\quad + \underbrace{2\,(\Delta/\varepsilon)^2}_{\text{noise variance}}
+    \end{aligned}"""
 )
 st.markdown(
     "Try few people, then everyone. The noise does not grow with the data, but the values "

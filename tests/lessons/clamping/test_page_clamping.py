@@ -97,7 +97,7 @@ def test_the_window_moves_bias_noise_and_the_marker_not_the_axes(people) -> None
     # axes are fixed: the same domains before and after the move
     after = spec_of(curve)
     assert json_scales(after) == json_scales(before)
-    histogram = frames_of(chart_titled(at, "Capital gain ($): everyone's value", prefix=True))
+    histogram = frames_of(chart_titled(at, "Capital gain ($) and the clamp window", prefix=True))
     assert histogram["window"][["lower", "upper"]].values.tolist() == [[0.0, 20_000.0]]
     assert histogram["bins"]["count"].sum() == 100
 
