@@ -13,7 +13,7 @@ CHROMIUM := /usr/bin/chromium
 help:
 	@echo "make run        serve the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 for a classroom)"
 	@echo "make test       lint + format check + all tests (installs Debian chromium when root)"
-	@echo "make bench      time the dp/ mechanisms and the page reruns"
+	@echo "make bench      time the dp/ mechanisms, page reruns (AppTest and Chromium), the survey"
 	@echo "make clean      remove caches;  make distclean  also removes .venv"
 
 $(BIN)/python:
@@ -60,9 +60,10 @@ lint: $(VENV)/.stamp-dev
 test: $(VENV)/.stamp-dev chromium lint
 	$(BIN)/python -m pytest -q --durations=10
 
-bench: $(VENV)/.stamp-dev
+bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_dp.py
 	$(BIN)/python bench/bench_pages.py
+	$(BIN)/python bench/bench_browser.py
 	$(BIN)/python bench/bench_survey.py
 
 clean:

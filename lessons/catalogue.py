@@ -16,7 +16,9 @@ ROOT = LESSONS_DIR.parent
 
 @dataclass(frozen=True)
 class Lesson:
-    """One page of the app: its folder under lessons/, title, icon, URL path and section."""
+    """One page of the app: its folder under lessons/, title, icon, URL path and section, and
+    `main_control`: part of the label of the slider that drives the lesson's main chart (what a
+    lecturer moves first; the browser bench presses it), "" for a page without one."""
 
     folder: str
     title: str
@@ -24,6 +26,7 @@ class Lesson:
     url_path: str
     summary: str
     section: str
+    main_control: str = ""
 
     @property
     def file(self) -> str:
@@ -51,6 +54,7 @@ LESSONS: tuple[Lesson, ...] = (
         "anonymisation",
         "Linkage and differencing attacks on a 'de-identified' census.",
         WHY,
+        "Privacy loss ε",
     ),
     Lesson(
         "definition",
@@ -59,6 +63,7 @@ LESSONS: tuple[Lesson, ...] = (
         "definition",
         "Neighbouring datasets, the bound on one person's influence, what an attacker learns.",
         CENTRAL,
+        "Privacy loss ε",
     ),
     Lesson(
         "laplace",
@@ -67,6 +72,7 @@ LESSONS: tuple[Lesson, ...] = (
         "laplace",
         "Noisy answers versus ε, and the malicious query.",
         CENTRAL,
+        "Privacy loss ε",
     ),
     Lesson(
         "clamping",
@@ -75,6 +81,7 @@ LESSONS: tuple[Lesson, ...] = (
         "clamping",
         "Sums and means: clamp bounds, bias against noise, and whose data is protected.",
         CENTRAL,
+        "Clamp window",
     ),
     Lesson(
         "composition",
@@ -83,6 +90,7 @@ LESSONS: tuple[Lesson, ...] = (
         "composition",
         "Sequential and parallel composition, averaging attacks, group privacy.",
         CENTRAL,
+        "Total budget ε",
     ),
     Lesson(
         "coin_flip",
@@ -91,6 +99,7 @@ LESSONS: tuple[Lesson, ...] = (
         "coin-flip",
         "Two coins give every respondent deniability.",
         LOCAL,
+        "h: coin 1",
     ),
     Lesson(
         "binary_rr",
@@ -99,6 +108,7 @@ LESSONS: tuple[Lesson, ...] = (
         "binary-rr",
         "Any keep-probabilities p and q, and the ε they buy. (GRR is the k-ary lesson.)",
         LOCAL,
+        "p: keep a true yes",
     ),
     Lesson(
         "kary_rr",
@@ -107,6 +117,7 @@ LESSONS: tuple[Lesson, ...] = (
         "kary-rr",
         "Randomized response over k categories, and post-processing.",
         LOCAL,
+        "Privacy loss ε",
     ),
     Lesson(
         "unary_encoding",
@@ -115,6 +126,7 @@ LESSONS: tuple[Lesson, ...] = (
         "unary-encoding",
         "One-hot bits, RAPPOR-style histograms, SUE versus OUE.",
         LOCAL,
+        "p: report a 1-bit",
     ),
     Lesson(
         "central_vs_local",
@@ -123,6 +135,7 @@ LESSONS: tuple[Lesson, ...] = (
         "central-vs-local",
         "How much accuracy the local model costs.",
         LOCAL,
+        "Privacy loss ε",
     ),
     Lesson(
         "class_survey",

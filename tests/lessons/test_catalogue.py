@@ -34,6 +34,22 @@ def test_page_runs_on_its_own(lesson) -> None:
     assert not at.exception, at.exception
 
 
+SLIDERS = ("slider", "select_slider")
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=_ids(LESSONS))
+def test_main_control_names_exactly_one_slider_of_the_page(lesson) -> None:
+    """The browser bench presses the slider whose label contains `main_control`: it must be
+    one slider of the page, not a select box or two sliders."""
+    at = page_apptest(lesson.file).run()
+    sliders = [node for node in at.main if getattr(node, "type", None) in SLIDERS]
+    named = [node.label for node in sliders if lesson.main_control in node.label]
+    if not lesson.main_control:
+        assert not sliders, f"{lesson.title} has sliders but no main_control"
+    else:
+        assert len(named) == 1, (lesson.main_control, [node.label for node in sliders])
+
+
 def test_every_lesson_folder_is_in_the_catalogue_once() -> None:
     on_disk = {
         path.parent.name for path in LESSON_DIR.glob("*/page.py") if path.parent.name != "home"
