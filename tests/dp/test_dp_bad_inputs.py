@@ -236,7 +236,52 @@ VALID = {
         dp.bound_contributions,
         {"person_ids": [0, 0, 1, 2, 2, 2], "max_rows": 2, "rng": 0},
     ),
+    # --- choosing privately (DESIGN §2)
+    "exponential_mechanism_probabilities": (
+        dp.exponential_mechanism_probabilities,
+        {"scores": [0.0, 1.0, 3.0], "sensitivity": 1.0, "epsilon": 1.0},
+    ),
+    "exponential_mechanism": (
+        dp.exponential_mechanism,
+        {"scores": [0.0, 1.0, 3.0], "sensitivity": 1.0, "epsilon": 1.0, "rng": 0},
+    ),
+    "gumbel_noisy_max": (
+        dp.gumbel_noisy_max,
+        {"scores": [0.0, 1.0, 3.0], "sensitivity": 1.0, "epsilon": 1.0, "rng": 0},
+    ),
+    "report_noisy_max": (
+        dp.report_noisy_max,
+        {"counts": [3.0, 1.0, 2.0], "epsilon": 1.0, "rng": 0},
+    ),
+    "report_noisy_max_probabilities": (
+        dp.report_noisy_max_probabilities,
+        {"counts": [3.0, 1.0, 2.0], "epsilon": 1.0},
+    ),
+    "quantile_scores": (
+        dp.quantile_scores,
+        {"values": [1.0, 5.0, 7.0], "candidates": [0.0, 5.0, 10.0], "alpha": 0.5},
+    ),
+    "quantile_sensitivity": (dp.quantile_sensitivity, {"alpha": 0.5}),
+    "private_quantile": (
+        dp.private_quantile,
+        {
+            "values": [1.0, 5.0, 7.0],
+            "candidates": [0.0, 5.0, 10.0],
+            "alpha": 0.5,
+            "epsilon": 1.0,
+            "rng": 0,
+        },
+    ),
 }
+
+CHOOSING_SCORES = (
+    ("exponential_mechanism_probabilities", "scores"),
+    ("exponential_mechanism", "scores"),
+    ("gumbel_noisy_max", "scores"),
+    ("report_noisy_max", "counts"),
+    ("report_noisy_max_probabilities", "counts"),
+)
+WITH_ALPHA = ("quantile_scores", "quantile_sensitivity", "private_quantile")
 
 CLAMP_FUNCTIONS = (
     "clamp",
@@ -473,6 +518,25 @@ def build_cases():
     add("bound_contributions", {"person_ids": []}, ValueError, "person_ids", "empty")
     add("bound_contributions", {"max_rows": 0}, ValueError, "max_rows", "zero")
     add("bound_contributions", {"max_rows": 1.5}, EITHER, "max_rows", "half")
+    # choosing: scores non-empty, 1-D, finite; quantiles on an increasing grid, α in [0, 1]
+    for name, param in CHOOSING_SCORES:
+        add(name, {param: []}, ValueError, param, "empty")
+        add(name, {param: [1.0, NAN]}, ValueError, param, "nan")
+        add(name, {param: [1.0, INF]}, ValueError, param, "inf")
+        add(name, {param: [[1.0, 2.0]]}, ValueError, param, "two-dimensional")
+        add(name, {param: ["a", "b"]}, EITHER, param, "strings")
+        add(name, {param: [True, False]}, TypeError, param, "booleans")
+    for name in ("quantile_scores", "private_quantile"):
+        add(name, {"values": []}, ValueError, "values", "empty")
+        add(name, {"values": [1.0, NAN]}, ValueError, "values", "nan")
+        add(name, {"candidates": []}, ValueError, "candidates", "empty")
+        add(name, {"candidates": [5.0, 0.0, 10.0]}, ValueError, "candidates", "unsorted")
+        add(name, {"candidates": [0.0, 0.0, 10.0]}, ValueError, "candidates", "repeated")
+        add(name, {"candidates": [0.0, NAN]}, ValueError, "candidates", "nan")
+    for name in WITH_ALPHA:
+        for value, exc in BAD_PROBABILITIES:
+            add(name, {"alpha": value}, exc, "alpha", f"alpha={value!r}")
+    add("quantile_sensitivity", {"neighbours": "swap"}, ValueError, "neighbours", "unknown")
     return cases
 
 
@@ -518,6 +582,8 @@ def test_table_covers_every_public_function_of_the_contract():
         "grr_variance", "sample_grr_counts", "ue_encode", "ue_perturb", "ue_aggregate",
         "ue_epsilon", "sue_probabilities", "oue_probabilities", "ue_variance",
         "sample_ue_counts", "project_counts", "audit_epsilon",
+        "clamp", "sum_sensitivity", "clamping_bias", "noisy_sum", "noisy_mean",
+        "exponential_mechanism_probabilities", "exponential_mechanism", "report_noisy_max",
     }  # fmt: skip
     assert contract <= set(VALID) <= set(dp.__all__)
 
