@@ -93,6 +93,15 @@ LESSONS: tuple[Lesson, ...] = (
         "Total budget ε",
     ),
     Lesson(
+        "choosing",
+        "Choosing privately",
+        ":material/how_to_reg:",
+        "choosing",
+        "Report noisy max, the exponential mechanism, a private median and clamp bound.",
+        CENTRAL,
+        "Privacy loss ε",
+    ),
+    Lesson(
         "coin_flip",
         "Coin-flip randomized response",
         ":material/toll:",

@@ -149,16 +149,26 @@ def truth_rule_layers(
     *,
     data: alt.Data | pd.DataFrame | None = None,
     label_dy: float = -4,
+    flip_at: float | None = None,
 ) -> alt.LayerChart:
     """The true value as a dashed vertical rule labelled at the top: fields "x" and "label"
-    of `data` (by default the named dataset "truth", filled in per rerun)."""
+    of `data` (by default the named dataset "truth", filled in per rerun). The label sits
+    right of the rule; with `flip_at`, left of it once x >= flip_at (so a rule near the
+    right edge keeps its label inside the chart)."""
     base = alt.Chart(alt.NamedData(name="truth") if data is None else data)
     x = alt.X("x:Q", scale=x_scale) if x_scale is not None else alt.X("x:Q")
     rule = base.mark_rule(color=TRUTH_COLOUR, strokeDash=[6, 3], strokeWidth=2).encode(x=x)
-    text = base.mark_text(
-        align="left", dx=4, dy=label_dy, baseline="top", color=TRUTH_COLOUR, fontWeight="bold"
-    ).encode(x=x, y=alt.value(0), text="label:N")
-    return rule + text
+    style = {"dy": label_dy, "baseline": "top", "color": TRUTH_COLOUR, "fontWeight": "bold"}
+    encoding = {"x": x, "y": alt.value(0), "text": "label:N"}
+    right_of = base.mark_text(align="left", dx=4, **style).encode(**encoding)
+    if flip_at is None:
+        return rule + right_of
+    left_of = base.mark_text(align="right", dx=-4, **style).encode(**encoding)
+    return (
+        rule
+        + right_of.transform_filter(alt.datum.x < flip_at)
+        + left_of.transform_filter(alt.datum.x >= flip_at)
+    )
 
 
 def truth_ticks(

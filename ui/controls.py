@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from ui import links, text
 
@@ -73,6 +74,15 @@ def lesson_header(title: str, what_you_will_see: str) -> None:
     """The title and the one-paragraph 'what you will see' that opens every lesson."""
     st.title(title)
     st.markdown(f"**What you will see.** {what_you_will_see}")
+
+
+def page_link(path, *, label: str, icon: str | None = None) -> None:
+    """A link to another page of the app (st.page_link); plain bold text when the page runs
+    on its own (outside app.py's navigation there is no registered page to link to)."""
+    try:
+        st.page_link(path, label=label, icon=icon)
+    except StreamlitAPIException:
+        st.markdown(f"**{text.plain(label)}**")
 
 
 # --- Widgets bound to the URL ---------------------------------------------------------------

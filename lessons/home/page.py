@@ -1,12 +1,11 @@
 """Home: what the Privacy Playground teaches, who it is for, the lessons and the dataset."""
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 from data.census import SYNTHETIC_COLUMNS
 from lessons.catalogue import LESSONS, Lesson
 from lessons.home import model
-from ui import datasets, text
+from ui import controls, datasets, text
 from ui.controls import lesson_header
 from ui.datasets import census
 
@@ -14,10 +13,7 @@ from ui.datasets import census
 def lesson_link(lesson: Lesson) -> None:
     """A link to a lesson with its summary underneath; plain text when the page runs on
     its own (outside app.py's navigation there is no registered page to link to)."""
-    try:
-        st.page_link(lesson.path, label=lesson.title, icon=lesson.icon)
-    except StreamlitAPIException:
-        st.markdown(f"**{lesson.title}**")
+    controls.page_link(lesson.path, label=lesson.title, icon=lesson.icon)
     st.caption(lesson.summary)
 
 

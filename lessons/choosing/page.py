@@ -1,0 +1,359 @@
+"""Lesson: choosing privately — report noisy max, the exponential mechanism, a private
+quantile, and a clamp bound chosen without peeking."""
+
+import streamlit as st
+
+from lessons.catalogue import LESSONS
+from lessons.choosing import charts, model, snippets
+from ui import controls, datasets, downloads, quiz, text, userdata
+
+controls.lesson_header(
+    "Choosing privately",
+    "Sometimes the answer is not a number but a choice: the most common occupation, the "
+    "best threshold, the median age. You watch report noisy max pick the largest of many "
+    "noisy counts, with the exact chance of each winner beside 1,000 simulated runs; see "
+    "why releasing only the winner is much cheaper than releasing every count when the "
+    "questions overlap; then pick a median with the exponential mechanism, and use a "
+    "private percentile as the clamp bound that the previous lesson could not read off "
+    "the data.",
+)
+
+# --- 1. Which category is most common? ---------------------------------------------------------
+st.header("1. Which occupation is most common? Report noisy max")
+userdata.show_dataset_in_use()
+column = userdata.pick_categorical_column("choose_column", label="Column to ask about", bind=True)
+if column is None:
+    st.stop()
+cats = model.categories(column)
+if cats.k < 2:
+    st.warning("This column has a single category: there is nothing to choose between.")
+    st.stop()
+name = text.plain(column)
+top, second = text.plain(cats.labels[0]), text.plain(cats.labels[1])
+st.markdown(
+    f"The question: *which value of **{name}** do most people have?* Add Lap(1/ε) noise to "
+    "each count and report **only the name of the largest noisy count** — not the counts. "
+    f"Here the truth is **{top}** with {cats.counts[0]:,} people, just "
+    f"{model.gap_to_second(cats):,} ahead of {second}."
+)
+st.latex(r"\hat{\imath} = \arg\max_i \big(c_i + \mathrm{Lap}(1/\varepsilon)\big)")
+
+bars_column, control_column = st.columns([3, 2], vertical_alignment="top")
+with control_column:
+    epsilon = controls.epsilon_slider(
+        key="choose_eps", default=model.DEFAULT_EPSILON, options=model.EPSILONS
+    )
+    frame = model.win_frame(cats, epsilon, controls.seed() + model.SEED_RUNS)
+    exact_top = float(frame["exact probability"].iloc[0])
+    st.metric(f"Chance the true winner {top} is reported", text.percent(exact_top))
+    st.metric(
+        f"Reported in {model.RUNS:,} runs",
+        f"{int(round(frame['share of runs'].iloc[0] * model.RUNS)):,} times",
+    )
+    st.caption(
+        f"Each count moves by at most 1 when a person joins or leaves (add/remove), so the "
+        f"noise SD is √2/ε = {text.number(model.typical_count_error(epsilon))} people."
+    )
+shown = model.bars_frame(frame)
+with bars_column:
+    charts.win_bars(tuple(shown["label"]), "chance of being reported").show(
+        title=f"Who wins report noisy max at ε = {text.number(epsilon)}",
+        alt=(
+            f"Horizontal bars, one per value of {column}, for the exact chance of being "
+            f"reported at ε = {text.number(epsilon)}, with ticks for the share of "
+            f"{model.RUNS:,} simulated runs. {cats.labels[0]} (true count "
+            f"{cats.counts[0]:,}) is reported with chance {text.percent(exact_top)}, "
+            f"{cats.labels[1]} with {text.percent(frame['exact probability'].iloc[1])}."
+        ),
+        wins=shown,
+    )
+    st.caption(
+        f"Bars: the exact chance, ∫ f_i(x) Π_(j≠i) F_j(x) dx, integrated numerically. Black "
+        f"ticks: the share of {model.RUNS:,} simulated runs (seeded). Labels show each true "
+        "count."
+    )
+snippets.WINS.show(column=column, epsilon=epsilon)
+downloads.download_csv(frame, filename="report-noisy-max.csv", key="choose_dl_wins")
+
+charts.win_curves(tuple(model.curve_series(cats))).show(
+    title="The chance of each winner, as ε grows",
+    alt=(
+        f"Lines against ε from 0.001 to 10 on a log axis for the {min(model.TOP_CURVES, cats.k)} "
+        f"largest values of {column}"
+        + (" and all the others together" if cats.k > model.TOP_CURVES else "")
+        + f". At your ε = {text.number(epsilon)}, {cats.labels[0]} is reported with chance "
+        f"{text.percent(exact_top)}."
+    ),
+    curves=model.win_curves(cats),
+    truth=model.epsilon_rule(epsilon),
+)
+st.markdown(
+    "At a tiny ε every count is swamped by noise and the report is close to a lottery "
+    "weighted a little toward the large counts. As ε grows, the noise shrinks below the "
+    f"gap of {model.gap_to_second(cats):,} people between the first two, and the true winner "
+    "takes over. The noise a count needs does not depend on how many candidates there are."
+)
+
+# --- 2. What releasing only the winner saves ---------------------------------------------------
+st.header("2. Why release only the winner?")
+st.markdown(
+    f"Occupations are **disjoint**: each person is in one count. Releasing all {cats.k} "
+    "noisy counts then also costs only ε, by parallel composition (under add/remove), so "
+    "here the winner alone saves nothing — you might as well publish the histogram. The "
+    "difference appears when the questions **overlap**: *which of these traits is most "
+    "common?*"
+)
+userdata.census_only_notice("these five yes/no questions are about census columns.")
+traits = model.traits_in_common()
+trait_frame = model.trait_frame(epsilon, controls.seed() + model.SEED_RUNS)
+m = traits["m"]
+cols = st.columns(3)
+cols[0].metric("Release the winner", f"ε = {text.number(epsilon)}")
+cols[1].metric(f"Release all {m} noisy counts", f"{m}ε = {text.number(m * epsilon)}")
+cols[2].metric(
+    f"All {m} at total ε: noise SD each",
+    f"± {text.number(model.typical_count_error(epsilon, m))}",
+)
+shown_traits = model.bars_frame(trait_frame)
+charts.win_bars(tuple(shown_traits["label"]), "chance of being reported").show(
+    title=f"Most common trait, ε = {text.number(epsilon)}",
+    alt=(
+        f"Horizontal bars for {m} overlapping yes/no questions about the census, the exact "
+        f"chance each is reported at ε = {text.number(epsilon)}, with ticks for "
+        f"{model.RUNS:,} runs. {trait_frame['category'].iloc[0]} has the largest true count "
+        f"({trait_frame['true count'].iloc[0]:,}) and is reported with chance "
+        f"{text.percent(trait_frame['exact probability'].iloc[0])}."
+    ),
+    wins=shown_traits,
+)
+st.markdown(
+    f"One person can be in all {m} counts ({traits['people']:,} census people are), so "
+    f"adding them moves the vector of counts by {m} in total: releasing every noisy count "
+    f"at Lap(1/ε) costs {m}ε (sequential composition), or needs {m} times the noise for "
+    "the same ε. Report noisy max still costs **ε**: each count moves by at most 1, all in "
+    "the same direction, and the proof (Dwork & Roth, Claim 3.9) needs only that. The same "
+    "holds for *which threshold*, *which query* or *which attribute is best*."
+)
+
+# --- 3. The exponential mechanism ---------------------------------------------------------------
+st.header("3. The exponential mechanism: a private median")
+numeric = model.columns()
+if not numeric:
+    names = ", ".join(str(n) for n in datasets.active().frame.columns)
+    st.warning(
+        "The rest of this lesson needs a column of numbers, and your file has none. Its "
+        "columns are: " + text.plain(names) + ". Press “Back to the census” in the sidebar."
+    )
+    st.stop()
+st.markdown(
+    "Report noisy max needs counts. The **exponential mechanism** chooses among any "
+    "candidates — words, thresholds, ages — given a *utility* u(c) that says how good each "
+    "is, and its sensitivity Δ (how far one person moves any utility). For a quantile, the "
+    "candidates are a grid fixed in advance and the utility counts how unbalanced the data "
+    "is around c:"
+)
+st.latex(
+    r"""\begin{aligned}
+    u(c) &= -\big|(1-\alpha)\,\#\{v < c\} - \alpha\,\#\{v > c\}\big|, \\
+    \Pr[c] &= \frac{\exp\!\big(\varepsilon\,u(c) / (2\Delta)\big)}
+      {\sum_{c'} \exp\!\big(\varepsilon\,u(c') / (2\Delta)\big)}.
+    \end{aligned}"""
+)
+st.markdown(
+    "For the median (α = ½), u(c) is −½·|#below − #above| ≈ −|rank(c) − n/2|. Adding or "
+    "removing one person moves it by at most Δ = max(α, 1 − α). **Why the 2?** Between "
+    "neighbours, the numerator exp(εu(c)/2Δ) can grow by e^(ε/2) *and* the normaliser "
+    "below it can shrink by e^(−ε/2): together e^ε. Report noisy max gets by with Lap(1/ε) "
+    "because its counts all move the same way."
+)
+by_name = {col.name: col for col in numeric}
+picks, chart_column = st.columns([2, 3], vertical_alignment="top")
+with picks:
+    numeric_column = by_name[
+        controls.selectbox(
+            "Numeric column",
+            list(by_name),
+            index=list(by_name).index(model.DEFAULT_NUMERIC)
+            if model.DEFAULT_NUMERIC in by_name
+            else 0,
+            format_func=lambda key: by_name[key].label,
+            key="choose_num",
+        )
+    ]
+    alpha = controls.radio(
+        "Which quantile",
+        list(model.QUANTILES),
+        format_func=model.QUANTILES.get,
+        horizontal=True,
+        key="choose_alpha",
+    )
+    sizes = tuple(s for s in model.SAMPLE_SIZES if s == 0 or s < model.present(numeric_column))
+    size = controls.select_slider(
+        "People in the data  (more people → a sharper choice at the same ε)",
+        options=sizes,
+        value=model.DEFAULT_SAMPLE if model.DEFAULT_SAMPLE in sizes else sizes[-1],
+        format_func=model.people,
+        key="choose_n",
+    )
+    quantile_epsilon = controls.epsilon_slider(
+        key="choose_q_eps", default=0.1, label="Budget ε for the quantile"
+    )
+release = model.quantile_release(
+    numeric_column, size, alpha, quantile_epsilon, controls.seed() + model.SEED_QUANTILE
+)
+label = text.plain(numeric_column.label)
+with chart_column:
+    charts.quantile_bars(numeric_column.low, numeric_column.high, numeric_column.label).show(
+        title=f"Private {model.QUANTILES[alpha]} at ε = {text.number(quantile_epsilon)}",
+        alt=(
+            f"Bars over {numeric_column.label} from {text.number(numeric_column.low)} to "
+            f"{text.number(numeric_column.high)}: the exponential mechanism's chance of "
+            f"releasing each candidate for the {model.QUANTILES[alpha]} of {model.people(size)} at "
+            f"ε = {text.number(quantile_epsilon)}. The true value is "
+            f"{text.number(release.truth)}; candidates within {model.CLOSE} steps of the best "
+            f"one get {text.percent(release.close)} of the chance."
+        ),
+        candidates=model.quantile_frame(release, numeric_column),
+        truth=model.truth_rule(release.truth, alpha),
+    )
+cols = st.columns(3)
+cols[0].metric(f"True {model.QUANTILES[alpha]}", text.number(release.truth))
+cols[1].metric("One private release", text.number(release.released))
+cols[2].metric(f"Chance within ±{model.CLOSE} steps", text.percent(release.close))
+st.caption(
+    f"Δ = {text.number(release.sensitivity)} (add/remove). Candidates: "
+    f"{release.grid.size:,} values from {text.number(numeric_column.low)} to "
+    f"{text.number(numeric_column.high)} in steps of {text.number(numeric_column.step)}, "
+    f"chosen from the column's public range, not from the data. Among {model.people(size)}, "
+    "one more person shifts the scores by at most Δ, whatever ε: more people make the "
+    "utility gaps larger, and the choice sharper."
+)
+snippets.QUANTILE.show(
+    column=numeric_column.name,
+    alpha=alpha,
+    epsilon=quantile_epsilon,
+    low=numeric_column.low,
+    high=numeric_column.high,
+    step=numeric_column.step,
+)
+downloads.download_csv(
+    model.quantile_frame(release, numeric_column),
+    filename="exponential-mechanism.csv",
+    key="choose_dl_quantile",
+)
+
+st.subheader("Another noise, the same choice: Gumbel")
+gumbel = model.gumbel_frame(cats, epsilon, controls.seed() + model.SEED_GUMBEL)
+shown_gumbel = model.bars_frame(gumbel.assign(**{"true count": cats.counts}))
+charts.win_bars(tuple(shown_gumbel["label"]), "chance of being chosen").show(
+    title=f"Noisy max with Gumbel noise, ε = {text.number(epsilon)}",
+    alt=(
+        f"Horizontal bars for the exponential mechanism's exact chance of choosing each value "
+        f"of {column} with utility = count (Δ = 1) at ε = {text.number(epsilon)}, and ticks "
+        f"for the share of {model.GUMBEL_RUNS:,} runs of report noisy max with Gumbel(2/ε) "
+        f"noise. {cats.labels[0]}: exact {text.percent(gumbel['exact probability'].iloc[0])},"
+        f" runs {text.percent(gumbel['share of runs'].iloc[0])}."
+    ),
+    wins=shown_gumbel,
+)
+st.markdown(
+    "Replace the Laplace noise of section 1 by Gumbel noise of scale 2Δ/ε and report noisy "
+    "max **is** the exponential mechanism: the bars are exp(ε·c/2)/Σ exactly, the ticks "
+    f"are {model.GUMBEL_RUNS:,} Gumbel runs (the *Gumbel-max trick*). Compared with section 1 "
+    f"at the same ε = {text.number(epsilon)}, the choice is blurrier: the exponential "
+    "mechanism does not know that counts move together, so it pays the 2."
+)
+
+# --- 4. A clamp bound chosen privately ---------------------------------------------------------
+st.header("4. Choosing a clamp bound without peeking")
+clamping = next(lesson for lesson in LESSONS if lesson.folder == "clamping")
+st.markdown(
+    "The clamping lesson showed that setting U to the data's maximum gives the largest "
+    "value away. Instead, spend a slice of the budget on a **private 99th percentile** of "
+    f"{label} (the mechanism above) and the rest on the clamped noisy sum: sequential "
+    "composition makes the total ε."
+)
+controls.page_link(clamping.path, label=f"Back to {clamping.title}", icon=clamping.icon)
+bound_controls, bound_chart = st.columns([2, 3], vertical_alignment="top")
+with bound_controls:
+    total_epsilon = controls.epsilon_slider(key="choose_total_eps", label="Total budget ε")
+    share = controls.select_slider(
+        "Share of ε spent on choosing U  (more → a better U, a noisier sum)",
+        options=model.BOUND_SHARES,
+        value=model.BOUND_SHARES[0],
+        format_func=text.percent,
+        key="choose_share",
+    )
+    st.caption(f"Column and people as in section 3: {label}, {model.people(size)}.")
+bound = model.private_bound(numeric_column, size, total_epsilon, share, controls.seed())
+with bound_chart:
+    charts.quantile_bars(numeric_column.low, numeric_column.high, numeric_column.label).show(
+        title=f"Where the private U lands (ε = {text.number(bound.epsilon_bound)})",
+        alt=(
+            f"Bars over {numeric_column.label}: the chance that the private 99th percentile, "
+            f"at ε = {text.number(bound.epsilon_bound)}, releases each candidate as the "
+            f"upper bound U. The true 99th percentile is {text.number(bound.release.truth)}; "
+            f"this release drew U = {text.number(bound.upper)}."
+        ),
+        candidates=model.quantile_frame(bound.release, numeric_column),
+        truth=model.bound_rules(bound),
+    )
+cols = st.columns(3)
+cols[0].metric(f"Private U (ε = {text.number(bound.epsilon_bound)})", text.number(bound.upper))
+cols[1].metric(f"Noisy sum (ε = {text.number(bound.epsilon_sum)})", text.number(bound.noisy_sum))
+cols[2].metric("True sum", text.number(bound.true_sum))
+st.caption(
+    f"ε = {text.number(bound.epsilon_bound)} + {text.number(bound.epsilon_sum)} = "
+    f"{text.number(total_epsilon)}. The data's maximum, {text.number(bound.data_max)}, was "
+    f"never used: U came from the exponential mechanism over the public range "
+    f"{text.number(numeric_column.low)}–{text.number(numeric_column.high)}, so a newcomer "
+    "far above it moves U only by chance, never by certainty. Clamped to "
+    f"[{text.number(numeric_column.low)}, {text.number(bound.upper)}] the sum is "
+    f"{text.number(bound.clamped_sum)}; every candidate above the data's maximum scores "
+    "almost as well as the true 99th percentile, so U often lands high: little bias, a "
+    "little more noise."
+)
+
+quiz.check_yourself(
+    "choosing",
+    [
+        quiz.Question(
+            "Report noisy max adds Lap(1/ε) to each of 20 overlapping counts and releases only "
+            "the index of the largest. What does it cost?",
+            ("ε", "20ε", "ε/20", "√20·ε"),
+            correct=0,
+            explanation="ε, however many counts and however they overlap, as long as each "
+            "moves by at most 1 and all in the same direction (Dwork & Roth, Claim 3.9).",
+        ),
+        quiz.Question(
+            "The 20 noisy counts themselves are released instead, and one person can be in "
+            "all of them. What does that cost at Lap(1/ε) each?",
+            ("ε", "2ε", "20ε", "ε/20"),
+            correct=2,
+            explanation="The person moves the count vector by 20 in L1: sequential "
+            "composition of 20 ε-DP answers, 20ε.",
+        ),
+        quiz.Question(
+            "Why is there a 2 in exp(ε·u/(2Δ))?",
+            (
+                "To make the probabilities sum to 1",
+                "A neighbour can raise u(c) and shrink the normaliser at once: e^(ε/2) each",
+                "Because Laplace noise has variance 2b²",
+            ),
+            correct=1,
+            explanation="The ratio of probabilities is a ratio of numerators times a ratio "
+            "of normalisers; each is bounded by e^(ε/2).",
+        ),
+        quiz.Question(
+            "Where must the candidates of a private median come from?",
+            (
+                "The distinct values in the data",
+                "A grid fixed in advance from public knowledge",
+                "The data's minimum and maximum",
+            ),
+            correct=1,
+            explanation="Candidates read off the data reveal the values themselves: a "
+            "newcomer's value would appear among the candidates.",
+        ),
+    ],
+)

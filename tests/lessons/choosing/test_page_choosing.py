@@ -1,0 +1,263 @@
+"""AppTest for lessons/choosing/page.py: every widget moved, the numbers it then shows checked
+against dp/ at the chosen values; links, code, downloads, quiz, your own file."""
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import dp
+from apptest_helpers import (
+    answer_quiz,
+    chart_titled,
+    code_texts,
+    frames_of,
+    hosted_lesson,
+    ignored_link_notice,
+    metrics,
+    record_downloads,
+    run_lesson,
+    spec_of,
+    toasts,
+    upload_csv,
+)
+from data.census import load_census
+from lessons.choosing import model as lesson
+from lessons.clamping.model import SAMPLE_SEED
+from ui import controls, text
+
+PAGE = "choosing/page.py"
+WINS = "Who wins report noisy max"
+QUANTILE = "Private median at"
+
+
+@pytest.fixture(scope="module")
+def people():
+    return load_census()
+
+
+def occupations(people):
+    return people["Occupation"].value_counts(dropna=True)
+
+
+def sample(people, column: str, size: int) -> np.ndarray:
+    values = people[column].dropna().to_numpy(dtype=float)
+    if 0 < size < values.size:
+        values = np.random.default_rng(SAMPLE_SEED).choice(values, size=size, replace=False)
+    return values
+
+
+def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
+    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
+    if upload is not None:
+        upload_csv(at, *upload)
+    assert not at.exception, at.exception
+    return at
+
+
+def prose(at: AppTest) -> str:
+    return " ".join(block.value for block in at.markdown)
+
+
+def test_defaults_report_noisy_max_on_occupation_at_epsilon_001(people) -> None:
+    at = run_lesson(PAGE)
+    counts = occupations(people)
+    exact = dp.report_noisy_max_probabilities(counts.to_numpy(), 0.01)
+    shown = metrics(at)
+    label = r"Chance the true winner Prof\-specialty is reported"
+    assert shown[label] == text.percent(exact[0]) == "47.4%"
+    seed = controls.DEFAULT_SEED + lesson.SEED_RUNS
+    wins = dp.report_noisy_max(counts.to_numpy(), 0.01, size=lesson.RUNS, rng=seed)
+    assert shown["Reported in 1,000 runs"] == f"{int((wins == 0).sum()):,} times"
+    bars = frames_of(chart_titled(at, WINS, prefix=True))["wins"]
+    assert bars["label"].iloc[0] == "Prof-specialty (4,140)"
+    # 14 occupations: 11 shown one by one, the last 3 summed
+    assert len(bars) == lesson.SHOWN_ROWS and bars["label"].iloc[-1] == "all the others (3)"
+    np.testing.assert_allclose(bars["exact probability"].iloc[:11], exact[:11])
+    assert bars["exact probability"].iloc[-1] == pytest.approx(exact[11:].sum())
+    assert bars["share of runs"].sum() == pytest.approx(1.0)
+    assert "just 41 ahead of Craft-repair" in prose(at).replace("\\", "")
+
+
+def test_epsilon_moves_the_chances_and_the_rule_but_not_the_axes(people) -> None:
+    at = run_lesson(PAGE)
+    before = spec_of(chart_titled(at, WINS, prefix=True))
+    curves_before = spec_of(chart_titled(at, "The chance of each winner", prefix=True))
+    lines_before = frames_of(chart_titled(at, "The chance of each winner", prefix=True))["curves"]
+    at.select_slider(key="choose_eps").set_value(0.1).run()
+    exact = dp.report_noisy_max_probabilities(occupations(people).to_numpy(), 0.1)
+    assert metrics(at)[r"Chance the true winner Prof\-specialty is reported"] == text.percent(
+        exact[0]
+    )
+    after = spec_of(chart_titled(at, WINS, prefix=True))
+    assert (
+        after["layer"][0]["encoding"]["x"]["scale"] == before["layer"][0]["encoding"]["x"]["scale"]
+    )
+    curve = chart_titled(at, "The chance of each winner", prefix=True)
+    frames = frames_of(curve)
+    assert frames["truth"]["x"].tolist() == [0.1]
+    # the curves span every ε: moving ε moves only the rule
+    assert frames["curves"].equals(lines_before)
+    layers = [
+        layer.get("encoding", {}).get("x", {}).get("scale") for layer in spec_of(curve)["layer"]
+    ]
+    layers_before = [
+        layer.get("encoding", {}).get("x", {}).get("scale") for layer in curves_before["layer"]
+    ]
+    assert layers == layers_before
+    # the curves: the top four and all the others, summing to 1 at every ε
+    sums = frames["curves"].groupby("epsilon")["probability"].sum()
+    np.testing.assert_allclose(sums, 1.0, atol=1e-9)
+    # section 2 reads the same ε
+    shown = metrics(at)
+    assert shown["Release the winner"] == "ε = 0.1"
+    assert shown["Release all 5 noisy counts"] == "5ε = 0.5"
+    assert shown["All 5 at total ε: noise SD each"] == f"± {text.number(dp.laplace_std(5, 0.1))}"
+
+
+def test_overlapping_traits_are_counted_and_their_winner_exact(people) -> None:
+    at = run_lesson(PAGE)
+    bars = frames_of(chart_titled(at, "Most common trait", prefix=True))["wins"]
+    degrees = int(people["Education"].astype(str).isin(lesson.DEGREES).sum())
+    assert bars["label"].iloc[0] == f"has a university degree ({degrees:,})"
+    counts = [int(label.rsplit("(", 1)[1].rstrip(")").replace(",", "")) for label in bars["label"]]
+    np.testing.assert_allclose(
+        bars["exact probability"], dp.report_noisy_max_probabilities(counts, 0.01)
+    )
+    everyone = (
+        (people["HoursPerWeek"] > 45)
+        & (people["Income"].astype(str) == ">50K")
+        & people["Education"].astype(str).isin(lesson.DEGREES)
+        & (people["Age"] >= 50)
+        & (people["CapitalGain"] > 0)
+    ).sum()
+    assert f"({int(everyone):,} census people are)" in prose(at)
+
+
+def test_the_median_of_100_ages_and_every_quantile_control(people) -> None:
+    at = run_lesson(PAGE)
+    ages = sample(people, "Age", 100)
+    grid = np.arange(0.0, 101.0)
+    scores = dp.quantile_scores(ages, grid, 0.5)
+    chance = dp.exponential_mechanism_probabilities(scores, 0.5, 0.1)
+    shown = metrics(at)
+    assert shown["True median"] == text.number(np.quantile(ages, 0.5))
+    seed = controls.DEFAULT_SEED + lesson.SEED_QUANTILE
+    assert shown["One private release"] == text.number(
+        dp.private_quantile(ages, grid, 0.5, 0.1, rng=seed)
+    )
+    best = int(np.argmax(scores))
+    assert shown["Chance within ±2 steps"] == text.percent(chance[best - 2 : best + 3].sum())
+    frames = frames_of(chart_titled(at, QUANTILE, prefix=True))
+    np.testing.assert_allclose(frames["candidates"]["probability"], chance)
+    assert frames["truth"]["label"].tolist() == [f"true median {text.number(np.median(ages))}"]
+    # a larger ε sharpens the choice; the 90th percentile of everyone; another column
+    at.select_slider(key="choose_q_eps").set_value(1.0).run()
+    assert metrics(at)["Chance within ±2 steps"] == text.percent(
+        dp.exponential_mechanism_probabilities(scores, 0.5, 1.0)[best - 2 : best + 3].sum()
+    )
+    at.radio(key="choose_alpha").set_value(0.9).run()
+    at.select_slider(key="choose_n").set_value(0).run()
+    everyone = people["Age"].to_numpy(dtype=float)
+    assert metrics(at)["True 90th percentile"] == text.number(np.quantile(everyone, 0.9))
+    at.selectbox(key="choose_num").set_value("HoursPerWeek").run()
+    hours = people["HoursPerWeek"].to_numpy(dtype=float)
+    assert metrics(at)["True 90th percentile"] == text.number(np.quantile(hours, 0.9))
+    assert "Δ = 0.9 (add/remove)" in " ".join(c.value for c in at.caption)
+
+
+def test_private_clamp_bound_splits_the_budget(people) -> None:
+    at = run_lesson(PAGE)
+    at.select_slider(key="choose_share").set_value(0.25).run()
+    at.select_slider(key="choose_total_eps").set_value(2.0).run()
+    ages = sample(people, "Age", 100)
+    grid = np.arange(0.0, 101.0)
+    seed = controls.DEFAULT_SEED
+    upper = dp.private_quantile(ages, grid, 0.99, 0.5, rng=seed + lesson.SEED_BOUND)
+    shown = metrics(at)
+    assert shown["Private U (ε = 0.5)"] == text.number(upper)
+    noisy = dp.noisy_sum(ages, 0.0, upper, 1.5, rng=seed + lesson.SEED_SUM)
+    assert shown["Noisy sum (ε = 1.5)"] == text.number(noisy)
+    assert shown["True sum"] == text.number(ages.sum())
+    frames = frames_of(chart_titled(at, "Where the private U lands", prefix=True))
+    chance = dp.exponential_mechanism_probabilities(dp.quantile_scores(ages, grid, 0.99), 0.99, 0.5)
+    np.testing.assert_allclose(frames["candidates"]["probability"], chance)
+    assert frames["truth"]["label"].tolist() == [
+        f"true 99th percentile {text.number(np.quantile(ages, 0.99))}"
+    ]
+
+
+def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
+    at = hosted(choose_eps="0.1", choose_alpha="90th percentile", choose_q_eps="2")
+    assert not at.toast
+    shown = metrics(at)
+    assert shown["Release the winner"] == "ε = 0.1"
+    assert "True 90th percentile" in shown
+    at = hosted(choose_eps="0.0123")
+    assert toasts(at) == [ignored_link_notice("choose_eps", "0.0123")]
+    assert metrics(at)["Release the winner"] == "ε = 0.01"
+
+
+def test_code_downloads_and_the_snippets_rebuild_the_charts(monkeypatch, people) -> None:
+    sent = record_downloads(monkeypatch)
+    at = run_lesson(PAGE)
+    namespace: dict = {}
+    (wins_code,) = code_texts(at, "report_noisy_max_probabilities")
+    exec(compile(wins_code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
+    bars = frames_of(chart_titled(at, WINS, prefix=True))["wins"]
+    np.testing.assert_allclose(
+        namespace["frame"]["exact probability"].iloc[:11], bars["exact probability"].iloc[:11]
+    )
+    (quantile_code,) = code_texts(at, "quantile_scores")
+    exec(compile(quantile_code, "<snippet>", "exec"), namespace)  # noqa: S102
+    everyone = people["Age"].to_numpy(dtype=float)
+    expected = dp.exponential_mechanism_probabilities(
+        dp.quantile_scores(everyone, np.arange(0.0, 101.0), 0.5), 0.5, 0.1
+    )
+    np.testing.assert_allclose(namespace["frame"]["probability"], expected)
+    assert sent["choose_dl_wins"][1][0] == "category,true count,exact probability,share of runs"
+    assert sent["choose_dl_quantile"][1][0] == "candidate,start,end,score,probability"
+
+
+def test_gumbel_noisy_max_matches_the_exponential_mechanism(people) -> None:
+    at = run_lesson(PAGE)
+    bars = frames_of(chart_titled(at, "Noisy max with Gumbel noise", prefix=True))["wins"]
+    counts = occupations(people).to_numpy()
+    exact = dp.exponential_mechanism_probabilities(counts, 1.0, 0.01)
+    np.testing.assert_allclose(bars["exact probability"].iloc[:11], exact[:11])
+    seed = controls.DEFAULT_SEED + lesson.SEED_GUMBEL
+    wins = dp.gumbel_noisy_max(counts, 1.0, 0.01, size=lesson.GUMBEL_RUNS, rng=seed)
+    assert bars["share of runs"].iloc[0] == np.mean(wins == 0)
+
+
+def test_quiz_feedback() -> None:
+    at = run_lesson(PAGE)
+    answer_quiz(at, "choosing", 0, 1)
+    assert "Claim 3.9" in at.error[-1].value
+    answer_quiz(at, "choosing", 0, 0)
+    assert at.success[0].value.startswith("Right.")
+
+
+JOBS = b"Job,Pay\nSales,10\nSales,20\nClerk,30\nCook,40\nSales,50\nClerk,60\n"
+
+
+def test_your_own_file_chooses_among_its_categories() -> None:
+    at = hosted(upload=("jobs.csv", JOBS))
+    bars = frames_of(chart_titled(at, WINS, prefix=True))["wins"]
+    assert bars["label"].tolist() == ["Sales (3)", "Clerk (2)", "Cook (1)"]
+    np.testing.assert_allclose(
+        bars["exact probability"], dp.report_noisy_max_probabilities([3, 2, 1], 0.01)
+    )
+    assert at.selectbox(key="choose_num").options == ["Pay"]
+    assert "always uses the bundled census" in at.info[0].value
+
+
+def test_a_file_without_numbers_stops_after_the_choice_with_its_columns() -> None:
+    at = hosted(upload=("words.csv", b"Job,Town\nSales,Leeds\nClerk,York\n*x*,Hull\n"))
+    assert any("Its columns are: Job, Town" in w.value for w in at.warning)
+    assert chart_titled(at, WINS, prefix=True) is not None
+
+
+def test_markdown_in_a_category_is_shown_literally() -> None:
+    at = hosted(upload=("evil.csv", b"Job,Pay\n**Boss**,1\n**Boss**,2\nClerk,3\n"))
+    assert "**Boss**" not in prose(at)
+    assert text.plain("**Boss**") in prose(at)
