@@ -3,6 +3,7 @@ protected when one person has many rows."""
 
 import streamlit as st
 
+from lessons.catalogue import LESSONS
 from lessons.clamping import charts, model, snippets
 from ui import controls, datasets, downloads, quiz, text, userdata
 
@@ -256,8 +257,11 @@ st.markdown(
     "Safe bounds come from outside the data: **domain knowledge** (ages lie between 0 and "
     "100; this census records capital gains up to $99,999 — the ranges of the sliders "
     "above), or a **private quantile** chosen with a small part of the budget by the "
-    "exponential mechanism, which a later lesson, *Choosing privately*, builds."
+    "exponential mechanism, which a later lesson, *Choosing privately*, builds and then "
+    "uses for exactly this bound."
 )
+choosing = next(lesson for lesson in LESSONS if lesson.folder == "choosing")
+controls.page_link(choosing.path, label=f"Ahead: {choosing.title}", icon=choosing.icon)
 
 # --- 5. One person, many rows --------------------------------------------------------------------
 st.header("5. Whose data? One person, many rows")
