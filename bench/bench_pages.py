@@ -1,7 +1,7 @@
 """Time how long each page takes to rerun after a slider moves (Streamlit AppTest, no browser).
 
 For every page in the navigation: one warm-up run, then RERUNS reruns, each after moving
-the page's first slider (st.slider or st.select_slider) to the other of two neighbouring
+the page's main slider (the catalogue's main_control) to the other of two neighbouring
 values; a page without a slider gets plain reruns. Prints a Markdown table; asserts
 nothing. Run with `make bench` from the repository root.
 """
@@ -29,10 +29,11 @@ RERUNS = 20
 TIMEOUT_S = 120
 
 
-def first_slider(at: AppTest):
-    """The first slider or select_slider in page order (main area, then sidebar)."""
+def main_slider(at: AppTest, label: str = ""):
+    """The lesson's main slider (the first whose label contains `label`, the catalogue's
+    main_control), else the first slider or select_slider in page order."""
     for node in (*at.main, *at.sidebar):
-        if getattr(node, "type", None) in ("slider", "select_slider"):
+        if getattr(node, "type", None) in ("slider", "select_slider") and label in node.label:
             return node
     return None
 
@@ -71,7 +72,7 @@ def bench_page(lesson: Lesson) -> tuple[str, list[float]]:
     at = AppTest.from_file(str(lesson.path), default_timeout=TIMEOUT_S).run()
     if at.exception:
         return "(page raised an exception)", []
-    widget = first_slider(at)
+    widget = main_slider(at, lesson.main_control)
     other = neighbour_value(widget) if widget is not None else None
     if other is None:
         values, moved = None, "(no slider: plain rerun)"
@@ -81,7 +82,7 @@ def bench_page(lesson: Lesson) -> tuple[str, list[float]]:
     times = []
     for i in range(RERUNS):
         if values is not None:
-            first_slider(at).set_value(values[i % 2])
+            main_slider(at, lesson.main_control).set_value(values[i % 2])
         start = time.perf_counter()
         at.run()
         times.append((time.perf_counter() - start) * 1000)
