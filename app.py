@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from lessons.catalogue import HOME, MOVED, all_pages, by_folder
+from lessons.catalogue import HOME, MOVED, Lesson, all_pages, by_folder, neighbours
 from ui import classroom, links, userdata
 
 st.set_page_config(page_title="Privacy Playground", page_icon="🔒", layout="wide")
@@ -13,6 +13,7 @@ links.guard_start()
 classroom.sidebar()
 userdata.dataset_picker()
 
+HOME_INTERNAL_PATH = "start"  # never shown: the default page lives at the root URL
 sections: dict[str, list] = {}
 pages: dict[str, st.Page] = {}
 for lesson in all_pages():
@@ -20,7 +21,9 @@ for lesson in all_pages():
         lesson.path,
         title=lesson.title,
         icon=lesson.icon,
-        url_path=lesson.url_path,
+        # Home is served at the root; its own path goes to a forward below, so that a
+        # typed /home opens Home instead of "Page not found".
+        url_path=HOME_INTERNAL_PATH if lesson is HOME else lesson.url_path,
         default=lesson is HOME,
     )
     sections.setdefault(lesson.section, []).append(pages[lesson.folder])
@@ -30,11 +33,16 @@ def _forward(target: st.Page):
     """A hidden page at an old URL path: open the lesson that replaced it, link kept."""
 
     def forward() -> None:
-        st.switch_page(target, query_params=st.query_params.to_dict())
+        st.switch_page(target, query_params=links.unbound_params())
 
     return forward
 
 
+sections[HOME.section].append(
+    st.Page(
+        _forward(pages[HOME.folder]), title=HOME.title, url_path=HOME.url_path, visibility="hidden"
+    )
+)
 for old_path, folder in MOVED.items():
     sections[by_folder(folder).section].append(
         st.Page(
@@ -45,5 +53,22 @@ for old_path, folder in MOVED.items():
         )
     )
 
-st.navigation(sections).run()
+
+def _previous_and_next(lesson: Lesson) -> None:
+    """The end of every page: links to the lessons before and after it in teaching order.
+    (A page that stops early, e.g. for a file it cannot use, ends without them.)"""
+    before, after = neighbours(lesson)
+    st.divider()
+    left, right = st.columns(2)
+    if before is not None:
+        left.page_link(pages[before.folder], label=f"Previous: {before.title}", icon=before.icon)
+    if after is not None:
+        right.page_link(pages[after.folder], label=f"Next: {after.title}", icon=after.icon)
+
+
+current = st.navigation(sections)
+current.run()
+shown = next((lesson for lesson in all_pages() if pages[lesson.folder] is current), None)
+if shown is not None:
+    _previous_and_next(shown)
 links.guard_end()

@@ -51,6 +51,19 @@ def register(key: str, binding: Binding) -> None:
     st.session_state.setdefault(REGISTRY_KEY, {})[key] = binding
 
 
+def bound_this_run() -> set[str]:
+    """Keys of the URL-bound widgets this run has created so far (e.g. the sidebar's seed)."""
+    return set(st.session_state.get(REGISTRY_KEY, {}))
+
+
+def unbound_params() -> dict[str, list[str]]:
+    """The URL's parameters that no widget of this run is bound to yet, every value kept
+    (a range is two values): what a page switch may carry to the next page. Streamlit
+    refuses to set a parameter bound to a widget, and such a widget keeps its own."""
+    bound = bound_this_run()
+    return {key: values for key, values in _query_params().items() if key not in bound}
+
+
 def _query_params() -> dict[str, list[str]]:
     return {key: st.query_params.get_all(key) for key in st.query_params}
 

@@ -161,3 +161,24 @@ def test_a_magic_seed_offset_would_be_caught() -> None:
         "controls.seed() + 3",
         "seed + 1",
     ]
+
+
+def _footer_links(at) -> list[str]:
+    return [
+        element.proto.label
+        for element in at.get("page_link")
+        if element.proto.label.startswith(("Previous: ", "Next: "))
+    ]
+
+
+def test_every_page_ends_with_links_to_the_lessons_before_and_after_it() -> None:
+    at = app_apptest().run()
+    assert _footer_links(at) == [f"Next: {LESSONS[0].title}"]
+    for i, lesson in enumerate(LESSONS):
+        at.switch_page(lesson.path.relative_to(ROOT).as_posix()).run()
+        assert not at.exception, at.exception
+        before = HOME if i == 0 else LESSONS[i - 1]
+        expected = [f"Previous: {before.title}"]
+        if i + 1 < len(LESSONS):
+            expected.append(f"Next: {LESSONS[i + 1].title}")
+        assert _footer_links(at) == expected, lesson.folder
