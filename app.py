@@ -7,7 +7,14 @@ import streamlit as st
 from lessons.catalogue import HOME, MOVED, Lesson, all_pages, by_folder, neighbours
 from ui import classroom, links, userdata
 
-st.set_page_config(page_title="Privacy Playground", page_icon="🔒", layout="wide")
+# Presenter mode gives the projector the whole width: the sidebar starts collapsed (its
+# ">" button still opens it, e.g. to turn presenter mode off).
+st.set_page_config(
+    page_title="Privacy Playground",
+    page_icon="🔒",
+    layout="wide",
+    initial_sidebar_state="collapsed" if classroom.presenting_at_start() else "auto",
+)
 st.html(Path(__file__).parent / "ui" / "style.css")
 links.guard_start()
 classroom.sidebar()

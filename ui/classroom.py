@@ -72,6 +72,14 @@ def sidebar() -> None:
         st.html(PRESENTER_CSS)
 
 
+def presenting_at_start() -> bool:
+    """Whether this run starts in presenter mode, before the toggle is drawn: the toggle's
+    value from the last run, or on a first visit `?present=true` in the link."""
+    if PRESENT_KEY in st.session_state:
+        return bool(st.session_state[PRESENT_KEY])
+    return st.query_params.get(PRESENT_KEY, "").lower() == "true"
+
+
 def presenting() -> bool:
     """Whether presenter mode is on (for a page that wants to adapt, e.g. hide an aside)."""
     return bool(st.session_state.get(PRESENT_KEY, False))

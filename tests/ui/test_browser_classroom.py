@@ -12,6 +12,7 @@ from browser_helpers import (
     SIDEBAR_SEED,
     assert_no_exception,
     enter_seed,
+    expect_rerun,
     lesson_url,
     link_params,
     metric_value,
@@ -97,6 +98,33 @@ def test_present_flag_enlarges_the_title_and_hides_the_toolbar(page: Page, app_s
     expect(page.locator('[data-testid="stMainMenu"]')).to_be_hidden()
     # The presenter toggle is the sidebar's only checkbox-like input, and it is on.
     expect(page.locator('[data-testid="stSidebar"] input[type="checkbox"]')).to_be_checked()
+    assert_no_exception(page)
+
+
+def _sidebar_width(page: Page) -> float:
+    box = page.locator('[data-testid="stSidebar"]').bounding_box()
+    return 0.0 if box is None else max(box["width"] + min(box["x"], 0.0), 0.0)
+
+
+def test_presenter_mode_collapses_the_sidebar_and_it_can_be_reopened(page: Page, app_server):
+    open_page(page, app_server, LAPLACE)
+    expect(page.locator('[data-testid="stSidebar"]')).to_be_visible()
+    assert _sidebar_width(page) > 200
+    # turning presenter mode on gives the projector the whole width
+    with expect_rerun(page):
+        page.locator('[data-testid="stSidebar"]').get_by_text("Presenter mode").click()
+    page.wait_for_function(
+        """() => {
+            const box = document.querySelector('[data-testid="stSidebar"]').getBoundingClientRect();
+            return box.right <= 1;
+        }""",
+        timeout=15_000,
+    )
+    # a link with ?present=true opens that way, and the sidebar's button still opens it
+    open_page(page, app_server, f"{LAPLACE}?present=true")
+    assert _sidebar_width(page) == 0.0
+    page.locator('[data-testid="stExpandSidebarButton"]').click()
+    expect(page.locator('[data-testid="stSidebar"]').get_by_text("Presenter mode")).to_be_visible()
     assert_no_exception(page)
 
 
