@@ -133,3 +133,18 @@ def test_an_invalid_link_setting_is_explained_not_an_error(page: Page, app_serve
     expect(page.get_by_text("Ignored an invalid link setting: seed=abc").first).to_be_visible()
     assert_no_exception(page)
     assert "seed" not in link_params(page)
+
+
+def test_re_roll_prints_no_stack_trace_in_the_server_terminal(
+    page: Page, fresh_app_server: str, tmp_path
+) -> None:
+    # The seed box has a default and "Re-roll" sets its value through st.session_state, on
+    # purpose; Streamlit would log a ~30-line stack trace for that in `make run`'s terminal
+    # unless .streamlit/config.toml turns the duplication warning off.
+    open_page(page, fresh_app_server, LAPLACE)
+    with expect_rerun(page):
+        page.get_by_role("button", name="Re-roll").click()
+    assert_no_exception(page)
+    log = (tmp_path / "server.log").read_text(errors="replace")
+    assert "set via the Session State API" not in log
+    assert "Traceback" not in log and 'File "' not in log
