@@ -19,6 +19,7 @@ from ui import classroom, controls, text
 
 store = model.survey_store(model.database_url())
 
+EXAMPLE_QUESTION = "Have you ever copied homework from a classmate?"
 PROTOCOL_LABELS = {
     survey.TWO_COINS: "Two coins (p = q = ¾, ε = ln 3)",
     survey.DIE: "One die (p = q = 5/6, ε = ln 5)",
@@ -204,8 +205,9 @@ def create_view() -> None:
     question = st.text_area(
         f"Your yes/no question (at most {survey.MAX_QUESTION_CHARS} characters)",
         max_chars=survey.MAX_QUESTION_CHARS,
+        value=EXAMPLE_QUESTION,  # a real value, not a placeholder that only looks filled in
         key="survey_question",
-        placeholder="Have you ever copied homework from a classmate?",
+        placeholder="Type a yes/no question",
     )
     protocol = chosen_protocol()
     if protocol is not None:
@@ -286,8 +288,16 @@ def live_results(survey_id: int, admin_key: str) -> None:
         frame = model.running_frame(reports, p, q)
         reported_share = float(frame["reported_share"].iloc[-1])
         columns[1].metric("Reported yes", f"{text.percent(reported_share, 2)}")
-        columns[2].metric("Estimated true yes", f"{text.percent(estimate, 2)}")
+        shown_estimate = min(max(estimate, 0.0), 1.0)
+        columns[2].metric("Estimated true yes", f"{text.percent(shown_estimate, 2)}")
         columns[3].metric("95% interval", f"{text.percent(low, 2)} – {text.percent(high, 2)}")
+        if shown_estimate != estimate:
+            st.caption(
+                f"The de-biased estimate is {text.percent(estimate, 2)}, outside 0–100%: with "
+                f"{n:,} {'answer' if n == 1 else 'answers'} the coins' noise still dominates. "
+                f"It is shown as {text.percent(shown_estimate, 2)}; the interval tells how "
+                "little is known yet."
+            )
         description = model.describe_estimate(n, reported_share, estimate, low, high)
         n_max, chart_data = model.estimate_data(frame)
         charts.estimate(n_max, classroom.presenting()).show(alt=description, **chart_data)

@@ -247,3 +247,26 @@ def test_projector_chart_fits_and_only_the_code_is_in_the_url(db_url, store, pre
     assert set(projector.query_params) == {"manage"}
     # The join code and QR come first; the address field is folded under them.
     assert projector.text_input(key="survey_base_url").value.startswith("http")
+
+
+def test_the_example_question_is_a_real_value_so_create_works_at_once(db_url, store) -> None:
+    at = page().run()
+    assert at.text_area(key="survey_question").value
+    at.button(key="survey_create").click().run()
+    assert not at.warning, [w.value for w in at.warning]
+    found = store.get_by_code(at.query_params["manage"])
+    assert found is not None and found.question.startswith("Have you ever")
+
+
+def test_an_estimate_outside_0_100_is_shown_clipped_with_a_note(db_url, store) -> None:
+    lecturer = page()
+    code = create(lecturer, "Did you copy homework?")
+    found = store.get_by_code(code)
+    store.submit(found.id, security.new_session_token(), 1)  # one reported yes
+    lecturer.run()
+    estimate = dp.rr_confidence_interval(1, 1, 0.75, 0.75)[0]
+    assert estimate > 1  # (1 − 0.25) / 0.5 = 150%
+    assert metrics(lecturer)["Estimated true yes"] == "100%"
+    notes = " ".join(c.value for c in lecturer.caption)
+    assert f"The de-biased estimate is {text.percent(estimate, 2)}, outside 0–100%" in notes
+    assert "with 1 answer the coins" in notes
