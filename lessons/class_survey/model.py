@@ -25,7 +25,7 @@ import dp
 import survey
 from ui import text
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]  # lessons/class_survey/model.py -> the repository
 DEFAULT_DB_DIR = ROOT / "var"
 URL_PATH = "class-survey"
 SESSION_TOKEN_KEY = "survey_session_token"

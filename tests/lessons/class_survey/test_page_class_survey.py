@@ -270,3 +270,14 @@ def test_an_estimate_outside_0_100_is_shown_clipped_with_a_note(db_url, store) -
     notes = " ".join(c.value for c in lecturer.caption)
     assert f"The de-biased estimate is {text.percent(estimate, 2)}, outside 0–100%" in notes
     assert "with 1 answer the coins" in notes
+
+
+def test_without_settings_the_database_goes_to_the_repository_var_folder(monkeypatch) -> None:
+    # README and the module docstring promise the repository's git-ignored var/, not a
+    # var/ inside lessons/ (the restructure moved model.py one folder deeper)
+    from lessons.class_survey import model
+
+    monkeypatch.delenv("SURVEY_DB_URL", raising=False)
+    monkeypatch.delenv("SURVEY_DB_DIR", raising=False)
+    assert model.DEFAULT_DB_DIR == ROOT / "var"
+    assert model.database_url().endswith(f"{ROOT / 'var' / 'survey.sqlite3'}")
