@@ -120,6 +120,24 @@ def gap_to_second(cats: Categories) -> int:
     return int(cats.counts[0] - cats.counts[1]) if cats.k > 1 else 0
 
 
+@dataclass(frozen=True)
+class ReleaseCosts:
+    """What ε each way of answering costs (add/remove): the winner only (report noisy max),
+    all k disjoint counts (parallel composition), all m overlapping counts (sequential)."""
+
+    winner: float
+    all_disjoint: float
+    all_overlapping: float
+
+
+def release_costs(epsilon: float, disjoint: int, overlapping: int) -> ReleaseCosts:
+    return ReleaseCosts(
+        epsilon,
+        dp.parallel_composition([epsilon] * disjoint),
+        dp.sequential_composition([epsilon] * overlapping),
+    )
+
+
 def typical_count_error(epsilon: float, queries: int = 1) -> float:
     """SD of one noisy count when `queries` overlapping counts share ε (each Lap(m/ε))."""
     return dp.laplace_std(queries, epsilon)
@@ -288,6 +306,7 @@ class PrivateBound:
     noisy_sum: float
     clamped_sum: float
     data_max: float
+    above_max: float  # the chance that U lands above data_max (nothing is cut)
 
 
 @datasets.cached()
@@ -311,6 +330,7 @@ def private_bound(
         dp.noisy_sum(values, lower, upper, epsilon_sum, rng=seed + SEED_SUM),
         float(dp.clamp(values, lower, upper).sum()),
         float(values.max()),
+        float(release.probabilities[release.grid > values.max()].sum()),
     )
 
 

@@ -35,6 +35,7 @@ st.markdown(
     "each count and report **only the name of the largest noisy count** — not the counts. "
     f"Here the truth is **{top}** with {cats.counts[0]:,} people, just "
     f"{model.gap_to_second(cats):,} ahead of {second}."
+    + (f" ({cats.missing:,} people have no value and are in no count.)" if cats.missing else "")
 )
 st.latex(r"\hat{\imath} = \arg\max_i \big(c_i + \mathrm{Lap}(1/\varepsilon)\big)")
 
@@ -96,24 +97,27 @@ st.markdown(
 
 # --- 2. What releasing only the winner saves ---------------------------------------------------
 st.header("2. Why release only the winner?")
+traits = model.traits_in_common()
+m = traits["m"]
+costs = model.release_costs(epsilon, cats.k, m)
 st.markdown(
-    f"Occupations are **disjoint**: each person is in one count. Releasing all {cats.k} "
-    "noisy counts then also costs only ε, by parallel composition (under add/remove), so "
+    f"The values of **{name}** are **disjoint**: each person is in one count. Releasing all "
+    f"{cats.k} noisy counts then also costs only ε = "
+    f"{text.number(costs.all_disjoint)}, by parallel composition (under add/remove), so "
     "here the winner alone saves nothing — you might as well publish the histogram. The "
     "difference appears when the questions **overlap**: *which of these traits is most "
     "common?*"
 )
 userdata.census_only_notice("these five yes/no questions are about census columns.")
-traits = model.traits_in_common()
 trait_frame = model.trait_frame(epsilon, controls.seed() + model.SEED_RUNS)
-m = traits["m"]
 cols = st.columns(3)
-cols[0].metric("Release the winner", f"ε = {text.number(epsilon)}")
-cols[1].metric(f"Release all {m} noisy counts", f"{m}ε = {text.number(m * epsilon)}")
+cols[0].metric("Release the winner", f"ε = {text.number(costs.winner)}")
+cols[1].metric(f"Release all {m} noisy counts", f"{m}ε = {text.number(costs.all_overlapping)}")
 cols[2].metric(
     f"All {m} at total ε: noise SD each",
     f"± {text.number(model.typical_count_error(epsilon, m))}",
 )
+st.caption(f"ε is the slider of section 1: {text.number(epsilon)}.")
 shown_traits = model.bars_frame(trait_frame)
 charts.win_bars(tuple(shown_traits["label"]), "chance of being reported").show(
     title=f"Most common trait, ε = {text.number(epsilon)}",
@@ -257,6 +261,7 @@ charts.win_bars(tuple(shown_gumbel["label"]), "chance of being chosen").show(
     wins=shown_gumbel,
 )
 st.markdown(
+    f"(ε is the slider of section 1: {text.number(epsilon)}.) "
     "Replace the Laplace noise of section 1 by Gumbel noise of scale 2Δ/ε and report noisy "
     "max **is** the exponential mechanism: the bars are exp(ε·c/2)/Σ exactly, the ticks "
     f"are {model.GUMBEL_RUNS:,} Gumbel runs (the *Gumbel-max trick*). Compared with section 1 "
@@ -309,9 +314,9 @@ st.caption(
     f"{text.number(numeric_column.low)}–{text.number(numeric_column.high)}, so a newcomer "
     "far above it moves U only by chance, never by certainty. Clamped to "
     f"[{text.number(numeric_column.low)}, {text.number(bound.upper)}] the sum is "
-    f"{text.number(bound.clamped_sum)}; every candidate above the data's maximum scores "
-    "almost as well as the true 99th percentile, so U often lands high: little bias, a "
-    "little more noise."
+    f"{text.number(bound.clamped_sum)}. U lands above the data's largest value with chance "
+    f"{text.percent(bound.above_max)}: then nothing is cut, at the price of a little more "
+    "noise."
 )
 
 quiz.check_yourself(

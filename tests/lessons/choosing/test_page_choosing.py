@@ -76,6 +76,10 @@ def test_defaults_report_noisy_max_on_occupation_at_epsilon_001(people) -> None:
     assert bars["exact probability"].iloc[-1] == pytest.approx(exact[11:].sum())
     assert bars["share of runs"].sum() == pytest.approx(1.0)
     assert "just 41 ahead of Craft-repair" in prose(at).replace("\\", "")
+    missing = int(people["Occupation"].isna().sum())
+    assert f"({missing:,} people have no value and are in no count.)" in prose(at)
+    # 14 disjoint counts cost ε by parallel composition
+    assert f"{counts.size} noisy counts then also costs only ε = 0.01, by parallel" in prose(at)
 
 
 def test_epsilon_moves_the_chances_and_the_rule_but_not_the_axes(people) -> None:
@@ -184,6 +188,18 @@ def test_private_clamp_bound_splits_the_budget(people) -> None:
     assert frames["truth"]["label"].tolist() == [
         f"true 99th percentile {text.number(np.quantile(ages, 0.99))}"
     ]
+    above = chance[grid > ages.max()].sum()
+    notes = " ".join(c.value for c in at.caption)
+    assert f"above the data's largest value with chance {text.percent(above)}" in notes
+    # with everyone, candidates above the maximum score far worse: U rarely lands there
+    at.select_slider(key="choose_n").set_value(0).run()
+    everyone = people["Age"].to_numpy(dtype=float)
+    far = dp.exponential_mechanism_probabilities(
+        dp.quantile_scores(everyone, grid, 0.99), 0.99, 0.5
+    )[grid > everyone.max()].sum()
+    assert far < 0.01 < above
+    notes = " ".join(c.value for c in at.caption)
+    assert f"above the data's largest value with chance {text.percent(far)}" in notes
 
 
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
