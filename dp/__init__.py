@@ -20,6 +20,7 @@ from .attacks import (
     share_unique,
 )
 from .audit import (
+    audit_delta,
     audit_epsilon,
 )
 from .choosing import (
@@ -42,6 +43,23 @@ from .composition import (
 from .definition import (
     likelihood_ratio_bound,
     posterior_bound,
+)
+from .gaussian import (
+    advanced_composition,
+    analytic_gaussian_sigma,
+    delta_exposure,
+    gaussian_delta,
+    gaussian_loss_tail,
+    gaussian_mechanism,
+    gaussian_privacy_loss,
+    gaussian_privacy_loss_distribution,
+    gaussian_sigma_classic,
+    gaussian_sigma_for_rho,
+    gaussian_zcdp_rho,
+    pure_to_zcdp,
+    zcdp_compose,
+    zcdp_to_approx_dp,
+    zcdp_to_approx_dp_simple,
 )
 from .kary import (
     grr_estimate,
@@ -68,6 +86,7 @@ from .laplace import (
     laplace_median_relative_error,
     laplace_pdf,
     laplace_privacy_loss,
+    laplace_privacy_loss_cdf,
     laplace_scale,
     laplace_std,
     laplace_variance,
@@ -131,6 +150,9 @@ from .unary import (
 )
 
 __all__ = [
+    "advanced_composition",
+    "analytic_gaussian_sigma",
+    "audit_delta",
     "audit_epsilon",
     "averaged_laplace_std",
     "best_clamp_upper",
@@ -145,6 +167,7 @@ __all__ = [
     "clip_counts",
     "coin_flip_probabilities",
     "contribution_bias",
+    "delta_exposure",
     "differencing_attack_successes",
     "differencing_success_probability",
     "discrete_laplace_mechanism",
@@ -157,6 +180,14 @@ __all__ = [
     "exponential_mechanism_probabilities",
     "fair_coin_formula_bias",
     "fair_coin_formula_estimate",
+    "gaussian_delta",
+    "gaussian_loss_tail",
+    "gaussian_mechanism",
+    "gaussian_privacy_loss",
+    "gaussian_privacy_loss_distribution",
+    "gaussian_sigma_classic",
+    "gaussian_sigma_for_rho",
+    "gaussian_zcdp_rho",
     "group_privacy",
     "grr_estimate",
     "grr_estimate_from_counts",
@@ -180,6 +211,7 @@ __all__ = [
     "laplace_median_relative_error",
     "laplace_pdf",
     "laplace_privacy_loss",
+    "laplace_privacy_loss_cdf",
     "laplace_scale",
     "laplace_std",
     "laplace_variance",
@@ -201,6 +233,7 @@ __all__ = [
     "project_counts",
     "proportion_standard_error",
     "pure_estimate",
+    "pure_to_zcdp",
     "pure_variance",
     "quantile_scores",
     "quantile_sensitivity",
@@ -231,4 +264,7 @@ __all__ = [
     "ue_estimate_from_counts",
     "ue_perturb",
     "ue_variance",
+    "zcdp_compose",
+    "zcdp_to_approx_dp",
+    "zcdp_to_approx_dp_simple",
 ]

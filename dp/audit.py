@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_real, check_real_array
+from ._validate import check_epsilon, check_real, check_real_array
 
 
 def _clopper_pearson(successes: np.ndarray, trials: int, alpha: float):
@@ -98,4 +98,35 @@ def audit_epsilon(outputs_d, outputs_d_prime, *, alpha: float = 1e-6, thresholds
         forward = np.log(low_a) - np.log(high_b)
         backward = np.log(low_b) - np.log(high_a)
     best = float(np.max(np.concatenate([forward, backward])))
+    return max(best, 0.0)
+
+
+def audit_delta(
+    outputs_d, outputs_d_prime, epsilon: float, *, alpha: float = 1e-6, thresholds=None
+) -> float:
+    r"""A lower confidence bound (valid with probability >= 1 − α) on the δ that the two
+    output samples reveal at ε: (ε, δ)-DP demands P[M(D) ∈ E] − e^ε P[M(D') ∈ E] <= δ for
+    every event E, so
+
+        δ >= max over E of  lower_CP(P[M(D) ∈ E]) − e^ε · upper_CP(P[M(D') ∈ E]),
+
+    in both directions, with the same events and union bound as `audit_epsilon`. For the
+    Gaussian mechanism the worst event is a threshold {y <= t}, so `thresholds` on a grid
+    finds it. Returns 0.0 when the samples show nothing."""
+    alpha = check_real("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
+    eps = check_epsilon(epsilon)
+    a = check_real_array("outputs_d", _bools_as_ints(outputs_d), allow_inf=False)
+    b = check_real_array("outputs_d_prime", _bools_as_ints(outputs_d_prime), allow_inf=False)
+    if a.size == 0:
+        raise ValueError("outputs_d must not be empty")
+    if b.size == 0:
+        raise ValueError("outputs_d_prime must not be empty")
+    if thresholds is None and (np.any(a != np.round(a)) or np.any(b != np.round(b))):
+        raise ValueError("outputs look continuous: pass thresholds= (a grid fixed before sampling)")
+    counts_a, counts_b = _event_counts(a, b, thresholds)
+    level = alpha / (4 * len(counts_a))
+    low_a, high_a = _clopper_pearson(counts_a, len(a), level)
+    low_b, high_b = _clopper_pearson(counts_b, len(b), level)
+    scale = np.exp(eps)
+    best = max(float(np.max(low_a - scale * high_b)), float(np.max(low_b - scale * high_a)))
     return max(best, 0.0)

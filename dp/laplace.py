@@ -184,6 +184,23 @@ def laplace_privacy_loss(y, *, loc: float, loc_neighbour: float, scale: float):
     return float(out) if out.ndim == 0 else out
 
 
+def laplace_privacy_loss_cdf(loss, epsilon: float):
+    r"""P[L <= l] for the privacy loss L of the Laplace mechanism with b = Δ/ε, for outputs
+    y ~ M(D) (D at 0, D' at Δ). L(y) = ε(|y/Δ − 1| − |y/Δ|) lies in [−ε, ε]:
+
+        L = +ε       when y <= 0        (probability 1/2),
+        L = −ε       when y >= Δ        (probability e^(−ε)/2),
+        L = ε(1 − 2y/Δ) in between     (continuous),
+
+    so F(l) = 0 for l < −ε, F(l) = e^(−ε(1 − l/ε)/2)/2 = e^((l − ε)/2)/2 for −ε <= l < ε,
+    and F(l) = 1 for l >= ε. It depends on ε only: the loss never exceeds ε."""
+    eps = check_epsilon(epsilon)
+    arr = check_real_array("loss", loss)
+    inside = 0.5 * np.exp((np.clip(arr, -eps, eps) - eps) / 2.0)
+    out = np.where(arr < -eps, 0.0, np.where(arr >= eps, 1.0, inside))
+    return float(out) if out.ndim == 0 else out
+
+
 def laplace_std(sensitivity: float, epsilon: float) -> float:
     r"""Standard deviation (= root-mean-square error) of the Laplace mechanism:
 

@@ -62,3 +62,25 @@ def number(value: float, digits: int = 4) -> str:
 def percent(share: float, digits: int = 3) -> str:
     """A share as a percentage with `number`'s rules: 0.0001234 → "0.01234%", 0.5 → "50%"."""
     return number(100.0 * float(share), digits) + "%"
+
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def power_of_ten(value: float, digits: int = 3) -> str:
+    """A small probability such as δ in powers of ten, with `number`'s rules for the
+    mantissa: 1e-05 → "10⁻⁵", 7e-09 → "7·10⁻⁹", 0.000163 → "1.63·10⁻⁴"; 0 → "0". Values of
+    0.01 and more are written as `number` writes them (0.05 → "0.05")."""
+    x = float(value)
+    if math.isnan(x) or math.isinf(x) or x == 0 or abs(x) >= 0.01:
+        return number(x, digits)
+    exponent = math.floor(math.log10(abs(x)))
+    mantissa = float(f"{x / 10**exponent:.{digits - 1}f}")
+    if abs(mantissa) >= 10:  # 9.996e-5 rounds up to 10·10⁻⁵
+        mantissa, exponent = mantissa / 10, exponent + 1
+    power = "10" + str(exponent).translate(_SUPERSCRIPT)
+    if mantissa == 1:
+        return power
+    if mantissa == -1:
+        return "−" + power
+    return number(mantissa, digits) + "·" + power

@@ -53,6 +53,7 @@ VALID = {
         dp.laplace_privacy_loss,
         {"y": 0.3, "loc": 0.0, "loc_neighbour": 1.0, "scale": 1.0},
     ),
+    "laplace_privacy_loss_cdf": (dp.laplace_privacy_loss_cdf, {"loss": 0.3, "epsilon": 1.0}),
     "laplace_variance": (dp.laplace_variance, {"sensitivity": 1.0, "epsilon": 1.0}),
     "sequential_composition": (dp.sequential_composition, {"epsilons": [0.5, 1.0]}),
     "parallel_composition": (dp.parallel_composition, {"epsilons": [0.5, 1.0]}),
@@ -272,6 +273,47 @@ VALID = {
             "rng": 0,
         },
     ),
+    # --- approximate DP and the Gaussian mechanism (DESIGN §2)
+    "gaussian_sigma_classic": (
+        dp.gaussian_sigma_classic,
+        {"sensitivity": 1.0, "epsilon": 0.5, "delta": 1e-5},
+    ),
+    "gaussian_delta": (dp.gaussian_delta, {"sigma": 2.0, "sensitivity": 1.0, "epsilon": 1.0}),
+    "analytic_gaussian_sigma": (
+        dp.analytic_gaussian_sigma,
+        {"sensitivity": 1.0, "epsilon": 1.0, "delta": 1e-5},
+    ),
+    "gaussian_mechanism": (
+        dp.gaussian_mechanism,
+        {"value": 3.0, "sensitivity": 1.0, "epsilon": 1.0, "delta": 1e-5, "rng": 0},
+    ),
+    "gaussian_privacy_loss": (
+        dp.gaussian_privacy_loss,
+        {"y": 0.3, "loc": 0.0, "loc_neighbour": 1.0, "sigma": 1.0},
+    ),
+    "gaussian_privacy_loss_distribution": (
+        dp.gaussian_privacy_loss_distribution,
+        {"sensitivity": 1.0, "sigma": 2.0},
+    ),
+    "gaussian_loss_tail": (
+        dp.gaussian_loss_tail,
+        {"sigma": 2.0, "sensitivity": 1.0, "epsilon": 1.0},
+    ),
+    "delta_exposure": (dp.delta_exposure, {"delta": 1e-5, "people": 1000}),
+    "gaussian_zcdp_rho": (dp.gaussian_zcdp_rho, {"sensitivity": 1.0, "sigma": 2.0}),
+    "gaussian_sigma_for_rho": (dp.gaussian_sigma_for_rho, {"sensitivity": 1.0, "rho": 0.5}),
+    "pure_to_zcdp": (dp.pure_to_zcdp, {"epsilon": 1.0}),
+    "zcdp_to_approx_dp": (dp.zcdp_to_approx_dp, {"rho": 0.5, "delta": 1e-10}),
+    "zcdp_to_approx_dp_simple": (dp.zcdp_to_approx_dp_simple, {"rho": 0.5, "delta": 1e-10}),
+    "zcdp_compose": (dp.zcdp_compose, {"rhos": [0.5, 0.25]}),
+    "advanced_composition": (
+        dp.advanced_composition,
+        {"epsilon": 0.1, "delta": 0.0, "k": 10, "delta_prime": 1e-5},
+    ),
+    "audit_delta": (
+        dp.audit_delta,
+        {"outputs_d": [0, 1, 1], "outputs_d_prime": [0, 0, 1], "epsilon": 1.0},
+    ),
 }
 
 CHOOSING_SCORES = (
@@ -304,8 +346,43 @@ WITH_VALUES = (
 
 WITH_EPSILON = [name for name, (_, kw) in VALID.items() if "epsilon" in kw]
 WITH_PQ = [name for name, (_, kw) in VALID.items() if "p" in kw]
-WITH_K = [name for name, (_, kw) in VALID.items() if "k" in kw]
+WITH_K = [  # k categories (>= 2); advanced_composition's k counts mechanisms (>= 1)
+    name for name, (_, kw) in VALID.items() if "k" in kw and name != "advanced_composition"
+]
 WITH_RNG = [name for name, (_, kw) in VALID.items() if "rng" in kw]
+WITH_DELTA = [
+    name for name, (_, kw) in VALID.items() if "delta" in kw and name != "advanced_composition"
+]
+WITH_SIGMA = [name for name, (_, kw) in VALID.items() if "sigma" in kw]
+WITH_SENSITIVITY_GAUSSIAN = (
+    "gaussian_sigma_classic",
+    "gaussian_delta",
+    "analytic_gaussian_sigma",
+    "gaussian_mechanism",
+    "gaussian_privacy_loss_distribution",
+    "gaussian_loss_tail",
+    "gaussian_zcdp_rho",
+    "gaussian_sigma_for_rho",
+)
+# δ must lie strictly inside (0, 1); ρ, σ and Δ must be finite and > 0
+BAD_DELTAS = [
+    (0, ValueError),
+    (0.0, ValueError),
+    (1.0, ValueError),
+    (-1e-5, ValueError),
+    (NAN, ValueError),
+    (INF, ValueError),
+    (True, TypeError),
+    ("1e-5", TypeError),
+]
+BAD_RHOS = [
+    (0.0, ValueError),
+    (-0.5, ValueError),
+    (NAN, ValueError),
+    (INF, ValueError),
+    (True, TypeError),
+    ("0.5", TypeError),
+]
 
 
 def build_cases():
@@ -537,6 +614,45 @@ def build_cases():
         for value, exc in BAD_PROBABILITIES:
             add(name, {"alpha": value}, exc, "alpha", f"alpha={value!r}")
     add("quantile_sensitivity", {"neighbours": "swap"}, ValueError, "neighbours", "unknown")
+    # approximate DP: δ in (0, 1); ρ, σ, Δ finite and > 0; the classic σ only for ε < 1
+    for name in WITH_DELTA:
+        for value, exc in BAD_DELTAS:
+            add(name, {"delta": value}, exc, "delta", f"delta={value!r}")
+    for name in ("zcdp_to_approx_dp", "zcdp_to_approx_dp_simple", "gaussian_sigma_for_rho"):
+        for value, exc in BAD_RHOS:
+            add(name, {"rho": value}, exc, "rho", f"rho={value!r}")
+    for name in WITH_SIGMA:
+        for value, exc in BAD_RHOS:
+            add(name, {"sigma": value}, exc, "sigma", f"sigma={value!r}")
+    for name in WITH_SENSITIVITY_GAUSSIAN:
+        for value, exc in BAD_RHOS:
+            add(name, {"sensitivity": value}, exc, "sensitivity", f"sensitivity={value!r}")
+    for value in (1.0, 1.5, 10.0):
+        add("gaussian_sigma_classic", {"epsilon": value}, ValueError, "epsilon", f"eps={value}")
+    add("advanced_composition", {"delta": 1.0}, ValueError, "delta", "delta=1")
+    add("advanced_composition", {"delta": -0.1}, ValueError, "delta", "delta<0")
+    add("advanced_composition", {"delta": NAN}, ValueError, "delta", "delta=nan")
+    add("advanced_composition", {"delta": 0.2}, ValueError, "delta", "k-delta-over-1")
+    add("advanced_composition", {"k": 0}, ValueError, "k", "k=0")
+    add("advanced_composition", {"k": 2.5}, EITHER, "k", "k=2.5")
+    for value, exc in BAD_DELTAS:
+        add("advanced_composition", {"delta_prime": value}, exc, "delta_prime", f"dp={value!r}")
+    add("gaussian_delta", {"epsilon": [1.0, 0.0]}, ValueError, "epsilon", "array-with-zero")
+    add("gaussian_delta", {"epsilon": [1.0, NAN]}, ValueError, "epsilon", "array-with-nan")
+    add("gaussian_privacy_loss", {"y": [0.0, NAN]}, ValueError, "y", "nan")
+    add("laplace_privacy_loss_cdf", {"loss": [0.0, NAN]}, ValueError, "loss", "nan")
+    add("laplace_privacy_loss_cdf", {"loss": "0"}, TypeError, "loss", "string")
+    add("gaussian_privacy_loss", {"y": "1"}, TypeError, "y", "string")
+    add("gaussian_mechanism", {"value": NAN}, ValueError, "value", "nan")
+    add("delta_exposure", {"people": 0}, ValueError, "people", "zero")
+    add("delta_exposure", {"people": 2.5}, EITHER, "people", "half")
+    add("zcdp_compose", {"rhos": []}, ValueError, "rhos", "empty")
+    add("zcdp_compose", {"rhos": [0.5, 0.0]}, ValueError, "rhos", "zero")
+    add("zcdp_compose", {"rhos": [0.5, NAN]}, ValueError, "rhos", "nan")
+    add("zcdp_compose", {"rhos": "0.5"}, TypeError, "rhos", "string")
+    add("audit_delta", {"outputs_d": []}, ValueError, "outputs_d", "empty")
+    add("audit_delta", {"outputs_d": [0.5, 1.25]}, ValueError, "thresholds", "continuous")
+    add("audit_delta", {"alpha": 0.0}, ValueError, "alpha", "alpha=0")
     return cases
 
 
@@ -584,6 +700,9 @@ def test_table_covers_every_public_function_of_the_contract():
         "sample_ue_counts", "project_counts", "audit_epsilon",
         "clamp", "sum_sensitivity", "clamping_bias", "noisy_sum", "noisy_mean",
         "exponential_mechanism_probabilities", "exponential_mechanism", "report_noisy_max",
+        "gaussian_sigma_classic", "gaussian_delta", "analytic_gaussian_sigma",
+        "gaussian_mechanism", "gaussian_zcdp_rho", "pure_to_zcdp", "zcdp_to_approx_dp",
+        "zcdp_to_approx_dp_simple", "advanced_composition",
     }  # fmt: skip
     assert contract <= set(VALID) <= set(dp.__all__)
 
@@ -624,6 +743,19 @@ EDGE_CALLS = [
     pytest.param(lambda: float(dp.grr_estimate([2, 2, 2], 3, 1.0)[2]) > 2, True, id="grr-one"),
     pytest.param(lambda: float(dp.project_counts([0.0, 0.0, 0.0], 3).sum()), 3.0, id="proj-0"),
     pytest.param(lambda: float(dp.project_counts([-5.0, -5.0], 2).sum()), 2.0, id="proj-neg"),
+    pytest.param(lambda: dp.gaussian_delta(1e-3, 1.0, 1.0), 1.0, id="gauss-delta-tiny-sigma"),
+    pytest.param(lambda: dp.gaussian_delta(1e3, 1.0, 50.0), 0.0, id="gauss-delta-huge-eps"),
+    pytest.param(lambda: dp.gaussian_loss_tail(1e3, 1.0, 50.0), 0.0, id="gauss-tail-far"),
+    pytest.param(
+        lambda: dp.analytic_gaussian_sigma(1.0, 1e-9, 0.5) > 0, True, id="analytic-tiny-eps"
+    ),
+    pytest.param(
+        lambda: dp.analytic_gaussian_sigma(1.0, 500.0, 1e-300) > 0, True, id="analytic-huge-eps"
+    ),
+    pytest.param(lambda: dp.zcdp_to_approx_dp(1e-12, 0.999) >= 0, True, id="cdp-tiny-rho"),
+    pytest.param(lambda: dp.zcdp_to_approx_dp(1e6, 1e-300) > 1e6, True, id="cdp-huge-rho"),
+    pytest.param(lambda: dp.delta_exposure(1e-300, 10**9)[1], 1e-291, id="exposure-tiny"),
+    pytest.param(lambda: dp.advanced_composition(50.0, 0.0, 1, 0.5)[0] > 1e20, True, id="adv-big"),
 ]
 
 
