@@ -93,6 +93,15 @@ LESSONS: tuple[Lesson, ...] = (
         "Total budget ε",
     ),
     Lesson(
+        "approximate_dp",
+        "Approximate DP",
+        ":material/blur_on:",
+        "approximate-dp",
+        "δ, Gaussian noise and its privacy loss, zCDP, and real deployments' numbers.",
+        CENTRAL,
+        "Privacy loss ε",
+    ),
+    Lesson(
         "choosing",
         "Choosing privately",
         ":material/how_to_reg:",

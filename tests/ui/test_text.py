@@ -50,3 +50,20 @@ def test_plain_leaves_no_markdown_metacharacter_unescaped(hostile) -> None:
     for char in "*[]()!<>$#":
         assert char not in shown.replace("\\" + char, ""), (hostile, shown)
     assert "www." not in shown and "@" not in shown.replace("\u2060\\@", "")
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (1e-5, "10⁻⁵"),
+        (1e-10, "10⁻¹⁰"),
+        (7e-9, "7·10⁻⁹"),
+        (0.000163, "1.63·10⁻⁴"),
+        (9.996e-5, "10⁻⁴"),  # the mantissa rounds up to 10: one more power instead
+        (0.05, "0.05"),  # from 0.01 up, as `number` writes it
+        (0.0, "0"),
+        (-3e-6, "−3·10⁻⁶"),
+    ],
+)
+def test_power_of_ten_writes_small_probabilities_readably(value, shown) -> None:
+    assert text.power_of_ten(value) == shown

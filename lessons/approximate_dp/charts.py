@@ -1,0 +1,252 @@
+"""Chart templates of the lesson "Approximate DP: the Gaussian mechanism" (data-free; the
+page fills them with model.py's frames)."""
+
+from __future__ import annotations
+
+import math
+
+import altair as alt
+
+from lessons.approximate_dp import model
+from ui import charts as ui_charts
+from ui import datasets
+
+LEGEND = alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0)
+ROW_LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)
+SERIES_COLOURS = (ui_charts.BLUE, ui_charts.VERMILLION, ui_charts.GREEN)
+SERIES_DASHES = ([1, 0], [6, 3], [2, 2])
+HEIGHT = 240
+
+
+def _scale(domain: tuple[float, float], log: bool) -> alt.Scale:
+    if log:
+        return alt.Scale(type="log", domain=list(domain), nice=False, clamp=True)
+    return alt.Scale(domain=list(domain), nice=False, clamp=True)
+
+
+def _middle(domain: tuple[float, float], log: bool) -> float:
+    return math.sqrt(domain[0] * domain[1]) if log else (domain[0] + domain[1]) / 2
+
+
+@datasets.cached(max_entries=32)
+def curves(
+    *,
+    x: str,
+    x_title: str,
+    x_domain: tuple[float, float],
+    x_log: bool,
+    y: str,
+    y_title: str,
+    y_domain: tuple[float, float],
+    y_log: bool,
+    series: str,
+    names: tuple[str, ...],
+    x_format: str = "~g",
+    y_format: str = "~g",
+    rule: bool = False,
+    point: bool = False,
+    height: int = HEIGHT,
+) -> ui_charts.Template:
+    """Template: one line per series (colour *and* dash, so print and colour-blind readers
+    can tell them apart) over fixed axes. Dataset "curves" (x, y, series); with `rule`, a
+    labelled dashed vertical rule ("truth": x, label); with `point`, a labelled diamond on a
+    curve ("mark": x, y, label)."""
+    x_scale, y_scale = _scale(x_domain, x_log), _scale(y_domain, y_log)
+    legend = LEGEND if len(names) > 1 else None  # one line: the title says what it is
+    encode_x = alt.X(f"{x}:Q", title=x_title, scale=x_scale, axis=alt.Axis(format=x_format))
+    encode_y = alt.Y(f"{y}:Q", title=y_title, scale=y_scale, axis=alt.Axis(format=y_format))
+    lines = (
+        alt.Chart(alt.NamedData(name="curves"))
+        .mark_line(strokeWidth=2.5, clip=True)
+        .encode(
+            x=encode_x,
+            y=encode_y,
+            color=alt.Color(
+                f"{series}:N",
+                sort=list(names),
+                scale=alt.Scale(domain=list(names), range=list(SERIES_COLOURS[: len(names)])),
+                legend=legend,
+            ),
+            strokeDash=alt.StrokeDash(
+                f"{series}:N",
+                sort=list(names),
+                scale=alt.Scale(domain=list(names), range=list(SERIES_DASHES[: len(names)])),
+                legend=legend,
+            ),
+            tooltip=[
+                alt.Tooltip(f"{series}:N", title=" "),
+                alt.Tooltip(f"{x}:Q", format=x_format, title=x_title),
+                alt.Tooltip(f"{y}:Q", format=".4~g", title=y_title),
+            ],
+        )
+    )
+    layers = lines
+    if rule:
+        layers += ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=_middle(x_domain, x_log))
+    if point:
+        layers += ui_charts.marked_point_layers(
+            alt.NamedData(name="mark"),
+            x,
+            y,
+            x_scale=x_scale,
+            y_scale=y_scale,
+            flip_at=_middle(x_domain, x_log),
+        )
+    return ui_charts.Template(layers.properties(height=height, width=ui_charts.DEFAULT_WIDTH))
+
+
+def exposure() -> ui_charts.Template:
+    """The chance that at least one record is published, against δ."""
+    return curves(
+        x="delta",
+        x_title="δ (log scale; ← more private)",
+        x_domain=model.EXPOSURE_DELTA_DOMAIN,
+        x_log=True,
+        y="chance",
+        y_title="chance someone is published",
+        y_domain=(0.0, 1.0),
+        y_log=False,
+        series="curve",
+        names=("publish each record with probability δ",),
+        x_format="~e",
+        y_format="~%",
+        rule=True,
+        point=True,
+    )
+
+
+@datasets.cached(max_entries=8)
+def densities(colour: str) -> ui_charts.Template:
+    """Template: the output densities of M(D) (solid) and M(D') (dashed) on a fixed log
+    density axis, over output − true count. Dataset "densities" (output, world, density)."""
+    x_scale = alt.Scale(domain=list(model.OUTPUT_DOMAIN), nice=False)
+    worlds = [model.WORLD_D, model.WORLD_D_PRIME]
+    chart = (
+        alt.Chart(alt.NamedData(name="densities"))
+        .mark_line(strokeWidth=2.5, clip=True)
+        .encode(
+            x=alt.X("output:Q", title="noisy count − true count of D", scale=x_scale),
+            y=ui_charts.log_density_y(model.DENSITY_DOMAIN),
+            color=alt.Color(
+                "world:N",
+                sort=worlds,
+                scale=alt.Scale(domain=worlds, range=[colour, ui_charts.BLACK]),
+                legend=ROW_LEGEND,
+            ),
+            strokeDash=alt.StrokeDash(
+                "world:N",
+                sort=worlds,
+                scale=alt.Scale(domain=worlds, range=[[1, 0], [6, 3]]),
+                legend=ROW_LEGEND,
+            ),
+            tooltip=[
+                alt.Tooltip("world:N", title=" "),
+                alt.Tooltip("output:Q", format=".2f", title="output − count"),
+                alt.Tooltip("density:Q", format=".3~g"),
+            ],
+        )
+    )
+    return ui_charts.Template(chart.properties(height=200, width=ui_charts.DEFAULT_WIDTH))
+
+
+@datasets.cached(max_entries=8)
+def loss_bars() -> ui_charts.Template:
+    """Template: the privacy loss's distribution in units of ε (bars of probability mass on
+    a fixed log axis; beyond ε in vermillion) and ε as a labelled rule. Datasets "bins"
+    (start, end, mass, side) and "truth" (x, label)."""
+    x_scale = alt.Scale(domain=list(model.LOSS_DOMAIN), nice=False)
+    sides = [model.WITHIN, model.BEYOND]
+    bars = (
+        alt.Chart(alt.NamedData(name="bins"))
+        .mark_bar(binSpacing=0, clip=True)
+        .encode(
+            x=alt.X("start:Q", bin="binned", title="privacy loss ÷ ε", scale=x_scale),
+            x2="end:Q",
+            y=alt.Y(
+                "mass:Q",
+                title="probability",
+                scale=alt.Scale(type="log", domain=list(model.LOSS_MASS_DOMAIN), clamp=True),
+                axis=alt.Axis(format="~e", values=[1e-9, 1e-6, 1e-3, 1]),
+            ),
+            y2=alt.datum(model.LOSS_MASS_DOMAIN[0]),
+            color=alt.Color(
+                "side:N",
+                sort=sides,
+                scale=alt.Scale(domain=sides, range=[ui_charts.BLUE, ui_charts.VERMILLION]),
+                legend=alt.Legend(orient="bottom", title=None, direction="horizontal"),
+            ),
+            tooltip=[
+                alt.Tooltip("start:Q", format=".1f", title="loss/ε from"),
+                alt.Tooltip("end:Q", format=".1f", title="to"),
+                alt.Tooltip("mass:Q", format=".3~g", title="probability"),
+            ],
+        )
+    )
+    rule = ui_charts.truth_rule_layers(x_scale, label_dy=4)
+    return ui_charts.Template((bars + rule).properties(height=200, width=ui_charts.DEFAULT_WIDTH))
+
+
+def delta_curve() -> ui_charts.Template:
+    return curves(
+        x="epsilon",
+        x_title="ε′ (log scale)",
+        x_domain=(0.01, 10.0),
+        x_log=True,
+        y="delta",
+        y_title="δ (log scale)",
+        y_domain=model.DELTA_CURVE_DOMAIN,
+        y_log=True,
+        series="curve",
+        names=(model.EXACT, model.TAIL),
+        y_format="~e",
+        point=True,
+    )
+
+
+def sigma() -> ui_charts.Template:
+    return curves(
+        x="epsilon",
+        x_title="ε (log scale; ← more private)",
+        x_domain=(float(model.SIGMA_EPSILONS[0]), float(model.SIGMA_EPSILONS[-1])),
+        x_log=True,
+        y="sigma",
+        y_title="noise SD for one count (log)",
+        y_domain=model.SIGMA_DOMAIN,
+        y_log=True,
+        series="method",
+        names=model.SIGMA_SERIES,
+        rule=True,
+    )
+
+
+def composition() -> ui_charts.Template:
+    return curves(
+        x="queries",
+        x_title="k queries answered (log scale)",
+        x_domain=(1.0, 1_000.0),
+        x_log=True,
+        y="total epsilon",
+        y_title="total ε (log scale; ↓ more private)",
+        y_domain=model.TOTAL_DOMAIN,
+        y_log=True,
+        series="method",
+        names=model.COMPOSITION_SERIES,
+        rule=True,
+    )
+
+
+def conversion() -> ui_charts.Template:
+    return curves(
+        x="delta",
+        x_title="δ (log scale; ← more private)",
+        x_domain=(float(model.CONVERT_DELTAS[0]), float(model.CONVERT_DELTAS[-1])),
+        x_log=True,
+        y="epsilon",
+        y_title="ε implied by ρ (log scale)",
+        y_domain=model.CONVERT_DOMAIN,
+        y_log=True,
+        series="conversion",
+        names=(model.TIGHT, model.SIMPLE),
+        x_format="~e",
+        point=True,
+    )

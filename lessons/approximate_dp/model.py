@@ -1,0 +1,502 @@
+"""Numbers and chart data of the lesson "Approximate DP: the Gaussian mechanism".
+
+Every number comes from dp/ (dp/gaussian.py, dp/laplace.py, dp/composition.py); nothing here
+samples: the densities, the privacy-loss distributions and the curves are exact, binned or
+evaluated on fixed grids, so a chart's axes never move and a rerun is a cache hit.
+
+The query throughout is a count (sensitivity Δ = 1 under add/remove: D' is D with you added).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+import dp
+from ui import datasets, text
+
+SENSITIVITY = 1.0
+
+# δ choices (a select slider, smaller = more private) and the default
+DELTAS: tuple[float, ...] = (1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-10, 1e-12)
+DEFAULT_DELTA = 1e-5
+
+# --- 1. what δ means ------------------------------------------------------------------------
+EXPOSURE_DELTA_DOMAIN = (1e-12, 1e-1)
+
+
+class Exposure(NamedTuple):
+    people: int
+    delta: float
+    expected: float  # n·δ people published on average
+    at_least_one: float  # 1 − (1 − δ)^n
+    one_over_n: float
+
+
+def exposure(people: int, delta: float) -> Exposure:
+    expected, at_least_one = dp.delta_exposure(delta, people)
+    return Exposure(people, delta, expected, at_least_one, 1.0 / people)
+
+
+@datasets.cached(max_entries=32)
+def exposure_curve(people: int) -> pd.DataFrame:
+    """The chance that "publish each record with probability δ" publishes at least one of
+    `people` records, for δ on a log grid over the chart's fixed axis."""
+    deltas = np.geomspace(*EXPOSURE_DELTA_DOMAIN, 111)
+    chance = [dp.delta_exposure(float(d), people)[1] for d in deltas]
+    return pd.DataFrame(
+        {"delta": deltas, "chance": chance, "curve": "publish each record with probability δ"}
+    )
+
+
+def exposure_marks(result: Exposure) -> pd.DataFrame:
+    """Your δ as a point on the curve, labelled with its chance."""
+    return pd.DataFrame(
+        {
+            "delta": [result.delta],
+            "chance": [result.at_least_one],
+            "label": [
+                f"δ = {text.power_of_ten(result.delta)}: {text.percent(result.at_least_one)}"
+            ],
+        }
+    )
+
+
+def one_over_n_rule(people: int) -> pd.DataFrame:
+    return pd.DataFrame(
+        {"x": [1.0 / people], "label": [f"δ = 1/n = {text.power_of_ten(1 / people)}"]}
+    )
+
+
+# --- 2. Laplace against Gaussian ------------------------------------------------------------
+EPSILONS: tuple[float, ...] = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0)
+DEFAULT_EPSILON = 1.0
+OUTPUT_DOMAIN = (-30.0, 31.0)  # noisy count minus the true count of D, in people
+DENSITY_DOMAIN = (1e-12, 3.0)
+LOSS_DOMAIN = (-2.0, 4.0)  # privacy loss in units of ε
+LOSS_BIN = 0.1
+LOSS_MASS_DOMAIN = (1e-9, 1.0)
+WORLD_D = "D: without you"
+WORLD_D_PRIME = "D′: with you"
+WITHIN = "loss ≤ ε"
+BEYOND = "loss > ε"
+
+
+class Calibration(NamedTuple):
+    """Both mechanisms calibrated to the same (ε, δ) for a count (Δ = 1)."""
+
+    epsilon: float
+    delta: float
+    laplace_scale: float  # b = Δ/ε (pure ε-DP; δ = 0)
+    laplace_sd: float
+    sigma: float  # the analytic σ
+    loss_mean: float  # η = Δ²/(2σ²) = ρ
+    loss_sd: float  # √(2η) = Δ/σ
+    tail: float  # P[L > ε]
+    exact_delta: float  # δ(ε) at σ
+    rho: float
+
+
+@datasets.cached(max_entries=128)
+def calibration(epsilon: float, delta: float) -> Calibration:
+    sigma = dp.analytic_gaussian_sigma(SENSITIVITY, epsilon, delta)
+    mean, sd = dp.gaussian_privacy_loss_distribution(SENSITIVITY, sigma)
+    return Calibration(
+        epsilon=epsilon,
+        delta=delta,
+        laplace_scale=dp.laplace_scale(SENSITIVITY, epsilon),
+        laplace_sd=dp.laplace_std(SENSITIVITY, epsilon),
+        sigma=sigma,
+        loss_mean=mean,
+        loss_sd=sd,
+        tail=dp.gaussian_loss_tail(sigma, SENSITIVITY, epsilon),
+        exact_delta=dp.gaussian_delta(sigma, SENSITIVITY, epsilon),
+        rho=dp.gaussian_zcdp_rho(SENSITIVITY, sigma),
+    )
+
+
+_OUTPUTS = np.round(np.arange(OUTPUT_DOMAIN[0], OUTPUT_DOMAIN[1] + 1e-9, 0.25), 2)
+
+
+def _gaussian_pdf(y: np.ndarray, loc: float, sigma: float) -> np.ndarray:
+    return np.exp(-0.5 * ((y - loc) / sigma) ** 2) / (sigma * math.sqrt(2 * math.pi))
+
+
+def _two_worlds(d: np.ndarray, d_prime: np.ndarray) -> pd.DataFrame:
+    low = DENSITY_DOMAIN[0] / 10  # below the axis: clamped there (log scale)
+    return pd.DataFrame(
+        {
+            "output": np.r_[_OUTPUTS, _OUTPUTS],
+            "world": [WORLD_D] * _OUTPUTS.size + [WORLD_D_PRIME] * _OUTPUTS.size,
+            "density": np.maximum(np.r_[d, d_prime], low),
+        }
+    )
+
+
+@datasets.cached(max_entries=128)
+def laplace_densities(epsilon: float) -> pd.DataFrame:
+    """Densities of M(D) = c + Lap(1/ε) and M(D') = c + 1 + Lap(1/ε) over the output (minus
+    c), on the fixed output grid."""
+    b = dp.laplace_scale(SENSITIVITY, epsilon)
+    d = dp.laplace_pdf(_OUTPUTS, loc=0.0, scale=b)
+    d_prime = dp.laplace_pdf(_OUTPUTS, loc=SENSITIVITY, scale=b)
+    return _two_worlds(d, d_prime)
+
+
+@datasets.cached(max_entries=128)
+def gaussian_densities(epsilon: float, delta: float) -> pd.DataFrame:
+    """Densities of M(D) = c + N(0, σ²) and M(D') = c + 1 + N(0, σ²), σ analytic for (ε, δ)."""
+    sigma = calibration(epsilon, delta).sigma
+    return _two_worlds(_gaussian_pdf(_OUTPUTS, 0.0, sigma), _gaussian_pdf(_OUTPUTS, 1.0, sigma))
+
+
+_LOSS_EDGES = np.round(np.arange(LOSS_DOMAIN[0], LOSS_DOMAIN[1] + 1e-9, LOSS_BIN), 10)
+
+
+def _loss_bins(cdf_at_edges: np.ndarray) -> pd.DataFrame:
+    """Mass per right-closed bin (a, b] of the loss / ε from its CDF at the bin edges (so
+    Laplace's atom at exactly ε lands in the bin ending at 1, not beyond it)."""
+    mass = np.diff(cdf_at_edges)
+    starts, ends = _LOSS_EDGES[:-1], _LOSS_EDGES[1:]
+    return pd.DataFrame(
+        {
+            "start": starts,
+            "end": ends,
+            "mass": np.where(mass > 0, np.maximum(mass, LOSS_MASS_DOMAIN[0] / 10), np.nan),
+            "side": np.where(starts >= 1.0 - 1e-9, BEYOND, WITHIN),
+        }
+    ).dropna(subset=["mass"])
+
+
+@datasets.cached(max_entries=128)
+def laplace_loss_bins(epsilon: float) -> pd.DataFrame:
+    """The Laplace mechanism's privacy loss for outputs of M(D), binned in units of ε:
+    all of it in [−ε, ε], half of it exactly at ε."""
+    return _loss_bins(dp.laplace_privacy_loss_cdf(_LOSS_EDGES * epsilon, epsilon))
+
+
+@datasets.cached(max_entries=128)
+def gaussian_loss_bins(epsilon: float, delta: float) -> pd.DataFrame:
+    """The Gaussian mechanism's privacy loss L ~ N(η, 2η), binned in units of ε."""
+    from scipy.special import ndtr  # scipy: a runtime dependency (dp.gaussian needs it)
+
+    cal = calibration(epsilon, delta)
+    return _loss_bins(ndtr((_LOSS_EDGES * epsilon - cal.loss_mean) / cal.loss_sd))
+
+
+def epsilon_rule_in_loss_units() -> pd.DataFrame:
+    return pd.DataFrame({"x": [1.0], "label": ["ε"]})
+
+
+DELTA_CURVE_EPSILONS = np.geomspace(0.01, 10.0, 121)
+DELTA_CURVE_DOMAIN = (1e-14, 1.0)
+EXACT = "exact δ(ε′)"
+TAIL = "P[loss > ε′]"
+
+
+@datasets.cached(max_entries=128)
+def delta_curve(epsilon: float, delta: float) -> pd.DataFrame:
+    """For the σ calibrated at (ε, δ): the exact δ(ε′) and the tail P[L > ε′] for every ε′
+    on a fixed log grid. The mechanism is (ε′, δ(ε′))-DP for all of them at once."""
+    sigma = calibration(epsilon, delta).sigma
+    low = DELTA_CURVE_DOMAIN[0] / 10
+    exact = np.maximum(dp.gaussian_delta(sigma, SENSITIVITY, DELTA_CURVE_EPSILONS), low)
+    tail = np.maximum(dp.gaussian_loss_tail(sigma, SENSITIVITY, DELTA_CURVE_EPSILONS), low)
+    n = DELTA_CURVE_EPSILONS.size
+    return pd.DataFrame(
+        {
+            "epsilon": np.r_[DELTA_CURVE_EPSILONS, DELTA_CURVE_EPSILONS],
+            "curve": [EXACT] * n + [TAIL] * n,
+            "delta": np.r_[exact, tail],
+        }
+    )
+
+
+def calibration_mark(cal: Calibration) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "epsilon": [cal.epsilon],
+            "delta": [cal.delta],
+            "label": [
+                f"your (ε, δ) = ({text.number(cal.epsilon)}, {text.power_of_ten(cal.delta)})"
+            ],
+        }
+    )
+
+
+# --- 3. choosing σ --------------------------------------------------------------------------
+SIGMA_EPSILONS = np.geomspace(0.05, 5.0, 61)
+SIGMA_DOMAIN = (0.1, 2_000.0)
+CLASSIC = "classic σ (Dwork & Roth, valid for ε < 1)"
+ANALYTIC = "analytic σ (Balle & Wang, any ε)"
+LAPLACE_SD = "Laplace noise SD √2/ε (δ = 0)"
+SIGMA_SERIES = (CLASSIC, ANALYTIC, LAPLACE_SD)
+REFERENCE_EPSILON = 0.5
+
+
+@datasets.cached(max_entries=32)
+def sigma_frame(delta: float) -> pd.DataFrame:
+    """Noise SD for one count against ε at this δ: the classic σ (only where its theorem
+    holds, ε < 1), the analytic σ, and the Laplace mechanism's SD for comparison."""
+    rows = []
+    for eps in SIGMA_EPSILONS:
+        eps = float(eps)
+        if eps < 1.0:
+            rows.append((eps, CLASSIC, dp.gaussian_sigma_classic(SENSITIVITY, eps, delta)))
+        rows.append((eps, ANALYTIC, dp.analytic_gaussian_sigma(SENSITIVITY, eps, delta)))
+        rows.append((eps, LAPLACE_SD, dp.laplace_std(SENSITIVITY, eps)))
+    return pd.DataFrame(rows, columns=["epsilon", "method", "sigma"])
+
+
+class SigmaComparison(NamedTuple):
+    epsilon: float
+    classic: float
+    analytic: float
+    laplace_sd: float
+    saving: float  # 1 − analytic / classic
+    classic_delta: float  # the δ the classic σ really gives (far below the target)
+
+
+@datasets.cached(max_entries=32)
+def sigma_comparison(delta: float, epsilon: float = REFERENCE_EPSILON) -> SigmaComparison:
+    classic = dp.gaussian_sigma_classic(SENSITIVITY, epsilon, delta)
+    analytic = dp.analytic_gaussian_sigma(SENSITIVITY, epsilon, delta)
+    return SigmaComparison(
+        epsilon,
+        classic,
+        analytic,
+        dp.laplace_std(SENSITIVITY, epsilon),
+        1.0 - analytic / classic,
+        dp.gaussian_delta(classic, SENSITIVITY, epsilon),
+    )
+
+
+def classic_limit_rule() -> pd.DataFrame:
+    return pd.DataFrame({"x": [1.0], "label": ["ε = 1: the classic proof ends"]})
+
+
+# --- 4. many queries ------------------------------------------------------------------------
+NOISE_SDS: tuple[float, ...] = (1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
+DEFAULT_NOISE_SD = 10.0
+QUERY_COUNTS = np.unique(np.round(np.geomspace(1, 1_000, 61)).astype(int))
+TOTAL_DOMAIN = (0.001, 10_000.0)
+BASIC = "Laplace, basic composition (k·ε)"
+ADVANCED = "Laplace, advanced composition"
+ZCDP = "Gaussian, zCDP (ρ adds up)"
+COMPOSITION_SERIES = (BASIC, ADVANCED, ZCDP)
+
+
+class Budget(NamedTuple):
+    noise_sd: float
+    delta: float
+    epsilon_each: float  # Laplace ε per answer for this SD: √2/SD
+    rho_each: float  # Gaussian ρ per answer for σ = SD: 1/(2 SD²)
+    crossover: int | None  # the smallest k at which Gaussian + zCDP costs less than k·ε
+    at_100: dict[str, float]
+
+
+def _totals(noise_sd: float, delta: float, k: int) -> dict[str, float]:
+    eps_each = SENSITIVITY * math.sqrt(2.0) / noise_sd  # Laplace b = SD/√2
+    rho_each = dp.gaussian_zcdp_rho(SENSITIVITY, noise_sd)
+    return {
+        BASIC: dp.sequential_composition([eps_each] * k),
+        ADVANCED: dp.advanced_composition(eps_each, 0.0, k, delta)[0],
+        ZCDP: dp.zcdp_to_approx_dp(dp.zcdp_compose([rho_each] * k), delta),
+    }
+
+
+@datasets.cached(max_entries=64)
+def composition_frame(noise_sd: float, delta: float) -> pd.DataFrame:
+    """Total ε (at δ for the last two) of k counting queries, each answered with noise of
+    this SD, for k on a log grid from 1 to 1,000."""
+    rows = []
+    for k in QUERY_COUNTS:
+        for series, total in _totals(noise_sd, delta, int(k)).items():
+            rows.append((int(k), series, min(max(total, TOTAL_DOMAIN[0]), TOTAL_DOMAIN[1] * 10)))
+    return pd.DataFrame(rows, columns=["queries", "method", "total epsilon"])
+
+
+@datasets.cached(max_entries=64)
+def budget(noise_sd: float, delta: float) -> Budget:
+    crossover = None
+    for k in range(1, 1_001):
+        totals = _totals(noise_sd, delta, k)
+        if totals[ZCDP] < totals[BASIC]:
+            crossover = k
+            break
+    return Budget(
+        noise_sd,
+        delta,
+        SENSITIVITY * math.sqrt(2.0) / noise_sd,
+        dp.gaussian_zcdp_rho(SENSITIVITY, noise_sd),
+        crossover,
+        _totals(noise_sd, delta, 100),
+    )
+
+
+def crossover_rule(result: Budget) -> pd.DataFrame:
+    """The first k at which Gaussian + zCDP costs less than Laplace's k·ε, as a rule."""
+    if result.crossover is None:
+        return pd.DataFrame({"x": [], "label": []})
+    return pd.DataFrame(
+        {
+            "x": [float(result.crossover)],
+            "label": [f"Gaussian cheaper from k = {result.crossover:,}"],
+        }
+    )
+
+
+# --- 5. real numbers ------------------------------------------------------------------------
+
+
+class Deployment(NamedTuple):
+    name: str
+    model: str  # central / local
+    published: str  # the parameters as published
+    epsilon: float | None  # pure or (ε, δ): ε as published
+    delta: float | None
+    rho: float | None
+    unit: str
+    period: str
+    source: str
+
+
+DEPLOYMENTS: tuple[Deployment, ...] = (
+    Deployment(
+        "US Census 2020, redistricting data (P.L. 94-171)",
+        "central",
+        "ρ = 2.63 in total: persons 2.56, housing units 0.07",
+        None,
+        None,
+        2.56,
+        "a person (persons tables); neighbours: one person's record changed",
+        "the whole 2020 census release",
+        "Abowd et al. 2022, Harvard Data Science Review, doi:10.1162/99608f92.529e3cb9",
+    ),
+    Deployment(
+        "Google COVID-19 Community Mobility Reports",
+        "central",
+        "ε = 2.64",
+        2.64,
+        None,
+        None,
+        "a user",
+        "per day",
+        "Aktay et al. 2020, arXiv:2004.04145",
+    ),
+    Deployment(
+        "Microsoft Windows telemetry (app usage)",
+        "local",
+        "ε = 1.672",
+        1.672,
+        None,
+        None,
+        "a device",
+        "per 6 hours",
+        "Ding, Kulkarni & Yekhanin 2017, NeurIPS, arXiv:1712.01524",
+    ),
+    Deployment(
+        "Apple QuickType suggestions",
+        "local",
+        "ε = 16",
+        16.0,
+        None,
+        None,
+        "a user",
+        "per day",
+        "Apple Differential Privacy Team 2017, “Learning with Privacy at Scale”",
+    ),
+    Deployment(
+        "LinkedIn Audience Engagements API",
+        "central",
+        "ε = 34.9, δ = 7·10⁻⁹",
+        34.9,
+        7e-9,
+        None,
+        "a member",
+        "per month",
+        "Rogers et al. 2020, arXiv:2002.05839",
+    ),
+    Deployment(
+        "Wikimedia pageviews by country",
+        "central",
+        "ρ = 0.015",
+        None,
+        None,
+        0.015,
+        "a user",
+        "per day",
+        "Adeleye et al. 2023, arXiv:2308.16298",
+    ),
+)
+CENSUS_RHO_TOTAL = 2.63
+
+
+def deployments_frame(delta: float) -> pd.DataFrame:
+    """The table of deployments; for a ρ, the ε it implies at your δ (tight conversion)."""
+    rows = []
+    for d in DEPLOYMENTS:
+        if d.rho is not None:
+            at_delta = text.number(dp.zcdp_to_approx_dp(d.rho, delta))
+            note = f"{at_delta} at δ = {text.power_of_ten(delta)} (converted here)"
+        elif d.delta is not None:
+            note = f"{text.number(d.epsilon)} at δ = {text.power_of_ten(d.delta)}"
+        else:
+            note = f"{text.number(d.epsilon)} (δ = 0)"
+        rows.append(
+            {
+                "deployment": d.name,
+                "model": d.model,
+                "published": d.published,
+                "ε": note,
+                "unit of privacy": d.unit,
+                "period": d.period,
+                "source": d.source,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+RHO_DEFAULT = 2.56
+RHO_RANGE = (0.001, 100.0)
+CONVERT_DELTAS = np.geomspace(1e-14, 1e-2, 61)
+CONVERT_DOMAIN = (0.01, 1_000.0)
+TIGHT = "tight (Canonne, Kamath & Steinke 2020)"
+SIMPLE = "simple: ρ + 2√(ρ ln(1/δ))"
+
+
+class Conversion(NamedTuple):
+    rho: float
+    delta: float
+    tight: float
+    simple: float
+
+
+def conversion(rho: float, delta: float) -> Conversion:
+    return Conversion(
+        rho, delta, dp.zcdp_to_approx_dp(rho, delta), dp.zcdp_to_approx_dp_simple(rho, delta)
+    )
+
+
+@datasets.cached(max_entries=64)
+def conversion_frame(rho: float) -> pd.DataFrame:
+    """ε against δ for ρ-zCDP: the tight and the simple conversion."""
+    rows = []
+    for d in CONVERT_DELTAS:
+        d = float(d)
+        rows.append((d, TIGHT, dp.zcdp_to_approx_dp(rho, d)))
+        rows.append((d, SIMPLE, dp.zcdp_to_approx_dp_simple(rho, d)))
+    return pd.DataFrame(rows, columns=["delta", "conversion", "epsilon"])
+
+
+def conversion_mark(result: Conversion) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "delta": [result.delta],
+            "epsilon": [result.tight],
+            "label": [f"ε = {text.number(result.tight)}"],
+        }
+    )
