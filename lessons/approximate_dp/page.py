@@ -375,9 +375,13 @@ st.latex(
     &\qquad + \ln(1 - 1/\alpha)\Big)
     \end{aligned}"""
 )
+wikimedia = model.conversion(0.015, 1e-7)
 st.caption(
     "Simple: Bun & Steinke 2016, Prop. 1.3. Tight: Canonne, Kamath & Steinke 2020, the "
-    "conversion OpenDP uses. Try the census: ρ = 2.56 for its persons tables at δ = 10⁻¹⁰."
+    "conversion OpenDP uses. Try the census: ρ = 2.56 for its persons tables at δ = 10⁻¹⁰. "
+    "Or Wikimedia's ρ = 0.015, which its dataset README calls “roughly ε = 1, δ = 10⁻⁷”: "
+    f"that is the simple formula ({text.number(wikimedia.simple, 3)}); the tight one gives "
+    f"{text.number(wikimedia.tight, 3)}."
 )
 snippets.CONVERSION.show(rho=rho)
 downloads.download_csv(

@@ -42,10 +42,11 @@ SIGMA = Snippet(
         delta = $delta
         rows = []
         for eps in np.geomspace(0.05, 5, 61):
-            classic = dp.gaussian_sigma_classic(1, eps, delta) if eps < 1 else np.nan
-            analytic = dp.analytic_gaussian_sigma(1, eps, delta)
-            rows.append((eps, classic, analytic, dp.laplace_std(1, eps)))
-        frame = pd.DataFrame(rows, columns=["epsilon", "classic", "analytic", "laplace sd"])
+            if eps < 1:  # Dwork & Roth's Thm A.1 holds only there
+                rows.append((eps, "classic", dp.gaussian_sigma_classic(1, eps, delta)))
+            rows.append((eps, "analytic", dp.analytic_gaussian_sigma(1, eps, delta)))
+            rows.append((eps, "laplace sd", dp.laplace_std(1, eps)))
+        frame = pd.DataFrame(rows, columns=["epsilon", "method", "sigma"])
         """,
     {"delta": 1e-5},
     "frame",

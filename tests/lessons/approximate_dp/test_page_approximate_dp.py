@@ -1,0 +1,255 @@
+"""AppTest for lessons/approximate_dp/page.py: every widget moved, the numbers and chart data
+it then shows checked against dp/ at the chosen values; links, code, downloads, quiz, your
+own file."""
+
+import math
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import dp
+from apptest_helpers import (
+    answer_quiz,
+    chart_titled,
+    code_texts,
+    frames_of,
+    hosted_lesson,
+    ignored_link_notice,
+    metrics,
+    record_downloads,
+    run_lesson,
+    toasts,
+    upload_csv,
+)
+from lessons.approximate_dp import model as lesson
+from ui import text
+
+PAGE = "approximate_dp/page.py"
+EXPOSURE = "(0, δ)-DP that publishes records"
+DELTA_CURVE = "Gaussian with σ = "
+SIGMA = "Noise for one count at δ = "
+TOTAL = "Total ε of k answers"
+CONVERT = "ρ = "
+CENSUS_PEOPLE = 32_561
+
+
+def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
+    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
+    if upload is not None:
+        upload_csv(at, *upload)
+    assert not at.exception, at.exception
+    return at
+
+
+def prose(at: AppTest) -> str:
+    return " ".join(block.value for block in at.markdown)
+
+
+def test_defaults_show_the_exact_numbers_of_dp() -> None:
+    at = run_lesson(PAGE)
+    shown = metrics(at)
+    expected, chance = dp.delta_exposure(1e-5, CENSUS_PEOPLE)
+    assert shown["People published in full, on average (n·δ)"] == text.number(expected) == "0.3256"
+    assert shown["Chance at least one is"] == text.percent(chance) == "27.8%"
+    sigma = dp.analytic_gaussian_sigma(1, 1.0, 1e-5)
+    assert shown["Gaussian σ"] == text.number(sigma) == "3.731"
+    assert shown["Laplace noise SD"] == text.number(math.sqrt(2)) == "1.414"
+    assert shown["P[loss > ε]"] == text.power_of_ten(dp.gaussian_loss_tail(sigma, 1, 1.0))
+    assert shown["Exact δ(ε)"] == "10⁻⁵"
+    assert shown["Classic σ at ε = 0.5"] == text.number(dp.gaussian_sigma_classic(1, 0.5, 1e-5))
+    assert shown["Classic σ at ε = 0.5"] == "9.69"
+    assert shown["Analytic σ at ε = 0.5"] == text.number(dp.analytic_gaussian_sigma(1, 0.5, 1e-5))
+    assert shown["100 queries, Laplace basic"] == f"ε = {text.number(100 * math.sqrt(2) / 10)}"
+    zcdp = dp.zcdp_to_approx_dp(100 * dp.gaussian_zcdp_rho(1, 10), 1e-5)
+    assert shown["100 queries, Gaussian zCDP"] == f"ε = {text.number(zcdp)}"
+    # the census persons file: ρ = 2.56 at δ = 10⁻¹⁰ is ε ≈ 17.16 (DESIGN's 17.158)
+    assert shown["ε at δ = 10⁻¹⁰ (tight)"] == "17.16"
+    assert shown["ε by the simple formula"] == text.number(dp.zcdp_to_approx_dp_simple(2.56, 1e-10))
+
+
+def test_every_chart_has_fixed_axes_alt_text_and_exact_data() -> None:
+    at = run_lesson(PAGE)
+    curve = frames_of(chart_titled(at, DELTA_CURVE, prefix=True))
+    sigma = dp.analytic_gaussian_sigma(1, 1.0, 1e-5)
+    exact = curve["curves"][curve["curves"]["curve"] == lesson.EXACT]
+    expected = np.maximum(dp.gaussian_delta(sigma, 1, exact["epsilon"].to_numpy()), 1e-15)
+    np.testing.assert_allclose(exact["delta"], expected, rtol=1e-12)
+    assert curve["mark"][["epsilon", "delta"]].iloc[0].tolist() == [1.0, 1e-5]
+    laplace = frames_of(chart_titled(at, "Laplace: privacy loss ÷ ε"))["bins"]
+    assert laplace["mass"].sum() == pytest.approx(1.0, abs=1e-9)
+    assert (laplace["side"] == lesson.BEYOND).sum() == 0  # never beyond ε
+    at_epsilon = laplace[np.isclose(laplace["end"], 1.0)]["mass"].iloc[0]
+    assert at_epsilon > 0.5  # the atom: half of all outputs have loss exactly ε
+    gaussian = frames_of(chart_titled(at, "Gaussian: privacy loss ÷ ε"))["bins"]
+    beyond = gaussian[gaussian["side"] == lesson.BEYOND]["mass"].sum()
+    assert beyond == pytest.approx(dp.gaussian_loss_tail(sigma, 1, 1.0), rel=1e-3)
+    for element in at.get("vega_lite_chart"):
+        assert element.proto.alt, "every chart has alt text"
+    assert "27.8%" in chart_titled(at, EXPOSURE, prefix=True).proto.alt
+
+
+def test_delta_slider_of_section_1_moves_the_exposure() -> None:
+    at = run_lesson(PAGE)
+    at.select_slider(key="ad_n_delta").set_value(1e-3).run()
+    expected, chance = dp.delta_exposure(1e-3, CENSUS_PEOPLE)
+    assert metrics(at)["People published in full, on average (n·δ)"] == text.number(expected)
+    assert metrics(at)["Chance at least one is"] == text.percent(chance) == "100%"
+    mark = frames_of(chart_titled(at, EXPOSURE, prefix=True))["mark"]
+    assert mark["delta"].iloc[0] == 1e-3
+    rule = frames_of(chart_titled(at, EXPOSURE, prefix=True))["truth"]
+    assert rule["x"].iloc[0] == pytest.approx(1 / CENSUS_PEOPLE)
+
+
+def test_epsilon_and_delta_recalibrate_sigma_and_every_chart_of_section_2() -> None:
+    at = run_lesson(PAGE)
+    axes_before = chart_titled(at, "Gaussian, σ = ", prefix=True).proto.spec
+    at.select_slider(key="ad_eps").set_value(0.2).run()
+    at.select_slider(key="ad_delta").set_value(1e-10).run()
+    sigma = dp.analytic_gaussian_sigma(1, 0.2, 1e-10)
+    shown = metrics(at)
+    assert shown["Gaussian σ"] == text.number(sigma)
+    assert shown["Laplace noise SD"] == text.number(dp.laplace_std(1, 0.2))
+    assert shown["Exact δ(ε)"] == "10⁻¹⁰"
+    densities = frames_of(chart_titled(at, f"Gaussian, σ = {text.number(sigma)}"))["densities"]
+    peak = densities[densities["world"] == lesson.WORLD_D]["density"].max()
+    assert peak == pytest.approx(1 / (sigma * math.sqrt(2 * math.pi)), rel=1e-9)
+    # the axes are fixed: only the title and the data changed
+    spec = chart_titled(at, "Gaussian, σ = ", prefix=True).proto.spec
+    assert (
+        axes_before.split('"datasets"')[0].split('"title"')[0]
+        == spec.split('"datasets"')[0].split('"title"')[0]
+    )
+    laplace = frames_of(chart_titled(at, "Laplace, b = 5"))["densities"]
+    assert laplace["density"].max() == pytest.approx(0.1)  # 1/(2b), b = 1/0.2
+
+
+def test_sigma_section_compares_classic_and_analytic_at_its_own_delta() -> None:
+    at = run_lesson(PAGE)
+    at.select_slider(key="ad_sigma_delta").set_value(1e-8).run()
+    shown = metrics(at)
+    classic, analytic = (
+        dp.gaussian_sigma_classic(1, 0.5, 1e-8),
+        dp.analytic_gaussian_sigma(1, 0.5, 1e-8),
+    )
+    assert shown["Classic σ at ε = 0.5"] == text.number(classic)
+    assert shown["Analytic σ at ε = 0.5"] == text.number(analytic)
+    frame = frames_of(chart_titled(at, f"{SIGMA}10⁻⁸"))["curves"]
+    classic_rows = frame[frame["method"] == lesson.CLASSIC]
+    assert classic_rows["epsilon"].max() < 1.0  # the classic line stops where its proof does
+    assert (
+        frame[frame["method"] == lesson.ANALYTIC]["sigma"].to_numpy()[: len(classic_rows)]
+        < classic_rows["sigma"].to_numpy()
+    ).all()
+    assert f"{text.percent(1 - analytic / classic)} smaller" in " ".join(
+        c.value for c in at.caption
+    )
+
+
+def test_many_queries_marks_where_gaussian_with_zcdp_wins() -> None:
+    at = run_lesson(PAGE)
+    at.select_slider(key="ad_sd").set_value(1.0).run()
+    at.select_slider(key="ad_k_delta").set_value(1e-12).run()
+    element = chart_titled(at, "Total ε of k answers, each with noise SD 1")
+    data = frames_of(element)
+    k = int(data["truth"]["x"].iloc[0])
+
+    def totals(queries: int) -> tuple[float, float]:
+        basic = queries * math.sqrt(2)
+        zcdp = dp.zcdp_to_approx_dp(queries * dp.gaussian_zcdp_rho(1, 1.0), 1e-12)
+        return basic, zcdp
+
+    assert totals(k)[1] < totals(k)[0] and totals(k - 1)[1] >= totals(k - 1)[0]
+    assert data["truth"]["label"].iloc[0] == f"Gaussian cheaper from k = {k}"
+    at_1000 = data["curves"][data["curves"]["queries"] == 1000].set_index("method")
+    assert at_1000.loc[lesson.ZCDP, "total epsilon"] == pytest.approx(totals(1000)[1])
+    advanced = dp.advanced_composition(math.sqrt(2), 0.0, 1000, 1e-12)[0]
+    assert at_1000.loc[lesson.ADVANCED, "total epsilon"] == pytest.approx(advanced)
+    assert f"from k = {k} queries on" in element.proto.alt
+
+
+def test_the_converter_and_the_table_use_the_students_delta() -> None:
+    at = run_lesson(PAGE)
+    at.number_input(key="ad_rho").set_value(0.015).run()
+    at.select_slider(key="ad_rho_delta").set_value(1e-7).run()
+    shown = metrics(at)
+    # Wikimedia's README calls ρ = 0.015 "roughly ε = 1, δ = 10⁻⁷": the simple formula
+    # gives 0.998; the tight conversion 0.855
+    assert shown["ε at δ = 10⁻⁷ (tight)"] == text.number(dp.zcdp_to_approx_dp(0.015, 1e-7))
+    assert shown["ε at δ = 10⁻⁷ (tight)"] == "0.8546"
+    assert shown["ε by the simple formula"] == "0.9984"
+    assert "the simple formula (0.998); the tight one gives 0.855" in " ".join(
+        c.value for c in at.caption
+    )
+    table = at.dataframe[0].value
+    assert len(table) == len(lesson.DEPLOYMENTS) == 6
+    census = table[table["deployment"].str.startswith("US Census")]["ε"].iloc[0]
+    assert census == f"{text.number(dp.zcdp_to_approx_dp(2.56, 1e-7))} at δ = 10⁻⁷ (converted here)"
+    linkedin = table[table["deployment"].str.startswith("LinkedIn")].iloc[0]
+    assert linkedin["ε"] == "34.9 at δ = 7·10⁻⁹" and linkedin["period"] == "per month"
+    assert set(table["unit of privacy"]) and table["source"].str.len().min() > 10
+
+
+def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
+    at = hosted(ad_eps="5", ad_delta="10⁻⁸", ad_sd="100", ad_rho="0.07")
+    assert not at.toast
+    shown = metrics(at)
+    assert shown["Gaussian σ"] == text.number(dp.analytic_gaussian_sigma(1, 5.0, 1e-8))
+    assert shown["ε at δ = 10⁻¹⁰ (tight)"] == text.number(dp.zcdp_to_approx_dp(0.07, 1e-10))
+    at = hosted(ad_eps="4.5")
+    assert toasts(at) == [ignored_link_notice("ad_eps", "4.5")]
+    assert metrics(at)["Gaussian σ"] == "3.731"
+
+
+def test_code_downloads_and_the_snippets_rebuild_the_charts(monkeypatch) -> None:
+    sent = record_downloads(monkeypatch)
+    at = run_lesson(PAGE)
+    at.select_slider(key="ad_eps").set_value(0.5).run()
+    namespace: dict = {}
+    (loss_code,) = code_texts(at, "analytic_gaussian_sigma(1, epsilon, delta)")
+    assert "epsilon, delta = 0.5, 1e-05" in loss_code
+    exec(compile(loss_code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
+    curve = frames_of(chart_titled(at, DELTA_CURVE, prefix=True))["curves"]
+    exact = curve[curve["curve"] == lesson.EXACT]["delta"].to_numpy()
+    np.testing.assert_allclose(
+        np.maximum(namespace["frame"]["exact delta"], 1e-15), exact, rtol=1e-12
+    )
+    (composition_code,) = code_texts(at, "zcdp_compose")
+    exec(compile(composition_code, "<snippet>", "exec"), namespace)  # noqa: S102
+    row = namespace["frame"].set_index("k").loc[100]
+    assert f"ε = {text.number(row['zcdp'])}" == metrics(at)["100 queries, Gaussian zCDP"]
+    assert set(sent) == {
+        "ad_dl_delta",
+        "ad_dl_sigma",
+        "ad_dl_composition",
+        "ad_dl_conversion",
+        "ad_dl_deployments",
+    }
+    assert sent["ad_dl_deployments"][1][0].startswith("deployment,model,published,ε")
+    assert sent["ad_dl_composition"][1][0] == "queries,method,total epsilon"
+
+
+@pytest.mark.parametrize("question", range(5))
+def test_quiz_feedback(question: int) -> None:
+    at = run_lesson(PAGE)
+    correct = [0, 1, 0, 0, 1][question]
+    answer_quiz(at, "approximate_dp", question, 1 - correct if correct < 2 else 0)
+    assert at.error, "a wrong answer is marked wrong"
+    answer_quiz(at, "approximate_dp", question, correct)
+    assert at.success[0].value.startswith("Right.")
+
+
+def test_every_slider_label_says_which_way_is_more_private() -> None:
+    at = run_lesson(PAGE)
+    for slider in at.select_slider:
+        assert "more private" in slider.label, slider.label
+    assert "more private" in at.number_input(key="ad_rho").label
+
+
+def test_your_own_file_sets_n_for_the_record_publishing_mechanism() -> None:
+    at = hosted(upload=("tiny.csv", b"Age,Job\n30,Clerk\n40,Cook\n50,Sales\n"))
+    expected, chance = dp.delta_exposure(1e-5, 3)
+    assert metrics(at)["People published in full, on average (n·δ)"] == text.number(expected)
+    assert metrics(at)["Chance at least one is"] == text.percent(chance)
+    assert chart_titled(at, f"{EXPOSURE}: n = 3")
+    assert "1/n = 0.333" in prose(at) + " ".join(c.value for c in at.caption)
