@@ -52,6 +52,7 @@ def exposure_curve(people: int) -> pd.DataFrame:
     )
 
 
+@datasets.cached(max_entries=64)
 def exposure_marks(result: Exposure) -> pd.DataFrame:
     """Your δ as a point on the curve, labelled with its chance."""
     return pd.DataFrame(
@@ -65,6 +66,7 @@ def exposure_marks(result: Exposure) -> pd.DataFrame:
     )
 
 
+@datasets.cached(max_entries=64)
 def one_over_n_rule(people: int) -> pd.DataFrame:
     return pd.DataFrame(
         {"x": [1.0 / people], "label": [f"δ = 1/n = {text.power_of_ten(1 / people)}"]}
@@ -187,6 +189,7 @@ def gaussian_loss_bins(epsilon: float, delta: float) -> pd.DataFrame:
     return _loss_bins(ndtr((_LOSS_EDGES * epsilon - cal.loss_mean) / cal.loss_sd))
 
 
+@datasets.cached(max_entries=64)
 def epsilon_rule_in_loss_units() -> pd.DataFrame:
     return pd.DataFrame({"x": [1.0], "label": ["ε"]})
 
@@ -215,6 +218,7 @@ def delta_curve(epsilon: float, delta: float) -> pd.DataFrame:
     )
 
 
+@datasets.cached(max_entries=64)
 def calibration_mark(cal: Calibration) -> pd.DataFrame:
     return pd.DataFrame(
         {
@@ -274,6 +278,7 @@ def sigma_comparison(delta: float, epsilon: float = REFERENCE_EPSILON) -> SigmaC
     )
 
 
+@datasets.cached(max_entries=64)
 def classic_limit_rule() -> pd.DataFrame:
     return pd.DataFrame({"x": [1.0], "label": ["ε = 1: the classic proof ends"]})
 
@@ -337,6 +342,7 @@ def budget(noise_sd: float, delta: float) -> Budget:
     )
 
 
+@datasets.cached(max_entries=64)
 def crossover_rule(result: Budget) -> pd.DataFrame:
     """The first k at which Gaussian + zCDP costs less than Laplace's k·ε, as a rule."""
     if result.crossover is None:
@@ -435,6 +441,7 @@ DEPLOYMENTS: tuple[Deployment, ...] = (
 CENSUS_RHO_TOTAL = 2.63
 
 
+@datasets.cached(max_entries=64)
 def deployments_frame(delta: float) -> pd.DataFrame:
     """The table of deployments; for a ρ, the ε it implies at your δ (tight conversion)."""
     rows = []
@@ -492,6 +499,7 @@ def conversion_frame(rho: float) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["delta", "conversion", "epsilon"])
 
 
+@datasets.cached(max_entries=64)
 def conversion_mark(result: Conversion) -> pd.DataFrame:
     return pd.DataFrame(
         {
