@@ -52,7 +52,8 @@ def curves(
     labelled dashed vertical rule ("truth": x, label); with `point`, a labelled diamond on a
     curve ("mark": x, y, label)."""
     x_scale, y_scale = _scale(x_domain, x_log), _scale(y_domain, y_log)
-    legend = LEGEND if len(names) > 1 else None  # one line: the title says what it is
+    # one line: the title says what it is; short names fit on one row
+    legend = None if len(names) == 1 else ROW_LEGEND if sum(map(len, names)) < 40 else LEGEND
     encode_x = alt.X(f"{x}:Q", title=x_title, scale=x_scale, axis=alt.Axis(format=x_format))
     encode_y = alt.Y(f"{y}:Q", title=y_title, scale=y_scale, axis=alt.Axis(format=y_format))
     lines = (

@@ -433,9 +433,9 @@ DEPLOYMENTS: tuple[Deployment, ...] = (
         None,
         None,
         0.015,
-        "a user",
+        "a device's first 10 distinct pageviews of the day",
         "per day",
-        "Adeleye et al. 2023, arXiv:2308.16298",
+        "Adeleye et al. 2023, arXiv:2308.16298; the dataset's README on analytics.wikimedia.org",
     ),
 )
 CENSUS_RHO_TOTAL = 2.63

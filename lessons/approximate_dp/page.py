@@ -388,7 +388,7 @@ downloads.download_csv(
     model.conversion_frame(rho), filename="zcdp-to-approx-dp.csv", key="ad_dl_conversion"
 )
 deployments = model.deployments_frame(convert_delta)
-st.dataframe(deployments, hide_index=True, width="stretch")
+st.table(deployments.set_index("deployment"))
 st.caption(
     "The census total is ρ = 2.63: persons 2.56 and housing units 0.07 (a person is in the "
     "persons tables, a housing unit in the housing tables). Its ε is computed here with the "

@@ -181,7 +181,7 @@ def test_the_converter_and_the_table_use_the_students_delta() -> None:
     assert "the simple formula (0.998); the tight one gives 0.855" in " ".join(
         c.value for c in at.caption
     )
-    table = at.dataframe[0].value
+    table = at.table[0].value.reset_index()
     assert len(table) == len(lesson.DEPLOYMENTS) == 6
     census = table[table["deployment"].str.startswith("US Census")]["ε"].iloc[0]
     assert census == f"{text.number(dp.zcdp_to_approx_dp(2.56, 1e-7))} at δ = 10⁻⁷ (converted here)"
