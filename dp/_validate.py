@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import sys
 
 import numpy as np
 
@@ -35,7 +36,10 @@ def check_real(
             x = x.item()
         if _is_bool(x) or not isinstance(x, numbers.Real):
             raise TypeError(f"{name} must be a real number, got {type(x).__name__} {x!r}")
-    value = float(x)
+    try:
+        value = float(x)
+    except OverflowError:  # an int or Fraction beyond the largest float
+        raise ValueError(f"{name} must be finite, got a number too large for a float") from None
     if math.isnan(value):
         raise ValueError(f"{name} must be a number, got NaN")
     if math.isinf(value) and not allow_inf:
@@ -60,9 +64,19 @@ def _range_text(low, high, low_open, high_open) -> str:
     return "a real number"
 
 
-def check_epsilon(epsilon: object, name: str = "epsilon") -> float:
-    """ε must be a finite real number > 0."""
-    return check_real(name, epsilon, low=0.0, low_open=True, range_text="finite and > 0")
+# The largest ε whose e^ε is a finite float (ln of the largest double, ≈ 709.78).
+MAX_EXP_EPSILON = math.log(sys.float_info.max)
+
+
+def check_epsilon(epsilon: object, name: str = "epsilon", *, high: float | None = None) -> float:
+    """ε must be a finite real number > 0 (and <= `high` where a formula needs e^ε as a
+    float: `high=MAX_EXP_EPSILON`)."""
+    value = check_real(name, epsilon, low=0.0, low_open=True, range_text="finite and > 0")
+    if high is not None and value > high:
+        raise ValueError(
+            f"{name} must be <= {high:.2f} here (e^{name} would overflow a float), got {value:g}"
+        )
+    return value
 
 
 def check_positive(name: str, x: object) -> float:
@@ -97,18 +111,33 @@ def check_integer(name: str, x: object, *, low: int = 0) -> int:
     return value
 
 
+# Bounds on what one call may allocate (the smallest Community Cloud box has 690 MB): at most
+# MAX_DRAWS random draws per call (80 MB of float64) and MAX_CATEGORIES categories.
+MAX_DRAWS = 10_000_000
+MAX_CATEGORIES = 100_000
+
+
 def check_k(k: object, name: str = "k") -> int:
-    """The number of categories: an integer >= 2."""
-    return check_integer(name, k, low=2)
+    """The number of categories: an integer from 2 to MAX_CATEGORIES."""
+    value = check_integer(name, k, low=2)
+    if value > MAX_CATEGORIES:
+        raise ValueError(f"{name} must be at most {MAX_CATEGORIES:,} categories, got {value:,}")
+    return value
 
 
-def check_size(size: object) -> int | tuple[int, ...] | None:
-    """`size` for repeated draws: None, a positive integer, or a tuple of them."""
+def check_size(size: object, name: str = "size") -> int | tuple[int, ...] | None:
+    """`size` for repeated draws: None, a positive integer, or a tuple of them, at most
+    MAX_DRAWS draws in all."""
     if size is None:
         return None
     if isinstance(size, tuple):
-        return tuple(check_integer("size", s, low=1) for s in size)
-    return check_integer("size", size, low=1)
+        checked: int | tuple[int, ...] = tuple(check_integer(name, s, low=1) for s in size)
+        total = math.prod(checked)
+    else:
+        checked = total = check_integer(name, size, low=1)
+    if total > MAX_DRAWS:
+        raise ValueError(f"{name} must be at most {MAX_DRAWS:,} draws, got {total:,}")
+    return checked
 
 
 def as_rng(rng: object) -> np.random.Generator:

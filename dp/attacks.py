@@ -24,6 +24,7 @@ from ._validate import (
     check_epsilon,
     check_integer,
     check_real_array,
+    check_size,
 )
 from .laplace import laplace_difference_cdf, laplace_mechanism, laplace_scale
 
@@ -45,7 +46,8 @@ def _check_codes(codes: object) -> np.ndarray:
     if np.issubdtype(arr.dtype, np.floating):
         if not np.all(np.isfinite(arr)) or np.any(arr != np.floor(arr)):
             raise ValueError("codes must hold whole numbers (integer category codes)")
-        arr = arr.astype(np.int64)
+        if np.all(np.abs(arr) < 2.0**62):  # else kept as floats: int64 would wrap them
+            arr = arr.astype(np.int64)
     return arr
 
 
@@ -59,9 +61,11 @@ def equivalence_classes(codes: object) -> tuple[np.ndarray, np.ndarray]:
     n, m = arr.shape
     if m == 0:
         return np.zeros(n, dtype=np.int64), np.array([n], dtype=np.int64)
-    lows = arr.min(axis=0).astype(np.int64)
-    spans = arr.max(axis=0).astype(np.int64) - lows + 1
-    if math.prod(int(s) for s in spans) < 2**62:
+    lows = arr.min(axis=0)
+    # spans as Python ints: max − min of int64 codes can overflow int64 itself
+    spans = [int(hi) - int(lo) + 1 for lo, hi in zip(lows, arr.max(axis=0), strict=True)]
+    if np.issubdtype(arr.dtype, np.integer) and math.prod(spans) < 2**62:
+        lows, spans = lows.astype(np.int64), np.asarray(spans, dtype=np.int64)
         # Fast path: one mixed-radix int64 key per row, key = Σ_j (c_j - min_j) Π_{l<j} span_l.
         radix = np.cumprod(np.concatenate(([1], spans[:-1]))).astype(np.int64)
         keys = (arr.astype(np.int64) - lows) @ radix
@@ -84,8 +88,8 @@ def _check_sizes(class_sizes: object) -> np.ndarray:
     arr = np.atleast_1d(arr)
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError("class_sizes must be a non-empty 1-D array of class sizes")
-    if np.any(arr < 1) or np.any(arr != np.floor(arr)):
-        raise ValueError("class_sizes must hold whole numbers >= 1")
+    if np.any(arr < 1) or np.any(arr != np.floor(arr)) or np.any(arr > 2.0**53):
+        raise ValueError("class_sizes must hold whole numbers from 1 to 2^53 (people counts)")
     return arr.astype(np.int64)
 
 
@@ -154,7 +158,7 @@ def differencing_attack_successes(
             f"got {truth}"
         )
     epsilon = check_epsilon(epsilon)
-    tries = check_integer("tries", tries, low=1)
+    tries = check_size(tries, "tries")
     generator = as_rng(rng)
     answers_all = laplace_mechanism(count_all, 1.0, epsilon, size=tries, rng=generator)
     answers_without = laplace_mechanism(count_without, 1.0, epsilon, size=tries, rng=generator)

@@ -58,4 +58,10 @@ def queries_within_budget(total_epsilon: float, epsilon_per_query: float) -> int
     1e-9 so that 0.3 / 0.1 counts as 3, not 2.999…)."""
     total_epsilon = check_epsilon(total_epsilon, "total_epsilon")
     epsilon_per_query = check_epsilon(epsilon_per_query, "epsilon_per_query")
-    return int(math.floor(total_epsilon / epsilon_per_query + 1e-9))
+    ratio = total_epsilon / epsilon_per_query
+    if not math.isfinite(ratio):
+        raise ValueError(
+            f"total_epsilon / epsilon_per_query is too large to count "
+            f"({total_epsilon:g} / {epsilon_per_query:g})"
+        )
+    return int(math.floor(ratio + 1e-9))

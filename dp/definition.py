@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 
-from ._validate import check_epsilon, check_probability
+from ._validate import MAX_EXP_EPSILON, check_epsilon, check_probability
 
 
 def likelihood_ratio_bound(epsilon: float) -> float:
     r"""The largest factor by which one output can be more likely under D than under a
     neighbour D': e^ε (for a group of g people use ε = g·ε₁, see `group_privacy`)."""
-    return math.exp(check_epsilon(epsilon))
+    return math.exp(check_epsilon(epsilon, high=MAX_EXP_EPSILON))
 
 
 def posterior_bound(prior: float, epsilon: float) -> float:
@@ -27,4 +27,6 @@ def posterior_bound(prior: float, epsilon: float) -> float:
     computed as π / (π + (1 - π) e^(-ε)) so that large ε cannot overflow."""
     prior = check_probability("prior", prior)
     epsilon = check_epsilon(epsilon)
+    if prior in (0.0, 1.0):  # certainty stays certainty (and 0/0 at huge ε is avoided)
+        return prior
     return prior / (prior + (1.0 - prior) * math.exp(-epsilon))

@@ -28,7 +28,7 @@ from ._validate import (
     check_real_array,
     check_size,
 )
-from .pure import _pure_variance, pure_estimate
+from .pure import _pure_variance
 
 
 def grr_probabilities(epsilon: float, k: int) -> tuple[float, float]:
@@ -63,8 +63,18 @@ def grr_estimate_from_counts(report_counts, epsilon: float):
         raise ValueError("report_counts must have k >= 2 entries on its last axis")
     if np.any(counts < 0):
         raise ValueError("report_counts must be >= 0")
-    p, q = grr_probabilities(epsilon, counts.shape[-1])
-    return pure_estimate(counts, counts.sum(axis=-1, keepdims=True), p, q)
+    epsilon = check_epsilon(epsilon)
+    k = counts.shape[-1]
+    # (C_v − n q)/(p − q) with q = t/(1 + (k−1)t), p − q = (1 − t)/(1 + (k−1)t), t = e^(−ε):
+    #   ĉ_v = ((1 + (k−1)t) C_v − n t) / (1 − t),   1 − t = −expm1(−ε),
+    # exact at tiny ε, where p and q round to the same float.
+    t = math.exp(-epsilon)
+    n = counts.sum(axis=-1, keepdims=True)
+    with np.errstate(over="ignore"):
+        out = ((1.0 + (k - 1) * t) * counts - n * t) / -math.expm1(-epsilon)
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"epsilon is too small for a finite estimate, got {epsilon:g}")
+    return out
 
 
 def grr_estimate(reports, k: int, epsilon: float) -> np.ndarray:

@@ -38,13 +38,22 @@ def laplace_scale(sensitivity: float, epsilon: float) -> float:
     r"""Noise scale of the Laplace mechanism: b = Δ / ε."""
     sensitivity = check_positive("sensitivity", sensitivity)
     epsilon = check_epsilon(epsilon)
-    return sensitivity / epsilon
+    return _finite(sensitivity / epsilon, "the noise scale Δ/ε", epsilon)
+
+
+def _finite(value: float, what: str, epsilon: float) -> float:
+    """`value`, or a ValueError naming ε when it is beyond the largest float."""
+    if not math.isfinite(value):
+        raise ValueError(
+            f"epsilon is too small: {what} exceeds the largest float (ε = {epsilon:g})"
+        )
+    return value
 
 
 def laplace_variance(sensitivity: float, epsilon: float) -> float:
     r"""Variance of Lap(b): 2 b² with b = Δ / ε."""
     b = laplace_scale(sensitivity, epsilon)
-    return 2.0 * b * b
+    return _finite(2.0 * b * b, "the variance 2b²", epsilon)
 
 
 def laplace_interval_half_width(scale: float, confidence: float = 0.95) -> float:
@@ -205,7 +214,8 @@ def laplace_std(sensitivity: float, epsilon: float) -> float:
     r"""Standard deviation (= root-mean-square error) of the Laplace mechanism:
 
     sd = √(2 b²) = √2 · Δ / ε."""
-    return math.sqrt(laplace_variance(sensitivity, epsilon))
+    b = laplace_scale(sensitivity, epsilon)
+    return _finite(math.sqrt(2.0) * b, "the noise SD √2·b", epsilon)
 
 
 def laplace_median_abs_error(sensitivity: float, epsilon: float) -> float:
@@ -285,12 +295,15 @@ def laplace_median_relative_error(true_value: float, sensitivity: float, epsilon
 def _log_interval_probability(lo: float, hi: float, loc: float, scale: float) -> float:
     """ln P[loc + Lap(b) ∈ [lo, hi]], accurate far in the tails (no 1 - 1 cancellation)."""
     zl, zh = (lo - loc) / scale, (hi - loc) / scale
-    if zl >= 0:  # right tail: ½ (e^-zl - e^-zh)
-        return math.log(0.5) - zl + math.log1p(-math.exp(zl - zh)) if zh > zl else -math.inf
-    if zh <= 0:  # left tail: ½ (e^zh - e^zl)
-        return math.log(0.5) + zh + math.log1p(-math.exp(zl - zh)) if zh > zl else -math.inf
-    # the interval holds loc: 1 - ½ e^zl - ½ e^-zh >= ... > 0
-    return math.log1p(-0.5 * math.exp(zl) - 0.5 * math.exp(-zh))
+    if not zh > zl:
+        return -math.inf
+    # 1 − e^(zl − zh) as −expm1(zl − zh): exact for a narrow interval (no 1 − 1 cancellation)
+    if zl >= 0:  # right tail: ½ (e^-zl - e^-zh) = ½ e^-zl (1 - e^(zl - zh))
+        return math.log(0.5) - zl + math.log(-math.expm1(zl - zh))
+    if zh <= 0:  # left tail: ½ (e^zh - e^zl) = ½ e^zh (1 - e^(zl - zh))
+        return math.log(0.5) + zh + math.log(-math.expm1(zl - zh))
+    # the interval holds loc: ½ (1 − e^zl) + ½ (1 − e^−zh), two non-negative parts
+    return math.log(-0.5 * math.expm1(zl) - 0.5 * math.expm1(-zh))
 
 
 def laplace_event_probabilities(
@@ -313,7 +326,11 @@ def laplace_event_probabilities(
         )
     log_p = _log_interval_probability(lo, hi, loc, scale)
     log_q = _log_interval_probability(lo, hi, loc_neighbour, scale)
-    return math.exp(log_p), math.exp(log_q), math.exp(log_p - log_q)
+    # |ln ratio| <= |loc − loc'|/b holds exactly; rounding in the last digit must not show
+    # the bound broken, so the log-ratio is kept within it.
+    bound = abs(loc - loc_neighbour) / scale
+    log_ratio = min(max(log_p - log_q, -bound), bound)
+    return math.exp(log_p), math.exp(log_q), math.exp(log_ratio)
 
 
 def laplace_difference_pdf(z, *, scale: float):

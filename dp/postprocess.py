@@ -35,5 +35,7 @@ def project_counts(estimates, n: float) -> np.ndarray:
     positive = s - (cumulative - n) / j > 0
     rho = k - np.argmax(positive[:, ::-1], axis=-1)  # index (1-based) of the last True
     delta = (cumulative[np.arange(x.shape[0]), rho - 1] - n) / rho
+    # No entry stays positive only when n = 0: the projection is all zeros (shift by the max).
+    delta = np.where(positive.any(axis=-1), delta, s[:, 0])
     out = np.maximum(x - delta[:, None], 0.0)
     return out[0] if single else out

@@ -15,6 +15,8 @@ C_v of the n reports supporting v and n_v people holding v (share f = n_v / n):
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ._validate import (
@@ -45,8 +47,15 @@ def pure_estimate(support_counts, n, p: float, q: float):
 
 def _pure_variance(n: int, p: float, q: float, frequency: float, gap: float) -> float:
     """The variance with p − q given as `gap` (computed without cancellation by a caller
-    that knows its closed form, e.g. with expm1 at tiny ε)."""
-    return n * q * (1.0 - q) / gap**2 + n * frequency * (1.0 - p - q) / gap
+    that knows its closed form, e.g. with expm1 at tiny ε). Divided by the gap twice, not by
+    gap² (which underflows to 0 below 1e-154); a ValueError if the variance itself is beyond
+    the largest float (ε or p − q too small to say anything)."""
+    variance = n * q * (1.0 - q) / gap / gap + n * frequency * (1.0 - p - q) / gap
+    if not math.isfinite(variance):
+        raise ValueError(
+            f"epsilon is too small (p − q = {gap:.3g}): the variance exceeds the largest float"
+        )
+    return variance
 
 
 def pure_variance(n: int, p: float, q: float, frequency: float = 0.0) -> float:

@@ -58,7 +58,6 @@ from ._validate import (
     check_real_array,
     check_size,
 )
-from .laplace import laplace_std
 
 
 def coin_flip_probabilities(honest: float = 0.5, yes: float = 0.5) -> tuple[float, float]:
@@ -248,8 +247,20 @@ def local_count_std(n, epsilon: float):
     n_arr = check_finite_array("n", n)
     if np.any(n_arr < 1):
         raise ValueError("n must be >= 1")
-    p = rr_keep_probability(epsilon)
-    out = np.sqrt(n_arr * p * (1.0 - p)) / (2.0 * p - 1.0)
+    # √n e^(ε/2) / (e^ε − 1), written as √n / (e^(ε/2) − e^(−ε/2)) = √n / (2 sinh(ε/2)):
+    # exact at tiny ε (2p − 1 would round to 0 below ε ≈ 1e-16) and no overflow at large ε.
+    denominator = 2.0 * math.sinh(epsilon / 2.0)
+    if denominator == 0.0 or not math.isfinite(1.0 / denominator):
+        raise ValueError(f"epsilon is too small to give a finite error, got {epsilon:g}")
+    with np.errstate(over="raise"):
+        try:
+            out = np.sqrt(n_arr) / denominator
+        except FloatingPointError:
+            raise ValueError(
+                f"epsilon is too small to give a finite error, got {epsilon:g}"
+            ) from None
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"epsilon is too small to give a finite error, got {epsilon:g}")
     return float(out) if out.ndim == 0 else out
 
 
@@ -257,8 +268,18 @@ def local_to_central_error_ratio(n, epsilon: float):
     r"""How many times larger the local model's typical count error is than the central
     model's (Laplace, sensitivity 1) at the same ε:
 
-    ratio = [√n e^(ε/2) / (e^ε - 1)] / (√2 / ε)."""
-    return local_count_std(n, epsilon) / laplace_std(1.0, epsilon)
+    ratio = [√n e^(ε/2) / (e^ε - 1)] / (√2 / ε) = √(n/2) · (ε/2) / sinh(ε/2),
+
+    the last form finite and exact at any ε (it tends to √(n/2) as ε → 0)."""
+    epsilon = check_epsilon(epsilon)
+    n_arr = check_finite_array("n", n)
+    if np.any(n_arr < 1):
+        raise ValueError("n must be >= 1")
+    half = epsilon / 2.0
+    # x / sinh x = 2x e^(−x) / (1 − e^(−2x)): the second form where sinh would overflow
+    shrink = half / math.sinh(half) if half < 20.0 else 2.0 * half * math.exp(-half)
+    out = np.sqrt(n_arr / 2.0) * shrink
+    return float(out) if out.ndim == 0 else out
 
 
 def normal_quantile_two_sided(level: float) -> float:
@@ -275,7 +296,11 @@ def rr_confidence_interval(
     out of n, at confidence `level`:
 
         r̂ = (C/n + q - 1)/(p + q - 1),
-        [low, high] = [r̂ ± z sqrt(rr_variance(clip(r̂, 0, 1), n, p, q))] ∩ [0, 1]."""
+        [low, high] = clip([r̂ ± z sqrt(rr_variance(clip(r̂, 0, 1), n, p, q))], 0, 1).
+
+    Both ends are clipped to [0, 1], so low <= high always; when r̂ falls outside [0, 1] so
+    far that the whole interval does, it shrinks to the nearer end (e.g. [1, 1]). The
+    estimate itself is returned unclipped: show it clipped, with the raw value explained."""
     n = check_integer("n", n, low=1)
     yes_count = check_integer("yes_count", yes_count, low=0)
     if yes_count > n:
@@ -283,7 +308,9 @@ def rr_confidence_interval(
     z = normal_quantile_two_sided(level)
     estimate = estimate_proportion_from_counts(yes_count, n, p, q)
     half_width = z * math.sqrt(rr_variance(min(max(estimate, 0.0), 1.0), n, p, q))
-    return estimate, max(estimate - half_width, 0.0), min(estimate + half_width, 1.0)
+    low = min(max(estimate - half_width, 0.0), 1.0)
+    high = max(min(estimate + half_width, 1.0), 0.0)
+    return estimate, low, high
 
 
 def rr_running_intervals(

@@ -31,6 +31,7 @@ import math
 import numpy as np
 
 from ._validate import (
+    MAX_EXP_EPSILON,
     as_rng,
     check_binary,
     check_categories,
@@ -175,7 +176,7 @@ def grr_oue_crossover_k(epsilon: float) -> float:
     From (e^ε + k - 2) / (e^ε - 1)² = 4 e^ε / (e^ε - 1)²  ⇔  k = 3 e^ε + 2.
     GRR has the smaller variance for k < k*, OUE for k > k*. A real number: the crossover
     usually falls between two whole k."""
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon, high=MAX_EXP_EPSILON - math.log(3.0))
     return 3.0 * math.exp(epsilon) + 2.0
 
 
@@ -183,6 +184,9 @@ def better_frequency_oracle(epsilon: float, k: int) -> str:
     r"""'GRR' if k < 3 e^ε + 2 (its variance is smaller), 'OUE' if k > 3 e^ε + 2, and
     'either' when the two variances are equal."""
     k = check_k(k)
+    epsilon = check_epsilon(epsilon)
+    if epsilon > math.log(max(k, 3)):  # 3e^ε + 2 > k for sure: no overflow to compute
+        return "GRR"
     crossover = grr_oue_crossover_k(epsilon)
     if math.isclose(k, crossover, rel_tol=1e-12):
         return "either"
