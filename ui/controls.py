@@ -119,15 +119,42 @@ def _bound(
     key: str,
     means: Callable[[list[str], Any], bool],
     default: Any,
+    unreadable: bool = False,
 ) -> Any:
     links.register(key, links.Binding(means=means, default=default))
+    if unreadable:  # this run only: the URL held text that Streamlit cannot parse
+        return widget(*args, key=key, **kwargs)
     return widget(*args, key=key, bind="query-params", **kwargs)
+
+
+def _drop_unreadable_number(key: str) -> bool:
+    """Remove `?key=` from the URL when its text is not a finite number a float can hold
+    (`inf`, `Infinity`, `1e400`, a 400-digit integer), and say so (True): Streamlit's own
+    parsing of a bound number widget raises OverflowError on such text, so the widget must
+    not be bound in this run (Streamlit seeds it from the URL the run started with). The
+    link guard then reports the value as an ignored link setting."""
+    texts = st.query_params.get_all(key)
+    if texts and not all(_finite_number(text) for text in texts):
+        del st.query_params[key]
+        return True
+    return False
+
+
+def _finite_number(text: str) -> bool:
+    try:
+        number = float(text)
+    except (ValueError, OverflowError):
+        return False
+    return math.isfinite(number) and abs(number) < 2.0**53
 
 
 def slider(label: str, min_value=None, max_value=None, value=None, step=None, *, key: str, **kw):
     """st.slider bound to the URL (a number, or a range given as a tuple `value`)."""
+    unreadable = _drop_unreadable_number(key)
     args = (label, min_value, max_value, value, step)
-    return _bound(st.slider, args, kw, key=key, means=_number_means, default=value)
+    return _bound(
+        st.slider, args, kw, key=key, means=_number_means, default=value, unreadable=unreadable
+    )
 
 
 def share_slider(
@@ -147,8 +174,17 @@ def share_slider(
 
 def number_input(label: str, *, key: str, value=None, **kw):
     """st.number_input bound to the URL."""
+    unreadable = _drop_unreadable_number(key)
     kw["value"] = value
-    return _bound(st.number_input, (label,), kw, key=key, means=_number_means, default=value)
+    return _bound(
+        st.number_input,
+        (label,),
+        kw,
+        key=key,
+        means=_number_means,
+        default=value,
+        unreadable=unreadable,
+    )
 
 
 def select_slider(

@@ -104,6 +104,19 @@ def test_an_invalid_link_setting_shows_a_notice_and_the_default(param, value):
     assert param not in at.query_params
 
 
+@pytest.mark.parametrize("value", ["inf", "-inf", "Infinity", "nan", "1e400", "9" * 400, "1e20"])
+def test_a_seed_beyond_any_number_is_ignored_without_a_traceback(value):
+    # Streamlit's own parsing of a bound number raised OverflowError on the first three
+    # kinds (issue 17, item 14): the link is now ignored with the notice.
+    at = tiny(seed=value)
+    assert not at.exception
+    expected = f"Ignored an invalid link setting: seed={value} — using the default."
+    assert [toast.value for toast in at.toast] == [expected]
+    assert shown_seed(at) == controls.DEFAULT_SEED
+    at.run()  # and the next run binds the seed to the URL again
+    assert not at.exception and not at.toast
+
+
 @pytest.mark.parametrize(
     "params",
     [{"seed": str(controls.DEFAULT_SEED)}, {"eps": "1"}, {"eps": "0.5"}, {"query": "Income"},
