@@ -39,13 +39,27 @@ def _megabytes(n_bytes: int) -> str:
 
 
 def _decode(raw: bytes, filename: str) -> str:
-    """UTF-8 (with or without a byte-order mark), else Windows-1252 (Excel's "CSV")."""
+    """UTF-8 (with or without a byte-order mark), else Windows-1252 (Excel's "CSV").
+
+    A file that is UTF-8 except for some bytes (an edit in another program) is refused with
+    the line of the first bad byte: read as Windows-1252 it would turn every "é" of the
+    UTF-8 part into "Ã©" and split one category into two."""
     binary = UploadError(
         f"{filename} holds binary bytes, not text: it is not a CSV file. "
         "Save your table as “CSV UTF-8 (comma delimited)” and upload that."
     )
     if b"\x00" in raw:
         raise binary
+    try:
+        raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        if _has_utf8_text(raw[: error.start]) or _has_utf8_text(raw[error.end :]):
+            line = raw[: error.start].count(b"\n") + 1
+            raise UploadError(
+                f"{filename} mixes two text encodings: it is UTF-8, but line {line:,} holds "
+                f"a byte (0x{raw[error.start]:02X}) that is not. Save the file again as "
+                "“CSV UTF-8 (comma delimited)” and upload that."
+            ) from None
     for encoding in ("utf-8-sig", "cp1252"):
         try:
             text = raw.decode(encoding)
@@ -56,6 +70,13 @@ def _decode(raw: bytes, filename: str) -> str:
             raise binary
         return text
     raise binary
+
+
+def _has_utf8_text(raw: bytes) -> bool:
+    """Whether `raw` holds at least one valid multi-byte UTF-8 character (e.g. "é" as
+    C3 A9): Windows-1252 text almost never does by chance."""
+    text = raw.decode("utf-8", errors="replace")
+    return any(ord(char) > 127 and char != "\ufffd" for char in text)
 
 
 def _delimiter(header_line: str) -> str:
@@ -174,6 +195,8 @@ def read_upload(raw: bytes, filename: str, *, max_bytes: int) -> pd.DataFrame:
     if raw.strip() == b"" or raw.strip() == b"\xef\xbb\xbf":
         raise UploadError(f"{filename} is empty: there is no header row and no data.")
     text = _decode(raw, filename)
+    if not text.strip():  # only Unicode spaces: no-break, ideographic, line separators
+        raise UploadError(f"{filename} is empty: there is no header row and no data.")
     _check_not_other_format(text, filename)
     first_line = next(line for line in text.splitlines() if line.strip())
     header, rows = _rows(text, filename, _delimiter(first_line))

@@ -97,6 +97,13 @@ def test_windows_1252_text_is_read():
         (b'Job,Town\n"Sales,Leeds\n', "not a valid CSV file"),
         (b"Job,Job\nSales,Clerk\n", "two columns are called"),
         (b"Job,\nSales,x\n", "column 2 has no name"),
+        ("\u00a0".encode(), "is empty"),
+        ("\u3000\n".encode(), "is empty"),
+        ("\u2028\u00a0\n".encode(), "is empty"),
+        (
+            "Name,Job\nCafé,Bäcker\nJérôme,Cook\n".encode() + b"Zo\xe9,Cook\n",
+            "line 4 holds a byte",
+        ),
     ],
     ids=[
         "empty",
@@ -115,6 +122,10 @@ def test_windows_1252_text_is_read():
         "open-quote",
         "duplicate-name",
         "nameless-column",
+        "only-no-break-space",
+        "only-ideographic-space",
+        "only-line-separators",
+        "utf8-with-one-windows-1252-byte",
     ],
 )
 def test_bad_upload_raises_upload_error_with_a_clear_message(raw, expected):
