@@ -12,13 +12,45 @@ import streamlit as st
 _CSV: dict[int, tuple[weakref.ref, bytes]] = {}
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP, "CSV
+# Injection"): such text cells and column names get a leading apostrophe, which spreadsheets
+# show as text. Numbers (numeric columns) are left alone, so −0.5 stays a number.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(value: object) -> object:
+    """A text value that a spreadsheet would run as a formula, made inert: "'" + value."""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def _inert(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with every text cell and column name passed through `neutralise`."""
+    text_columns = [
+        name
+        for name in frame.columns
+        if not pd.api.types.is_numeric_dtype(frame[name])
+        and not pd.api.types.is_bool_dtype(frame[name])
+    ]
+    renamed = [neutralise(str(name)) for name in frame.columns]
+    if not text_columns and renamed == [str(name) for name in frame.columns]:
+        return frame
+    safe = frame.copy()
+    for name in text_columns:
+        safe[name] = safe[name].astype(object).map(neutralise)
+    safe.columns = renamed
+    return safe
+
+
 def csv_bytes(frame: pd.DataFrame) -> bytes:
-    """A frame as CSV text in UTF-8, without the index."""
+    """A frame as CSV text in UTF-8, without the index; text that a spreadsheet would run as
+    a formula is made inert (`neutralise`)."""
     key = id(frame)
     hit = _CSV.get(key)
     if hit is not None and hit[0]() is frame:
         return hit[1]
-    data = frame.to_csv(index=False).encode("utf-8")
+    data = _inert(frame).to_csv(index=False).encode("utf-8")
     _CSV[key] = (weakref.ref(frame, lambda _, key=key: _CSV.pop(key, None)), data)
     return data
 

@@ -194,3 +194,16 @@ def test_the_seed_help_says_a_real_release_never_uses_a_seed():
     at = AppTest.from_string(SCRIPT, default_timeout=30).run()
     help_text = at.sidebar.number_input(key=classroom.SEED_KEY).help
     assert "for teaching only" in help_text and "never a seed" in help_text
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [("=1+2", "'=1+2"), ("+cmd", "'+cmd"), ("-x", "'-x"), ("@SUM(A1)", "'@SUM(A1)"),
+     ("\tx", "'\tx"), ("Sales", "Sales"), ("a=b", "a=b"), ("−2 SD", "−2 SD")],
+)  # fmt: skip
+def test_csv_download_makes_formula_text_inert_but_keeps_numbers(cell, written):
+    frame = pd.DataFrame({"category": [cell], "n": [-3], "share": [-0.5]})
+    lines = downloads.csv_bytes(frame).decode().splitlines()
+    assert lines[1] == f"{written},-3,-0.5"
+    renamed = downloads.csv_bytes(pd.DataFrame({cell: [1]})).decode().splitlines()[0]
+    assert renamed == written

@@ -10,6 +10,7 @@ from apptest_helpers import (
     code_texts,
     hosted_lesson,
     ignored_link_notice,
+    record_downloads,
     specs_and_frames,
     toasts,
     upload_csv,
@@ -255,3 +256,22 @@ def test_an_upload_never_defaults_to_a_column_of_unique_names():
     assert not at.exception
     assert at.selectbox(key="kary_column").value == "Team"
     assert "Name" in at.selectbox(key="kary_column").options  # still there to pick
+
+
+FORMULAS = (
+    b"Job,Town\n" + b"=HYPERLINK(evil),Leeds\n" * 40 + b"@SUM(A1),York\n" * 30 + b"Cook,Hull\n" * 20
+)
+
+
+def test_formula_categories_are_inert_in_the_csv_download(monkeypatch):
+    # issue 17, item 7: a spreadsheet would run "=HYPERLINK(…)" from the downloaded CSV
+    sent = record_downloads(monkeypatch)
+    at = upload_csv(hosted(), "formulas.csv", FORMULAS)
+    assert not at.exception
+    filename, lines = sent["kary_rr_dl_estimates"]
+    assert filename == "kary_rr-estimates.csv"
+    cells = [line.split(",")[0] for line in lines[1:]]
+    assert "'=HYPERLINK(evil)" in cells and "'@SUM(A1)" in cells and "Cook" in cells
+    assert not any(
+        cell.startswith(("=", "+", "-", "@")) for line in lines for cell in line.split(",")
+    )
