@@ -88,8 +88,13 @@ def run_lesson_with_upload(page_file: str, data: bytes, filename: str, *, max_by
 
 
 def ignored_link_notice(param: str, value: str) -> str:
-    """The toast app.py shows for a link setting it could not use."""
-    return f"Ignored an invalid link setting: {param}={value} — using the default."
+    """The toast app.py shows for a link setting it could not use (its text made plain)."""
+    from ui import text
+
+    return (
+        f"Ignored an invalid link setting: {text.plain(param)}={text.plain(value)} — using "
+        "the default."
+    )
 
 
 def toasts(at: AppTest) -> list[str]:

@@ -33,6 +33,8 @@ from typing import Any
 
 import streamlit as st
 
+from ui import text
+
 SNAPSHOT_KEY = "links_snapshot"  # {param: [values]} of the URL this run started with
 EXISTING_KEY = "links_existing"  # keys already in session state when the run started
 REGISTRY_KEY = "links_bound"  # {key: Binding} of the bound widgets this run created
@@ -112,11 +114,15 @@ def ignored_params(
 
 
 def notice(ignored: list[tuple[str, str, str]]) -> str:
-    """The sentence shown for ignored link settings."""
-    if len(ignored) == 1:
-        key, raw, instead = ignored[0]
+    """The sentence shown for ignored link settings (markdown: the URL's text in it is made
+    plain with `text.plain`, so a link value can never bold, link or load anything)."""
+    shown = [
+        (text.plain(key), text.plain(raw), text.plain(instead)) for key, raw, instead in ignored
+    ]
+    if len(shown) == 1:
+        key, raw, instead = shown[0]
         return f"Ignored an invalid link setting: {key}={raw} — using {instead}."
-    parts = "; ".join(f"{key}={raw} (using {instead})" for key, raw, instead in ignored)
+    parts = "; ".join(f"{key}={raw} (using {instead})" for key, raw, instead in shown)
     return f"Ignored invalid link settings: {parts}."
 
 

@@ -35,7 +35,7 @@ st.markdown(
     "value, 0 everywhere else."
 )
 category = controls.selectbox(
-    f"Pick a respondent by {attr.title}",
+    f"Pick a respondent by {title}",
     options=list(attr.labels),
     index=attr.labels.index("Sales") if "Sales" in attr.labels else 0,
     key="ue_value",

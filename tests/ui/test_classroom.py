@@ -4,13 +4,14 @@ for ignored link settings, CSV downloads; and determinism of a lesson given the 
 from __future__ import annotations
 
 import io
+import re
 
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import app_apptest
-from ui import classroom, controls, downloads
+from ui import classroom, controls, downloads, text
 
 SCRIPT = """
 import streamlit as st
@@ -97,7 +98,7 @@ def test_presenter_mode_toggle_and_url_flag_inject_the_css():
 def test_an_invalid_link_setting_shows_a_notice_and_the_default(param, value):
     at = tiny(**{param: value})
     assert not at.exception
-    expected = f"Ignored an invalid link setting: {param}={value} — using the default."
+    expected = f"Ignored an invalid link setting: {param}={text.plain(value)} — using the default."
     assert [toast.value for toast in at.toast] == [expected]
     assert expected in [caption.value for caption in at.sidebar.caption]
     assert shown_seed(at) == controls.DEFAULT_SEED
@@ -110,7 +111,7 @@ def test_a_seed_beyond_any_number_is_ignored_without_a_traceback(value):
     # kinds (issue 17, item 14): the link is now ignored with the notice.
     at = tiny(seed=value)
     assert not at.exception
-    expected = f"Ignored an invalid link setting: seed={value} — using the default."
+    expected = f"Ignored an invalid link setting: seed={text.plain(value)} — using the default."
     assert [toast.value for toast in at.toast] == [expected]
     assert shown_seed(at) == controls.DEFAULT_SEED
     at.run()  # and the next run binds the seed to the URL again
@@ -129,13 +130,14 @@ def test_valid_link_settings_are_not_reported(params):
 
 def test_a_corrected_value_says_what_is_used():
     at = tiny(seed="1.5")
-    assert [t.value for t in at.toast] == ["Ignored an invalid link setting: seed=1.5 — using 1."]
+    assert [t.value for t in at.toast] == ["Ignored an invalid link setting: seed=1\\.5 — using 1."]
 
 
 def test_two_invalid_settings_in_one_notice():
     at = tiny(seed="abc", eps="0.6")
     assert [t.value for t in at.toast] == [
-        "Ignored invalid link settings: seed=abc (using the default); eps=0.6 (using the default)."
+        "Ignored invalid link settings: seed=abc (using the default); "
+        "eps=0\\.6 (using the default)."
     ]
 
 
@@ -186,7 +188,7 @@ def test_the_app_runs_with_an_invalid_link_setting():
     at.run()
     assert not at.exception
     assert [t.value for t in at.toast] == [
-        "Ignored an invalid link setting: seed=not-a-number — using the default."
+        "Ignored an invalid link setting: seed=not\\-a\\-number — using the default."
     ]
 
 
@@ -207,3 +209,26 @@ def test_csv_download_makes_formula_text_inert_but_keeps_numbers(cell, written):
     assert lines[1] == f"{written},-3,-0.5"
     renamed = downloads.csv_bytes(pd.DataFrame({cell: [1]})).decode().splitlines()[0]
     assert renamed == written
+
+
+HOSTILE_LINK_VALUES = [
+    "**Session expired** [log in again](http://127.0.0.1:9/phish) ![](http://127.0.0.1:9/px.png)",
+    "<img src=x onerror=alert(1)>",
+    "$\\frac{1}{0}$ :red[alarm] www.evil.example a@b.example",
+]
+
+
+@pytest.mark.parametrize("value", HOSTILE_LINK_VALUES)
+def test_a_hostile_link_value_is_shown_as_plain_text_in_the_toast_and_the_caption(value):
+    # issue 17, item 4: the notice rendered the URL's Markdown (bold, a live link, an image
+    # request to the attacker's host)
+    at = tiny(eps=value)
+    assert not at.exception
+    expected = f"Ignored an invalid link setting: eps={text.plain(value)} — using the default."
+    assert [toast.value for toast in at.toast] == [expected]
+    assert expected in [caption.value for caption in at.sidebar.caption]
+    shown = text.plain(value)
+    assert not re.search(r"(?<!\\)[<>\[\]()*$!]", shown), "a metacharacter left unescaped"
+    assert "www\u2060" in shown or "www" not in value  # no auto-linked www. name
+    unescaped = re.sub(r"\\(.)", r"\1", shown.replace("\u2060", ""))
+    assert unescaped == value  # reads as the input

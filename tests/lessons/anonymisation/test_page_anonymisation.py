@@ -298,7 +298,10 @@ def test_invalid_link_value_falls_back_to_the_default_with_a_notice(params):
     app.switch_page("lessons/anonymisation/page.py").run()
     assert not app.exception, app.exception
     (key,) = params
-    assert any(t.value.startswith(f"Ignored an invalid link setting: {key}=") for t in app.toast)
+    assert any(
+        t.value.startswith(f"Ignored an invalid link setting: {text.plain(key)}=")
+        for t in app.toast
+    )
     assert app.select_slider(key="anon_eps").value == 1.0
     assert app.selectbox(key="anon_voter").value == lesson.default_voter()
     assert app.multiselect(key="anon_qi").value == list(lesson.SWEENEY_COLUMNS)

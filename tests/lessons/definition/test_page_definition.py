@@ -159,7 +159,9 @@ def test_invalid_link_value_falls_back_to_the_default_with_a_notice(params, trut
     at.switch_page("lessons/definition/page.py").run()
     assert not at.exception, at.exception
     (key,) = params
-    assert any(t.value.startswith(f"Ignored an invalid link setting: {key}=") for t in at.toast)
+    assert any(
+        t.value.startswith(f"Ignored an invalid link setting: {text.plain(key)}=") for t in at.toast
+    )
     assert at.select_slider(key="def_eps").value == 1.0
     assert at.slider(key="def_prior").value == 0.1
     assert metrics(at)["f(D): everyone"] == f"{truth:,}"
