@@ -102,6 +102,9 @@ def grr_variance(n: int, epsilon: float, k: int, frequency: float = 0.0) -> floa
     return _pure_variance(n, p, q, f, gap)
 
 
+SMALL_K = 64  # up to this many categories, sample_grr_counts uses the (cached) k × k matrix
+
+
 @functools.lru_cache(maxsize=64)
 def _grr_transition(epsilon: float, k: int) -> np.ndarray:
     """The k x k matrix P[report w | value v]: p on the diagonal, q elsewhere (read-only;
@@ -118,14 +121,31 @@ def sample_grr_counts(true_counts, epsilon: float, *, size=None, rng=None) -> np
     r"""Exact joint draw of the GRR report histogram without simulating people.
 
     The c_v people with true value v send Multinomial(c_v; q, …, p at v, …, q) reports; the
-    histogram is the sum over v. Returns shape (k,), or `size` + (k,)."""
+    histogram is the sum over v. Returns shape (k,), or `size` + (k,).
+
+    Up to SMALL_K categories this draws from the k × k transition matrix (cached). Beyond,
+    where k² numbers would not fit in memory (8,000 categories: 512 MB), it uses the same
+    distribution written as a mixture: since p = 1 − kq + q, each person reports a uniformly
+    random value (any of the k, their own included) with probability kq and the truth
+    otherwise. So T_v ~ Binomial(c_v, kq) of the c_v people answer at random, their
+    U = Σ_v T_v answers are Multinomial(U; 1/k, …, 1/k), and report_w = c_w − T_w + M_w:
+    exact, in O(k) memory."""
     counts = check_counts("true_counts", true_counts)
     k = counts.size
     if k < 2:
         raise ValueError("true_counts must have k >= 2 entries")
-    transition = _grr_transition(check_epsilon(epsilon), k)
+    check_k(k, "the number of categories in true_counts")
+    epsilon = check_epsilon(epsilon)
     size = check_size(size)
     generator = as_rng(rng)
     lead = () if size is None else tuple(np.atleast_1d(size))
-    draws = generator.multinomial(counts, transition, size=(*lead, k))
-    return draws.sum(axis=-2)
+    if k <= SMALL_K:
+        transition = _grr_transition(epsilon, k)
+        draws = generator.multinomial(counts, transition, size=(*lead, k))
+        return draws.sum(axis=-2)
+    check_size((*lead, k), "size × categories")  # the (size, k) arrays below
+    _, q = grr_probabilities(epsilon, k)
+    random_share = min(k * q, 1.0)
+    at_random = generator.binomial(counts, random_share, size=(*lead, k))
+    uniform = generator.multinomial(at_random.sum(axis=-1), np.full(k, 1.0 / k))
+    return counts - at_random + uniform

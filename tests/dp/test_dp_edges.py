@@ -208,3 +208,45 @@ def test_twelve_yes_on_coins_gives_an_estimate_of_150_percent_and_the_point_100(
     estimate, low, high = dp.rr_confidence_interval(12, 12, 0.75, 0.75)
     assert estimate == pytest.approx(1.5)
     assert (low, high) == (1.0, 1.0)
+
+
+# --- item 3: sample_grr_counts without a k × k matrix for many categories -------------------
+
+
+def test_many_category_grr_sampling_stays_small_in_memory():
+    import tracemalloc
+
+    counts = np.full(8_000, 3, dtype=np.int64)
+    tracemalloc.start()
+    try:
+        reports = dp.sample_grr_counts(counts, 1.0, rng=2)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20e6, f"peak {peak / 1e6:.0f} MB (the k × k way needs 1 GB)"
+    assert reports.sum() == counts.sum() and reports.min() >= 0
+
+
+def test_many_category_grr_sampling_has_the_exact_moments():
+    # k = 100 > SMALL_K: report_w = Bin(c_w, p) + Σ_{v≠w} Bin(c_v, q) in distribution, and
+    # two reports covary as a sum of multinomials: −Σ_v c_v P(a|v) P(b|v)
+    rng = np.random.default_rng(5)
+    counts = rng.integers(0, 40, 100)
+    counts[:3] = (300, 150, 0)
+    epsilon, runs = 1.5, 40_000
+    draws = dp.sample_grr_counts(counts, epsilon, size=runs, rng=6)
+    p, q = dp.grr_probabilities(epsilon, counts.size)
+    n = counts.sum()
+    assert (draws.sum(axis=1) == n).all()
+    mean = counts * p + (n - counts) * q
+    variance = counts * p * (1 - p) + (n - counts) * q * (1 - q)
+    se = np.sqrt(variance / runs)
+    assert np.all(np.abs(draws.mean(axis=0) - mean) <= 6 * se)
+    fourth = np.mean((draws - draws.mean(axis=0)) ** 4, axis=0)
+    var_se = np.sqrt(np.maximum(fourth - variance**2, 1e-12) / runs)
+    assert np.all(np.abs(draws.var(axis=0) - variance) <= 6 * var_se)
+    a, b = draws[:, 0], draws[:, 1]
+    cov = -(counts[0] * p * q + counts[1] * q * p + (n - counts[0] - counts[1]) * q * q)
+    sample_cov = np.cov(a, b)[0, 1]
+    cov_se = np.sqrt(np.var((a - a.mean()) * (b - b.mean())) / runs)
+    assert abs(sample_cov - cov) <= 6 * cov_se
