@@ -159,6 +159,21 @@ def test_script_in_the_question_is_shown_as_text(db_url) -> None:
         assert all(not m.allow_html for m in at.markdown)
 
 
+def test_urls_www_names_and_emails_in_the_question_are_not_links(db_url) -> None:
+    # issue 17, item 6: bare URLs, www. names and e-mail addresses became live links
+    question = "Visit https://evil.example/x or www.evil.example or mail a@evil.example?"
+    lecturer = page()
+    code = create(lecturer, question)
+    student = page()
+    student.query_params["join"] = code
+    student.run()
+    for at in (lecturer, student):
+        (shown,) = [m.value for m in at.markdown if "Visit" in m.value]
+        assert "https\\:\u2060//evil" in shown  # no scheme for the auto-linker to find
+        assert "www\u2060\\.evil" in shown and "a\u2060\\@evil" in shown
+        assert shown.replace("\u2060", "").replace("\\", "") == f"### {question}"
+
+
 def test_student_page_contains_no_admin_key(db_url, store) -> None:
     lecturer = page()
     code = create(lecturer, "Q?")
