@@ -13,7 +13,7 @@ CHROMIUM := /usr/bin/chromium
 help:
 	@echo "make run        serve the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 for a classroom)"
 	@echo "make test       lint + format check + all tests (installs Debian chromium when root)"
-	@echo "make bench      time the dp/ mechanisms, page reruns (AppTest and Chromium), the survey"
+	@echo "make bench      time the dp/ mechanisms, page reruns (AppTest and Chromium), the survey, uploads"
 	@echo "make clean      remove caches;  make distclean  also removes .venv"
 
 $(BIN)/python:
@@ -65,6 +65,7 @@ bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_pages.py
 	$(BIN)/python bench/bench_browser.py
 	$(BIN)/python bench/bench_survey.py
+	$(BIN)/python bench/bench_upload.py
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis test-results
