@@ -85,7 +85,7 @@ try:
     frame = read_upload(raw, "bench.csv", max_bytes=25 * 1024 * 1024)
     outcome = f"accepted: {{len(frame):,}} rows × {{frame.shape[1]}} columns"
 except UploadError as error:
-    outcome = "refused: " + str(error).split(":")[0].split(".")[0][:60]
+    outcome = "refused: " + str(error).replace("bench.csv ", "")[:75]
 seconds = time.perf_counter() - start
 peak = status("VmHWM")  # not ru_maxrss: Linux carries it over from the parent across exec
 print(f"{{peak - before:.0f}}|{{seconds:.2f}}|{{outcome}}")

@@ -16,17 +16,26 @@ questions randomized response can ask. Showing any of it is ui/text.py's job
 from __future__ import annotations
 
 import csv
-import io
+import math
 import re
+from array import array
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 MAX_CATEGORIES = 50
+# Bounds on an upload, so that one file cannot take the server (the smallest Community Cloud
+# box has 690 MB): columns, rows and values read, and distinct texts kept per column.
+MAX_COLUMNS = 200
+MAX_ROWS = 1_000_000
+MAX_CELLS = 5_000_000
+MAX_DISTINCT = 100_000
 MISSING_MARKERS = ("", "NA", "N/A", "NaN", "nan", "null", "NULL", "?")
 DELIMITERS = (",", ";", "\t")
 MAX_SINGLE_COLUMN_HEADER = 80
 CONDITIONS_PER_COLUMN = 50
+_MISSING = frozenset(MISSING_MARKERS)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -51,7 +60,7 @@ def _decode(raw: bytes, filename: str) -> str:
     if b"\x00" in raw:
         raise binary
     try:
-        raw.decode("utf-8-sig")
+        text = raw.decode("utf-8-sig")  # one decode: a second copy of 25 MB is too many
     except UnicodeDecodeError as error:
         if _has_utf8_text(raw[: error.start]) or _has_utf8_text(raw[error.end :]):
             line = raw[: error.start].count(b"\n") + 1
@@ -60,16 +69,28 @@ def _decode(raw: bytes, filename: str) -> str:
                 f"a byte (0x{raw[error.start]:02X}) that is not. Save the file again as "
                 "“CSV UTF-8 (comma delimited)” and upload that."
             ) from None
-    for encoding in ("utf-8-sig", "cp1252"):
         try:
-            text = raw.decode(encoding)
+            text = raw.decode("cp1252")
         except UnicodeDecodeError:
-            continue
-        # Text has tabs and line breaks, almost never other control characters.
-        if len(_CONTROL.findall(text[:100_000])) > 0:
-            raise binary
-        return text
-    raise binary
+            raise binary from None
+    # Text has tabs and line breaks, almost never other control characters.
+    if _CONTROL.search(text, 0, 100_000):
+        raise binary
+    return text
+
+
+def _lines(text: str):
+    """The lines of `text`, each with its line break, one at a time: io.StringIO would copy
+    the whole text (at up to 4 bytes a character) and splitlines would make every line at
+    once. A file with only old Mac line breaks (CR) is read as if they were LF."""
+    if "\n" not in text and "\r" in text:
+        text = text.replace("\r", "\n")
+    start, end = 0, len(text)
+    while start < end:
+        stop = text.find("\n", start)
+        stop = end if stop < 0 else stop + 1
+        yield text[start:stop]
+        start = stop
 
 
 def _has_utf8_text(raw: bytes) -> bool:
@@ -116,18 +137,100 @@ def _fields(n: int) -> str:
     return f"{n:,} field" if n == 1 else f"{n:,} fields"
 
 
-def _rows(text: str, filename: str, delimiter: str) -> tuple[list[str], list[list[str]]]:
-    """Header and data rows; raise on broken quoting, nameless or repeated column names,
+class _Column:
+    """One column read cell by cell, in bounded memory: each distinct text gets an int32
+    code (missing markers: −1) until MAX_DISTINCT texts; past that, a column whose texts
+    are all numbers keeps float64 values, and any other is dropped (an ID or free text: no
+    lesson can use it)."""
+
+    def __init__(self) -> None:
+        self.codes: dict[str, int] | None = dict.fromkeys(MISSING_MARKERS, -1)
+        self.cells: array = array("i")
+        self.numbers: array | None = None
+        self.dropped = False
+
+    def add(self, value: str) -> None:
+        if self.codes is not None:
+            code = self.codes.get(value)
+            if code is None:
+                code = len(self.codes) - len(MISSING_MARKERS)
+                if code >= MAX_DISTINCT:
+                    self._to_numbers()
+                    self.add(value)
+                    return
+                self.codes[value] = code
+            self.cells.append(code)
+        elif self.numbers is not None:
+            if value in _MISSING:
+                self.numbers.append(math.nan)
+                return
+            try:
+                self.numbers.append(float(value))
+            except ValueError:
+                self._drop()
+
+    def _to_numbers(self) -> None:
+        """Too many distinct texts for codes: numbers from here on, or drop the column."""
+        assert self.codes is not None
+        try:
+            table = {code: float(text) for text, code in self.codes.items() if code >= 0}
+        except ValueError:
+            self._drop()
+            return
+        self.numbers = array("d", (table[c] if c >= 0 else math.nan for c in self.cells))
+        self.codes, self.cells = None, array("i")
+
+    def _drop(self) -> None:
+        self.codes, self.numbers, self.cells, self.dropped = None, None, array("i"), True
+
+    def series(self, name: str) -> pd.Series:
+        """Numbers if every present value is a number; else category (few values) or
+        strings: the types the old whole-table reader gave, from the distinct texts only."""
+        if self.numbers is not None:
+            return pd.Series(np.frombuffer(self.numbers, dtype=np.float64), name=name)
+        assert self.codes is not None
+        texts = [
+            text for text, code in sorted(self.codes.items(), key=lambda kv: kv[1]) if code >= 0
+        ]
+        codes = np.frombuffer(self.cells, dtype=np.int32)
+        numbers = pd.to_numeric(pd.Series(texts, dtype=object), errors="coerce")
+        if texts and not numbers.isna().any():
+            values = numbers.to_numpy()[np.maximum(codes, 0)]
+            if (codes < 0).any():
+                values = np.where(codes < 0, np.nan, values.astype(np.float64))
+            return pd.Series(values, name=name)
+        if len(texts) <= MAX_CATEGORIES:
+            order = sorted(range(len(texts)), key=texts.__getitem__)
+            rank = np.empty(len(texts), dtype=np.int32)
+            rank[order] = np.arange(len(texts), dtype=np.int32)
+            sorted_codes = np.where(codes < 0, -1, rank[np.maximum(codes, 0)] if texts else -1)
+            categories = [texts[i] for i in order]
+            return pd.Series(pd.Categorical.from_codes(sorted_codes, categories), name=name)
+        objects = np.array([*texts, np.nan], dtype=object)
+        return pd.Series(objects[np.where(codes < 0, len(texts), codes)], name=name, dtype=object)
+
+
+def _columns(text: str, filename: str, delimiter: str) -> tuple[list[str], list[_Column], int]:
+    """Header, columns and the number of data rows, read row by row into `_Column`s; raise
+    on broken quoting, nameless or repeated column names, too many columns, rows or cells,
     and rows whose number of fields differs from the header's."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    reader = csv.reader(_lines(text), delimiter=delimiter, strict=True)
     header: list[str] | None = None
-    rows: list[list[str]] = []
+    columns: list[_Column] = []
+    n_rows = 0
     try:
         for row in reader:
             if not row or row == [""]:
                 continue  # a blank line is not a row
             if header is None:
                 header = row
+                if len(header) > MAX_COLUMNS:
+                    raise UploadError(
+                        f"{filename} has {len(header):,} columns; the lessons read at most "
+                        f"{MAX_COLUMNS:,}. Keep the columns you want to explore and upload that."
+                    )
+                _check_header(header, filename)
+                columns = [_Column() for _ in header]
                 continue
             if len(row) != len(header):
                 raise UploadError(
@@ -135,13 +238,30 @@ def _rows(text: str, filename: str, delimiter: str) -> tuple[list[str], list[lis
                     f"header row has {_fields(len(header))}. Every row needs one value per column "
                     "(leave a field empty for a missing value)."
                 )
-            rows.append(row)
+            n_rows += 1
+            if n_rows > MAX_ROWS or n_rows * len(header) > MAX_CELLS:
+                raise UploadError(
+                    f"{filename} has more than {min(MAX_ROWS, MAX_CELLS // len(header)):,} rows "
+                    f"of {_fields(len(header))}; the lessons read at most {MAX_ROWS:,} rows and "
+                    f"{MAX_CELLS:,} values. Upload a random sample of your table."
+                )
+            for value, column in zip(row, columns, strict=True):
+                column.add(value)
     except csv.Error as error:
         raise UploadError(
             f"{filename} is not a valid CSV file: line {reader.line_num:,}: {error}."
         ) from error
     if header is None:
         raise UploadError(f"{filename} is empty: there is no header row and no data.")
+    if n_rows == 0:
+        raise UploadError(
+            f"{filename} has a header row but no data rows: there is nobody to count."
+        )
+    return header, columns, n_rows
+
+
+def _check_header(header: list[str], filename: str) -> None:
+    """Every column named, no name twice, and not a sentence instead of column names."""
     for position, name in enumerate(header, start=1):
         if name.strip() == "":
             raise UploadError(
@@ -161,22 +281,6 @@ def _rows(text: str, filename: str, delimiter: str) -> tuple[list[str], list[lis
             "reads like a sentence, not like column names. A CSV starts with a header row "
             "such as “Name,Occupation”."
         )
-    if not rows:
-        raise UploadError(
-            f"{filename} has a header row but no data rows: there is nobody to count."
-        )
-    return header, rows
-
-
-def _typed_column(values: pd.Series) -> pd.Series:
-    """Numbers if every present value is a number; else category (few values) or strings."""
-    present = values.dropna()
-    numbers = pd.to_numeric(present, errors="coerce")
-    if len(present) > 0 and not numbers.isna().any():
-        return pd.to_numeric(values)
-    if present.nunique() <= MAX_CATEGORIES:
-        return values.astype("category")
-    return values
 
 
 def read_upload(raw: bytes, filename: str, *, max_bytes: int) -> pd.DataFrame:
@@ -198,13 +302,20 @@ def read_upload(raw: bytes, filename: str, *, max_bytes: int) -> pd.DataFrame:
     if not text.strip():  # only Unicode spaces: no-break, ideographic, line separators
         raise UploadError(f"{filename} is empty: there is no header row and no data.")
     _check_not_other_format(text, filename)
-    first_line = next(line for line in text.splitlines() if line.strip())
-    header, rows = _rows(text, filename, _delimiter(first_line))
-    strings = pd.DataFrame(rows, columns=header, dtype=object)
-    strings = strings.mask(strings.isin(MISSING_MARKERS))
-    frame = pd.DataFrame({name: _typed_column(strings[name]) for name in header})
-    if all(pd.api.types.is_numeric_dtype(frame[name]) for name in header):
-        shown = ", ".join(header[:5]) + (", …" if len(header) > 5 else "")
+    first_line = next(line for line in _lines(text) if line.strip())
+    header, columns, _ = _columns(text, filename, _delimiter(first_line))
+    kept = [(name, column) for name, column in zip(header, columns, strict=True)]
+    frame = pd.DataFrame({name: column.series(name) for name, column in kept if not column.dropped})
+    frame.attrs["dropped_columns"] = [name for name, column in kept if column.dropped]
+    if frame.shape[1] == 0:
+        raise UploadError(
+            f"Every column of {filename} has more than {MAX_DISTINCT:,} different texts "
+            "(IDs or free text): there is nothing the lessons can count."
+        )
+    del columns, kept
+    if all(pd.api.types.is_numeric_dtype(frame[name]) for name in frame.columns):
+        names = list(frame.columns)
+        shown = ", ".join(names[:5]) + (", …" if len(names) > 5 else "")
         raise UploadError(
             f"Every column of {filename} holds numbers ({shown}). The lessons count people "
             "by category, so the file needs at least one column of words, such as "
@@ -274,6 +385,10 @@ def categorical_columns(
                 usable.append(str(name))
                 if k == int(column.notna().sum()):
                     all_unique.append(str(name))
+    for name in frame.attrs.get("dropped_columns", []):  # not kept by read_upload
+        unavailable[str(name)] = (
+            f"more than {MAX_DISTINCT:,} different texts (IDs or free text): not kept"
+        )
     return CategoricalColumns(tuple(usable), unavailable, tuple(all_unique))
 
 

@@ -13,10 +13,12 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from data import upload as reader
 from data.upload import (
     UploadError,
     categorical_columns,
@@ -69,6 +71,69 @@ def test_semicolons_and_byte_order_mark_are_understood():
 def test_windows_1252_text_is_read():
     frame = read("Town,n\nMálaga,1\nBonn,2\n".encode("cp1252"))
     assert frame["Town"].astype(object).tolist() == ["Málaga", "Bonn"]
+
+
+# --- read_upload: bounded (issue 17, item 1) ------------------------------------------------
+
+
+def test_too_many_columns_are_refused_before_any_row_is_read():
+    header = ",".join(f"c{i}" for i in range(reader.MAX_COLUMNS + 1)).encode()
+    with pytest.raises(UploadError, match="201 columns; the lessons read at most 200"):
+        read(header + b"\n" + b",".join([b"v"] * (reader.MAX_COLUMNS + 1)) + b"\n")
+    ok = ",".join(f"c{i}" for i in range(reader.MAX_COLUMNS)).encode()
+    frame = read(ok + b"\n" + b",".join([b"v"] * reader.MAX_COLUMNS) + b"\n")
+    assert frame.shape == (1, reader.MAX_COLUMNS)
+
+
+def test_too_many_rows_or_values_are_refused(monkeypatch):
+    monkeypatch.setattr(reader, "MAX_ROWS", 100)
+    with pytest.raises(UploadError, match="more than 100 rows"):
+        read(b"Job,n\n" + b"Sales,1\n" * 101)
+    assert len(read(b"Job,n\n" + b"Sales,1\n" * 100)) == 100
+    monkeypatch.setattr(reader, "MAX_CELLS", 30)
+    with pytest.raises(UploadError, match="more than 15 rows of 2 fields"):
+        read(b"Job,n\n" + b"Sales,1\n" * 16)
+
+
+def test_a_column_with_very_many_numbers_keeps_them(monkeypatch):
+    monkeypatch.setattr(reader, "MAX_DISTINCT", 10)
+    values = [str(i * 1.5) for i in range(40)] + ["NA", "7"]
+    data = "Job,Pay\n" + "".join(
+        f"{'Sales' if i % 2 else 'Cook'},{v}\n" for i, v in enumerate(values)
+    )
+    frame = read(data.encode())
+    expected = [float(v) if v != "NA" else np.nan for v in values]
+    np.testing.assert_array_equal(frame["Pay"].to_numpy(), expected)
+    assert frame["Job"].dtype == "category"
+
+
+def test_a_column_with_very_many_texts_is_not_kept_and_says_why(monkeypatch):
+    monkeypatch.setattr(reader, "MAX_DISTINCT", 10)
+    data = "Job,Note\n" + "".join(f"{'Sales' if i % 2 else 'Cook'},note {i}\n" for i in range(40))
+    frame = read(data.encode())
+    assert list(frame.columns) == ["Job"]
+    assert frame.attrs["dropped_columns"] == ["Note"]
+    why = categorical_columns(frame).unavailable["Note"]
+    assert why == "more than 10 different texts (IDs or free text): not kept"
+    with pytest.raises(UploadError, match="Every column of data.csv has more than 10"):
+        read(b"Note\n" + "".join(f"note {i}\n" for i in range(40)).encode())
+
+
+def test_types_are_those_of_the_whole_table_reader():
+    # numbers (int without missing, float with), few texts as sorted categories, many as text
+    many = "".join(f"{'x' * (i % 3 + 1)}{i},{i},{'' if i == 5 else i}\n" for i in range(60))
+    frame = read(b"Name,Int,Gaps\n" + many.encode())
+    assert frame["Int"].dtype == np.int64 and frame["Gaps"].dtype == np.float64
+    assert np.isnan(frame["Gaps"][5]) and frame["Gaps"][6] == 6.0
+    assert frame["Name"].dtype == object and frame["Name"][0] == "x0"
+    few = read(b"Town,n\nYork,1\nBath,2\nYork,3\nAyr,\n")
+    assert list(few["Town"].cat.categories) == ["Ayr", "Bath", "York"]
+    assert few["Town"].tolist() == ["York", "Bath", "York", "Ayr"]
+
+
+def test_old_mac_line_breaks_are_read():
+    frame = read(b"Job,Town\rSales,Leeds\rClerk,York\r")
+    assert frame["Job"].tolist() == ["Sales", "Clerk"]
 
 
 # --- read_upload: every bad upload, with a clear message -----------------------------------
