@@ -66,6 +66,7 @@ bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_browser.py
 	$(BIN)/python bench/bench_survey.py
 	$(BIN)/python bench/bench_upload.py
+	$(BIN)/python bench/bench_sessions.py
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis test-results

@@ -16,6 +16,9 @@ questions randomized response can ask. Showing any of it is ui/text.py's job
 from __future__ import annotations
 
 import csv
+import ctypes
+import ctypes.util
+import gc
 import math
 import re
 from array import array
@@ -322,6 +325,36 @@ def read_upload(raw: bytes, filename: str, *, max_bytes: int) -> pd.DataFrame:
             "Occupation or Country."
         )
     return frame
+
+
+def return_freed_memory() -> bool:
+    """Give memory that Python has freed back to the operating system, after an upload is
+    read or dropped. Reading a file creates millions of small objects; once they are freed,
+    glibc keeps their pages for reuse, so the server's resident memory stays ~35 MB higher
+    per 7.6 MB file read even though nothing uses it. `malloc_trim(0)` returns those pages.
+    True when it ran (Linux with glibc), False elsewhere (nothing to do)."""
+    gc.collect()
+    trim = _malloc_trim()
+    if trim is None:
+        return False
+    trim(0)
+    return True
+
+
+def _malloc_trim():
+    global _TRIM
+    if _TRIM is _UNSET:
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+            _TRIM = libc.malloc_trim
+            _TRIM.argtypes = [ctypes.c_size_t]
+        except (OSError, AttributeError):  # not glibc (macOS, musl): no such function
+            _TRIM = None
+    return _TRIM
+
+
+_UNSET = object()
+_TRIM = _UNSET
 
 
 def missing_values(frame: pd.DataFrame) -> dict[str, int]:

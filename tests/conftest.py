@@ -71,7 +71,7 @@ expect.set_options(timeout=15_000)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that drives a real browser carries the `browser` marker (and reruns)."""
     for item in items:
-        if "page" in getattr(item, "fixturenames", ()):
+        if {"page", "browser"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, reruns_delay=1))
 
@@ -94,6 +94,16 @@ def _healthy(url: str) -> bool:
 def serve_app(log_dir: Path, script: Path = APP) -> Iterator[str]:
     """Run `script` (app.py unless told) with `streamlit run` on a free loopback port; yield
     its base URL once /_stcore/health answers, and stop the server afterwards."""
+    with serve_app_process(log_dir, script) as (base_url, _server):
+        yield base_url
+
+
+@contextlib.contextmanager
+def serve_app_process(
+    log_dir: Path, script: Path = APP, extra_args: tuple[str, ...] = ()
+) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`serve_app` with extra `streamlit run` options, yielding (base URL, the server's
+    process) — for tests that read the server's memory in /proc."""
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
     log_path = log_dir / "server.log"
@@ -104,6 +114,7 @@ def serve_app(log_dir: Path, script: Path = APP) -> Iterator[str]:
         "--server.address", "127.0.0.1",
         "--browser.gatherUsageStats", "false",
         "--server.fileWatcherType", "none",  # a file saved mid-run must not be re-imported
+        *extra_args,
     ]  # fmt: skip
     with log_path.open("wb") as log:
         server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
@@ -114,7 +125,7 @@ def serve_app(log_dir: Path, script: Path = APP) -> Iterator[str]:
                 log_tail = log_path.read_text(errors="replace")[-3000:]
                 pytest.fail(f"streamlit did not become healthy at {base_url}:\n{log_tail}")
             time.sleep(0.25)
-        yield base_url
+        yield base_url, server
     finally:
         server.terminate()
         try:

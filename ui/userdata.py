@@ -33,6 +33,7 @@ from data.upload import (
     category_counts,
     missing_values,
     read_upload,
+    return_freed_memory,
     yes_no_conditions,
 )
 from ui import controls, datasets, text
@@ -105,11 +106,13 @@ def _on_upload(uploader_key: str) -> None:
     st.session_state.pop(STATE_KEY, None)
     datasets.forget_upload_results()
     if file is None:
+        return_freed_memory()
         return
     try:
         frame = read_upload(file.getvalue(), file.name, max_bytes=max_upload_bytes())
     except UploadError as error:
         st.session_state[ERROR_KEY] = f"{error} Using the bundled census instead."
+        return_freed_memory()
         return
     st.session_state[STATE_KEY] = _Uploaded(
         file_id=file.file_id,
@@ -119,6 +122,7 @@ def _on_upload(uploader_key: str) -> None:
         conditions=yes_no_conditions(frame),
         missing=missing_values(frame),
     )
+    return_freed_memory()  # the reader's millions of small objects, freed by now
 
 
 def _back_to_census() -> None:
@@ -126,6 +130,7 @@ def _back_to_census() -> None:
     datasets.forget_upload_results()
     st.session_state.pop(ERROR_KEY, None)
     st.session_state[GENERATION_KEY] = st.session_state.get(GENERATION_KEY, 0) + 1
+    return_freed_memory()
 
 
 def active_dataset() -> ActiveDataset:

@@ -1,0 +1,85 @@
+"""What the server holds after browser sessions that uploaded a file have closed.
+
+Shared by the browser test (tests/ui/test_browser_session_memory.py, which asserts) and
+`make bench` (bench/bench_sessions.py, which prints). One session after another opens the
+app in a fresh Chromium context, uploads a census-like CSV through the real
+st.file_uploader, waits for the app to use it, and closes. Resident memory (VmRSS) of the
+server process is read from /proc after each step.
+
+Streamlit keeps a closed tab's session for `server.disconnectedSessionTTL` seconds (120 by
+default) so that a reconnecting tab finds it again; expired sessions are dropped the next
+time its session storage is written, i.e. when another session connects or disconnects.
+So "after" is read once that TTL has passed and one more (upload-free) session came and went.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from playwright.sync_api import Browser
+
+UPLOAD_NAME = "sessions.csv"
+APP_READY_MS = 60_000
+
+
+def census_like(size: int) -> bytes:
+    """Rows like the census: an ID, numbers, a few text columns, a unique free-text note."""
+    rows, total, i = [b"Id,Age,Job,Town,Sex,Hours,Income,Note\n"], 40, 0
+    towns = [b"Leeds", b"York", b"Hull", b"Bath", b"Ely"]
+    while total < size:
+        row = b"%d,%d,Job%d,%s,%s,%d,%d,note number %d\n" % (
+            i, 18 + i % 70, i % 14, towns[i % 5], b"FM"[i % 2 : i % 2 + 1], i % 99,
+            i * 7 % 100_003, i,
+        )  # fmt: skip
+        rows.append(row)
+        total += len(row)
+        i += 1
+    return b"".join(rows)
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of process `pid`, in MB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def _visit(browser: Browser, base_url: str, upload: bytes | None) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto(base_url)
+    uploader = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    uploader.wait_for(state="attached", timeout=APP_READY_MS)
+    if upload is not None:
+        uploader.set_input_files({"name": UPLOAD_NAME, "mimeType": "text/csv", "buffer": upload})
+        page.get_by_text(f"Your file: {UPLOAD_NAME}").wait_for(timeout=APP_READY_MS)
+    page.wait_for_timeout(1_000)  # let the run finish sending
+    context.close()
+
+
+def upload_sessions(
+    browser: Browser,
+    base_url: str,
+    pid: int,
+    *,
+    upload: bytes,
+    sessions: int = 4,
+    settle_s: float = 5.0,
+    session_ttl_s: float = 120.0,
+) -> list[tuple[str, float]]:
+    """[(step, server RSS in MB)]: the baseline after one upload-free visit, then after each
+    upload session has closed, and at the end once Streamlit has dropped the closed sessions."""
+    _visit(browser, base_url, None)
+    time.sleep(settle_s)
+    steps = [("baseline", rss_mb(pid))]
+    for number in range(1, sessions + 1):
+        _visit(browser, base_url, upload)
+        time.sleep(settle_s)
+        steps.append((f"session {number} closed", rss_mb(pid)))
+    time.sleep(session_ttl_s + 1)
+    _visit(browser, base_url, None)  # a write to Streamlit's session storage drops the expired
+    time.sleep(settle_s)
+    steps.append(("sessions expired", rss_mb(pid)))
+    return steps
