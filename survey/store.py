@@ -11,13 +11,22 @@ What is stored, and why nothing more:
   itself never reaches the database.
 
 Tables are created on first use, and `survey_schema` records the schema version.
+
+Faults: any database error leaves this module as `StorageError`, whose `reason` (busy,
+damaged, read-only, full, unreachable, failed) a page can explain in words; the error's own
+text, which may quote SQL, goes to the server log only. A write that finds SQLite locked by
+another process retries for at most `BUSY_DEADLINE_S` seconds, then raises
+StorageError("busy"), so a student hears "tap again" instead of waiting for minutes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import enum
+import logging
 import re
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
@@ -43,7 +52,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
 
 from . import security
@@ -52,7 +61,12 @@ from .protocols import Protocol, protocol_for
 SCHEMA_VERSION = 1
 MAX_QUESTION_CHARS = 200
 JOIN_CODE_ATTEMPTS = 20
-LOCKED_RETRIES = 50  # SQLite "database is locked" retries on writes (busy_timeout first)
+# SQLite "database is locked": each statement waits up to BUSY_TIMEOUT_MS for the lock, a
+# write is retried until BUSY_DEADLINE_S have passed, then the caller hears "busy".
+BUSY_TIMEOUT_MS = 1000
+BUSY_DEADLINE_S = 3.0
+
+_LOG = logging.getLogger(__name__)
 
 metadata = MetaData()
 
@@ -106,6 +120,57 @@ class SubmitResult(enum.Enum):
 
 class AdminKeyError(PermissionError):
     """The admin key does not belong to this survey."""
+
+
+# Why the database failed, in words (the database's own message may quote SQL: never shown).
+BUSY = "busy"
+DAMAGED = "damaged"
+READ_ONLY = "read_only"
+FULL = "full"
+UNREACHABLE = "unreachable"
+FAILED = "failed"
+STORAGE_FAULTS = {
+    BUSY: "the survey database is busy with other answers",
+    DAMAGED: "the survey database file is damaged (it is not a database, or it was cut short)",
+    READ_ONLY: "the survey database is read-only, so nothing can be saved",
+    FULL: "the disk that holds the survey database is full",
+    UNREACHABLE: "the survey database cannot be opened",
+    FAILED: "the survey database reported an error",
+}
+
+
+class StorageError(RuntimeError):
+    """The database could not do what was asked. `reason` is one of STORAGE_FAULTS; the
+    message is plain words, never the database's text (which is logged on the server)."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(STORAGE_FAULTS[reason])
+
+
+def _fault(error: BaseException) -> str:
+    """The STORAGE_FAULTS reason for a database error (by SQLite's and PostgreSQL's texts)."""
+    text = str(getattr(error, "orig", None) or error).lower()
+    if "locked" in text or "busy" in text:
+        return BUSY
+    if "not a database" in text or "malformed" in text or "corrupt" in text:
+        return DAMAGED
+    if "readonly" in text or "read-only" in text or "read only" in text:
+        return READ_ONLY
+    if "is full" in text or "no space" in text or "disk full" in text:
+        return FULL
+    if "unable to open" in text or "could not connect" in text or "connection refused" in text:
+        return UNREACHABLE
+    return FAILED
+
+
+def _storage_error(error: BaseException) -> StorageError:
+    reason = _fault(error)
+    _LOG.warning("survey database fault (%s): %s", reason, error)
+    return StorageError(reason)
+
+
+_DATABASE_ERRORS = (DBAPIError, sqlite3.Error)
 
 
 @dataclass(frozen=True)
@@ -175,10 +240,6 @@ def _now_minute() -> dt.datetime:
     return now.replace(second=0, microsecond=0, tzinfo=None)
 
 
-def _is_locked(error: DBAPIError) -> bool:
-    return "locked" in str(error.orig).lower() or "busy" in str(error.orig).lower()
-
-
 class SurveyStore:
     """Surveys and their randomized responses in the database at `url`."""
 
@@ -186,7 +247,9 @@ class SurveyStore:
         self.url = make_url(url)
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         if self.is_sqlite:
-            kwargs: dict = {"connect_args": {"timeout": 30, "check_same_thread": False}}
+            kwargs: dict = {
+                "connect_args": {"timeout": BUSY_TIMEOUT_MS / 1000, "check_same_thread": False}
+            }
             if self.url.database in (None, "", ":memory:"):
                 kwargs["poolclass"] = StaticPool
             else:
@@ -215,9 +278,9 @@ class SurveyStore:
                     if stored is None:
                         conn.execute(insert(schema_table).values(version=SCHEMA_VERSION))
                 break
-            except (IntegrityError, OperationalError, DBAPIError):
-                if attempt == 4:
-                    raise
+            except _DATABASE_ERRORS as error:
+                if attempt == 4 or _fault(error) not in (BUSY, FAILED):
+                    raise _storage_error(error) from None
                 time.sleep(0.2 * (attempt + 1))
         version = self.schema_version()
         if version > SCHEMA_VERSION:
@@ -228,26 +291,42 @@ class SurveyStore:
 
     def schema_version(self) -> int:
         """The schema version recorded in the database."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             return int(conn.execute(select(func.max(schema_table.c.version))).scalar_one())
+
+    @contextlib.contextmanager
+    def _reading(self):
+        """A connection for reads; a database error leaves as StorageError (no SQL)."""
+        try:
+            with self.engine.connect() as conn:
+                yield conn
+        except _DATABASE_ERRORS as error:
+            raise _storage_error(error) from None
 
     def dispose(self) -> None:
         """Close the connection pool."""
         self.engine.dispose()
 
     def _write(self, statement, *, primary_key: bool = False) -> int:
-        """Execute one write in its own transaction, retrying while SQLite is locked.
-        Returns the number of rows it touched, or the new primary key if asked."""
-        for attempt in range(LOCKED_RETRIES):
+        """Execute one write in its own transaction. While SQLite is locked by another
+        writer, retry until BUSY_DEADLINE_S have passed, then raise StorageError("busy").
+        IntegrityError (a constraint) is left to the caller; any other database error
+        becomes StorageError. Returns the rows touched, or the new primary key if asked."""
+        deadline = time.monotonic() + BUSY_DEADLINE_S
+        attempt = 0
+        while True:
             try:
                 with self.engine.begin() as conn:
                     result = conn.execute(statement, execution_options={"preserve_rowcount": True})
                     return int(result.inserted_primary_key[0]) if primary_key else result.rowcount
-            except OperationalError as error:
-                if not (self.is_sqlite and _is_locked(error)) or attempt == LOCKED_RETRIES - 1:
-                    raise
-                time.sleep(min(0.01 * (attempt + 1), 0.2))
-        raise AssertionError("unreachable")
+            except IntegrityError:
+                raise
+            except _DATABASE_ERRORS as error:
+                busy = self.is_sqlite and _fault(error) == BUSY
+                if not busy or time.monotonic() >= deadline:
+                    raise _storage_error(error) from None
+            attempt += 1
+            time.sleep(min(0.01 * attempt, 0.2))
 
     # -- surveys ------------------------------------------------------------------------
     def create_survey(self, question: str, protocol: Protocol) -> NewSurvey:
@@ -302,7 +381,7 @@ class SurveyStore:
         code = security.normalize_join_code(code)
         if code is None:
             return None
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             row = conn.execute(
                 select(*self._public_columns()).where(surveys_table.c.join_code == code)
             ).first()
@@ -310,7 +389,7 @@ class SurveyStore:
 
     def get_by_id(self, survey_id: int) -> Survey | None:
         """The survey with this id, or None."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             row = conn.execute(
                 select(*self._public_columns()).where(surveys_table.c.id == int(survey_id))
             ).first()
@@ -319,7 +398,7 @@ class SurveyStore:
     # -- admin --------------------------------------------------------------------------
     def check_admin_key(self, survey_id: int, admin_key: object) -> bool:
         """Whether `admin_key` is this survey's key (constant-time comparison)."""
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             digest = conn.execute(
                 select(surveys_table.c.admin_key_sha256).where(surveys_table.c.id == survey_id)
             ).scalar()
@@ -354,7 +433,7 @@ class SurveyStore:
         with self._salts_lock:
             salt = self._salts.get(survey_id)
         if salt is None:
-            with self.engine.connect() as conn:
+            with self._reading() as conn:
                 salt = conn.execute(
                     select(surveys_table.c.session_salt).where(surveys_table.c.id == survey_id)
                 ).scalar()
@@ -398,7 +477,7 @@ class SurveyStore:
         if salt is None:
             return False
         digest = security.session_digest(salt, session_token)
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             found = conn.execute(
                 select(responses_table.c.id).where(
                     responses_table.c.survey_id == survey_id,
@@ -410,7 +489,7 @@ class SurveyStore:
     def counts(self, survey_id: int) -> Counts:
         """How many responses, and how many reported "yes"."""
         t = responses_table
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             total, yes = conn.execute(
                 select(func.count(t.c.id), func.count(t.c.id).filter(t.c.reported_yes.is_(True)))
                 .where(t.c.survey_id == survey_id)
@@ -420,7 +499,7 @@ class SurveyStore:
     def responses(self, survey_id: int) -> list[Response]:
         """The randomized responses in arrival order (no session digest: export-safe)."""
         t = responses_table
-        with self.engine.connect() as conn:
+        with self._reading() as conn:
             rows = conn.execute(
                 select(t.c.reported_yes, t.c.submitted_at)
                 .where(t.c.survey_id == survey_id)
@@ -433,8 +512,10 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     """WAL lets readers (the projector) run while students write; wait, do not fail,
     when another process holds the write lock."""
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA busy_timeout = 30000")
+    cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys = ON")
-    cursor.execute("PRAGMA journal_mode = WAL")  # in-memory databases ignore it
+    # In-memory databases ignore it; a read-only or locked one keeps its mode (reads work).
+    with contextlib.suppress(sqlite3.OperationalError):
+        cursor.execute("PRAGMA journal_mode = WAL")
     cursor.execute("PRAGMA synchronous = NORMAL")
     cursor.close()

@@ -141,7 +141,51 @@ def qr_png(text: str) -> bytes:
     return buffer.getvalue()
 
 
-# -- rendering user text safely --------------------------------------------------------
+# -- storage faults --------------------------------------------------------------------
+_STUDENT_FAULTS = {
+    survey.store.BUSY: (
+        "The survey is busy: many answers are arriving at once. Your answer was not "
+        "recorded. Tap again."
+    ),
+}
+_STUDENT_FAULT = (
+    "The survey cannot record answers right now: {what}. Your answer was not recorded. "
+    "Tell your lecturer."
+)
+_LECTURER_FAULTS = {
+    survey.store.BUSY: "Another program is holding the database. Try again in a moment.",
+    survey.store.DAMAGED: (
+        "No survey can be shown or saved. Stop the app, move the file var/survey.sqlite3 "
+        "aside (keep it: the answers may be recoverable) and start the app again; it "
+        "creates a new, empty database. If you set SURVEY_DB_URL, check that database."
+    ),
+    survey.store.READ_ONLY: (
+        "Results can still be shown, but nothing can be saved: no new survey, no answers, "
+        "no closing or reset. Make the folder var/ and the file var/survey.sqlite3 "
+        "writable by the user who runs the app (or set SURVEY_DB_DIR to a writable "
+        "folder), then restart the app."
+    ),
+    survey.store.FULL: (
+        "Answers already saved are kept and shown, but new ones cannot be saved. Free "
+        "space on the disk that holds the database (the var/ folder, or SURVEY_DB_DIR)."
+    ),
+    survey.store.UNREACHABLE: (
+        "Check SURVEY_DB_URL, or that the folder SURVEY_DB_DIR (default var/) exists and "
+        "is writable by the app; with a database server, check that it is running."
+    ),
+    survey.store.FAILED: "The server's log has the database's own message.",
+}
+
+
+def fault_message(reason: str, *, student: bool) -> str:
+    """What a student or the lecturer reads when the survey database fails (`reason`, from
+    survey.StorageError): what happened and, for the lecturer, what to do. Never SQL."""
+    what = survey.STORAGE_FAULTS[reason]
+    if student:
+        return _STUDENT_FAULTS.get(reason, _STUDENT_FAULT.format(what=what))
+    return f"The class survey cannot work normally: {what}. {_LECTURER_FAULTS[reason]}"
+
+
 # -- results ---------------------------------------------------------------------------
 def responses_csv(responses: list[survey.Response]) -> str:
     """CSV of the randomized responses only: number, reported bit, minute (UTC)."""

@@ -17,8 +17,6 @@ import survey
 from lessons.class_survey import charts, model, snippets
 from ui import classroom, controls, text
 
-store = model.survey_store(model.database_url())
-
 EXAMPLE_QUESTION = "Have you ever copied homework from a classmate?"
 PROTOCOL_LABELS = {
     survey.TWO_COINS: "Two coins (p = q = ¾, ε = ln 3)",
@@ -40,6 +38,15 @@ SUBMIT_MESSAGES = {
         "This survey no longer exists: your answer was not recorded.",
     ),
 }
+
+
+def show_fault(reason: str, *, student: bool) -> None:
+    """The survey database failed: say what happened (and, to the lecturer, what to do)."""
+    message = model.fault_message(reason, student=student)
+    if reason == survey.store.BUSY:
+        st.warning(message, icon=":material/hourglass_top:")
+    else:
+        st.error(message, icon=":material/database:")
 
 
 def show_question(question: str) -> None:
@@ -96,7 +103,11 @@ def submit_report(survey_id: int, reported_bit: int) -> None:
     if not model.rate_limiter().allow(token):
         st.session_state["survey_rate_limited"] = True
         return
-    outcome = store.submit(survey_id, token, reported_bit)
+    try:
+        outcome = store.submit(survey_id, token, reported_bit)
+    except survey.StorageError as error:  # not recorded: the buttons stay, to tap again
+        st.session_state["survey_fault"] = error.reason
+        return
     st.session_state[f"survey_outcome_{survey_id}"] = outcome.value
 
 
@@ -165,6 +176,9 @@ def student_view(raw_code: str) -> None:
         )
     if st.session_state.pop("survey_rate_limited", False):
         st.warning("Too many taps in a minute. Wait a moment, then try again.")
+    fault = st.session_state.pop("survey_fault", None)
+    if fault is not None:
+        show_fault(fault, student=True)
 
 
 # --- Lecturer: create -------------------------------------------------------------------
@@ -263,7 +277,15 @@ def admin_key_for(code: str, survey_id: int) -> str | None:
 
 @st.fragment(run_every=2)
 def live_results(survey_id: int, admin_key: str) -> None:
-    """Counts, estimate, interval and chart; reruns on its own every 2 seconds."""
+    """Counts, estimate, interval and chart; reruns on its own every 2 seconds. A database
+    fault is explained in place (and the next refresh tries again)."""
+    try:
+        _live_results(survey_id, admin_key)
+    except survey.StorageError as error:
+        show_fault(error.reason, student=False)
+
+
+def _live_results(survey_id: int, admin_key: str) -> None:
     current = store.get_by_id(survey_id)
     if current is None:
         st.error("This survey no longer exists.")
@@ -396,9 +418,15 @@ def lecturer_view(raw_code: str) -> None:
 
 
 params = st.query_params
-if "join" in params:
-    student_view(params["join"])
-elif "manage" in params:
-    lecturer_view(params["manage"])
-else:
-    create_view()
+try:
+    store = model.survey_store(model.database_url())
+    if "join" in params:
+        student_view(params["join"])
+    elif "manage" in params:
+        lecturer_view(params["manage"])
+    else:
+        create_view()
+except survey.StorageError as error:
+    show_fault(error.reason, student="join" in params)
+except OSError:  # the database folder cannot be created (read-only var/, no such disk)
+    show_fault(survey.store.UNREACHABLE, student="join" in params)

@@ -1,0 +1,159 @@
+"""The survey store under storage faults (issue 17, items 10 and 11), on real SQLite files:
+a database locked by another process, a file that is not a database, a database cut short,
+a read-only database, a full disk. Every fault leaves the store as `survey.StorageError`
+with a reason and a message in words — never the database's text, which may quote SQL —
+and reading keeps working wherever the fault allows it.
+
+Faults are made real without root privileges (CI runs as root, which ignores file modes):
+read-only through SQLite's `mode=ro` URI, a full disk through `PRAGMA max_page_count`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from sqlalchemy import event
+
+import survey
+from survey import security, store as store_module
+
+SQL_WORDS = ("SELECT", "INSERT", "UPDATE", "DELETE", "survey_", "sqlite", "PRAGMA")
+
+
+def plain(error: BaseException) -> str:
+    """The error's text as a page would show it; asserts no SQL and no chained cause."""
+    text = str(error)
+    assert not any(word.lower() in text.lower() for word in SQL_WORDS), text
+    assert error.__cause__ is None and error.__suppress_context__, "the SQL must not be chained"
+    return text
+
+
+@pytest.fixture
+def path(tmp_path) -> Path:
+    return tmp_path / "survey.sqlite3"
+
+
+@pytest.fixture
+def filled(path) -> tuple[Path, int, str]:
+    """A database with one survey of 3 answers; (path, survey id, admin key)."""
+    store = survey.SurveyStore(f"sqlite:///{path}")
+    created = store.create_survey("Q?", survey.protocol_for(survey.TWO_COINS))
+    for bit in (1, 0, 1):
+        store.submit(created.survey.id, security.new_session_token(), bit)
+    store.dispose()
+    with sqlite3.connect(path) as conn:  # everything into the main file, no -wal left
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.execute("PRAGMA journal_mode = DELETE")
+    return path, created.survey.id, created.admin_key
+
+
+def test_a_locked_database_fails_fast_with_busy_and_reads_still_work(filled, monkeypatch):
+    path, survey_id, _ = filled
+    store = survey.SurveyStore(f"sqlite:///{path}")
+    sleeps: list[float] = []
+    real_sleep = store_module.time.sleep
+    monkeypatch.setattr(store_module.time, "sleep", lambda s: (sleeps.append(s), real_sleep(s)))
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    try:
+        assert store.counts(survey_id) == survey.Counts(3, 2)  # the projector still reads
+        with pytest.raises(survey.StorageError) as raised:
+            store.submit(survey_id, security.new_session_token(), 1)
+        assert raised.value.reason == "busy"
+        assert "busy" in plain(raised.value)
+        # Bounded: the retries stop at the deadline (each waits <= BUSY_TIMEOUT_MS for the
+        # lock), not after 50 retries of a 30 s timeout as before.
+        assert sum(sleeps) <= store_module.BUSY_DEADLINE_S
+        assert store_module.BUSY_TIMEOUT_MS <= 1000
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    # Once the lock is gone, the same tap goes through.
+    assert store.submit(survey_id, security.new_session_token(), 1) is survey.SubmitResult.ACCEPTED
+    store.dispose()
+
+
+def test_a_file_that_is_not_a_database_is_reported_as_damaged(path):
+    path.write_bytes(b"this is not a database, just text\n" * 200)
+    with pytest.raises(survey.StorageError) as raised:
+        survey.SurveyStore(f"sqlite:///{path}")
+    assert raised.value.reason == "damaged"
+    assert "damaged" in plain(raised.value)
+
+
+def test_a_database_cut_short_is_reported_as_damaged(filled):
+    path, survey_id, _ = filled
+    with path.open("r+b") as file:  # keep the header and the first pages only
+        file.truncate(2 * 4096)
+    with pytest.raises(survey.StorageError) as raised:
+        store = survey.SurveyStore(f"sqlite:///{path}")
+        store.counts(survey_id)
+        store.responses(survey_id)
+    assert raised.value.reason == "damaged"
+    plain(raised.value)
+
+
+def test_a_read_only_database_still_shows_results_but_refuses_writes(filled):
+    path, survey_id, admin_key = filled
+    store = survey.SurveyStore(f"sqlite:///file:{path}?mode=ro&uri=true")
+    assert store.counts(survey_id) == survey.Counts(3, 2)
+    assert len(store.responses(survey_id)) == 3
+    assert store.get_by_id(survey_id).is_open
+    for write in (
+        lambda: store.submit(survey_id, security.new_session_token(), 1),
+        lambda: store.close(survey_id, admin_key),
+        lambda: store.create_survey("Another?", survey.protocol_for(survey.DIE)),
+    ):
+        with pytest.raises(survey.StorageError) as raised:
+            write()
+        assert raised.value.reason == "read_only"
+        assert "read-only" in plain(raised.value)
+    store.dispose()
+
+
+def test_a_full_disk_keeps_the_answers_already_saved(filled):
+    path, survey_id, _ = filled
+    store = survey.SurveyStore(f"sqlite:///{path}")
+    store.engine.dispose()
+    pages = sqlite3.connect(path).execute("PRAGMA page_count").fetchone()[0]
+
+    @event.listens_for(store.engine, "connect")
+    def _no_room(dbapi_connection, _record):  # the disk fills up: no page can be added
+        dbapi_connection.execute(f"PRAGMA max_page_count = {pages + 1}")
+
+    accepted = 0
+    with pytest.raises(survey.StorageError) as raised:
+        for _ in range(5_000):
+            store.submit(survey_id, security.new_session_token(), 1)
+            accepted += 1
+    assert raised.value.reason == "full"
+    assert "full" in plain(raised.value)
+    assert store.counts(survey_id) == survey.Counts(3 + accepted, 2 + accepted)
+    store.dispose()
+
+
+def test_an_unreachable_database_is_reported_without_its_address(tmp_path):
+    missing = tmp_path / "no" / "such" / "folder" / "survey.sqlite3"
+    with pytest.raises(survey.StorageError) as raised:
+        survey.SurveyStore(f"sqlite:///{missing}")
+    assert raised.value.reason == "unreachable"
+    assert str(tmp_path) not in plain(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("message", "reason"),
+    [
+        ("database is locked", "busy"),
+        ("file is not a database", "damaged"),
+        ("database disk image is malformed", "damaged"),
+        ("attempt to write a readonly database", "read_only"),
+        ("database or disk is full", "full"),
+        ("unable to open database file", "unreachable"),
+        ("could not connect to server: Connection refused", "unreachable"),
+        ("disk I/O error", "failed"),
+    ],
+)
+def test_database_messages_map_to_reasons(message, reason):
+    assert store_module._fault(sqlite3.OperationalError(message)) == reason
