@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import os
+import re
 import socket
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -29,6 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]  # lessons/class_survey/model.py -> t
 DEFAULT_DB_DIR = ROOT / "var"
 URL_PATH = "class-survey"
 SESSION_TOKEN_KEY = "survey_session_token"
+TOKEN_PARAM = "me"  # the student's token in their own address bar (see session_token)
+TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{22,64}")  # what secrets.token_urlsafe(16+) gives
 ADMIN_KEYS_KEY = "survey_admin_keys"
 MAX_CHART_POINTS = 300
 CHART_HEIGHT = 300  # the plot area, in pixels
@@ -64,10 +67,23 @@ def rate_limiter() -> survey.RateLimiter:
 
 
 def session_token() -> str:
-    """This browser session's random token (lives only in server memory)."""
+    """The student's random token, which makes an answer count once (issue 17, item 9).
+
+    It is kept in the student's own address bar (`?join=CODE&me=TOKEN`), not only in the
+    server's memory: a reload, or the reconnect after a server crash and restart, runs the
+    page again with the same token, so an answer that was stored but never confirmed is
+    recognised ("already answered") and a second tap is refused. Only the HMAC of the token
+    with the survey's salt reaches the database. A new tab opened from the QR code gets a
+    new token (the lecturer's screen says so)."""
+    from_url = st.query_params.get(TOKEN_PARAM)
+    if from_url is not None and TOKEN_PATTERN.fullmatch(from_url):
+        st.session_state[SESSION_TOKEN_KEY] = from_url
+        return from_url
     if SESSION_TOKEN_KEY not in st.session_state:
         st.session_state[SESSION_TOKEN_KEY] = survey.new_session_token()
-    return st.session_state[SESSION_TOKEN_KEY]
+    token = st.session_state[SESSION_TOKEN_KEY]
+    st.query_params[TOKEN_PARAM] = token
+    return token
 
 
 def remember_admin_key(code: str, admin_key: str) -> None:

@@ -27,7 +27,8 @@ SUBMIT_MESSAGES = {
     survey.SubmitResult.ACCEPTED: (st.success, "Your reported answer is in. Thank you!"),
     survey.SubmitResult.DUPLICATE: (
         st.info,
-        "This browser has already answered this survey. Only your first answer counts.",
+        "Your answer from this page is already in (perhaps just before the connection "
+        "dropped). Only your first answer counts.",
     ),
     survey.SubmitResult.CLOSED: (
         st.warning,
@@ -144,7 +145,7 @@ def student_view(raw_code: str) -> None:
     for number, step in enumerate(found.protocol.steps, 1):
         st.markdown(f"{number}. {step}")
 
-    token = model.session_token()
+    token = model.session_token()  # also puts it in the address bar, before any tap
     outcome_key = f"survey_outcome_{found.id}"
     outcome = st.session_state.get(outcome_key)
     if store.has_answered(found.id, token):
@@ -355,7 +356,10 @@ def _live_results(survey_id: int, admin_key: str) -> None:
             st.rerun(scope="fragment")
     st.caption(
         "The CSV holds only the randomized answers: response number, reported yes (1) or "
-        "no (0), and the minute it arrived. No names, no IP addresses, no true answers."
+        "no (0), and the minute it arrived. No names, no IP addresses, no true answers. "
+        "One answer per student page: reloading it, or reconnecting after a dropped "
+        "connection, cannot answer again; a new tab, a private window or another device "
+        "can, so compare the count with the room."
     )
 
 

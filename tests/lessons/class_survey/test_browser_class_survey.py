@@ -1,6 +1,7 @@
 """The class survey in real Chromium: a lecturer creates a survey, two students answer
 from their own browser contexts, the projector counts 2; a third student's tap after the
-lecturer closed the survey gets the "closed" message. No admin key on student pages."""
+lecturer closed the survey gets the "closed" message; a reload cannot answer twice. No admin
+key on student pages."""
 
 from __future__ import annotations
 
@@ -63,6 +64,15 @@ def test_two_students_answer_and_the_projector_counts_them(
         expect(student.get_by_text("Your reported answer is in")).to_be_visible()
         expect(student.get_by_role("button", name="Yes", exact=True)).to_have_count(0)
         students.append(student)
+
+    # A reload (a new session, as after a server restart) keeps the token in the address
+    # bar: the student is recognised and cannot answer again (issue 17, item 9).
+    first = students[0]
+    assert "me=" in first.url
+    first.reload()
+    wait_for_run(first)
+    expect(first.get_by_text("Your answer from this page is already in")).to_be_visible()
+    expect(first.get_by_role("button", name="Yes", exact=True)).to_have_count(0)
 
     expect(metric(page, "Responses")).to_contain_text("2", timeout=LIVE_TIMEOUT_MS)
     expect(metric(page, "Reported yes")).to_contain_text("50%", timeout=LIVE_TIMEOUT_MS)
