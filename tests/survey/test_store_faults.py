@@ -17,7 +17,8 @@ import pytest
 from sqlalchemy import event
 
 import survey
-from survey import security, store as store_module
+from survey import security
+from survey import store as store_module
 
 SQL_WORDS = ("SELECT", "INSERT", "UPDATE", "DELETE", "survey_", "sqlite", "PRAGMA")
 
