@@ -85,8 +85,8 @@ def session_digest(salt: str, session_token: str) -> str:
 class RateLimiter:
     """At most `max_events` events per `window_s` seconds per key (a sliding window).
 
-    Thread-safe, in memory, bounded: keys idle for a whole window are dropped once more
-    than `max_keys` are tracked."""
+    Thread-safe, in memory, bounded: once more than `max_keys` keys are tracked, keys idle
+    for a whole window are dropped, then the least recently active ones."""
 
     def __init__(self, max_events: int = 10, window_s: float = 60.0, max_keys: int = 10_000):
         if max_events < 1 or window_s <= 0:
@@ -116,3 +116,10 @@ class RateLimiter:
         stale = [k for k, ev in self._events.items() if not ev or now - ev[-1] >= self.window_s]
         for k in stale:
             del self._events[k]
+        # Still too many (a flood of new keys within one window): forget the keys whose
+        # last event is oldest, so memory stays bounded whatever arrives.
+        excess = len(self._events) - self.max_keys
+        if excess > 0:
+            by_age = sorted(self._events, key=lambda k: self._events[k][-1])
+            for k in by_age[:excess]:
+                del self._events[k]

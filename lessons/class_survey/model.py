@@ -66,6 +66,79 @@ def rate_limiter() -> survey.RateLimiter:
     return survey.RateLimiter(max_events=SUBMITS_PER_MINUTE, window_s=60.0)
 
 
+# Creating and joining surveys (issue 17, item 13): (events, window in seconds), per browser
+# session and per client address. A whole class may join from one address (a school's
+# network), so the per-address join limit is far above a class size; a join is counted
+# once per code and session (reruns and taps do not count).
+LIMITS = {
+    ("create", "session"): (5, 600.0),
+    ("create", "address"): (30, 3600.0),
+    ("join", "session"): (20, 60.0),
+    ("join", "address"): (600, 60.0),
+}
+LIMIT_KEY = "survey_limit_key"
+JOINED_KEY = "survey_joined_codes"
+MAX_JOINED_CODES = 100
+
+
+@st.cache_resource(show_spinner=False)
+def limiters() -> dict[tuple[str, str], survey.RateLimiter]:
+    """One sliding-window limiter per (action, who) of LIMITS, shared by all sessions."""
+    return {
+        key: survey.RateLimiter(max_events=events, window_s=window)
+        for key, (events, window) in LIMITS.items()
+    }
+
+
+def client_address() -> str:
+    """The client's address as Streamlit sees it ("local" on this computer, or when there
+    is no real connection, as in AppTest)."""
+    address = st.context.ip_address
+    return address if isinstance(address, str) and address else "local"
+
+
+def over_limit(action: str) -> str | None:
+    """Count one `action` ("create" or "join") for this browser session and its address;
+    None when allowed, else "session" or "address" (whichever limit it passed)."""
+    if LIMIT_KEY not in st.session_state:
+        st.session_state[LIMIT_KEY] = survey.new_session_token()
+    chosen = limiters()
+    if not chosen[(action, "session")].allow(st.session_state[LIMIT_KEY]):
+        return "session"
+    if not chosen[(action, "address")].allow(client_address()):
+        return "address"
+    return None
+
+
+def limit_message(action: str, who: str) -> str:
+    """What to tell someone over a LIMITS limit."""
+    events, window = LIMITS[(action, who)]
+    span = "a minute" if window <= 60 else f"{window / 60:.0f} minutes"
+    source = "this browser" if who == "session" else "your network"
+    if action == "create":
+        return (
+            f"At most {events} surveys can be created from {source} in {span}. Wait a few "
+            "minutes, then create it again; the surveys you made keep running."
+        )
+    return (
+        f"Too many join attempts from {source}: at most {events} in {span}. Wait a minute, "
+        "then open the join link or type the code again."
+    )
+
+
+def first_join(code: str) -> str | None:
+    """Count a join of `code` once per session (see LIMITS); the over_limit result."""
+    joined = st.session_state.setdefault(JOINED_KEY, set())
+    if code in joined:
+        return None
+    refused = over_limit("join")
+    if refused is None:
+        if len(joined) >= MAX_JOINED_CODES:
+            joined.clear()
+        joined.add(code)
+    return refused
+
+
 def session_token() -> str:
     """The student's random token, which makes an answer count once (issue 17, item 9).
 

@@ -128,6 +128,10 @@ def show_outcome(found: survey.Survey, result: survey.SubmitResult) -> None:
 
 def student_view(raw_code: str) -> None:
     st.title("Class survey")
+    refused = model.first_join(raw_code[:64])
+    if refused is not None:
+        st.warning(model.limit_message("join", refused), icon=":material/hourglass_top:")
+        return
     found = store.get_by_code(raw_code)
     if found is None:
         st.error(
@@ -246,6 +250,10 @@ def create_view() -> None:
             cleaned = survey.clean_question(question)
         except ValueError:
             st.warning("Write a question first (at most 200 characters).")
+            return
+        refused = model.over_limit("create")
+        if refused is not None:
+            st.warning(model.limit_message("create", refused), icon=":material/hourglass_top:")
             return
         created = store.create_survey(cleaned, protocol)
         model.remember_admin_key(created.survey.code, created.admin_key)
