@@ -66,6 +66,7 @@ GENERATION_KEY = "userdata_generation"  # bumped to empty the uploader ("Back to
 UPLOADER_KEY_PREFIX = "userdata_upload"
 BACK_KEY = "userdata_back"
 SHOW_UNAVAILABLE = 8
+MAX_CONDITION_OPTIONS = 300  # beyond this, pick_condition asks for a column first
 
 
 @dataclass(frozen=True)
@@ -250,7 +251,12 @@ def pick_condition(
 ) -> Condition | None:
     """A selectbox over the active dataset's 'column = value' questions (default `default`,
     a Condition label, when present, else the first). None (with a warning) when there is
-    no text column with two values."""
+    no text column with two values.
+
+    A file with many text columns has up to 200 × 50 questions; one selectbox of them all
+    would be resent on every rerun (a 2,000 × 50 file sent 11 MB per slider move). Beyond
+    MAX_CONDITION_OPTIONS questions the choice is made in two steps instead — a column,
+    then one of its values (both selectboxes filter as you type)."""
     by_label: dict[str, Condition] = {}
     for condition in active_conditions():
         by_label.setdefault(condition.label, condition)
@@ -261,7 +267,32 @@ def pick_condition(
         )
         return None
     options = list(by_label)
+    if len(options) > MAX_CONDITION_OPTIONS:
+        options = _column_then_value(key, by_label, default)
     choice = (controls.selectbox if bind else st.selectbox)(
         label, options, index=options.index(default) if default in options else 0, key=key
     )
     return by_label[choice] if choice is not None else None
+
+
+def _column_then_value(key: str, by_label: dict[str, Condition], default: str) -> list[str]:
+    """The first step for many questions: pick a column; returns that column's question
+    labels (at most CONDITIONS_PER_COLUMN) for the value selectbox."""
+    by_column: dict[str, list[str]] = {}
+    for label, condition in by_label.items():
+        by_column.setdefault(condition.column, []).append(label)
+    columns = list(by_column)
+    chosen = st.session_state.get(key)
+    wanted = by_label[chosen].column if chosen in by_label else None
+    if wanted is None and default in by_label:
+        wanted = by_label[default].column
+    column = st.selectbox(
+        f"Column ({len(columns):,} with yes/no questions; type to search)",
+        columns,
+        index=columns.index(wanted) if wanted in columns else 0,
+        key=f"{key}_column",
+    )
+    st.caption(
+        f"{len(by_label):,} possible questions: pick a column here, then one of its values."
+    )
+    return by_column[column]
