@@ -70,6 +70,32 @@ def category_bomb(columns: int = 2_000, values: int = 50) -> bytes:
     return header + b"".join(rows)
 
 
+def wide_rows(size: int, columns: int = 200) -> bytes:
+    """The widest file the uploader accepts (200 columns), as many rows as fit in `size`:
+    short numbers, and a text column so the file is not all numbers."""
+    header = b"name," + b",".join(b"x%d" % j for j in range(columns - 1)) + b"\n"
+    rows, total, i = [header], len(header), 0
+    while total < size:
+        row = b"p%d," % (i % 40) + b",".join(b"%d" % ((i + j) % 10) for j in range(columns - 1))
+        row += b"\n"
+        rows.append(row)
+        total += len(row)
+        i += 1
+    return b"".join(rows)
+
+
+def bomb_rows(size: int, columns: int = 200, values: int = 50) -> bytes:
+    """An accepted category bomb: 200 text columns of 50 values each, rows up to `size`."""
+    header = b",".join(b"c%d" % j for j in range(columns)) + b"\n"
+    rows, total, r = [header], len(header), 0
+    while total < size:
+        row = b",".join(b"v%d" % ((r + j) % values) for j in range(columns)) + b"\n"
+        rows.append(row)
+        total += len(row)
+        r += 1
+    return b"".join(rows)
+
+
 CHILD = """
 import sys, time
 sys.path.insert(0, {root!r})
@@ -113,10 +139,17 @@ def main() -> None:
         ("tall 1 MB", lambda: tall(1 * MB)),
         ("tall 10 MB", lambda: tall(10 * MB)),
         ("tall 25 MB", lambda: tall(25 * MB - 1024)),
+        ("census-like 1 MB", lambda: census_like(1 * MB)),
         ("census-like 10 MB", lambda: census_like(10 * MB)),
         ("census-like 25 MB", lambda: census_like(25 * MB - 1024)),
+        ("wide 200 columns 1 MB", lambda: wide_rows(1 * MB)),
+        ("wide 200 columns 10 MB", lambda: wide_rows(10 * MB)),
+        ("wide 200 columns 25 MB", lambda: wide_rows(25 * MB - 4096)),
         ("wide 10,000 columns", lambda: wide(10_000)),
         ("wide 100,000 columns", lambda: wide(100_000)),
+        ("category bomb 200 × 50, 1 MB", lambda: bomb_rows(1 * MB)),
+        ("category bomb 200 × 50, 10 MB", lambda: bomb_rows(10 * MB)),
+        ("category bomb 200 × 50, 25 MB", lambda: bomb_rows(25 * MB - 4096)),
         ("category bomb 2,000 × 50", category_bomb),
     ]
     for name, make in cases:
