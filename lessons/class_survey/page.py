@@ -431,7 +431,11 @@ def lecturer_view(raw_code: str) -> None:
 
 params = st.query_params
 try:
-    store = model.survey_store(model.database_url())
+    try:
+        store = model.survey_store(model.database_url())
+    except (survey.StorageError, OSError):
+        st.title("Class survey")  # the views have their own titles; this one has none yet
+        raise
     if "join" in params:
         student_view(params["join"])
     elif "manage" in params:
