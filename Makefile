@@ -67,6 +67,7 @@ bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_survey.py
 	$(BIN)/python bench/bench_upload.py
 	$(BIN)/python bench/bench_sessions.py
+	$(BIN)/python bench/bench_seeds.py
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis test-results

@@ -39,7 +39,10 @@ def main() -> None:
     if not CHROMIUM.exists():
         sys.exit(f"{CHROMIUM} is missing: sudo apt-get install chromium")
     lessons = [lesson for lesson in LESSONS if lesson.folder in SEEDED]
-    rows = []
+    print(f"# Server memory over a sweep of {seeds} seeds (Chromium, one session)\n")
+    print("Target: under 300 MB RSS for the whole app after 200 seeds on every seeded lesson.\n")
+    print("| after | server RSS MB | sweep s | seeds not taken |")
+    print("|---|---:|---:|---:|", flush=True)
     with (
         tempfile.TemporaryDirectory() as log_dir,
         serve_app_process(Path(log_dir)) as (base_url, server),
@@ -50,21 +53,22 @@ def main() -> None:
         )
         page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
         open_page(page, base_url, "")
-        rows.append(("Home, first run", rss_mb(server.pid), 0.0))
+        print(f"| Home, first run | {rss_mb(server.pid):,.0f} | – | – |", flush=True)
         for lesson in lessons:
-            print(f"{lesson.title}: {seeds} seeds ...", file=sys.stderr, flush=True)
             open_page(page, base_url, lesson.url_path)
-            start = time.perf_counter()
+            start, missed = time.perf_counter(), 0
             for seed in range(1, seeds + 1):
-                enter_seed(page, str(seed))
-            rows.append((lesson.title, rss_mb(server.pid), time.perf_counter() - start))
+                try:
+                    enter_seed(page, str(seed))
+                except AssertionError:  # a busy machine: the run did not start in time
+                    missed += 1
+                    open_page(page, base_url, lesson.url_path)
+            seconds = time.perf_counter() - start
+            print(
+                f"| {lesson.title} | {rss_mb(server.pid):,.0f} | {seconds:,.0f} | {missed} |",
+                flush=True,
+            )
         browser.close()
-    print(f"# Server memory over a sweep of {seeds} seeds (Chromium, one session)\n")
-    print("Target: under 300 MB RSS for the whole app after 200 seeds on every seeded lesson.\n")
-    print("| after | server RSS MB | sweep s |")
-    print("|---|---:|---:|")
-    for name, rss, seconds in rows:
-        print(f"| {name} | {rss:,.0f} | {seconds:,.0f} |")
 
 
 if __name__ == "__main__":
