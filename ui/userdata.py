@@ -292,7 +292,5 @@ def _column_then_value(key: str, by_label: dict[str, Condition], default: str) -
         index=columns.index(wanted) if wanted in columns else 0,
         key=f"{key}_column",
     )
-    st.caption(
-        f"{len(by_label):,} possible questions: pick a column here, then one of its values."
-    )
+    st.caption(f"{len(by_label):,} possible questions: pick a column here, then one of its values.")
     return by_column[column]
