@@ -166,3 +166,13 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
 def browser_context_args(browser_context_args: dict) -> dict:
     """Every test gets a fresh desktop-sized context."""
     return {**browser_context_args, "viewport": {"width": 1280, "height": 800}}
+
+
+@pytest.fixture(autouse=True)
+def _fresh_survey_rate_limits() -> Iterator[None]:
+    """Every test starts with empty class-survey rate limiters: they are shared by all
+    sessions of the process, and AppTest sessions all come from the same "local" address."""
+    model = sys.modules.get("lessons.class_survey.model")  # not imported: nothing to clear
+    if model is not None:
+        model.limiters.clear()
+    yield
