@@ -22,8 +22,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from bench.bench_upload import census_like  # noqa: E402
 from conftest import CHROMIUM, CHROMIUM_ARGS, serve_app_process  # noqa: E402
-from session_memory import census_like, upload_sessions  # noqa: E402
+from session_memory import upload_sessions  # noqa: E402
 
 MB = 1024 * 1024
 SIZES_MB = (7.6, 20)

@@ -2,9 +2,10 @@
 
 Shared by the browser test (tests/ui/test_browser_session_memory.py, which asserts) and
 `make bench` (bench/bench_sessions.py, which prints). One session after another opens the
-app in a fresh Chromium context, uploads a census-like CSV through the real
-st.file_uploader, waits for the app to use it, and closes. Resident memory (VmRSS) of the
-server process is read from /proc after each step.
+app in a fresh Chromium context, uploads a file (the caller's bytes, e.g.
+bench_upload.census_like) through the real st.file_uploader, waits for the app to use it,
+and closes. Resident memory (VmRSS) of the server process is read from /proc after each
+step.
 
 Streamlit keeps a closed tab's session for `server.disconnectedSessionTTL` seconds (120 by
 default) so that a reconnecting tab finds it again; expired sessions are dropped the next
@@ -21,21 +22,6 @@ from playwright.sync_api import Browser
 
 UPLOAD_NAME = "sessions.csv"
 APP_READY_MS = 60_000
-
-
-def census_like(size: int) -> bytes:
-    """Rows like the census: an ID, numbers, a few text columns, a unique free-text note."""
-    rows, total, i = [b"Id,Age,Job,Town,Sex,Hours,Income,Note\n"], 40, 0
-    towns = [b"Leeds", b"York", b"Hull", b"Bath", b"Ely"]
-    while total < size:
-        row = b"%d,%d,Job%d,%s,%s,%d,%d,note number %d\n" % (
-            i, 18 + i % 70, i % 14, towns[i % 5], b"FM"[i % 2 : i % 2 + 1], i % 99,
-            i * 7 % 100_003, i,
-        )  # fmt: skip
-        rows.append(row)
-        total += len(row)
-        i += 1
-    return b"".join(rows)
 
 
 def rss_mb(pid: int) -> float:

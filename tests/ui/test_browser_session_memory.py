@@ -18,8 +18,9 @@ from pathlib import Path
 
 from playwright.sync_api import Browser
 
+from bench.bench_upload import census_like
 from conftest import serve_app_process
-from tests.session_memory import census_like, upload_sessions
+from tests.session_memory import upload_sessions
 
 SESSION_TTL_S = 5
 FILE_MB = 7.6
