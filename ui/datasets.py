@@ -17,6 +17,7 @@ st.cache_resource). The memo goes with the session.
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -81,41 +82,95 @@ def forget_upload_results() -> None:
     st.session_state.pop(MEMO_KEY, None)
 
 
-class _SharedResults:
-    """Results computed on the census, shared by every session: a bounded LRU map per
-    function, guarded by a lock (two sessions may compute the same result once each)."""
+SHARED_BYTES = 48 * 2**20  # all census results of all functions together, in bytes
+# The bound for a function whose result depends on the random seed: a class uses a handful of
+# seeds, but a crawler following `?seed=` links would otherwise fill the cache with each one.
+SEED_ENTRIES = 32
 
-    def __init__(self, max_entries: int) -> None:
+
+def result_bytes(value: Any) -> int:
+    """About how many bytes a cached result holds (arrays and frames by their buffers, object
+    columns deeply; containers summed). An estimate for the budget, not an exact account."""
+    if isinstance(value, (pd.DataFrame, pd.Series)):
+        usage = value.memory_usage(deep=True, index=True)
+        return int(usage.sum()) if isinstance(usage, pd.Series) else int(usage)
+    if hasattr(value, "nbytes") and hasattr(value, "dtype"):
+        return int(value.nbytes) + 128  # the buffer and the array object
+    if isinstance(value, dict):
+        return sys.getsizeof(value) + sum(
+            result_bytes(k) + result_bytes(v) for k, v in value.items()
+        )
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return sys.getsizeof(value) + sum(result_bytes(item) for item in value)
+    if hasattr(value, "__dataclass_fields__"):
+        return sys.getsizeof(value) + sum(
+            result_bytes(getattr(value, f)) for f in value.__dataclass_fields__
+        )
+    return sys.getsizeof(value)
+
+
+class _SharedResults:
+    """Results computed on the census for one function, shared by every session: at most
+    `max_entries`, least recently used dropped first. All functions' results together stay
+    within SHARED_BYTES: past it, the least recently used result of any function goes."""
+
+    def __init__(self, name: str, max_entries: int) -> None:
+        self.name = name
         self.max_entries = max_entries
-        self._results: OrderedDict[Any, Any] = OrderedDict()
-        self._lock = threading.Lock()
+        self._results: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
 
     def get(self, token: Any, compute: Callable[[], Any]) -> Any:
-        with self._lock:
+        with _LOCK:
             if token in self._results:
                 self._results.move_to_end(token)
-                return self._results[token]
+                _RECENT.move_to_end((self.name, token))
+                return self._results[token][0]
         value = compute()
-        with self._lock:
-            self._results[token] = value
+        size = result_bytes(value)
+        with _LOCK:
+            global _TOTAL_BYTES
+            if token in self._results:  # another session computed it meanwhile
+                return self._results[token][0]
+            self._results[token] = (value, size)
+            _RECENT[(self.name, token)] = None
+            _TOTAL_BYTES += size
             while len(self._results) > self.max_entries:
-                self._results.popitem(last=False)
+                _forget(self.name, next(iter(self._results)))
+            while _TOTAL_BYTES > SHARED_BYTES and len(_RECENT) > 1:
+                _forget(*next(iter(_RECENT)))
         return value
 
     def __len__(self) -> int:
         return len(self._results)
 
     def clear(self) -> None:
-        with self._lock:
-            self._results.clear()
+        with _LOCK:
+            for token in list(self._results):
+                _forget(self.name, token)
 
 
 _SHARED: dict[str, _SharedResults] = {}
+_RECENT: OrderedDict[tuple[str, Any], None] = OrderedDict()  # every function's, oldest first
+_TOTAL_BYTES = 0
+_LOCK = threading.RLock()
+
+
+def _forget(name: str, token: Any) -> None:
+    """Drop one shared result (caller holds _LOCK)."""
+    global _TOTAL_BYTES
+    _value, size = _SHARED[name]._results.pop(token)
+    _RECENT.pop((name, token), None)
+    _TOTAL_BYTES -= size
 
 
 def shared_entries() -> dict[str, int]:
     """How many census results each cached function shares now (for tests and benches)."""
     return {name: len(results) for name, results in _SHARED.items() if len(results)}
+
+
+def shared_bytes() -> int:
+    """About how many bytes all shared census results hold now (for tests and benches)."""
+    return _TOTAL_BYTES
 
 
 def clear_shared() -> None:
@@ -129,12 +184,13 @@ def cached(*, max_entries: int = 256) -> Callable[[F], F]:
 
     On the census: one result per argument set, shared by every session as the same object
     (callers never mutate a result: derive new frames), at most `max_entries` per function,
-    least recently used dropped first. On an upload: this session's memo (MEMO_ENTRIES
+    least recently used dropped first, and all functions' results within SHARED_BYTES
+    together. On an upload: this session's memo (MEMO_ENTRIES
     results for all functions together), gone with the session."""
 
     def decorate(fn: F) -> F:
         name = f"{fn.__module__}.{fn.__qualname__}"
-        shared = _SHARED.setdefault(name, _SharedResults(max_entries))
+        shared = _SHARED.setdefault(name, _SharedResults(name, max_entries))
 
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:

@@ -33,7 +33,7 @@ SEED_LOCAL_SURVEY = 1  # added to the seed one_answer_each is given
 SEED_ERRORS = 3
 
 
-@datasets.cached(max_entries=200)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def error_distributions(truth: int, n: int, epsilon: float, seed: int) -> pd.DataFrame:
     """Share of answers whose |error| falls in each log bin, for both models.
 
@@ -109,7 +109,7 @@ def error_versus_n_data(epsilon: float, data_n: int, data_label: str) -> dict:
     return {"lines": frame, "ends": ends, "size": size}
 
 
-@datasets.cached(max_entries=200)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def one_answer_each(truth: int, n: int, epsilon: float, seed: int) -> tuple[float, float]:
     """One central answer (truth + Lap(1/ε)) and one local estimate (a whole survey)."""
     central = dp.laplace_mechanism(truth, 1, epsilon, rng=seed)

@@ -78,7 +78,7 @@ def win_probabilities(cats: Categories, epsilon: float) -> np.ndarray:
     return dp.report_noisy_max_probabilities(cats.counts, epsilon)
 
 
-@datasets.cached()
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def win_frame(cats: Categories, epsilon: float, seed: int) -> pd.DataFrame:
     """One row per category: true count, exact chance of winning, and the share of RUNS
     simulated releases it won (what the CSV download holds)."""
@@ -143,7 +143,7 @@ def typical_count_error(epsilon: float, queries: int = 1) -> float:
     return dp.laplace_std(queries, epsilon)
 
 
-@datasets.cached()
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def gumbel_frame(cats: Categories, epsilon: float, seed: int) -> pd.DataFrame:
     """The exponential mechanism on the counts (Δ = 1): exact probabilities, and the share
     of GUMBEL_RUNS releases of report noisy max with Gumbel(2/ε) noise."""
@@ -193,7 +193,7 @@ def traits_in_common() -> dict[str, int]:
     return {"most": most, "people": int((per_person == most).sum()), "m": _traits().shape[1]}
 
 
-@datasets.cached()
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def trait_frame(epsilon: float, seed: int) -> pd.DataFrame:
     traits = trait_counts()
     counts = traits["true count"].to_numpy()
@@ -246,7 +246,7 @@ class QuantileRelease:
     sensitivity: float
 
 
-@datasets.cached()
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def quantile_release(
     column: NumericColumn, size: int, alpha: float, epsilon: float, seed: int
 ) -> QuantileRelease:
@@ -309,7 +309,7 @@ class PrivateBound:
     above_max: float  # the chance that U lands above data_max (nothing is cut)
 
 
-@datasets.cached()
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def private_bound(
     column: NumericColumn, size: int, epsilon: float, share: float, seed: int
 ) -> PrivateBound:

@@ -138,7 +138,7 @@ def flip_two_coins(seed: int) -> tuple[bool, bool]:
     return bool(heads[0]), bool(heads[1])
 
 
-@datasets.cached(max_entries=64)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def _census_responses(column: str, value: str, p: float, q: float, seed: int) -> np.ndarray:
     return dp.randomized_response(_census_truth(column, value), p, q, rng=seed)
 
@@ -151,7 +151,7 @@ def survey_responses(survey: SurveyQuestion, p: float, q: float, seed: int) -> n
     return dp.randomized_response(survey.truth, p, q, rng=seed)
 
 
-@datasets.cached(max_entries=256)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def repeated_yes_counts(true_yes: int, n: int, p: float, q: float, reps: int, seed: int):
     """Reported-"yes" counts of `reps` independent surveys (exact aggregate sampler)."""
     return dp.sample_rr_counts(true_yes, n, p, q, size=reps, rng=seed)
@@ -191,7 +191,7 @@ def percent(share) -> np.ndarray | float:
     return 100.0 * share
 
 
-@datasets.cached(max_entries=128)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def spread_versus_n(rate: float, p: float, q: float, seed: int) -> pd.DataFrame:
     """SD of the share estimate (percentage points) at every n of N_GRID: exact from
     dp.rr_variance and simulated from REPEATS surveys (dp.sample_rr_counts)."""

@@ -68,7 +68,7 @@ def sequential_error_frame(total_epsilon: float) -> pd.DataFrame:
 # --- (b) the averaging attack ---------------------------------------------------------------
 
 
-@datasets.cached()
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def averaging_frame(truth: int, epsilon: float, seed: int) -> pd.DataFrame:
     """1,000 noisy answers to the same count at ε each, the running average of the first k,
     and the band ± 2 sd of that average (the page shows the first m rows)."""
@@ -101,7 +101,7 @@ def ledger(epsilon: float, m: int, budget: float) -> pd.DataFrame:
 # --- (c) parallel composition ---------------------------------------------------------------
 
 
-@datasets.cached()
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def histogram_frames(epsilon: float, seed: int) -> pd.DataFrame:
     """True occupation counts, one noisy histogram at ε per bar (parallel composition: total
     ε) and one at ε/k per bar (what a total ε buys if every bar were a separate query)."""

@@ -147,7 +147,7 @@ def count_domain(attr: Attribute) -> tuple[float, float]:
     return -0.4 * top, top
 
 
-@datasets.cached()
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def grr_survey(attr: Attribute, epsilon: float, seed: int) -> dict[str, np.ndarray]:
     """One survey of everyone with k-ary RR: the report histogram, the unbiased estimate,
     and its two post-processed versions (clipped at 0; projected to ≥ 0 summing to n)."""
@@ -169,7 +169,7 @@ def error_table(
     return _error_table(attribute(attr) if isinstance(attr, str) else attr, seed, repetitions)
 
 
-@datasets.cached()
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def _error_table(attr: Attribute, seed: int, repetitions: int) -> pd.DataFrame:
     rows = []
     for i, epsilon in enumerate(ERROR_TABLE_EPSILONS):

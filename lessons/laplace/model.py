@@ -116,7 +116,7 @@ def point_frame(epsilon: float) -> pd.DataFrame:
     )
 
 
-@datasets.cached(max_entries=256)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def malicious_answers(secret: int, epsilon: float, seed: int, draws: int) -> np.ndarray:
     """The noisy answers 1..`draws` to the malicious query (draw i at seed + SEED_MALICIOUS + i,
     so an earlier draw never changes when another is made)."""

@@ -77,7 +77,7 @@ def journey_frames(
     return {"cells": frame, "cell_labels": frame}
 
 
-@datasets.cached()
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def ue_survey(attr: Attribute, p: float, q: float, seed: int) -> dict[str, np.ndarray]:
     """One survey of everyone: per-bit report counts, the unbiased estimates and the
     standard deviation of each (from `ue_variance` at the category's true share)."""
