@@ -37,6 +37,13 @@ BAD_K = [(1, ValueError), (0, ValueError), (-3, ValueError), (2.5, EITHER), (Tru
 BAD_RNG = [("seed", TypeError), (1.5, EITHER), (3 + 4j, TypeError)]
 
 ONE_HOT = np.eye(3, dtype=bool)[[0, 1, 2, 0]]
+BLOCK_LEVELS = (2, 2, 2)
+BLOCK = [[0, 0, 0], [0, 1, 1], [1, 0, 1], [1, 1, 0]]
+BLOCK_TABLES = {
+    (0, 1): np.array([[1, 1], [1, 1]]),
+    (0, 2): np.array([[1, 1], [1, 1]]),
+    (1, 2): np.array([[1, 1], [1, 1]]),
+}
 
 # Each function with a valid call: name -> (function, kwargs). Bad cases override one kwarg.
 VALID = {
@@ -314,6 +321,31 @@ VALID = {
         dp.audit_delta,
         {"outputs_d": [0, 1, 1], "outputs_d_prime": [0, 0, 1], "epsilon": 1.0},
     ),
+    "random_subset_queries": (dp.random_subset_queries, {"n": 5, "m": 8, "rng": 0}),
+    "subset_sum_answers": (
+        dp.subset_sum_answers,
+        {"secret": [1, 0, 1], "queries": [[1, 1, 0], [0, 1, 1]], "noise_bound": 1.0, "rng": 0},
+    ),
+    "subset_sum_attack": (
+        dp.subset_sum_attack,
+        {"queries": [[1, 1, 0], [0, 1, 1], [1, 0, 1]], "answers": [1.0, 1.0, 2.0]},
+    ),
+    "joint_counts": (dp.joint_counts, {"records": BLOCK, "levels": BLOCK_LEVELS}),
+    "records_from_counts": (
+        dp.records_from_counts,
+        {"counts": [1, 0, 0, 1, 0, 1, 1, 0], "levels": BLOCK_LEVELS},
+    ),
+    "marginal_tables": (dp.marginal_tables, {"records": BLOCK, "levels": BLOCK_LEVELS}),
+    "reconstruct_from_marginals": (
+        dp.reconstruct_from_marginals,
+        {"tables": BLOCK_TABLES, "levels": BLOCK_LEVELS, "max_solutions": 100},
+    ),
+    "noisy_marginal_tables": (
+        dp.noisy_marginal_tables,
+        {"tables": BLOCK_TABLES, "levels": BLOCK_LEVELS, "epsilon": 1.0, "rng": 0},
+    ),
+    "closest_dataset": (dp.closest_dataset, {"tables": BLOCK_TABLES, "levels": BLOCK_LEVELS}),
+    "reconstruction_matches": (dp.reconstruction_matches, {"truth": [1, 2, 0], "guess": [0, 3, 1]}),
 }
 
 CHOOSING_SCORES = (
@@ -653,6 +685,68 @@ def build_cases():
     add("audit_delta", {"outputs_d": []}, ValueError, "outputs_d", "empty")
     add("audit_delta", {"outputs_d": [0.5, 1.25]}, ValueError, "thresholds", "continuous")
     add("audit_delta", {"alpha": 0.0}, ValueError, "alpha", "alpha=0")
+    # reconstruction
+    for param in ("n", "m"):
+        add("random_subset_queries", {param: 0}, ValueError, param, "zero")
+        add("random_subset_queries", {param: 2.5}, EITHER, param, "half")
+        add("random_subset_queries", {param: True}, TypeError, param, "bool")
+    add("random_subset_queries", {"n": 10_001}, ValueError, "n", "too-many-people")
+    add("random_subset_queries", {"n": 5_000, "m": 5_000}, ValueError, "m × n", "too-many")
+    add("subset_sum_answers", {"secret": [1, 2, 0]}, ValueError, "secret", "not-bits")
+    add("subset_sum_answers", {"secret": []}, ValueError, "secret", "empty")
+    add("subset_sum_answers", {"secret": [1, 0]}, ValueError, "queries", "columns")
+    add("subset_sum_answers", {"queries": [1, 0, 1]}, ValueError, "queries", "1-D")
+    add("subset_sum_answers", {"queries": [[1, 0.5, 0]]}, ValueError, "queries", "not-bits")
+    for value, exc in ((-1.0, ValueError), (NAN, ValueError), (INF, ValueError),
+                       (True, TypeError), ("1", TypeError)):  # fmt: skip
+        add("subset_sum_answers", {"noise_bound": value}, exc, "noise_bound", f"E={value!r}")
+    add("subset_sum_attack", {"answers": [1.0, 1.0]}, ValueError, "answers", "length")
+    add("subset_sum_attack", {"answers": [1.0, NAN, 2.0]}, ValueError, "answers", "nan")
+    add("subset_sum_attack", {"answers": [1.0, INF, 2.0]}, ValueError, "answers", "inf")
+    add("subset_sum_attack", {"answers": ["a", "b", "c"]}, EITHER, "answers", "strings")
+    add("subset_sum_attack", {"queries": [[2, 1, 0]] * 3}, ValueError, "queries", "not-bits")
+    add("subset_sum_attack", {"queries": np.zeros((3, 0))}, ValueError, "queries", "empty")
+    for name in ("joint_counts", "marginal_tables"):
+        add(name, {"records": [[0, 0, 2]]}, ValueError, "records", "code-too-big")
+        add(name, {"records": [[0, -1, 0]]}, ValueError, "records", "negative")
+        add(name, {"records": [[0, 0]]}, ValueError, "records", "columns")
+        add(name, {"records": [[0, 0.5, 0]]}, ValueError, "records", "fraction")
+        add(name, {"records": [[0, NAN, 0]]}, ValueError, "records", "nan")
+        add(name, {"records": [[True, False, True]]}, TypeError, "records", "bools")
+        add(name, {"records": [["a", "b", "c"]]}, TypeError, "records", "strings")
+    for name in ("joint_counts", "marginal_tables", "records_from_counts",
+                 "reconstruct_from_marginals", "noisy_marginal_tables", "closest_dataset"):  # fmt: skip
+        add(name, {"levels": (2,)}, ValueError, "levels", "one-attribute")
+        add(name, {"levels": (2, 0, 2)}, ValueError, "levels", "zero")
+        add(name, {"levels": "222"}, TypeError, "levels", "string")
+        add(name, {"levels": (2, 2.5, 2)}, EITHER, "levels", "half")
+        add(name, {"levels": (100, 100, 100)}, ValueError, "levels", "too-many-cells")
+    add("records_from_counts", {"counts": [1, 0]}, ValueError, "counts", "length")
+    add("records_from_counts", {"counts": [-1, 0, 0, 1, 0, 1, 1, 0]}, ValueError, "counts", "neg")
+    add("records_from_counts", {"counts": [0.5] * 8}, ValueError, "counts", "fraction")
+    for name in ("reconstruct_from_marginals", "noisy_marginal_tables", "closest_dataset"):
+        add(name, {"tables": [[1, 1]]}, TypeError, "tables", "not-a-dict")
+        add(name, {"tables": {(0, 1): np.ones((2, 2))}}, ValueError, "tables", "missing")
+        add(name, {"tables": {**BLOCK_TABLES, (0, 1): np.ones((2, 3))}}, ValueError, "tables",
+            "shape")  # fmt: skip
+        add(name, {"tables": {**BLOCK_TABLES, (0, 1): [[1, NAN], [1, 1]]}}, ValueError,
+            "tables", "nan")  # fmt: skip
+    add("reconstruct_from_marginals", {"tables": {**BLOCK_TABLES, (0, 1): [[1, 1], [1, 2]]}},
+        ValueError, "tables", "totals-differ")  # fmt: skip
+    add("reconstruct_from_marginals", {"tables": {**BLOCK_TABLES, (0, 1): [[1, 1.5], [1, 1]]}},
+        ValueError, "tables", "fraction")  # fmt: skip
+    add("reconstruct_from_marginals", {"tables": {**BLOCK_TABLES, (0, 1): [[-1, 3], [1, 1]]}},
+        ValueError, "tables", "negative")  # fmt: skip
+    big = {key: np.full((2, 2), 11) for key in BLOCK_TABLES}
+    add("reconstruct_from_marginals", {"tables": big}, ValueError, "tables", "too-many-people")
+    add("reconstruct_from_marginals", {"max_solutions": 0}, ValueError, "max_solutions", "0")
+    add("reconstruct_from_marginals", {"max_solutions": 10**6}, ValueError, "max_solutions",
+        "too-many")  # fmt: skip
+    add("reconstruction_matches", {"truth": [1, 2]}, ValueError, "truth", "shapes")
+    add("reconstruction_matches", {"guess": [0, -1, 1]}, ValueError, "guess", "negative")
+    add("reconstruction_matches", {"guess": [0, NAN, 1]}, ValueError, "guess", "nan")
+    add("reconstruction_matches", {"truth": [True, False, True]}, TypeError, "truth", "bools")
+    add("reconstruction_matches", {"truth": [[1, 2, 0]]}, ValueError, "truth", "2-D")
     return cases
 
 
@@ -697,7 +791,8 @@ def test_table_covers_every_public_function_of_the_contract():
         "rr_variance", "sample_rr_counts", "grr_probabilities", "grr_perturb", "grr_estimate",
         "grr_variance", "sample_grr_counts", "ue_encode", "ue_perturb", "ue_aggregate",
         "ue_epsilon", "sue_probabilities", "oue_probabilities", "ue_variance",
-        "sample_ue_counts", "project_counts", "audit_epsilon",
+        "sample_ue_counts", "project_counts", "audit_epsilon", "random_subset_queries",
+        "subset_sum_attack",
         "clamp", "sum_sensitivity", "clamping_bias", "noisy_sum", "noisy_mean",
         "exponential_mechanism_probabilities", "exponential_mechanism", "report_noisy_max",
         "gaussian_sigma_classic", "gaussian_delta", "analytic_gaussian_sigma",
