@@ -99,19 +99,6 @@ from .pure import (
     pure_estimate,
     pure_variance,
 )
-from .reconstruction import (
-    Reconstruction,
-    closest_dataset,
-    joint_counts,
-    marginal_tables,
-    noisy_marginal_tables,
-    random_subset_queries,
-    reconstruct_from_marginals,
-    reconstruction_matches,
-    records_from_counts,
-    subset_sum_answers,
-    subset_sum_attack,
-)
 from .randomized_response import (
     coin_flip_probabilities,
     estimate_count,
@@ -132,6 +119,18 @@ from .randomized_response import (
     rr_running_intervals,
     rr_variance,
     sample_rr_counts,
+)
+from .reconstruction import (
+    closest_dataset,
+    joint_counts,
+    marginal_tables,
+    noisy_marginal_tables,
+    random_subset_queries,
+    reconstruct_from_marginals,
+    reconstruction_matches,
+    records_from_counts,
+    subset_sum_answers,
+    subset_sum_attack,
 )
 from .sensitivity import (
     best_clamp_upper,

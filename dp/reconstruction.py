@@ -248,9 +248,8 @@ def _check_tables(tables: object, levels: tuple[int, ...], *, whole: bool) -> np
             raise ValueError(
                 f"tables[{i}, {j}] must have shape {(levels[i], levels[j])}, got {table.shape}"
             )
-        if whole:
-            if np.any(table != np.floor(table)) or table.min() < 0:
-                raise ValueError(f"tables[{i}, {j}] must hold whole counts >= 0")
+        if whole and (np.any(table != np.floor(table)) or table.min() < 0):
+            raise ValueError(f"tables[{i}, {j}] must hold whole counts >= 0")
         parts.append(table.ravel())
     flat = np.concatenate(parts)
     return flat.astype(np.int64) if whole else flat

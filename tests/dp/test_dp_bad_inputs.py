@@ -714,8 +714,15 @@ def build_cases():
         add(name, {"records": [[0, NAN, 0]]}, ValueError, "records", "nan")
         add(name, {"records": [[True, False, True]]}, TypeError, "records", "bools")
         add(name, {"records": [["a", "b", "c"]]}, TypeError, "records", "strings")
-    for name in ("joint_counts", "marginal_tables", "records_from_counts",
-                 "reconstruct_from_marginals", "noisy_marginal_tables", "closest_dataset"):  # fmt: skip
+    block_functions = (
+        "joint_counts",
+        "marginal_tables",
+        "records_from_counts",
+        "reconstruct_from_marginals",
+        "noisy_marginal_tables",
+        "closest_dataset",
+    )
+    for name in block_functions:
         add(name, {"levels": (2,)}, ValueError, "levels", "one-attribute")
         add(name, {"levels": (2, 0, 2)}, ValueError, "levels", "zero")
         add(name, {"levels": "222"}, TypeError, "levels", "string")
