@@ -73,7 +73,8 @@ def _previous_and_next(lesson: Lesson) -> None:
         right.page_link(pages[after.folder], label=f"Next: {after.title}", icon=after.icon)
 
 
-current = st.navigation(sections)
+# Every lesson stays listed: past twelve pages Streamlit would hide the rest behind "View more".
+current = st.navigation(sections, expanded=True)
 current.run()
 shown = next((lesson for lesson in all_pages() if pages[lesson.folder] is current), None)
 if shown is not None:

@@ -57,6 +57,15 @@ LESSONS: tuple[Lesson, ...] = (
         "Privacy loss ε",
     ),
     Lesson(
+        "reconstruction",
+        "Reconstruction attacks",
+        ":material/grid_on:",
+        "reconstruction",
+        "From a block's published tables back to its people; noise against the attack.",
+        WHY,
+        "Privacy loss ε",
+    ),
+    Lesson(
         "definition",
         "The definition",
         ":material/functions:",

@@ -1,0 +1,311 @@
+"""Lesson: reconstruction attacks — from published tables back to people."""
+
+import streamlit as st
+
+from lessons.reconstruction import charts, model, snippets
+from ui import controls, downloads, quiz, text, userdata
+
+controls.lesson_header(
+    "Reconstruction attacks",
+    "An agency publishes only counts: small tables about a block of neighbours, none of "
+    "which mentions a single person. You turn those tables back into the people, find "
+    "every dataset they allow, and put names on the records. Then the agency adds Laplace "
+    "noise and you watch the attack fall apart as ε shrinks. Last, the theorem behind it "
+    "all: answer too many questions too accurately, and the secrets come out.",
+)
+userdata.census_only_notice(
+    "the attack needs ZIP codes, names and birth dates, which your file lacks."
+)
+
+# --- 1. The published tables ----------------------------------------------------------------
+st.header("1. A block's published tables")
+st.markdown(
+    "A census *block* is a city block: a handful of households. Our invented ZIP codes hold "
+    "9 to 5,230 people, so a block here is a few people of one ZIP code, drawn by the seed. "
+    "For each person the agency knows four things — **sex**, **age band**, **race** "
+    "(White, Black, or one of the three smaller groups) and **income** (above or below "
+    "$50K). It never publishes a row. It publishes every *two-way table*: each pair of "
+    "attributes, counted. No cell ever combines three facts about anyone."
+)
+zip_column, size_column = st.columns(2)
+with zip_column:
+    options = model.zip_options()
+    zip_code = controls.selectbox(
+        "ZIP code of the block",
+        options,
+        index=options.index(model.DEFAULT_ZIP),
+        key="recon_zip",
+    )
+with size_column:
+    size = int(
+        controls.select_slider(
+            "People in the block (more → more datasets fit the same tables)",
+            options=model.BLOCK_SIZES,
+            value=model.DEFAULT_BLOCK_SIZE,
+            key="recon_size",
+        )
+    )
+seed = controls.seed()
+people = model.block(zip_code, size, seed)
+tables = model.published_tables(people)
+if len(people) < size:
+    st.caption(f"ZIP {zip_code} has only {len(people)} census people: the block is all of them.")
+for row in (model.PAIRS[:3], model.PAIRS[3:]):
+    for column, pair in zip(st.columns(3), row, strict=True):
+        with column:
+            st.markdown(f"**{model.table_title(pair)}**")
+            st.table(model.table_frame(tables[pair], pair))
+st.caption(
+    f"Block of {len(people)} people in ZIP {zip_code}. The published tables, modelled on the "
+    "2010 census's block tables (sex by age, and the same by race, and so on)."
+)
+downloads.download_csv(
+    model.tables_download(tables),
+    filename="reconstruction-published-tables.csv",
+    key="reconstruction_dl_tables",
+)
+
+# --- 2. The attack --------------------------------------------------------------------------
+st.header("2. The attack: every dataset the tables allow")
+st.markdown(
+    "The attacker writes the block as unknown counts, one per combination of the four "
+    "attributes (2 × 6 × 3 × 2 = 72 combinations), and asks: which counts reproduce all six "
+    "tables exactly? An exhaustive search lists every answer. If there is only one, the "
+    "tables *are* the data. A person's record is **pinned down** when it is in every "
+    "dataset that fits."
+)
+result = model.attack(zip_code, size, seed)
+count_column, pinned_column, right_column = st.columns(3)
+count_column.metric("Datasets that fit the tables", model.count_text(result))
+pinned_column.metric("People pinned down exactly", f"{result['pinned']} of {result['people']}")
+right_column.metric(
+    "Right in the first dataset found", f"{result['first_right']} of {result['people']}"
+)
+if not result["count"]:
+    st.info(
+        "The search stopped before finding a dataset: these tables allow too many to list. "
+        "Try a smaller block."
+    )
+elif not result["complete"]:
+    st.warning(
+        f"More than {result['count']:,} datasets fit these tables; the search stopped "
+        "counting there, so the number pinned down is an upper bound."
+    )
+elif result["count"] == 1:
+    st.error(
+        f"Exactly one dataset fits: all {result['people']} people reconstructed. Publishing "
+        "these six tables was publishing the rows."
+    )
+else:
+    st.warning(
+        f"{result['count']:,} datasets fit these tables, but {result['pinned']} of the "
+        f"{result['people']} records are in every one of them: those people are exposed "
+        "anyway."
+    )
+if result["count"]:
+    st.dataframe(model.reconstruction_frame(result), hide_index=True)
+
+st.subheader("Putting names on the records")
+st.markdown(
+    "The records carry no names. But, as in the previous lesson, the block's residents are "
+    "on a public voter list with their sex and date of birth, which gives their age band. "
+    "Where every reconstructed record of that sex and age band has the same race and "
+    "income, the attacker learns them."
+)
+linkage = model.linkage_frame(people, result)
+learned = int((linkage["Learned"] == "yes").sum())
+st.metric("Residents whose race and income the attacker learns", f"{learned} of {len(people)}")
+st.dataframe(linkage, hide_index=True)
+snippets.BLOCK.show(zip_code=zip_code, size=size, seed=seed)
+
+# --- 3. The defence -------------------------------------------------------------------------
+st.header("3. The defence: noisy tables")
+st.markdown(
+    "Now the agency adds Laplace noise to every cell before it publishes, and rounds to "
+    "whole numbers ≥ 0 (post-processing: free). Neighbours are *add or remove one person*: "
+    "one person is in one cell of each of the six tables, so all tables together change by "
+    "at most 6, and each cell gets"
+)
+st.latex(r"\mathrm{Lap}\!\left(\frac{6}{\varepsilon}\right) \quad \text{(the whole release is }"
+         r"\varepsilon\text{-DP: } \varepsilon/6 \text{ per table)}")  # fmt: skip
+st.markdown(
+    "No dataset fits noisy tables exactly any more, so the attacker takes the one whose "
+    "tables are *closest* (the smallest total absolute difference — the most likely dataset "
+    "under Laplace noise), found by an integer program."
+)
+epsilon = controls.epsilon_slider(key="recon_eps", default=1.0)
+defended = model.defence(zip_code, size, seed, epsilon)
+exact_share = result["first_right"] / result["people"]
+baseline = model.baseline_share(zip_code, size, seed)
+curve = model.accuracy_curve(zip_code, size, seed)
+share = defended["right"] / defended["people"]
+scale_column, guess_column, size_guess_column = st.columns(3)
+scale_column.metric("Noise scale per cell, 6/ε", text.number(defended["scale"]))
+guess_column.metric(
+    "Attacker's closest dataset: right", f"{defended['right']} of {defended['people']}"
+)
+size_guess_column.metric("People in it", f"{defended['guessed_people']}")
+charts.defence_curve().show(
+    curve=curve,
+    levels=model.levels_frame(
+        **{
+            f"exact tables: {text.percent(exact_share)}": exact_share,
+            f"made-up people: {text.percent(baseline)}": baseline,
+        }
+    ),
+    mark=model.mark_frame(
+        "epsilon",
+        epsilon,
+        share,
+        f"this release: {defended['right']} of {defended['people']}",
+        right=epsilon > 2,
+    ),
+    title="Reconstruction against ε",
+    alt=model.describe_curve(
+        curve, exact_share, baseline, epsilon, defended["right"], defended["people"]
+    ),  # fmt: skip
+)
+st.caption(
+    f"Blue: the share of the block's people the closest dataset gets exactly right, the mean "
+    f"of {model.CURVE_DRAWS} noisy releases per ε (bars: ± 1 standard error). Made-up "
+    "people: a block invented from the whole census's mix of the four attributes, with no "
+    "table at all. Where the blue line falls to it, the tables tell the attacker nothing "
+    "about this block. The noise also hides how many people live here: the closest "
+    "dataset at your ε holds "
+    f"{defended['guessed_people']} people, not {defended['people']}."
+)
+with st.expander("The noisy tables this release publishes"):
+    for row in (model.PAIRS[:3], model.PAIRS[3:]):
+        for column, pair in zip(st.columns(3), row, strict=True):
+            with column:
+                st.markdown(f"**{model.table_title(pair)}**")
+                st.table(model.table_frame(defended["tables"][pair], pair))
+downloads.download_csv(
+    curve, filename="reconstruction-accuracy-vs-epsilon.csv", key="reconstruction_dl_curve"
+)
+
+# --- 4. Dinur–Nissim ------------------------------------------------------------------------
+st.header("4. Why it always works: Dinur and Nissim")
+st.markdown(
+    "Take n people with a secret bit each (here: does this census person earn >50K?). "
+    "A curator answers m questions of the form *how many people in this random subset have "
+    "the bit?*, each with an error of at most E. The attacker finds the bits that best "
+    "explain all the answers (least squares over [0, 1]ⁿ) and rounds them:"
+)
+st.latex(r"\hat x = \operatorname*{arg\,min}_{z \in [0,1]^n} \lVert Q z - a \rVert_2^2,"
+         r"\qquad \hat x_i \ge \tfrac12 \Rightarrow 1")  # fmt: skip
+st.markdown(
+    "Dinur and Nissim (2003) proved that with many such queries, any error E much smaller "
+    "than √n lets an attacker recover almost every bit. Noise of order √n per answer is the "
+    "price of privacy — and the Laplace noise of DP, spread over many queries, pays it."
+)
+controls_column, chart_column = st.columns([1, 2], gap="medium")
+with controls_column:
+    n = int(
+        controls.select_slider("People n", options=model.DN_PEOPLE, value=200, key="recon_dn_n")
+    )
+    m = int(
+        controls.select_slider(
+            "Queries m (fewer → less to attack)",
+            options=model.DN_QUERIES,
+            value=1_000,
+            key="recon_dn_m",
+        )
+    )
+    ratio = float(
+        controls.select_slider(
+            "Noise bound E, in units of √n (right → more private)",
+            options=model.DN_RATIOS,
+            value=0.5,
+            key="recon_dn_e",
+        )
+    )
+    dn = model.dn_attack(n, m, ratio, seed)
+    st.metric("E", text.number(dn["bound"]))
+    st.metric("Bits the attack gets right", text.percent(dn["accuracy"]))
+with chart_column:
+    dn_curve = model.dn_curve(n, m, seed)
+    charts.dinur_nissim_curve().show(
+        curve=dn_curve,
+        levels=model.levels_frame(
+            **{f"guess '<=50K' for all: {text.percent(dn['majority'])}": dn["majority"]}
+        ),
+        mark=model.mark_frame(
+            "ratio",
+            ratio,
+            dn["accuracy"],
+            f"your E: {text.percent(dn['accuracy'])}",
+            right=ratio > 2,
+        ),  # fmt: skip
+        title=f"{n:,} people, {m:,} queries",
+        alt=model.describe_dn(dn_curve, n, m, dn),
+    )
+st.caption(
+    f"√n = {text.number(n**0.5)} for n = {n:,}. With E well below √n the attack recovers "
+    "almost every income. More queries average away more noise, so the fall moves right "
+    "as m grows; with fewer queries it comes sooner. Once the attack drops under the grey "
+    "line it is worse than guessing '<=50K' for everyone, which needs no query at all. "
+    "That is why a curator who answers many questions must add noise of order √n or more."
+)
+snippets.DINUR_NISSIM.show(n=n, m=m, seed=seed)
+downloads.download_csv(
+    dn_curve, filename="reconstruction-dinur-nissim.csv", key="reconstruction_dl_dn"
+)
+
+# --- 5. The story ---------------------------------------------------------------------------
+st.header("5. How this changed the US census")
+st.markdown(
+    "For the 2010 census the US Census Bureau published more than 150 billion statistics in "
+    "180 table sets, most of them down to single blocks, which can hold a single person. "
+    "Protecting tables this way rested on an assumption: aggregates are safer than rows. "
+    "The Bureau then attacked its own 2010 tables. Using only 34 of the published table "
+    "sets, it reconstructed records of block, sex, age, race and ethnicity, and an attacker "
+    "could *verify* that every record was right in 70% of all blocks (97 million people). "
+    "Linked to other data, the records revealed the race and ethnicity of 3.4 million people "
+    "who differ from most of their block, with 95% accuracy. The 2020 census therefore "
+    "protected its tables with differential privacy (the TopDown algorithm), which the same "
+    "study shows defends against this attack."
+)
+st.caption(
+    "Source: J. M. Abowd, T. Adams, R. Ashmead et al., “The 2010 Census Confidentiality "
+    "Protections Failed, Here's How and Why”, US Census Bureau CES Working Paper 23-63 / "
+    "NBER Working Paper 31995 (2023), arXiv:2312.11283. The theorem: I. Dinur and "
+    "K. Nissim, “Revealing information while preserving privacy”, PODS 2003."
+)
+
+quiz.check_yourself(
+    "reconstruction",
+    [
+        quiz.Question(
+            "An agency publishes, for a block, the counts of sex × age band, sex × income "
+            "and age band × income, but never a table with all three. Can an attacker learn "
+            "someone's income?",
+            (
+                "No: no cell combines three facts",
+                "Yes, when only one dataset (or every dataset) fits the tables",
+                "Only with the raw rows",
+            ),
+            correct=1,
+            explanation="Overlapping tables constrain each other. When only one dataset "
+            "reproduces them all, or every dataset that fits agrees on a record, that "
+            "record is exposed — no single table had to show it.",
+        ),
+        quiz.Question(
+            "Six tables each get Laplace noise, and the whole release must be ε-DP under "
+            "add/remove-one-person. What scale does each cell need?",
+            ("1/ε", "6/ε", "1/(6ε)", "36/ε"),
+            correct=1,
+            explanation="One person changes one cell of each table by 1: the six tables "
+            "together have L1 sensitivity 6, so Lap(6/ε) per cell (ε/6 per table by "
+            "sequential composition).",
+        ),
+        quiz.Question(
+            "n = 400 people, many random subset-sum queries. Which noise bound E still "
+            "lets the least-squares attack recover nearly every bit?",
+            ("E = 2", "E = 100", "E = 400"),
+            correct=0,
+            explanation="√400 = 20. E = 2 is far below √n: reconstruction. E = 100 and "
+            "E = 400 are well above √n, where the rounded estimates are near coin tosses.",
+        ),
+    ],
+)
