@@ -1,0 +1,257 @@
+"""AppTest for "Reconstruction attacks": every widget, with what the page then shows checked
+against the census (pandas) and dp/, independently of the page's helpers where it matters."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import dp
+from apptest_helpers import chart_titled, frames_of, spec_of
+from conftest import page_apptest
+from data.census import load_census
+from lessons.reconstruction import model as lesson
+from lessons.reconstruction import snippets
+from ui import text
+
+PAGE = "reconstruction/page.py"
+
+
+@pytest.fixture(scope="module")
+def people() -> pd.DataFrame:
+    return load_census()
+
+
+@pytest.fixture
+def at():
+    app = page_apptest(PAGE).run()
+    assert not app.exception, app.exception
+    return app
+
+
+def domains(spec) -> list:
+    """Every scale domain written in a spec (fixed axes)."""
+    found = []
+    if isinstance(spec, dict):
+        if isinstance(spec.get("scale"), dict) and "domain" in spec["scale"]:
+            found.append(spec["scale"]["domain"])
+        for value in spec.values():
+            found += domains(value)
+    elif isinstance(spec, list):
+        for value in spec:
+            found += domains(value)
+    return found
+
+
+def metric(app, label: str) -> str:
+    values = [m.value for m in app.metric if m.label == label]
+    assert len(values) == 1, f"no single metric {label!r}: {[m.label for m in app.metric]}"
+    return values[0]
+
+
+def run(widget):
+    app = widget.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def block_by_pandas(people: pd.DataFrame, zip_code: str, size: int, seed: int) -> pd.DataFrame:
+    rows = np.flatnonzero(people["Zip"].astype(str).to_numpy() == zip_code)
+    rng = np.random.default_rng(seed + lesson.SEED_BLOCK)
+    return people.iloc[np.sort(rng.choice(rows, size=min(size, rows.size), replace=False))]
+
+
+def two_way(block: pd.DataFrame) -> dict[tuple[str, str], pd.DataFrame]:
+    """The published tables by pandas crosstab (independent of dp.marginal_tables)."""
+    frame = pd.DataFrame(
+        {
+            "Sex": block["Sex"].astype(str).to_numpy(),
+            "Age band": pd.cut(
+                block["Age"], [16, 24, 34, 44, 54, 64, 200], labels=lesson.AGE_BANDS
+            ).astype(str),
+            "Race": block["Race"]
+            .astype(str)
+            .where(block["Race"].astype(str).isin(["White", "Black"]), "Other"),
+            "Income": block["Income"].astype(str).to_numpy(),
+        }
+    )
+    return {
+        (a, b): pd.crosstab(frame[a], frame[b])
+        for a, b in [(lesson.ATTRIBUTES[i], lesson.ATTRIBUTES[j]) for i, j in lesson.PAIRS]
+    }
+
+
+def test_the_default_block_is_reconstructed_and_every_resident_named(at, people):
+    assert metric(at, "Datasets that fit the tables") == "1"
+    assert metric(at, "People pinned down exactly") == "10 of 10"
+    assert metric(at, "Residents whose race and income the attacker learns") == "10 of 10"
+    assert any("Exactly one dataset fits" in e.value for e in at.error)
+    # The linkage table's incomes are the people's true incomes (the attack is right).
+    linkage = at.dataframe[1].value
+    assert (linkage["Income (reconstructed)"] == linkage["Income (true)"]).all()
+    block = block_by_pandas(people, lesson.DEFAULT_ZIP, 10, 2026)
+    assert sorted(linkage["Name"]) == sorted(block["Name"].astype(str))
+
+
+def test_published_tables_match_pandas_crosstabs(at, people):
+    block = block_by_pandas(people, lesson.DEFAULT_ZIP, 10, 2026)
+    expected = two_way(block)
+    shown = [t.value for t in at.table][:6]  # the exact tables (the noisy ones follow)
+    assert len(at.table) == 12
+    for frame in shown:
+        rows, columns = frame.index.name, None
+        for (a, b), cross in expected.items():
+            if rows in (a, b):
+                other = b if rows == a else a
+                cross = cross if rows == a else cross.T
+                values = [str(v).replace("\\", "") for v in frame.columns]
+                labels = lesson.VALUES[lesson.ATTRIBUTES.index(other)]
+                if values == list(labels):
+                    columns = other
+                    full = cross.reindex(
+                        index=lesson.VALUES[lesson.ATTRIBUTES.index(rows)],
+                        columns=list(labels),
+                        fill_value=0,
+                    )
+                    if np.array_equal(frame.to_numpy(), full.to_numpy()):
+                        break
+        else:
+            raise AssertionError(f"table {rows} × {columns} matches no crosstab:\n{frame}")
+
+
+def test_a_bigger_block_can_have_several_datasets_and_says_so(people):
+    # Find a block (by ZIP, at 12 people) whose tables allow several datasets, by dp alone.
+    for zip_code in lesson.zip_options():
+        block = block_by_pandas(people, zip_code, 12, 2026)
+        codes = lesson.codes_of(block)
+        result = dp.reconstruct_from_marginals(
+            dp.marginal_tables(codes, lesson.LEVELS), lesson.LEVELS
+        )
+        if result.complete and result.count > 1:
+            break
+    else:
+        pytest.skip("no ambiguous block at this seed")
+    app = page_apptest(PAGE).run()
+    app.selectbox(key="recon_zip").set_value(zip_code)
+    app.select_slider(key="recon_size").set_value(12)
+    app = run(app)
+    assert metric(app, "Datasets that fit the tables") == f"{result.count:,}"
+    assert metric(app, "People pinned down exactly") == f"{result.pinned_people} of 12"
+    assert any(f"{result.count:,} datasets fit these tables" in w.value for w in app.warning)
+
+
+def test_a_small_zip_makes_the_block_all_its_people(people):
+    sizes = people.groupby("Zip", observed=True).size()
+    small = str(sizes[(sizes >= 6) & (sizes < 12)].index[0])
+    app = page_apptest(PAGE).run()
+    app.selectbox(key="recon_zip").set_value(small)
+    app.select_slider(key="recon_size").set_value(12)
+    app = run(app)
+    assert any(f"has only {sizes[small]} census people" in c.value for c in app.caption)
+
+
+def test_epsilon_moves_the_defence_to_the_dp_numbers(at, people):
+    for epsilon in (0.1, 10.0):
+        at.select_slider(key="recon_eps").set_value(epsilon)
+        at = run(at)
+        assert metric(at, "Noise scale per cell, 6/ε") == text.number(6 / epsilon)
+        # Rebuild the release with dp/ directly: the same noise, rounding and closest dataset.
+        block = block_by_pandas(people, lesson.DEFAULT_ZIP, 10, 2026)
+        codes = lesson.codes_of(block)
+        tables = dp.marginal_tables(codes, lesson.LEVELS)
+        noisy = dp.noisy_marginal_tables(
+            tables, lesson.LEVELS, epsilon, rng=np.random.default_rng(2026 + lesson.SEED_NOISE)
+        )
+        published = {p: np.clip(np.rint(t), 0, None) for p, t in noisy.items()}
+        guess = dp.closest_dataset(published, lesson.LEVELS)
+        right = dp.reconstruction_matches(dp.joint_counts(codes, lesson.LEVELS), guess)
+        assert metric(at, "Attacker's closest dataset: right") == f"{right} of 10"
+        assert metric(at, "People in it") == f"{int(guess.sum())}"
+        element = chart_titled(at, "Reconstruction against ε")
+        mark = frames_of(element)["mark"]
+        assert mark["epsilon"].iloc[0] == epsilon and mark["share"].iloc[0] == right / 10
+        assert text.number(epsilon) in element.proto.alt
+
+
+def test_the_accuracy_curve_has_fixed_axes_and_falls_with_epsilon(at):
+    element = chart_titled(at, "Reconstruction against ε")
+    spec, data = spec_of(element), frames_of(element)
+    curve = data["curve"]
+    assert list(curve["epsilon"]) == list(lesson.EPSILON_CURVE)
+    assert ((curve["low"] <= curve["share"]) & (curve["share"] <= curve["high"])).all()
+    # Strong noise leaves the attacker near the no-table baseline; weak noise, most people.
+    assert curve["share"].iloc[-1] >= 0.7 > curve["share"].iloc[0] + 0.3
+    levels = data["levels"]
+    assert levels["share"].max() == 1.0  # the exact tables reconstruct everyone
+    assert [0.1, 16.0] in domains(spec) and [0, 1] in domains(spec)
+    dn = spec_of(chart_titled(at, "200 people, 1,000 queries"))
+    assert [0, 4] in domains(dn) and [0, 1] in domains(dn)
+
+
+def test_dinur_nissim_metrics_and_curve_are_the_dp_attack(at, people):
+    for n, m, ratio in ((100, 500, 0.2), (100, 500, 3.0), (500, 2_000, 0.5)):
+        at.select_slider(key="recon_dn_n").set_value(n)
+        at.select_slider(key="recon_dn_m").set_value(m)
+        at.select_slider(key="recon_dn_e").set_value(ratio)
+        at = run(at)
+        rows = np.random.default_rng(2026 + lesson.SEED_DN).choice(len(people), n, replace=False)
+        secret = (people["Income"].astype(str).to_numpy()[rows] == ">50K").astype(int)
+        rng = np.random.default_rng(2026 + lesson.SEED_DN)
+        queries = dp.random_subset_queries(n, m, rng=rng)
+        answers = dp.subset_sum_answers(secret, queries, ratio * math.sqrt(n), rng=rng)
+        accuracy = float(np.mean(dp.subset_sum_attack(queries, answers) == secret))
+        assert metric(at, "Bits the attack gets right") == text.percent(accuracy)
+        assert metric(at, "E") == text.number(ratio * math.sqrt(n))
+        element = chart_titled(at, f"{n:,} people, {m:,} queries")
+        assert text.percent(accuracy) in element.proto.alt
+    curve = frames_of(element)["curve"]
+    assert curve["share"].iloc[0] == 1.0  # exact answers: every bit
+
+
+def test_snippets_rebuild_the_page_data(monkeypatch, at):
+    from pathlib import Path
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[3])
+    namespace: dict = {}
+    exec(snippets.BLOCK.render(zip_code=lesson.DEFAULT_ZIP, size=10, seed=2026), namespace)  # noqa: S102
+    shown = at.dataframe[0].value.drop(columns="In every dataset")
+    assert namespace["frame"].equals(shown.reset_index(drop=True))
+    namespace = {}
+    exec(snippets.DINUR_NISSIM.render(n=200, m=1_000, seed=2026), namespace)  # noqa: S102
+    curve = frames_of(chart_titled(at, "200 people, 1,000 queries"))["curve"]
+    assert np.allclose(namespace["frame"]["share"], curve["share"])
+
+
+def test_a_bad_link_value_is_ignored_with_a_notice():
+    app = page_apptest(PAGE)
+    app.query_params["recon_zip"] = "**99999**"
+    app.query_params["recon_dn_n"] = "1e400"
+    app = app.run()
+    assert not app.exception, app.exception
+    assert app.selectbox(key="recon_zip").value == lesson.DEFAULT_ZIP
+
+
+def test_a_link_reopens_the_same_settings():
+    app = page_apptest(PAGE)
+    link = {
+        "recon_zip": "05129",
+        "recon_size": "8",
+        "recon_eps": "0.5",
+        "recon_dn_n": "100",
+        "recon_dn_m": "250",
+        "recon_dn_e": "1.5",
+    }
+    for key, value in link.items():
+        app.query_params[key] = value
+    app = app.run()
+    assert not app.exception, app.exception
+    assert app.selectbox(key="recon_zip").value == "05129"
+    assert app.select_slider(key="recon_size").value == 8
+    assert app.select_slider(key="recon_eps").value == 0.5
+    assert app.select_slider(key="recon_dn_n").value == 100
+    assert app.select_slider(key="recon_dn_m").value == 250
+    assert app.select_slider(key="recon_dn_e").value == 1.5
+    assert metric(app, "Noise scale per cell, 6/ε") == "12"
