@@ -68,6 +68,7 @@ bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_upload.py
 	$(BIN)/python bench/bench_sessions.py
 	$(BIN)/python bench/bench_seeds.py
+	$(BIN)/python bench/bench_reconstruction.py
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis test-results

@@ -1,0 +1,124 @@
+"""Time the lesson "Reconstruction attacks" (issue 15): the exact block reconstruction, the
+defence's integer programs, the Dinur–Nissim attack, and the page's rerun once warm.
+
+Prints a Markdown table; asserts nothing. Targets: default block ≤ 300 ms (and cached),
+Dinur–Nissim at n = 500, m = 2,000 ≤ 500 ms, page rerun ≤ 50 ms median once warm.
+
+    python bench/bench_reconstruction.py
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+import dp  # noqa: E402
+from lessons.reconstruction import model  # noqa: E402
+from session_memory import rss_mb  # noqa: E402
+from ui import datasets  # noqa: E402
+
+SEED = 2026
+
+
+def median_ms(function, repeats: int = 7) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def row(what: str, ms: float, target: str = "") -> None:
+    print(f"| {what} | {ms:,.1f} | {target} |", flush=True)
+
+
+def main() -> None:
+    import os
+
+    # Outside `streamlit run`, cached functions log "missing ScriptRunContext": noise here.
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(
+        lambda record: "missing ScriptRunContext" not in record.getMessage()
+    )
+    print("# Reconstruction attacks: timings (median of 7 unless noted)\n")
+    print("| what | ms | target |")
+    print("|---|---:|---|")
+    people = model.block(model.DEFAULT_ZIP, model.DEFAULT_BLOCK_SIZE, SEED)
+    codes = model.block_codes(people)
+    tables = dp.marginal_tables(codes, model.LEVELS)
+    row(
+        "exact reconstruction of the default block (dp)",
+        median_ms(lambda: dp.reconstruct_from_marginals(tables, model.LEVELS)),
+        "≤ 300 ms",
+    )
+    datasets.clear_shared()
+    start = time.perf_counter()
+    model.attack(model.DEFAULT_ZIP, model.DEFAULT_BLOCK_SIZE, SEED)
+    row("model.attack, first call (block + search)", 1000 * (time.perf_counter() - start))
+    row(
+        "model.attack, cached",
+        median_ms(lambda: model.attack(model.DEFAULT_ZIP, model.DEFAULT_BLOCK_SIZE, SEED)),
+    )
+    noisy = model.rounded(dp.noisy_marginal_tables(tables, model.LEVELS, 1.0, rng=1))
+    row(
+        "closest dataset to noisy tables (milp)",
+        median_ms(lambda: dp.closest_dataset(noisy, model.LEVELS)),
+    )
+    start = time.perf_counter()
+    model.accuracy_curve(model.DEFAULT_ZIP, model.DEFAULT_BLOCK_SIZE, SEED)
+    row(
+        f"accuracy curve, first call ({len(model.EPSILON_CURVE)} ε × {model.CURVE_DRAWS} releases)",
+        1000 * (time.perf_counter() - start),
+    )
+    rng = np.random.default_rng(SEED)
+    secret = (rng.random(500) < 0.5).astype(int)
+    queries = dp.random_subset_queries(500, 2_000, rng=rng)
+    answers = dp.subset_sum_answers(secret, queries, 0.5 * np.sqrt(500), rng=rng)
+    row(
+        "Dinur–Nissim: queries + answers + attack, n = 500, m = 2,000",
+        median_ms(
+            lambda: dp.subset_sum_attack(
+                dp.random_subset_queries(500, 2_000, rng=1),
+                answers,
+            )
+        ),
+        "≤ 500 ms",
+    )
+    start = time.perf_counter()
+    model.dn_curve(500, 2_000, SEED)
+    row("Dinur–Nissim curve, first call (10 attacks at n = 500, m = 2,000)",
+        1000 * (time.perf_counter() - start))  # fmt: skip
+
+    from apptest_helpers import hosted_lesson
+
+    datasets.clear_shared()
+    before = rss_mb(os.getpid())
+    start = time.perf_counter()
+    at = hosted_lesson("reconstruction/page.py", timeout_s=120)
+    row("page, first run (AppTest, nothing cached)", 1000 * (time.perf_counter() - start))
+    reruns = []
+    for _ in range(15):
+        start = time.perf_counter()
+        at.run()
+        reruns.append(time.perf_counter() - start)
+    row("page rerun once warm (AppTest, median of 15)", 1000 * statistics.median(reruns), "≤ 50 ms")
+    eps = at.select_slider(key="recon_eps")
+    moves = []
+    for value in (0.5, 2.0, 0.5, 2.0, 1.0, 0.5, 2.0):
+        start = time.perf_counter()
+        eps.set_value(value).run()
+        moves.append(time.perf_counter() - start)
+    row("ε moves between cached values (AppTest, median of 7)", 1000 * statistics.median(moves))
+    print(f"\nProcess RSS: {before:,.0f} MB before the page, {rss_mb(os.getpid()):,.0f} MB after.")
+
+
+if __name__ == "__main__":
+    main()
