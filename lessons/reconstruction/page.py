@@ -133,56 +133,66 @@ st.markdown(
     "tables are *closest* (the smallest total absolute difference — the most likely dataset "
     "under Laplace noise), found by an integer program."
 )
-epsilon = controls.epsilon_slider(key="recon_eps", default=1.0)
-defended = model.defence(zip_code, size, seed, epsilon)
-exact_share = result["first_right"] / result["people"]
-baseline = model.baseline_share(zip_code, size, seed)
-curve = model.accuracy_curve(zip_code, size, seed)
-share = defended["right"] / defended["people"]
-scale_column, guess_column, size_guess_column = st.columns(3)
-scale_column.metric("Noise scale per cell, 6/ε", text.number(defended["scale"]))
-guess_column.metric(
-    "Attacker's closest dataset: right", f"{defended['right']} of {defended['people']}"
-)
-size_guess_column.metric("People in it", f"{defended['guessed_people']}")
-charts.defence_curve().show(
-    curve=curve,
-    levels=model.levels_frame(
-        **{
-            f"exact tables: {text.percent(exact_share)}": exact_share,
-            f"made-up people: {text.percent(baseline)}": baseline,
-        }
-    ),
-    mark=model.mark_frame(
-        "epsilon",
-        epsilon,
-        share,
-        f"this release: {defended['right']} of {defended['people']}",
-        right=epsilon > 2,
-    ),
-    title="Reconstruction against ε",
-    alt=model.describe_curve(
-        curve, exact_share, baseline, epsilon, defended["right"], defended["people"]
-    ),  # fmt: skip
-)
-st.caption(
-    f"Blue: the share of the block's people the closest dataset gets exactly right, the mean "
-    f"of {model.CURVE_DRAWS} noisy releases per ε (bars: ± 1 standard error). Made-up "
-    "people: a block invented from the whole census's mix of the four attributes, with no "
-    "table at all. Where the blue line falls to it, the tables tell the attacker nothing "
-    "about this block. The noise also hides how many people live here: the closest "
-    "dataset at your ε holds "
-    f"{defended['guessed_people']} people, not {defended['people']}."
-)
-with st.expander("The noisy tables this release publishes"):
-    for row in (model.PAIRS[:3], model.PAIRS[3:]):
-        for column, pair in zip(st.columns(3), row, strict=True):
-            with column:
-                st.markdown(f"**{model.table_title(pair)}**")
-                st.table(model.table_frame(defended["tables"][pair], pair))
-downloads.download_csv(
-    curve, filename="reconstruction-accuracy-vs-epsilon.csv", key="reconstruction_dl_curve"
-)
+
+
+@st.fragment
+def defence(zip_code: str, size: int, seed: int, exact_share: float) -> None:
+    """The ε slider, what the attacker gets at that ε, and the curve it moves along (a
+    fragment: moving ε reruns only this section)."""
+    curve = model.accuracy_curve(zip_code, size, seed)
+    baseline = model.baseline_share(zip_code, size, seed)
+    controls_column, chart_column = st.columns([1, 2], gap="medium")
+    with controls_column:
+        epsilon = controls.epsilon_slider(key="recon_eps", default=1.0)
+        defended = model.defence(zip_code, size, seed, epsilon)
+        share = defended["right"] / defended["people"]
+        st.metric("Noise scale per cell, 6/ε", text.number(defended["scale"]))
+        st.metric(
+            "Attacker's closest dataset: right", f"{defended['right']} of {defended['people']}"
+        )
+        st.metric("People in it", f"{defended['guessed_people']}")
+    with chart_column:
+        charts.defence_curve().show(
+            curve=curve,
+            levels=model.levels_frame(
+                **{
+                    f"exact tables: {text.percent(exact_share)}": exact_share,
+                    f"made-up people: {text.percent(baseline)}": baseline,
+                }
+            ),
+            mark=model.mark_frame(
+                "epsilon",
+                epsilon,
+                share,
+                f"this release: {defended['right']} of {defended['people']}",
+                right=epsilon > 2,
+            ),
+            title="Reconstruction against ε",
+            alt=model.describe_curve(
+                curve, exact_share, baseline, epsilon, defended["right"], defended["people"]
+            ),  # fmt: skip
+        )
+    st.caption(
+        f"Blue: the share of the block's people the closest dataset gets exactly right, the "
+        f"mean of {model.CURVE_DRAWS} noisy releases per ε (bars: ± 1 standard error). "
+        "Made-up people: a block invented from the whole census's mix of the four attributes, "
+        "with no table at all. Where the blue line falls to it, the tables tell the attacker "
+        "nothing about this block. The noise also hides how many people live here: the "
+        f"closest dataset at your ε holds {defended['guessed_people']} people, not "
+        f"{defended['people']}."
+    )
+    with st.expander("The noisy tables this release publishes"):
+        for row in (model.PAIRS[:3], model.PAIRS[3:]):
+            for column, pair in zip(st.columns(3), row, strict=True):
+                with column:
+                    st.markdown(f"**{model.table_title(pair)}**")
+                    st.table(model.table_frame(defended["tables"][pair], pair))
+    downloads.download_csv(
+        curve, filename="reconstruction-accuracy-vs-epsilon.csv", key="reconstruction_dl_curve"
+    )
+
+
+defence(zip_code, size, seed, result["first_right"] / result["people"])
 
 # --- 4. Dinur–Nissim ------------------------------------------------------------------------
 st.header("4. Why it always works: Dinur and Nissim")
@@ -199,58 +209,67 @@ st.markdown(
     "than √n lets an attacker recover almost every bit. Noise of order √n per answer is the "
     "price of privacy — and the Laplace noise of DP, spread over many queries, pays it."
 )
-controls_column, chart_column = st.columns([1, 2], gap="medium")
-with controls_column:
-    n = int(
-        controls.select_slider("People n", options=model.DN_PEOPLE, value=200, key="recon_dn_n")
-    )
-    m = int(
-        controls.select_slider(
-            "Queries m (fewer → less to attack)",
-            options=model.DN_QUERIES,
-            value=1_000,
-            key="recon_dn_m",
+
+
+@st.fragment
+def dinur_nissim(seed: int) -> None:
+    """The three sliders, the attack at their values and the curve over E (a fragment:
+    moving a slider reruns only this section)."""
+    controls_column, chart_column = st.columns([1, 2], gap="medium")
+    with controls_column:
+        n = int(
+            controls.select_slider("People n", options=model.DN_PEOPLE, value=200, key="recon_dn_n")
         )
-    )
-    ratio = float(
-        controls.select_slider(
-            "Noise bound E, in units of √n (right → more private)",
-            options=model.DN_RATIOS,
-            value=0.5,
-            key="recon_dn_e",
+        m = int(
+            controls.select_slider(
+                "Queries m (fewer → less to attack)",
+                options=model.DN_QUERIES,
+                value=1_000,
+                key="recon_dn_m",
+            )
         )
+        ratio = float(
+            controls.select_slider(
+                "Noise bound E, in units of √n (right → more private)",
+                options=model.DN_RATIOS,
+                value=0.5,
+                key="recon_dn_e",
+            )
+        )
+        dn = model.dn_attack(n, m, ratio, seed)
+        st.metric("E", text.number(dn["bound"]))
+        st.metric("Bits the attack gets right", text.percent(dn["accuracy"]))
+    with chart_column:
+        dn_curve = model.dn_curve(n, m, seed)
+        charts.dinur_nissim_curve().show(
+            curve=dn_curve,
+            levels=model.levels_frame(
+                **{f"guess '<=50K' for all: {text.percent(dn['majority'])}": dn["majority"]}
+            ),
+            mark=model.mark_frame(
+                "ratio",
+                ratio,
+                dn["accuracy"],
+                f"your E: {text.percent(dn['accuracy'])}",
+                right=ratio > 2,
+            ),  # fmt: skip
+            title=f"{n:,} people, {m:,} queries",
+            alt=model.describe_dn(dn_curve, n, m, dn),
+        )
+    st.caption(
+        f"√n = {text.number(n**0.5)} for n = {n:,}. With E well below √n the attack recovers "
+        "almost every income. More queries average away more noise, so the fall moves right "
+        "as m grows; with fewer queries it comes sooner. Once the attack drops under the grey "
+        "line it is worse than guessing '<=50K' for everyone, which needs no query at all. "
+        "That is why a curator who answers many questions must add noise of order √n or more."
     )
-    dn = model.dn_attack(n, m, ratio, seed)
-    st.metric("E", text.number(dn["bound"]))
-    st.metric("Bits the attack gets right", text.percent(dn["accuracy"]))
-with chart_column:
-    dn_curve = model.dn_curve(n, m, seed)
-    charts.dinur_nissim_curve().show(
-        curve=dn_curve,
-        levels=model.levels_frame(
-            **{f"guess '<=50K' for all: {text.percent(dn['majority'])}": dn["majority"]}
-        ),
-        mark=model.mark_frame(
-            "ratio",
-            ratio,
-            dn["accuracy"],
-            f"your E: {text.percent(dn['accuracy'])}",
-            right=ratio > 2,
-        ),  # fmt: skip
-        title=f"{n:,} people, {m:,} queries",
-        alt=model.describe_dn(dn_curve, n, m, dn),
+    snippets.DINUR_NISSIM.show(n=n, m=m, seed=seed)
+    downloads.download_csv(
+        dn_curve, filename="reconstruction-dinur-nissim.csv", key="reconstruction_dl_dn"
     )
-st.caption(
-    f"√n = {text.number(n**0.5)} for n = {n:,}. With E well below √n the attack recovers "
-    "almost every income. More queries average away more noise, so the fall moves right "
-    "as m grows; with fewer queries it comes sooner. Once the attack drops under the grey "
-    "line it is worse than guessing '<=50K' for everyone, which needs no query at all. "
-    "That is why a curator who answers many questions must add noise of order √n or more."
-)
-snippets.DINUR_NISSIM.show(n=n, m=m, seed=seed)
-downloads.download_csv(
-    dn_curve, filename="reconstruction-dinur-nissim.csv", key="reconstruction_dl_dn"
-)
+
+
+dinur_nissim(seed)
 
 # --- 5. The story ---------------------------------------------------------------------------
 st.header("5. How this changed the US census")
