@@ -56,7 +56,7 @@ def defence_curve() -> ui_charts.Template:
         "epsilon:Q",
         scale=alt.Scale(type="log", domain=[EPSILON_CURVE[0], EPSILON_CURVE[-1]], nice=False),
         axis=alt.Axis(values=list(EPSILON_CURVE), format="~g"),
-        title="privacy loss ε of the whole release (log scale; left = more private)",
+        title="privacy loss ε (log scale; left = more private)",
     )
     y = alt.Y(
         "share:Q",
@@ -98,7 +98,7 @@ def dinur_nissim_curve() -> ui_charts.Template:
         "ratio:Q",
         scale=alt.Scale(domain=[0, 4], nice=False),
         axis=alt.Axis(values=[0, 0.5, 1, 1.5, 2, 3, 4], format="~g"),
-        title="noise bound E, in units of √n (right = more noise)",
+        title="noise bound E in units of √n (right = more noise)",
     )
     y = alt.Y(
         "share:Q",
