@@ -165,6 +165,15 @@ LESSONS: tuple[Lesson, ...] = (
         "Privacy loss ε",
     ),
     Lesson(
+        "private_ml",
+        "Privatized data for machine learning",
+        ":material/model_training:",
+        "private-ml",
+        "An income classifier trained on locally privatized records: accuracy, fairness.",
+        LOCAL,
+        "Privacy loss ε",
+    ),
+    Lesson(
         "class_survey",
         "Class survey",
         ":material/how_to_vote:",

@@ -1,0 +1,139 @@
+"""Chart templates of the lesson "Privatized data for machine learning" (data-free; the page
+fills them)."""
+
+from __future__ import annotations
+
+import altair as alt
+
+from lessons.private_ml.model import AGE_SEX_CATEGORIES, EPSILON_CURVE
+from ui import charts as ui_charts
+from ui import datasets
+
+ACCURACY_DOMAIN = (0.74, 0.86)
+GAP_DOMAIN = (0.05, 0.20)  # accuracy for women minus for men
+COEFFICIENT_DOMAIN = (-3.5, 2.5)
+
+EPSILON_X = alt.X(
+    "epsilon:Q",
+    scale=alt.Scale(type="log", domain=[EPSILON_CURVE[0], EPSILON_CURVE[-1]], nice=False),
+    axis=alt.Axis(values=list(EPSILON_CURVE), format="~g"),
+    title="privacy loss ε per person (log scale; left = more private)",
+)
+
+
+def _curve_against_epsilon(domain: tuple[float, float], title: str, low: str, high: str):
+    """A mean curve against ε with ± 1 SE bars ("curve": epsilon, value, `low`, `high`),
+    labelled reference lines ("levels": value, label) and your ε ("mark": epsilon, value,
+    label, right). Fixed axes; values outside the y domain are clamped to its edge."""
+    scale = alt.Scale(domain=list(domain), nice=False, clamp=True)
+    y = alt.Y("value:Q", scale=scale, axis=alt.Axis(format=".0%", tickCount=6), title=title)
+    curve = alt.NamedData(name="curve")
+    line = alt.Chart(curve).mark_line(color=ui_charts.BLUE, strokeWidth=3).encode(x=EPSILON_X, y=y)
+    dots = (
+        alt.Chart(curve)
+        .mark_point(filled=True, size=50, color=ui_charts.BLUE)
+        .encode(
+            x=EPSILON_X,
+            y=y,
+            tooltip=[
+                alt.Tooltip("epsilon:Q", title="ε", format="~g"),
+                alt.Tooltip("value:Q", title=title, format=".1%"),
+            ],
+        )
+    )
+    bars = (
+        alt.Chart(curve)
+        .mark_rule(color=ui_charts.BLUE)
+        .encode(x=EPSILON_X, y=alt.Y(f"{low}:Q", scale=scale), y2=f"{high}:Q")
+    )
+    levels = alt.NamedData(name="levels")
+    rules = alt.Chart(levels).mark_rule(color=ui_charts.GREY, strokeDash=[4, 3]).encode(y=y)
+    level_labels = (
+        alt.Chart(levels)
+        .mark_text(align="left", baseline="bottom", dx=4, dy=-3, color="#444444")
+        .encode(y=y, x=alt.value(0), text="label:N")
+    )
+    mark = alt.NamedData(name="mark")
+    rule = alt.Chart(mark).mark_rule(color=ui_charts.BLACK, strokeDash=[6, 3]).encode(x=EPSILON_X)
+    point = (
+        alt.Chart(mark)
+        .mark_point(size=120, filled=True, color=ui_charts.BLACK)
+        .encode(x=EPSILON_X, y=y)
+    )
+    on_left = (
+        alt.Chart(mark)
+        .transform_filter("datum.right")
+        .mark_text(align="right", dx=-8, dy=14, fontWeight="bold")
+        .encode(x=EPSILON_X, y=y, text="label:N")
+    )
+    on_right = (
+        alt.Chart(mark)
+        .transform_filter("!datum.right")
+        .mark_text(align="left", dx=8, dy=14, fontWeight="bold")
+        .encode(x=EPSILON_X, y=y, text="label:N")
+    )
+    chart = bars + line + dots + rules + level_labels + rule + point + on_left + on_right
+    return chart.properties(height=ui_charts.DEFAULT_HEIGHT, width=ui_charts.DEFAULT_WIDTH)
+
+
+@datasets.cached(max_entries=8)
+def accuracy_curve() -> ui_charts.Template:
+    """Template: test accuracy of the model trained on the privatized table against ε (log
+    x fixed 0.01–10, y fixed 74–86%), with the true-table, no-privatized-columns and
+    majority-guess levels, and your ε."""
+    return ui_charts.Template(
+        _curve_against_epsilon(ACCURACY_DOMAIN, "test accuracy", "low", "high")
+    )
+
+
+@datasets.cached(max_entries=8)
+def gap_curve() -> ui_charts.Template:
+    """Template: accuracy for women minus accuracy for men against ε (y fixed 5–20 points),
+    with the true-table and no-privatized-columns levels, and your ε."""
+    return ui_charts.Template(
+        _curve_against_epsilon(GAP_DOMAIN, "accuracy gap, women − men", "gap_low", "gap_high")
+    )
+
+
+@datasets.cached(max_entries=8)
+def coefficients() -> ui_charts.Template:
+    """Template: the centred coefficient of each age band × sex category, true table (black
+    ring) against privatized table (blue dot), x fixed −3.5 … 2.5 and clamped; a rule at 0
+    ("coefficients": category, model, value)."""
+    data = alt.NamedData(name="coefficients")
+    x = alt.X(
+        "value:Q",
+        scale=alt.Scale(domain=list(COEFFICIENT_DOMAIN), nice=False, clamp=True),
+        title="coefficient, centred (log-odds of >50K against the average category)",
+    )
+    y = alt.Y("category:N", sort=list(AGE_SEX_CATEGORIES), title=None)
+    colour = alt.Color(
+        "model:N",
+        scale=alt.Scale(
+            domain=["true table", "privatized table"], range=[ui_charts.BLACK, ui_charts.BLUE]
+        ),
+        legend=alt.Legend(orient="top", title=None),
+    )
+    shape = alt.Shape(
+        "model:N",
+        scale=alt.Scale(domain=["true table", "privatized table"], range=["circle", "diamond"]),
+        legend=None,
+    )
+    zero = alt.Chart(alt.Data(values=[{"value": 0.0}])).mark_rule(color=ui_charts.GREY).encode(x=x)
+    dots = (
+        alt.Chart(data)
+        .mark_point(size=90, filled=True, opacity=0.9)
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            shape=shape,
+            tooltip=[
+                alt.Tooltip("category:N", title="category"),
+                alt.Tooltip("model:N", title="model"),
+                alt.Tooltip("value:Q", title="coefficient", format=".2f"),
+            ],
+        )
+    )
+    chart = (zero + dots).properties(height=300, width=ui_charts.DEFAULT_WIDTH)
+    return ui_charts.Template(chart)

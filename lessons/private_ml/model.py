@@ -1,0 +1,420 @@
+"""Cached computations of the lesson "Privatized data for machine learning".
+
+Every census person sends some columns through a local mechanism before they leave their
+device: age band × sex (12 categories, as in seed 003), and any further categorical columns
+the reader picks, each by k-ary randomized response (dp.grr_perturb) or optimized unary
+encoding (dp.ue_perturb with dp.oue_probabilities). The person's ε is split evenly over the
+privatized columns (sequential composition: ε/c each). Education and hours worked go as
+they are, as does the label (income above $50K).
+
+Three income classifiers (scikit-learn's LogisticRegression) are trained on the same
+training rows and scored on the same held-out test rows with the *true* values:
+(a) the true table, (b) the privatized table as it arrives, (c) the table without the
+privatized columns (the baseline: what you know without them). The DP math is in dp/; this
+module only draws, fits and scores.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from sklearn.linear_model import LogisticRegression
+
+import dp
+from lessons.reconstruction.model import AGE_BANDS, AGE_EDGES
+from ui import datasets, text
+from ui.datasets import census
+
+AGE_SEX = "Age band × sex"
+SEXES: tuple[str, ...] = ("Female", "Male")
+AGE_SEX_CATEGORIES: tuple[str, ...] = tuple(f"{band} {sex}" for band in AGE_BANDS for sex in SEXES)
+# Further columns a reader may privatize (census column -> its label on the page).
+EXTRA_COLUMNS: dict[str, str] = {
+    "MaritalStatus": "Marital status",
+    "Relationship": "Relationship",
+    "Race": "Race",
+    "Occupation": "Occupation",
+    "Workclass": "Workclass",
+}
+MISSING = "(missing)"
+CLEAR_COLUMNS: tuple[str, ...] = ("EducationNum", "HoursPerWeek")  # sent as they are
+LABEL = "Income"
+POSITIVE = ">50K"
+
+GRR = "k-ary randomized response"
+OUE = "Unary encoding (OUE)"
+MECHANISMS: tuple[str, ...] = (GRR, OUE)
+
+TEST_SHARE = 0.25  # held-out rows, scored with their true values
+EPSILON_CURVE: tuple[float, ...] = (0.01, 0.03, 0.1, 0.3, 1.0, 2.0, 4.0, 10.0)
+REPEATS = 3  # privatizations averaged per ε on the curve
+MAX_ITER = 1_000
+
+# Offsets added to the page seed, one per distinct draw.
+SEED_SPLIT = 61
+SEED_PRIVATIZE = 62
+SEED_CURVE = 63  # the curve's repeat r draws at seed + SEED_CURVE + 10 * r
+
+
+# --- The data ------------------------------------------------------------------------------
+
+
+def age_sex_codes(ages: np.ndarray, sexes: np.ndarray) -> np.ndarray:
+    """Code 2·band + sex (0 Female, 1 Male) for bands 17–24, 25–34, …, 65+: 12 categories."""
+    band = np.searchsorted(AGE_EDGES, ages, side="right") - 1
+    return 2 * band + (sexes == "Male").astype(np.int64)
+
+
+@datasets.cached(max_entries=8)
+def columns_data(columns: tuple[str, ...]) -> dict:
+    """The census as this lesson uses it: for each privatized column (age band × sex first,
+    then `columns`) its codes and category names; the clear features; the label; sex."""
+    people = census()
+    names = [AGE_SEX, *(EXTRA_COLUMNS[column] for column in columns)]
+    codes = [age_sex_codes(people["Age"].to_numpy(), people["Sex"].astype(str).to_numpy())]
+    categories = [AGE_SEX_CATEGORIES]
+    for column in columns:
+        values = people[column].astype(str).where(people[column].notna(), MISSING)
+        labels = tuple(sorted(values.unique()))
+        codes.append(pd.Categorical(values, categories=labels).codes.astype(np.int64))
+        categories.append(labels)
+    return {
+        "names": tuple(names),
+        "codes": tuple(codes),
+        "categories": tuple(categories),
+        "clear": people[list(CLEAR_COLUMNS)].to_numpy(dtype=np.float64),
+        "label": (people[LABEL] == POSITIVE).to_numpy(),
+        "female": (people["Sex"] == "Female").to_numpy(),
+    }
+
+
+def split(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Training and test rows: a random TEST_SHARE of the people is held out."""
+    order = np.random.default_rng(seed + SEED_SPLIT).permutation(n)
+    cut = round(n * TEST_SHARE)
+    return np.sort(order[cut:]), np.sort(order[:cut])
+
+
+def column_epsilon(epsilon: float, columns: tuple[str, ...]) -> float:
+    """Each privatized column's share of the person's ε: ε / c (sequential composition)."""
+    return epsilon / (1 + len(columns))
+
+
+def keep_gap(mechanism: str, epsilon: float, k: int) -> float:
+    """p − q of the mechanism at a column's ε: how much of a true category survives in the
+    expected report (dp.grr_probabilities, dp.oue_probabilities)."""
+    p, q = dp.grr_probabilities(epsilon, k) if mechanism == GRR else dp.oue_probabilities(epsilon)
+    return p - q
+
+
+def privatize(codes: np.ndarray, k: int, mechanism: str, epsilon: float, rng) -> np.ndarray:
+    """What each person sends for one column, as model features (n, k): the one-hot of the
+    k-ary RR report, or the OUE bits themselves."""
+    if mechanism == GRR:
+        return one_hot(dp.grr_perturb(codes, k, epsilon, rng=rng), k)
+    p, q = dp.oue_probabilities(epsilon)
+    return dp.ue_perturb(one_hot(codes, k), p, q, rng=rng).astype(np.float64)
+
+
+def one_hot(codes: np.ndarray, k: int) -> np.ndarray:
+    """(n, k) float matrix with a 1 in each row's category."""
+    matrix = np.zeros((len(codes), k))
+    matrix[np.arange(len(codes)), codes] = 1.0
+    return matrix
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def privatized(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int) -> tuple:
+    """Every person's reports for every privatized column, as feature blocks (n, k each),
+    drawn with `seed` (one generator, columns in order)."""
+    data = columns_data(columns)
+    rng = np.random.default_rng(seed)
+    share = column_epsilon(epsilon, columns)
+    return tuple(
+        privatize(codes, len(names), mechanism, share, rng)
+        for codes, names in zip(data["codes"], data["categories"], strict=True)
+    )
+
+
+# --- The models ----------------------------------------------------------------------------
+
+
+def fit(features: np.ndarray, labels: np.ndarray) -> LogisticRegression:
+    """The income classifier: logistic regression (L2, C = 1, lbfgs)."""
+    return LogisticRegression(max_iter=MAX_ITER).fit(features, labels)
+
+
+def standardised(clear: np.ndarray, train: np.ndarray) -> np.ndarray:
+    """The clear features centred and scaled by the training rows' mean and sd."""
+    mean, sd = clear[train].mean(axis=0), clear[train].std(axis=0)
+    return (clear - mean) / sd
+
+
+def score(model: LogisticRegression, features: np.ndarray, labels, female) -> dict:
+    """Accuracy on the test rows: overall, women, men, and the gap women − men."""
+    right = model.predict(features) == labels
+    women, men = float(right[female].mean()), float(right[~female].mean())
+    return {"accuracy": float(right.mean()), "women": women, "men": men, "gap": women - men}
+
+
+def centred(coefficients: np.ndarray) -> np.ndarray:
+    """A one-hot block's coefficients minus their mean: with an intercept only differences
+    between categories mean anything."""
+    return coefficients - coefficients.mean()
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def reference_models(columns: tuple[str, ...], seed: int) -> dict:
+    """Models (a) on the true table and (c) without the privatized columns, scored on the
+    test rows; (a)'s age band × sex coefficients (centred); the majority-class accuracy."""
+    data = columns_data(columns)
+    train, test = split(len(data["label"]), seed)
+    clear = standardised(data["clear"], train)
+    truth = np.hstack(
+        [
+            clear,
+            *(one_hot(c, len(n)) for c, n in zip(data["codes"], data["categories"], strict=True)),
+        ]
+    )
+    labels, female = data["label"], data["female"]
+    true_model = fit(truth[train], labels[train])
+    base_model = fit(clear[train], labels[train])
+    k = len(AGE_SEX_CATEGORIES)
+    return {
+        "true": score(true_model, truth[test], labels[test], female[test]),
+        "baseline": score(base_model, clear[test], labels[test], female[test]),
+        "majority": float(max(labels[test].mean(), 1 - labels[test].mean())),
+        "coefficients": centred(true_model.coef_[0][len(CLEAR_COLUMNS) : len(CLEAR_COLUMNS) + k]),
+        "train": int(train.size),
+        "test": int(test.size),
+    }
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def privatized_model(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int,
+                     draw: int) -> dict:  # fmt: skip
+    """Model (b), trained on the privatized table drawn at `draw`, scored on the true test
+    rows split by `seed`; its age band × sex coefficients (centred)."""
+    data = columns_data(columns)
+    train, test = split(len(data["label"]), seed)
+    clear = standardised(data["clear"], train)
+    truth = np.hstack(
+        [
+            clear,
+            *(one_hot(c, len(n)) for c, n in zip(data["codes"], data["categories"], strict=True)),
+        ]
+    )
+    reports = np.hstack([clear, *privatized(columns, mechanism, epsilon, draw)])
+    labels, female = data["label"], data["female"]
+    model = fit(reports[train], labels[train])
+    k = len(AGE_SEX_CATEGORIES)
+    return {
+        **score(model, truth[test], labels[test], female[test]),
+        "coefficients": centred(model.coef_[0][len(CLEAR_COLUMNS) : len(CLEAR_COLUMNS) + k]),
+    }
+
+
+def curve_draws(seed: int) -> tuple[int, ...]:
+    """The privatization seeds averaged at each ε of the curve."""
+    return tuple(seed + SEED_CURVE + 10 * r for r in range(REPEATS))
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def accuracy_curve(columns: tuple[str, ...], mechanism: str, seed: int) -> pd.DataFrame:
+    """Model (b) at every ε of EPSILON_CURVE, REPEATS privatizations each: the mean test
+    accuracy and gap women − men, each ± 1 standard error ("epsilon", "accuracy", "low",
+    "high", "gap", "gap_low", "gap_high")."""
+    rows = []
+    for epsilon in EPSILON_CURVE:
+        runs = [privatized_model(columns, mechanism, epsilon, seed, d) for d in curve_draws(seed)]
+        accuracy = np.array([run["accuracy"] for run in runs])
+        gap = np.array([run["gap"] for run in runs])
+        se, gap_se = accuracy.std(ddof=1) / math.sqrt(REPEATS), gap.std(ddof=1) / math.sqrt(REPEATS)
+        row = {
+            "epsilon": epsilon,
+            "accuracy": accuracy.mean(),
+            "low": accuracy.mean() - se,
+            "high": accuracy.mean() + se,
+            "gap": gap.mean(),
+            "gap_low": gap.mean() - gap_se,
+            "gap_high": gap.mean() + gap_se,
+        }
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def shrinkage(privatized_coefficients: np.ndarray, true_coefficients: np.ndarray) -> float:
+    """The least-squares slope of the privatized coefficients on the true ones (through 0):
+    1 means the model learned the same differences, 0 that it learned none."""
+    return float(
+        privatized_coefficients @ true_coefficients / (true_coefficients @ true_coefficients)
+    )
+
+
+# --- What the analyst receives -------------------------------------------------------------
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def marginal(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int) -> pd.DataFrame:
+    """Age band × sex counts: true, as reported, and de-biased (dp.grr_estimate_from_counts or
+    dp.ue_estimate_from_counts) with the estimate's standard error (dp.grr_variance or
+    dp.ue_variance at the true share)."""
+    data = columns_data(columns)
+    k, n = len(AGE_SEX_CATEGORIES), len(data["label"])
+    share = column_epsilon(epsilon, columns)
+    truth = np.bincount(data["codes"][0], minlength=k)
+    reported = privatized(columns, mechanism, epsilon, seed)[0].sum(axis=0)
+    if mechanism == GRR:
+        estimate = dp.grr_estimate_from_counts(reported.astype(np.int64), share)
+        variances = [dp.grr_variance(n, share, k, frequency=c / n) for c in truth]
+    else:
+        p, q = dp.oue_probabilities(share)
+        estimate = dp.ue_estimate_from_counts(reported.astype(np.int64), n, p, q)
+        variances = [dp.ue_variance(n, p, q, frequency=c / n) for c in truth]
+    return pd.DataFrame(
+        {
+            AGE_SEX: AGE_SEX_CATEGORIES,
+            "true count": truth,
+            "reported": reported.astype(np.int64),
+            "de-biased estimate": np.round(estimate).astype(np.int64),
+            "± 1 SE": np.round(np.sqrt(variances)).astype(np.int64),
+        }
+    )
+
+
+@datasets.cached(max_entries=8)
+def privatized_table(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int):
+    """The table the analyst receives: the clear columns, the label, and each privatized
+    column as reported (k-ary RR: the reported category; OUE: one 0/1 column per category).
+    No name, birth date, SSN or ZIP code."""
+    data = columns_data(columns)
+    people = census()
+    table = {column: people[column].to_numpy() for column in CLEAR_COLUMNS}
+    table[LABEL] = people[LABEL].astype(str).to_numpy()
+    blocks = privatized(columns, mechanism, epsilon, seed)
+    for name, labels, block in zip(data["names"], data["categories"], blocks, strict=True):
+        if mechanism == GRR:
+            table[f"{name} (reported)"] = np.asarray(labels, dtype=object)[block.argmax(axis=1)]
+        else:
+            for j, label in enumerate(labels):
+                table[f"{name} = {label} (bit)"] = block[:, j].astype(np.int8)
+    return pd.DataFrame(table)
+
+
+# --- Frames for the charts -----------------------------------------------------------------
+
+
+def levels_frame(**values: float) -> pd.DataFrame:
+    """Horizontal reference lines ("value", "label")."""
+    return pd.DataFrame({"value": list(values.values()), "label": list(values.keys())})
+
+
+def accuracy_levels(reference: dict) -> pd.DataFrame:
+    """The accuracy chart's reference lines: models (a) and (c), and the majority guess."""
+    true, baseline = reference["true"]["accuracy"], reference["baseline"]["accuracy"]
+    return levels_frame(
+        **{
+            f"(a) true table: {text.percent(true)}": true,
+            f"(c) without them: {text.percent(baseline)}": baseline,
+            f"always '<=50K': {text.percent(reference['majority'])}": reference["majority"],
+        }
+    )
+
+
+def points(gap: float) -> str:
+    """An accuracy gap in percentage points, e.g. "12.8 points"."""
+    return f"{text.number(100 * gap, 3)} points"
+
+
+def gap_levels(reference: dict) -> pd.DataFrame:
+    """The fairness chart's reference lines: models (a) and (c)."""
+    true, baseline = reference["true"]["gap"], reference["baseline"]["gap"]
+    return levels_frame(
+        **{
+            f"(a) true table: {points(true)}": true,
+            f"(c) without them: {points(baseline)}": baseline,
+        }
+    )
+
+
+def mark_frame(epsilon: float, value: float, label: str) -> pd.DataFrame:
+    """Your ε's point, its label on the side with room."""
+    return pd.DataFrame(
+        {"epsilon": [epsilon], "value": [value], "label": [label], "right": [epsilon > 1.0]}
+    )
+
+
+def coefficients_frame(true: np.ndarray, private: np.ndarray) -> pd.DataFrame:
+    """Both models' centred age band × sex coefficients, long ("category", "model", "value")."""
+    return pd.DataFrame(
+        {
+            "category": list(AGE_SEX_CATEGORIES) * 2,
+            "model": ["true table"] * len(true) + ["privatized table"] * len(private),
+            "value": np.concatenate([true, private]),
+        }
+    )
+
+
+def describe_accuracy(curve: pd.DataFrame, reference: dict, epsilon: float, here: dict) -> str:
+    """Alt text of the accuracy curve, with the current numbers."""
+    low, high = curve.iloc[0], curve.iloc[-1]
+    return (
+        f"Test accuracy of the model trained on the privatized table against ε from "
+        f"{text.number(low['epsilon'])} to {text.number(high['epsilon'])} (log scale): "
+        f"{text.percent(low['accuracy'])} at the left, {text.percent(high['accuracy'])} at the "
+        f"right. Reference lines: true table {text.percent(reference['true']['accuracy'])}, "
+        f"without the privatized columns {text.percent(reference['baseline']['accuracy'])}, "
+        f"always '<=50K' {text.percent(reference['majority'])}. At your ε = "
+        f"{text.number(epsilon)} this privatization gives {text.percent(here['accuracy'])}."
+    )
+
+
+def describe_gap(curve: pd.DataFrame, reference: dict, epsilon: float, here: dict) -> str:
+    """Alt text of the fairness chart, with the current numbers."""
+    return (
+        f"Accuracy for women minus accuracy for men, in percentage points, against ε: "
+        f"{text.number(100 * curve['gap'].iloc[0])} at ε = {text.number(EPSILON_CURVE[0])}, "
+        f"{text.number(100 * curve['gap'].iloc[-1])} at ε = {text.number(EPSILON_CURVE[-1])}. "
+        f"True table {text.number(100 * reference['true']['gap'])}, without the privatized "
+        f"columns {text.number(100 * reference['baseline']['gap'])}. At your ε = "
+        f"{text.number(epsilon)}: {text.number(100 * here['gap'])} points."
+    )
+
+
+def describe_coefficients(true: np.ndarray, private: np.ndarray, slope: float) -> str:
+    """Alt text of the coefficient chart."""
+    top = int(np.argmax(true))
+    return (
+        f"Centred coefficients of the 12 age band × sex categories. True table: from "
+        f"{text.number(true.min(), 3)} to {text.number(true.max(), 3)} (highest: "
+        f"{AGE_SEX_CATEGORIES[top]}). Privatized table: from {text.number(private.min(), 3)} "
+        f"to {text.number(private.max(), 3)}, about {text.number(slope, 2)} times the true "
+        "ones."
+    )
+
+
+def accuracy_frame(curve: pd.DataFrame) -> pd.DataFrame:
+    """The accuracy curve as the chart reads it ("epsilon", "value", "low", "high")."""
+    return curve[["epsilon", "accuracy", "low", "high"]].rename(columns={"accuracy": "value"})
+
+
+def gap_frame(curve: pd.DataFrame) -> pd.DataFrame:
+    """The fairness curve as the chart reads it ("epsilon", "value", "gap_low", "gap_high")."""
+    return curve[["epsilon", "gap", "gap_low", "gap_high"]].rename(columns={"gap": "value"})
+
+
+def recovered(private: float, true: float, baseline: float) -> float:
+    """The share of what the privatized columns add on true data that the privatized model
+    keeps: (b − c) / (a − c)."""
+    return (private - baseline) / (true - baseline)
+
+
+def kept_along_curve(curve: pd.DataFrame, reference: dict) -> dict[float, float]:
+    """`recovered` at each ε of the curve (its mean accuracy), floored at 0."""
+    true, baseline = reference["true"]["accuracy"], reference["baseline"]["accuracy"]
+    return {
+        float(e): max(recovered(a, true, baseline), 0.0)
+        for e, a in zip(curve["epsilon"], curve["accuracy"], strict=True)
+    }
