@@ -10,7 +10,7 @@ from ui import charts as ui_charts
 from ui import datasets
 
 ACCURACY_DOMAIN = (0.74, 0.86)
-GAP_DOMAIN = (0.05, 0.20)  # accuracy for women minus for men
+GAP_DOMAIN = (5.0, 20.0)  # percentage points: accuracy for women minus for men
 COEFFICIENT_DOMAIN = (-3.5, 2.5)
 
 EPSILON_X = alt.X(
@@ -21,12 +21,14 @@ EPSILON_X = alt.X(
 )
 
 
-def _curve_against_epsilon(domain: tuple[float, float], title: str, low: str, high: str):
+def _curve_against_epsilon(
+    domain: tuple[float, float], title: str, low: str, high: str, *, value_format: str
+):
     """A mean curve against ε with ± 1 SE bars ("curve": epsilon, value, `low`, `high`),
     labelled reference lines ("levels": value, label) and your ε ("mark": epsilon, value,
     label, right). Fixed axes; values outside the y domain are clamped to its edge."""
     scale = alt.Scale(domain=list(domain), nice=False, clamp=True)
-    y = alt.Y("value:Q", scale=scale, axis=alt.Axis(format=".0%", tickCount=6), title=title)
+    y = alt.Y("value:Q", scale=scale, axis=alt.Axis(format=value_format, tickCount=6), title=title)
     curve = alt.NamedData(name="curve")
     line = alt.Chart(curve).mark_line(color=ui_charts.BLUE, strokeWidth=3).encode(x=EPSILON_X, y=y)
     dots = (
@@ -37,7 +39,7 @@ def _curve_against_epsilon(domain: tuple[float, float], title: str, low: str, hi
             y=y,
             tooltip=[
                 alt.Tooltip("epsilon:Q", title="ε", format="~g"),
-                alt.Tooltip("value:Q", title=title, format=".1%"),
+                alt.Tooltip("value:Q", title=title, format=value_format.replace("0", "1")),
             ],
         )
     )
@@ -50,7 +52,7 @@ def _curve_against_epsilon(domain: tuple[float, float], title: str, low: str, hi
     rules = alt.Chart(levels).mark_rule(color=ui_charts.GREY, strokeDash=[4, 3]).encode(y=y)
     level_labels = (
         alt.Chart(levels)
-        .mark_text(align="left", baseline="bottom", dx=4, dy=-3, color="#444444")
+        .mark_text(align="left", baseline="top", dx=4, dy=3, color="#444444")
         .encode(y=y, x=alt.value(0), text="label:N")
     )
     mark = alt.NamedData(name="mark")
@@ -82,16 +84,18 @@ def accuracy_curve() -> ui_charts.Template:
     x fixed 0.01–10, y fixed 74–86%), with the true-table, no-privatized-columns and
     majority-guess levels, and your ε."""
     return ui_charts.Template(
-        _curve_against_epsilon(ACCURACY_DOMAIN, "test accuracy", "low", "high")
+        _curve_against_epsilon(ACCURACY_DOMAIN, "test accuracy", "low", "high", value_format=".0%")
     )
 
 
 @datasets.cached(max_entries=8)
 def gap_curve() -> ui_charts.Template:
-    """Template: accuracy for women minus accuracy for men against ε (y fixed 5–20 points),
-    with the true-table and no-privatized-columns levels, and your ε."""
+    """Template: accuracy for women minus accuracy for men against ε (y fixed 5–20
+    percentage points), with the true-table and no-privatized-columns levels, and your ε."""
     return ui_charts.Template(
-        _curve_against_epsilon(GAP_DOMAIN, "accuracy gap, women − men", "gap_low", "gap_high")
+        _curve_against_epsilon(
+            GAP_DOMAIN, "women − men, percentage points", "gap_low", "gap_high", value_format=".0f"
+        )
     )
 
 
@@ -104,6 +108,7 @@ def coefficients() -> ui_charts.Template:
     x = alt.X(
         "value:Q",
         scale=alt.Scale(domain=list(COEFFICIENT_DOMAIN), nice=False, clamp=True),
+        axis=alt.Axis(values=[-3, -2, -1, 0, 1, 2]),
         title="coefficient, centred (log-odds of >50K against the average category)",
     )
     y = alt.Y("category:N", sort=list(AGE_SEX_CATEGORIES), title=None)

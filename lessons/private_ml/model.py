@@ -51,6 +51,7 @@ TEST_SHARE = 0.25  # held-out rows, scored with their true values
 EPSILON_CURVE: tuple[float, ...] = (0.01, 0.03, 0.1, 0.3, 1.0, 2.0, 4.0, 10.0)
 REPEATS = 3  # privatizations averaged per ε on the curve
 MAX_ITER = 1_000
+TABLE_HEIGHT = 13 * 35 + 3  # px: the 12 age band × sex rows and the header, no scrolling
 
 # Offsets added to the page seed, one per distinct draw.
 SEED_SPLIT = 61
@@ -329,12 +330,12 @@ def points(gap: float) -> str:
 
 
 def gap_levels(reference: dict) -> pd.DataFrame:
-    """The fairness chart's reference lines: models (a) and (c)."""
+    """The fairness chart's reference lines, in percentage points: models (a) and (c)."""
     true, baseline = reference["true"]["gap"], reference["baseline"]["gap"]
     return levels_frame(
         **{
-            f"(a) true table: {points(true)}": true,
-            f"(c) without them: {points(baseline)}": baseline,
+            f"(a) true table: {points(true)}": 100 * true,
+            f"(c) without them: {points(baseline)}": 100 * baseline,
         }
     )
 
@@ -401,8 +402,11 @@ def accuracy_frame(curve: pd.DataFrame) -> pd.DataFrame:
 
 
 def gap_frame(curve: pd.DataFrame) -> pd.DataFrame:
-    """The fairness curve as the chart reads it ("epsilon", "value", "gap_low", "gap_high")."""
-    return curve[["epsilon", "gap", "gap_low", "gap_high"]].rename(columns={"gap": "value"})
+    """The fairness curve as the chart reads it, in percentage points ("epsilon", "value",
+    "gap_low", "gap_high")."""
+    points_frame = curve[["epsilon", "gap", "gap_low", "gap_high"]].rename(columns={"gap": "value"})
+    points_frame[["value", "gap_low", "gap_high"]] *= 100
+    return points_frame
 
 
 def recovered(private: float, true: float, baseline: float) -> float:

@@ -49,11 +49,13 @@ st.markdown(
 )
 if mechanism == model.GRR:
     st.latex(r"p = \frac{e^{\varepsilon'}}{e^{\varepsilon'} + k - 1},\qquad "
-             r"q = \frac{1}{e^{\varepsilon'} + k - 1}\qquad\text{(report the true category "
-             r"with probability } p\text{, each other one with } q)")  # fmt: skip
+             r"q = \frac{1}{e^{\varepsilon'} + k - 1}")  # fmt: skip
+    st.markdown("A person reports their true category with probability p, each other one "
+                "with probability q.")  # fmt: skip
 else:
-    st.latex(r"p = \tfrac12,\qquad q = \frac{1}{e^{\varepsilon'} + 1}\qquad\text{(each of the "
-             r"k bits: a true 1 stays 1 with } p\text{, a 0 turns 1 with } q)")  # fmt: skip
+    st.latex(r"p = \tfrac12,\qquad q = \frac{1}{e^{\varepsilon'} + 1}")
+    st.markdown("A person sends k bits, a 1 for their category: each true 1 stays 1 with "
+                "probability p, each 0 turns into a 1 with probability q.")  # fmt: skip
 
 # --- 2. Three models, one test -------------------------------------------------------------
 seed = controls.seed()
@@ -85,7 +87,7 @@ with chart_column:
         mark=model.mark_frame(
             epsilon, here["accuracy"], f"(b) at your ε: {text.percent(here['accuracy'])}"
         ),
-        title=f"(b) trained on privatized data, {text.plain(mechanism)}",
+        title=f"(b) trained on privatized data, {mechanism}",
         alt=model.describe_accuracy(curve, reference, epsilon, here),
     )
 st.caption(
@@ -121,7 +123,11 @@ table = model.privatized_table(columns, mechanism, epsilon, draw)
 left, right = st.columns([3, 2], gap="medium")
 with left:
     st.markdown(f"**Age band × sex at ε′ = {text.number(share)}**")
-    st.dataframe(model.marginal(columns, mechanism, epsilon, draw), hide_index=True)
+    st.dataframe(
+        model.marginal(columns, mechanism, epsilon, draw),
+        hide_index=True,
+        height=model.TABLE_HEIGHT,
+    )
 with right:
     st.markdown("**The first rows the analyst gets**")
     st.dataframe(table.head(8), hide_index=True)
@@ -175,21 +181,17 @@ st.markdown(
 cols = st.columns(3)
 for column, (label, result) in zip(
     cols,
-    (
-        ("(a) true table", reference["true"]),
-        ("(b) privatized", here),
-        ("(c) without them", reference["baseline"]),
-    ),  # fmt: skip
+    (("(a)", reference["true"]), ("(b)", here), ("(c)", reference["baseline"])),
     strict=True,
 ):
     column.metric(
-        f"{label}: women / men",
+        f"{label} right for women / men",
         f"{text.percent(result['women'])} / {text.percent(result['men'])}",
     )
 charts.gap_curve().show(
     curve=model.gap_frame(curve),
     levels=model.gap_levels(reference),
-    mark=model.mark_frame(epsilon, here["gap"], f"(b): {model.points(here['gap'])}"),
+    mark=model.mark_frame(epsilon, 100 * here["gap"], f"(b): {model.points(here['gap'])}"),
     title="Accuracy gap, women − men",
     alt=model.describe_gap(curve, reference, epsilon, here),
 )
@@ -200,7 +202,7 @@ st.caption(
     f"of the women ({text.percent(true['women'])}): age and sex help most for the men, whose "
     "incomes vary more. At small ε the privatized model loses that help and its gap moves "
     "toward the baseline's. Privacy noise is not neutral: measure fairness at the ε you deploy. "
-    "Axes fixed: ε 0.01–10, gap 5–20 points."
+    "Axes fixed: ε 0.01–10, gap 5–20 percentage points."
 )
 downloads.download_csv(model.gap_frame(curve), filename="private_ml-fairness-gap.csv",
                        key="private_ml_dl_gap")  # fmt: skip

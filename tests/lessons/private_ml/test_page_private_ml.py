@@ -1,0 +1,316 @@
+"""'Privatized data for machine learning': the models against a direct scikit-learn fit, the
+privatized table's marginals against the truth (dp.grr_estimate, within 6 SE), accuracy
+against ε, and an AppTest of every widget with what the page then shows."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.preprocessing import StandardScaler
+
+import dp
+from apptest_helpers import (
+    answer_quiz,
+    chart_titled,
+    frames_of,
+    metrics,
+    record_downloads,
+    spec_of,
+)
+from conftest import page_apptest
+from data.census import SYNTHETIC_COLUMNS, load_census
+from lessons.private_ml import model as lesson
+from lessons.private_ml import snippets
+from ui import text
+
+PAGE = "private_ml/page.py"
+SEED = 2026
+
+
+@pytest.fixture(scope="module")
+def people() -> pd.DataFrame:
+    return load_census()
+
+
+@pytest.fixture
+def at():
+    app = page_apptest(PAGE).run()
+    assert not app.exception, app.exception
+    return app
+
+
+def run(widget):
+    app = widget.run()
+    assert not app.exception, app.exception
+    return app
+
+
+def held_out(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The page's split, rebuilt: a permutation drawn at seed + SEED_SPLIT, the first quarter
+    held out."""
+    order = np.random.default_rng(seed + lesson.SEED_SPLIT).permutation(n)
+    cut = round(n * lesson.TEST_SHARE)
+    return np.sort(order[cut:]), np.sort(order[:cut])
+
+
+def age_sex_dummies(people: pd.DataFrame) -> pd.DataFrame:
+    """Age band × sex one-hot by pandas (independent of the lesson's codes)."""
+    band = pd.cut(people["Age"], [0, 24, 34, 44, 54, 64, 200], labels=False)
+    category = band.astype(str) + "_" + people["Sex"].astype(str)
+    return pd.get_dummies(category, dtype=float)
+
+
+# --- The models ----------------------------------------------------------------------------
+
+
+def test_true_table_accuracy_matches_a_direct_scikit_learn_fit(people):
+    train, test = held_out(len(people), SEED)
+    clear = StandardScaler().fit(people.iloc[train][["EducationNum", "HoursPerWeek"]])
+    scaled = clear.transform(people[["EducationNum", "HoursPerWeek"]])
+    features = np.hstack([scaled, age_sex_dummies(people).to_numpy()])
+    label = (people["Income"] == ">50K").to_numpy()
+    direct = LogisticRegression(max_iter=1000).fit(features[train], label[train])
+    accuracy = direct.score(features[test], label[test])
+    baseline = LogisticRegression(max_iter=1000).fit(scaled[train], label[train])
+    reference = lesson.reference_models((), SEED)
+    # Same data, same estimator: the same predictions up to the solver's tolerance (a column
+    # order of its own may flip a person or two on the boundary).
+    assert abs(reference["true"]["accuracy"] - accuracy) <= 2 / test.size
+    assert abs(reference["baseline"]["accuracy"] - baseline.score(scaled[test], label[test])) <= (
+        2 / test.size
+    )
+    women = (people["Sex"] == "Female").to_numpy()[test]
+    right = direct.predict(features[test]) == label[test]
+    assert abs(reference["true"]["women"] - right[women].mean()) <= 4 / women.sum()
+    assert reference["test"] == test.size == round(len(people) / 4)
+    assert reference["majority"] == pytest.approx(1 - label[test].mean())
+
+
+def test_the_true_coefficients_order_the_categories_as_the_income_rates_do(people):
+    """A sanity check of what the model learns: the age band × sex category with the highest
+    share of >50K has the highest coefficient, the lowest the lowest."""
+    coefficients = lesson.reference_models((), SEED)["coefficients"]
+    rate = (
+        (people["Income"] == ">50K")
+        .groupby(age_sex_dummies(people).idxmax(axis=1))
+        .mean()
+        .sort_index()
+    )
+    assert coefficients.sum() == pytest.approx(0.0, abs=1e-9)  # centred
+    order = np.argsort(coefficients)
+    assert lesson.AGE_SEX_CATEGORIES[order[-1]] == "45–54 Male"
+    assert rate.idxmax() == "3_Male"  # 45–54 is band 3
+    assert lesson.AGE_SEX_CATEGORIES[order[0]] == "17–24 Female"
+    assert rate.idxmin() == "0_Female"
+
+
+@pytest.mark.parametrize(
+    ("columns", "mechanism"),
+    [((), lesson.GRR), (("MaritalStatus",), lesson.OUE)],
+)
+def test_privatized_accuracy_rises_with_epsilon_from_the_baseline_to_the_truth(columns, mechanism):
+    reference = lesson.reference_models(columns, SEED)
+    curve = lesson.accuracy_curve(columns, mechanism, SEED)
+    true, baseline = reference["true"]["accuracy"], reference["baseline"]["accuracy"]
+    assert list(curve["epsilon"]) == list(lesson.EPSILON_CURVE)
+    low, high = curve["accuracy"].iloc[0], curve["accuracy"].iloc[-1]
+    # The ends, not every step: noise at ε = 0.01 leaves the baseline's accuracy (seeded
+    # tolerance: a quarter of the gap), ε = 10 nearly the truth's.
+    gain = true - baseline
+    assert gain > 0.015
+    assert abs(low - baseline) < gain / 4
+    assert true - high < gain / 4
+    assert high - low > gain / 2
+    assert (curve["low"] <= curve["accuracy"]).all() and (curve["accuracy"] <= curve["high"]).all()
+
+
+def test_coefficients_shrink_at_small_epsilon_and_return_at_large():
+    reference = lesson.reference_models((), SEED)
+    small = lesson.privatized_model((), lesson.GRR, 0.1, SEED, SEED + lesson.SEED_PRIVATIZE)
+    large = lesson.privatized_model((), lesson.GRR, 10.0, SEED, SEED + lesson.SEED_PRIVATIZE)
+    assert lesson.shrinkage(small["coefficients"], reference["coefficients"]) < 0.1
+    assert lesson.shrinkage(large["coefficients"], reference["coefficients"]) > 0.8
+    # p − q, the share of a category left in the expected report (dp.grr_probabilities).
+    e = math.exp(1.0)
+    assert lesson.keep_gap(lesson.GRR, 1.0, 12) == pytest.approx((e - 1) / (e + 11))
+    assert lesson.keep_gap(lesson.OUE, 1.0, 12) == pytest.approx(0.5 - 1 / (e + 1))
+
+
+# --- The privatized table ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("epsilon", [0.3, 1.0, 4.0])
+def test_grr_marginals_de_biased_match_the_truth_within_6_se(people, epsilon):
+    draw = SEED + lesson.SEED_PRIVATIZE
+    reports = lesson.privatized((), lesson.GRR, epsilon, draw)[0].argmax(axis=1)
+    truth = age_sex_dummies(people).sum(axis=0).to_numpy()  # pandas order: band, then sex
+    estimate = dp.grr_estimate(reports, 12, epsilon)
+    n = len(people)
+    se = np.sqrt([dp.grr_variance(n, epsilon, 12, frequency=c / n) for c in truth])
+    assert np.all(np.abs(estimate - truth) <= 6 * se)
+    shown = lesson.marginal((), lesson.GRR, epsilon, draw)
+    assert list(shown["true count"]) == list(truth)
+    assert list(shown["de-biased estimate"]) == list(np.round(estimate).astype(int))
+    assert list(shown["reported"]) == list(np.bincount(reports, minlength=12))
+
+
+def test_a_broken_privatization_fails_the_marginal_check(people):
+    """The 6-SE check can fail: reports drawn at ε = 4 but de-biased as if ε = 1."""
+    reports = lesson.privatized((), lesson.GRR, 4.0, SEED)[0].argmax(axis=1)
+    truth = age_sex_dummies(people).sum(axis=0).to_numpy()
+    estimate = dp.grr_estimate(reports, 12, 1.0)
+    n = len(people)
+    se = np.sqrt([dp.grr_variance(n, 1.0, 12, frequency=c / n) for c in truth])
+    assert np.any(np.abs(estimate - truth) > 6 * se)
+
+
+def test_oue_marginals_de_biased_match_the_truth_within_6_se(people):
+    epsilon, draw = 1.0, SEED + lesson.SEED_PRIVATIZE
+    bits = lesson.privatized((), lesson.OUE, epsilon, draw)[0]
+    p, q = dp.oue_probabilities(epsilon)
+    estimate = dp.ue_aggregate(bits.astype(np.int8), p, q)
+    truth = age_sex_dummies(people).sum(axis=0).to_numpy()
+    n = len(people)
+    se = np.sqrt([dp.ue_variance(n, p, q, frequency=c / n) for c in truth])
+    assert np.all(np.abs(estimate - truth) <= 6 * se)
+    assert set(np.unique(bits)) <= {0.0, 1.0}
+
+
+def test_each_column_gets_an_even_share_of_epsilon():
+    assert lesson.column_epsilon(2.0, ()) == 2.0
+    assert lesson.column_epsilon(2.0, ("MaritalStatus",)) == 1.0
+    assert lesson.column_epsilon(3.0, ("Race", "Occupation")) == 1.0
+
+
+# --- The page ------------------------------------------------------------------------------
+
+
+def test_metrics_are_the_models_numbers(at):
+    reference = lesson.reference_models((), SEED)
+    here = lesson.privatized_model((), lesson.GRR, 1.0, SEED, SEED + lesson.SEED_PRIVATIZE)
+    shown = metrics(at)
+    assert shown["ε′ per privatized column"] == "1"
+    assert shown["(a) true table"] == text.percent(reference["true"]["accuracy"])
+    assert shown["(b) privatized table"] == text.percent(here["accuracy"])
+    assert shown["(c) without the privatized columns"] == text.percent(
+        reference["baseline"]["accuracy"]
+    )
+    slope = lesson.shrinkage(here["coefficients"], reference["coefficients"])
+    assert shown["Privatized coefficients, as a multiple of the true ones"] == text.number(slope, 3)
+    assert shown["p − q for age band × sex"] == text.number((math.e - 1) / (math.e + 11), 3)
+
+
+def test_epsilon_moves_every_section(at):
+    for epsilon in (0.1, 4.0):
+        at = run(at.select_slider(key="pml_eps").set_value(epsilon))
+        here = lesson.privatized_model((), lesson.GRR, epsilon, SEED, SEED + lesson.SEED_PRIVATIZE)
+        assert metrics(at)["(b) privatized table"] == text.percent(here["accuracy"])
+        accuracy = chart_titled(at, "(b) trained on privatized data", prefix=True)
+        mark = frames_of(accuracy)["mark"]
+        assert mark["epsilon"].iloc[0] == epsilon
+        assert mark["value"].iloc[0] == pytest.approx(here["accuracy"])
+        assert text.number(epsilon) in accuracy.proto.alt
+        assert text.percent(here["accuracy"]) in accuracy.proto.alt
+        gap = frames_of(chart_titled(at, "Accuracy gap, women − men"))["mark"]
+        assert gap["value"].iloc[0] == pytest.approx(100 * here["gap"])
+        chart_titled(at, f"Age band × sex coefficients at ε = {text.number(epsilon)}")
+
+
+def test_charts_have_fixed_axes_and_the_true_value_as_a_labelled_line(at):
+    accuracy = chart_titled(at, "(b) trained on privatized data", prefix=True)
+    spec = spec_of(accuracy)
+    assert '"domain": [0.74, 0.86]' in str(spec).replace("'", '"')
+    assert '"domain": [0.01, 10.0]' in str(spec).replace("'", '"')
+    levels = frames_of(accuracy)["levels"]
+    reference = lesson.reference_models((), SEED)
+    assert any(label.startswith("(a) true table") for label in levels["label"])
+    assert reference["true"]["accuracy"] in list(levels["value"])
+    curve = frames_of(accuracy)["curve"]
+    assert len(curve) == len(lesson.EPSILON_CURVE)  # pre-aggregated: one row per ε
+    gap_spec = str(spec_of(chart_titled(at, "Accuracy gap, women − men"))).replace("'", '"')
+    assert '"domain": [5.0, 20.0]' in gap_spec
+
+
+def test_more_columns_split_epsilon_and_change_the_table(monkeypatch):
+    sent = record_downloads(monkeypatch)
+    app = page_apptest(PAGE).run()
+    app = run(app.multiselect(key="pml_cols").set_value(["MaritalStatus", "Race"]))
+    assert metrics(app)["ε′ per privatized column"] == text.number(1 / 3)
+    filename, lines = sent["private_ml_dl_table"]
+    header = lines[0].split(",")
+    assert "Marital status (reported)" in header and "Race (reported)" in header
+    app = run(app.radio(key="pml_mech").set_value(lesson.OUE))
+    filename, lines = sent["private_ml_dl_table"]
+    header = lines[0]
+    assert "Age band × sex = 65+ Male (bit)" in header
+    assert "Race = White (bit)" in header
+
+
+def test_the_privatized_table_download_has_no_identifiers(monkeypatch, people):
+    sent = record_downloads(monkeypatch)
+    app = page_apptest(PAGE).run()
+    assert not app.exception
+    filename, lines = sent["private_ml_dl_table"]
+    assert filename == "private_ml-privatized-table.csv"
+    header = lines[0].split(",")
+    assert header == ["EducationNum", "HoursPerWeek", "Income", "Age band × sex (reported)"]
+    assert not set(SYNTHETIC_COLUMNS) & set(header)
+    assert len(lines) == len(people) + 1
+    reported = {line.rsplit(",", 1)[1] for line in lines[1:]}
+    assert reported <= set(lesson.AGE_SEX_CATEGORIES)
+    # Each person's clear columns are their own, in census order.
+    first = lines[1].split(",")
+    assert first[:3] == [
+        str(people["EducationNum"].iloc[0]),
+        str(people["HoursPerWeek"].iloc[0]),
+        str(people["Income"].iloc[0]),
+    ]
+
+
+def test_the_snippet_rebuilds_the_three_accuracies(monkeypatch, at):
+    monkeypatch.chdir(Path(__file__).resolve().parents[3])
+    namespace: dict = {}
+    code = snippets.ONE_POINT.render(columns=(), mechanism=lesson.GRR, epsilon=1.0, seed=SEED)
+    exec(code, namespace)  # noqa: S102
+    frame = namespace["frame"]
+    shown = metrics(at)
+    for model_name, label in (
+        ("(a) true table", "(a) true table"),
+        ("(b) privatized table", "(b) privatized table"),
+        ("(c) without them", "(c) without the privatized columns"),
+    ):
+        value = frame.loc[frame["model"] == model_name, "test accuracy"].iloc[0]
+        assert text.percent(value) == shown[label]
+
+
+def test_the_quiz_marks_the_composition_answer_right(at):
+    at = answer_quiz(at, "private_ml", 0, 1)
+    assert at.success, [e.value for e in at.error]
+
+
+def test_a_link_reopens_the_same_settings():
+    app = page_apptest(PAGE)
+    app.query_params["pml_eps"] = "2"
+    app.query_params["pml_cols"] = ["Race"]
+    app.query_params["pml_mech"] = lesson.OUE
+    app = app.run()
+    assert not app.exception, app.exception
+    assert app.select_slider(key="pml_eps").value == 2.0
+    assert app.multiselect(key="pml_cols").value == ["Race"]
+    assert app.radio(key="pml_mech").value == lesson.OUE
+    assert metrics(app)["ε′ per privatized column"] == "1"
+
+
+def test_a_bad_link_value_is_ignored_with_a_notice():
+    app = page_apptest(PAGE)
+    app.query_params["pml_eps"] = "1e400"
+    app.query_params["pml_mech"] = "**bold** [x](http://127.0.0.1:9/)"
+    app = app.run()
+    assert not app.exception, app.exception
+    assert app.select_slider(key="pml_eps").value == 1.0
+    assert app.radio(key="pml_mech").value == lesson.GRR
