@@ -69,6 +69,7 @@ bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_sessions.py
 	$(BIN)/python bench/bench_seeds.py
 	$(BIN)/python bench/bench_reconstruction.py
+	$(BIN)/python bench/bench_private_ml.py
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis test-results

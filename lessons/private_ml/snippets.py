@@ -45,7 +45,8 @@ ONE_POINT = Snippet(
         sent = np.hstack([clear, *sent_blocks])
 
         def accuracy(features):
-            fitted = LogisticRegression(max_iter=1000).fit(features[train], label[train])
+            fitted = LogisticRegression(solver="newton-cholesky", max_iter=1000)
+            fitted = fitted.fit(features[train], label[train])
             test_features = truth[test] if features.shape[1] == truth.shape[1] else clear[test]
             return (fitted.predict(test_features) == label[test]).mean()
 
