@@ -17,7 +17,7 @@ EPSILON_X = alt.X(
     "epsilon:Q",
     scale=alt.Scale(type="log", domain=[EPSILON_CURVE[0], EPSILON_CURVE[-1]], nice=False),
     axis=alt.Axis(values=list(EPSILON_CURVE), format="~g"),
-    title="privacy loss ε per person (log scale; left = more private)",
+    title="ε per person (log scale; left = more private)",
 )
 
 
@@ -109,7 +109,7 @@ def coefficients() -> ui_charts.Template:
         "value:Q",
         scale=alt.Scale(domain=list(COEFFICIENT_DOMAIN), nice=False, clamp=True),
         axis=alt.Axis(values=[-3, -2, -1, 0, 1, 2]),
-        title="coefficient, centred (log-odds of >50K against the average category)",
+        title="coefficient (centred log-odds of >50K)",
     )
     y = alt.Y("category:N", sort=list(AGE_SEX_CATEGORIES), title=None)
     colour = alt.Color(

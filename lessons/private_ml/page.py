@@ -87,7 +87,7 @@ with chart_column:
         mark=model.mark_frame(
             epsilon, here["accuracy"], f"(b) at your ε: {text.percent(here['accuracy'])}"
         ),
-        title=f"(b) trained on privatized data, {mechanism}",
+        title={"text": "(b) trained on privatized data", "subtitle": mechanism},
         alt=model.describe_accuracy(curve, reference, epsilon, here),
     )
 st.caption(
@@ -162,7 +162,7 @@ metric_right.metric(
 )
 charts.coefficients().show(
     coefficients=model.coefficients_frame(reference["coefficients"], here["coefficients"]),
-    title=f"Age band × sex coefficients at ε = {text.number(epsilon)}",
+    title={"text": f"Coefficients at ε = {text.number(epsilon)}", "subtitle": "age band × sex"},
     alt=model.describe_coefficients(reference["coefficients"], here["coefficients"], slope),
 )
 st.caption(

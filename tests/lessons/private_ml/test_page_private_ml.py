@@ -222,7 +222,7 @@ def test_epsilon_moves_every_section(at):
         assert text.percent(here["accuracy"]) in accuracy.proto.alt
         gap = frames_of(chart_titled(at, "Accuracy gap, women − men"))["mark"]
         assert gap["value"].iloc[0] == pytest.approx(100 * here["gap"])
-        chart_titled(at, f"Age band × sex coefficients at ε = {text.number(epsilon)}")
+        chart_titled(at, f"Coefficients at ε = {text.number(epsilon)}")
 
 
 def test_charts_have_fixed_axes_and_the_true_value_as_a_labelled_line(at):
