@@ -32,6 +32,17 @@ NOISY_COLOUR = BLUE
 DEFAULT_WIDTH = "container"
 DEFAULT_HEIGHT = 260
 
+# Presenter mode (ui/classroom.py): Vega-Lite draws text in pixels, so a projector needs its
+# own font sizes, given to every chart as Vega-Lite config (documented; the spec's own config
+# is kept, these sizes win). Marks with an explicit fontSize keep it.
+PRESENTER_FONTS: dict = {
+    "title": {"fontSize": 24, "subtitleFontSize": 18},
+    "axis": {"labelFontSize": 17, "titleFontSize": 19},
+    "legend": {"labelFontSize": 17, "titleFontSize": 17},
+    "header": {"labelFontSize": 17, "titleFontSize": 19},
+    "text": {"fontSize": 17},
+}
+
 # Altair's default view size, which st.altair_chart leaves out too.
 _ALTAIR_DEFAULT_CONFIG = {"view": {"continuousWidth": 300, "continuousHeight": 300}}
 
@@ -122,8 +133,26 @@ class Template:
 
     def show(self, *, alt: str, title: str | dict | None = None, **datasets: pd.DataFrame) -> None:
         """Draw the chart as wide as its container, with `alt` as its alt text (the
-        current numbers, for a screen reader)."""
-        st.vega_lite_chart(self.filled(title=title, **datasets), width="stretch", alt=alt)
+        current numbers, for a screen reader); in presenter mode with projector fonts."""
+        spec = self.filled(title=title, **datasets)
+        if _presenting():
+            spec = presenter_spec(spec)
+        st.vega_lite_chart(spec, width="stretch", alt=alt)
+
+
+def presenter_spec(spec: dict) -> dict:
+    """`spec` (a filled template) with PRESENTER_FONTS merged into its config, per group."""
+    config = dict(spec.get("config", {}))
+    for group, sizes in PRESENTER_FONTS.items():
+        config[group] = {**config.get(group, {}), **sizes}
+    return {**spec, "config": config}
+
+
+def _presenting() -> bool:
+    """Presenter mode is on (ui/classroom.py's toggle; imported here to keep the one reader)."""
+    from ui import classroom
+
+    return classroom.presenting()
 
 
 def histogram_frame(

@@ -90,6 +90,42 @@ def test_presenter_mode_toggle_and_url_flag_inject_the_css():
     assert presenter_css_injected(tiny(present="true"))
 
 
+def _chart_configs(at: AppTest) -> list[dict]:
+    import json
+
+    return [json.loads(chart.proto.spec).get("config", {}) for chart in at.get("vega_lite_chart")]
+
+
+def test_presenter_mode_gives_every_chart_projector_font_sizes():
+    """Vega-Lite text is in pixels: presenter mode must enlarge it through the charts' own
+    config (titles, axes, legends, text marks), and only in presenter mode."""
+    from ui import charts
+
+    at = app_apptest()
+    at.query_params["present"] = "true"
+    at = at.run()
+    at.switch_page("lessons/laplace/page.py").run()
+    assert not at.exception, at.exception
+    configs = _chart_configs(at)
+    assert configs
+    for config in configs:
+        for group, sizes in charts.PRESENTER_FONTS.items():
+            for name, size in sizes.items():
+                assert config[group][name] == size
+    at.sidebar.toggle(key="present").set_value(False).run()
+    for config in _chart_configs(at):
+        assert "labelFontSize" not in config.get("axis", {})
+
+
+def test_presenter_fonts_keep_the_specs_own_config():
+    from ui import charts
+
+    spec = {"config": {"axis": {"grid": False, "labelFontSize": 9}}, "mark": "point"}
+    merged = charts.presenter_spec(spec)
+    assert merged["config"]["axis"] == {"grid": False, "labelFontSize": 17, "titleFontSize": 19}
+    assert spec["config"]["axis"]["labelFontSize"] == 9  # the template is not changed
+
+
 @pytest.mark.parametrize(
     ("param", "value"),
     [("seed", "abc"), ("seed", "-3"), ("eps", "0.6"), ("eps", "x"), ("query", "Foo"),
