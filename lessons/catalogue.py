@@ -166,7 +166,7 @@ LESSONS: tuple[Lesson, ...] = (
     ),
     Lesson(
         "private_ml",
-        "Privatized data for machine learning",
+        "Privatized data for ML",
         ":material/model_training:",
         "private-ml",
         "An income classifier trained on locally privatized records: accuracy, fairness.",

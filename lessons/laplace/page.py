@@ -62,37 +62,66 @@ st.latex(
 
 # --- 2. Many noisy answers --------------------------------------------------------------------
 st.header("2. Many noisy answers")
-epsilon = controls.epsilon_slider(key="lap_eps")
-answers = controls.select_slider(
-    "Noisy answers to simulate (more → smoother histogram; a real release of n answers "
-    "would cost n·ε)",
-    options=model.ANSWER_COUNTS,
-    value=2_000,
-    format_func=lambda n: f"{n:,}",
-    key="lap_n",
-)
-zoom_label = controls.radio(
-    "Window on the x axis (fixed: it does not move with ε)",
-    list(model.ZOOMS),
-    index=1,
-    key="lap_zoom",
-    horizontal=True,
-)
-half_width = model.ZOOMS[zoom_label]
-discrete = controls.toggle(
-    "Integer noise (discrete Laplace), as real libraries add to a count",
-    key="lap_discrete",
-    help="See “Under the hood” below the histogram.",
-)
+controls_column, chart_column = st.columns([2, 3], gap="medium")
+with controls_column:
+    epsilon = controls.epsilon_slider(key="lap_eps")
+    answers = controls.select_slider(
+        "Noisy answers to simulate (more → smoother histogram; a real release of n answers "
+        "would cost n·ε)",
+        options=model.ANSWER_COUNTS,
+        value=2_000,
+        format_func=lambda n: f"{n:,}",
+        key="lap_n",
+    )
+    zoom_label = controls.radio(
+        "Window on the x axis (fixed: it does not move with ε)",
+        list(model.ZOOMS),
+        index=1,
+        key="lap_zoom",
+        horizontal=True,
+    )
+    half_width = model.ZOOMS[zoom_label]
+    discrete = controls.toggle(
+        "Integer noise (discrete Laplace)",
+        key="lap_discrete",
+        help="The noise real libraries add to a count. See “Under the hood” below the histogram.",
+    )
+    scale = dp.laplace_scale(1, epsilon)
+    typical = dp.laplace_std(1, epsilon)
+    relative = dp.normalised_error(typical, truth)
+    col_b, col_sd = st.columns(2)
+    col_b.metric("Scale b = 1/ε", text.number(scale))
+    col_sd.metric("Typical error (SD) √2·b", f"± {text.number(typical)}")
+    col_95, col_rel = st.columns(2)
+    col_95.metric("95% of answers within ±", text.number(dp.laplace_interval_half_width(scale)))
+    col_rel.metric("Relative error (SD / truth)", text.percent(relative))
 
-scale = dp.laplace_scale(1, epsilon)
-typical = dp.laplace_std(1, epsilon)
-relative = dp.normalised_error(typical, truth)
-col_b, col_sd, col_95, col_rel = st.columns(4)
-col_b.metric("Scale b = 1/ε", text.number(scale))
-col_sd.metric("Typical error (SD) √2·b", f"± {text.number(typical)}")
-col_95.metric("95% of answers within ±", text.number(dp.laplace_interval_half_width(scale)))
-col_rel.metric("Typical relative error (SD / truth)", text.percent(relative))
+histogram_seed = controls.seed() + model.SEED_HISTOGRAM
+bins_frame, outside, low, high = model.histogram(
+    truth, epsilon, answers, half_width, histogram_seed, discrete
+)
+with chart_column:
+    charts.histogram(truth, half_width).show(
+        title=f"{answers:,} noisy answers at ε = {text.number(epsilon)}",
+        alt=(
+            f"Histogram of {answers:,} noisy answers at ε = {text.number(epsilon)} over "
+            f"{truth - half_width:,.0f} "
+            f"to {truth + half_width:,.0f}. The true count {truth:,} is a dashed line; 95% of "
+            f"the answers lie between {text.number(low)} and {text.number(high)}; {outside:,} "
+            "fall outside the window."
+        ),
+        bins=bins_frame,
+    )
+    if outside:
+        st.caption(
+            f"{outside:,} of {answers:,} answers fall outside the window and are counted in "
+            "the edge bins. Choose a wider window to see them."
+        )
+    else:
+        st.caption(
+            "Every answer falls inside the window. The y axis is a square-root scale, so that "
+            "a flat spread (small ε) and a single tall bar (large ε) are both readable."
+        )
 st.latex(
     r"""\begin{aligned}
     \Pr\big[|\mathrm{Lap}(b)| \le h\big] &= 1 - e^{-h/b} = 0.95 \\
@@ -106,32 +135,6 @@ st.caption(
     f"{truth:,}. Half of all noisy answers miss by less than the median |noise| b ln 2 = "
     f"{text.number(dp.laplace_median_abs_error(1, epsilon))}."
 )
-
-histogram_seed = controls.seed() + model.SEED_HISTOGRAM
-bins_frame, outside, low, high = model.histogram(
-    truth, epsilon, answers, half_width, histogram_seed, discrete
-)
-charts.histogram(truth, half_width).show(
-    title=f"{answers:,} noisy answers at ε = {text.number(epsilon)}",
-    alt=(
-        f"Histogram of {answers:,} noisy answers at ε = {text.number(epsilon)} over "
-        f"{truth - half_width:,.0f} "
-        f"to {truth + half_width:,.0f}. The true count {truth:,} is a dashed line; 95% of the "
-        f"answers lie between {text.number(low)} and {text.number(high)}; {outside:,} fall "
-        "outside the window."
-    ),
-    bins=bins_frame,
-)
-if outside:
-    st.caption(
-        f"{outside:,} of {answers:,} answers fall outside the window and are counted in the "
-        "edge bins. Choose a wider window to see them."
-    )
-else:
-    st.caption(
-        "Every answer falls inside the window. The y axis is a square-root scale, so that a "
-        "flat spread (small ε) and a single tall bar (large ε) are both readable."
-    )
 snippets.HISTOGRAM.show(
     truth=truth,
     epsilon=epsilon,

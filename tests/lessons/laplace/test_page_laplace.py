@@ -50,7 +50,7 @@ def test_defaults_count_people_aged_40_or_more(people) -> None:
     assert shown["Scale b = 1/ε"] == "1"
     assert shown["Typical error (SD) √2·b"] == f"± {text.number(math.sqrt(2))}"
     assert shown["95% of answers within ±"] == f"{math.log(20):,.4g}"  # b ln 20 = 2.996
-    assert shown["Typical relative error (SD / truth)"] == text.percent(math.sqrt(2) / truth)
+    assert shown["Relative error (SD / truth)"] == text.percent(math.sqrt(2) / truth)
     assert chart_spec(at, 0)["title"] == "2,000 noisy answers at ε = 1"
     assert x_domain(chart_spec(at, 0)) == [truth - 50, truth + 50]
     assert sum(named_data(at, 0, "bins")["count"]) == 2_000
@@ -112,7 +112,7 @@ def test_age_threshold_changes_the_true_count(people) -> None:
     assert f"aged 65 or older?** The true answer is **{truth:,}**" in " ".join(
         m.value for m in at.markdown
     )
-    assert metrics(at)["Typical relative error (SD / truth)"] == text.percent(math.sqrt(2) / truth)
+    assert metrics(at)["Relative error (SD / truth)"] == text.percent(math.sqrt(2) / truth)
 
 
 def test_condition_queries_count_the_census(people) -> None:
@@ -125,7 +125,7 @@ def test_condition_queries_count_the_census(people) -> None:
     at.selectbox(key="lap_cond").set_value("Income = >50K").run()
     rich = int((people["Income"] == ">50K").sum())
     assert f"The true answer is **{rich:,}**" in " ".join(m.value for m in at.markdown)
-    assert metrics(at)["Typical relative error (SD / truth)"] == text.percent(math.sqrt(2) / rich)
+    assert metrics(at)["Relative error (SD / truth)"] == text.percent(math.sqrt(2) / rich)
 
 
 def test_malicious_query_draw_and_guess() -> None:
@@ -246,7 +246,7 @@ def test_your_own_file_is_counted_and_the_census_numbers_are_gone(people) -> Non
     assert at.selectbox(key="lap_cond").value == "Job = Sales"
     shown_text = " ".join(m.value for m in at.markdown)
     assert "How many rows have Job = Sales?** The true answer is **3**" in shown_text
-    assert metrics(at)["Typical relative error (SD / truth)"] == text.percent(math.sqrt(2) / 3)
+    assert metrics(at)["Relative error (SD / truth)"] == text.percent(math.sqrt(2) / 3)
     assert chart_spec(at, 0)["title"] == "2,000 noisy answers at ε = 1"
     assert x_domain(chart_spec(at, 0)) == [3 - 50, 3 + 50]
     census_truth = f"{int((people['Age'] >= 40).sum()):,}"
