@@ -58,7 +58,7 @@ from sqlalchemy.pool import StaticPool
 from . import security
 from .protocols import Protocol, protocol_for
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: survey_joins (devices that opened the student page)
 MAX_QUESTION_CHARS = 200
 JOIN_CODE_ATTEMPTS = 20
 # SQLite "database is locked": each statement waits up to BUSY_TIMEOUT_MS for the lock, a
@@ -106,6 +106,22 @@ responses_table = Table(
     Column("session_hash", String(64), nullable=False),
     Column("submitted_at", DateTime, nullable=False),
     UniqueConstraint("survey_id", "session_hash", name="one_response_per_session"),
+)
+
+
+joins_table = Table(
+    "survey_joins",
+    metadata,
+    Column(
+        "survey_id",
+        Integer,
+        ForeignKey("survey_surveys.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("session_hash", String(64), nullable=False),
+    Column("joined_at", DateTime, nullable=False),
+    UniqueConstraint("survey_id", "session_hash", name="one_join_per_session"),
 )
 
 
@@ -275,7 +291,8 @@ class SurveyStore:
                 metadata.create_all(self.engine, checkfirst=True)
                 with self.engine.begin() as conn:
                     stored = conn.execute(select(func.max(schema_table.c.version))).scalar()
-                    if stored is None:
+                    if stored is None or stored < SCHEMA_VERSION:
+                        # Versions only add tables, which create_all has just made.
                         conn.execute(insert(schema_table).values(version=SCHEMA_VERSION))
                 break
             except _DATABASE_ERRORS as error:
@@ -485,6 +502,30 @@ class SurveyStore:
                 )
             ).first()
         return found is not None
+
+    def record_join(self, survey_id: int, session_token: str) -> None:
+        """Count one browser session as joined to the survey (idempotent per session; an
+        unknown survey is ignored). Only the session's HMAC digest is stored."""
+        if not isinstance(session_token, str) or len(session_token) < 16:
+            raise ValueError("session_token must be a random string of at least 16 characters")
+        salt = self._salt(survey_id)
+        if salt is None:
+            return
+        digest = security.session_digest(salt, session_token)
+        statement = insert(joins_table).values(
+            survey_id=survey_id, session_hash=digest, joined_at=_now_minute()
+        )
+        with contextlib.suppress(IntegrityError):
+            self._write(statement)
+
+    def joined(self, survey_id: int) -> int:
+        """How many browser sessions have opened the survey's student page."""
+        with self._reading() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).where(joins_table.c.survey_id == survey_id)
+                ).scalar_one()
+            )
 
     def counts(self, survey_id: int) -> Counts:
         """How many responses, and how many reported "yes"."""

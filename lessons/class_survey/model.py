@@ -24,7 +24,7 @@ import streamlit as st
 
 import dp
 import survey
-from ui import text
+from ui import browser, text
 
 ROOT = Path(__file__).resolve().parents[2]  # lessons/class_survey/model.py -> the repository
 DEFAULT_DB_DIR = ROOT / "var"
@@ -33,9 +33,15 @@ SESSION_TOKEN_KEY = "survey_session_token"
 TOKEN_PARAM = "me"  # the student's token in their own address bar (see session_token)
 TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{22,64}")  # what secrets.token_urlsafe(16+) gives
 ADMIN_KEYS_KEY = "survey_admin_keys"
+MANAGING_KEY = "survey_managing"  # the code of the survey this session last managed
+STUDENT_COOKIE = "survey_me"  # the student's token, for every survey, in this browser
+MANAGE_COOKIE = "survey_manage"  # "CODE.ADMINKEY" of the survey this browser last managed
+COOKIE_DAYS = 30
+JOINS_RECORDED_KEY = "survey_joins_recorded"
+FORGOT_KEY = "survey_forgot_managed"  # "Start a new survey" pressed in this session
 MAX_CHART_POINTS = 300
 CHART_HEIGHT = 300  # the plot area, in pixels
-PRESENTER_CHART_HEIGHT = 190  # drawn 1.3 times larger: fits under the metrics at 1080 px
+PRESENTER_CHART_HEIGHT = 240  # with projector fonts: fits under the metrics at 1080 px
 SUBMITS_PER_MINUTE = 10
 
 
@@ -140,34 +146,83 @@ def first_join(code: str) -> str | None:
 
 
 def session_token() -> str:
-    """The student's random token, which makes an answer count once (issue 17, item 9).
+    """The student's random token, which makes an answer count once per browser.
 
-    It is kept in the student's own address bar (`?join=CODE&me=TOKEN`), not only in the
-    server's memory: a reload, or the reconnect after a server crash and restart, runs the
-    page again with the same token, so an answer that was stored but never confirmed is
-    recognised ("already answered") and a second tap is refused. Only the HMAC of the token
-    with the survey's salt reaches the database. A new tab opened from the QR code gets a
-    new token (the lecturer's screen says so)."""
-    from_url = st.query_params.get(TOKEN_PARAM)
-    if from_url is not None and TOKEN_PATTERN.fullmatch(from_url):
-        st.session_state[SESSION_TOKEN_KEY] = from_url
-        return from_url
-    if SESSION_TOKEN_KEY not in st.session_state:
-        st.session_state[SESSION_TOKEN_KEY] = survey.new_session_token()
-    token = st.session_state[SESSION_TOKEN_KEY]
-    st.query_params[TOKEN_PARAM] = token
+    Kept in a cookie of this browser (ui/browser.py) and in the student's own address bar
+    (`?join=CODE&me=TOKEN`). A reload, a new tab from the QR code, or the reconnect after a
+    server crash and restart runs the page with the same token, so an answer that was stored
+    (even if never confirmed) is recognised ("already answered") and a second tap is
+    refused. The cookie wins over the address (a forwarded link does not make a friend's
+    browser a duplicate once it has its own cookie); the address covers the first visit,
+    before the server has seen the cookie. Only the HMAC of the token with the survey's
+    salt reaches the database. A private window or another device has no cookie: it can
+    answer again (the lecturer's screen says so)."""
+    token = browser.cookie(STUDENT_COOKIE)
+    if token is None or not TOKEN_PATTERN.fullmatch(token):
+        from_url = st.query_params.get(TOKEN_PARAM)
+        if from_url is not None and TOKEN_PATTERN.fullmatch(from_url):
+            token = from_url
+        else:
+            token = st.session_state.get(SESSION_TOKEN_KEY) or survey.new_session_token()
+    st.session_state[SESSION_TOKEN_KEY] = token
+    if st.query_params.get(TOKEN_PARAM) != token:
+        st.query_params[TOKEN_PARAM] = token
+    browser.set_cookie(STUDENT_COOKIE, token, max_age_s=COOKIE_DAYS * 86_400)
     return token
 
 
+def record_join(store: survey.SurveyStore, survey_id: int, token: str) -> None:
+    """Count this browser among the survey's devices, once per session."""
+    recorded = st.session_state.setdefault(JOINS_RECORDED_KEY, set())
+    if survey_id not in recorded:
+        store.record_join(survey_id, token)
+        recorded.add(survey_id)
+
+
 def remember_admin_key(code: str, admin_key: str) -> None:
+    """Keep the survey's admin key for this session, and in this browser for the next
+    visits (reload, new tab): the lecturer never sees or projects it."""
     st.session_state.setdefault(ADMIN_KEYS_KEY, {})[code] = admin_key
+    st.session_state[MANAGING_KEY] = code
+    st.session_state.pop(FORGOT_KEY, None)
+    browser.set_cookie(MANAGE_COOKIE, f"{code}.{admin_key}", max_age_s=COOKIE_DAYS * 86_400)
 
 
 def remembered_admin_key(code: str) -> str | None:
-    return st.session_state.get(ADMIN_KEYS_KEY, {}).get(code)
+    """The admin key of survey `code` this session or this browser holds (unchecked)."""
+    key = st.session_state.get(ADMIN_KEYS_KEY, {}).get(code)
+    if key is not None:
+        return key
+    managed = managed_in_browser()
+    return managed[1] if managed is not None and managed[0] == code else None
 
 
-# -- links -----------------------------------------------------------------------------
+def managed_in_browser() -> tuple[str, str] | None:
+    """(code, admin key) of the survey this session, or else this browser, last managed."""
+    code = st.session_state.get(MANAGING_KEY)
+    if code is not None and code in st.session_state.get(ADMIN_KEYS_KEY, {}):
+        return code, st.session_state[ADMIN_KEYS_KEY][code]
+    value = None if st.session_state.get(FORGOT_KEY) else browser.cookie(MANAGE_COOKIE)
+    if value is None or "." not in value:
+        return None
+    code, key = value.split(".", 1)
+    return (code, key) if code and key else None
+
+
+def forget_managed() -> None:
+    """The "Start a new survey" button (a callback): this session stops returning to the
+    last survey; `keep_browser_in_step` then asks the browser to forget it too."""
+    st.session_state.pop(MANAGING_KEY, None)
+    st.session_state[FORGOT_KEY] = True
+
+
+def keep_browser_in_step() -> None:
+    """On every run of the page: after "Start a new survey", the browser's cookie of the
+    last survey is deleted (until another survey is created or opened)."""
+    if st.session_state.get(FORGOT_KEY) and browser.cookie(MANAGE_COOKIE) is not None:
+        browser.set_cookie(MANAGE_COOKIE, "", max_age_s=0)
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True

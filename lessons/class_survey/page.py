@@ -10,6 +10,8 @@ Three modes, chosen by the URL:
 
 from __future__ import annotations
 
+import contextlib
+
 import streamlit as st
 
 import dp
@@ -140,6 +142,25 @@ def student_view(raw_code: str) -> None:
         join_with_code_form("student")
         return
     show_question(found.question)
+    token = model.session_token()  # also in a cookie and the address bar, before any tap
+    with contextlib.suppress(survey.StorageError):  # counting devices is best effort
+        model.record_join(store, found.id, token)
+    answered = store.has_answered(found.id, token)
+    outcome_key = f"survey_outcome_{found.id}"
+    outcome = st.session_state.get(outcome_key)
+    # A failed tap, and a closed survey, come first: a phone shows them without scrolling.
+    if not answered and outcome in (
+        survey.SubmitResult.CLOSED.value,
+        survey.SubmitResult.UNKNOWN.value,
+    ):
+        del st.session_state[outcome_key]  # the tap just failed: say so once
+        show_outcome(found, survey.SubmitResult(outcome))
+        return
+    if not found.is_open and not answered:
+        st.warning(
+            "This survey is closed: it no longer accepts answers. Ask your lecturer to reopen it."
+        )
+        return
     st.info(
         "**This page never asks for your true answer.** You randomize it yourself, with "
         "your own coin or die, and send only the result. Nobody — not your lecturer, not "
@@ -149,22 +170,10 @@ def student_view(raw_code: str) -> None:
     for number, step in enumerate(found.protocol.steps, 1):
         st.markdown(f"{number}. {step}")
 
-    token = model.session_token()  # also puts it in the address bar, before any tap
-    outcome_key = f"survey_outcome_{found.id}"
-    outcome = st.session_state.get(outcome_key)
-    if store.has_answered(found.id, token):
+    if answered:
         accepted = outcome == survey.SubmitResult.ACCEPTED.value
         show_outcome(
             found, survey.SubmitResult.ACCEPTED if accepted else survey.SubmitResult.DUPLICATE
-        )
-        return
-    if outcome in (survey.SubmitResult.CLOSED.value, survey.SubmitResult.UNKNOWN.value):
-        del st.session_state[outcome_key]  # the tap just failed: say so once
-        show_outcome(found, survey.SubmitResult(outcome))
-        return
-    if not found.is_open:
-        st.warning(
-            "This survey is closed: it no longer accepts answers. Ask your lecturer to reopen it."
         )
         return
     st.subheader("Your reported answer")
@@ -268,9 +277,10 @@ def create_view() -> None:
 
 # --- Lecturer: the projector -------------------------------------------------------------
 def admin_key_for(code: str, survey_id: int) -> str | None:
-    """The admin key for this survey in this browser session. A key arriving in the URL
-    (the private link) is checked, kept in the session and removed from the address bar,
-    so it is not on the projector."""
+    """The admin key for this survey in this browser. A key arriving in the URL (the
+    private link) is checked, kept in the session and a cookie of this browser, and removed
+    from the address bar, so it is not on the projector; a reload or a new tab finds it in
+    the cookie (model.remembered_admin_key)."""
     from_url = st.query_params.get("key")
     if from_url is not None:
         del st.query_params["key"]
@@ -278,8 +288,9 @@ def admin_key_for(code: str, survey_id: int) -> str | None:
             model.remember_admin_key(code, from_url)
         else:
             st.error("This lecturer link's key is not valid for this survey.")
-    remembered = model.remembered_admin_key(code)
+    remembered = model.remembered_admin_key(code)  # this session's, or this browser's
     if remembered is not None and store.check_admin_key(survey_id, remembered):
+        model.remember_admin_key(code, remembered)  # this browser comes back to it
         return remembered
     return None
 
@@ -308,7 +319,13 @@ def _live_results(survey_id: int, admin_key: str) -> None:
     # The interval ("43% – 100%") is the longest number: give it the wider column, so it
     # is not cut on a projector at 1280 px.
     columns = [*st.columns(2), *st.columns([2, 3])]
-    columns[0].metric("Responses", f"{n:,}")
+    joined = store.joined(survey_id)
+    columns[0].metric(
+        "Answers / devices joined",
+        f"{n:,} / {joined:,}",
+        help="Devices joined: browsers that opened the student page. More answers than the "
+        "room has students means someone answered from a private window or a second device.",
+    )
     if n == 0:
         columns[1].metric("Reported yes", "–")
         columns[2].metric("Estimated true yes", "–")
@@ -365,10 +382,29 @@ def _live_results(survey_id: int, admin_key: str) -> None:
     st.caption(
         "The CSV holds only the randomized answers: response number, reported yes (1) or "
         "no (0), and the minute it arrived. No names, no IP addresses, no true answers. "
-        "One answer per student page: reloading it, or reconnecting after a dropped "
-        "connection, cannot answer again; a new tab, a private window or another device "
-        "can, so compare the count with the room."
+        "One answer per browser: a reload, a new tab or a dropped connection cannot answer "
+        "again; a private window or another device can, so compare the answers with the "
+        "devices joined and with the room."
     )
+
+
+def start_new_survey() -> None:
+    model.forget_managed()
+    st.query_params.clear()
+
+
+def resume_managed() -> bool:
+    """On the page without parameters: when this session or browser manages a survey (its
+    key still valid), open its projector view, as if from the private link. True if so."""
+    managed = model.managed_in_browser()
+    if managed is None:
+        return False
+    found = store.get_by_code(managed[0])
+    if found is None or not store.check_admin_key(found.id, managed[1]):
+        return False
+    st.query_params.from_dict({"manage": found.code})
+    st.rerun()
+    return True
 
 
 def lecturer_view(raw_code: str) -> None:
@@ -409,8 +445,9 @@ def lecturer_view(raw_code: str) -> None:
                 st.caption(note)
         link = model.join_url(base, found.code)
         with join_area:
-            st.image(model.qr_png(link), caption="Scan to join", width=240)
             st.metric("Join code", found.code)
+            qr_width = "stretch" if classroom.presenting() else 240  # the projector: large
+            st.image(model.qr_png(link), caption="Scan to join", width=qr_width)
             st.code(link, language=None, wrap_lines=True)
             st.caption(f"Protocol: {found.protocol.summary}.")
         with st.expander("Private lecturer link — do not project"):
@@ -423,6 +460,14 @@ def lecturer_view(raw_code: str) -> None:
                 language=None,
                 wrap_lines=True,
             )
+        st.button(
+            "Start a new survey",
+            key="survey_new",
+            on_click=start_new_survey,
+            icon=":material/add_circle:",
+            help="This browser comes back to this survey until you start a new one. The "
+            "survey itself stays as it is; your private link still opens it.",
+        )
     with results_column:
         live_results(found.id, admin_key)
         with st.expander("How the estimate is computed"):
@@ -430,6 +475,7 @@ def lecturer_view(raw_code: str) -> None:
 
 
 params = st.query_params
+model.keep_browser_in_step()
 try:
     try:
         store = model.survey_store(model.database_url())
@@ -440,7 +486,7 @@ try:
         student_view(params["join"])
     elif "manage" in params:
         lecturer_view(params["manage"])
-    else:
+    elif not resume_managed():
         create_view()
 except survey.StorageError as error:
     show_fault(error.reason, student="join" in params)

@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
 import pytest
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, text, update
 
 import dp
 import survey
@@ -228,10 +228,34 @@ def test_reported_bit_must_be_a_bit(store, bad) -> None:
 
 
 def test_schema_version_is_recorded_and_tables_exist_after_first_use(store, db_url) -> None:
-    assert store.schema_version() == SCHEMA_VERSION == 1
+    assert store.schema_version() == SCHEMA_VERSION == 2
     again = survey.SurveyStore(db_url)  # a second app replica on the same database
     assert again.schema_version() == SCHEMA_VERSION
     again.dispose()
+
+
+def test_a_version_1_database_gains_the_joins_table_and_keeps_its_answers(tmp_path) -> None:
+    """Version 2 only adds survey_joins: an older database opens, keeps every survey and
+    answer, and records joins from then on."""
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    old = survey.SurveyStore(url)
+    new = old.create_survey("Q?", survey.two_coins())
+    old.submit(new.survey.id, security.new_session_token(), 1)
+    with old.engine.begin() as conn:  # make it a version-1 file: no joins table
+        conn.execute(text("DROP TABLE survey_joins"))
+        conn.execute(delete(schema_table))
+        conn.execute(insert(schema_table).values(version=1))
+    old.dispose()
+    store = survey.SurveyStore(url)
+    assert store.schema_version() == 2
+    assert store.counts(new.survey.id) == survey.Counts(1, 1)
+    token = security.new_session_token()
+    store.record_join(new.survey.id, token)
+    store.record_join(new.survey.id, token)  # once per session
+    store.record_join(new.survey.id, security.new_session_token())
+    store.record_join(10_000, token)  # an unknown survey is ignored
+    assert store.joined(new.survey.id) == 2
+    store.dispose()
 
 
 def test_a_newer_schema_version_is_refused(tmp_path) -> None:

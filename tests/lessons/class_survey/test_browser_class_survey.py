@@ -51,7 +51,7 @@ def test_two_students_answer_and_the_projector_counts_them(
     assert_no_exception(page)
     code = page.url.split("manage=")[1][:6]
     expect(metric(page, "Join code")).to_contain_text(code)
-    expect(metric(page, "Responses")).to_contain_text("0")
+    expect(metric(page, "Answers / devices joined")).to_contain_text("0 / 0")
     private_link = page.locator('[data-testid="stCode"]').filter(has_text="key=")
     admin_key = private_link.text_content().strip().split("key=")[1]
     assert len(admin_key) >= 32
@@ -74,7 +74,9 @@ def test_two_students_answer_and_the_projector_counts_them(
     expect(first.get_by_text("Your answer from this page is already in")).to_be_visible()
     expect(first.get_by_role("button", name="Yes", exact=True)).to_have_count(0)
 
-    expect(metric(page, "Responses")).to_contain_text("2", timeout=LIVE_TIMEOUT_MS)
+    expect(metric(page, "Answers / devices joined")).to_contain_text(
+        "2 / ", timeout=LIVE_TIMEOUT_MS
+    )
     expect(metric(page, "Reported yes")).to_contain_text("50%", timeout=LIVE_TIMEOUT_MS)
 
     # A third student opens the join page while the survey is open …
@@ -86,7 +88,9 @@ def test_two_students_answer_and_the_projector_counts_them(
     with expect_rerun(late):
         late.get_by_role("button", name="Yes", exact=True).click()
     expect(late.get_by_text("This survey is closed")).to_be_visible()
-    expect(metric(page, "Responses")).to_contain_text("2", timeout=LIVE_TIMEOUT_MS)
+    expect(metric(page, "Answers / devices joined")).to_contain_text(
+        "2 / ", timeout=LIVE_TIMEOUT_MS
+    )
 
     for student in (*students, late):
         assert_no_exception(student)
@@ -96,3 +100,64 @@ def test_two_students_answer_and_the_projector_counts_them(
         # The question's <script> is shown as text, not run as HTML.
         expect(student.get_by_text("<script>alert(1)</script>", exact=False)).to_be_visible()
     assert_no_exception(page)
+
+
+def test_the_lecturer_gets_the_survey_back_and_a_browser_answers_once(
+    page: Page, browser: Browser, app_server: str
+) -> None:
+    """Issue 11, items 4 and 5, with real cookies: the lecturer's survey survives another
+    lesson, a reload and a new tab of the same browser; a student's new tab cannot answer
+    again, another browser (context) can; the projector counts answers and devices."""
+    open_lecturer(page, app_server)
+    with expect_rerun(page):
+        page.get_by_role("button", name="Create survey").click()
+    page.wait_for_url(f"**/{URL_PATH}?manage=*")
+    wait_for_run(page)
+    code = page.url.split("manage=")[1][:6]
+    expect(metric(page, "Join code")).to_contain_text(code)
+
+    # Another lesson, then the class survey again from the menu: the survey, not the form.
+    page.get_by_test_id("stSidebar").get_by_text("Home", exact=True).click()
+    expect(page.get_by_role("heading", name="Class survey")).to_have_count(0, timeout=15_000)
+    page.get_by_test_id("stSidebar").get_by_text("Class survey", exact=True).click()
+    expect(metric(page, "Join code")).to_contain_text(code, timeout=15_000)
+    expect(page.get_by_role("button", name="Close survey")).to_be_visible()
+    # A reload, and a new tab at the bare address: the browser's cookie brings it back.
+    page.reload()
+    wait_for_run(page)
+    expect(metric(page, "Join code")).to_contain_text(code, timeout=15_000)
+    tab = page.context.new_page()
+    open_page(tab, app_server, URL_PATH)
+    expect(metric(tab, "Join code")).to_contain_text(code, timeout=15_000)
+    expect(tab.get_by_role("button", name="Close survey")).to_be_visible()
+    assert "key=" not in tab.url
+    tab.close()
+
+    # A student answers, then opens the join link again in a new tab of the same browser.
+    student = open_student(browser, app_server, code)
+    with expect_rerun(student):
+        student.get_by_role("button", name="Yes", exact=True).click()
+    expect(student.get_by_text("Your reported answer is in")).to_be_visible()
+    again = student.context.new_page()
+    again.set_viewport_size(PHONE)
+    open_page(again, app_server, f"{URL_PATH}?join={code}")
+    expect(again.get_by_text("already in")).to_be_visible()
+    expect(again.get_by_role("button", name="Yes", exact=True)).to_have_count(0)
+    # Another browser (a private window, another phone) may answer.
+    other = open_student(browser, app_server, code)
+    with expect_rerun(other):
+        other.get_by_role("button", name="No", exact=True).click()
+    expect(other.get_by_text("Your reported answer is in")).to_be_visible()
+    expect(metric(page, "Answers / devices joined")).to_contain_text(
+        "2 / 2", timeout=LIVE_TIMEOUT_MS
+    )
+
+    # "Start a new survey" leaves it: the bare address then shows the create form.
+    with expect_rerun(page):
+        page.get_by_role("button", name="Start a new survey").click()
+    expect(page.get_by_role("button", name="Create survey")).to_be_visible()
+    fresh = page.context.new_page()
+    open_page(fresh, app_server, URL_PATH)
+    expect(fresh.get_by_role("button", name="Create survey")).to_be_visible()
+    for shown in (page, fresh, student, again, other):
+        assert_no_exception(shown)

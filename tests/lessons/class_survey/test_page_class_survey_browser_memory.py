@@ -1,0 +1,164 @@
+"""The class survey remembers its lecturer and its students per browser (issue 11, items 4
+and 5), under AppTest: the browser's cookies are what `ui.browser.cookie` returns (patched
+here; the real cookies are exercised in test_browser_class_survey.py), and a cookie the page
+asks the browser to keep is an st.html script in the run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import survey
+from lessons.class_survey import model
+from survey import security
+from ui import browser
+
+ROOT = Path(__file__).resolve().parents[3]
+PAGE = str(ROOT / "lessons" / "class_survey/page.py")
+ANSWERS = "Answers / devices joined"
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    monkeypatch.setenv("SURVEY_DB_URL", f"sqlite:///{tmp_path / 'survey.sqlite3'}")
+    s = survey.SurveyStore(f"sqlite:///{tmp_path / 'survey.sqlite3'}")
+    yield s
+    s.dispose()
+
+
+@pytest.fixture
+def jar(monkeypatch) -> dict[str, str]:
+    """The cookies the browser sent when the next sessions open (name without prefix)."""
+    cookies: dict[str, str] = {}
+    monkeypatch.setattr(browser, "cookie", lambda name: cookies.get(name))
+    return cookies
+
+
+def page(**params: str) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def cookie_scripts(at: AppTest) -> list[str]:
+    return [h.proto.body for h in at.get("html") if "document.cookie" in h.proto.body]
+
+
+def create(at: AppTest) -> str:
+    at.button(key="survey_create").click().run()
+    assert not at.exception, at.exception
+    return at.query_params["manage"]
+
+
+def test_navigating_away_and_back_returns_to_the_running_survey(store, jar):
+    lecturer = page()
+    code = create(lecturer)
+    # The browser is asked to keep code and key; the key is not in the address.
+    scripts = cookie_scripts(lecturer)
+    key = next(s for s in scripts if "pp_survey_manage=" in s)
+    assert code in key and "SameSite=Strict" in key and "Max-Age=2592000" in key
+    assert "key" not in lecturer.query_params
+    # Another lesson, then back to /class-survey: no parameters in the address.
+    lecturer.query_params.clear()
+    lecturer.run()
+    assert not lecturer.exception
+    assert lecturer.query_params["manage"] == code
+    assert metrics(lecturer)[ANSWERS] == "0 / 0"
+    assert lecturer.button(key="survey_close")
+
+
+def test_a_reload_or_new_tab_finds_the_survey_in_the_browsers_cookie(store, jar):
+    new = store.create_survey("Q?", survey.two_coins())
+    jar[model.MANAGE_COOKIE] = f"{new.survey.code}.{new.admin_key}"
+    tab = page()  # a new session: only the cookie knows the survey
+    assert not tab.exception, tab.exception
+    assert tab.query_params["manage"] == new.survey.code
+    assert "key" not in tab.query_params
+    assert tab.button(key="survey_close")
+    tab.button(key="survey_close").click().run()
+    assert not store.get_by_id(new.survey.id).is_open
+    # The same from the address ?manage=CODE (a reload of the projector).
+    reload = page(manage=new.survey.code)
+    assert reload.button(key="survey_reopen")
+
+
+def test_a_cookie_with_a_wrong_key_opens_nothing(store, jar):
+    new = store.create_survey("Q?", survey.two_coins())
+    jar[model.MANAGE_COOKIE] = f"{new.survey.code}.{'x' * 32}"
+    tab = page()
+    assert "manage" not in tab.query_params
+    assert tab.button(key="survey_create")  # the create form
+    other = page(manage=new.survey.code)
+    assert ANSWERS not in metrics(other)
+    assert any("private lecturer link" in w.value for w in other.warning)
+
+
+def test_start_a_new_survey_forgets_the_last_one(store, jar):
+    new = store.create_survey("Q?", survey.two_coins())
+    jar[model.MANAGE_COOKIE] = f"{new.survey.code}.{new.admin_key}"
+    tab = page()
+    tab.button(key="survey_new").click().run()
+    assert not tab.exception
+    assert "manage" not in tab.query_params
+    assert tab.button(key="survey_create")
+    assert any("pp_survey_manage=;" in s and "Max-Age=0" in s for s in cookie_scripts(tab))
+    tab.run()  # stays on the create form in this session, although the cookie was sent
+    assert tab.button(key="survey_create")
+
+
+def test_a_new_tab_in_the_same_browser_cannot_answer_again(store, jar):
+    new = store.create_survey("Q?", survey.two_coins())
+    code = new.survey.code
+    first = page(join=code)
+    token = first.query_params["me"]
+    assert any(f"pp_survey_me={token};" in s for s in cookie_scripts(first))
+    first.button(key="survey_report_yes").click().run()
+    assert store.counts(new.survey.id) == survey.Counts(1, 1)
+    # A new tab from the QR code: no token in its address, but the browser's cookie.
+    jar[model.STUDENT_COOKIE] = token
+    second = page(join=code)
+    assert second.query_params["me"] == token
+    assert not [b for b in second.button if b.label in ("Yes", "No")]
+    assert any("already in" in s.value for s in [*second.success, *second.info])
+    # A private window (no cookie) is another browser: it may answer.
+    jar.clear()
+    private = page(join=code)
+    assert private.query_params["me"] != token
+    private.button(key="survey_report_no").click().run()
+    assert store.counts(new.survey.id) == survey.Counts(2, 1)
+    projector = page(manage=code, key=new.admin_key)
+    assert metrics(projector)[ANSWERS] == "2 / 2"
+
+
+def test_the_cookie_wins_over_a_forwarded_address(store, jar):
+    """A friend's browser opening a forwarded link (with the sender's token) answers with
+    its own token once it has its own cookie."""
+    new = store.create_survey("Q?", survey.two_coins())
+    sender = security.new_session_token()
+    store.submit(new.survey.id, sender, 1)
+    jar[model.STUDENT_COOKIE] = security.new_session_token()
+    friend = page(join=new.survey.code, me=sender)
+    assert friend.query_params["me"] == jar[model.STUDENT_COOKIE]
+    assert friend.button(key="survey_report_yes")
+
+
+def test_a_closed_survey_says_so_before_the_instructions(store, jar):
+    new = store.create_survey("Q?", survey.two_coins())
+    store.close(new.survey.id, new.admin_key)
+    student = page(join=new.survey.code)
+    assert any("closed" in w.value for w in student.warning)
+    assert not student.subheader  # no "How to answer" above or below it
+    assert not student.info
+
+
+@pytest.mark.parametrize("value", ["a;b", "x" * 201, "<script>", 'a"b'])
+def test_unsafe_cookie_values_are_refused(value):
+    with pytest.raises(ValueError, match="value"):
+        browser.set_cookie("test", value, max_age_s=10)

@@ -1,0 +1,48 @@
+"""What this browser remembers between visits: small first-party cookies.
+
+Streamlit reads the cookies a browser sent when its session opened (`st.context.cookies`,
+documented, read-only). To remember something for the next visit (a reload, a new tab, the
+next day) the page writes a cookie from the browser itself, with a one-line script through
+`st.html(..., unsafe_allow_javascript=True)` (documented). Such a cookie cannot be
+HTTP-only; it is `SameSite=Strict` (never sent by another site's link or form), `Secure`
+when the app is served over HTTPS, and holds only random tokens of our own making, which are
+checked against a pattern before they are used.
+
+A cookie written during a visit is seen by the server from the next session on, so a page
+also keeps the value in st.session_state for the rest of this visit."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import streamlit as st
+
+PREFIX = "pp_"
+SAFE_VALUE = re.compile(r"[A-Za-z0-9_.-]{1,200}")
+
+
+def cookie(name: str) -> str | None:
+    """The value of this app's cookie `name` as the browser sent it when the session opened
+    (None when absent or not of the safe form)."""
+    try:
+        value = st.context.cookies.get(PREFIX + name)
+    except Exception:  # noqa: BLE001 - outside a session (bare mode) there are no cookies
+        return None
+    if isinstance(value, str) and SAFE_VALUE.fullmatch(value):
+        return value
+    return None
+
+
+def set_cookie(name: str, value: str, *, max_age_s: int) -> None:
+    """Ask the browser to keep `value` under `name` for `max_age_s` seconds (0: forget it).
+
+    Call it on every run that should keep the cookie: the script runs when the element first
+    appears in the browser, and an identical element on later runs is left as it is (a run
+    cut short by st.rerun never reaches the browser, so nothing is remembered as "sent")."""
+    if not SAFE_VALUE.fullmatch(value) and value != "":
+        raise ValueError("value must be letters, digits, '_', '-' or '.' (at most 200)")
+    secure = "; Secure" if str(st.context.url or "").startswith("https:") else ""
+    attributes = f"; Path=/; Max-Age={int(max_age_s)}; SameSite=Strict{secure}"
+    script = f"document.cookie = {json.dumps(PREFIX + name + '=' + value + attributes)};"
+    st.html(f"<script>{script}</script>", unsafe_allow_javascript=True, width="content")
