@@ -160,3 +160,27 @@ def enter_seed(page: Page, seed: str) -> None:
     with expect_rerun(page):
         box.fill(seed)
         box.press("Enter")
+
+
+# Presenter mode hides the toolbar, but the header strip (the sidebar's open button) stays.
+HEADER_PX = 60
+
+
+def control_to_chart_px(page: Page, control: str) -> tuple[float, float]:
+    """For the slider whose label contains `control`: the distance from its top to the
+    bottom of the first chart after it in the page (the chart it drives: beside it or
+    below), and the space a screen has for both under the header. The slider and the whole
+    chart fit on one screen when the first is at most the second."""
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text=control).first
+    slider.scroll_into_view_if_needed()
+    distance = slider.evaluate(
+        """(slider) => {
+            const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+            const chart = charts.find(
+                (c) => slider.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING);
+            if (!chart) return null;
+            return chart.getBoundingClientRect().bottom - slider.getBoundingClientRect().top;
+        }"""
+    )
+    assert distance is not None, f"no chart after the slider {control!r}"
+    return float(distance), float(page.viewport_size["height"] - HEADER_PX)
