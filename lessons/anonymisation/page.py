@@ -200,68 +200,87 @@ st.latex(
     r"\begin{aligned} P[\text{right}] &= P\!\left[L_1 - L_2 > -\tfrac12\right] \\"
     r" &= 1 - \frac{(2 + \varepsilon/2)\,e^{-\varepsilon/2}}{4} \end{aligned}"
 )
-epsilon = controls.epsilon_slider(key="anon_eps")
-rng_seed = controls.seed()
-noisy_all = dp.laplace_mechanism(count_all, 1, epsilon, rng=rng_seed + model.SEED_ANSWER_ALL)
-noisy_without = dp.laplace_mechanism(
-    count_without, 1, epsilon, rng=rng_seed + model.SEED_ANSWER_WITHOUT
-)
-guess_rich = noisy_all - noisy_without > 0.5
-exact = dp.differencing_success_probability(epsilon)
-successes = dp.differencing_attack_successes(
-    count_all, count_without, epsilon, tries=model.ATTACK_TRIES, rng=rng_seed + model.SEED_ATTACK
-)
-simulated = successes / model.ATTACK_TRIES
 
-noisy_a, noisy_b, guess_column = st.columns(3)
-noisy_a.metric("Noisy: how many earn >50K?", f"{text.number(noisy_all)}")
-noisy_b.metric("Noisy: how many not named X?", f"{text.number(noisy_without)}")
-guess_column.metric(
-    "Your guess for X",
-    ">50K" if guess_rich else "<=50K",
-    "right" if guess_rich == target_is_rich else "wrong",
-    delta_color="normal" if guess_rich == target_is_rich else "inverse",
-)
-exact_column, simulated_column, budget_column = st.columns(3)
-exact_column.metric("Attacker right (exact)", f"{text.percent(exact)}")
-simulated_column.metric(
-    f"Attacker right ({model.ATTACK_TRIES:,} simulated tries)", f"{text.percent(simulated)}"
-)
-budget_column.metric(
-    "Budget the two queries spend (2ε)",
-    f"{text.number(dp.sequential_composition([epsilon, epsilon]))}",
-)
-charts.success(epsilon > 0.3, model.ATTACK_TRIES).show(
-    marker=model.success_marker(epsilon, exact, simulated, tries=model.ATTACK_TRIES),
-    alt=(
-        f"Line chart of the attacker's chance of guessing right against ε from 0.01 to 10, "
-        f"rising from 50% to {text.percent(model.success_curve()['success'].iloc[-1])}. At your "
-        f"ε = {text.number(epsilon)} it is {text.percent(exact)} exactly; "
-        f"{model.ATTACK_TRIES:,} simulated "
-        f"tries gave {text.percent(simulated)}."
-    ),
-)
-st.caption(
-    f"At ε = {text.number(epsilon)} the attacker is right {text.percent(exact)} of the time "
-    "(black circle on "
-    f"the dashed line); {model.ATTACK_TRIES:,} simulated attacks were right "
-    f"{text.percent(simulated)} "
-    f"of the time (orange diamond); its standard error is "
-    f"{text.percent(dp.proportion_standard_error(exact, model.ATTACK_TRIES))}. Small ε pushes the "
-    "attacker toward a coin toss; large ε lets them win."
-)
-snippets.DIFFERENCING.show(
-    count_all=count_all,
-    count_without=count_without,
-    epsilon=epsilon,
-    tries=model.ATTACK_TRIES,
-    seed=rng_seed + model.SEED_ATTACK,
-)
-downloads.download_csv(
-    model.success_curve(),
-    filename="anonymisation-attack-success.csv",
-    key="anonymisation_dl_success",
-)
+
+@st.fragment
+def differencing_with_noise(count_all: int, count_without: int, target_is_rich: bool) -> None:
+    """The ε slider, two noisy answers, the attacker's chance and its curve (a fragment:
+    moving ε reruns only this part)."""
+    controls_column, chart_column = st.columns([2, 3], gap="medium")
+    with controls_column:
+        epsilon = controls.epsilon_slider(key="anon_eps")
+        rng_seed = controls.seed()
+        noisy_all = dp.laplace_mechanism(
+            count_all, 1, epsilon, rng=rng_seed + model.SEED_ANSWER_ALL
+        )
+        noisy_without = dp.laplace_mechanism(
+            count_without, 1, epsilon, rng=rng_seed + model.SEED_ANSWER_WITHOUT
+        )
+        guess_rich = noisy_all - noisy_without > 0.5
+        exact = dp.differencing_success_probability(epsilon)
+        successes = dp.differencing_attack_successes(
+            count_all,
+            count_without,
+            epsilon,
+            tries=model.ATTACK_TRIES,
+            rng=rng_seed + model.SEED_ATTACK,
+        )
+        simulated = successes / model.ATTACK_TRIES
+        noisy_a, noisy_b = st.columns(2)
+        noisy_a.metric("Noisy: how many earn >50K?", f"{text.number(noisy_all)}")
+        noisy_b.metric("Noisy: how many not named X?", f"{text.number(noisy_without)}")
+        guess_column, budget_column = st.columns(2)
+        guess_column.metric(
+            "Your guess for X",
+            ">50K" if guess_rich else "<=50K",
+            "right" if guess_rich == target_is_rich else "wrong",
+            delta_color="normal" if guess_rich == target_is_rich else "inverse",
+        )
+        budget_column.metric(
+            "Budget the two queries spend (2ε)",
+            f"{text.number(dp.sequential_composition([epsilon, epsilon]))}",
+        )
+        exact_column, simulated_column = st.columns(2)
+        exact_column.metric("Attacker right (exact)", f"{text.percent(exact)}")
+        simulated_column.metric(
+            f"Attacker right ({model.ATTACK_TRIES:,} simulated tries)", f"{text.percent(simulated)}"
+        )
+    with chart_column:
+        charts.success(epsilon > 0.3, model.ATTACK_TRIES).show(
+            marker=model.success_marker(epsilon, exact, simulated, tries=model.ATTACK_TRIES),
+            alt=(
+                "Line chart of the attacker's chance of guessing right against ε from 0.01 to "
+                f"10, rising from 50% to "
+                f"{text.percent(model.success_curve()['success'].iloc[-1])}. At your "
+                f"ε = {text.number(epsilon)} it is {text.percent(exact)} exactly; "
+                f"{model.ATTACK_TRIES:,} simulated "
+                f"tries gave {text.percent(simulated)}."
+            ),
+        )
+    st.caption(
+        f"At ε = {text.number(epsilon)} the attacker is right {text.percent(exact)} of the time "
+        "(black circle on "
+        f"the dashed line); {model.ATTACK_TRIES:,} simulated attacks were right "
+        f"{text.percent(simulated)} "
+        f"of the time (orange diamond); its standard error is "
+        f"{text.percent(dp.proportion_standard_error(exact, model.ATTACK_TRIES))}. Small ε "
+        "pushes the attacker toward a coin toss; large ε lets them win."
+    )
+    snippets.DIFFERENCING.show(
+        count_all=count_all,
+        count_without=count_without,
+        epsilon=epsilon,
+        tries=model.ATTACK_TRIES,
+        seed=rng_seed + model.SEED_ATTACK,
+    )
+    downloads.download_csv(
+        model.success_curve(),
+        filename="anonymisation-attack-success.csv",
+        key="anonymisation_dl_success",
+    )
+
+
+differencing_with_noise(count_all, count_without, target_is_rich)
 
 quiz.check_yourself(
     "anonymisation",

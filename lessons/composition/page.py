@@ -43,36 +43,39 @@ st.latex(
     r"\operatorname{sd} = \sqrt{2}\,\frac{1}{\varepsilon_i}"
     r" = \sqrt{2}\,\frac{m}{\varepsilon_{\text{total}}}"
 )
-total = controls.epsilon_slider(key="seq_total", label="Total budget ε")
-m = controls.slider(
-    "Number of queries m sharing the budget (privacy stays the total ε · more queries → more "
-    "noise in each)",
-    min_value=1,
-    max_value=model.MAX_QUERIES,
-    value=10,
-    key="seq_m",
-)
-per_query = dp.split_budget(total, m)
-sd = dp.laplace_std(1, per_query)
-one_query_sd = dp.laplace_std(1, total)
-cols = st.columns(3)
-cols[0].metric("ε per query", f"{text.number(per_query)}")
-cols[1].metric("Typical error per answer (sd)", f"± {text.number(sd)}")
-cols[2].metric(
-    "95% of answers within",
-    f"± {text.number(dp.laplace_interval_half_width(dp.laplace_scale(1, per_query)))}",
-)
-sequential = model.sequential_error_frame(total)
-charts.sequential().show(
-    curve=sequential,
-    current=model.sequential_current(sequential, m),
-    alt=(
-        f"Line chart, log scale: the typical error per answer for 1 to 50 queries sharing "
-        f"total ε = {text.number(total)}. One query: ± {text.number(one_query_sd)}. At m = {m} "
-        "(marked): "
-        f"± {text.number(sd)}, each query getting ε = {text.number(per_query)}."
-    ),
-)
+controls_column, chart_column = st.columns([2, 3], gap="medium")
+with controls_column:
+    total = controls.epsilon_slider(key="seq_total", label="Total budget ε")
+    m = controls.slider(
+        "Number of queries m sharing the budget (privacy stays the total ε · more queries → more "
+        "noise in each)",
+        min_value=1,
+        max_value=model.MAX_QUERIES,
+        value=10,
+        key="seq_m",
+    )
+    per_query = dp.split_budget(total, m)
+    sd = dp.laplace_std(1, per_query)
+    one_query_sd = dp.laplace_std(1, total)
+    cols = st.columns(3)
+    cols[0].metric("ε per query", f"{text.number(per_query)}")
+    cols[1].metric("Typical error per answer (sd)", f"± {text.number(sd)}")
+    cols[2].metric(
+        "95% of answers within",
+        f"± {text.number(dp.laplace_interval_half_width(dp.laplace_scale(1, per_query)))}",
+    )
+    sequential = model.sequential_error_frame(total)
+with chart_column:
+    charts.sequential().show(
+        curve=sequential,
+        current=model.sequential_current(sequential, m),
+        alt=(
+            f"Line chart, log scale: the typical error per answer for 1 to 50 queries sharing "
+            f"total ε = {text.number(total)}. One query: ± {text.number(one_query_sd)}. At m = {m} "
+            "(marked): "
+            f"± {text.number(sd)}, each query getting ε = {text.number(per_query)}."
+        ),
+    )
 st.caption(
     f"With {m} queries each answer is {m}× noisier than a single query at total ε = "
     f"{text.number(total)} "

@@ -66,32 +66,34 @@ st.latex(
 st.markdown("The Laplace mechanism answers with the count plus noise of scale b = 1/ε:")
 st.latex(r"F(D) = f(D) + \mathrm{Lap}(b), \qquad b = \frac{1}{\varepsilon}.")
 
-epsilon = controls.epsilon_slider(key="def_eps")
-scale = dp.laplace_scale(1, epsilon)
-low_edge, high_edge = truth - model.HALF_WINDOW, truth + model.HALF_WINDOW
-lo, hi = controls.slider(
-    "The event Y = [lo, hi]: the range of outputs an attacker watches for",
-    min_value=low_edge,
-    max_value=high_edge,
-    value=(float(truth), float(truth + 3)),
-    step=0.5,
-    format="%.1f",
-    key="def_event",
-    help="Any range of outputs is an event. The ratio bound must hold for all of them.",
-)
-
-charts.densities(truth).show(
-    density=model.density_frame(truth, truth_neighbour, epsilon),
-    event=model.event_frame(lo, hi),
-    title=f"Both worlds' output densities, ε = {text.number(epsilon)}",
-    alt=(
-        f"Two Laplace densities at ε = {text.number(epsilon)}: F(D) centred on {truth:,} (solid "
-        "blue) and "
-        f"F(D′) centred on {truth_neighbour:,} (dashed orange), on a log scale from "
-        f"{low_edge:,.0f} to {high_edge:,.0f}, with the event Y = [{text.number(lo)}, "
-        f"{text.number(hi)}] shaded."
-    ),
-)
+controls_column, chart_column = st.columns([2, 3], gap="medium")
+with controls_column:
+    epsilon = controls.epsilon_slider(key="def_eps")
+    scale = dp.laplace_scale(1, epsilon)
+    low_edge, high_edge = truth - model.HALF_WINDOW, truth + model.HALF_WINDOW
+    lo, hi = controls.slider(
+        "The event Y = [lo, hi]: the range of outputs an attacker watches for",
+        min_value=low_edge,
+        max_value=high_edge,
+        value=(float(truth), float(truth + 3)),
+        step=0.5,
+        format="%.1f",
+        key="def_event",
+        help="Any range of outputs is an event. The ratio bound must hold for all of them.",
+    )
+with chart_column:
+    charts.densities(truth).show(
+        density=model.density_frame(truth, truth_neighbour, epsilon),
+        event=model.event_frame(lo, hi),
+        title=f"Both worlds' output densities, ε = {text.number(epsilon)}",
+        alt=(
+            f"Two Laplace densities at ε = {text.number(epsilon)}: F(D) centred on {truth:,} "
+            "(solid blue) and "
+            f"F(D′) centred on {truth_neighbour:,} (dashed orange), on a log scale from "
+            f"{low_edge:,.0f} to {high_edge:,.0f}, with the event Y = [{text.number(lo)}, "
+            f"{text.number(hi)}] shaded."
+        ),
+    )
 st.caption(
     "The y axis is logarithmic, so a flat density (small ε) and a tall spike (large ε) fit on "
     "the same fixed axes. On it a Laplace density is a tent; the vertical gap between the two "
