@@ -33,12 +33,6 @@ st.markdown(
     "person's answer*: each report must look alike whether that person's true answer is "
     "yes or no."
 )
-epsilon = controls.epsilon_slider(key="cvl_eps")
-p = dp.rr_keep_probability(epsilon)
-central_sd = dp.laplace_std(1, epsilon)
-local_sd = dp.local_count_std(n, epsilon)
-ratio = dp.local_to_central_error_ratio(n, epsilon)
-
 st.header("1. The same question, two models")
 left, right = st.columns(2)
 with left:
@@ -54,30 +48,40 @@ with right:
         r" = \sqrt{n}\,\frac{e^{\varepsilon/2}}{e^{\varepsilon}-1}"
     )
 
-central_answer, local_answer = model.one_answer_each(
-    truth, n, epsilon, controls.seed() + model.SEED_ONE_ANSWER
-)
-cols = st.columns(4)
-cols[0].metric("True count", f"{truth:,}")
-cols[1].metric("One central answer", f"{text.number(central_answer)}")
-cols[2].metric("One local estimate", f"{local_answer:,.0f}")
-cols[3].metric("Keep-probability p = q", f"{text.number(p)}")
-cols = st.columns(3)
-cols[0].metric("Typical error, central", f"± {text.number(central_sd)}")
-cols[1].metric("Typical error, local", f"± {text.number(local_sd)}")
-cols[2].metric("Local is worse here by", f"about {ratio:,.0f}×")
+controls_column, chart_column = st.columns([2, 3], gap="medium")
+with controls_column:
+    epsilon = controls.epsilon_slider(key="cvl_eps")
+    p = dp.rr_keep_probability(epsilon)
+    central_sd = dp.laplace_std(1, epsilon)
+    local_sd = dp.local_count_std(n, epsilon)
+    ratio = dp.local_to_central_error_ratio(n, epsilon)
+    central_answer, local_answer = model.one_answer_each(
+        truth, n, epsilon, controls.seed() + model.SEED_ONE_ANSWER
+    )
+    cols = st.columns(2)
+    cols[0].metric("True count", f"{truth:,}")
+    cols[1].metric("Keep-probability p = q", f"{text.number(p)}")
+    cols = st.columns(2)
+    cols[0].metric("One central answer", f"{text.number(central_answer)}")
+    cols[1].metric("One local estimate", f"{local_answer:,.0f}")
+    cols = st.columns(2)
+    cols[0].metric("Typical error, central", f"± {text.number(central_sd)}")
+    cols[1].metric("Typical error, local", f"± {text.number(local_sd)}")
+    st.metric("Local is worse here by", f"about {ratio:,.0f}×")
 
 errors_seed = controls.seed() + model.SEED_ERRORS
 errors = model.error_distributions(truth, n, epsilon, errors_seed)
-charts.error_distribution().show(
-    **model.error_distribution_data(errors, n, epsilon),
-    alt=(
-        f"Two distributions of the absolute error on one log axis, at ε = {text.number(epsilon)}. "
-        f"Central (solid blue, exact): typical error ± {text.number(central_sd)} people. Local "
-        f"(dashed orange, {model.REPETITIONS:,} simulated surveys): typical error "
-        f"± {text.number(local_sd)} people, about {ratio:,.0f} times larger."
-    ),
-)
+with chart_column:
+    charts.error_distribution().show(
+        **model.error_distribution_data(errors, n, epsilon),
+        alt=(
+            "Two distributions of the absolute error on one log axis, at ε = "
+            f"{text.number(epsilon)}. "
+            f"Central (solid blue, exact): typical error ± {text.number(central_sd)} people. Local "
+            f"(dashed orange, {model.REPETITIONS:,} simulated surveys): typical error "
+            f"± {text.number(local_sd)} people, about {ratio:,.0f} times larger."
+        ),
+    )
 st.caption(
     "Each curve shows how often an answer misses the truth by a given amount (10 bins per "
     "factor of 10). Axes fixed: 0.01 to 100,000 people, 0 to 35%. The true value is an "
