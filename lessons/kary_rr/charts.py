@@ -32,7 +32,7 @@ def histogram(attr: Attribute, names: tuple[str, ...]) -> ui_charts.Template:
     y = alt.Y("category:N", sort=list(attr.labels), title=None, axis=alt.Axis(labelLimit=140))
     y_offset = alt.YOffset("series:N", sort=names)
     x_scale = alt.Scale(domain=[lo, hi], nice=False)
-    band = 30
+    band = max(18, min(30, 360 // attr.k))  # at most 360 px of bars: fits beside its slider
     bars_data = alt.NamedData(name="bars")
     bars = (
         alt.Chart(bars_data)

@@ -41,19 +41,6 @@ attr = model.pick_attribute("kary")
 if attr is None:
     st.stop()
 title = text.plain(attr.title)
-epsilon = controls.epsilon_slider(key="kary_eps", default=0.5)
-p, q = dp.grr_probabilities(epsilon, attr.k)
-
-cols = st.columns(4)
-cols[0].metric("Categories k", f"{attr.k}")
-cols[1].metric("Keep the truth p", f"{text.number(p)}")
-cols[2].metric("Each other value q", f"{text.number(q)}")
-cols[3].metric("People surveyed n", f"{attr.n:,}")
-if attr.missing:
-    st.caption(
-        f"{attr.missing:,} people have no {title} recorded; they are left out, so n = {attr.n:,}."
-    )
-
 st.header("True, reported and estimated")
 st.markdown(
     "The reports are a blurred copy of the truth: category v keeps p·n(v) of its own n(v) "
@@ -62,19 +49,36 @@ st.markdown(
     "blur by subtracting n q and dividing by p − q:"
 )
 st.latex(r"\hat c_v = \frac{C_v - n\,q}{p - q}")
-survey = model.grr_survey(attr, epsilon, controls.seed())
-series = {"reported": survey["reported"], "estimated": survey["raw"]}
-charts.histogram(attr, tuple(series)).show(
-    **model.histogram_frames(attr, series),
-    title=charts.histogram_title(
-        f"Reported and estimated (ε = {text.number(epsilon)})",
-        [
-            f"{attr.heading} · black tick: true count",
-            "hollow dashed bar: reported · solid bar: estimated",
-        ],
-    ),
-    alt=model.describe_histograms(attr, series),
-)
+controls_column, chart_column = st.columns([2, 3], gap="medium")
+with controls_column:
+    epsilon = controls.epsilon_slider(key="kary_eps", default=0.5)
+    p, q = dp.grr_probabilities(epsilon, attr.k)
+
+    cols = st.columns(2)
+    cols[0].metric("Categories k", f"{attr.k}")
+    cols[1].metric("People surveyed n", f"{attr.n:,}")
+    cols = st.columns(2)
+    cols[0].metric("Keep the truth p", f"{text.number(p)}")
+    cols[1].metric("Each other value q", f"{text.number(q)}")
+    if attr.missing:
+        st.caption(
+            f"{attr.missing:,} people have no {title} recorded; they are left out, so "
+            f"n = {attr.n:,}."
+        )
+    survey = model.grr_survey(attr, epsilon, controls.seed())
+    series = {"reported": survey["reported"], "estimated": survey["raw"]}
+with chart_column:
+    charts.histogram(attr, tuple(series)).show(
+        **model.histogram_frames(attr, series),
+        title=charts.histogram_title(
+            f"Reported and estimated (ε = {text.number(epsilon)})",
+            [
+                f"{attr.heading} · black tick: true count",
+                "hollow dashed bar: reported · solid bar: estimated",
+            ],
+        ),
+        alt=model.describe_histograms(attr, series),
+    )
 st.caption(
     "The axis is fixed for each attribute, so moving ε shows change, not rescaling. "
     "A bar beyond the axis is cut at its edge and marked » or «."
