@@ -26,41 +26,53 @@ st.caption(
     "changing, and for any two values x, x′ and every report y, "
     "P[F(x) = y] ≤ e^ε · P[F(x′) = y]."
 )
+
+
 # --- choose the mechanism ------------------------------------------------------------------
-mode = controls.radio(
-    "How do you want to set the mechanism?",
-    ["Set p and q", "Choose ε (p = q)"],
-    key="grr_mode",
-    horizontal=True,
-)
-if mode == "Set p and q":
-    slider_columns = st.columns(2)
-    with slider_columns[0]:
+def _show(x: float) -> str:
+    return r"\infty" if math.isinf(x) else text.number(x)
+
+
+controls_column, chart_column = st.columns([2, 3], gap="medium")
+with controls_column:
+    mode = controls.radio(
+        "How do you want to set the mechanism?",
+        ["Set p and q", "Choose ε (p = q)"],
+        key="grr_mode",
+        horizontal=True,
+    )
+    if mode == "Set p and q":
         p = controls.share_slider(
             "p: keep a true yes (← more private toward ½ · more accurate →)",
             key="grr_p",
             value=0.75,
         )
-    with slider_columns[1]:
         q = controls.share_slider(
             "q: keep a true no (← more private toward ½ · more accurate →)", key="grr_q", value=0.75
         )
-else:
-    chosen_epsilon = controls.epsilon_slider("grr_eps", default=1.0)
-    p = q = dp.rr_keep_probability(chosen_epsilon)
-    shown_epsilon = text.number(chosen_epsilon)
-    st.latex(
-        rf"p = q = \frac{{e^\varepsilon}}{{1 + e^\varepsilon}} = "
-        rf"\frac{{e^{{{shown_epsilon}}}}}{{1 + e^{{{shown_epsilon}}}}} = {text.number(p)}"
-    )
+    else:
+        chosen_epsilon = controls.epsilon_slider("grr_eps", default=1.0)
+        p = q = dp.rr_keep_probability(chosen_epsilon)
+        shown_epsilon = text.number(chosen_epsilon)
+        st.latex(
+            rf"p = q = \frac{{e^\varepsilon}}{{1 + e^\varepsilon}} = "
+            rf"\frac{{e^{{{shown_epsilon}}}}}{{1 + e^{{{shown_epsilon}}}}} = {text.number(p)}"
+        )
 
-epsilon = dp.rr_epsilon(p, q)
-ln_yes, ln_no = dp.rr_likelihood_ratios(p, q)
-odds_yes, odds_no = dp.rr_likelihood_ratios(p, q, log=False)
-metric_columns = st.columns(3)
-metric_columns[0].metric("p (keep a true yes)", f"{text.number(p)}")
-metric_columns[1].metric("q (keep a true no)", f"{text.number(q)}")
-metric_columns[2].metric("Privacy loss ε", text.number(epsilon))
+    epsilon = dp.rr_epsilon(p, q)
+    ln_yes, ln_no = dp.rr_likelihood_ratios(p, q)
+    odds_yes, odds_no = dp.rr_likelihood_ratios(p, q, log=False)
+    metric_columns = st.columns(3)
+    metric_columns[0].metric("p (keep a true yes)", f"{text.number(p)}")
+    metric_columns[1].metric("q (keep a true no)", f"{text.number(q)}")
+    metric_columns[2].metric("Privacy loss ε", text.number(epsilon))
+with chart_column:
+    st.subheader("Which answer is better protected?")
+    charts.ratio().show(
+        alt=f"Bar chart: a reported yes has |ln ratio| {_show(abs(ln_yes))}, "
+        f"a reported no {_show(abs(ln_no))}; ε = {_show(epsilon)}.",
+        **model.ratio_data(p, q, epsilon),
+    )
 
 sd_people = None
 if survey is not None:
@@ -101,10 +113,6 @@ st.markdown(
 )
 
 
-def _show(x: float) -> str:
-    return r"\infty" if math.isinf(x) else text.number(x)
-
-
 st.latex(
     r"\begin{aligned}\varepsilon"
     r" &= \max\Big(\big|\ln\tfrac{p}{1-q}\big|,\ \big|\ln\tfrac{q}{1-p}\big|\Big) \\"
@@ -112,12 +120,6 @@ st.latex(
     rf" &= {_show(epsilon)}\end{{aligned}}"
 )
 
-st.subheader("Which answer is better protected?")
-charts.ratio().show(
-    alt=f"Bar chart: a reported yes has |ln ratio| {_show(abs(ln_yes))}, "
-    f"a reported no {_show(abs(ln_no))}; ε = {_show(epsilon)}.",
-    **model.ratio_data(p, q, epsilon),
-)
 odds_columns = st.columns(2)
 odds_columns[0].metric(
     'A reported "yes" multiplies the odds of a true yes by',
