@@ -167,20 +167,26 @@ HEADER_PX = 60
 
 
 def control_to_chart_px(page: Page, control: str) -> tuple[float, float]:
-    """For the slider whose label contains `control`: the distance from its top to the
-    bottom of the first chart after it in the page (the chart it drives: beside it or
-    below), and the space a screen has for both under the header. The slider and the whole
-    chart fit on one screen when the first is at most the second."""
+    """For the slider whose label contains `control` and the chart it drives (a chart
+    beside it, i.e. overlapping it vertically, else the first chart after it in the page):
+    the height of the band that holds both, and the room a screen has under the header. The
+    slider and the whole chart fit on one screen when the first is at most the second."""
     slider = page.locator('[data-testid="stSlider"]').filter(has_text=control).first
     slider.scroll_into_view_if_needed()
-    distance = slider.evaluate(
+    span = slider.evaluate(
         """(slider) => {
+            const s = slider.getBoundingClientRect();
             const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
-            const chart = charts.find(
+            const beside = charts.find((c) => {
+                const r = c.getBoundingClientRect();
+                return r.top < s.bottom && r.bottom > s.top;
+            });
+            const chart = beside || charts.find(
                 (c) => slider.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING);
             if (!chart) return null;
-            return chart.getBoundingClientRect().bottom - slider.getBoundingClientRect().top;
+            const r = chart.getBoundingClientRect();
+            return Math.max(r.bottom, s.bottom) - Math.min(r.top, s.top);
         }"""
     )
-    assert distance is not None, f"no chart after the slider {control!r}"
-    return float(distance), float(page.viewport_size["height"] - HEADER_PX)
+    assert span is not None, f"no chart beside or after the slider {control!r}"
+    return float(span), float(page.viewport_size["height"] - HEADER_PX)
