@@ -316,27 +316,57 @@ st.latex(
     r"\begin{aligned} p &= h + (1-h)\,y, \\ q &= h + (1-h)(1-y), \\"
     r" p + q - 1 &= h. \end{aligned}"
 )
-bias_columns = st.columns(2)
-with bias_columns[0]:
+bias_controls, bias_chart = st.columns([2, 3], gap="medium")
+with bias_controls:
     honest = controls.share_slider(
         "h: coin 1 says answer honestly (← more private · more accurate →)",
         key="cf_honest",
         value=0.5,
         step=0.05,
     )
-with bias_columns[1]:
     random_yes = controls.share_slider(
         "y: coin 2 says yes (most private at 0.5 · less private toward 0 or 1)",
         key="cf_yes",
         value=0.5,
         step=0.05,
     )
-p, q = dp.coin_flip_probabilities(honest, random_yes)
-epsilon = dp.rr_epsilon(p, q)
-coin_metrics = st.columns(3)
-coin_metrics[0].metric("p (keep a true yes)", f"{text.number(p)}")
-coin_metrics[1].metric("q (keep a true no)", f"{text.number(q)}")
-coin_metrics[2].metric("Privacy loss ε", text.number(epsilon))
+    p, q = dp.coin_flip_probabilities(honest, random_yes)
+    epsilon = dp.rr_epsilon(p, q)
+    coin_metrics = st.columns(3)
+    coin_metrics[0].metric("p (keep a true yes)", f"{text.number(p)}")
+    coin_metrics[1].metric("q (keep a true no)", f"{text.number(q)}")
+    coin_metrics[2].metric("Privacy loss ε", text.number(epsilon))
+with bias_chart:
+    if survey is None:
+        st.info("Pick a yes/no question at the top of the page to survey with these coins.")
+    elif honest == 0:
+        st.info("With h = 0 the answers carry no information: there is nothing to estimate.")
+    else:
+        coin_domain = (-0.5 * survey.n, 1.5 * survey.n)
+        coin_estimates = survey.n * dp.estimate_proportion_from_counts(
+            model.repeated_yes_counts(
+                survey.true_yes,
+                survey.n,
+                p,
+                q,
+                model.REPEATS,
+                controls.seed() + model.SEED_BIASED_COINS,
+            ),
+            survey.n,
+            p,
+            q,
+        )
+        ui_charts.band_histogram(
+            coin_domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
+        ).show(
+            title=f"{model.REPEATS:,} surveys with these coins, de-biased",
+            alt=ui_charts.describe_histogram(
+                coin_estimates, survey.true_yes, what="de-biased estimates"
+            ),
+            **ui_charts.band_histogram_data(
+                coin_estimates, truth=survey.true_yes, domain=coin_domain, bins=80
+            ),
+        )
 
 if math.isinf(epsilon):
     st.warning(

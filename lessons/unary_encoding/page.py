@@ -49,23 +49,28 @@ st.caption(
     f"{title} recorded are left out of this lesson, so n = {attr.n:,}.)"
 )
 
-st.header("2 · Choose p and q")
+st.header("2 · Choose p and q, then perturb")
 st.markdown(
     "Each bit is reported as 1 with probability p if it is 1, and with probability q if it "
     "is 0. Changing your value flips two bits — one 1 → 0 and one 0 → 1 — so the "
     "privacy loss multiplies their two likelihood ratios:"
 )
 st.latex(r"\varepsilon = \ln \frac{p\,(1-q)}{(1-p)\,q}")
-mode = controls.radio(
-    "Probabilities",
-    options=list(model.MODES),
-    format_func=model.MODES.get,
-    horizontal=True,
-    key="ue_mode",
+st.markdown(
+    "Every bit is now randomized independently. The middle row shows each bit's chance of "
+    "being reported as 1; the last row is one roll of the dice. Roll again to see how "
+    "little a single report reveals."
 )
-if mode == "custom":
-    left, right = st.columns(2)
-    with left:
+controls_column, chart_column = st.columns([2, 3], gap="medium")
+with controls_column:
+    mode = controls.radio(
+        "Probabilities",
+        options=list(model.MODES),
+        format_func=model.MODES.get,
+        horizontal=True,
+        key="ue_mode",
+    )
+    if mode == "custom":
         p = controls.share_slider(
             "p: report a 1-bit as 1 (← more private toward q · more accurate →)",
             key="ue_p",
@@ -73,7 +78,6 @@ if mode == "custom":
             low=0.01,
             high=0.99,
         )
-    with right:
         q = controls.share_slider(
             "q: report a 0-bit as 1 (← more accurate · more private toward p →)",
             key="ue_q",
@@ -81,18 +85,43 @@ if mode == "custom":
             low=0.01,
             high=0.99,
         )
-    epsilon = dp.ue_epsilon(p, q)
-else:
-    epsilon = controls.epsilon_slider(key="ue_eps")
-    p, q = dp.sue_probabilities(epsilon) if mode == "sue" else dp.oue_probabilities(epsilon)
-    st.latex(r"\text{SUE: } p = \frac{e^{\varepsilon/2}}{e^{\varepsilon/2} + 1},\ q = 1 - p")
-    st.latex(r"\text{OUE: } p = \tfrac12,\ q = \frac{1}{e^{\varepsilon} + 1}")
+        epsilon = dp.ue_epsilon(p, q)
+    else:
+        epsilon = controls.epsilon_slider(key="ue_eps")
+        p, q = dp.sue_probabilities(epsilon) if mode == "sue" else dp.oue_probabilities(epsilon)
+        st.latex(r"\text{SUE: } p = \frac{e^{\varepsilon/2}}{e^{\varepsilon/2} + 1},\ q = 1 - p")
+        st.latex(r"\text{OUE: } p = \tfrac12,\ q = \frac{1}{e^{\varepsilon} + 1}")
+    informative = p != q
+    cols = st.columns(3)
+    cols[0].metric("p (1-bit → 1)", f"{text.number(p)}")
+    cols[1].metric("q (0-bit → 1)", f"{text.number(q)}")
+    cols[2].metric("Privacy loss ε", text.number(epsilon))
+with chart_column:
+    rolls = st.session_state.setdefault("ue_rolls", 0)
+    if st.button("Roll the dice again", key="ue_reroll", icon=":material/casino:"):
+        rolls = st.session_state["ue_rolls"] = rolls + 1
+    reported = dp.ue_perturb(
+        dp.ue_encode([value], attr.k), p, q, rng=controls.seed() + model.SEED_JOURNEY + rolls
+    )[0]
+    charts.journey(attr).show(
+        **model.journey_frames(attr, value, p, q, reported),
+        title={
+            "text": f"One respondent's journey (roll {rolls + 1})",
+            "subtitle": "Each cell shows its value; darker = closer to 1",
+            "anchor": "start",
+        },
+        alt=(
+            f"Three rows of {attr.k} cells. Row 1: a single 1 at {category}. Row 2: the "
+            f"chance of reporting 1 — {text.number(p)} at {category}, {text.number(q)} "
+            "elsewhere. Row 3: this roll "
+            f"reported {int(reported.sum())} ones"
+            + (", including the true bit." if reported[value] else "; the true bit came out 0.")
+        ),
+    )
+    cols = st.columns(2)
+    cols[0].metric("Bits reported as 1", f"{int(reported.sum())} of {attr.k}")
+    cols[1].metric(f"True bit ({shown}) reported as", f"{int(reported[value])}")
 
-informative = p != q
-cols = st.columns(3)
-cols[0].metric("p (1-bit → 1)", f"{text.number(p)}")
-cols[1].metric("q (0-bit → 1)", f"{text.number(q)}")
-cols[2].metric("Privacy loss ε", text.number(epsilon))
 if not informative:
     st.warning(
         f"p = q = {text.number(p)}: every bit is reported 1 with the same probability whatever it "
@@ -126,38 +155,7 @@ if mode != "custom":
         f"{above} of the {attr.k} values of {text.plain(attr.title)} are that common."
     )
 
-st.header("3 · Perturb")
-st.markdown(
-    "Every bit is now randomized independently. The middle row shows each bit's chance of "
-    "being reported as 1; the last row is one roll of the dice. Roll again to see how "
-    "little a single report reveals."
-)
-rolls = st.session_state.setdefault("ue_rolls", 0)
-if st.button("Roll the dice again", key="ue_reroll", icon=":material/casino:"):
-    rolls = st.session_state["ue_rolls"] = rolls + 1
-reported = dp.ue_perturb(
-    dp.ue_encode([value], attr.k), p, q, rng=controls.seed() + model.SEED_JOURNEY + rolls
-)[0]
-charts.journey(attr).show(
-    **model.journey_frames(attr, value, p, q, reported),
-    title={
-        "text": f"One respondent's journey (roll {rolls + 1})",
-        "subtitle": "Each cell shows its value; darker = closer to 1",
-        "anchor": "start",
-    },
-    alt=(
-        f"Three rows of {attr.k} cells. Row 1: a single 1 at {category}. Row 2: the chance "
-        f"of reporting 1 — {text.number(p)} at {category}, {text.number(q)} elsewhere. Row 3: "
-        "this roll "
-        f"reported {int(reported.sum())} ones"
-        + (", including the true bit." if reported[value] else "; the true bit came out 0.")
-    ),
-)
-cols = st.columns(2)
-cols[0].metric("Bits reported as 1", f"{int(reported.sum())} of {attr.k}")
-cols[1].metric(f"True bit ({shown}) reported as", f"{int(reported[value])}")
-
-st.header("4 · Aggregate over everyone")
+st.header("3 · Aggregate over everyone")
 st.markdown(
     f"Now all {attr.n:,} people send their {attr.k} bits. Bit v is 1 in B_v reports: the "
     "n(v) people with value v contribute n(v) p in expectation, everyone else (n − n(v)) q. "
@@ -225,7 +223,7 @@ if informative:
 else:
     st.info("Choose p ≠ q to estimate the histogram.")
 
-st.header("5 · Unary encoding or k-ary randomized response?")
+st.header("4 · Unary encoding or k-ary randomized response?")
 st.markdown(
     "k-ary randomized response (GRR) sends one value; its noise grows with k. OUE sends k "
     "bits; its noise does not depend on k at all. Per count, at a true share of 0:"
