@@ -38,7 +38,7 @@ DEFAULT_HEIGHT = 260
 PRESENTER_FONTS: dict = {
     "title": {"fontSize": 24, "subtitleFontSize": 18},
     "axis": {"labelFontSize": 17, "titleFontSize": 19},
-    "legend": {"labelFontSize": 17, "titleFontSize": 17},
+    "legend": {"labelFontSize": 17, "titleFontSize": 17, "labelLimit": 400},
     "header": {"labelFontSize": 17, "titleFontSize": 19},
     "text": {"fontSize": 17},
 }

@@ -342,7 +342,8 @@ with bias_chart:
     elif honest == 0:
         st.info("With h = 0 the answers carry no information: there is nothing to estimate.")
     else:
-        coin_domain = (-0.5 * survey.n, 1.5 * survey.n)
+        # Fixed for the question: ± n/4 around the truth holds 2 SD even at h = 0.05.
+        coin_domain = (survey.true_yes - survey.n / 4, survey.true_yes + survey.n / 4)
         coin_estimates = survey.n * dp.estimate_proportion_from_counts(
             model.repeated_yes_counts(
                 survey.true_yes,
