@@ -316,181 +316,196 @@ st.latex(
     r"\begin{aligned} p &= h + (1-h)\,y, \\ q &= h + (1-h)(1-y), \\"
     r" p + q - 1 &= h. \end{aligned}"
 )
-bias_controls, bias_chart = st.columns([2, 3], gap="medium")
-with bias_controls:
-    honest = controls.share_slider(
-        "h: coin 1 says answer honestly (← more private · more accurate →)",
-        key="cf_honest",
-        value=0.5,
-        step=0.05,
-    )
-    random_yes = controls.share_slider(
-        "y: coin 2 says yes (most private at 0.5 · less private toward 0 or 1)",
-        key="cf_yes",
-        value=0.5,
-        step=0.05,
-    )
-    p, q = dp.coin_flip_probabilities(honest, random_yes)
-    epsilon = dp.rr_epsilon(p, q)
-    coin_metrics = st.columns(3)
-    coin_metrics[0].metric("p (keep a true yes)", f"{text.number(p)}")
-    coin_metrics[1].metric("q (keep a true no)", f"{text.number(q)}")
-    coin_metrics[2].metric("Privacy loss ε", text.number(epsilon))
-with bias_chart:
-    if survey is None:
-        st.info("Pick a yes/no question at the top of the page to survey with these coins.")
-    elif honest == 0:
-        st.info("With h = 0 the answers carry no information: there is nothing to estimate.")
-    else:
-        # Fixed for the question: ± n/4 around the truth holds 2 SD even at h = 0.05.
-        coin_domain = (survey.true_yes - survey.n / 4, survey.true_yes + survey.n / 4)
-        coin_estimates = survey.n * dp.estimate_proportion_from_counts(
-            model.repeated_yes_counts(
-                survey.true_yes,
+
+
+@st.fragment
+def biased_coins(survey) -> None:
+    """The h and y sliders and everything they drive (a fragment: moving a slider reruns
+    only this section)."""
+    bias_controls, bias_chart = st.columns([2, 3], gap="medium")
+    with bias_controls:
+        honest = controls.share_slider(
+            "h: coin 1 says answer honestly (← more private · more accurate →)",
+            key="cf_honest",
+            value=0.5,
+            step=0.05,
+        )
+        random_yes = controls.share_slider(
+            "y: coin 2 says yes (most private at 0.5 · less private toward 0 or 1)",
+            key="cf_yes",
+            value=0.5,
+            step=0.05,
+        )
+        p, q = dp.coin_flip_probabilities(honest, random_yes)
+        epsilon = dp.rr_epsilon(p, q)
+        coin_metrics = st.columns(3)
+        coin_metrics[0].metric("p (keep a true yes)", f"{text.number(p)}")
+        coin_metrics[1].metric("q (keep a true no)", f"{text.number(q)}")
+        coin_metrics[2].metric("Privacy loss ε", text.number(epsilon))
+    with bias_chart:
+        if survey is None:
+            st.info("Pick a yes/no question at the top of the page to survey with these coins.")
+        elif honest == 0:
+            st.info("With h = 0 the answers carry no information: there is nothing to estimate.")
+        else:
+            # Fixed for the question: ± n/4 around the truth holds 2 SD even at h = 0.05.
+            coin_domain = (survey.true_yes - survey.n / 4, survey.true_yes + survey.n / 4)
+            coin_estimates = survey.n * dp.estimate_proportion_from_counts(
+                model.repeated_yes_counts(
+                    survey.true_yes,
+                    survey.n,
+                    p,
+                    q,
+                    model.REPEATS,
+                    controls.seed() + model.SEED_BIASED_COINS,
+                ),
                 survey.n,
                 p,
                 q,
-                model.REPEATS,
-                controls.seed() + model.SEED_BIASED_COINS,
-            ),
-            survey.n,
-            p,
-            q,
-        )
-        ui_charts.band_histogram(
-            coin_domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
-        ).show(
-            title=f"{model.REPEATS:,} surveys with these coins, de-biased",
-            alt=ui_charts.describe_histogram(
-                coin_estimates, survey.true_yes, what="de-biased estimates"
-            ),
-            **ui_charts.band_histogram_data(
-                coin_estimates, truth=survey.true_yes, domain=coin_domain, bins=80
-            ),
-        )
-
-if math.isinf(epsilon):
-    st.warning(
-        "ε = ∞: some report is possible under one true answer only, so it exposes the "
-        "respondent. "
-        + (
-            "With h = 1 everybody answers honestly."
-            if honest == 1
-            else "Coin 2 always gives the same answer, so the other answer can only be true."
-        )
-    )
-
-if survey is not None:
-    n_people, true_sales = survey.n, survey.true_yes
-    informative = True
-    try:
-        biased_sd = dp.rr_count_std(true_sales / n_people, n_people, p, q)
-    except ValueError:
-        informative = False
-        st.warning(
-            f"With h = 0 nobody ever answers honestly: p + q = {text.number(p + q)}, so every "
-            "answer is "
-            "pure coin noise and says nothing about the truth. No formula can recover the "
-            "true count (the de-biasing would divide by p + q − 1 = 0). Move h up."
-        )
-    if informative:
-        st.markdown("The correct de-biasing solves E[Ŷ] = h r + (1 − h) y for r:")
-        st.latex(
-            r"\begin{aligned}\hat r &= \frac{\hat Y - (1-h)\,y}{h}"
-            r" = \frac{\hat Y + q - 1}{p + q - 1} \\"
-            rf" &= \frac{{\hat Y - {text.number(1 - q)}}}{{{text.number(honest)}}}\end{{aligned}}"
-        )
-        biased_counts = model.repeated_yes_counts(
-            true_sales, n_people, p, q, model.REPEATS, controls.seed() + model.SEED_BIASED_COINS
-        )
-        biased_estimate = n_people * dp.estimate_proportion_from_counts(
-            biased_counts[0], n_people, p, q
-        )
-        result_columns = st.columns(3)
-        result_columns[0].metric(
-            "One survey, de-biased",
-            f"{biased_estimate:,.0f}",
-            f"{model.relative_error_percent(biased_estimate, true_sales):+,.1f}% off",
-            delta_color="off",
-        )
-        result_columns[1].metric("Typical error (SD)", f"± {biased_sd:,.0f} people")
-        result_columns[2].metric("Truth", f"{true_sales:,}")
-
-    # --- Spot the bug --------------------------------------------------------------------------
-    with st.container(border=True):
-        st.subheader(":material/bug_report: Spot the bug")
-        st.markdown(
-            "A colleague biased the coins with the sliders above but kept the de-biasing line "
-            "from the textbook (Dwork & Roth, §3.2): *estimate r as twice the fraction "
-            "answering yes, minus ½*."
-        )
-        st.code("estimate = n * (2 * yes_count / n - 0.5)", language="python", wrap_lines=True)
-        wrong_counts = model.repeated_yes_counts(
-            true_sales, n_people, p, q, model.REPEATS, controls.seed() + model.SEED_BIASED_COINS
-        )
-        wrong = n_people * dp.fair_coin_formula_estimate(wrong_counts, n_people)
-        bias_people = n_people * dp.fair_coin_formula_bias(
-            true_sales / n_people, honest, random_yes
-        )
-        if abs(bias_people) < 0.5:
-            st.info(
-                "With these coins the textbook line happens to be right, so both histograms sit "
-                "on the truth. Move **y** in section 4 to 0.30 and watch the left one leave it."
             )
-        bug_columns = st.columns(2)
-        domain = (-0.5 * n_people, 1.5 * n_people)
-        with bug_columns[0]:
             ui_charts.band_histogram(
-                domain, survey.x_title, 1.0, ui_charts.VERMILLION, with_band=False
+                coin_domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
             ).show(
-                title="Textbook 2Ŷ − ½ (hard-codes fair coins)",
+                title=f"{model.REPEATS:,} surveys with these coins, de-biased",
                 alt=ui_charts.describe_histogram(
-                    wrong, true_sales, what="textbook-formula estimates"
+                    coin_estimates, survey.true_yes, what="de-biased estimates"
                 ),
                 **ui_charts.band_histogram_data(
-                    wrong,
-                    truth=true_sales,
-                    domain=domain,
-                    bins=80,
+                    coin_estimates, truth=survey.true_yes, domain=coin_domain, bins=80
                 ),
             )
-            st.metric(
-                "Expected error of the textbook formula",
-                f"{bias_people:+,.0f} people",
-                help="From dp.fair_coin_formula_bias: (2h − 1) r + 2(1 − h) y − ½, times n.",
+
+    if math.isinf(epsilon):
+        st.warning(
+            "ε = ∞: some report is possible under one true answer only, so it exposes the "
+            "respondent. "
+            + (
+                "With h = 1 everybody answers honestly."
+                if honest == 1
+                else "Coin 2 always gives the same answer, so the other answer can only be true."
             )
-        with bug_columns[1]:
-            if informative:
-                right = n_people * dp.estimate_proportion_from_counts(wrong_counts, n_people, p, q)
+        )
+
+    if survey is not None:
+        n_people, true_sales = survey.n, survey.true_yes
+        informative = True
+        try:
+            biased_sd = dp.rr_count_std(true_sales / n_people, n_people, p, q)
+        except ValueError:
+            informative = False
+            st.warning(
+                f"With h = 0 nobody ever answers honestly: p + q = {text.number(p + q)}, so every "
+                "answer is "
+                "pure coin noise and says nothing about the truth. No formula can recover the "
+                "true count (the de-biasing would divide by p + q − 1 = 0). Move h up."
+            )
+        if informative:
+            st.markdown("The correct de-biasing solves E[Ŷ] = h r + (1 − h) y for r:")
+            st.latex(
+                r"\begin{aligned}\hat r &= \frac{\hat Y - (1-h)\,y}{h}"
+                r" = \frac{\hat Y + q - 1}{p + q - 1} \\"
+                rf" &= \frac{{\hat Y - {text.number(1 - q)}}}"
+                rf"{{{text.number(honest)}}}\end{{aligned}}"
+            )
+            biased_counts = model.repeated_yes_counts(
+                true_sales, n_people, p, q, model.REPEATS, controls.seed() + model.SEED_BIASED_COINS
+            )
+            biased_estimate = n_people * dp.estimate_proportion_from_counts(
+                biased_counts[0], n_people, p, q
+            )
+            result_columns = st.columns(3)
+            result_columns[0].metric(
+                "One survey, de-biased",
+                f"{biased_estimate:,.0f}",
+                f"{model.relative_error_percent(biased_estimate, true_sales):+,.1f}% off",
+                delta_color="off",
+            )
+            result_columns[1].metric("Typical error (SD)", f"± {biased_sd:,.0f} people")
+            result_columns[2].metric("Truth", f"{true_sales:,}")
+
+        # --- Spot the bug ----------------------------------------------------------------------
+        with st.container(border=True):
+            st.subheader(":material/bug_report: Spot the bug")
+            st.markdown(
+                "A colleague biased the coins with the sliders above but kept the de-biasing line "
+                "from the textbook (Dwork & Roth, §3.2): *estimate r as twice the fraction "
+                "answering yes, minus ½*."
+            )
+            st.code("estimate = n * (2 * yes_count / n - 0.5)", language="python", wrap_lines=True)
+            wrong_counts = model.repeated_yes_counts(
+                true_sales, n_people, p, q, model.REPEATS, controls.seed() + model.SEED_BIASED_COINS
+            )
+            wrong = n_people * dp.fair_coin_formula_estimate(wrong_counts, n_people)
+            bias_people = n_people * dp.fair_coin_formula_bias(
+                true_sales / n_people, honest, random_yes
+            )
+            if abs(bias_people) < 0.5:
+                st.info(
+                    "With these coins the textbook line happens to be right, so both histograms "
+                    "sit on the truth. Move **y** in section 4 to 0.30 and watch the left one "
+                    "leave it."
+                )
+            bug_columns = st.columns(2)
+            domain = (-0.5 * n_people, 1.5 * n_people)
+            with bug_columns[0]:
                 ui_charts.band_histogram(
-                    domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
+                    domain, survey.x_title, 1.0, ui_charts.VERMILLION, with_band=False
                 ).show(
-                    title="Correct (Ŷ + q − 1)/(p + q − 1)",
-                    alt=ui_charts.describe_histogram(right, true_sales, what="correct estimates"),
+                    title="Textbook 2Ŷ − ½ (hard-codes fair coins)",
+                    alt=ui_charts.describe_histogram(
+                        wrong, true_sales, what="textbook-formula estimates"
+                    ),
                     **ui_charts.band_histogram_data(
-                        right,
+                        wrong,
                         truth=true_sales,
                         domain=domain,
                         bins=80,
                     ),
                 )
-                st.metric("Expected error of the correct formula", "+0 people (unbiased)")
-            else:
-                st.info("With h = 0 there is no correct formula to compare with.")
-        with st.expander("Show the bug"):
-            st.markdown(
-                "2Ŷ − ½ is right only when **both** coins are fair. It subtracts ¼, the fair "
-                "coins' share of random *yes*, instead of (1 − h) y, and multiplies by 2 = 1/½ "
-                "instead of dividing by h. Its expected error is"
-            )
-            st.latex(
-                r"\begin{aligned}&\mathbb{E}[2\hat Y - \tfrac12] - r \\"
-                r" &\quad= (2h - 1)\,r + 2(1-h)\,y - \tfrac12,\end{aligned}"
-            )
-            st.markdown(
-                f"here {bias_people:+,.0f} people, the same in every survey: more respondents do "
-                "not fix a bias. Set h = y = 0.5 and both histograms agree."
-            )
+                st.metric(
+                    "Expected error of the textbook formula",
+                    f"{bias_people:+,.0f} people",
+                    help="From dp.fair_coin_formula_bias: (2h − 1) r + 2(1 − h) y − ½, times n.",
+                )
+            with bug_columns[1]:
+                if informative:
+                    right = n_people * dp.estimate_proportion_from_counts(
+                        wrong_counts, n_people, p, q
+                    )
+                    ui_charts.band_histogram(
+                        domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
+                    ).show(
+                        title="Correct (Ŷ + q − 1)/(p + q − 1)",
+                        alt=ui_charts.describe_histogram(
+                            right, true_sales, what="correct estimates"
+                        ),
+                        **ui_charts.band_histogram_data(
+                            right,
+                            truth=true_sales,
+                            domain=domain,
+                            bins=80,
+                        ),
+                    )
+                    st.metric("Expected error of the correct formula", "+0 people (unbiased)")
+                else:
+                    st.info("With h = 0 there is no correct formula to compare with.")
+            with st.expander("Show the bug"):
+                st.markdown(
+                    "2Ŷ − ½ is right only when **both** coins are fair. It subtracts ¼, the fair "
+                    "coins' share of random *yes*, instead of (1 − h) y, and multiplies by 2 = 1/½ "
+                    "instead of dividing by h. Its expected error is"
+                )
+                st.latex(
+                    r"\begin{aligned}&\mathbb{E}[2\hat Y - \tfrac12] - r \\"
+                    r" &\quad= (2h - 1)\,r + 2(1-h)\,y - \tfrac12,\end{aligned}"
+                )
+                st.markdown(
+                    f"here {bias_people:+,.0f} people, the same in every survey: more respondents "
+                    "do not fix a bias. Set h = y = 0.5 and both histograms agree."
+                )
+
+
+biased_coins(survey)
 
 # --- Check yourself ----------------------------------------------------------------------------
 quiz.check_yourself(
