@@ -101,7 +101,7 @@ def split(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 def column_epsilon(epsilon: float, columns: tuple[str, ...]) -> float:
     """Each privatized column's share of the person's ε: ε / c (sequential composition)."""
-    return epsilon / (1 + len(columns))
+    return dp.split_budget(epsilon, 1 + len(columns))
 
 
 def keep_gap(mechanism: str, epsilon: float, k: int) -> float:
@@ -111,15 +111,6 @@ def keep_gap(mechanism: str, epsilon: float, k: int) -> float:
     return p - q
 
 
-def privatize(codes: np.ndarray, k: int, mechanism: str, epsilon: float, rng) -> np.ndarray:
-    """What each person sends for one column, as model features (n, k): the one-hot of the
-    k-ary RR report, or the OUE bits themselves."""
-    if mechanism == GRR:
-        return one_hot(dp.grr_perturb(codes, k, epsilon, rng=rng), k)
-    p, q = dp.oue_probabilities(epsilon)
-    return dp.ue_perturb(one_hot(codes, k), p, q, rng=rng).astype(np.float64)
-
-
 def one_hot(codes: np.ndarray, k: int) -> np.ndarray:
     """(n, k) float matrix with a 1 in each row's category."""
     matrix = np.zeros((len(codes), k))
@@ -127,17 +118,54 @@ def one_hot(codes: np.ndarray, k: int) -> np.ndarray:
     return matrix
 
 
-def privatized(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int) -> tuple:
-    """Every person's reports for every privatized column, as feature blocks (n, k each),
-    drawn with `seed` (one generator, columns in order). Not cached: the blocks are large
-    (up to 15 MB) and cheap to redraw; the callers cache their small results."""
+def draw_reports(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int) -> tuple:
+    """What every person sends for each privatized column, drawn with `seed` (one generator,
+    columns in order), in compact form: the k-ary RR report's code (n,), or the OUE bits
+    (n, k) as 0/1 bytes (at most 1.8 MB for all six columns)."""
     data = columns_data(columns)
     rng = np.random.default_rng(seed)
     share = column_epsilon(epsilon, columns)
-    return tuple(
-        privatize(codes, len(names), mechanism, share, rng)
-        for codes, names in zip(data["codes"], data["categories"], strict=True)
-    )
+    sent = []
+    for codes, names in zip(data["codes"], data["categories"], strict=True):
+        k = len(names)
+        if mechanism == GRR:
+            sent.append(dp.grr_perturb(codes, k, share, rng=rng).astype(np.int16))
+        else:
+            p, q = dp.oue_probabilities(share)
+            sent.append(dp.ue_perturb(dp.ue_encode(codes, k), p, q, rng=rng).astype(np.uint8))
+    return tuple(sent)
+
+
+@datasets.cached(max_entries=4)
+def reports(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int) -> tuple:
+    """`draw_reports`, cached for the page's own draw: its model, its counts and its
+    download share one draw. (The curve's many draws use `draw_reports` uncached.)"""
+    return draw_reports(columns, mechanism, epsilon, seed)
+
+
+def features(sent: tuple, mechanism: str, categories: tuple) -> list[np.ndarray]:
+    """Reports as model features, one (n, k) float block per column: the one-hot of the
+    k-ary RR report, or the OUE bits themselves."""
+    return [
+        one_hot(block, len(names)) if mechanism == GRR else block.astype(np.float64)
+        for block, names in zip(sent, categories, strict=True)
+    ]
+
+
+def privatized(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int) -> list:
+    """The page's draw (`reports`) as model features."""
+    sent = reports(columns, mechanism, epsilon, seed)
+    return features(sent, mechanism, columns_data(columns)["categories"])
+
+
+def true_design(columns: tuple[str, ...], seed: int) -> tuple:
+    """Training rows, test rows, the standardised clear features and the true table's
+    features (clear + one-hot of every privatized column), for the split drawn by `seed`."""
+    data = columns_data(columns)
+    train, test = split(len(data["label"]), seed)
+    clear = standardised(data["clear"], train)
+    blocks = (one_hot(c, len(n)) for c, n in zip(data["codes"], data["categories"], strict=True))
+    return train, test, clear, np.hstack([clear, *blocks])
 
 
 # --- The models ----------------------------------------------------------------------------
@@ -173,14 +201,7 @@ def reference_models(columns: tuple[str, ...], seed: int) -> dict:
     """Models (a) on the true table and (c) without the privatized columns, scored on the
     test rows; (a)'s age band × sex coefficients (centred); the majority-class accuracy."""
     data = columns_data(columns)
-    train, test = split(len(data["label"]), seed)
-    clear = standardised(data["clear"], train)
-    truth = np.hstack(
-        [
-            clear,
-            *(one_hot(c, len(n)) for c, n in zip(data["codes"], data["categories"], strict=True)),
-        ]
-    )
+    train, test, clear, truth = true_design(columns, seed)
     labels, female = data["label"], data["female"]
     true_model = fit(truth[train], labels[train])
     base_model = fit(clear[train], labels[train])
@@ -195,28 +216,26 @@ def reference_models(columns: tuple[str, ...], seed: int) -> dict:
     }
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
-def privatized_model(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int,
-                     draw: int) -> dict:  # fmt: skip
-    """Model (b), trained on the privatized table drawn at `draw`, scored on the true test
-    rows split by `seed`; its age band × sex coefficients (centred)."""
+def trained_on(columns: tuple[str, ...], mechanism: str, seed: int, sent: tuple) -> dict:
+    """Model (b), trained on the reports `sent`, scored on the true test rows split by
+    `seed`: accuracy (overall, women, men, gap) and its age band × sex coefficients."""
     data = columns_data(columns)
-    train, test = split(len(data["label"]), seed)
-    clear = standardised(data["clear"], train)
-    truth = np.hstack(
-        [
-            clear,
-            *(one_hot(c, len(n)) for c, n in zip(data["codes"], data["categories"], strict=True)),
-        ]
-    )
-    reports = np.hstack([clear, *privatized(columns, mechanism, epsilon, draw)])
+    train, test, clear, truth = true_design(columns, seed)
+    design = np.hstack([clear, *features(sent, mechanism, data["categories"])])
     labels, female = data["label"], data["female"]
-    model = fit(reports[train], labels[train])
+    model = fit(design[train], labels[train])
     k = len(AGE_SEX_CATEGORIES)
     return {
         **score(model, truth[test], labels[test], female[test]),
         "coefficients": centred(model.coef_[0][len(CLEAR_COLUMNS) : len(CLEAR_COLUMNS) + k]),
     }
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def privatized_model(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int,
+                     draw: int) -> dict:  # fmt: skip
+    """Model (b) trained on the page's draw `draw` of the privatized table (`trained_on`)."""
+    return trained_on(columns, mechanism, seed, reports(columns, mechanism, epsilon, draw))
 
 
 def curve_draws(seed: int) -> tuple[int, ...]:
@@ -231,7 +250,10 @@ def accuracy_curve(columns: tuple[str, ...], mechanism: str, seed: int) -> pd.Da
     "high", "gap", "gap_low", "gap_high")."""
     rows = []
     for epsilon in EPSILON_CURVE:
-        runs = [privatized_model(columns, mechanism, epsilon, seed, d) for d in curve_draws(seed)]
+        runs = [
+            trained_on(columns, mechanism, seed, draw_reports(columns, mechanism, epsilon, d))
+            for d in curve_draws(seed)
+        ]
         accuracy = np.array([run["accuracy"] for run in runs])
         gap = np.array([run["gap"] for run in runs])
         se, gap_se = accuracy.std(ddof=1) / math.sqrt(REPEATS), gap.std(ddof=1) / math.sqrt(REPEATS)
@@ -268,7 +290,8 @@ def marginal(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int
     k, n = len(AGE_SEX_CATEGORIES), len(data["label"])
     share = column_epsilon(epsilon, columns)
     truth = np.bincount(data["codes"][0], minlength=k)
-    reported = privatized(columns, mechanism, epsilon, seed)[0].sum(axis=0)
+    sent = reports(columns, mechanism, epsilon, seed)[0]
+    reported = np.bincount(sent, minlength=k) if mechanism == GRR else sent.sum(axis=0)
     if mechanism == GRR:
         estimate = dp.grr_estimate_from_counts(reported.astype(np.int64), share)
         variances = [dp.grr_variance(n, share, k, frequency=c / n) for c in truth]
@@ -296,13 +319,13 @@ def privatized_table(columns: tuple[str, ...], mechanism: str, epsilon: float, s
     people = census()
     table = {column: people[column].to_numpy() for column in CLEAR_COLUMNS}
     table[LABEL] = people[LABEL].astype(str).to_numpy()
-    blocks = privatized(columns, mechanism, epsilon, seed)
-    for name, labels, block in zip(data["names"], data["categories"], blocks, strict=True):
+    sent = reports(columns, mechanism, epsilon, seed)
+    for name, labels, block in zip(data["names"], data["categories"], sent, strict=True):
         if mechanism == GRR:
-            table[f"{name} (reported)"] = np.asarray(labels, dtype=object)[block.argmax(axis=1)]
+            table[f"{name} (reported)"] = np.asarray(labels, dtype=object)[block]
         else:
             for j, label in enumerate(labels):
-                table[f"{name} = {label} (bit)"] = block[:, j].astype(np.int8)
+                table[f"{name} = {label} (bit)"] = block[:, j]
     return pd.DataFrame(table)
 
 
@@ -343,10 +366,8 @@ def gap_levels(reference: dict) -> pd.DataFrame:
 
 
 def mark_frame(epsilon: float, value: float, label: str) -> pd.DataFrame:
-    """Your ε's point, its label on the side with room."""
-    return pd.DataFrame(
-        {"epsilon": [epsilon], "value": [value], "label": [label], "right": [epsilon > 1.0]}
-    )
+    """Your ε's point and its label."""
+    return pd.DataFrame({"epsilon": [epsilon], "value": [value], "label": [label]})
 
 
 def coefficients_frame(true: np.ndarray, private: np.ndarray) -> pd.DataFrame:

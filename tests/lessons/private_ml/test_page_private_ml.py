@@ -318,3 +318,22 @@ def test_a_bad_link_value_is_ignored_with_a_notice():
     assert not app.exception, app.exception
     assert app.select_slider(key="pml_eps").value == 1.0
     assert app.radio(key="pml_mech").value == lesson.GRR
+
+
+def test_the_share_of_the_columns_worth_kept_is_computed_from_the_models(at):
+    """(b − c) / (a − c) at your ε, and along the curve at ε = 0.1, 1 and 4, each from the
+    models' accuracies; the gain (a) − (c) in percentage points."""
+    reference = lesson.reference_models((), SEED)
+    here = lesson.privatized_model((), lesson.GRR, 1.0, SEED, SEED + lesson.SEED_PRIVATIZE)
+    true, baseline = reference["true"]["accuracy"], reference["baseline"]["accuracy"]
+    shown = "\n".join(m.value for m in at.markdown)
+    assert f"**{text.number(100 * (true - baseline), 3)} percentage points**" in shown
+    assert f"keeps **{text.percent((here['accuracy'] - baseline) / (true - baseline))}**" in shown
+    curve = lesson.accuracy_curve((), lesson.GRR, SEED).set_index("epsilon")["accuracy"]
+    kept = {
+        e: text.percent(max((curve[e] - baseline) / (true - baseline), 0.0)) for e in curve.index
+    }
+    assert (
+        f"**{kept[0.1]}** of the privatized columns' worth at ε = 0.1, **{kept[1.0]}** at ε = 1 "
+        f"and **{kept[4.0]}** at ε = 4"
+    ) in shown
