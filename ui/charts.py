@@ -16,6 +16,8 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
+from ui import classroom
+
 # Okabe–Ito, a colour-blind-safe palette. Meaning never rests on colour alone: the
 # true value is also dashed and labelled.
 BLUE = "#0072B2"
@@ -135,7 +137,7 @@ class Template:
         """Draw the chart as wide as its container, with `alt` as its alt text (the
         current numbers, for a screen reader); in presenter mode with projector fonts."""
         spec = self.filled(title=title, **datasets)
-        if _presenting():
+        if classroom.presenting():
             spec = presenter_spec(spec)
         st.vega_lite_chart(spec, width="stretch", alt=alt)
 
@@ -146,13 +148,6 @@ def presenter_spec(spec: dict) -> dict:
     for group, sizes in PRESENTER_FONTS.items():
         config[group] = {**config.get(group, {}), **sizes}
     return {**spec, "config": config}
-
-
-def _presenting() -> bool:
-    """Presenter mode is on (ui/classroom.py's toggle; imported here to keep the one reader)."""
-    from ui import classroom
-
-    return classroom.presenting()
 
 
 def histogram_frame(
@@ -248,14 +243,18 @@ def log_density_y(domain: tuple[float, float]) -> alt.Y:
     )
 
 
-def reference_line_layers(data: alt.Data | alt.NamedData, field: str, *, y_scale: alt.Scale):
-    """A dashed horizontal reference line at `field` with its `label` written on the left
+def reference_line_layers(
+    data: alt.Data | alt.NamedData, field: str, *, y_scale: alt.Scale, below: bool = False
+):
+    """A dashed horizontal reference line at `field` with its `label` written on the left,
+    above the line (or, with `below`, under it: where a curve runs just above the line)
     (e.g. the prior belief, or a coin toss's 50%)."""
     base = alt.Chart(data)
     rule = base.mark_rule(color=BLACK, strokeDash=[6, 3]).encode(
         y=alt.Y(f"{field}:Q", scale=y_scale)
     )
-    text = base.mark_text(align="left", dx=4, dy=-6, color=BLACK, fontWeight="bold").encode(
+    place = {"baseline": "top", "dy": 4} if below else {"dy": -6}
+    text = base.mark_text(align="left", dx=4, color=BLACK, fontWeight="bold", **place).encode(
         x=alt.value(0), y=alt.Y(f"{field}:Q", scale=y_scale), text="label:N"
     )
     return rule + text

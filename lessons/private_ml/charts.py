@@ -13,20 +13,27 @@ ACCURACY_DOMAIN = (0.74, 0.86)
 GAP_DOMAIN = (5.0, 20.0)  # percentage points: accuracy for women minus for men
 COEFFICIENT_DOMAIN = (-3.5, 2.5)
 
+EPSILON_SCALE = alt.Scale(type="log", domain=[EPSILON_CURVE[0], EPSILON_CURVE[-1]], nice=False)
 EPSILON_X = alt.X(
     "epsilon:Q",
-    scale=alt.Scale(type="log", domain=[EPSILON_CURVE[0], EPSILON_CURVE[-1]], nice=False),
+    scale=EPSILON_SCALE,
     axis=alt.Axis(values=list(EPSILON_CURVE), format="~g"),
     title="ε per person (log scale; left = more private)",
 )
 
 
 def _curve_against_epsilon(
-    domain: tuple[float, float], title: str, low: str, high: str, *, value_format: str
+    domain: tuple[float, float],
+    title: str,
+    low: str,
+    high: str,
+    *,
+    value_format: str,
+    labels_below: bool,
 ):
     """A mean curve against ε with ± 1 SE bars ("curve": epsilon, value, `low`, `high`),
     labelled reference lines ("levels": value, label) and your ε ("mark": epsilon, value,
-    label, right). Fixed axes; values outside the y domain are clamped to its edge."""
+    label). Fixed axes; values outside the y domain are clamped to its edge."""
     scale = alt.Scale(domain=list(domain), nice=False, clamp=True)
     y = alt.Y("value:Q", scale=scale, axis=alt.Axis(format=value_format, tickCount=6), title=title)
     curve = alt.NamedData(name="curve")
@@ -48,33 +55,14 @@ def _curve_against_epsilon(
         .mark_rule(color=ui_charts.BLUE)
         .encode(x=EPSILON_X, y=alt.Y(f"{low}:Q", scale=scale), y2=f"{high}:Q")
     )
-    levels = alt.NamedData(name="levels")
-    rules = alt.Chart(levels).mark_rule(color=ui_charts.GREY, strokeDash=[4, 3]).encode(y=y)
-    level_labels = (
-        alt.Chart(levels)
-        .mark_text(align="left", baseline="top", dx=4, dy=3, color="#444444")
-        .encode(y=y, x=alt.value(0), text="label:N")
+    levels = ui_charts.reference_line_layers(
+        alt.NamedData(name="levels"), "value", y_scale=scale, below=labels_below
     )
-    mark = alt.NamedData(name="mark")
-    rule = alt.Chart(mark).mark_rule(color=ui_charts.BLACK, strokeDash=[6, 3]).encode(x=EPSILON_X)
-    point = (
-        alt.Chart(mark)
-        .mark_point(size=120, filled=True, color=ui_charts.BLACK)
-        .encode(x=EPSILON_X, y=y)
-    )
-    on_left = (
-        alt.Chart(mark)
-        .transform_filter("datum.right")
-        .mark_text(align="right", dx=-8, dy=14, fontWeight="bold")
-        .encode(x=EPSILON_X, y=y, text="label:N")
-    )
-    on_right = (
-        alt.Chart(mark)
-        .transform_filter("!datum.right")
-        .mark_text(align="left", dx=8, dy=14, fontWeight="bold")
-        .encode(x=EPSILON_X, y=y, text="label:N")
-    )
-    chart = bars + line + dots + rules + level_labels + rule + point + on_left + on_right
+    point = ui_charts.marked_point_layers(
+        alt.NamedData(name="mark"), "epsilon", "value", x_scale=EPSILON_SCALE, y_scale=scale,
+        flip_at=2.0,
+    )  # fmt: skip
+    chart = bars + line + dots + levels + point
     return chart.properties(height=ui_charts.DEFAULT_HEIGHT, width=ui_charts.DEFAULT_WIDTH)
 
 
@@ -84,7 +72,14 @@ def accuracy_curve() -> ui_charts.Template:
     x fixed 0.01–10, y fixed 74–86%), with the true-table, no-privatized-columns and
     majority-guess levels, and your ε."""
     return ui_charts.Template(
-        _curve_against_epsilon(ACCURACY_DOMAIN, "test accuracy", "low", "high", value_format=".0%")
+        _curve_against_epsilon(
+            ACCURACY_DOMAIN,
+            "test accuracy",
+            "low",
+            "high",
+            value_format=".0%",
+            labels_below=True,  # the curve runs just above the baseline, below the truth
+        )
     )
 
 
@@ -94,7 +89,12 @@ def gap_curve() -> ui_charts.Template:
     percentage points), with the true-table and no-privatized-columns levels, and your ε."""
     return ui_charts.Template(
         _curve_against_epsilon(
-            GAP_DOMAIN, "women − men, percentage points", "gap_low", "gap_high", value_format=".0f"
+            GAP_DOMAIN,
+            "women − men, percentage points",
+            "gap_low",
+            "gap_high",
+            value_format=".0f",
+            labels_below=False,  # the gap curve runs below the baseline's line
         )
     )
 
@@ -102,7 +102,7 @@ def gap_curve() -> ui_charts.Template:
 @datasets.cached(max_entries=8)
 def coefficients() -> ui_charts.Template:
     """Template: the centred coefficient of each age band × sex category, true table (black
-    ring) against privatized table (blue dot), x fixed −3.5 … 2.5 and clamped; a rule at 0
+    circle) against privatized table (blue diamond), x fixed −3.5 … 2.5 and clamped; a rule at 0
     ("coefficients": category, model, value)."""
     data = alt.NamedData(name="coefficients")
     x = alt.X(

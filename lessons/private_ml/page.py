@@ -92,7 +92,7 @@ with chart_column:
     )
 st.caption(
     f"Blue: model (b)'s test accuracy, the mean of {model.REPEATS} privatizations per ε "
-    "(bars: ± 1 standard error); the black point is this page's privatization at your ε. "
+    "(bars: ± 1 standard error); the diamond is this page's own privatization at your ε. "
     f"Test set: {reference['test']:,} people, so one person more or less right moves the "
     f"accuracy by {text.percent(1 / reference['test'])}. Axes fixed: ε 0.01–10, accuracy "
     "74–86%."

@@ -359,9 +359,9 @@ def levels_frame(**shares: float) -> pd.DataFrame:
     return pd.DataFrame({"share": list(shares.values()), "label": list(shares.keys())})
 
 
-def mark_frame(x_field: str, x: float, share: float, label: str, *, right: bool) -> pd.DataFrame:
-    """The chosen setting's point, its label put on the side with room."""
-    return pd.DataFrame({x_field: [x], "share": [share], "label": [label], "right": [right]})
+def mark_frame(x_field: str, x: float, share: float, label: str) -> pd.DataFrame:
+    """The chosen setting's point and its label."""
+    return pd.DataFrame({x_field: [x], "share": [share], "label": [label]})
 
 
 def tables_download(tables: dict[tuple[int, int], np.ndarray]) -> pd.DataFrame:

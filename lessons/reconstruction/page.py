@@ -165,7 +165,6 @@ def defence(zip_code: str, size: int, seed: int, exact_share: float) -> None:
                 epsilon,
                 share,
                 f"this release: {defended['right']} of {defended['people']}",
-                right=epsilon > 2,
             ),
             title="Reconstruction against ε",
             alt=model.describe_curve(
@@ -251,7 +250,6 @@ def dinur_nissim(seed: int) -> None:
                 ratio,
                 dn["accuracy"],
                 f"your E: {text.percent(dn['accuracy'])}",
-                right=ratio > 2,
             ),  # fmt: skip
             title=f"{n:,} people, {m:,} queries",
             alt=model.describe_dn(dn_curve, n, m, dn),
