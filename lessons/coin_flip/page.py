@@ -338,31 +338,26 @@ def biased_coins(survey) -> None:
         )
         p, q = dp.coin_flip_probabilities(honest, random_yes)
         epsilon = dp.rr_epsilon(p, q)
-        coin_metrics = st.columns(3)
+        coin_metrics = st.columns(2)  # two per row: the labels are not cut beside a chart
         coin_metrics[0].metric("p (keep a true yes)", f"{text.number(p)}")
         coin_metrics[1].metric("q (keep a true no)", f"{text.number(q)}")
-        coin_metrics[2].metric("Privacy loss ε", text.number(epsilon))
+        st.metric("Privacy loss ε", text.number(epsilon))
+    # The same REPEATS surveys with these coins feed the chart here and both bug histograms.
+    coin_counts = coin_estimates = None
+    if survey is not None:
+        surveys = (survey.true_yes, survey.n, p, q, model.REPEATS)
+        coin_seed = controls.seed() + model.SEED_BIASED_COINS
+        coin_counts = model.repeated_yes_counts(*surveys, coin_seed)
+        if honest != 0:  # p + q − 1 = h: with h = 0 nothing can be de-biased
+            coin_estimates = model.repeated_count_estimates(*surveys, coin_seed)
     with bias_chart:
         if survey is None:
             st.info("Pick a yes/no question at the top of the page to survey with these coins.")
-        elif honest == 0:
+        elif coin_estimates is None:
             st.info("With h = 0 the answers carry no information: there is nothing to estimate.")
         else:
             # Fixed for the question: ± n/4 around the truth holds 2 SD even at h = 0.05.
             coin_domain = (survey.true_yes - survey.n / 4, survey.true_yes + survey.n / 4)
-            coin_estimates = survey.n * dp.estimate_proportion_from_counts(
-                model.repeated_yes_counts(
-                    survey.true_yes,
-                    survey.n,
-                    p,
-                    q,
-                    model.REPEATS,
-                    controls.seed() + model.SEED_BIASED_COINS,
-                ),
-                survey.n,
-                p,
-                q,
-            )
             ui_charts.band_histogram(
                 coin_domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
             ).show(
@@ -407,12 +402,7 @@ def biased_coins(survey) -> None:
                 rf" &= \frac{{\hat Y - {text.number(1 - q)}}}"
                 rf"{{{text.number(honest)}}}\end{{aligned}}"
             )
-            biased_counts = model.repeated_yes_counts(
-                true_sales, n_people, p, q, model.REPEATS, controls.seed() + model.SEED_BIASED_COINS
-            )
-            biased_estimate = n_people * dp.estimate_proportion_from_counts(
-                biased_counts[0], n_people, p, q
-            )
+            biased_estimate = coin_estimates[0]  # the first of the repeated surveys
             result_columns = st.columns(3)
             result_columns[0].metric(
                 "One survey, de-biased",
@@ -432,10 +422,7 @@ def biased_coins(survey) -> None:
                 "answering yes, minus ½*."
             )
             st.code("estimate = n * (2 * yes_count / n - 0.5)", language="python", wrap_lines=True)
-            wrong_counts = model.repeated_yes_counts(
-                true_sales, n_people, p, q, model.REPEATS, controls.seed() + model.SEED_BIASED_COINS
-            )
-            wrong = n_people * dp.fair_coin_formula_estimate(wrong_counts, n_people)
+            wrong = n_people * dp.fair_coin_formula_estimate(coin_counts, n_people)
             bias_people = n_people * dp.fair_coin_formula_bias(
                 true_sales / n_people, honest, random_yes
             )
@@ -469,9 +456,7 @@ def biased_coins(survey) -> None:
                 )
             with bug_columns[1]:
                 if informative:
-                    right = n_people * dp.estimate_proportion_from_counts(
-                        wrong_counts, n_people, p, q
-                    )
+                    right = coin_estimates
                     ui_charts.band_histogram(
                         domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
                     ).show(

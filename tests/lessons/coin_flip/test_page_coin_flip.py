@@ -13,6 +13,7 @@ from apptest_helpers import (
     answer_quiz,
     chart_titled,
     code_texts,
+    frames_of,
     hosted_lesson,
     ignored_link_notice,
     record_downloads,
@@ -309,3 +310,29 @@ def test_flips_are_counted_from_one():
     assert any(c.value.startswith("Flip 1 of this session.") for c in at.caption)
     at.button(key="cf_flip").click().run()
     assert any(c.value.startswith("Flip 2 of this session.") for c in at.caption)
+
+
+@pytest.mark.parametrize(("honest", "yes"), [(0.5, 0.5), (0.2, 0.3)])
+def test_the_biased_coins_chart_bins_the_dp_estimates_of_repeated_surveys(honest, yes):
+    """The chart beside h and y: 1,000 surveys with these coins (dp.sample_rr_counts at the
+    page's seed), de-biased by dp.estimate_proportion_from_counts, binned on ± n/4 around the
+    truth; the estimates centre on the truth within 6 standard errors."""
+    from lessons.coin_flip import model as lesson
+    from ui import charts as ui_charts
+
+    at = run_page()
+    slider(at, "cf_honest").set_value(honest).run()
+    slider(at, "cf_yes").set_value(yes).run()
+    p, q = dp.coin_flip_probabilities(honest, yes)
+    counts = dp.sample_rr_counts(
+        TRUE_SALES, N, p, q, size=lesson.REPEATS, rng=2026 + lesson.SEED_BIASED_COINS
+    )
+    estimates = N * dp.estimate_proportion_from_counts(counts, N, p, q)
+    se = N * math.sqrt(dp.rr_variance(TRUE_SALES / N, N, p, q) / lesson.REPEATS)
+    assert abs(estimates.mean() - TRUE_SALES) < 6 * se
+    domain = (TRUE_SALES - N / 4, TRUE_SALES + N / 4)
+    expected = ui_charts.band_histogram_data(estimates, truth=TRUE_SALES, domain=domain, bins=80)
+    chart = chart_titled(at, f"{lesson.REPEATS:,} surveys with these coins, de-biased")
+    shown = frames_of(chart)["bins"]
+    assert shown["share"].tolist() == pytest.approx(expected["bins"]["share"].tolist())
+    assert shown["start"].iloc[0] == pytest.approx(domain[0])
