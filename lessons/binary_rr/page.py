@@ -62,10 +62,10 @@ with controls_column:
     epsilon = dp.rr_epsilon(p, q)
     ln_yes, ln_no = dp.rr_likelihood_ratios(p, q)
     odds_yes, odds_no = dp.rr_likelihood_ratios(p, q, log=False)
-    metric_columns = st.columns(3)
+    metric_columns = st.columns(2)  # two per row: the labels are not cut beside a chart
     metric_columns[0].metric("p (keep a true yes)", f"{text.number(p)}")
     metric_columns[1].metric("q (keep a true no)", f"{text.number(q)}")
-    metric_columns[2].metric("Privacy loss ε", text.number(epsilon))
+    st.metric("Privacy loss ε", text.number(epsilon))
 with chart_column:
     st.subheader("Which answer is better protected?")
     charts.ratio().show(

@@ -57,13 +57,13 @@ with controls_column:
     per_query = dp.split_budget(total, m)
     sd = dp.laplace_std(1, per_query)
     one_query_sd = dp.laplace_std(1, total)
-    cols = st.columns(3)
+    cols = st.columns(2)  # two per row: the labels are not cut beside the chart
     cols[0].metric("ε per query", f"{text.number(per_query)}")
-    cols[1].metric("Typical error per answer (sd)", f"± {text.number(sd)}")
-    cols[2].metric(
+    cols[1].metric(
         "95% of answers within",
         f"± {text.number(dp.laplace_interval_half_width(dp.laplace_scale(1, per_query)))}",
     )
+    st.metric("Typical error per answer (sd)", f"± {text.number(sd)}")
     sequential = model.sequential_error_frame(total)
 with chart_column:
     charts.sequential().show(
