@@ -25,10 +25,7 @@ SAFE_VALUE = re.compile(r"[A-Za-z0-9_.-]{1,200}")
 def cookie(name: str) -> str | None:
     """The value of this app's cookie `name` as the browser sent it when the session opened
     (None when absent or not of the safe form)."""
-    try:
-        value = st.context.cookies.get(PREFIX + name)
-    except Exception:  # noqa: BLE001 - outside a session (bare mode) there are no cookies
-        return None
+    value = st.context.cookies.get(PREFIX + name)  # empty outside a session
     if isinstance(value, str) and SAFE_VALUE.fullmatch(value):
         return value
     return None

@@ -393,18 +393,17 @@ def start_new_survey() -> None:
     st.query_params.clear()
 
 
-def resume_managed() -> bool:
+def resume_managed() -> None:
     """On the page without parameters: when this session or browser manages a survey (its
-    key still valid), open its projector view, as if from the private link. True if so."""
+    key still valid), open its projector view, as if from the private link (a rerun; the
+    function returns only when there is nothing to resume)."""
     managed = model.managed_in_browser()
     if managed is None:
-        return False
+        return
     found = store.get_by_code(managed[0])
-    if found is None or not store.check_admin_key(found.id, managed[1]):
-        return False
-    st.query_params.from_dict({"manage": found.code})
-    st.rerun()
-    return True
+    if found is not None and store.check_admin_key(found.id, managed[1]):
+        st.query_params.from_dict({"manage": found.code})
+        st.rerun()
 
 
 def lecturer_view(raw_code: str) -> None:
@@ -486,7 +485,8 @@ try:
         student_view(params["join"])
     elif "manage" in params:
         lecturer_view(params["manage"])
-    elif not resume_managed():
+    else:
+        resume_managed()
         create_view()
 except survey.StorageError as error:
     show_fault(error.reason, student="join" in params)
