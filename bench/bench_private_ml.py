@@ -87,32 +87,17 @@ def main() -> None:
         )
     print(f"\nShared results after both curves: {datasets.shared_bytes() / 1e6:,.1f} MB.\n")
 
-    from apptest_helpers import hosted_lesson
+    from page_timing import MOVES, page_timings
 
     print("| what | ms | target |")
     print("|---|---:|---|")
-    datasets.clear_shared()
     before = rss_mb(os.getpid())
+    timed = page_timings("private_ml/page.py", "pml_eps")
+    row("page, first run (AppTest, nothing cached)", timed["first"])
+    row("page rerun once warm (AppTest, median of 15)", timed["rerun"], "≤ 50 ms")
+    row(f"ε moves between fitted values (AppTest, median of {len(MOVES)})", timed["move"])
     start = time.perf_counter()
-    at = hosted_lesson("private_ml/page.py", timeout_s=120)
-    row("page, first run (AppTest, nothing cached)", 1000 * (time.perf_counter() - start))
-    reruns = []
-    for _ in range(15):
-        start = time.perf_counter()
-        at.run()
-        reruns.append(time.perf_counter() - start)
-    row("page rerun once warm (AppTest, median of 15)", 1000 * statistics.median(reruns), "≤ 50 ms")
-    eps = at.select_slider(key="pml_eps")
-    for value in (0.5, 2.0):
-        eps.set_value(value).run()  # fit model (b) at these ε once
-    moves = []
-    for value in (0.5, 2.0, 0.5, 2.0, 1.0, 0.5, 2.0):
-        start = time.perf_counter()
-        eps.set_value(value).run()
-        moves.append(time.perf_counter() - start)
-    row("ε moves between fitted values (AppTest, median of 7)", 1000 * statistics.median(moves))
-    start = time.perf_counter()
-    eps.set_value(3.0).run()
+    timed["at"].select_slider(key="pml_eps").set_value(3.0).run()
     row("ε move to a new value (one fit of model (b))", 1000 * (time.perf_counter() - start))
     after = rss_mb(os.getpid())
     print(

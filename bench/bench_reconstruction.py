@@ -97,26 +97,13 @@ def main() -> None:
     row("Dinur–Nissim curve, first call (10 attacks at n = 500, m = 2,000)",
         1000 * (time.perf_counter() - start))  # fmt: skip
 
-    from apptest_helpers import hosted_lesson
+    from page_timing import MOVES, page_timings
 
-    datasets.clear_shared()
     before = rss_mb(os.getpid())
-    start = time.perf_counter()
-    at = hosted_lesson("reconstruction/page.py", timeout_s=120)
-    row("page, first run (AppTest, nothing cached)", 1000 * (time.perf_counter() - start))
-    reruns = []
-    for _ in range(15):
-        start = time.perf_counter()
-        at.run()
-        reruns.append(time.perf_counter() - start)
-    row("page rerun once warm (AppTest, median of 15)", 1000 * statistics.median(reruns), "≤ 50 ms")
-    eps = at.select_slider(key="recon_eps")
-    moves = []
-    for value in (0.5, 2.0, 0.5, 2.0, 1.0, 0.5, 2.0):
-        start = time.perf_counter()
-        eps.set_value(value).run()
-        moves.append(time.perf_counter() - start)
-    row("ε moves between cached values (AppTest, median of 7)", 1000 * statistics.median(moves))
+    timed = page_timings("reconstruction/page.py", "recon_eps")
+    row("page, first run (AppTest, nothing cached)", timed["first"])
+    row("page rerun once warm (AppTest, median of 15)", timed["rerun"], "≤ 50 ms")
+    row(f"ε moves between cached values (AppTest, median of {len(MOVES)})", timed["move"])
     print(f"\nProcess RSS: {before:,.0f} MB before the page, {rss_mb(os.getpid()):,.0f} MB after.")
 
 
