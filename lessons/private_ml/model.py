@@ -17,15 +17,18 @@ module only draws, fits and scores.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from sklearn.linear_model import LogisticRegression
 
 import dp
 from lessons.reconstruction.model import AGE_BANDS, AGE_EDGES
 from ui import datasets, text
 from ui.datasets import census
+
+if TYPE_CHECKING:
+    from sklearn.linear_model import LogisticRegression
 
 AGE_SEX = "Age band × sex"
 SEXES: tuple[str, ...] = ("Female", "Male")
@@ -173,7 +176,11 @@ def true_design(columns: tuple[str, ...], seed: int) -> tuple:
 
 def fit(features: np.ndarray, labels: np.ndarray) -> LogisticRegression:
     """The income classifier: logistic regression (L2, C = 1). Newton–Cholesky suits many
-    rows and few features: 4 times faster than lbfgs here, the same model to its tolerance."""
+    rows and few features: 4 times faster than lbfgs here, the same model to its tolerance.
+    scikit-learn is imported here, on the first fit: only this lesson needs its 0.4 s and
+    ~37 MB, so a server whose classes never open it does not pay them (ui/process.py)."""
+    from sklearn.linear_model import LogisticRegression
+
     return LogisticRegression(solver=SOLVER, max_iter=MAX_ITER).fit(features, labels)
 
 
