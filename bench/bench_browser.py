@@ -33,7 +33,7 @@ import streamlit as st  # noqa: E402  (after the sys.path line above)
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
 
-from browser_helpers import RUN_TIMEOUT_MS, open_page, runs_started  # noqa: E402
+from browser_helpers import RAN_SINCE, RUN_TIMEOUT_MS, open_page, runs_seen  # noqa: E402
 from conftest import CHROMIUM, CHROMIUM_ARGS, serve_app  # noqa: E402
 from lessons.catalogue import LESSONS, Lesson  # noqa: E402
 
@@ -43,10 +43,11 @@ SWITCHES = 3
 CLICK_TAKEN_MS = 15_000
 VIEWPORT = {"width": 1280, "height": 800}
 
-# One JS check for "the run started after press n has finished and the page is painted":
-# polled every animation frame, so the time is exact to a frame (no 100 ms poll steps).
-_IDLE_AFTER = """
-n => window.__ppRunsStarted > n
+# One JS check for "a run has started or finished since the counts [s, f] were read, and
+# the app is idle": polled every animation frame, so the time is exact to a frame (no
+# 100 ms poll steps). The counts are browser_helpers' (a fast run may never show "running").
+_IDLE_AFTER = f"""
+(seen) => ({RAN_SINCE})(seen)
   && document.querySelector('[data-testid="stApp"][data-test-connection-state="CONNECTED"]'
        + '[data-test-script-state="notRunning"]') !== null
   && document.querySelector('[data-testid="stMain"]') !== null
@@ -69,7 +70,7 @@ class Wire:
         self.received += len(payload)
 
 
-def idle_after(page: Page, before: int, timeout_ms: int = RUN_TIMEOUT_MS) -> None:
+def idle_after(page: Page, before: list[int], timeout_ms: int = RUN_TIMEOUT_MS) -> None:
     page.wait_for_function(_IDLE_AFTER, arg=before, polling="raf", timeout=timeout_ms)
     page.evaluate(_TWO_FRAMES)
 
@@ -82,8 +83,8 @@ def press_times(page: Page, wire: Wire, lesson: Lesson) -> tuple[list[float], li
     times, sizes = [], []
     for i in range(PRESSES + 1):
         key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
-        idle_after(page, -1)
-        before, sent = runs_started(page), wire.received
+        idle_after(page, [-1, -1])
+        before, sent = runs_seen(page), wire.received
         thumb.focus()
         start = time.perf_counter()
         thumb.press(key)
@@ -106,7 +107,7 @@ def switch_times(page: Page, base_url: str, lesson: Lesson) -> tuple[list[float]
     while len(times) < SWITCHES and missed < SWITCHES:
         open_page(page, base_url, "")
         link = page.locator('[data-testid="stSidebarNav"] a').filter(has_text=lesson.title)
-        before = runs_started(page)
+        before = runs_seen(page)
         start = time.perf_counter()
         link.first.click()
         try:

@@ -13,11 +13,14 @@ A finished run is therefore
 `[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]`
 with `[data-testid="stMain"]` present and no element still marked `data-stale="true"`.
 
-After an interaction the state may still read "notRunning" from the *previous* run, and a
-fast rerun can go running -> notRunning between two Playwright polls. So `open_page`
-installs a MutationObserver that counts every time the script state leaves the idle
-state (`window.__ppRunsStarted`); `expect_rerun` waits for that count to grow and then for
-the finished selector. Use it around any interaction:
+After an interaction the state may still read "notRunning" from the *previous* run, a
+fast rerun can go running -> notRunning between two Playwright polls, and a very fast one
+(every message handled in one React commit) never changes the attribute at all. So
+`open_page` installs an init script that counts runs two ways: a MutationObserver counts
+every time the script state leaves the idle state (`window.__ppRunsStarted`), and a
+listener on the app's websocket counts every successful "script finished" message
+(`window.__ppRunsFinished`). `expect_rerun` waits for either count to grow, then for the
+finished selector. Use it around any interaction:
 
     with expect_rerun(page):
         page.get_by_role("button", name="Draw again").click()
@@ -40,10 +43,11 @@ APP = '[data-testid="stApp"]'
 FINISHED = f'{APP}[data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
 SIDEBAR_SEED = '[data-testid="stSidebar"] [data-testid="stNumberInput"] input'
 
-_COUNT_RUN_STARTS = """
+_COUNT_RUNS = """
 (() => {
   if (window.__ppRunsStarted !== undefined) return;
   window.__ppRunsStarted = 0;
+  window.__ppRunsFinished = 0;
   new MutationObserver((records) => {
     for (const record of records) {
       if (record.target.getAttribute("data-testid") !== "stApp") continue;
@@ -57,6 +61,43 @@ _COUNT_RUN_STARTS = """
     attributeOldValue: true,
     attributeFilter: ["data-test-script-state"],
   });
+  // A run that ends within one React commit never changes the attribute above, so runs
+  // are also counted from the wire: a ForwardMsg whose top-level field 6 (script_finished)
+  // says FINISHED_SUCCESSFULLY (0) or FINISHED_FRAGMENT_RUN_SUCCESSFULLY (3). Counted one
+  // task later, after Streamlit's own listener has handled the message.
+  const varint = (bytes, at) => {
+    let value = 0, shift = 0, byte;
+    do { byte = bytes[at++]; value += (byte & 0x7f) * 2 ** shift; shift += 7; }
+    while (byte & 0x80);
+    return [value, at];
+  };
+  const finishedRun = (buffer) => {
+    const bytes = new Uint8Array(buffer);
+    let at = 0, tag, value;
+    while (at < bytes.length) {
+      [tag, at] = varint(bytes, at);
+      const field = Math.floor(tag / 8), wire = tag % 8;
+      if (wire === 0) {
+        [value, at] = varint(bytes, at);
+        if (field === 6) return value === 0 || value === 3;
+      } else if (wire === 2) { [value, at] = varint(bytes, at); at += value; }
+      else if (wire === 1) at += 8;
+      else if (wire === 5) at += 4;
+      else return false;
+    }
+    return false;
+  };
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (event) => {
+        if (event.data instanceof ArrayBuffer && finishedRun(event.data)) {
+          setTimeout(() => { window.__ppRunsFinished += 1; }, 0);
+        }
+      });
+    }
+  };
 })();
 """
 
@@ -69,9 +110,15 @@ def wait_for_run(page: Page, *, timeout_ms: int = RUN_TIMEOUT_MS) -> None:
     expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=timeout_ms)
 
 
-def runs_started(page: Page) -> int:
-    """How many script runs have started since `open_page` (-1 if it did not open the page)."""
-    return int(page.evaluate("window.__ppRunsStarted ?? -1"))
+def runs_seen(page: Page) -> list[int]:
+    """[runs started, runs finished] since `open_page` ([-1, -1] if it did not open the page).
+    Pass it to `RAN_SINCE` to wait for the next run."""
+    return page.evaluate("[window.__ppRunsStarted ?? -1, window.__ppRunsFinished ?? -1]")
+
+
+# A JS predicate for `page.wait_for_function(RAN_SINCE, arg=runs_seen(page))`: a run has
+# started or finished since those counts were read.
+RAN_SINCE = "([s, f]) => window.__ppRunsStarted > s || window.__ppRunsFinished > f"
 
 
 @contextlib.contextmanager
@@ -82,13 +129,11 @@ def expect_rerun(page: Page, *, timeout_ms: int = RUN_TIMEOUT_MS) -> Iterator[No
     restart that run without passing through "notRunning", so no new start is counted (a
     false "did not start a rerun" on a busy machine)."""
     wait_for_run(page)
-    before = runs_started(page)
+    before = runs_seen(page)
     yield
-    if before >= 0:
+    if min(before) >= 0:
         try:
-            page.wait_for_function(
-                "n => window.__ppRunsStarted > n", arg=before, timeout=RERUN_START_TIMEOUT_MS
-            )
+            page.wait_for_function(RAN_SINCE, arg=before, timeout=RERUN_START_TIMEOUT_MS)
         except PlaywrightTimeoutError as error:
             raise AssertionError(
                 "the interaction did not start a rerun (was the widget already at that value?)"
@@ -102,9 +147,12 @@ def open_page(page: Page, base_url: str, url_path: str = "") -> None:
 
     A new session shows "notRunning" before its first run has even started, so it first
     waits for that run to start (counted by the init script), then for it to end."""
-    page.add_init_script(_COUNT_RUN_STARTS)
+    page.add_init_script(_COUNT_RUNS)
     page.goto(f"{base_url.rstrip('/')}/{url_path.lstrip('/')}", wait_until="domcontentloaded")
-    page.wait_for_function("() => window.__ppRunsStarted >= 1", timeout=RUN_TIMEOUT_MS)
+    page.wait_for_function(
+        "() => window.__ppRunsStarted >= 1 || window.__ppRunsFinished >= 1",
+        timeout=RUN_TIMEOUT_MS,
+    )
     wait_for_run(page)
 
 
