@@ -21,7 +21,7 @@ SMALL_MULTIPLE_EPSILONS = (0.1, 1.0, 5.0)
 SMALL_MULTIPLE_HALF_WIDTH = 40.0
 
 MALICIOUS_X = (-4.0, 5.0)
-MALICIOUS_STEP = 0.02
+MALICIOUS_STEP = 0.1  # log-densities are straight between the kinks at 0 and 1 (on the grid)
 DENSITY_DOMAIN = (1e-3, 10.0)
 ACCURACY_EPSILONS = np.geomspace(0.01, 10.0, 121)
 NAMES_PER_GROUP = 5
