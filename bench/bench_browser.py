@@ -5,8 +5,10 @@ switches (Debian Chromium through Playwright, against a live `streamlit run`).
     python bench/bench_browser.py clamping   # only lessons whose url_path contains "clamping"
 
 Per lesson, at 1280x800: open it, focus the slider its catalogue entry names as
-`main_control`, press ArrowRight once to warm up, then PRESSES times alternately ArrowLeft /
-ArrowRight. A press is timed from just before the key goes down until the app is idle again
+`main_control`, press ArrowRight once to warm up, then PRESSES more times in one direction
+(ArrowRight, turning to ArrowLeft at the slider's end), so that almost every press asks for
+a value the session has not seen. (Alternating Left/Right would flatter a page: Streamlit's
+browser cache then answers every message over 10 KB with a reference to its earlier copy.) A press is timed from just before the key goes down until the app is idle again
 (the run it started has finished, no element is stale) and two animation frames have
 painted, so the chart's redraw is inside the time. Bytes are every websocket frame the
 server sent for that press. Page switches: from Home, a click on each lesson's link in the
@@ -81,8 +83,10 @@ def press_times(page: Page, wire: Wire, lesson: Lesson) -> tuple[list[float], li
     thumb = slider.first.get_by_role("slider").last  # a range slider: move its upper end
     thumb.scroll_into_view_if_needed()
     times, sizes = [], []
+    key = "ArrowRight"
     for i in range(PRESSES + 1):
-        key = "ArrowRight" if i % 2 == 0 else "ArrowLeft"
+        if thumb.get_attribute("aria-valuenow") == thumb.get_attribute("aria-valuemax"):
+            key = "ArrowLeft"
         idle_after(page, [-1, -1])
         before, sent = runs_seen(page), wire.received
         thumb.focus()
