@@ -19,6 +19,7 @@ ZOOMS = {"true count ± 500": 500.0, "true count ± 50": 50.0, "true count ± 5"
 BINS = 100
 SMALL_MULTIPLE_EPSILONS = (0.1, 1.0, 5.0)
 SMALL_MULTIPLE_HALF_WIDTH = 40.0
+SMALL_MULTIPLE_ANSWERS = 2_000  # fixed: the three panels sit outside section 2's fragment
 
 MALICIOUS_X = (-4.0, 5.0)
 MALICIOUS_STEP = 0.1  # log-densities are straight between the kinks at 0 and 1 (on the grid)

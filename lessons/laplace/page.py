@@ -62,118 +62,129 @@ st.latex(
 
 # --- 2. Many noisy answers --------------------------------------------------------------------
 st.header("2. Many noisy answers")
-controls_column, chart_column = st.columns([2, 3], gap="medium")
-with controls_column:
-    epsilon = controls.epsilon_slider(key="lap_eps")
-    answers = controls.select_slider(
-        "Noisy answers to simulate (more → smoother histogram; a real release of n answers "
-        "would cost n·ε)",
-        options=model.ANSWER_COUNTS,
-        value=2_000,
-        format_func=lambda n: f"{n:,}",
-        key="lap_n",
-    )
-    zoom_label = controls.radio(
-        "Window on the x axis (fixed: it does not move with ε)",
-        list(model.ZOOMS),
-        index=1,
-        key="lap_zoom",
-        horizontal=True,
-    )
-    half_width = model.ZOOMS[zoom_label]
-    discrete = controls.toggle(
-        "Integer noise (discrete Laplace)",
-        key="lap_discrete",
-        help="The noise real libraries add to a count. See “Under the hood” below the histogram.",
-    )
-    scale = dp.laplace_scale(1, epsilon)
-    typical = dp.laplace_std(1, epsilon)
-    relative = dp.normalised_error(typical, truth)
-    col_b, col_sd = st.columns(2)
-    col_b.metric("Scale b = 1/ε", text.number(scale))
-    col_sd.metric("Typical error (SD) √2·b", f"± {text.number(typical)}")
-    col_95, col_rel = st.columns(2)
-    col_95.metric("95% of answers within ±", text.number(dp.laplace_interval_half_width(scale)))
-    col_rel.metric("Relative error (SD / truth)", text.percent(relative))
 
-histogram_seed = controls.seed() + model.SEED_HISTOGRAM
-bins_frame, outside, low, high = model.histogram(
-    truth, epsilon, answers, half_width, histogram_seed, discrete
-)
-with chart_column:
-    charts.histogram(truth, half_width).show(
-        title=f"{answers:,} noisy answers at ε = {text.number(epsilon)}",
-        alt=(
-            f"Histogram of {answers:,} noisy answers at ε = {text.number(epsilon)} over "
-            f"{truth - half_width:,.0f} "
-            f"to {truth + half_width:,.0f}. The true count {truth:,} is a dashed line; 95% of "
-            f"the answers lie between {text.number(low)} and {text.number(high)}; {outside:,} "
-            "fall outside the window."
-        ),
-        bins=bins_frame,
-    )
-    if outside:
-        st.caption(
-            f"{outside:,} of {answers:,} answers fall outside the window and are counted in "
-            "the edge bins. Choose a wider window to see them."
+
+@st.fragment
+def many_noisy_answers(truth: int) -> None:
+    """ε, the number of answers, the window and the noise type beside the histogram they
+    drive (a fragment: moving any of them reruns only this section)."""
+    controls_column, chart_column = st.columns([2, 3], gap="medium")
+    with controls_column:
+        epsilon = controls.epsilon_slider(key="lap_eps")
+        answers = controls.select_slider(
+            "Noisy answers to simulate (more → smoother histogram; a real release of n answers "
+            "would cost n·ε)",
+            options=model.ANSWER_COUNTS,
+            value=2_000,
+            format_func=lambda n: f"{n:,}",
+            key="lap_n",
         )
-    else:
-        st.caption(
-            "Every answer falls inside the window. The y axis is a square-root scale, so that "
-            "a flat spread (small ε) and a single tall bar (large ε) are both readable."
+        zoom_label = controls.radio(
+            "Window on the x axis (fixed: it does not move with ε)",
+            list(model.ZOOMS),
+            index=1,
+            key="lap_zoom",
+            horizontal=True,
         )
-st.latex(
-    r"""\begin{aligned}
-    \Pr\big[|\mathrm{Lap}(b)| \le h\big] &= 1 - e^{-h/b} = 0.95 \\
-      \Rightarrow\quad h &= b \ln 20, \\
-    \text{median } |\mathrm{Lap}(b)| &= b \ln 2.
-    \end{aligned}"""
-)
-st.caption(
-    "Typical error means one standard deviation everywhere in this app: "
-    f"√2·b = {text.number(typical)} here, {text.percent(relative)} of the true count "
-    f"{truth:,}. Half of all noisy answers miss by less than the median |noise| b ln 2 = "
-    f"{text.number(dp.laplace_median_abs_error(1, epsilon))}."
-)
-snippets.HISTOGRAM.show(
-    truth=truth,
-    epsilon=epsilon,
-    answers=answers,
-    half_width=half_width,
-    bins=model.BINS,
-    seed=histogram_seed,
-    discrete=discrete,
-)
-with st.expander("Under the hood: floating-point noise leaks", icon=":material/memory:"):
-    st.markdown(
-        "A computer cannot draw a real number: the textbook sampler turns a random "
-        "floating-point number into Laplace noise, and which low-order bits can occur "
-        "depends on the true answer. Mironov (2012) showed that an attacker can read the "
-        "true count from those bits, whatever ε says. So real libraries (OpenDP, Google's, "
-        "Tumult) add *integer* noise to a count, or snap the output to a grid. The toggle "
-        "above switches this histogram to the discrete Laplace mechanism:"
+        half_width = model.ZOOMS[zoom_label]
+        discrete = controls.toggle(
+            "Integer noise (discrete Laplace)",
+            key="lap_discrete",
+            help="The noise real libraries add to a count. "
+            "See “Under the hood” below the histogram.",
+        )
+        scale = dp.laplace_scale(1, epsilon)
+        typical = dp.laplace_std(1, epsilon)
+        relative = dp.normalised_error(typical, truth)
+        col_b, col_sd = st.columns(2)
+        col_b.metric("Scale b = 1/ε", text.number(scale))
+        col_sd.metric("Typical error (SD) √2·b", f"± {text.number(typical)}")
+        col_95, col_rel = st.columns(2)
+        col_95.metric("95% of answers within ±", text.number(dp.laplace_interval_half_width(scale)))
+        col_rel.metric("Relative error (SD / truth)", text.percent(relative))
+
+    histogram_seed = controls.seed() + model.SEED_HISTOGRAM
+    bins_frame, outside, low, high = model.histogram(
+        truth, epsilon, answers, half_width, histogram_seed, discrete
     )
+    with chart_column:
+        charts.histogram(truth, half_width).show(
+            title=f"{answers:,} noisy answers at ε = {text.number(epsilon)}",
+            alt=(
+                f"Histogram of {answers:,} noisy answers at ε = {text.number(epsilon)} over "
+                f"{truth - half_width:,.0f} "
+                f"to {truth + half_width:,.0f}. The true count {truth:,} is a dashed line; 95% of "
+                f"the answers lie between {text.number(low)} and {text.number(high)}; {outside:,} "
+                "fall outside the window."
+            ),
+            bins=bins_frame,
+        )
+        if outside:
+            st.caption(
+                f"{outside:,} of {answers:,} answers fall outside the window and are counted in "
+                "the edge bins. Choose a wider window to see them."
+            )
+        else:
+            st.caption(
+                "Every answer falls inside the window. The y axis is a square-root scale, so that "
+                "a flat spread (small ε) and a single tall bar (large ε) are both readable."
+            )
     st.latex(
-        r"\Pr[K = k] = \frac{1 - e^{-\varepsilon}}{1 + e^{-\varepsilon}}\, e^{-\varepsilon |k|},"
-        r"\qquad \frac{\Pr[K = k]}{\Pr[K = k + 1]} = e^{\varepsilon}\ (k \ge 0)."
+        r"""\begin{aligned}
+        \Pr\big[|\mathrm{Lap}(b)| \le h\big] &= 1 - e^{-h/b} = 0.95 \\
+          \Rightarrow\quad h &= b \ln 20, \\
+        \text{median } |\mathrm{Lap}(b)| &= b \ln 2.
+        \end{aligned}"""
     )
-    st.markdown(
-        "Its answers are whole numbers, so there are no low-order bits to leak, and it is "
-        "exactly ε-DP for a count. At the same ε its spread is almost the same as Lap(1/ε): "
-        f"P[K = 0] = {text.percent(dp.discrete_laplace_pmf(0, epsilon))} here."
+    st.caption(
+        "Typical error means one standard deviation everywhere in this app: "
+        f"√2·b = {text.number(typical)} here, {text.percent(relative)} of the true count "
+        f"{truth:,}. Half of all noisy answers miss by less than the median |noise| b ln 2 = "
+        f"{text.number(dp.laplace_median_abs_error(1, epsilon))}."
     )
-downloads.download_csv(bins_frame, filename="laplace-histogram.csv", key="laplace_dl_histogram")
+    snippets.HISTOGRAM.show(
+        truth=truth,
+        epsilon=epsilon,
+        answers=answers,
+        half_width=half_width,
+        bins=model.BINS,
+        seed=histogram_seed,
+        discrete=discrete,
+    )
+    with st.expander("Under the hood: floating-point noise leaks", icon=":material/memory:"):
+        st.markdown(
+            "A computer cannot draw a real number: the textbook sampler turns a random "
+            "floating-point number into Laplace noise, and which low-order bits can occur "
+            "depends on the true answer. Mironov (2012) showed that an attacker can read the "
+            "true count from those bits, whatever ε says. So real libraries (OpenDP, Google's, "
+            "Tumult) add *integer* noise to a count, or snap the output to a grid. The toggle "
+            "above switches this histogram to the discrete Laplace mechanism:"
+        )
+        st.latex(
+            r"\Pr[K = k] = \frac{1 - e^{-\varepsilon}}{1 + e^{-\varepsilon}}\,"
+            r" e^{-\varepsilon |k|},"
+            r"\qquad \frac{\Pr[K = k]}{\Pr[K = k + 1]} = e^{\varepsilon}\ (k \ge 0)."
+        )
+        st.markdown(
+            "Its answers are whole numbers, so there are no low-order bits to leak, and it is "
+            "exactly ε-DP for a count. At the same ε its spread is almost the same as Lap(1/ε): "
+            f"P[K = 0] = {text.percent(dp.discrete_laplace_pmf(0, epsilon))} here."
+        )
+    downloads.download_csv(bins_frame, filename="laplace-histogram.csv", key="laplace_dl_histogram")
+
+
+many_noisy_answers(truth)
 
 st.subheader("Three values of ε side by side")
 st.markdown(
-    f"The same {answers:,} draws at three values of ε, on one shared axis "
+    f"The same {model.SMALL_MULTIPLE_ANSWERS:,} draws at three values of ε, on one shared axis "
     f"(true count ± {model.SMALL_MULTIPLE_HALF_WIDTH:,.0f})."
 )
 for small_epsilon in model.SMALL_MULTIPLE_EPSILONS:
     small_bins, small_outside, small_low, small_high = model.histogram(
         truth,
         small_epsilon,
-        answers,
+        model.SMALL_MULTIPLE_ANSWERS,
         model.SMALL_MULTIPLE_HALF_WIDTH,
         controls.seed() + model.SEED_SMALL_MULTIPLES,
     )
@@ -183,7 +194,8 @@ for small_epsilon in model.SMALL_MULTIPLE_EPSILONS:
             f"ε = {text.number(small_epsilon)}: 95% of answers within ±{text.number(small_half, 3)}"
         ),
         alt=(
-            f"Histogram of {answers:,} noisy answers at ε = {text.number(small_epsilon)}: 95% lie "
+            f"Histogram of {model.SMALL_MULTIPLE_ANSWERS:,} noisy answers at ε = "
+            f"{text.number(small_epsilon)}: 95% lie "
             f"between {text.number(small_low)} and {text.number(small_high)}; {small_outside:,} "
             "fall "
             "outside the shared window and are counted in its edge bins."
@@ -207,16 +219,6 @@ st.markdown(
     f"answer is 0 or 1 — it *is* {name}'s income band. The count still has sensitivity 1, "
     "so the Laplace mechanism answers it like any other. Can the attacker read the answer?"
 )
-charts.worlds().show(
-    title=f"The two possible worlds at ε = {text.number(epsilon)}",
-    alt=(
-        f"Two Laplace densities at ε = {text.number(epsilon)}, on a log scale from "
-        f"{text.number(model.MALICIOUS_X[0])} to {text.number(model.MALICIOUS_X[1])}: centred "
-        "on 0 (earns >50K, "
-        "dashed orange) and on 1 (earns ≤50K, solid blue), with the guessing threshold ½."
-    ),
-    worlds=model.worlds_frame(epsilon),
-)
 
 draw_key, guess_key = "laplace_draws", "laplace_guess"
 
@@ -226,75 +228,106 @@ def new_draw() -> None:
     st.session_state[guess_key] = None
 
 
-st.button("Draw one noisy answer", key="laplace_draw", on_click=new_draw, type="primary")
-draws = st.session_state.get(draw_key, 0)
-if draws == 0:
-    st.info("Press the button to see one noisy answer, then guess the person's income.")
-else:
-    answers = model.malicious_answers(secret, epsilon, controls.seed(), draws)
-    answer, average = float(answers[-1]), float(dp.running_average(answers)[-1])
-    spent = dp.sequential_composition([epsilon] * draws)
-    draw_columns = st.columns(3)
-    draw_columns[0].metric(f"Noisy answer #{draws:,}", text.number(answer))
-    draw_columns[1].metric(f"ε spent on {draws:,} draw(s): k·ε", text.number(spent))
-    draw_columns[2].metric(
-        f"Average of the {draws:,} answer(s)",
-        text.number(average),
-        help="Typical error of the average: "
-        f"± {text.number(dp.averaged_laplace_std(1, epsilon, draws))}",
-    )
-    if draws > 1:
+@st.fragment
+def malicious_query(name: str, secret: int) -> None:
+    """This section's own ε beside the two worlds, the draws and guesses, and the accuracy
+    curve (a fragment: moving this ε reruns only this section; section 2 keeps its own)."""
+    controls_column, chart_column = st.columns([2, 3], gap="medium")
+    with controls_column:
+        epsilon = controls.epsilon_slider(
+            key="lap_attack_eps", label="Privacy loss of this answer, ε"
+        )
+        accuracy = dp.best_guess_accuracy(epsilon)
+        col_b, col_acc = st.columns(2)
+        col_b.metric("Scale b of this answer", text.number(dp.laplace_scale(1, epsilon)))
+        col_acc.metric("Best guess right", text.percent(accuracy))
         st.caption(
-            f"Every press is a fresh release of the same count: {draws:,} draws cost "
-            f"{draws:,}·ε = {text.number(spent)}, not ε (sequential composition). Averaging "
-            f"them shrinks the typical error from ± {text.number(dp.laplace_std(1, epsilon))} to "
-            f"± {text.number(dp.averaged_laplace_std(1, epsilon, draws))} — the averaging attack "
-            "of the next lesson. A real curator would refuse to answer again."
+            "The same ε as a slider of its own: section 2 keeps the ε you chose there. "
+            "Each dashed or solid curve is where one world's noisy answers fall."
         )
-    guess = st.radio(
-        f"Your guess about {name}",
-        ["0 — earns more than $50K", "1 — earns $50K or less"],
-        index=None,
-        key=guess_key,
-    )
-    if guess is not None:
-        guessed = int(guess.startswith("1"))
-        best = int(answer > 0.5)
-        verdict = "Right" if guessed == secret else "Wrong"
-        message = (
-            f"{verdict}: the true answer is {secret} ({name} earns {people[name]}). "
-            f"The best rule — guess 1 when the answer is above ½ — says {best} here."
+    with chart_column:
+        charts.worlds().show(
+            title=f"The two possible worlds at ε = {text.number(epsilon)}",
+            alt=(
+                f"Two Laplace densities at ε = {text.number(epsilon)}, on a log scale from "
+                f"{text.number(model.MALICIOUS_X[0])} to {text.number(model.MALICIOUS_X[1])}: "
+                "centred on 0 (earns >50K, dashed orange) and on 1 (earns ≤50K, solid blue), "
+                f"with the guessing threshold ½. The best guess is right {text.percent(accuracy)} "
+                "of the time."
+            ),
+            worlds=model.worlds_frame(epsilon),
         )
-        if guessed == secret:
-            st.success(message, icon=":material/check_circle:")
-        else:
-            st.error(message, icon=":material/cancel:")
 
-st.markdown(
-    "**How often is the best guess right?** With both worlds equally likely, the best rule "
-    "guesses 1 when the answer is above ½. It is wrong only when the noise pushes the answer "
-    "across ½, which happens with probability ½·exp(−1/(2b)) in either world:"
-)
-st.latex(
-    r"""\begin{aligned}
-    \Pr[\text{right}] &= 1 - \Pr\big[\mathrm{Lap}(b) > \tfrac12\big] \\
-      &= 1 - \tfrac12 e^{-1/(2b)} = 1 - \tfrac12 e^{-\varepsilon/2}.
-    \end{aligned}"""
-)
-accuracy = dp.best_guess_accuracy(epsilon)
-col_eps, col_acc = st.columns(2)
-col_eps.metric("ε", f"{text.number(epsilon)}")
-col_acc.metric("Best guess right", f"{text.percent(accuracy)}")
-charts.accuracy().show(
-    title="How often the best guess is right",
-    alt=(
-        f"Accuracy of the best guess versus ε from 0.01 to 10: it rises from 50% (a coin "
-        f"flip) towards 100%; at ε = {text.number(epsilon)} it is {text.percent(accuracy)}."
-    ),
-    curve=model.accuracy_frame(),
-    point=model.point_frame(epsilon),
-)
-snippets.GUESS_ACCURACY.show(epsilon=epsilon)
+    st.button("Draw one noisy answer", key="laplace_draw", on_click=new_draw, type="primary")
+    draws = st.session_state.get(draw_key, 0)
+    if draws == 0:
+        st.info("Press the button to see one noisy answer, then guess the person's income.")
+    else:
+        answers = model.malicious_answers(secret, epsilon, controls.seed(), draws)
+        answer, average = float(answers[-1]), float(dp.running_average(answers)[-1])
+        spent = dp.sequential_composition([epsilon] * draws)
+        draw_columns = st.columns(3)
+        draw_columns[0].metric(f"Noisy answer #{draws:,}", text.number(answer))
+        draw_columns[1].metric(f"ε spent on {draws:,} draw(s): k·ε", text.number(spent))
+        draw_columns[2].metric(
+            f"Average of the {draws:,} answer(s)",
+            text.number(average),
+            help="Typical error of the average: "
+            f"± {text.number(dp.averaged_laplace_std(1, epsilon, draws))}",
+        )
+        if draws > 1:
+            st.caption(
+                f"Every press is a fresh release of the same count: {draws:,} draws cost "
+                f"{draws:,}·ε = {text.number(spent)}, not ε (sequential composition). "
+                "Averaging them shrinks the typical error from ± "
+                f"{text.number(dp.laplace_std(1, epsilon))} to "
+                f"± {text.number(dp.averaged_laplace_std(1, epsilon, draws))} — the averaging "
+                "attack of the next lesson. A real curator would refuse to answer again."
+            )
+        guess = st.radio(
+            f"Your guess about {name}",
+            ["0 — earns more than $50K", "1 — earns $50K or less"],
+            index=None,
+            key=guess_key,
+        )
+        if guess is not None:
+            guessed = int(guess.startswith("1"))
+            best = int(answer > 0.5)
+            verdict = "Right" if guessed == secret else "Wrong"
+            message = (
+                f"{verdict}: the true answer is {secret} ({name} earns {people[name]}). "
+                f"The best rule — guess 1 when the answer is above ½ — says {best} here."
+            )
+            if guessed == secret:
+                st.success(message, icon=":material/check_circle:")
+            else:
+                st.error(message, icon=":material/cancel:")
+
+    st.markdown(
+        "**How often is the best guess right?** With both worlds equally likely, the best "
+        "rule guesses 1 when the answer is above ½. It is wrong only when the noise pushes "
+        "the answer across ½, which happens with probability ½·exp(−1/(2b)) in either world:"
+    )
+    st.latex(
+        r"""\begin{aligned}
+        \Pr[\text{right}] &= 1 - \Pr\big[\mathrm{Lap}(b) > \tfrac12\big] \\
+          &= 1 - \tfrac12 e^{-1/(2b)} = 1 - \tfrac12 e^{-\varepsilon/2}.
+        \end{aligned}"""
+    )
+    charts.accuracy().show(
+        title="How often the best guess is right",
+        alt=(
+            f"Accuracy of the best guess versus ε from 0.01 to 10: it rises from 50% (a coin "
+            f"flip) towards 100%; at ε = {text.number(epsilon)} it is "
+            f"{text.percent(accuracy)}."
+        ),
+        curve=model.accuracy_frame(),
+        point=model.point_frame(epsilon),
+    )
+    snippets.GUESS_ACCURACY.show(epsilon=epsilon)
+
+
+malicious_query(name, secret)
 downloads.download_csv(
     model.accuracy_frame(), filename="laplace-guess-accuracy.csv", key="laplace_dl_accuracy"
 )

@@ -21,7 +21,11 @@ def test_epsilon_slider_shrinks_the_noise(page: Page, app_server: str) -> None:
     move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight", times=2)  # 1 -> 2
     expect(metric_value(page, "Scale b = 1/ε")).to_have_text("0.5")
     expect(metric_value(page, "95% of answers within ±")).to_have_text(f"{0.5 * math.log(20):,.4g}")
+    # Section 3 has its own ε (each section is a fragment): it still reads ε = 1.
+    expect(metric_value(page, "Best guess right")).to_have_text("69.7%")
+    move_slider_with_keyboard(page, "Privacy loss of this answer", "ArrowRight", times=2)
     expect(metric_value(page, "Best guess right")).to_have_text("81.6%")
+    expect(metric_value(page, "Scale b = 1/ε")).to_have_text("0.5")
     assert_no_exception(page)
 
 

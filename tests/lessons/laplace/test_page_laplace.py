@@ -65,7 +65,9 @@ def test_epsilon_and_answer_count_move_histogram_and_metrics(people) -> None:
     shown = metrics(at)
     assert shown["Scale b = 1/ε"] == "10"
     assert shown["95% of answers within ±"] == f"{10 * math.log(20):,.4g}"  # 29.96
-    assert shown["Best guess right"] == f"{text.percent(1 - 0.5 * math.exp(-0.05))}"  # 52.4%
+    # Section 3 has an ε of its own: this one leaves it alone.
+    assert shown["Best guess right"] == f"{text.percent(1 - 0.5 * math.exp(-0.5))}"  # 69.7%
+    assert chart_spec(at, 4)["title"] == "The two possible worlds at ε = 1"
     bins = named_data(at, 0, "bins")
     assert sum(bins["count"]) == 10_000
     assert x_domain(chart_spec(at, 0)) == [truth - 50, truth + 50]  # the axis did not move
@@ -102,6 +104,9 @@ def test_small_multiples_share_one_axis(people) -> None:
         for e in (0.1, 1.0, 5.0)
     ]
     assert all(x_domain(chart_spec(at, i)) == [truth - 40, truth + 40] for i in (1, 2, 3))
+    # They sit outside section 2's fragment, so they keep their own 2,000 draws.
+    at.select_slider(key="lap_n").set_value(10_000).run()
+    assert [sum(named_data(at, i, "bins")["count"]) for i in (0, 1, 2, 3)] == [10_000] + [2_000] * 3
 
 
 def test_age_threshold_changes_the_true_count(people) -> None:
@@ -147,15 +152,18 @@ def test_malicious_query_draw_and_guess() -> None:
     assert at.radio(key="laplace_guess").value is None  # a new draw clears the guess
 
 
-def test_worlds_and_accuracy_charts_follow_epsilon() -> None:
+def test_worlds_and_accuracy_charts_follow_their_own_epsilon() -> None:
     at = run_page()
-    at.select_slider(key="lap_eps").set_value(2.0).run()
+    at.select_slider(key="lap_attack_eps").set_value(2.0).run()
     worlds = named_data(at, 4, "worlds")
     assert max(worlds["density"]) == pytest.approx(1.0)  # peak 1/(2b) = ε/2
     assert chart_spec(at, 4)["title"] == "The two possible worlds at ε = 2"
     point = named_data(at, 5, "point")
     assert point["accuracy"][0] == pytest.approx(1 - 0.5 * math.exp(-1.0))  # 81.6%
     assert metrics(at)["Best guess right"] == "81.6%"
+    assert metrics(at)["Scale b of this answer"] == "0.5"
+    assert metrics(at)["Scale b = 1/ε"] == "1"  # section 2's ε did not move
+    assert "at ε = 2 it is 81.6%" in at.get("vega_lite_chart")[5].proto.alt
     curve = named_data(at, 5, "curve")
     assert curve["accuracy"][0] == pytest.approx(dp.best_guess_accuracy(0.01))
 
@@ -197,6 +205,7 @@ def test_an_invalid_link_setting_falls_back_with_a_notice(param, value) -> None:
 def test_the_code_and_the_download_follow_the_sliders(people) -> None:
     at = run_page()
     at.select_slider(key="lap_eps").set_value(0.3)
+    at.select_slider(key="lap_attack_eps").set_value(0.3)
     at.select_slider(key="lap_n").set_value(500).run()
     truth = int((people["Age"] >= 40).sum())
     codes = code_texts(at)
