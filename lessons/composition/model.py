@@ -81,6 +81,11 @@ def averaging_frame(truth: int, epsilon: float, seed: int) -> pd.DataFrame:
     )
 
 
+# The curator's total budget in section 2's ledger (fixed: section 1's slider lives in
+# its own fragment, and a ledger that followed it would go stale when it moved).
+LEDGER_BUDGET = 1.0
+
+
 def ledger(epsilon: float, m: int, budget: float) -> pd.DataFrame:
     """The privacy ledger after 1, 10, 100, 1,000 and m answers (up to m)."""
     steps = sorted({k for k in (1, 10, 100, 1000) if k <= m} | {m})

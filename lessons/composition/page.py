@@ -43,49 +43,61 @@ st.latex(
     r"\operatorname{sd} = \sqrt{2}\,\frac{1}{\varepsilon_i}"
     r" = \sqrt{2}\,\frac{m}{\varepsilon_{\text{total}}}"
 )
-controls_column, chart_column = st.columns([2, 3], gap="medium")
-with controls_column:
-    total = controls.epsilon_slider(key="seq_total", label="Total budget ε")
-    m = controls.slider(
-        "Number of queries m sharing the budget (privacy stays the total ε · more queries → more "
-        "noise in each)",
-        min_value=1,
-        max_value=model.MAX_QUERIES,
-        value=10,
-        key="seq_m",
+
+
+@st.fragment
+def one_budget() -> None:
+    """The total budget and m beside the per-query error they drive (a fragment: moving them
+    reruns only this section)."""
+    controls_column, chart_column = st.columns([2, 3], gap="medium")
+    with controls_column:
+        total = controls.epsilon_slider(key="seq_total", label="Total budget ε")
+        m = controls.slider(
+            "Number of queries m sharing the budget (privacy stays the total ε · more queries → "
+            "more "
+            "noise in each)",
+            min_value=1,
+            max_value=model.MAX_QUERIES,
+            value=10,
+            key="seq_m",
+        )
+        per_query = dp.split_budget(total, m)
+        sd = dp.laplace_std(1, per_query)
+        one_query_sd = dp.laplace_std(1, total)
+        cols = st.columns(2)  # two per row: the labels are not cut beside the chart
+        cols[0].metric("ε per query", f"{text.number(per_query)}")
+        cols[1].metric(
+            "95% of answers within",
+            f"± {text.number(dp.laplace_interval_half_width(dp.laplace_scale(1, per_query)))}",
+        )
+        st.metric("Typical error per answer (sd)", f"± {text.number(sd)}")
+        sequential = model.sequential_error_frame(total)
+    with chart_column:
+        charts.sequential().show(
+            curve=sequential,
+            current=model.sequential_current(sequential, m),
+            alt=(
+                f"Line chart, log scale: the typical error per answer for 1 to 50 queries sharing "
+                f"total ε = {text.number(total)}. One query: ± {text.number(one_query_sd)}. At m "
+                f"= {m} "
+                "(marked): "
+                f"± {text.number(sd)}, each query getting ε = {text.number(per_query)}."
+            ),
+        )
+    st.caption(
+        f"With {m} queries each answer is {m}× noisier than a single query at total ε = "
+        f"{text.number(total)} "
+        f"(± {text.number(one_query_sd)}). Axis fixed from 0.1 to 10,000 people, log scale."
     )
-    per_query = dp.split_budget(total, m)
-    sd = dp.laplace_std(1, per_query)
-    one_query_sd = dp.laplace_std(1, total)
-    cols = st.columns(2)  # two per row: the labels are not cut beside the chart
-    cols[0].metric("ε per query", f"{text.number(per_query)}")
-    cols[1].metric(
-        "95% of answers within",
-        f"± {text.number(dp.laplace_interval_half_width(dp.laplace_scale(1, per_query)))}",
+    downloads.download_csv(
+        model.sequential_error_frame(total),
+        filename="composition-sequential.csv",
+        key="composition_dl_sequential",
     )
-    st.metric("Typical error per answer (sd)", f"± {text.number(sd)}")
-    sequential = model.sequential_error_frame(total)
-with chart_column:
-    charts.sequential().show(
-        curve=sequential,
-        current=model.sequential_current(sequential, m),
-        alt=(
-            f"Line chart, log scale: the typical error per answer for 1 to 50 queries sharing "
-            f"total ε = {text.number(total)}. One query: ± {text.number(one_query_sd)}. At m = {m} "
-            "(marked): "
-            f"± {text.number(sd)}, each query getting ε = {text.number(per_query)}."
-        ),
-    )
-st.caption(
-    f"With {m} queries each answer is {m}× noisier than a single query at total ε = "
-    f"{text.number(total)} "
-    f"(± {text.number(one_query_sd)}). Axis fixed from 0.1 to 10,000 people, log scale."
-)
-downloads.download_csv(
-    model.sequential_error_frame(total),
-    filename="composition-sequential.csv",
-    key="composition_dl_sequential",
-)
+
+
+one_budget()
+
 
 # --- (b) the averaging attack ---------------------------------------------------------------
 st.header("2. The averaging attack")
@@ -106,56 +118,72 @@ st.latex(
     r"\varepsilon_{\text{spent}} = \underbrace{\varepsilon + \cdots + \varepsilon}_{m}"
     r" = m\,\varepsilon"
 )
-avg_eps = controls.epsilon_slider(
-    key="avg_eps",
-    label="ε per answer",
-    options=model.AVERAGING_EPSILONS,
-    default=0.1,
-)
-avg_m = controls.select_slider(
-    "Number of answers m the attacker averages (← more private · less private →)",
-    options=model.AVERAGING_ANSWERS,
-    value=100,
-    format_func=lambda k: f"{k:,}",
-    key="avg_m",
-)
-spent = dp.sequential_composition([avg_eps] * avg_m)
-average_sd = dp.averaged_laplace_std(1, avg_eps, avg_m)
-averaging_seed = controls.seed() + model.SEED_AVERAGING
-answers = model.averaging_frame(truth, avg_eps, averaging_seed)
-shown = answers.head(avg_m)
-average = float(shown["average"].iloc[-1])
-cols = st.columns(3)
-cols[0].metric("Average of the answers", f"{text.number(average)}", help=f"The truth is {truth:,}.")
-cols[1].metric("Typical error of the average", f"± {text.number(average_sd)}")
-cols[2].metric("Privacy spent m·ε", f"{text.number(spent)}")
-charts.averaging(truth).show(
-    answers=shown,
-    alt=(
-        f"Grey dots: {avg_m:,} noisy answers at ε = {text.number(avg_eps)} each; blue line: "
-        "their running "
-        f"average, ending at {text.number(average)}; dashed line: the true count {truth:,}; "
-        "shaded band: "
-        f"± 2 typical errors of the average (one typical error: ± {text.number(average_sd)} after "
-        f"{avg_m:,} answers)."
-    ),
-)
-st.caption(
-    f"Axes fixed: 1 to 1,000 answers (log scale), {truth:,} ± 80 people. Single answers "
-    "beyond that range are not drawn."
-)
-snippets.AVERAGING.show(truth=truth, epsilon=avg_eps, answers=avg_m, seed=averaging_seed)
-downloads.download_csv(shown, filename="composition-averaging.csv", key="composition_dl_averaging")
-st.markdown(
-    f"**The ledger.** Each answer looks private. Together they are not: {avg_m:,} answers at "
-    f"ε = {text.number(avg_eps)} cost ε = {text.number(spent)}, and the average pins the truth "
-    "down to "
-    "about "
-    f"± {text.number(average_sd)}. A curator must therefore cap the *total*: with the budget "
-    f"total ε = {text.number(total)} from section 1 it answers only "
-    f"{dp.queries_within_budget(total, avg_eps):,} of these questions, then refuses."
-)
-st.dataframe(model.ledger(avg_eps, avg_m, total), hide_index=True)
+
+
+@st.fragment
+def averaging_attack(truth: int) -> None:
+    """ε per answer and m beside the attacker's running average, and the ledger (a
+    fragment)."""
+    avg_eps = controls.epsilon_slider(
+        key="avg_eps",
+        label="ε per answer",
+        options=model.AVERAGING_EPSILONS,
+        default=0.1,
+    )
+    avg_m = controls.select_slider(
+        "Number of answers m the attacker averages (← more private · less private →)",
+        options=model.AVERAGING_ANSWERS,
+        value=100,
+        format_func=lambda k: f"{k:,}",
+        key="avg_m",
+    )
+    spent = dp.sequential_composition([avg_eps] * avg_m)
+    average_sd = dp.averaged_laplace_std(1, avg_eps, avg_m)
+    averaging_seed = controls.seed() + model.SEED_AVERAGING
+    answers = model.averaging_frame(truth, avg_eps, averaging_seed)
+    shown = answers.head(avg_m)
+    average = float(shown["average"].iloc[-1])
+    cols = st.columns(3)
+    cols[0].metric(
+        "Average of the answers", f"{text.number(average)}", help=f"The truth is {truth:,}."
+    )
+    cols[1].metric("Typical error of the average", f"± {text.number(average_sd)}")
+    cols[2].metric("Privacy spent m·ε", f"{text.number(spent)}")
+    charts.averaging(truth).show(
+        answers=shown,
+        alt=(
+            f"Grey dots: {avg_m:,} noisy answers at ε = {text.number(avg_eps)} each; blue line: "
+            "their running "
+            f"average, ending at {text.number(average)}; dashed line: the true count {truth:,}; "
+            "shaded band: "
+            f"± 2 typical errors of the average (one typical error: ± {text.number(average_sd)} "
+            "after "
+            f"{avg_m:,} answers)."
+        ),
+    )
+    st.caption(
+        f"Axes fixed: 1 to 1,000 answers (log scale), {truth:,} ± 80 people. Single answers "
+        "beyond that range are not drawn."
+    )
+    snippets.AVERAGING.show(truth=truth, epsilon=avg_eps, answers=avg_m, seed=averaging_seed)
+    downloads.download_csv(
+        shown, filename="composition-averaging.csv", key="composition_dl_averaging"
+    )
+    st.markdown(
+        f"**The ledger.** Each answer looks private. Together they are not: {avg_m:,} answers at "
+        f"ε = {text.number(avg_eps)} cost ε = {text.number(spent)}, and the average pins the truth "
+        "down to "
+        "about "
+        f"± {text.number(average_sd)}. A curator must therefore cap the *total*: with a total "
+        f"budget ε = {text.number(model.LEDGER_BUDGET)} it answers only "
+        f"{dp.queries_within_budget(model.LEDGER_BUDGET, avg_eps):,} of these questions, then "
+        "refuses."
+    )
+    st.dataframe(model.ledger(avg_eps, avg_m, model.LEDGER_BUDGET), hide_index=True)
+
+
+averaging_attack(truth)
+
 
 # --- (c) parallel composition ---------------------------------------------------------------
 st.header("3. Parallel composition: disjoint groups cost ε once")
@@ -175,55 +203,68 @@ st.latex(
     &\text{instead of } \textstyle\sum_i \varepsilon_i
     \end{aligned}"""
 )
-par_eps = controls.epsilon_slider(key="par_eps", label="Budget ε for the histogram", default=0.1)
-parallel_cost = dp.parallel_composition([par_eps] * k)
-sequential_cost = dp.sequential_composition([par_eps] * k)
-split_eps = dp.split_budget(par_eps, k)
-st.caption(
-    "Under the other neighbour relation — **replace** one person's record — a person can "
-    "move from one bar to another, changing two bars by 1 each: the same histogram then "
-    f"costs 2ε = {text.number(dp.group_privacy(parallel_cost, 2))}."
-)
-cols = st.columns(4)
-cols[0].metric("Cost as one histogram", f"ε = {text.number(parallel_cost)}")
-cols[1].metric(f"Cost as {k} separate queries", f"ε = {text.number(sequential_cost, 3)}")
-cols[2].metric("Error per bar, histogram", f"± {text.number(dp.laplace_std(1, par_eps))}")
-cols[3].metric(f"Error per bar, ε split {k} ways", f"± {text.number(dp.laplace_std(1, split_eps))}")
-bars_seed = controls.seed() + model.SEED_BARS
-bars = model.histogram_frames(par_eps, bars_seed)
-left, right = st.columns(2)
-with left:
-    charts.bars("parallel", ui_charts.BLUE).show(
-        bars=bars,
-        title=f"One histogram: ε = {text.number(par_eps)} per bar",
-        alt=(
-            f"Noisy occupation counts at ε = {text.number(par_eps)} per bar (total ε = "
-            f"{text.number(parallel_cost)}), "
-            f"black ticks at the true counts. Total absolute error "
-            f"{float(dp.l1_error(bars['parallel'], bars['true'])):,.0f} people."
-        ),
+
+
+@st.fragment
+def parallel_histogram(k: int) -> None:
+    """The histogram's ε beside its noisy bars, parallel against split (a fragment)."""
+    par_eps = controls.epsilon_slider(
+        key="par_eps", label="Budget ε for the histogram", default=0.1
     )
-with right:
-    charts.bars("split", ui_charts.ORANGE).show(
-        bars=bars,
-        title=f"{k} separate queries: ε = {text.number(split_eps, 3)} each",
-        alt=(
-            f"Noisy occupation counts at ε = {text.number(split_eps, 3)} per bar (the same "
-            "total ε = "
-            f"{text.number(par_eps)} split {k} ways), black ticks at the true counts. Total "
-            "absolute error "
-            f"{float(dp.l1_error(bars['split'], bars['true'])):,.0f} people."
-        ),
+    parallel_cost = dp.parallel_composition([par_eps] * k)
+    sequential_cost = dp.sequential_composition([par_eps] * k)
+    split_eps = dp.split_budget(par_eps, k)
+    st.caption(
+        "Under the other neighbour relation — **replace** one person's record — a person can "
+        "move from one bar to another, changing two bars by 1 each: the same histogram then "
+        f"costs 2ε = {text.number(dp.group_privacy(parallel_cost, 2))}."
     )
-st.caption(
-    f"Black ticks: true counts. Left: total absolute error "
-    f"{float(dp.l1_error(bars['parallel'], bars['true'])):,.0f} people; right: "
-    f"{float(dp.l1_error(bars['split'], bars['true'])):,.0f}. Axis fixed from −1,000 to "
-    "5,000. Parallel composition only holds when the groups are disjoint: a histogram where "
-    "one person can sit in two bars costs more."
-)
-snippets.PARALLEL.show(epsilon=par_eps, seed=bars_seed)
-downloads.download_csv(bars, filename="composition-parallel.csv", key="composition_dl_parallel")
+    cols = st.columns(4)
+    cols[0].metric("Cost as one histogram", f"ε = {text.number(parallel_cost)}")
+    cols[1].metric(f"Cost as {k} separate queries", f"ε = {text.number(sequential_cost, 3)}")
+    cols[2].metric("Error per bar, histogram", f"± {text.number(dp.laplace_std(1, par_eps))}")
+    cols[3].metric(
+        f"Error per bar, ε split {k} ways", f"± {text.number(dp.laplace_std(1, split_eps))}"
+    )
+    bars_seed = controls.seed() + model.SEED_BARS
+    bars = model.histogram_frames(par_eps, bars_seed)
+    left, right = st.columns(2)
+    with left:
+        charts.bars("parallel", ui_charts.BLUE).show(
+            bars=bars,
+            title=f"One histogram: ε = {text.number(par_eps)} per bar",
+            alt=(
+                f"Noisy occupation counts at ε = {text.number(par_eps)} per bar (total ε = "
+                f"{text.number(parallel_cost)}), "
+                f"black ticks at the true counts. Total absolute error "
+                f"{float(dp.l1_error(bars['parallel'], bars['true'])):,.0f} people."
+            ),
+        )
+    with right:
+        charts.bars("split", ui_charts.ORANGE).show(
+            bars=bars,
+            title=f"{k} separate queries: ε = {text.number(split_eps, 3)} each",
+            alt=(
+                f"Noisy occupation counts at ε = {text.number(split_eps, 3)} per bar (the same "
+                "total ε = "
+                f"{text.number(par_eps)} split {k} ways), black ticks at the true counts. Total "
+                "absolute error "
+                f"{float(dp.l1_error(bars['split'], bars['true'])):,.0f} people."
+            ),
+        )
+    st.caption(
+        f"Black ticks: true counts. Left: total absolute error "
+        f"{float(dp.l1_error(bars['parallel'], bars['true'])):,.0f} people; right: "
+        f"{float(dp.l1_error(bars['split'], bars['true'])):,.0f}. Axis fixed from −1,000 to "
+        "5,000. Parallel composition only holds when the groups are disjoint: a histogram where "
+        "one person can sit in two bars costs more."
+    )
+    snippets.PARALLEL.show(epsilon=par_eps, seed=bars_seed)
+    downloads.download_csv(bars, filename="composition-parallel.csv", key="composition_dl_parallel")
+
+
+parallel_histogram(k)
+
 
 # --- (d) group privacy ----------------------------------------------------------------------
 st.header("4. Group privacy: a family costs g·ε")
@@ -234,55 +275,67 @@ st.markdown(
 )
 st.latex(r"\Pr[M(D) \in S] \le e^{g\varepsilon}\,\Pr[M(D') \in S]")
 st.markdown("for any event S and any two datasets D, D′ that differ in g people.")
-group_eps = controls.epsilon_slider(key="group_eps", label="ε per person", default=0.5)
-g = controls.slider(
-    "Group size g (← stronger protection · weaker protection →)",
-    min_value=1,
-    max_value=model.MAX_GROUP,
-    value=4,
-    key="group_g",
-)
-prior = controls.select_slider(
-    "Attacker's belief before the release that the family is in the data",
-    options=(0.01, 0.05, 0.1, 0.25, 0.5),
-    value=0.1,
-    format_func=lambda v: f"{text.percent(v, 2)}",
-    key="group_prior",
-)
-group_eps_total = dp.group_privacy(group_eps, g)
-posterior = dp.posterior_bound(prior, group_eps_total)
-st.markdown("An attacker who believed π before can believe at most this afterwards:")
-st.latex(r"\pi' \le \frac{e^{g\varepsilon}\,\pi}{e^{g\varepsilon}\,\pi + 1 - \pi}")
-cols = st.columns(3)
-cols[0].metric("Family's ε = g·ε", f"{text.number(group_eps_total, 3)}")
-cols[1].metric(
-    "Likelihood ratio bound e^(gε)", f"{text.number(dp.likelihood_ratio_bound(group_eps_total), 3)}"
-)
-cols[2].metric(
-    "Worst-case belief afterwards",
-    f"{text.percent(posterior, 2)}",
-    help=f"Before the release: {text.percent(prior, 2)}. One person alone: "
-    f"{text.percent(dp.posterior_bound(prior, group_eps), 2)}.",
-)
-charts.group().show(
-    **model.group_data(group_eps, g, prior),
-    alt=(
-        f"Worst-case belief about a group of 1 to 10 people at ε = {text.number(group_eps)} per "
-        "person, "
-        f"starting from a prior of {text.percent(prior, 2)} (dashed line). One person: "
-        f"{text.percent(dp.posterior_bound(prior, group_eps), 2)}; a group of {g}: "
-        f"{text.percent(posterior, 2)}."
-    ),
-)
-st.caption(
-    "Axes fixed: group sizes 1 to 10, belief 0 to 100%. To protect families as well as one "
-    "person, a curator must divide ε by the family size it wants to cover."
-)
-downloads.download_csv(
-    model.group_frame(group_eps, prior),
-    filename="composition-group.csv",
-    key="composition_dl_group",
-)
+
+
+@st.fragment
+def group_privacy() -> None:
+    """ε per person, g and the prior beside what an attacker can learn about the group (a
+    fragment)."""
+    group_eps = controls.epsilon_slider(key="group_eps", label="ε per person", default=0.5)
+    g = controls.slider(
+        "Group size g (← stronger protection · weaker protection →)",
+        min_value=1,
+        max_value=model.MAX_GROUP,
+        value=4,
+        key="group_g",
+    )
+    prior = controls.select_slider(
+        "Attacker's belief before the release that the family is in the data",
+        options=(0.01, 0.05, 0.1, 0.25, 0.5),
+        value=0.1,
+        format_func=lambda v: f"{text.percent(v, 2)}",
+        key="group_prior",
+    )
+    group_eps_total = dp.group_privacy(group_eps, g)
+    posterior = dp.posterior_bound(prior, group_eps_total)
+    st.markdown("An attacker who believed π before can believe at most this afterwards:")
+    st.latex(r"\pi' \le \frac{e^{g\varepsilon}\,\pi}{e^{g\varepsilon}\,\pi + 1 - \pi}")
+    cols = st.columns(3)
+    cols[0].metric("Family's ε = g·ε", f"{text.number(group_eps_total, 3)}")
+    cols[1].metric(
+        "Likelihood ratio bound e^(gε)",
+        f"{text.number(dp.likelihood_ratio_bound(group_eps_total), 3)}",
+    )
+    cols[2].metric(
+        "Worst-case belief afterwards",
+        f"{text.percent(posterior, 2)}",
+        help=f"Before the release: {text.percent(prior, 2)}. One person alone: "
+        f"{text.percent(dp.posterior_bound(prior, group_eps), 2)}.",
+    )
+    charts.group().show(
+        **model.group_data(group_eps, g, prior),
+        alt=(
+            f"Worst-case belief about a group of 1 to 10 people at ε = {text.number(group_eps)} "
+            "per "
+            "person, "
+            f"starting from a prior of {text.percent(prior, 2)} (dashed line). One person: "
+            f"{text.percent(dp.posterior_bound(prior, group_eps), 2)}; a group of {g}: "
+            f"{text.percent(posterior, 2)}."
+        ),
+    )
+    st.caption(
+        "Axes fixed: group sizes 1 to 10, belief 0 to 100%. To protect families as well as one "
+        "person, a curator must divide ε by the family size it wants to cover."
+    )
+    downloads.download_csv(
+        model.group_frame(group_eps, prior),
+        filename="composition-group.csv",
+        key="composition_dl_group",
+    )
+
+
+group_privacy()
+
 
 quiz.check_yourself(
     "composition",
