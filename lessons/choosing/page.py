@@ -39,97 +39,123 @@ st.markdown(
 )
 st.latex(r"\hat{\imath} = \arg\max_i \big(c_i + \mathrm{Lap}(1/\varepsilon)\big)")
 
-bars_column, control_column = st.columns([3, 2], vertical_alignment="top")
-with control_column:
-    epsilon = controls.epsilon_slider(
-        key="choose_eps", default=model.DEFAULT_EPSILON, options=model.EPSILONS
-    )
-    frame = model.win_frame(cats, epsilon, controls.seed() + model.SEED_RUNS)
-    exact_top = float(frame["exact probability"].iloc[0])
-    st.metric(f"Chance the true winner {top} is reported", text.percent(exact_top))
-    st.metric(
-        f"Reported in {model.RUNS:,} runs",
-        f"{int(round(frame['share of runs'].iloc[0] * model.RUNS)):,} times",
-    )
-    st.caption(
-        f"Each count moves by at most 1 when a person joins or leaves (add/remove), so the "
-        f"noise SD is √2/ε = {text.number(model.typical_count_error(epsilon))} people."
-    )
-shown = model.bars_frame(frame)
-with bars_column:
-    charts.win_bars(tuple(shown["label"]), "chance of being reported").show(
-        title=f"Who wins report noisy max at ε = {text.number(epsilon)}",
-        alt=(
-            f"Horizontal bars, one per value of {column}, for the exact chance of being "
-            f"reported at ε = {text.number(epsilon)}, with ticks for the share of "
-            f"{model.RUNS:,} simulated runs. {cats.labels[0]} (true count "
-            f"{cats.counts[0]:,}) is reported with chance {text.percent(exact_top)}, "
-            f"{cats.labels[1]} with {text.percent(frame['exact probability'].iloc[1])}."
-        ),
-        wins=shown,
-    )
-    st.caption(
-        f"Bars: the exact chance, ∫ f_i(x) Π_(j≠i) F_j(x) dx, integrated numerically. Black "
-        f"ticks: the share of {model.RUNS:,} simulated runs (seeded). Labels show each true "
-        "count."
-    )
-snippets.WINS.show(column=column, epsilon=epsilon)
-downloads.download_csv(frame, filename="report-noisy-max.csv", key="choose_dl_wins")
 
-charts.win_curves(tuple(model.curve_series(cats))).show(
-    title="The chance of each winner, as ε grows",
-    alt=(
-        f"Lines against ε from 0.001 to 10 on a log axis for the {min(model.TOP_CURVES, cats.k)} "
-        f"largest values of {column}"
-        + (" and all the others together" if cats.k > model.TOP_CURVES else "")
-        + f". At your ε = {text.number(epsilon)}, {cats.labels[0]} is reported with chance "
-        f"{text.percent(exact_top)}."
-    ),
-    curves=model.win_curves(cats),
-    truth=model.epsilon_rule(epsilon),
-)
-st.markdown(
-    "At a tiny ε every count is swamped by noise and the report is close to a lottery "
-    "weighted a little toward the large counts. As ε grows, the noise shrinks below the "
-    f"gap of {model.gap_to_second(cats):,} people between the first two, and the true winner "
-    "takes over. The noise a count needs does not depend on how many candidates there are."
-)
+@st.fragment
+def noisy_max_winner() -> None:
+    """ε beside who wins report noisy max, and the chance of each winner as ε grows (a
+    fragment: moving ε reruns only this section)."""
+    bars_column, control_column = st.columns([3, 2], vertical_alignment="top")
+    with control_column:
+        epsilon = controls.epsilon_slider(
+            key="choose_eps", default=model.DEFAULT_EPSILON, options=model.EPSILONS
+        )
+        frame = model.win_frame(cats, epsilon, controls.seed() + model.SEED_RUNS)
+        exact_top = float(frame["exact probability"].iloc[0])
+        st.metric(f"Chance the true winner {top} is reported", text.percent(exact_top))
+        st.metric(
+            f"Reported in {model.RUNS:,} runs",
+            f"{int(round(frame['share of runs'].iloc[0] * model.RUNS)):,} times",
+        )
+        st.caption(
+            f"Each count moves by at most 1 when a person joins or leaves (add/remove), so the "
+            f"noise SD is √2/ε = {text.number(model.typical_count_error(epsilon))} people."
+        )
+    shown = model.bars_frame(frame)
+    with bars_column:
+        charts.win_bars(tuple(shown["label"]), "chance of being reported").show(
+            title=f"Who wins report noisy max at ε = {text.number(epsilon)}",
+            alt=(
+                f"Horizontal bars, one per value of {column}, for the exact chance of being "
+                f"reported at ε = {text.number(epsilon)}, with ticks for the share of "
+                f"{model.RUNS:,} simulated runs. {cats.labels[0]} (true count "
+                f"{cats.counts[0]:,}) is reported with chance {text.percent(exact_top)}, "
+                f"{cats.labels[1]} with {text.percent(frame['exact probability'].iloc[1])}."
+            ),
+            wins=shown,
+        )
+        st.caption(
+            f"Bars: the exact chance, ∫ f_i(x) Π_(j≠i) F_j(x) dx, integrated numerically. Black "
+            f"ticks: the share of {model.RUNS:,} simulated runs (seeded). Labels show each true "
+            "count."
+        )
+    snippets.WINS.show(column=column, epsilon=epsilon)
+    downloads.download_csv(frame, filename="report-noisy-max.csv", key="choose_dl_wins")
+
+    charts.win_curves(tuple(model.curve_series(cats))).show(
+        title="The chance of each winner, as ε grows",
+        alt=(
+            "Lines against ε from 0.001 to 10 on a log axis for the "
+            f"{min(model.TOP_CURVES, cats.k)} "
+            f"largest values of {column}"
+            + (" and all the others together" if cats.k > model.TOP_CURVES else "")
+            + f". At your ε = {text.number(epsilon)}, {cats.labels[0]} is reported with chance "
+            f"{text.percent(exact_top)}."
+        ),
+        curves=model.win_curves(cats),
+        truth=model.epsilon_rule(epsilon),
+    )
+    st.markdown(
+        "At a tiny ε every count is swamped by noise and the report is close to a lottery "
+        "weighted a little toward the large counts. As ε grows, the noise shrinks below the "
+        f"gap of {model.gap_to_second(cats):,} people between the first two, and the true winner "
+        "takes over. The noise a count needs does not depend on how many candidates there are."
+    )
+
+
+noisy_max_winner()
+
 
 # --- 2. What releasing only the winner saves ---------------------------------------------------
 st.header("2. Why release only the winner?")
 traits = model.traits_in_common()
 m = traits["m"]
-costs = model.release_costs(epsilon, cats.k, m)
 st.markdown(
     f"The values of **{name}** are **disjoint**: each person is in one count. Releasing all "
-    f"{cats.k} noisy counts then also costs only ε = "
-    f"{text.number(costs.all_disjoint)}, by parallel composition (under add/remove), so "
+    f"{cats.k} noisy counts then also costs only ε, by parallel composition (under "
+    "add/remove), so "
     "here the winner alone saves nothing — you might as well publish the histogram. The "
     "difference appears when the questions **overlap**: *which of these traits is most "
     "common?*"
 )
 userdata.census_only_notice("these five yes/no questions are about census columns.")
-trait_frame = model.trait_frame(epsilon, controls.seed() + model.SEED_RUNS)
-cols = st.columns(3)
-cols[0].metric("Release the winner", f"ε = {text.number(costs.winner)}")
-cols[1].metric(f"Release all {m} noisy counts", f"{m}ε = {text.number(costs.all_overlapping)}")
-cols[2].metric(
-    f"All {m} at total ε: noise SD each",
-    f"± {text.number(model.typical_count_error(epsilon, m))}",
-)
-st.caption(f"ε is the slider of section 1: {text.number(epsilon)}.")
-shown_traits = model.bars_frame(trait_frame)
-charts.win_bars(tuple(shown_traits["label"]), "chance of being reported").show(
-    title=f"Most common trait, ε = {text.number(epsilon)}",
-    alt=(
-        f"Horizontal bars for {m} overlapping yes/no questions about the census, the exact "
-        f"chance each is reported at ε = {text.number(epsilon)}, with ticks for "
-        f"{model.RUNS:,} runs. {trait_frame['category'].iloc[0]} has the largest true count "
-        f"({trait_frame['true count'].iloc[0]:,}) and is reported with chance "
-        f"{text.percent(trait_frame['exact probability'].iloc[0])}."
-    ),
-    wins=shown_traits,
-)
+
+
+@st.fragment
+def most_common_trait(m: int) -> None:
+    """This section's own ε beside the overlapping traits' bars and the three costs (a
+    fragment: moving it reruns only this section)."""
+    bars_column, control_column = st.columns([3, 2], vertical_alignment="top")
+    with control_column:
+        epsilon = controls.epsilon_slider(
+            key="choose_trait_eps",
+            label="ε for the trait question",
+            default=model.DEFAULT_EPSILON,
+            options=model.EPSILONS,
+        )
+        costs = model.release_costs(epsilon, cats.k, m)
+        st.metric("Release the winner", f"ε = {text.number(costs.winner)}")
+        st.metric(f"Release all {m} noisy counts", f"{m}ε = {text.number(costs.all_overlapping)}")
+        st.metric(
+            f"All {m} at total ε: noise SD each",
+            f"± {text.number(model.typical_count_error(epsilon, m))}",
+        )
+    trait_frame = model.trait_frame(epsilon, controls.seed() + model.SEED_RUNS)
+    shown_traits = model.bars_frame(trait_frame)
+    with bars_column:
+        charts.win_bars(tuple(shown_traits["label"]), "chance of being reported").show(
+            title=f"Most common trait, ε = {text.number(epsilon)}",
+            alt=(
+                f"Horizontal bars for {m} overlapping yes/no questions about the census, the "
+                f"exact chance each is reported at ε = {text.number(epsilon)}, with ticks for "
+                f"{model.RUNS:,} runs. {trait_frame['category'].iloc[0]} has the largest true "
+                f"count ({trait_frame['true count'].iloc[0]:,}) and is reported with chance "
+                f"{text.percent(trait_frame['exact probability'].iloc[0])}."
+            ),
+            wins=shown_traits,
+        )
+
+
+most_common_trait(m)
 st.markdown(
     f"One person can be in all {m} counts ({traits['people']:,} census people are), so "
     f"adding them moves the vector of counts by {m} in total: releasing every noisy count "
@@ -247,27 +273,55 @@ downloads.download_csv(
 )
 
 st.subheader("Another noise, the same choice: Gumbel")
-gumbel = model.gumbel_frame(cats, epsilon, controls.seed() + model.SEED_GUMBEL)
-shown_gumbel = model.bars_frame(gumbel.assign(**{"true count": cats.counts}))
-charts.win_bars(tuple(shown_gumbel["label"]), "chance of being chosen").show(
-    title=f"Noisy max with Gumbel noise, ε = {text.number(epsilon)}",
-    alt=(
-        f"Horizontal bars for the exponential mechanism's exact chance of choosing each value "
-        f"of {column} with utility = count (Δ = 1) at ε = {text.number(epsilon)}, and ticks "
-        f"for the share of {model.GUMBEL_RUNS:,} runs of report noisy max with Gumbel(2/ε) "
-        f"noise. {cats.labels[0]}: exact {text.percent(gumbel['exact probability'].iloc[0])},"
-        f" runs {text.percent(gumbel['share of runs'].iloc[0])}."
-    ),
-    wins=shown_gumbel,
-)
-st.markdown(
-    f"(ε is the slider of section 1: {text.number(epsilon)}.) "
-    "Replace the Laplace noise of section 1 by Gumbel noise of scale 2Δ/ε and report noisy "
-    "max **is** the exponential mechanism: the bars are exp(ε·c/2)/Σ exactly, the ticks "
-    f"are {model.GUMBEL_RUNS:,} Gumbel runs (the *Gumbel-max trick*). Compared with section 1 "
-    f"at the same ε = {text.number(epsilon)}, the choice is blurrier: the exponential "
-    "mechanism does not know that counts move together, so it pays the 2."
-)
+
+
+@st.fragment
+def gumbel_choice() -> None:
+    """Its own ε beside the exponential mechanism's bars, with section 1's Laplace chance
+    at the same ε for comparison (a fragment)."""
+    bars_column, control_column = st.columns([3, 2], vertical_alignment="top")
+    with control_column:
+        epsilon = controls.epsilon_slider(
+            key="choose_gumbel_eps",
+            label="ε for the Gumbel comparison",
+            default=model.DEFAULT_EPSILON,
+            options=model.EPSILONS,
+        )
+        gumbel = model.gumbel_frame(cats, epsilon, controls.seed() + model.SEED_GUMBEL)
+        laplace = model.win_frame(cats, epsilon, controls.seed() + model.SEED_RUNS)
+        st.metric(
+            f"Gumbel: {top} chosen",
+            text.percent(gumbel["exact probability"].iloc[0]),
+        )
+        st.metric(
+            f"Laplace: {top} reported",
+            text.percent(laplace["exact probability"].iloc[0]),
+        )
+    shown_gumbel = model.bars_frame(gumbel.assign(**{"true count": cats.counts}))
+    with bars_column:
+        charts.win_bars(tuple(shown_gumbel["label"]), "chance of being chosen").show(
+            title=f"Noisy max with Gumbel noise, ε = {text.number(epsilon)}",
+            alt=(
+                f"Horizontal bars for the exponential mechanism's exact chance of choosing "
+                f"each value of {column} with utility = count (Δ = 1) at ε = "
+                f"{text.number(epsilon)}, and ticks for the share of {model.GUMBEL_RUNS:,} "
+                f"runs of report noisy max with Gumbel(2/ε) noise. {cats.labels[0]}: exact "
+                f"{text.percent(gumbel['exact probability'].iloc[0])}, runs "
+                f"{text.percent(gumbel['share of runs'].iloc[0])}."
+            ),
+            wins=shown_gumbel,
+        )
+    st.markdown(
+        "Replace the Laplace noise of section 1 by Gumbel noise of scale 2Δ/ε and report "
+        "noisy max **is** the exponential mechanism: the bars are exp(ε·c/2)/Σ exactly, the "
+        f"ticks are {model.GUMBEL_RUNS:,} Gumbel runs (the *Gumbel-max trick*). Compared "
+        f"with section 1's Laplace noise at the same ε = {text.number(epsilon)} (the two "
+        "numbers beside the chart), the choice is blurrier: the exponential mechanism does "
+        "not know that counts move together, so it pays the 2."
+    )
+
+
+gumbel_choice()
 
 # --- 4. A clamp bound chosen privately ---------------------------------------------------------
 st.header("4. Choosing a clamp bound without peeking")
