@@ -71,10 +71,11 @@ _TABLES: dict[int, tuple[weakref.ref, pa.Table]] = {}
 
 def arrow_table(frame: pd.DataFrame) -> pa.Table:
     """`frame` as the Arrow table a chart sends: its columns only (a chart reads fields,
-    never the index), and every text column dictionary-encoded, so that a label repeated on
+    never the index; nor pandas' schema note, ~500 bytes a dataset), and every text column
+    dictionary-encoded, so that a label repeated on
     each of a curve's hundreds of rows goes over the wire once (the two-worlds chart of the
     Laplace lesson: 47 KB as plain strings, 16 KB so)."""
-    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(None)
     for i, field in enumerate(table.schema):
         if pa.types.is_string(field.type) or pa.types.is_large_string(field.type):
             column = table.column(i).combine_chunks().dictionary_encode()
