@@ -49,89 +49,99 @@ st.markdown(
     "blur by subtracting n q and dividing by p − q:"
 )
 st.latex(r"\hat c_v = \frac{C_v - n\,q}{p - q}")
-controls_column, chart_column = st.columns([2, 3], gap="medium")
-with controls_column:
-    epsilon = controls.epsilon_slider(key="kary_eps", default=0.5)
-    p, q = dp.grr_probabilities(epsilon, attr.k)
 
-    cols = st.columns(2)
-    cols[0].metric("Categories k", f"{attr.k}")
-    cols[1].metric("People surveyed n", f"{attr.n:,}")
-    cols = st.columns(2)
-    cols[0].metric("Keep the truth p", f"{text.number(p)}")
-    cols[1].metric("Each other value q", f"{text.number(q)}")
-    if attr.missing:
-        st.caption(
-            f"{attr.missing:,} people have no {title} recorded; they are left out, so "
-            f"n = {attr.n:,}."
+
+@st.fragment
+def survey_and_post_processing(attr) -> None:
+    """ε beside the reported and estimated histograms, and the same survey's negative
+    estimates and their projection (a fragment: moving ε reruns only these two sections)."""
+    controls_column, chart_column = st.columns([2, 3], gap="medium")
+    with controls_column:
+        epsilon = controls.epsilon_slider(key="kary_eps", default=0.5)
+        p, q = dp.grr_probabilities(epsilon, attr.k)
+
+        cols = st.columns(2)
+        cols[0].metric("Categories k", f"{attr.k}")
+        cols[1].metric("People surveyed n", f"{attr.n:,}")
+        cols = st.columns(2)
+        cols[0].metric("Keep the truth p", f"{text.number(p)}")
+        cols[1].metric("Each other value q", f"{text.number(q)}")
+        if attr.missing:
+            st.caption(
+                f"{attr.missing:,} people have no {title} recorded; they are left out, so "
+                f"n = {attr.n:,}."
+            )
+        survey = model.grr_survey(attr, epsilon, controls.seed())
+        series = {"reported": survey["reported"], "estimated": survey["raw"]}
+    with chart_column:
+        charts.histogram(attr, tuple(series)).show(
+            **model.histogram_frames(attr, series),
+            title=charts.histogram_title(
+                f"Reported and estimated (ε = {text.number(epsilon)})",
+                [
+                    f"{attr.heading} · black tick: true count",
+                    "hollow dashed bar: reported · solid bar: estimated",
+                ],
+            ),
+            alt=model.describe_histograms(attr, series),
         )
-    survey = model.grr_survey(attr, epsilon, controls.seed())
-    series = {"reported": survey["reported"], "estimated": survey["raw"]}
-with chart_column:
-    charts.histogram(attr, tuple(series)).show(
-        **model.histogram_frames(attr, series),
-        title=charts.histogram_title(
-            f"Reported and estimated (ε = {text.number(epsilon)})",
-            [
-                f"{attr.heading} · black tick: true count",
-                "hollow dashed bar: reported · solid bar: estimated",
-            ],
-        ),
-        alt=model.describe_histograms(attr, series),
+    st.caption(
+        "The axis is fixed for each attribute, so moving ε shows change, not rescaling. "
+        "A bar beyond the axis is cut at its edge and marked » or «."
     )
-st.caption(
-    "The axis is fixed for each attribute, so moving ε shows change, not rescaling. "
-    "A bar beyond the axis is cut at its edge and marked » or «."
-)
-snippets.ESTIMATES.show(
-    values=list(attr.labels),
-    true_counts=attr.counts,
-    epsilon=epsilon,
-    seed=controls.seed() + model.SEED_HISTOGRAM,
-)
-downloads.download_csv(
-    model.estimates_frame(attr, survey),
-    filename="kary_rr-estimates.csv",
-    key="kary_rr_dl_estimates",
-)
+    snippets.ESTIMATES.show(
+        values=list(attr.labels),
+        true_counts=attr.counts,
+        epsilon=epsilon,
+        seed=controls.seed() + model.SEED_HISTOGRAM,
+    )
+    downloads.download_csv(
+        model.estimates_frame(attr, survey),
+        filename="kary_rr-estimates.csv",
+        key="kary_rr_dl_estimates",
+    )
 
-st.header("Negative estimates and post-processing")
-negatives = int((survey["raw"] < 0).sum())
-st.markdown(
-    f"The estimator is unbiased, but a small category can come out negative: right now "
-    f"**{negatives} of {attr.k}** estimates are below zero. Two repairs: clip them at 0 "
-    "(the total then exceeds n), or project the estimates onto the proper histograms — "
-    "non-negative counts summing to n — by shifting every count down by the same δ and "
-    "clipping:"
-)
-st.latex(r"\tilde c_v = \max(\hat c_v - \delta,\ 0), \qquad \textstyle\sum_v \tilde c_v = n")
-st.info(
-    "**Post-processing costs no privacy.** Clipping and projection use only the published "
-    "estimates, never the data, so the result is ε-differentially private with the same ε. "
-    "Projection never moves the estimate further from the truth in L2: the truth is itself "
-    "a proper histogram."
-)
-errors = {
-    name: (dp.l1_error(survey[name], attr.counts), dp.l2_error(survey[name], attr.counts))
-    for name in ("raw", "clipped", "projected")
-}
-cols = st.columns(3)
-for col, name in zip(cols, ("raw", "clipped", "projected"), strict=True):
-    l1, l2 = errors[name]
-    delta_l1 = None if name == "raw" else f"{l1 - errors['raw'][0]:,.0f}"
-    col.metric(
-        f"L1 error, {name}", f"{l1:,.0f}", delta=delta_l1, delta_color="inverse", border=True
+    st.header("Negative estimates and post-processing")
+    negatives = int((survey["raw"] < 0).sum())
+    st.markdown(
+        f"The estimator is unbiased, but a small category can come out negative: right now "
+        f"**{negatives} of {attr.k}** estimates are below zero. Two repairs: clip them at 0 "
+        "(the total then exceeds n), or project the estimates onto the proper histograms — "
+        "non-negative counts summing to n — by shifting every count down by the same δ and "
+        "clipping:"
     )
-    col.caption(f"L2 error, {name}: **{l2:,.0f}** people")
-post = {"raw estimate": survey["raw"], "projected": survey["projected"]}
-charts.histogram(attr, tuple(post)).show(
-    **model.histogram_frames(attr, post),
-    title=charts.histogram_title(
-        f"Projection removes negatives (ε = {text.number(epsilon)})",
-        ["Black tick: true count", "hollow dashed bar: raw · solid bar: projected"],
-    ),
-    alt=model.describe_histograms(attr, post),
-)
+    st.latex(r"\tilde c_v = \max(\hat c_v - \delta,\ 0), \qquad \textstyle\sum_v \tilde c_v = n")
+    st.info(
+        "**Post-processing costs no privacy.** Clipping and projection use only the published "
+        "estimates, never the data, so the result is ε-differentially private with the same ε. "
+        "Projection never moves the estimate further from the truth in L2: the truth is itself "
+        "a proper histogram."
+    )
+    errors = {
+        name: (dp.l1_error(survey[name], attr.counts), dp.l2_error(survey[name], attr.counts))
+        for name in ("raw", "clipped", "projected")
+    }
+    cols = st.columns(3)
+    for col, name in zip(cols, ("raw", "clipped", "projected"), strict=True):
+        l1, l2 = errors[name]
+        delta_l1 = None if name == "raw" else f"{l1 - errors['raw'][0]:,.0f}"
+        col.metric(
+            f"L1 error, {name}", f"{l1:,.0f}", delta=delta_l1, delta_color="inverse", border=True
+        )
+        col.caption(f"L2 error, {name}: **{l2:,.0f}** people")
+    post = {"raw estimate": survey["raw"], "projected": survey["projected"]}
+    charts.histogram(attr, tuple(post)).show(
+        **model.histogram_frames(attr, post),
+        title=charts.histogram_title(
+            f"Projection removes negatives (ε = {text.number(epsilon)})",
+            ["Black tick: true count", "hollow dashed bar: raw · solid bar: projected"],
+        ),
+        alt=model.describe_histograms(attr, post),
+    )
+
+
+survey_and_post_processing(attr)
+
 
 st.header("Error versus ε")
 st.markdown(
@@ -156,35 +166,49 @@ st.markdown(
 st.latex(
     r"\operatorname{Var}[\hat c_v] = n\,\frac{e^{\varepsilon} + k - 2}{(e^{\varepsilon} - 1)^2}"
 )
-variance = dp.grr_variance(attr.n, epsilon, attr.k)
-cols = st.columns(2)
-cols[0].metric(f"Variance of one count at k = {attr.k}", f"{variance:,.0f}")
-cols[1].metric("Standard deviation", f"{variance**0.5:,.0f} people")
-frame = model.variance_by_k(attr.n, epsilon)
-domain = model.variance_domain(attr.n)
-charts.variance(domain).show(
-    **model.variance_frames(frame, attr),
-    title={
-        "text": f"GRR variance versus k (ε = {text.number(epsilon)})",
-        "subtitle": f"n = {attr.n:,} · diamond: {attr.title}",
-        "anchor": "start",
-    },
-    alt=(
-        f"Line chart, log scale: GRR variance of one count for k from 2 to 64 at ε = "
-        f"{text.number(epsilon)} and n = {attr.n:,}, rising from "
-        f"{frame['variance'].iloc[0]:,.0f} at "
-        f"k = 2 to {frame['variance'].iloc[-1]:,.0f} at k = 64; {attr.title} (k = {attr.k}) "
-        f"is marked at {variance:,.0f}."
-    ),
-)
-st.caption(
-    "Log scale; the grey dotted curves are ε = 0.1, 1 and 10 for reference (below ε = 0.1 "
-    "the curve runs along the top edge). At small ε the variance grows almost in proportion "
-    "to k; at large ε the e^ε term dominates and k matters less. When k is large, unary "
-    "encoding (next lesson) does better."
-)
-snippets.VARIANCE.show(n=attr.n, epsilon=epsilon)
-downloads.download_csv(frame, filename="kary_rr-variance.csv", key="kary_rr_dl_variance")
+
+
+@st.fragment
+def variance_by_k(attr) -> None:
+    """Its own ε beside the variance-versus-k curve (a fragment: moving it reruns only
+    this section; the survey above keeps its ε)."""
+    controls_column, chart_column = st.columns([2, 3], gap="medium")
+    with controls_column:
+        epsilon = controls.epsilon_slider(
+            key="kary_var_eps", default=0.5, label="ε for the variance curve"
+        )
+        variance = dp.grr_variance(attr.n, epsilon, attr.k)
+        st.metric(f"Variance of one count at k = {attr.k}", f"{variance:,.0f}")
+        st.metric("Standard deviation", f"{variance**0.5:,.0f} people")
+    frame = model.variance_by_k(attr.n, epsilon)
+    domain = model.variance_domain(attr.n)
+    with chart_column:
+        charts.variance(domain).show(
+            **model.variance_frames(frame, attr),
+            title={
+                "text": f"GRR variance versus k (ε = {text.number(epsilon)})",
+                "subtitle": f"n = {attr.n:,} · diamond: {attr.title}",
+                "anchor": "start",
+            },
+            alt=(
+                f"Line chart, log scale: GRR variance of one count for k from 2 to 64 at ε = "
+                f"{text.number(epsilon)} and n = {attr.n:,}, rising from "
+                f"{frame['variance'].iloc[0]:,.0f} at "
+                f"k = 2 to {frame['variance'].iloc[-1]:,.0f} at k = 64; {attr.title} "
+                f"(k = {attr.k}) is marked at {variance:,.0f}."
+            ),
+        )
+    st.caption(
+        "Log scale; the grey dotted curves are ε = 0.1, 1 and 10 for reference (below "
+        "ε = 0.1 the curve runs along the top edge). At small ε the variance grows almost in "
+        "proportion to k; at large ε the e^ε term dominates and k matters less. When k is "
+        "large, unary encoding (next lesson) does better."
+    )
+    snippets.VARIANCE.show(n=attr.n, epsilon=epsilon)
+    downloads.download_csv(frame, filename="kary_rr-variance.csv", key="kary_rr_dl_variance")
+
+
+variance_by_k(attr)
 
 quiz.check_yourself(
     "kary_rr",

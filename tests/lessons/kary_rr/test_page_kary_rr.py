@@ -57,7 +57,8 @@ def test_page_opens_on_occupation_at_epsilon_half(at):
 def test_every_attribute_and_epsilon_shows_dp_numbers(key, k, n, epsilon):
     at = page_apptest("kary_rr/page.py").run()
     at.radio(key="kary_attribute").set_value(key).run()
-    at.select_slider(key="kary_eps").set_value(epsilon).run()
+    at.select_slider(key="kary_eps").set_value(epsilon)
+    at.select_slider(key="kary_var_eps").set_value(epsilon).run()  # the variance's own ε
     assert not at.exception
     attr = lesson_kary.attribute(key)
     assert attr.k == k and attr.n == n
@@ -96,7 +97,8 @@ def test_every_attribute_and_epsilon_shows_dp_numbers(key, k, n, epsilon):
 def test_axes_do_not_depend_on_epsilon():
     at = page_apptest("kary_rr/page.py").run()
     before = [s for s, _ in specs_and_frames(at)]
-    at.select_slider(key="kary_eps").set_value(5.0).run()
+    at.select_slider(key="kary_eps").set_value(5.0)
+    at.select_slider(key="kary_var_eps").set_value(5.0).run()
     after = [s for s, _ in specs_and_frames(at)]
     for a, b in zip(before, after, strict=True):
         a.pop("title"), b.pop("title")
@@ -176,7 +178,8 @@ def code_blocks(at) -> list[str]:
 def test_code_behind_the_charts_has_the_current_values():
     at = page_apptest("kary_rr/page.py").run()
     at.radio(key="kary_attribute").set_value("age_sex").run()
-    at.select_slider(key="kary_eps").set_value(3.0).run()
+    at.select_slider(key="kary_eps").set_value(3.0)
+    at.select_slider(key="kary_var_eps").set_value(3.0).run()
     attr = lesson_kary.attribute("age_sex")
     estimates, variance = code_blocks(at)
     assert "epsilon = 3.0" in estimates
