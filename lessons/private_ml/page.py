@@ -68,49 +68,62 @@ st.markdown(
     "as it arrives; (c) trained without the privatized columns, the baseline."
 )
 reference = model.reference_models(columns, seed)
-controls_column, chart_column = st.columns([1, 2], gap="medium")
-with controls_column:
-    epsilon = controls.epsilon_slider(key="pml_eps", default=1.0)
-    share = model.column_epsilon(epsilon, columns)
-    draw = seed + model.SEED_PRIVATIZE
-    here = model.privatized_model(columns, mechanism, epsilon, seed, draw)
-    st.metric("ε′ per privatized column", text.number(share))
-    st.metric("(a) true table", text.percent(reference["true"]["accuracy"]))
-    st.metric("(b) privatized table", text.percent(here["accuracy"]))
-    st.metric("(c) without the privatized columns", text.percent(reference["baseline"]["accuracy"]))
-with chart_column:
-    with st.spinner("Training 24 models (once per choice of columns and seed)…"):
-        curve = model.accuracy_curve(columns, mechanism, seed)
-    charts.accuracy_curve().show(
-        curve=model.accuracy_frame(curve),
-        levels=model.accuracy_levels(reference),
-        mark=model.mark_frame(
-            epsilon, here["accuracy"], f"(b) at your ε: {text.percent(here['accuracy'])}"
-        ),
-        title={"text": "(b) trained on privatized data", "subtitle": mechanism},
-        alt=model.describe_accuracy(curve, reference, epsilon, here),
+draw = seed + model.SEED_PRIVATIZE
+with st.spinner("Training 24 models (once per choice of columns and seed)…"):
+    curve = model.accuracy_curve(columns, mechanism, seed)
+
+
+@st.fragment
+def three_models() -> None:
+    """ε beside the three models' accuracy curve (a fragment: moving ε reruns only this
+    section; sections 3 and 4-5 have an ε of their own)."""
+    controls_column, chart_column = st.columns([1, 2], gap="medium")
+    with controls_column:
+        epsilon = controls.epsilon_slider(key="pml_eps", default=1.0)
+        share = model.column_epsilon(epsilon, columns)
+        here = model.privatized_model(columns, mechanism, epsilon, seed, draw)
+        st.metric("ε′ per privatized column", text.number(share))
+        st.metric("(a) true table", text.percent(reference["true"]["accuracy"]))
+        st.metric("(b) privatized table", text.percent(here["accuracy"]))
+        st.metric(
+            "(c) without the privatized columns", text.percent(reference["baseline"]["accuracy"])
+        )
+    with chart_column:
+        charts.accuracy_curve().show(
+            curve=model.accuracy_frame(curve),
+            levels=model.accuracy_levels(reference),
+            mark=model.mark_frame(
+                epsilon, here["accuracy"], f"(b) at your ε: {text.percent(here['accuracy'])}"
+            ),
+            title={"text": "(b) trained on privatized data", "subtitle": mechanism},
+            alt=model.describe_accuracy(curve, reference, epsilon, here),
+        )
+    st.caption(
+        f"Blue: model (b)'s test accuracy, the mean of {model.REPEATS} privatizations per ε "
+        "(bars: ± 1 standard error); the diamond is this page's own privatization at your ε. "
+        f"Test set: {reference['test']:,} people, so one person more or less right moves the "
+        f"accuracy by {text.percent(1 / reference['test'])}. Axes fixed: ε 0.01–10, accuracy "
+        "74–86%."
     )
-st.caption(
-    f"Blue: model (b)'s test accuracy, the mean of {model.REPEATS} privatizations per ε "
-    "(bars: ± 1 standard error); the diamond is this page's own privatization at your ε. "
-    f"Test set: {reference['test']:,} people, so one person more or less right moves the "
-    f"accuracy by {text.percent(1 / reference['test'])}. Axes fixed: ε 0.01–10, accuracy "
-    "74–86%."
-)
-gained = model.recovered(
-    here["accuracy"], reference["true"]["accuracy"], reference["baseline"]["accuracy"]
-)
-st.markdown(
-    f"On true data the privatized columns add "
-    f"**{text.number(100 * (reference['true']['accuracy'] - reference['baseline']['accuracy']), 3)}"
-    f" percentage points** of accuracy, (a) − (c). Trained on privatized data at ε = "
-    f"{text.number(epsilon)}, the model keeps **{text.percent(max(gained, 0.0))}** of that "
-    "gain, (b − c) / (a − c). At small ε the privatized columns are almost pure noise and "
-    "(b) falls to the baseline (c) — not below it: the model learns to ignore them."
-)
-snippets.ONE_POINT.show(columns=columns, mechanism=mechanism, epsilon=epsilon, seed=seed)
-downloads.download_csv(curve, filename="private_ml-accuracy-vs-epsilon.csv",
-                       key="private_ml_dl_curve")  # fmt: skip
+    gained = model.recovered(
+        here["accuracy"], reference["true"]["accuracy"], reference["baseline"]["accuracy"]
+    )
+    worth = reference["true"]["accuracy"] - reference["baseline"]["accuracy"]
+    st.markdown(
+        f"On true data the privatized columns add "
+        f"**{text.number(100 * worth, 3)}"
+        f" percentage points** of accuracy, (a) − (c). Trained on privatized data at ε = "
+        f"{text.number(epsilon)}, the model keeps **{text.percent(max(gained, 0.0))}** of that "
+        "gain, (b − c) / (a − c). At small ε the privatized columns are almost pure noise and "
+        "(b) falls to the baseline (c) — not below it: the model learns to ignore them."
+    )
+    snippets.ONE_POINT.show(columns=columns, mechanism=mechanism, epsilon=epsilon, seed=seed)
+    downloads.download_csv(curve, filename="private_ml-accuracy-vs-epsilon.csv",
+                           key="private_ml_dl_curve")  # fmt: skip
+
+
+three_models()
+
 
 # --- 3. What the analyst receives ----------------------------------------------------------
 st.header("3. What the analyst receives")
@@ -119,93 +132,122 @@ st.markdown(
     "analyst de-biases each category's count, as in the k-ary and unary lessons: "
     "ĉ = (reported − n q) / (p − q)."
 )
-table = model.privatized_table(columns, mechanism, epsilon, draw)
-left, right = st.columns([3, 2], gap="medium")
-with left:
-    st.markdown(f"**Age band × sex at ε′ = {text.number(share)}**")
-    st.dataframe(
-        model.marginal(columns, mechanism, epsilon, draw),
-        hide_index=True,
-        height=model.TABLE_HEIGHT,
-    )
-with right:
-    st.markdown("**The first rows the analyst gets**")
-    st.dataframe(table.head(8), hide_index=True)
-st.caption(
-    "± 1 SE: the standard error of the de-biased count (at the true share). About 95% of "
-    "estimates fall within 2 SE of the true count. The table has no name, birth date, SSN "
-    "or ZIP code."
-)
-downloads.download_csv(
-    table,
-    filename="private_ml-privatized-table.csv",
-    label="Download the privatized table (CSV)",
-    key="private_ml_dl_table",
-)
 
-# --- 4. What the model learns --------------------------------------------------------------
-st.header("4. What the model learns")
-k_age_sex = len(model.AGE_SEX_CATEGORIES)
-gap = model.keep_gap(mechanism, share, k_age_sex)
-slope = model.shrinkage(here["coefficients"], reference["coefficients"])
-st.markdown(
-    "Each age band × sex category gets a coefficient: how much it raises the log-odds of "
-    "income > $50K. On privatized data they shrink toward 0, for two reasons. The expected "
-    "report keeps only p − q of the true category (the rest is spread over all categories), "
-    "and the report's noise makes the model trust the column less — *regression dilution*, "
-    "the classic effect of noisy features. The model then leans on education and hours."
-)
-metric_left, metric_right = st.columns(2)
-metric_left.metric("p − q for age band × sex", text.number(gap, 3))
-metric_right.metric(
-    "Privatized coefficients, as a multiple of the true ones", text.number(slope, 3)
-)
-charts.coefficients().show(
-    coefficients=model.coefficients_frame(reference["coefficients"], here["coefficients"]),
-    title={"text": f"Coefficients at ε = {text.number(epsilon)}", "subtitle": "age band × sex"},
-    alt=model.describe_coefficients(reference["coefficients"], here["coefficients"], slope),
-)
-st.caption(
-    "Coefficients centred within the column (with an intercept only the differences between "
-    "categories matter). The multiple is the least-squares slope of the blue diamonds on "
-    "the black circles. Axis fixed at −3.5 … 2.5."
-)
 
-# --- 5. Fairness ----------------------------------------------------------------------------
-st.header("5. Fairness: accuracy for women and for men")
-st.markdown(
-    "The census's women earn > $50K far less often than its men, so every model is right "
-    "more often for women. How big that gap is depends on what the model knows: privacy "
-    "noise in the sex column changes it."
-)
-cols = st.columns(3)
-for column, (label, result) in zip(
-    cols,
-    (("(a)", reference["true"]), ("(b)", here), ("(c)", reference["baseline"])),
-    strict=True,
-):
-    column.metric(
-        f"{label} right for women / men",
-        f"{text.percent(result['women'])} / {text.percent(result['men'])}",
+@st.fragment
+def analyst_table() -> None:
+    """Its own ε and the privatized table the analyst receives (a fragment)."""
+    epsilon = controls.epsilon_slider(
+        key="pml_table_eps", default=1.0, label="ε for the analyst's table"
     )
-charts.gap_curve().show(
-    curve=model.gap_frame(curve),
-    levels=model.gap_levels(reference),
-    mark=model.mark_frame(epsilon, 100 * here["gap"], f"(b): {model.points(here['gap'])}"),
-    title="Accuracy gap, women − men",
-    alt=model.describe_gap(curve, reference, epsilon, here),
-)
-true, baseline = reference["true"], reference["baseline"]
-st.caption(
-    f"Without the privatized columns the model is right for {text.percent(baseline['men'])} "
-    f"of the men (true table: {text.percent(true['men'])}) and {text.percent(baseline['women'])} "
-    f"of the women ({text.percent(true['women'])}): age and sex help most for the men, whose "
-    "incomes vary more. At small ε the privatized model loses that help and its gap moves "
-    "toward the baseline's. Privacy noise is not neutral: measure fairness at the ε you deploy. "
-    "Axes fixed: ε 0.01–10, gap 5–20 percentage points."
-)
-downloads.download_csv(model.gap_frame(curve), filename="private_ml-fairness-gap.csv",
-                       key="private_ml_dl_gap")  # fmt: skip
+    share = model.column_epsilon(epsilon, columns)
+    table = model.privatized_table(columns, mechanism, epsilon, draw)
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        st.markdown(f"**Age band × sex at ε′ = {text.number(share)}**")
+        st.dataframe(
+            model.marginal(columns, mechanism, epsilon, draw),
+            hide_index=True,
+            height=model.TABLE_HEIGHT,
+        )
+    with right:
+        st.markdown("**The first rows the analyst gets**")
+        st.dataframe(table.head(8), hide_index=True)
+    st.caption(
+        "± 1 SE: the standard error of the de-biased count (at the true share). About 95% of "
+        "estimates fall within 2 SE of the true count. The table has no name, birth date, SSN "
+        "or ZIP code."
+    )
+    downloads.download_csv(
+        table,
+        filename="private_ml-privatized-table.csv",
+        label="Download the privatized table (CSV)",
+        key="private_ml_dl_table",
+    )
+
+
+analyst_table()
+
+
+@st.fragment
+def model_and_fairness() -> None:
+    """Its own ε beside the coefficients, and the fairness gap at that ε (a fragment)."""
+    # --- 4. What the model learns --------------------------------------------------------------
+    st.header("4. What the model learns")
+    st.markdown(
+        "Each age band × sex category gets a coefficient: how much it raises the log-odds of "
+        "income > $50K. On privatized data they shrink toward 0, for two reasons. The expected "
+        "report keeps only p − q of the true category (the rest is spread over all categories), "
+        "and the report's noise makes the model trust the column less — *regression dilution*, "
+        "the classic effect of noisy features. The model then leans on education and hours."
+    )
+    controls_column, chart_column = st.columns([1, 2], gap="medium")
+    with controls_column:
+        epsilon = controls.epsilon_slider(
+            key="pml_model_eps", default=1.0, label="ε for the coefficients and the fairness gap"
+        )
+        share = model.column_epsilon(epsilon, columns)
+        here = model.privatized_model(columns, mechanism, epsilon, seed, draw)
+        gap = model.keep_gap(mechanism, share, len(model.AGE_SEX_CATEGORIES))
+        slope = model.shrinkage(here["coefficients"], reference["coefficients"])
+        st.metric("p − q for age band × sex", text.number(gap, 3))
+        st.metric("Privatized ÷ true coefficients", text.number(slope, 3))
+    with chart_column:
+        charts.coefficients().show(
+            coefficients=model.coefficients_frame(reference["coefficients"], here["coefficients"]),
+            title={
+                "text": f"Coefficients at ε = {text.number(epsilon)}",
+                "subtitle": "age band × sex",
+            },
+            alt=model.describe_coefficients(reference["coefficients"], here["coefficients"], slope),
+        )
+    st.caption(
+        "Coefficients centred within the column (with an intercept only the differences between "
+        "categories matter). The multiple is the least-squares slope of the blue diamonds on "
+        "the black circles. Axis fixed at −3.5 … 2.5."
+    )
+
+    # --- 5. Fairness ----------------------------------------------------------------------------
+    st.header("5. Fairness: accuracy for women and for men")
+    st.markdown(
+        "The census's women earn > $50K far less often than its men, so every model is right "
+        "more often for women. How big that gap is depends on what the model knows: privacy "
+        "noise in the sex column changes it."
+    )
+    cols = st.columns(3)
+    for column, (label, result) in zip(
+        cols,
+        (("(a)", reference["true"]), ("(b)", here), ("(c)", reference["baseline"])),
+        strict=True,
+    ):
+        column.metric(
+            f"{label} right for women / men",
+            f"{text.percent(result['women'])} / {text.percent(result['men'])}",
+        )
+    charts.gap_curve().show(
+        curve=model.gap_frame(curve),
+        levels=model.gap_levels(reference),
+        mark=model.mark_frame(epsilon, 100 * here["gap"], f"(b): {model.points(here['gap'])}"),
+        title="Accuracy gap, women − men",
+        alt=model.describe_gap(curve, reference, epsilon, here),
+    )
+    true, baseline = reference["true"], reference["baseline"]
+    st.caption(
+        f"Without the privatized columns the model is right for {text.percent(baseline['men'])} "
+        f"of the men (true table: {text.percent(true['men'])}) and "
+        f"{text.percent(baseline['women'])} "
+        f"of the women ({text.percent(true['women'])}): age and sex help most for the men, whose "
+        "incomes vary more. At small ε the privatized model loses that help and its gap moves "
+        "toward the baseline's. Privacy noise is not neutral: measure fairness at the ε you "
+        "deploy. "
+        "Axes fixed: ε 0.01–10, gap 5–20 percentage points."
+    )
+    downloads.download_csv(model.gap_frame(curve), filename="private_ml-fairness-gap.csv",
+                           key="private_ml_dl_gap")  # fmt: skip
+
+
+model_and_fairness()
+
 
 # --- 6. The answer ---------------------------------------------------------------------------
 st.header("6. So: can you learn from privatized data?")

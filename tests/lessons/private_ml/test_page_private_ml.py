@@ -205,13 +205,23 @@ def test_metrics_are_the_models_numbers(at):
         reference["baseline"]["accuracy"]
     )
     slope = lesson.shrinkage(here["coefficients"], reference["coefficients"])
-    assert shown["Privatized coefficients, as a multiple of the true ones"] == text.number(slope, 3)
+    assert shown["Privatized ÷ true coefficients"] == text.number(slope, 3)
     assert shown["p − q for age band × sex"] == text.number((math.e - 1) / (math.e + 11), 3)
 
 
-def test_epsilon_moves_every_section(at):
+def test_each_section_moves_with_its_own_epsilon(at):
+    # Sections 2, 3 and 4-5 each have an ε of their own (each a fragment): moving the main
+    # one leaves the others at their default.
+    at = run(at.select_slider(key="pml_eps").set_value(4.0))
+    chart_titled(at, "Coefficients at ε = 1")
+    assert "**Age band × sex at ε′ = 1**" in [m.value for m in at.markdown]
     for epsilon in (0.1, 4.0):
-        at = run(at.select_slider(key="pml_eps").set_value(epsilon))
+        at.select_slider(key="pml_eps").set_value(epsilon)
+        at.select_slider(key="pml_table_eps").set_value(epsilon)
+        at = run(at.select_slider(key="pml_model_eps").set_value(epsilon))
+        assert f"**Age band × sex at ε′ = {text.number(epsilon)}**" in [
+            m.value for m in at.markdown
+        ]
         here = lesson.privatized_model((), lesson.GRR, epsilon, SEED, SEED + lesson.SEED_PRIVATIZE)
         assert metrics(at)["(b) privatized table"] == text.percent(here["accuracy"])
         accuracy = chart_titled(at, "(b) trained on privatized data", prefix=True)
