@@ -48,59 +48,70 @@ with right:
         r" = \sqrt{n}\,\frac{e^{\varepsilon/2}}{e^{\varepsilon}-1}"
     )
 
-controls_column, chart_column = st.columns([2, 3], gap="medium")
-with controls_column:
-    epsilon = controls.epsilon_slider(key="cvl_eps")
-    p = dp.rr_keep_probability(epsilon)
-    central_sd = dp.laplace_std(1, epsilon)
-    local_sd = dp.local_count_std(n, epsilon)
-    ratio = dp.local_to_central_error_ratio(n, epsilon)
-    central_answer, local_answer = model.one_answer_each(
-        truth, n, epsilon, controls.seed() + model.SEED_ONE_ANSWER
-    )
-    cols = st.columns(2)
-    cols[0].metric("True count", f"{truth:,}")
-    cols[1].metric("Keep-probability p = q", f"{text.number(p)}")
-    cols = st.columns(2)
-    cols[0].metric("One central answer", f"{text.number(central_answer)}")
-    cols[1].metric("One local estimate", f"{local_answer:,.0f}")
-    cols = st.columns(2)
-    cols[0].metric("Typical error, central", f"± {text.number(central_sd)}")
-    cols[1].metric("Typical error, local", f"± {text.number(local_sd)}")
-    st.metric("Local is worse here by", f"about {ratio:,.0f}×")
 
-errors_seed = controls.seed() + model.SEED_ERRORS
-errors = model.error_distributions(truth, n, epsilon, errors_seed)
-with chart_column:
-    charts.error_distribution().show(
-        **model.error_distribution_data(errors, n, epsilon),
-        alt=(
-            "Two distributions of the absolute error on one log axis, at ε = "
-            f"{text.number(epsilon)}. "
-            f"Central (solid blue, exact): typical error ± {text.number(central_sd)} people. Local "
-            f"(dashed orange, {model.REPETITIONS:,} simulated surveys): typical error "
-            f"± {text.number(local_sd)} people, about {ratio:,.0f} times larger."
-        ),
+@st.fragment
+def one_question() -> None:
+    """ε beside one answer from each model and their error distributions (a fragment:
+    moving ε reruns only this section; section 2 has an ε of its own)."""
+    controls_column, chart_column = st.columns([2, 3], gap="medium")
+    with controls_column:
+        epsilon = controls.epsilon_slider(key="cvl_eps")
+        p = dp.rr_keep_probability(epsilon)
+        central_sd = dp.laplace_std(1, epsilon)
+        local_sd = dp.local_count_std(n, epsilon)
+        ratio = dp.local_to_central_error_ratio(n, epsilon)
+        central_answer, local_answer = model.one_answer_each(
+            truth, n, epsilon, controls.seed() + model.SEED_ONE_ANSWER
+        )
+        cols = st.columns(2)
+        cols[0].metric("True count", f"{truth:,}")
+        cols[1].metric("Keep-probability p = q", f"{text.number(p)}")
+        cols = st.columns(2)
+        cols[0].metric("One central answer", f"{text.number(central_answer)}")
+        cols[1].metric("One local estimate", f"{local_answer:,.0f}")
+        cols = st.columns(2)
+        cols[0].metric("Typical error, central", f"± {text.number(central_sd)}")
+        cols[1].metric("Typical error, local", f"± {text.number(local_sd)}")
+        st.metric("Local is worse here by", f"about {ratio:,.0f}×")
+
+    errors_seed = controls.seed() + model.SEED_ERRORS
+    errors = model.error_distributions(truth, n, epsilon, errors_seed)
+    with chart_column:
+        charts.error_distribution().show(
+            **model.error_distribution_data(errors, n, epsilon),
+            alt=(
+                "Two distributions of the absolute error on one log axis, at ε = "
+                f"{text.number(epsilon)}. "
+                f"Central (solid blue, exact): typical error ± {text.number(central_sd)} people. "
+                "Local "
+                f"(dashed orange, {model.REPETITIONS:,} simulated surveys): typical error "
+                f"± {text.number(local_sd)} people, about {ratio:,.0f} times larger."
+            ),
+        )
+    st.caption(
+        "Each curve shows how often an answer misses the truth by a given amount (10 bins per "
+        "factor of 10). Axes fixed: 0.01 to 100,000 people, 0 to 35%. The true value is an "
+        "error of 0; the local estimate is off by about "
+        f"{text.percent(dp.normalised_error(local_sd, truth))} "
+        "of the true count, the central one by "
+        f"{text.percent(dp.normalised_error(central_sd, truth))}."
     )
-st.caption(
-    "Each curve shows how often an answer misses the truth by a given amount (10 bins per "
-    "factor of 10). Axes fixed: 0.01 to 100,000 people, 0 to 35%. The true value is an "
-    "error of 0; the local estimate is off by about "
-    f"{text.percent(dp.normalised_error(local_sd, truth))} "
-    f"of the true count, the central one by {text.percent(dp.normalised_error(central_sd, truth))}."
-)
-snippets.ERRORS.show(
-    truth=truth,
-    n=n,
-    epsilon=epsilon,
-    repetitions=model.REPETITIONS,
-    seed=errors_seed,
-)
-downloads.download_csv(
-    errors,
-    filename="central_vs_local-error-distribution.csv",
-    key="central_vs_local_dl_errors",
-)
+    snippets.ERRORS.show(
+        truth=truth,
+        n=n,
+        epsilon=epsilon,
+        repetitions=model.REPETITIONS,
+        seed=errors_seed,
+    )
+    downloads.download_csv(
+        errors,
+        filename="central_vs_local-error-distribution.csv",
+        key="central_vs_local_dl_errors",
+    )
+
+
+one_question()
+
 
 st.header("2. More people: the gap grows")
 st.markdown(
@@ -112,49 +123,69 @@ st.latex(
     r"\frac{\operatorname{sd}_{\text{local}}}{\operatorname{sd}_{\text{central}}}"
     r" = \sqrt{n}\;\frac{\varepsilon\, e^{\varepsilon/2}}{\sqrt{2}\,(e^{\varepsilon}-1)}"
 )
-cols = st.columns(3)
-for col, size in zip(cols, (1_000, n, 1_000_000), strict=True):
-    col.metric(
-        f"n = {size:,}: local / central",
-        f"{dp.local_to_central_error_ratio(size, epsilon):,.0f}×",
+
+
+@st.fragment
+def gap_by_n() -> None:
+    """Its own ε beside the typical error of both models against n (a fragment)."""
+    data_label = "this census" if on_census else "your file"
+    controls_column, chart_column = st.columns([2, 3], gap="medium")
+    with controls_column:
+        epsilon = controls.epsilon_slider(key="cvl_n_eps", label="ε for the comparison by n")
+        central_sd = dp.laplace_std(1, epsilon)
+        for size in (1_000, n, 1_000_000):
+            st.metric(
+                f"n = {size:,}: local / central",
+                f"{dp.local_to_central_error_ratio(size, epsilon):,.0f}×",
+            )
+    with chart_column:
+        charts.error_versus_n().show(
+            **model.error_versus_n_data(epsilon, n, data_label),
+            alt=(
+                f"Log-log chart at ε = {text.number(epsilon)}: the central typical error is flat "
+                "at "
+                f"± {text.number(central_sd)} people for every n; the local one grows like √n, "
+                "from "
+                f"± {text.number(dp.local_count_std(100, epsilon))} at 100 people to "
+                f"± {dp.local_count_std(10_000_000, epsilon):,.0f} at 10,000,000. The dataset in "
+                "use "
+                f"({n:,} people) is marked by a dashed line."
+            ),
+        )
+    st.caption(
+        "Axes fixed: 100 to 10,000,000 people, 0.01 to 1,000,000 people of error, both log "
+        "scale. As a share of n the local error still shrinks, like 1/√n — that is why the local "
+        "model works for companies with millions of users, and poorly for a survey of 1,000."
     )
-data_label = "this census" if on_census else "your file"
-charts.error_versus_n().show(
-    **model.error_versus_n_data(epsilon, n, data_label),
-    alt=(
-        f"Log-log chart at ε = {text.number(epsilon)}: the central typical error is flat at "
-        f"± {text.number(central_sd)} people for every n; the local one grows like √n, from "
-        f"± {text.number(dp.local_count_std(100, epsilon))} at 100 people to "
-        f"± {dp.local_count_std(10_000_000, epsilon):,.0f} at 10,000,000. The dataset in use "
-        f"({n:,} people) is marked by a dashed line."
-    ),
-)
-st.caption(
-    "Axes fixed: 100 to 10,000,000 people, 0.01 to 1,000,000 people of error, both log "
-    "scale. As a share of n the local error still shrinks, like 1/√n — that is why the local "
-    "model works for companies with millions of users, and poorly for a survey of 1,000."
-)
-snippets.BY_N.show(epsilon=epsilon)
-downloads.download_csv(
-    model.error_versus_n(epsilon),
-    filename="central_vs_local-error-vs-n.csv",
-    key="central_vs_local_dl_by_n",
-)
+    snippets.BY_N.show(epsilon=epsilon)
+    downloads.download_csv(
+        model.error_versus_n(epsilon),
+        filename="central_vs_local-error-vs-n.csv",
+        key="central_vs_local_dl_by_n",
+    )
+
+
+gap_by_n()
+
 
 st.header("3. What each model asks you to trust")
+# At ε = 1 (fixed: the sliders above live in their own fragments).
+central_sd = dp.laplace_std(1, 1.0)
+local_sd = dp.local_count_std(n, 1.0)
+ratio = dp.local_to_central_error_ratio(n, 1.0)
 left, right = st.columns(2)
 with left, st.container(border=True):
     st.markdown(
         "**Central: trust the curator.** You hand your true answer to someone who "
         "stores the raw data, adds the noise correctly, keeps the budget, and is never "
         "hacked, subpoenaed or tempted. In return you get answers that are off by "
-        f"about ± {text.number(central_sd)} people."
+        f"about ± {text.number(central_sd)} people at ε = 1."
     )
 with right, st.container(border=True):
     st.markdown(
         "**Local: trust no one.** Your answer is randomized before it leaves your "
         "hands, so even a curator who leaks everything holds only deniable reports. "
-        f"The price: answers off by about ± {local_sd:,.0f} people here — "
+        f"The price: answers off by about ± {local_sd:,.0f} people here at ε = 1 — "
         f"{ratio:,.0f} times the central error."
     )
 st.markdown(

@@ -31,8 +31,9 @@ CENTRAL, LOCAL = lesson.CENTRAL, lesson.LOCAL
 def run_page(epsilon: float | None = None):
     at = page_apptest(PAGE).run()
     assert not at.exception, at.exception
-    if epsilon is not None:
+    if epsilon is not None:  # both sections' ε (each section is a fragment with its own)
         at.select_slider(key="cvl_eps").set_value(epsilon)
+        at.select_slider(key="cvl_n_eps").set_value(epsilon)
         at.run()
         assert not at.exception, at.exception
     return at
@@ -101,6 +102,21 @@ def test_epsilon_slider_updates_metrics_and_both_charts(epsilon):
     )
     assert local_line["n"].min() == pytest.approx(100)
     assert local_line["n"].max() == pytest.approx(10_000_000)
+
+
+def test_section_two_keeps_its_own_epsilon_and_section_three_speaks_of_epsilon_one():
+    at = page_apptest(PAGE).run()
+    at.select_slider(key="cvl_eps").set_value(0.1).run()
+    assert metric_starting(at, "n = 1,000: local / central") == (
+        f"{dp.local_to_central_error_ratio(1_000, 1.0):,.0f}×"
+    )
+    trust = " ".join(m.value for m in at.markdown)
+    assert f"± {text.number(dp.laplace_std(1, 1.0))} people at ε = 1" in trust
+    assert f"{dp.local_to_central_error_ratio(N, 1.0):,.0f} times the central error" in trust
+    at.select_slider(key="cvl_n_eps").set_value(0.1).run()
+    assert metric_starting(at, "n = 1,000: local / central") == (
+        f"{dp.local_to_central_error_ratio(1_000, 0.1):,.0f}×"
+    )
 
 
 def test_ratio_grows_like_root_n():
