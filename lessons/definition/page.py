@@ -66,85 +66,96 @@ st.latex(
 st.markdown("The Laplace mechanism answers with the count plus noise of scale b = 1/ε:")
 st.latex(r"F(D) = f(D) + \mathrm{Lap}(b), \qquad b = \frac{1}{\varepsilon}.")
 
-controls_column, chart_column = st.columns([2, 3], gap="medium")
-with controls_column:
-    epsilon = controls.epsilon_slider(key="def_eps")
-    scale = dp.laplace_scale(1, epsilon)
-    low_edge, high_edge = truth - model.HALF_WINDOW, truth + model.HALF_WINDOW
-    lo, hi = controls.slider(
-        "The event Y = [lo, hi]: the range of outputs an attacker watches for",
-        min_value=low_edge,
-        max_value=high_edge,
-        value=(float(truth), float(truth + 3)),
-        step=0.5,
-        format="%.1f",
-        key="def_event",
-        help="Any range of outputs is an event. The ratio bound must hold for all of them.",
-    )
-with chart_column:
-    charts.densities(truth).show(
-        density=model.density_frame(truth, truth_neighbour, epsilon),
-        event=model.event_frame(lo, hi),
-        title=f"Both worlds' output densities, ε = {text.number(epsilon)}",
-        alt=(
-            f"Two Laplace densities at ε = {text.number(epsilon)}: F(D) centred on {truth:,} "
-            "(solid blue) and "
-            f"F(D′) centred on {truth_neighbour:,} (dashed orange), on a log scale from "
-            f"{low_edge:,.0f} to {high_edge:,.0f}, with the event Y = [{text.number(lo)}, "
-            f"{text.number(hi)}] shaded."
-        ),
-    )
-st.caption(
-    "The y axis is logarithmic, so a flat density (small ε) and a tall spike (large ε) fit on "
-    "the same fixed axes. On it a Laplace density is a tent; the vertical gap between the two "
-    "tents is the privacy loss shown in section 2."
-)
-snippets.DENSITIES.show(truth=truth, truth_neighbour=truth_neighbour, epsilon=epsilon)
-downloads.download_csv(
-    model.download_frame(truth, truth_neighbour, epsilon),
-    filename="definition-densities.csv",
-    key="definition_dl_densities",
-)
+low_edge, high_edge = truth - model.HALF_WINDOW, truth + model.HALF_WINDOW
 
-if lo >= hi:
-    st.warning(
-        "Y has zero width, so both probabilities are 0 and their ratio is undefined. "
-        "Drag the two handles apart."
-    )
-else:
-    p_d, p_d_prime, ratio = dp.laplace_event_probabilities(
-        lo, hi, loc=truth, loc_neighbour=truth_neighbour, scale=scale
-    )
-    bound = dp.likelihood_ratio_bound(epsilon)
-    col_p, col_q, col_ratio, col_bound = st.columns(4)
-    col_p.metric("P[F(D) ∈ Y]", f"{text.number(p_d)}")
-    col_q.metric("P[F(D′) ∈ Y]", f"{text.number(p_d_prime)}")
-    col_ratio.metric("Ratio", f"{text.number(ratio)}")
-    col_bound.metric("e^ε", f"{text.number(bound)}")
-    if 1 / bound * (1 - 1e-9) <= ratio <= bound * (1 + 1e-9):
-        st.success(
-            f"The ratio {text.number(ratio)} lies within [e^−ε, e^ε] = [{text.number(1 / bound)}, "
-            f"{text.number(bound)}]. Move Y anywhere: it always will.",
-            icon=":material/check_circle:",
+
+@st.fragment
+def two_worlds() -> None:
+    """ε and the event beside both worlds' densities, and the ratio for that event (a
+    fragment: moving them reruns only this section; sections 2 and 3 have their own ε)."""
+    controls_column, chart_column = st.columns([2, 3], gap="medium")
+    with controls_column:
+        epsilon = controls.epsilon_slider(key="def_eps")
+        scale = dp.laplace_scale(1, epsilon)
+        lo, hi = controls.slider(
+            "The event Y = [lo, hi]: the range of outputs an attacker watches for",
+            min_value=low_edge,
+            max_value=high_edge,
+            value=(float(truth), float(truth + 3)),
+            step=0.5,
+            format="%.1f",
+            key="def_event",
+            help="Any range of outputs is an event. The ratio bound must hold for all of them.",
         )
-    else:  # cannot happen for the Laplace mechanism; shown if the math were wrong
-        st.error(
-            f"The ratio {text.number(ratio)} leaves [e^−ε, e^ε] = [{text.number(1 / bound)}, "
-            f"{text.number(bound)}].",
-            icon=":material/error:",
+    with chart_column:
+        charts.densities(truth).show(
+            density=model.density_frame(truth, truth_neighbour, epsilon),
+            event=model.event_frame(lo, hi),
+            title=f"Both worlds' output densities, ε = {text.number(epsilon)}",
+            alt=(
+                f"Two Laplace densities at ε = {text.number(epsilon)}: F(D) centred on {truth:,} "
+                "(solid blue) and "
+                f"F(D′) centred on {truth_neighbour:,} (dashed orange), on a log scale from "
+                f"{low_edge:,.0f} to {high_edge:,.0f}, with the event Y = [{text.number(lo)}, "
+                f"{text.number(hi)}] shaded."
+            ),
         )
-    if truth != truth_neighbour:
-        st.caption(
-            "The ratio reaches e^ε when Y lies entirely to the right of both centres (and e^−ε "
-            "entirely to the left): far out in a tail, every output is exactly e^ε times "
-            "likelier in one world."
+    st.caption(
+        "The y axis is logarithmic, so a flat density (small ε) and a tall spike (large ε) fit on "
+        "the same fixed axes. On it a Laplace density is a tent; the vertical gap between the two "
+        "tents is the privacy loss shown in section 2."
+    )
+    snippets.DENSITIES.show(truth=truth, truth_neighbour=truth_neighbour, epsilon=epsilon)
+    downloads.download_csv(
+        model.download_frame(truth, truth_neighbour, epsilon),
+        filename="definition-densities.csv",
+        key="definition_dl_densities",
+    )
+
+    if lo >= hi:
+        st.warning(
+            "Y has zero width, so both probabilities are 0 and their ratio is undefined. "
+            "Drag the two handles apart."
         )
     else:
-        st.caption(
-            "This person does not change the count, so both worlds give the same answer: the "
-            "two densities coincide and the ratio is 1 for every Y. The bound e^ε is reached "
-            "only for a neighbour who changes the count — pick someone who earns >50K."
+        p_d, p_d_prime, ratio = dp.laplace_event_probabilities(
+            lo, hi, loc=truth, loc_neighbour=truth_neighbour, scale=scale
         )
+        bound = dp.likelihood_ratio_bound(epsilon)
+        col_p, col_q, col_ratio, col_bound = st.columns(4)
+        col_p.metric("P[F(D) ∈ Y]", f"{text.number(p_d)}")
+        col_q.metric("P[F(D′) ∈ Y]", f"{text.number(p_d_prime)}")
+        col_ratio.metric("Ratio", f"{text.number(ratio)}")
+        col_bound.metric("e^ε", f"{text.number(bound)}")
+        if 1 / bound * (1 - 1e-9) <= ratio <= bound * (1 + 1e-9):
+            st.success(
+                f"The ratio {text.number(ratio)} lies within [e^−ε, e^ε] = "
+                f"[{text.number(1 / bound)}, "
+                f"{text.number(bound)}]. Move Y anywhere: it always will.",
+                icon=":material/check_circle:",
+            )
+        else:  # cannot happen for the Laplace mechanism; shown if the math were wrong
+            st.error(
+                f"The ratio {text.number(ratio)} leaves [e^−ε, e^ε] = [{text.number(1 / bound)}, "
+                f"{text.number(bound)}].",
+                icon=":material/error:",
+            )
+        if truth != truth_neighbour:
+            st.caption(
+                "The ratio reaches e^ε when Y lies entirely to the right of both centres (and e^−ε "
+                "entirely to the left): far out in a tail, every output is exactly e^ε times "
+                "likelier in one world."
+            )
+        else:
+            st.caption(
+                "This person does not change the count, so both worlds give the same answer: the "
+                "two densities coincide and the ratio is 1 for every Y. The bound e^ε is reached "
+                "only for a neighbour who changes the count — pick someone who earns >50K."
+            )
+
+
+two_worlds()
+
 
 # --- 2. The privacy loss --------------------------------------------------------------------
 st.header("2. The privacy loss, output by output")
@@ -161,32 +172,53 @@ st.latex(
 st.markdown(
     "The chart shows ℒ(y) for every output in view, and the grey band ±ε it may never leave."
 )
-charts.loss(truth).show(
-    loss=model.loss_frame(truth, truth_neighbour, epsilon),
-    **model.band_frames(truth, epsilon),
-    title=f"Privacy loss stays inside ±ε = ±{text.number(epsilon)}",
-    alt=(
-        f"Privacy loss across outputs {low_edge:,.0f} to {high_edge:,.0f} at ε = "
-        f"{text.number(epsilon)}: "
-        f"it is −{truth - truth_neighbour}·ε left of {truth_neighbour:,}, rises linearly between "
-        f"the two centres and is +{truth - truth_neighbour}·ε right of {truth:,}, inside the "
-        f"grey band ±{text.number(epsilon)}."
-        if truth != truth_neighbour
-        else f"Privacy loss across outputs {low_edge:,.0f} to {high_edge:,.0f}: 0 everywhere "
-        "(the removed person does not change the count), well inside the grey band "
-        f"±{text.number(epsilon)}."
-    ),
-)
-st.caption(
-    "The y axis is a symmetric log scale, so that a band of ±0.01 and one of ±10 are both "
-    "visible. Between the two true counts the loss climbs; outside them it sits exactly on the "
-    "edge of the band — the worst case is reached, but never exceeded."
-)
-downloads.download_csv(
-    model.download_frame(truth, truth_neighbour, epsilon),
-    filename="definition-privacy-loss.csv",
-    key="definition_dl_loss",
-)
+
+
+@st.fragment
+def privacy_loss() -> None:
+    """Its own ε beside the privacy loss across outputs (a fragment)."""
+    loss_controls, loss_chart = st.columns([2, 3], gap="medium")
+    with loss_controls:
+        epsilon = controls.epsilon_slider(key="def_loss_eps", label="ε for the privacy loss")
+        # |ℒ(y)| is at most |f(D) − f(D′)|·ε: ε when the removed person is counted, else 0.
+        st.metric(
+            "Largest |privacy loss| here", text.number(abs(truth - truth_neighbour) * epsilon)
+        )
+        st.caption("Its own ε: section 1's slider moves only section 1.")
+    with loss_chart:
+        charts.loss(truth).show(
+            loss=model.loss_frame(truth, truth_neighbour, epsilon),
+            **model.band_frames(truth, epsilon),
+            title=f"Privacy loss stays inside ±ε = ±{text.number(epsilon)}",
+            alt=(
+                f"Privacy loss across outputs {low_edge:,.0f} to {high_edge:,.0f} at ε = "
+                f"{text.number(epsilon)}: "
+                f"it is −{truth - truth_neighbour}·ε left of {truth_neighbour:,}, rises linearly "
+                "between "
+                f"the two centres and is +{truth - truth_neighbour}·ε right of {truth:,}, inside "
+                "the "
+                f"grey band ±{text.number(epsilon)}."
+                if truth != truth_neighbour
+                else f"Privacy loss across outputs {low_edge:,.0f} to {high_edge:,.0f}: 0 "
+                "everywhere (the removed person does not change the count), well inside the "
+                "grey band "
+                f"±{text.number(epsilon)}."
+            ),
+        )
+    st.caption(
+        "The y axis is a symmetric log scale, so that a band of ±0.01 and one of ±10 are both "
+        "visible. Between the two true counts the loss climbs; outside them it sits exactly on the "
+        "edge of the band — the worst case is reached, but never exceeded."
+    )
+    downloads.download_csv(
+        model.download_frame(truth, truth_neighbour, epsilon),
+        filename="definition-privacy-loss.csv",
+        key="definition_dl_loss",
+    )
+
+
+privacy_loss()
+
 
 # --- 3. What an attacker can conclude ------------------------------------------------------
 st.header("3. What an attacker can conclude")
@@ -197,37 +229,50 @@ st.markdown(
     "which is at most e^ε. So whatever y they see, their belief is at most"
 )
 st.latex(r"\Pr[D \mid y] \;\le\; \frac{e^{\varepsilon}\,p}{e^{\varepsilon}\,p + 1 - p}.")
-prior = controls.share_slider(
-    "Attacker's prior belief p that the data set is D  (← knows less · knows more →)",
-    key="def_prior",
-    value=0.10,
-    low=0.01,
-    high=0.99,
-)
-posterior = dp.posterior_bound(prior, epsilon)
-col_prior, col_eps, col_post = st.columns(3)
-col_prior.metric("Prior p", f"{text.percent(prior, 2)}")
-col_eps.metric("ε", f"{text.number(epsilon)}")
-col_post.metric(
-    "Worst-case posterior", f"{text.percent(posterior)}", delta=f"{posterior - prior:+.1%} points"
-)
-charts.posterior().show(
-    curve=model.posterior_frame(prior),
-    **model.posterior_frames(prior, epsilon, posterior),
-    title="Worst-case belief after one output",
-    alt=(
-        "Worst-case posterior versus ε from 0.01 to 20 for a prior of "
-        f"{text.percent(prior, 2)}: it starts at "
-        f"the prior and climbs towards 100%; at the chosen ε = {text.number(epsilon)} it is "
-        f"{text.percent(posterior)}."
-    ),
-)
-snippets.POSTERIOR.show(prior=prior, epsilon=epsilon)
-downloads.download_csv(
-    model.posterior_frame(prior),
-    filename="definition-posterior.csv",
-    key="definition_dl_posterior",
-)
+
+
+@st.fragment
+def attacker_belief() -> None:
+    """Its own ε and the prior beside the worst-case posterior (a fragment)."""
+    epsilon = controls.epsilon_slider(key="def_post_eps", label="ε of the output the attacker sees")
+    prior = controls.share_slider(
+        "Attacker's prior belief p that the data set is D  (← knows less · knows more →)",
+        key="def_prior",
+        value=0.10,
+        low=0.01,
+        high=0.99,
+    )
+    posterior = dp.posterior_bound(prior, epsilon)
+    col_prior, col_eps, col_post = st.columns(3)
+    col_prior.metric("Prior p", f"{text.percent(prior, 2)}")
+    col_eps.metric("ε", f"{text.number(epsilon)}")
+    col_post.metric(
+        "Worst-case posterior",
+        f"{text.percent(posterior)}",
+        delta=f"{posterior - prior:+.1%} points",
+    )
+    charts.posterior().show(
+        curve=model.posterior_frame(prior),
+        **model.posterior_frames(prior, epsilon, posterior),
+        title="Worst-case belief after one output",
+        alt=(
+            "Worst-case posterior versus ε from 0.01 to 20 for a prior of "
+            f"{text.percent(prior, 2)}: it starts at "
+            f"the prior and climbs towards 100%; at the chosen ε = {text.number(epsilon)} it is "
+            f"{text.percent(posterior)}."
+        ),
+    )
+    snippets.POSTERIOR.show(prior=prior, epsilon=epsilon)
+    downloads.download_csv(
+        model.posterior_frame(prior),
+        filename="definition-posterior.csv",
+        key="definition_dl_posterior",
+    )
+
+
+attacker_belief()
+
+
 small_prior = 0.01
 at_ten = dp.posterior_bound(small_prior, 10.0)
 at_one = dp.posterior_bound(small_prior, 1.0)

@@ -54,6 +54,10 @@ def test_defaults_show_the_bound_reached_in_the_tail(truth: int) -> None:
 def test_epsilon_slider_moves_ratio_densities_and_band(truth: int) -> None:
     at = run_page()
     at.select_slider(key="def_eps").set_value(0.1).run()
+    # Each section is a fragment with its own ε: section 2's chart is still at ε = 1.
+    assert chart_spec(at, 1)["title"] == "Privacy loss stays inside ±ε = ±1"
+    at.select_slider(key="def_loss_eps").set_value(0.1).run()
+    assert metrics(at)["Largest |privacy loss| here"] == "0.1"
     assert not at.exception
     shown = metrics(at)
     assert shown["e^ε"] == f"{math.exp(0.1):,.4g}"
@@ -104,7 +108,7 @@ def test_removing_a_low_earner_leaves_the_count_unchanged(truth: int) -> None:
 
 def test_prior_slider_moves_the_posterior_and_its_chart() -> None:
     at = run_page()
-    at.select_slider(key="def_eps").set_value(3.0)
+    at.select_slider(key="def_post_eps").set_value(3.0)
     at.slider(key="def_prior").set_value(0.5).run()
     assert not at.exception
     expected = dp.posterior_bound(0.5, 3.0)  # e^3 / (e^3 + 1) = 95.3%
@@ -135,6 +139,7 @@ def test_link_reproduces_every_widget(truth: int) -> None:
     at = run_with_params(
         def_person=f"{low_earner} — earns <=50K",  # the URL holds the option as shown
         def_eps="2",
+        def_post_eps="2",
         def_event=[str(truth - 6.0), str(truth - 2.0)],
         def_prior="0.5",
     )
@@ -171,6 +176,8 @@ def test_invalid_link_value_falls_back_to_the_default_with_a_notice(params, trut
 def test_code_behind_the_charts_has_the_current_values_and_reproduces_them(truth: int) -> None:
     at = run_page()
     at.select_slider(key="def_eps").set_value(0.5)
+    at.select_slider(key="def_loss_eps").set_value(0.5)
+    at.select_slider(key="def_post_eps").set_value(0.5)
     at.slider(key="def_prior").set_value(0.3).run()
     densities_code, posterior_code = (block.value for block in at.code)
     assert f"truth, truth_neighbour, epsilon = {truth}, {truth - 1}, 0.5" in densities_code
