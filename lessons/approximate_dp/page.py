@@ -131,6 +131,35 @@ def laplace_against_gaussian() -> None:
             curves=model.delta_curve(epsilon, delta),
             mark=model.calibration_mark(cal),
         )
+
+    snippets.LOSS.show(epsilon=epsilon, delta=delta)
+    downloads.download_csv(
+        model.delta_curve(epsilon, delta), filename="gaussian-delta-curve.csv", key="ad_dl_delta"
+    )
+
+
+laplace_against_gaussian()
+
+
+@st.fragment
+def densities_and_losses() -> None:
+    """Its own ε and δ above both mechanisms' densities and privacy-loss bars (a fragment:
+    moving them reruns only this part; the δ curve above keeps its own)."""
+    st.markdown(
+        "Now look at the two mechanisms' outputs themselves, at an ε and δ of your choice: "
+        "the densities with and without you, and where their privacy loss falls."
+    )
+    epsilon_column, delta_column = st.columns(2)
+    with epsilon_column:
+        epsilon = controls.epsilon_slider(
+            key="ad_loss_eps",
+            default=model.DEFAULT_EPSILON,
+            options=model.EPSILONS,
+            label="ε for the densities and losses",
+        )
+    with delta_column:
+        delta = delta_slider("ad_loss_delta", "δ for these densities")
+    cal = model.calibration(epsilon, delta)
     laplace_column, gaussian_column = st.columns(2)
     with laplace_column:
         charts.densities(ui_charts.ORANGE).show(
@@ -175,10 +204,6 @@ def laplace_against_gaussian() -> None:
             bins=model.gaussian_loss_bins(epsilon, delta),
             truth=model.epsilon_rule_in_loss_units(),
         )
-    snippets.LOSS.show(epsilon=epsilon, delta=delta)
-    downloads.download_csv(
-        model.delta_curve(epsilon, delta), filename="gaussian-delta-curve.csv", key="ad_dl_delta"
-    )
     st.markdown(
         "On the log axis the vertical gap between the solid and the dashed curve *is* the "
         "privacy loss. Laplace's two tents stay within ε of each other everywhere: its loss "
@@ -213,7 +238,7 @@ def laplace_against_gaussian() -> None:
     )
 
 
-laplace_against_gaussian()
+densities_and_losses()
 
 
 # --- 3. Choosing σ -----------------------------------------------------------------------------
