@@ -8,8 +8,9 @@ Per lesson, at 1280x800: open it, focus the slider its catalogue entry names as
 `main_control`, press ArrowRight once to warm up, then PRESSES more times in one direction
 (ArrowRight, turning to ArrowLeft at the slider's end), so that almost every press asks for
 a value the session has not seen. (Alternating Left/Right would flatter a page: Streamlit's
-browser cache then answers every message over 10 KB with a reference to its earlier copy.) A press is timed from just before the key goes down until the app is idle again
-(the run it started has finished, no element is stale) and two animation frames have
+browser cache then answers every message over 10 KB with a reference to its earlier copy.)
+A press is timed from just before the key goes down until the app is idle again (the run it
+started has finished, no element is stale) and two animation frames have
 painted, so the chart's redraw is inside the time. Bytes are every websocket frame the
 server sent for that press. Page switches: from Home, a click on each lesson's link in the
 navigation to the end of that page's first run.

@@ -44,7 +44,7 @@ CENSUS_COLUMNS: tuple[NumericColumn, ...] = (
     NumericColumn("CapitalLoss", "Capital loss ($)", 0.0, 5_000.0, 25.0, (0.0, 2_000.0)),
 )
 HISTOGRAM_BINS = 50
-CURVE_POINTS = 200  # upper bounds on the bias/noise chart
+CURVE_POINTS = 100  # upper bounds on the bias/noise chart (smooth curves on a log axis)
 ERROR_FLOOR = 0.1  # the error chart's y axis starts here (log scale)
 
 # Section "one person, many rows": a simulated visits table, one row per visit.

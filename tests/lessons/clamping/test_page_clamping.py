@@ -260,3 +260,18 @@ def test_markdown_in_a_column_name_is_shown_literally() -> None:
     at = hosted(upload=("evil.csv", b"Job,**Pay**\nSales,1\nClerk,2\nCook,3\n"))
     assert "**Pay**" not in prose(at)
     assert text.plain("**Pay**") in prose(at)
+
+
+def test_sections_four_and_five_have_their_own_epsilon() -> None:
+    """Each section is a fragment: section 2's ε moves sections 2-3 only."""
+    at = run_page()
+    at.select_slider(key="clamp_eps").set_value(0.1).run()
+    chart_titled(at, "Bounding contributions at ε = 1")
+    leak_before = metrics(at)["Noise scale without"]
+    at.select_slider(key="clamp_leak_eps").set_value(0.5)
+    at.select_slider(key="clamp_rows_eps").set_value(2.0).run()
+    chart_titled(at, "Bounding contributions at ε = 2")
+    # the leak's noise scale is (U − L)/ε: halving ε doubles it
+    assert float(metrics(at)["Noise scale without"].replace(",", "")) == pytest.approx(
+        2 * float(leak_before.replace(",", "")), rel=1e-3
+    )
