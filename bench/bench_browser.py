@@ -86,7 +86,9 @@ def press_times(page: Page, wire: Wire, lesson: Lesson) -> tuple[list[float], li
     times, sizes = [], []
     key = "ArrowRight"
     for i in range(PRESSES + 1):
-        if thumb.get_attribute("aria-valuenow") == thumb.get_attribute("aria-valuemax"):
+        # The thumb is an <input type="range">: turn back at its end (a press there would
+        # start no run).
+        if thumb.evaluate("e => Number(e.value) >= Number(e.max)"):
             key = "ArrowLeft"
         idle_after(page, [-1, -1])
         before, sent = runs_seen(page), wire.received
