@@ -2,7 +2,8 @@
 
 For every page in the navigation: one warm-up run, then RERUNS reruns, each after moving
 the page's main slider (the catalogue's main_control) to the other of two neighbouring
-values; a page without a slider gets plain reruns. Prints a Markdown table; asserts
+values — next to its default, and at both of its ends (issue 11: "at the widget
+extremes"); a page without a slider gets plain reruns. Prints a Markdown table; asserts
 nothing. Run with `make bench` from the repository root.
 """
 
@@ -38,26 +39,47 @@ def main_slider(at: AppTest, label: str = ""):
     return None
 
 
-def neighbour_value(widget):
-    """A value one step away from the widget's current value, or None if unknown."""
-    current = widget.value
-    if widget.type == "slider":
-        if isinstance(current, tuple | list):  # a range slider: move its upper end
-            low, high = current
-            step_high = high + widget.step if high + widget.step <= widget.max else low
-            return (low, step_high) if step_high > low else None
-        up = current + widget.step
-        return up if up <= widget.max else current - widget.step
-    # select_slider: options are the *formatted* labels; find a value that formats to the
-    # label next to the current one (works for numbers and strings formatted plainly).
-    labels = widget.options
-    index = labels.index(str(widget.format_func(current)))
-    target = labels[index + 1] if index + 1 < len(labels) else labels[index - 1]
-    for candidate in (*_numbers(target), target):
+def _as_value(widget, label: str):
+    """The value a select_slider shows as `label` (its options are the formatted labels)."""
+    for candidate in (*_numbers(label), label):
         with contextlib.suppress(Exception):  # format_func may reject the wrong type
-            if str(widget.format_func(candidate)) == target:
+            if str(widget.format_func(candidate)) == label:
                 return candidate
     return None
+
+
+def value_pairs(widget) -> dict[str, tuple]:
+    """Two neighbouring values of the widget near its default, at its low end and at its
+    high end (a range slider moves its upper end; at the low end, its lower end)."""
+    current = widget.value
+    if widget.type == "slider":
+        step, low, high = widget.step, widget.min, widget.max
+        if isinstance(current, tuple | list):
+            lower, upper = current
+            up = upper + step if upper + step <= high else upper - step
+            return {
+                "default": ((lower, up), tuple(current)),
+                "lowest": ((low, low + step), (low, low + 2 * step)),
+                "highest": ((high - 2 * step, high), (high - 2 * step, high - step)),
+            }
+        up = current + step if current + step <= high else current - step
+        return {
+            "default": (up, current),
+            "lowest": (low, low + step),
+            "highest": (high, high - step),
+        }
+    labels = widget.options
+    index = labels.index(str(widget.format_func(current)))
+    nearby = labels[index + 1] if index + 1 < len(labels) else labels[index - 1]
+    pairs = {
+        "default": (nearby, labels[index]),
+        "lowest": (labels[0], labels[1]),
+        "highest": (labels[-1], labels[-2]),
+    }
+    values = {
+        name: tuple(_as_value(widget, label) for label in pair) for name, pair in pairs.items()
+    }
+    return {name: pair for name, pair in values.items() if None not in pair}
 
 
 def _numbers(text: str) -> list[float | int]:
@@ -68,17 +90,25 @@ def _numbers(text: str) -> list[float | int]:
     return found
 
 
-def bench_page(lesson: Lesson) -> tuple[str, list[float]]:
+def bench_page(lesson: Lesson) -> list[tuple[str, list[float]]]:
+    """(what moved, rerun times in ms) for each position of the main slider."""
     at = AppTest.from_file(str(lesson.path), default_timeout=TIMEOUT_S).run()
     if at.exception:
-        return "(page raised an exception)", []
+        return [("(page raised an exception)", [])]
     widget = main_slider(at, lesson.main_control)
-    other = neighbour_value(widget) if widget is not None else None
-    if other is None:
-        values, moved = None, "(no slider: plain rerun)"
-    else:
-        values = (other, widget.value)
-        moved = f"{widget.type} “{widget.label.split('(')[0].strip()}”"
+    if widget is None:
+        return [("(no slider: plain rerun)", _reruns(at, lesson, None))]
+    name = f"{widget.type} “{widget.label.split('(')[0].strip()}”"
+    return [
+        (f"{name}, {where}", _reruns(at, lesson, pair))
+        for where, pair in value_pairs(widget).items()
+    ]
+
+
+def _reruns(at: AppTest, lesson: Lesson, values: tuple | None) -> list[float]:
+    if values is not None:  # one warm-up at this position
+        main_slider(at, lesson.main_control).set_value(values[1])
+        at.run()
     times = []
     for i in range(RERUNS):
         if values is not None:
@@ -86,7 +116,7 @@ def bench_page(lesson: Lesson) -> tuple[str, list[float]]:
         start = time.perf_counter()
         at.run()
         times.append((time.perf_counter() - start) * 1000)
-    return moved, times
+    return times
 
 
 def main() -> None:
@@ -104,15 +134,15 @@ def main() -> None:
     print("| page | widget moved | median ms | p90 ms | max ms |")
     print("|---|---|---:|---:|---:|")
     for lesson in all_pages():
-        moved, times = bench_page(lesson)
-        if not times:
-            print(f"| {lesson.title} | {moved} | – | – | – |")
-            continue
-        p90 = statistics.quantiles(times, n=10)[-1]
-        print(
-            f"| {lesson.title} | {moved} | {statistics.median(times):,.1f} | "
-            f"{p90:,.1f} | {max(times):,.1f} |"
-        )
+        for moved, times in bench_page(lesson):
+            if not times:
+                print(f"| {lesson.title} | {moved} | – | – | – |")
+                continue
+            p90 = statistics.quantiles(times, n=10)[-1]
+            print(
+                f"| {lesson.title} | {moved} | {statistics.median(times):,.1f} | "
+                f"{p90:,.1f} | {max(times):,.1f} |"
+            )
 
 
 if __name__ == "__main__":

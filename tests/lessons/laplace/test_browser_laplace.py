@@ -2,6 +2,7 @@
 interval metrics follow, and no traceback appears."""
 
 import math
+from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
@@ -12,6 +13,8 @@ from browser_helpers import (
     move_slider_with_keyboard,
     open_lesson,
 )
+from lessons.laplace import model
+from ui import controls
 
 
 def test_epsilon_slider_shrinks_the_noise(page: Page, app_server: str) -> None:
@@ -39,4 +42,24 @@ def test_a_keyboard_move_writes_the_bound_parameters_into_the_url(
     assert params.get("lap_eps") == ["0.7"], page.url
     assert params.get("lap_n") == ["5,000"], page.url
     expect(metric_value(page, "Scale b = 1/ε")).to_have_text(f"{1 / 0.7:,.4g}")
+    assert_no_exception(page)
+
+
+def test_a_download_writes_the_current_histogram_on_click(page: Page, app_server: str) -> None:
+    """Downloads are deferred (the CSV is written when clicked, not on every run): the file
+    must still arrive, and hold the histogram at the ε chosen just before."""
+    open_lesson(page, app_server, "laplace/page.py")
+    move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight", times=2)  # 1 -> 2
+    button = page.locator('[data-testid="stDownloadButton"]').first
+    button.scroll_into_view_if_needed()
+    with page.expect_download(timeout=20_000) as download:
+        button.click()
+    assert download.value.suggested_filename == "laplace-histogram.csv"
+    lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "start,end,count,share"
+    assert sum(int(line.split(",")[2]) for line in lines[1:]) == 2_000
+    # The page's defaults: people aged 40 or older, 2,000 answers, window ± 50; here ε = 2.
+    truth, seed = model.people_aged_at_least(40), controls.DEFAULT_SEED + model.SEED_HISTOGRAM
+    expected = model.histogram(truth, 2.0, 2_000, 50.0, seed)[0]
+    assert [int(line.split(",")[2]) for line in lines[1:]] == expected["count"].tolist()
     assert_no_exception(page)
