@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-import ui.process  # noqa: F401  (imported once per process, it freezes the lessons' code)
+import lessons.preload  # noqa: F401  (imported once per process, it freezes the lessons' code)
 from lessons.catalogue import HOME, MOVED, Lesson, all_pages, by_folder, neighbours
 from ui import classroom, links, userdata
 

@@ -178,7 +178,7 @@ def fit(features: np.ndarray, labels: np.ndarray) -> LogisticRegression:
     """The income classifier: logistic regression (L2, C = 1). Newton–Cholesky suits many
     rows and few features: 4 times faster than lbfgs here, the same model to its tolerance.
     scikit-learn is imported here, on the first fit: only this lesson needs its 0.4 s and
-    ~37 MB, so a server whose classes never open it does not pay them (ui/process.py)."""
+    ~37 MB, so a server whose classes never open it does not pay them (lessons/preload.py)."""
     from sklearn.linear_model import LogisticRegression
 
     return LogisticRegression(solver=SOLVER, max_iter=MAX_ITER).fit(features, labels)

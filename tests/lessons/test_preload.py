@@ -1,4 +1,4 @@
-"""ui/process.py: once per server process, the lessons' code is imported and frozen out of
+"""lessons/preload.py: once per server process, the lessons' code is imported and frozen out of
 the cycle collector, so Streamlit's full collection after every run stays cheap.
 
 Each check runs in a fresh interpreter: the test process has imported much more."""
@@ -12,7 +12,7 @@ from lessons.catalogue import all_pages
 
 PROBE = """
 import gc, json, sys
-import ui.process
+import lessons.preload
 tracked = len(gc.get_objects())
 print(json.dumps({
     "frozen": gc.get_freeze_count(),
