@@ -12,6 +12,18 @@ from browser_helpers import assert_no_exception, control_to_chart_px, open_page
 from lessons.catalogue import LESSONS
 
 WITH_CONTROL = [lesson for lesson in LESSONS if lesson.main_control]
+# The sections that got a control of their own when each section became a fragment: (the
+# lesson's url_path, part of the control's label). Each sits beside the chart it drives.
+SECTION_CONTROLS = [
+    ("laplace", "Privacy loss of this answer"),
+    ("definition", "ε for the privacy loss"),
+    ("choosing", "ε for the trait question"),
+    ("choosing", "ε for the Gumbel comparison"),
+    ("kary-rr", "ε for the variance curve"),
+    ("central-vs-local", "ε for the comparison by n"),
+    ("private-ml", "ε for the coefficients"),
+    ("clamping", "ε for the visit count"),
+]
 SCREENS = [(1280, 720, True), (1280, 800, False)]
 
 
@@ -31,4 +43,22 @@ def test_each_main_control_and_its_whole_chart_fit_on_one_screen(
         span, room = control_to_chart_px(page, lesson.main_control)
         if span > room:
             too_far.append(f"{lesson.title}: {span:.0f} px > {room:.0f} px")
+    assert not too_far, too_far
+
+
+@pytest.mark.parametrize(("width", "height", "presenting"), SCREENS, ids=["720p", "800"])
+def test_each_section_control_and_its_chart_fit_on_one_screen(
+    page: Page, app_server: str, width: int, height: int, presenting: bool
+) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    too_far = []
+    for url_path, control in SECTION_CONTROLS:
+        open_page(page, app_server, url_path + ("?present=true" if presenting else ""))
+        if presenting:
+            page.wait_for_function(
+                "() => getComputedStyle(document.documentElement).fontSize === '21px'"
+            )
+        span, room = control_to_chart_px(page, control)
+        if span > room:
+            too_far.append(f"{url_path} / {control}: {span:.0f} px > {room:.0f} px")
     assert not too_far, too_far
