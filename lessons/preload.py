@@ -19,8 +19,12 @@ The collection after each run then walks only what the sessions made (about 1 ms
 first session's first run is under way when this module is imported, so its few objects
 are frozen too: a one-off of well under a megabyte, kept until the process ends.
 
-scikit-learn is not imported here: only "Privatized data for ML" needs it (0.4 s, ~37 MB),
-so it is imported on that lesson's first fit and its objects stay visible to the collector.
+Two things wait for the lesson that needs them, and their objects stay visible to the
+collector (a few ms a run once loaded): scikit-learn, which only "Privatized data for ML"
+uses (0.4 s, ~37 MB; imported on its first fit), and the class survey's modules (its store,
+database drivers and QR encoder: ~12 MB, 100 modules; imported when a class opens it).
+Without that, a server whose classes never use them would carry them (the 200-seed memory
+sweep of bench/bench_seeds.py went from 296 to 307 MB, over its 300 MB target).
 """
 
 from __future__ import annotations
@@ -33,12 +37,16 @@ from lessons.catalogue import all_pages
 
 # The modules a lesson's page imports, other than its page script (which Streamlit executes).
 LESSON_MODULES: tuple[str, ...] = ("model", "charts", "snippets")
+# Lessons whose modules are left to their first visit (see above).
+LEFT_TO_FIRST_VISIT: frozenset[str] = frozenset({"class_survey"})
 
 
 def import_lessons_and_freeze() -> None:
     """Import every lesson's modules, collect what the imports left as garbage (so it is
     not frozen), then freeze everything that is left."""
     for lesson in all_pages():
+        if lesson.folder in LEFT_TO_FIRST_VISIT:
+            continue
         for module in LESSON_MODULES:
             name = f"lessons.{lesson.folder}.{module}"
             if importlib.util.find_spec(name) is not None:

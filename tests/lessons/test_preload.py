@@ -19,6 +19,7 @@ print(json.dumps({
     "tracked": tracked,
     "modules": sorted(name for name in sys.modules if name.startswith("lessons.")),
     "sklearn": any(name == "sklearn" or name.startswith("sklearn.") for name in sys.modules),
+    "survey": any(name == "survey" or name.startswith("survey.") for name in sys.modules),
 }))
 """
 
@@ -41,11 +42,16 @@ def test_the_lessons_code_is_frozen_and_a_full_collection_walks_little():
 def test_every_lesson_model_and_chart_module_is_imported_up_front():
     modules = set(probe()["modules"])
     for lesson in all_pages():
+        if lesson.folder == "class_survey":
+            assert not any(name.startswith("lessons.class_survey.") for name in modules)
+            continue
         for part in ("model", "charts"):
             if (ROOT / "lessons" / lesson.folder / f"{part}.py").exists():
                 assert f"lessons.{lesson.folder}.{part}" in modules
 
 
-def test_scikit_learn_waits_for_the_lesson_that_needs_it():
-    """0.4 s and ~37 MB per process: imported on the first fit, not at start."""
-    assert probe()["sklearn"] is False
+def test_scikit_learn_and_the_survey_store_wait_for_the_lessons_that_need_them():
+    """0.4 s and ~37 MB, and ~12 MB: imported on first use, not at start."""
+    found = probe()
+    assert found["sklearn"] is False
+    assert found["survey"] is False
