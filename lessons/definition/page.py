@@ -180,14 +180,14 @@ def privacy_loss() -> None:
     loss_controls, loss_chart = st.columns([2, 3], gap="medium")
     with loss_controls:
         epsilon = controls.epsilon_slider(key="def_loss_eps", label="ε for the privacy loss")
-        # |ℒ(y)| is at most |f(D) − f(D′)|·ε: ε when the removed person is counted, else 0.
-        st.metric(
-            "Largest |privacy loss| here", text.number(abs(truth - truth_neighbour) * epsilon)
-        )
+        loss = model.loss_frame(truth, truth_neighbour, epsilon)
+        # The largest |ℒ(y)| over the outputs in view: ε when the removed person is counted
+        # (the grid reaches past both centres), else 0.
+        st.metric("Largest |privacy loss| here", text.number(float(loss["loss"].abs().max())))
         st.caption("Its own ε: section 1's slider moves only section 1.")
     with loss_chart:
         charts.loss(truth).show(
-            loss=model.loss_frame(truth, truth_neighbour, epsilon),
+            loss=loss,
             **model.band_frames(truth, epsilon),
             title=f"Privacy loss stays inside ±ε = ±{text.number(epsilon)}",
             alt=(
@@ -234,34 +234,37 @@ st.latex(r"\Pr[D \mid y] \;\le\; \frac{e^{\varepsilon}\,p}{e^{\varepsilon}\,p + 
 @st.fragment
 def attacker_belief() -> None:
     """Its own ε and the prior beside the worst-case posterior (a fragment)."""
-    epsilon = controls.epsilon_slider(key="def_post_eps", label="ε of the output the attacker sees")
-    prior = controls.share_slider(
-        "Attacker's prior belief p that the data set is D  (← knows less · knows more →)",
-        key="def_prior",
-        value=0.10,
-        low=0.01,
-        high=0.99,
-    )
-    posterior = dp.posterior_bound(prior, epsilon)
-    col_prior, col_eps, col_post = st.columns(3)
-    col_prior.metric("Prior p", f"{text.percent(prior, 2)}")
-    col_eps.metric("ε", f"{text.number(epsilon)}")
-    col_post.metric(
-        "Worst-case posterior",
-        f"{text.percent(posterior)}",
-        delta=f"{posterior - prior:+.1%} points",
-    )
-    charts.posterior().show(
-        curve=model.posterior_frame(prior),
-        **model.posterior_frames(prior, epsilon, posterior),
-        title="Worst-case belief after one output",
-        alt=(
-            "Worst-case posterior versus ε from 0.01 to 20 for a prior of "
-            f"{text.percent(prior, 2)}: it starts at "
-            f"the prior and climbs towards 100%; at the chosen ε = {text.number(epsilon)} it is "
-            f"{text.percent(posterior)}."
-        ),
-    )
+    controls_column, chart_column = st.columns([2, 3], gap="medium")
+    with controls_column:
+        epsilon = controls.epsilon_slider(
+            key="def_post_eps", label="ε of the output the attacker sees"
+        )
+        prior = controls.share_slider(
+            "Attacker's prior belief p that the data set is D  (← knows less · knows more →)",
+            key="def_prior",
+            value=0.10,
+            low=0.01,
+            high=0.99,
+        )
+        posterior = dp.posterior_bound(prior, epsilon)
+        col_prior, col_post = st.columns(2)
+        col_prior.metric("Prior p", f"{text.percent(prior, 2)}")
+        col_post.metric(
+            "Worst-case posterior",
+            f"{text.percent(posterior)}",
+            delta=f"{posterior - prior:+.1%} points",
+        )
+    with chart_column:
+        charts.posterior().show(
+            curve=model.posterior_frame(prior),
+            **model.posterior_frames(prior, epsilon, posterior),
+            title="Worst-case belief after one output",
+            alt=(
+                "Worst-case posterior versus ε from 0.01 to 20 for a prior of "
+                f"{text.percent(prior, 2)}: it starts at the prior and climbs towards 100%; "
+                f"at the chosen ε = {text.number(epsilon)} it is {text.percent(posterior)}."
+            ),
+        )
     snippets.POSTERIOR.show(prior=prior, epsilon=epsilon)
     downloads.download_csv(
         model.posterior_frame(prior),

@@ -17,6 +17,7 @@ WITH_CONTROL = [lesson for lesson in LESSONS if lesson.main_control]
 SECTION_CONTROLS = [
     ("laplace", "Privacy loss of this answer"),
     ("definition", "ε for the privacy loss"),
+    ("definition", "ε of the output the attacker sees"),
     ("choosing", "ε for the trait question"),
     ("choosing", "ε for the Gumbel comparison"),
     ("kary-rr", "ε for the variance curve"),

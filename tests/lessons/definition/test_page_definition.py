@@ -104,6 +104,7 @@ def test_removing_a_low_earner_leaves_the_count_unchanged(truth: int) -> None:
     assert shown["Ratio"] == "1"
     assert "does not change this count" in at.info[0].value
     assert max(named_data(at, 1, "loss")["loss"]) == 0.0
+    assert shown["Largest |privacy loss| here"] == "0"
 
 
 def test_prior_slider_moves_the_posterior_and_its_chart() -> None:
