@@ -18,6 +18,15 @@ controls.lesson_header(
     "the data.",
 )
 
+
+def noisy_max_epsilon(key: str, label: str = "Privacy loss ε") -> float:
+    """An ε on report noisy max's scale (model.EPSILONS, 0.001 to 10): sections 1 and 2 and
+    the Gumbel comparison each have one."""
+    return controls.epsilon_slider(
+        key=key, label=label, default=model.DEFAULT_EPSILON, options=model.EPSILONS
+    )
+
+
 # --- 1. Which category is most common? ---------------------------------------------------------
 st.header("1. Which occupation is most common? Report noisy max")
 userdata.show_dataset_in_use()
@@ -46,9 +55,7 @@ def noisy_max_winner() -> None:
     fragment: moving ε reruns only this section)."""
     bars_column, control_column = st.columns([3, 2], vertical_alignment="top")
     with control_column:
-        epsilon = controls.epsilon_slider(
-            key="choose_eps", default=model.DEFAULT_EPSILON, options=model.EPSILONS
-        )
+        epsilon = noisy_max_epsilon("choose_eps")
         frame = model.win_frame(cats, epsilon, controls.seed() + model.SEED_RUNS)
         exact_top = float(frame["exact probability"].iloc[0])
         st.metric(f"Chance the true winner {top} is reported", text.percent(exact_top))
@@ -126,12 +133,7 @@ def most_common_trait(m: int) -> None:
     fragment: moving it reruns only this section)."""
     bars_column, control_column = st.columns([3, 2], vertical_alignment="top")
     with control_column:
-        epsilon = controls.epsilon_slider(
-            key="choose_trait_eps",
-            label="ε for the trait question",
-            default=model.DEFAULT_EPSILON,
-            options=model.EPSILONS,
-        )
+        epsilon = noisy_max_epsilon("choose_trait_eps", "ε for the trait question")
         costs = model.release_costs(epsilon, cats.k, m)
         st.metric("Release the winner", f"ε = {text.number(costs.winner)}")
         st.metric(f"Release all {m} noisy counts", f"{m}ε = {text.number(costs.all_overlapping)}")
@@ -281,12 +283,7 @@ def gumbel_choice() -> None:
     at the same ε for comparison (a fragment)."""
     bars_column, control_column = st.columns([3, 2], vertical_alignment="top")
     with control_column:
-        epsilon = controls.epsilon_slider(
-            key="choose_gumbel_eps",
-            label="ε for the Gumbel comparison",
-            default=model.DEFAULT_EPSILON,
-            options=model.EPSILONS,
-        )
+        epsilon = noisy_max_epsilon("choose_gumbel_eps", "ε for the Gumbel comparison")
         gumbel = model.gumbel_frame(cats, epsilon, controls.seed() + model.SEED_GUMBEL)
         laplace = model.win_frame(cats, epsilon, controls.seed() + model.SEED_RUNS)
         st.metric(
