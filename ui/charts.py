@@ -43,6 +43,9 @@ PRESENTER_FONTS: dict = {
     "legend": {"labelFontSize": 17, "titleFontSize": 17, "labelLimit": 400},
     "header": {"labelFontSize": 17, "titleFontSize": 19},
     "text": {"fontSize": 17},
+    # One label per row on a band axis (bar charts' categories): at projector sizes Vega's
+    # overlap rule hid every other one in 22 px rows; rows are sized for one line each.
+    "axisYBand": {"labelOverlap": False},
 }
 
 # Altair's default view size, which st.altair_chart leaves out too.
@@ -79,7 +82,7 @@ def arrow_table(frame: pd.DataFrame) -> pa.Table:
     arrays = []
     for name in frame.columns:
         series = frame[name]
-        if pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype):
+        if pd.api.types.is_numeric_dtype(series.dtype):  # numbers and booleans
             arrays.append(pa.array(series.to_numpy(), from_pandas=True))
             continue
         array = pa.array(series.to_numpy(dtype=object), from_pandas=True)
