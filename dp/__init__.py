@@ -46,6 +46,7 @@ from .definition import (
 )
 from .gaussian import (
     advanced_composition,
+    advanced_composition_linear_from,
     analytic_gaussian_sigma,
     delta_exposure,
     gaussian_delta,
@@ -56,8 +57,10 @@ from .gaussian import (
     gaussian_sigma_classic,
     gaussian_sigma_for_rho,
     gaussian_zcdp_rho,
+    laplace_gaussian_crossover,
     pure_to_zcdp,
     zcdp_compose,
+    zcdp_linear_from,
     zcdp_to_approx_dp,
     zcdp_to_approx_dp_simple,
 )
@@ -163,6 +166,7 @@ from .unary import (
 
 __all__ = [
     "advanced_composition",
+    "advanced_composition_linear_from",
     "analytic_gaussian_sigma",
     "audit_delta",
     "audit_epsilon",
@@ -249,6 +253,7 @@ __all__ = [
     "project_counts",
     "proportion_standard_error",
     "pure_estimate",
+    "laplace_gaussian_crossover",
     "pure_to_zcdp",
     "pure_variance",
     "quantile_scores",
@@ -287,6 +292,7 @@ __all__ = [
     "ue_perturb",
     "ue_variance",
     "zcdp_compose",
+    "zcdp_linear_from",
     "zcdp_to_approx_dp",
     "zcdp_to_approx_dp_simple",
 ]

@@ -26,6 +26,13 @@ The 2 is there because a neighbour can move u_i up by Δ *and* the normaliser do
 e^(−εΔ/(2Δ)) at once: each side contributes e^(ε/2), together e^ε. Computed as a softmax of
 ε·(u − max u)/(2Δ), so ε = 100 with scores of 10⁶ neither overflows nor divides 0 by 0.
 
+Monotone utilities (McSherry & Talwar 2007; Dwork & Roth 2014, §3.4):
+when, between any two neighbours, every score moves in the same direction (adding a person
+can only raise every count, never lower one), the numerator and the normaliser cannot move
+against each other, and P[i] ∝ exp(ε·u_i / Δ) is already ε-DP. Counts under add/remove are
+monotone; quantile scores are not (a new value raises the scores on one side of it and
+lowers them on the other). `monotone=True` drops the 2; the caller vouches for monotonicity.
+
 The Gumbel-max trick (Gumbel 1954; Durfee & Rogers 2019): argmax_i (u_i + G_i) with
 G_i ~ Gumbel(0, 2Δ/ε) independent has exactly the exponential mechanism's distribution, so
 report noisy max with Gumbel noise *is* the exponential mechanism.
@@ -66,25 +73,37 @@ def _check_scores(name: str, scores: object) -> np.ndarray:
     return arr
 
 
-def exponential_mechanism_probabilities(scores, sensitivity: float, epsilon: float) -> np.ndarray:
+def _exponent_divisor(monotone: object) -> float:
+    """2 for the general exponential mechanism, 1 for monotone utilities."""
+    if not isinstance(monotone, (bool, np.bool_)):
+        raise TypeError(f"monotone must be True or False, got {type(monotone).__name__}")
+    return 1.0 if monotone else 2.0
+
+
+def exponential_mechanism_probabilities(
+    scores, sensitivity: float, epsilon: float, *, monotone: bool = False
+) -> np.ndarray:
     r"""P[i] = exp(ε·u_i / (2Δ)) / Σ_j exp(ε·u_j / (2Δ)) (McSherry & Talwar 2007; Dwork &
     Roth 2014, Def. 3.4): ε-DP when no score moves by more than Δ between neighbours.
+    With `monotone=True`, P[i] ∝ exp(ε·u_i / Δ): ε-DP only when every score moves the same
+    way between neighbours (counts under add/remove; module docstring).
 
     Shifting every score by the largest one first keeps every exponent <= 0: stable at any
     ε and scale (the best candidate's term is exactly 1)."""
     u = _check_scores("scores", scores)
     delta = check_positive("sensitivity", sensitivity)
     eps = check_epsilon(epsilon)
-    weights = np.exp(eps * (u - u.max()) / (2.0 * delta))
+    divisor = _exponent_divisor(monotone)
+    weights = np.exp(eps * (u - u.max()) / (divisor * delta))
     return weights / weights.sum()
 
 
 def exponential_mechanism(
-    scores, sensitivity: float, epsilon: float, *, size=None, rng=None
+    scores, sensitivity: float, epsilon: float, *, size=None, rng=None, monotone: bool = False
 ) -> int | np.ndarray:
     """The index of one candidate drawn with the exponential mechanism's probabilities (an
     int); with `size`, an int array of that many independent draws."""
-    p = exponential_mechanism_probabilities(scores, sensitivity, epsilon)
+    p = exponential_mechanism_probabilities(scores, sensitivity, epsilon, monotone=monotone)
     size = check_size(size)
     draws = as_rng(rng).choice(p.size, size=size, p=p)
     return int(draws) if size is None else draws.astype(np.int64)
@@ -115,12 +134,17 @@ def report_noisy_max(counts, epsilon: float, *, size=None, rng=None) -> int | np
 
 
 def gumbel_noisy_max(
-    scores, sensitivity: float, epsilon: float, *, size=None, rng=None
+    scores, sensitivity: float, epsilon: float, *, size=None, rng=None, monotone: bool = False
 ) -> int | np.ndarray:
     r"""argmax_i (u_i + Gumbel(0, 2Δ/ε)): the exponential mechanism, drawn by the Gumbel-max
-    trick (Durfee & Rogers 2019), so P[i] = exponential_mechanism_probabilities(u, Δ, ε)."""
+    trick (Durfee & Rogers 2019), so P[i] = exponential_mechanism_probabilities(u, Δ, ε).
+    With `monotone=True` the scale is Δ/ε (the monotone exponential mechanism)."""
     u = _check_scores("scores", scores)
-    scale = 2.0 * check_positive("sensitivity", sensitivity) / check_epsilon(epsilon)
+    scale = (
+        _exponent_divisor(monotone)
+        * check_positive("sensitivity", sensitivity)
+        / check_epsilon(epsilon)
+    )
     size = check_size(size)
     generator = as_rng(rng)
     return _noisy_argmax(u, lambda shape: generator.gumbel(0.0, scale, shape), size, generator)

@@ -167,6 +167,34 @@ def analytic_gaussian_sigma(sensitivity: float, epsilon: float, delta: float) ->
     return float(sigma)
 
 
+def laplace_gaussian_crossover(delta: float) -> float:
+    r"""The ε at which, for one query at this δ, the analytic Gaussian σ equals the Laplace
+    mechanism's noise SD √2·Δ/ε:
+
+        analytic_gaussian_sigma(Δ, ε*, δ) = √2·Δ / ε*.
+
+    Both are proportional to Δ, so ε* depends on δ only. Below ε* the Gaussian adds less
+    noise (its σ stays bounded as ε → 0, since δ alone already allows some release, while
+    Laplace's SD grows like 1/ε); above ε* Laplace does. The ratio σ·ε/√2 is increasing in ε,
+    so the root is unique: bracketed on [min(1e-9, 10⁻⁶δ), 10⁶] and found by Brent's method on ln ε.
+
+    For small δ, ε* ≈ 39.8·δ. There δ(ε) is a difference of two numbers near ½, so the
+    result carries a relative error of about 10⁻⁵ at δ = 10⁻¹², growing as δ shrinks: δ below
+    10⁻¹² raises a ValueError rather than return a number it cannot vouch for."""
+    delta = check_real(
+        "delta", delta, low=1e-12, high=1.0, high_open=True, range_text="in [1e-12, 1)"
+    )
+
+    def log_ratio(log_eps: float) -> float:
+        eps = math.exp(log_eps)
+        return math.log(analytic_gaussian_sigma(1.0, eps, delta) * eps / math.sqrt(2.0))
+
+    low, high = math.log(min(1e-9, delta * 1e-6)), math.log(1e6)
+    if log_ratio(low) >= 0.0 or log_ratio(high) <= 0.0:  # pragma: no cover - no double δ
+        raise ValueError(f"no crossover of Laplace and Gaussian noise found for delta={delta:g}")
+    return math.exp(brentq(log_ratio, low, high, xtol=1e-12))
+
+
 def gaussian_mechanism(
     value, sensitivity: float, epsilon: float, delta: float, *, size=None, rng=None
 ) -> float | np.ndarray:
@@ -264,6 +292,18 @@ def zcdp_to_approx_dp_simple(rho: float, delta: float) -> float:
     return rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta))
 
 
+def zcdp_linear_from(rho: float, delta: float) -> float:
+    r"""The number of ρ-zCDP mechanisms k from which the simple bound of k-fold composition,
+
+        ε(k) = kρ + 2√(kρ·ln(1/δ)),
+
+    is led by its linear term: kρ ≥ 2√(kρ ln(1/δ))  ⇔  k ≥ 4·ln(1/δ)/ρ. Below it the total
+    grows like √k; beyond it, like k (the tight conversion follows the same two regimes)."""
+    rho = check_rho(rho)
+    delta = check_delta(delta)
+    return 4.0 * math.log(1.0 / delta) / rho
+
+
 def _cks_epsilon(rho: float, log_inv_delta: float, t: float) -> float:
     """CKS 2020's ε at order α = 1 + t, written with t = α − 1 > 0 so that α near 1 keeps
     its precision: ρ(1 + t) + (ln(1/δ) + t·ln(t/(1 + t)) − ln(1 + t)) / t."""
@@ -310,6 +350,18 @@ def zcdp_compose(rhos) -> float:
 
 
 # --- advanced composition -------------------------------------------------------------------
+
+
+def advanced_composition_linear_from(epsilon: float, delta_prime: float) -> float:
+    r"""The number of steps k from which advanced composition's linear term leads its √k term:
+
+        k·ε·(e^ε − 1) ≥ ε·√(2k ln(1/δ'))  ⇔  k ≥ 2·ln(1/δ') / (e^ε − 1)².
+
+    Below it ε' grows like √k; beyond it, like k (with slope ε(e^ε − 1) per step, which is
+    more than basic composition's ε once e^ε − 1 > 1, i.e. ε > ln 2)."""
+    epsilon = check_epsilon(epsilon)
+    delta_prime = check_delta(delta_prime, "delta_prime")
+    return 2.0 * math.log(1.0 / delta_prime) / math.expm1(epsilon) ** 2
 
 
 def advanced_composition(

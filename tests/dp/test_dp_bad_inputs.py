@@ -317,6 +317,12 @@ VALID = {
         dp.advanced_composition,
         {"epsilon": 0.1, "delta": 0.0, "k": 10, "delta_prime": 1e-5},
     ),
+    "advanced_composition_linear_from": (
+        dp.advanced_composition_linear_from,
+        {"epsilon": 0.1, "delta_prime": 1e-5},
+    ),
+    "zcdp_linear_from": (dp.zcdp_linear_from, {"rho": 0.5, "delta": 1e-5}),
+    "laplace_gaussian_crossover": (dp.laplace_gaussian_crossover, {"delta": 1e-5}),
     "audit_delta": (
         dp.audit_delta,
         {"outputs_d": [0, 1, 1], "outputs_d_prime": [0, 0, 1], "epsilon": 1.0},
@@ -650,7 +656,12 @@ def build_cases():
     for name in WITH_DELTA:
         for value, exc in BAD_DELTAS:
             add(name, {"delta": value}, exc, "delta", f"delta={value!r}")
-    for name in ("zcdp_to_approx_dp", "zcdp_to_approx_dp_simple", "gaussian_sigma_for_rho"):
+    for name in (
+        "zcdp_to_approx_dp",
+        "zcdp_to_approx_dp_simple",
+        "gaussian_sigma_for_rho",
+        "zcdp_linear_from",
+    ):
         for value, exc in BAD_RHOS:
             add(name, {"rho": value}, exc, "rho", f"rho={value!r}")
     for name in WITH_SIGMA:
@@ -669,6 +680,23 @@ def build_cases():
     add("advanced_composition", {"k": 2.5}, EITHER, "k", "k=2.5")
     for value, exc in BAD_DELTAS:
         add("advanced_composition", {"delta_prime": value}, exc, "delta_prime", f"dp={value!r}")
+    for value, exc in BAD_DELTAS:
+        add(
+            "advanced_composition_linear_from",
+            {"delta_prime": value},
+            exc,
+            "delta_prime",
+            f"dp={value!r}",
+        )
+    # below 1e-12 double precision cannot resolve the Gaussian's δ(ε) at the crossover
+    add("laplace_gaussian_crossover", {"delta": 1e-13}, ValueError, "delta", "too-small")
+    for name in (
+        "exponential_mechanism_probabilities",
+        "exponential_mechanism",
+        "gumbel_noisy_max",
+    ):
+        for value in (1, "yes", None):
+            add(name, {"monotone": value}, TypeError, "monotone", f"monotone={value!r}")
     add("gaussian_delta", {"epsilon": [1.0, 0.0]}, ValueError, "epsilon", "array-with-zero")
     add("gaussian_delta", {"epsilon": [1.0, NAN]}, ValueError, "epsilon", "array-with-nan")
     add("gaussian_privacy_loss", {"y": [0.0, NAN]}, ValueError, "y", "nan")

@@ -306,3 +306,57 @@ def test_quantile_scores_match_opendp(alpha):
         -np.array(transformation(values), dtype=float) / den,
         rtol=1e-12,
     )
+
+
+# --- the monotone exponential mechanism (issue 36) ----------------------------------------------
+
+
+def test_monotone_exponential_mechanism_drops_the_2():
+    # scores (0, 1), Δ = 1, ε = 1: weights e^0 and e^1, as the general mechanism at ε = 2
+    p = dp.exponential_mechanism_probabilities([0.0, 1.0], 1.0, 1.0, monotone=True)
+    np.testing.assert_allclose(p, [1 / (1 + E), E / (1 + E)], rtol=1e-15)
+    np.testing.assert_array_equal(p, dp.exponential_mechanism_probabilities([0.0, 1.0], 1.0, 2.0))
+
+
+def _worst_log_ratio(scores_d, scores_d_prime, epsilon, monotone):
+    p = dp.exponential_mechanism_probabilities(scores_d, 1.0, epsilon, monotone=monotone)
+    q = dp.exponential_mechanism_probabilities(scores_d_prime, 1.0, epsilon, monotone=monotone)
+    return float(np.max(np.abs(np.log(p) - np.log(q))))
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 1.0, 3.0])
+def test_monotone_mechanism_is_epsilon_dp_on_counts_exactly(epsilon):
+    """Counts under add/remove: a neighbour adds 1 to one category (or to several, for
+    overlapping counts). Every such pair, enumerated, stays within e^ε without the 2."""
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        counts = rng.integers(0, 30, size=6).astype(float)
+        added = (rng.random(6) < 0.5).astype(float)  # overlapping: any subset rises by 1
+        worst = _worst_log_ratio(counts, counts + added, epsilon, monotone=True)
+        assert worst <= epsilon + 1e-12
+
+
+def test_monotone_flag_on_non_monotone_scores_is_caught():
+    """The caller vouches for monotonicity: on quantile scores (one value raises the scores
+    on one side and lowers them on the other) dropping the 2 breaks ε-DP, and the exact
+    ratio check catches it, while the general mechanism stays within ε."""
+    grid = np.arange(0.0, 11.0)
+    values = np.array([2.0, 3.0, 5.0, 5.0, 8.0])
+    d = dp.quantile_scores(values, grid, 0.5)
+    d_prime = dp.quantile_scores(np.r_[values, 5.5], grid, 0.5)
+    delta = dp.quantile_sensitivity(0.5)
+    assert np.max(np.abs(d - d_prime)) <= delta
+    # rescale so Δ = 1 for the helper
+    general = _worst_log_ratio(d / delta, d_prime / delta, 1.0, monotone=False)
+    broken = _worst_log_ratio(d / delta, d_prime / delta, 1.0, monotone=True)
+    assert general <= 1.0 + 1e-12
+    assert broken > 1.0 + 0.1
+
+
+def test_gumbel_without_the_2_samples_the_monotone_mechanism():
+    scores = np.array([0.0, 1.0, 2.0, 4.0])
+    exact = dp.exponential_mechanism_probabilities(scores, 1.0, 0.7, monotone=True)
+    draws = dp.gumbel_noisy_max(scores, 1.0, 0.7, size=40_000, rng=11, monotone=True)
+    assert _chi_square_p(draws, exact) > P_REJECT
+    sampled = dp.exponential_mechanism(scores, 1.0, 0.7, size=40_000, rng=12, monotone=True)
+    assert _chi_square_p(sampled, exact) > P_REJECT

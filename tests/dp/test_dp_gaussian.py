@@ -369,3 +369,61 @@ def test_zcdp_to_approx_dp_matches_opendp(sigma, delta):
     profile = odp.c.make_zCDP_to_approxDP(_opendp_gaussian(sigma)).map(1.0)
     ours = dp.zcdp_to_approx_dp(dp.gaussian_zcdp_rho(1.0, sigma), delta)
     assert ours == pytest.approx(profile.epsilon(delta), rel=1e-6)
+
+
+# --- where the regimes change (issue 36) --------------------------------------------------------
+
+
+@pytest.mark.parametrize("delta", [1e-2, 1e-3, 1e-5, 1e-8, 1e-10, 1e-12])
+def test_laplace_gaussian_crossover_is_where_the_two_sds_meet(delta):
+    eps_star = dp.laplace_gaussian_crossover(delta)
+    sigma = dp.analytic_gaussian_sigma(1.0, eps_star, delta)
+    # δ(ε) at tiny ε is a difference of two numbers near ½: a few parts in 10⁶ at δ = 10⁻¹²
+    assert sigma == pytest.approx(math.sqrt(2) / eps_star, rel=1e-6 if delta >= 1e-8 else 1e-4)
+    # below it the Gaussian is the smaller, above it Laplace, and nowhere else do they meet
+    for eps in np.geomspace(eps_star / 1e3, eps_star * 1e3, 25):
+        if abs(math.log(eps / eps_star)) < 1e-3:
+            continue
+        gaussian = dp.analytic_gaussian_sigma(1.0, float(eps), delta)
+        laplace = dp.laplace_std(1.0, float(eps))
+        assert (gaussian < laplace) == (eps < eps_star), (eps, gaussian, laplace)
+
+
+def test_laplace_gaussian_crossover_of_the_issue_and_for_small_delta():
+    # δ = 10⁻²: ε = 0.05 has σ = 14.29 < Laplace's 28.28; they cross at about 0.338
+    assert dp.laplace_gaussian_crossover(1e-2) == pytest.approx(0.33783, abs=1e-4)
+    # small δ: crossing ε ∝ δ (the Gaussian's σ tends to a constant times 1/δ as ε → 0)
+    ratios = [dp.laplace_gaussian_crossover(d) / d for d in (1e-8, 1e-10, 1e-12)]
+    assert max(ratios) / min(ratios) == pytest.approx(1.0, abs=1e-3)
+    # it does not depend on Δ: both SDs scale with Δ
+    eps_star = dp.laplace_gaussian_crossover(1e-3)
+    assert dp.analytic_gaussian_sigma(7.0, eps_star, 1e-3) == pytest.approx(
+        dp.laplace_std(7.0, eps_star), rel=1e-6
+    )
+
+
+@pytest.mark.parametrize("epsilon, delta", [(0.01, 1e-5), (0.1414, 1e-5), (1.0, 1e-2), (3.0, 1e-9)])
+def test_advanced_composition_linear_from_splits_its_two_terms(epsilon, delta):
+    k_star = dp.advanced_composition_linear_from(epsilon, delta)
+    assert k_star == pytest.approx(2 * math.log(1 / delta) / math.expm1(epsilon) ** 2)
+    for k in (k_star / 2, k_star * 2):
+        sqrt_term = epsilon * math.sqrt(2 * k * math.log(1 / delta))
+        linear_term = k * epsilon * math.expm1(epsilon)
+        assert (linear_term > sqrt_term) == (k > k_star)
+    # the sum of the two terms is advanced_composition's ε' at integer k
+    k = max(1, round(k_star))
+    total = dp.advanced_composition(epsilon, 0.0, k, delta)[0]
+    assert total == pytest.approx(
+        epsilon * math.sqrt(2 * k * math.log(1 / delta)) + k * epsilon * math.expm1(epsilon)
+    )
+
+
+@pytest.mark.parametrize("rho, delta", [(0.005, 1e-5), (0.5, 1e-10), (2.56, 1e-2)])
+def test_zcdp_linear_from_splits_the_simple_bound(rho, delta):
+    k_star = dp.zcdp_linear_from(rho, delta)
+    assert k_star == pytest.approx(4 * math.log(1 / delta) / rho)
+    for k in (k_star / 2, k_star * 2):
+        linear, sqrt_term = k * rho, 2 * math.sqrt(k * rho * math.log(1 / delta))
+        assert (linear > sqrt_term) == (k > k_star)
+        # those are the two terms of the simple conversion of the composed ρ
+        assert dp.zcdp_to_approx_dp_simple(k * rho, delta) == pytest.approx(linear + sqrt_term)
