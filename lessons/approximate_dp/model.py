@@ -257,26 +257,61 @@ def sigma_frame(delta: float) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["epsilon", "method", "sigma"])
 
 
+# ε choices of section 3's own slider: the chart's range, both sides of ε = 1
+SIGMA_CHOICES: tuple[float, ...] = (0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1.0, 1.5, 2.0, 3.0, 5.0)
+
+
 class SigmaComparison(NamedTuple):
     epsilon: float
-    classic: float
+    delta: float
+    classic: float | None  # None for ε >= 1, where Dwork & Roth's Thm A.1 does not hold
     analytic: float
     laplace_sd: float
-    saving: float  # 1 − analytic / classic
-    classic_delta: float  # the δ the classic σ really gives (far below the target)
+    saving: float | None  # 1 − analytic / classic
+    classic_delta: float | None  # the δ the classic σ really gives (far below the target)
+    crossover: float  # the ε at which the analytic σ equals Laplace's SD, for this δ
 
 
 @datasets.cached(max_entries=32)
 def sigma_comparison(delta: float, epsilon: float = REFERENCE_EPSILON) -> SigmaComparison:
-    classic = dp.gaussian_sigma_classic(SENSITIVITY, epsilon, delta)
+    classic = dp.gaussian_sigma_classic(SENSITIVITY, epsilon, delta) if epsilon < 1.0 else None
     analytic = dp.analytic_gaussian_sigma(SENSITIVITY, epsilon, delta)
     return SigmaComparison(
         epsilon,
+        delta,
         classic,
         analytic,
         dp.laplace_std(SENSITIVITY, epsilon),
-        1.0 - analytic / classic,
-        dp.gaussian_delta(classic, SENSITIVITY, epsilon),
+        None if classic is None else 1.0 - analytic / classic,
+        None if classic is None else dp.gaussian_delta(classic, SENSITIVITY, epsilon),
+        dp.laplace_gaussian_crossover(delta),
+    )
+
+
+def noise_verdict(result: SigmaComparison) -> str:
+    """Which mechanism needs less noise for one count at this (ε, δ), by how much, and the ε
+    at which they cross for this δ: computed, because the answer flips with ε and δ."""
+    gauss, laplace = result.analytic, result.laplace_sd
+    at = f"At ε = {text.number(result.epsilon)} and δ = {text.power_of_ten(result.delta)}"
+    if text.number(gauss) == text.number(laplace):
+        verdict = f"{at}, the two need the same noise: SD {text.number(laplace)}."
+    elif laplace < gauss:
+        verdict = (
+            f"{at}, **Laplace needs less noise** than the Gaussian: SD "
+            f"{text.number(laplace)} against σ = {text.number(gauss)} "
+            f"({text.percent(1.0 - laplace / gauss)} less), and it gives pure DP (δ = 0)."
+        )
+    else:
+        verdict = (
+            f"{at}, **the Gaussian needs less noise** than Laplace: σ = {text.number(gauss)} "
+            f"against SD {text.number(laplace)} ({text.percent(1.0 - gauss / laplace)} less), "
+            "paid for with the δ."
+        )
+    cross = text.number(result.crossover)
+    return (
+        f"{verdict} For this δ the two cross at ε ≈ {cross}: below it the Gaussian adds less "
+        "noise (its σ stays bounded as ε → 0, because δ alone already allows some release, "
+        f"while Laplace's SD grows like 1/ε); above ε ≈ {cross} Laplace adds less."
     )
 
 
@@ -341,6 +376,31 @@ def budget(noise_sd: float, delta: float) -> Budget:
         dp.gaussian_zcdp_rho(SENSITIVITY, noise_sd),
         crossover,
         _totals(noise_sd, delta, 100),
+    )
+
+
+def growth_sentence(result: Budget) -> str:
+    """How each total grows with k at this noise SD and δ: basic like k; the other two like √k
+    only while their √k term leads, up to a k computed from the current ε (or ρ) and δ."""
+    last = int(QUERY_COUNTS[-1])
+    k_advanced = dp.advanced_composition_linear_from(result.epsilon_each, result.delta)
+    k_zcdp = dp.zcdp_linear_from(result.rho_each, result.delta)
+
+    def on_chart(k: float, name: str) -> str:
+        if k > last:
+            return f"so on this chart (k ≤ {last:,}) {name} stays in its √k regime"
+        return f"so on this chart {name} grows like k from k ≈ {math.ceil(k):,} on"
+
+    return (
+        "Basic composition grows like k. Advanced composition grows like √k only while its "
+        "√k term leads, for k below 2 ln(1/δ)/(e^ε − 1)² = "
+        f"{text.number(k_advanced)} here (ε = {text.number(result.epsilon_each)} per answer); "
+        f"past it the kε(e^ε − 1) term grows like k, {on_chart(k_advanced, 'it')}. zCDP's "
+        "total ρk + 2√(ρk ln(1/δ)) likewise grows like √k for k below 4 ln(1/δ)/ρ = "
+        f"{text.number(k_zcdp)} here (ρ = {text.number(result.rho_each)} per answer), "
+        f"{on_chart(k_zcdp, 'zCDP')}. In the √k regime independent noises partly cancel in "
+        "the privacy loss, just as they do in a sum; zCDP gets there without advanced "
+        "composition's extra terms."
     )
 
 

@@ -253,39 +253,62 @@ def choosing_sigma() -> None:
     st.latex(r"\sigma_{\text{classic}} = \frac{\Delta\sqrt{2\ln(1.25/\delta)}}{\varepsilon}")
     sigma_controls, sigma_chart = st.columns([2, 3], vertical_alignment="top")
     with sigma_controls:
+        sigma_epsilon = float(
+            controls.select_slider(
+                f"ε to compare at  ({controls.MORE_PRIVATE_LEFT})",
+                options=model.SIGMA_CHOICES,
+                value=model.REFERENCE_EPSILON,
+                format_func=text.number,
+                key="ad_sigma_eps",
+            )
+        )
         sigma_delta = delta_slider("ad_sigma_delta")
-        comparison = model.sigma_comparison(sigma_delta)
-        st.metric(
-            f"Classic σ at ε = {text.number(comparison.epsilon)}", text.number(comparison.classic)
-        )
-        st.metric(
-            f"Analytic σ at ε = {text.number(comparison.epsilon)}", text.number(comparison.analytic)
-        )
-        st.caption(
-            f"The analytic σ is {text.percent(comparison.saving)} smaller. The classic σ "
-            f"over-delivers: its real δ at ε = {text.number(comparison.epsilon)} "
-            f"is {text.power_of_ten(comparison.classic_delta)}, not "
-            f"{text.power_of_ten(sigma_delta)}."
-        )
+        comparison = model.sigma_comparison(sigma_delta, sigma_epsilon)
+        at_eps = f"at ε = {text.number(comparison.epsilon)}"
+        if comparison.classic is None:
+            st.metric(f"Classic σ {at_eps}", "no proof")
+        else:
+            st.metric(f"Classic σ {at_eps}", text.number(comparison.classic))
+        st.metric(f"Analytic σ {at_eps}", text.number(comparison.analytic))
+        st.metric(f"Laplace SD {at_eps}", text.number(comparison.laplace_sd))
+        if comparison.classic is None:
+            st.caption(
+                "Dwork & Roth's theorem is proved only for ε < 1: at this ε the classic "
+                "formula gives no guarantee, and only the analytic σ is defined."
+            )
+        else:
+            st.caption(
+                f"The analytic σ is {text.percent(comparison.saving)} smaller. The classic σ "
+                f"over-delivers: its real δ {at_eps} is "
+                f"{text.power_of_ten(comparison.classic_delta)}, not "
+                f"{text.power_of_ten(sigma_delta)}."
+            )
     with sigma_chart:
+        classic_text = (
+            "no classic σ (ε ≥ 1)"
+            if comparison.classic is None
+            else f"classic {text.number(comparison.classic)}"
+        )
         charts.sigma().show(
             title=f"Noise for one count at δ = {text.power_of_ten(sigma_delta)}",
             alt=(
                 f"Three falling lines against ε from 0.05 to 5 on log axes: the classic σ (only "
                 f"up to ε = 1, where a dashed rule marks the end of its proof), the analytic σ, "
-                f"and Laplace's noise SD √2/ε. At ε = {text.number(comparison.epsilon)}: classic "
-                f"{text.number(comparison.classic)}, analytic {text.number(comparison.analytic)}, "
-                f"Laplace {text.number(comparison.laplace_sd)}."
+                f"and Laplace's noise SD √2/ε. At ε = {text.number(comparison.epsilon)}: "
+                f"{classic_text}, analytic {text.number(comparison.analytic)}, Laplace "
+                f"{text.number(comparison.laplace_sd)}. The analytic σ and Laplace's SD cross "
+                f"at ε ≈ {text.number(comparison.crossover)}."
             ),
             curves=model.sigma_frame(sigma_delta),
             truth=model.classic_limit_rule(),
         )
+    st.markdown(model.noise_verdict(comparison))
     st.markdown(
         "Two lessons. The classic formula is wasteful: at every ε < 1 it adds more noise than "
         "needed. And beyond ε = 1 its proof does not hold: `dp.gaussian_sigma_classic` refuses, "
-        "and the analytic σ takes over. Note also the Laplace line: **for a single count, "
-        "Laplace needs less noise than Gaussian** at the same ε — and gives pure DP. The "
-        "Gaussian's advantage appears with many queries."
+        "and the analytic σ takes over. For a single count, which mechanism needs less noise "
+        "depends on ε and δ (move them); the Gaussian's clear advantage appears with many "
+        "queries."
     )
     snippets.SIGMA.show(delta=sigma_delta)
     downloads.download_csv(
@@ -347,9 +370,7 @@ def many_queries() -> None:
             truth=model.crossover_rule(budget),
         )
     st.markdown(
-        f"{crossing} Basic composition grows like k; the other two like √k, because "
-        "independent noises partly cancel in the privacy loss just as they do in a sum. zCDP "
-        "gets √k without advanced composition's extra terms. That is why the 2020 census "
+        f"{crossing} {model.growth_sentence(budget)} That is why the 2020 census "
         "(thousands of noisy counts per area) and private training of machine-learning models "
         "(thousands of noisy gradient steps) use Gaussian noise with zCDP or its relatives."
     )

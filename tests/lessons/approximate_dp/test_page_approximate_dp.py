@@ -150,6 +150,80 @@ def test_sigma_section_compares_classic_and_analytic_at_its_own_delta() -> None:
     )
 
 
+def _noise_sentence(at: AppTest) -> str:
+    (sentence,) = [b.value for b in at.markdown if b.value.startswith("At ε = ")]
+    return sentence
+
+
+@pytest.mark.parametrize("delta", lesson.DELTAS)
+def test_which_mechanism_needs_less_noise_follows_epsilon_and_delta(delta) -> None:
+    """Issue 36 (1): "Laplace needs less noise than Gaussian" was written once; at δ = 10⁻²
+    and ε below about 0.34 the page's own analytic σ is the smaller. The sentence now follows
+    section 3's ε and δ: checked against the two SDs over the whole ε grid, for every δ."""
+    at = run_lesson(PAGE)
+    at.select_slider(key="ad_sigma_delta").set_value(delta).run()
+    crossover = dp.laplace_gaussian_crossover(delta)
+    for epsilon in lesson.SIGMA_CHOICES:
+        at.select_slider(key="ad_sigma_eps").set_value(epsilon).run()
+        assert not at.exception, at.exception
+        sigma = dp.analytic_gaussian_sigma(1, epsilon, delta)
+        laplace = math.sqrt(2) / epsilon
+        sentence = _noise_sentence(at)
+        if laplace < sigma:
+            assert "**Laplace needs less noise**" in sentence, (epsilon, sentence)
+            less = 1 - laplace / sigma
+        else:
+            assert "**the Gaussian needs less noise**" in sentence, (epsilon, sentence)
+            less = 1 - sigma / laplace
+        assert f"({text.percent(less)} less)" in sentence
+        assert f"cross at ε ≈ {text.number(crossover)}" in sentence
+        shown = metrics(at)
+        assert shown[f"Analytic σ at ε = {text.number(epsilon)}"] == text.number(sigma)
+        assert shown[f"Laplace SD at ε = {text.number(epsilon)}"] == text.number(laplace)
+        if epsilon >= 1:
+            assert shown[f"Classic σ at ε = {text.number(epsilon)}"] == "no proof"
+
+
+def test_the_issue_state_says_the_gaussian_needs_less_noise() -> None:
+    """δ = 10⁻², ε = 0.05: σ = 14.29 against Laplace's 28.28 (the issue's numbers)."""
+    at = run_lesson(PAGE)
+    at.select_slider(key="ad_sigma_delta").set_value(1e-2).run()
+    at.select_slider(key="ad_sigma_eps").set_value(0.05).run()
+    sentence = _noise_sentence(at)
+    assert "**the Gaussian needs less noise** than Laplace: σ = 14.29 against SD 28.28" in sentence
+    assert "cross at ε ≈ 0.3378" in sentence
+    assert "Laplace needs less noise than Gaussian** at the same ε" not in prose(at)
+
+
+@pytest.mark.parametrize("noise_sd", lesson.NOISE_SDS)
+def test_growth_with_k_is_qualified_by_the_current_epsilon_and_delta(noise_sd) -> None:
+    """Issue 36 (5): "the other two grow like √k" holds only while the √k term leads. The
+    sentence names, from the current SD and δ, the k where each linear term takes over, and
+    the chart's own totals agree with the regime it states."""
+    at = run_lesson(PAGE)
+    at.select_slider(key="ad_sd").set_value(noise_sd).run()
+    for delta in (1e-2, 1e-5, 1e-12):
+        at.select_slider(key="ad_k_delta").set_value(delta).run()
+        words = prose(at)
+        eps = math.sqrt(2) / noise_sd
+        rho = 1 / (2 * noise_sd**2)
+        k_adv = 2 * math.log(1 / delta) / math.expm1(eps) ** 2
+        k_z = 4 * math.log(1 / delta) / rho
+        assert f"2 ln(1/δ)/(e^ε − 1)² = {text.number(k_adv)} here" in words
+        assert f"4 ln(1/δ)/ρ = {text.number(k_z)} here" in words
+        for k, name in ((k_adv, "it"), (k_z, "zCDP")):
+            if k > 1_000:
+                assert f"on this chart (k ≤ 1,000) {name} stays in its √k regime" in words
+            else:
+                assert f"{name} grows like k from k ≈ {math.ceil(k):,} on" in words
+        # The regime is real: past k_adv the linear term is the larger one, before it not.
+        k = 1_000
+        sqrt_term = eps * math.sqrt(2 * k * math.log(1 / delta))
+        linear_term = k * eps * math.expm1(eps)
+        assert (linear_term > sqrt_term) == (k > k_adv)
+    assert "the other two like √k" not in words
+
+
 def test_many_queries_marks_where_gaussian_with_zcdp_wins() -> None:
     at = run_lesson(PAGE)
     at.select_slider(key="ad_sd").set_value(1.0).run()
