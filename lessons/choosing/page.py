@@ -242,8 +242,8 @@ with chart_column:
             f"{text.number(numeric_column.high)}: the exponential mechanism's chance of "
             f"releasing each candidate for the {model.QUANTILES[alpha]} of {model.people(size)} at "
             f"ε = {text.number(quantile_epsilon)}. The true value is "
-            f"{text.number(release.truth)}; candidates within {model.CLOSE} steps of the best "
-            f"one get {text.percent(release.close)} of the chance."
+            f"{text.number(release.truth)}; candidates within {model.CLOSE} steps of it get "
+            f"{text.percent(release.close)} of the chance."
         ),
         candidates=model.quantile_frame(release, numeric_column),
         truth=model.truth_rule(release.truth, alpha),
@@ -251,7 +251,7 @@ with chart_column:
 cols = st.columns(3)
 cols[0].metric(f"True {model.QUANTILES[alpha]}", text.number(release.truth))
 cols[1].metric("One private release", text.number(release.released))
-cols[2].metric(f"Chance within ±{model.CLOSE} steps", text.percent(release.close))
+cols[2].metric(f"Chance within ±{model.CLOSE} steps of the truth", text.percent(release.close))
 st.caption(
     f"Δ = {text.number(release.sensitivity)} (add/remove). Candidates: "
     f"{release.grid.size:,} values from {text.number(numeric_column.low)} to "
@@ -294,6 +294,8 @@ def gumbel_choice() -> None:
             f"Laplace: {top} reported",
             text.percent(laplace["exact probability"].iloc[0]),
         )
+        monotone = model.monotone_probabilities(cats, epsilon)
+        st.metric(f"Without the 2: {top} chosen", text.percent(monotone[0]))
     shown_gumbel = model.bars_frame(gumbel.assign(**{"true count": cats.counts}))
     with bars_column:
         charts.win_bars(tuple(shown_gumbel["label"]), "chance of being chosen").show(
@@ -312,9 +314,20 @@ def gumbel_choice() -> None:
         "Replace the Laplace noise of section 1 by Gumbel noise of scale 2Δ/ε and report "
         "noisy max **is** the exponential mechanism: the bars are exp(ε·c/2)/Σ exactly, the "
         f"ticks are {model.GUMBEL_RUNS:,} Gumbel runs (the *Gumbel-max trick*). Compared "
-        f"with section 1's Laplace noise at the same ε = {text.number(epsilon)} (the two "
-        "numbers beside the chart), the choice is blurrier: the exponential mechanism does "
-        "not know that counts move together, so it pays the 2."
+        f"with section 1's Laplace noise at the same ε = {text.number(epsilon)} (the numbers "
+        "beside the chart), the choice is blurrier, because the general exponential mechanism "
+        "pays the 2: it must allow a neighbour to raise one score while lowering the others."
+    )
+    st.markdown(
+        "**When can the 2 go?** When the utility is *monotone*: between any two neighbours "
+        "every score moves the same way. Counts are: adding a person can raise counts, never "
+        "lower one (add/remove neighbours). Then the numerator and the normaliser cannot move "
+        "against each other, and exp(ε·u/Δ), without the 2, is already ε-DP (McSherry & "
+        "Talwar 2007; Dwork & Roth 2014, §3.4). Here that chooses "
+        f"{top} with {text.percent(monotone[0])} at ε = {text.number(epsilon)}, against "
+        f"{text.percent(gumbel['exact probability'].iloc[0])} with the 2. Quantile scores "
+        "(section 3) are not monotone: a new value raises the scores on one side of it and "
+        "lowers them on the other, so there the 2 stays."
     )
 
 
