@@ -326,6 +326,34 @@ def dn_curve(n: int, m: int, seed: int) -> pd.DataFrame:
     )
 
 
+# The check-yourself question on E: n = 400, the page's default 1,000 queries, and the app's
+# default seed, so the explanation reads the same for everyone (and in the class quiz).
+QUIZ_PEOPLE = 400
+QUIZ_QUERIES = 1_000
+QUIZ_BOUNDS = (2.0, 100.0, 400.0)
+
+
+@datasets.cached(max_entries=4)
+def quiz_noise_explanation(seed: int) -> str:
+    """The quiz's explanation, with the attack's measured accuracy at each E compared with
+    guessing the majority value for everyone (not with a coin toss)."""
+    n, root = QUIZ_PEOPLE, math.sqrt(QUIZ_PEOPLE)
+    small, medium, large = (
+        dn_attack(n, QUIZ_QUERIES, bound / root, seed)["accuracy"] for bound in QUIZ_BOUNDS
+    )
+    majority = majority_share(secret_bits(n, seed))
+    best_noisy = max(medium, large)
+    verdict = "no better than" if best_noisy <= majority else "only a little better than"
+    verdict += " guessing '<=50K' for everyone"
+    return (
+        f"√{n} = {text.number(root)}. E = 2 is far below √n: with {QUIZ_QUERIES:,} queries the "
+        f"attack gets {text.percent(small)} of the bits right. E = 100 and E = 400 are well "
+        f"above √n: the rounded estimates are right {text.percent(medium)} and "
+        f"{text.percent(large)} of the time, {verdict} ({text.percent(majority)}). The "
+        "baseline to beat is the majority guess, not a coin toss: most people earn '<=50K'."
+    )
+
+
 def describe_dn(curve: pd.DataFrame, n: int, m: int, attack: dict) -> str:
     ends = curve["share"].to_numpy()
     return (

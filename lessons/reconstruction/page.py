@@ -130,8 +130,11 @@ st.latex(r"\mathrm{Lap}\!\left(\frac{6}{\varepsilon}\right) \quad \text{(the who
          r"\varepsilon\text{-DP: } \varepsilon/6 \text{ per table)}")  # fmt: skip
 st.markdown(
     "No dataset fits noisy tables exactly any more, so the attacker takes the one whose "
-    "tables are *closest* (the smallest total absolute difference — the most likely dataset "
-    "under Laplace noise), found by an integer program."
+    "tables are *closest*: the smallest total absolute difference, found by an integer "
+    "program. Under Laplace noise alone that would also be the most likely dataset, but the "
+    "agency rounds and clips at 0, so it is only the closest, not the maximum-likelihood "
+    "one. An attacker uses it anyway: it is one cheap, exact computation, and wherever the "
+    "noise is small it lands on the true records."
 )
 
 
@@ -321,8 +324,7 @@ quiz.check_yourself(
             "lets the least-squares attack recover nearly every bit?",
             ("E = 2", "E = 100", "E = 400"),
             correct=0,
-            explanation="√400 = 20. E = 2 is far below √n: reconstruction. E = 100 and "
-            "E = 400 are well above √n, where the rounded estimates are near coin tosses.",
+            explanation=model.quiz_noise_explanation(controls.DEFAULT_SEED),
         ),
     ],
 )
