@@ -6,7 +6,10 @@
 - An admin key is `secrets.token_urlsafe(24)`: 24 random bytes = 192 bits (the issue asks
   for at least 128). The database keeps only its SHA-256 digest, compared in constant
   time, so a copy of the database does not let anyone close or reset a survey.
-- A browser session gets a random token; the database keeps only HMAC-SHA256(per-survey
+- A student's browser gets a token the server *issued*: 128 random bits and the server's
+  HMAC of them, `NONCE.SIGNATURE`, signed with a key kept in the survey database (so every
+  replica of the app knows it). A token the server did not sign is refused, so nobody can
+  mint identities by typing random values. The database keeps only HMAC-SHA256(per-survey
   salt, token). That is all idempotency needs (the same session always maps to the same
   digest, so a double tap hits a unique constraint), and with a salt per survey the
   digests of one browser in two surveys cannot be linked.
@@ -14,6 +17,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import re
@@ -59,6 +63,35 @@ def new_session_token() -> str:
     return secrets.token_urlsafe(SESSION_TOKEN_BYTES)
 
 
+STUDENT_TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}")
+SIGNING_KEY_BYTES = 32
+
+
+def new_signing_key() -> str:
+    """A random key (hex, 256 bits) for signing student tokens; kept in the database."""
+    return secrets.token_hex(SIGNING_KEY_BYTES)
+
+
+def _token_signature(signing_key: str, nonce: str) -> str:
+    mac = hmac.new(signing_key.encode("ascii"), nonce.encode("ascii"), "sha256").digest()
+    return base64.urlsafe_b64encode(mac[:16]).rstrip(b"=").decode("ascii")  # 22 characters
+
+
+def issue_student_token(signing_key: str) -> str:
+    """A new student token `NONCE.SIGNATURE`: 128 random bits and their HMAC under the
+    server's signing key (45 URL-safe characters, fit for a cookie)."""
+    nonce = secrets.token_urlsafe(SESSION_TOKEN_BYTES)
+    return f"{nonce}.{_token_signature(signing_key, nonce)}"
+
+
+def student_token_is_valid(signing_key: str, token: object) -> bool:
+    """Whether `token` is one this server issued (its signature checks, in constant time)."""
+    if not isinstance(token, str) or not STUDENT_TOKEN_PATTERN.fullmatch(token):
+        return False
+    nonce, signature = token.split(".")
+    return hmac.compare_digest(_token_signature(signing_key, nonce), signature)
+
+
 def new_salt() -> str:
     """A random per-survey salt (hex) for session digests."""
     return secrets.token_hex(SALT_BYTES)
@@ -96,6 +129,17 @@ class RateLimiter:
         self.max_keys = max_keys
         self._events: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
+
+    def count(self, key: str, now: float | None = None) -> int:
+        """How many events `key` has in the current window (nothing is recorded)."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            events = self._events.get(key)
+            return 0 if events is None else sum(1 for t in events if now - t < self.window_s)
+
+    def check(self, key: str, now: float | None = None) -> bool:
+        """Whether one more event for `key` would be within the limit (nothing recorded)."""
+        return self.count(key, now) < self.max_events
 
     def allow(self, key: str, now: float | None = None) -> bool:
         """Record an event for `key` and say whether it is within the limit (an event over

@@ -11,6 +11,13 @@ What is stored, and why nothing more:
   itself never reaches the database.
 
 Tables are created on first use, and `survey_schema` records the schema version.
+`survey_secrets` holds the key that signs students' tokens (schema 3), so every replica of
+the app that shares the database accepts the tokens any of them issued.
+
+A database that exists but cannot be written (a read-only mount, a file without write
+permission) is opened read-only: results can be read and shown, every write raises
+StorageError("read_only"). A database URL that cannot be parsed or has no driver raises
+StorageError("unreachable"); the detail, with any password masked, goes to the server log.
 
 Faults: any database error leaves this module as `StorageError`, whose `reason` (busy,
 damaged, read-only, full, unreachable, failed) a page can explain in words; the error's own
@@ -25,11 +32,14 @@ import contextlib
 import datetime as dt
 import enum
 import logging
+import os
 import re
 import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
 
 from sqlalchemy import (
     BigInteger,
@@ -58,7 +68,7 @@ from sqlalchemy.pool import StaticPool
 from . import security
 from .protocols import Protocol, protocol_for
 
-SCHEMA_VERSION = 2  # 2: survey_joins (devices that opened the student page)
+SCHEMA_VERSION = 3  # 2: survey_joins (devices that opened the student page); 3: survey_secrets
 MAX_QUESTION_CHARS = 200
 JOIN_CODE_ATTEMPTS = 20
 # SQLite "database is locked": each statement waits up to BUSY_TIMEOUT_MS for the lock, a
@@ -123,6 +133,15 @@ joins_table = Table(
     Column("joined_at", DateTime, nullable=False),
     UniqueConstraint("survey_id", "session_hash", name="one_join_per_session"),
 )
+
+
+secrets_table = Table(
+    "survey_secrets",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
+)
+TOKEN_KEY_NAME = "student_token_key"
 
 
 class SubmitResult(enum.Enum):
@@ -260,24 +279,100 @@ class SurveyStore:
     """Surveys and their randomized responses in the database at `url`."""
 
     def __init__(self, url: str, *, pool_size: int = 10):
-        self.url = make_url(url)
-        self.is_sqlite = self.url.get_backend_name() == "sqlite"
+        self._pool_size = pool_size
+        self.read_only = False
+        try:
+            self.url = make_url(url)
+            self.is_sqlite = self.url.get_backend_name() == "sqlite"
+            self.engine = self._engine(self.url)
+        except Exception as error:  # noqa: BLE001  (a bad port, no driver, an unknown dialect)
+            _LOG.warning(
+                "survey database URL cannot be used (%s): %s",
+                type(error).__name__,
+                _mask_password(str(error)),
+            )
+            raise StorageError(UNREACHABLE) from None
+        self._salts: dict[int, str] = {}
+        self._salts_lock = threading.Lock()
+        self._token_key: str | None = None
+        try:
+            self._create_schema()
+        except StorageError as error:
+            if not self._can_open_read_only(error):
+                raise
+            self._open_read_only()
+            return
+        path = self._sqlite_file()
+        if path is not None and not (
+            os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+        ):  # a current schema needs no write to open: notice read-only files here
+            self._open_read_only()
+
+    def _engine(self, url):
         if self.is_sqlite:
             kwargs: dict = {
                 "connect_args": {"timeout": BUSY_TIMEOUT_MS / 1000, "check_same_thread": False}
             }
-            if self.url.database in (None, "", ":memory:"):
+            if url.database in (None, "", ":memory:"):
                 kwargs["poolclass"] = StaticPool
             else:
-                kwargs.update(pool_size=pool_size, max_overflow=2 * pool_size)
+                kwargs.update(pool_size=self._pool_size, max_overflow=2 * self._pool_size)
         else:
-            kwargs = {"pool_size": pool_size, "max_overflow": 2 * pool_size, "pool_pre_ping": True}
-        self.engine = create_engine(self.url, **kwargs)
+            kwargs = {
+                "pool_size": self._pool_size,
+                "max_overflow": 2 * self._pool_size,
+                "pool_pre_ping": True,
+            }
+        engine = create_engine(url, **kwargs)
         if self.is_sqlite:
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        self._salts: dict[int, str] = {}
-        self._salts_lock = threading.Lock()
-        self._create_schema()
+            event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+
+    # -- read-only databases ------------------------------------------------------------
+    def _sqlite_file(self) -> Path | None:
+        """The file of a file-backed SQLite database given by path (not a URI), or None."""
+        database = self.url.database
+        if not self.is_sqlite or database in (None, "", ":memory:"):
+            return None
+        if database.startswith("file:") or self.url.query.get("uri"):
+            return None
+        return Path(database)
+
+    def _can_open_read_only(self, error: StorageError) -> bool:
+        """A file that exists but cannot be written (or whose journal cannot be created)."""
+        path = self._sqlite_file()
+        return error.reason in (READ_ONLY, UNREACHABLE) and path is not None and path.is_file()
+
+    def _open_read_only(self) -> None:
+        """Reopen the file read-only (SQLite's mode=ro; immutable=1 where not even the
+        write-ahead log's index can be created), so existing results can still be shown."""
+        path = self._sqlite_file()
+        assert path is not None
+        self.engine.dispose()
+        last: StorageError | None = None
+        for flags in ("mode=ro", "mode=ro&immutable=1"):
+            uri = f"sqlite:///file:{quote(str(path.resolve()))}?{flags}&uri=true"
+            self.engine = self._engine(make_url(uri))
+            try:
+                version = self.schema_version()
+            except StorageError as error:
+                self.engine.dispose()
+                last = error
+                continue
+            if version > SCHEMA_VERSION:
+                raise RuntimeError(
+                    f"the survey database has schema version {version}, newer than this app's "
+                    f"{SCHEMA_VERSION}: update the app"
+                )
+            self.read_only = True
+            _LOG.warning("survey database %s opened read-only (%s)", path, flags)
+            return
+        assert last is not None
+        raise last
+
+    def _require_writable(self) -> None:
+        if self.read_only:
+            raise StorageError(READ_ONLY)
 
     def __repr__(self) -> str:
         return f"SurveyStore({self.url.render_as_string(hide_password=True)!r})"
@@ -329,6 +424,7 @@ class SurveyStore:
         writer, retry until BUSY_DEADLINE_S have passed, then raise StorageError("busy").
         IntegrityError (a constraint) is left to the caller; any other database error
         becomes StorageError. Returns the rows touched, or the new primary key if asked."""
+        self._require_writable()
         deadline = time.monotonic() + BUSY_DEADLINE_S
         attempt = 0
         while True:
@@ -345,7 +441,64 @@ class SurveyStore:
             attempt += 1
             time.sleep(min(0.01 * attempt, 0.2))
 
+    # -- the key that signs students' tokens ---------------------------------------------
+    def student_token_key(self) -> str:
+        """The key that signs student tokens, shared by every process on this database:
+        read from survey_secrets, created there on first use. A read-only database without
+        one gets a key for this process only (no answer can be stored there anyway)."""
+        if self._token_key is not None:
+            return self._token_key
+        select_key = select(secrets_table.c.value).where(secrets_table.c.name == TOKEN_KEY_NAME)
+        try:
+            with self._reading() as conn:
+                key = conn.execute(select_key).scalar()
+        except StorageError:
+            if not self.read_only:  # a read-only schema-2 file has no secrets table yet
+                raise
+            key = None
+        if key is None and self.read_only:
+            key = security.new_signing_key()
+        elif key is None:
+            try:
+                self._write(
+                    insert(secrets_table).values(
+                        name=TOKEN_KEY_NAME, value=security.new_signing_key()
+                    )
+                )
+            except IntegrityError:  # another process stored one first
+                pass
+            except StorageError as error:
+                if error.reason != READ_ONLY:
+                    raise
+                self.read_only = True  # it turned read-only: a key for this process only
+                self._token_key = security.new_signing_key()
+                return self._token_key
+            with self._reading() as conn:
+                key = conn.execute(select_key).scalar_one()
+        self._token_key = key
+        return key
+
+    def issue_student_token(self) -> str:
+        """A new student token signed with this database's key."""
+        return security.issue_student_token(self.student_token_key())
+
+    def student_token_is_valid(self, token: object) -> bool:
+        """Whether `token` was issued by an app on this database."""
+        return security.student_token_is_valid(self.student_token_key(), token)
+
     # -- surveys ------------------------------------------------------------------------
+    def recent_open_surveys(self, hours: float) -> int:
+        """How many surveys are open and were created in the last `hours` hours: what bounds
+        the storage anonymous creations may use (see the page's creation limit)."""
+        since = _now_minute() - dt.timedelta(hours=hours)
+        t = surveys_table
+        with self._reading() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).where(t.c.is_open.is_(True), t.c.created_at >= since)
+                ).scalar_one()
+            )
+
     def create_survey(self, question: str, protocol: Protocol) -> NewSurvey:
         """A new open survey with a fresh join code and admin key."""
         question = clean_question(question)
@@ -547,6 +700,11 @@ class SurveyStore:
                 .order_by(t.c.id)
             ).all()
         return [Response(i, bool(r.reported_yes), r.submitted_at) for i, r in enumerate(rows, 1)]
+
+
+def _mask_password(text: str) -> str:
+    """A URL's password replaced by *** (scheme://user:PASSWORD@host -> scheme://user:***@)."""
+    return re.sub(r"(://[^:/@\s]*:)[^@\s]*@", r"\1***@", text)
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:

@@ -4,6 +4,7 @@ SURVEY_TEST_PG_URL is set (CI: `eval "$(bash ci/postgres.sh)"`), else skipped wi
 
 from __future__ import annotations
 
+import datetime
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -228,7 +229,7 @@ def test_reported_bit_must_be_a_bit(store, bad) -> None:
 
 
 def test_schema_version_is_recorded_and_tables_exist_after_first_use(store, db_url) -> None:
-    assert store.schema_version() == SCHEMA_VERSION == 2
+    assert store.schema_version() == SCHEMA_VERSION == 3
     again = survey.SurveyStore(db_url)  # a second app replica on the same database
     assert again.schema_version() == SCHEMA_VERSION
     again.dispose()
@@ -247,7 +248,7 @@ def test_a_version_1_database_gains_the_joins_table_and_keeps_its_answers(tmp_pa
         conn.execute(insert(schema_table).values(version=1))
     old.dispose()
     store = survey.SurveyStore(url)
-    assert store.schema_version() == 2
+    assert store.schema_version() == SCHEMA_VERSION
     assert store.counts(new.survey.id) == survey.Counts(1, 1)
     token = security.new_session_token()
     store.record_join(new.survey.id, token)
@@ -276,4 +277,62 @@ def test_store_creates_its_tables_in_an_empty_database(tmp_path) -> None:
     assert versions == [SCHEMA_VERSION]
     with store.engine.begin() as conn:  # and the tables take rows
         conn.execute(insert(schema_table).values(version=0))
+    store.dispose()
+
+
+def test_a_version_2_database_gains_the_token_key_and_keeps_its_surveys(tmp_path) -> None:
+    """Version 3 only adds survey_secrets (the key that signs student tokens): an older
+    database opens, keeps its surveys, answers and joins, and issues signed tokens."""
+    url = f"sqlite:///{tmp_path / 'v2.sqlite3'}"
+    old = survey.SurveyStore(url)
+    new = old.create_survey("Q?", survey.two_coins())
+    old.submit(new.survey.id, security.new_session_token(), 1)
+    old.record_join(new.survey.id, security.new_session_token())
+    with old.engine.begin() as conn:  # make it a version-2 file: no secrets table
+        conn.execute(text("DROP TABLE survey_secrets"))
+        conn.execute(delete(schema_table))
+        conn.execute(insert(schema_table).values(version=2))
+    old.dispose()
+    store = survey.SurveyStore(url)
+    assert store.schema_version() == 3
+    assert store.counts(new.survey.id) == survey.Counts(1, 1)
+    assert store.joined(new.survey.id) == 1
+    assert store.student_token_is_valid(store.issue_student_token())
+    store.dispose()
+
+
+def test_replicas_on_one_database_share_the_token_key(db_url) -> None:
+    """A token issued by one app process is accepted by another on the same database, and
+    a token signed with another key, or typed by hand, is not."""
+    first, second = survey.SurveyStore(db_url), survey.SurveyStore(db_url)
+    token = first.issue_student_token()
+    assert second.student_token_is_valid(token)
+    assert first.student_token_key() == second.student_token_key()
+    nonce = token.split(".")[0]
+    for forged in (
+        security.new_session_token(),  # an unsigned random token (what old cookies held)
+        f"{nonce}.{'A' * 22}",  # a made-up signature
+        security.issue_student_token(security.new_signing_key()),  # another server's key
+        "",
+        None,
+        token + "x",
+    ):
+        assert not second.student_token_is_valid(forged)
+    first.dispose()
+    second.dispose()
+
+
+def test_recent_open_surveys_count_only_open_and_recent_ones(tmp_path) -> None:
+    store = survey.SurveyStore(f"sqlite:///{tmp_path / 'recent.sqlite3'}")
+    made = [store.create_survey(f"Q{i}?", survey.two_coins()) for i in range(3)]
+    assert store.recent_open_surveys(12) == 3
+    store.close(made[0].survey.id, made[0].admin_key)
+    assert store.recent_open_surveys(12) == 2
+    with store.engine.begin() as conn:  # one was created two days ago
+        conn.execute(
+            update(surveys_table)
+            .where(surveys_table.c.id == made[1].survey.id)
+            .values(created_at=datetime.datetime(2000, 1, 1))
+        )
+    assert store.recent_open_surveys(12) == 1
     store.dispose()

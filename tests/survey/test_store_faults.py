@@ -17,6 +17,7 @@ import pytest
 from sqlalchemy import event
 
 import survey
+from readonly_helpers import make_read_only, restore_writable, run_without_write_rights
 from survey import security
 from survey import store as store_module
 
@@ -158,3 +159,69 @@ def test_an_unreachable_database_is_reported_without_its_address(tmp_path):
 )
 def test_database_messages_map_to_reasons(message, reason):
     assert store_module._fault(sqlite3.OperationalError(message)) == reason
+
+
+def test_a_database_on_a_read_only_file_opens_read_only_and_shows_its_results(filled):
+    """Issue 37 (6): a plain URL to a file that cannot be written (a read-only mount, a file
+    without write permission) used to fail as a whole; it now opens read-only: results are
+    read, every write says read-only."""
+    path, survey_id, admin_key = filled
+    make_read_only(path)
+    try:
+        result = run_without_write_rights(
+            f"""
+import survey
+from survey import security
+store = survey.SurveyStore(f"sqlite:///{{_path}}")
+counts = store.counts({survey_id})
+out = {{"read_only": store.read_only, "counts": [counts.responses, counts.yes],
+       "responses": len(store.responses({survey_id})),
+       "open": store.get_by_id({survey_id}).is_open,
+       "token_ok": store.student_token_is_valid(store.issue_student_token())}}
+writes = {{
+    "submit": lambda: store.submit({survey_id}, security.new_session_token(), 1),
+    "close": lambda: store.close({survey_id}, {admin_key!r}),
+    "create": lambda: store.create_survey("Another?", survey.protocol_for(survey.DIE)),
+}}
+for name, write in writes.items():
+    try:
+        write()
+        out[name] = "written"
+    except survey.StorageError as error:
+        out[name] = error.reason
+print(json.dumps(out))
+""",
+            path,
+        )
+    finally:
+        restore_writable(path)
+    assert result["WRITE_DENIED"]
+    assert result["read_only"] is True
+    assert result["counts"] == [3, 2] and result["responses"] == 3 and result["open"]
+    assert result["token_ok"]
+    assert [result[w] for w in ("submit", "close", "create")] == ["read_only"] * 3
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql+psycopg://u:s3cret-pw@host:notaport/db",
+        "postgresql+nodriver://u:s3cret-pw@host/db",
+        "nosuchdialect://u:s3cret-pw@host/db",
+        "not a url at all",
+    ],
+)
+def test_a_malformed_database_url_is_unreachable_and_its_password_is_not_logged(url, caplog):
+    """Issue 37 (7): a URL that cannot be parsed or has no driver raised ValueError (a
+    traceback with server paths for students). It is now StorageError("unreachable"); the
+    server log says why, with the password masked."""
+    with (
+        caplog.at_level("WARNING", logger="survey.store"),
+        pytest.raises(survey.StorageError) as raised,
+    ):
+        survey.SurveyStore(url)
+    assert raised.value.reason == "unreachable"
+    assert "s3cret" not in plain(raised.value)
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "cannot be used" in logged
+    assert "s3cret" not in logged
