@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import ipaddress
 import os
-import re
 import socket
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -30,8 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]  # lessons/class_survey/model.py -> t
 DEFAULT_DB_DIR = ROOT / "var"
 URL_PATH = "class-survey"
 SESSION_TOKEN_KEY = "survey_session_token"
-TOKEN_PARAM = "me"  # the student's token in their own address bar (see session_token)
-TOKEN_PATTERN = re.compile(r"[A-Za-z0-9_-]{22,64}")  # what secrets.token_urlsafe(16+) gives
+TOKEN_PARAM = "me"  # where old links carried a student's token: removed, never used
 ADMIN_KEYS_KEY = "survey_admin_keys"
 MANAGING_KEY = "survey_managing"  # the code of the survey this session last managed
 STUDENT_COOKIE = "survey_me"  # the student's token, for every survey, in this browser
@@ -68,23 +66,27 @@ def survey_store(url: str) -> survey.SurveyStore:
 
 @st.cache_resource(show_spinner=False)
 def rate_limiter() -> survey.RateLimiter:
-    """Submissions per browser session: at most 10 a minute (a double tap is 2)."""
+    """Taps per student token (one per server session): at most 10 a minute."""
     return survey.RateLimiter(max_events=SUBMITS_PER_MINUTE, window_s=60.0)
 
 
-# Creating and joining surveys (issue 17, item 13): (events, window in seconds), per browser
-# session and per client address. A whole class may join from one address (a school's
-# network), so the per-address join limit is far above a class size; a join is counted
-# once per code and session (reruns and taps do not count).
+# Limits (issue 37). Kept in this process's memory, keyed on this browser session and on the
+# client's address. Only *guesses* are limited: a join code that does not exist, or a
+# lecturer page opened without a valid key. A join to a survey that exists is never counted,
+# so a whole class behind one address (a school's NAT, a load balancer) always gets in,
+# whatever another session floods; a session that guesses is refused once over its own
+# limit, and, while its address is over the address limit, after its first wrong guess.
+# Creating a survey counts only when it succeeds, against this session's allowance; what
+# anonymous creators can store is bounded by the number of open surveys created in the last
+# RECENT_HOURS hours, a bound a browser that manages a survey does not meet.
 LIMITS = {
     ("create", "session"): (5, 600.0),
-    ("create", "address"): (30, 3600.0),
-    ("join", "session"): (20, 60.0),
-    ("join", "address"): (600, 60.0),
+    ("guess", "session"): (10, 60.0),
+    ("guess", "address"): (120, 60.0),
 }
+RECENT_HOURS = 12.0
+MAX_RECENT_OPEN_SURVEYS = 500
 LIMIT_KEY = "survey_limit_key"
-JOINED_KEY = "survey_joined_codes"
-MAX_JOINED_CODES = 100
 
 
 @st.cache_resource(show_spinner=False)
@@ -103,70 +105,113 @@ def client_address() -> str:
     return address if isinstance(address, str) and address else "local"
 
 
-def over_limit(action: str) -> str | None:
-    """Count one `action` ("create" or "join") for this browser session and its address;
-    None when allowed, else "session" or "address" (whichever limit it passed)."""
+def _session_limit_key() -> str:
     if LIMIT_KEY not in st.session_state:
         st.session_state[LIMIT_KEY] = survey.new_session_token()
+    return st.session_state[LIMIT_KEY]
+
+
+def lookup_refused() -> str | None:
+    """Before looking a code up: None when allowed, else "session" (this session has made
+    too many wrong guesses) or "address" (its address has, and this session guessed wrong
+    at least once in the window). A session that never guessed wrong is always allowed."""
     chosen = limiters()
-    if not chosen[(action, "session")].allow(st.session_state[LIMIT_KEY]):
+    mine = _session_limit_key()
+    if not chosen[("guess", "session")].check(mine):
         return "session"
-    if not chosen[(action, "address")].allow(client_address()):
+    if not chosen[("guess", "address")].check(client_address()) and chosen[
+        ("guess", "session")
+    ].count(mine):
         return "address"
     return None
 
 
+def record_guess() -> None:
+    """Count one wrong guess (an unknown code, a lecturer page without a valid key) for this
+    session and its address."""
+    chosen = limiters()
+    chosen[("guess", "session")].allow(_session_limit_key())
+    chosen[("guess", "address")].allow(client_address())
+
+
+def manages_a_survey(store: survey.SurveyStore) -> bool:
+    """Whether this browser holds a valid lecturer key: one this session created or opened
+    (kept after "Start a new survey"), or the one in its cookie."""
+    held = list(st.session_state.get(ADMIN_KEYS_KEY, {}).items())
+    cookie = browser.cookie(MANAGE_COOKIE)
+    if cookie is not None and "." in cookie:
+        held.append(tuple(cookie.split(".", 1)))
+    for code, admin_key in held:
+        found = store.get_by_code(code)
+        if found is not None and store.check_admin_key(found.id, admin_key):
+            return True
+    return False
+
+
+def create_refused(store: survey.SurveyStore) -> str | None:
+    """None when this browser may create a survey now; else "session" (this session's own
+    allowance is used up) or "storage" (too many open surveys were created recently, and
+    this browser manages none: a lecturer is never locked out by strangers)."""
+    if not limiters()[("create", "session")].check(_session_limit_key()):
+        return "session"
+    if store.recent_open_surveys(RECENT_HOURS) >= MAX_RECENT_OPEN_SURVEYS and not manages_a_survey(
+        store
+    ):
+        return "storage"
+    return None
+
+
+def count_create() -> None:
+    """Count a creation that succeeded (a failed one costs nothing)."""
+    limiters()[("create", "session")].allow(_session_limit_key())
+
+
 def limit_message(action: str, who: str) -> str:
-    """What to tell someone over a LIMITS limit."""
-    events, window = LIMITS[(action, who)]
+    """What to tell someone over a limit."""
+    if action == "create" and who == "storage":
+        return (
+            f"This app already holds {MAX_RECENT_OPEN_SURVEYS:,} open surveys created in the "
+            f"last {RECENT_HOURS:.0f} hours, the most it keeps for new lecturers. Try again "
+            "later, or ask whoever runs the app to close old surveys. A browser that already "
+            "manages a survey can still create one."
+        )
+    events, window = LIMITS[(action, "session" if who == "storage" else who)]
     span = "a minute" if window <= 60 else f"{window / 60:.0f} minutes"
-    source = "this browser" if who == "session" else "your network"
     if action == "create":
         return (
-            f"At most {events} surveys can be created from {source} in {span}. Wait a few "
-            "minutes, then create it again; the surveys you made keep running."
+            f"At most {events} surveys can be created from this browser in {span}. Wait a "
+            "few minutes, then create it again; the surveys you made keep running."
         )
+    source = "this browser" if who == "session" else "your network"
     return (
-        f"Too many join attempts from {source}: at most {events} in {span}. Wait a minute, "
-        "then open the join link or type the code again."
+        f"Too many wrong codes from {source} in the last minute. Wait a minute, then check "
+        "the code on the projector and try again."
     )
 
 
-def first_join(code: str) -> str | None:
-    """Count a join of `code` once per session (see LIMITS); the over_limit result."""
-    joined = st.session_state.setdefault(JOINED_KEY, set())
-    if code in joined:
-        return None
-    refused = over_limit("join")
-    if refused is None:
-        if len(joined) >= MAX_JOINED_CODES:
-            joined.clear()
-        joined.add(code)
-    return refused
+def session_token(store: survey.SurveyStore) -> str:
+    """The student's token, which makes an answer count once per browser.
 
-
-def session_token() -> str:
-    """The student's random token, which makes an answer count once per browser.
-
-    Kept in a cookie of this browser (ui/browser.py) and in the student's own address bar
-    (`?join=CODE&me=TOKEN`). A reload, a new tab from the QR code, or the reconnect after a
-    server crash and restart runs the page with the same token, so an answer that was stored
-    (even if never confirmed) is recognised ("already answered") and a second tap is
-    refused. The cookie wins over the address (a forwarded link does not make a friend's
-    browser a duplicate once it has its own cookie); the address covers the first visit,
-    before the server has seen the cookie. Only the HMAC of the token with the survey's
-    salt reaches the database. A private window or another device has no cookie: it can
-    answer again (the lecturer's screen says so)."""
-    token = browser.cookie(STUDENT_COOKIE)
-    if token is None or not TOKEN_PATTERN.fullmatch(token):
-        from_url = st.query_params.get(TOKEN_PARAM)
-        if from_url is not None and TOKEN_PATTERN.fullmatch(from_url):
-            token = from_url
+    The server issues it, signed with the database's key (survey.security), and keeps it in
+    this session and in a cookie of this browser (ui/browser.py). It is fixed for the whole
+    server session: whatever the address bar says, one session is one student, so one
+    session answers at most once. A new session (a reload, a new tab, the reconnect after a
+    server restart) takes the token from the cookie, if the server signed it, so an answer
+    that was stored (even if never confirmed) is recognised as already in. A token the
+    server did not sign is never accepted, and an address never carries one: a forwarded
+    link (old links had `?me=`) gives a friend an identity of their own. Only the HMAC of
+    the token with the survey's salt reaches the database. A private window or another
+    device has no cookie: it can answer again (the projector shows answers / devices)."""
+    token = st.session_state.get(SESSION_TOKEN_KEY)
+    if token is None:
+        from_cookie = browser.cookie(STUDENT_COOKIE)
+        if store.student_token_is_valid(from_cookie):
+            token = from_cookie
         else:
-            token = st.session_state.get(SESSION_TOKEN_KEY) or survey.new_session_token()
-    st.session_state[SESSION_TOKEN_KEY] = token
-    if st.query_params.get(TOKEN_PARAM) != token:
-        st.query_params[TOKEN_PARAM] = token
+            token = store.issue_student_token()
+        st.session_state[SESSION_TOKEN_KEY] = token
+    if TOKEN_PARAM in st.query_params:  # an identity in an address is never used
+        del st.query_params[TOKEN_PARAM]
     browser.set_cookie(STUDENT_COOKIE, token, max_age_s=COOKIE_DAYS * 86_400)
     return token
 

@@ -29,8 +29,7 @@ SUBMIT_MESSAGES = {
     survey.SubmitResult.ACCEPTED: (st.success, "Your reported answer is in. Thank you!"),
     survey.SubmitResult.DUPLICATE: (
         st.info,
-        "Your answer from this page is already in (perhaps just before the connection "
-        "dropped). Only your first answer counts.",
+        "This browser has already answered this survey. Only its first answer counts.",
     ),
     survey.SubmitResult.CLOSED: (
         st.warning,
@@ -102,7 +101,7 @@ def join_with_code_form(key: str) -> None:
 def submit_report(survey_id: int, reported_bit: int) -> None:
     """Button callback: send the reported bit (once per session; rate-limited). Runs
     before the rerun, so the page that follows already shows the outcome, not buttons."""
-    token = model.session_token()
+    token = model.session_token(store)
     if not model.rate_limiter().allow(token):
         st.session_state["survey_rate_limited"] = True
         return
@@ -130,19 +129,20 @@ def show_outcome(found: survey.Survey, result: survey.SubmitResult) -> None:
 
 def student_view(raw_code: str) -> None:
     st.title("Class survey")
-    refused = model.first_join(raw_code[:64])
+    refused = model.lookup_refused()
     if refused is not None:
-        st.warning(model.limit_message("join", refused), icon=":material/hourglass_top:")
+        st.warning(model.limit_message("guess", refused), icon=":material/hourglass_top:")
         return
     found = store.get_by_code(raw_code)
     if found is None:
+        model.record_guess()
         st.error(
             "There is no survey with this code. Check the code on the projector and try again."
         )
         join_with_code_form("student")
         return
     show_question(found.question)
-    token = model.session_token()  # also in a cookie and the address bar, before any tap
+    token = model.session_token(store)  # also in a cookie of this browser, before any tap
     with contextlib.suppress(survey.StorageError):  # counting devices is best effort
         model.record_join(store, found.id, token)
     answered = store.has_answered(found.id, token)
@@ -160,6 +160,9 @@ def student_view(raw_code: str) -> None:
         st.warning(
             "This survey is closed: it no longer accepts answers. Ask your lecturer to reopen it."
         )
+        return
+    if store.read_only and not answered:
+        show_fault(survey.store.READ_ONLY, student=True)
         return
     st.info(
         "**This page never asks for your true answer.** You randomize it yourself, with "
@@ -225,6 +228,8 @@ def create_view() -> None:
         "the share of reported yes, and the de-biased estimate of the true share with its "
         "95% interval, updating every two seconds.",
     )
+    if store.read_only:
+        show_fault(survey.store.READ_ONLY, student=False)
     st.markdown(
         "**Before class:** serve the app on the room's network (`make run HOST=0.0.0.0`) "
         "so phones can reach it. Then write your question, pick a protocol and create the "
@@ -252,7 +257,7 @@ def create_view() -> None:
         "Create survey",
         key="survey_create",
         type="primary",
-        disabled=protocol is None,
+        disabled=protocol is None or store.read_only,
         icon=":material/add_circle:",
     ):
         try:
@@ -260,11 +265,12 @@ def create_view() -> None:
         except ValueError:
             st.warning("Write a question first (at most 200 characters).")
             return
-        refused = model.over_limit("create")
+        refused = model.create_refused(store)
         if refused is not None:
             st.warning(model.limit_message("create", refused), icon=":material/hourglass_top:")
             return
-        created = store.create_survey(cleaned, protocol)
+        created = store.create_survey(cleaned, protocol)  # a StorageError costs nothing
+        model.count_create()
         model.remember_admin_key(created.survey.code, created.admin_key)
         st.query_params.from_dict({"manage": created.survey.code})
         st.rerun()
@@ -279,15 +285,15 @@ def create_view() -> None:
 def admin_key_for(code: str, survey_id: int) -> str | None:
     """The admin key for this survey in this browser. A key arriving in the URL (the
     private link) is checked, kept in the session and a cookie of this browser, and removed
-    from the address bar, so it is not on the projector; a reload or a new tab finds it in
-    the cookie (model.remembered_admin_key)."""
+    from the address bar, so it is not on the projector (a wrong one is dropped silently); a
+    reload or a new tab finds it in the cookie (model.remembered_admin_key)."""
     from_url = st.query_params.get("key")
     if from_url is not None:
         del st.query_params["key"]
         if store.check_admin_key(survey_id, from_url):
             model.remember_admin_key(code, from_url)
-        else:
-            st.error("This lecturer link's key is not valid for this survey.")
+        # a wrong key says nothing of its own: the page then says what it says for any
+        # code without a valid key (whether the code exists is not revealed)
     remembered = model.remembered_admin_key(code)  # this session's, or this browser's
     if remembered is not None and store.check_admin_key(survey_id, remembered):
         model.remember_admin_key(code, remembered)  # this browser comes back to it
@@ -406,21 +412,34 @@ def resume_managed() -> None:
         st.rerun()
 
 
+NO_KEY_MESSAGE = (
+    "To see the results and manage a survey, open your private lecturer link (it carries "
+    "the admin key) in this browser. Without it, this page shows nothing. Students join "
+    "with the link or the code on the projector."
+)
+
+
 def lecturer_view(raw_code: str) -> None:
-    found = store.get_by_code(raw_code)
-    if found is None:
-        st.title("Class survey")
-        st.error("There is no survey with this code.")
-        return
-    admin_key = admin_key_for(found.code, found.id)
+    """The projector, for a browser holding the survey's key. Without a valid key the page
+    says the same for a real code and an unknown one, and counts the attempt as a guess."""
+    has_key = "key" in st.query_params or model.remembered_admin_key(
+        survey.normalize_join_code(raw_code) or ""
+    )
+    found = store.get_by_code(raw_code) if has_key else None
+    admin_key = admin_key_for(found.code, found.id) if found is not None else None
+    if "key" in st.query_params:  # a key for a code that does not exist: out of the address
+        del st.query_params["key"]
     if admin_key is None:
         st.title("Class survey")
-        st.warning(
-            "To see the results and manage this survey, open your private lecturer link "
-            "(it carries the admin key). Students join with the link "
-            f"…/{model.URL_PATH}?join={found.code}."
-        )
+        refused = model.lookup_refused()
+        if refused is not None:
+            st.warning(model.limit_message("guess", refused), icon=":material/hourglass_top:")
+            return
+        model.record_guess()
+        st.warning(NO_KEY_MESSAGE)
         return
+    if store.read_only:
+        show_fault(survey.store.READ_ONLY, student=False)
 
     st.title("Class survey")
     show_question(found.question)

@@ -65,13 +65,14 @@ def test_two_students_answer_and_the_projector_counts_them(
         expect(student.get_by_role("button", name="Yes", exact=True)).to_have_count(0)
         students.append(student)
 
-    # A reload (a new session, as after a server restart) keeps the token in the address
-    # bar: the student is recognised and cannot answer again (issue 17, item 9).
+    # A reload (a new session, as after a server restart) brings the browser's cookie: the
+    # student is recognised and cannot answer again (issue 17, item 9); the address never
+    # carries the identity (issue 37, finding 2).
     first = students[0]
-    assert "me=" in first.url
+    assert "me=" not in first.url
     first.reload()
     wait_for_run(first)
-    expect(first.get_by_text("Your answer from this page is already in")).to_be_visible()
+    expect(first.get_by_text("This browser has already answered this survey")).to_be_visible()
     expect(first.get_by_role("button", name="Yes", exact=True)).to_have_count(0)
 
     expect(metric(page, "Answers / devices joined")).to_contain_text(
@@ -141,7 +142,7 @@ def test_the_lecturer_gets_the_survey_back_and_a_browser_answers_once(
     again = student.context.new_page()
     again.set_viewport_size(PHONE)
     open_page(again, app_server, f"{URL_PATH}?join={code}")
-    expect(again.get_by_text("already in")).to_be_visible()
+    expect(again.get_by_text("already answered")).to_be_visible()
     expect(again.get_by_role("button", name="Yes", exact=True)).to_have_count(0)
     # Another browser (a private window, another phone) may answer.
     other = open_student(browser, app_server, code)
@@ -160,4 +161,78 @@ def test_the_lecturer_gets_the_survey_back_and_a_browser_answers_once(
     open_page(fresh, app_server, URL_PATH)
     expect(fresh.get_by_role("button", name="Create survey")).to_be_visible()
     for shown in (page, fresh, student, again, other):
+        assert_no_exception(shown)
+
+
+def _create_survey(page: Page, base_url: str) -> str:
+    open_lecturer(page, base_url)
+    with expect_rerun(page):
+        page.get_by_role("button", name="Create survey").click()
+    page.wait_for_url(f"**/{URL_PATH}?manage=*")
+    wait_for_run(page)
+    return page.url.split("manage=")[1][:6]
+
+
+ROTATE_ME = """(code) => {
+    const me = crypto.randomUUID().replaceAll("-", "").slice(0, 22);
+    history.pushState({}, "", `/class-survey?join=${code}&me=${me}`);
+    dispatchEvent(new PopStateEvent("popstate"));
+}"""
+
+
+def test_rotating_the_address_in_one_tab_answers_once(
+    page: Page, browser: Browser, app_server: str
+) -> None:
+    """Issue 37, finding 1, as it was found: in one tab, pushState a new `me=` and tap Yes,
+    ten times. It gave 10 extra answers while "devices joined" stayed at 3. Now: one."""
+    code = _create_survey(page, app_server)
+    student = open_student(browser, app_server, code)
+    with expect_rerun(student):
+        student.get_by_role("button", name="Yes", exact=True).click()
+    expect(student.get_by_text("Your reported answer is in")).to_be_visible()
+    for _ in range(10):
+        with expect_rerun(student):
+            student.evaluate(ROTATE_ME, code)
+        yes = student.get_by_role("button", name="Yes", exact=True)
+        if yes.count():  # (there is none: the session has answered)
+            with expect_rerun(student):
+                yes.click()
+        expect(student.get_by_text("Your reported answer is in")).to_be_visible()
+        expect(yes).to_have_count(0)
+        assert "me=" not in student.url
+    assert_no_exception(student)
+    expect(metric(page, "Answers / devices joined")).to_contain_text(
+        "1 / 1", timeout=LIVE_TIMEOUT_MS
+    )
+
+
+def test_a_forwarded_address_lets_a_friend_answer_and_the_sender_stays_answered(
+    page: Page, browser: Browser, app_server: str
+) -> None:
+    """Finding 2: the student's address, opened in a fresh browser, said "already in" and
+    gave that browser the first student's cookie. Now the friend answers in their own right
+    and a reload of the sender's page still says it has answered."""
+    code = _create_survey(page, app_server)
+    sender = open_student(browser, app_server, code)
+    with expect_rerun(sender):
+        sender.get_by_role("button", name="Yes", exact=True).click()
+    expect(sender.get_by_text("Your reported answer is in")).to_be_visible()
+    forwarded = sender.url
+    sender_cookie = {c["name"]: c["value"] for c in sender.context.cookies()}["pp_survey_me"]
+    friend = browser.new_context(viewport=PHONE).new_page()
+    friend.goto(forwarded)
+    wait_for_run(friend)
+    with expect_rerun(friend):
+        friend.get_by_role("button", name="No", exact=True).click()
+    expect(friend.get_by_text("Your reported answer is in")).to_be_visible()
+    friend_cookie = {c["name"]: c["value"] for c in friend.context.cookies()}["pp_survey_me"]
+    assert friend_cookie != sender_cookie
+    sender.reload()
+    wait_for_run(sender)
+    expect(sender.get_by_text("This browser has already answered this survey")).to_be_visible()
+    expect(sender.get_by_role("button", name="Yes", exact=True)).to_have_count(0)
+    expect(metric(page, "Answers / devices joined")).to_contain_text(
+        "2 / 2", timeout=LIVE_TIMEOUT_MS
+    )
+    for shown in (sender, friend, page):
         assert_no_exception(shown)

@@ -19,6 +19,11 @@ ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "lessons" / "class_survey/page.py")
 
 ANSWERS = "Answers / devices joined"
+NO_KEY = (
+    "To see the results and manage a survey, open your private lecturer link (it carries "
+    "the admin key) in this browser. Without it, this page shows nothing. Students join "
+    "with the link or the code on the projector."
+)
 
 
 @pytest.fixture
@@ -198,7 +203,8 @@ def test_wrong_key_in_a_lecturer_link_shows_no_results(db_url, store) -> None:
     stranger.query_params["manage"] = code
     stranger.query_params["key"] = "not-the-key"
     stranger.run()
-    assert any("not valid" in e.value for e in stranger.error)
+    assert [w.value for w in stranger.warning] == [NO_KEY]
+    assert not stranger.error  # nothing says whether this code exists
     assert ANSWERS not in metrics(stranger)
     assert "key" not in stranger.query_params  # removed from the address bar
 
@@ -298,63 +304,3 @@ def test_without_settings_the_database_goes_to_the_repository_var_folder(monkeyp
     monkeypatch.delenv("SURVEY_DB_DIR", raising=False)
     assert model.DEFAULT_DB_DIR == ROOT / "var"
     assert model.database_url().endswith(f"{ROOT / 'var' / 'survey.sqlite3'}")
-
-
-def test_the_students_token_is_in_their_address_so_a_reload_cannot_answer_twice(
-    db_url, store
-) -> None:
-    # issue 17, item 9: the idempotency token lived only in the server's session, so a
-    # reconnect after a crash (or a reload) got a new one and could answer again.
-    code = create(page(), "Q?")
-    found = store.get_by_code(code)
-    student = page()
-    student.query_params["join"] = code
-    student.run()
-    token = student.query_params["me"]  # in the address bar before any tap
-    assert model_token_pattern().fullmatch(token)
-    student.button(key="survey_report_yes").click().run()
-    assert student.query_params["me"] == token
-    reloaded = page()  # a new session (reload, or reconnect to a restarted server)
-    reloaded.query_params["join"] = code
-    reloaded.query_params["me"] = token
-    reloaded.run()
-    assert not reloaded.button
-    assert any("already in" in i.value for i in reloaded.info)
-    assert store.counts(found.id) == survey.Counts(1, 1)
-
-
-def test_an_answer_stored_but_never_confirmed_is_recognised_after_a_crash(db_url, store) -> None:
-    code = create(page(), "Q?")
-    found = store.get_by_code(code)
-    student = page()
-    student.query_params["join"] = code
-    student.run()
-    token = student.query_params["me"]
-    # The tap reached the database, then the server died before the page was sent back.
-    assert store.submit(found.id, token, 0) is survey.SubmitResult.ACCEPTED
-    after_restart = page()
-    after_restart.query_params["join"] = code
-    after_restart.query_params["me"] = token
-    after_restart.run()
-    assert not after_restart.button  # no buttons: the second tap cannot happen
-    assert store.submit(found.id, token, 1) is survey.SubmitResult.DUPLICATE
-    assert store.counts(found.id) == survey.Counts(1, 0)
-
-
-@pytest.mark.parametrize("bad", ["<script>", "short", "x" * 300, "a b c d e f g h i j k l"])
-def test_a_malformed_token_in_the_link_is_replaced(db_url, store, bad) -> None:
-    code = create(page(), "Q?")
-    student = page()
-    student.query_params["join"] = code
-    student.query_params["me"] = bad
-    student.run()
-    assert not student.exception
-    assert student.query_params["me"] != bad
-    assert model_token_pattern().fullmatch(student.query_params["me"])
-    assert [b.label for b in student.button] == ["Yes", "No"]
-
-
-def model_token_pattern():
-    from lessons.class_survey import model
-
-    return model.TOKEN_PATTERN

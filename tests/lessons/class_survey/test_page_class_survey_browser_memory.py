@@ -113,40 +113,113 @@ def test_start_a_new_survey_forgets_the_last_one(store, jar):
     assert tab.button(key="survey_create")
 
 
+def given_token(at: AppTest) -> str:
+    """The student token this session asked the browser to keep (its cookie script)."""
+    (token,) = {
+        s.split("pp_survey_me=", 1)[1].split(";", 1)[0]
+        for s in cookie_scripts(at)
+        if "pp_survey_me=" in s
+    }
+    return token
+
+
 def test_a_new_tab_in_the_same_browser_cannot_answer_again(store, jar):
     new = store.create_survey("Q?", survey.two_coins())
     code = new.survey.code
     first = page(join=code)
-    token = first.query_params["me"]
-    assert any(f"pp_survey_me={token};" in s for s in cookie_scripts(first))
+    token = given_token(first)
+    assert store.student_token_is_valid(token)  # issued and signed by the server
+    assert "me" not in first.query_params  # never in the address
     first.button(key="survey_report_yes").click().run()
     assert store.counts(new.survey.id) == survey.Counts(1, 1)
-    # A new tab from the QR code: no token in its address, but the browser's cookie.
+    # A reload or a new tab from the QR code: the browser's cookie.
     jar[model.STUDENT_COOKIE] = token
     second = page(join=code)
-    assert second.query_params["me"] == token
+    assert given_token(second) == token
     assert not [b for b in second.button if b.label in ("Yes", "No")]
-    assert any("already in" in s.value for s in [*second.success, *second.info])
+    assert [i.value for i in second.info][-1] == (
+        "This browser has already answered this survey. Only its first answer counts."
+    )
     # A private window (no cookie) is another browser: it may answer.
     jar.clear()
     private = page(join=code)
-    assert private.query_params["me"] != token
+    assert given_token(private) != token
     private.button(key="survey_report_no").click().run()
     assert store.counts(new.survey.id) == survey.Counts(2, 1)
     projector = page(manage=code, key=new.admin_key)
     assert metrics(projector)[ANSWERS] == "2 / 2"
 
 
-def test_the_cookie_wins_over_a_forwarded_address(store, jar):
-    """A friend's browser opening a forwarded link (with the sender's token) answers with
-    its own token once it has its own cookie."""
+def test_one_session_answers_once_whatever_its_address_says(store, jar):
+    """Issue 37, finding 1: the identity came from `?me=` whenever the session had no
+    cookie, so rotating it in one tab minted new students (40 answers in 3 s). Now one
+    server session is one student: 40 rotations, 40 taps, one answer."""
     new = store.create_survey("Q?", survey.two_coins())
-    sender = security.new_session_token()
-    store.submit(new.survey.id, sender, 1)
-    jar[model.STUDENT_COOKIE] = security.new_session_token()
-    friend = page(join=new.survey.code, me=sender)
-    assert friend.query_params["me"] == jar[model.STUDENT_COOKIE]
-    assert friend.button(key="survey_report_yes")
+    student = page(join=new.survey.code)
+    token = given_token(student)
+    for _ in range(40):
+        student.query_params["me"] = security.new_session_token()  # pushState + popstate
+        student.run()
+        assert "me" not in student.query_params
+        yes = [b for b in student.button if b.label == "Yes"]
+        if yes:
+            yes[0].click().run()
+    assert given_token(student) == token
+    assert store.counts(new.survey.id) == survey.Counts(1, 1)
+
+
+def test_a_token_the_server_did_not_issue_is_never_accepted(store, jar):
+    """Finding 1: an identity chosen by the student (a hand-made cookie, an unsigned token,
+    a signature from another server) is replaced by one the server issues."""
+    new = store.create_survey("Q?", survey.two_coins())
+    forged = [
+        security.new_session_token(),  # unsigned random, as old cookies held
+        f"{security.new_session_token()}.{'A' * 22}",
+        security.issue_student_token(security.new_signing_key()),
+    ]
+    for cookie in forged:
+        jar[model.STUDENT_COOKIE] = cookie
+        student = page(join=new.survey.code)
+        issued = given_token(student)
+        assert issued != cookie and store.student_token_is_valid(issued)
+    # A token the server issued is kept.
+    jar[model.STUDENT_COOKIE] = issued
+    assert given_token(page(join=new.survey.code)) == issued
+
+
+def test_a_forwarded_link_carries_no_identity(store, jar):
+    """Finding 2: the address held `?me=TOKEN`; opened in a fresh browser it showed "already
+    in" and set that browser's cookie to the first student's token. Now a link never carries
+    an identity: the friend answers in their own right, and the sender's reload still says
+    "already in"."""
+    new = store.create_survey("Q?", survey.two_coins())
+    sender = page(join=new.survey.code)
+    sender_token = given_token(sender)
+    sender.button(key="survey_report_yes").click().run()
+    jar.clear()  # a fresh browser opens the forwarded address (an old link with ?me=)
+    friend = page(join=new.survey.code, me=sender_token)
+    assert given_token(friend) != sender_token
+    assert "me" not in friend.query_params
+    friend.button(key="survey_report_no").click().run()
+    assert any("answer is in" in s.value for s in friend.success)
+    assert store.counts(new.survey.id) == survey.Counts(2, 1)
+    jar[model.STUDENT_COOKIE] = sender_token  # the sender reloads their own page
+    reloaded = page(join=new.survey.code)
+    assert not [b for b in reloaded.button if b.label in ("Yes", "No")]
+    assert any("already answered" in i.value for i in reloaded.info)
+
+
+def test_an_answer_stored_but_never_confirmed_is_recognised_after_a_crash(store, jar):
+    new = store.create_survey("Q?", survey.two_coins())
+    student = page(join=new.survey.code)
+    token = given_token(student)
+    # The tap reached the database, then the server died before the page was sent back.
+    assert store.submit(new.survey.id, token, 0) is survey.SubmitResult.ACCEPTED
+    jar[model.STUDENT_COOKIE] = token  # the reconnect brings the browser's cookie
+    after_restart = page(join=new.survey.code)
+    assert not [b for b in after_restart.button if b.label in ("Yes", "No")]
+    assert store.submit(new.survey.id, token, 1) is survey.SubmitResult.DUPLICATE
+    assert store.counts(new.survey.id) == survey.Counts(1, 0)
 
 
 def test_a_closed_survey_says_so_before_the_instructions(store, jar):

@@ -17,6 +17,7 @@ from streamlit.testing.v1 import AppTest
 
 import survey
 from lessons.class_survey import model
+from readonly_helpers import make_read_only, restore_writable, run_without_write_rights
 from survey import security
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -110,9 +111,10 @@ def test_a_read_only_database_still_shows_the_results(db, running, monkeypatch):
     lecturer.button(key="survey_close").click().run()
     assert_explained(lecturer, model.fault_message("read_only", student=False))
     student = page(join=running.survey.code)
-    student.run()
-    student.button(key="survey_report_no").click().run()
+    student.run()  # the question, and at once why no answer can be taken: no buttons
     assert_explained(student, model.fault_message("read_only", student=True))
+    assert not [b for b in student.button if b.label in ("Yes", "No")]
+    assert any("Did you copy homework?" in m.value for m in student.markdown)
 
 
 @pytest.mark.parametrize("reason", REASONS)
@@ -141,3 +143,84 @@ def test_every_fault_on_the_projector_is_explained_to_the_lecturer(
     lecturer.run()
     assert_explained(lecturer, model.fault_message(reason, student=False))
     assert len(model.fault_message(reason, student=False)) > len(survey.STORAGE_FAULTS[reason])
+
+
+APPTEST_ON_READ_ONLY_FILE = """
+import os
+from streamlit.testing.v1 import AppTest
+os.environ["SURVEY_DB_URL"] = f"sqlite:///{_path}"
+PAGE = os.environ["PP_PAGE"]
+out = {}
+for view, params in (
+    ("manage", {"manage": os.environ["PP_CODE"], "key": os.environ["PP_KEY"]}),
+    ("join", {"join": os.environ["PP_CODE"]}),
+    ("create", {}),
+):
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.run()
+    out[view] = {
+        "exceptions": [e.value for e in at.exception],
+        "metrics": {m.label: m.value for m in at.metric},
+        "messages": [e.value for e in at.error] + [w.value for w in at.warning],
+        "buttons": {b.label: b.disabled for b in at.button},
+        "markdown": " ".join(m.value for m in at.markdown),
+    }
+print(json.dumps(out))
+"""
+
+
+def test_a_read_only_database_file_shows_its_results_on_every_view(db, running):
+    """Issue 37, finding 6: an existing database on a read-only mount, with answers, made
+    the student, projector and create views all say "cannot be opened", although the
+    message promises that results can still be shown. Real: the file and its folder have no
+    write bits, and the app runs without root's right to ignore them."""
+    make_read_only(db)
+    try:
+        result = run_without_write_rights(
+            APPTEST_ON_READ_ONLY_FILE,
+            db,
+            env={
+                "PP_PAGE": PAGE,
+                "PP_CODE": running.survey.code,
+                "PP_KEY": running.admin_key,
+            },
+        )
+    finally:
+        restore_writable(db)
+    assert result["WRITE_DENIED"]
+    read_only = model.fault_message("read_only", student=False)
+    projector = result["manage"]
+    assert not projector["exceptions"]
+    assert projector["metrics"][ANSWERS].split(" / ")[0] == "3"
+    assert read_only in projector["messages"]
+    student = result["join"]
+    assert not student["exceptions"]
+    assert "Did you copy homework?" in student["markdown"]
+    assert model.fault_message("read_only", student=True) in student["messages"]
+    assert "Yes" not in student["buttons"]
+    create = result["create"]
+    assert not create["exceptions"]
+    assert read_only in create["messages"]
+    assert create["buttons"]["Create survey"] is True  # disabled: the refusal is clear
+    for view in result.values():
+        if isinstance(view, dict):
+            unreachable = model.fault_message("unreachable", student=False)
+            assert unreachable not in view["messages"]
+
+
+@pytest.mark.parametrize("mode", ["join", "manage", "create"])
+def test_a_malformed_database_url_shows_no_traceback(monkeypatch, mode, caplog):
+    """Finding 7: `postgresql+psycopg://u:pw@host:notaport/db` gave students a ValueError
+    with a traceback and server paths. Now: the "cannot be opened" message, the detail in
+    the server log, and the password nowhere."""
+    monkeypatch.setenv("SURVEY_DB_URL", "postgresql+psycopg://u:s3cret-pw@host:notaport/db")
+    model.survey_store.clear()
+    at = page(**({} if mode == "create" else {mode: "K7QX2M"}))
+    with caplog.at_level("WARNING"):
+        at.run()
+    assert_explained(at, model.fault_message("unreachable", student=mode == "join"))
+    assert "s3cret" not in everything(at)
+    assert "notaport" not in everything(at) and "Traceback" not in everything(at)
+    assert "s3cret" not in caplog.text and "notaport" in caplog.text
