@@ -322,7 +322,8 @@ def rr_running_intervals(
         r̂_k = (C_k/k + q - 1)/(p + q - 1),  [low_k, high_k] as in rr_confidence_interval.
 
     Returns arrays 'n', 'reported_share', 'estimate', 'low', 'high' (length n; empty when
-    there are no reports). Vectorised: no loop over reports."""
+    there are no reports); 0 <= low <= high <= 1 at every k, the estimate unclipped. Vectorised:
+    no loop over reports."""
     reports = check_binary("reports", reports)
     p = check_probability("p", p)
     q = check_probability("q", q)
@@ -338,8 +339,10 @@ def rr_running_intervals(
         "n": k.astype(np.int64),
         "reported_share": share,
         "estimate": estimate,
-        "low": np.maximum(estimate - half_width, 0.0),
-        "high": np.minimum(estimate + half_width, 1.0),
+        # Both ends clipped into [0, 1], as in rr_confidence_interval: an estimate far above
+        # 1 (11 "yes" at p = q = 0.75) must not give low = 1.01 > high = 1.
+        "low": np.clip(estimate - half_width, 0.0, 1.0),
+        "high": np.clip(estimate + half_width, 0.0, 1.0),
     }
 
 

@@ -7,6 +7,7 @@ rescaling."""
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -203,6 +204,46 @@ def clamped_sum(
         noisy_sum=dp.noisy_sum(values, lower, upper, epsilon, rng=seed),
         clipped_above=int(np.count_nonzero(values > upper)),
         clipped_below=int(np.count_nonzero(values < lower)),
+    )
+
+
+class PointWindow(NamedTuple):
+    """L = U = value: every value is clamped to one point."""
+
+    value: float
+    people: int
+    clamped_sum: float  # n·value
+    bias: float  # n·value − Σ v: the whole spread
+    add_remove_sensitivity: float  # |value|: one person adds or removes the value itself
+
+
+def point_window(name: str, size: int, value: float) -> PointWindow:
+    values = column_values(name, size)
+    clamped = float(values.size * value)
+    return PointWindow(
+        value, int(values.size), clamped, clamped - float(values.sum()), abs(float(value))
+    )
+
+
+def widened_window(column: NumericColumn, value: float) -> tuple[float, float]:
+    """The window the charts use for L = U = value: U one step above, or, at the top of the
+    column's range, L one step below (dp.clamp needs L < U)."""
+    if value + column.step <= column.high:
+        return value, value + column.step
+    return value - column.step, value
+
+
+def describe_point_window(point: PointWindow, lower: float, upper: float) -> str:
+    value = text.number(point.value)
+    return (
+        f"**L = U = {value}: every value is clamped to {value}.** The clamped sum is "
+        f"{point.people:,} × {value} = {text.number(point.clamped_sum)}, so the bias is the "
+        f"whole spread of the data, {text.number(point.bias)}. Under add/remove one person "
+        f"still adds or removes {value}, so the noise needs Δ = |L| = "
+        f"{text.number(point.add_remove_sensitivity)}; under replace-one Δ = U − L = 0 and no "
+        "noise is needed, but then the sum says nothing beyond the count. The numbers and "
+        f"charts below use the window [{text.number(lower)}, {text.number(upper)}], one step "
+        "wide."
     )
 
 

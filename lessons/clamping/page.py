@@ -105,12 +105,10 @@ def window_sum_and_mean() -> None:
             key=window_key,
         )
         epsilon = controls.epsilon_slider(key="clamp_eps")
-    if upper <= lower:
-        upper = lower + column.step
-        st.info(
-            f"The window needs some width: U is taken as {text.number(upper)}, one step above L.",
-            icon=":material/info:",
-        )
+    if upper <= lower:  # both ends on one value: a legitimate state, explained in numbers
+        point = model.point_window(column.name, size, lower)
+        lower, upper = model.widened_window(column, lower)
+        st.info(model.describe_point_window(point, lower, upper), icon=":material/info:")
     result = model.clamped_sum(
         column.name, size, lower, upper, epsilon, controls.seed() + model.SEED_SUM
     )

@@ -417,7 +417,13 @@ def estimate_data(frame: pd.DataFrame) -> tuple[int, dict[str, pd.DataFrame]]:
     long["series"] = long["series"].map(
         {"estimate": "de-biased estimate", "reported_share": "share reported yes"}
     )
+    long["share"] = long["share"].clip(0.0, 1.0)  # drawn at the edge (see clipped_points)
     return n_max, {"band": frame, "lines": long}
+
+
+def clipped_points(frame: pd.DataFrame) -> int:
+    """How many of the drawn estimates lie outside 0–100% (drawn at the edge)."""
+    return int(((frame["estimate"] < 0.0) | (frame["estimate"] > 1.0)).sum())
 
 
 def describe_estimate(n: int, reported_share: float, estimate: float, low: float, high: float):

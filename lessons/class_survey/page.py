@@ -356,11 +356,18 @@ def _live_results(survey_id: int, admin_key: str) -> None:
         n_max, chart_data = model.estimate_data(frame)
         charts.estimate(n_max, classroom.presenting()).show(alt=description, **chart_data)
         snippets.RUNNING_ESTIMATE.show(p=p, q=q, reports=reports)
+        outside = model.clipped_points(frame)
+        edge = (
+            f" At {outside:,} of the {len(frame):,} points drawn the raw estimate lay outside "
+            "0–100%: the line is drawn at the edge there, and the interval is cut to 0–100%."
+            if outside
+            else ""
+        )
         st.caption(
             description + " The true share is unknown — that is the point: nobody's answer "
             "was revealed. The coins pull the dashed line toward "
             f"(1 − q)/(2 − p − q) = {text.percent(dp.rr_pull_point(p, q))} (50% only when "
-            "p = q); the estimate undoes that pull."
+            "p = q); the estimate undoes that pull." + edge
         )
 
     buttons = st.columns(3)

@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import dp
 
@@ -81,3 +83,36 @@ def test_bad_inputs_raise_naming_the_parameter(args, kwargs, error, name) -> Non
 def test_running_intervals_reject_non_binary_reports() -> None:
     with pytest.raises(ValueError, match="reports"):
         dp.rr_running_intervals([0, 1, 2], 0.75, 0.75)
+
+
+def test_running_interval_of_eleven_yes_is_not_inverted() -> None:
+    """Issue 27, defect 2: after 11 "yes" at p = q = 0.75 the projector read "101% to 100%"
+    (low clipped only from below, high only from above); at p = 0.9, q = 0.6 with all "no",
+    high went negative."""
+    run = dp.rr_running_intervals([1] * 30, 0.75, 0.75)
+    assert run["estimate"][-1] == pytest.approx(1.5)  # unclipped: (1 + 0.75 − 1)/0.5
+    # half-width 1.96·√(0.1875/(30·0.25)) = 0.31: the raw low end is 1.19, above 1
+    assert run["low"][-1] == run["high"][-1] == 1.0
+    assert np.all(run["low"] <= run["high"])
+    run = dp.rr_running_intervals([0] * 30, 0.9, 0.6)
+    assert run["estimate"][-1] == pytest.approx(-0.8)
+    assert np.all(run["high"] >= 0.0) and run["low"][-1] == run["high"][-1] == 0.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    reports=st.lists(st.integers(0, 1), min_size=1, max_size=60),
+    p=st.floats(0.01, 0.99),
+    q=st.floats(0.01, 0.99),
+)
+def test_running_interval_is_ordered_inside_zero_one_at_every_step(reports, p, q) -> None:
+    """Property: for any answer stream and any usable p, q, 0 <= low <= high <= 1 after
+    every answer, and each step equals rr_confidence_interval of the first k answers."""
+    assume(abs(p + q - 1.0) > 1e-3)
+    run = dp.rr_running_intervals(reports, p, q)
+    assert np.all(run["low"] >= 0.0) and np.all(run["low"] <= run["high"])
+    assert np.all(run["high"] <= 1.0)
+    for k in {1, len(reports) // 2 + 1, len(reports)}:
+        expected = dp.rr_confidence_interval(int(sum(reports[:k])), k, p, q)
+        got = (run["estimate"][k - 1], run["low"][k - 1], run["high"][k - 1])
+        assert got == pytest.approx(expected, abs=1e-12)

@@ -275,3 +275,25 @@ def test_sections_four_and_five_have_their_own_epsilon() -> None:
     assert float(metrics(at)["Noise scale without"].replace(",", "")) == pytest.approx(
         2 * float(leak_before.replace(",", "")), rel=1e-3
     )
+
+
+@pytest.mark.parametrize("value", [0.0, 20_000.0, 100_000.0])
+def test_both_ends_of_the_window_on_one_value_is_explained_not_a_traceback(people, value):
+    """Issue 27, defect 1: L = U (reachable with the mouse at either end, here the top)
+    raised "every upper bound must be > lower = 100000" from dp.clamping_bias_curve. It is
+    a legitimate state: everything is clamped to one point; the page says so in numbers."""
+    at = run_page()
+    at.slider(key=GAIN_WINDOW).set_value((value, value)).run()
+    assert not at.exception, at.exception
+    gains = sample(people, "CapitalGain", 100)
+    (note,) = [i.value for i in at.info if "every value is clamped" in i.value]
+    assert f"L = U = {text.number(value)}" in note
+    assert f"100 × {text.number(value)} = {text.number(100 * value)}" in note
+    bias = text.number(100 * value - gains.sum())
+    assert f"the bias is the whole spread of the data, {bias}" in note
+    assert f"Δ = |L| = {text.number(value)}" in note and "Δ = U − L = 0" in note
+    lower, upper = (value, value + 500.0) if value < 100_000 else (value - 500.0, value)
+    assert f"[{text.number(lower)}, {text.number(upper)}]" in note
+    shown = metrics(at)
+    assert shown["Clamped sum"] == text.number(dp.clamp(gains, lower, upper).sum())
+    assert shown["Bias (clamped − true)"] == text.number(dp.clamping_bias(gains, lower, upper))

@@ -295,6 +295,28 @@ def test_an_estimate_outside_0_100_is_shown_clipped_with_a_note(db_url, store) -
     assert "with 1 answer the coins" in notes
 
 
+def test_the_projector_interval_is_never_inverted_and_the_line_is_clipped(db_url, store) -> None:
+    """Issue 27, defect 2, on the projector: 30 reported yes at p = q = 3/4 put the raw low
+    end at 119% ("101% to 100%" on screen). The band stays within 0..1 and ordered, the
+    line is drawn at the edge, and the caption says so."""
+    from apptest_helpers import frames_of
+
+    lecturer = page()
+    code = create(lecturer, "Did you copy homework?")
+    found = store.get_by_code(code)
+    for _ in range(30):
+        store.submit(found.id, security.new_session_token(), 1)
+    lecturer.run()
+    assert metrics(lecturer)["95% interval"] == "100% – 100%"
+    (chart,) = lecturer.get("vega_lite_chart")
+    data = frames_of(chart)
+    band, lines = data["band"], data["lines"]
+    assert (band["low"] <= band["high"]).all() and band["low"].between(0, 1).all()
+    assert band["high"].between(0, 1).all() and lines["share"].between(0, 1).all()
+    notes = " ".join(c.value for c in lecturer.caption)
+    assert "At 30 of the 30 points drawn the raw estimate lay outside 0–100%" in notes
+
+
 def test_without_settings_the_database_goes_to_the_repository_var_folder(monkeypatch) -> None:
     # README and the module docstring promise the repository's git-ignored var/, not a
     # var/ inside lessons/ (the restructure moved model.py one folder deeper)
