@@ -7,8 +7,8 @@ rescaling."""
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
