@@ -8,11 +8,12 @@ VENV     := .venv
 BIN      := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test lint bench chromium clean distclean help
+.PHONY: run test test-fast lint bench chromium clean distclean help
 
 help:
 	@echo "make run        serve the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 for a classroom)"
 	@echo "make test       lint + format check + all tests (installs Debian chromium when root)"
+	@echo "make test-fast  lint + every test except the browser ones (no Chromium needed)"
 	@echo "make bench      time the dp/ mechanisms, page reruns (AppTest and Chromium), the survey, uploads"
 	@echo "make clean      remove caches;  make distclean  also removes .venv"
 
@@ -27,15 +28,22 @@ $(BIN)/python:
 			exit 1; \
 		fi; \
 	fi
+	@echo "Creating the virtual environment in $(VENV)/ ..."
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.stamp-run: requirements.txt | $(BIN)/python
-	$(BIN)/pip install --quiet -r requirements.txt
+	@echo "Installing the app's pinned dependencies (first time only; about 30 s on a fresh machine) ..."
+	$(BIN)/pip install --progress-bar on -r requirements.txt | grep -E '^(Collecting|Installing|Successfully)' || true
+	@$(BIN)/python -c 'import streamlit, numpy, pandas, altair, sqlalchemy, scipy, sklearn' \
+		|| { echo "The install failed: run '$(BIN)/pip install -r requirements.txt' to see why."; exit 1; }
 	@touch $@
 
 $(VENV)/.stamp-dev: requirements.txt requirements-dev.txt | $(BIN)/python
-	$(BIN)/pip install --quiet -r requirements-dev.txt
+	@echo "Installing the app's and the tests' pinned dependencies (first time only) ..."
+	$(BIN)/pip install --progress-bar on -r requirements-dev.txt | grep -E '^(Collecting|Installing|Successfully)' || true
+	@$(BIN)/python -c 'import streamlit, pytest, playwright, opendp, hypothesis' \
+		|| { echo "The install failed: run '$(BIN)/pip install -r requirements-dev.txt' to see why."; exit 1; }
 	@touch $@ $(VENV)/.stamp-run
 
 run: $(VENV)/.stamp-run
@@ -59,6 +67,10 @@ lint: $(VENV)/.stamp-dev
 
 test: $(VENV)/.stamp-dev chromium lint
 	$(BIN)/python -m pytest -q --durations=10
+
+# Everything but the browser tests: no Chromium needed; CI runs the full `make test`.
+test-fast: $(VENV)/.stamp-dev lint
+	$(BIN)/python -m pytest -q -m "not browser" --durations=10
 
 bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_dp.py

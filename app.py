@@ -18,8 +18,8 @@ st.set_page_config(
 )
 st.html(Path(__file__).parent / "ui" / "style.css")
 links.guard_start()
+userdata.dataset_picker()  # the dataset and its upload first, then the classroom controls
 classroom.sidebar()
-userdata.dataset_picker()
 
 HOME_INTERNAL_PATH = "start"  # never shown: the default page lives at the root URL
 sections: dict[str, list] = {}

@@ -24,8 +24,8 @@ _HOST = """
 import runpy
 from ui import classroom, links, userdata
 links.guard_start()
-{sidebar}userdata.dataset_picker()
-runpy.run_path({path!r}, run_name="__main__")
+userdata.dataset_picker()
+{sidebar}runpy.run_path({path!r}, run_name="__main__")
 links.guard_end()
 """
 

@@ -6,6 +6,7 @@ The seed is in the URL as `?seed=`, presenter mode as `?present=true`.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -62,6 +63,7 @@ def sidebar() -> None:
             icon=":material/casino:",
             help="Draw a new seed: every chart redraws its random samples.",
         )
+        copy_link_button()
         present = controls.toggle(
             "Presenter mode",
             key=PRESENT_KEY,
@@ -70,6 +72,52 @@ def sidebar() -> None:
         )
     if present:
         st.html(PRESENTER_CSS)
+
+
+COPY_LABEL = "Copy link to this view"
+COPIED_LABEL = "Link copied"
+# The page's address already holds every control's value (bind="query-params") and the seed;
+# the button copies it as the browser shows it now, so a fragment's latest move is in it.
+# The clipboard API needs a secure context (https or localhost); on a classroom network over
+# plain http the older copy command is used instead.
+_COPY_LINK_HTML = """
+<button class="pp-copy-link" type="button"
+  title="Copy this page's address: its seed and every slider's setting">{copy}</button>
+<script>
+document.querySelectorAll("button.pp-copy-link").forEach((button) => {{
+  if (button.dataset.ready) return;
+  button.dataset.ready = "1";
+  button.addEventListener("click", async () => {{
+    const link = window.location.href;
+    try {{
+      await navigator.clipboard.writeText(link);
+    }} catch (error) {{
+      const area = document.createElement("textarea");
+      area.value = link;
+      document.body.appendChild(area);
+      area.select();
+      document.execCommand("copy");
+      area.remove();
+    }}
+    button.textContent = {copied};
+    setTimeout(() => {{ button.textContent = {copy_js}; }}, 2000);
+  }});
+}});
+</script>
+"""
+
+
+def copy_link_button() -> None:
+    """A button beside the seed that copies the link to this exact view (documented
+    st.html with unsafe_allow_javascript; the address is read in the browser)."""
+    st.html(
+        _COPY_LINK_HTML.format(
+            copy=COPY_LABEL,
+            copied=json.dumps(f"✓ {COPIED_LABEL}"),
+            copy_js=json.dumps(COPY_LABEL),
+        ),
+        unsafe_allow_javascript=True,
+    )
 
 
 def presenting_at_start() -> bool:

@@ -152,10 +152,13 @@ def active_conditions() -> tuple[Condition, ...]:
 
 
 def dataset_picker() -> None:
-    """Sidebar: the CSV uploader, the dataset in use, missing values, a way back. app.py
-    calls it once per run, so every page shows the same choice."""
+    """Sidebar, right under the lesson menu: the dataset in use, the CSV uploader beside it,
+    missing values, a way back. app.py calls it once per run, before the classroom controls,
+    so every page shows the same choice in the same place."""
     with st.sidebar:
         st.subheader("Dataset")
+        st.markdown("**In use:**")
+        st.text(active_dataset().name)
         key = _uploader_key()
         st.file_uploader(
             "Use your own CSV file",
@@ -172,8 +175,6 @@ def dataset_picker() -> None:
         error = st.session_state.get(ERROR_KEY)
         if error:
             st.error(text.plain(error), icon=":material/error:")
-        st.markdown("**In use:**")
-        st.text(active_dataset().name)
         uploaded = _uploaded()
         if uploaded is not None:
             if uploaded.missing:
@@ -202,7 +203,9 @@ def show_dataset_in_use() -> None:
 
 
 def _explain_unavailable(columns: CategoricalColumns) -> None:
-    if not columns.unavailable:
+    """For an uploaded file only: which of its columns cannot be picked, and why. (The
+    census's own are always the same, e.g. Name with 32,561 categories: noise there.)"""
+    if not columns.unavailable or _uploaded() is None:
         return
     items = list(columns.unavailable.items())
     shown = "; ".join(f"{name} ({why})" for name, why in items[:SHOW_UNAVAILABLE])

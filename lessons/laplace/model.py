@@ -9,7 +9,7 @@ import dp
 from ui import charts, datasets, text
 from ui.datasets import census
 
-QUERY_AGE = "People aged at least …"
+QUERY_AGE = "People of a minimum age"
 QUERY_CONDITION = "Rows matching a condition"
 QUERIES = (QUERY_AGE, QUERY_CONDITION)  # on your own file: only the condition (no Age)
 DEFAULT_CONDITION = "Occupation = Sales"

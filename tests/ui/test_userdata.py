@@ -436,3 +436,36 @@ def test_userdata_uses_no_cross_session_cache_for_uploads():
     assert source.count("@st.cache_resource") == 1
     assert "def _census_analysis()" in source
     assert "streamlit" not in check  # the checks are plain pandas
+
+
+def test_the_sidebar_shows_the_dataset_and_its_upload_before_the_classroom_controls() -> None:
+    """Issue 27, item 11: the upload sat at the bottom of the sidebar, below the classroom
+    controls; it now sits with the dataset in use, right under the lesson menu."""
+
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=60)
+    at.run()
+    assert not at.exception
+    order = [
+        type(node).__name__ + ":" + str(getattr(node, "label", getattr(node, "value", "")))
+        for node in at.sidebar
+    ]
+    dataset = next(i for i, s in enumerate(order) if s == "Subheader:Dataset")
+    upload = next(i for i, s in enumerate(order) if s.startswith("FileUploader:"))
+    seed = next(i for i, s in enumerate(order) if s.endswith("Random seed"))
+    assert dataset < upload < seed, order
+
+
+def test_census_pickers_do_not_list_the_census_columns_that_cannot_be_picked() -> None:
+    """Issue 27, item 11: "Not available: Name (32,561 categories…)" under every census
+    picker was noise; it is shown for an uploaded file only."""
+    from apptest_helpers import hosted_lesson, upload_csv
+
+    at = hosted_lesson("choosing/page.py", timeout_s=60)
+    assert not [c.value for c in at.caption if c.value.startswith("Not available")]
+    rows = "\n".join(f"{i},{'ab'[i % 2]}" for i in range(200))
+    upload_csv(at, "mine.csv", f"id,letter\n{rows}\n".encode())
+    assert any(c.value.startswith("Not available: id") for c in at.caption), [
+        c.value for c in at.caption
+    ]

@@ -297,3 +297,11 @@ def test_the_discrete_toggle_draws_integer_noise_and_explains_why():
     code = " ".join(code_texts(integer, "discrete_laplace_mechanism"))
     assert "if True:" in code
     assert any("Mironov (2012)" in m.value for m in integer.markdown)
+
+
+def test_the_query_options_read_whole() -> None:
+    """Issue 27, item 8: the option "People aged at least …" read as a label cut short."""
+    at = run_lesson(PAGE)
+    (query,) = [r for r in at.radio if r.label == "The query"]
+    assert query.options == ["People of a minimum age", "Rows matching a condition"]
+    assert not any("…" in option or "..." in option for option in query.options)
