@@ -1,12 +1,13 @@
 """Privacy Playground: the frame and the router. Lessons live in lessons/."""
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import streamlit as st
 
 import lessons.preload  # noqa: F401  (imported once per process, it freezes the lessons' code)
 from lessons.catalogue import HOME, MOVED, Lesson, all_pages, by_folder, neighbours
-from ui import classroom, links, userdata
+from ui import browser, classroom, links, userdata
 
 # Presenter mode gives the projector the whole width: the sidebar starts collapsed (its
 # ">" button still opens it, e.g. to turn presenter mode off).
@@ -18,8 +19,21 @@ st.set_page_config(
 )
 st.html(Path(__file__).parent / "ui" / "style.css")
 links.guard_start()
-userdata.dataset_picker()  # the dataset and its upload first, then the classroom controls
-classroom.sidebar()
+
+
+def _student_on_a_phone() -> bool:
+    """A student who opened the class survey's join link (`/class-survey?join=CODE`): their
+    page shows the question and its buttons only, without the course's menu and sidebar."""
+    if "join" not in st.query_params:
+        return False
+    path = urlsplit(st.context.url or "").path.rstrip("/")
+    return not path or path.endswith(f"/{by_folder('class_survey').url_path}")
+
+
+STUDENT = _student_on_a_phone()
+if not STUDENT:
+    userdata.dataset_picker()  # the dataset and its upload first, then the classroom controls
+    classroom.sidebar()
 
 HOME_INTERNAL_PATH = "start"  # never shown: the default page lives at the root URL
 sections: dict[str, list] = {}
@@ -75,9 +89,15 @@ def _previous_and_next(lesson: Lesson) -> None:
 
 
 # Every lesson stays listed: past twelve pages Streamlit would hide the rest behind "View more".
-current = st.navigation(sections, expanded=True)
+current = st.navigation(sections, expanded=True, position="hidden" if STUDENT else "sidebar")
+# A page switch starts at the top (Streamlit may keep the last page's scroll position).
+LAST_PAGE_KEY = "app_last_page"
+if st.session_state.get(LAST_PAGE_KEY, current.url_path) != current.url_path:
+    st.session_state["app_page_switches"] = st.session_state.get("app_page_switches", 0) + 1
+    browser.scroll_to_top(f"page-{st.session_state['app_page_switches']}")
+st.session_state[LAST_PAGE_KEY] = current.url_path
 current.run()
 shown = next((lesson for lesson in all_pages() if pages[lesson.folder] is current), None)
-if shown is not None:
+if shown is not None and not STUDENT:
     _previous_and_next(shown)
 links.guard_end()

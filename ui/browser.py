@@ -43,3 +43,25 @@ def set_cookie(name: str, value: str, *, max_age_s: int) -> None:
     attributes = f"; Path=/; Max-Age={int(max_age_s)}; SameSite=Strict{secure}"
     script = f"document.cookie = {json.dumps(PREFIX + name + '=' + value + attributes)};"
     st.html(f"<script>{script}</script>", unsafe_allow_javascript=True, width="content")
+
+
+_SCROLL_TO_TOP = """(() => {
+  if (location.hash) return;  // a link that names an anchor goes there instead
+  const top = () => document.querySelector('[data-testid="stMain"]')?.scrollTo(0, 0);
+  top();
+  requestAnimationFrame(top);
+  setTimeout(top, 200);
+})();"""
+
+
+def scroll_to_top(reason: str) -> None:
+    """Ask the browser to show the top of the page, once per distinct `reason` (a page
+    switch, a survey just created): Streamlit keeps the main area's scroll position when
+    the same page, or another one, redraws in it (documented st.html with JavaScript)."""
+    if not SAFE_VALUE.fullmatch(reason):
+        raise ValueError("reason must be letters, digits, '_', '-' or '.' (at most 200)")
+    st.html(
+        f'<script data-reason="{reason}">{_SCROLL_TO_TOP}</script>',
+        unsafe_allow_javascript=True,
+        width="content",
+    )

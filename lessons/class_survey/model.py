@@ -39,7 +39,8 @@ JOINS_RECORDED_KEY = "survey_joins_recorded"
 FORGOT_KEY = "survey_forgot_managed"  # "Start a new survey" pressed in this session
 MAX_CHART_POINTS = 300
 CHART_HEIGHT = 300  # the plot area, in pixels
-PRESENTER_CHART_HEIGHT = 240  # with projector fonts: fits under the metrics at 1080 px
+PRESENTER_CHART_HEIGHT = 240  # with projector fonts: the chart and the QR fit 1280×720
+QR_WIDTH = 220  # pixels: large enough to scan from a projected screen, small enough to fit
 SUBMITS_PER_MINUTE = 10
 
 

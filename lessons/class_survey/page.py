@@ -17,8 +17,9 @@ import streamlit as st
 import dp
 import survey
 from lessons.class_survey import charts, model, snippets
-from ui import classroom, controls, text
+from ui import browser, classroom, controls, text
 
+SCROLL_TOP_KEY = "survey_scroll_top"  # a survey just created: open its projector at the top
 EXAMPLE_QUESTION = "Have you ever copied homework from a classmate?"
 PROTOCOL_LABELS = {
     survey.TWO_COINS: "Two coins (p = q = ¾, ε = ln 3)",
@@ -164,6 +165,33 @@ def student_view(raw_code: str) -> None:
     if store.read_only and not answered:
         show_fault(survey.store.READ_ONLY, student=True)
         return
+    # On a phone: the question, the two buttons (or the confirmation) first, above the fold;
+    # how to randomize follows below them.
+    if answered:
+        accepted = outcome == survey.SubmitResult.ACCEPTED.value
+        show_outcome(
+            found, survey.SubmitResult.ACCEPTED if accepted else survey.SubmitResult.DUPLICATE
+        )
+    else:
+        st.caption(
+            "Randomize first with your own coin or die (how: below this). Then tap what it "
+            "told you to say."
+        )
+        yes_column, no_column = st.columns(2)
+        for column, label, bit in ((yes_column, "Yes", 1), (no_column, "No", 0)):
+            column.button(
+                label,
+                key=f"survey_report_{label.lower()}",
+                type="primary",
+                width="stretch",
+                on_click=submit_report,
+                args=(found.id, bit),
+            )
+        if st.session_state.pop("survey_rate_limited", False):
+            st.warning("Too many taps in a minute. Wait a moment, then try again.")
+        fault = st.session_state.pop("survey_fault", None)
+        if fault is not None:
+            show_fault(fault, student=True)
     st.info(
         "**This page never asks for your true answer.** You randomize it yourself, with "
         "your own coin or die, and send only the result. Nobody — not your lecturer, not "
@@ -172,30 +200,6 @@ def student_view(raw_code: str) -> None:
     st.subheader("How to answer")
     for number, step in enumerate(found.protocol.steps, 1):
         st.markdown(f"{number}. {step}")
-
-    if answered:
-        accepted = outcome == survey.SubmitResult.ACCEPTED.value
-        show_outcome(
-            found, survey.SubmitResult.ACCEPTED if accepted else survey.SubmitResult.DUPLICATE
-        )
-        return
-    st.subheader("Your reported answer")
-    st.caption("Tap what your coin or die told you to say.")
-    yes_column, no_column = st.columns(2)
-    for column, label, bit in ((yes_column, "Yes", 1), (no_column, "No", 0)):
-        column.button(
-            label,
-            key=f"survey_report_{label.lower()}",
-            type="primary",
-            width="stretch",
-            on_click=submit_report,
-            args=(found.id, bit),
-        )
-    if st.session_state.pop("survey_rate_limited", False):
-        st.warning("Too many taps in a minute. Wait a moment, then try again.")
-    fault = st.session_state.pop("survey_fault", None)
-    if fault is not None:
-        show_fault(fault, student=True)
 
 
 # --- Lecturer: create -------------------------------------------------------------------
@@ -272,6 +276,7 @@ def create_view() -> None:
         created = store.create_survey(cleaned, protocol)  # a StorageError costs nothing
         model.count_create()
         model.remember_admin_key(created.survey.code, created.admin_key)
+        st.session_state[SCROLL_TOP_KEY] = created.survey.code  # the projector view: its top
         st.query_params.from_dict({"manage": created.survey.code})
         st.rerun()
 
@@ -321,32 +326,32 @@ def _live_results(survey_id: int, admin_key: str) -> None:
     reports = model.reported_bits(responses)
     n = len(reports)
     status = "open: accepting answers" if current.is_open else "closed: not accepting answers"
-    st.markdown(f"**Survey {current.code} is {status}.**")
-    # The interval ("43% – 100%") is the longest number: give it the wider column, so it
-    # is not cut on a projector at 1280 px.
-    columns = [*st.columns(2), *st.columns([2, 3])]
+    # The numbers stacked beside the chart: on a projector both fit one screen with the QR.
+    numbers, chart = st.columns([1, 2], gap="small")
+    chart.markdown(f"**Survey {current.code} is {status}.**")
     joined = store.joined(survey_id)
-    columns[0].metric(
+    numbers.metric(
         "Answers / devices joined",
         f"{n:,} / {joined:,}",
         help="Devices joined: browsers that opened the student page. More answers than the "
         "room has students means someone answered from a private window or a second device.",
     )
+    notes: list[str] = []
     if n == 0:
-        columns[1].metric("Reported yes", "–")
-        columns[2].metric("Estimated true yes", "–")
-        columns[3].metric("95% interval", "–")
-        st.info("Waiting for the first answer. Scan the QR code or open the join link.")
+        numbers.metric("Reported yes", "–")
+        numbers.metric("Estimated true yes", "–")
+        numbers.metric("95% interval", "–")
+        chart.info("Waiting for the first answer. Scan the QR code or open the join link.")
     else:
         estimate, low, high = dp.rr_confidence_interval(int(reports.sum()), n, p, q)
         frame = model.running_frame(reports, p, q)
         reported_share = float(frame["reported_share"].iloc[-1])
-        columns[1].metric("Reported yes", f"{text.percent(reported_share, 2)}")
+        numbers.metric("Reported yes", f"{text.percent(reported_share, 2)}")
         shown_estimate = min(max(estimate, 0.0), 1.0)
-        columns[2].metric("Estimated true yes", f"{text.percent(shown_estimate, 2)}")
-        columns[3].metric("95% interval", f"{text.percent(low, 2)} – {text.percent(high, 2)}")
+        numbers.metric("Estimated true yes", f"{text.percent(shown_estimate, 2)}")
+        numbers.metric("95% interval", f"{text.percent(low, 2)}–{text.percent(high, 2)}")
         if shown_estimate != estimate:
-            st.caption(
+            notes.append(
                 f"The de-biased estimate is {text.percent(estimate, 2)}, outside 0–100%: with "
                 f"{n:,} {'answer' if n == 1 else 'answers'} the coins' noise still dominates. "
                 f"It is shown as {text.percent(shown_estimate, 2)}; the interval tells how "
@@ -354,8 +359,8 @@ def _live_results(survey_id: int, admin_key: str) -> None:
             )
         description = model.describe_estimate(n, reported_share, estimate, low, high)
         n_max, chart_data = model.estimate_data(frame)
-        charts.estimate(n_max, classroom.presenting()).show(alt=description, **chart_data)
-        snippets.RUNNING_ESTIMATE.show(p=p, q=q, reports=reports)
+        with chart:
+            charts.estimate(n_max, classroom.presenting()).show(alt=description, **chart_data)
         outside = model.clipped_points(frame)
         edge = (
             f" At {outside:,} of the {len(frame):,} points drawn the raw estimate lay outside "
@@ -363,12 +368,16 @@ def _live_results(survey_id: int, admin_key: str) -> None:
             if outside
             else ""
         )
-        st.caption(
+        notes.append(
             description + " The true share is unknown — that is the point: nobody's answer "
             "was revealed. The coins pull the dashed line toward "
             f"(1 − q)/(2 − p − q) = {text.percent(dp.rr_pull_point(p, q))} (50% only when "
             "p = q); the estimate undoes that pull." + edge
         )
+    for note in notes:
+        st.caption(note)
+    if n:
+        snippets.RUNNING_ESTIMATE.show(p=p, q=q, reports=reports)
 
     buttons = st.columns(3)
     if current.is_open:
@@ -448,55 +457,50 @@ def lecturer_view(raw_code: str) -> None:
     if store.read_only:
         show_fault(survey.store.READ_ONLY, student=False)
 
-    st.title("Class survey")
-    show_question(found.question)
+    if st.session_state.pop(SCROLL_TOP_KEY, None) == found.code:
+        browser.scroll_to_top(f"survey-created-{found.code}")  # the button sat at the bottom
+    # The projector: the question, then join (code, QR, link), the numbers and the chart in
+    # one row that fits a 1280×720 projector; the lecturer's controls come below it.
+    st.markdown(f"### {text.plain(found.question)}")
     default_base, note = model.base_url_guess(st.context.url, st.get_option("server.address"))
-    join_column, results_column = st.columns([1, 2], gap="large")
+    base = st.session_state.get("survey_base_url", default_base)
+    link = model.join_url(base, found.code)
+    join_column, results_column = st.columns([1, 3], gap="medium")
     with join_column:
-        st.markdown("**Join on your phone**")
-        join_area = st.container()  # filled below, once the address is known
-        # The address sits under the QR code, folded away unless students cannot use it
-        # as guessed: the projector shows the code and the QR first.
-        with st.expander("Address of this app for students", expanded=bool(note)):
-            base = st.text_input(
-                "Address of this app for students",
-                value=default_base,
-                key="survey_base_url",
-                label_visibility="collapsed",
-                help="The start of the link students open. Change it if phones reach this "
-                "computer under another name.",
-            )
-            if note:
-                st.caption(note)
-        link = model.join_url(base, found.code)
-        with join_area:
-            st.metric("Join code", found.code)
-            qr_width = "stretch" if classroom.presenting() else 240  # the projector: large
-            st.image(model.qr_png(link), caption="Scan to join", width=qr_width)
-            st.code(link, language=None, wrap_lines=True)
-            st.caption(f"Protocol: {found.protocol.summary}.")
-        with st.expander("Private lecturer link — do not project"):
-            st.markdown(
-                "Anyone with this link can close, reopen or reset the survey. Open it on "
-                "another device to manage the survey from there; keep it to yourself."
-            )
-            st.code(
-                model.lecturer_url(base, found.code, admin_key),
-                language=None,
-                wrap_lines=True,
-            )
-        st.button(
-            "Start a new survey",
-            key="survey_new",
-            on_click=start_new_survey,
-            icon=":material/add_circle:",
-            help="This browser comes back to this survey until you start a new one. The "
-            "survey itself stays as it is; your private link still opens it.",
-        )
+        st.metric("Join code", found.code)
+        st.image(model.qr_png(link), caption="Scan to join", width=model.QR_WIDTH)
+        st.code(link, language=None, wrap_lines=True)
     with results_column:
         live_results(found.id, admin_key)
-        with st.expander("How the estimate is computed"):
-            show_math(found.protocol.p, found.protocol.q)
+    st.caption(f"Protocol: {found.protocol.summary}.")
+    # The address students use, folded away unless it could not be guessed.
+    with st.expander("Address of this app for students", expanded=bool(note)):
+        st.text_input(
+            "Address of this app for students",
+            value=default_base,
+            key="survey_base_url",
+            label_visibility="collapsed",
+            help="The start of the link students open. Change it if phones reach this "
+            "computer under another name.",
+        )
+        if note:
+            st.caption(note)
+    with st.expander("How the estimate is computed"):
+        show_math(found.protocol.p, found.protocol.q)
+    with st.expander("Private lecturer link — do not project"):
+        st.markdown(
+            "Anyone with this link can close, reopen or reset the survey. Open it on "
+            "another device to manage the survey from there; keep it to yourself."
+        )
+        st.code(model.lecturer_url(base, found.code, admin_key), language=None, wrap_lines=True)
+    st.button(
+        "Start a new survey",
+        key="survey_new",
+        on_click=start_new_survey,
+        icon=":material/add_circle:",
+        help="This browser comes back to this survey until you start a new one. The "
+        "survey itself stays as it is; your private link still opens it.",
+    )
 
 
 params = st.query_params

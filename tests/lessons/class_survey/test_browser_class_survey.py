@@ -236,3 +236,92 @@ def test_a_forwarded_address_lets_a_friend_answer_and_the_sender_stays_answered(
     )
     for shown in (sender, friend, page):
         assert_no_exception(shown)
+
+
+PROJECTOR = {"width": 1280, "height": 720}
+
+
+def test_the_projector_fits_one_screen_right_after_create(browser: Browser, app_server: str):
+    """Issue 27, item 4: after "Create survey" the page stayed scrolled to the bottom, and at
+    1280×720 in presenter mode the QR code was cut and the results chart below the fold. Now
+    the projector opens at its top, and the join code, the QR code, the join link, the four
+    numbers and the chart all lie within one 1280×720 screen."""
+    import survey
+    from lessons.class_survey import model
+    from survey import security
+
+    page = browser.new_context(viewport=PROJECTOR).new_page()
+    open_page(page, app_server, f"{URL_PATH}?present=true")
+    create = page.get_by_role("button", name="Create survey")
+    create.scroll_into_view_if_needed()
+    assert page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop") > 0
+    with expect_rerun(page):
+        create.click()
+    page.wait_for_url(f"**/{URL_PATH}?manage=*")
+    wait_for_run(page)
+    code = page.url.split("manage=")[1][:6]
+    store = survey.SurveyStore(model.database_url())
+    found = store.get_by_code(code)
+    for bit in (1, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1):
+        store.submit(found.id, security.new_session_token(), bit)
+    store.dispose()
+    expect(metric(page, "Answers / devices joined")).to_contain_text(
+        "12 /", timeout=LIVE_TIMEOUT_MS
+    )
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop") == 0
+    parts = {
+        "join code": metric(page, "Join code"),
+        "QR code": page.locator('[data-testid="stImage"] img').first,
+        "join link": page.locator('[data-testid="stCode"]').filter(has_text=f"join={code}"),
+        "answers": metric(page, "Answers / devices joined"),
+        "reported": metric(page, "Reported yes"),
+        "estimate": metric(page, "Estimated true yes"),
+        "interval": metric(page, "95% interval"),
+        "chart": page.locator('[data-testid="stVegaLiteChart"]').first,
+    }
+    for name, part in parts.items():
+        expect(part).to_be_visible()
+        box = part.bounding_box()
+        assert box is not None, name
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PROJECTOR["height"], (name, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PROJECTOR["width"], (name, box)
+    assert_no_exception(page)
+
+
+def _within_screen(locator, height: int) -> None:
+    box = locator.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+
+
+def test_a_phone_shows_only_the_question_its_buttons_and_the_confirmation(
+    browser: Browser, app_server: str
+):
+    """Issue 27, item 5: at 390×844 the Yes/No buttons sat at y = 960, "your answer is in"
+    mid-page, and the page showed the course menu and a "Previous:" link. A student arriving
+    by QR code now sees the question, the buttons and then the confirmation above the fold,
+    and nothing of the course around them."""
+    lecturer = browser.new_context(viewport=PROJECTOR).new_page()
+    code = _create_survey(lecturer, app_server)
+    student = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    open_page(student, app_server, f"{URL_PATH}?join={code}")
+    assert_no_exception(student)
+    expect(student.get_by_test_id("stSidebar")).to_have_count(0)
+    expect(student.get_by_test_id("stSidebarCollapsedControl")).to_have_count(0)
+    expect(student.get_by_text("Previous:")).to_have_count(0)
+    expect(student.get_by_text("Why anonymisation fails")).to_have_count(0)
+    yes = student.get_by_role("button", name="Yes", exact=True)
+    no = student.get_by_role("button", name="No", exact=True)
+    for part in (student.get_by_role("heading", level=3).first, yes, no):
+        _within_screen(part, PHONE["height"])
+    with expect_rerun(student):
+        no.tap()
+    confirmation = student.get_by_text("Your reported answer is in")
+    expect(confirmation).to_be_visible()
+    assert student.evaluate("document.querySelector('[data-testid=stMain]').scrollTop") == 0
+    _within_screen(confirmation, PHONE["height"])
+    student.reload()
+    wait_for_run(student)
+    again = student.get_by_text("This browser has already answered this survey")
+    expect(again).to_be_visible()
+    _within_screen(again, PHONE["height"])

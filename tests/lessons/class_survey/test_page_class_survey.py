@@ -129,7 +129,7 @@ def test_student_submits_and_the_projector_shows_the_estimate(db_url, store) -> 
     assert shown[ANSWERS] == "10 / 1"  # nine answers came from elsewhere, one phone joined
     assert shown["Reported yes"] == "70%"
     assert shown["Estimated true yes"] == f"{text.percent(estimate, 2)}" == "90%"
-    assert shown["95% interval"] == f"{text.percent(low, 2)} – {text.percent(high, 2)}"
+    assert shown["95% interval"] == f"{text.percent(low, 2)}–{text.percent(high, 2)}"
     spec = json.loads(lecturer.get("vega_lite_chart")[0].proto.spec)
     assert "95% interval" in json.dumps(spec.get("title", spec))
     layers = json.dumps(spec)
@@ -307,7 +307,7 @@ def test_the_projector_interval_is_never_inverted_and_the_line_is_clipped(db_url
     for _ in range(30):
         store.submit(found.id, security.new_session_token(), 1)
     lecturer.run()
-    assert metrics(lecturer)["95% interval"] == "100% – 100%"
+    assert metrics(lecturer)["95% interval"] == "100%–100%"
     (chart,) = lecturer.get("vega_lite_chart")
     data = frames_of(chart)
     band, lines = data["band"], data["lines"]
