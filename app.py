@@ -18,6 +18,7 @@ st.set_page_config(
     initial_sidebar_state="collapsed" if classroom.presenting_at_start() else "auto",
 )
 st.html(Path(__file__).parent / "ui" / "style.css")
+browser.fit_formulas()  # a formula wider than a phone is scaled down to fit
 links.guard_start()
 
 

@@ -65,3 +65,43 @@ def scroll_to_top(reason: str) -> None:
         unsafe_allow_javascript=True,
         width="content",
     )
+
+
+# A display formula wider than its box (KaTeX does not wrap): scale its font down until it
+# fits, to at most MIN_FORMULA_SCALE; narrower still, Streamlit's sideways scroll takes over.
+MIN_FORMULA_SCALE = 0.6
+FORMULA_SLACK_PX = 6
+_FIT_FORMULAS = """(() => {
+  if (window.__ppFitFormulas) return;
+  window.__ppFitFormulas = true;
+  const fit = () => {
+    for (const box of document.querySelectorAll(".katex-display")) {
+      const formula = box.querySelector(":scope > .katex");
+      if (!formula) continue;
+      formula.style.fontSize = "";
+      // KaTeX's box always overflows its own width by a pixel or two: only a real overflow
+      // (more than SLACK pixels) is scaled.
+      const room = box.clientWidth, need = box.scrollWidth;
+      if (need > room + %(slack)s && room > 0) {
+        const scale = Math.max(%(minimum)s, (room - %(slack)s) / need);
+        formula.style.fontSize = (scale * 100).toFixed(1) + "%%";
+      }
+    }
+  };
+  let queued = false;
+  const soon = () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; fit(); });
+  };
+  new MutationObserver(soon).observe(document.body, {childList: true, subtree: true});
+  window.addEventListener("resize", soon);
+  soon();
+})();"""
+
+
+def fit_formulas() -> None:
+    """Install, once per browser page, the script that scales display formulas wider than
+    the screen down to fit (phones at 390 px); app.py calls it on every run."""
+    script = _FIT_FORMULAS % {"minimum": MIN_FORMULA_SCALE, "slack": FORMULA_SLACK_PX}
+    st.html(f"<script>{script}</script>", unsafe_allow_javascript=True, width="content")

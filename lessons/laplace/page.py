@@ -161,9 +161,9 @@ def many_noisy_answers(truth: int) -> None:
             "above switches this histogram to the discrete Laplace mechanism:"
         )
         st.latex(
-            r"\Pr[K = k] = \frac{1 - e^{-\varepsilon}}{1 + e^{-\varepsilon}}\,"
-            r" e^{-\varepsilon |k|},"
-            r"\qquad \frac{\Pr[K = k]}{\Pr[K = k + 1]} = e^{\varepsilon}\ (k \ge 0)."
+            r"\begin{aligned}\Pr[K = k] &= \frac{1 - e^{-\varepsilon}}{1 + e^{-\varepsilon}}\,"
+            r" e^{-\varepsilon |k|},\\"
+            r"\frac{\Pr[K = k]}{\Pr[K = k + 1]} &= e^{\varepsilon}\ (k \ge 0).\end{aligned}"
         )
         st.markdown(
             "Its answers are whole numbers, so there are no low-order bits to leak, and it is "

@@ -34,3 +34,32 @@ def test_no_formula_draws_above_its_clipping_box(page: Page, app_server: str) ->
     overhangs = page.evaluate(GLYPH_OVERHANG_PX)
     assert len(overhangs) >= 5, "the page should show its formulas"
     assert max(overhangs) <= 0.5, f"glyphs reach above their box by {max(overhangs):.1f} px"
+
+
+WIDE_FORMULAS = """() => [...document.querySelectorAll('.katex-display')].map(box => ({
+    need: box.scrollWidth,
+    room: box.clientWidth,
+    scale: box.querySelector('.katex').style.fontSize,
+    text: box.textContent.slice(0, 40),
+}))"""
+
+
+def test_no_formula_is_wider_than_a_phone(browser, app_server: str) -> None:
+    """Issue 27, item 10: at 390 px some formulas were 425-504 px wide. A formula wider than
+    its box is now scaled down to fit (never below 60%), on every lesson."""
+    from browser_helpers import FINISHED
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    scaled = 0
+    for lesson in LESSONS:
+        open_page(page, app_server, lesson.url_path)
+        page.wait_for_selector(FINISHED)
+        page.wait_for_timeout(600)  # KaTeX and its fonts, then the fitting script
+        for formula in page.evaluate(WIDE_FORMULAS):
+            assert formula["need"] <= formula["room"] + 6, (lesson.url_path, formula)
+            if formula["scale"]:
+                scaled += 1
+                assert float(formula["scale"].rstrip("%")) >= 60.0, formula
+    assert scaled >= 2  # reconstruction's and the class survey's widest were scaled
+    context.close()

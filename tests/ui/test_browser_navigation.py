@@ -69,3 +69,34 @@ def test_slash_home_opens_home(page: Page, app_server: str) -> None:
     assert_no_exception(page)
     expect(page.get_by_text("Page not found")).to_have_count(0)
     expect(page.get_by_role("heading", name="Privacy Playground", level=1)).to_be_visible()
+
+
+def _main_scroll(page: Page) -> float:
+    return page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop")
+
+
+def test_a_page_switch_from_the_bottom_of_a_lesson_starts_at_the_top(
+    page: Page, app_server: str
+) -> None:
+    """Issue 27, item 3: going from Composition to Approximate DP by the Next link once
+    landed 5,628 px down (the previous page's scroll). A switch by the Next link or the menu
+    opens the new page at its top."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_page(page, app_server, "composition")
+    link = page.get_by_text("Next: Approximate DP")
+    link.scroll_into_view_if_needed()
+    assert _main_scroll(page) > 3_000
+    link.click()
+    page.wait_for_url("**/approximate-dp")
+    expect(page.get_by_role("heading", name="Approximate DP", exact=False).first).to_be_visible()
+    page.wait_for_timeout(1_000)
+    assert _main_scroll(page) == 0
+    page.mouse.move(700, 400)
+    page.mouse.wheel(0, 4_000)
+    page.wait_for_timeout(500)
+    assert _main_scroll(page) > 1_000
+    page.get_by_test_id("stSidebar").get_by_text("Choosing privately").click()
+    page.wait_for_url("**/choosing")
+    page.wait_for_timeout(1_500)
+    assert _main_scroll(page) == 0
+    assert_no_exception(page)
