@@ -258,13 +258,38 @@ def curve(data: str, x: alt.X, y: alt.Y, tooltip: list, *, colour: str = BLUE) -
     )
 
 
+def _superscript(expression: str) -> str:
+    """A Vega expression: `expression`'s text with digits and minus signs superscripted."""
+    for plain_char, raised in zip("-−0123456789", "⁻⁻⁰¹²³⁴⁵⁶⁷⁸⁹", strict=True):
+        expression = f"replace({expression}, regexp('{plain_char}', 'g'), '{raised}')"
+    return expression
+
+
+_EXPONENT = "round(log(datum.value) / LN10)"
+_EXPONENT_TEXT = _superscript("format(" + _EXPONENT + ", 'd')")
+# Axis labels as ui.text.power_of_ten writes them: a power of ten below 0.01 as 10⁻⁵, any
+# other value with d3's "~g" (0.05, 1, 200). Vega's own "~g" or "~e" gave "1e-14".
+POWER_OF_TEN_LABELS = (
+    "datum.value > 0 && datum.value < 0.01 && "
+    f"abs(log(datum.value) / LN10 - {_EXPONENT}) < 1e-6 "
+    f"? '10' + {_EXPONENT_TEXT} "
+    ": format(datum.value, '~g')"
+)
+
+
+def power_of_ten_axis(**kwargs) -> alt.Axis:
+    """An axis for a log scale that reaches small probabilities (δ, a density): 10⁻¹⁴, not
+    1e-14 (the labels as ui.text.power_of_ten writes numbers on the page)."""
+    return alt.Axis(labelExpr=POWER_OF_TEN_LABELS, **kwargs)
+
+
 def log_density_y(domain: tuple[float, float]) -> alt.Y:
     """The y axis of a density plotted on a fixed log scale (values beyond it are clamped)."""
     return alt.Y(
         "density:Q",
         title="density",
         scale=alt.Scale(type="log", domain=list(domain), clamp=True),
-        axis=alt.Axis(format="~g"),
+        axis=power_of_ten_axis(),
     )
 
 

@@ -188,9 +188,13 @@ def number_input(label: str, *, key: str, value=None, **kw):
 
 
 def select_slider(
-    label: str, options: Sequence[Any] = (), *, key: str, value=None, format_func=str, **kw
+    label: str, options: Sequence[Any] = (), *, key: str, value=None, format_func=None, **kw
 ):
-    """st.select_slider bound to the URL (the URL holds the option's label)."""
+    """st.select_slider bound to the URL (the URL holds the option's label). Numbers are
+    labelled by the one formatter unless told otherwise (1,000, not 1000)."""
+    if format_func is None:
+        numeric = all(isinstance(o, int | float) and not isinstance(o, bool) for o in list(options))
+        format_func = text.number if numeric and len(options) else str
     default = value if value is not None else list(options)[0]
     kw.update(value=value, format_func=format_func)
     means = _option_means(format_func)

@@ -43,14 +43,30 @@ def _inert(frame: pd.DataFrame) -> pd.DataFrame:
     return safe
 
 
+def _whole_numbers_as_integers(frame: pd.DataFrame) -> pd.DataFrame:
+    """Float columns whose every value is a whole number (counts, bin edges at whole
+    numbers) written as integers: 14187, not 14187.0. Missing values stay empty."""
+    whole = [
+        name
+        for name in frame.columns
+        if pd.api.types.is_float_dtype(frame[name])
+        and frame[name].notna().any()
+        and bool(((frame[name].dropna() % 1) == 0).all())
+        and bool((frame[name].dropna().abs() < 2**53).all())
+    ]
+    if not whole:
+        return frame
+    return frame.astype({name: "Int64" for name in whole})
+
+
 def csv_bytes(frame: pd.DataFrame) -> bytes:
-    """A frame as CSV text in UTF-8, without the index; text that a spreadsheet would run as
-    a formula is made inert (`neutralise`)."""
+    """A frame as CSV text in UTF-8, without the index; whole numbers without ".0"; text
+    that a spreadsheet would run as a formula is made inert (`neutralise`)."""
     key = id(frame)
     hit = _CSV.get(key)
     if hit is not None and hit[0]() is frame:
         return hit[1]
-    data = _inert(frame).to_csv(index=False).encode("utf-8")
+    data = _whole_numbers_as_integers(_inert(frame)).to_csv(index=False).encode("utf-8")
     _CSV[key] = (weakref.ref(frame, lambda _, key=key: _CSV.pop(key, None)), data)
     return data
 

@@ -59,6 +59,18 @@ def number(value: float, digits: int = 4) -> str:
     return sign + shown if shown != "0" else "0"
 
 
+def signed(value: float, digits: int = 4) -> str:
+    """A change with its sign always shown, by `number`'s rules: +4.3, −1,234, 0. (Give
+    st.metric its arrow with `arrow`: Streamlit reads only a hyphen as "down".)"""
+    shown = number(value, digits)
+    return shown if shown.startswith("−") or shown == "0" else "+" + shown
+
+
+def arrow(value: float) -> str:
+    """st.metric's delta_arrow for a change of `value` written by `signed`."""
+    return "down" if float(value) < 0 else "up" if float(value) > 0 else "off"
+
+
 def percent(share: float, digits: int = 3) -> str:
     """A share as a percentage with `number`'s rules: 0.0001234 → "0.01234%", 0.5 → "50%"."""
     return number(100.0 * float(share), digits) + "%"

@@ -24,6 +24,17 @@ def _scale(domain: tuple[float, float], log: bool) -> alt.Scale:
     return alt.Scale(domain=list(domain), nice=False, clamp=True)
 
 
+POWERS = "powers of ten"  # an axis format: 10⁻⁵ for small powers of ten (never "1e-5")
+
+
+def _axis(format_: str) -> alt.Axis:
+    return ui_charts.power_of_ten_axis() if format_ == POWERS else alt.Axis(format=format_)
+
+
+def _tooltip_format(format_: str) -> str:
+    return ".3~g" if format_ == POWERS else format_
+
+
 def _middle(domain: tuple[float, float], log: bool) -> float:
     return math.sqrt(domain[0] * domain[1]) if log else (domain[0] + domain[1]) / 2
 
@@ -54,8 +65,8 @@ def curves(
     x_scale, y_scale = _scale(x_domain, x_log), _scale(y_domain, y_log)
     # one line: the title says what it is; short names fit on one row
     legend = None if len(names) == 1 else ROW_LEGEND if sum(map(len, names)) < 40 else LEGEND
-    encode_x = alt.X(f"{x}:Q", title=x_title, scale=x_scale, axis=alt.Axis(format=x_format))
-    encode_y = alt.Y(f"{y}:Q", title=y_title, scale=y_scale, axis=alt.Axis(format=y_format))
+    encode_x = alt.X(f"{x}:Q", title=x_title, scale=x_scale, axis=_axis(x_format))
+    encode_y = alt.Y(f"{y}:Q", title=y_title, scale=y_scale, axis=_axis(y_format))
     lines = (
         alt.Chart(alt.NamedData(name="curves"))
         .mark_line(strokeWidth=2.5, clip=True)
@@ -76,7 +87,7 @@ def curves(
             ),
             tooltip=[
                 alt.Tooltip(f"{series}:N", title=" "),
-                alt.Tooltip(f"{x}:Q", format=x_format, title=x_title),
+                alt.Tooltip(f"{x}:Q", format=_tooltip_format(x_format), title=x_title),
                 alt.Tooltip(f"{y}:Q", format=".4~g", title=y_title),
             ],
         )
@@ -109,7 +120,7 @@ def exposure() -> ui_charts.Template:
         y_log=False,
         series="curve",
         names=("publish each record with probability δ",),
-        x_format="~e",
+        x_format=POWERS,
         y_format="~%",
         rule=True,
         point=True,
@@ -167,7 +178,7 @@ def loss_bars() -> ui_charts.Template:
                 "mass:Q",
                 title="probability",
                 scale=alt.Scale(type="log", domain=list(model.LOSS_MASS_DOMAIN), clamp=True),
-                axis=alt.Axis(format="~e", values=[1e-9, 1e-6, 1e-3, 1]),
+                axis=ui_charts.power_of_ten_axis(values=[1e-9, 1e-6, 1e-3, 1]),
             ),
             y2=alt.datum(model.LOSS_MASS_DOMAIN[0]),
             color=alt.Color(
@@ -199,7 +210,7 @@ def delta_curve() -> ui_charts.Template:
         y_log=True,
         series="curve",
         names=(model.EXACT, model.TAIL),
-        y_format="~e",
+        y_format=POWERS,
         point=True,
     )
 
@@ -248,6 +259,6 @@ def conversion() -> ui_charts.Template:
         y_log=True,
         series="conversion",
         names=(model.TIGHT, model.SIMPLE),
-        x_format="~e",
+        x_format=POWERS,
         point=True,
     )

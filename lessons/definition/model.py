@@ -10,6 +10,15 @@ from ui import datasets, text
 from ui.datasets import census
 
 HALF_WINDOW = 8.0  # outputs y shown: f(D) ± 8 (fixed: it does not move with ε or Y)
+EVENT_STEP = 0.5  # the event's ends move in half steps over the same window
+
+
+def event_edges(truth: int) -> tuple[float, ...]:
+    """Where the event Y = [lo, hi] may start and end: f(D) ± HALF_WINDOW in half steps."""
+    steps = int(round(2 * HALF_WINDOW / EVENT_STEP))
+    return tuple(float(truth - HALF_WINDOW + EVENT_STEP * i) for i in range(steps + 1))
+
+
 GRID_STEP = 0.05
 DENSITY_DOMAIN = (1e-3, 10.0)  # log axis: fits Lap(100) (0.005) and Lap(0.1) (peak 5)
 LOSS_DOMAIN = (-12.0, 12.0)

@@ -77,13 +77,10 @@ def two_worlds() -> None:
     with controls_column:
         epsilon = controls.epsilon_slider(key="def_eps")
         scale = dp.laplace_scale(1, epsilon)
-        lo, hi = controls.slider(
+        lo, hi = controls.select_slider(
             "The event Y = [lo, hi]: the range of outputs an attacker watches for",
-            min_value=low_edge,
-            max_value=high_edge,
+            options=model.event_edges(truth),  # labelled by the one formatter: 7,841.5
             value=(float(truth), float(truth + 3)),
-            step=0.5,
-            format="%.1f",
             key="def_event",
             help="Any range of outputs is an event. The ratio bound must hold for all of them.",
         )
@@ -252,7 +249,8 @@ def attacker_belief() -> None:
         col_post.metric(
             "Worst-case posterior",
             f"{text.percent(posterior)}",
-            delta=f"{posterior - prior:+.1%} points",
+            delta=f"{text.signed(100 * (posterior - prior), 3)} percentage points",
+            delta_arrow=text.arrow(posterior - prior),
         )
     with chart_column:
         charts.posterior().show(

@@ -124,11 +124,16 @@ def survey_and_post_processing(attr) -> None:
     cols = st.columns(3)
     for col, name in zip(cols, ("raw", "clipped", "projected"), strict=True):
         l1, l2 = errors[name]
-        delta_l1 = None if name == "raw" else f"{l1 - errors['raw'][0]:,.0f}"
+        change = l1 - errors["raw"][0]
         col.metric(
-            f"L1 error, {name}", f"{l1:,.0f}", delta=delta_l1, delta_color="inverse", border=True
+            f"L1 error, {name}",
+            text.number(l1),
+            delta=None if name == "raw" else text.signed(change),
+            delta_arrow=text.arrow(change),
+            delta_color="inverse",
+            border=True,
         )
-        col.caption(f"L2 error, {name}: **{l2:,.0f}** people")
+        col.caption(f"L2 error, {name}: **{text.number(l2)}** people")
     post = {"raw estimate": survey["raw"], "projected": survey["projected"]}
     charts.histogram(attr, tuple(post)).show(
         **model.histogram_frames(attr, post),

@@ -75,7 +75,7 @@ def test_epsilon_slider_moves_ratio_densities_and_band(truth: int) -> None:
 def test_event_in_the_left_tail_gives_e_to_the_minus_epsilon(truth: int) -> None:
     at = run_page()
     at.select_slider(key="def_eps").set_value(2.0)
-    at.slider(key="def_event").set_value((truth - 6.0, truth - 2.0)).run()
+    at.select_slider(key="def_event").set_value((truth - 6.0, truth - 2.0)).run()
     assert not at.exception
     shown = metrics(at)
     assert shown["Ratio"] == f"{math.exp(-2.0):,.4g}"
@@ -86,7 +86,7 @@ def test_event_in_the_left_tail_gives_e_to_the_minus_epsilon(truth: int) -> None
 
 def test_zero_width_event_warns_instead_of_dividing(truth: int) -> None:
     at = run_page()
-    at.slider(key="def_event").set_value((truth + 1.0, truth + 1.0)).run()
+    at.select_slider(key="def_event").set_value((truth + 1.0, truth + 1.0)).run()
     assert not at.exception
     assert "zero width" in at.warning[0].value
     assert "Ratio" not in metrics(at)
@@ -141,12 +141,12 @@ def test_link_reproduces_every_widget(truth: int) -> None:
         def_person=f"{low_earner} — earns <=50K",  # the URL holds the option as shown
         def_eps="2",
         def_post_eps="2",
-        def_event=[str(truth - 6.0), str(truth - 2.0)],
+        def_event=[text.number(truth - 6.0), text.number(truth - 2.0)],  # as the slider shows
         def_prior="0.5",
     )
     assert at.selectbox(key="def_person").value == low_earner
     assert at.select_slider(key="def_eps").value == 2.0
-    assert at.slider(key="def_event").value == (truth - 6.0, truth - 2.0)
+    assert at.select_slider(key="def_event").value == (truth - 6.0, truth - 2.0)
     assert at.slider(key="def_prior").value == 0.5
     shown = metrics(at)
     assert shown["Difference"] == "0" and shown["Ratio"] == "1"

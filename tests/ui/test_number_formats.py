@@ -1,0 +1,80 @@
+"""Issue 27, item 7: every number on screen goes through the one formatter (ui.text), slider
+labels, metric deltas, chart axes and CSV files included; counts are integers."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from apptest_helpers import record_downloads, run_lesson, spec_of
+from lessons.catalogue import LESSONS
+from ui import charts, text
+
+E_NOTATION = re.compile(r"\d[eE][-+]?\d")
+
+
+def test_the_definition_event_slider_is_labelled_by_the_formatter() -> None:
+    at = run_lesson("definition/page.py")
+    options = at.select_slider(key="def_event").options
+    assert all(".0" not in o for o in options), options[:4]  # was "7841.0"
+    assert any("," in o for o in options)  # thousands separators: "7,841.5"
+    assert options[1] == text.number(float(options[0].replace(",", "")) + 0.5)
+
+
+def test_numeric_select_sliders_default_to_the_formatter() -> None:
+    at = run_lesson("reconstruction/page.py")
+    assert "1,000" in at.select_slider(key="recon_dn_m").options  # was "1000"
+    assert "2,000" in at.select_slider(key="recon_dn_m").options
+
+
+def test_metric_deltas_carry_a_real_minus_sign_and_the_right_arrow() -> None:
+    at = run_lesson("kary_rr/page.py")
+    deltas = {m.label: m.proto for m in at.metric if m.proto.delta}
+    assert deltas, "the post-processed errors show their change"
+    for label, proto in deltas.items():
+        assert not proto.delta.startswith("-"), (label, proto.delta)  # a hyphen was used
+        assert proto.delta.startswith(("+", "−")) or proto.delta == "0"
+    definition = run_lesson("definition/page.py")
+    (posterior,) = [m.proto for m in definition.metric if m.label == "Worst-case posterior"]
+    assert re.fullmatch(r"\+[\d.]+ percentage points", posterior.delta), posterior.delta
+
+
+def test_a_count_in_a_csv_is_an_integer(monkeypatch) -> None:
+    sent = record_downloads(monkeypatch)
+    run_lesson("laplace/page.py")
+    _, lines = sent["laplace_dl_histogram"]
+    header, *rows = lines
+    assert header == "start,end,count,share"
+    for row in rows:
+        start, end, count, _share = row.split(",")
+        assert not start.endswith(".0") and not end.endswith(".0"), row  # was "14187.0"
+        assert count.isdigit()
+
+
+def _axes(node):
+    if isinstance(node, dict):
+        scale = node.get("scale")
+        if isinstance(scale, dict) and scale.get("type") == "log" and "axis" in node:
+            yield scale, node.get("axis") or {}
+        for value in node.values():
+            yield from _axes(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _axes(value)
+
+
+@pytest.mark.parametrize("lesson", [lesson.file for lesson in LESSONS], ids=str)
+def test_no_axis_writes_small_numbers_in_e_notation(lesson: str) -> None:
+    """ "1e-14" on an axis: a log axis that reaches below 10⁻⁶ labels its powers of ten as
+    10⁻¹⁴ (ui.charts.power_of_ten_axis); no axis asks d3 for e-notation."""
+    at = run_lesson(lesson)
+    for element in at.get("vega_lite_chart"):
+        spec = spec_of(element)
+        assert '"format": "~e"' not in json.dumps(spec), lesson
+        for scale, axis in _axes(spec):
+            domain = scale.get("domain")
+            # d3's "~g" itself switches to e-notation below 10⁻⁶ ("1e-7")
+            if isinstance(domain, list) and min(domain) < 1e-6:
+                assert axis.get("labelExpr") == charts.POWER_OF_TEN_LABELS, (lesson, axis)
