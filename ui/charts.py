@@ -37,10 +37,23 @@ DEFAULT_HEIGHT = 260
 # Presenter mode (ui/classroom.py): Vega-Lite draws text in pixels, so a projector needs its
 # own font sizes, given to every chart as Vega-Lite config (documented; the spec's own config
 # is kept, these sizes win). Marks with an explicit fontSize keep it.
+PRESENTER_TEXT = "#1f1f1f"
 PRESENTER_FONTS: dict = {
     "title": {"fontSize": 24, "subtitleFontSize": 18},
-    "axis": {"labelFontSize": 17, "titleFontSize": 19},
-    "legend": {"labelFontSize": 17, "titleFontSize": 17, "labelLimit": 400},
+    # Axis and legend text in near-black, not Vega's light grey (#888): read from the back row.
+    "axis": {
+        "labelFontSize": 19,
+        "titleFontSize": 20,
+        "labelColor": PRESENTER_TEXT,
+        "titleColor": PRESENTER_TEXT,
+    },
+    "legend": {
+        "labelFontSize": 18,
+        "titleFontSize": 18,
+        "labelLimit": 400,
+        "labelColor": PRESENTER_TEXT,
+        "titleColor": PRESENTER_TEXT,
+    },
     "header": {"labelFontSize": 17, "titleFontSize": 19},
     "text": {"fontSize": 17},
     # One label per row on a band axis (bar charts' categories): at projector sizes Vega's
@@ -104,6 +117,77 @@ def _arrow(frame: pd.DataFrame) -> pa.Table:
     return table
 
 
+# What a non-linear axis's title must say (a reader assumes a linear axis otherwise).
+_SCALE_WORDS = {"log": " (log)", "sqrt": " (√ scale)", "symlog": " (symlog)", "pow": " (power)"}
+_SAYS_SCALE = ("log", "√", "sqrt", "square root", "power")
+
+
+def _label_nonlinear_axes(node: object) -> None:
+    """In a spec being built: every x or y encoding on a log, √, symlog or power scale whose
+    title does not say so gets the scale's name appended (e.g. "share of answers (√ scale)")."""
+    if isinstance(node, dict):
+        encoding = node.get("encoding")
+        if isinstance(encoding, dict):
+            for channel in ("x", "y"):
+                field = encoding.get(channel)
+                if not isinstance(field, dict):
+                    continue
+                scale = field.get("scale")
+                kind = scale.get("type") if isinstance(scale, dict) else None
+                if kind not in _SCALE_WORDS:
+                    continue
+                axis = field.get("axis") if isinstance(field.get("axis"), dict) else None
+                holder = axis if axis is not None and isinstance(axis.get("title"), str) else field
+                title = holder.get("title")
+                if isinstance(title, str) and not any(w in title.lower() for w in _SAYS_SCALE):
+                    holder["title"] = title + _SCALE_WORDS[kind]
+        for value in node.values():
+            _label_nonlinear_axes(value)
+    elif isinstance(node, list):
+        for value in node:
+            _label_nonlinear_axes(value)
+
+
+_LEGEND_CHANNELS = (
+    "color", "fill", "stroke", "strokeDash", "shape", "size", "opacity", "fillOpacity",
+    "strokeOpacity", "strokeWidth",
+)  # fmt: skip
+
+
+def _legend_channels(node: object):
+    """Every (channel definition) of a legend channel in a spec, in all layers."""
+    if isinstance(node, dict):
+        encoding = node.get("encoding")
+        if isinstance(encoding, dict):
+            for channel in _LEGEND_CHANNELS:
+                if isinstance(encoding.get(channel), dict) and "field" in encoding[channel]:
+                    yield encoding[channel]
+        for value in node.values():
+            yield from _legend_channels(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _legend_channels(value)
+
+
+def _share_legends(spec: dict) -> None:
+    """Vega-Lite merges the legends of channels that share a field (colour and dash of one
+    series). When one of them says legend=None and another draws one, it warns ("Conflicting
+    legend property 'disable'") and picks one; here the channels without a legend take the
+    drawn one's, so the merged legend is the one the chart asked for and the console stays
+    clean. A field whose every channel has legend=None keeps none."""
+    by_field: dict[str, list[dict]] = {}
+    for definition in _legend_channels(spec):
+        by_field.setdefault(str(definition["field"]), []).append(definition)
+    for definitions in by_field.values():
+        drawn = [d["legend"] for d in definitions if d.get("legend", {}) is not None]
+        if not drawn or len(drawn) == len(definitions):
+            continue
+        legend = next((d for d in drawn if isinstance(d, dict)), {})
+        for definition in definitions:
+            if definition.get("legend", {}) is None:
+                definition["legend"] = dict(legend)
+
+
 class Template:
     """A chart built once with Altair (data-free) and drawn each run with this run's
     DataFrames, title and alt text: the one way the app draws a chart.
@@ -129,6 +213,8 @@ class Template:
             spec["layer"] = [
                 layer if "data" in layer else {**layer, "data": shared} for layer in spec["layer"]
             ]
+        _label_nonlinear_axes(spec)
+        _share_legends(spec)
         self.spec: dict = spec
         # Data written into the chart when it was built (alt.Data values that Altair moved
         # to the top-level "datasets") is part of the template, not something to fill.

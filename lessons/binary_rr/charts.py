@@ -54,7 +54,12 @@ def ratio() -> ui_charts.Template:
     edge = band.mark_rule(color=ui_charts.BLACK, strokeDash=[6, 3], strokeWidth=2).encode(
         x=alt.X("hi:Q", scale=x_scale)
     )
-    y = alt.Y("report:N", title=None, sort=list(REPORTS), scale=alt.Scale(domain=list(REPORTS)))
+    y = alt.Y(
+        "report:N",
+        title=None,
+        sort=list(REPORTS),
+        scale=alt.Scale(domain=list(REPORTS), type="band", paddingInner=0.2),
+    )
     reports = alt.Chart(alt.NamedData(name="reports"))
     bars = reports.mark_bar(height=22).encode(
         y=y,
@@ -72,8 +77,9 @@ def ratio() -> ui_charts.Template:
     return ui_charts.Template(
         (shade + edge + bars + labels).properties(
             title=alt.Title(RATIO_TITLE, subtitle="grey band: up to ε · dashed line: ε"),
-            # A step height: with a fixed pixel height the two bands collapsed onto one row.
-            height=alt.Step(40),
+            # Two rows of 40 px. A step height made Vega-Lite warn ('Dropping "fit-y"') under
+            # Streamlit's autosize; a pixel height with an explicit band scale keeps both rows.
+            height=2 * 40,
             width="container",
         )
     )

@@ -51,9 +51,10 @@ st.latex(r"\hat{\imath} = \arg\max_i \big(c_i + \mathrm{Lap}(1/\varepsilon)\big)
 
 @st.fragment
 def noisy_max_winner() -> None:
-    """ε beside who wins report noisy max, and the chance of each winner as ε grows (a
-    fragment: moving ε reruns only this section)."""
-    bars_column, control_column = st.columns([3, 2], vertical_alignment="top")
+    """ε on the left, with its numbers and the chance of each winner as ε grows; who wins at
+    this ε on the right: both charts beside the slider that drives them (a fragment: moving ε
+    reruns only this section)."""
+    control_column, bars_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
         epsilon = noisy_max_epsilon("choose_eps")
         frame = model.win_frame(cats, epsilon, controls.seed() + model.SEED_RUNS)
@@ -63,9 +64,18 @@ def noisy_max_winner() -> None:
             f"Reported in {model.RUNS:,} runs",
             f"{int(round(frame['share of runs'].iloc[0] * model.RUNS)):,} times",
         )
-        st.caption(
-            f"Each count moves by at most 1 when a person joins or leaves (add/remove), so the "
-            f"noise SD is √2/ε = {text.number(model.typical_count_error(epsilon))} people."
+        charts.win_curves(tuple(model.curve_series(cats))).show(
+            title="The chance of each winner, as ε grows",
+            alt=(
+                "Lines against ε from 0.001 to 10 on a log axis for the "
+                f"{min(model.TOP_CURVES, cats.k)} "
+                f"largest values of {column}"
+                + (" and all the others together" if cats.k > model.TOP_CURVES else "")
+                + f". At your ε = {text.number(epsilon)}, {cats.labels[0]} is reported with "
+                f"chance {text.percent(exact_top)}."
+            ),
+            curves=model.win_curves(cats),
+            truth=model.epsilon_rule(epsilon),
         )
     shown = model.bars_frame(frame)
     with bars_column:
@@ -83,24 +93,11 @@ def noisy_max_winner() -> None:
         st.caption(
             f"Bars: the exact chance, ∫ f_i(x) Π_(j≠i) F_j(x) dx, integrated numerically. Black "
             f"ticks: the share of {model.RUNS:,} simulated runs (seeded). Labels show each true "
-            "count."
+            f"count. Each count moves by at most 1 when a person joins or leaves (add/remove), "
+            f"so the noise SD is √2/ε = {text.number(model.typical_count_error(epsilon))} people."
         )
     snippets.WINS.show(column=column, epsilon=epsilon)
     downloads.download_csv(frame, filename="report-noisy-max.csv", key="choose_dl_wins")
-
-    charts.win_curves(tuple(model.curve_series(cats))).show(
-        title="The chance of each winner, as ε grows",
-        alt=(
-            "Lines against ε from 0.001 to 10 on a log axis for the "
-            f"{min(model.TOP_CURVES, cats.k)} "
-            f"largest values of {column}"
-            + (" and all the others together" if cats.k > model.TOP_CURVES else "")
-            + f". At your ε = {text.number(epsilon)}, {cats.labels[0]} is reported with chance "
-            f"{text.percent(exact_top)}."
-        ),
-        curves=model.win_curves(cats),
-        truth=model.epsilon_rule(epsilon),
-    )
     st.markdown(
         "At a tiny ε every count is swamped by noise and the report is close to a lottery "
         "weighted a little toward the large counts. As ε grows, the noise shrinks below the "
@@ -131,7 +128,7 @@ userdata.census_only_notice("these five yes/no questions are about census column
 def most_common_trait(m: int) -> None:
     """This section's own ε beside the overlapping traits' bars and the three costs (a
     fragment: moving it reruns only this section)."""
-    bars_column, control_column = st.columns([3, 2], vertical_alignment="top")
+    control_column, bars_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
         epsilon = noisy_max_epsilon("choose_trait_eps", "ε for the trait question")
         costs = model.release_costs(epsilon, cats.k, m)
@@ -199,80 +196,100 @@ st.markdown(
     "because its counts all move the same way."
 )
 by_name = {col.name: col for col in numeric}
-picks, chart_column = st.columns([2, 3], vertical_alignment="top")
-with picks:
-    numeric_column = by_name[
-        controls.selectbox(
-            "Numeric column",
-            list(by_name),
-            index=list(by_name).index(model.DEFAULT_NUMERIC)
-            if model.DEFAULT_NUMERIC in by_name
-            else 0,
-            format_func=lambda key: by_name[key].label,
-            key="choose_num",
+PICKED_KEY = "choose_picked"  # (column, people) of section 3, which section 4 reuses
+
+
+@st.fragment
+def private_quantile() -> None:
+    """The column, quantile, people and ε beside the exponential mechanism's bars (a fragment:
+    moving ε reruns only this section; a new column or number of people reruns the page, so
+    that section 4, which uses the same ones, follows)."""
+    picks, chart_column = st.columns([2, 3], vertical_alignment="top")
+    with picks:
+        numeric_column = by_name[
+            controls.selectbox(
+                "Numeric column",
+                list(by_name),
+                index=list(by_name).index(model.DEFAULT_NUMERIC)
+                if model.DEFAULT_NUMERIC in by_name
+                else 0,
+                format_func=lambda key: by_name[key].label,
+                key="choose_num",
+            )
+        ]
+        alpha = controls.radio(
+            "Which quantile",
+            list(model.QUANTILES),
+            format_func=model.QUANTILES.get,
+            horizontal=True,
+            key="choose_alpha",
         )
-    ]
-    alpha = controls.radio(
-        "Which quantile",
-        list(model.QUANTILES),
-        format_func=model.QUANTILES.get,
-        horizontal=True,
-        key="choose_alpha",
+        sizes = tuple(s for s in model.SAMPLE_SIZES if s == 0 or s < model.present(numeric_column))
+        size = controls.select_slider(
+            "People in the data  (more people → a sharper choice at the same ε)",
+            options=sizes,
+            value=model.DEFAULT_SAMPLE if model.DEFAULT_SAMPLE in sizes else sizes[-1],
+            format_func=model.people,
+            key="choose_n",
+        )
+        quantile_epsilon = controls.epsilon_slider(
+            key="choose_q_eps", default=0.1, label="Budget ε for the quantile"
+        )
+    release = model.quantile_release(
+        numeric_column, size, alpha, quantile_epsilon, controls.seed() + model.SEED_QUANTILE
     )
-    sizes = tuple(s for s in model.SAMPLE_SIZES if s == 0 or s < model.present(numeric_column))
-    size = controls.select_slider(
-        "People in the data  (more people → a sharper choice at the same ε)",
-        options=sizes,
-        value=model.DEFAULT_SAMPLE if model.DEFAULT_SAMPLE in sizes else sizes[-1],
-        format_func=model.people,
-        key="choose_n",
+    with chart_column:
+        charts.quantile_bars(numeric_column.low, numeric_column.high, numeric_column.label).show(
+            title=f"Private {model.QUANTILES[alpha]} at ε = {text.number(quantile_epsilon)}",
+            alt=(
+                f"Bars over {numeric_column.label} from {text.number(numeric_column.low)} to "
+                f"{text.number(numeric_column.high)}: the exponential mechanism's chance of "
+                f"releasing each candidate for the {model.QUANTILES[alpha]} of "
+                f"{model.people(size)} at ε = {text.number(quantile_epsilon)}. The true value is "
+                f"{text.number(release.truth)}; candidates within {model.CLOSE} steps of it get "
+                f"{text.percent(release.close)} of the chance."
+            ),
+            candidates=model.quantile_frame(release, numeric_column),
+            truth=model.truth_rule(release.truth, alpha),
+        )
+    cols = st.columns(3)
+    cols[0].metric(f"True {model.QUANTILES[alpha]}", text.number(release.truth))
+    cols[1].metric("One private release", text.number(release.released))
+    cols[2].metric(f"Chance within ±{model.CLOSE} steps of the truth", text.percent(release.close))
+    st.caption(
+        f"Δ = {text.number(release.sensitivity)} (add/remove). Candidates: "
+        f"{release.grid.size:,} values from {text.number(numeric_column.low)} to "
+        f"{text.number(numeric_column.high)} in steps of {text.number(numeric_column.step)}, "
+        f"chosen from the column's public range, not from the data. Among {model.people(size)}, "
+        "one more person shifts the scores by at most Δ, whatever ε: more people make the "
+        "utility gaps larger, and the choice sharper."
     )
-    quantile_epsilon = controls.epsilon_slider(
-        key="choose_q_eps", default=0.1, label="Budget ε for the quantile"
+    snippets.QUANTILE.show(
+        column=numeric_column.name,
+        alpha=alpha,
+        epsilon=quantile_epsilon,
+        low=numeric_column.low,
+        high=numeric_column.high,
+        step=numeric_column.step,
     )
-release = model.quantile_release(
-    numeric_column, size, alpha, quantile_epsilon, controls.seed() + model.SEED_QUANTILE
+    downloads.download_csv(
+        model.quantile_frame(release, numeric_column),
+        filename="exponential-mechanism.csv",
+        key="choose_dl_quantile",
+    )
+    picked = (numeric_column.name, size)
+    if st.session_state.get(PICKED_KEY, picked) != picked:
+        st.session_state[PICKED_KEY] = picked
+        st.rerun()  # the whole page: section 4 takes the same column and people
+    st.session_state[PICKED_KEY] = picked
+
+
+private_quantile()
+numeric_column = by_name.get(st.session_state.get(PICKED_KEY, ("",))[0]) or next(
+    iter(by_name.values())
 )
+size = st.session_state.get(PICKED_KEY, ("", model.DEFAULT_SAMPLE))[1]
 label = text.plain(numeric_column.label)
-with chart_column:
-    charts.quantile_bars(numeric_column.low, numeric_column.high, numeric_column.label).show(
-        title=f"Private {model.QUANTILES[alpha]} at ε = {text.number(quantile_epsilon)}",
-        alt=(
-            f"Bars over {numeric_column.label} from {text.number(numeric_column.low)} to "
-            f"{text.number(numeric_column.high)}: the exponential mechanism's chance of "
-            f"releasing each candidate for the {model.QUANTILES[alpha]} of {model.people(size)} at "
-            f"ε = {text.number(quantile_epsilon)}. The true value is "
-            f"{text.number(release.truth)}; candidates within {model.CLOSE} steps of it get "
-            f"{text.percent(release.close)} of the chance."
-        ),
-        candidates=model.quantile_frame(release, numeric_column),
-        truth=model.truth_rule(release.truth, alpha),
-    )
-cols = st.columns(3)
-cols[0].metric(f"True {model.QUANTILES[alpha]}", text.number(release.truth))
-cols[1].metric("One private release", text.number(release.released))
-cols[2].metric(f"Chance within ±{model.CLOSE} steps of the truth", text.percent(release.close))
-st.caption(
-    f"Δ = {text.number(release.sensitivity)} (add/remove). Candidates: "
-    f"{release.grid.size:,} values from {text.number(numeric_column.low)} to "
-    f"{text.number(numeric_column.high)} in steps of {text.number(numeric_column.step)}, "
-    f"chosen from the column's public range, not from the data. Among {model.people(size)}, "
-    "one more person shifts the scores by at most Δ, whatever ε: more people make the "
-    "utility gaps larger, and the choice sharper."
-)
-snippets.QUANTILE.show(
-    column=numeric_column.name,
-    alpha=alpha,
-    epsilon=quantile_epsilon,
-    low=numeric_column.low,
-    high=numeric_column.high,
-    step=numeric_column.step,
-)
-downloads.download_csv(
-    model.quantile_frame(release, numeric_column),
-    filename="exponential-mechanism.csv",
-    key="choose_dl_quantile",
-)
 
 st.subheader("Another noise, the same choice: Gumbel")
 
@@ -281,7 +298,7 @@ st.subheader("Another noise, the same choice: Gumbel")
 def gumbel_choice() -> None:
     """Its own ε beside the exponential mechanism's bars, with section 1's Laplace chance
     at the same ε for comparison (a fragment)."""
-    bars_column, control_column = st.columns([3, 2], vertical_alignment="top")
+    control_column, bars_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
         epsilon = noisy_max_epsilon("choose_gumbel_eps", "ε for the Gumbel comparison")
         gumbel = model.gumbel_frame(cats, epsilon, controls.seed() + model.SEED_GUMBEL)
@@ -343,45 +360,56 @@ st.markdown(
     "composition makes the total ε."
 )
 controls.page_link(clamping.path, label=f"Back to {clamping.title}", icon=clamping.icon)
-bound_controls, bound_chart = st.columns([2, 3], vertical_alignment="top")
-with bound_controls:
-    total_epsilon = controls.epsilon_slider(key="choose_total_eps", label="Total budget ε")
-    share = controls.select_slider(
-        "Share of ε spent on choosing U  (more → a better U, a noisier sum)",
-        options=model.BOUND_SHARES,
-        value=model.BOUND_SHARES[0],
-        format_func=text.percent,
-        key="choose_share",
+
+
+@st.fragment
+def private_bound(numeric_column, size: int, label: str) -> None:
+    """The total ε and the share spent on U beside where the private U lands, and the sum it
+    clamps (a fragment: its sliders rerun only this section)."""
+    bound_controls, bound_chart = st.columns([2, 3], vertical_alignment="top")
+    with bound_controls:
+        total_epsilon = controls.epsilon_slider(key="choose_total_eps", label="Total budget ε")
+        share = controls.select_slider(
+            "Share of ε spent on choosing U  (more → a better U, a noisier sum)",
+            options=model.BOUND_SHARES,
+            value=model.BOUND_SHARES[0],
+            format_func=text.percent,
+            key="choose_share",
+        )
+        st.caption(f"Column and people as in section 3: {label}, {model.people(size)}.")
+    bound = model.private_bound(numeric_column, size, total_epsilon, share, controls.seed())
+    with bound_chart:
+        charts.quantile_bars(numeric_column.low, numeric_column.high, numeric_column.label).show(
+            title=f"Where the private U lands (ε = {text.number(bound.epsilon_bound)})",
+            alt=(
+                f"Bars over {numeric_column.label}: the chance that the private 99th percentile, "
+                f"at ε = {text.number(bound.epsilon_bound)}, releases each candidate as the "
+                f"upper bound U. The true 99th percentile is {text.number(bound.release.truth)}; "
+                f"this release drew U = {text.number(bound.upper)}."
+            ),
+            candidates=model.quantile_frame(bound.release, numeric_column),
+            truth=model.bound_rules(bound),
+        )
+    cols = st.columns(3)
+    cols[0].metric(f"Private U (ε = {text.number(bound.epsilon_bound)})", text.number(bound.upper))
+    cols[1].metric(
+        f"Noisy sum (ε = {text.number(bound.epsilon_sum)})", text.number(bound.noisy_sum)
     )
-    st.caption(f"Column and people as in section 3: {label}, {model.people(size)}.")
-bound = model.private_bound(numeric_column, size, total_epsilon, share, controls.seed())
-with bound_chart:
-    charts.quantile_bars(numeric_column.low, numeric_column.high, numeric_column.label).show(
-        title=f"Where the private U lands (ε = {text.number(bound.epsilon_bound)})",
-        alt=(
-            f"Bars over {numeric_column.label}: the chance that the private 99th percentile, "
-            f"at ε = {text.number(bound.epsilon_bound)}, releases each candidate as the "
-            f"upper bound U. The true 99th percentile is {text.number(bound.release.truth)}; "
-            f"this release drew U = {text.number(bound.upper)}."
-        ),
-        candidates=model.quantile_frame(bound.release, numeric_column),
-        truth=model.bound_rules(bound),
+    cols[2].metric("True sum", text.number(bound.true_sum))
+    st.caption(
+        f"ε = {text.number(bound.epsilon_bound)} + {text.number(bound.epsilon_sum)} = "
+        f"{text.number(total_epsilon)}. The data's maximum, {text.number(bound.data_max)}, was "
+        f"never used: U came from the exponential mechanism over the public range "
+        f"{text.number(numeric_column.low)}–{text.number(numeric_column.high)}, so a newcomer "
+        "far above it moves U only by chance, never by certainty. Clamped to "
+        f"[{text.number(numeric_column.low)}, {text.number(bound.upper)}] the sum is "
+        f"{text.number(bound.clamped_sum)}. U lands above the data's largest value with chance "
+        f"{text.percent(bound.above_max)}: then nothing is cut, at the price of a little more "
+        "noise."
     )
-cols = st.columns(3)
-cols[0].metric(f"Private U (ε = {text.number(bound.epsilon_bound)})", text.number(bound.upper))
-cols[1].metric(f"Noisy sum (ε = {text.number(bound.epsilon_sum)})", text.number(bound.noisy_sum))
-cols[2].metric("True sum", text.number(bound.true_sum))
-st.caption(
-    f"ε = {text.number(bound.epsilon_bound)} + {text.number(bound.epsilon_sum)} = "
-    f"{text.number(total_epsilon)}. The data's maximum, {text.number(bound.data_max)}, was "
-    f"never used: U came from the exponential mechanism over the public range "
-    f"{text.number(numeric_column.low)}–{text.number(numeric_column.high)}, so a newcomer "
-    "far above it moves U only by chance, never by certainty. Clamped to "
-    f"[{text.number(numeric_column.low)}, {text.number(bound.upper)}] the sum is "
-    f"{text.number(bound.clamped_sum)}. U lands above the data's largest value with chance "
-    f"{text.percent(bound.above_max)}: then nothing is cut, at the price of a little more "
-    "noise."
-)
+
+
+private_bound(numeric_column, size, label)
 
 quiz.check_yourself(
     "choosing",

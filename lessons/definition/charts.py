@@ -68,7 +68,7 @@ def densities(truth: int) -> ui_charts.Template:
             ],
         )
     )
-    chart = (band + band_text + lines).properties(height=360, width=ui_charts.DEFAULT_WIDTH)
+    chart = (band + band_text + lines).properties(height=260, width=ui_charts.DEFAULT_WIDTH)
     return ui_charts.Template(chart)
 
 
@@ -113,7 +113,7 @@ def loss(truth: int) -> ui_charts.Template:
         )
     )
     chart = (band + edge_rules + edge_text + line).properties(
-        height=320, width=ui_charts.DEFAULT_WIDTH
+        height=240, width=ui_charts.DEFAULT_WIDTH
     )
     return ui_charts.Template(chart)
 
@@ -147,5 +147,5 @@ def posterior() -> ui_charts.Template:
     point = ui_charts.marked_point_layers(
         alt.NamedData(name="point"), "epsilon", "posterior", x_scale=x_scale, y_scale=y_scale
     )
-    chart = (prior + curve + point).properties(height=320, width=ui_charts.DEFAULT_WIDTH)
+    chart = (prior + curve + point).properties(height=240, width=ui_charts.DEFAULT_WIDTH)
     return ui_charts.Template(chart)

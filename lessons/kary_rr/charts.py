@@ -32,7 +32,7 @@ def histogram(attr: Attribute, names: tuple[str, ...]) -> ui_charts.Template:
     y = alt.Y("category:N", sort=list(attr.labels), title=None, axis=alt.Axis(labelLimit=140))
     y_offset = alt.YOffset("series:N", sort=names)
     x_scale = alt.Scale(domain=[lo, hi], nice=False)
-    band = max(18, min(30, 360 // attr.k))  # at most 360 px of bars: fits beside its slider
+    band = max(16, min(24, 270 // attr.k))  # at most 270 px of bars: fits beside its slider
     bars_data = alt.NamedData(name="bars")
     bars = (
         alt.Chart(bars_data)
@@ -48,7 +48,8 @@ def histogram(attr: Attribute, names: tuple[str, ...]) -> ui_charts.Template:
             ),
             stroke=alt.Stroke("series:N", scale=alt.Scale(domain=names, range=colours)),
             fillOpacity=alt.FillOpacity(
-                "series:N",
+                "series:O",  # ordinal, in the series' order (a nominal field made Vega warn)
+                sort=names,
                 scale=alt.Scale(domain=names, range=[SERIES_STYLE[n][1] for n in names]),
                 legend=None,
             ),
@@ -121,6 +122,6 @@ def variance(domain: tuple[float, float]) -> ui_charts.Template:
         align="left", dx=8, dy=-8, fontWeight="bold", color=ui_charts.BLACK
     ).encode(x=x, y=y, text="label:N")
     chart = (grey + grey_labels + line + point + text).properties(
-        width=ui_charts.DEFAULT_WIDTH, height=360
+        width=ui_charts.DEFAULT_WIDTH, height=260
     )
     return ui_charts.Template(chart)

@@ -63,3 +63,35 @@ def test_each_section_control_and_its_chart_fit_on_one_screen(
         if span > room:
             too_far.append(f"{url_path} / {control}: {span:.0f} px > {room:.0f} px")
     assert not too_far, too_far
+
+
+CHOOSING_SECTIONS = [
+    ("Privacy loss ε", "Who wins report noisy max"),
+    ("ε for the trait question", "Most common trait"),
+    ("Budget ε for the quantile", "Private median"),
+    ("ε for the Gumbel comparison", "Noisy max with Gumbel noise"),
+    ("Total budget ε", "Where the private U lands"),
+]
+
+
+def test_choosing_has_its_controls_on_the_left_beside_both_section_one_charts(
+    page: Page, app_server: str
+) -> None:
+    """Issue 27, items 8-9: Choosing privately had its controls on the right, where every
+    other lesson has them on the left, and section 1's second chart far below its ε."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_page(page, app_server, "choosing")
+    for control, title in CHOOSING_SECTIONS:
+        slider = page.locator('[data-testid="stSlider"]').filter(has_text=control).first
+        slider.scroll_into_view_if_needed()
+        chart = page.locator('[data-testid="stVegaLiteChart"]').filter(has_text=title).first
+        s, c = slider.bounding_box(), chart.bounding_box()
+        assert s["x"] + s["width"] <= c["x"] + 1, (control, s, c)  # the control on the left
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text="Privacy loss ε").first
+    slider.scroll_into_view_if_needed()
+    top = slider.bounding_box()["y"]
+    for title in ("Who wins report noisy max", "The chance of each winner"):
+        box = page.locator('[data-testid="stVegaLiteChart"]').filter(has_text=title).first
+        bottom = box.bounding_box()["y"] + box.bounding_box()["height"]
+        assert bottom - top <= 800, (title, bottom - top)
+    assert_no_exception(page)

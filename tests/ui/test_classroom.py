@@ -124,7 +124,10 @@ def test_presenter_fonts_keep_the_specs_own_config():
 
     spec = {"config": {"axis": {"grid": False, "labelFontSize": 9}}, "mark": "point"}
     merged = charts.presenter_spec(spec)
-    assert merged["config"]["axis"] == {"grid": False, "labelFontSize": 17, "titleFontSize": 19}
+    assert merged["config"]["axis"] == {"grid": False, **charts.PRESENTER_FONTS["axis"]}
+    # readable from the back row: larger than 17 px and near-black, not Vega's grey
+    assert merged["config"]["axis"]["labelFontSize"] >= 19
+    assert merged["config"]["axis"]["labelColor"] == charts.PRESENTER_TEXT == "#1f1f1f"
     assert spec["config"]["axis"]["labelFontSize"] == 9  # the template is not changed
 
 

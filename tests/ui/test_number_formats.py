@@ -78,3 +78,57 @@ def test_no_axis_writes_small_numbers_in_e_notation(lesson: str) -> None:
             # d3's "~g" itself switches to e-notation below 10⁻⁶ ("1e-7")
             if isinstance(domain, list) and min(domain) < 1e-6:
                 assert axis.get("labelExpr") == charts.POWER_OF_TEN_LABELS, (lesson, axis)
+
+
+@pytest.mark.parametrize("lesson", [lesson.file for lesson in LESSONS], ids=str)
+def test_every_non_linear_axis_says_so(lesson: str) -> None:
+    """Issue 27, item 8: "a non-linear y-axis has no label saying so" (e.g. the share of
+    answers on a square-root scale). Every titled x or y axis on a log, √, symlog or power
+    scale names it."""
+    at = run_lesson(lesson)
+    for element in at.get("vega_lite_chart"):
+        for encoding in _encodings(spec_of(element)):
+            scale = encoding.get("scale")
+            if not isinstance(scale, dict) or scale.get("type") in (None, "linear", "band"):
+                continue
+            axis = encoding.get("axis") if isinstance(encoding.get("axis"), dict) else {}
+            title = axis.get("title", encoding.get("title"))
+            if isinstance(title, str):
+                says = ("log", "√", "sqrt", "power")
+                assert any(w in title.lower() for w in says), (lesson, scale["type"], title)
+
+
+def _encodings(node):
+    if isinstance(node, dict):
+        encoding = node.get("encoding")
+        if isinstance(encoding, dict):
+            for channel in ("x", "y"):
+                if isinstance(encoding.get(channel), dict):
+                    yield encoding[channel]
+        for value in node.values():
+            yield from _encodings(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _encodings(value)
+
+
+@pytest.mark.parametrize("lesson", ["definition/page.py", "kary_rr/page.py"])
+def test_the_definition_and_kary_charts_are_not_screen_high(lesson: str) -> None:
+    """Issue 27, item 8: the Definition and k-ary charts were ~600 px tall on screen; their
+    plots are now at most 270 px (with title, axes and legend, about 400)."""
+    at = run_lesson(lesson)
+    for element in at.get("vega_lite_chart"):
+        spec = spec_of(element)
+        heights = [h for h in _heights(spec) if isinstance(h, int | float)]
+        assert heights and max(heights) <= 270, (lesson, heights)
+
+
+def _heights(node):
+    if isinstance(node, dict):
+        if "height" in node:
+            yield node["height"]
+        for value in node.values():
+            yield from _heights(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _heights(value)

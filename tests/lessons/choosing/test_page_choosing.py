@@ -346,3 +346,29 @@ def test_markdown_in_a_category_is_shown_literally() -> None:
     at = hosted(upload=("evil.csv", b"Job,Pay\n**Boss**,1\n**Boss**,2\nClerk,3\n"))
     assert "**Boss**" not in prose(at)
     assert text.plain("**Boss**") in prose(at)
+
+
+def test_every_section_with_a_control_is_a_fragment() -> None:
+    """Issue 27, item 9: sections 3 and 4 reran the whole page on every move. Each widget of
+    the page is created inside a function decorated with @st.fragment."""
+    import ast
+    from pathlib import Path
+
+    source = (Path(lesson.__file__).parent / "page.py").read_text()
+    tree = ast.parse(source)
+    fragments = {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef)
+        and any(ast.unparse(d) == "st.fragment" for d in node.decorator_list)
+    }
+    owners: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.keyword) and inner.arg == "key":
+                    value = inner.value
+                    if isinstance(value, ast.Constant) and str(value.value).startswith("choose_"):
+                        owners.setdefault(value.value, node.name)
+    for key in ("choose_q_eps", "choose_num", "choose_n", "choose_total_eps", "choose_share"):
+        assert owners.get(key) in fragments, (key, owners.get(key), fragments)
