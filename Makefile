@@ -76,6 +76,7 @@ bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_dp.py
 	$(BIN)/python bench/bench_pages.py
 	$(BIN)/python bench/bench_browser.py
+	$(BIN)/python bench/bench_first_visit.py
 	$(BIN)/python bench/bench_survey.py
 	$(BIN)/python bench/bench_upload.py
 	$(BIN)/python bench/bench_sessions.py

@@ -1,0 +1,88 @@
+"""First visits (issue 27, item 6): how long a student waits for a lesson that this browser
+has never opened, on a fresh server (cold: the first visitor pays every computation) and on
+the same server afterwards (warm: what every later student waits, when what the defaults
+need is already computed once for the process). Plus creating a class survey.
+
+    python bench/bench_first_visit.py
+
+A student opens each lesson's link in one Chromium tab at 1280x800 (after Home, so the
+browser has the app's scripts): every visit is a new Streamlit session, timed from the
+navigation to the end of the page's first run (the run has finished and no element is
+stale). Cold: the first pass over the lessons on a fresh server; warm: the second pass.
+Target: warm <= 1 s on every lesson. Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from browser_helpers import FINISHED  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS, serve_app  # noqa: E402
+from lessons.catalogue import LESSONS  # noqa: E402
+
+VIEWPORT = {"width": 1280, "height": 800}
+IDLE = FINISHED + ' [data-testid="stMain"]'
+
+
+def first_visit_ms(page, url: str) -> float:
+    """Open `url` (a new Streamlit session; the browser's cache already holds the app's
+    scripts) and wait for the end of the page's first run."""
+    start = time.perf_counter()
+    page.goto(url)
+    page.wait_for_selector(IDLE, timeout=120_000)
+    page.wait_for_function("() => document.querySelector('[data-stale=\"true\"]') === null")
+    return (time.perf_counter() - start) * 1000
+
+
+def create_survey_ms(browser, base: str) -> float:
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.goto(f"{base}/class-survey")
+    page.wait_for_selector(IDLE, timeout=120_000)
+    start = time.perf_counter()
+    page.get_by_role("button", name="Create survey").click()
+    page.wait_for_url("**/class-survey?manage=*", timeout=60_000)
+    page.wait_for_selector('[data-testid="stImage"] img', timeout=60_000)
+    elapsed = (time.perf_counter() - start) * 1000
+    context.close()
+    return elapsed
+
+
+def main() -> None:
+    print(f"# First visits — {platform.node()}, {os.cpu_count()} cores, load "
+          f"{os.getloadavg()[0]:.2f}\n")  # fmt: skip
+    with (
+        tempfile.TemporaryDirectory() as logs,
+        serve_app(Path(logs)) as base,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_context(viewport=VIEWPORT).new_page()
+        first_visit_ms(page, base)  # Home: the browser fetches the app's scripts once
+        paths = [lesson.url_path for lesson in LESSONS]
+        cold = {path: first_visit_ms(page, f"{base}/{path}") for path in paths}
+        warm = {path: first_visit_ms(page, f"{base}/{path}") for path in paths}
+        survey_cold = create_survey_ms(browser, base)
+        survey_warm = create_survey_ms(browser, base)
+        browser.close()
+    print("| lesson | first visit, cold (ms) | first visit, warm (ms) | warm ≤ 1 s |")
+    print("|---|---:|---:|:---:|")
+    for lesson in LESSONS:
+        c, w = cold[lesson.url_path], warm[lesson.url_path]
+        print(f"| {lesson.title} | {c:,.0f} | {w:,.0f} | {'✓' if w <= 1000 else '✗'} |")
+    print(f"\nCreate survey → projector shown: first {survey_cold:,.0f} ms, again "
+          f"{survey_warm:,.0f} ms")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
