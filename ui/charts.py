@@ -179,7 +179,7 @@ def _share_legends(spec: dict) -> None:
     for definition in _legend_channels(spec):
         by_field.setdefault(str(definition["field"]), []).append(definition)
     for definitions in by_field.values():
-        drawn = [d["legend"] for d in definitions if d.get("legend", {}) is not None]
+        drawn = [d.get("legend", {}) for d in definitions if d.get("legend", {}) is not None]
         if not drawn or len(drawn) == len(definitions):
             continue
         legend = next((d for d in drawn if isinstance(d, dict)), {})

@@ -56,7 +56,7 @@ def test_a_copied_link_reproduces_seed_slider_and_numbers(page: Page, app_server
     assert_no_exception(other)
     assert slider_value(other, EPSILON_LABEL) == before_value
     assert metric_numbers(other) == before_numbers
-    assert other.locator('[data-testid="stSidebar"] input').first.input_value() == "4242"
+    assert other.locator(SIDEBAR_SEED).input_value() == "4242"  # (the first input is the upload)
     other.context.close()
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser
 
-from browser_helpers import FINISHED
+from browser_helpers import FINISHED, assert_no_exception
 from lessons.catalogue import LESSONS
 
 
@@ -28,6 +28,10 @@ def test_no_lesson_logs_a_vega_warning(browser: Browser, app_server: str) -> Non
         page.goto(f"{app_server}/{lesson.url_path}")
         page.wait_for_selector(FINISHED, timeout=90_000)
         page.wait_for_timeout(1_000)  # Vega compiles and logs after the run
+        assert_no_exception(page)  # a chart that failed to build logs nothing either
+        assert page.locator('[data-testid="stVegaLiteChart"]').count() > 0 or (
+            lesson.url_path in ("", "class-survey")
+        ), lesson.url_path
     vega = [entry for entry in logged if entry[2].startswith(("WARN", "ERROR", "[Vega"))]
     assert not vega, vega
     context.close()
