@@ -14,7 +14,12 @@ def estimate(n_max: int, presenting: bool = False) -> ui_charts.Template:
     """Template: the de-biased estimate (solid) with its 95% band ("band": n, low, high),
     and the raw share of reported "yes" (dashed; "lines": n, series, share), against the
     number of responses 0..n_max. y is fixed to 0..100 %. Taller on a projector."""
-    x = alt.X("n:Q", title="responses so far", scale=alt.Scale(domain=[0, n_max], nice=False))
+    x = alt.X(
+        "n:Q",
+        title="responses so far",
+        scale=alt.Scale(domain=[0, n_max], nice=False),
+        axis=alt.Axis(format="d", tickMinStep=1),  # counts: 1, 2, 3, never 1.0
+    )
     y_scale = alt.Scale(domain=[0, 1], clamp=True)
     band = (
         alt.Chart(alt.NamedData(name="band"))

@@ -40,7 +40,7 @@ FORGOT_KEY = "survey_forgot_managed"  # "Start a new survey" pressed in this ses
 MAX_CHART_POINTS = 300
 CHART_HEIGHT = 300  # the plot area, in pixels
 PRESENTER_CHART_HEIGHT = 240  # with projector fonts: the chart and the QR fit 1280×720
-QR_WIDTH = 220  # pixels: large enough to scan from a projected screen, small enough to fit
+QR_WIDTH = 200  # pixels: large enough to scan from a projected screen, small enough to fit
 SUBMITS_PER_MINUTE = 10
 
 

@@ -29,9 +29,6 @@ def test_no_lesson_logs_a_vega_warning(browser: Browser, app_server: str) -> Non
         page.wait_for_selector(FINISHED, timeout=90_000)
         page.wait_for_timeout(1_000)  # Vega compiles and logs after the run
         assert_no_exception(page)  # a chart that failed to build logs nothing either
-        assert page.locator('[data-testid="stVegaLiteChart"]').count() > 0 or (
-            lesson.url_path in ("", "class-survey")
-        ), lesson.url_path
     vega = [entry for entry in logged if entry[2].startswith(("WARN", "ERROR", "[Vega"))]
     assert not vega, vega
     context.close()

@@ -55,7 +55,12 @@ def test_no_formula_is_wider_than_a_phone(browser, app_server: str) -> None:
     for lesson in LESSONS:
         open_page(page, app_server, lesson.url_path)
         page.wait_for_selector(FINISHED)
-        page.wait_for_timeout(600)  # KaTeX and its fonts, then the fitting script
+        # KaTeX and its fonts, then the fitting script (next animation frame): wait, bounded,
+        # until every formula fits; one that never does fails below.
+        with contextlib.suppress(PlaywrightTimeoutError):
+            page.wait_for_function(
+                f"() => ({WIDE_FORMULAS})().every(f => f.need <= f.room + 6)", timeout=10_000
+            )
         for formula in page.evaluate(WIDE_FORMULAS):
             assert formula["need"] <= formula["room"] + 6, (lesson.url_path, formula)
             if formula["scale"]:
