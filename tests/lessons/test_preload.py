@@ -6,6 +6,7 @@ Each check runs in a fresh interpreter: the test process has imported much more.
 import json
 import subprocess
 import sys
+import tomllib
 
 from conftest import ROOT
 from lessons.catalogue import all_pages
@@ -55,3 +56,36 @@ def test_scikit_learn_and_the_survey_store_wait_for_the_lessons_that_need_them()
     found = probe()
     assert found["sklearn"] is False
     assert found["survey"] is False
+
+
+CYCLE_PROBE = """
+import gc, json, time, weakref
+import lessons.preload as preload
+gc.disable()  # only the collector thread may free the cycle below
+class Node:
+    pass
+a, b = Node(), Node()
+a.other, b.other = b, a
+alive = weakref.ref(a)
+del a, b
+deadline = time.monotonic() + 4 * preload.COLLECT_EVERY_S
+while alive() is not None and time.monotonic() < deadline:
+    time.sleep(0.1)
+import threading
+print(json.dumps({
+    "freed": alive() is None,
+    "thread": any(t.name == preload.COLLECTOR_THREAD and t.daemon for t in threading.enumerate()),
+}))
+"""
+
+
+def test_a_thread_collects_cycles_every_few_seconds_instead_of_after_every_run():
+    """Issue 28: `runner.postScriptGC` is off (a full collection per run grew with the room);
+    a daemon thread frees what sessions leave in reference cycles instead."""
+    done = subprocess.run(
+        [sys.executable, "-c", CYCLE_PROBE], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    found = json.loads(done.stdout.splitlines()[-1])
+    assert found == {"freed": True, "thread": True}
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["runner"]["postScriptGC"] is False
