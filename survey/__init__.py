@@ -5,7 +5,7 @@ use it through `SurveyStore`.
 """
 
 from .protocols import CUSTOM, DIE, TWO_COINS, Protocol, custom, die, protocol_for, two_coins
-from .security import RateLimiter, new_session_token, normalize_join_code
+from .security import new_session_token, normalize_join_code
 from .store import (
     MAX_QUESTION_CHARS,
     SCHEMA_VERSION,
@@ -32,7 +32,6 @@ __all__ = [
     "Counts",
     "NewSurvey",
     "Protocol",
-    "RateLimiter",
     "Response",
     "StorageError",
     "SubmitResult",

@@ -1,4 +1,4 @@
-"""Secrets for the class survey: join codes, admin keys, session hashes, a rate limiter.
+"""Secrets for the class survey: join codes, admin keys, session hashes, signed tokens.
 
 - A join code is short and easy to read aloud or type on a phone: 6 characters from an
   alphabet without look-alikes (no 0/O, 1/I/L), drawn with `secrets`. It only lets
@@ -22,9 +22,6 @@ import hashlib
 import hmac
 import re
 import secrets
-import threading
-import time
-from collections import deque
 
 JOIN_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # 31 symbols, no 0 O 1 I L
 JOIN_CODE_LENGTH = 6  # 31^6 ≈ 887 million codes
@@ -113,57 +110,3 @@ def admin_key_matches(admin_key: object, stored_digest: str) -> bool:
 def session_digest(salt: str, session_token: str) -> str:
     """HMAC-SHA256(salt, session token), hex: what the database stores for idempotency."""
     return hmac.new(salt.encode("ascii"), session_token.encode("utf-8"), "sha256").hexdigest()
-
-
-class RateLimiter:
-    """At most `max_events` events per `window_s` seconds per key (a sliding window).
-
-    Thread-safe, in memory, bounded: once more than `max_keys` keys are tracked, keys idle
-    for a whole window are dropped, then the least recently active ones."""
-
-    def __init__(self, max_events: int = 10, window_s: float = 60.0, max_keys: int = 10_000):
-        if max_events < 1 or window_s <= 0:
-            raise ValueError("max_events must be >= 1 and window_s > 0")
-        self.max_events = max_events
-        self.window_s = window_s
-        self.max_keys = max_keys
-        self._events: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def count(self, key: str, now: float | None = None) -> int:
-        """How many events `key` has in the current window (nothing is recorded)."""
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            events = self._events.get(key)
-            return 0 if events is None else sum(1 for t in events if now - t < self.window_s)
-
-    def check(self, key: str, now: float | None = None) -> bool:
-        """Whether one more event for `key` would be within the limit (nothing recorded)."""
-        return self.count(key, now) < self.max_events
-
-    def allow(self, key: str, now: float | None = None) -> bool:
-        """Record an event for `key` and say whether it is within the limit (an event over
-        the limit is not recorded, so waiting always helps)."""
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            events = self._events.setdefault(key, deque())
-            while events and now - events[0] >= self.window_s:
-                events.popleft()
-            if len(events) >= self.max_events:
-                return False
-            events.append(now)
-            if len(self._events) > self.max_keys:
-                self._prune(now)
-            return True
-
-    def _prune(self, now: float) -> None:
-        stale = [k for k, ev in self._events.items() if not ev or now - ev[-1] >= self.window_s]
-        for k in stale:
-            del self._events[k]
-        # Still too many (a flood of new keys within one window): forget the keys whose
-        # last event is oldest, so memory stays bounded whatever arrives.
-        excess = len(self._events) - self.max_keys
-        if excess > 0:
-            by_age = sorted(self._events, key=lambda k: self._events[k][-1])
-            for k in by_age[:excess]:
-                del self._events[k]

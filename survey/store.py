@@ -12,7 +12,9 @@ What is stored, and why nothing more:
 
 Tables are created on first use, and `survey_schema` records the schema version.
 `survey_secrets` holds the key that signs students' tokens (schema 3), so every replica of
-the app that shares the database accepts the tokens any of them issued.
+the app that shares the database accepts the tokens any of them issued. `survey_limits`
+(schema 4) holds the rate limits' counters, so a limit is the same whatever replica a
+request reaches (in process memory it multiplied by the number of replicas).
 
 A database that exists but cannot be written (a read-only mount, a file without write
 permission) is opened read-only: results can be read and shown, every write raises
@@ -31,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import enum
+import hashlib
 import logging
 import os
 import re
@@ -54,6 +57,7 @@ from sqlalchemy import (
     Table,
     UniqueConstraint,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -61,6 +65,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
@@ -68,7 +73,8 @@ from sqlalchemy.pool import StaticPool
 from . import security
 from .protocols import Protocol, protocol_for
 
-SCHEMA_VERSION = 3  # 2: survey_joins (devices that opened the student page); 3: survey_secrets
+# 2: survey_joins (devices that opened the student page); 3: survey_secrets; 4: survey_limits
+SCHEMA_VERSION = 4
 MAX_QUESTION_CHARS = 200
 JOIN_CODE_ATTEMPTS = 20
 # SQLite "database is locked": each statement waits up to BUSY_TIMEOUT_MS for the lock, a
@@ -142,6 +148,28 @@ secrets_table = Table(
     Column("value", String(128), nullable=False),
 )
 TOKEN_KEY_NAME = "student_token_key"
+
+# One counter per (limit bucket, time window). The bucket is SHA-256 of the limit's name and
+# key (a key can be a student token or an address: neither is stored as such).
+limits_table = Table(
+    "survey_limits",
+    metadata,
+    Column("bucket", String(64), primary_key=True),
+    Column("window_index", BigInteger, primary_key=True, autoincrement=False),
+    Column("events", Integer, nullable=False),
+    Column("expires_at", Float, nullable=False, index=True),
+)
+PRUNE_EVERY_S = 60.0
+
+
+def limit_clock() -> float:
+    """Seconds since the epoch, the clock of the rate limits (shared by all replicas, so a
+    wall clock; tests freeze it)."""
+    return time.time()
+
+
+def _bucket(name: str, key: str) -> str:
+    return hashlib.sha256(f"{name}\0{key}".encode()).hexdigest()
 
 
 class SubmitResult(enum.Enum):
@@ -295,6 +323,7 @@ class SurveyStore:
         self._salts: dict[int, str] = {}
         self._salts_lock = threading.Lock()
         self._token_key: str | None = None
+        self._last_prune = 0.0
         try:
             self._create_schema()
         except StorageError as error:
@@ -485,6 +514,81 @@ class SurveyStore:
     def student_token_is_valid(self, token: object) -> bool:
         """Whether `token` was issued by an app on this database."""
         return security.student_token_is_valid(self.student_token_key(), token)
+
+    # -- rate limits ------------------------------------------------------------------
+    # At most `max_events` events per `window_s` seconds per (name, key), kept in the
+    # database so that every replica counts the same events. A sliding window, estimated
+    # from two fixed ones (the usual approximation): the current window's events plus the
+    # previous window's, weighted by how much of it the sliding window still covers. Over
+    # a steady stream it is exact; within one fixed window it counts exactly.
+    def _limit_windows(self, bucket: str, window_s: float, now: float) -> tuple[int, int, float]:
+        """(the current window's index, its events, the previous window's weighted events);
+        the sliding window's estimate is the sum of the last two."""
+        index = int(now // window_s)
+        covered = 1.0 - (now - index * window_s) / window_s
+        t = limits_table
+        with self._reading() as conn:
+            rows = conn.execute(
+                select(t.c.window_index, t.c.events).where(
+                    t.c.bucket == bucket, t.c.window_index.in_((index - 1, index))
+                )
+            ).all()
+        found = {int(i): int(e) for i, e in rows}
+        return index, found.get(index, 0), covered * found.get(index - 1, 0)
+
+    @staticmethod
+    def _check_limit(max_events: object, window_s: object) -> None:
+        if isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 1:
+            raise ValueError(f"max_events must be an int >= 1, got {max_events!r}")
+        if isinstance(window_s, bool) or not isinstance(window_s, int | float) or window_s <= 0:
+            raise ValueError(f"window_s must be a number > 0, got {window_s!r}")
+
+    def limit_count(self, name: str, key: str, window_s: float, now: float | None = None) -> float:
+        """How many events (name, key) has in the sliding window (nothing recorded)."""
+        self._check_limit(1, window_s)
+        now = limit_clock() if now is None else now
+        _index, current, previous = self._limit_windows(_bucket(name, key), window_s, now)
+        return current + previous
+
+    def limit_check(
+        self, name: str, key: str, max_events: int, window_s: float, now: float | None = None
+    ) -> bool:
+        """Whether one more event would be within the limit (nothing recorded)."""
+        self._check_limit(max_events, window_s)
+        return self.limit_count(name, key, window_s, now) < max_events
+
+    def limit_allow(
+        self, name: str, key: str, max_events: int, window_s: float, now: float | None = None
+    ) -> bool:
+        """Record one event for (name, key) and say whether it is within the limit. An event
+        over the limit is not recorded (waiting always helps). The increment is one atomic
+        statement that only counts while the window is under its cap, so replicas racing
+        on one key never push it past the limit."""
+        self._check_limit(max_events, window_s)
+        now = limit_clock() if now is None else now
+        bucket = _bucket(name, key)
+        index, current, previous = self._limit_windows(bucket, window_s, now)
+        if current + previous >= max_events:
+            return False
+        cap = max_events - previous  # the current window may hold events below this
+        dialect = postgresql if self.engine.dialect.name == "postgresql" else sqlite
+        t = limits_table
+        statement = dialect.insert(t).values(
+            bucket=bucket,
+            window_index=index,
+            events=1,
+            expires_at=(index + 2) * window_s,
+        )
+        statement = statement.on_conflict_do_update(
+            index_elements=[t.c.bucket, t.c.window_index],
+            set_={"events": t.c.events + 1},
+            where=t.c.events + 1 <= cap,
+        )
+        counted = self._write(statement) == 1
+        if now - self._last_prune >= PRUNE_EVERY_S:
+            self._last_prune = now
+            self._write(delete(t).where(t.c.expires_at < now))
+        return counted
 
     # -- surveys ------------------------------------------------------------------------
     def recent_open_surveys(self, hours: float) -> int:

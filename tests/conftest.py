@@ -169,10 +169,9 @@ def browser_context_args(browser_context_args: dict) -> dict:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_survey_rate_limits() -> Iterator[None]:
-    """Every test starts with empty class-survey rate limiters: they are shared by all
-    sessions of the process, and AppTest sessions all come from the same "local" address."""
-    model = sys.modules.get("lessons.class_survey.model")  # not imported: nothing to clear
-    if model is not None:
-        model.limiters.clear()
+def _fresh_survey_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test that does not name its own survey database gets an empty one of its own
+    (created only if the test opens the survey): its surveys and its rate limits, which are
+    kept in the database (issue 28), never meet another test's or the repository's var/."""
+    monkeypatch.setenv("SURVEY_DB_DIR", str(tmp_path / "survey-db"))
     yield

@@ -65,21 +65,17 @@ def survey_store(url: str) -> survey.SurveyStore:
     return survey.SurveyStore(url)
 
 
-@st.cache_resource(show_spinner=False)
-def rate_limiter() -> survey.RateLimiter:
-    """Taps per student token (one per server session): at most 10 a minute."""
-    return survey.RateLimiter(max_events=SUBMITS_PER_MINUTE, window_s=60.0)
-
-
-# Limits (issue 37). Kept in this process's memory, keyed on this browser session and on the
-# client's address. Only *guesses* are limited: a join code that does not exist, or a
-# lecturer page opened without a valid key. A join to a survey that exists is never counted,
-# so a whole class behind one address (a school's NAT, a load balancer) always gets in,
-# whatever another session floods; a session that guesses is refused once over its own
-# limit, and, while its address is over the address limit, after its first wrong guess.
-# Creating a survey counts only when it succeeds, against this session's allowance; what
-# anonymous creators can store is bounded by the number of open surveys created in the last
-# RECENT_HOURS hours, a bound a browser that manages a survey does not meet.
+# Limits (issue 37). Kept in the survey database (issue 28: in each process's memory they
+# multiplied by the number of replicas), keyed on this browser session and on the client's
+# address. Only *guesses* are limited: a join code that does not exist, or a lecturer page
+# opened without a valid key (a student token's taps have their own SUBMITS_PER_MINUTE).
+# A join to a survey that exists is never counted, so a whole class behind one address (a
+# school's NAT, a load balancer) always gets in, whatever another session floods; a
+# session that guesses is refused once over its own limit, and, while its address is over
+# the address limit, after its first wrong guess. Creating a survey counts only when it
+# succeeds, against this session's allowance; what anonymous creators can store is bounded
+# by the number of open surveys created in the last RECENT_HOURS hours, a bound a browser
+# that manages a survey does not meet.
 LIMITS = {
     ("create", "session"): (5, 600.0),
     ("guess", "session"): (10, 60.0),
@@ -88,15 +84,6 @@ LIMITS = {
 RECENT_HOURS = 12.0
 MAX_RECENT_OPEN_SURVEYS = 500
 LIMIT_KEY = "survey_limit_key"
-
-
-@st.cache_resource(show_spinner=False)
-def limiters() -> dict[tuple[str, str], survey.RateLimiter]:
-    """One sliding-window limiter per (action, who) of LIMITS, shared by all sessions."""
-    return {
-        key: survey.RateLimiter(max_events=events, window_s=window)
-        for key, (events, window) in LIMITS.items()
-    }
 
 
 def client_address() -> str:
@@ -112,27 +99,45 @@ def _session_limit_key() -> str:
     return st.session_state[LIMIT_KEY]
 
 
-def lookup_refused() -> str | None:
+def _limit_name(action: str, who: str) -> str:
+    return f"{action}/{who}"
+
+
+def _check(store: survey.SurveyStore, action: str, who: str, key: str) -> bool:
+    return store.limit_check(_limit_name(action, who), key, *LIMITS[(action, who)])
+
+
+def _allow(store: survey.SurveyStore, action: str, who: str, key: str) -> bool:
+    return store.limit_allow(_limit_name(action, who), key, *LIMITS[(action, who)])
+
+
+def lookup_refused(store: survey.SurveyStore) -> str | None:
     """Before looking a code up: None when allowed, else "session" (this session has made
     too many wrong guesses) or "address" (its address has, and this session guessed wrong
-    at least once in the window). A session that never guessed wrong is always allowed."""
-    chosen = limiters()
+    at least once in the window). A session that never guessed wrong is always allowed;
+    one that never guessed costs no database read."""
+    if LIMIT_KEY not in st.session_state:
+        return None
     mine = _session_limit_key()
-    if not chosen[("guess", "session")].check(mine):
+    if not _check(store, "guess", "session", mine):
         return "session"
-    if not chosen[("guess", "address")].check(client_address()) and chosen[
-        ("guess", "session")
-    ].count(mine):
+    if not _check(store, "guess", "address", client_address()) and store.limit_count(
+        _limit_name("guess", "session"), mine, LIMITS[("guess", "session")][1]
+    ):
         return "address"
     return None
 
 
-def record_guess() -> None:
+def record_guess(store: survey.SurveyStore) -> None:
     """Count one wrong guess (an unknown code, a lecturer page without a valid key) for this
     session and its address."""
-    chosen = limiters()
-    chosen[("guess", "session")].allow(_session_limit_key())
-    chosen[("guess", "address")].allow(client_address())
+    _allow(store, "guess", "session", _session_limit_key())
+    _allow(store, "guess", "address", client_address())
+
+
+def tap_allowed(store: survey.SurveyStore, token: str) -> bool:
+    """Count one tap of this student token: at most SUBMITS_PER_MINUTE a minute."""
+    return store.limit_allow("tap/token", token, SUBMITS_PER_MINUTE, 60.0)
 
 
 def manages_a_survey(store: survey.SurveyStore) -> bool:
@@ -153,7 +158,7 @@ def create_refused(store: survey.SurveyStore) -> str | None:
     """None when this browser may create a survey now; else "session" (this session's own
     allowance is used up) or "storage" (too many open surveys were created recently, and
     this browser manages none: a lecturer is never locked out by strangers)."""
-    if not limiters()[("create", "session")].check(_session_limit_key()):
+    if not _check(store, "create", "session", _session_limit_key()):
         return "session"
     if store.recent_open_surveys(RECENT_HOURS) >= MAX_RECENT_OPEN_SURVEYS and not manages_a_survey(
         store
@@ -162,9 +167,9 @@ def create_refused(store: survey.SurveyStore) -> str | None:
     return None
 
 
-def count_create() -> None:
+def count_create(store: survey.SurveyStore) -> None:
     """Count a creation that succeeded (a failed one costs nothing)."""
-    limiters()[("create", "session")].allow(_session_limit_key())
+    _allow(store, "create", "session", _session_limit_key())
 
 
 def limit_message(action: str, who: str) -> str:

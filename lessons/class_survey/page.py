@@ -103,10 +103,10 @@ def submit_report(survey_id: int, reported_bit: int) -> None:
     """Button callback: send the reported bit (once per session; rate-limited). Runs
     before the rerun, so the page that follows already shows the outcome, not buttons."""
     token = model.session_token(store)
-    if not model.rate_limiter().allow(token):
-        st.session_state["survey_rate_limited"] = True
-        return
     try:
+        if not model.tap_allowed(store, token):
+            st.session_state["survey_rate_limited"] = True
+            return
         outcome = store.submit(survey_id, token, reported_bit)
     except survey.StorageError as error:  # not recorded: the buttons stay, to tap again
         st.session_state["survey_fault"] = error.reason
@@ -128,24 +128,21 @@ def show_outcome(found: survey.Survey, result: survey.SubmitResult) -> None:
     )
 
 
-def student_view(raw_code: str) -> None:
-    st.title("Class survey")
-    refused = model.lookup_refused()
-    if refused is not None:
-        st.warning(model.limit_message("guess", refused), icon=":material/hourglass_top:")
-        return
-    found = store.get_by_code(raw_code)
-    if found is None:
-        model.record_guess()
-        st.error(
-            "There is no survey with this code. Check the code on the projector and try again."
-        )
-        join_with_code_form("student")
-        return
-    show_question(found.question)
-    token = model.session_token(store)  # also in a cookie of this browser, before any tap
-    with contextlib.suppress(survey.StorageError):  # counting devices is best effort
-        model.record_join(store, found.id, token)
+@st.fragment
+def answer_box(found: survey.Survey, token: str) -> bool:
+    """The two buttons, or what became of the answer. A fragment (issue 28): a tap reruns
+    this box only, not the page around it, so the server does the least work per tap when
+    a whole class answers within seconds (bench/bench_room.py, "survey"). A fragment rerun
+    is outside the page's own handler, so a storage fault is caught here as well. True when
+    the student can still answer or has answered: the page then explains how to answer."""
+    try:
+        return _answer_box(found, token)
+    except survey.StorageError as error:
+        show_fault(error.reason, student=True)
+        return False
+
+
+def _answer_box(found: survey.Survey, token: str) -> bool:
     answered = store.has_answered(found.id, token)
     outcome_key = f"survey_outcome_{found.id}"
     outcome = st.session_state.get(outcome_key)
@@ -156,15 +153,15 @@ def student_view(raw_code: str) -> None:
     ):
         del st.session_state[outcome_key]  # the tap just failed: say so once
         show_outcome(found, survey.SubmitResult(outcome))
-        return
+        return False
     if not found.is_open and not answered:
         st.warning(
             "This survey is closed: it no longer accepts answers. Ask your lecturer to reopen it."
         )
-        return
+        return False
     if store.read_only and not answered:
         show_fault(survey.store.READ_ONLY, student=True)
-        return
+        return False
     # On a phone: the question, the two buttons (or the confirmation) first, above the fold;
     # how to randomize follows below them.
     if answered:
@@ -192,6 +189,29 @@ def student_view(raw_code: str) -> None:
         fault = st.session_state.pop("survey_fault", None)
         if fault is not None:
             show_fault(fault, student=True)
+    return True
+
+
+def student_view(raw_code: str) -> None:
+    st.title("Class survey")
+    refused = model.lookup_refused(store)
+    if refused is not None:
+        st.warning(model.limit_message("guess", refused), icon=":material/hourglass_top:")
+        return
+    found = store.get_by_code(raw_code)
+    if found is None:
+        model.record_guess(store)
+        st.error(
+            "There is no survey with this code. Check the code on the projector and try again."
+        )
+        join_with_code_form("student")
+        return
+    show_question(found.question)
+    token = model.session_token(store)  # also in a cookie of this browser, before any tap
+    with contextlib.suppress(survey.StorageError):  # counting devices is best effort
+        model.record_join(store, found.id, token)
+    if not answer_box(found, token):
+        return
     st.info(
         "**This page never asks for your true answer.** You randomize it yourself, with "
         "your own coin or die, and send only the result. Nobody — not your lecturer, not "
@@ -274,7 +294,7 @@ def create_view() -> None:
             st.warning(model.limit_message("create", refused), icon=":material/hourglass_top:")
             return
         created = store.create_survey(cleaned, protocol)  # a StorageError costs nothing
-        model.count_create()
+        model.count_create(store)
         model.remember_admin_key(created.survey.code, created.admin_key)
         st.session_state[SCROLL_TOP_KEY] = created.survey.code  # the projector view: its top
         st.query_params.from_dict({"manage": created.survey.code})
@@ -447,11 +467,11 @@ def lecturer_view(raw_code: str) -> None:
         del st.query_params["key"]
     if admin_key is None:
         st.title("Class survey")
-        refused = model.lookup_refused()
+        refused = model.lookup_refused(store)
         if refused is not None:
             st.warning(model.limit_message("guess", refused), icon=":material/hourglass_top:")
             return
-        model.record_guess()
+        model.record_guess(store)
         st.warning(NO_KEY_MESSAGE)
         return
     if store.read_only:

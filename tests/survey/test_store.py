@@ -229,7 +229,7 @@ def test_reported_bit_must_be_a_bit(store, bad) -> None:
 
 
 def test_schema_version_is_recorded_and_tables_exist_after_first_use(store, db_url) -> None:
-    assert store.schema_version() == SCHEMA_VERSION == 3
+    assert store.schema_version() == SCHEMA_VERSION == 4
     again = survey.SurveyStore(db_url)  # a second app replica on the same database
     assert again.schema_version() == SCHEMA_VERSION
     again.dispose()
@@ -294,7 +294,7 @@ def test_a_version_2_database_gains_the_token_key_and_keeps_its_surveys(tmp_path
         conn.execute(insert(schema_table).values(version=2))
     old.dispose()
     store = survey.SurveyStore(url)
-    assert store.schema_version() == 3
+    assert store.schema_version() == SCHEMA_VERSION
     assert store.counts(new.survey.id) == survey.Counts(1, 1)
     assert store.joined(new.survey.id) == 1
     assert store.student_token_is_valid(store.issue_student_token())

@@ -19,7 +19,7 @@ ROWS = ["Planet,Moon,Weight"] + [
 FILE = ("planets.csv", ("\n".join(ROWS) + "\n").encode())
 # What may be in a shared cache while a file is active: the bundled census itself (public),
 # and the survey's storage handles (not data).
-ALLOWED = {"census", "survey_store", "rate_limiter"}
+ALLOWED = {"census", "survey_store"}
 
 
 def clear_all() -> None:
