@@ -89,3 +89,35 @@ def test_a_thread_collects_cycles_every_few_seconds_instead_of_after_every_run()
     assert found == {"freed": True, "thread": True}
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert config["runner"]["postScriptGC"] is False
+
+
+def test_no_page_relies_on_magic_which_is_off():
+    """`runner.magicEnabled = false` (issue 28: a new session recompiles the scripts, and the
+    magic rewrite was 16% of a first render): a bare expression or a string that is not a
+    docstring would silently show nothing, so none may exist in app.py or a page."""
+    import ast
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["runner"]["magicEnabled"] is False
+    scripts = [ROOT / "app.py", *(lesson.path for lesson in all_pages())]
+    found = []
+    for script in scripts:
+        tree = ast.parse(script.read_text())
+        for node in ast.walk(tree):
+            body = getattr(node, "body", None)
+            if not isinstance(body, list):
+                continue
+            for index, statement in enumerate(body):
+                if not isinstance(statement, ast.Expr) or isinstance(
+                    statement.value, ast.Call | ast.Await
+                ):
+                    continue
+                docstring = (
+                    index == 0
+                    and isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef)
+                    and isinstance(statement.value, ast.Constant)
+                    and isinstance(statement.value.value, str)
+                )
+                if not docstring:
+                    found.append(f"{script.name}:{statement.lineno}")
+    assert found == []
