@@ -7,14 +7,18 @@ PORT     ?= 8501
 VENV     := .venv
 BIN      := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
+HAPROXY  := /usr/sbin/haproxy
+WORKERS  ?= 2
 
-.PHONY: run test test-fast lint bench chromium clean distclean help
+.PHONY: run room test test-fast lint bench bench-room chromium haproxy clean distclean help
 
 help:
 	@echo "make run        serve the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 for a classroom)"
-	@echo "make test       lint + format check + all tests (installs Debian chromium when root)"
+	@echo "make room       WORKERS=N replicas behind HAProxy on http://$(HOST):$(PORT) (a large class)"
+	@echo "make test       lint + format check + all tests (installs Debian chromium, haproxy when root)"
 	@echo "make test-fast  lint + every test except the browser ones (no Chromium needed)"
 	@echo "make bench      time the dp/ mechanisms, page reruns (AppTest and Chromium), the survey, uploads"
+	@echo "make bench-room simulated students (10-200) against one process, then WORKERS=N replicas"
 	@echo "make clean      remove caches;  make distclean  also removes .venv"
 
 $(BIN)/python:
@@ -49,6 +53,21 @@ $(VENV)/.stamp-dev: requirements.txt requirements-dev.txt | $(BIN)/python
 run: $(VENV)/.stamp-run
 	$(BIN)/streamlit run app.py --server.address $(HOST) --server.port $(PORT)
 
+# A large class: N `streamlit run` replicas behind Debian's HAProxy (deploy/haproxy.cfg).
+room: $(VENV)/.stamp-run haproxy
+	$(BIN)/python deploy/room.py --workers $(WORKERS) --host $(HOST) --port $(PORT)
+
+haproxy:
+	@if [ ! -x $(HAPROXY) ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy; \
+		else \
+			echo "make room and the replica test need Debian's HAProxy at $(HAPROXY)."; \
+			echo "Install it with:  sudo apt-get install -y haproxy"; \
+			exit 1; \
+		fi; \
+	fi
+
 # Playwright drives the system Chromium (never a downloaded browser: no `playwright install`).
 chromium:
 	@if [ ! -x $(CHROMIUM) ]; then \
@@ -65,7 +84,7 @@ lint: $(VENV)/.stamp-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: $(VENV)/.stamp-dev chromium lint
+test: $(VENV)/.stamp-dev chromium haproxy lint
 	$(BIN)/python -m pytest -q --durations=10
 
 # Everything but the browser tests: no Chromium needed; CI runs the full `make test`.
@@ -83,6 +102,12 @@ bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_seeds.py
 	$(BIN)/python bench/bench_reconstruction.py
 	$(BIN)/python bench/bench_private_ml.py
+	$(BIN)/python bench/bench_room.py --target single --lessons
+
+# Simulated students over Streamlit's WebSocket protocol (loopback only): ~15 minutes.
+bench-room: $(VENV)/.stamp-dev haproxy
+	$(BIN)/python bench/bench_room.py --target single --lessons
+	$(BIN)/python bench/bench_room.py --target both --workers $(WORKERS)
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis test-results

@@ -1,0 +1,377 @@
+"""`make bench-room`: a lecture's worth of simulated students against a live server.
+
+Each student is a bench/room_client.Student: Streamlit's own WebSocket protocol, so the
+server runs exactly what it runs for a tab. Per room size N (10, 50, 100, 200):
+
+  open    N students open the lesson at the same moment (first render: HTML, WebSocket,
+          script run), as when the lecturer says "open the Laplace page";
+  slider  each moves the lesson's main slider every 3 s (a random phase each) for
+          SLIDER_SECONDS; a move waits for its answer before the next one;
+  quiz    each answers the lesson's first quiz question (choice + Check) within 10 s;
+  survey  N students join a live survey (?join=CODE), then each taps an answer within 10 s;
+          the store must then hold exactly N answers;
+  busy    (once, 50 students) each moves the slider again as soon as the last move is
+          answered, for 15 s: the server's capacity in reruns per second.
+
+It prints p50 / p95 / max seconds per scenario, reruns per second, and the server's CPU per
+event (utime + stime of the server processes from /proc, divided by the events: this
+includes everything the server did meanwhile, so it is an upper bound). The students run in
+this process on the same machine, so they take CPU from the server: the machine's load is
+printed with each table.
+
+  --target single   one `streamlit run` (what Community Cloud runs)
+  --target room     `make room WORKERS=N` (HAProxy + N replicas, deploy/room.py)
+  --url URL --pids PID,...   an already running server or balancer (loopback only)
+  --lessons         CPU per event (first render, main-slider rerun) for every lesson, warm
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT)]
+
+from bench.room_client import ProtocolError, Student  # noqa: E402
+from deploy.room import Room  # noqa: E402
+from lessons.catalogue import LESSONS  # noqa: E402
+
+SIZES = (10, 50, 100, 200)
+SLIDER_PERIOD_S = 3.0
+SLIDER_SECONDS = 24.0
+TAP_WINDOW_S = 10.0
+CAPACITY_STUDENTS = 50
+CAPACITY_SECONDS = 15.0
+LESSON = "laplace"
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """utime + stime of these processes (all their threads), in seconds."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / TICK
+
+
+def rss_mb(pids: list[int]) -> str:
+    """Resident memory now / peak, summed over the processes, in MB."""
+    now = peak = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    now += int(line.split()[1])
+                elif line.startswith("VmHWM:"):
+                    peak += int(line.split()[1])
+    return f"{now / 1024:.0f} / {peak / 1024:.0f} MB"
+
+
+def quantiles(values: list[float]) -> str:
+    if not values:
+        return "—"
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return f"{statistics.median(ordered):.3f} / {p95:.3f} / {ordered[-1]:.3f}"
+
+
+def main_slider_label(page: str) -> str:
+    for lesson in LESSONS:
+        if lesson.url_path == page:
+            return lesson.main_control
+    raise ValueError(f"no lesson at {page!r}")
+
+
+class Server:
+    """What the bench measures: a base URL and the processes whose CPU counts."""
+
+    def __init__(
+        self,
+        url: str,
+        pids: list[int],
+        label: str,
+        warm_urls: list[str] | None = None,
+        balancer_pid: int | None = None,
+    ):
+        self.url, self.pids, self.label = url, pids, label
+        self.balancer_pids = [balancer_pid] if balancer_pid else []
+        self.warm_urls = warm_urls or [url]  # each replica pays its imports on a first visit
+
+
+async def open_all(url: str, page: str, query: str, n: int) -> tuple[list[Student], list[float]]:
+    students = [Student(url, page, query) for _ in range(n)]
+    results = await asyncio.gather(*(s.open() for s in students), return_exceptions=True)
+    times, failures = [], 0
+    for result in results:
+        if isinstance(result, BaseException):
+            failures += 1
+        else:
+            times.append(result.seconds)
+            if result.exceptions:
+                raise ProtocolError(f"the page raised: {result.exceptions}")
+    if failures:
+        print(f"    {failures} of {n} students could not open {page}")
+    return students, times
+
+
+async def move_sliders(students: list[Student], label: str, seconds: float) -> list[float]:
+    times: list[float] = []
+    end = time.monotonic() + seconds
+
+    async def one(student: Student) -> None:
+        slider = student.widget("slider", label)
+        await asyncio.sleep(random.uniform(0, SLIDER_PERIOD_S))
+        step = 1
+        while time.monotonic() < end:
+            started = time.monotonic()
+            result = await student.move(slider, step)
+            times.append(result.seconds)
+            step = -step if abs(step) >= 2 else step + 1
+            await asyncio.sleep(max(0.0, SLIDER_PERIOD_S - (time.monotonic() - started)))
+
+    await asyncio.gather(*(one(s) for s in students))
+    return times
+
+
+async def saturate(students: list[Student], label: str, seconds: float) -> list[float]:
+    """Every student moves the slider again as soon as the last move is answered: the
+    server's capacity in reruns per second (no think time)."""
+    times: list[float] = []
+    end = time.monotonic() + seconds
+
+    async def one(student: Student) -> None:
+        slider = student.widget("slider", label)
+        step = 1
+        while time.monotonic() < end:
+            times.append((await student.move(slider, step)).seconds)
+            step = -step if abs(step) >= 2 else step + 1
+
+    await asyncio.gather(*(one(s) for s in students))
+    return times
+
+
+async def capacity(server: Server, page: str, n: int = CAPACITY_STUDENTS) -> None:
+    students, _ = await open_all(server.url, page, "", n)
+    before, started = cpu_seconds(server.pids), time.monotonic()
+    balancer = cpu_seconds(server.balancer_pids)
+    own = time.process_time()
+    times = await saturate(students, main_slider_label(page), CAPACITY_SECONDS)
+    elapsed = time.monotonic() - started
+    own = time.process_time() - own
+    balancer = cpu_seconds(server.balancer_pids) - balancer
+    servers = cpu_seconds(server.pids) - before
+    row(
+        "busy", n, times, cpu_seconds(server.pids) - before, len(times),
+        f", {len(times) / elapsed:.1f} reruns/s (capacity: no pause between moves)",
+    )  # fmt: skip
+    print(
+        f"          cores used meanwhile: Streamlit {servers / elapsed:.2f}, HAProxy "
+        f"{balancer / elapsed:.2f}, the simulated students {own / elapsed:.2f} (same machine)"
+    )
+    await asyncio.gather(*(s.close() for s in students))
+
+
+async def answer_quiz(students: list[Student]) -> list[float]:
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    times: list[float] = []
+
+    async def one(student: Student) -> None:
+        radios = [w for w in student.widgets.values() if w.kind == "radio" and "**1.**" in w.label]
+        checks = [w for w in student.widgets.values() if w.kind == "button" and w.label == "Check"]
+        if not radios or not checks:
+            raise ProtocolError("no quiz question 1 with a Check button on this page")
+        await asyncio.sleep(random.uniform(0, TAP_WINDOW_S))
+        choice = WidgetState(
+            id=radios[0].id, int_value=random.randrange(len(radios[0].proto.options))
+        )
+        result = await student.rerun(
+            choice, Student.button_state(checks[0]), fragment_id=checks[0].fragment_id
+        )
+        times.append(result.seconds)
+
+    await asyncio.gather(*(one(s) for s in students))
+    return times
+
+
+async def tap_survey(students: list[Student]) -> list[float]:
+    times: list[float] = []
+
+    async def one(student: Student) -> None:
+        button = student.widget("button", random.choice(("Yes", "No")))
+        await asyncio.sleep(random.uniform(0, TAP_WINDOW_S))
+        result = await student.tap(button)
+        if "Your reported answer is in" not in student.text():
+            raise ProtocolError(f"no acknowledgement after the tap: {student.text()[:200]!r}")
+        times.append(result.seconds)
+
+    await asyncio.gather(*(one(s) for s in students))
+    return times
+
+
+def new_survey(db_url: str) -> tuple[str, int]:
+    import survey
+
+    store = survey.SurveyStore(db_url)
+    created = store.create_survey("Have you ever cheated in an exam?", survey.protocols.two_coins())
+    store.dispose()
+    return created.survey.code, created.survey.id
+
+
+def stored_answers(db_url: str, survey_id: int) -> int:
+    import survey
+
+    store = survey.SurveyStore(db_url)
+    counts = store.counts(survey_id)
+    store.dispose()
+    return counts.responses
+
+
+def row(
+    scenario: str, n: int, times: list[float], cpu: float, events: int, extra: str = ""
+) -> None:
+    per_event = 1000 * cpu / events if events else float("nan")
+    print(
+        f"  {scenario:<7} N={n:<4} p50/p95/max {quantiles(times):<24} s  "
+        f"CPU {per_event:6.1f} ms/event ({events} events){extra}"
+    )
+
+
+async def run_size(server: Server, n: int, db_url: str, page: str) -> None:
+    label = main_slider_label(page)
+    load = os.getloadavg()[0]
+    before = cpu_seconds(server.pids)
+    students, times = await open_all(server.url, page, "", n)
+    row("open", n, times, cpu_seconds(server.pids) - before, len(times))
+
+    before, started = cpu_seconds(server.pids), time.monotonic()
+    times = await move_sliders(students, label, SLIDER_SECONDS)
+    elapsed = time.monotonic() - started
+    row(
+        "slider", n, times, cpu_seconds(server.pids) - before, len(times),
+        f", {len(times) / elapsed:.1f} reruns/s",
+    )  # fmt: skip
+
+    before = cpu_seconds(server.pids)
+    times = await answer_quiz(students)
+    row("quiz", n, times, cpu_seconds(server.pids) - before, len(times))
+    await asyncio.gather(*(s.close() for s in students))
+
+    code, survey_id = new_survey(db_url)
+    before = cpu_seconds(server.pids)
+    students, times = await open_all(server.url, "class-survey", f"join={code}", n)
+    row("join", n, times, cpu_seconds(server.pids) - before, len(times))
+    before = cpu_seconds(server.pids)
+    times = await tap_survey(students)
+    stored = stored_answers(db_url, survey_id)
+    row(
+        "survey", n, times, cpu_seconds(server.pids) - before, len(times),
+        f", {stored}/{n} answers stored",
+    )  # fmt: skip
+    await asyncio.gather(*(s.close() for s in students))
+    print(f"  (load average before N={n}: {load:.2f}; server RSS now / peak {rss_mb(server.pids)})")
+
+
+async def lessons_cpu(server: Server) -> None:
+    """CPU per first render and per main-slider rerun, every lesson, warm (after one visit)."""
+    print(f"\nCPU per event, every lesson, warm, at defaults ({server.label})")
+    print(f"  {'lesson':<22} {'first render':>14} {'slider rerun':>14}")
+    visits, moves = 10, 20
+    for lesson in LESSONS:
+        warm = Student(server.url, lesson.url_path)
+        await warm.open()
+        await warm.close()
+        before = cpu_seconds(server.pids)
+        students = []
+        for _ in range(visits):
+            student = Student(server.url, lesson.url_path)
+            await student.open()
+            students.append(student)
+        first = 1000 * (cpu_seconds(server.pids) - before) / visits
+        rerun = "—"
+        if lesson.main_control:
+            slider = students[0].widget("slider", lesson.main_control)
+            before = cpu_seconds(server.pids)
+            for move in range(moves):
+                await students[0].move(slider, 1 + move % 2)
+            rerun = f"{1000 * (cpu_seconds(server.pids) - before) / moves:.1f} ms"
+        for student in students:
+            await student.close()
+        print(f"  {lesson.url_path:<22} {first:>11.1f} ms {rerun:>14}")
+
+
+def start_single(stack: ExitStack, env: dict[str, str], log_dir: Path) -> Server:
+    room = stack.enter_context(Room(1, log_dir=log_dir, env=env))
+    # One replica measured directly (no balancer in the way): what `make run` serves.
+    return Server(room.replica_urls[0], [room.replicas[0].pid], "one process")
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    with ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-room-")))
+        db_url = os.environ.get("SURVEY_DB_URL") or f"sqlite:///{tmp / 'survey.sqlite3'}"
+        env = {"SURVEY_DB_URL": db_url}
+        servers: list[Server] = []
+        if args.url:
+            servers.append(Server(args.url, [int(p) for p in args.pids.split(",")], args.url))
+        if args.target in ("single", "both") and not args.url:
+            servers.append(start_single(stack, env, tmp / "single"))
+        if args.target in ("room", "both") and not args.url:
+            room = stack.enter_context(Room(args.workers, log_dir=tmp / "room", env=env))
+            servers.append(
+                Server(
+                    room.url,
+                    [p.pid for p in room.replicas],
+                    f"{args.workers} replicas behind HAProxy",
+                    room.replica_urls,
+                    room.haproxy.pid,
+                )
+            )
+        print(
+            f"bench-room on {platform.node()}: {os.cpu_count()} cores, Python "
+            f"{platform.python_version()}, lesson {args.lesson}"
+        )
+        for server in servers:
+            for url in server.warm_urls:  # the first visit pays the imports
+                for page in (args.lesson, "class-survey"):
+                    warm = Student(url, page)
+                    await warm.open()
+                    await warm.close()
+            if args.lessons:
+                await lessons_cpu(server)
+                continue
+            print(f"\n{server.label} at {server.url}")
+            for n in sizes:
+                await run_size(server, n, db_url, args.lesson)
+            await capacity(server, args.lesson)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Simulated students against the app.")
+    parser.add_argument("--target", choices=("single", "room", "both"), default="both")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    parser.add_argument("--lesson", default=LESSON)
+    parser.add_argument("--url", default="")
+    parser.add_argument("--pids", default="")
+    parser.add_argument("--lessons", action="store_true")
+    args = parser.parse_args()
+    random.seed(0)
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()

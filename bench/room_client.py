@@ -1,0 +1,242 @@
+"""Simulated students: a minimal Streamlit client that speaks the browser's own protocol.
+
+A browser tab loads the app's HTML (which sets the balancer's affinity cookie, when there is
+a balancer), then opens one WebSocket to `/_stcore/stream` and talks protobufs over it: it
+sends a `BackMsg` whose `rerun_script` carries the page, the query string and the widgets'
+values, and the server answers with `ForwardMsg`s (the new session, one delta per element,
+then `script_finished`). A slider move or a button tap is one more `rerun_script` with that
+widget's new value. This module does exactly that, with the `websockets` library and the
+protobuf classes Streamlit ships, so the server cannot tell it from a tab: it runs the same
+script, in the same thread pool, under the same GIL.
+
+What it does not do: render, run JavaScript, fetch images or static files. The one piece of
+JavaScript the app relies on for identity, `document.cookie = "..."` in an `st.html` script
+(ui/browser.py), is applied to the client's cookie jar, as a browser would.
+
+Loopback only (`connect` refuses any other host) and bounded in time: every wait has a
+timeout. Used by bench/bench_room.py and the replica-kill test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import re
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from urllib.parse import urlsplit
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+COOKIE_SCRIPT = re.compile(r'document\.cookie = ("(?:[^"\\]|\\.)*");')
+WIDGET_KINDS = ("slider", "button", "radio", "selectbox", "number_input", "checkbox")
+
+
+class ProtocolError(RuntimeError):
+    """The server closed, timed out, or answered something a tab would not accept."""
+
+
+@dataclass
+class Widget:
+    kind: str
+    id: str
+    label: str
+    proto: object
+    fragment_id: str = ""
+
+
+@dataclass
+class RunResult:
+    seconds: float
+    status: str
+    exceptions: list[str] = field(default_factory=list)
+
+
+def _require_loopback(url: str) -> None:
+    host = urlsplit(url).hostname or ""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise ValueError(f"simulated students only connect to loopback, not {host!r}")
+
+
+class Student:
+    """One tab. `page` is the lesson's url_path ("laplace"); `query` its query string."""
+
+    def __init__(self, base_url: str, page: str, query: str = "", *, timeout_s: float = 120.0):
+        _require_loopback(base_url)
+        self.base_url = base_url.rstrip("/")
+        self.page = page
+        self.query = query
+        self.timeout_s = timeout_s
+        self.cookies: dict[str, str] = {}
+        self.widgets: dict[str, Widget] = {}
+        self.texts: list[str] = []
+        self.metrics: dict[str, str] = {}
+        self.session_id = ""
+        self.page_script_hash = ""
+        self._ws = None
+
+    # --- connection -------------------------------------------------------------------
+    def _load_html(self) -> None:
+        """GET the page's HTML, as a tab does first: keeps the Set-Cookie headers (HAProxy's
+        affinity cookie)."""
+        request = urllib.request.Request(f"{self.base_url}/{self.page}")
+        if self.cookies:
+            request.add_header("Cookie", self._cookie_header())
+        with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
+            for header in response.headers.get_all("Set-Cookie") or []:
+                parsed = SimpleCookie()
+                parsed.load(header)
+                for name, morsel in parsed.items():
+                    self.cookies[name] = morsel.value
+            response.read()
+
+    def _cookie_header(self) -> str:
+        return "; ".join(f"{name}={value}" for name, value in self.cookies.items())
+
+    async def connect(self) -> None:
+        await asyncio.wait_for(asyncio.to_thread(self._load_html), self.timeout_s)
+        url = "ws" + self.base_url[len("http") :] + "/_stcore/stream"
+        headers = {"Cookie": self._cookie_header()} if self.cookies else {}
+        self._ws = await websockets.connect(
+            url,
+            subprotocols=["streamlit"],
+            additional_headers=headers,
+            max_size=None,
+            open_timeout=self.timeout_s,
+            ping_interval=None,
+            compression=None,
+        )
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            await self._ws.close()
+            self._ws = None
+
+    # --- runs ---------------------------------------------------------------------------
+    async def open(self) -> RunResult:
+        """Connect and run the page: a first visit. Seconds from the request for the HTML to
+        the end of the first script run."""
+        start = time.perf_counter()
+        await self.connect()
+        result = await self.rerun()
+        result.seconds = time.perf_counter() - start
+        return result
+
+    async def rerun(self, *states, fragment_id: str = "") -> RunResult:
+        """One rerun with these widget states (WidgetState protos), of the whole page or of
+        one fragment (as a tab does when the widget lives in one); time to script_finished."""
+        if self._ws is None:
+            raise ProtocolError("not connected")
+        message = BackMsg()
+        client = message.rerun_script
+        client.query_string = self.query
+        client.page_name = self.page
+        client.page_script_hash = self.page_script_hash
+        client.fragment_id = fragment_id
+        for state in states:
+            client.widget_states.widgets.append(state)
+        self.texts = []
+        self.metrics = {}
+        start = time.perf_counter()
+        try:
+            await self._ws.send(message.SerializeToString())
+        except websockets.ConnectionClosed as error:
+            raise ProtocolError(f"connection lost: {error!r}") from error
+        exceptions: list[str] = []
+        deadline = start + self.timeout_s
+        while True:
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                raise ProtocolError(f"no script_finished within {self.timeout_s:.0f} s")
+            try:
+                raw = await asyncio.wait_for(self._ws.recv(), remaining)
+            except (TimeoutError, websockets.ConnectionClosed) as error:
+                raise ProtocolError(f"connection lost: {error!r}") from error
+            forward = ForwardMsg()
+            forward.ParseFromString(raw)
+            kind = forward.WhichOneof("type")
+            if kind == "new_session":
+                self.session_id = forward.new_session.initialize.session_id or self.session_id
+            elif kind == "navigation":  # the page that ran: a tab sends its hash from now on
+                self.page_script_hash = forward.navigation.page_script_hash
+            elif kind == "delta":
+                self._read_delta(forward, exceptions)
+            elif kind == "page_not_found":
+                raise ProtocolError(f"page not found: {self.page!r}")
+            elif kind == "script_finished":
+                status = ForwardMsg.ScriptFinishedStatus.Name(forward.script_finished)
+                if status == "FINISHED_EARLY_FOR_RERUN":
+                    continue  # a rerun the script itself requested follows
+                return RunResult(time.perf_counter() - start, status, exceptions)
+
+    def _read_delta(self, forward: ForwardMsg, exceptions: list[str]) -> None:
+        delta = forward.delta
+        if delta.WhichOneof("type") != "new_element":
+            return
+        element = delta.new_element
+        kind = element.WhichOneof("type")
+        if kind == "exception":
+            exceptions.append(f"{element.exception.type}: {element.exception.message}")
+        elif kind in WIDGET_KINDS:
+            proto = getattr(element, kind)
+            self.widgets[proto.id] = Widget(kind, proto.id, proto.label, proto, delta.fragment_id)
+        elif kind == "markdown":
+            self.texts.append(element.markdown.body)
+        elif kind == "alert":
+            self.texts.append(element.alert.body)
+        elif kind == "metric":
+            self.metrics[element.metric.label] = element.metric.body
+        elif kind == "html":
+            for literal in COOKIE_SCRIPT.findall(element.html.body):
+                name, _, rest = json.loads(literal).partition("=")
+                self.cookies[name] = rest.split(";", 1)[0]
+
+    # --- widgets ------------------------------------------------------------------------
+    def widget(self, kind: str, label_part: str) -> Widget:
+        for widget in self.widgets.values():
+            if widget.kind == kind and label_part in widget.label:
+                return widget
+        labels = sorted(w.label for w in self.widgets.values() if w.kind == kind)
+        raise ProtocolError(f"no {kind} whose label contains {label_part!r}; have {labels}")
+
+    @staticmethod
+    def slider_state(widget: Widget, step: int) -> object:
+        """The slider moved `step` notches from its default (clipped to its range)."""
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        proto = widget.proto
+        state = WidgetState(id=widget.id)
+        default = list(proto.default)
+        if proto.options:  # a select slider: the default holds indices, the value labels
+            last = len(proto.options) - 1
+            indices = [min(max(int(v) + step, 0), last) for v in default]
+            state.string_array_value.data.extend(proto.options[i] for i in indices)
+        else:
+            values = [min(max(v + step * proto.step, proto.min), proto.max) for v in default]
+            state.double_array_value.data.extend(values)
+        return state
+
+    @staticmethod
+    def button_state(widget: Widget) -> object:
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        return WidgetState(id=widget.id, trigger_value=True)
+
+    async def move(self, widget: Widget, step: int) -> RunResult:
+        """Move a slider `step` notches from its default, as a drag that ends there."""
+        return await self.rerun(self.slider_state(widget, step), fragment_id=widget.fragment_id)
+
+    async def tap(self, widget: Widget) -> RunResult:
+        return await self.rerun(self.button_state(widget), fragment_id=widget.fragment_id)
+
+    def text(self) -> str:
+        return "\n".join(self.texts)

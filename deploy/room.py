@@ -1,0 +1,191 @@
+"""`make room WORKERS=N`: N `streamlit run` replicas of the app behind HAProxy, on one host.
+
+The standard way to serve one Streamlit app to more people than one process can: each
+replica is an ordinary `streamlit run app.py` on its own loopback port, and Debian's HAProxy
+(deploy/haproxy.cfg, read as it is: this script only sets its environment variables) is
+the one address the class opens. What the replicas share:
+
+- the class store: SURVEY_DB_URL when set (PostgreSQL across hosts), else the default SQLite
+  file var/survey.sqlite3 in WAL mode (one host);
+- one cookie secret, STREAMLIT_SERVER_COOKIE_SECRET (kept when set, else one random secret
+  for this room), so an XSRF token or cookie made by one replica checks on another;
+- nothing else: sessions live in the replica the affinity cookie names; everything another
+  replica needs (surveys, answers, limits, signing keys) is in the store.
+
+Also used, as `Room`, by bench/bench_room.py and tests/survey/test_room_replicas.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = ROOT / "deploy" / "haproxy.cfg"
+MAX_WORKERS = 8  # the server lines deploy/haproxy.cfg has
+HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def healthy(url: str, timeout_s: float = 2.0) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout_s) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+class Room:
+    """N replicas and HAProxy. `with Room(2) as room:` yields once HAProxy answers and every
+    replica is healthy; `room.url` is the balancer, `room.replica_urls` the replicas."""
+
+    def __init__(
+        self,
+        workers: int,
+        *,
+        host: str = "127.0.0.1",
+        port: int | None = None,
+        log_dir: Path | None = None,
+        env: dict[str, str] | None = None,
+        start_timeout_s: float = 90.0,
+    ):
+        if not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+            raise ValueError(f"workers must be an int in [1, {MAX_WORKERS}], got {workers!r}")
+        if not Path(HAPROXY).exists():
+            raise FileNotFoundError(
+                f"{HAPROXY} is missing: `sudo apt-get install haproxy` (make room installs it "
+                "when run as root)"
+            )
+        self.workers = workers
+        self.host = host
+        self.port = port or free_port()
+        self.log_dir = Path(log_dir or ROOT / "var" / "room")
+        self.start_timeout_s = start_timeout_s
+        self.env = {**os.environ, **(env or {})}
+        self.env.setdefault("STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(32))
+        self.replica_ports = [free_port() for _ in range(workers)]
+        self.replicas: list[subprocess.Popen] = []
+        self.haproxy: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        shown = "127.0.0.1" if self.host in ("0.0.0.0", "::") else self.host
+        return f"http://{shown}:{self.port}"
+
+    @property
+    def replica_urls(self) -> list[str]:
+        return [f"http://127.0.0.1:{port}" for port in self.replica_ports]
+
+    def start_replica(self, index: int) -> subprocess.Popen:
+        port = self.replica_ports[index]
+        command = [
+            sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+            "--server.headless", "true",
+            "--server.address", "127.0.0.1",
+            "--server.port", str(port),
+            "--browser.gatherUsageStats", "false",
+            "--server.fileWatcherType", "none",
+        ]  # fmt: skip
+        log = (self.log_dir / f"replica-{index + 1}.log").open("ab")
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT
+        )
+        log.close()
+        return process
+
+    def __enter__(self) -> Room:
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.replicas = [self.start_replica(i) for i in range(self.workers)]
+            # HAProxy starts once every replica answers: a server it checks before that is
+            # marked down and only rejoins after `rise` good checks.
+            self.wait_healthy(self.replica_urls)
+            haproxy_env = {**self.env, "PP_LISTEN": f"{self.host}:{self.port}"}
+            for index, port in enumerate(self.replica_ports, 1):
+                haproxy_env[f"PP_REPLICA_{index}"] = f"127.0.0.1:{port}"
+            log = (self.log_dir / "haproxy.log").open("ab")
+            self.haproxy = subprocess.Popen(
+                [HAPROXY, "-db", "-f", str(CONFIG)],
+                env=haproxy_env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+            log.close()
+            self.wait_healthy([self.url])
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def wait_healthy(self, urls: list[str]) -> None:
+        deadline = time.monotonic() + self.start_timeout_s
+        pending = list(urls)
+        while pending:
+            for process in [*self.replicas, self.haproxy]:
+                if process is not None and process.poll() is not None:
+                    raise RuntimeError(
+                        f"{process.args[0]} exited with {process.returncode}; see {self.log_dir}"
+                    )
+            pending = [url for url in pending if not healthy(f"{url}/_stcore/health")]
+            if pending and time.monotonic() > deadline:
+                raise TimeoutError(f"not healthy after {self.start_timeout_s:.0f} s: {pending}")
+            time.sleep(0.25)
+
+    def kill_replica(self, index: int) -> None:
+        """SIGKILL one replica: no clean shutdown, as when a machine or process dies."""
+        self.replicas[index].send_signal(signal.SIGKILL)
+        self.replicas[index].wait(timeout=10)
+
+    def stop(self) -> None:
+        for process in [self.haproxy, *self.replicas]:
+            if process is not None and process.poll() is None:
+                process.terminate()
+        for process in [self.haproxy, *self.replicas]:
+            if process is None:
+                continue
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=10)
+
+    def __exit__(self, *_exc) -> None:
+        self.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--host", default="0.0.0.0")
+    parser.add_argument("--port", type=int, default=8501)
+    args = parser.parse_args(argv)
+    with Room(args.workers, host=args.host, port=args.port) as room:
+        print(f"{args.workers} replicas behind HAProxy: open {room.url}")
+        print(f"  replicas: {', '.join(room.replica_urls)}; logs in {room.log_dir}")
+        print("  Ctrl-C stops them all.")
+        with contextlib.suppress(KeyboardInterrupt):
+            while all(p.poll() is None for p in [room.haproxy, *room.replicas]):
+                time.sleep(1)
+        for index, process in enumerate(room.replicas, 1):
+            if process.poll() is not None:
+                print(f"replica {index} exited ({process.returncode}); stopping the room")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
