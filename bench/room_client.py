@@ -24,6 +24,7 @@ import ipaddress
 import json
 import re
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
@@ -80,6 +81,7 @@ class Student:
         self.widgets: dict[str, Widget] = {}
         self.texts: list[str] = []
         self.metrics: dict[str, str] = {}
+        self.images: list[str] = []
         self.session_id = ""
         self.page_script_hash = ""
         self._ws = None
@@ -146,6 +148,7 @@ class Student:
             client.widget_states.widgets.append(state)
         self.texts = []
         self.metrics = {}
+        self.images = []
         start = time.perf_counter()
         try:
             await self._ws.send(message.SerializeToString())
@@ -193,6 +196,8 @@ class Student:
             self.texts.append(element.markdown.body)
         elif kind == "alert":
             self.texts.append(element.alert.body)
+        elif kind == "imgs":
+            self.images.extend(image.url for image in element.imgs.imgs)
         elif kind == "metric":
             self.metrics[element.metric.label] = element.metric.body
         elif kind == "html":
@@ -237,6 +242,18 @@ class Student:
 
     async def tap(self, widget: Widget) -> RunResult:
         return await self.rerun(self.button_state(widget), fragment_id=widget.fragment_id)
+
+    def fetch(self, path: str) -> tuple[int, str, bytes]:
+        """GET a URL the page named (an image, a download), with this tab's cookies, as the
+        browser does: (status, content type, body)."""
+        url = path if path.startswith("http") else f"{self.base_url}/{path.lstrip('/')}"
+        _require_loopback(url)
+        request = urllib.request.Request(url, headers={"Cookie": self._cookie_header()})
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout_s) as response:
+                return response.status, response.headers.get("Content-Type", ""), response.read()
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers.get("Content-Type", ""), b""
 
     def text(self) -> str:
         return "\n".join(self.texts)

@@ -488,7 +488,11 @@ def lecturer_view(raw_code: str) -> None:
     join_column, results_column = st.columns([1, 3], gap="medium")
     with join_column:
         st.metric("Join code", found.code)
-        st.image(model.qr_png(link), caption="Scan to join", width=model.QR_WIDTH)
+        # PNG, as made: Streamlit's "auto" re-encodes it as JPEG, whose artefacts blur the
+        # modules a phone's camera must read.
+        st.image(
+            model.qr_png(link), caption="Scan to join", width=model.QR_WIDTH, output_format="PNG"
+        )
         st.code(link, language=None, wrap_lines=True)
     with results_column:
         live_results(found.id, admin_key)

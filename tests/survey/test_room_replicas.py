@@ -110,6 +110,10 @@ async def scenario(room: Room, db_url: str) -> dict:
 
     lecturer = Student(room.url, "class-survey", f"manage={code}&key={created.admin_key}")
     await lecturer.open()
+    # The join QR is an image in the surviving replica's memory, rebuilt there: the
+    # projector's browser fetches it through the balancer, its cookie naming that replica.
+    assert replica_of(lecturer) == "r2" and lecturer.images
+    qr = await asyncio.to_thread(lecturer.fetch, lecturer.images[0])
     return {
         "store": store,
         "survey_id": survey_id,
@@ -118,6 +122,7 @@ async def scenario(room: Room, db_url: str) -> dict:
         "told": told,
         "tokens": [s.cookies[TOKEN_COOKIE] for s in students],
         "projector": lecturer,
+        "qr": qr,
     }
 
 
@@ -146,4 +151,6 @@ def test_a_replica_killed_mid_survey_loses_no_acknowledged_answer(tmp_path):
     # The projector on the surviving replica counts every stored answer.
     shown = found["projector"].metrics["Answers / devices joined"]
     assert shown.split(" / ")[0] == str(STUDENTS), shown
+    status, content_type, body = found["qr"]
+    assert (status, content_type) == (200, "image/png") and body.startswith(b"\x89PNG")
     store.dispose()
