@@ -8,9 +8,12 @@ downloaded. Without that binary the browser tests skip, with the reason shown by
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -168,10 +171,21 @@ def browser_context_args(browser_context_args: dict) -> dict:
     return {**browser_context_args, "viewport": {"width": 1280, "height": 800}}
 
 
+# The class survey's database for this test session (and every server it starts): never the
+# repository's var/. Set before any fixture, so servers and tests agree on it.
+SURVEY_DB_DIR = Path(tempfile.mkdtemp(prefix="pp-survey-tests-"))
+os.environ["SURVEY_DB_DIR"] = str(SURVEY_DB_DIR)
+
+
 @pytest.fixture(autouse=True)
-def _fresh_survey_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every test that does not name its own survey database gets an empty one of its own
-    (created only if the test opens the survey): its surveys and its rate limits, which are
-    kept in the database (issue 28), never meet another test's or the repository's var/."""
-    monkeypatch.setenv("SURVEY_DB_DIR", str(tmp_path / "survey-db"))
+def _fresh_survey_rate_limits() -> Iterator[None]:
+    """Every test starts with no rate-limit events: limits are kept in the survey database
+    (issue 28), which all tests of the session share, and AppTest sessions all come from
+    the same "local" address. (A test that names its own database starts empty anyway.)"""
+    database = SURVEY_DB_DIR / "survey.sqlite3"
+    if database.exists():
+        with contextlib.closing(sqlite3.connect(database, timeout=10)) as conn, conn:
+            tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
+            if "survey_limits" in tables:
+                conn.execute("DELETE FROM survey_limits")
     yield
