@@ -284,12 +284,14 @@ async def run_size(server: Server, n: int, db_url: str, page: str) -> None:
     print(f"  (load average before N={n}: {load:.2f}; server RSS now / peak {rss_mb(server.pids)})")
 
 
-async def lessons_cpu(server: Server) -> None:
+async def lessons_cpu(server: Server, only: list[str]) -> None:
     """CPU per first render and per main-slider rerun, every lesson, warm (after one visit)."""
     print(f"\nCPU per event, every lesson, warm, at defaults ({server.label})")
     print(f"  {'lesson':<22} {'first render':>14} {'slider rerun':>14}")
     visits, moves = 10, 20
     for lesson in LESSONS:
+        if only and not any(part in lesson.url_path for part in only):
+            continue
         warm = Student(server.url, lesson.url_path)
         await warm.open()
         await warm.close()
@@ -351,7 +353,7 @@ async def main_async(args: argparse.Namespace) -> None:
                     await warm.open()
                     await warm.close()
             if args.lessons:
-                await lessons_cpu(server)
+                await lessons_cpu(server, args.only)
                 continue
             print(f"\n{server.label} at {server.url}")
             for n in sizes:
@@ -368,6 +370,7 @@ def main() -> None:
     parser.add_argument("--url", default="")
     parser.add_argument("--pids", default="")
     parser.add_argument("--lessons", action="store_true")
+    parser.add_argument("only", nargs="*", help="with --lessons: lessons whose URL has this")
     args = parser.parse_args()
     random.seed(0)
     asyncio.run(main_async(args))

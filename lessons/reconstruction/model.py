@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 import dp
 from ui import datasets, text
@@ -117,6 +118,16 @@ def table_frame(table: np.ndarray, pair: tuple[int, int]) -> pd.DataFrame:
         index=pd.Index([text.plain(v) for v in VALUES[i]], name=ATTRIBUTES[i]),
         columns=[text.plain(v) for v in VALUES[j]],
     )
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES * len(PAIRS))
+def table_arrow(table: np.ndarray, pair: tuple[int, int]) -> pa.Table:
+    """`table_frame` in Arrow form, made once per table and shared: st.table sends exactly
+    the bytes it makes from the frame (index and all), but its own conversion costs ~1 ms a
+    table, and the page shows twelve (issue 28: a first render's CPU). Show it with
+    `hide_index=False` (the frame's named index is shown): left to guess, st.table converts
+    an Arrow table back to pandas to look at its index."""
+    return pa.Table.from_pandas(table_frame(table, pair))
 
 
 def table_title(pair: tuple[int, int]) -> str:

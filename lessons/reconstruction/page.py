@@ -54,7 +54,7 @@ for row in (model.PAIRS[:3], model.PAIRS[3:]):
     for column, pair in zip(st.columns(3), row, strict=True):
         with column:
             st.markdown(f"**{model.table_title(pair)}**")
-            st.table(model.table_frame(tables[pair], pair))
+            st.table(model.table_arrow(tables[pair], pair), hide_index=False)
 st.caption(
     f"Block of {len(people)} people in ZIP {zip_code}. The published tables, modelled on the "
     "2010 census's block tables (sex by age, and the same by race, and so on)."
@@ -188,7 +188,7 @@ def defence(zip_code: str, size: int, seed: int, exact_share: float) -> None:
             for column, pair in zip(st.columns(3), row, strict=True):
                 with column:
                     st.markdown(f"**{model.table_title(pair)}**")
-                    st.table(model.table_frame(defended["tables"][pair], pair))
+                    st.table(model.table_arrow(defended["tables"][pair], pair), hide_index=False)
     downloads.download_csv(
         curve, filename="reconstruction-accuracy-vs-epsilon.csv", key="reconstruction_dl_curve"
     )

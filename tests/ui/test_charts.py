@@ -101,3 +101,32 @@ def test_a_chart_table_sends_columns_only_and_text_as_a_dictionary() -> None:
         return len(sink.getvalue())
 
     assert ipc_bytes(table) < 0.6 * ipc_bytes(pa.Table.from_pandas(frame))
+
+
+def test_band_histogram_data_is_shared_for_one_array_and_dropped_with_it():
+    """Issue 28: every session that charts the same cached array at the same settings gets
+    the same frames (so their Arrow form is made once too); another array, even an equal
+    one, or other settings get their own; an entry goes with its array."""
+    import gc
+
+    import numpy as np
+
+    values = np.random.default_rng(0).normal(size=1_000)
+    first = charts.band_histogram_data(values, truth=0.0, sd=1.0, domain=(-4, 4), bins=40)
+    again = charts.band_histogram_data(values, truth=0.0, sd=1.0, domain=(-4, 4), bins=40)
+    assert again is first
+    assert (
+        charts.band_histogram_data(values, truth=0.5, sd=1.0, domain=(-4, 4), bins=40) is not first
+    )
+    assert (
+        charts.band_histogram_data(values, truth=0.0, sd=1.0, domain=(-4, 4), bins=20) is not first
+    )
+    copy = values.copy()
+    other = charts.band_histogram_data(copy, truth=0.0, sd=1.0, domain=(-4, 4), bins=40)
+    assert other is not first and other["bins"].equals(first["bins"])
+    counts = first["bins"]["count"].to_numpy()
+    assert counts.sum() == 1_000 and first["truth"]["x"].tolist() == [0.0]
+    before = len(charts._DERIVED)
+    del values, first, again, copy, other
+    gc.collect()
+    assert len(charts._DERIVED) == before - 4  # three settings of values, one of copy

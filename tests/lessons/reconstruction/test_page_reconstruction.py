@@ -291,3 +291,26 @@ def test_the_closest_dataset_is_not_called_the_most_likely(at):
     assert "the most likely dataset under Laplace noise)" not in words
     assert "it is only the closest, not the maximum-likelihood one" in words
     assert "An attacker uses it anyway" in words
+
+
+def test_the_published_tables_go_out_as_the_frames_would_and_are_made_once(people):
+    """Issue 28: the twelve tables are converted to Arrow once per table, not on every first
+    render; what st.table sends is byte for byte what it made from the frame itself."""
+    from streamlit.dataframe_util import convert_anything_to_arrow_bytes
+
+    block = lesson.block(lesson.zip_options()[0], lesson.BLOCK_SIZES[0], 0)
+    tables = lesson.published_tables(block)
+    for pair in lesson.PAIRS:
+        frame = lesson.table_frame(tables[pair], pair)
+        shared = lesson.table_arrow(tables[pair], pair)
+        assert convert_anything_to_arrow_bytes(shared) == convert_anything_to_arrow_bytes(frame)
+        assert lesson.table_arrow(tables[pair].copy(), pair) is shared  # by content
+
+
+def test_the_published_tables_show_their_row_labels(at):
+    """st.table is told not to hide the index (the row labels): the same as it decides for
+    the frame itself, whose index is named."""
+    tables = at.table
+    assert len(tables) == 12
+    assert all(table.proto.hide_index is False for table in tables)
+    assert tables[0].value.index.name in lesson.ATTRIBUTES
