@@ -124,9 +124,13 @@ def test_band_histogram_data_is_shared_for_one_array_and_dropped_with_it():
     copy = values.copy()
     other = charts.band_histogram_data(copy, truth=0.0, sd=1.0, domain=(-4, 4), bins=40)
     assert other is not first and other["bins"].equals(first["bins"])
+    text = charts.describe_histogram(values, 0.0)
+    assert charts.describe_histogram(values, 0.0) is text
+    assert charts.describe_histogram(values.copy(), 0.0) == text
+    assert "Histogram of 1,000 noisy answers" in text
     counts = first["bins"]["count"].to_numpy()
     assert counts.sum() == 1_000 and first["truth"]["x"].tolist() == [0.0]
     before = len(charts._DERIVED)
     del values, first, again, copy, other
     gc.collect()
-    assert len(charts._DERIVED) == before - 4  # three settings of values, one of copy
+    assert len(charts._DERIVED) == before - 5  # 3 histograms and 1 text of values, 1 of copy
