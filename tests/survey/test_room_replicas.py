@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import random
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -126,10 +127,17 @@ async def scenario(room: Room, db_url: str) -> dict:
     }
 
 
+def run_in_own_loop(coroutine):
+    """asyncio.run in a thread of its own: after the browser tests, pytest-playwright's sync
+    API keeps an event loop running in this thread, where asyncio.run refuses to start."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def test_a_replica_killed_mid_survey_loses_no_acknowledged_answer(tmp_path):
     db_url = f"sqlite:///{tmp_path / 'survey.sqlite3'}"
     with Room(2, log_dir=tmp_path / "logs", env={"SURVEY_DB_URL": db_url}) as room:
-        found = asyncio.run(scenario(room, db_url))
+        found = run_in_own_loop(scenario(room, db_url))
         assert room.replicas[1].poll() is None  # the survivor still serves
     store, survey_id = found["store"], found["survey_id"]
 
