@@ -148,6 +148,12 @@ from .sensitivity import (
     noisy_sum,
     sum_sensitivity,
 )
+from .sparse_vector import (
+    above_threshold,
+    above_threshold_probabilities,
+    sparse_vector,
+    stopping_probabilities,
+)
 from .unary import (
     better_frequency_oracle,
     grr_oue_crossover_k,
@@ -165,6 +171,10 @@ from .unary import (
 )
 
 __all__ = [
+    "above_threshold",
+    "above_threshold_probabilities",
+    "sparse_vector",
+    "stopping_probabilities",
     "advanced_composition",
     "advanced_composition_linear_from",
     "analytic_gaussian_sigma",

@@ -47,6 +47,40 @@ BLOCK_TABLES = {
 
 # Each function with a valid call: name -> (function, kwargs). Bad cases override one kwarg.
 VALID = {
+    "above_threshold": (
+        dp.above_threshold,
+        {
+            "answers": [3.0, 9.0, 12.0],
+            "threshold": 10.0,
+            "epsilon": 1.0,
+            "sensitivity": 1.0,
+            "rng": 0,
+        },
+    ),  # fmt: skip
+    "above_threshold_probabilities": (
+        dp.above_threshold_probabilities,
+        {"answers": [3.0, 9.0, 12.0], "threshold": 10.0, "epsilon": 1.0, "sensitivity": 1.0},
+    ),
+    "sparse_vector": (
+        dp.sparse_vector,
+        {
+            "answers": [3.0, 9.0, 12.0],
+            "threshold": 10.0,
+            "epsilon": 1.0,
+            "max_positives": 2,
+            "sensitivity": 1.0,
+            "rng": 0,
+        },
+    ),  # fmt: skip
+    "stopping_probabilities": (
+        dp.stopping_probabilities,
+        {
+            "answers": [3.0, 9.0, 12.0],
+            "threshold": 10.0,
+            "threshold_scale": 2.0,
+            "query_scale": 4.0,
+        },
+    ),  # fmt: skip
     "laplace_scale": (dp.laplace_scale, {"sensitivity": 1.0, "epsilon": 1.0}),
     "laplace_mechanism": (
         dp.laplace_mechanism,
@@ -782,6 +816,18 @@ def build_cases():
     add("reconstruction_matches", {"guess": [0, NAN, 1]}, ValueError, "guess", "nan")
     add("reconstruction_matches", {"truth": [True, False, True]}, TypeError, "truth", "bools")
     add("reconstruction_matches", {"truth": [[1, 2, 0]]}, ValueError, "truth", "2-D")
+    # the sparse vector: a threshold, c >= 1 positives, noise scales > 0, one row of answers
+    for name in ("above_threshold", "above_threshold_probabilities", "sparse_vector",
+                 "stopping_probabilities"):  # fmt: skip
+        add(name, {"threshold": NAN}, ValueError, "threshold", "threshold=nan")
+        add(name, {"threshold": "10"}, TypeError, "threshold", "threshold=str")
+        add(name, {"answers": [[1.0, 2.0]]}, ValueError, "answers", "2-D")
+    for value, exc in ((0, ValueError), (-1, ValueError), (1.5, EITHER), (True, TypeError)):
+        add("sparse_vector", {"max_positives": value}, exc, "max_positives", f"c={value!r}")
+    for param in ("threshold_scale", "query_scale"):
+        for value, exc in ((0.0, ValueError), (-1.0, ValueError), (INF, ValueError),
+                           (True, TypeError)):  # fmt: skip
+            add("stopping_probabilities", {param: value}, exc, param, f"{param}={value!r}")
     return cases
 
 
