@@ -4,10 +4,12 @@ caches and aggregates (bins and summary rows, never raw samples to the browser).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 import dp
 from ui import datasets, text
@@ -130,6 +132,17 @@ def coin_outcomes() -> pd.DataFrame:
             "Probability": ["½", "½ · ½ = ¼", "½ · ½ = ¼"] * 2,
         }
     )
+
+
+@functools.cache
+def table_arrow(name: str) -> pa.Table:
+    """One of the page's fixed tables ("coin_outcomes", "local_deployments") in Arrow form,
+    made once per process: st.table sends exactly the bytes it makes from the frame, but
+    converting costs ~1 ms a table on every student's first render (issue 28). Show it with
+    `hide_index=True`, as st.table decides for these frames' plain row numbers (left to
+    guess, it converts an Arrow table back to pandas)."""
+    frames = {"coin_outcomes": coin_outcomes, "local_deployments": local_deployments}
+    return pa.Table.from_pandas(frames[name]())
 
 
 def flip_two_coins(seed: int) -> tuple[bool, bool]:

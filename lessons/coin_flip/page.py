@@ -62,10 +62,7 @@ st.caption(
 )
 
 st.subheader("Every way the coins can fall")
-st.table(
-    model.coin_outcomes(),
-    border="horizontal",
-)
+st.table(model.table_arrow("coin_outcomes"), hide_index=True, border="horizontal")
 p_fair, q_fair = dp.coin_flip_probabilities(0.5, 0.5)
 odds_yes, odds_no = dp.rr_likelihood_ratios(p_fair, q_fair, log=False)
 st.markdown(
@@ -118,7 +115,7 @@ st.markdown(
     "decades older than the definition. It runs at scale today; published budgets are per "
     "user and per period, so they are not directly comparable:"
 )
-st.table(model.local_deployments(), hide_index=True, border="horizontal")
+st.table(model.table_arrow("local_deployments"), hide_index=True, border="horizontal")
 
 st.subheader("Spot the flaw: the forced-response coin")
 forced_p, forced_q = model.FORCED_RESPONSE

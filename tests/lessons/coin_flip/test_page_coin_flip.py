@@ -336,3 +336,19 @@ def test_the_biased_coins_chart_bins_the_dp_estimates_of_repeated_surveys(honest
     shown = frames_of(chart)["bins"]
     assert shown["share"].tolist() == pytest.approx(expected["bins"]["share"].tolist())
     assert shown["start"].iloc[0] == pytest.approx(domain[0])
+
+
+def test_the_fixed_tables_go_out_as_the_frames_would_and_are_made_once():
+    """Issue 28: converted to Arrow once per process; st.table sends what it made from the
+    frames themselves, with their row numbers hidden as before."""
+    from streamlit.dataframe_util import convert_anything_to_arrow_bytes
+
+    from lessons.coin_flip import model as coin_model
+
+    for name in ("coin_outcomes", "local_deployments"):
+        shared = coin_model.table_arrow(name)
+        frame = getattr(coin_model, name)()
+        assert convert_anything_to_arrow_bytes(shared) == convert_anything_to_arrow_bytes(frame)
+        assert coin_model.table_arrow(name) is shared
+    at = page_apptest("coin_flip/page.py").run()
+    assert len(at.table) == 2 and all(table.proto.hide_index for table in at.table)
