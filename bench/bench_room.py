@@ -288,7 +288,7 @@ async def lessons_cpu(server: Server, only: list[str]) -> None:
     """CPU per first render and per main-slider rerun, every lesson, warm (after one visit)."""
     print(f"\nCPU per event, every lesson, warm, at defaults ({server.label})")
     print(f"  {'lesson':<22} {'first render':>14} {'slider rerun':>14}")
-    visits, moves = 10, 20
+    visits, moves = 20, 20
     for lesson in LESSONS:
         if only and not any(part in lesson.url_path for part in only):
             continue
@@ -315,7 +315,7 @@ async def lessons_cpu(server: Server, only: list[str]) -> None:
 
 
 def start_single(stack: ExitStack, env: dict[str, str], log_dir: Path) -> Server:
-    room = stack.enter_context(Room(1, log_dir=log_dir, env=env))
+    room = stack.enter_context(Room(1, log_dir=log_dir, env=env, balancer=False))
     # One replica measured directly (no balancer in the way): what `make run` serves.
     return Server(room.replica_urls[0], [room.replicas[0].pid], "one process")
 

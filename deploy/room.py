@@ -52,7 +52,8 @@ def healthy(url: str, timeout_s: float = 2.0) -> bool:
 
 class Room:
     """N replicas and HAProxy. `with Room(2) as room:` yields once HAProxy answers and every
-    replica is healthy; `room.url` is the balancer, `room.replica_urls` the replicas."""
+    replica is healthy; `room.url` is the balancer, `room.replica_urls` the replicas.
+    `balancer=False` starts the replicas only (what `make run` serves, for one)."""
 
     def __init__(
         self,
@@ -63,10 +64,12 @@ class Room:
         log_dir: Path | None = None,
         env: dict[str, str] | None = None,
         start_timeout_s: float = 90.0,
+        balancer: bool = True,
     ):
         if not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
             raise ValueError(f"workers must be an int in [1, {MAX_WORKERS}], got {workers!r}")
-        if not Path(HAPROXY).exists():
+        self.balancer = balancer
+        if balancer and not Path(HAPROXY).exists():
             raise FileNotFoundError(
                 f"{HAPROXY} is missing: `sudo apt-get install haproxy` (make room installs it "
                 "when run as root)"
@@ -115,6 +118,8 @@ class Room:
             # HAProxy starts once every replica answers: a server it checks before that is
             # marked down and only rejoins after `rise` good checks.
             self.wait_healthy(self.replica_urls)
+            if not self.balancer:  # replicas only (a bench measuring one process)
+                return self
             haproxy_env = {**self.env, "PP_LISTEN": f"{self.host}:{self.port}"}
             for index, port in enumerate(self.replica_ports, 1):
                 haproxy_env[f"PP_REPLICA_{index}"] = f"127.0.0.1:{port}"
