@@ -53,32 +53,30 @@ $(VENV)/.stamp-dev: requirements.txt requirements-dev.txt | $(BIN)/python
 run: $(VENV)/.stamp-run
 	$(BIN)/streamlit run app.py --server.address $(HOST) --server.port $(PORT)
 
+# A Debian package whose program is missing: installed with apt-get when run as root, else
+# the command to run. $(1) the program's path, $(2) the package, $(3) who needs it.
+define debian_package
+	@if [ ! -x $(1) ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(2); \
+		else \
+			echo "$(3) Debian's $(2) at $(1)."; \
+			echo "Install it with:  sudo apt-get install -y $(2)   (then re-run make)"; \
+			exit 1; \
+		fi; \
+	fi
+endef
+
 # A large class: N `streamlit run` replicas behind Debian's HAProxy (deploy/haproxy.cfg).
 room: $(VENV)/.stamp-run haproxy
 	$(BIN)/python deploy/room.py --workers $(WORKERS) --host $(HOST) --port $(PORT)
 
 haproxy:
-	@if [ ! -x $(HAPROXY) ]; then \
-		if [ "$$(id -u)" = 0 ]; then \
-			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y haproxy; \
-		else \
-			echo "make room and the replica test need Debian's HAProxy at $(HAPROXY)."; \
-			echo "Install it with:  sudo apt-get install -y haproxy"; \
-			exit 1; \
-		fi; \
-	fi
+	$(call debian_package,$(HAPROXY),haproxy,make room and the replica test need)
 
 # Playwright drives the system Chromium (never a downloaded browser: no `playwright install`).
 chromium:
-	@if [ ! -x $(CHROMIUM) ]; then \
-		if [ "$$(id -u)" = 0 ]; then \
-			apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
-		else \
-			echo "The browser tests need Debian's Chromium at $(CHROMIUM)."; \
-			echo "Install it with:  sudo apt-get install -y chromium   (then re-run make test)"; \
-			exit 1; \
-		fi; \
-	fi
+	$(call debian_package,$(CHROMIUM),chromium,The browser tests need)
 
 lint: $(VENV)/.stamp-dev
 	$(BIN)/ruff check .
