@@ -342,6 +342,9 @@ async def main_async(args: argparse.Namespace) -> None:
                     room.haproxy.pid,
                 )
             )
+        # The students run on the same cores as the servers: below them in priority, so
+        # that what they cost comes out of idle time first (the servers already started).
+        os.nice(10)
         print(
             f"bench-room on {platform.node()}: {os.cpu_count()} cores, Python "
             f"{platform.python_version()}, lesson {args.lesson}"
