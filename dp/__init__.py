@@ -152,6 +152,7 @@ from .sparse_vector import (
     above_threshold,
     above_threshold_probabilities,
     sparse_vector,
+    sparse_vector_variant,
     stopping_probabilities,
 )
 from .unary import (
@@ -174,6 +175,7 @@ __all__ = [
     "above_threshold",
     "above_threshold_probabilities",
     "sparse_vector",
+    "sparse_vector_variant",
     "stopping_probabilities",
     "advanced_composition",
     "advanced_composition_linear_from",

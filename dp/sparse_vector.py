@@ -173,3 +173,87 @@ def sparse_vector(
         positives.append(start + found)
         start += found + 1
     return positives
+
+
+# --- The famous wrong versions, for the audit lesson ------------------------------------------
+# Each name is one way a published algorithm departs from Dwork & Roth's Algorithm 2 (above):
+# "correct" is Algorithm 2 itself. The others are BROKEN ON PURPOSE, so that a student (and a
+# test) can watch an empirical audit catch them. Lyu, Su & Li 2017, Figure 1 and §4:
+SPARSE_VECTOR_VARIANTS: dict[str, str] = {
+    "correct": "Dwork & Roth Algorithm 2: ε-DP",
+    # Stoddard, Chen & Machanavajjhala 2014 (Lyu et al.'s Alg. 5): not ε'-DP for any ε'.
+    "no_query_noise": "no noise on the queries",
+    # Roth 2011 lecture notes (Lyu et al.'s Alg. 3): not ε'-DP for any finite ε'.
+    "releases_value": "the noisy query value released with each positive",
+    # Chen, Xu & Zhou 2015 (Lyu et al.'s Alg. 6): not ε'-DP for any finite ε'.
+    "no_cutoff": "no cutoff after c positives",
+    # Each comparison then pays on its own: the loss grows with the number of queries.
+    "fresh_threshold": "a threshold redrawn for every query",
+    # Lee & Clifton 2014 (Lyu et al.'s Alg. 4) scale the query noise without the factor 2c;
+    # Lyu et al. prove theirs ((1 + 6c)/4)ε-DP. Here: query noise Lap(2Δ/ε) (for c = 1:
+    # half of 4Δ/ε), at most 1.5ε-DP for c = 1 by the standard proof (ε/2 for the threshold,
+    # ε for the stop query's shift of 2Δ).
+    "small_query_noise": "query noise without the factor 2c",
+}
+
+
+def sparse_vector_variant(
+    answers,
+    threshold: float,
+    epsilon: float,
+    max_positives: int,
+    variant: str,
+    *,
+    sensitivity: float = 1.0,
+    runs: int = 1,
+    rng=None,
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""`runs` independent runs of the sparse vector technique or one of its famous wrong
+    versions (SPARSE_VECTOR_VARIANTS), vectorised over the runs.
+
+    Returns (outcomes, released), both of shape (runs, m): outcomes[r, i] is 1 (⊤, above),
+    0 (⊥, below) or −1 (not answered: the run had stopped); released[r, i] is the noisy
+    value a_i + ν_i where the variant "releases_value" answered ⊤, and 0 everywhere else.
+    "correct" has the distribution of `sparse_vector` (threshold noise Lap(2cΔ/ε), fresh
+    after every positive; query noise Lap(4cΔ/ε); stop after c positives)."""
+    values = _check_answers(answers)
+    t = check_real("threshold", threshold)
+    c = check_integer("max_positives", max_positives, low=1)
+    eps = check_epsilon(epsilon)
+    if variant not in SPARSE_VECTOR_VARIANTS:
+        raise ValueError(
+            f"variant must be one of {sorted(SPARSE_VECTOR_VARIANTS)}, got {variant!r}"
+        )
+    n_runs = check_integer("runs", runs, low=1)
+    if n_runs * values.size > MAX_DRAWS:
+        raise ValueError(
+            f"runs × answers must be at most {MAX_DRAWS:,}, got {n_runs * values.size:,}"
+        )
+    threshold_scale, query_scale = _scales(eps / c, sensitivity)
+    if variant == "small_query_noise":
+        query_scale /= 2.0 * c
+    generator = as_rng(rng)
+    m = values.size
+    noise = (
+        np.zeros((n_runs, m))
+        if variant == "no_query_noise"
+        else generator.laplace(0.0, query_scale, size=(n_runs, m))
+    )
+    noisy = values + noise
+    outcomes = np.full((n_runs, m), -1, dtype=np.int8)
+    released = np.zeros((n_runs, m))
+    noisy_threshold = t + generator.laplace(0.0, threshold_scale, size=n_runs)
+    found = np.zeros(n_runs, dtype=np.int64)
+    for i in range(m):
+        if variant == "fresh_threshold" and i > 0:
+            noisy_threshold = t + generator.laplace(0.0, threshold_scale, size=n_runs)
+        active = found < c if variant != "no_cutoff" else np.ones(n_runs, dtype=bool)
+        above = noisy[:, i] >= noisy_threshold
+        outcomes[active, i] = above[active]
+        hit = active & above
+        if variant == "releases_value":
+            released[hit, i] = noisy[hit, i]
+        found += hit
+        if variant != "fresh_threshold" and hit.any():  # fresh threshold noise after a positive
+            noisy_threshold[hit] = t + generator.laplace(0.0, threshold_scale, size=int(hit.sum()))
+    return outcomes, released

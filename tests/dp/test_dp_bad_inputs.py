@@ -72,6 +72,19 @@ VALID = {
             "rng": 0,
         },
     ),  # fmt: skip
+    "sparse_vector_variant": (
+        dp.sparse_vector_variant,
+        {
+            "answers": [3.0, 9.0, 12.0],
+            "threshold": 10.0,
+            "epsilon": 1.0,
+            "max_positives": 2,
+            "variant": "correct",
+            "sensitivity": 1.0,
+            "runs": 10,
+            "rng": 0,
+        },
+    ),  # fmt: skip
     "stopping_probabilities": (
         dp.stopping_probabilities,
         {
@@ -818,12 +831,18 @@ def build_cases():
     add("reconstruction_matches", {"truth": [[1, 2, 0]]}, ValueError, "truth", "2-D")
     # the sparse vector: a threshold, c >= 1 positives, noise scales > 0, one row of answers
     for name in ("above_threshold", "above_threshold_probabilities", "sparse_vector",
-                 "stopping_probabilities"):  # fmt: skip
+                 "stopping_probabilities", "sparse_vector_variant"):  # fmt: skip
         add(name, {"threshold": NAN}, ValueError, "threshold", "threshold=nan")
         add(name, {"threshold": "10"}, TypeError, "threshold", "threshold=str")
         add(name, {"answers": [[1.0, 2.0]]}, ValueError, "answers", "2-D")
     for value, exc in ((0, ValueError), (-1, ValueError), (1.5, EITHER), (True, TypeError)):
         add("sparse_vector", {"max_positives": value}, exc, "max_positives", f"c={value!r}")
+        add("sparse_vector_variant", {"max_positives": value}, exc, "max_positives",
+            f"c={value!r}")  # fmt: skip
+    for value, exc in ((0, ValueError), (2.5, EITHER), (10**7, ValueError)):
+        add("sparse_vector_variant", {"runs": value}, exc, "runs", f"runs={value!r}")
+    add("sparse_vector_variant", {"variant": "broken"}, ValueError, "variant", "unknown")
+    add("sparse_vector_variant", {"epsilon": 0.0}, ValueError, "epsilon", "eps=0")
     for param in ("threshold_scale", "query_scale"):
         for value, exc in ((0.0, ValueError), (-1.0, ValueError), (INF, ValueError),
                            (True, TypeError)):  # fmt: skip

@@ -248,3 +248,139 @@ def test_empirical_audit_of_the_sampler_stays_below_epsilon():
 def test_bad_inputs_name_the_parameter(call, name):
     with pytest.raises((ValueError, TypeError), match=name):
         call()
+
+
+# --- sparse_vector_variant: the correct algorithm vectorised, and the famous wrong versions -----
+
+
+def stop_index(outcomes: np.ndarray) -> np.ndarray:
+    """Per run, the index of the first ⊤, or m when there is none."""
+    above = outcomes == 1
+    return np.where(above.any(axis=1), above.argmax(axis=1), outcomes.shape[1])
+
+
+def assert_matches(observed: np.ndarray, probabilities: np.ndarray) -> None:
+    """Chi-square of the observed outcome counts against exact probabilities, pooling the
+    cells expected to hold fewer than 5 runs."""
+    counts = np.bincount(observed, minlength=probabilities.size)
+    expected = probabilities * observed.size
+    keep = expected >= 5
+    obs = np.append(counts[keep], counts[~keep].sum())
+    exp = np.append(expected[keep], expected[~keep].sum())
+    if exp[-1] < 5:
+        obs, exp = obs[:-1], exp[:-1]
+        exp = exp * obs.sum() / exp.sum()
+    assert stats.chisquare(obs, exp).pvalue > 1e-4
+
+
+def test_the_correct_variant_has_above_thresholds_distribution():
+    outcomes, released = dp.sparse_vector_variant(
+        ANSWERS, 10.0, 1.0, 1, "correct", runs=40_000, rng=7
+    )
+    assert_matches(stop_index(outcomes), dp.above_threshold_probabilities(ANSWERS, 10.0, 1.0))
+    assert not released.any()  # the correct algorithm releases only ⊤ / ⊥
+
+
+def test_the_correct_variant_has_sparse_vectors_distribution():
+    """c = 2 on four queries: the set of reported indices, vectorised against 20,000 calls of
+    dp.sparse_vector (a two-sample chi-square over the outcomes)."""
+    answers = np.array([9.0, 11.0, 10.0, 12.0])
+    outcomes, _ = dp.sparse_vector_variant(answers, 10.0, 1.0, 2, "correct", runs=20_000, rng=3)
+    vectorised = [tuple(np.flatnonzero(row == 1)) for row in outcomes]
+    rng = np.random.default_rng(4)
+    looped = [tuple(dp.sparse_vector(answers, 10.0, 1.0, 2, rng=rng)) for _ in range(20_000)]
+    labels = sorted(set(vectorised) | set(looped))
+    table = np.array(
+        [[vectorised.count(label) for label in labels], [looped.count(label) for label in labels]]
+    )
+    table = table[:, table.sum(axis=0) >= 10]
+    assert stats.chi2_contingency(table).pvalue > 1e-4
+    # after c positives nothing more is answered
+    found = (outcomes == 1).sum(axis=1)
+    assert found.max() == 2
+    done = np.cumsum(outcomes == 1, axis=1) >= 2
+    later = np.zeros_like(done)
+    later[:, 1:] = done[:, :-1]
+    assert np.all(outcomes[later] == -1)
+
+
+def test_small_query_noise_is_above_threshold_with_the_smaller_scale():
+    epsilon = 1.0
+    outcomes, _ = dp.sparse_vector_variant(
+        ANSWERS, 10.0, epsilon, 1, "small_query_noise", runs=40_000, rng=8
+    )
+    exact = stopping_probabilities(ANSWERS, 10.0, 2 / epsilon, 2 / epsilon)
+    assert_matches(stop_index(outcomes), exact)
+
+
+def test_a_fresh_threshold_makes_every_query_an_independent_comparison():
+    """Each query stops with p = P[a + ν ≥ T + Z_i] on its own: the stop index of equal
+    answers is geometric with that p (truncated at m)."""
+    answers = np.full(6, 10.0)
+    epsilon = 1.0
+    outcomes, _ = dp.sparse_vector_variant(
+        answers, 12.0, epsilon, 1, "fresh_threshold", runs=40_000, rng=9
+    )
+    p = sum_of_laplaces_tail(12.0 - 10.0, 2 / epsilon, 4 / epsilon)
+    k = np.arange(6)
+    exact = np.append((1 - p) ** k * p, (1 - p) ** 6)
+    assert_matches(stop_index(outcomes), exact)
+
+
+def test_no_query_noise_compares_the_exact_answers():
+    """Without query noise the first answer ≥ the noisy threshold stops: with answers far
+    apart, the stop index is set by where T + Z lands."""
+    answers = np.array([-1000.0, 0.0, 1000.0])
+    outcomes, _ = dp.sparse_vector_variant(
+        answers, 0.0, 1.0, 1, "no_query_noise", runs=20_000, rng=1
+    )
+    first = stop_index(outcomes)
+    assert set(np.unique(first)) <= {1, 2}
+    assert np.mean(first == 1) == pytest.approx(0.5, abs=0.02)  # P[Z ≤ 0] for Z ~ Lap(2)
+
+
+def test_no_cutoff_answers_every_query_and_releases_value_releases_the_noisy_answer():
+    answers = np.full(8, 1e6)
+    outcomes, _ = dp.sparse_vector_variant(answers, 0.0, 1.0, 2, "no_cutoff", runs=100, rng=2)
+    assert np.all(outcomes == 1)  # eight positives, though c = 2
+    values = np.array([0.0, 50.0, 50.0])
+    outcomes, released = dp.sparse_vector_variant(
+        values, 0.0, 1.0, 3, "releases_value", runs=40_000, rng=3
+    )
+    assert np.all(released[outcomes != 1] == 0.0)
+    top = released[:, 1][outcomes[:, 1] == 1]
+    # query noise Lap(4c/ε) = Lap(12), variance 2·144: mostly far above the threshold, the
+    # released values average near 50 (within 6 standard errors, loosened for the few below)
+    assert top.mean() == pytest.approx(50.0, abs=6 * math.sqrt(288 / top.size) + 1.0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"variant": "unknown"}, "variant"),
+        ({"runs": 0}, "runs"),
+        ({"runs": 10_000_000}, "runs"),
+        ({"max_positives": 0}, "max_positives"),
+        ({"epsilon": 0.0}, "epsilon"),
+        ({"answers": []}, "answers"),
+    ],
+)
+def test_variant_bad_inputs_name_the_parameter(kwargs, name):
+    call = {
+        "answers": [1.0, 2.0],
+        "threshold": 1.0,
+        "epsilon": 1.0,
+        "max_positives": 1,
+        "variant": "correct",
+        "runs": 10,
+    }
+    call.update(kwargs)
+    with pytest.raises(ValueError, match=name):
+        dp.sparse_vector_variant(
+            call["answers"],
+            call["threshold"],
+            call["epsilon"],
+            call["max_positives"],
+            call["variant"],
+            runs=call["runs"],
+        )
