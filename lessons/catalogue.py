@@ -120,6 +120,15 @@ LESSONS: tuple[Lesson, ...] = (
         "Privacy loss ε",
     ),
     Lesson(
+        "sparse_vector",
+        "The sparse vector technique",
+        ":material/filter_alt:",
+        "sparse-vector",
+        "Pay only for the questions that pass a threshold; the broken versions, audited.",
+        CENTRAL,
+        "Privacy loss ε",
+    ),
+    Lesson(
         "coin_flip",
         "Coin-flip randomized response",
         ":material/toll:",

@@ -1,0 +1,127 @@
+"""Chart templates of the lesson "The sparse vector technique" (data-free; the page fills
+them). The chance-of-each-outcome bars and the curves against ε are the ones of "Choosing
+privately" (report noisy max draws the same kind of picture)."""
+
+from __future__ import annotations
+
+import altair as alt
+
+from lessons.choosing.charts import win_bars, win_curves
+from lessons.sparse_vector.model import AGE_STARTS, HOURS_OVER, MAX_POSITIVES, MEASURES
+from ui import charts as ui_charts
+from ui import datasets
+
+__all__ = ["answers_bars", "audit_bars", "misses_by_c", "win_bars", "win_curves"]
+
+COUNT_DOMAIN = (0.0, 1_800.0)  # the largest census answer is 1,591
+SIDE_COLOURS = {"at or above T": ui_charts.BLUE, "below T": ui_charts.GREY}
+MEASURE_COLOURS = [ui_charts.VERMILLION, ui_charts.ORANGE]
+PER_RUN_DOMAIN = (0.0, 10.0)  # at most 9 true positives at the lowest threshold
+AUDIT_DOMAIN = (0.0, 12.0)  # the audit's ceiling with 1,000,000 runs is 11.0
+
+
+@datasets.cached(max_entries=4)
+def answers_bars(height: int = 260) -> ui_charts.Template:
+    """Template: one bar per query (age band) for its true count (fixed y 0..1,800), coloured
+    by its side of T, and T as a labelled dashed line. Datasets "answers" (query, true
+    count, side) and "threshold" (y, label)."""
+    y_scale = alt.Scale(domain=list(COUNT_DOMAIN), nice=False)
+    order = [f"aged {a}–{a + 4}" for a in AGE_STARTS]
+    bars = (
+        alt.Chart(alt.NamedData(name="answers"))
+        .mark_bar()
+        .encode(
+            x=alt.X(
+                "query:N",
+                sort=order,
+                title=f"people who work more than {HOURS_OVER} hours a week, by age band",
+                axis=alt.Axis(labelAngle=-45, labelLimit=120),
+            ),
+            y=alt.Y("true count:Q", title="true count", scale=y_scale, axis=alt.Axis(format=",")),
+            color=alt.Color(
+                "side:N",
+                scale=alt.Scale(domain=list(SIDE_COLOURS), range=list(SIDE_COLOURS.values())),
+                legend=alt.Legend(orient="top", title=None, direction="horizontal"),
+            ),
+            tooltip=[
+                alt.Tooltip("query:N"),
+                alt.Tooltip("true count:Q", format=","),
+                alt.Tooltip("side:N", title="side of T"),
+            ],
+        )
+    )
+    line = ui_charts.reference_line_layers(alt.NamedData(name="threshold"), "y", y_scale=y_scale)
+    return ui_charts.Template(
+        (bars + line).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    )
+
+
+@datasets.cached(max_entries=4)
+def misses_by_c(height: int = 240) -> ui_charts.Template:
+    """Template: true positives missed and false positives reported per run (fixed y 0..10)
+    against c = 1..8, the current c as a labelled rule. Datasets "curves" (c, measure, value)
+    and "truth" (x, label)."""
+    x_scale = alt.Scale(domain=[MAX_POSITIVES[0], MAX_POSITIVES[-1]], nice=False)
+    y_scale = alt.Scale(domain=list(PER_RUN_DOMAIN), nice=False, clamp=True)
+    lines = (
+        alt.Chart(alt.NamedData(name="curves"))
+        .mark_line(point=True, strokeWidth=2.5)
+        .encode(
+            x=alt.X(
+                "c:Q",
+                title="c, the positives allowed (each costs ε/c)",
+                scale=x_scale,
+                axis=alt.Axis(values=list(MAX_POSITIVES), format="d"),
+            ),
+            y=alt.Y("value:Q", title="per run, on average", scale=y_scale),
+            color=alt.Color(
+                "measure:N",
+                sort=list(MEASURES),
+                scale=alt.Scale(domain=list(MEASURES), range=MEASURE_COLOURS),
+                legend=alt.Legend(orient="bottom", title=None, direction="horizontal"),
+            ),
+            tooltip=[
+                alt.Tooltip("c:Q", format="d"),
+                alt.Tooltip("measure:N"),
+                alt.Tooltip("value:Q", format=".2f", title="per run"),
+            ],
+        )
+    )
+    rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=6.5)
+    return ui_charts.Template(
+        (lines + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    )
+
+
+@datasets.cached(max_entries=4)
+def audit_bars(labels: tuple[str, ...], height: int = 200) -> ui_charts.Template:
+    """Template: one bar per variant for the ε its audit measured (a lower bound; x fixed
+    0..12), coloured by the verdict, and the claimed ε as a labelled rule. Datasets "audit"
+    (label, measured, verdict) and "truth" (x, label)."""
+    x_scale = alt.Scale(domain=list(AUDIT_DOMAIN), nice=False, clamp=True)
+    bars = (
+        alt.Chart(alt.NamedData(name="audit"))
+        .mark_bar()
+        .encode(
+            y=alt.Y("label:N", sort=list(labels), title=None, axis=alt.Axis(labelLimit=260)),
+            x=alt.X("measured:Q", title="ε measured by the audit (a lower bound)", scale=x_scale),
+            color=alt.Color(
+                "verdict:N",
+                scale=alt.Scale(
+                    domain=["caught", "not caught"], range=[ui_charts.VERMILLION, ui_charts.BLUE]
+                ),
+                legend=alt.Legend(orient="bottom", title=None, direction="horizontal"),
+            ),
+            tooltip=[
+                alt.Tooltip("label:N", title="variant"),
+                alt.Tooltip("measured:Q", format=".2f", title="measured ε ≥"),
+                alt.Tooltip("verdict:N"),
+            ],
+        )
+    )
+    rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=9.0)
+    return ui_charts.Template(
+        (bars + rule).properties(
+            height=max(height, 32 * len(labels)), width=ui_charts.DEFAULT_WIDTH
+        )
+    )
