@@ -55,7 +55,9 @@ def win_bars(labels: tuple[str, ...], x_title: str) -> ui_charts.Template:
 
 
 @datasets.cached(max_entries=64)
-def win_curves(series: tuple[str, ...], height: int = 260) -> ui_charts.Template:
+def win_curves(
+    series: tuple[str, ...], height: int = 260, y_title: str = "chance of being reported"
+) -> ui_charts.Template:
     """Template: P[win] against ε (log x over the fixed ε range, y 0..100%), one line per
     series, the current ε as a labelled rule. Datasets "curves" (epsilon, category,
     probability) and "truth" (x, label)."""
@@ -74,7 +76,7 @@ def win_curves(series: tuple[str, ...], height: int = 260) -> ui_charts.Template
             ),
             y=alt.Y(
                 "probability:Q",
-                title="chance of being reported",
+                title=y_title,
                 scale=alt.Scale(domain=[0.0, 1.0], nice=False),
                 axis=alt.Axis(format="~%"),
             ),

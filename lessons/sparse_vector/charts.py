@@ -37,7 +37,7 @@ def answers_bars(height: int = 260) -> ui_charts.Template:
                 title=f"people who work more than {HOURS_OVER} hours a week, by age band",
                 axis=alt.Axis(labelAngle=-45, labelLimit=120),
             ),
-            y=alt.Y("true count:Q", title="true count", scale=y_scale, axis=alt.Axis(format=",")),
+            y=alt.Y("true count:Q", title="true count", scale=y_scale, axis=alt.Axis(format=",~r")),
             color=alt.Color(
                 "side:N",
                 scale=alt.Scale(domain=list(SIDE_COLOURS), range=list(SIDE_COLOURS.values())),
@@ -50,7 +50,13 @@ def answers_bars(height: int = 260) -> ui_charts.Template:
             ],
         )
     )
-    line = ui_charts.reference_line_layers(alt.NamedData(name="threshold"), "y", y_scale=y_scale)
+    # T as a dashed line labelled above it, on the bars' axis (thousands with a comma)
+    base = alt.Chart(alt.NamedData(name="threshold"))
+    y = alt.Y("y:Q", scale=y_scale, axis=alt.Axis(format=",~r"), title="true count")
+    line = base.mark_rule(color=ui_charts.BLACK, strokeDash=[6, 3], strokeWidth=2).encode(y=y)
+    line += base.mark_text(
+        align="left", dx=4, dy=-6, color=ui_charts.BLACK, fontWeight="bold"
+    ).encode(x=alt.value(0), y=y, text="label:N")
     return ui_charts.Template(
         (bars + line).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
     )
@@ -103,8 +109,13 @@ def audit_bars(labels: tuple[str, ...], height: int = 200) -> ui_charts.Template
         alt.Chart(alt.NamedData(name="audit"))
         .mark_bar()
         .encode(
-            y=alt.Y("label:N", sort=list(labels), title=None, axis=alt.Axis(labelLimit=260)),
-            x=alt.X("measured:Q", title="ε measured by the audit (a lower bound)", scale=x_scale),
+            y=alt.Y("label:N", sort=list(labels), title=None, axis=alt.Axis(labelLimit=200)),
+            x=alt.X(
+                "measured:Q",
+                title="ε measured by the audit (a lower bound)",
+                scale=x_scale,
+                axis=alt.Axis(values=list(range(0, 13, 2)), format="d"),
+            ),
             color=alt.Color(
                 "verdict:N",
                 scale=alt.Scale(

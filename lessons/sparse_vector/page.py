@@ -95,7 +95,7 @@ def above_threshold(threshold: float) -> None:
         st.metric("Stops at a question whose count is ≥ T", text.percent(true_stop))
         st.metric("Stops at one whose count is < T", text.percent(false_stop))
         st.metric("Never stops", text.percent(never))
-        charts.win_curves(model.OUTCOMES).show(
+        charts.win_curves(model.OUTCOMES, y_title="chance").show(
             title="Where AboveThreshold stops, as ε grows",
             alt=(
                 "Three lines against ε from 0.001 to 10 on a log axis: the exact chance of "
