@@ -18,10 +18,13 @@ from .attacks import (
     k_anonymity,
     people_by_class_size,
     share_unique,
+    tracing_score,
 )
 from .audit import (
     audit_delta,
     audit_epsilon,
+    epsilon_from_rates,
+    epsilon_lower_bound,
 )
 from .choosing import (
     exponential_mechanism,
@@ -182,6 +185,9 @@ __all__ = [
     "analytic_gaussian_sigma",
     "audit_delta",
     "audit_epsilon",
+    "epsilon_from_rates",
+    "epsilon_lower_bound",
+    "tracing_score",
     "averaged_laplace_std",
     "best_clamp_upper",
     "best_guess_accuracy",

@@ -164,3 +164,32 @@ def differencing_attack_successes(
     answers_without = laplace_mechanism(count_without, 1.0, epsilon, size=tries, rng=generator)
     guesses = (answers_all - answers_without) > 0.5
     return int(np.count_nonzero(guesses == bool(truth)))
+
+
+# --- Tracing from published means (Homer et al. 2008; Dwork, Smith, Steinke, Ullman & Vadhan 2015)
+
+
+def tracing_score(targets, released_means, reference_means):
+    r"""The tracing attack's score of each target against a release of d attribute means:
+
+        score(t) = Σ_j (t_j − r_j)(m_j − r_j)
+
+    t the target's attributes, m the released means, r the same means over a reference
+    sample of non-members (Homer et al. 2008, in the inner-product form of Dwork, Smith,
+    Steinke, Ullman & Vadhan 2015). A member pulls m toward themselves, so members score
+    higher. `targets` 1-D (one person) gives a float; 2-D (one row per person) an array."""
+    t = check_real_array("targets", targets, allow_inf=False)
+    m = check_real_array("released_means", released_means, allow_inf=False)
+    r = check_real_array("reference_means", reference_means, allow_inf=False)
+    if m.ndim != 1 or m.size == 0:
+        raise ValueError(f"released_means must be a non-empty 1-D array, got shape {m.shape}")
+    if r.shape != m.shape:
+        raise ValueError(
+            f"reference_means must have the shape of released_means {m.shape}, got {r.shape}"
+        )
+    if t.ndim not in (1, 2) or t.shape[-1] != m.size:
+        raise ValueError(
+            f"targets must be 1-D or 2-D with {m.size} attributes per row, got shape {t.shape}"
+        )
+    scores = (t - r) @ (m - r)
+    return float(scores) if t.ndim == 1 else scores

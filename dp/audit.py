@@ -13,9 +13,11 @@ exceeds its claim with probability at most α. (Jagielski et al. 2020; Ding et a
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from ._validate import check_epsilon, check_real, check_real_array
+from ._validate import check_epsilon, check_integer, check_probability, check_real, check_real_array
 
 
 def _clopper_pearson(successes: np.ndarray, trials: int, alpha: float):
@@ -130,3 +132,63 @@ def audit_delta(
     scale = np.exp(eps)
     best = max(float(np.max(low_a - scale * high_b)), float(np.max(low_b - scale * high_a)))
     return max(best, 0.0)
+
+
+# --- From an attack's rates to ε (Kairouz, Oh & Viswanath 2015; Jagielski, Ullman & Oprea 2020)
+
+
+def epsilon_from_rates(tpr: float, fpr: float, *, delta: float = 0.0) -> float:
+    r"""The least ε under which an (ε, δ)-DP mechanism admits a test with these rates.
+
+    Any test of "D" against a neighbour "D′" on an (ε, δ)-DP mechanism's output satisfies
+    TPR ≤ e^ε·FPR + δ and, for the complement, 1 − FPR ≤ e^ε·(1 − TPR) + δ (Kairouz, Oh &
+    Viswanath 2015, Theorem 2.1). Solved for ε:
+
+        ε = max(0, ln((TPR − δ)/FPR), ln((1 − FPR − δ)/(1 − TPR)))
+
+    A term whose numerator is ≤ 0 is skipped (it bounds nothing); x/0 with x > 0 is ∞
+    (no finite ε allows that test)."""
+    t = check_probability("tpr", tpr)
+    f = check_probability("fpr", fpr)
+    d = check_real("delta", delta, low=0.0, high=1.0, high_open=True)
+    best = 0.0
+    for numerator, denominator in ((t - d, f), (1.0 - f - d, 1.0 - t)):
+        if numerator <= 0.0:
+            continue
+        if denominator <= 0.0:
+            return math.inf
+        best = max(best, math.log(numerator / denominator))
+    return best
+
+
+def epsilon_lower_bound(
+    true_positives: int,
+    positives: int,
+    false_positives: int,
+    negatives: int,
+    *,
+    delta: float = 0.0,
+    confidence: float = 0.95,
+) -> float:
+    r"""ε is at least this, with probability ≥ `confidence`: `epsilon_from_rates` with the
+    true-positive rate replaced by its one-sided Clopper–Pearson lower bound and the false-
+    positive rate by its upper bound, each at level 1 − (1 − confidence)/2 (so both hold
+    together with probability ≥ confidence; Jagielski, Ullman & Oprea 2020).
+
+    `positives` runs on D, of which `true_positives` the attack called "D"; `negatives`
+    runs on D′, of which `false_positives` it called "D". The bound can show that a
+    mechanism is *not* ε-DP; it never shows that one is."""
+    n_pos = check_integer("positives", positives, low=1)
+    n_neg = check_integer("negatives", negatives, low=1)
+    tp = check_integer("true_positives", true_positives)
+    fp = check_integer("false_positives", false_positives)
+    if tp > n_pos:
+        raise ValueError(f"true_positives must be <= positives = {n_pos}, got {tp}")
+    if fp > n_neg:
+        raise ValueError(f"false_positives must be <= negatives = {n_neg}, got {fp}")
+    level = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    d = check_real("delta", delta, low=0.0, high=1.0, high_open=True)
+    alpha = (1.0 - level) / 2.0
+    tpr_low, _ = _clopper_pearson(np.array([tp]), n_pos, alpha)
+    _, fpr_high = _clopper_pearson(np.array([fp]), n_neg, alpha)
+    return epsilon_from_rates(float(tpr_low[0]), float(fpr_high[0]), delta=d)

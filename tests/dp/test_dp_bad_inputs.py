@@ -150,6 +150,26 @@ VALID = {
     ),
     "project_counts": (dp.project_counts, {"estimates": [3.0, -1.0, 2.0], "n": 4}),
     "audit_epsilon": (dp.audit_epsilon, {"outputs_d": [0, 1, 1], "outputs_d_prime": [0, 0, 1]}),
+    "epsilon_from_rates": (dp.epsilon_from_rates, {"tpr": 0.6, "fpr": 0.3, "delta": 0.0}),
+    "epsilon_lower_bound": (
+        dp.epsilon_lower_bound,
+        {
+            "true_positives": 50,
+            "positives": 100,
+            "false_positives": 20,
+            "negatives": 100,
+            "delta": 0.0,
+            "confidence": 0.95,
+        },
+    ),  # fmt: skip
+    "tracing_score": (
+        dp.tracing_score,
+        {
+            "targets": [[1.0, 0.0], [0.0, 1.0]],
+            "released_means": [0.5, 0.5],
+            "reference_means": [0.4, 0.6],
+        },
+    ),  # fmt: skip
     # --- beyond the DESIGN §2 contract: every other public name (iterated from dp.__all__)
     "averaged_laplace_std": (
         dp.averaged_laplace_std,
@@ -435,8 +455,11 @@ WITH_K = [  # k categories (>= 2); advanced_composition's k counts mechanisms (>
     name for name, (_, kw) in VALID.items() if "k" in kw and name != "advanced_composition"
 ]
 WITH_RNG = [name for name, (_, kw) in VALID.items() if "rng" in kw]
+# δ = 0 is allowed where it means pure DP: advanced composition's per-step δ, and an attack's
+# rates turned into ε (epsilon_from_rates, epsilon_lower_bound: δ in [0, 1), cases below)
+DELTA_MAY_BE_ZERO = ("advanced_composition", "epsilon_from_rates", "epsilon_lower_bound")
 WITH_DELTA = [
-    name for name, (_, kw) in VALID.items() if "delta" in kw and name != "advanced_composition"
+    name for name, (_, kw) in VALID.items() if "delta" in kw and name not in DELTA_MAY_BE_ZERO
 ]
 WITH_SIGMA = [name for name, (_, kw) in VALID.items() if "sigma" in kw]
 WITH_SENSITIVITY_GAUSSIAN = (
@@ -829,6 +852,26 @@ def build_cases():
     add("reconstruction_matches", {"guess": [0, NAN, 1]}, ValueError, "guess", "nan")
     add("reconstruction_matches", {"truth": [True, False, True]}, TypeError, "truth", "bools")
     add("reconstruction_matches", {"truth": [[1, 2, 0]]}, ValueError, "truth", "2-D")
+    # membership inference: rates in [0, 1], counts within their totals, a confidence in (0, 1)
+    for param in ("tpr", "fpr"):
+        for value, exc in ((-0.1, ValueError), (1.1, ValueError), (NAN, ValueError),
+                           ("0.5", TypeError)):  # fmt: skip
+            add("epsilon_from_rates", {param: value}, exc, param, f"{param}={value!r}")
+    for name in ("epsilon_from_rates", "epsilon_lower_bound"):
+        for value in (1.0, -0.1, NAN, INF):
+            add(name, {"delta": value}, ValueError, "delta", f"delta={value!r}")
+    for param, value in (("true_positives", 101), ("true_positives", -1),
+                         ("false_positives", 101), ("false_positives", 2.5),
+                         ("positives", 0), ("negatives", -3)):  # fmt: skip
+        exc = EITHER if value == 2.5 else ValueError
+        add("epsilon_lower_bound", {param: value}, exc, param, f"{param}={value!r}")
+    for value in (0.0, 1.0, -0.5, NAN):
+        add("epsilon_lower_bound", {"confidence": value}, ValueError, "confidence",
+            f"confidence={value!r}")  # fmt: skip
+    add("tracing_score", {"targets": [[1.0, 0.0, 1.0]]}, ValueError, "targets", "width")
+    add("tracing_score", {"released_means": [0.5, NAN]}, ValueError, "released_means", "nan")
+    add("tracing_score", {"reference_means": [0.5]}, ValueError, "reference_means", "shape")
+    add("tracing_score", {"released_means": []}, ValueError, "released_means", "empty")
     # the sparse vector: a threshold, c >= 1 positives, noise scales > 0, one row of answers
     for name in ("above_threshold", "above_threshold_probabilities", "sparse_vector",
                  "stopping_probabilities", "sparse_vector_variant"):  # fmt: skip
