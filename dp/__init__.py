@@ -25,6 +25,7 @@ from .audit import (
     audit_epsilon,
     epsilon_from_rates,
     epsilon_lower_bound,
+    tpr_bound,
 )
 from .choosing import (
     exponential_mechanism,
@@ -188,6 +189,7 @@ __all__ = [
     "epsilon_from_rates",
     "epsilon_lower_bound",
     "tracing_score",
+    "tpr_bound",
     "averaged_laplace_std",
     "best_clamp_upper",
     "best_guess_accuracy",

@@ -192,3 +192,23 @@ def epsilon_lower_bound(
     tpr_low, _ = _clopper_pearson(np.array([tp]), n_pos, alpha)
     _, fpr_high = _clopper_pearson(np.array([fp]), n_neg, alpha)
     return epsilon_from_rates(float(tpr_low[0]), float(fpr_high[0]), delta=d)
+
+
+def tpr_bound(fpr, epsilon: float, *, delta: float = 0.0):
+    r"""The largest true-positive rate any test can reach at false-positive rate `fpr` on an
+    (ε, δ)-DP mechanism: the edge of the privacy region (Kairouz, Oh & Viswanath 2015,
+    Theorem 2.1), the inverse of `epsilon_from_rates`:
+
+        TPR ≤ min(1, e^ε·FPR + δ, 1 − e^(−ε)·(1 − FPR − δ))
+
+    `fpr` a number or an array of numbers in [0, 1]; the result has its shape."""
+    f = check_real_array("fpr", fpr, allow_inf=False)
+    if np.any((f < 0.0) | (f > 1.0)):
+        raise ValueError("fpr must lie in [0, 1]")
+    eps = check_epsilon(epsilon)
+    d = check_real("delta", delta, low=0.0, high=1.0, high_open=True)
+    bound = np.minimum.reduce(
+        [np.ones_like(f), math.exp(eps) * f + d, 1.0 - math.exp(-eps) * (1.0 - f - d)]
+    )
+    bound = np.clip(bound, 0.0, 1.0)
+    return float(bound) if bound.ndim == 0 else bound

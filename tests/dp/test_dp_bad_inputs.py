@@ -151,6 +151,7 @@ VALID = {
     "project_counts": (dp.project_counts, {"estimates": [3.0, -1.0, 2.0], "n": 4}),
     "audit_epsilon": (dp.audit_epsilon, {"outputs_d": [0, 1, 1], "outputs_d_prime": [0, 0, 1]}),
     "epsilon_from_rates": (dp.epsilon_from_rates, {"tpr": 0.6, "fpr": 0.3, "delta": 0.0}),
+    "tpr_bound": (dp.tpr_bound, {"fpr": [0.0, 0.01, 0.5], "epsilon": 1.0, "delta": 1e-5}),
     "epsilon_lower_bound": (
         dp.epsilon_lower_bound,
         {
@@ -457,7 +458,9 @@ WITH_K = [  # k categories (>= 2); advanced_composition's k counts mechanisms (>
 WITH_RNG = [name for name, (_, kw) in VALID.items() if "rng" in kw]
 # δ = 0 is allowed where it means pure DP: advanced composition's per-step δ, and an attack's
 # rates turned into ε (epsilon_from_rates, epsilon_lower_bound: δ in [0, 1), cases below)
-DELTA_MAY_BE_ZERO = ("advanced_composition", "epsilon_from_rates", "epsilon_lower_bound")
+DELTA_MAY_BE_ZERO = (
+    "advanced_composition", "epsilon_from_rates", "epsilon_lower_bound", "tpr_bound"
+)  # fmt: skip
 WITH_DELTA = [
     name for name, (_, kw) in VALID.items() if "delta" in kw and name not in DELTA_MAY_BE_ZERO
 ]
@@ -857,7 +860,10 @@ def build_cases():
         for value, exc in ((-0.1, ValueError), (1.1, ValueError), (NAN, ValueError),
                            ("0.5", TypeError)):  # fmt: skip
             add("epsilon_from_rates", {param: value}, exc, param, f"{param}={value!r}")
-    for name in ("epsilon_from_rates", "epsilon_lower_bound"):
+    for value, exc in ((-0.1, ValueError), (1.5, ValueError), ([0.1, NAN], ValueError),
+                       (["a"], TypeError)):  # fmt: skip
+        add("tpr_bound", {"fpr": value}, exc, "fpr", f"fpr={value!r}")
+    for name in ("epsilon_from_rates", "epsilon_lower_bound", "tpr_bound"):
         for value in (1.0, -0.1, NAN, INF):
             add(name, {"delta": value}, ValueError, "delta", f"delta={value!r}")
     for param, value in (("true_positives", 101), ("true_positives", -1),

@@ -77,6 +77,22 @@ def test_the_audit_passes_an_honest_laplace_count_and_catches_the_wrong_sensitiv
         assert laplace_audit(0.5 / epsilon, 100_000, seed, epsilon) > epsilon
 
 
+@pytest.mark.parametrize("delta", [0.0, 1e-5, 0.05])
+@pytest.mark.parametrize("epsilon", [0.1, 1.0, 4.0])
+def test_tpr_bound_is_the_edge_that_epsilon_from_rates_inverts(epsilon, delta):
+    """On the region's edge the rates give back ε exactly; the edge is e^ε·FPR + δ at small
+    FPR and the complement bound near 1."""
+    fpr = np.array([0.0, 1e-4, 0.01, 0.1, 0.3, 0.6, 0.9, 1.0])
+    edge = dp.tpr_bound(fpr, epsilon, delta=delta)
+    assert np.all(np.diff(edge) >= 0) and np.all((edge >= fpr) & (edge <= 1))
+    assert edge[2] == pytest.approx(min(1, math.exp(epsilon) * 0.01 + delta))
+    for f, t in zip(fpr, edge, strict=True):
+        if f > 0 and t < 1 and t > delta:
+            assert dp.epsilon_from_rates(t, f, delta=delta) == pytest.approx(epsilon, rel=1e-9)
+    assert dp.tpr_bound(0.5, epsilon) == pytest.approx(1 - math.exp(-epsilon) * 0.5)
+    assert isinstance(dp.tpr_bound(0.5, epsilon), float)
+
+
 def test_tracing_score_matches_a_direct_loop():
     rng = np.random.default_rng(3)
     targets = rng.integers(0, 2, size=(7, 12)).astype(float)
