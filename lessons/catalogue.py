@@ -66,6 +66,15 @@ LESSONS: tuple[Lesson, ...] = (
         "Privacy loss ε",
     ),
     Lesson(
+        "membership",
+        "Membership inference",
+        ":material/fingerprint:",
+        "membership",
+        "Tracing a person from a study's averages, noise against it, and auditing ε.",
+        WHY,
+        "Privacy loss ε",
+    ),
+    Lesson(
         "definition",
         "The definition",
         ":material/functions:",

@@ -1,0 +1,150 @@
+"""Chart templates of the lesson "Membership inference and auditing" (data-free; the page
+fills them)."""
+
+from __future__ import annotations
+
+import altair as alt
+
+from lessons.membership.model import BUGGY, HONEST, SCORE_DOMAIN, TRIALS
+from ui import charts as ui_charts
+from ui import datasets
+
+GROUP_COLOURS = {"members": ui_charts.VERMILLION, "non-members": ui_charts.BLUE}
+CURVE_COLOURS = [ui_charts.GREY, ui_charts.BLUE]
+AUDIT_COLOURS = [ui_charts.BLUE, ui_charts.VERMILLION]
+BOUND_DOMAIN = (0.0, 4.5)  # twice the largest claimed ε (2) is 4
+LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)
+
+
+@datasets.cached(max_entries=4)
+def score_histograms(height: int = 260) -> ui_charts.Template:
+    """Template: the share of members and of non-members per tracing-score bin (x fixed in
+    non-member standard deviations, √ y 0..100%), the score that flags 1% of non-members as
+    a labelled rule. Datasets "scores" (group, start, end, share) and "truth" (x, label)."""
+    x_scale = alt.Scale(domain=list(SCORE_DOMAIN), nice=False)
+    bars = (
+        alt.Chart(alt.NamedData(name="scores"))
+        .mark_bar(opacity=0.6, binSpacing=0)
+        .encode(
+            x=alt.X(
+                "start:Q",
+                bin="binned",
+                scale=x_scale,
+                title="tracing score (standard deviations of the non-members' scores)",
+            ),
+            x2="end:Q",
+            y=alt.Y(
+                "share:Q",
+                stack=None,
+                title="share of the group",
+                scale=alt.Scale(type="sqrt", domain=[0.0, 1.0]),
+                axis=alt.Axis(format="~%", values=[0.01, 0.05, 0.1, 0.25, 0.5, 1.0]),
+            ),
+            color=alt.Color(
+                "group:N",
+                scale=alt.Scale(domain=list(GROUP_COLOURS), range=list(GROUP_COLOURS.values())),
+                legend=LEGEND,
+            ),
+            tooltip=[
+                alt.Tooltip("group:N"),
+                alt.Tooltip("start:Q", format=".1f", title="score from"),
+                alt.Tooltip("end:Q", format=".1f", title="to"),
+                alt.Tooltip("share:Q", format=".1%"),
+            ],
+        )
+    )
+    rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=8.0)
+    return ui_charts.Template(
+        (bars + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    )
+
+
+@datasets.cached(max_entries=8)
+def roc(curves: tuple[str, ...], with_region: bool, height: int = 300) -> ui_charts.Template:
+    """Template: ROC curves (true- against false-positive rate, both 0..1), the diagonal of
+    guessing, the 1% false-positive rate as a labelled rule and, `with_region`, the edge of
+    the (ε, δ) privacy region as a dashed black line. Datasets "roc" (fpr, tpr, curve),
+    "truth" (x, label) and, with the region, "region" (fpr, tpr)."""
+    unit = alt.Scale(domain=[0.0, 1.0], nice=False)
+    x = alt.X("fpr:Q", title="false-positive rate (non-members flagged)", scale=unit,
+              axis=alt.Axis(format="~%"))  # fmt: skip
+    y = alt.Y("tpr:Q", title="true-positive rate (members found)", scale=unit,
+              axis=alt.Axis(format="~%"))  # fmt: skip
+    diagonal = (
+        alt.Chart(alt.Data(values=[{"fpr": 0.0, "tpr": 0.0}, {"fpr": 1.0, "tpr": 1.0}]))
+        .mark_line(color=ui_charts.GREY, strokeDash=[2, 2])
+        .encode(x=x, y=y)
+    )
+    lines = (
+        alt.Chart(alt.NamedData(name="roc"))
+        .mark_line(strokeWidth=2.5, interpolate="step-after")
+        .encode(
+            x=x,
+            y=y,
+            color=alt.Color(
+                "curve:N",
+                sort=list(curves),
+                scale=alt.Scale(domain=list(curves), range=CURVE_COLOURS[-len(curves) :]),
+                legend=LEGEND,
+            ),
+            tooltip=[
+                alt.Tooltip("curve:N"),
+                alt.Tooltip("fpr:Q", format=".1%", title="false positives"),
+                alt.Tooltip("tpr:Q", format=".1%", title="true positives"),
+            ],
+        )
+    )
+    chart = diagonal + lines
+    if with_region:
+        chart += (
+            alt.Chart(alt.NamedData(name="region"))
+            .mark_line(color=ui_charts.BLACK, strokeDash=[6, 3], strokeWidth=2)
+            .encode(
+                x=x,
+                y=y,
+                tooltip=[
+                    alt.Tooltip("fpr:Q", format=".1%", title="false positives"),
+                    alt.Tooltip("tpr:Q", format=".1%", title="the most any attack finds"),
+                ],
+            )
+        )
+    chart += ui_charts.truth_rule_layers(unit, label_dy=4, flip_at=0.5)
+    return ui_charts.Template(chart.properties(height=height, width=ui_charts.DEFAULT_WIDTH))
+
+
+@datasets.cached(max_entries=4)
+def audit_bounds(height: int = 280) -> ui_charts.Template:
+    """Template: "ε ≥ bound" against the number of trials (log x, 100 to 1,000,000; y fixed
+    0..4.5) for the honest and the buggy count, the claimed ε as a labelled dashed line and
+    the chosen number of trials as a rule. Datasets "bounds" (trials, mechanism, bound),
+    "claim" (y, label) and "truth" (x, label)."""
+    x_scale = alt.Scale(type="log", domain=[TRIALS[0], TRIALS[-1]], nice=False)
+    y_scale = alt.Scale(domain=list(BOUND_DOMAIN), nice=False)
+    lines = (
+        alt.Chart(alt.NamedData(name="bounds"))
+        .mark_line(point=True, strokeWidth=2.5)
+        .encode(
+            x=alt.X(
+                "trials:Q",
+                title="trials on each of the two datasets (log scale)",
+                scale=x_scale,
+                axis=alt.Axis(values=[100, 1_000, 10_000, 100_000, 1_000_000], format=",~r"),
+            ),
+            y=alt.Y("bound:Q", title="the audit proves ε ≥", scale=y_scale),
+            color=alt.Color(
+                "mechanism:N",
+                scale=alt.Scale(domain=[HONEST, BUGGY], range=AUDIT_COLOURS),
+                legend=LEGEND,
+            ),
+            tooltip=[
+                alt.Tooltip("mechanism:N"),
+                alt.Tooltip("trials:Q", format=","),
+                alt.Tooltip("bound:Q", format=".3f", title="ε ≥"),
+            ],
+        )
+    )
+    claim = ui_charts.reference_line_layers(alt.NamedData(name="claim"), "y", y_scale=y_scale)
+    rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=30_000)
+    return ui_charts.Template(
+        (lines + claim + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    )

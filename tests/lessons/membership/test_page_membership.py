@@ -1,0 +1,268 @@
+"""AppTest for lessons/membership/page.py: every widget moved to its extremes and the numbers
+it then shows checked against dp/ and scikit-learn; the ROC, the privacy region, the audit,
+links, code, downloads, quiz, an uploaded file."""
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.metrics import roc_curve
+from streamlit.testing.v1 import AppTest
+
+import dp
+from apptest_helpers import (
+    answer_quiz,
+    chart_titled,
+    code_texts,
+    frames_of,
+    hosted_lesson,
+    ignored_link_notice,
+    metrics,
+    record_downloads,
+    run_lesson,
+    toasts,
+    upload_csv,
+)
+from lessons.membership import model as lesson
+from ui import controls, text
+
+PAGE = "membership/page.py"
+SCORES = "Tracing scores:"
+ROC = "The attack's ROC"
+NOISY = "ROC with"
+AUDIT = "What the audit proves"
+FOUND = "Members found when 1% of non-members are flagged"
+
+
+def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
+    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
+    if upload is not None:
+        upload_csv(at, *upload)
+    assert not at.exception, at.exception
+    return at
+
+
+def prose(at: AppTest) -> str:
+    return " ".join(block.value for block in at.markdown).replace("\\", "")
+
+
+def scores_by_hand(n: int, d: int) -> tuple[np.ndarray, np.ndarray]:
+    pool = lesson.attributes()
+    questions = pool.questions[:, :d]
+    members = pool.rows(questions, "members")[:n]
+    reference = pool.rows(questions, "reference").mean(axis=0)
+    released = members.mean(axis=0)
+    inside = dp.tracing_score(members, released, reference)
+    outside = dp.tracing_score(pool.rows(questions, "non-members"), released, reference)
+    return inside, outside
+
+
+def test_the_questions_are_parities_of_the_one_hot_answers_and_nearly_fair() -> None:
+    pool = lesson.attributes()
+    assert pool.one_hot.shape == (4_500, lesson.one_hot_count())
+    assert np.all(pool.one_hot.sum(axis=1) == len(lesson.CATEGORICAL) + 2)  # one per column
+    assert set(np.unique(pool.questions)) == {0.0, 1.0}
+    shares = pool.questions.mean(axis=0)
+    assert shares.min() > 0.4 and shares.max() < 0.6
+    corr = np.corrcoef(pool.questions[:, :50].T)
+    assert np.max(np.abs(corr[np.triu_indices(50, 1)])) < 0.2  # close to independent
+
+
+def test_defaults_trace_50_members_from_200_averages() -> None:
+    at = run_lesson(PAGE)
+    inside, outside = scores_by_hand(50, 200)
+    flag = np.quantile(outside, 0.99, method="higher")
+    shown = metrics(at)
+    assert shown[FOUND] == text.percent(np.mean(inside > flag))
+    assert np.mean(inside > flag) > 0.25  # the attack works
+    histograms = frames_of(chart_titled(at, SCORES, prefix=True))
+    shares = histograms["scores"].groupby("group")["share"].sum()
+    assert shares.to_dict() == pytest.approx({"members": 1.0, "non-members": 1.0})
+    assert "With the 127 one-hot columns published instead" in " ".join(c.value for c in at.caption)
+
+
+def test_the_roc_matches_scikit_learn() -> None:
+    result = lesson.attack(50, 200)
+    frame = lesson.roc_frame(result, "x")
+    truth = np.r_[np.ones(result.members.size), np.zeros(result.non_members.size)]
+    fpr, tpr, _ = roc_curve(truth, np.r_[result.members, result.non_members])
+    for grid_fpr, grid_tpr in zip(frame["fpr"], frame["tpr"], strict=True):
+        expected = tpr[fpr <= grid_fpr + 1e-12].max()
+        assert grid_tpr == pytest.approx(expected)
+    at_target = tpr[fpr <= lesson.FPR_TARGET].max()
+    assert result.tpr_at_target == pytest.approx(at_target)
+
+
+@pytest.mark.parametrize(("n", "d"), [(20, 10), (20, 1000), (500, 10), (500, 1000)])
+def test_study_size_and_averages_at_their_extremes(n, d) -> None:
+    at = run_lesson(PAGE)
+    at.select_slider(key="mi_n").set_value(n).run()
+    at.select_slider(key="mi_d").set_value(d).run()
+    assert not at.exception
+    inside, outside = scores_by_hand(n, d)
+    flag = np.quantile(outside, 0.99, method="higher")
+    assert metrics(at)[FOUND] == text.percent(np.mean(inside > flag))
+    title = f"Tracing scores: {n} members against 2,000 non-members, d = {text.number(d)}"
+    spec = chart_titled(at, title).proto.spec
+    assert '"domain": [-4.0, 16.0]' in spec or '"domain":[-4.0,16.0]' in spec  # fixed axis
+    l1, l2 = lesson.sensitivities(n, d)
+    assert f"Δ₁ = d/n = {text.number(l1)}" in prose(at)
+    assert f"Δ₂ = √d/n = {text.number(l2)}" in prose(at)
+
+
+def test_the_attack_grows_with_d_and_fades_with_n() -> None:
+    for n in lesson.STUDY_SIZES:
+        found = [lesson.attack(n, d).tpr_at_target for d in lesson.ATTRIBUTE_COUNTS]
+        assert found[-1] > found[0]
+    for d in (200, 1000):
+        found = [lesson.attack(n, d).tpr_at_target for n in lesson.STUDY_SIZES]
+        assert found[0] > found[-1]
+    assert lesson.attack(20, 1000).tpr_at_target == 1.0
+
+
+def test_noise_pushes_the_attack_into_the_privacy_region() -> None:
+    """Averaged over 5 seeded releases: the attack finds fewer members at ε = 1 than at
+    ε = 200, and never more than the region allows (plus the wobble of 50 members)."""
+    for mechanism in lesson.MECHANISMS:
+        found = {
+            eps: np.mean([lesson.noisy_attack(50, 200, mechanism, eps, s).tpr_at_target
+                          for s in range(5)])
+            for eps in (1.0, 200.0)
+        }  # fmt: skip
+        assert found[1.0] < found[200.0]
+        delta = lesson.DELTA if mechanism == "Gaussian" else 0.0
+        assert found[1.0] <= lesson.most_found(lesson.FPR_TARGET, 1.0, delta) + 0.05
+        result = lesson.noisy_attack(50, 200, mechanism, 1.0, 0)
+        roc = lesson.roc_frame(result, "x")
+        edge = dp.tpr_bound(roc["fpr"].to_numpy(), 1.0, delta=delta)
+        assert np.all(roc["tpr"].to_numpy() <= edge + 3 * np.sqrt(0.25 / 50))
+
+
+@pytest.mark.parametrize(("mechanism", "epsilon"), [("Laplace", 0.1), ("Gaussian", 200.0)])
+def test_mechanism_and_epsilon_move_the_curves_and_the_region(mechanism, epsilon) -> None:
+    at = run_lesson(PAGE)
+    at.radio(key="mi_mechanism").set_value(mechanism).run()
+    at.select_slider(key="mi_eps").set_value(epsilon).run()
+    assert not at.exception
+    delta = lesson.DELTA if mechanism == "Gaussian" else 0.0
+    seed = controls.DEFAULT_SEED + lesson.SEED_RELEASE
+    noisy = lesson.noisy_attack(50, 200, mechanism, epsilon, seed)
+    shown = metrics(at)
+    assert shown[f"Members found at 1%, with {mechanism} noise"] == text.percent(
+        noisy.tpr_at_target
+    )
+    assert shown["The most any attack can find at 1%"] == text.percent(
+        dp.tpr_bound(0.01, epsilon, delta=delta)
+    )
+    frames = frames_of(
+        chart_titled(at, f"ROC with {mechanism} noise at ε = {text.number(epsilon)}")
+    )
+    np.testing.assert_allclose(
+        frames["region"]["tpr"], dp.tpr_bound(frames["region"]["fpr"], epsilon, delta=delta)
+    )
+    assert set(frames["roc"]["curve"]) == {
+        "no noise (n = 50, d = 200)",
+        f"{mechanism}, ε = {text.number(epsilon)}",
+    }
+    scale = lesson.noise_scale(mechanism, 50, 200, epsilon)
+    caption = " ".join(c.value for c in at.caption)
+    assert text.number(scale) in caption
+
+
+@pytest.mark.parametrize(("epsilon", "trials"), [(0.1, 100), (2.0, 1_000_000), (1.0, 10_000)])
+def test_the_audit_at_its_extremes(epsilon, trials) -> None:
+    at = run_lesson(PAGE)
+    at.select_slider(key="mi_audit_eps").set_value(epsilon).run()
+    at.select_slider(key="mi_trials").set_value(trials).run()
+    assert not at.exception
+    result = lesson.audit_curve(epsilon, controls.DEFAULT_SEED + lesson.SEED_AUDIT)
+    shown = metrics(at)
+    assert shown["Honest Lap(1/ε): the audit proves ε ≥"] == text.number(result.honest[trials])
+    assert shown["Buggy Lap(½/ε): the audit proves ε ≥"] == text.number(result.buggy[trials])
+    frames = frames_of(chart_titled(at, f"{AUDIT}, claimed ε = {text.number(epsilon)}"))
+    assert frames["truth"]["x"].tolist() == [float(trials)]
+    assert frames["claim"]["y"].tolist() == [epsilon]
+
+
+def test_the_audit_passes_the_honest_count_and_catches_the_buggy_one() -> None:
+    for epsilon in lesson.AUDIT_EPSILONS:
+        result = lesson.audit_curve(epsilon, controls.DEFAULT_SEED + lesson.SEED_AUDIT)
+        assert max(result.honest.values()) <= epsilon
+        caught = result.first_catch(epsilon)
+        assert caught is not None and caught <= 100_000
+        assert result.buggy[lesson.TRIALS[-1]] > epsilon
+        assert result.buggy[lesson.TRIALS[-1]] <= 2 * epsilon  # its true ε is 2ε
+    at = run_lesson(PAGE)
+    result = lesson.audit_curve(1.0, controls.DEFAULT_SEED + lesson.SEED_AUDIT)
+    assert f"from {text.number(result.first_catch(1.0))} trials on: caught" in prose(at)
+    assert "**cannot** prove the count private" in prose(at)
+
+
+def test_the_prediction_compares_with_the_next_d() -> None:
+    at = run_lesson(PAGE)
+    answer_quiz(at, "membership_predict", 0, 1)  # "fewer": wrong, 500 averages find more
+    feedback = at.error[-1].value
+    assert text.percent(lesson.attack(50, 500).tpr_at_target) in feedback
+    at.select_slider(key="mi_d").set_value(1000).run()
+    prompt = at.radio(key="quiz_membership_predict_0_choice").label
+    assert "publishes 500 averages instead of 1,000" in prompt
+
+
+def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
+    at = hosted(mi_n="20", mi_d="1,000", mi_mechanism="Gaussian", mi_eps="10", mi_trials="100")
+    assert not at.toast
+    assert chart_titled(at, "Tracing scores: 20 members against 2,000 non-members, d = 1,000")
+    assert chart_titled(at, "ROC with Gaussian noise at ε = 10") is not None
+    at = hosted(mi_eps="0.0123")
+    assert toasts(at) == [ignored_link_notice("mi_eps", "0.0123")]
+
+
+def test_code_downloads_and_the_snippets_rebuild_the_numbers(monkeypatch) -> None:
+    sent = record_downloads(monkeypatch)
+    at = run_lesson(PAGE)
+    namespace: dict = {}
+    (tracing,) = code_texts(at, "tracing_score")
+    exec(compile(tracing, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
+    assert namespace["tpr_at_1_percent"] == pytest.approx(lesson.attack(50, 200).tpr_at_target)
+    (audit,) = code_texts(at, "epsilon_lower_bound")
+    exec(compile(audit, "<snippet>", "exec"), namespace)  # noqa: S102
+    honest, buggy = namespace["frame"]["ε is at least"]
+    assert honest <= 1.0 < buggy
+    assert sent["mi_dl_roc"][1][0] == "fpr,tpr,curve"
+    assert sent["mi_dl_noise"][1][0] == "fpr,tpr,curve"
+    assert sent["mi_dl_audit"][1][0] == "trials,mechanism,bound"
+
+
+def test_quiz_feedback() -> None:
+    at = run_lesson(PAGE)
+    answer_quiz(at, "membership", 1, 0)
+    assert "2.7%" in at.error[-1].value
+    answer_quiz(at, "membership", 1, 1)
+    assert at.success[-1].value.startswith("Right.")
+
+
+def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
+    at = hosted(upload=("jobs.csv", b"Job,Pay\nSales,10\nClerk,30\n"))
+    assert "always uses the bundled census" in at.info[0].value
+    assert metrics(at)[FOUND] == text.percent(lesson.attack(50, 200).tpr_at_target)
+
+
+def test_every_section_with_its_own_control_is_a_fragment() -> None:
+    tree = ast.parse((Path(lesson.__file__).parent / "page.py").read_text())
+    fragments = {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef)
+        and any(ast.unparse(d) == "st.fragment" for d in node.decorator_list)
+    }
+    owners: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.keyword) and inner.arg == "key":
+                    value = inner.value
+                    if isinstance(value, ast.Constant) and str(value.value).startswith("mi_"):
+                        owners.setdefault(value.value, node.name)
+    for key in ("mi_mechanism", "mi_eps", "mi_audit_eps", "mi_trials"):
+        assert owners.get(key) in fragments, (key, owners.get(key), fragments)
