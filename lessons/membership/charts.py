@@ -134,7 +134,7 @@ def audit_bounds(height: int = 280) -> ui_charts.Template:
             color=alt.Color(
                 "mechanism:N",
                 scale=alt.Scale(domain=[HONEST, BUGGY], range=AUDIT_COLOURS),
-                legend=LEGEND,
+                legend=alt.Legend(orient="bottom", title=None, direction="vertical"),
             ),
             tooltip=[
                 alt.Tooltip("mechanism:N"),

@@ -265,7 +265,7 @@ class AuditCurve:
 
 
 HONEST = "honest: Lap(1/ε)"
-BUGGY = "buggy: Lap(½/ε), the wrong sensitivity"
+BUGGY = "buggy: Lap(½/ε)"
 
 
 def _bounds(scale: float, seed: int) -> dict[int, float]:

@@ -259,7 +259,8 @@ def audit() -> None:
     caught = result.first_catch(epsilon)
     st.markdown(
         (
-            f"The buggy count is really {text.number(2 * epsilon)}-DP. Its audit passes the "
+            f"The buggy count's noise is for sensitivity ½, so its true ε is "
+            f"{text.number(2 * epsilon)}, twice its claim. Its audit passes the "
             f"claim ε = {text.number(epsilon)} from {text.number(caught)} trials on: caught. "
             if caught is not None
             else f"Even {text.number(model.TRIALS[-1])} trials do not catch the buggy count "
