@@ -98,6 +98,20 @@ from .laplace import (
     laplace_std,
     laplace_variance,
 )
+from .local_sensitivity import (
+    clamped_median,
+    median_distance_to_instability,
+    median_local_sensitivity,
+    median_sensitivity_at_distance,
+    median_sensitivity_curve,
+    median_smooth_sensitivity,
+    propose_test_release,
+    ptr_refusal_probability,
+    sample_and_aggregate,
+    smooth_beta,
+    smooth_median,
+    smooth_median_scale,
+)
 from .postprocess import (
     clip_counts,
     project_counts,
@@ -176,6 +190,18 @@ from .unary import (
 )
 
 __all__ = [
+    "clamped_median",
+    "median_distance_to_instability",
+    "median_local_sensitivity",
+    "median_sensitivity_at_distance",
+    "median_sensitivity_curve",
+    "median_smooth_sensitivity",
+    "propose_test_release",
+    "ptr_refusal_probability",
+    "sample_and_aggregate",
+    "smooth_beta",
+    "smooth_median",
+    "smooth_median_scale",
     "above_threshold",
     "above_threshold_probabilities",
     "sparse_vector",

@@ -151,6 +151,63 @@ VALID = {
     "project_counts": (dp.project_counts, {"estimates": [3.0, -1.0, 2.0], "n": 4}),
     "audit_epsilon": (dp.audit_epsilon, {"outputs_d": [0, 1, 1], "outputs_d_prime": [0, 0, 1]}),
     "epsilon_from_rates": (dp.epsilon_from_rates, {"tpr": 0.6, "fpr": 0.3, "delta": 0.0}),
+    "clamped_median": (dp.clamped_median, {"values": [3.0, 1.0, 2.0], "lower": 0.0, "upper": 5.0}),
+    "median_local_sensitivity": (
+        dp.median_local_sensitivity,
+        {"values": [3.0, 1.0, 2.0], "lower": 0.0, "upper": 5.0},
+    ),
+    "median_sensitivity_at_distance": (
+        dp.median_sensitivity_at_distance,
+        {"values": [3.0, 1.0, 2.0], "lower": 0.0, "upper": 5.0, "k": 1},
+    ),
+    "median_sensitivity_curve": (
+        dp.median_sensitivity_curve,
+        {"values": [3.0, 1.0, 2.0], "lower": 0.0, "upper": 5.0},
+    ),
+    "median_smooth_sensitivity": (
+        dp.median_smooth_sensitivity,
+        {"values": [3.0, 1.0, 2.0], "lower": 0.0, "upper": 5.0, "beta": 0.5},
+    ),
+    "smooth_beta": (dp.smooth_beta, {"epsilon": 1.0, "delta": 1e-6}),
+    "smooth_median_scale": (
+        dp.smooth_median_scale,
+        {"values": [3.0, 1.0, 2.0], "lower": 0.0, "upper": 5.0, "epsilon": 1.0, "delta": 1e-6},
+    ),
+    "smooth_median": (
+        dp.smooth_median,
+        {
+            "values": [3.0, 1.0, 2.0],
+            "lower": 0.0,
+            "upper": 5.0,
+            "epsilon": 1.0,
+            "delta": 1e-6,
+            "rng": 0,
+        },
+    ),  # fmt: skip
+    "median_distance_to_instability": (
+        dp.median_distance_to_instability,
+        {"values": [3.0, 1.0, 2.0], "lower": 0.0, "upper": 5.0, "bound": 1.0},
+    ),
+    "ptr_refusal_probability": (
+        dp.ptr_refusal_probability,
+        {"distance": 3.0, "epsilon": 1.0, "delta": 1e-6},
+    ),
+    "propose_test_release": (
+        dp.propose_test_release,
+        {"value": 2.0, "distance": 3.0, "bound": 1.0, "epsilon": 1.0, "delta": 1e-6, "rng": 0},
+    ),
+    "sample_and_aggregate": (
+        dp.sample_and_aggregate,
+        {
+            "data": [1.0, 2.0, 3.0, 4.0],
+            "statistic": np.mean,
+            "blocks": 2,
+            "lower": 0.0,
+            "upper": 5.0,
+            "epsilon": 1.0,
+            "rng": 0,
+        },
+    ),  # fmt: skip
     "tpr_bound": (dp.tpr_bound, {"fpr": [0.0, 0.01, 0.5], "epsilon": 1.0, "delta": 1e-5}),
     "epsilon_lower_bound": (
         dp.epsilon_lower_bound,
@@ -452,9 +509,10 @@ WITH_VALUES = (
 
 WITH_EPSILON = [name for name, (_, kw) in VALID.items() if "epsilon" in kw]
 WITH_PQ = [name for name, (_, kw) in VALID.items() if "p" in kw]
-WITH_K = [  # k categories (>= 2); advanced_composition's k counts mechanisms (>= 1)
-    name for name, (_, kw) in VALID.items() if "k" in kw and name != "advanced_composition"
-]
+# k categories (>= 2); advanced_composition's k counts mechanisms (>= 1), and the median's
+# k counts replacements (>= 0): their own cases
+K_NOT_CATEGORIES = ("advanced_composition", "median_sensitivity_at_distance")
+WITH_K = [name for name, (_, kw) in VALID.items() if "k" in kw and name not in K_NOT_CATEGORIES]
 WITH_RNG = [name for name, (_, kw) in VALID.items() if "rng" in kw]
 # δ = 0 is allowed where it means pure DP: advanced composition's per-step δ, and an attack's
 # rates turned into ε (epsilon_from_rates, epsilon_lower_bound: δ in [0, 1), cases below)
@@ -878,6 +936,29 @@ def build_cases():
     add("tracing_score", {"released_means": [0.5, NAN]}, ValueError, "released_means", "nan")
     add("tracing_score", {"reference_means": [0.5]}, ValueError, "reference_means", "shape")
     add("tracing_score", {"released_means": []}, ValueError, "released_means", "empty")
+    # beyond global sensitivity: bounds, data, k >= 0, β > 0, a bound >= 0, a distance >= 0
+    for name in ("clamped_median", "median_local_sensitivity", "median_sensitivity_at_distance",
+                 "median_sensitivity_curve", "median_smooth_sensitivity", "smooth_median_scale",
+                 "smooth_median", "median_distance_to_instability"):  # fmt: skip
+        add(name, {"lower": 5.0}, ValueError, "lower", "lower=upper")
+        add(name, {"upper": NAN}, ValueError, "upper", "upper=nan")
+        add(name, {"values": []}, ValueError, "values", "empty")
+        add(name, {"values": [1.0, NAN]}, ValueError, "values", "nan")
+        add(name, {"values": "123"}, TypeError, "values", "str")
+    add("median_sensitivity_at_distance", {"k": -1}, ValueError, "k", "k<0")
+    add("median_sensitivity_at_distance", {"k": 1.5}, EITHER, "k", "k=1.5")
+    for value in (0.0, -1.0, INF):
+        add("median_smooth_sensitivity", {"beta": value}, ValueError, "beta", f"beta={value!r}")
+    add("median_distance_to_instability", {"bound": -1.0}, ValueError, "bound", "bound<0")
+    add("propose_test_release", {"bound": 0.0}, ValueError, "bound", "bound=0")
+    add("propose_test_release", {"distance": -1.0}, ValueError, "distance", "distance<0")
+    add("propose_test_release", {"value": NAN}, ValueError, "value", "value=nan")
+    add("ptr_refusal_probability", {"distance": NAN}, ValueError, "distance", "distance=nan")
+    add("sample_and_aggregate", {"blocks": 0}, ValueError, "blocks", "blocks=0")
+    add("sample_and_aggregate", {"blocks": 5}, ValueError, "blocks", "blocks>rows")
+    add("sample_and_aggregate", {"statistic": "mean"}, TypeError, "statistic", "not callable")
+    add("sample_and_aggregate", {"data": []}, ValueError, "data", "empty")
+    add("sample_and_aggregate", {"lower": 9.0}, ValueError, "lower", "lower>upper")
     # the sparse vector: a threshold, c >= 1 positives, noise scales > 0, one row of answers
     for name in ("above_threshold", "above_threshold_probabilities", "sparse_vector",
                  "stopping_probabilities", "sparse_vector_variant"):  # fmt: skip
