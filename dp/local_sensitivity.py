@@ -99,31 +99,34 @@ def median_local_sensitivity(values, lower: float, upper: float) -> float:
     return median_sensitivity_at_distance(values, lower, upper, 0)
 
 
-def _all_a_k(x: np.ndarray, low: float, high: float) -> np.ndarray:
-    """A^(k)(x) for k = 0..n, vectorised: windows of width k + 1 around the median."""
+def _all_a_k(x: np.ndarray, low: float, high: float, max_k: int | None = None) -> np.ndarray:
+    """A^(k)(x) for k = 0..max_k (default n): windows of width k + 1 around the median."""
     n = x.size
-    m = _median_index(n)
-    padded, offset = _padded(x, low, high, n)
-    out = np.empty(n + 1)
-    for k in range(n + 1):
-        t = np.arange(k + 2)
-        out[k] = np.max(padded[m + t - 1 + offset] - padded[m + t - k - 2 + offset])
-    return out
+    last = n if max_k is None else min(max_k, n)
+    return np.array([_a_k(x, low, high, k) for k in range(last + 1)])
 
 
-def median_sensitivity_curve(values, lower: float, upper: float) -> np.ndarray:
-    """A^(k)(x) for every k = 0..n (non-decreasing; A^(n) = upper − lower)."""
+def median_sensitivity_curve(values, lower: float, upper: float, max_k: int | None = None):
+    """A^(k)(x) for k = 0..max_k (default: every k up to n; non-decreasing, and
+    A^(n) = upper − lower). Each A^(k) costs O(k): ask for the k you will draw."""
     x, low, high = _sorted_clamped(values, lower, upper)
-    return _all_a_k(x, low, high)
+    last = None if max_k is None else check_integer("max_k", max_k)
+    return _all_a_k(x, low, high, last)
 
 
 def median_smooth_sensitivity(values, lower: float, upper: float, beta: float) -> float:
     r"""S_β(x) = max over k = 0..n of e^(−kβ)·A^(k)(x) (NRS Def. 2.2; A^(k) = upper − lower
-    for every k ≥ n, so larger k cannot raise the maximum)."""
+    for every k ≥ n, so larger k cannot raise the maximum). The search stops once
+    e^(−kβ)·(upper − lower), the most any later k could give, is below the best so far."""
     b = check_positive("beta", beta)
     x, low, high = _sorted_clamped(values, lower, upper)
-    a = _all_a_k(x, low, high)
-    return float(np.max(np.exp(-b * np.arange(a.size)) * a))
+    best = 0.0
+    for k in range(x.size + 1):
+        ceiling = math.exp(-k * b) * (high - low)
+        if ceiling <= best:
+            break
+        best = max(best, math.exp(-k * b) * _a_k(x, low, high, k))
+    return best
 
 
 def smooth_beta(epsilon: float, delta: float) -> float:
@@ -161,8 +164,15 @@ def median_distance_to_instability(values, lower: float, upper: float, bound: fl
     x, low, high = _sorted_clamped(values, lower, upper)
     if b >= high - low:
         return math.inf
-    a = _all_a_k(x, low, high)
-    return float(np.flatnonzero(a > b)[0])  # A^(n) = upper − lower > b: always found
+    # A^(k) is non-decreasing in k and A^(n) = upper − lower > b: bisect for the first k
+    lo_k, hi_k = 0, x.size
+    while lo_k < hi_k:
+        mid = (lo_k + hi_k) // 2
+        if _a_k(x, low, high, mid) > b:
+            hi_k = mid
+        else:
+            lo_k = mid + 1
+    return float(lo_k)
 
 
 def ptr_refusal_probability(distance: float, epsilon: float, delta: float) -> float:

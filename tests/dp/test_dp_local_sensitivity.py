@@ -98,6 +98,20 @@ def test_the_sensitivity_curve_rises_to_the_whole_range():
     for k in range(len(values) + 1):
         assert curve[k] == dp.median_sensitivity_at_distance(values, 0.0, 100.0, k)
     assert dp.median_sensitivity_at_distance(values, 0.0, 100.0, 50) == 100.0  # k > n
+    np.testing.assert_array_equal(dp.median_sensitivity_curve(values, 0.0, 100.0, 3), curve[:4])
+
+
+def test_everyone_is_fast_enough_and_agrees_with_the_full_search():
+    """32,561 ages: the early-stopping smooth sensitivity equals the plain maximum over the
+    k it could reach, and the bisected distance equals a linear scan."""
+    ages = np.random.default_rng(1).integers(17, 91, size=32_561).astype(float)
+    beta = 0.05
+    curve = dp.median_sensitivity_curve(ages, 0.0, 100.0, 400)
+    plain = float(np.max(np.exp(-beta * np.arange(curve.size)) * curve))
+    assert dp.median_smooth_sensitivity(ages, 0.0, 100.0, beta) == pytest.approx(plain)
+    for bound in (0.0, 0.5):  # ages are whole years: A^(k) steps 0 → 1 → 2
+        linear = int(np.flatnonzero(curve > bound)[0])
+        assert dp.median_distance_to_instability(ages, 0.0, 100.0, bound) == linear
 
 
 def test_smooth_median_noise_scale_is_2s_over_epsilon():
