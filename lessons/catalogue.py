@@ -129,6 +129,15 @@ LESSONS: tuple[Lesson, ...] = (
         "Privacy loss ε",
     ),
     Lesson(
+        "beyond_global",
+        "Beyond global sensitivity",
+        ":material/zoom_in:",
+        "beyond-global",
+        "Local and smooth sensitivity of a median, propose-test-release, sample-and-aggregate.",
+        CENTRAL,
+        "Privacy loss ε",
+    ),
+    Lesson(
         "sparse_vector",
         "The sparse vector technique",
         ":material/filter_alt:",
