@@ -19,6 +19,8 @@ from ui import charts as ui_charts
 from ui import datasets
 
 LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)
+# long labels: one per line, so that a phone shows them whole
+STACKED = alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0)
 AGE_SCALE = alt.Scale(domain=[LOW, HIGH], nice=False)
 
 
@@ -96,7 +98,7 @@ def smooth_curves(height: int = 260) -> ui_charts.Template:
                 "curve:N",
                 sort=list(CURVES),
                 scale=alt.Scale(domain=list(CURVES), range=[ui_charts.GREY, ui_charts.BLUE]),
-                legend=LEGEND,
+                legend=STACKED,
             ),
             tooltip=[
                 alt.Tooltip("curve:N"),
@@ -141,7 +143,7 @@ def errors_by_n(height: int = 260) -> ui_charts.Template:
                     domain=list(METHODS),
                     range=[ui_charts.GREY, ui_charts.GREEN, ui_charts.BLUE],
                 ),
-                legend=LEGEND,
+                legend=STACKED,
             ),
             tooltip=[
                 alt.Tooltip("method:N"),
