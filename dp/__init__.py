@@ -48,6 +48,7 @@ from .definition import (
     likelihood_ratio_bound,
     posterior_bound,
 )
+from .dpsgd import clip_rows, dpsgd_epsilon, dpsgd_noise_multiplier
 from .gaussian import (
     advanced_composition,
     advanced_composition_linear_from,
@@ -190,6 +191,9 @@ from .unary import (
 )
 
 __all__ = [
+    "clip_rows",
+    "dpsgd_epsilon",
+    "dpsgd_noise_multiplier",
     "clamped_median",
     "median_distance_to_instability",
     "median_local_sensitivity",

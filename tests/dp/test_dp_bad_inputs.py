@@ -208,6 +208,21 @@ VALID = {
             "rng": 0,
         },
     ),  # fmt: skip
+    "clip_rows": (dp.clip_rows, {"matrix": [[3.0, 4.0], [0.0, 0.0]], "clip_norm": 1.0}),
+    "dpsgd_epsilon": (
+        dp.dpsgd_epsilon,
+        {
+            "noise_multiplier": 1.1,
+            "sample_rate": 0.01,
+            "steps": 100,
+            "delta": 1e-5,
+            "accountant": "rdp",
+        },
+    ),  # fmt: skip
+    "dpsgd_noise_multiplier": (
+        dp.dpsgd_noise_multiplier,
+        {"epsilon": 2.0, "sample_rate": 0.01, "steps": 100, "delta": 1e-5, "accountant": "rdp"},
+    ),
     "tpr_bound": (dp.tpr_bound, {"fpr": [0.0, 0.01, 0.5], "epsilon": 1.0, "delta": 1e-5}),
     "epsilon_lower_bound": (
         dp.epsilon_lower_bound,
@@ -959,6 +974,20 @@ def build_cases():
     add("sample_and_aggregate", {"statistic": "mean"}, TypeError, "statistic", "not callable")
     add("sample_and_aggregate", {"data": []}, ValueError, "data", "empty")
     add("sample_and_aggregate", {"lower": 9.0}, ValueError, "lower", "lower>upper")
+    # DP-SGD: rows to clip, C > 0, σ > 0, a rate in (0, 1], steps >= 1, a known accountant
+    add("clip_rows", {"matrix": [1.0, 2.0]}, ValueError, "matrix", "1-D")
+    add("clip_rows", {"matrix": [[1.0, NAN]]}, ValueError, "matrix", "nan")
+    for value in (0.0, -1.0, NAN):
+        add("clip_rows", {"clip_norm": value}, ValueError, "clip_norm", f"C={value!r}")
+    for name in ("dpsgd_epsilon", "dpsgd_noise_multiplier"):
+        for value in (0.0, 1.5, NAN):
+            add(name, {"sample_rate": value}, ValueError, "sample_rate", f"q={value!r}")
+        add(name, {"steps": 0}, ValueError, "steps", "steps=0")
+        add(name, {"steps": 2.5}, EITHER, "steps", "steps=2.5")
+        add(name, {"accountant": "moments"}, ValueError, "accountant", "unknown")
+    for value in (0.0, -1.0, INF, NAN):
+        add("dpsgd_epsilon", {"noise_multiplier": value}, ValueError, "noise_multiplier",
+            f"sigma={value!r}")  # fmt: skip
     # the sparse vector: a threshold, c >= 1 positives, noise scales > 0, one row of answers
     for name in ("above_threshold", "above_threshold_probabilities", "sparse_vector",
                  "stopping_probabilities", "sparse_vector_variant"):  # fmt: skip

@@ -1,0 +1,108 @@
+r"""Private training with DP-SGD (Abadi et al. 2016): per-example clipping, and the privacy
+accounting of many noisy, subsampled steps.
+
+One step of DP-SGD on a batch drawn by Poisson sampling at rate q: clip each person's
+gradient g to norm at most C, g ↦ g·min(1, C/‖g‖₂), sum them, add N(0, σ²C²) to each
+coordinate, divide by the expected batch size. Under add/remove neighbours one person moves
+the clipped sum by at most C in L2 norm, so each step is the subsampled Gaussian mechanism
+with noise multiplier σ.
+
+Accounting is never written by hand here: `dpsgd_epsilon` composes
+SelfComposedDpEvent(PoissonSampledDpEvent(q, GaussianDpEvent(σ)), steps) with Google's
+`dp_accounting` — its PLDAccountant (privacy loss distributions, tight; default settings)
+or its RdpAccountant (Rényi DP, Mironov 2017; looser) — and reads ε at δ.
+Facts (dp_accounting 0.6.0): σ = 1.1, q = 0.01, 1,000 steps, δ = 1e-5 give ε = 1.515 with
+PLD and 1.712 with RDP.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._validate import check_epsilon, check_finite_array, check_integer, check_real
+from .gaussian import check_delta
+
+ACCOUNTANTS = ("pld", "rdp")
+RELATIVE_TOLERANCE = 1e-3  # of dpsgd_noise_multiplier's σ
+MAX_NOISE_MULTIPLIER = 1e4  # the search gives up beyond this σ
+
+
+def clip_rows(matrix, clip_norm: float) -> np.ndarray:
+    r"""Each row g ↦ g·min(1, C/‖g‖₂): rows longer than C are scaled down to length C,
+    shorter ones are kept, zero rows stay 0. `clip_norm` may be inf (no clipping)."""
+    rows = check_finite_array("matrix", matrix)
+    if rows.ndim != 2:
+        raise ValueError(f"matrix must be 2-D (one row per example), got shape {rows.shape}")
+    c = check_real("clip_norm", clip_norm, low=0.0, low_open=True, allow_inf=True)
+    norms = np.linalg.norm(rows, axis=1)
+    if math.isinf(c):
+        return rows.copy()
+    scale = np.minimum(1.0, c / np.where(norms > 0, norms, 1.0))
+    return rows * scale[:, None]
+
+
+def _check_accounting(sample_rate, steps, delta, accountant) -> tuple[float, int, float, str]:
+    q = check_real("sample_rate", sample_rate, low=0.0, high=1.0, low_open=True)
+    n_steps = check_integer("steps", steps, low=1)
+    d = check_delta(delta)
+    if accountant not in ACCOUNTANTS:
+        raise ValueError(f"accountant must be one of {ACCOUNTANTS}, got {accountant!r}")
+    return q, n_steps, d, accountant
+
+
+def _epsilon(sigma: float, q: float, steps: int, delta: float, accountant: str) -> float:
+    import dp_accounting  # a runtime dependency; imported when accounting is first asked for
+    from dp_accounting import pld, rdp
+
+    event = dp_accounting.SelfComposedDpEvent(
+        dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps
+    )
+    accounting = pld.PLDAccountant() if accountant == "pld" else rdp.RdpAccountant()
+    accounting.compose(event)
+    return float(accounting.get_epsilon(delta))
+
+
+def dpsgd_epsilon(
+    noise_multiplier: float, sample_rate: float, steps: int, delta: float, *, accountant="pld"
+) -> float:
+    r"""ε after `steps` Poisson-subsampled Gaussian steps with noise multiplier σ (noise
+    σ·C on a sum of gradients clipped to C), at δ: dp_accounting's PLDAccountant ("pld",
+    default settings) or RdpAccountant ("rdp")."""
+    sigma = check_real("noise_multiplier", noise_multiplier, low=0.0, low_open=True)
+    q, n_steps, d, name = _check_accounting(sample_rate, steps, delta, accountant)
+    return _epsilon(sigma, q, n_steps, d, name)
+
+
+def dpsgd_noise_multiplier(
+    epsilon: float, sample_rate: float, steps: int, delta: float, *, accountant="pld"
+) -> float:
+    r"""The smallest σ with dpsgd_epsilon(σ, …) ≤ epsilon, to relative tolerance 1e-3: the
+    returned σ always meets the target (never over it), and σ·(1 − 1e-3) would not.
+    Bisection on σ (ε falls as σ grows); a target no σ up to 10⁴ reaches raises."""
+    target = check_epsilon(epsilon)
+    q, n_steps, d, name = _check_accounting(sample_rate, steps, delta, accountant)
+
+    def meets(sigma: float) -> bool:
+        return _epsilon(sigma, q, n_steps, d, name) <= target
+
+    low, high = 0.5, 1.0
+    while not meets(high):
+        low, high = high, high * 2.0
+        if high > MAX_NOISE_MULTIPLIER:
+            raise ValueError(
+                f"epsilon = {target:g} is not reached by any noise multiplier up to "
+                f"{MAX_NOISE_MULTIPLIER:g} at this sample rate, steps and delta"
+            )
+    while meets(low):  # the bracket's low end must miss the target
+        high, low = low, low / 2.0
+        if low < 1e-3:
+            return high
+    while high - low > RELATIVE_TOLERANCE * high:
+        middle = math.sqrt(low * high)
+        if meets(middle):
+            high = middle
+        else:
+            low = middle
+    return high

@@ -1,0 +1,80 @@
+"""dp/dpsgd.py: per-example clipping, and DP-SGD's accounting through dp_accounting (the
+DESIGN facts 1.515 with PLD and 1.712 with RDP), the noise-multiplier search's promise, and
+bad inputs."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import dp
+
+
+def test_clip_rows_scales_long_rows_to_c_and_keeps_short_and_zero_rows():
+    g = np.array([[3.0, 4.0], [0.3, 0.4], [0.0, 0.0], [-6.0, 8.0]])
+    clipped = dp.clip_rows(g, 1.0)
+    np.testing.assert_allclose(clipped[0], [0.6, 0.8])
+    np.testing.assert_allclose(clipped[1], [0.3, 0.4])
+    np.testing.assert_array_equal(clipped[2], [0.0, 0.0])
+    np.testing.assert_allclose(np.linalg.norm(clipped, axis=1), [1.0, 0.5, 0.0, 1.0])
+    np.testing.assert_array_equal(dp.clip_rows(g, math.inf), g)  # C = ∞: no clipping
+    rng = np.random.default_rng(0)
+    many = rng.normal(size=(1_000, 7)) * rng.exponential(3.0, size=(1_000, 1))
+    out = dp.clip_rows(many, 2.5)
+    assert np.all(np.linalg.norm(out, axis=1) <= 2.5 + 1e-12)
+    # directions are kept: each clipped row is a non-negative multiple of the original
+    cos = np.sum(out * many, axis=1) / (np.linalg.norm(out, axis=1) * np.linalg.norm(many, axis=1))
+    np.testing.assert_allclose(cos, 1.0)
+
+
+def test_the_design_facts_reproduce():
+    assert dp.dpsgd_epsilon(1.1, 0.01, 1000, 1e-5) == pytest.approx(1.515, abs=5e-4)
+    assert dp.dpsgd_epsilon(1.1, 0.01, 1000, 1e-5, accountant="rdp") == pytest.approx(
+        1.712, abs=5e-4
+    )
+
+
+def test_more_noise_fewer_steps_and_a_smaller_rate_all_spend_less():
+    base = dp.dpsgd_epsilon(1.0, 0.02, 500, 1e-5, accountant="rdp")
+    assert dp.dpsgd_epsilon(2.0, 0.02, 500, 1e-5, accountant="rdp") < base
+    assert dp.dpsgd_epsilon(1.0, 0.02, 100, 1e-5, accountant="rdp") < base
+    assert dp.dpsgd_epsilon(1.0, 0.005, 500, 1e-5, accountant="rdp") < base
+    # RDP's bound is looser than PLD's
+    assert dp.dpsgd_epsilon(1.0, 0.02, 500, 1e-5) < base
+
+
+@pytest.mark.parametrize(("target", "accountant"), [(1.0, "rdp"), (3.0, "rdp"), (2.0, "pld")])
+def test_the_noise_multiplier_meets_the_target_and_no_less_would(target, accountant):
+    q, steps, delta = 0.01, 1000, 1e-5
+    sigma = dp.dpsgd_noise_multiplier(target, q, steps, delta, accountant=accountant)
+    assert dp.dpsgd_epsilon(sigma, q, steps, delta, accountant=accountant) <= target
+    lower = sigma * (1 - 1e-3)
+    assert dp.dpsgd_epsilon(lower, q, steps, delta, accountant=accountant) > target
+
+
+def test_an_unreachable_target_raises():
+    with pytest.raises(ValueError, match="epsilon"):
+        dp.dpsgd_noise_multiplier(1e-6, 1.0, 1000, 1e-5, accountant="rdp")
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: dp.clip_rows([1.0, 2.0], 1.0), "matrix"),
+        (lambda: dp.clip_rows([[1.0, float("nan")]], 1.0), "matrix"),
+        (lambda: dp.clip_rows([[1.0, 2.0]], 0.0), "clip_norm"),
+        (lambda: dp.clip_rows([[1.0, 2.0]], -1.0), "clip_norm"),
+        (lambda: dp.dpsgd_epsilon(0.0, 0.01, 10, 1e-5), "noise_multiplier"),
+        (lambda: dp.dpsgd_epsilon(1.0, 0.0, 10, 1e-5), "sample_rate"),
+        (lambda: dp.dpsgd_epsilon(1.0, 1.5, 10, 1e-5), "sample_rate"),
+        (lambda: dp.dpsgd_epsilon(1.0, 0.01, 0, 1e-5), "steps"),
+        (lambda: dp.dpsgd_epsilon(1.0, 0.01, 10, 0.0), "delta"),
+        (lambda: dp.dpsgd_epsilon(1.0, 0.01, 10, 1e-5, accountant="moments"), "accountant"),
+        (lambda: dp.dpsgd_noise_multiplier(0.0, 0.01, 10, 1e-5), "epsilon"),
+    ],
+)
+def test_bad_inputs_name_the_parameter(call, name):
+    with pytest.raises((ValueError, TypeError), match=name):
+        call()
