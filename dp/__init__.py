@@ -69,6 +69,13 @@ from .gaussian import (
     zcdp_to_approx_dp,
     zcdp_to_approx_dp_simple,
 )
+from .hashing import (
+    olh_estimate,
+    olh_parameters,
+    olh_perturb,
+    olh_variance,
+    shuffle_epsilon,
+)
 from .kary import (
     grr_estimate,
     grr_estimate_from_counts,
@@ -191,6 +198,11 @@ from .unary import (
 )
 
 __all__ = [
+    "olh_estimate",
+    "olh_parameters",
+    "olh_perturb",
+    "olh_variance",
+    "shuffle_epsilon",
     "clip_rows",
     "dpsgd_epsilon",
     "dpsgd_noise_multiplier",

@@ -223,6 +223,14 @@ VALID = {
         dp.dpsgd_noise_multiplier,
         {"epsilon": 2.0, "sample_rate": 0.01, "steps": 100, "delta": 1e-5, "accountant": "rdp"},
     ),
+    "olh_parameters": (dp.olh_parameters, {"epsilon": 1.0}),
+    "olh_perturb": (dp.olh_perturb, {"values": [0, 3, 4], "k": 5, "epsilon": 1.0, "rng": 0}),
+    "olh_estimate": (
+        dp.olh_estimate,
+        {"seeds": [12345, 67890, 13579], "reports": [0, 1, 2], "k": 5, "epsilon": 1.0},
+    ),
+    "olh_variance": (dp.olh_variance, {"n": 100, "epsilon": 1.0, "frequency": 0.1}),
+    "shuffle_epsilon": (dp.shuffle_epsilon, {"epsilon0": 1.0, "n": 100_000, "delta": 1e-6}),
     "tpr_bound": (dp.tpr_bound, {"fpr": [0.0, 0.01, 0.5], "epsilon": 1.0, "delta": 1e-5}),
     "epsilon_lower_bound": (
         dp.epsilon_lower_bound,
@@ -988,6 +996,22 @@ def build_cases():
     for value in (0.0, -1.0, INF, NAN):
         add("dpsgd_epsilon", {"noise_multiplier": value}, ValueError, "noise_multiplier",
             f"sigma={value!r}")  # fmt: skip
+    # OLH and shuffling: values in [0, k), k >= 2, reports in [0, g), ε₀ within its bound
+    add("olh_perturb", {"values": [0, 5]}, ValueError, "values", "v=k")
+    add("olh_perturb", {"values": [0, -1]}, ValueError, "values", "negative")
+    add("olh_perturb", {"values": [0.5]}, ValueError, "values", "fraction")
+    add("olh_perturb", {"k": 1}, ValueError, "k", "k=1")
+    add("olh_perturb", {"k": 2**40}, ValueError, "k", "k>prime")
+    add("olh_estimate", {"reports": [0, 1, 9]}, ValueError, "reports", "r>=g")
+    add("olh_estimate", {"reports": [0, 1]}, ValueError, "seeds", "lengths")
+    add("olh_estimate", {"seeds": [-1, 2, 3]}, ValueError, "seeds", "negative")
+    add("olh_estimate", {"candidates": [7]}, ValueError, "values", "candidate>=k")
+    add("olh_variance", {"n": 0}, ValueError, "n", "n=0")
+    add("olh_variance", {"frequency": 1.5}, ValueError, "frequency", "f>1")
+    for value in (0.0, -1.0, NAN, INF, 100.0):
+        add("shuffle_epsilon", {"epsilon0": value}, ValueError, "epsilon0", f"eps0={value!r}")
+    add("shuffle_epsilon", {"n": 0}, ValueError, "n", "n=0")
+    add("shuffle_epsilon", {"epsilon0": 8.0}, ValueError, "epsilon0", "beyond the bound")
     # the sparse vector: a threshold, c >= 1 positives, noise scales > 0, one row of answers
     for name in ("above_threshold", "above_threshold_probabilities", "sparse_vector",
                  "stopping_probabilities", "sparse_vector_variant"):  # fmt: skip
