@@ -231,6 +231,21 @@ VALID = {
     ),
     "olh_variance": (dp.olh_variance, {"n": 100, "epsilon": 1.0, "frequency": 0.1}),
     "shuffle_epsilon": (dp.shuffle_epsilon, {"epsilon0": 1.0, "n": 100_000, "delta": 1e-6}),
+    "marginal_queries": (dp.marginal_queries, {"shape": (3, 2, 4), "attributes": [0, 2]}),
+    "mwem": (
+        dp.mwem,
+        {
+            "counts": [3.0, 0.0, 5.0, 2.0],
+            "queries": [[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0]],
+            "epsilon": 1.0,
+            "rounds": 3,
+            "rng": 0,
+        },
+    ),  # fmt: skip
+    "synthetic_rows": (
+        dp.synthetic_rows,
+        {"counts": [3.0, 0.0, 5.0, 2.0], "rows": 10, "shape": (2, 2), "rng": 0},
+    ),
     "tpr_bound": (dp.tpr_bound, {"fpr": [0.0, 0.01, 0.5], "epsilon": 1.0, "delta": 1e-5}),
     "epsilon_lower_bound": (
         dp.epsilon_lower_bound,
@@ -1012,6 +1027,21 @@ def build_cases():
         add("shuffle_epsilon", {"epsilon0": value}, ValueError, "epsilon0", f"eps0={value!r}")
     add("shuffle_epsilon", {"n": 0}, ValueError, "n", "n=0")
     add("shuffle_epsilon", {"epsilon0": 8.0}, ValueError, "epsilon0", "beyond the bound")
+    # synthetic data: a shape of sizes >= 1, distinct attributes, whole counts, 0/1 queries
+    add("marginal_queries", {"shape": (3, 0)}, ValueError, "shape", "size 0")
+    add("marginal_queries", {"shape": "32"}, TypeError, "shape", "str")
+    add("marginal_queries", {"shape": (1000, 1000, 10)}, ValueError, "shape", "too big")
+    add("marginal_queries", {"attributes": [3]}, ValueError, "attributes", "out of range")
+    add("marginal_queries", {"attributes": [1, 1]}, ValueError, "attributes", "repeated")
+    add("mwem", {"counts": [3.0, -1.0, 5.0, 2.0]}, ValueError, "counts", "negative")
+    add("mwem", {"counts": [3.0, 0.5, 5.0, 2.0]}, ValueError, "counts", "fraction")
+    add("mwem", {"counts": [0.0, 0.0, 0.0, 0.0]}, ValueError, "counts", "empty table")
+    add("mwem", {"queries": [[1, 1, 0]]}, ValueError, "queries", "width")
+    add("mwem", {"queries": [[1, 2, 0, 0]]}, ValueError, "queries", "not 0/1")
+    add("mwem", {"rounds": 0}, ValueError, "rounds", "rounds=0")
+    add("synthetic_rows", {"counts": [1.0, 2.0]}, ValueError, "counts", "length")
+    add("synthetic_rows", {"counts": [0.0, 0.0, 0.0, 0.0]}, ValueError, "counts", "zero total")
+    add("synthetic_rows", {"rows": 0}, ValueError, "rows", "rows=0")
     # the sparse vector: a threshold, c >= 1 positives, noise scales > 0, one row of answers
     for name in ("above_threshold", "above_threshold_probabilities", "sparse_vector",
                  "stopping_probabilities", "sparse_vector_variant"):  # fmt: skip
