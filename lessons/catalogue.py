@@ -183,6 +183,15 @@ LESSONS: tuple[Lesson, ...] = (
         "p: report a 1-bit",
     ),
     Lesson(
+        "large_domains",
+        "Large domains and shuffling",
+        ":material/scatter_plot:",
+        "large-domains",
+        "Local hashing for a huge domain, what Apple and Google deployed, and shuffling.",
+        LOCAL,
+        "Privacy loss ε",
+    ),
+    Lesson(
         "central_vs_local",
         "Central versus local",
         ":material/compare_arrows:",
