@@ -140,3 +140,28 @@ def test_shuffle_epsilon_at_a_hand_computed_point_and_its_bound():
 def test_bad_inputs_name_the_parameter(call, name):
     with pytest.raises((ValueError, TypeError), match=name):
         call()
+
+
+def report_probabilities(seed: int, value: int, g: int, p: float) -> np.ndarray:
+    """P[report = r | seed, value] for r in [0, g): p on the hash, the rest shared evenly."""
+    out = np.full(g, (1 - p) / (g - 1))
+    out[_hash(np.int64(seed), np.int64(value), g)] = p
+    return out
+
+
+@pytest.mark.parametrize("epsilon", [0.5, math.log(3), 2.0, 5.0])
+def test_ldp_audit_one_users_reports_differ_by_at_most_e_to_the_epsilon(epsilon):
+    """Exactly enumerated over the reports for 2,000 hash seeds (the seed is drawn the same
+    whatever the value, so it cancels): the largest ratio is e^ε, reached whenever the two
+    values hash apart. Scaled with too large a g the same check fails."""
+    g, p, _ = dp.olh_parameters(epsilon)
+    rng = np.random.default_rng(7)
+    worst = 0.0
+    for seed in rng.integers(0, (dp.hashing.PRIME - 1) * dp.hashing.PRIME, size=2_000):
+        a = report_probabilities(int(seed), 3, g, p)
+        b = report_probabilities(int(seed), 77_777, g, p)
+        worst = max(worst, float(np.max(a / b)), float(np.max(b / a)))
+    assert worst == pytest.approx(math.exp(epsilon), rel=1e-9)
+    broken = p * 1.5 if p * 1.5 < 1 else (1 + p) / 2  # keeps the hash too often
+    ratio = broken / ((1 - broken) / (g - 1))
+    assert ratio > math.exp(epsilon) * 1.01
