@@ -181,7 +181,7 @@ from .sparse_vector import (
     sparse_vector_variant,
     stopping_probabilities,
 )
-from .synthetic import marginal_queries, mwem, synthetic_rows
+from .synthetic import marginal_queries, mwem, mwem_trace, synthetic_rows
 from .unary import (
     better_frequency_oracle,
     grr_oue_crossover_k,
@@ -201,6 +201,7 @@ from .unary import (
 __all__ = [
     "marginal_queries",
     "mwem",
+    "mwem_trace",
     "synthetic_rows",
     "olh_estimate",
     "olh_parameters",

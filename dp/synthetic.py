@@ -74,6 +74,15 @@ def mwem(counts, queries, epsilon: float, rounds: int, *, rng=None) -> np.ndarra
     exponential-mechanism selections at ε/(2T) and Laplace measurements Lap(2T/ε), with the
     multiplicative-weights update after each; returns the average of the T iterates
     (non-negative, total n)."""
+    return mwem_trace(counts, queries, epsilon, rounds, rng=rng)[0]
+
+
+def mwem_trace(
+    counts, queries, epsilon: float, rounds: int, *, rng=None
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""`mwem`, and the index of the query each round chose: (the release, the T choices).
+    The choices are part of what MWEM computes privately (each is an exponential-mechanism
+    output), so showing them spends nothing more."""
     x = _check_counts(counts)
     q = check_real_array("queries", queries, allow_inf=False)
     if q.ndim != 2 or q.shape[1] != x.size or q.shape[0] == 0:
@@ -92,15 +101,17 @@ def mwem(counts, queries, epsilon: float, rounds: int, *, rng=None) -> np.ndarra
     synthetic = np.full(x.size, n / x.size)
     total = np.zeros(x.size)
     share = eps / (2.0 * t_rounds)
-    for _ in range(t_rounds):
+    chosen_rounds = np.empty(t_rounds, dtype=np.int64)
+    for t in range(t_rounds):
         scores = np.abs(q @ synthetic - truth)
         chosen = exponential_mechanism(scores, 1.0, share, rng=generator)
+        chosen_rounds[t] = chosen
         measured = truth[chosen] + generator.laplace(0.0, 1.0 / share)
         step = q[chosen] * (measured - q[chosen] @ synthetic) / (2.0 * n)
         synthetic = synthetic * np.exp(step)
         synthetic *= n / synthetic.sum()
         total += synthetic
-    return total / t_rounds
+    return total / t_rounds, chosen_rounds
 
 
 def synthetic_rows(counts, rows: int, shape, *, rng=None) -> np.ndarray:

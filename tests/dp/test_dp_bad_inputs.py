@@ -242,6 +242,16 @@ VALID = {
             "rng": 0,
         },
     ),  # fmt: skip
+    "mwem_trace": (
+        dp.mwem_trace,
+        {
+            "counts": [3.0, 0.0, 5.0, 2.0],
+            "queries": [[1, 1, 0, 0], [0, 0, 1, 1]],
+            "epsilon": 1.0,
+            "rounds": 3,
+            "rng": 0,
+        },
+    ),  # fmt: skip
     "synthetic_rows": (
         dp.synthetic_rows,
         {"counts": [3.0, 0.0, 5.0, 2.0], "rows": 10, "shape": (2, 2), "rng": 0},
@@ -1039,6 +1049,8 @@ def build_cases():
     add("mwem", {"queries": [[1, 1, 0]]}, ValueError, "queries", "width")
     add("mwem", {"queries": [[1, 2, 0, 0]]}, ValueError, "queries", "not 0/1")
     add("mwem", {"rounds": 0}, ValueError, "rounds", "rounds=0")
+    add("mwem_trace", {"rounds": 0}, ValueError, "rounds", "rounds=0")
+    add("mwem_trace", {"counts": [3.0, -1.0, 5.0, 2.0]}, ValueError, "counts", "negative")
     add("synthetic_rows", {"counts": [1.0, 2.0]}, ValueError, "counts", "length")
     add("synthetic_rows", {"counts": [0.0, 0.0, 0.0, 0.0]}, ValueError, "counts", "zero total")
     add("synthetic_rows", {"rows": 0}, ValueError, "rows", "rows=0")
