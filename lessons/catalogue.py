@@ -147,6 +147,15 @@ LESSONS: tuple[Lesson, ...] = (
         "Privacy loss ε",
     ),
     Lesson(
+        "synthetic",
+        "Synthetic data",
+        ":material/dataset:",
+        "synthetic",
+        "MWEM against the naive synthesizer, and what synthetic data cannot do.",
+        CENTRAL,
+        "Privacy loss ε",
+    ),
+    Lesson(
         "coin_flip",
         "Coin-flip randomized response",
         ":material/toll:",

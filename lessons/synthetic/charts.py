@@ -1,0 +1,165 @@
+"""Chart templates of the lesson "Synthetic data" (data-free; the page fills them)."""
+
+from __future__ import annotations
+
+import altair as alt
+
+from lessons.synthetic.model import EPSILONS, ROUNDS
+from ui import charts as ui_charts
+from ui import datasets
+
+LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)
+STACKED = alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0)
+
+
+@datasets.cached(max_entries=16)
+def heatmaps(
+    rows: tuple[str, ...], columns: tuple[str, ...], height: int = 160
+) -> ui_charts.Template:
+    """Template: a two-way marginal as two heatmaps, real above synthetic (colour: people,
+    √ scale fixed 0..32,561), the count written in each cell; stacked, so that a phone
+    shows both whole. Datasets "real" and "synthetic" (row, column, count)."""
+
+    def heatmap(name: str, title: str) -> alt.LayerChart:
+        base = alt.Chart(alt.NamedData(name=name), title=title).encode(
+            x=alt.X("column:N", sort=list(columns), title=None,
+                    axis=alt.Axis(labelAngle=0, labelLimit=110, orient="top")),
+            y=alt.Y("row:N", sort=list(rows), title=None, axis=alt.Axis(labelLimit=140)),
+        )  # fmt: skip
+        cells = base.mark_rect().encode(
+            color=alt.Color(
+                "count:Q",
+                scale=alt.Scale(type="sqrt", domain=[0, 32_561], scheme="blues"),
+                legend=None,
+            ),
+            tooltip=[
+                alt.Tooltip("row:N"),
+                alt.Tooltip("column:N"),
+                alt.Tooltip("count:Q", format=",.0f"),
+            ],  # fmt: skip
+        )
+        labels = base.mark_text(fontSize=12).encode(
+            text=alt.Text("count:Q", format=",.0f"),
+            color=alt.condition(alt.datum.count > 8_000, alt.value("white"), alt.value("black")),
+        )
+        return (cells + labels).properties(height=height, width=300)
+
+    chart = alt.vconcat(heatmap("real", "real"), heatmap("synthetic", "synthetic"), spacing=24)
+    return ui_charts.Template(chart)
+
+
+SERIES = ("MWEM, max", "MWEM, mean", "naive, max", "naive, mean")
+
+
+@datasets.cached(max_entries=4)
+def errors_by_rounds(height: int = 260) -> ui_charts.Template:
+    """Template: the workload error (max and mean over every two-way marginal cell) against
+    the rounds T (log x), MWEM against the naive release at the same ε (flat), the chosen T
+    as a rule; the real table's error is 0, the x axis. Datasets "errors" (rounds, series,
+    error) and "truth" (x, label)."""
+    x_scale = alt.Scale(type="log", domain=[ROUNDS[0], ROUNDS[-1]], nice=False)
+    lines = (
+        alt.Chart(alt.NamedData(name="errors"))
+        .mark_line(point=True, strokeWidth=2.5)
+        .encode(
+            x=alt.X(
+                "rounds:Q",
+                title="rounds T (log scale)",
+                scale=x_scale,
+                axis=alt.Axis(values=list(ROUNDS), format=",~r"),
+            ),  # fmt: skip
+            y=alt.Y(
+                "error:Q",
+                title="error in people (real data: 0)",
+                scale=alt.Scale(domain=[0, 12_000], nice=False, clamp=True),
+            ),  # fmt: skip
+            color=alt.Color(
+                "series:N",
+                sort=list(SERIES),
+                scale=alt.Scale(
+                    domain=list(SERIES),
+                    range=[ui_charts.BLUE, ui_charts.BLUE, ui_charts.ORANGE, ui_charts.ORANGE],
+                ),
+                legend=LEGEND,
+            ),
+            strokeDash=alt.StrokeDash(
+                "series:N",
+                sort=list(SERIES),
+                scale=alt.Scale(domain=list(SERIES), range=[[1, 0], [4, 3], [1, 0], [4, 3]]),
+                legend=None,
+            ),
+            tooltip=[
+                alt.Tooltip("series:N"),
+                alt.Tooltip("rounds:Q", format=","),
+                alt.Tooltip("error:Q", format=",.0f", title="people"),
+            ],  # fmt: skip
+        )
+    )
+    rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=300)
+    return ui_charts.Template(
+        (lines + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    )
+
+
+@datasets.cached(max_entries=16)
+def choices(marginals: tuple[str, ...]) -> ui_charts.Template:
+    """Template: how many rounds measured each two-way marginal. Dataset "choices"
+    (marginal, rounds)."""
+    bars = (
+        alt.Chart(alt.NamedData(name="choices"))
+        .mark_bar(color=ui_charts.BLUE)
+        .encode(
+            y=alt.Y("marginal:N", sort=list(marginals), title=None, axis=alt.Axis(labelLimit=260)),
+            x=alt.X("rounds:Q", title="rounds that measured it"),
+            tooltip=[alt.Tooltip("marginal:N"), alt.Tooltip("rounds:Q", format=",")],
+        )
+    )
+    return ui_charts.Template(
+        bars.properties(height=22 * max(len(marginals), 2), width=ui_charts.DEFAULT_WIDTH)
+    )
+
+
+MODELS = (
+    "trained on real data",
+    "trained on MWEM's synthetic data",
+    "trained on the naive synthetic data",
+)
+
+
+@datasets.cached(max_entries=4)
+def accuracy_by_epsilon(height: int = 240) -> ui_charts.Template:
+    """Template: a classifier's accuracy on the real table against ε (log x, y fixed 50..90%).
+    Dataset "accuracy" (epsilon, model, accuracy)."""
+    x_scale = alt.Scale(type="log", domain=[EPSILONS[0], EPSILONS[-1]], nice=False)
+    lines = (
+        alt.Chart(alt.NamedData(name="accuracy"))
+        .mark_line(point=True, strokeWidth=2.5)
+        .encode(
+            x=alt.X(
+                "epsilon:Q",
+                title="ε of the synthetic data (log scale; ← more private)",
+                scale=x_scale,
+                axis=alt.Axis(values=list(EPSILONS), format="~g"),
+            ),  # fmt: skip
+            y=alt.Y(
+                "accuracy:Q",
+                title="accuracy on the real people",
+                scale=alt.Scale(domain=[0.5, 0.9], nice=False, clamp=True),
+                axis=alt.Axis(format="~%"),
+            ),  # fmt: skip
+            color=alt.Color(
+                "model:N",
+                sort=list(MODELS),
+                scale=alt.Scale(
+                    domain=list(MODELS), range=[ui_charts.BLACK, ui_charts.BLUE, ui_charts.ORANGE]
+                ),
+                legend=STACKED,
+            ),  # fmt: skip
+            tooltip=[
+                alt.Tooltip("model:N"),
+                alt.Tooltip("epsilon:Q", format="~g", title="ε"),
+                alt.Tooltip("accuracy:Q", format=".1%"),
+            ],  # fmt: skip
+        )
+    )
+    return ui_charts.Template(lines.properties(height=height, width=ui_charts.DEFAULT_WIDTH))

@@ -1,0 +1,337 @@
+"""Cached computations of the lesson "Synthetic data": numbers and DataFrames.
+
+A contingency table of a few banded census columns, released as synthetic data two ways:
+the naive way (noisy one-way marginals, columns sampled independently) and MWEM over all
+two-way marginals (dp/synthetic.py). Counts move by at most 1 when one person is added or
+removed; the table's total n is public. The lesson always uses the bundled census."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+import dp
+from ui import datasets, text
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    labels: tuple[str, ...]
+
+
+def _bands(values: np.ndarray, edges: tuple[float, ...]) -> np.ndarray:
+    return np.searchsorted(np.asarray(edges), values, side="right")
+
+
+def _codes(frame: pd.DataFrame, name: str) -> np.ndarray:
+    """Each person's category code in the banded column `name`."""
+    if name == "age band":
+        return _bands(frame["Age"].to_numpy(), (30, 45, 60))
+    if name == "sex":
+        return (frame["Sex"].astype("string") == "Male").to_numpy().astype(int)
+    if name == "education":
+        return _bands(frame["EducationNum"].to_numpy(), (10, 13))
+    if name == "marital status":
+        status = frame["MaritalStatus"].astype("string").fillna("")
+        married = status.str.startswith("Married-civ") | status.str.startswith("Married-AF")
+        return np.where(married, 0, np.where(status == "Never-married", 1, 2))
+    if name == "hours band":
+        return _bands(frame["HoursPerWeek"].to_numpy(), (35, 46))
+    if name == "income":
+        return (frame["Income"].astype("string") == ">50K").to_numpy().astype(int)
+    if name == "race":
+        race = frame["Race"].astype("string").fillna("")
+        order = ("White", "Black", "Asian-Pac-Islander", "Amer-Indian-Eskimo", "Other")
+        return np.array([order.index(r) if r in order else 4 for r in race])
+    if name == "occupation":
+        occupation = frame["Occupation"].astype("string").fillna("(missing)").to_numpy()
+        return np.searchsorted(OCCUPATIONS, occupation)
+    raise ValueError(f"unknown column {name!r}")
+
+
+OCCUPATIONS = np.array(sorted([
+    "(missing)", "Adm-clerical", "Armed-Forces", "Craft-repair", "Exec-managerial",
+    "Farming-fishing", "Handlers-cleaners", "Machine-op-inspct", "Other-service",
+    "Priv-house-serv", "Prof-specialty", "Protective-serv", "Sales", "Tech-support",
+    "Transport-moving",
+]))  # fmt: skip
+
+COLUMNS: dict[str, Column] = {
+    "age band": Column("age band", ("17–29", "30–44", "45–59", "60+")),
+    "sex": Column("sex", ("Female", "Male")),
+    "education": Column("education", ("high school or less", "some college", "bachelor's+")),
+    "marital status": Column("marital status", ("married", "never married", "other")),
+    "hours band": Column("hours band", ("under 35 h", "35–45 h", "over 45 h")),
+    "income": Column("income", ("≤50K", ">50K")),
+    "race": Column(
+        "race", ("White", "Black", "Asian-Pac-Islander", "Amer-Indian-Eskimo", "Other")
+    ),  # fmt: skip
+    "occupation": Column("occupation", tuple(OCCUPATIONS)),
+}
+DEFAULT_COLUMNS = ("age band", "sex", "marital status", "education", "income")
+MIN_COLUMNS, MAX_COLUMNS = 4, 6
+EPSILONS: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+DEFAULT_EPSILON = 1.0
+ROUNDS: tuple[int, ...] = (10, 50, 100, 200, 500, 1_000)
+DEFAULT_ROUNDS = 500
+SEED_NAIVE = 10  # offsets added to controls.seed()
+SEED_MWEM = 20
+SEED_ROWS = 30
+
+
+@dataclass(frozen=True)
+class Table:
+    columns: tuple[str, ...]
+    shape: tuple[int, ...]
+    counts: np.ndarray  # flattened in C order
+
+    @property
+    def n(self) -> int:
+        return int(self.counts.sum())
+
+    @property
+    def cells(self) -> int:
+        return self.counts.size
+
+    @property
+    def empty(self) -> int:
+        return int(np.sum(self.counts == 0))
+
+
+@datasets.cached(max_entries=32)
+def table(columns: tuple[str, ...]) -> Table:
+    frame = datasets.census()
+    codes = [_codes(frame, c) for c in columns]
+    shape = tuple(len(COLUMNS[c].labels) for c in columns)
+    flat = np.ravel_multi_index(tuple(codes), shape)
+    return Table(columns, shape, np.bincount(flat, minlength=math.prod(shape)).astype(float))
+
+
+def pairs(columns: tuple[str, ...]) -> list[tuple[int, int]]:
+    return list(itertools.combinations(range(len(columns)), 2))
+
+
+@datasets.cached(max_entries=32)
+def workload(columns: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """All two-way marginal queries (rows) and, per row, which pair it belongs to."""
+    t = table(columns)
+    blocks, owner = [], []
+    for i, pair in enumerate(pairs(columns)):
+        q = dp.marginal_queries(t.shape, pair)
+        blocks.append(q)
+        owner += [i] * q.shape[0]
+    return np.vstack(blocks).astype(float), np.array(owner)
+
+
+# --- 2. the naive way ----------------------------------------------------------------------------
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def naive(columns: tuple[str, ...], epsilon: float, seed: int) -> np.ndarray:
+    """Noisy one-way marginals (ε/c per column: each person is in one cell of each, so a
+    column's marginal costs ε/c by parallel composition across its cells and the c columns
+    add up by sequential composition), clipped at 0, and the columns assumed independent."""
+    t = table(columns)
+    rng = np.random.default_rng(seed)
+    grid = t.counts.reshape(t.shape)
+    shares = []
+    for axis in range(len(t.shape)):
+        marginal = grid.sum(axis=tuple(a for a in range(len(t.shape)) if a != axis))
+        noisy = dp.laplace_mechanism(marginal, 1.0, epsilon / len(t.shape), rng=rng)
+        noisy = np.clip(noisy, 0.0, None)
+        shares.append(
+            noisy / noisy.sum() if noisy.sum() > 0 else np.full(noisy.size, 1 / noisy.size)
+        )
+    product = shares[0]
+    for share in shares[1:]:
+        product = np.multiply.outer(product, share)
+    return product.ravel() * t.n
+
+
+def marginal_frame(counts: np.ndarray, columns: tuple[str, ...], pair: tuple[int, int],
+                   which: str) -> pd.DataFrame:  # fmt: skip
+    """The two-way marginal of `counts` over `pair`, one row per cell (a heatmap's data)."""
+    t = table(columns)
+    grid = counts.reshape(t.shape)
+    others = tuple(a for a in range(len(t.shape)) if a not in pair)
+    two = grid.sum(axis=others)
+    a, b = (COLUMNS[columns[i]] for i in pair)
+    rows = [(which, a.labels[i], b.labels[j], float(two[i, j]))
+            for i in range(len(a.labels)) for j in range(len(b.labels))]  # fmt: skip
+    return pd.DataFrame(rows, columns=["table", "row", "column", "count"])
+
+
+# --- 3. MWEM -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Release:
+    counts: np.ndarray
+    chosen: np.ndarray  # per round, the pair whose marginal was measured
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def mwem(columns: tuple[str, ...], epsilon: float, rounds: int, seed: int) -> Release:
+    t = table(columns)
+    queries, owner = workload(columns)
+    counts, chosen = dp.mwem_trace(t.counts, queries, epsilon, rounds, rng=seed)
+    return Release(counts, owner[chosen])
+
+
+def workload_error(columns: tuple[str, ...], counts: np.ndarray) -> tuple[float, float]:
+    """(max, mean) absolute error over every two-way marginal cell, in people."""
+    queries, _ = workload(columns)
+    gap = np.abs(queries @ counts - queries @ table(columns).counts)
+    return float(gap.max()), float(gap.mean())
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def errors_by_rounds(columns: tuple[str, ...], epsilon: float, seed: int) -> pd.DataFrame:
+    """Workload error (max and mean) against T for MWEM, with the naive release at the same ε
+    as flat lines (the real table's error is 0)."""
+    rows = []
+    naive_max, naive_mean = workload_error(columns, naive(columns, epsilon, seed + SEED_NAIVE))
+    for t in ROUNDS:
+        high, mean = workload_error(columns, mwem(columns, epsilon, t, seed + SEED_MWEM).counts)
+        rows += [
+            (t, "MWEM, max", high), (t, "MWEM, mean", mean),
+            (t, "naive, max", naive_max), (t, "naive, mean", naive_mean),
+        ]  # fmt: skip
+    return pd.DataFrame(rows, columns=["rounds", "series", "error"])
+
+
+def choices_frame(columns: tuple[str, ...], release: Release) -> pd.DataFrame:
+    names = [f"{columns[a]} × {columns[b]}" for a, b in pairs(columns)]
+    counts = np.bincount(release.chosen, minlength=len(names))
+    return pd.DataFrame({"marginal": names, "rounds": counts})
+
+
+# --- 4. what it cannot do ------------------------------------------------------------------------
+
+
+def three_way_error(columns: tuple[str, ...], counts: np.ndarray) -> float:
+    """Mean absolute error over every three-way marginal cell (none of them in MWEM's
+    workload), in people."""
+    t = table(columns)
+    gaps = []
+    for triple in itertools.combinations(range(len(columns)), 3):
+        q = dp.marginal_queries(t.shape, triple).astype(float)
+        gaps.append(np.abs(q @ counts - q @ t.counts))
+    return float(np.mean(np.concatenate(gaps)))
+
+
+def rare_cells(
+    columns: tuple[str, ...], release: Release, naive_counts: np.ndarray
+) -> pd.DataFrame:
+    """The 8 smallest non-empty real cells against their synthetic counts."""
+    t = table(columns)
+    order = [i for i in np.argsort(t.counts, kind="stable") if t.counts[i] > 0][:8]
+    rows = []
+    for cell in order:
+        coords = np.unravel_index(cell, t.shape)
+        label = ", ".join(COLUMNS[c].labels[k] for c, k in zip(columns, coords, strict=True))
+        rows.append((label, int(t.counts[cell]), release.counts[cell], naive_counts[cell]))
+    return pd.DataFrame(rows, columns=["people like this", "real", "MWEM", "naive"])
+
+
+@datasets.cached(max_entries=32)
+def classifier_accuracy(columns: tuple[str, ...], rounds: int, seed: int) -> pd.DataFrame:
+    """Accuracy on the real table of a logistic regression predicting income from the other
+    columns (one-hot), trained on real rows, on MWEM's synthetic rows and on the naive
+    ones, at every ε of EPSILONS (needs the income column)."""
+    from sklearn.linear_model import LogisticRegression  # scikit-learn: a runtime dependency
+
+    t = table(columns)
+    target = columns.index("income")
+    cells = np.indices(t.shape).reshape(len(t.shape), -1).T  # every cell's codes
+
+    def features(codes: np.ndarray) -> np.ndarray:
+        blocks = [np.eye(t.shape[i])[codes[:, i]] for i in range(len(t.shape)) if i != target]
+        return np.hstack(blocks)
+
+    def accuracy(weights: np.ndarray) -> float:
+        model = LogisticRegression(max_iter=500)
+        labels = cells[:, target]
+        if len(np.unique(labels[weights > 0])) < 2:
+            return float(np.sum(t.counts * (labels == labels[np.argmax(weights)])) / t.n)
+        model.fit(features(cells), labels, sample_weight=weights)
+        predicted = model.predict(features(cells))
+        return float(np.sum(t.counts * (predicted == labels)) / t.n)
+
+    rows = [(eps, "trained on real data", accuracy(t.counts)) for eps in EPSILONS]
+    for eps in EPSILONS:
+        rows.append((eps, "trained on MWEM's synthetic data",
+                     accuracy(mwem(columns, eps, rounds, seed + SEED_MWEM).counts)))  # fmt: skip
+        rows.append((eps, "trained on the naive synthetic data",
+                     accuracy(naive(columns, eps, seed + SEED_NAIVE))))  # fmt: skip
+    return pd.DataFrame(rows, columns=["epsilon", "model", "accuracy"])
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def synthetic_table(
+    columns: tuple[str, ...], epsilon: float, rounds: int, seed: int
+) -> pd.DataFrame:
+    """n synthetic people drawn from MWEM's release, with the columns' labels (the CSV)."""
+    t = table(columns)
+    release = mwem(columns, epsilon, rounds, seed + SEED_MWEM)
+    codes = dp.synthetic_rows(release.counts, t.n, t.shape, rng=seed + SEED_ROWS)
+    return pd.DataFrame(
+        {c: np.asarray(COLUMNS[c].labels, dtype=object)[codes[:, i]] for i, c in enumerate(columns)}
+    )
+
+
+def number_people(value: float) -> str:
+    return text.number(round(value))
+
+
+def rounds_rule(rounds: int) -> pd.DataFrame:
+    return pd.DataFrame({"x": [float(rounds)], "label": [f"T = {text.number(rounds)}"]})
+
+
+def valid_columns(picked: list[str]) -> str | None:
+    """None if 4–6 columns are picked, else what is wrong, in words."""
+    if len(picked) < MIN_COLUMNS:
+        return f"Pick at least {MIN_COLUMNS} columns (you have {len(picked)})."
+    if len(picked) > MAX_COLUMNS:
+        return f"Pick at most {MAX_COLUMNS} columns (you have {len(picked)})."
+    return None
+
+
+def heatmap_frame(
+    columns: tuple[str, ...], counts: np.ndarray, pair: tuple[int, int]
+) -> pd.DataFrame:
+    """The real and the synthetic two-way marginal over `pair`, one row per cell and table."""
+    return pd.concat(
+        [
+            marginal_frame(table(columns).counts, columns, pair, "real"),
+            marginal_frame(counts, columns, pair, "synthetic"),
+        ],
+        ignore_index=True,
+    )
+
+
+def rare_cells_display(
+    columns: tuple[str, ...], release: Release, naive_counts: np.ndarray
+) -> pd.DataFrame:
+    """`rare_cells` with every number through the one formatter (whole people)."""
+    frame = rare_cells(columns, release, naive_counts)
+    for column in ("real", "MWEM", "naive"):
+        frame[column] = [number_people(v) for v in frame[column]]
+    return frame
+
+
+def one_table(frame: pd.DataFrame, which: str) -> pd.DataFrame:
+    """The rows of `heatmap_frame` for one table ("real" or "synthetic"), for its heatmap."""
+    return frame[frame["table"] == which].drop(columns="table").reset_index(drop=True)
+
+
+SHOWN_PAIR = "age band × marital status"  # where the naive release loses the most
+
+
+def default_pair(names: list[str]) -> int:
+    return names.index(SHOWN_PAIR) if SHOWN_PAIR in names else 0

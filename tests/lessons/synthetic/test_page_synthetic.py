@@ -1,0 +1,212 @@
+"""AppTest for lessons/synthetic/page.py: columns, ε and T moved to their extremes and the
+numbers then shown checked against dp/; the naive release's lost correlation, MWEM's
+choices, what synthetic data cannot do, links, code, downloads, quiz, an uploaded file."""
+
+import ast
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import dp
+from apptest_helpers import (
+    answer_quiz,
+    chart_titled,
+    code_texts,
+    frames_of,
+    hosted_lesson,
+    ignored_link_notice,
+    metrics,
+    record_downloads,
+    run_lesson,
+    toasts,
+    upload_csv,
+)
+from data.census import load_census
+from lessons.synthetic import model as lesson
+from ui import controls, text
+
+PAGE = "synthetic/page.py"
+COLUMNS = lesson.DEFAULT_COLUMNS
+
+
+def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
+    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
+    if upload is not None:
+        upload_csv(at, *upload)
+    assert not at.exception, at.exception
+    return at
+
+
+def prose(at: AppTest) -> str:
+    return " ".join(block.value for block in at.markdown).replace("\\", "")
+
+
+def test_the_table_counts_every_census_person_in_one_cell() -> None:
+    census = load_census()
+    table = lesson.table(COLUMNS)
+    assert table.n == len(census) and table.counts.size == 4 * 2 * 3 * 3 * 2
+    grid = table.counts.reshape(table.shape)
+    income = grid.sum(axis=(0, 1, 2, 3))
+    assert income[1] == (census["Income"].astype("string") == ">50K").sum()
+    married = grid.sum(axis=(0, 1, 3, 4))[0]
+    status = census["MaritalStatus"].astype("string")
+    assert married == status.isin(["Married-civ-spouse", "Married-AF-spouse"]).sum()
+
+
+def test_defaults_show_the_domain_and_both_releases() -> None:
+    at = run_lesson(PAGE)
+    table = lesson.table(COLUMNS)
+    shown = metrics(at)
+    assert shown["Cells in the domain"] == "144"
+    assert shown["Empty cells"] == f"{table.empty} ({text.percent(table.empty / 144)})"
+    seed = controls.DEFAULT_SEED
+    naive = lesson.naive(COLUMNS, 1.0, seed + lesson.SEED_NAIVE)
+    high, _ = lesson.workload_error(COLUMNS, naive)
+    assert shown["Two-way error, largest"] == f"{text.number(high)} people"
+    release = lesson.mwem(COLUMNS, 1.0, 500, seed + lesson.SEED_MWEM)
+    queries, _ = lesson.workload(COLUMNS)
+    expected, _ = dp.mwem_trace(table.counts, queries, 1.0, 500, rng=seed + lesson.SEED_MWEM)
+    np.testing.assert_allclose(release.counts, expected)
+    mwem_high, _ = lesson.workload_error(COLUMNS, release.counts)
+    assert shown["MWEM two-way error, largest"] == f"{text.number(mwem_high)} people"
+    assert mwem_high < high  # at the defaults MWEM beats the naive release
+    choices = frames_of(chart_titled(at, "Which marginal each of the 500 rounds", prefix=True))
+    assert choices["choices"]["rounds"].sum() == 500
+
+
+def test_the_naive_release_keeps_columns_and_loses_the_age_marriage_link() -> None:
+    table = lesson.table(COLUMNS)
+    naive = lesson.naive(COLUMNS, 10.0, 3)
+    grid, fake = table.counts.reshape(table.shape), naive.reshape(table.shape)
+    # each column's totals come out close to the real ones at ε = 10 …
+    for axis in range(len(COLUMNS)):
+        others = tuple(a for a in range(len(COLUMNS)) if a != axis)
+        np.testing.assert_allclose(fake.sum(axis=others), grid.sum(axis=others), rtol=0.01)
+    # … but the young are as often married as anyone: the product of the columns
+    real_young_married = grid.sum(axis=(1, 3, 4))[0, 0] / grid.sum(axis=(1, 2, 3, 4))[0]
+    fake_young_married = fake.sum(axis=(1, 3, 4))[0, 0] / fake.sum(axis=(1, 2, 3, 4))[0]
+    married = grid.sum(axis=(0, 1, 3, 4))[0] / table.n
+    assert real_young_married < 0.2 < married
+    assert fake_young_married == pytest.approx(married, abs=0.01)
+
+
+@pytest.mark.parametrize(("epsilon", "rounds"), [(0.1, 10), (10.0, 1000)])
+def test_epsilon_and_rounds_at_their_extremes(epsilon, rounds) -> None:
+    at = run_lesson(PAGE)
+    at.select_slider(key="syn_eps").set_value(epsilon).run()
+    at.select_slider(key="syn_rounds").set_value(rounds).run()
+    assert not at.exception
+    seed = controls.DEFAULT_SEED
+    release = lesson.mwem(COLUMNS, epsilon, rounds, seed + lesson.SEED_MWEM)
+    high, _ = lesson.workload_error(COLUMNS, release.counts)
+    assert metrics(at)["MWEM two-way error, largest"] == f"{text.number(high)} people"
+    title = f"Two-way marginal error against T, ε = {text.number(epsilon)}"
+    frames = frames_of(chart_titled(at, title))
+    assert frames["truth"]["x"].tolist() == [float(rounds)]
+    assert f"Lap({text.number(2 * rounds / epsilon)})" in prose(at)
+    three = lesson.three_way_error(COLUMNS, release.counts)
+    assert metrics(at)["Three-way marginals, MWEM: mean error"] == f"{text.number(three)} people"
+
+
+def test_mwem_error_falls_with_rounds_on_average() -> None:
+    errors = lesson.errors_by_rounds(COLUMNS, 10.0, 0)
+    mean = errors[errors["series"] == "MWEM, mean"].set_index("rounds")["error"]
+    assert mean.loc[1000] < mean.loc[100] < mean.loc[10]
+
+
+def test_the_rare_cells_are_the_smallest_real_ones() -> None:
+    table = lesson.table(COLUMNS)
+    release = lesson.mwem(COLUMNS, 1.0, 500, 20)
+    rare = lesson.rare_cells(COLUMNS, release, lesson.naive(COLUMNS, 1.0, 10))
+    smallest = np.sort(table.counts[table.counts > 0])[:8]
+    assert rare["real"].tolist() == smallest.astype(int).tolist()
+
+
+def test_the_classifier_trained_on_real_data_is_the_best() -> None:
+    accuracy = lesson.classifier_accuracy(COLUMNS, lesson.DEFAULT_ROUNDS, 0)
+    real = accuracy[accuracy["model"] == "trained on real data"]["accuracy"].iloc[0]
+    others = accuracy[accuracy["model"] != "trained on real data"]["accuracy"]
+    assert np.all(others <= real + 1e-9) and 0.75 < real < 0.9
+
+
+def test_column_choice_and_its_limits() -> None:
+    at = run_lesson(PAGE)
+    at.multiselect(key="syn_columns").set_value(["age band", "sex", "income"]).run()
+    assert any("at least 4" in w.value for w in at.warning)
+    six = ["occupation", "race", "age band", "education", "marital status", "hours band"]
+    at.multiselect(key="syn_columns").set_value(six).run()
+    assert not at.exception
+    assert metrics(at)["Cells in the domain"] == text.number(15 * 5 * 4 * 3 * 3 * 3)
+    assert any("Add the income column" in i.value for i in at.info)
+    at.multiselect(key="syn_columns").set_value([*six, "sex"]).run()
+    assert any("at most 6" in w.value for w in at.warning)
+
+
+def test_marginal_queries_of_the_page_partition_the_domain() -> None:
+    queries, owner = lesson.workload(COLUMNS)
+    pairs = list(itertools.combinations(range(5), 2))
+    for i in range(len(pairs)):
+        np.testing.assert_array_equal(queries[owner == i].sum(axis=0), 1)
+
+
+def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
+    at = hosted(syn_eps="10", syn_rounds="1,000", syn_naive_eps="0.1")
+    assert not at.toast
+    assert chart_titled(at, "Two-way marginal error against T, ε = 10") is not None
+    at = hosted(syn_eps="0.0123")
+    assert toasts(at) == [ignored_link_notice("syn_eps", "0.0123")]
+
+
+def test_code_downloads_and_the_synthetic_table(monkeypatch) -> None:
+    sent = record_downloads(monkeypatch)
+    at = run_lesson(PAGE)
+    (code,) = code_texts(at, "mwem_trace")
+    namespace: dict = {}
+    exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
+    high, mean = lesson.workload_error(
+        COLUMNS, lesson.mwem(COLUMNS, 1.0, 500, controls.DEFAULT_SEED + lesson.SEED_MWEM).counts
+    )
+    assert namespace["frame"]["largest error"].iloc[0] == pytest.approx(high)
+    rows = sent["syn_dl_rows"][1]
+    assert rows[0] == ",".join(COLUMNS) and len(rows) == 32_561 + 1
+    assert rows[1].split(",")[0] in lesson.COLUMNS["age band"].labels
+    assert sent["syn_dl_naive"][1][0] == "table,row,column,count"
+    assert sent["syn_dl_mwem"][1][0] == "rounds,series,error"
+    assert sent["syn_dl_clf"][1][0] == "epsilon,model,accuracy"
+
+
+def test_quiz_feedback() -> None:
+    at = run_lesson(PAGE)
+    answer_quiz(at, "synthetic", 1, 0)
+    assert "Sequential composition over 2T steps" in at.error[-1].value
+    answer_quiz(at, "synthetic_predict", 0, 1)
+    assert at.success[-1].value.startswith("Right.")
+
+
+def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
+    at = hosted(upload=("jobs.csv", b"Job,Pay\nSales,10\nClerk,30\n"))
+    assert "always uses the bundled census" in at.info[0].value
+    assert metrics(at)["People n (public)"] == "32,561"
+
+
+def test_every_section_with_its_own_control_is_a_fragment() -> None:
+    tree = ast.parse((Path(lesson.__file__).parent / "page.py").read_text())
+    fragments = {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef)
+        and any(ast.unparse(d) == "st.fragment" for d in node.decorator_list)
+    }
+    owners: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.keyword) and inner.arg == "key":
+                    value = inner.value
+                    if isinstance(value, ast.Constant) and str(value.value).startswith("syn_"):
+                        owners.setdefault(value.value, node.name)
+    for key in ("syn_naive_eps", "syn_pair", "syn_eps", "syn_rounds"):
+        assert owners.get(key) in fragments, (key, owners.get(key), fragments)
