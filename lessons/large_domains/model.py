@@ -92,7 +92,8 @@ def zips() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class Live:
-    frame: pd.DataFrame  # zip, true count, estimate, low, high (top rows)
+    frame: pd.DataFrame  # zip, true count, estimate, low, high, heavy hitter
+    top: pd.DataFrame  # its first 20 rows: what the chart draws (made once, sent as is)
     found: int  # of the TOP true heavy hitters, how many are in the estimated TOP
     sd_top: float  # the interval half-width's sd for the most common ZIP
     g: int
@@ -124,12 +125,12 @@ def live(epsilon: float, seed: int) -> Live:
         }
     )  # fmt: skip
     g, _, _ = dp.olh_parameters(epsilon)
-    return Live(frame, len(top_true & top_est), float(sd[0]), g)
+    return Live(frame, frame.head(20).copy(), len(top_true & top_est), float(sd[0]), g)
 
 
 def shown_rows(result: Live) -> pd.DataFrame:
     """The 20 most common candidates (the chart's rows)."""
-    return result.frame.head(20)
+    return result.top
 
 
 # --- 3. the shuffle model ------------------------------------------------------------------------

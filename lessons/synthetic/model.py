@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 import dp
 from ui import datasets, text
@@ -335,3 +336,56 @@ SHOWN_PAIR = "age band × marital status"  # where the naive release loses the m
 
 def default_pair(names: list[str]) -> int:
     return names.index(SHOWN_PAIR) if SHOWN_PAIR in names else 0
+
+
+# --- what the page shows, cached by its settings (a rerun recomputes nothing: DESIGN §6) ---------
+
+
+@dataclass(frozen=True)
+class View:
+    """Everything section 3 shows at one (columns, ε, T, seed)."""
+
+    release: Release
+    mwem_error: tuple[float, float]
+    naive_error: tuple[float, float]
+    three_way: tuple[float, float]  # MWEM, naive
+    choices: pd.DataFrame
+    rare: pa.Table
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def view(columns: tuple[str, ...], epsilon: float, rounds: int, seed: int) -> View:
+    release = mwem(columns, epsilon, rounds, seed + SEED_MWEM)
+    naive_counts = naive(columns, epsilon, seed + SEED_NAIVE)
+    return View(
+        release,
+        workload_error(columns, release.counts),
+        workload_error(columns, naive_counts),
+        (three_way_error(columns, release.counts), three_way_error(columns, naive_counts)),
+        choices_frame(columns, release),
+        pa.Table.from_pandas(
+            rare_cells_display(columns, release, naive_counts), preserve_index=False
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class NaiveView:
+    error: tuple[float, float]
+    frame: pd.DataFrame
+    real: pd.DataFrame
+    synthetic: pd.DataFrame
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def naive_view(
+    columns: tuple[str, ...], epsilon: float, seed: int, pair: tuple[int, int]
+) -> NaiveView:
+    counts = naive(columns, epsilon, seed + SEED_NAIVE)
+    frame = heatmap_frame(columns, counts, pair)
+    return NaiveView(
+        workload_error(columns, counts),
+        frame,
+        one_table(frame, "real"),
+        one_table(frame, "synthetic"),
+    )

@@ -70,11 +70,11 @@ def naive_way() -> None:
             key="syn_pair",
         )
         pair = model.pairs(columns)[pair_names.index(pair_name)]
-        counts = model.naive(columns, epsilon, controls.seed() + model.SEED_NAIVE)
-        high, mean = model.workload_error(columns, counts)
+        shown = model.naive_view(columns, epsilon, controls.seed(), pair)
+        high, mean = shown.error
         st.metric("Two-way error, largest", f"{text.number(high)} people")
         st.metric("Two-way error, mean", f"{text.number(mean)} people")
-    frame = model.heatmap_frame(columns, counts, pair)
+    frame = shown.frame
     a, b = (model.COLUMNS[columns[i]] for i in pair)
     with chart_column:
         charts.heatmaps(a.labels, b.labels).show(
@@ -84,8 +84,8 @@ def naive_way() -> None:
                 f"data at ε = {text.number(epsilon)}, people per cell. Largest gap over every "
                 f"two-way marginal: {text.number(high)} people."
             ),
-            real=model.one_table(frame, "real"),
-            synthetic=model.one_table(frame, "synthetic"),
+            real=shown.real,
+            synthetic=shown.synthetic,
         )
     downloads.download_csv(frame, filename="naive-two-way.csv", key="syn_dl_naive")
 
@@ -125,11 +125,9 @@ def mwem_section() -> None:
             )
         )
         seed = controls.seed()
-        release = model.mwem(columns, epsilon, rounds, seed + model.SEED_MWEM)
-        high, mean = model.workload_error(columns, release.counts)
-        naive_high, naive_mean = model.workload_error(
-            columns, model.naive(columns, epsilon, seed + model.SEED_NAIVE)
-        )
+        shown = model.view(columns, epsilon, rounds, seed)
+        high, mean = shown.mwem_error
+        naive_high, naive_mean = shown.naive_error
         st.metric("MWEM two-way error, largest", f"{text.number(high)} people")
         st.metric("Naive, at the same ε", f"{text.number(naive_high)} people")
     errors = model.errors_by_rounds(columns, epsilon, seed)
@@ -147,7 +145,7 @@ def mwem_section() -> None:
             errors=errors,
             truth=model.rounds_rule(rounds),
         )
-    choice = model.choices_frame(columns, release)
+    choice = shown.choices
     charts.choices(tuple(choice["marginal"])).show(
         title=f"Which marginal each of the {text.number(rounds)} rounds measured",
         alt=(
@@ -172,10 +170,7 @@ def mwem_section() -> None:
     downloads.download_csv(errors, filename="mwem-error-by-rounds.csv", key="syn_dl_mwem")
 
     st.subheader("What it cannot do")
-    three_mwem = model.three_way_error(columns, release.counts)
-    three_naive = model.three_way_error(
-        columns, model.naive(columns, epsilon, seed + model.SEED_NAIVE)
-    )
+    three_mwem, three_naive = shown.three_way
     cols = st.columns(2)
     cols[0].metric("Three-way marginals, MWEM: mean error", f"{text.number(three_mwem)} people")
     cols[1].metric("Naive: mean error", f"{text.number(three_naive)} people")
@@ -185,13 +180,7 @@ def mwem_section() -> None:
         "multiplicative weights happened to produce. **Rare people** are smoothed away: "
         "the smallest real cells against their synthetic counts:"
     )
-    st.table(
-        model.rare_cells_display(
-            columns, release, model.naive(columns, epsilon, seed + model.SEED_NAIVE)
-        ),
-        hide_index=True,
-        border="horizontal",
-    )
+    st.table(shown.rare, hide_index=True, border="horizontal")
     synthetic = model.synthetic_table(columns, epsilon, rounds, seed)
     downloads.download_csv(
         synthetic,
