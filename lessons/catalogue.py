@@ -42,6 +42,7 @@ START = "Start"
 WHY = "Why privacy is hard"
 CENTRAL = "The central model"
 LOCAL = "The local model"
+ML = "Machine learning"
 CLASSROOM = "In the classroom"
 
 HOME = Lesson("home", "Home", ":material/home:", "home", "What this app teaches.", START)
@@ -215,8 +216,17 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/model_training:",
         "private-ml",
         "An income classifier trained on locally privatized records: accuracy, fairness.",
-        LOCAL,
+        ML,
         "Privacy loss ε",
+    ),
+    Lesson(
+        "dpsgd",
+        "Private training with DP-SGD",
+        ":material/neurology:",
+        "dpsgd",
+        "Clipping and noise in each step, the accountant's ε, and a membership attack.",
+        ML,
+        "Noise multiplier σ  (larger → more private)",
     ),
     Lesson(
         "class_survey",

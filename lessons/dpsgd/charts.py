@@ -1,0 +1,140 @@
+"""Chart templates of the lesson "Private training with DP-SGD" (data-free; the page fills
+them). The attack's ROC is the one of "Membership inference"."""
+
+from __future__ import annotations
+
+import altair as alt
+
+from lessons.dpsgd.model import EPSILONS, MODELS, NORM_DOMAIN, STEP_GRID
+from lessons.membership.charts import roc
+from ui import charts as ui_charts
+from ui import datasets
+
+__all__ = ["accountant", "accuracy_by_epsilon", "norms", "one_step", "roc"]
+
+STACKED = alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0)
+LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)
+ARROWS = ("gradient", "clipped", "sum of clipped", "sum + noise")
+ARROW_COLOURS = [ui_charts.GREY, ui_charts.BLUE, ui_charts.BLACK, ui_charts.VERMILLION]
+STEP_DOMAIN = (-4.0, 4.0)
+
+
+@datasets.cached(max_entries=4)
+def one_step(height: int = 320) -> ui_charts.Template:
+    """Template: arrows from the origin in the plane of two weights (fixed −4..4 both ways):
+    each person's gradient, clipped to the circle of radius C, their sum, and the sum with
+    noise. Datasets "arrows" (arrow, person, x, y) and "circle" (x, y, order)."""
+    scale = alt.Scale(domain=list(STEP_DOMAIN), nice=False, clamp=True)
+    arrows = (
+        alt.Chart(alt.NamedData(name="arrows"))
+        .mark_rule(strokeWidth=2.5)
+        .encode(
+            x=alt.datum(0, scale=scale), y=alt.datum(0, scale=scale),
+            x2="x:Q", y2="y:Q",
+            color=alt.Color("arrow:N", sort=list(ARROWS),
+                            scale=alt.Scale(domain=list(ARROWS), range=ARROW_COLOURS),
+                            legend=LEGEND),
+            tooltip=[alt.Tooltip("arrow:N"), alt.Tooltip("person:Q"),
+                     alt.Tooltip("x:Q", format=".3f", title="education weight"),
+                     alt.Tooltip("y:Q", format=".3f", title="hours weight")],
+        )
+    )  # fmt: skip
+    tips = (
+        alt.Chart(alt.NamedData(name="arrows"))
+        .mark_point(filled=True, size=45)
+        .encode(
+            x=alt.X("x:Q", scale=scale, title="gradient for the education weight"),
+            y=alt.Y("y:Q", scale=scale, title="gradient for the hours weight"),
+            color=alt.Color("arrow:N", sort=list(ARROWS),
+                            scale=alt.Scale(domain=list(ARROWS), range=ARROW_COLOURS), legend=None),
+        )
+    )  # fmt: skip
+    circle = (
+        alt.Chart(alt.NamedData(name="circle"))
+        .mark_line(color=ui_charts.BLUE, strokeDash=[4, 3], opacity=0.7)
+        .encode(x=alt.X("x:Q", scale=scale), y=alt.Y("y:Q", scale=scale), order="order:Q")
+    )
+    return ui_charts.Template(
+        (circle + arrows + tips).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    )
+
+
+@datasets.cached(max_entries=4)
+def norms(height: int = 240) -> ui_charts.Template:
+    """Template: the share of training examples per gradient-norm bin (x fixed 0..4), C as a
+    labelled rule. Datasets "norms" (start, end, share) and "truth" (x, label)."""
+    x_scale = alt.Scale(domain=list(NORM_DOMAIN), nice=False)
+    bars = (
+        alt.Chart(alt.NamedData(name="norms"))
+        .mark_bar(color=ui_charts.GREY, binSpacing=0)
+        .encode(
+            x=alt.X("start:Q", bin="binned", scale=x_scale,
+                    title="a training example's gradient norm ‖g‖ at the start"),
+            x2="end:Q",
+            y=alt.Y("share:Q", title="share of examples", axis=alt.Axis(format="~%"),
+                    scale=alt.Scale(domain=[0, 0.25], nice=False, clamp=True)),
+            tooltip=[alt.Tooltip("start:Q", format=".2f", title="from"),
+                     alt.Tooltip("end:Q", format=".2f", title="to"),
+                     alt.Tooltip("share:Q", format=".1%")],
+        )
+    )  # fmt: skip
+    rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=3.0)
+    return ui_charts.Template(
+        (bars + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    )
+
+
+@datasets.cached(max_entries=4)
+def accuracy_by_epsilon(height: int = 260) -> ui_charts.Template:
+    """Template: test accuracy against ε (log x over the fixed ε grid, y fixed 70..90%):
+    DP-SGD with ± 1 standard error, the non-private model and the previous lesson's.
+    Dataset "accuracy" (epsilon, model, accuracy, low, high)."""
+    x_scale = alt.Scale(type="log", domain=[EPSILONS[0], EPSILONS[-1]], nice=False)
+    y_scale = alt.Scale(domain=[0.70, 0.90], nice=False, clamp=True)
+    colour = alt.Color("model:N", sort=list(MODELS),
+                       scale=alt.Scale(domain=list(MODELS),
+                                       range=[ui_charts.BLUE, ui_charts.BLACK, ui_charts.ORANGE]),
+                       legend=STACKED)  # fmt: skip
+    base = alt.Chart(alt.NamedData(name="accuracy"))
+    x = alt.X("epsilon:Q", scale=x_scale, title="ε of the training (log scale; ← more private)",
+              axis=alt.Axis(values=list(EPSILONS), format="~g"))  # fmt: skip
+    band = base.mark_errorbar(color=ui_charts.BLUE).encode(
+        x=x, y=alt.Y("low:Q", scale=y_scale, title="test accuracy"), y2="high:Q"
+    )
+    lines = base.mark_line(point=True, strokeWidth=2.5).encode(
+        x=x,
+        y=alt.Y("accuracy:Q", scale=y_scale, axis=alt.Axis(format="~%")),
+        color=colour,
+        tooltip=[
+            alt.Tooltip("model:N"),
+            alt.Tooltip("epsilon:Q", format="~g", title="ε"),
+            alt.Tooltip("accuracy:Q", format=".2%"),
+        ],  # fmt: skip
+    )
+    return ui_charts.Template(
+        (band + lines).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    )
+
+
+@datasets.cached(max_entries=4)
+def accountant(height: int = 240) -> ui_charts.Template:
+    """Template: ε against the number of steps (log x) from the PLD and the RDP accountant.
+    Dataset "curves" (steps, accountant, epsilon)."""
+    x_scale = alt.Scale(type="log", domain=[STEP_GRID[0], STEP_GRID[-1]], nice=False)
+    lines = (
+        alt.Chart(alt.NamedData(name="curves"))
+        .mark_line(point=True, strokeWidth=2.5)
+        .encode(
+            x=alt.X("steps:Q", scale=x_scale, title="training steps (log scale)",
+                    axis=alt.Axis(values=list(STEP_GRID), format=",~r")),
+            y=alt.Y("epsilon:Q", title="ε at δ = 10⁻⁵",
+                    scale=alt.Scale(domain=[0, 12], nice=False, clamp=True)),
+            color=alt.Color("accountant:N", sort=["PLD", "RDP"],
+                            scale=alt.Scale(domain=["PLD", "RDP"],
+                                            range=[ui_charts.BLUE, ui_charts.ORANGE]),
+                            legend=LEGEND),
+            tooltip=[alt.Tooltip("accountant:N"), alt.Tooltip("steps:Q", format=","),
+                     alt.Tooltip("epsilon:Q", format=".3f", title="ε")],
+        )
+    )  # fmt: skip
+    return ui_charts.Template(lines.properties(height=height, width=ui_charts.DEFAULT_WIDTH))

@@ -1,0 +1,281 @@
+"""Lesson: private training with DP-SGD, accounted with dp-accounting, and attacked."""
+
+import streamlit as st
+
+from lessons.catalogue import LESSONS
+from lessons.dpsgd import charts, model, snippets
+from ui import controls, downloads, quiz, text, userdata
+
+controls.lesson_header(
+    "Private training with DP-SGD",
+    "Most people meet differential privacy through machine learning: DP-SGD, and the ε on a "
+    "model card. You watch one training step clip each person's gradient and add noise, see "
+    "what clipping costs, train an income classifier at ε from 0.01 to 10, read the "
+    "accountant that turns noise into ε, and attack the models to see what the ε stops.",
+)
+userdata.census_only_notice("its classifier is trained on census columns.")
+data = model.data()
+st.markdown(
+    f"The model: logistic regression predicting income > 50K from {len(data.names)} features "
+    "(each census category as a yes/no column, and standardized age, education, hours and "
+    f"capital), trained on {text.number(len(data.y_train))} people and tested on "
+    f"{text.number(len(data.y_test))} others. **Neighbours add or remove one training "
+    "example**: DP-SGD's relation, and the one behind a model card's ε."
+)
+
+# --- 1. One step, drawn --------------------------------------------------------------------------
+st.header("1. One step, drawn")
+st.markdown(
+    "Each step of DP-SGD (Abadi et al. 2016) draws a batch, computes every person's gradient "
+    "g_i on their own, **clips** it to length at most C, **sums** the clipped gradients and "
+    "adds Gaussian **noise** of standard deviation σC to every coordinate. One person moves "
+    "the sum by at most C, so the noise σC hides them. Here: eight census people in a model "
+    "with two weights, so that each gradient is an arrow."
+)
+st.latex(
+    r"\tilde g = \sum_{i \in B} g_i \cdot \min\Big(1, \frac{C}{\lVert g_i \rVert_2}\Big)"
+    r" + \mathcal N\big(0, \sigma^2 C^2 I\big)"
+)
+
+
+@st.fragment
+def one_step() -> None:
+    """C and σ beside the arrows (a fragment)."""
+    control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
+    with control_column:
+        clip = float(controls.select_slider(
+            "Clip norm C  (smaller → less noise needed, more bias)",
+            options=model.CLIPS, value=model.DEFAULT_CLIP, key="dps_step_clip",
+        ))  # fmt: skip
+        sigma = float(controls.select_slider(
+            "Noise multiplier σ  (larger → more private)",
+            options=model.SIGMAS, value=model.DEFAULT_SIGMA, key="dps_step_sigma",
+        ))  # fmt: skip
+        frame = model.step_frame(clip, sigma, controls.seed() + model.SEED_STEP)
+        summed = model.arrow_length(frame, "sum of clipped")
+        st.metric("Length of the clipped sum", text.number(summed))
+        st.metric("Noise per coordinate, σC", text.number(sigma * clip))
+    with chart_column:
+        charts.one_step().show(
+            title=f"One step: C = {text.number(clip)}, σ = {text.number(sigma)}",
+            alt=(
+                f"Arrows from the origin: {model.PEOPLE} people's gradients (grey), each "
+                f"clipped to length at most {text.number(clip)} (blue, inside the dashed "
+                f"circle), their sum of length {text.number(summed)} (black) and the sum with "
+                f"noise of standard deviation {text.number(sigma * clip)} (red)."
+            ),
+            arrows=frame,
+            circle=model.clip_circle(clip),
+        )
+    downloads.download_csv(frame, filename="dpsgd-one-step.csv", key="dps_dl_step")
+
+
+one_step()
+
+# --- 2. Clipping ---------------------------------------------------------------------------------
+st.header("2. Clipping: bias against noise")
+
+
+@st.fragment
+def clipping() -> None:
+    """C beside the gradient norms (a fragment)."""
+    control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
+    with control_column:
+        clip = float(controls.select_slider(
+            "Clip norm C  (smaller → more gradients cut)",
+            options=model.CLIPS, value=model.DEFAULT_CLIP, key="dps_clip",
+        ))  # fmt: skip
+        result = model.clipping(clip)
+        st.metric("Gradients shortened", text.percent(result.clipped_share))
+        st.metric("Bias of the average gradient", text.percent(result.bias))
+        st.metric("Noise on the average gradient (ε = 1)", f"± {text.number(result.noise)}")
+    with chart_column:
+        charts.norms().show(
+            title=f"Gradient norms at the start of training, C = {text.number(clip)}",
+            alt=(
+                f"A histogram of the {text.number(len(data.y_train))} training examples' "
+                f"gradient norms at the start of training, from 0 to 4, with C = "
+                f"{text.number(clip)} as a dashed line: {text.percent(result.clipped_share)} "
+                "of the gradients are longer and get shortened."
+            ),
+            norms=model.norms_frame(),
+            truth=model.clip_rule(clip),
+        )
+    st.markdown(
+        f"At C = {text.number(clip)}, {text.percent(result.clipped_share)} of the gradients "
+        f"are shortened, and the average gradient points {text.percent(result.bias)} off (its "
+        "relative error): that is the **bias** of a small C. The noise on the average is σC "
+        f"divided by the expected batch q·n = {text.number(model.SAMPLE_RATE * len(data.y_train))}"
+        f": ± {text.number(result.noise)} per coordinate at the σ that ε = 1 needs, growing "
+        "in proportion to C. A large C keeps every gradient, and pays in **noise**."
+    )
+
+
+clipping()
+
+# --- 3. Accuracy against ε -----------------------------------------------------------------------
+st.header("3. Accuracy against ε")
+st.markdown(
+    f"Train with C = {text.number(model.DEFAULT_CLIP)}, q = {text.number(model.SAMPLE_RATE)} "
+    f"(a batch of about {text.number(model.SAMPLE_RATE * len(data.y_train))}) for "
+    f"{model.EPOCHS} epochs ({text.number(model.steps())} steps), with the σ that "
+    "`dpsgd_noise_multiplier` finds for each ε at δ = 10⁻⁵."
+)
+quiz.check_yourself(
+    "dpsgd_predict",
+    [
+        quiz.Question(
+            "At the same ε, which model predicts income better: DP-SGD on every column, or "
+            "the previous lesson's model trained on randomized-response data?",
+            ("DP-SGD, at every ε", "Randomized response, at every ε", "It depends on ε"),
+            correct=model.prediction_answer(),
+            explanation=model.prediction_explanation(),
+        )
+    ],
+    title="Predict first",
+)
+curve = model.accuracy_curve()
+previous = next(lesson for lesson in LESSONS if lesson.folder == "private_ml")
+charts.accuracy_by_epsilon().show(
+    title="Test accuracy against ε",
+    alt=model.describe_curve(curve),
+    accuracy=curve,
+)
+st.markdown(model.describe_curve(curve, long=True))
+controls.page_link(previous.path, label=f"Back to {previous.title}", icon=previous.icon)
+snippets.TRAIN.show(epsilon=1.0)
+downloads.download_csv(curve, filename="dpsgd-accuracy.csv", key="dps_dl_accuracy")
+
+# --- 4. The accountant ---------------------------------------------------------------------------
+st.header("4. The accountant")
+st.markdown(
+    "Every step is a subsampled Gaussian mechanism; the **accountant** turns σ, q, the number "
+    "of steps and δ into ε. Both curves below come from Google's `dp-accounting`: the privacy "
+    "loss distribution (PLD) composes the exact loss of each step numerically, Rényi DP (RDP) "
+    "composes an upper bound on it, so PLD's ε is tighter, often by a third."
+)
+
+
+@st.fragment
+def accountant() -> None:
+    control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
+    with control_column:
+        sigma = float(controls.select_slider(
+            "Noise multiplier σ  (larger → a smaller ε)",
+            options=model.ACCOUNTANT_SIGMAS, value=model.DEFAULT_ACCOUNTANT_SIGMA,
+            key="dps_acc_sigma",
+        ))  # fmt: skip
+        curves = model.accountant_curves(sigma)
+        last = curves[curves["steps"] == model.STEP_GRID[-1]].set_index("accountant")["epsilon"]
+        st.metric(
+            f"PLD after {text.number(model.STEP_GRID[-1])} steps", f"ε = {text.number(last['PLD'])}"
+        )
+        st.metric(
+            f"RDP after {text.number(model.STEP_GRID[-1])} steps", f"ε = {text.number(last['RDP'])}"
+        )
+    with chart_column:
+        charts.accountant().show(
+            title=f"ε against steps, σ = {text.number(sigma)}, "
+            f"q = {text.number(model.SAMPLE_RATE)}",
+            alt=(
+                f"Two lines against the number of steps from {model.STEP_GRID[0]} to "
+                f"{text.number(model.STEP_GRID[-1])} (log x): ε at δ = 10⁻⁵ from the PLD and "
+                f"the RDP accountant of dp-accounting, for σ = {text.number(sigma)} and q = "
+                f"{text.number(model.SAMPLE_RATE)}. After {text.number(model.STEP_GRID[-1])} "
+                f"steps: PLD {text.number(last['PLD'])}, RDP {text.number(last['RDP'])}."
+            ),
+            curves=curves,
+        )
+    downloads.download_csv(curves, filename="dpsgd-accountant.csv", key="dps_dl_acc")
+
+
+accountant()
+st.markdown(
+    "**Never write the accountant yourself.** It is where the bugs live: a subsampling "
+    "assumption that the training loop does not keep, a forgotten factor, an order of Rényi "
+    "divergence that silently fails. One published example: most implementations shuffle the "
+    "data into fixed batches but report the ε of Poisson subsampling, which can understate "
+    "ε substantially (Chua et al., *How Private are DP-SGD Implementations?*, ICML 2024). "
+    "This lesson's trainer draws every batch by Poisson sampling, as the accounting assumes."
+)
+
+# --- 5. Attack the model -------------------------------------------------------------------------
+st.header("5. Attack the model")
+membership = next(lesson for lesson in LESSONS if lesson.folder == "membership")
+attacks = model.attacks()
+st.markdown(
+    f"Memorizing is what a membership attack finds, so give the model a chance to memorize: "
+    f"train on a small study of {model.ATTACK_N} people until it fits them (near) perfectly. "
+    "The attack of Yeom et al. (2018) flags as a member whoever the model fits with a small "
+    "loss; members are the study's people, non-members the held-out census rows."
+)
+charts.roc(tuple(a.name for a in attacks), False).show(
+    title=f"The loss-threshold attack on models trained on {model.ATTACK_N} people",
+    alt=model.describe_attacks(attacks),
+    roc=model.attack_roc(attacks),
+    truth=model.fpr_rule(),
+)
+st.table(model.attack_table(attacks), hide_index=True, border="horizontal")
+st.markdown(
+    "The **advantage** is the attack's best TPR − FPR (Yeom et al.); the last column is the "
+    "ε that its successes prove with 95% confidence (`epsilon_lower_bound`, as in the "
+    "membership lesson). The non-private model leaks; DP-SGD's models leak less, and no "
+    "attack can prove more than their ε. The proof only ever runs one way: an attack that "
+    "fails does not show a model private."
+)
+controls.page_link(membership.path, label=f"Back to {membership.title}", icon=membership.icon)
+
+# --- 6. What the ε in a model card means ---------------------------------------------------------
+st.header("6. What the ε in a model card means")
+st.markdown(
+    "“Trained with (ε, δ)-DP, ε = 3, δ = 10⁻⁵” means: for **any one training example**, "
+    "the trained weights would have been about as likely without it, up to e^ε, except with "
+    "chance δ. Read it with its parts:\n"
+    "- **the neighbour relation**: add or remove one *example*; a person with 100 examples "
+    "is protected only at about 100ε (group privacy), unless the training is per user;\n"
+    "- **the sample rate q and the steps**: the ε is for exactly this schedule and this "
+    "subsampling; training longer spends more;\n"
+    "- **δ**: well below 1/n, or the promise allows a leak of whole examples;\n"
+    "- **the accountant**: the same training is a smaller ε under PLD than RDP; both are "
+    "upper bounds on the real loss.\n\n"
+    "It does **not** say the model is accurate, fair, or that its *predictions* about a "
+    "person are private: a model may still predict your income from your other columns. "
+    "DP protects your participation, not the facts that everyone's data reveals."
+)
+
+quiz.check_yourself(
+    "dpsgd",
+    [
+        quiz.Question(
+            "Why does DP-SGD clip each example's gradient?",
+            (
+                "To speed up training",
+                "To bound how far one example moves the sum, so the noise can hide it",
+                "To reduce overfitting",
+            ),  # fmt: skip
+            correct=1,
+            explanation="Without a bound on ‖g_i‖ the sum's sensitivity is unbounded and no "
+            "noise would be enough.",
+        ),
+        quiz.Question(
+            "The same training is reported as ε = 1.5 by one accountant and ε = 1.7 by "
+            "another. Which is right?",
+            (
+                "Both are valid upper bounds; the smaller (PLD) is tighter",
+                "Only the larger",
+                "Neither",
+            ),  # fmt: skip
+            correct=0,
+            explanation="σ = 1.1, q = 0.01, 1,000 steps, δ = 1e-5: PLD 1.515, RDP 1.712 "
+            "(dp-accounting 0.6.0).",
+        ),
+        quiz.Question(
+            "A model card says ε = 2 per example. A person contributed 50 examples. What "
+            "protects that person?",
+            ("ε = 2", "about 50 × 2 = 100, by group privacy", "ε = 2/50"),
+            correct=1,
+            explanation="Add/remove one example is the neighbour relation; a group of k "
+            "examples gets kε.",
+        ),
+    ],
+)
