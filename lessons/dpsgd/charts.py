@@ -17,19 +17,20 @@ LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLi
 ARROWS = ("gradient", "clipped", "sum of clipped", "sum + noise")
 ARROW_COLOURS = [ui_charts.GREY, ui_charts.BLUE, ui_charts.BLACK, ui_charts.VERMILLION]
 STEP_DOMAIN = (-4.0, 4.0)
+ATTACK_COLOURS = (ui_charts.GREY, ui_charts.BLUE, ui_charts.GREEN)  # non-private, ε = 1, 10
 
 
 @datasets.cached(max_entries=4)
 def one_step(height: int = 320) -> ui_charts.Template:
     """Template: arrows from the origin in the plane of two weights (fixed −4..4 both ways):
     each person's gradient, clipped to the circle of radius C, their sum, and the sum with
-    noise. Datasets "arrows" (arrow, person, x, y) and "circle" (x, y, order)."""
+    noise. Datasets "arrows" (arrow, person, x0, y0, x, y) and "circle" (x, y, order)."""
     scale = alt.Scale(domain=list(STEP_DOMAIN), nice=False, clamp=True)
     arrows = (
         alt.Chart(alt.NamedData(name="arrows"))
         .mark_rule(strokeWidth=2.5)
         .encode(
-            x=alt.datum(0, scale=scale), y=alt.datum(0, scale=scale),
+            x=alt.X("x0:Q", scale=scale), y=alt.Y("y0:Q", scale=scale),
             x2="x:Q", y2="y:Q",
             color=alt.Color("arrow:N", sort=list(ARROWS),
                             scale=alt.Scale(domain=list(ARROWS), range=ARROW_COLOURS),

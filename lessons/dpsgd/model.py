@@ -122,6 +122,11 @@ def accuracy(weights: np.ndarray, x: np.ndarray, y: np.ndarray) -> float:
     return float(np.mean((x @ weights[:-1] + weights[-1] > 0) == (y == 1)))
 
 
+def expected_batch() -> int:
+    """q·n, the expected batch size, in whole people."""
+    return round(SAMPLE_RATE * len(data().y_train))
+
+
 def steps() -> int:
     return round(EPOCHS / SAMPLE_RATE)
 
@@ -217,7 +222,8 @@ def step_frame(clip: float, sigma: float, seed: int) -> pd.DataFrame:
     rows = [("gradient", i, g[0], g[1]) for i, g in enumerate(grads)]
     rows += [("clipped", i, g[0], g[1]) for i, g in enumerate(clipped)]
     rows += [("sum of clipped", 0, total[0], total[1]), ("sum + noise", 0, noisy[0], noisy[1])]
-    return pd.DataFrame(rows, columns=["arrow", "person", "x", "y"])
+    frame = pd.DataFrame(rows, columns=["arrow", "person", "x", "y"])
+    return frame.assign(x0=0.0, y0=0.0)[["arrow", "person", "x0", "y0", "x", "y"]]
 
 
 def clip_circle(clip: float) -> pd.DataFrame:

@@ -105,8 +105,8 @@ def clipping() -> None:
         f"At C = {text.number(clip)}, {text.percent(result.clipped_share)} of the gradients "
         f"are shortened, and the average gradient points {text.percent(result.bias)} off (its "
         "relative error): that is the **bias** of a small C. The noise on the average is σC "
-        f"divided by the expected batch q·n = {text.number(model.SAMPLE_RATE * len(data.y_train))}"
-        f": ± {text.number(result.noise)} per coordinate at the σ that ε = 1 needs, growing "
+        f"divided by the expected batch q·n = {text.number(model.expected_batch())}: "
+        f"± {text.number(result.noise)} per coordinate at the σ that ε = 1 needs, growing "
         "in proportion to C. A large C keeps every gradient, and pays in **noise**."
     )
 
@@ -117,7 +117,7 @@ clipping()
 st.header("3. Accuracy against ε")
 st.markdown(
     f"Train with C = {text.number(model.DEFAULT_CLIP)}, q = {text.number(model.SAMPLE_RATE)} "
-    f"(a batch of about {text.number(model.SAMPLE_RATE * len(data.y_train))}) for "
+    f"(a batch of about {text.number(model.expected_batch())}) for "
     f"{model.EPOCHS} epochs ({text.number(model.steps())} steps), with the σ that "
     "`dpsgd_noise_multiplier` finds for each ε at δ = 10⁻⁵."
 )
@@ -209,7 +209,7 @@ st.markdown(
     "The attack of Yeom et al. (2018) flags as a member whoever the model fits with a small "
     "loss; members are the study's people, non-members the held-out census rows."
 )
-charts.roc(tuple(a.name for a in attacks), False).show(
+charts.roc(tuple(a.name for a in attacks), False, colours=charts.ATTACK_COLOURS).show(
     title=f"The loss-threshold attack on models trained on {model.ATTACK_N} people",
     alt=model.describe_attacks(attacks),
     roc=model.attack_roc(attacks),

@@ -60,10 +60,16 @@ def score_histograms(height: int = 260) -> ui_charts.Template:
 
 
 @datasets.cached(max_entries=8)
-def roc(curves: tuple[str, ...], with_region: bool, height: int = 300) -> ui_charts.Template:
+def roc(
+    curves: tuple[str, ...],
+    with_region: bool,
+    height: int = 300,
+    colours: tuple[str, ...] | None = None,
+) -> ui_charts.Template:
     """Template: ROC curves (true- against false-positive rate, both 0..1), the diagonal of
     guessing, the 1% false-positive rate as a labelled rule and, `with_region`, the edge of
-    the (ε, δ) privacy region as a dashed black line. Datasets "roc" (fpr, tpr, curve),
+    the (ε, δ) privacy region as a dashed black line; `colours` one per curve (default: grey
+    then blue). Datasets "roc" (fpr, tpr, curve),
     "truth" (x, label) and, with the region, "region" (fpr, tpr)."""
     unit = alt.Scale(domain=[0.0, 1.0], nice=False)
     x = alt.X("fpr:Q", title="false-positive rate (non-members flagged)", scale=unit,
@@ -84,7 +90,10 @@ def roc(curves: tuple[str, ...], with_region: bool, height: int = 300) -> ui_cha
             color=alt.Color(
                 "curve:N",
                 sort=list(curves),
-                scale=alt.Scale(domain=list(curves), range=CURVE_COLOURS[-len(curves) :]),
+                scale=alt.Scale(
+                    domain=list(curves),
+                    range=list(colours) if colours else CURVE_COLOURS[-len(curves) :],
+                ),
                 legend=LEGEND,
             ),
             tooltip=[

@@ -176,7 +176,7 @@ def test_code_and_downloads(monkeypatch) -> None:
     assert namespace["frame"]["sigma"].iloc[0] == pytest.approx(lesson.NOISE_TABLE[1.0])
     assert namespace["frame"]["test accuracy"].iloc[0] > 0.8
     assert sent["dps_dl_accuracy"][1][0] == "epsilon,model,accuracy,low,high"
-    assert sent["dps_dl_step"][1][0] == "arrow,person,x,y"
+    assert sent["dps_dl_step"][1][0] == "arrow,person,x0,y0,x,y"
 
 
 def test_quiz_feedback() -> None:
