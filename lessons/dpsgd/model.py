@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 import dp
 from ui import datasets, text
@@ -459,4 +460,44 @@ def describe_attacks(results: tuple[Attack, ...]) -> str:
     return (
         f"ROC curves of the loss-threshold membership attack on models trained on "
         f"{ATTACK_N} census people, members against held-out non-members. {parts}."
+    )
+
+
+@dataclass(frozen=True)
+class AttackView:
+    roc: pd.DataFrame
+    table: pa.Table
+    description: str
+
+
+@datasets.cached(max_entries=1)
+def attack_view() -> AttackView:
+    """Section 5's frames and words, made once per process (a rerun only sends them)."""
+    results = attacks()
+    return AttackView(
+        attack_roc(results),
+        pa.Table.from_pandas(attack_table(results), preserve_index=False),
+        describe_attacks(results),
+    )
+
+
+@dataclass(frozen=True)
+class CurveView:
+    curve: pd.DataFrame
+    short: str
+    long: str
+    answer: int
+    explanation: str
+
+
+@datasets.cached(max_entries=1)
+def curve_view() -> CurveView:
+    """Section 3's frame and words, made once per process."""
+    curve = accuracy_curve()
+    return CurveView(
+        curve,
+        describe_curve(curve),
+        describe_curve(curve, long=True),
+        prediction_answer(),
+        prediction_explanation(),
     )

@@ -128,20 +128,21 @@ quiz.check_yourself(
             "At the same ε, which model predicts income better: DP-SGD on every column, or "
             "the previous lesson's model trained on randomized-response data?",
             ("DP-SGD, at every ε", "Randomized response, at every ε", "It depends on ε"),
-            correct=model.prediction_answer(),
-            explanation=model.prediction_explanation(),
+            correct=model.curve_view().answer,
+            explanation=model.curve_view().explanation,
         )
     ],
     title="Predict first",
 )
-curve = model.accuracy_curve()
+view = model.curve_view()
+curve = view.curve
 previous = next(lesson for lesson in LESSONS if lesson.folder == "private_ml")
 charts.accuracy_by_epsilon().show(
     title="Test accuracy against ε",
-    alt=model.describe_curve(curve),
+    alt=view.short,
     accuracy=curve,
 )
-st.markdown(model.describe_curve(curve, long=True))
+st.markdown(view.long)
 controls.page_link(previous.path, label=f"Back to {previous.title}", icon=previous.icon)
 snippets.TRAIN.show(epsilon=1.0)
 downloads.download_csv(curve, filename="dpsgd-accuracy.csv", key="dps_dl_accuracy")
@@ -203,6 +204,7 @@ st.markdown(
 st.header("5. Attack the model")
 membership = next(lesson for lesson in LESSONS if lesson.folder == "membership")
 attacks = model.attacks()
+shown = model.attack_view()
 st.markdown(
     f"Memorizing is what a membership attack finds, so give the model a chance to memorize: "
     f"train on a small study of {model.ATTACK_N} people until it fits them (near) perfectly. "
@@ -211,11 +213,11 @@ st.markdown(
 )
 charts.roc(tuple(a.name for a in attacks), False, colours=charts.ATTACK_COLOURS).show(
     title=f"The loss-threshold attack on models trained on {model.ATTACK_N} people",
-    alt=model.describe_attacks(attacks),
-    roc=model.attack_roc(attacks),
+    alt=shown.description,
+    roc=shown.roc,
     truth=model.fpr_rule(),
 )
-st.table(model.attack_table(attacks), hide_index=True, border="horizontal")
+st.table(shown.table, hide_index=True, border="horizontal")
 st.markdown(
     "The **advantage** is the attack's best TPR − FPR (Yeom et al.); the last column is the "
     "ε that its successes prove with 95% confidence (`epsilon_lower_bound`, as in the "
