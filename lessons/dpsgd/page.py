@@ -121,31 +121,51 @@ st.markdown(
     f"{model.EPOCHS} epochs ({text.number(model.steps())} steps), with the σ that "
     "`dpsgd_noise_multiplier` finds for each ε at δ = 10⁻⁵."
 )
-quiz.check_yourself(
-    "dpsgd_predict",
-    [
-        quiz.Question(
-            "At the same ε, which model predicts income better: DP-SGD on every column, or "
-            "the previous lesson's model trained on randomized-response data?",
-            ("DP-SGD, at every ε", "Randomized response, at every ε", "It depends on ε"),
-            correct=model.curve_view().answer,
-            explanation=model.curve_view().explanation,
+PREDICTIONS = ("DP-SGD, at every ε", "Randomized response, at every ε", "It depends on ε")
+
+
+def _reveal_curve() -> None:
+    st.session_state["dps_curve_revealed"] = True
+
+
+@st.fragment
+def accuracy_against_epsilon() -> None:
+    """The prediction, then the trainings' accuracy (a fragment: the 18 trainings run when a
+    student first asks for them, once per process)."""
+    guess = st.radio(
+        "Predict first: at the same ε, which model predicts income better, DP-SGD on every "
+        "column or the previous lesson's model trained on randomized-response data?",
+        PREDICTIONS,
+        index=None,
+        key="dps_guess",
+    )
+    st.button("Train the models and show", key="dps_train", on_click=_reveal_curve,
+              icon=":material/model_training:")  # fmt: skip
+    if not st.session_state.get("dps_curve_revealed"):
+        st.caption("The accuracies appear here once you have made your guess.")
+        return
+    if model.curve_ready():
+        view = model.curve_view()
+    else:
+        with st.spinner("Training 19 models on 26,149 people (a few seconds, once)…"):
+            view = model.curve_view()
+    if guess is not None:
+        right = PREDICTIONS.index(guess) == view.answer
+        (st.success if right else st.info)(
+            ("Right. " if right else f"The answer: “{PREDICTIONS[view.answer]}”. ")
+            + view.explanation
         )
-    ],
-    title="Predict first",
-)
-view = model.curve_view()
-curve = view.curve
+    charts.accuracy_by_epsilon().show(
+        title="Test accuracy against ε", alt=view.short, accuracy=view.curve
+    )
+    st.markdown(view.long)
+    downloads.download_csv(view.curve, filename="dpsgd-accuracy.csv", key="dps_dl_accuracy")
+
+
+accuracy_against_epsilon()
 previous = next(lesson for lesson in LESSONS if lesson.folder == "private_ml")
-charts.accuracy_by_epsilon().show(
-    title="Test accuracy against ε",
-    alt=view.short,
-    accuracy=curve,
-)
-st.markdown(view.long)
 controls.page_link(previous.path, label=f"Back to {previous.title}", icon=previous.icon)
 snippets.TRAIN.show(epsilon=1.0)
-downloads.download_csv(curve, filename="dpsgd-accuracy.csv", key="dps_dl_accuracy")
 
 # --- 4. The accountant ---------------------------------------------------------------------------
 st.header("4. The accountant")
@@ -203,28 +223,41 @@ st.markdown(
 # --- 5. Attack the model -------------------------------------------------------------------------
 st.header("5. Attack the model")
 membership = next(lesson for lesson in LESSONS if lesson.folder == "membership")
-attacks = model.attacks()
-shown = model.attack_view()
-st.markdown(
-    f"Memorizing is what a membership attack finds, so give the model a chance to memorize: "
-    f"train on a small study of {model.ATTACK_N} people until it fits them (near) perfectly. "
-    "The attack of Yeom et al. (2018) flags as a member whoever the model fits with a small "
-    "loss; members are the study's people, non-members the held-out census rows."
-)
-charts.roc(tuple(a.name for a in attacks), False, colours=charts.ATTACK_COLOURS).show(
-    title=f"The loss-threshold attack on models trained on {model.ATTACK_N} people",
-    alt=shown.description,
-    roc=shown.roc,
-    truth=model.fpr_rule(),
-)
-st.table(shown.table, hide_index=True, border="horizontal")
-st.markdown(
-    "The **advantage** is the attack's best TPR − FPR (Yeom et al.); the last column is the "
-    "ε that its successes prove with 95% confidence (`epsilon_lower_bound`, as in the "
-    "membership lesson). The non-private model leaks; DP-SGD's models leak less, and no "
-    "attack can prove more than their ε. The proof only ever runs one way: an attack that "
-    "fails does not show a model private."
-)
+
+
+def _run_attack() -> None:
+    st.session_state["dps_attack_run"] = True
+
+
+@st.fragment
+def attack_the_model() -> None:
+    """The attack on four models, run when asked (a fragment)."""
+    st.button("Train on 60 people and attack", key="dps_attack", on_click=_run_attack,
+              icon=":material/target:")  # fmt: skip
+    if not st.session_state.get("dps_attack_run"):
+        return
+    if model.attack_ready():
+        shown = model.attack_view()
+    else:
+        with st.spinner("Training three models on 60 people and attacking them…"):
+            shown = model.attack_view()
+    charts.roc(shown.names, False, colours=charts.ATTACK_COLOURS).show(
+        title=f"The loss-threshold attack on models trained on {model.ATTACK_N} people",
+        alt=shown.description,
+        roc=shown.roc,
+        truth=model.fpr_rule(),
+    )
+    st.table(shown.table, hide_index=True, border="horizontal")
+    st.markdown(
+        "The **advantage** is the attack's best TPR − FPR (Yeom et al.); the last column is "
+        "the ε that its successes prove with 95% confidence (`epsilon_lower_bound`, as in the "
+        "membership lesson). The non-private model leaks; DP-SGD's models leak less, and no "
+        "attack can prove more than their ε. The proof only ever runs one way: an attack "
+        "that fails does not show a model private."
+    )
+
+
+attack_the_model()
 controls.page_link(membership.path, label=f"Back to {membership.title}", icon=membership.icon)
 
 # --- 6. What the ε in a model card means ---------------------------------------------------------

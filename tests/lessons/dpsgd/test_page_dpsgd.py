@@ -150,12 +150,19 @@ def test_the_accountant_chart_is_dp_accounting(sigma) -> None:
     assert np.all(pld <= rdp)
 
 
-def test_the_page_shows_the_attack_and_the_prediction() -> None:
+def test_the_curve_and_the_attack_wait_for_the_student() -> None:
     at = run_lesson(PAGE)
+    assert not at.table and "Test accuracy against ε" not in str(at.get("vega_lite_chart"))
+    view = lesson.curve_view()
+    options = ("DP-SGD, at every ε", "Randomized response, at every ε", "It depends on ε")
+    at.radio(key="dps_guess").set_value(options[view.answer]).run()
+    at.button(key="dps_train").click().run(timeout=120)
+    assert at.success[-1].value.startswith("Right.")
+    frames = frames_of(chart_titled(at, "Test accuracy against ε"))
+    np.testing.assert_allclose(frames["accuracy"]["accuracy"], view.curve["accuracy"])
+    at.button(key="dps_attack").click().run(timeout=120)
     table = at.table[0].value
     assert table["model"].tolist() == [a.name for a in lesson.attacks()]
-    answer_quiz(at, "dpsgd_predict", 0, lesson.prediction_answer())
-    assert at.success[-1].value.startswith("Right.")
     assert "Chua et al." in prose(at)
 
 
@@ -170,6 +177,7 @@ def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
 def test_code_and_downloads(monkeypatch) -> None:
     sent = record_downloads(monkeypatch)
     at = run_lesson(PAGE)
+    at.button(key="dps_train").click().run(timeout=120)
     (code,) = code_texts(at, "dpsgd_noise_multiplier")
     namespace: dict = {}
     exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
