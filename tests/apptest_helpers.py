@@ -213,3 +213,43 @@ def chart_rows(element) -> list[dict]:
 def specs_and_frames(at: AppTest) -> list[tuple[dict, dict[str, pd.DataFrame]]]:
     """Every chart of the run as (spec, named datasets as DataFrames), in page order."""
     return [(spec_of(element), frames_of(element)) for element in charts(at)]
+
+
+def hosted_page(
+    page_file: str, *, upload: tuple[str, bytes] | None = None, timeout_s: float = 60, **params: str
+) -> AppTest:
+    """`hosted_lesson` without the classroom sidebar, after an optional CSV upload; no
+    exception may appear."""
+    at = hosted_lesson(page_file, sidebar=False, timeout_s=timeout_s, **params)
+    if upload is not None:
+        upload_csv(at, *upload)
+    assert not at.exception, at.exception
+    return at
+
+
+def prose(at: AppTest) -> str:
+    """Every markdown block of the run, joined, with Markdown's escapes removed."""
+    return " ".join(block.value for block in at.markdown).replace("\\", "")
+
+
+def widgets_outside_fragments(page_file: str, keys: tuple[str, ...]) -> list[str]:
+    """The `keys` of lessons/`page_file` whose widget is not created inside a function
+    decorated with @st.fragment (such a widget reruns the whole page)."""
+    import ast
+
+    tree = ast.parse((PAGES / page_file).read_text())
+    fragments = {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef)
+        and any(ast.unparse(d) == "st.fragment" for d in node.decorator_list)
+    }
+    owners: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.keyword) and inner.arg == "key":
+                    value = inner.value
+                    if isinstance(value, ast.Constant) and value.value in keys:
+                        owners.setdefault(value.value, node.name)
+    return [key for key in keys if owners.get(key) not in fragments]

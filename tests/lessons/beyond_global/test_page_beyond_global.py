@@ -2,9 +2,7 @@
 numbers it then shows checked against dp/; the leak revealed after a guess, links, code,
 downloads, quiz, an uploaded file."""
 
-import ast
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,13 +14,14 @@ from apptest_helpers import (
     chart_titled,
     code_texts,
     frames_of,
-    hosted_lesson,
+    hosted_page,
     ignored_link_notice,
     metrics,
+    prose,
     record_downloads,
     run_lesson,
     toasts,
-    upload_csv,
+    widgets_outside_fragments,
 )
 from data.census import load_census
 from lessons.beyond_global import model as lesson
@@ -43,15 +42,7 @@ def group(everyone: np.ndarray, size: int) -> np.ndarray:
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
-    if upload is not None:
-        upload_csv(at, *upload)
-    assert not at.exception, at.exception
-    return at
-
-
-def prose(at: AppTest) -> str:
-    return " ".join(block.value for block in at.markdown).replace("\\", "")
+    return hosted_page(PAGE, upload=upload, timeout_s=120, **params)
 
 
 @pytest.mark.parametrize("size", lesson.SIZES)
@@ -230,20 +221,10 @@ def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
 
 
 def test_every_section_with_its_own_control_is_a_fragment() -> None:
-    tree = ast.parse((Path(lesson.__file__).parent / "page.py").read_text())
-    fragments = {
-        node.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef)
-        and any(ast.unparse(d) == "st.fragment" for d in node.decorator_list)
-    }
-    owners: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef):
-            for inner in ast.walk(node):
-                if isinstance(inner, ast.keyword) and inner.arg == "key":
-                    value = inner.value
-                    if isinstance(value, ast.Constant) and str(value.value).startswith("bg_"):
-                        owners.setdefault(value.value, node.name)
-    for key in ("bg_leak_guess", "bg_eps", "bg_bound", "bg_ptr_eps", "bg_k", "bg_sa_eps"):
-        assert owners.get(key) in fragments, (key, owners.get(key), fragments)
+    """Each section's widgets rerun only their own section."""
+    assert (
+        widgets_outside_fragments(
+            PAGE, ("bg_leak_guess", "bg_eps", "bg_bound", "bg_ptr_eps", "bg_k", "bg_sa_eps")
+        )
+        == []
+    )

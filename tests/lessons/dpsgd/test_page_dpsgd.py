@@ -3,9 +3,7 @@ differences, the trainer against scikit-learn at σ = 0 and C = ∞, the noise t
 dp-accounting, accuracy rising with ε and the attack's advantage shrinking with it (with
 seeds), every widget at its extremes, links, code, downloads, quiz."""
 
-import ast
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,13 +16,14 @@ from apptest_helpers import (
     chart_titled,
     code_texts,
     frames_of,
-    hosted_lesson,
+    hosted_page,
     ignored_link_notice,
     metrics,
+    prose,
     record_downloads,
     run_lesson,
     toasts,
-    upload_csv,
+    widgets_outside_fragments,
 )
 from lessons.dpsgd import model as lesson
 from ui import text
@@ -33,15 +32,7 @@ PAGE = "dpsgd/page.py"
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    at = hosted_lesson(PAGE, sidebar=False, timeout_s=120, **params)
-    if upload is not None:
-        upload_csv(at, *upload)
-    assert not at.exception, at.exception
-    return at
-
-
-def prose(at: AppTest) -> str:
-    return " ".join(block.value for block in at.markdown).replace("\\", "")
+    return hosted_page(PAGE, upload=upload, timeout_s=120, **params)
 
 
 def test_per_example_gradients_match_finite_differences() -> None:
@@ -199,20 +190,10 @@ def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
 
 
 def test_every_section_with_its_own_control_is_a_fragment() -> None:
-    tree = ast.parse((Path(lesson.__file__).parent / "page.py").read_text())
-    fragments = {
-        node.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef)
-        and any(ast.unparse(d) == "st.fragment" for d in node.decorator_list)
-    }
-    owners: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef):
-            for inner in ast.walk(node):
-                if isinstance(inner, ast.keyword) and inner.arg == "key":
-                    value = inner.value
-                    if isinstance(value, ast.Constant) and str(value.value).startswith("dps_"):
-                        owners.setdefault(value.value, node.name)
-    for key in ("dps_step_clip", "dps_step_sigma", "dps_clip", "dps_acc_sigma"):
-        assert owners.get(key) in fragments, (key, owners.get(key), fragments)
+    """Each section's widgets rerun only their own section."""
+    assert (
+        widgets_outside_fragments(
+            PAGE, ("dps_step_clip", "dps_step_sigma", "dps_clip", "dps_acc_sigma")
+        )
+        == []
+    )

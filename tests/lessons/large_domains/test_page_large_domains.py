@@ -2,9 +2,7 @@
 numbers it then shows checked against dp/; the prediction, links, code, downloads, quiz, an
 uploaded file."""
 
-import ast
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,13 +14,14 @@ from apptest_helpers import (
     chart_titled,
     code_texts,
     frames_of,
-    hosted_lesson,
+    hosted_page,
     ignored_link_notice,
     metrics,
+    prose,
     record_downloads,
     run_lesson,
     toasts,
-    upload_csv,
+    widgets_outside_fragments,
 )
 from data.census import load_census
 from lessons.large_domains import model as lesson
@@ -32,15 +31,7 @@ PAGE = "large_domains/page.py"
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
-    if upload is not None:
-        upload_csv(at, *upload)
-    assert not at.exception, at.exception
-    return at
-
-
-def prose(at: AppTest) -> str:
-    return " ".join(block.value for block in at.markdown).replace("\\", "")
+    return hosted_page(PAGE, upload=upload, timeout_s=120, **params)
 
 
 @pytest.mark.parametrize("epsilon", [0.25, 6.0, 2.0])
@@ -160,20 +151,5 @@ def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
 
 
 def test_every_section_with_its_own_control_is_a_fragment() -> None:
-    tree = ast.parse((Path(lesson.__file__).parent / "page.py").read_text())
-    fragments = {
-        node.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef)
-        and any(ast.unparse(d) == "st.fragment" for d in node.decorator_list)
-    }
-    owners: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef):
-            for inner in ast.walk(node):
-                if isinstance(inner, ast.keyword) and inner.arg == "key":
-                    value = inner.value
-                    if isinstance(value, ast.Constant) and str(value.value).startswith("ld_"):
-                        owners.setdefault(value.value, node.name)
-    for key in ("ld_eps", "ld_live_eps", "ld_eps0", "ld_n"):
-        assert owners.get(key) in fragments, (key, owners.get(key), fragments)
+    """Each section's widgets rerun only their own section."""
+    assert widgets_outside_fragments(PAGE, ("ld_eps", "ld_live_eps", "ld_eps0", "ld_n")) == []

@@ -2,9 +2,6 @@
 it then shows checked against dp/ and scikit-learn; the ROC, the privacy region, the audit,
 links, code, downloads, quiz, an uploaded file."""
 
-import ast
-from pathlib import Path
-
 import numpy as np
 import pytest
 from sklearn.metrics import roc_curve
@@ -16,13 +13,14 @@ from apptest_helpers import (
     chart_titled,
     code_texts,
     frames_of,
-    hosted_lesson,
+    hosted_page,
     ignored_link_notice,
     metrics,
+    prose,
     record_downloads,
     run_lesson,
     toasts,
-    upload_csv,
+    widgets_outside_fragments,
 )
 from lessons.membership import model as lesson
 from ui import controls, text
@@ -36,15 +34,7 @@ FOUND = "Members found when 1% of non-members are flagged"
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
-    if upload is not None:
-        upload_csv(at, *upload)
-    assert not at.exception, at.exception
-    return at
-
-
-def prose(at: AppTest) -> str:
-    return " ".join(block.value for block in at.markdown).replace("\\", "")
+    return hosted_page(PAGE, upload=upload, timeout_s=120, **params)
 
 
 def scores_by_hand(n: int, d: int) -> tuple[np.ndarray, np.ndarray]:
@@ -249,20 +239,8 @@ def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
 
 
 def test_every_section_with_its_own_control_is_a_fragment() -> None:
-    tree = ast.parse((Path(lesson.__file__).parent / "page.py").read_text())
-    fragments = {
-        node.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef)
-        and any(ast.unparse(d) == "st.fragment" for d in node.decorator_list)
-    }
-    owners: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef):
-            for inner in ast.walk(node):
-                if isinstance(inner, ast.keyword) and inner.arg == "key":
-                    value = inner.value
-                    if isinstance(value, ast.Constant) and str(value.value).startswith("mi_"):
-                        owners.setdefault(value.value, node.name)
-    for key in ("mi_mechanism", "mi_eps", "mi_audit_eps", "mi_trials"):
-        assert owners.get(key) in fragments, (key, owners.get(key), fragments)
+    """Each section's widgets rerun only their own section."""
+    assert (
+        widgets_outside_fragments(PAGE, ("mi_mechanism", "mi_eps", "mi_audit_eps", "mi_trials"))
+        == []
+    )

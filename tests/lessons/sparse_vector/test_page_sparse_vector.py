@@ -2,9 +2,6 @@
 it then shows checked against dp/ at the chosen values; the spot-the-flaw guess and audit,
 links, code, downloads, quiz, an uploaded file."""
 
-import ast
-from pathlib import Path
-
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -15,14 +12,15 @@ from apptest_helpers import (
     chart_titled,
     code_texts,
     frames_of,
-    hosted_lesson,
+    hosted_page,
     ignored_link_notice,
     metrics,
+    prose,
     record_downloads,
     run_lesson,
     spec_of,
     toasts,
-    upload_csv,
+    widgets_outside_fragments,
 )
 from data.census import load_census
 from lessons.sparse_vector import model as lesson
@@ -53,15 +51,7 @@ def audit_rows():
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
-    if upload is not None:
-        upload_csv(at, *upload)
-    assert not at.exception, at.exception
-    return at
-
-
-def prose(at: AppTest) -> str:
-    return " ".join(block.value for block in at.markdown).replace("\\", "")
+    return hosted_page(PAGE, upload=upload, timeout_s=120, **params)
 
 
 def outcome_split(answers: np.ndarray, threshold: float, epsilon: float) -> tuple[float, ...]:
@@ -263,23 +253,9 @@ def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
     assert metrics(at)["Questions whose true count reaches T"] == "5 of 15"
 
 
-def test_every_section_with_a_control_is_a_fragment() -> None:
-    """Sections 2–4 rerun on their own; only the threshold (which every section uses) reruns
-    the page."""
-    tree = ast.parse((Path(lesson.__file__).parent / "page.py").read_text())
-    fragments = {
-        node.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef)
-        and any(ast.unparse(d) == "st.fragment" for d in node.decorator_list)
-    }
-    owners: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef):
-            for inner in ast.walk(node):
-                if isinstance(inner, ast.keyword) and inner.arg == "key":
-                    value = inner.value
-                    if isinstance(value, ast.Constant) and str(value.value).startswith("svt_"):
-                        owners.setdefault(value.value, node.name)
-    for key in ("svt_eps", "svt_c", "svt_c_eps", "svt_guess", "svt_audit"):
-        assert owners.get(key) in fragments, (key, owners.get(key), fragments)
+def test_every_section_with_its_own_control_is_a_fragment() -> None:
+    """Each section's widgets rerun only their own section."""
+    assert (
+        widgets_outside_fragments(PAGE, ("svt_eps", "svt_c", "svt_c_eps", "svt_guess", "svt_audit"))
+        == []
+    )
