@@ -212,7 +212,7 @@ def step_people() -> tuple[np.ndarray, np.ndarray]:
     return grads, d.y_train[rows]
 
 
-@datasets.cached(max_entries=64)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def step_frame(clip: float, sigma: float, seed: int) -> pd.DataFrame:
     """Arrows from the origin: each person's gradient, clipped; their sum; the sum with
     N(0, σ²C²) noise (one seeded draw)."""
