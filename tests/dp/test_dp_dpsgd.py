@@ -4,6 +4,7 @@ bad inputs."""
 
 from __future__ import annotations
 
+import logging
 import math
 
 import numpy as np
@@ -78,3 +79,22 @@ def test_an_unreachable_target_raises():
 def test_bad_inputs_name_the_parameter(call, name):
     with pytest.raises((ValueError, TypeError), match=name):
         call()
+
+
+def test_a_large_sample_rate_logs_nothing_and_keeps_dp_accountings_value(caplog):
+    """At q = 0.5 the RDP accountant leaves out fractional orders it cannot evaluate and logs
+    "failed to converge" through absl; dp drops only that line, and the ε is unchanged."""
+    from dp_accounting import GaussianDpEvent, PoissonSampledDpEvent, SelfComposedDpEvent, rdp
+
+    with caplog.at_level(logging.WARNING, logger="absl"):
+        ours = dp.dpsgd_epsilon(1.0, 0.5, 100, 1e-5, accountant="rdp")
+    assert not [r for r in caplog.records if "failed to converge" in r.getMessage()]
+    direct = rdp.RdpAccountant()
+    direct.compose(SelfComposedDpEvent(PoissonSampledDpEvent(0.5, GaussianDpEvent(1.0)), 100))
+    assert ours == direct.get_epsilon(1e-5)
+    # still an upper bound at least as large as the tighter PLD accountant's
+    assert ours >= dp.dpsgd_epsilon(1.0, 0.5, 100, 1e-5, accountant="pld")
+    # and other absl warnings still get through
+    with caplog.at_level(logging.WARNING, logger="absl"):
+        logging.getLogger("absl").warning("something else")
+    assert any(r.getMessage() == "something else" for r in caplog.records)
