@@ -168,6 +168,19 @@ def shared_entries() -> dict[str, int]:
     return {name: len(results) for name, results in _SHARED.items() if len(results)}
 
 
+def is_cached(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
+    """Whether the @cached function `fn` holds a result for these arguments that this session
+    would get now without computing: a shared one on the census, this session's on an upload
+    (so a page can ask before a slow call, and offer a button instead of computing)."""
+    name = f"{fn.__module__}.{fn.__qualname__}"
+    token = (_token(args), _token(tuple(sorted(kwargs.items()))))
+    if on_census():
+        results = _SHARED.get(name)
+        with _LOCK:
+            return results is not None and token in results._results
+    return (name, token) in _session_memo()
+
+
 def shared_bytes() -> int:
     """About how many bytes all shared census results hold now (for tests and benches)."""
     return _TOTAL_BYTES

@@ -186,13 +186,18 @@ def dataset_picker() -> None:
             st.button("Back to the census", key=BACK_KEY, on_click=_back_to_census)
 
 
-def census_only_notice(reason: str) -> None:
+def census_only_notice(reason: str, *, your_file: str | None = None) -> None:
     """For a lesson that always runs on the bundled census: when a file is uploaded, say so
-    (and why), so nobody mistakes the census numbers for their own data."""
+    (and why), so nobody mistakes the census numbers for their own data. `your_file`, for a
+    lesson with a section that does use the file, replaces the pointer to other lessons."""
     if _uploaded() is not None:
         st.info(
-            f"This lesson always uses the bundled census: {reason} Your file is used by the "
-            "lessons that count a column (Laplace, randomized response, k-ary, unary).",
+            f"This lesson always uses the bundled census: {reason} "
+            + (
+                your_file
+                or "Your file is used by the lessons that count a column (Laplace, randomized "
+                "response, k-ary, unary)."
+            ),
             icon=":material/info:",
         )
 

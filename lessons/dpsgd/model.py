@@ -5,11 +5,14 @@ and a loss-threshold membership attack on what it trains.
 Logistic regression predicting income > 50K from the census: the categorical columns one-hot
 encoded, the numeric ones standardized with the training rows' mean and spread. Neighbours
 add or remove one training example (DP-SGD's relation, and the one a model card's ε uses).
-The lesson always uses the bundled census."""
+Sections 1–6 always use the bundled census; section 7 trains on an uploaded file."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,6 +20,7 @@ import pandas as pd
 import pyarrow as pa
 
 import dp
+from data.upload import MAX_CATEGORIES, Condition
 from ui import datasets, text
 
 CATEGORICAL = ("Sex", "Race", "MaritalStatus", "Relationship", "Education", "Occupation",
@@ -527,3 +531,213 @@ def curve_ready() -> bool:
 
 def attack_ready() -> bool:
     return datasets.shared_entries().get(f"{__name__}.attack_view", 0) > 0
+
+
+# --- 7. your file --------------------------------------------------------------------------------
+# An uploaded CSV file: predict one yes/no question about a row ("column = value") from the
+# other columns, with the same trainer, schedule and σ table as the census (q = 0.01, 300
+# steps, δ = 1e-5; δ stays below 1/n because at most MAX_ROWS rows are used). It trains only
+# when the student presses the button, reporting progress; the result stays in this session.
+MAX_ROWS = 30_000  # a random MAX_ROWS of a larger file (about the census's size)
+MAX_FEATURES = 100  # columns of the model, in the file's column order, until this many
+MIN_TRAIN = 50
+MIN_TEST = 20
+UPLOAD_SEED = 7
+UPLOAD_MODELS = ("DP-SGD", "non-private", "always the more common answer")
+UPLOAD_TRAININGS = 1 + len(EPSILONS) * SEEDS  # the non-private model, then DP-SGD
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The upload as a learning problem: `data` is None when it cannot be trained on, and
+    `problem` says why (plain text); `note` says what was used and what was left out."""
+
+    data: Data | None
+    problem: str
+    note: str
+
+
+def prepare(frame: pd.DataFrame, target: Condition) -> Prepared:
+    """One-hot text columns (2 to MAX_CATEGORIES values; missing: no category), standardized
+    numeric ones (with the training rows' mean and spread; missing: the mean), in the file's
+    column order up to MAX_FEATURES features; the target's own column is never a feature."""
+    rng = np.random.default_rng(UPLOAD_SEED)
+    total = len(frame)
+    if total > MAX_ROWS:
+        frame = frame.iloc[np.sort(rng.choice(total, size=MAX_ROWS, replace=False))]
+    y = target.mask(frame).to_numpy().astype(float)
+    test = rng.random(len(frame)) < TEST_SHARE
+    blocks: list[np.ndarray] = []
+    names: list[str] = []
+    left_out: list[str] = []
+    for column in frame.columns:
+        if str(column) == target.column:
+            continue
+        series = frame[column]
+        if pd.api.types.is_bool_dtype(series) or pd.api.types.is_numeric_dtype(series):
+            values = series.to_numpy(dtype=float, na_value=np.nan)
+            seen = values[~test & ~np.isnan(values)]
+            spread = float(seen.std()) if seen.size else 0.0
+            if not spread > 0:
+                left_out.append(f"{column} (one value)")
+                continue
+            new = [np.nan_to_num((values - seen.mean()) / spread, nan=0.0)]
+            new_names = [f"{column} (standardized)"]
+        elif pd.api.types.is_datetime64_any_dtype(series):
+            left_out.append(f"{column} (dates)")
+            continue
+        else:
+            text_values = series.astype("string")
+            categories = sorted(text_values.dropna().unique())
+            if not 2 <= len(categories) <= MAX_CATEGORIES:
+                left_out.append(f"{column} ({len(categories):,} values)")
+                continue
+            as_array = text_values.to_numpy(dtype=object, na_value=None)
+            new = [(as_array == category).astype(float) for category in categories]
+            new_names = [f"{column} = {category}" for category in categories]
+        if len(names) + len(new) > MAX_FEATURES:
+            left_out.append(f"{column} (past the {MAX_FEATURES} features a model may have)")
+            continue
+        blocks += new
+        names += new_names
+    sampled = (
+        f"a random {text.number(MAX_ROWS)} of its {text.number(total)} rows"
+        if total > MAX_ROWS
+        else f"its {text.number(total)} rows"
+    )
+    note = (
+        f"Predicting “{target.label}” from {len(names)} features of the file's other columns, "
+        f"using {sampled}." + (f" Left out: {'; '.join(left_out)}." if left_out else "")
+    )
+    if not names:
+        why = "; ".join(left_out) or "the file has one column"
+        return Prepared(None, f"No other column of this file can be a feature: {why}.", note)
+    x = np.column_stack(blocks)
+    train_y, test_y = y[~test], y[test]
+    if train_y.size < MIN_TRAIN or test_y.size < MIN_TEST:
+        return Prepared(None, f"The file is too small to train and test a model: it needs at "
+                        f"least {MIN_TRAIN + MIN_TEST} rows, better hundreds.", note)  # fmt: skip
+    if train_y.min() == train_y.max():
+        return Prepared(None, f"Every training row answers “{target.label}” the same way: "
+                        "there is nothing to learn. Pick another question.", note)  # fmt: skip
+    return Prepared(Data(tuple(names), x[~test], train_y, x[test], test_y), "", note)
+
+
+@datasets.cached(max_entries=4)
+def upload_problem(target: Condition) -> Prepared:
+    """The active file (only ever an upload here) prepared for `target`, kept in the session."""
+    return prepare(datasets.active().frame, target)
+
+
+_PROGRESS: contextvars.ContextVar[Callable[[float, str], None] | None] = contextvars.ContextVar(
+    "dpsgd_progress", default=None
+)
+
+
+@contextlib.contextmanager
+def reporting(callback: Callable[[float, str], None]):
+    """Within this block, the upload's trainings call `callback(share done, message)`."""
+    token = _PROGRESS.set(callback)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+def _report(done: int, message: str) -> None:
+    callback = _PROGRESS.get()
+    if callback is not None:
+        callback(done / UPLOAD_TRAININGS, message)
+
+
+@dataclass(frozen=True)
+class UploadView:
+    curve: pd.DataFrame
+    short: str
+    long: str
+
+
+def upload_curve(d: Data) -> pd.DataFrame:
+    """Section 3's curve on the file: DP-SGD at every ε (SEEDS trainings each), the
+    non-private model, and the baseline that always answers the training rows' majority."""
+    majority = float(d.y_train.mean() >= 0.5)
+    baseline = float(np.mean(d.y_test == majority))
+    _report(0, "Training the non-private model…")
+    base = accuracy(train(0.0, math.inf, seed=SEED_TRAIN, x=d.x_train, y=d.y_train),
+                    d.x_test, d.y_test)  # fmt: skip
+    rows, done = [], 1
+    for epsilon in EPSILONS:
+        runs = []
+        for run in range(SEEDS):
+            _report(done, f"Training DP-SGD at ε = {text.number(epsilon)} "
+                          f"({done + 1} of {UPLOAD_TRAININGS})…")  # fmt: skip
+            weights = train(noise_for(epsilon), DEFAULT_CLIP, seed=SEED_TRAIN + 100 * (run + 1),
+                            x=d.x_train, y=d.y_train)  # fmt: skip
+            runs.append(accuracy(weights, d.x_test, d.y_test))
+            done += 1
+        values = np.array(runs)
+        se = values.std(ddof=1) / math.sqrt(SEEDS)
+        rows += [
+            (epsilon, UPLOAD_MODELS[0], values.mean(), values.mean() - se, values.mean() + se),
+            (epsilon, UPLOAD_MODELS[1], base, base, base),
+            (epsilon, UPLOAD_MODELS[2], baseline, baseline, baseline),
+        ]
+    _report(UPLOAD_TRAININGS, "Done.")
+    return pd.DataFrame(rows, columns=["epsilon", "model", "accuracy", "low", "high"])
+
+
+def describe_upload(curve: pd.DataFrame, d: Data, target: Condition) -> UploadView:
+    ours = _series(curve, UPLOAD_MODELS[0])
+    base = _series(curve, UPLOAD_MODELS[1]).iloc[0]
+    majority = _series(curve, UPLOAD_MODELS[2]).iloc[0]
+    short = (
+        f"Lines against ε from {text.number(EPSILONS[0])} to {text.number(EPSILONS[-1])} (log "
+        f"x), predicting “{target.label}” on the uploaded file: DP-SGD's test accuracy (mean "
+        f"of {SEEDS} trainings) goes from {text.percent(ours.iloc[0])} to "
+        f"{text.percent(ours.iloc[-1])}; the non-private model has {text.percent(base)}; "
+        f"always giving the more common answer has {text.percent(majority)}."
+    )
+    useful = next((e for e in EPSILONS if ours[e] - majority > 0.01), None)
+    close = next((e for e in EPSILONS if base - ours[e] <= 0.01), None)
+    parts = [
+        f"Trained on {text.number(len(d.y_train))} rows, tested on "
+        f"{text.number(len(d.y_test))} others."
+    ]
+    if base - majority <= 0.01:
+        parts.append(
+            "Even without privacy the model does no better than always giving the more "
+            f"common answer ({text.percent(majority)}): the other columns say little about "
+            "this question, so there is nothing for privacy to cost."
+        )
+    else:
+        parts.append(
+            f"DP-SGD first beats the more common answer by over a point at ε = "
+            f"{text.number(useful)}"
+            if useful is not None
+            else "DP-SGD never beats always giving the more common answer by a point"
+        )
+        parts[-1] += (
+            f", and is within one point of the non-private model's {text.percent(base)} from "
+            f"ε = {text.number(close)} on."
+            if close is not None
+            else f", and stays more than a point below the non-private {text.percent(base)}."
+        )
+        parts.append(
+            "Fewer rows mean a smaller batch q·n for the same noise σC: the smaller the file, "
+            "the more ε it takes."
+        )
+    return UploadView(curve, short, " ".join(parts))
+
+
+@datasets.cached(max_entries=4)
+def upload_view(target: Condition) -> UploadView:
+    """The 19 trainings on the file (call inside `reporting` to see progress), and words."""
+    d = upload_problem(target).data
+    if d is None:
+        raise ValueError("upload_view needs a file that upload_problem can train on")
+    return describe_upload(upload_curve(d), d, target)
+
+
+def upload_ready(target: Condition) -> bool:
+    """Whether this session has trained on the file for `target` (no button then)."""
+    return datasets.is_cached(upload_view, target)

@@ -4,7 +4,7 @@ import streamlit as st
 
 from lessons.catalogue import LESSONS
 from lessons.dpsgd import charts, model, snippets
-from ui import controls, downloads, quiz, text, userdata
+from ui import controls, datasets, downloads, quiz, text, userdata
 
 controls.lesson_header(
     "Private training with DP-SGD",
@@ -13,7 +13,10 @@ controls.lesson_header(
     "what clipping costs, train an income classifier at ε from 0.01 to 10, read the "
     "accountant that turns noise into ε, and attack the models to see what the ε stops.",
 )
-userdata.census_only_notice("its classifier is trained on census columns.")
+userdata.census_only_notice(
+    "sections 1–6 train on census columns.",
+    your_file="Section 7, at the end, trains the same way on your file.",
+)
 data = model.data()
 st.markdown(
     f"The model: logistic regression predicting income > 50K from {len(data.names)} features "
@@ -277,6 +280,62 @@ st.markdown(
     "person are private: a model may still predict your income from your other columns. "
     "DP protects your participation, not the facts that everyone's data reveals."
 )
+
+# --- 7. Your own file -----------------------------------------------------------------------------
+st.header("7. Train on your own file")
+PROGRESS_LABEL = "Preparing…"
+
+
+@st.fragment
+def your_file() -> None:
+    """Section 3's curve on an uploaded file: trained when asked, with a progress bar."""
+    if datasets.on_census():
+        st.markdown(
+            "Upload a CSV file in the sidebar (**Use your own CSV file**) and this section "
+            "trains the same models on it: pick a yes/no question about a row, and DP-SGD "
+            "learns to answer it from the other columns, at every ε of section 3."
+        )
+        return
+    target = userdata.pick_condition(
+        "dps_up_target", default="", label="Predict from the other columns: is the row's…"
+    )
+    if target is None:
+        return
+    problem = model.upload_problem(target)
+    st.caption(text.plain(problem.note))
+    if problem.data is None:
+        st.warning(text.plain(problem.problem), icon=":material/warning:")
+        return
+    if not model.upload_ready(target):
+        slot = st.empty()  # the button goes once the models are trained
+        pressed = slot.button(
+            f"Train {model.UPLOAD_TRAININGS} models on your file",
+            key="dps_up_train",
+            icon=":material/model_training:",
+        )
+        if not pressed:
+            st.caption(
+                f"{model.UPLOAD_TRAININGS} trainings of {text.number(model.steps())} steps "
+                "each, in this browser session only: a few seconds."
+            )
+            return
+        bar = st.progress(0.0, text=PROGRESS_LABEL)
+        with model.reporting(lambda share, message: bar.progress(share, text=message)):
+            view = model.upload_view(target)
+        bar.empty()
+        slot.empty()
+    else:
+        view = model.upload_view(target)
+    charts.upload_accuracy().show(
+        title=f"Test accuracy against ε: {target.label}",
+        alt=view.short,
+        accuracy=view.curve,
+    )
+    st.markdown(text.plain(view.long))
+    downloads.download_csv(view.curve, filename="dpsgd-your-file.csv", key="dps_dl_upload")
+
+
+your_file()
 
 quiz.check_yourself(
     "dpsgd",

@@ -79,6 +79,22 @@ def test_cached_keeps_a_files_results_in_its_session_only() -> None:
     assert datasets.shared_entries()[f"{__name__}.{square.__qualname__}"] == 1
 
 
+def test_is_cached_says_whether_a_call_would_compute() -> None:
+    @datasets.cached()
+    def cube(x: int, *, sign: int = 1) -> int:
+        return sign * x**3
+
+    assert not datasets.is_cached(cube, 2)
+    cube(2)
+    assert datasets.is_cached(cube, 2)
+    assert not datasets.is_cached(cube, 3) and not datasets.is_cached(cube, 2, sign=-1)
+    cube(2, sign=-1)
+    assert datasets.is_cached(cube, 2, sign=-1)
+    datasets.clear_shared()
+    assert not datasets.is_cached(cube, 2)
+    # (on an upload it asks this session's memo: tests/lessons/dpsgd, section 7's button)
+
+
 def test_shared_results_are_bounded() -> None:
     @datasets.cached(max_entries=3)
     def double(x: int) -> int:

@@ -6,6 +6,7 @@ seeds), every widget at its extremes, links, code, downloads, quiz."""
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.linear_model import LogisticRegression
 from streamlit.testing.v1 import AppTest
@@ -25,8 +26,9 @@ from apptest_helpers import (
     toasts,
     widgets_outside_fragments,
 )
+from data.upload import Condition
 from lessons.dpsgd import model as lesson
-from ui import text
+from ui import text, userdata
 
 PAGE = "dpsgd/page.py"
 
@@ -187,6 +189,107 @@ def test_quiz_feedback() -> None:
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
     at = hosted(upload=("jobs.csv", b"Job,Pay\nSales,10\nClerk,30\n"))
     assert "always uses the bundled census" in at.info[0].value
+    assert "Section 7, at the end, trains the same way on your file" in at.info[0].value
+
+
+# --- 7. your file ---------------------------------------------------------------------------------
+def _people(n: int = 2_000, seed: int = 0) -> pd.DataFrame:
+    """A file in which Rich = yes follows Job and Hours (so that a model can learn it), with
+    an ID column (too many values), a date column and a constant one."""
+    rng = np.random.default_rng(seed)
+    job = rng.choice(["Sales", "Clerk", "Manager"], n)
+    hours = rng.normal(40, 10, n).round()
+    rich = np.where((job == "Manager") & (hours > 40), "yes", "no")
+    return pd.DataFrame({
+        "Age": rng.integers(18, 80, n), "Job": job, "Hours": hours, "Rich": rich,
+        "ID": [f"p{i}" for i in range(n)], "When": pd.to_datetime("2026-01-01"), "One": 5,
+    })  # fmt: skip
+
+
+def test_prepare_one_hot_encodes_standardizes_and_never_uses_the_target() -> None:
+    frame = _people()
+    frame.loc[3, "Hours"] = np.nan  # a missing number becomes the mean: 0
+    prepared = lesson.prepare(frame, Condition("Rich", "yes", 0))
+    d = prepared.data
+    assert prepared.problem == "" and d is not None
+    assert d.names == ("Age (standardized)", "Job = Clerk", "Job = Manager", "Job = Sales",
+                       "Hours (standardized)")  # fmt: skip
+    test = np.random.default_rng(lesson.UPLOAD_SEED).random(len(frame)) < lesson.TEST_SHARE
+    hours = frame["Hours"].to_numpy()
+    seen = hours[~test & ~np.isnan(hours)]
+    x = np.vstack([d.x_train, d.x_test])
+    rows = np.concatenate([np.flatnonzero(~test), np.flatnonzero(test)])
+    np.testing.assert_allclose(x[:, 4], np.nan_to_num((hours[rows] - seen.mean()) / seen.std()))
+    assert x[rows == 3, 4] == 0.0
+    np.testing.assert_array_equal(x[:, 2], (frame["Job"].to_numpy()[rows] == "Manager"))
+    np.testing.assert_array_equal(np.concatenate([d.y_train, d.y_test]),
+                                  frame["Rich"].to_numpy()[rows] == "yes")  # fmt: skip
+    assert "Left out: ID (2,000 values); When (dates); One (one value)." in prepared.note
+    # predicting a Job value: Job is not a feature, Rich is
+    other = lesson.prepare(frame, Condition("Job", "Sales", 0)).data
+    assert other is not None and "Rich = yes" in other.names
+    assert not any(name.startswith("Job") for name in other.names)
+
+
+def test_prepare_bounds_rows_and_features_and_says_what_cannot_train() -> None:
+    big = _people(lesson.MAX_ROWS + 500)
+    prepared = lesson.prepare(big, Condition("Rich", "yes", 0))
+    assert len(prepared.data.y_train) + len(prepared.data.y_test) == lesson.MAX_ROWS
+    assert f"a random 30,000 of its {lesson.MAX_ROWS + 500:,} rows" in prepared.note
+    wide = pd.DataFrame({f"c{i}": np.arange(300) % (i + 2) for i in range(150)})
+    wide["Target"] = np.where(np.arange(300) % 3 == 0, "a", "b")
+    prepared = lesson.prepare(wide, Condition("Target", "a", 0))
+    assert len(prepared.data.names) == lesson.MAX_FEATURES
+    assert "past the 100 features a model may have" in prepared.note
+    small = lesson.prepare(_people(40), Condition("Rich", "yes", 0))
+    assert small.data is None and "too small" in small.problem
+    same = _people()
+    same["Rich"] = "no"
+    same.loc[0, "Rich"] = "yes"
+    stuck = lesson.prepare(same.iloc[1:], Condition("Rich", "yes", 0))
+    assert stuck.data is None and "the same way" in stuck.problem
+    alone = lesson.prepare(pd.DataFrame({"Rich": ["yes", "no"] * 50}), Condition("Rich", "yes", 0))
+    assert alone.data is None and "No other column" in alone.problem
+
+
+def test_the_upload_trains_only_when_asked_and_reports_progress() -> None:
+    frame = _people()
+    at = hosted(upload=("people.csv", frame.to_csv(index=False).encode()))
+    assert "Test accuracy against ε: " not in str(at.get("vega_lite_chart"))
+    at.selectbox(key="dps_up_target").set_value("Rich = yes").run()
+    assert "Train 19 models on your file" in [b.label for b in at.button]
+    assert "Test accuracy against ε: " not in str(at.get("vega_lite_chart"))  # not trained yet
+    at.button(key="dps_up_train").click().run(timeout=120)
+    assert not at.exception
+    shown = frames_of(chart_titled(at, "Test accuracy against ε: Rich = yes"))["accuracy"]
+    # the same trainings, run here on the file as the page parsed it
+    parsed = at.session_state[userdata.STATE_KEY].frame
+    seen: list[tuple[float, str]] = []
+    with lesson.reporting(lambda share, message: seen.append((share, message))):
+        curve = lesson.upload_curve(lesson.prepare(parsed, Condition("Rich", "yes", 0)).data)
+    np.testing.assert_allclose(shown["accuracy"], curve["accuracy"])
+    shares = [share for share, _ in seen]
+    assert len(seen) == lesson.UPLOAD_TRAININGS + 1 and shares == sorted(shares)
+    assert shares[0] == 0 and shares[-1] == 1 and seen[-1][1] == "Done."
+    ours = curve[curve["model"] == "DP-SGD"].set_index("epsilon")["accuracy"]
+    base = curve[curve["model"] == "non-private"]["accuracy"].iloc[0]
+    assert base > 0.95 and ours[10.0] > ours[0.01]  # the rule is learnable, and ε buys it
+    assert "Trained on" in prose(at) and "DP-SGD first beats the more common answer" in prose(at)
+    # another question shows the button again: a widget move never trains
+    at.selectbox(key="dps_up_target").set_value("Job = Sales").run()
+    assert "Train 19 models on your file" in [b.label for b in at.button]
+    assert "Test accuracy against ε: " not in str(at.get("vega_lite_chart"))
+
+
+def test_an_upload_that_cannot_train_says_why_in_plain_text() -> None:
+    data = b"**Bold** [x](http://e.io),Other\n" + b"yes,1\nno,1\n" * 60
+    at = hosted(upload=("odd.csv", data))
+    at.selectbox(key="dps_up_target").set_value("**Bold** [x](http://e.io) = yes").run()
+    assert not at.exception
+    assert "No other column of this file can be a feature" in at.warning[-1].value
+    assert "Other \\(one value\\)" in at.warning[-1].value
+    # the file's column name is shown literally: its Markdown escaped, its link not a link
+    assert "“\\*\\*Bold\\*\\* \\[x\\]" in at.caption[-1].value
 
 
 def test_every_section_with_its_own_control_is_a_fragment() -> None:
