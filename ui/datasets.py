@@ -198,8 +198,9 @@ def cached(*, max_entries: int = 256) -> Callable[[F], F]:
     On the census: one result per argument set, shared by every session as the same object
     (callers never mutate a result: derive new frames), at most `max_entries` per function,
     least recently used dropped first, and all functions' results within SHARED_BYTES
-    together. On an upload: this session's memo (MEMO_ENTRIES
-    results for all functions together), gone with the session."""
+    together. On an upload: this session's memo (at most `max_entries` results of `fn` and
+    MEMO_ENTRIES for all functions together, least recently used dropped first), gone with
+    the session."""
 
     def decorate(fn: F) -> F:
         name = f"{fn.__module__}.{fn.__qualname__}"
@@ -215,6 +216,9 @@ def cached(*, max_entries: int = 256) -> Callable[[F], F]:
             if key in memo:
                 memo[key] = memo.pop(key)  # most recently used last
             else:
+                mine = [k for k in memo if k[0] == name]  # oldest first
+                for old in mine[: max(0, len(mine) - max_entries + 1)]:
+                    memo.pop(old)
                 while len(memo) >= MEMO_ENTRIES:
                     memo.pop(next(iter(memo)))
                 memo[key] = fn(*args, **kwargs)

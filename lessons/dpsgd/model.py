@@ -623,9 +623,11 @@ def prepare(frame: pd.DataFrame, target: Condition) -> Prepared:
     return Prepared(Data(tuple(names), x[~test], train_y, x[test], test_y), "", note)
 
 
-@datasets.cached(max_entries=4)
+@datasets.cached(max_entries=1)
 def upload_problem(target: Condition) -> Prepared:
-    """The active file (only ever an upload here) prepared for `target`, kept in the session."""
+    """The active file (only ever an upload here) prepared for `target`, kept in the session:
+    only the last question's (up to 30,000 × 100 numbers, 24 MB), so that a student trying
+    questions does not pile them up."""
     return prepare(datasets.active().frame, target)
 
 

@@ -28,7 +28,7 @@ from apptest_helpers import (
 )
 from data.upload import Condition
 from lessons.dpsgd import model as lesson
-from ui import text, userdata
+from ui import datasets, text, userdata
 
 PAGE = "dpsgd/page.py"
 
@@ -279,6 +279,12 @@ def test_the_upload_trains_only_when_asked_and_reports_progress() -> None:
     at.selectbox(key="dps_up_target").set_value("Job = Sales").run()
     assert "Train 19 models on your file" in [b.label for b in at.button]
     assert "Test accuracy against ε: " not in str(at.get("vega_lite_chart"))
+    # the session keeps one prepared question (24 MB at most), and the trained curves
+    memo = at.session_state[datasets.MEMO_KEY]
+    names = [name.rsplit(".", 1)[-1] for name, _ in memo]
+    assert names.count("upload_problem") == 1 and names.count("upload_view") == 1
+    at.selectbox(key="dps_up_target").set_value("Rich = yes").run()
+    assert "Train 19 models on your file" not in [b.label for b in at.button]  # kept
 
 
 def test_an_upload_that_cannot_train_says_why_in_plain_text() -> None:
