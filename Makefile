@@ -10,7 +10,7 @@ CHROMIUM := /usr/bin/chromium
 HAPROXY  := /usr/sbin/haproxy
 WORKERS  ?= 2
 
-.PHONY: run room test test-fast lint bench bench-room chromium haproxy clean distclean help
+.PHONY: run room test test-fast lint bench bench-room notebooks chromium haproxy clean distclean help
 
 help:
 	@echo "make run        serve the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 for a classroom)"
@@ -19,6 +19,7 @@ help:
 	@echo "make test-fast  lint + every test except the browser ones (no Chromium needed)"
 	@echo "make bench      time the dp/ mechanisms, page reruns (AppTest and Chromium), the survey, uploads"
 	@echo "make bench-room simulated students (10-200) against one process, then WORKERS=N replicas"
+	@echo "make notebooks  every lesson as a Jupyter notebook in notebooks/ (at its defaults)"
 	@echo "make clean      remove caches;  make distclean  also removes .venv"
 
 $(BIN)/python:
@@ -43,11 +44,15 @@ $(VENV)/.stamp-run: requirements.txt | $(BIN)/python
 		|| { echo "The install failed: run '$(BIN)/pip install -r requirements.txt' to see why."; exit 1; }
 	@touch $@
 
-$(VENV)/.stamp-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+# The project itself is installed too (editable): a lesson's notebook runs `import dp`.
+$(VENV)/.stamp-dev: requirements.txt requirements-dev.txt pyproject.toml | $(BIN)/python
 	@echo "Installing the app's and the tests' pinned dependencies (first time only) ..."
 	$(BIN)/pip install --progress-bar on -r requirements-dev.txt | grep -E '^(Collecting|Installing|Successfully)' || true
-	@$(BIN)/python -c 'import streamlit, pytest, playwright, opendp, hypothesis' \
+	$(BIN)/pip install --quiet --no-deps -e . 2>&1 | grep -v -E 'BuildBackendWarning|^ *[!*]|working directory|take precedence|^ *$$|with strategy' || true
+	@$(BIN)/python -c 'import streamlit, pytest, playwright, opendp, hypothesis, nbclient, ipykernel' \
 		|| { echo "The install failed: run '$(BIN)/pip install -r requirements-dev.txt' to see why."; exit 1; }
+	@cd /tmp && $(CURDIR)/$(BIN)/python -c 'import dp' \
+		|| { echo "The project did not install: run '$(BIN)/pip install -e .' to see why."; exit 1; }
 	@touch $@ $(VENV)/.stamp-run
 
 run: $(VENV)/.stamp-run
@@ -101,6 +106,10 @@ bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_reconstruction.py
 	$(BIN)/python bench/bench_private_ml.py
 	$(BIN)/python bench/bench_room.py --target single --lessons
+
+# Every lesson as a notebook (lessons/notebooks.py); the project is installed for `import dp`.
+notebooks: $(VENV)/.stamp-dev
+	$(BIN)/python -m lessons.notebooks notebooks
 
 # Simulated students over Streamlit's WebSocket protocol (loopback only): ~15 minutes.
 bench-room: $(VENV)/.stamp-dev haproxy

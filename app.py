@@ -7,7 +7,7 @@ import streamlit as st
 
 import lessons.preload  # noqa: F401  (imported once per process, it freezes the lessons' code)
 from lessons.catalogue import HOME, MOVED, Lesson, all_pages, by_folder, neighbours
-from ui import browser, classroom, links, userdata
+from ui import browser, classroom, links, notebook, userdata
 
 # Presenter mode gives the projector the whole width: the sidebar starts collapsed (its
 # ">" button still opens it, e.g. to turn presenter mode off).
@@ -97,8 +97,11 @@ if st.session_state.get(LAST_PAGE_KEY, current.url_path) != current.url_path:
     st.session_state["app_page_switches"] = st.session_state.get("app_page_switches", 0) + 1
     browser.scroll_to_top(f"page-{st.session_state['app_page_switches']}")
 st.session_state[LAST_PAGE_KEY] = current.url_path
+notebook.forget()  # the page's run keeps a new record of what it shows (ui/notebook.py)
 current.run()
 shown = next((lesson for lesson in all_pages() if pages[lesson.folder] is current), None)
 if shown is not None and not STUDENT:
+    if shown is not HOME:
+        notebook.download_button()
     _previous_and_next(shown)
 links.guard_end()

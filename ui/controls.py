@@ -17,7 +17,7 @@ from typing import Any
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from ui import links, text
+from ui import links, notebook, text
 
 DEFAULT_SEED = 2026
 
@@ -71,7 +71,9 @@ def seed() -> int:
 
 
 def lesson_header(title: str, what_you_will_see: str) -> None:
-    """The title and the one-paragraph 'what you will see' that opens every lesson."""
+    """The title and the one-paragraph 'what you will see' that opens every lesson (and
+    the start of the lesson's notebook: ui/notebook.py)."""
+    notebook.begin(title, what_you_will_see)
     st.title(title)
     st.markdown(f"**What you will see.** {what_you_will_see}")
 

@@ -53,7 +53,11 @@ class ActiveDataset(NamedTuple):
 
 
 def upload() -> Any | None:
-    """This session's parsed upload (ui/userdata.py's record of it), or None."""
+    """This session's parsed upload (ui/userdata.py's record of it), or None; always None
+    outside a running app (a notebook or script that imports a lesson's model has no
+    session, and reads the census)."""
+    if not st.runtime.exists():
+        return None
     return st.session_state.get(UPLOAD_KEY)
 
 

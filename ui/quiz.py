@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from ui import notebook
+
 
 @dataclass(frozen=True)
 class Question:
@@ -76,11 +78,9 @@ def check_yourself(
     `Question`s or plain (prompt, options, correct index, explanation) tuples."""
     st.header(title)
     st.markdown("Predict first, then check. Your answers stay while you move the sliders.")
-    results: list[bool | None] = []
-    for index, item in enumerate(questions):
-        question = item if isinstance(item, Question) else Question(*item)
-        results.append(_question(key, index, question))
-    return results
+    asked = tuple(item if isinstance(item, Question) else Question(*item) for item in questions)
+    notebook.note_questions(key, asked)  # the lesson's notebook draws its exercises from them
+    return [_question(key, index, question) for index, question in enumerate(asked)]
 
 
 @st.fragment

@@ -22,6 +22,8 @@ from typing import Any
 
 import streamlit as st
 
+from ui import notebook
+
 EXPANDER_LABEL = "The code behind this chart"
 
 
@@ -48,12 +50,14 @@ class Snippet:
     def show(self, **params: Any) -> None:
         """An expander "The code behind this chart" with the code, current values filled in.
         Call it right under the chart."""
+        code = self.render(**params)
+        notebook.note_snippet(self.name, self.title, code, self.result)
         with st.expander(EXPANDER_LABEL, icon=":material/code:"):
             st.caption(
                 f"{self.title}. Run it from the repository root; it leaves the chart's data "
                 f"in `{self.result}`."
             )
-            st.code(self.render(**params), language="python")
+            st.code(code, language="python")
 
 
 def _literal(value: Any) -> str:

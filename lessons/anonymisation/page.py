@@ -4,7 +4,7 @@ import streamlit as st
 
 import dp
 from lessons.anonymisation import charts, model, snippets
-from ui import controls, downloads, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Why anonymisation fails",
@@ -118,7 +118,7 @@ st.markdown(
     "class*. If your class has one member, anyone who knows those attributes finds your "
     "row. A release is **k-anonymous** when every class has at least k people:"
 )
-st.latex(r"k = \min_{i} \bigl|\{\, j : \mathrm{QI}(j) = \mathrm{QI}(i) \,\}\bigr|")
+notebook.latex(r"k = \min_{i} \bigl|\{\, j : \mathrm{QI}(j) = \mathrm{QI}(i) \,\}\bigr|")
 st.markdown(
     "Pick the attributes an attacker might know. Then *generalise*: swap date of birth "
     "for birth month, birth year or an age band, or the ZIP code for its first three digits, "
@@ -190,13 +190,13 @@ st.markdown(
     '">50K" when the difference exceeds ½. The difference is the truth plus '
     "L₁ − L₂, two independent Laplace noises, whose distribution you can work out:"
 )
-st.latex(
+notebook.latex(
     r"\begin{aligned} F(t) &= P[L_1 - L_2 \le t] \\"
     r" &= 1 - \frac{(2 + t/b)\,e^{-t/b}}{4} \end{aligned}"
 )
 st.markdown("for t ≥ 0, with b = 1/ε; below 0, symmetry gives F(t) = 1 − F(−t).")
 st.markdown("So you guess right, whether X earns >50K or not, with probability")
-st.latex(
+notebook.latex(
     r"\begin{aligned} P[\text{right}] &= P\!\left[L_1 - L_2 > -\tfrac12\right] \\"
     r" &= 1 - \frac{(2 + \varepsilon/2)\,e^{-\varepsilon/2}}{4} \end{aligned}"
 )

@@ -5,7 +5,7 @@ import streamlit as st
 
 from lessons.approximate_dp import charts, model, snippets
 from ui import charts as ui_charts
-from ui import controls, datasets, downloads, quiz, text
+from ui import controls, datasets, downloads, notebook, quiz, text
 
 controls.lesson_header(
     "Approximate DP: the Gaussian mechanism",
@@ -40,7 +40,7 @@ def what_delta_means() -> None:
         "datasets D and D′ (here: D′ is D with one person added or removed) and every set S of "
         "outputs,"
     )
-    st.latex(r"\Pr[M(D) \in S] \;\le\; e^{\varepsilon}\,\Pr[M(D') \in S] + \delta.")
+    notebook.latex(r"\Pr[M(D) \in S] \;\le\; e^{\varepsilon}\,\Pr[M(D') \in S] + \delta.")
     st.markdown(
         "With δ = 0 this is pure ε-DP. The extra δ is an *additive* escape hatch, and an "
         "extreme mechanism shows how much it can hide: **publish each person's full record, "
@@ -92,7 +92,7 @@ def laplace_against_gaussian() -> None:
         "Release a count (sensitivity Δ = 1: adding you moves it by 1) with noise. The "
         "**privacy loss** at an output y says how much more likely y is with you out than in:"
     )
-    st.latex(
+    notebook.latex(
         r"""\begin{aligned}
         L(y) &= \ln\frac{p_{D}(y)}{p_{D'}(y)} \\
         \text{Laplace: } L(y) &= \frac{|y-\Delta| - |y|}{b} \in [-\varepsilon, \varepsilon] \\
@@ -227,7 +227,7 @@ def densities_and_losses() -> None:
         "far beyond ε it goes (Balle & Wang 2018, Thm 8) — here "
         f"{text.power_of_ten(cal.exact_delta)} against a tail of {text.power_of_ten(cal.tail)}:"
     )
-    st.latex(
+    notebook.latex(
         r"""\begin{aligned}
         \delta(\varepsilon) &= \mathbb{E}_{y \sim M(D)}\big[(1 - e^{\varepsilon - L(y)})_+\big] \\
         &= \Phi\Big(\frac{\Delta}{2\sigma} - \frac{\varepsilon\sigma}{\Delta}\Big) \\
@@ -250,7 +250,7 @@ def choosing_sigma() -> None:
         "ε < 1. The **analytic** σ (Balle & Wang 2018) is the smallest σ whose exact δ(ε) is "
         "at most δ: found numerically, valid for every ε."
     )
-    st.latex(r"\sigma_{\text{classic}} = \frac{\Delta\sqrt{2\ln(1.25/\delta)}}{\varepsilon}")
+    notebook.latex(r"\sigma_{\text{classic}} = \frac{\Delta\sqrt{2\ln(1.25/\delta)}}{\varepsilon}")
     sigma_controls, sigma_chart = st.columns([2, 3], vertical_alignment="top")
     with sigma_controls:
         sigma_epsilon = float(
@@ -441,7 +441,7 @@ def real_numbers() -> None:
             curves=model.conversion_frame(rho),
             mark=model.conversion_mark(converted),
         )
-    st.latex(
+    notebook.latex(
         r"""\begin{aligned}
         \varepsilon_{\text{simple}} &= \rho + 2\sqrt{\rho\ln(1/\delta)} \\
         \varepsilon_{\text{tight}} &= \min_{\alpha > 1}\Big(\rho\alpha

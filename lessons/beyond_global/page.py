@@ -5,7 +5,7 @@ import streamlit as st
 
 from lessons.beyond_global import charts, model, snippets
 from lessons.catalogue import LESSONS
-from ui import controls, downloads, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Beyond global sensitivity",
@@ -51,7 +51,7 @@ with chart_column:
         ages=model.around_median(size),
         median=model.median_rule(size),
     )
-st.latex(r"LS(x) = \max\big(x_{m+1} - x_m,\; x_m - x_{m-1}\big)")
+notebook.latex(r"LS(x) = \max\big(x_{m+1} - x_m,\; x_m - x_{m-1}\big)")
 st.markdown(
     "Replacing one person can only push the median to the next value up or down: the "
     f"**local sensitivity** here is {model.years(sens.local)}, against a global "
@@ -125,7 +125,7 @@ st.markdown(
     "changes by at most a factor e^β between neighbours, so the noise scale no longer "
     "gives the data away:"
 )
-st.latex(
+notebook.latex(
     r"""\begin{aligned}
     A^{(k)}(x) &= \max_{0 \le t \le k+1} \big(x_{m+t} - x_{m+t-k-1}\big), \\
     S_\beta(x) &= \max_{k \ge 0} e^{-k\beta} A^{(k)}(x), \qquad
@@ -222,7 +222,7 @@ st.markdown(
     "neighbours, so a noisy d is ε-DP); **release** the median with Lap(b/ε) only if the "
     "noisy distance is safely above 0:"
 )
-st.latex(
+notebook.latex(
     r"\text{refuse if } d + \mathrm{Lap}(1/\varepsilon) \le \frac{\ln(1/\delta)}{\varepsilon},"
     r"\qquad \text{else release } x_m + \mathrm{Lap}(b/\varepsilon)"
 )

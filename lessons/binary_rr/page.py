@@ -9,7 +9,7 @@ from lessons.binary_rr import charts, model
 from lessons.coin_flip import model as rr
 from lessons.coin_flip import snippets as rr_snippets
 from ui import charts as ui_charts
-from ui import controls, downloads, quiz, text
+from ui import controls, downloads, notebook, quiz, text
 
 controls.lesson_header(
     "Binary randomized response with any p and q",
@@ -61,7 +61,7 @@ def mechanism_and_estimates(survey) -> None:
             chosen_epsilon = controls.epsilon_slider("grr_eps", default=1.0)
             p = q = dp.rr_keep_probability(chosen_epsilon)
             shown_epsilon = text.number(chosen_epsilon)
-            st.latex(
+            notebook.latex(
                 rf"p = q = \frac{{e^\varepsilon}}{{1 + e^\varepsilon}} = "
                 rf"\frac{{e^{{{shown_epsilon}}}}}{{1 + e^{{{shown_epsilon}}}}} = {text.number(p)}"
             )
@@ -110,7 +110,7 @@ def mechanism_and_estimates(survey) -> None:
     # --- matrix and ε --------------------------------------------------------------------------
     st.header("1. The mechanism and its ε")
     st.markdown("Each row is a true answer, each column a report; every row sums to 1.")
-    st.latex(
+    notebook.latex(
         r"\small\begin{array}{r|cc} & \text{says yes} & \text{says no} \\ \hline "
         rf"\text{{true yes}} & p = {text.number(p)} & 1 - p = {text.number(1 - p)} \\ "
         rf"\text{{true no}} & 1 - q = {text.number(1 - q)} & q = {text.number(q)} \end{{array}}"
@@ -120,7 +120,7 @@ def mechanism_and_estimates(survey) -> None:
         "a log. Take every likelihood ratio (both ways round, so also when p or q is below ½):"
     )
 
-    st.latex(
+    notebook.latex(
         r"\begin{aligned}\varepsilon"
         r" &= \max\Big(\big|\ln\tfrac{p}{1-q}\big|,\ \big|\ln\tfrac{q}{1-p}\big|\Big) \\"
         rf" &= \max\big(|{_show(ln_yes)}|,\ |{_show(ln_no)}|\big) \\"
@@ -166,7 +166,7 @@ def mechanism_and_estimates(survey) -> None:
                 "r)(1 − q), "
                 "so"
             )
-            st.latex(
+            notebook.latex(
                 r"\begin{aligned}\hat r &= \frac{\hat Y + q - 1}{p + q - 1} \\"
                 rf" &= \frac{{{text.number(yes_count / n_people)} + {text.number(q)} - "
                 rf"1}}{{{text.number(p)} + {text.number(q)} - 1}}"

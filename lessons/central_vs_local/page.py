@@ -4,7 +4,7 @@ import streamlit as st
 
 import dp
 from lessons.central_vs_local import charts, model, snippets
-from ui import controls, datasets, downloads, quiz, text, userdata
+from ui import controls, datasets, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Central versus local",
@@ -37,13 +37,13 @@ st.header("1. The same question, two models")
 left, right = st.columns(2)
 with left:
     st.markdown("**Central.** The curator counts, then adds noise of scale b = 1/ε:")
-    st.latex(r"\operatorname{sd}_{\text{central}} = \sqrt{2}\,\frac{1}{\varepsilon}")
+    notebook.latex(r"\operatorname{sd}_{\text{central}} = \sqrt{2}\,\frac{1}{\varepsilon}")
 with right:
     st.markdown(
         "**Local.** Each person keeps their true answer with probability "
         "p = e^ε/(1+e^ε), else flips it; the analyst de-biases the count:"
     )
-    st.latex(
+    notebook.latex(
         r"\operatorname{sd}_{\text{local}} = \frac{\sqrt{n\,p(1-p)}}{2p-1}"
         r" = \sqrt{n}\,\frac{e^{\varepsilon/2}}{e^{\varepsilon}-1}"
     )
@@ -119,7 +119,7 @@ st.markdown(
     "In the local model every one of the n people adds their own noise, and n independent "
     "noises add up to a spread of √n:"
 )
-st.latex(
+notebook.latex(
     r"\frac{\operatorname{sd}_{\text{local}}}{\operatorname{sd}_{\text{central}}}"
     r" = \sqrt{n}\;\frac{\varepsilon\, e^{\varepsilon/2}}{\sqrt{2}\,(e^{\varepsilon}-1)}"
 )

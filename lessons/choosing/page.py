@@ -5,7 +5,7 @@ import streamlit as st
 
 from lessons.catalogue import LESSONS
 from lessons.choosing import charts, model, snippets
-from ui import controls, datasets, downloads, quiz, text, userdata
+from ui import controls, datasets, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Choosing privately",
@@ -46,7 +46,7 @@ st.markdown(
     f"{model.gap_to_second(cats):,} ahead of {second}."
     + (f" ({cats.missing:,} people have no value and are in no count.)" if cats.missing else "")
 )
-st.latex(r"\hat{\imath} = \arg\max_i \big(c_i + \mathrm{Lap}(1/\varepsilon)\big)")
+notebook.latex(r"\hat{\imath} = \arg\max_i \big(c_i + \mathrm{Lap}(1/\varepsilon)\big)")
 
 
 @st.fragment
@@ -181,7 +181,7 @@ st.markdown(
     "candidates are a grid fixed in advance and the utility counts how unbalanced the data "
     "is around c:"
 )
-st.latex(
+notebook.latex(
     r"""\begin{aligned}
     u(c) &= -\big|(1-\alpha)\,\#\{v < c\} - \alpha\,\#\{v > c\}\big|, \\
     \Pr[c] &= \frac{\exp\!\big(\varepsilon\,u(c) / (2\Delta)\big)}

@@ -5,7 +5,7 @@ import streamlit as st
 
 from lessons.catalogue import LESSONS
 from lessons.clamping import charts, model, snippets
-from ui import controls, datasets, downloads, quiz, text, userdata
+from ui import controls, datasets, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Sensitivity and clamping",
@@ -66,7 +66,7 @@ st.markdown(
     "The fix is to **clamp**: force every value into a window [L, U] chosen *before* "
     "looking at the data. Then one person moves the sum by at most max(|L|, |U|):"
 )
-st.latex(
+notebook.latex(
     r"""\begin{aligned}
     \operatorname{clamp}(v) &= \min(\max(v, L), U), \\
     \Delta_{\text{add/remove}} &= \max(|L|, |U|), \\
@@ -161,7 +161,7 @@ def window_sum_and_mean() -> None:
         "The expected squared error of the released sum adds the two parts, so the total "
         "(black) is the root of their squares:"
     )
-    st.latex(
+    notebook.latex(
         r"""\begin{aligned}
         &\mathbb{E}\big[(F(D) - \textstyle\sum_{v} v)^2\big] \\
         &\quad = \underbrace{\big(\textstyle\sum_v \operatorname{clamp}(v)
@@ -194,7 +194,7 @@ def window_sum_and_mean() -> None:
         "private: whether a person is in the data changes it by 1. So both get noise, and the "
         "budget is split, ε/2 each (sequential composition: ε in total)."
     )
-    st.latex(
+    notebook.latex(
         r"""\widehat{\text{mean}} = \frac{\sum_v \operatorname{clamp}(v)
         + \mathrm{Lap}\!\left(\frac{\Delta}{\varepsilon/2}\right)}
         {n + \mathrm{Lap}\!\left(\frac{1}{\varepsilon/2}\right)}"""

@@ -17,7 +17,7 @@ import streamlit as st
 import dp
 import survey
 from lessons.class_survey import charts, model, snippets
-from ui import browser, classroom, controls, text
+from ui import browser, classroom, controls, notebook, text
 
 SCROLL_TOP_KEY = "survey_scroll_top"  # a survey just created: open its projector at the top
 EXAMPLE_QUESTION = "Have you ever copied homework from a classmate?"
@@ -64,16 +64,16 @@ def show_math(p: float, q: float) -> None:
     st.markdown(
         "If a share $r$ of the room would truly say yes, the share of reported yes you expect is"
     )
-    st.latex(r"\mathbb{E}[\hat Y] = r\,p + (1 - r)(1 - q).")
+    notebook.latex(r"\mathbb{E}[\hat Y] = r\,p + (1 - r)(1 - q).")
     st.markdown("Solve it for $r$ and you get the de-biased estimate, with its variance:")
-    st.latex(r"\hat r = \frac{\hat Y + q - 1}{p + q - 1}")
-    st.latex(r"\operatorname{Var}[\hat r] = \frac{r\,p(1-p) + (1-r)\,q(1-q)}{n\,(p+q-1)^2}")
+    notebook.latex(r"\hat r = \frac{\hat Y + q - 1}{p + q - 1}")
+    notebook.latex(r"\operatorname{Var}[\hat r] = \frac{r\,p(1-p) + (1-r)\,q(1-q)}{n\,(p+q-1)^2}")
     st.markdown(
         r"The projector shows the 95% interval $\hat r \pm 1.96\sqrt{\operatorname{Var}}$, "
         "cut to 0–100 %. The estimate itself is not cut, so with few answers it may lie "
         "below 0 % or above 100 %: that is the price of being unbiased."
     )
-    st.latex(
+    notebook.latex(
         rf"\varepsilon = \max\!\left(\left|\ln\frac{{p}}{{1-q}}\right|,"
         rf" \left|\ln\frac{{q}}{{1-p}}\right|\right) = {text.number(dp.rr_epsilon(p, q))}"
     )

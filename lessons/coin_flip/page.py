@@ -7,7 +7,7 @@ import streamlit as st
 import dp
 from lessons.coin_flip import charts, model, snippets
 from ui import charts as ui_charts
-from ui import controls, downloads, quiz, text
+from ui import controls, downloads, notebook, quiz, text
 
 controls.lesson_header(
     "Coin-flip randomized response",
@@ -70,7 +70,7 @@ st.markdown(
     "½ + ¼ = ¾; a true *no* is reported *yes* with probability ¼. That is the whole "
     "mechanism, a 2 × 2 matrix:"
 )
-st.latex(
+notebook.latex(
     r"\begin{array}{r|cc} & \text{report yes} & \text{report no} \\ \hline "
     rf"\text{{truly yes}} & p = {text.number(p_fair)} & 1 - p = {text.number(1 - p_fair)} \\ "
     rf"\text{{truly no}} & 1 - q = {text.number(1 - q_fair)} & q = {text.number(q_fair)} "
@@ -80,11 +80,11 @@ st.markdown(
     "How much can one report teach someone about you? Compare how likely it is under "
     "each true answer. A *yes* is three times as likely from a true *yes*:"
 )
-st.latex(
+notebook.latex(
     r"\frac{P[\text{yes} \mid \text{truly yes}]}{P[\text{yes} \mid \text{truly no}]}"
     rf" = \frac{{3/4}}{{1/4}} = {text.number(odds_yes)},"
 )
-st.latex(
+notebook.latex(
     r"\frac{P[\text{no} \mid \text{truly no}]}{P[\text{no} \mid \text{truly yes}]}"
     rf" = \frac{{3/4}}{{1/4}} = {text.number(odds_no)}."
 )
@@ -93,7 +93,7 @@ st.markdown(
     "factor as e^ε, so:"
 )
 epsilon_fair = dp.rr_epsilon(p_fair, q_fair)
-st.latex(
+notebook.latex(
     rf"e^{{\varepsilon}} = {text.number(odds_yes)} \quad\Longrightarrow\quad "
     rf"\varepsilon = \ln 3 \approx {text.number(epsilon_fair)}"
 )
@@ -109,7 +109,7 @@ st.markdown(
     "changes** (x to x′), and a randomizer F is ε-LDP when, for all inputs x, x′ and every "
     "output y,"
 )
-st.latex(r"\Pr[F(x) = y] \;\le\; e^{\varepsilon}\, \Pr[F(x') = y].")
+notebook.latex(r"\Pr[F(x) = y] \;\le\; e^{\varepsilon}\, \Pr[F(x') = y].")
 st.markdown(
     "The two coins are Warner's randomized response (1965), the oldest DP mechanism, "
     "decades older than the definition. It runs at scale today; published budgets are per "
@@ -170,7 +170,7 @@ if survey is not None:
         "¼ + r/2 for a true share r, so you undo the coins by solving for r:"
     )
     shown_share, shown_estimate = model.fair_coin_arithmetic(naive, n_people)
-    st.latex(
+    notebook.latex(
         r"\begin{aligned}"
         r"\hat r &= \frac{\hat Y - 1/4}{1/2} = 2\hat Y - \tfrac12 \\"
         rf"&= 2 \cdot {shown_share} - 0.5 = {shown_estimate} \\"
@@ -228,7 +228,7 @@ st.markdown(
     "averages out as you ask more people. The standard deviation of the estimate shrinks "
     "like 1/√n:"
 )
-st.latex(
+notebook.latex(
     r"\begin{aligned}\operatorname{SD}[\hat r]"
     r" &= \sqrt{\frac{r\,p(1-p) + (1-r)\,q(1-q)}{n\,(p+q-1)^2}} \\"
     r" &\propto \frac{1}{\sqrt n}\end{aligned}"
@@ -309,7 +309,7 @@ st.markdown(
     "Nothing forces the coins to be fair. Let coin 1 say *answer honestly* with "
     "probability h and coin 2 say *yes* with probability y. Then"
 )
-st.latex(
+notebook.latex(
     r"\begin{aligned} p &= h + (1-h)\,y, \\ q &= h + (1-h)(1-y), \\"
     r" p + q - 1 &= h. \end{aligned}"
 )
@@ -393,7 +393,7 @@ def biased_coins(survey) -> None:
             )
         if informative:
             st.markdown("The correct de-biasing solves E[Ŷ] = h r + (1 − h) y for r:")
-            st.latex(
+            notebook.latex(
                 r"\begin{aligned}\hat r &= \frac{\hat Y - (1-h)\,y}{h}"
                 r" = \frac{\hat Y + q - 1}{p + q - 1} \\"
                 rf" &= \frac{{\hat Y - {text.number(1 - q)}}}"
@@ -477,7 +477,7 @@ def biased_coins(survey) -> None:
                     "coins' share of random *yes*, instead of (1 − h) y, and multiplies by 2 = 1/½ "
                     "instead of dividing by h. Its expected error is"
                 )
-                st.latex(
+                notebook.latex(
                     r"\begin{aligned}&\mathbb{E}[2\hat Y - \tfrac12] - r \\"
                     r" &\quad= (2h - 1)\,r + 2(1-h)\,y - \tfrac12,\end{aligned}"
                 )

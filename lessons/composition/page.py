@@ -6,7 +6,7 @@ import streamlit as st
 import dp
 from lessons.composition import charts, model, snippets
 from ui import charts as ui_charts
-from ui import controls, downloads, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Composition and the privacy budget",
@@ -28,7 +28,7 @@ st.markdown(
     "the sum. So a curator with a total budget ε who wants to answer m questions "
     "gives each one a share:"
 )
-st.latex(
+notebook.latex(
     r"""\begin{aligned}
     \varepsilon_{\text{total}} &= \sum_{i=1}^{m} \varepsilon_i \\
     \Rightarrow\quad \varepsilon_i &= \frac{\varepsilon_{\text{total}}}{m}
@@ -39,7 +39,7 @@ st.markdown(
     "budget). "
     "Its typical error — the standard deviation — grows in proportion to m:"
 )
-st.latex(
+notebook.latex(
     r"\operatorname{sd} = \sqrt{2}\,\frac{1}{\varepsilon_i}"
     r" = \sqrt{2}\,\frac{m}{\varepsilon_{\text{total}}}"
 )
@@ -107,14 +107,14 @@ st.markdown(
     f"50K?* (truth: {truth:,}) — m times, each at ε. The noise is independent every time, "
     "so it averages away:"
 )
-st.latex(
+notebook.latex(
     r"""\begin{aligned}
     \bar{A}_m &= \frac{1}{m}\sum_{i=1}^{m} A_i, \\
     \operatorname{sd}(\bar{A}_m) &= \frac{\sqrt{2}}{\varepsilon\sqrt{m}}
     \end{aligned}"""
 )
 st.markdown("Sequential composition keeps the bill:")
-st.latex(
+notebook.latex(
     r"\varepsilon_{\text{spent}} = \underbrace{\varepsilon + \cdots + \varepsilon}_{m}"
     r" = m\,\varepsilon"
 )
@@ -197,7 +197,7 @@ st.markdown(
     "Each bar is ε-DP on its own part of the data, and disjoint parts compose in parallel: "
     "the cost is the largest ε, not the sum:"
 )
-st.latex(
+notebook.latex(
     r"""\begin{aligned}
     \varepsilon &= \max_i \varepsilon_i \\
     &\text{instead of } \textstyle\sum_i \varepsilon_i
@@ -273,7 +273,7 @@ st.markdown(
     "g rows — a chain of g neighbours — and each step can multiply a probability by e^ε. So "
     "the family is protected only at g·ε:"
 )
-st.latex(r"\Pr[M(D) \in S] \le e^{g\varepsilon}\,\Pr[M(D') \in S]")
+notebook.latex(r"\Pr[M(D) \in S] \le e^{g\varepsilon}\,\Pr[M(D') \in S]")
 st.markdown("for any event S and any two datasets D, D′ that differ in g people.")
 
 
@@ -299,7 +299,7 @@ def group_privacy() -> None:
     group_eps_total = dp.group_privacy(group_eps, g)
     posterior = dp.posterior_bound(prior, group_eps_total)
     st.markdown("An attacker who believed π before can believe at most this afterwards:")
-    st.latex(r"\pi' \le \frac{e^{g\varepsilon}\,\pi}{e^{g\varepsilon}\,\pi + 1 - \pi}")
+    notebook.latex(r"\pi' \le \frac{e^{g\varepsilon}\,\pi}{e^{g\varepsilon}\,\pi + 1 - \pi}")
     cols = st.columns(3)
     cols[0].metric("Family's ε = g·ε", f"{text.number(group_eps_total, 3)}")
     cols[1].metric(

@@ -5,7 +5,7 @@ import streamlit as st
 
 import dp
 from lessons.definition import charts, model, snippets
-from ui import controls, downloads, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "The definition",
@@ -60,11 +60,11 @@ st.markdown(
     "A mechanism F is **ε-differentially private** when, for every pair of neighbours and "
     "every set of outputs Y,"
 )
-st.latex(
+notebook.latex(
     r"e^{-\varepsilon} \;\le\; \frac{\Pr[F(D) \in Y]}{\Pr[F(D') \in Y]} \;\le\; e^{\varepsilon}."
 )
 st.markdown("The Laplace mechanism answers with the count plus noise of scale b = 1/ε:")
-st.latex(r"F(D) = f(D) + \mathrm{Lap}(b), \qquad b = \frac{1}{\varepsilon}.")
+notebook.latex(r"F(D) = f(D) + \mathrm{Lap}(b), \qquad b = \frac{1}{\varepsilon}.")
 
 low_edge, high_edge = truth - model.HALF_WINDOW, truth + model.HALF_WINDOW
 
@@ -160,7 +160,7 @@ st.markdown(
     "Zoom in on a single output y. How much more likely is it in one world than the other? "
     "Its logarithm is the *privacy loss*:"
 )
-st.latex(
+notebook.latex(
     r"""\begin{aligned}
     \mathcal{L}(y) &= \ln \frac{p_{F(D)}(y)}{p_{F(D')}(y)} \\
       &= \frac{|y - f(D')| - |y - f(D)|}{b} \in [-\varepsilon, \varepsilon].
@@ -225,7 +225,7 @@ st.markdown(
     "After seeing an output y, Bayes' rule multiplies their odds by the likelihood ratio, "
     "which is at most e^ε. So whatever y they see, their belief is at most"
 )
-st.latex(r"\Pr[D \mid y] \;\le\; \frac{e^{\varepsilon}\,p}{e^{\varepsilon}\,p + 1 - p}.")
+notebook.latex(r"\Pr[D \mid y] \;\le\; \frac{e^{\varepsilon}\,p}{e^{\varepsilon}\,p + 1 - p}.")
 
 
 @st.fragment

@@ -4,7 +4,7 @@ import streamlit as st
 
 from lessons.catalogue import LESSONS
 from lessons.dpsgd import charts, model, snippets
-from ui import controls, datasets, downloads, quiz, text, userdata
+from ui import controls, datasets, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Private training with DP-SGD",
@@ -35,7 +35,7 @@ st.markdown(
     "the sum by at most C, so the noise σC hides them. Here: eight census people in a model "
     "with two weights, so that each gradient is an arrow."
 )
-st.latex(
+notebook.latex(
     r"\tilde g = \sum_{i \in B} g_i \cdot \min\Big(1, \frac{C}{\lVert g_i \rVert_2}\Big)"
     r" + \mathcal N\big(0, \sigma^2 C^2 I\big)"
 )

@@ -5,7 +5,7 @@ import streamlit as st
 
 import dp
 from lessons.kary_rr import charts, model, snippets
-from ui import controls, downloads, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "k-ary randomized response",
@@ -28,7 +28,7 @@ st.markdown(
     "Each person keeps their true value with probability p. Otherwise they report one of "
     "the other k − 1 values, each with the same probability q:"
 )
-st.latex(
+notebook.latex(
     r"p = \frac{e^{\varepsilon}}{e^{\varepsilon} + k - 1}, \qquad "
     r"q = \frac{1}{e^{\varepsilon} + k - 1}"
 )
@@ -48,7 +48,7 @@ st.markdown(
     "count of reports of v is n(v) p + (n − n(v)) q = n q + n(v) (p − q), and you undo the "
     "blur by subtracting n q and dividing by p − q:"
 )
-st.latex(r"\hat c_v = \frac{C_v - n\,q}{p - q}")
+notebook.latex(r"\hat c_v = \frac{C_v - n\,q}{p - q}")
 
 
 @st.fragment
@@ -110,7 +110,9 @@ def survey_and_post_processing(attr) -> None:
         "non-negative counts summing to n — by shifting every count down by the same δ and "
         "clipping:"
     )
-    st.latex(r"\tilde c_v = \max(\hat c_v - \delta,\ 0), \qquad \textstyle\sum_v \tilde c_v = n")
+    notebook.latex(
+        r"\tilde c_v = \max(\hat c_v - \delta,\ 0), \qquad \textstyle\sum_v \tilde c_v = n"
+    )
     st.info(
         "**Post-processing costs no privacy.** Clipping and projection use only the published "
         "estimates, never the data, so the result is ε-differentially private with the same ε. "
@@ -168,7 +170,7 @@ st.markdown(
     "drowns in the false reports. The variance of one estimated count (of a value nobody "
     "holds) is"
 )
-st.latex(
+notebook.latex(
     r"\operatorname{Var}[\hat c_v] = n\,\frac{e^{\varepsilon} + k - 2}{(e^{\varepsilon} - 1)^2}"
 )
 

@@ -4,7 +4,7 @@ import streamlit as st
 
 import dp
 from lessons.laplace import charts, model, snippets
-from ui import controls, datasets, downloads, quiz, text, userdata
+from ui import controls, datasets, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "The Laplace mechanism",
@@ -52,7 +52,7 @@ st.markdown(
     "query's *sensitivity*, Δ = 1, and it sets the noise: the Laplace mechanism adds noise "
     "of scale b = Δ/ε."
 )
-st.latex(
+notebook.latex(
     r"""\begin{aligned}
     F(D) &= f(D) + \mathrm{Lap}(b), \\
     b &= \frac{\Delta}{\varepsilon} = \frac{1}{\varepsilon}, \\
@@ -129,7 +129,7 @@ def many_noisy_answers(truth: int) -> None:
                 "Every answer falls inside the window. The y axis is a square-root scale, so that "
                 "a flat spread (small ε) and a single tall bar (large ε) are both readable."
             )
-    st.latex(
+    notebook.latex(
         r"""\begin{aligned}
         \Pr\big[|\mathrm{Lap}(b)| \le h\big] &= 1 - e^{-h/b} = 0.95 \\
           \Rightarrow\quad h &= b \ln 20, \\
@@ -160,7 +160,7 @@ def many_noisy_answers(truth: int) -> None:
             "Tumult) add *integer* noise to a count, or snap the output to a grid. The toggle "
             "above switches this histogram to the discrete Laplace mechanism:"
         )
-        st.latex(
+        notebook.latex(
             r"\begin{aligned}\Pr[K = k] &= \frac{1 - e^{-\varepsilon}}{1 + e^{-\varepsilon}}\,"
             r" e^{-\varepsilon |k|},\\"
             r"\frac{\Pr[K = k]}{\Pr[K = k + 1]} &= e^{\varepsilon}\ (k \ge 0).\end{aligned}"
@@ -308,7 +308,7 @@ def malicious_query(name: str, secret: int) -> None:
         "rule guesses 1 when the answer is above ½. It is wrong only when the noise pushes "
         "the answer across ½, which happens with probability ½·exp(−1/(2b)) in either world:"
     )
-    st.latex(
+    notebook.latex(
         r"""\begin{aligned}
         \Pr[\text{right}] &= 1 - \Pr\big[\mathrm{Lap}(b) > \tfrac12\big] \\
           &= 1 - \tfrac12 e^{-1/(2b)} = 1 - \tfrac12 e^{-\varepsilon/2}.

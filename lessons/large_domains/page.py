@@ -4,7 +4,7 @@ shuffle model."""
 import streamlit as st
 
 from lessons.large_domains import charts, model, snippets
-from ui import controls, downloads, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Large domains and shuffling",
@@ -24,7 +24,7 @@ st.markdown(
     "the bucket through g-ary randomized response, with the hash function's seed. The "
     "server counts, for each candidate v, the users whose report equals H(v)."
 )
-st.latex(
+notebook.latex(
     r"g = \max\big(2, \operatorname{round}(e^\varepsilon + 1)\big),\quad "
     r"p = \frac{e^\varepsilon}{e^\varepsilon + g - 1},\quad q = \frac1g,\quad "
     r"\hat c_v = \frac{C_v - n/g}{p - 1/g}"
@@ -166,7 +166,7 @@ st.markdown(
     "reports, so the server sees a multiset. Hidden in the crowd, each report is far more "
     "private than ε₀ (Feldman, McMillan & Talwar 2021, Theorem 3.1):"
 )
-st.latex(
+notebook.latex(
     r"\varepsilon = \ln\!\Big(1 + \frac{e^{\varepsilon_0} - 1}{e^{\varepsilon_0} + 1}"
     r"\Big(\frac{8\sqrt{e^{\varepsilon_0}\ln(4/\delta)}}{\sqrt n} + \frac{8 e^{\varepsilon_0}}{n}"
     r"\Big)\Big),\qquad \text{if } \varepsilon_0 \le \ln\frac{n}{16 \ln(2/\delta)}"

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from lessons.membership import charts, model, snippets
-from ui import controls, downloads, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Membership inference and auditing",
@@ -25,7 +25,7 @@ st.markdown(
     "not to be in the study. Each member pulled the published shares m a little toward "
     "their own answers, so the tracing score"
 )
-st.latex(r"\mathrm{score}(t) = \sum_{j=1}^{d} (t_j - r_j)\,(m_j - r_j)")
+notebook.latex(r"\mathrm{score}(t) = \sum_{j=1}^{d} (t_j - r_j)\,(m_j - r_j)")
 st.markdown(
     "is a little higher for members (Homer et al. 2008, in the form of Dwork, Smith, "
     "Steinke, Ullman & Vadhan 2015). The attacker flags whoever scores above the level that "
@@ -134,7 +134,7 @@ st.markdown(
     f"{text.number(l2)} for Gaussian noise. Whatever the attack, (ε, δ)-DP keeps its ROC "
     "inside the **privacy region** (Kairouz, Oh & Viswanath 2015):"
 )
-st.latex(
+notebook.latex(
     r"\mathrm{TPR} \le \min\!\big(e^{\varepsilon}\,\mathrm{FPR} + \delta,\;"
     r"1 - e^{-\varepsilon}(1 - \mathrm{FPR} - \delta)\big)"
 )
@@ -205,7 +205,7 @@ st.markdown(
     "datasets, here a count of 1 (D) and of 0 (D′: one person removed), let an attack guess "
     "which one it saw, and count. A rate pair (TPR, FPR) is possible only if"
 )
-st.latex(
+notebook.latex(
     r"\varepsilon \ge \max\Big(\ln\frac{\mathrm{TPR} - \delta}{\mathrm{FPR}},\;"
     r"\ln\frac{1 - \mathrm{FPR} - \delta}{1 - \mathrm{TPR}}\Big)"
 )

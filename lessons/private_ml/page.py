@@ -4,7 +4,7 @@ census records and score it on the truth."""
 import streamlit as st
 
 from lessons.private_ml import charts, model, snippets
-from ui import controls, downloads, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Privatized data for machine learning",
@@ -48,12 +48,12 @@ st.markdown(
     "reported with the keep-probabilities"
 )
 if mechanism == model.GRR:
-    st.latex(r"p = \frac{e^{\varepsilon'}}{e^{\varepsilon'} + k - 1},\qquad "
+    notebook.latex(r"p = \frac{e^{\varepsilon'}}{e^{\varepsilon'} + k - 1},\qquad "
              r"q = \frac{1}{e^{\varepsilon'} + k - 1}")  # fmt: skip
     st.markdown("A person reports their true category with probability p, each other one "
                 "with probability q.")  # fmt: skip
 else:
-    st.latex(r"p = \tfrac12,\qquad q = \frac{1}{e^{\varepsilon'} + 1}")
+    notebook.latex(r"p = \tfrac12,\qquad q = \frac{1}{e^{\varepsilon'} + 1}")
     st.markdown("A person sends k bits, a 1 for their category: each true 1 stays 1 with "
                 "probability p, each 0 turns into a 1 with probability q.")  # fmt: skip
 

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from lessons.reconstruction import charts, model, snippets
-from ui import controls, downloads, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Reconstruction attacks",
@@ -126,8 +126,10 @@ st.markdown(
     "one person is in one cell of each of the six tables, so all tables together change by "
     "at most 6, and each cell gets"
 )
-st.latex(r"\mathrm{Lap}\!\left(\frac{6}{\varepsilon}\right) \quad \text{(the whole release is }"
-         r"\varepsilon\text{-DP: } \varepsilon/6 \text{ per table)}")  # fmt: skip
+notebook.latex(
+    r"\mathrm{Lap}\!\left(\frac{6}{\varepsilon}\right) \quad \text{(the whole release is }"
+    r"\varepsilon\text{-DP: } \varepsilon/6 \text{ per table)}"
+)
 st.markdown(
     "No dataset fits noisy tables exactly any more, so the attacker takes the one whose "
     "tables are *closest*: the smallest total absolute difference, found by an integer "
@@ -204,7 +206,7 @@ st.markdown(
     "the bit?*, each with an error of at most E. The attacker finds the bits that best "
     "explain all the answers (least squares over [0, 1]ⁿ) and rounds them:"
 )
-st.latex(r"\hat x = \operatorname*{arg\,min}_{z \in [0,1]^n} \lVert Q z - a \rVert_2^2,"
+notebook.latex(r"\hat x = \operatorname*{arg\,min}_{z \in [0,1]^n} \lVert Q z - a \rVert_2^2,"
          r"\qquad \hat x_i \ge \tfrac12 \Rightarrow 1")  # fmt: skip
 st.markdown(
     "Dinur and Nissim (2003) proved that with many such queries, any error E much smaller "

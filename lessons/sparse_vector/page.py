@@ -4,7 +4,7 @@ versions caught by an empirical audit."""
 import streamlit as st
 
 from lessons.sparse_vector import charts, model, snippets
-from ui import controls, downloads, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "The sparse vector technique",
@@ -72,7 +72,7 @@ st.markdown(
     "answer whose noisy value reaches the noisy threshold. The output is only *which* "
     "question: ⊥ (below) for every one before it, ⊤ (above) for it, and nothing after."
 )
-st.latex(
+notebook.latex(
     r"""\begin{aligned}
     \hat T &= T + \mathrm{Lap}(2\Delta/\varepsilon) &&\text{drawn once} \\
     \text{report } i &= \min\{\, i : a_i + \mathrm{Lap}(4\Delta/\varepsilon) \ge \hat T \,\}

@@ -4,7 +4,7 @@ do."""
 import streamlit as st
 
 from lessons.synthetic import charts, model, snippets
-from ui import controls, downloads, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Synthetic data",
@@ -101,7 +101,7 @@ st.markdown(
     "measurement by **multiplicative weights**; the release is the average of the T tables. "
     "Each round spends ε/(2T) on the choice and ε/(2T) on the measurement."
 )
-st.latex(
+notebook.latex(
     r"A \leftarrow A \cdot \exp\!\Big(\frac{q\,(m - q \cdot A)}{2n}\Big),\qquad "
     r"m = q \cdot x + \mathrm{Lap}(2T/\varepsilon)"
 )

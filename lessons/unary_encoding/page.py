@@ -6,7 +6,7 @@ import streamlit as st
 import dp
 from lessons.kary_rr import model as kary
 from lessons.unary_encoding import charts, model, snippets
-from ui import controls, downloads, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Unary encoding",
@@ -55,7 +55,7 @@ st.markdown(
     "is 0. Changing your value flips two bits — one 1 → 0 and one 0 → 1 — so the "
     "privacy loss multiplies their two likelihood ratios:"
 )
-st.latex(r"\varepsilon = \ln \frac{p\,(1-q)}{(1-p)\,q}")
+notebook.latex(r"\varepsilon = \ln \frac{p\,(1-q)}{(1-p)\,q}")
 st.markdown(
     "Every bit is now randomized independently. The middle row shows each bit's chance of "
     "being reported as 1; the last row is one roll of the dice. Roll again to see how "
@@ -95,10 +95,10 @@ def perturb_and_aggregate() -> None:
         else:
             epsilon = controls.epsilon_slider(key="ue_eps")
             p, q = dp.sue_probabilities(epsilon) if mode == "sue" else dp.oue_probabilities(epsilon)
-            st.latex(
+            notebook.latex(
                 r"\text{SUE: } p = \frac{e^{\varepsilon/2}}{e^{\varepsilon/2} + 1},\ q = 1 - p"
             )
-            st.latex(r"\text{OUE: } p = \tfrac12,\ q = \frac{1}{e^{\varepsilon} + 1}")
+            notebook.latex(r"\text{OUE: } p = \tfrac12,\ q = \frac{1}{e^{\varepsilon} + 1}")
         informative = p != q
         cols = st.columns(3)
         cols[0].metric("p (1-bit → 1)", f"{text.number(p)}")
@@ -170,7 +170,7 @@ def perturb_and_aggregate() -> None:
         "n(v) people with value v contribute n(v) p in expectation, everyone else (n − n(v)) q. "
         "So the unbiased estimate of n(v) is"
     )
-    st.latex(r"\hat c_v = \frac{B_v - n\,q}{p - q}")
+    notebook.latex(r"\hat c_v = \frac{B_v - n\,q}{p - q}")
     if informative:
         survey = model.ue_survey(attr, p, q, controls.seed())
         estimates, sd = survey["estimates"], survey["sd"]
@@ -182,13 +182,13 @@ def perturb_and_aggregate() -> None:
         people_n = f"{attr.n:,}".replace(",", "{,}")
         estimate = f"{estimates[value]:,.0f}".replace(",", "{,}")
         st.markdown(f"For v = {shown}:")
-        st.latex(
+        notebook.latex(
             rf"\hat c_v = \frac{{{bits_set} - {people_n} \times "
             rf"{text.number(q)}}}{{{text.number(p)} - {text.number(q)}}}"
             rf" = {estimate}"
         )
         st.markdown("The standard deviation of each estimate, for a true share f, is")
-        st.latex(
+        notebook.latex(
             r"\operatorname{sd}[\hat c_v] = "
             r"\sqrt{\frac{n\,q(1-q)}{(p-q)^2} + \frac{n f\,(1-p-q)}{p-q}}"
         )
@@ -245,12 +245,14 @@ st.markdown(
     "k-ary randomized response (GRR) sends one value; its noise grows with k. OUE sends k "
     "bits; its noise does not depend on k at all. Per count, at a true share of 0:"
 )
-st.latex(
+notebook.latex(
     r"\operatorname{Var}_{\text{GRR}} = n\,\frac{e^{\varepsilon} + k - 2}{(e^{\varepsilon} - 1)^2}"
 )
-st.latex(r"\operatorname{Var}_{\text{OUE}} = n\,\frac{4 e^{\varepsilon}}{(e^{\varepsilon} - 1)^2}")
+notebook.latex(
+    r"\operatorname{Var}_{\text{OUE}} = n\,\frac{4 e^{\varepsilon}}{(e^{\varepsilon} - 1)^2}"
+)
 st.markdown("They are equal where the numerators are equal:")
-st.latex(r"e^{\varepsilon} + k - 2 = 4 e^{\varepsilon} \iff k^* = 3 e^{\varepsilon} + 2")
+notebook.latex(r"e^{\varepsilon} + k - 2 = 4 e^{\varepsilon} \iff k^* = 3 e^{\varepsilon} + 2")
 
 
 @st.fragment

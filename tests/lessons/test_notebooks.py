@@ -1,0 +1,83 @@
+"""Every lesson as a notebook (`make notebooks`, lessons/notebooks.py): built from one run of
+its page at the defaults, it holds the page's own "what you will see", formulas and code
+(the same text), two or three exercises from its check-yourself questions, and it runs in a
+real Jupyter kernel (nbclient + ipykernel, with the project installed: `pip install -e .`)
+without an error, printing exactly what the same code prints here."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from lessons import notebooks
+from lessons.catalogue import LESSONS
+from ui import notebook
+
+ROOT = Path(__file__).resolve().parents[2]
+NO_QUIZ = {"class_survey"}  # a classroom tool, not a lesson with check-yourself questions
+
+
+def _stdout(code: str, result: str) -> tuple[str, str]:
+    """What the code prints, and what printing its result prints, run here."""
+    namespace: dict = {}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102 - our own snippets
+    return out.getvalue(), namespace[result].to_string(max_rows=40) + "\n"
+
+
+def _printed(cell) -> str:
+    return "".join(o.get("text", "") for o in cell.get("outputs", []) if o.output_type == "stream")
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.folder for lesson in LESSONS])
+def test_every_lesson_runs_as_a_notebook_and_prints_what_its_code_prints(
+    lesson, tmp_path, monkeypatch
+) -> None:
+    record = notebooks.record_for(lesson)
+    nb = nbformat.reads(notebook.notebook_bytes(record).decode(), as_version=4)
+    nbformat.validate(nb)
+    sources = [cell.source for cell in nb.cells]
+    assert sources[2] == f"**What you will see.** {record.intro}"
+    for body in record.formulas.values():
+        assert any(body.strip() in source for source in sources)
+    questions = notebook.exercises(record)
+    assert lesson.folder in NO_QUIZ or 2 <= len(questions) <= 3
+    # run it where a student would: in notebooks/ (here a temporary folder), in a kernel
+    NotebookClient(
+        nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
+    errors = [o for c in nb.cells for o in c.get("outputs", []) if o.output_type == "error"]
+    assert errors == []
+    assert "Running from" in _printed(nb.cells[1])
+    code_cells = [c for c in nb.cells if c.cell_type == "code"][1:]
+    assert len(code_cells) == 2 * len(record.snippets)
+    monkeypatch.chdir(ROOT)  # the notebook's setup cell moves there too
+    for (_, code, result), run, shown in zip(
+        record.snippets.values(), code_cells[::2], code_cells[1::2], strict=True
+    ):
+        assert run.source == code.rstrip("\n")  # the page's own text
+        printed, frame = _stdout(code, result)
+        assert _printed(run) == printed
+        assert _printed(shown) == frame
+    assert os.getcwd() == str(ROOT)
+
+
+def test_make_notebooks_writes_one_per_lesson(tmp_path, monkeypatch) -> None:
+    calls = []
+
+    def record(lesson):
+        calls.append(lesson.folder)
+        return notebook.Record(lesson.title, "intro")
+
+    monkeypatch.setattr(notebooks, "record_for", record)
+    written = notebooks.write_all(tmp_path / "notebooks")
+    assert [p.name for p in written] == [f"{lesson.folder}.ipynb" for lesson in LESSONS]
+    assert calls == [lesson.folder for lesson in LESSONS]
+    nbformat.validate(nbformat.read(written[0], as_version=4))

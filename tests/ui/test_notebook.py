@@ -1,0 +1,105 @@
+"""ui/notebook.py: the record a lesson keeps of what it shows, the notebook built from it
+(valid nbformat 4; install cell first; formulas, code and result cells; at most three
+exercises, answers collapsed), and the page's download button (a lesson only, with the values
+on screen now)."""
+
+from __future__ import annotations
+
+import json
+
+import nbformat
+import pytest
+
+from conftest import app_apptest
+from lessons.catalogue import LESSONS
+from ui import notebook
+from ui.quiz import Question
+
+Q = [Question(f"Question {i}?", ("yes", "no", "maybe"), i % 3, f"Because {i}.") for i in range(5)]
+
+
+def _record() -> notebook.Record:
+    record = notebook.Record("A lesson: ε & δ", "You will see *noise*.")
+    record.formulas[("page.py", 10)] = r"b = \Delta / \varepsilon"
+    record.formulas[("page.py", 20)] = r"\Pr[M(x) \in S] \le e^\varepsilon \Pr[M(x') \in S]"
+    record.snippets["one"] = ("The first chart", "import numpy as np\nframe = 1\n", "frame")
+    record.questions["lesson_predict"] = (Q[4],)
+    record.questions["lesson"] = tuple(Q[:4])
+    return record
+
+
+def test_the_notebook_is_valid_and_in_the_pages_order() -> None:
+    nb = notebook.build(_record())
+    nbformat.validate(nb)
+    kinds = [(c.cell_type, c.source.splitlines()[0] if c.source else "") for c in nb.cells]
+    assert kinds[0] == ("markdown", "# A lesson: ε & δ")
+    assert "pip install -e ." in nb.cells[0].source and "Colab" in nb.cells[0].source
+    assert kinds[1][0] == "code" and "import dp" in nb.cells[1].source
+    assert nb.cells[2].source == "**What you will see.** You will see *noise*."
+    assert "$$\nb = \\Delta / \\varepsilon\n$$" in nb.cells[3].source
+    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    assert code[1:] == ["import numpy as np\nframe = 1", "print(frame.to_string(max_rows=40))"]
+    assert nb.metadata["kernelspec"]["name"] == "python3"
+
+
+def test_exercises_are_three_of_the_lessons_questions_with_collapsed_answers() -> None:
+    record = _record()
+    assert notebook.exercises(record) == list(Q[:3])  # not the "predict first" one
+    nb = notebook.build(record)
+    answers = [c for c in nb.cells if c.source.startswith("<details>")]
+    assert len(answers) == 3
+    assert all(c.metadata["jupyter"]["source_hidden"] for c in answers)
+    assert "**(b) no.** Because 1." in answers[1].source  # Q[1] is right at index 1
+    prompts = [c.source for c in nb.cells if c.source.startswith("**2.**")]
+    assert prompts == ["**2.** Question 1?\n\n- (a) yes\n- (b) no\n- (c) maybe"]
+
+
+def test_a_page_without_snippets_or_questions_still_builds() -> None:
+    nb = notebook.build(notebook.Record("Empty", "Nothing."))
+    nbformat.validate(nb)
+    assert [c.cell_type for c in nb.cells] == ["markdown", "code", "markdown"]
+    assert json.loads(notebook.notebook_bytes(notebook.Record("Empty", "x")))["nbformat"] == 4
+
+
+def test_file_names() -> None:
+    assert (
+        notebook.file_name("Private training with DP-SGD") == "private-training-with-dp-sgd.ipynb"
+    )
+    assert notebook.file_name("Binary RR with any p and q") == "binary-rr-with-any-p-and-q.ipynb"
+
+
+def _download_buttons(at) -> list:
+    return [b for b in at.get("download_button") if b.proto.label.startswith("Download this")]
+
+
+@pytest.mark.parametrize("folder", ["laplace", "composition"])
+def test_every_lesson_offers_its_notebook_with_the_values_on_screen(folder) -> None:
+    lesson = next(lesson for lesson in LESSONS if lesson.folder == folder)
+    at = app_apptest()
+    at.run()
+    assert _download_buttons(at) == []  # Home is not a lesson
+    at.switch_page(str(lesson.path)).run()
+    assert not at.exception, at.exception
+    (button,) = _download_buttons(at)
+    assert button.proto.label == "Download this lesson as a notebook"
+    record = at.session_state[notebook.RECORD_KEY]
+    shown = [block.value.rstrip("\n") for block in at.code]
+    assert [code.rstrip("\n") for _, code, _ in record.snippets.values()] == shown
+    # back Home: no button, and the lesson's record is gone (Home starts its own)
+    at.switch_page("lessons/home/page.py").run()
+    assert _download_buttons(at) == []
+    assert at.session_state[notebook.RECORD_KEY].snippets == {}
+
+
+def test_the_record_follows_a_moved_slider() -> None:
+    lesson = next(lesson for lesson in LESSONS if lesson.folder == "laplace")
+    at = app_apptest()
+    at.run()
+    at.switch_page(str(lesson.path)).run()
+    before = at.session_state[notebook.RECORD_KEY].snippets["laplace_histogram"][1]
+    slider = next(s for s in at.select_slider if "ε" in s.label)
+    options = list(slider.options)
+    other = options[0] if slider.value != options[0] else options[-1]
+    slider.set_value(other).run()
+    after = at.session_state[notebook.RECORD_KEY].snippets["laplace_histogram"][1]
+    assert after != before and after.rstrip("\n") in [block.value.rstrip("\n") for block in at.code]

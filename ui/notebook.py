@@ -1,0 +1,212 @@
+"""Every lesson as a Jupyter notebook, built from what its page shows.
+
+While a lesson runs, the shared building blocks note what the page puts on screen, in this
+session's state: `controls.lesson_header` starts the record (title, "what you will see"),
+`notebook.latex` shows a formula and notes it, `Snippet.show` notes the code behind a chart
+with the page's current values, and `quiz.check_yourself` notes the questions. Nothing is
+copied: the notebook holds the same text as the page.
+
+    notebook.latex(r"b = \\Delta / \\varepsilon")   # instead of st.latex, in a lesson page
+
+The notebook (nbformat 4): the title and how to install the project (locally, and on Colab
+from a fork), "what you will see", the formulas, each snippet as a code cell followed by a
+cell that prints its result, and up to three exercises from the check-yourself questions,
+each answer in a collapsed cell. `download_button` offers it at the end of a lesson (built
+when pressed); `make notebooks` (lessons/notebooks.py) writes every lesson's at its defaults.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+import nbformat
+import streamlit as st
+from nbformat import v4
+
+RECORD_KEY = "notebook_record"
+EXERCISES = 3  # at most, from the lesson's check-yourself questions
+PREDICT_SUFFIX = "_predict"  # quiz keys of one-off "predict first" questions: not exercises
+INSTALL = """\
+**Run it** from a clone of Privacy Playground with the project installed, so that the cells
+can `import dp` and read the bundled census:
+
+```
+git clone https://github.com/YOUR-NAME/privacy-playground.git   # your fork
+cd privacy-playground
+pip install -e .
+jupyter lab
+```
+
+**On Colab:** fork the repository on GitHub, upload this notebook (File → Upload notebook),
+and run this first in a new cell above the others (with your fork's address):
+
+```
+!git clone https://github.com/YOUR-NAME/privacy-playground.git playground
+%cd playground
+!pip install -e .
+```
+"""
+SETUP = """\
+# Setup: the code cells below read data/ relative to the repository's root.
+import os
+from pathlib import Path
+
+import dp
+
+os.chdir(Path(dp.__file__).resolve().parents[1])
+print("Running from", Path.cwd().name, "with dp from", Path(dp.__file__).parent)
+"""
+
+
+@dataclass
+class Record:
+    """What one lesson page showed, in order of first appearance. Snippets by name and
+    formulas by call site: a fragment rerun replaces its own entries with their new values."""
+
+    title: str
+    intro: str
+    formulas: dict[tuple[str, int], str] = field(default_factory=dict)
+    snippets: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # title, code, result
+    questions: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # quiz key → Questions
+
+
+def _record() -> Record | None:
+    record = st.session_state.get(RECORD_KEY)
+    return record if isinstance(record, Record) else None
+
+
+def begin(title: str, intro: str) -> None:
+    """A lesson starts (a full run): a new record for it."""
+    st.session_state[RECORD_KEY] = Record(title, intro)
+
+
+def latex(body: str) -> None:
+    """st.latex(body), and the formula goes into the lesson's notebook."""
+    st.latex(body)
+    record = _record()
+    if record is not None:
+        caller = sys._getframe(1)  # the page's line: one entry per call site
+        record.formulas[(caller.f_code.co_filename, caller.f_lineno)] = body
+
+
+def note_snippet(name: str, title: str, code: str, result: str) -> None:
+    record = _record()
+    if record is not None:
+        record.snippets[name] = (title, code, result)
+
+
+def note_questions(key: str, questions: tuple[Any, ...]) -> None:
+    record = _record()
+    if record is not None:
+        record.questions[key] = questions
+
+
+def exercises(record: Record) -> list[Any]:
+    """Up to EXERCISES check-yourself questions (the lesson's own lists, not its one-off
+    "predict first" questions, whose wording depends on the sliders)."""
+    chosen = [
+        question
+        for key, questions in record.questions.items()
+        if not key.endswith(PREDICT_SUFFIX)
+        for question in questions
+    ]
+    return chosen[:EXERCISES]
+
+
+def _letter(index: int) -> str:
+    return "abcdefghijklmnopqrstuvwxyz"[index]
+
+
+def build(record: Record) -> nbformat.NotebookNode:
+    """The lesson as a notebook (see the module's docstring for its cells)."""
+    cells = [
+        v4.new_markdown_cell(
+            f"# {record.title}\n\n*A lesson of Privacy Playground, as a notebook.*\n\n{INSTALL}"
+        ),
+        v4.new_code_cell(SETUP),
+        v4.new_markdown_cell(f"**What you will see.** {record.intro}"),
+    ]
+    if record.formulas:
+        formulas = "\n\n".join(f"$$\n{body.strip()}\n$$" for body in record.formulas.values())
+        cells.append(v4.new_markdown_cell(f"## The formulas\n\n{formulas}"))
+    if record.snippets:
+        cells.append(
+            v4.new_markdown_cell(
+                "## The code behind the charts\n\nThe same code as on the page, with the "
+                "values it showed. Each cell leaves the chart's data in a variable; the cell "
+                "after it prints that."
+            )
+        )
+    for title, code, result in record.snippets.values():
+        cells.append(v4.new_markdown_cell(f"### {title}"))
+        cells.append(v4.new_code_cell(code.rstrip("\n")))
+        cells.append(v4.new_code_cell(f"print({result}.to_string(max_rows=40))"))
+    questions = exercises(record)
+    if questions:
+        cells.append(
+            v4.new_markdown_cell(
+                "## Exercises\n\nAnswer first, then open the answer below each question "
+                "(click the collapsed cell)."
+            )
+        )
+    for number, question in enumerate(questions, start=1):
+        options = "\n".join(
+            f"- ({_letter(i)}) {option}" for i, option in enumerate(question.options)
+        )
+        cells.append(v4.new_markdown_cell(f"**{number}.** {question.prompt}\n\n{options}"))
+        answer = question.options[question.correct]
+        cells.append(
+            v4.new_markdown_cell(
+                f"<details><summary>Answer to {number}</summary>\n\n"
+                f"**({_letter(question.correct)}) {answer}.** {question.explanation}\n\n"
+                "</details>",
+                metadata={"jupyter": {"source_hidden": True}},
+            )
+        )
+    notebook = v4.new_notebook(cells=cells)
+    notebook.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    notebook.metadata["language_info"] = {"name": "python"}
+    return notebook
+
+
+def notebook_bytes(record: Record) -> bytes:
+    notebook = build(record)
+    nbformat.validate(notebook)
+    return nbformat.writes(notebook).encode()
+
+
+def file_name(title: str) -> str:
+    """ "Private training with DP-SGD" → "private-training-with-dp-sgd.ipynb"."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in title).split()
+    return "-".join(words) + ".ipynb"
+
+
+def forget() -> None:
+    """Before a page runs (app.py): only a lesson that this run shows keeps a record."""
+    st.session_state.pop(RECORD_KEY, None)
+
+
+def download_button() -> None:
+    """At the end of a lesson: its notebook, built when pressed (from this session's record,
+    so with the values the page shows now). Nothing when the page kept no record (it is not
+    a lesson)."""
+    record = _record()
+    if record is None:
+        return
+    st.download_button(
+        "Download this lesson as a notebook",
+        data=lambda: notebook_bytes(record),
+        file_name=file_name(record.title),
+        mime="application/x-ipynb+json",
+        key="notebook_download",
+        on_click="ignore",
+        icon=":material/book_2:",
+        help="A Jupyter notebook: what you will see, the formulas, the code behind the "
+        "charts with the values on screen now, and exercises with their answers.",
+    )
