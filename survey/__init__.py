@@ -1,10 +1,20 @@
 """survey: live class surveys with randomized response — storage, protocols, secrets.
 
-Pure Python + SQLAlchemy (no Streamlit): the page lessons/class_survey.py and the tests
-use it through `SurveyStore`.
+Pure Python + SQLAlchemy (no Streamlit): the pages lessons/class_survey and
+lessons/class_quiz and the tests use it through `SurveyStore` and `QuizStore`.
 """
 
 from .protocols import CUSTOM, DIE, TWO_COINS, Protocol, custom, die, protocol_for, two_coins
+from .quiz import (
+    MAX_OPTION_CHARS,
+    MAX_OPTIONS,
+    MAX_QUESTIONS,
+    MIN_OPTIONS,
+    NewQuiz,
+    Quiz,
+    QuizQuestion,
+    QuizStore,
+)
 from .security import new_session_token, normalize_join_code
 from .store import (
     MAX_QUESTION_CHARS,
@@ -22,6 +32,14 @@ from .store import (
 )
 
 __all__ = [
+    "MAX_OPTIONS",
+    "MAX_OPTION_CHARS",
+    "MAX_QUESTIONS",
+    "MIN_OPTIONS",
+    "NewQuiz",
+    "Quiz",
+    "QuizQuestion",
+    "QuizStore",
     "CUSTOM",
     "DIE",
     "MAX_QUESTION_CHARS",

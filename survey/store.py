@@ -73,8 +73,9 @@ from sqlalchemy.pool import StaticPool
 from . import security
 from .protocols import Protocol, protocol_for
 
-# 2: survey_joins (devices that opened the student page); 3: survey_secrets; 4: survey_limits
-SCHEMA_VERSION = 4
+# 2: survey_joins (devices that opened the student page); 3: survey_secrets; 4: survey_limits;
+# 5: the class quiz's quiz_quizzes, quiz_questions, quiz_answers (survey/quiz.py)
+SCHEMA_VERSION = 5
 MAX_QUESTION_CHARS = 200
 JOIN_CODE_ATTEMPTS = 20
 # SQLite "database is locked": each statement waits up to BUSY_TIMEOUT_MS for the lock, a
@@ -447,6 +448,20 @@ class SurveyStore:
     def dispose(self) -> None:
         """Close the connection pool."""
         self.engine.dispose()
+
+    @contextlib.contextmanager
+    def _writing(self):
+        """One transaction for several writes (all or nothing). IntegrityError is left to
+        the caller; any other database error leaves as StorageError (no busy retry: for
+        rare writes, such as creating a quiz, the person simply tries again)."""
+        self._require_writable()
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        except IntegrityError:
+            raise
+        except _DATABASE_ERRORS as error:
+            raise _storage_error(error) from None
 
     def _write(self, statement, *, primary_key: bool = False) -> int:
         """Execute one write in its own transaction. While SQLite is locked by another

@@ -1,0 +1,463 @@
+"""Storage for live class quizzes, beside the surveys and with their guarantees (schema 5).
+
+A quiz is a list of multiple-choice questions that the lecturer shows one at a time; phones
+answer the current one. What is stored, and why nothing more:
+- a quiz: its join code, title, ε when private mode is on (else NULL), the question on show
+  (its position; −1 before the first, the number of questions once finished), whether its
+  answer is revealed, the deadline of a countdown (seconds since the epoch, or NULL), the
+  SHA-256 digest of its admin key (never the key), a salt, the creation minute;
+- its questions: prompt, 2–6 options, the index of the correct one and its explanation;
+- an answer: the quiz, the question's position, the option *sent* (in private mode already
+  randomized by the phone: the true choice never leaves it), the minute, and HMAC(salt,
+  session token). A unique constraint on (quiz, position, digest) makes a double tap, a
+  reload or a second replica count once.
+
+An answer is taken in one statement that inserts only while that question is on show,
+unrevealed and within its deadline: a phone that lags behind the projector cannot answer a
+question the lecturer has moved past. Writes, faults, read-only files and the busy retry are
+the survey store's (survey/store.py); the same database holds both.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+import time
+from dataclasses import dataclass, field
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+from . import security
+from .store import (
+    JOIN_CODE_ATTEMPTS,
+    MAX_QUESTION_CHARS,
+    AdminKeyError,
+    SubmitResult,
+    SurveyStore,
+    _now_minute,
+    metadata,
+)
+
+MAX_TITLE_CHARS = 100
+MAX_OPTION_CHARS = 150
+MAX_EXPLANATION_CHARS = 500
+MIN_OPTIONS, MAX_OPTIONS = 2, 6
+MAX_QUESTIONS = 30
+MAX_COUNTDOWN_S = 600
+MIN_EPSILON, MAX_EPSILON = 0.1, 10.0
+
+quizzes_table = Table(
+    "quiz_quizzes",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("join_code", String(16), nullable=False, unique=True),
+    Column("title", String(MAX_TITLE_CHARS), nullable=False),
+    Column("epsilon", Float, nullable=True),
+    Column("position", Integer, nullable=False),
+    Column("revealed", Boolean, nullable=False),
+    Column("deadline", Float, nullable=True),
+    Column("admin_key_sha256", String(64), nullable=False),
+    Column("session_salt", String(64), nullable=False),
+    Column("created_at", DateTime, nullable=False),
+)
+
+quiz_questions_table = Table(
+    "quiz_questions",
+    metadata,
+    Column(
+        "quiz_id", Integer, ForeignKey("quiz_quizzes.id", ondelete="CASCADE"), primary_key=True
+    ),  # fmt: skip
+    Column("position", Integer, primary_key=True, autoincrement=False),
+    Column("prompt", String(MAX_QUESTION_CHARS), nullable=False),
+    Column("options", Text, nullable=False),  # a JSON list of strings
+    Column("correct", Integer, nullable=False),
+    Column("explanation", String(MAX_EXPLANATION_CHARS), nullable=False),
+)
+
+quiz_answers_table = Table(
+    "quiz_answers",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
+    Column(
+        "quiz_id",
+        Integer,
+        ForeignKey("quiz_quizzes.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),  # fmt: skip
+    Column("position", Integer, nullable=False),
+    Column("option", Integer, nullable=False),
+    Column("session_hash", String(64), nullable=False),
+    Column("submitted_at", DateTime, nullable=False),
+    UniqueConstraint("quiz_id", "position", "session_hash", name="one_answer_per_question"),
+)
+
+
+def quiz_clock() -> float:
+    """Seconds since the epoch: the countdown's clock, shared by every replica (tests
+    freeze it)."""
+    return time.time()
+
+
+def _clean_text(name: str, value: object, limit: int, *, allow_empty: bool = False) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, got {type(value).__name__}")
+    cleaned = re.sub(r"\s+", " ", value).strip()
+    if not cleaned and not allow_empty:
+        raise ValueError(f"{name} must not be empty")
+    if len(cleaned) > limit:
+        raise ValueError(f"{name} must be at most {limit} characters, got {len(cleaned):,}")
+    return cleaned
+
+
+@dataclass(frozen=True)
+class QuizQuestion:
+    """One multiple-choice question, validated: a prompt (1–200 characters), 2–6 distinct
+    options (1–150 characters each), the index of the correct one, an explanation (at most
+    500 characters). Whitespace is collapsed. Everything is shown as plain text."""
+
+    prompt: str
+    options: tuple[str, ...]
+    correct: int
+    explanation: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "prompt", _clean_text("prompt", self.prompt, MAX_QUESTION_CHARS))
+        if isinstance(self.options, str) or not isinstance(self.options, tuple | list):
+            raise TypeError("options must be a list of strings")
+        if not MIN_OPTIONS <= len(self.options) <= MAX_OPTIONS:
+            raise ValueError(
+                f"options: a question needs {MIN_OPTIONS} to {MAX_OPTIONS}, got {len(self.options)}"
+            )
+        options = tuple(
+            _clean_text(f"option {i + 1}", o, MAX_OPTION_CHARS) for i, o in enumerate(self.options)
+        )
+        if len(set(options)) != len(options):
+            raise ValueError("options must be different from each other")
+        object.__setattr__(self, "options", options)
+        if isinstance(self.correct, bool) or not isinstance(self.correct, int):
+            raise TypeError("correct must be the index of an option")
+        if not 0 <= self.correct < len(options):
+            raise ValueError(f"correct must index the options (0 to {len(options) - 1})")
+        object.__setattr__(
+            self,
+            "explanation",
+            _clean_text("explanation", self.explanation, MAX_EXPLANATION_CHARS, allow_empty=True),
+        )
+
+
+@dataclass(frozen=True)
+class Quiz:
+    """A quiz as anyone may see it (no admin key digest, no salt)."""
+
+    id: int
+    code: str
+    title: str
+    epsilon: float | None  # private mode's ε, or None
+    position: int  # −1 before the first question; len(questions) once finished
+    revealed: bool
+    deadline: float | None
+    questions: tuple[QuizQuestion, ...] = field(repr=False)
+
+    @property
+    def private(self) -> bool:
+        return self.epsilon is not None
+
+    @property
+    def started(self) -> bool:
+        return self.position >= 0
+
+    @property
+    def finished(self) -> bool:
+        return self.position >= len(self.questions)
+
+    @property
+    def current(self) -> QuizQuestion | None:
+        """The question on show, or None before the first and after the last."""
+        return self.questions[self.position] if 0 <= self.position < len(self.questions) else None
+
+    def seconds_left(self, now: float | None = None) -> float | None:
+        """Of the countdown (never below 0), or None without one."""
+        if self.deadline is None:
+            return None
+        return max(0.0, self.deadline - (quiz_clock() if now is None else now))
+
+
+@dataclass(frozen=True)
+class NewQuiz:
+    """A freshly created quiz and its admin key (shown once, to the lecturer only)."""
+
+    quiz: Quiz
+    admin_key: str = field(repr=False)
+
+
+def _check_epsilon(epsilon: object) -> float | None:
+    if epsilon is None:
+        return None
+    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float):
+        raise TypeError(f"epsilon must be a number or None, got {type(epsilon).__name__}")
+    if not (math.isfinite(epsilon) and MIN_EPSILON <= epsilon <= MAX_EPSILON):
+        raise ValueError(f"epsilon must be in [{MIN_EPSILON}, {MAX_EPSILON}], got {epsilon!r}")
+    return float(epsilon)
+
+
+class QuizStore:
+    """Quizzes in the survey store's database (the same engine, limits and token key)."""
+
+    def __init__(self, store: SurveyStore):
+        self.store = store
+
+    @property
+    def read_only(self) -> bool:
+        return self.store.read_only
+
+    # -- creating ---------------------------------------------------------------------
+    def create_quiz(
+        self, title: str, questions: list[QuizQuestion], *, epsilon: float | None = None
+    ) -> NewQuiz:
+        """A new quiz, before its first question, with a fresh join code and admin key."""
+        title = _clean_text("title", title, MAX_TITLE_CHARS)
+        questions = list(questions)
+        if not 1 <= len(questions) <= MAX_QUESTIONS:
+            raise ValueError(f"a quiz needs 1 to {MAX_QUESTIONS} questions, got {len(questions)}")
+        questions = [dataclasses.replace(q) for q in questions]  # validated again
+        epsilon = _check_epsilon(epsilon)
+        admin_key = security.new_admin_key()
+        for _ in range(JOIN_CODE_ATTEMPTS):
+            try:
+                quiz_id = self._insert(title, questions, epsilon, admin_key)
+            except IntegrityError:  # join code taken: draw another
+                continue
+            quiz = self.get_quiz(quiz_id)
+            assert quiz is not None
+            return NewQuiz(quiz, admin_key)
+        raise RuntimeError("could not find a free join code")
+
+    def _insert(self, title, questions, epsilon, admin_key) -> int:
+        """The quiz and its questions in one transaction (all or nothing)."""
+        self.store._require_writable()
+        with self.store._writing() as conn:
+            quiz_id = conn.execute(
+                insert(quizzes_table).values(
+                    join_code=security.new_join_code(),
+                    title=title,
+                    epsilon=epsilon,
+                    position=-1,
+                    revealed=False,
+                    deadline=None,
+                    admin_key_sha256=security.admin_key_digest(admin_key),
+                    session_salt=security.new_salt(),
+                    created_at=_now_minute(),
+                )
+            ).inserted_primary_key[0]
+            conn.execute(
+                insert(quiz_questions_table),
+                [
+                    {"quiz_id": quiz_id, "position": i, "prompt": q.prompt,
+                     "options": json.dumps(list(q.options)), "correct": q.correct,
+                     "explanation": q.explanation}
+                    for i, q in enumerate(questions)
+                ],
+            )  # fmt: skip
+        return int(quiz_id)
+
+    # -- reading ----------------------------------------------------------------------
+    def _questions(self, conn, quiz_id: int) -> tuple[QuizQuestion, ...]:
+        t = quiz_questions_table
+        rows = conn.execute(
+            select(t.c.prompt, t.c.options, t.c.correct, t.c.explanation)
+            .where(t.c.quiz_id == quiz_id)
+            .order_by(t.c.position)
+        ).all()
+        return tuple(
+            QuizQuestion(r.prompt, tuple(json.loads(r.options)), int(r.correct), r.explanation)
+            for r in rows
+        )
+
+    def _quiz_where(self, condition) -> Quiz | None:
+        t = quizzes_table
+        with self.store._reading() as conn:
+            row = conn.execute(
+                select(
+                    t.c.id,
+                    t.c.join_code,
+                    t.c.title,
+                    t.c.epsilon,
+                    t.c.position,
+                    t.c.revealed,
+                    t.c.deadline,
+                ).where(condition)  # fmt: skip
+            ).first()
+            if row is None:
+                return None
+            questions = self._questions(conn, int(row.id))
+        return Quiz(int(row.id), row.join_code, row.title, row.epsilon, int(row.position),
+                    bool(row.revealed), row.deadline, questions)  # fmt: skip
+
+    def get_quiz(self, quiz_id: int) -> Quiz | None:
+        if isinstance(quiz_id, bool) or not isinstance(quiz_id, int):
+            return None
+        return self._quiz_where(quizzes_table.c.id == quiz_id)
+
+    def get_quiz_by_code(self, code: str) -> Quiz | None:
+        """The quiz with this join code (typed in any case, spaces allowed), or None."""
+        code = security.normalize_join_code(code)
+        return None if code is None else self._quiz_where(quizzes_table.c.join_code == code)
+
+    def state(self, quiz_id: int) -> tuple[int, bool, float | None] | None:
+        """(position, revealed, deadline) only: what a phone polls, one small read."""
+        t = quizzes_table
+        with self.store._reading() as conn:
+            row = conn.execute(
+                select(t.c.position, t.c.revealed, t.c.deadline).where(t.c.id == quiz_id)
+            ).first()
+        return None if row is None else (int(row.position), bool(row.revealed), row.deadline)
+
+    # -- the lecturer -------------------------------------------------------------------
+    def check_admin_key(self, quiz_id: int, admin_key: object) -> bool:
+        """Whether `admin_key` is this quiz's key (constant-time comparison)."""
+        t = quizzes_table
+        with self.store._reading() as conn:
+            digest = conn.execute(select(t.c.admin_key_sha256).where(t.c.id == quiz_id)).scalar()
+        return digest is not None and security.admin_key_matches(admin_key, digest)
+
+    def _require_admin(self, quiz_id: int, admin_key: object) -> None:
+        if not self.check_admin_key(quiz_id, admin_key):
+            raise AdminKeyError("wrong admin key for this quiz")
+
+    def show(
+        self, quiz_id: int, admin_key: str, position: int, *, seconds: float | None = None
+    ) -> None:
+        """Put question `position` on show, unrevealed (a position past the last: the
+        summary), with a countdown of `seconds` (None or 0: none)."""
+        self._require_admin(quiz_id, admin_key)
+        quiz = self.get_quiz(quiz_id)
+        assert quiz is not None
+        if isinstance(position, bool) or not isinstance(position, int):
+            raise TypeError("position must be an int")
+        if not -1 <= position <= len(quiz.questions):
+            raise ValueError(f"position must be in [-1, {len(quiz.questions)}], got {position}")
+        if seconds is not None and not (0 <= seconds <= MAX_COUNTDOWN_S):
+            raise ValueError(f"seconds must be in [0, {MAX_COUNTDOWN_S}], got {seconds!r}")
+        deadline = (
+            quiz_clock() + seconds if seconds and 0 <= position < len(quiz.questions) else None
+        )
+        self.store._write(
+            update(quizzes_table)
+            .where(quizzes_table.c.id == quiz_id)
+            .values(position=position, revealed=False, deadline=deadline)
+        )
+
+    def reveal(self, quiz_id: int, admin_key: str) -> None:
+        """Show the answers' distribution and the correct option: answering stops."""
+        self._require_admin(quiz_id, admin_key)
+        self.store._write(
+            update(quizzes_table).where(quizzes_table.c.id == quiz_id).values(revealed=True)
+        )
+
+    # -- the students ---------------------------------------------------------------------
+    def _salt(self, quiz_id: int) -> str | None:
+        t = quizzes_table
+        with self.store._reading() as conn:
+            return conn.execute(select(t.c.session_salt).where(t.c.id == quiz_id)).scalar()
+
+    def submit(
+        self, quiz_id: int, position: int, session_token: str, option: object
+    ) -> SubmitResult:
+        """Record the option this phone sent for question `position`. Counted once per
+        (quiz, question, browser): later taps return DUPLICATE and change nothing. Taken
+        only while that question is on show, unrevealed and within its countdown (else
+        CLOSED); an unknown quiz or question is UNKNOWN."""
+        if not isinstance(session_token, str) or len(session_token) < 16:
+            raise ValueError("session_token must be a random string of at least 16 characters")
+        if isinstance(option, bool) or not isinstance(option, int):
+            raise ValueError(f"option must be an option's index, got {option!r}")
+        quiz = self.get_quiz(quiz_id)
+        if (
+            quiz is None
+            or isinstance(position, bool)
+            or not isinstance(position, int)
+            or not 0 <= position < len(quiz.questions)
+        ):
+            return SubmitResult.UNKNOWN
+        if not 0 <= option < len(quiz.questions[position].options):
+            raise ValueError(
+                f"option must be in [0, {len(quiz.questions[position].options) - 1}], got {option}"
+            )
+        digest = security.session_digest(self._salt(quiz_id), session_token)
+        t = quizzes_table
+        now = quiz_clock()
+        statement = insert(quiz_answers_table).from_select(
+            ["quiz_id", "position", "option", "session_hash", "submitted_at"],
+            select(
+                t.c.id,
+                literal(position, Integer),
+                literal(option, Integer),
+                literal(digest, String),
+                literal(_now_minute(), DateTime),
+            ).where(
+                t.c.id == quiz_id,
+                t.c.position == position,
+                t.c.revealed.is_(False),
+                or_(t.c.deadline.is_(None), t.c.deadline >= now),
+            ),
+        )
+        try:
+            inserted = self.store._write(statement)
+        except IntegrityError:
+            return SubmitResult.DUPLICATE
+        return SubmitResult.ACCEPTED if inserted == 1 else SubmitResult.CLOSED
+
+    def sent_option(self, quiz_id: int, position: int, session_token: str) -> int | None:
+        """The option this browser sent for question `position`, or None."""
+        salt = self._salt(quiz_id)
+        if salt is None:
+            return None
+        a = quiz_answers_table
+        with self.store._reading() as conn:
+            return conn.execute(
+                select(a.c.option).where(
+                    a.c.quiz_id == quiz_id,
+                    a.c.position == position,
+                    a.c.session_hash == security.session_digest(salt, session_token),
+                )
+            ).scalar()
+
+    def counts(self, quiz_id: int) -> dict[int, list[int]]:
+        """Per question position: how many phones sent each option (what was sent)."""
+        quiz = self.get_quiz(quiz_id)
+        if quiz is None:
+            return {}
+        a = quiz_answers_table
+        with self.store._reading() as conn:
+            rows = conn.execute(
+                select(a.c.position, a.c.option, func.count())
+                .where(a.c.quiz_id == quiz_id)
+                .group_by(a.c.position, a.c.option)
+            ).all()
+        out = {i: [0] * len(q.options) for i, q in enumerate(quiz.questions)}
+        for position, option, n in rows:
+            if position in out and 0 <= option < len(out[position]):
+                out[position][option] = int(n)
+        return out

@@ -1,0 +1,334 @@
+"""survey/quiz.py against a real database (SQLite always, PostgreSQL with
+SURVEY_TEST_PG_URL): validation of every bad input, exactly one answer per browser per
+question (threads, processes, two replicas), answers only to the question on show and within
+its countdown, a killed writer loses nothing it acknowledged, the admin key, the schema-4 →
+5 migration that keeps every survey, and private mode's k-ary RR debiased from what was sent.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sqlalchemy import delete, insert, select, text
+
+import dp
+import survey
+from survey import quiz as quiz_module
+from survey import security
+from survey.quiz import QuizQuestion, quiz_answers_table
+from survey.store import SCHEMA_VERSION, AdminKeyError, SubmitResult, schema_table
+
+PG_URL = os.environ.get("SURVEY_TEST_PG_URL", "")
+ROOT = Path(__file__).resolve().parents[2]
+A = QuizSubmit = SubmitResult.ACCEPTED
+
+
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param(
+            "postgresql",
+            marks=pytest.mark.skipif(not PG_URL, reason="PostgreSQL tests need SURVEY_TEST_PG_URL"),
+        ),
+    ]
+)
+def db_url(request, tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'quiz.sqlite3'}" if request.param == "sqlite" else PG_URL
+
+
+@pytest.fixture
+def quizzes(db_url):
+    store = survey.SurveyStore(db_url)
+    yield survey.QuizStore(store)
+    store.dispose()
+
+
+def _questions(n: int = 3) -> list[QuizQuestion]:
+    return [
+        QuizQuestion(f"Question {i}?", ("yes", "no", "it depends"), i % 3, f"Because {i}.")
+        for i in range(n)
+    ]
+
+
+def _token() -> str:
+    return security.new_session_token()
+
+
+# --- validation --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"prompt": "   "}, ValueError, "prompt must not be empty"),
+        ({"options": ("only one",)}, ValueError, "needs 2 to 6, got 1"),
+        ({"options": tuple(f"o{i}" for i in range(50))}, ValueError, "needs 2 to 6, got 50"),
+        ({"options": ("a", "x" * 10_000)}, ValueError,
+         "option 2 must be at most 150 characters, got 10,000"),
+        ({"options": ("a", " a ")}, ValueError, "different"),
+        ({"options": ("a", "")}, ValueError, "option 2 must not be empty"),
+        ({"options": "ab"}, TypeError, "options"),
+        ({"correct": 3}, ValueError, "correct must index"),
+        ({"correct": True}, TypeError, "correct"),
+        ({"prompt": "p" * 201}, ValueError, "prompt must be at most 200"),
+        ({"explanation": "e" * 501}, ValueError, "explanation must be at most 500"),
+    ],
+)  # fmt: skip
+def test_a_bad_question_is_refused_with_the_parameter_named(kwargs, error, match) -> None:
+    fields = {"prompt": "Q?", "options": ("a", "b", "c"), "correct": 0, "explanation": ""}
+    with pytest.raises(error, match=match):
+        QuizQuestion(**{**fields, **kwargs})
+
+
+def test_text_is_stored_verbatim_but_whitespace_collapsed(quizzes) -> None:
+    markup = "**bold** <b>x</b> [link](http://evil.example) $x$"
+    new = quizzes.create_quiz("  Week\n3 ", [QuizQuestion(markup, (markup, "b"), 0, markup)])
+    quiz = quizzes.get_quiz_by_code(new.quiz.code.lower())
+    assert quiz.title == "Week 3" and quiz.questions[0].prompt == markup
+    assert quiz.questions[0].options == (markup, "b") and quiz.questions[0].explanation == markup
+
+
+def test_bad_quizzes_are_refused(quizzes) -> None:
+    with pytest.raises(ValueError, match="1 to 30 questions"):
+        quizzes.create_quiz("T", [])
+    with pytest.raises(ValueError, match="1 to 30 questions"):
+        quizzes.create_quiz("T", _questions(31))
+    with pytest.raises(ValueError, match="title must not be empty"):
+        quizzes.create_quiz(" ", _questions())
+    for epsilon in (0.0, -1.0, math.nan, math.inf, 11.0):
+        with pytest.raises(ValueError, match="epsilon"):
+            quizzes.create_quiz("T", _questions(), epsilon=epsilon)
+    with pytest.raises(TypeError, match="epsilon"):
+        quizzes.create_quiz("T", _questions(), epsilon="1")
+
+
+# --- one answer per browser per question ------------------------------------------------------
+def test_each_browser_answers_each_question_once(quizzes) -> None:
+    new = quizzes.create_quiz("T", _questions())
+    key, qid = new.admin_key, new.quiz.id
+    me, friend = _token(), _token()
+    assert quizzes.submit(qid, 0, me, 1) is SubmitResult.CLOSED  # not started yet
+    quizzes.show(qid, key, 0)
+    assert quizzes.submit(qid, 0, me, 1) is A
+    assert quizzes.submit(qid, 0, me, 2) is SubmitResult.DUPLICATE  # a double tap
+    assert quizzes.sent_option(qid, 0, me) == 1 and quizzes.sent_option(qid, 0, friend) is None
+    assert quizzes.submit(qid, 0, friend, 0) is A
+    assert quizzes.counts(qid)[0] == [1, 1, 0]
+    quizzes.show(qid, key, 1)  # the next question: the same browser answers again
+    assert quizzes.submit(qid, 1, me, 2) is A
+    assert quizzes.submit(qid, 0, _token(), 0) is SubmitResult.CLOSED  # moved past
+    assert quizzes.counts(qid) == {0: [1, 1, 0], 1: [0, 0, 1], 2: [0, 0, 0]}
+
+
+def _answer_twice(url: str, quiz_id: int, tokens: list[str], options: list[int]) -> list[str]:
+    store = survey.SurveyStore(url)
+    quizzes = survey.QuizStore(store)
+    out = []
+    for token, option in zip(tokens, options, strict=True):
+        first = quizzes.submit(quiz_id, 0, token, option)
+        second = quizzes.submit(quiz_id, 0, token, (option + 1) % 3)
+        out.append(f"{first.value}/{second.value}")
+    store.dispose()
+    return out
+
+
+def test_300_phones_from_threads_and_two_replicas_count_exactly_once(quizzes, db_url) -> None:
+    new = quizzes.create_quiz("T", _questions())
+    quizzes.show(new.quiz.id, new.admin_key, 0)
+    rng = np.random.default_rng(1)
+    tokens = [_token() for _ in range(300)]
+    options = rng.integers(0, 3, size=300).tolist()
+    other = survey.QuizStore(survey.SurveyStore(db_url))  # a second replica
+    with ThreadPoolExecutor(max_workers=32) as pool:
+        results = list(
+            pool.map(
+                lambda i: (
+                    _answer_twice(db_url, new.quiz.id, [tokens[i]], [options[i]])[0]
+                    if i % 2
+                    else f"{quizzes.submit(new.quiz.id, 0, tokens[i], options[i]).value}/"
+                    f"{other.submit(new.quiz.id, 0, tokens[i], 0).value}"
+                ),
+                range(300),
+            )
+        )
+    other.store.dispose()
+    assert results == ["accepted/duplicate"] * 300
+    assert quizzes.counts(new.quiz.id)[0] == np.bincount(options, minlength=3).tolist()
+
+
+def test_300_phones_from_processes_count_exactly_once(quizzes, db_url) -> None:
+    new = quizzes.create_quiz("T", _questions())
+    quizzes.show(new.quiz.id, new.admin_key, 0)
+    tokens = [_token() for _ in range(300)]
+    options = np.random.default_rng(2).integers(0, 3, size=300).tolist()
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=6, mp_context=context) as pool:
+        futures = [
+            pool.submit(_answer_twice, db_url, new.quiz.id, tokens[i::6], options[i::6])
+            for i in range(6)
+        ]
+        results = [r for f in futures for r in f.result(timeout=120)]
+    assert results == ["accepted/duplicate"] * 300
+    assert quizzes.counts(new.quiz.id)[0] == np.bincount(options, minlength=3).tolist()
+
+
+# --- only the question on show ------------------------------------------------------------------
+def test_reveal_and_the_countdown_stop_answers(quizzes, monkeypatch) -> None:
+    now = [1_000_000.0]
+    monkeypatch.setattr(quiz_module, "quiz_clock", lambda: now[0])
+    new = quizzes.create_quiz("T", _questions())
+    qid, key = new.quiz.id, new.admin_key
+    quizzes.show(qid, key, 0, seconds=20)
+    quiz = quizzes.get_quiz(qid)
+    assert quiz.deadline == 1_000_020.0 and quiz.seconds_left() == 20.0
+    now[0] += 20.0
+    assert quizzes.submit(qid, 0, _token(), 0) is A  # at the deadline: still in
+    now[0] += 0.5
+    assert quizzes.submit(qid, 0, _token(), 0) is SubmitResult.CLOSED
+    assert quizzes.get_quiz(qid).seconds_left() == 0.0
+    quizzes.show(qid, key, 1)  # no countdown
+    assert quizzes.get_quiz(qid).deadline is None
+    quizzes.reveal(qid, key)
+    assert quizzes.get_quiz(qid).revealed
+    assert quizzes.submit(qid, 1, _token(), 0) is SubmitResult.CLOSED
+    quizzes.show(qid, key, 3)  # past the last: the summary, nothing on show
+    finished = quizzes.get_quiz(qid)
+    assert finished.finished and finished.current is None and finished.deadline is None
+
+
+@pytest.mark.parametrize("position", [-1, 3, 99, "0", True, None])
+def test_a_forged_question_is_unknown(quizzes, position) -> None:
+    new = quizzes.create_quiz("T", _questions())
+    quizzes.show(new.quiz.id, new.admin_key, 0)
+    assert quizzes.submit(new.quiz.id, position, _token(), 0) is SubmitResult.UNKNOWN
+    assert quizzes.submit(10_000, 0, _token(), 0) is SubmitResult.UNKNOWN  # no such quiz
+    assert quizzes.submit("1", 0, _token(), 0) is SubmitResult.UNKNOWN
+
+
+@pytest.mark.parametrize("option", [-1, 3, 1.0, "1", True, None])
+def test_a_forged_option_is_refused(quizzes, option) -> None:
+    new = quizzes.create_quiz("T", _questions())
+    quizzes.show(new.quiz.id, new.admin_key, 0)
+    with pytest.raises(ValueError, match="option"):
+        quizzes.submit(new.quiz.id, 0, _token(), option)
+    with pytest.raises(ValueError, match="session_token"):
+        quizzes.submit(new.quiz.id, 0, "short", 0)
+
+
+# --- the lecturer's key -----------------------------------------------------------------------
+def test_a_wrong_key_cannot_move_or_reveal_and_the_key_is_never_stored(quizzes) -> None:
+    new = quizzes.create_quiz("T", _questions())
+    assert len(new.admin_key) >= 22  # ≥ 128 bits of URL-safe base64 (it has 192)
+    for wrong in ("", "x" * 32, None, survey.QuizStore):
+        with pytest.raises(AdminKeyError):
+            quizzes.show(new.quiz.id, wrong, 0)
+        with pytest.raises(AdminKeyError):
+            quizzes.reveal(new.quiz.id, wrong)
+    other = quizzes.create_quiz("T2", _questions())
+    with pytest.raises(AdminKeyError):
+        quizzes.show(new.quiz.id, other.admin_key, 0)
+    assert new.admin_key not in repr(new)
+    with quizzes.store.engine.connect() as conn:
+        dump = str(conn.execute(text("SELECT * FROM quiz_quizzes")).all())
+    assert new.admin_key not in dump and security.admin_key_digest(new.admin_key) in dump
+
+
+def test_only_the_sent_option_question_and_minute_are_stored(quizzes) -> None:
+    new = quizzes.create_quiz("T", _questions(), epsilon=1.0)
+    quizzes.show(new.quiz.id, new.admin_key, 0)
+    token = _token()
+    quizzes.submit(new.quiz.id, 0, token, 2)
+    with quizzes.store.engine.connect() as conn:
+        row = (
+            conn.execute(
+                select(quiz_answers_table).where(quiz_answers_table.c.quiz_id == new.quiz.id)
+            )
+            .one()
+            ._asdict()
+        )
+    assert set(row) == {"id", "quiz_id", "position", "option", "session_hash", "submitted_at"}
+    assert token not in str(row) and row["submitted_at"].second == 0
+
+
+# --- durability, replicas, migration ---------------------------------------------------------
+KILLED_WRITER = """
+import sys
+import survey
+quizzes = survey.QuizStore(survey.SurveyStore(sys.argv[1]))
+quiz_id = int(sys.argv[2])
+for i, token in enumerate(sys.argv[3:]):
+    if quizzes.submit(quiz_id, 0, token, i % 3) is survey.SubmitResult.ACCEPTED:
+        print(token, flush=True)  # acknowledged to the phone
+"""
+
+
+def test_a_killed_server_loses_no_acknowledged_answer(quizzes, db_url) -> None:
+    new = quizzes.create_quiz("T", _questions())
+    quizzes.show(new.quiz.id, new.admin_key, 0)
+    tokens = [_token() for _ in range(400)]
+    child = subprocess.Popen(
+        [sys.executable, "-c", KILLED_WRITER, db_url, str(new.quiz.id), *tokens],
+        stdout=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    acknowledged = []
+    for line in child.stdout:
+        acknowledged.append(line.strip())
+        if len(acknowledged) == 100:
+            os.kill(child.pid, signal.SIGKILL)  # mid-quiz, no clean shutdown
+            break
+    child.wait(timeout=60)
+    assert child.returncode == -signal.SIGKILL
+    assert all(quizzes.sent_option(new.quiz.id, 0, token) is not None for token in acknowledged)
+    assert sum(quizzes.counts(new.quiz.id)[0]) >= len(acknowledged) == 100
+
+
+def test_a_version_4_database_gains_the_quiz_tables_and_keeps_its_surveys(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'v4.sqlite3'}"
+    old = survey.SurveyStore(url)
+    made = old.create_survey("Q?", survey.two_coins())
+    old.submit(made.survey.id, _token(), 1)
+    with old.engine.begin() as conn:  # make it a version-4 file: no quiz tables
+        for table in ("quiz_answers", "quiz_questions", "quiz_quizzes"):
+            conn.execute(text(f"DROP TABLE {table}"))
+        conn.execute(delete(schema_table))
+        conn.execute(insert(schema_table).values(version=4))
+    old.dispose()
+    store = survey.SurveyStore(url)
+    assert store.schema_version() == SCHEMA_VERSION == 5
+    assert store.counts(made.survey.id) == survey.Counts(1, 1)
+    assert store.check_admin_key(made.survey.id, made.admin_key)
+    quizzes = survey.QuizStore(store)
+    new = quizzes.create_quiz("T", _questions())
+    quizzes.show(new.quiz.id, new.admin_key, 0)
+    assert quizzes.submit(new.quiz.id, 0, _token(), 0) is A
+    store.dispose()
+
+
+# --- private mode ---------------------------------------------------------------------------------
+def test_private_mode_debiases_what_the_phones_sent(quizzes) -> None:
+    """2,000 phones randomize a known class's choices with k-ary RR at ε = 1 (the lesson's
+    dp functions) and send only that; the estimate from the stored counts is within 6
+    standard errors (dp.grr_variance) of what the class chose."""
+    epsilon, k, n = 1.0, 3, 2_000
+    new = quizzes.create_quiz("T", _questions(), epsilon=epsilon)
+    quizzes.show(new.quiz.id, new.admin_key, 0)
+    rng = np.random.default_rng(7)
+    truth = rng.choice(k, size=n, p=[0.6, 0.3, 0.1])
+    sent = dp.grr_perturb(truth, k, epsilon, rng=rng)
+    for option in sent.tolist():
+        assert quizzes.submit(new.quiz.id, 0, _token(), option) is A
+    counts = np.array(quizzes.counts(new.quiz.id)[0])
+    np.testing.assert_array_equal(counts, np.bincount(sent, minlength=k))  # what was sent
+    estimate = dp.grr_estimate_from_counts(counts, epsilon)
+    true_counts = np.bincount(truth, minlength=k)
+    for v in range(k):
+        se = math.sqrt(dp.grr_variance(n, epsilon, k, true_counts[v] / n))
+        assert abs(estimate[v] - true_counts[v]) < 6 * se
+    assert np.abs(counts - true_counts).max() > 100  # and the raw counts are far off
