@@ -23,12 +23,15 @@ links.guard_start()
 
 
 def _student_on_a_phone() -> bool:
-    """A student who opened the class survey's join link (`/class-survey?join=CODE`): their
-    page shows the question and its buttons only, without the course's menu and sidebar."""
+    """A student who opened the class survey's or the class quiz's join link
+    (`/class-survey?join=CODE`, `/class-quiz?join=CODE`): their page shows the question and
+    its buttons only, without the course's menu and sidebar."""
     if "join" not in st.query_params:
         return False
     path = urlsplit(st.context.url or "").path.rstrip("/")
-    return not path or path.endswith(f"/{by_folder('class_survey').url_path}")
+    return not path or any(
+        path.endswith(f"/{by_folder(folder).url_path}") for folder in ("class_survey", "class_quiz")
+    )
 
 
 STUDENT = _student_on_a_phone()

@@ -236,6 +236,14 @@ LESSONS: tuple[Lesson, ...] = (
         "Run randomized response on your class: phones answer, the projector estimates.",
         CLASSROOM,
     ),
+    Lesson(
+        "class_quiz",
+        "Class quiz",
+        ":material/quiz:",
+        "class-quiz",
+        "The lessons' questions live on phones, one at a time; private mode randomizes them.",
+        CLASSROOM,
+    ),
 )
 
 

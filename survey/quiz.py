@@ -77,6 +77,7 @@ quizzes_table = Table(
     Column("position", Integer, nullable=False),
     Column("revealed", Boolean, nullable=False),
     Column("deadline", Float, nullable=True),
+    Column("countdown_s", Integer, nullable=False),  # per question; 0: none
     Column("admin_key_sha256", String(64), nullable=False),
     Column("session_salt", String(64), nullable=False),
     Column("created_at", DateTime, nullable=False),
@@ -178,6 +179,7 @@ class Quiz:
     position: int  # −1 before the first question; len(questions) once finished
     revealed: bool
     deadline: float | None
+    countdown_s: int  # given to each question when it is shown; 0: none
     questions: tuple[QuizQuestion, ...] = field(repr=False)
 
     @property
@@ -234,9 +236,20 @@ class QuizStore:
 
     # -- creating ---------------------------------------------------------------------
     def create_quiz(
-        self, title: str, questions: list[QuizQuestion], *, epsilon: float | None = None
+        self,
+        title: str,
+        questions: list[QuizQuestion],
+        *,
+        epsilon: float | None = None,
+        countdown_s: int = 0,
     ) -> NewQuiz:
-        """A new quiz, before its first question, with a fresh join code and admin key."""
+        """A new quiz, before its first question, with a fresh join code and admin key;
+        each question, once shown, takes answers for `countdown_s` seconds (0: until the
+        lecturer reveals it)."""
+        if isinstance(countdown_s, bool) or not isinstance(countdown_s, int):
+            raise TypeError("countdown_s must be a whole number of seconds")
+        if not 0 <= countdown_s <= MAX_COUNTDOWN_S:
+            raise ValueError(f"countdown_s must be in [0, {MAX_COUNTDOWN_S}], got {countdown_s}")
         title = _clean_text("title", title, MAX_TITLE_CHARS)
         questions = list(questions)
         if not 1 <= len(questions) <= MAX_QUESTIONS:
@@ -246,7 +259,7 @@ class QuizStore:
         admin_key = security.new_admin_key()
         for _ in range(JOIN_CODE_ATTEMPTS):
             try:
-                quiz_id = self._insert(title, questions, epsilon, admin_key)
+                quiz_id = self._insert(title, questions, epsilon, countdown_s, admin_key)
             except IntegrityError:  # join code taken: draw another
                 continue
             quiz = self.get_quiz(quiz_id)
@@ -254,7 +267,7 @@ class QuizStore:
             return NewQuiz(quiz, admin_key)
         raise RuntimeError("could not find a free join code")
 
-    def _insert(self, title, questions, epsilon, admin_key) -> int:
+    def _insert(self, title, questions, epsilon, countdown_s, admin_key) -> int:
         """The quiz and its questions in one transaction (all or nothing)."""
         self.store._require_writable()
         with self.store._writing() as conn:
@@ -266,6 +279,7 @@ class QuizStore:
                     position=-1,
                     revealed=False,
                     deadline=None,
+                    countdown_s=countdown_s,
                     admin_key_sha256=security.admin_key_digest(admin_key),
                     session_salt=security.new_salt(),
                     created_at=_now_minute(),
@@ -307,13 +321,14 @@ class QuizStore:
                     t.c.position,
                     t.c.revealed,
                     t.c.deadline,
-                ).where(condition)  # fmt: skip
+                    t.c.countdown_s,
+                ).where(condition)
             ).first()
             if row is None:
                 return None
             questions = self._questions(conn, int(row.id))
         return Quiz(int(row.id), row.join_code, row.title, row.epsilon, int(row.position),
-                    bool(row.revealed), row.deadline, questions)  # fmt: skip
+                    bool(row.revealed), row.deadline, int(row.countdown_s), questions)  # fmt: skip
 
     def get_quiz(self, quiz_id: int) -> Quiz | None:
         if isinstance(quiz_id, bool) or not isinstance(quiz_id, int):
@@ -350,7 +365,7 @@ class QuizStore:
         self, quiz_id: int, admin_key: str, position: int, *, seconds: float | None = None
     ) -> None:
         """Put question `position` on show, unrevealed (a position past the last: the
-        summary), with a countdown of `seconds` (None or 0: none)."""
+        summary), with a countdown of `seconds` (None: the quiz's own; 0: none)."""
         self._require_admin(quiz_id, admin_key)
         quiz = self.get_quiz(quiz_id)
         assert quiz is not None

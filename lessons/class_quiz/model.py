@@ -1,0 +1,247 @@
+"""The class quiz: questions drawn from the lessons' own check-yourself lists (read from
+their pages, never copied), the lecturer's key, the phones' private mode (k-ary randomized
+response, dp/kary.py) and the projector's numbers. Storage is survey/quiz.py, in the class
+survey's database (lessons/class_survey/model.py: its URL, store, student token, limits,
+join-link helpers and fault messages are reused)."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import math
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import dp
+import survey
+from lessons.catalogue import LESSONS, LESSONS_DIR
+from lessons.class_survey import model as survey_model
+from ui import browser, text
+
+URL_PATH = "class-quiz"
+LETTERS = "ABCDEF"
+ADMIN_KEYS_KEY = "quiz_admin_keys"  # code → admin key, this session
+MANAGE_COOKIE = "quiz_manage"  # "CODE.ADMINKEY" of the quiz this browser last managed
+CUSTOM_KEY = "quiz_custom_questions"  # the lecturer's own questions, before creating
+TAPS_PER_MINUTE = 30
+POLL_S = 2  # a phone asks which question is on show every POLL_S seconds
+EPSILONS: tuple[float, ...] = (0.5, 1.0, 2.0, 3.0, 5.0)
+COUNTDOWNS: tuple[int, ...] = (0, 15, 30, 60, 120)
+Z95 = 1.959963984540054
+
+
+# --- questions from the lessons --------------------------------------------------------------
+def _literal_question(call: ast.Call) -> survey.QuizQuestion | None:
+    """A `quiz.Question(...)` call whose arguments are all literals, as a QuizQuestion."""
+    names = ("prompt", "options", "correct", "explanation")
+    try:
+        values = [ast.literal_eval(arg) for arg in call.args]
+        values += [None] * (4 - len(values))
+        for keyword in call.keywords:
+            values[names.index(keyword.arg)] = ast.literal_eval(keyword.value)
+        return survey.QuizQuestion(values[0], tuple(values[1]), values[2], values[3] or "")
+    except (ValueError, TypeError, SyntaxError):
+        return None  # built from the page's state (an f-string, a model call): not reusable
+
+
+@functools.cache
+def lesson_questions(folder: str) -> tuple[survey.QuizQuestion, ...]:
+    """The check-yourself questions of lessons/`folder`/page.py, read from its source: the
+    calls `quiz.Question(...)` inside `quiz.check_yourself(...)` whose key is not a one-off
+    "…_predict" and whose text is literal (a question written from the sliders' state is
+    left out). Parsed once per process."""
+    tree = ast.parse((LESSONS_DIR / folder / "page.py").read_text(encoding="utf-8"))
+    found: list[survey.QuizQuestion] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and ast.unparse(node.func) == "quiz.check_yourself"):
+            continue
+        key = node.args[0] if node.args else None
+        if isinstance(key, ast.Constant) and str(key.value).endswith("_predict"):
+            continue
+        for call in ast.walk(node):
+            if isinstance(call, ast.Call) and ast.unparse(call.func) == "quiz.Question":
+                question = _literal_question(call)
+                if question is not None:
+                    found.append(question)
+    return tuple(found)
+
+
+@functools.cache
+def sources() -> tuple[tuple[str, str], ...]:
+    """(folder, title) of every lesson with reusable questions, in teaching order."""
+    return tuple(
+        (lesson.folder, lesson.title) for lesson in LESSONS if lesson_questions(lesson.folder)
+    )
+
+
+def parse_options(raw: str) -> tuple[str, ...]:
+    """The lecturer's options, one per line (blank lines skipped)."""
+    return tuple(line.strip() for line in raw.splitlines() if line.strip())
+
+
+# --- the lecturer's key ------------------------------------------------------------------------
+MANAGING_KEY = "quiz_managing"  # the code of the quiz this session last ran
+FORGOT_KEY = "quiz_forgot_managed"  # "New quiz" pressed in this session
+
+
+def remember_admin_key(code: str, admin_key: str) -> None:
+    """Keep the quiz's key for this session and in this browser (reload, new tab)."""
+    st.session_state.setdefault(ADMIN_KEYS_KEY, {})[code] = admin_key
+    st.session_state[MANAGING_KEY] = code
+    st.session_state.pop(FORGOT_KEY, None)
+    browser.set_cookie(MANAGE_COOKIE, f"{code}.{admin_key}",
+                       max_age_s=survey_model.COOKIE_DAYS * 86_400)  # fmt: skip
+
+
+def managed_in_browser() -> tuple[str, str] | None:
+    """(code, admin key) of the quiz this session, or else this browser, last ran."""
+    code = st.session_state.get(MANAGING_KEY)
+    if code is not None and code in st.session_state.get(ADMIN_KEYS_KEY, {}):
+        return code, st.session_state[ADMIN_KEYS_KEY][code]
+    value = None if st.session_state.get(FORGOT_KEY) else browser.cookie(MANAGE_COOKIE)
+    if value is None or "." not in value:
+        return None
+    code, key = value.split(".", 1)
+    return (code, key) if code and key else None
+
+
+def remembered_admin_key(code: str) -> str | None:
+    """The admin key of quiz `code` this session or this browser holds (unchecked)."""
+    key = st.session_state.get(ADMIN_KEYS_KEY, {}).get(code)
+    if key is not None:
+        return key
+    managed = managed_in_browser()
+    return managed[1] if managed is not None and managed[0] == code else None
+
+
+def forget_managed() -> None:
+    """ "New quiz" (a callback): this session, then this browser, stop returning to it."""
+    st.session_state.pop(MANAGING_KEY, None)
+    st.session_state[FORGOT_KEY] = True
+
+
+def keep_browser_in_step() -> None:
+    """After "New quiz", the browser's cookie of the last quiz is deleted."""
+    if st.session_state.get(FORGOT_KEY) and browser.cookie(MANAGE_COOKIE) is not None:
+        browser.set_cookie(MANAGE_COOKIE, "", max_age_s=0)
+
+
+def join_url(base_url: str, code: str) -> str:
+    """The link students open: …/class-quiz?join=CODE."""
+    return f"{base_url.rstrip('/')}/{URL_PATH}?{urlencode({'join': code})}"
+
+
+def lecturer_url(base_url: str, code: str, admin_key: str) -> str:
+    """The private lecturer link: …/class-quiz?manage=CODE&key=ADMIN_KEY."""
+    return f"{base_url.rstrip('/')}/{URL_PATH}?{urlencode({'manage': code, 'key': admin_key})}"
+
+
+def tap_allowed(store: survey.SurveyStore, token: str) -> bool:
+    """At most TAPS_PER_MINUTE answers a minute from one student token (kept in the store,
+    so the same on every replica)."""
+    return store.limit_allow("quiz-tap/token", token, TAPS_PER_MINUTE, 60.0)
+
+
+# --- private mode --------------------------------------------------------------------------------
+def randomize(choice: int, k: int, epsilon: float) -> int:
+    """What the phone sends in private mode: the choice kept with probability
+    p = e^ε/(e^ε + k − 1), else one of the other k − 1 options (dp.grr_perturb), drawn from
+    the operating system's entropy. Only the result is sent and stored."""
+    return int(dp.grr_perturb(np.array([choice]), k, epsilon, rng=np.random.default_rng())[0])
+
+
+def keep_probability(k: int, epsilon: float) -> float:
+    return dp.grr_probabilities(epsilon, k)[0]
+
+
+@dataclass(frozen=True)
+class Results:
+    """One question's answers as the projector shows them."""
+
+    frame: pd.DataFrame  # letter, option, sent, sent_share, estimate, low, high, correct
+    n: int
+    private: bool
+    half_width: float  # private: the 95% interval's half-width of a share (largest option)
+    pull: float  # private: how far, at most, a raw share sits from the class's (expected)
+
+
+def results(question: survey.QuizQuestion, counts: list[int], epsilon: float | None) -> Results:
+    """Raw shares of what was sent, and in private mode the debiased estimate of each
+    option's share (dp.grr_estimate_from_counts) with a 95% interval from dp.grr_variance,
+    cut to 0–100%."""
+    k = len(question.options)
+    sent = np.asarray(counts, dtype=float)
+    n = int(sent.sum())
+    share = sent / n if n else np.zeros(k)
+    if epsilon is None or n == 0:
+        estimate, low, high = share, share, share
+        half, pull = 0.0, 0.0
+    else:
+        estimate = dp.grr_estimate_from_counts(sent, epsilon) / n
+        shown = np.clip(estimate, 0.0, 1.0)
+        sd = np.array([math.sqrt(dp.grr_variance(n, epsilon, k, float(f))) / n for f in shown])
+        low, high = np.clip(estimate - Z95 * sd, 0, 1), np.clip(estimate + Z95 * sd, 0, 1)
+        half = float(Z95 * sd.max())
+        p, q = dp.grr_probabilities(epsilon, k)
+        # E[sent share of v] = f p + (1 − f) q: the raw share is pulled toward q / (1 − p + q)
+        pull = float(np.max(np.abs(shown * p + (1 - shown) * q - shown)))
+    frame = pd.DataFrame({
+        "letter": list(LETTERS[:k]),
+        "option": list(question.options),
+        "sent": sent.astype(int),
+        "sent_share": share,
+        "estimate": np.clip(estimate, 0.0, 1.0),
+        "low": low,
+        "high": high,
+        "correct": [i == question.correct for i in range(k)],
+    })  # fmt: skip
+    return Results(frame, n, epsilon is not None, half, pull)
+
+
+def describe(result: Results, question: survey.QuizQuestion) -> str:
+    """Alt text of the results chart, with the numbers."""
+    right = LETTERS[question.correct]
+    if result.n == 0:
+        return "No answers yet: the bars are all at 0%."
+    column = "estimate" if result.private else "sent_share"
+    parts = [f"{row.letter} {text.percent(getattr(row, column))}"
+             for row in result.frame.itertuples()]  # fmt: skip
+    head = (
+        f"Bars of the estimated share of the class choosing each option, from {result.n:,} "
+        "randomized answers"
+        if result.private
+        else f"Bars of the share of {result.n:,} answers for each option"
+    )
+    return f"{head}: {', '.join(parts)}. The correct answer is {right}."
+
+
+def share_correct(result: Results, question: survey.QuizQuestion) -> tuple[float, float, float]:
+    row = result.frame.iloc[question.correct]
+    if result.private:
+        return float(row["estimate"]), float(row["low"]), float(row["high"])
+    return float(row["sent_share"]), float(row["sent_share"]), float(row["sent_share"])
+
+
+def summary(quiz: survey.Quiz, counts: dict[int, list[int]]) -> pd.DataFrame:
+    """Per question: answers, and the share correct (private: estimated, with its 95%
+    interval)."""
+    rows = []
+    for i, question in enumerate(quiz.questions):
+        result = results(question, counts.get(i, [0] * len(question.options)), quiz.epsilon)
+        value, low, high = share_correct(result, question)
+        rows.append({
+            "question": i + 1,
+            "prompt": question.prompt,
+            "answers": result.n,
+            "correct": LETTERS[question.correct],
+            "share correct": text.percent(value) if result.n else "–",
+            "95% interval": f"{text.percent(low)}–{text.percent(high)}"
+            if result.n and quiz.private
+            else "",
+        })  # fmt: skip
+    frame = pd.DataFrame(rows)
+    return frame if quiz.private else frame.drop(columns=["95% interval"])

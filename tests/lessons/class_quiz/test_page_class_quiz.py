@@ -1,0 +1,233 @@
+"""AppTest for lessons/class_quiz/page.py: a lecturer builds a quiz from the lessons' own
+questions and their own, runs it (start, reveal, next, summary) while students answer on
+separate sessions; reloads on both sides; private mode's debiasing; every bad input."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import dp
+import survey
+from apptest_helpers import frames_of, hosted_lesson
+from lessons.catalogue import LESSONS
+from lessons.class_quiz import model
+from ui import browser, notebook, text
+
+ROOT = Path(__file__).resolve().parents[3]
+PAGE = str(ROOT / "lessons" / "class_quiz/page.py")
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'survey.sqlite3'}"
+    monkeypatch.setenv("SURVEY_DB_URL", url)
+    s = survey.SurveyStore(url)
+    yield s
+    s.dispose()
+
+
+@pytest.fixture
+def jar(monkeypatch) -> dict[str, str]:
+    """The cookies a browser sends when its next session opens (`ui.browser.cookie`)."""
+    cookies: dict[str, str] = {}
+    monkeypatch.setattr(browser, "cookie", lambda name: cookies.get(name))
+    return cookies
+
+
+def page(**params: str) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def create(lessons=("laplace",), *, private: bool = False, epsilon: float = 1.0) -> AppTest:
+    at = page()
+    at.multiselect(key="quiz_lessons").set_value(list(lessons)).run()
+    if private:
+        at.toggle(key="quiz_private").set_value(True).run()
+        at.select_slider(key="quiz_eps").set_value(epsilon).run()
+    at.button(key="quiz_create").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def words(at: AppTest) -> str:
+    return " ".join(
+        [m.value for m in at.markdown] + [c.value for c in at.caption]
+        + [s.value for s in at.success] + [i.value for i in at.info]
+        + [w.value for w in at.warning] + [e.value for e in at.error]
+    ).replace("\\", "").replace("\u2060", "")  # fmt: skip
+
+
+def test_the_lessons_questions_are_read_from_their_pages_not_copied() -> None:
+    """What the quiz offers for a lesson is what its page asks in "Check yourself"."""
+    for lesson in LESSONS:
+        at = AppTest.from_file(str(lesson.path), default_timeout=60).run()
+        record = at.session_state[notebook.RECORD_KEY]
+        asked = [] if record is None else [
+            q for key, qs in record.questions.items() if not key.endswith("_predict") for q in qs
+        ]  # fmt: skip
+        offered = model.lesson_questions(lesson.folder)
+        literal = [(q.prompt, q.options, q.correct, q.explanation) for q in offered]
+        shown = [(q.prompt, tuple(q.options), q.correct, q.explanation) for q in asked]
+        assert all(item in shown for item in literal), lesson.folder
+        # only a question built from the page's state is left out (the reconstruction one)
+        assert len(shown) - len(literal) == (1 if lesson.folder == "reconstruction" else 0)
+
+
+def test_a_lecturer_builds_a_quiz_from_lessons_and_their_own_question(store) -> None:
+    at = page()
+    at.multiselect(key="quiz_lessons").set_value(["laplace", "dpsgd"]).run()
+    assert len(at.checkbox) == 6
+    at.checkbox(key="quiz_pick_dpsgd_1").uncheck().run()
+    at.text_input(key="quiz_own_prompt").input("Which is the **privacy** unit?")
+    at.text_area(key="quiz_own_options").input("A person\n\nA row\n[a link](http://e.io)")
+    at.number_input(key="quiz_own_correct").set_value(1)
+    at.text_input(key="quiz_own_explanation").input("Neighbours differ in one person.")
+    at.button(key="FormSubmitter:quiz_own-Add question").click().run()
+    assert not at.exception
+    assert "**6 questions** in this quiz." in [m.value for m in at.markdown]
+    at.button(key="quiz_create").click().run()
+    code = at.query_params["manage"]
+    quiz = survey.QuizStore(store).get_quiz_by_code(code)
+    assert [q.prompt for q in quiz.questions][-1] == "Which is the **privacy** unit?"
+    assert quiz.questions[-1].options == ("A person", "A row", "[a link](http://e.io)")
+    assert quiz.questions[0] == model.lesson_questions("laplace")[0]
+    assert "key" not in at.query_params  # the admin key never sits in the address bar
+
+
+@pytest.mark.parametrize(
+    ("prompt", "options", "message"),
+    [
+        ("", "a\nb", "prompt must not be empty"),
+        ("Q?", "only one", "needs 2 to 6, got 1"),
+        ("Q?", "\n".join(f"option {i}" for i in range(50)), "needs 2 to 6, got 50"),
+        ("Q?", "a\n" + "x" * 10_000, "option 2 must be at most 150 characters, got 10,000"),
+        ("Q?", "same\nsame", "different"),
+    ],
+)
+def test_a_bad_own_question_is_refused_and_says_why(store, prompt, options, message) -> None:
+    at = page()
+    at.text_input(key="quiz_own_prompt").input(prompt)
+    at.text_area(key="quiz_own_options").input(options)
+    at.button(key="FormSubmitter:quiz_own-Add question").click().run()
+    assert not at.exception
+    assert message in at.warning[0].value.replace("\\", "")
+    assert "**0 questions** in this quiz." in [m.value for m in at.markdown]
+    assert at.button(key="quiz_create").disabled
+
+
+def test_the_whole_quiz_with_three_phones_and_reloads(store, jar) -> None:
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    phones = [page(join=code) for _ in range(3)]
+    assert "Waiting for your lecturer" in words(phones[0])
+    lecturer.button(key="quiz_start").click().run()
+    question = model.lesson_questions("laplace")[0]
+    for phone, choice in zip(phones, (1, 1, 0), strict=True):
+        phone.run()  # (the fragment's poll, here a rerun)
+        labels = [b.label for b in phone.button]
+        assert labels == [
+            f"{model.LETTERS[i]}.  {text.plain(o)}" for i, o in enumerate(question.options)
+        ]
+        phone.button(key=f"quiz_answer_0_{choice}").click().run()
+        assert "Your answer is in" in words(phone) and not phone.button
+    # a phone reloads mid-question: a new session, same browser (its token cookie)
+    token = phones[0].session_state["survey_session_token"]
+    jar["survey_me"] = token
+    again = page(join=code)
+    assert "Your answer is in" in words(again) and not again.button
+    lecturer.run()
+    assert "**3 answers**" in " ".join(m.value for m in lecturer.markdown)
+    lecturer.button(key="quiz_reveal").click().run()
+    results = frames_of(lecturer.get("vega_lite_chart")[0])["results"]
+    assert results["sent"].tolist() == [1, 2, 0, 0][: len(question.options)]
+    assert results["correct"].tolist() == [
+        i == question.correct for i in range(len(question.options))
+    ]
+    assert question.explanation in words(lecturer)
+    phones[1].run()
+    assert f"The answer: **{model.LETTERS[question.correct]}." in words(phones[1])
+    # the lecturer reloads: the cookie brings the projector back, at the same question
+    jar["quiz_manage"] = f"{code}.{lecturer.session_state[model.ADMIN_KEYS_KEY][code]}"
+    reloaded = page()
+    assert reloaded.query_params["manage"] == code
+    reloaded = page(manage=code)
+    assert f"### {text.plain(question.prompt)}" in [m.value for m in reloaded.markdown]
+    for _ in range(3):
+        reloaded.button(key="quiz_next").click().run()
+    summary = reloaded.dataframe[0].value
+    assert summary["answers"].tolist() == [3, 0, 0]
+    share = 1 / 3 if question.correct == 0 else 2 / 3 if question.correct == 1 else 0.0
+    assert summary["share correct"].iloc[0] == text.percent(share)
+    phones[2].run()
+    assert "The quiz is over" in words(phones[2])
+
+
+def test_a_tap_on_a_question_the_lecturer_moved_past_is_not_counted(store) -> None:
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    lecturer.button(key="quiz_start").click().run()
+    phone = page(join=code)
+    lecturer.button(key="quiz_next").click().run()  # the phone still shows question 1
+    phone.button(key="quiz_answer_0_0").click().run()
+    assert not phone.exception
+    quizzes = survey.QuizStore(store)
+    assert quizzes.counts(quizzes.get_quiz_by_code(code).id)[0] == [0, 0, 0, 0]
+    assert "Question 2 of 3" in words(phone)  # it follows the lecturer
+
+
+def test_without_the_key_the_projector_shows_nothing(store) -> None:
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    stranger = page(manage=code)
+    assert "open your private lecturer link" in words(stranger)
+    assert (
+        not stranger.button(key="quiz_start")
+        if False
+        else "quiz_start" not in [b.key for b in stranger.button]
+    )
+    wrong = page(manage=code, key="x" * 32)
+    assert "open your private lecturer link" in words(wrong) and "key" not in wrong.query_params
+    unknown = page(join="ZZZZZZ")
+    assert "There is no quiz with this code" in words(unknown)
+
+
+def test_private_mode_shows_what_was_sent_and_the_debiased_estimate(store) -> None:
+    """200 phones in private mode (ε = 1): the projector's bars are dp's estimate from the
+    stored (randomized) counts, and a phone sees what it sent."""
+    lecturer = create(private=True, epsilon=1.0)
+    code = lecturer.query_params["manage"]
+    lecturer.button(key="quiz_start").click().run()
+    phone = page(join=code)
+    phone.button(key="quiz_answer_0_1").click().run()
+    assert "You chose B; your phone sent" in words(phone)
+    quizzes = survey.QuizStore(store)
+    quiz = quizzes.get_quiz_by_code(code)
+    k = len(quiz.questions[0].options)
+    rng = np.random.default_rng(3)
+    truth = rng.choice(k, size=199, p=[0.1, 0.7, 0.1, 0.1][:k])
+    for choice in truth:
+        sent = model.randomize(int(choice), k, 1.0)
+        quizzes.submit(quiz.id, 0, survey.new_session_token(), sent)
+    lecturer.button(key="quiz_reveal").click().run()
+    results = frames_of(lecturer.get("vega_lite_chart")[0])["results"]
+    sent_counts = np.array(quizzes.counts(quiz.id)[0])
+    np.testing.assert_array_equal(results["sent"], sent_counts)
+    expected = np.clip(dp.grr_estimate_from_counts(sent_counts, 1.0) / 200, 0, 1)
+    np.testing.assert_allclose(results["estimate"], expected)
+    se = math.sqrt(dp.grr_variance(200, 1.0, k, 0.7)) / 200
+    assert abs(results["estimate"].iloc[1] - np.mean(np.r_[truth, 1] == 1)) < 6 * se
+    assert "Black ticks: what the phones sent" in words(lecturer)
+    assert any("grr_estimate_from_counts" in c.value for c in lecturer.code)
+
+
+def test_the_quiz_page_is_in_the_app_and_a_phone_sees_no_menu(store) -> None:
+    at = hosted_lesson("class_quiz/page.py", timeout_s=60)
+    assert not at.exception, at.exception
