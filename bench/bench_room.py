@@ -10,6 +10,9 @@ server runs exactly what it runs for a tab. Per room size N (10, 50, 100, 200):
   quiz    each answers the lesson's first quiz question (choice + Check) within 10 s;
   survey  N students join a live survey (?join=CODE), then each taps an answer within 10 s;
           the store must then hold exactly N answers;
+  class-quiz  N phones join a class quiz (?join=CODE) on its first question, each taps an
+          option within 10 s (time to the acknowledgement; the store must hold exactly N),
+          then each polls once, as a phone does every 2 s to follow the lecturer;
   busy    (once, 50 students) each moves the slider again as soon as the last move is
           answered, for 15 s: the server's capacity in reruns per second.
 
@@ -239,12 +242,61 @@ def stored_answers(db_url: str, survey_id: int) -> int:
     return counts.responses
 
 
+def new_quiz(db_url: str) -> tuple[str, int]:
+    """A class quiz of the Laplace lesson's questions, its first question on show."""
+    import survey
+    from lessons.class_quiz.model import lesson_questions
+
+    store = survey.SurveyStore(db_url)
+    quizzes = survey.QuizStore(store)
+    created = quizzes.create_quiz("Bench quiz", list(lesson_questions("laplace")))
+    quizzes.show(created.quiz.id, created.admin_key, 0)
+    store.dispose()
+    return created.quiz.code, created.quiz.id
+
+
+def stored_quiz_answers(db_url: str, quiz_id: int) -> int:
+    import survey
+
+    store = survey.SurveyStore(db_url)
+    counts = survey.QuizStore(store).counts(quiz_id)
+    store.dispose()
+    return sum(counts[0])
+
+
+async def tap_quiz(students: list[Student]) -> list[float]:
+    times: list[float] = []
+
+    async def one(student: Student) -> None:
+        button = student.widget("button", random.choice(("A.", "B.", "C.")))
+        await asyncio.sleep(random.uniform(0, TAP_WINDOW_S))
+        result = await student.tap(button)
+        if "Your answer is in" not in student.text():
+            raise ProtocolError(f"no acknowledgement after the tap: {student.text()[:200]!r}")
+        times.append(result.seconds)
+
+    await asyncio.gather(*(one(s) for s in students))
+    return times
+
+
+async def poll_quiz(students: list[Student], fragment_ids: list[str]) -> list[float]:
+    """Each phone's fragment reruns once, as its 2-second timer makes it do."""
+    times: list[float] = []
+
+    async def one(student: Student, fragment_id: str) -> None:
+        await asyncio.sleep(random.uniform(0, 2.0))
+        times.append((await student.rerun(fragment_id=fragment_id)).seconds)
+
+    await asyncio.gather(*(one(s, f) for s, f in zip(students, fragment_ids, strict=True)))
+    return times
+
+
 def row(
     scenario: str, n: int, times: list[float], cpu: float, events: int, extra: str = ""
 ) -> None:
     per_event = 1000 * cpu / events if events else float("nan")
     print(
-        f"  {scenario:<7} N={n:<4} p50/p95/max {quantiles(times):<24} s  "
+        f"  {scenario:<10} N={n:<4} p50/p95/max {quantiles(times):<24} s  "
         f"CPU {per_event:6.1f} ms/event ({events} events){extra}"
     )
 
@@ -280,6 +332,23 @@ async def run_size(server: Server, n: int, db_url: str, page: str) -> None:
         "survey", n, times, cpu_seconds(server.pids) - before, len(times),
         f", {stored}/{n} answers stored",
     )  # fmt: skip
+    await asyncio.gather(*(s.close() for s in students))
+
+    code, quiz_id = new_quiz(db_url)
+    before = cpu_seconds(server.pids)
+    students, times = await open_all(server.url, "class-quiz", f"join={code}", n)
+    row("qjoin", n, times, cpu_seconds(server.pids) - before, len(times))
+    fragments = [s.widget("button", "A.").fragment_id for s in students]
+    before = cpu_seconds(server.pids)
+    times = await tap_quiz(students)
+    stored = stored_quiz_answers(db_url, quiz_id)
+    row(
+        "class-quiz", n, times, cpu_seconds(server.pids) - before, len(times),
+        f", {stored}/{n} answers stored",
+    )  # fmt: skip
+    before = cpu_seconds(server.pids)
+    times = await poll_quiz(students, fragments)
+    row("qpoll", n, times, cpu_seconds(server.pids) - before, len(times))
     await asyncio.gather(*(s.close() for s in students))
     print(f"  (load average before N={n}: {load:.2f}; server RSS now / peak {rss_mb(server.pids)})")
 

@@ -243,6 +243,7 @@ LESSONS: tuple[Lesson, ...] = (
         "class-quiz",
         "The lessons' questions live on phones, one at a time; private mode randomizes them.",
         CLASSROOM,
+        "Time per question",
     ),
 )
 

@@ -20,7 +20,7 @@ from lessons.catalogue import LESSONS
 from ui import notebook
 
 ROOT = Path(__file__).resolve().parents[2]
-NO_QUIZ = {"class_survey"}  # a classroom tool, not a lesson with check-yourself questions
+NO_QUIZ = {"class_survey", "class_quiz"}  # classroom tools: no check-yourself questions
 
 
 def _stdout(code: str, result: str) -> tuple[str, str]:
