@@ -107,6 +107,11 @@ def test_bad_quizzes_are_refused(quizzes) -> None:
             quizzes.create_quiz("T", _questions(), epsilon=epsilon)
     with pytest.raises(TypeError, match="epsilon"):
         quizzes.create_quiz("T", _questions(), epsilon="1")
+    for seconds in (-1, 601):
+        with pytest.raises(ValueError, match="countdown_s"):
+            quizzes.create_quiz("T", _questions(), countdown_s=seconds)
+    with pytest.raises(TypeError, match="countdown_s"):
+        quizzes.create_quiz("T", _questions(), countdown_s=1.5)
 
 
 # --- one answer per browser per question ------------------------------------------------------
@@ -183,9 +188,9 @@ def test_300_phones_from_processes_count_exactly_once(quizzes, db_url) -> None:
 def test_reveal_and_the_countdown_stop_answers(quizzes, monkeypatch) -> None:
     now = [1_000_000.0]
     monkeypatch.setattr(quiz_module, "quiz_clock", lambda: now[0])
-    new = quizzes.create_quiz("T", _questions())
+    new = quizzes.create_quiz("T", _questions(), countdown_s=20)
     qid, key = new.quiz.id, new.admin_key
-    quizzes.show(qid, key, 0, seconds=20)
+    quizzes.show(qid, key, 0)  # the quiz's own time per question
     quiz = quizzes.get_quiz(qid)
     assert quiz.deadline == 1_000_020.0 and quiz.seconds_left() == 20.0
     now[0] += 20.0
@@ -193,7 +198,7 @@ def test_reveal_and_the_countdown_stop_answers(quizzes, monkeypatch) -> None:
     now[0] += 0.5
     assert quizzes.submit(qid, 0, _token(), 0) is SubmitResult.CLOSED
     assert quizzes.get_quiz(qid).seconds_left() == 0.0
-    quizzes.show(qid, key, 1)  # no countdown
+    quizzes.show(qid, key, 1, seconds=0)  # this one without a countdown
     assert quizzes.get_quiz(qid).deadline is None
     quizzes.reveal(qid, key)
     assert quizzes.get_quiz(qid).revealed
