@@ -375,9 +375,9 @@ class QuizStore:
             raise ValueError(f"position must be in [-1, {len(quiz.questions)}], got {position}")
         if seconds is not None and not (0 <= seconds <= MAX_COUNTDOWN_S):
             raise ValueError(f"seconds must be in [0, {MAX_COUNTDOWN_S}], got {seconds!r}")
-        deadline = (
-            quiz_clock() + seconds if seconds and 0 <= position < len(quiz.questions) else None
-        )
+        seconds = quiz.countdown_s if seconds is None else seconds
+        on_show = 0 <= position < len(quiz.questions)
+        deadline = quiz_clock() + seconds if seconds and on_show else None
         self.store._write(
             update(quizzes_table)
             .where(quizzes_table.c.id == quiz_id)
