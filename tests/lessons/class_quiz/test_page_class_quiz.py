@@ -231,3 +231,23 @@ def test_private_mode_shows_what_was_sent_and_the_debiased_estimate(store) -> No
 def test_the_quiz_page_is_in_the_app_and_a_phone_sees_no_menu(store) -> None:
     at = hosted_lesson("class_quiz/page.py", timeout_s=60)
     assert not at.exception, at.exception
+
+
+def test_the_time_per_question_counts_down_on_both_screens(store, monkeypatch) -> None:
+    now = [2_000_000.0]
+    monkeypatch.setattr(survey.quiz, "quiz_clock", lambda: now[0])
+    at = page()
+    at.multiselect(key="quiz_lessons").set_value(["laplace"]).run()
+    at.select_slider(key="quiz_countdown").set_value(30).run()
+    at.button(key="quiz_create").click().run()
+    code = at.query_params["manage"]
+    at.button(key="quiz_start").click().run()
+    assert "30 s left" in words(at)
+    now[0] += 12
+    phone = page(join=code)
+    assert "18 s left" in words(phone) and phone.button
+    now[0] += 20
+    at.run()
+    phone.run()
+    assert "time is up" in words(at)
+    assert "This question is closed: you did not answer it." in words(phone) and not phone.button
