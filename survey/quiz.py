@@ -24,6 +24,7 @@ import dataclasses
 import json
 import math
 import re
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -229,6 +230,10 @@ class QuizStore:
 
     def __init__(self, store: SurveyStore):
         self.store = store
+        # A quiz's questions and salt never change once written: read once per process (a
+        # phone polls the quiz every 2 s; then only its state row is read).
+        self._fixed: dict[int, tuple[tuple[QuizQuestion, ...], str]] = {}
+        self._fixed_lock = threading.Lock()
 
     @property
     def read_only(self) -> bool:
@@ -322,11 +327,18 @@ class QuizStore:
                     t.c.revealed,
                     t.c.deadline,
                     t.c.countdown_s,
+                    t.c.session_salt,
                 ).where(condition)
             ).first()
             if row is None:
                 return None
-            questions = self._questions(conn, int(row.id))
+            with self._fixed_lock:
+                fixed = self._fixed.get(int(row.id))
+            if fixed is None:
+                fixed = (self._questions(conn, int(row.id)), row.session_salt)
+                with self._fixed_lock:
+                    self._fixed[int(row.id)] = fixed
+            questions = fixed[0]
         return Quiz(int(row.id), row.join_code, row.title, row.epsilon, int(row.position),
                     bool(row.revealed), row.deadline, int(row.countdown_s), questions)  # fmt: skip
 
@@ -393,6 +405,10 @@ class QuizStore:
 
     # -- the students ---------------------------------------------------------------------
     def _salt(self, quiz_id: int) -> str | None:
+        with self._fixed_lock:
+            fixed = self._fixed.get(quiz_id)
+        if fixed is not None:
+            return fixed[1]
         t = quizzes_table
         with self.store._reading() as conn:
             return conn.execute(select(t.c.session_salt).where(t.c.id == quiz_id)).scalar()

@@ -34,6 +34,13 @@ COUNTDOWNS: tuple[int, ...] = (0, 15, 30, 60, 120)
 Z95 = 1.959963984540054
 
 
+@st.cache_resource(show_spinner=False)
+def quiz_store(url: str) -> survey.QuizStore:
+    """One quiz store per database URL and process, on the survey's store (its pool), so
+    that what never changes in a quiz (questions, salt) is read once per process."""
+    return survey.QuizStore(survey_model.survey_store(url))
+
+
 # --- questions from the lessons --------------------------------------------------------------
 def _literal_question(call: ast.Call) -> survey.QuizQuestion | None:
     """A `quiz.Question(...)` call whose arguments are all literals, as a QuizQuestion."""

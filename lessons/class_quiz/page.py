@@ -443,8 +443,8 @@ def lecturer_view(raw_code: str) -> None:
 params = st.query_params
 model.keep_browser_in_step()
 try:
-    store = survey_model.survey_store(survey_model.database_url())
-    quizzes = survey.QuizStore(store)
+    quizzes = model.quiz_store(survey_model.database_url())
+    store = quizzes.store
     if "join" in params:
         student_view(params["join"])
     elif "manage" in params:

@@ -18,8 +18,8 @@ ROWS = ["Planet,Moon,Weight"] + [
 ]
 FILE = ("planets.csv", ("\n".join(ROWS) + "\n").encode())
 # What may be in a shared cache while a file is active: the bundled census itself (public),
-# and the survey's storage handles (not data).
-ALLOWED = {"census", "survey_store"}
+# and the survey's and quiz's storage handles (not data).
+ALLOWED = {"census", "survey_store", "quiz_store"}
 
 
 def clear_all() -> None:
