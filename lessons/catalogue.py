@@ -243,7 +243,6 @@ LESSONS: tuple[Lesson, ...] = (
         "class-quiz",
         "The lessons' questions live on phones, one at a time; private mode randomizes them.",
         CLASSROOM,
-        "Time per question",
     ),
 )
 

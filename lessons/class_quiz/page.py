@@ -263,10 +263,13 @@ def create_view() -> None:
             f"{text.percent(model.keep_probability(4, epsilon))} and otherwise sends one "
             "of the other three; the projector debiases the counts."
         )
-    countdown = st.select_slider(
-        "Time per question", options=model.COUNTDOWNS, value=0, key="quiz_countdown",
-        format_func=lambda s: "until you reveal" if s == 0 else f"{s} s",
-    )  # fmt: skip
+    countdown = st.radio(
+        "Time per question",
+        model.COUNTDOWNS,
+        format_func=lambda seconds: "until you reveal" if seconds == 0 else f"{seconds} s",
+        horizontal=True,
+        key="quiz_countdown",
+    )
     n = len(questions)
     st.markdown(f"**{n} {'question' if n == 1 else 'questions'}** in this quiz.")
     if n > survey.MAX_QUESTIONS:

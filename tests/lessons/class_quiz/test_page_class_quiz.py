@@ -238,7 +238,7 @@ def test_the_time_per_question_counts_down_on_both_screens(store, monkeypatch) -
     monkeypatch.setattr(survey.quiz, "quiz_clock", lambda: now[0])
     at = page()
     at.multiselect(key="quiz_lessons").set_value(["laplace"]).run()
-    at.select_slider(key="quiz_countdown").set_value(30).run()
+    at.radio(key="quiz_countdown").set_value(30).run()
     at.button(key="quiz_create").click().run()
     code = at.query_params["manage"]
     at.button(key="quiz_start").click().run()
