@@ -33,7 +33,7 @@ still runs as always.
 
 Two things wait for the lesson that needs them, and their objects stay visible to the
 collector (a few ms a run once loaded): scikit-learn, which only "Privatized data for ML"
-uses (0.4 s, ~37 MB; imported on its first fit), and the class survey's modules (its store,
+uses (0.4 s, ~37 MB; imported on its first fit), and the class survey's and quiz's modules (the store,
 database drivers and QR encoder: ~12 MB, 100 modules; imported when a class opens it).
 Without that, a server whose classes never use them would carry them (the 200-seed memory
 sweep of bench/bench_seeds.py went from 296 to 307 MB, over its 300 MB target).
@@ -51,7 +51,7 @@ from lessons.catalogue import all_pages
 # The modules a lesson's page imports, other than its page script (which Streamlit executes).
 LESSON_MODULES: tuple[str, ...] = ("model", "charts", "snippets")
 # Lessons whose modules are left to their first visit (see above).
-LEFT_TO_FIRST_VISIT: frozenset[str] = frozenset({"class_survey"})
+LEFT_TO_FIRST_VISIT: frozenset[str] = frozenset({"class_survey", "class_quiz"})
 # Seconds between the full collections of the collector thread (see above).
 COLLECT_EVERY_S = 5.0
 COLLECTOR_THREAD = "privacy-playground-gc"
