@@ -33,8 +33,9 @@ still runs as always.
 
 Two things wait for the lesson that needs them, and their objects stay visible to the
 collector (a few ms a run once loaded): scikit-learn, which only "Privatized data for ML"
-uses (0.4 s, ~37 MB; imported on its first fit), and the class survey's and quiz's modules (the store,
-database drivers and QR encoder: ~12 MB, 100 modules; imported when a class opens it).
+uses (0.4 s, ~37 MB; imported on its first fit), and the class survey's and quiz's modules
+(the store, database drivers and QR encoder: ~12 MB, 100 modules; imported when a class
+opens one of them).
 Without that, a server whose classes never use them would carry them (the 200-seed memory
 sweep of bench/bench_seeds.py went from 296 to 307 MB, over its 300 MB target).
 """
