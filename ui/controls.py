@@ -4,8 +4,9 @@ and the page header every lesson shares.
 A bound widget (`slider`, `select_slider`, `radio`, `selectbox`, `multiselect`,
 `number_input`, `toggle`) takes the arguments of its `st.*` namesake, is created with
 `bind="query-params"` (its key is the URL parameter, so a copied link reopens the same
-view), and is registered with ui.links together with its default and the rule that says
-whether URL text means its value — which is how the app notices a link setting it ignored.
+view; a range slider is bound here instead, as one `key=L..U` parameter), and is
+registered with ui.links together with its default and the rule that says whether URL text
+means its value — which is how the app notices a link setting it ignored.
 """
 
 from __future__ import annotations
@@ -150,8 +151,77 @@ def _finite_number(text: str) -> bool:
     return math.isfinite(number) and abs(number) < 2.0**53
 
 
+RANGE_SEPARATOR = ".."  # a range in a link: `?clamp_window_0=0..5500`, one parameter
+
+
+def _url_number(value: float) -> str:
+    """A number as a link writes it: 5500, not 5500.0; never an exponent or a `+`."""
+    number = float(value)
+    return str(int(number)) if number.is_integer() else repr(number)
+
+
+def _range_texts(texts: list[str]) -> list[str]:
+    """The two ends a link gives for a range: `L..U` (one parameter) or, from links made
+    before ranges were one parameter, the same parameter twice."""
+    if len(texts) == 1 and texts[0].count(RANGE_SEPARATOR) == 1:
+        return texts[0].split(RANGE_SEPARATOR)
+    return texts
+
+
+def _range_means(texts: list[str], value: Any) -> bool:
+    return _number_means(_range_texts(texts), value)
+
+
+def _range_from_link(key: str, low: float, high: float, kind: type) -> tuple | None:
+    """The range `?key=L..U` asks for, when it is two finite numbers with
+    low <= L <= U <= high (of the slider's number type); None otherwise."""
+    ends = _range_texts(st.query_params.get_all(key))
+    if len(ends) != 2 or not all(_finite_number(end) for end in ends):
+        return None
+    lower, upper = (float(end) for end in ends)
+    if not low <= lower <= upper <= high:
+        return None
+    if kind is int:
+        if not (lower.is_integer() and upper.is_integer()):
+            return None
+        return int(lower), int(upper)
+    return lower, upper
+
+
+def _range_slider(label: str, low, high, default: tuple, step, *, key: str, **kw) -> tuple:
+    """A range slider bound to the URL as ONE parameter, `key=L..U`. Streamlit's own binding
+    writes a range as the parameter twice (`?k=0&k=5500`), which reads as a mistake in a
+    shared link. The value is read from the link when the widget is created (the key is not
+    yet in session state, as Streamlit's binding does), and written back after every run; a
+    value equal to the default leaves the link. A link the slider cannot use is removed,
+    and the link guard reports it."""
+    links.register(key, links.Binding(means=_range_means, default=default))
+    value = default
+    if key not in st.session_state and key in st.query_params:
+        asked = _range_from_link(key, low, high, type(default[0]))
+        if asked is None:
+            del st.query_params[key]
+        else:
+            value = asked
+    chosen = st.slider(label, low, high, value, step, key=key, **kw)
+    wanted = (
+        None
+        if tuple(chosen) == tuple(default)
+        else RANGE_SEPARATOR.join(_url_number(end) for end in chosen)
+    )
+    if wanted is None:
+        if key in st.query_params:
+            del st.query_params[key]
+    elif st.query_params.get_all(key) != [wanted]:
+        st.query_params[key] = wanted
+    return chosen
+
+
 def slider(label: str, min_value=None, max_value=None, value=None, step=None, *, key: str, **kw):
-    """st.slider bound to the URL (a number, or a range given as a tuple `value`)."""
+    """st.slider bound to the URL (a number, or a range given as a tuple `value`, written
+    as one `L..U` parameter)."""
+    if isinstance(value, (list, tuple)):
+        return _range_slider(label, min_value, max_value, tuple(value), step, key=key, **kw)
     unreadable = _drop_unreadable_number(key)
     args = (label, min_value, max_value, value, step)
     return _bound(

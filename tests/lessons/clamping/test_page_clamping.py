@@ -204,6 +204,36 @@ def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
     assert metrics(at)["Noise scale b = Δ/ε"] == "5,000"
 
 
+def link_values(at: AppTest, key: str) -> list[str]:
+    """The link's values of `key` after the run (AppTest keeps one value as a string)."""
+    value = at.query_params.get(key, [])
+    return [value] if isinstance(value, str) else list(value)
+
+
+def test_a_clamp_window_is_one_link_parameter() -> None:
+    """The window travels as `clamp_window_k=L..U` (not the parameter twice, Streamlit's own
+    binding of a range); a link from before that still opens, rewritten; a range the slider
+    cannot hold is reported and dropped."""
+    at = hosted(clamp_col="Age (years)", clamp_window_1="10..70")
+    assert not at.toast
+    assert at.slider(key=AGE_WINDOW).value == (10.0, 70.0)
+    assert metrics(at)["Noise scale b = Δ/ε"] == "70"
+    assert link_values(at, AGE_WINDOW) == ["10..70"]
+    at.slider(key=AGE_WINDOW).set_value((18.0, 65.5)).run()
+    assert link_values(at, AGE_WINDOW) == ["18..65.5"]
+    at.slider(key=AGE_WINDOW).set_value(lesson.CENSUS_COLUMNS[1].default).run()
+    assert AGE_WINDOW not in at.query_params  # the default leaves the link
+    # the legacy form: the parameter twice
+    at = hosted(clamp_window_0=["0", "5500"])
+    assert not at.toast
+    assert metrics(at)["Noise scale b = Δ/ε"] == "5,500"
+    assert link_values(at, GAIN_WINDOW) == ["0..5500"]
+    for bad in ("70..10", "0..1e400", "x..5", "0..5..6", "-5..10", "0"):
+        at = hosted(clamp_col="Age (years)", clamp_window_1=bad)
+        assert toasts(at) == [ignored_link_notice(AGE_WINDOW, bad)], bad
+        assert AGE_WINDOW not in at.query_params, bad
+
+
 def test_code_downloads_and_the_snippet_rebuild_the_curve(monkeypatch, people) -> None:
     sent = record_downloads(monkeypatch)
     at = run_page()
