@@ -291,6 +291,9 @@ async def poll_quiz(students: list[Student], fragment_ids: list[str]) -> list[fl
     return times
 
 
+PARTS = ("lesson", "survey", "class-quiz", "capacity")
+
+
 def row(
     scenario: str, n: int, times: list[float], cpu: float, events: int, extra: str = ""
 ) -> None:
@@ -301,9 +304,21 @@ def row(
     )
 
 
-async def run_size(server: Server, n: int, db_url: str, page: str) -> None:
-    label = main_slider_label(page)
+async def run_size(server: Server, n: int, db_url: str, page: str, parts: set[str]) -> None:
+    """The scenarios of `parts` (lesson: open, slider, quiz; survey: join, survey; class
+    quiz: qjoin, class-quiz, qpoll) with `n` students."""
     load = os.getloadavg()[0]
+    if "lesson" in parts:
+        await lesson_rows(server, n, page)
+    if "survey" in parts:
+        await survey_rows(server, n, db_url)
+    if "class-quiz" in parts:
+        await class_quiz_rows(server, n, db_url)
+    print(f"  (load average before N={n}: {load:.2f}; server RSS now / peak {rss_mb(server.pids)})")
+
+
+async def lesson_rows(server: Server, n: int, page: str) -> None:
+    label = main_slider_label(page)
     before = cpu_seconds(server.pids)
     students, times = await open_all(server.url, page, "", n)
     row("open", n, times, cpu_seconds(server.pids) - before, len(times))
@@ -321,6 +336,8 @@ async def run_size(server: Server, n: int, db_url: str, page: str) -> None:
     row("quiz", n, times, cpu_seconds(server.pids) - before, len(times))
     await asyncio.gather(*(s.close() for s in students))
 
+
+async def survey_rows(server: Server, n: int, db_url: str) -> None:
     code, survey_id = new_survey(db_url)
     before = cpu_seconds(server.pids)
     students, times = await open_all(server.url, "class-survey", f"join={code}", n)
@@ -334,6 +351,8 @@ async def run_size(server: Server, n: int, db_url: str, page: str) -> None:
     )  # fmt: skip
     await asyncio.gather(*(s.close() for s in students))
 
+
+async def class_quiz_rows(server: Server, n: int, db_url: str) -> None:
     code, quiz_id = new_quiz(db_url)
     before = cpu_seconds(server.pids)
     students, times = await open_all(server.url, "class-quiz", f"join={code}", n)
@@ -350,7 +369,6 @@ async def run_size(server: Server, n: int, db_url: str, page: str) -> None:
     times = await poll_quiz(students, fragments)
     row("qpoll", n, times, cpu_seconds(server.pids) - before, len(times))
     await asyncio.gather(*(s.close() for s in students))
-    print(f"  (load average before N={n}: {load:.2f}; server RSS now / peak {rss_mb(server.pids)})")
 
 
 async def lessons_cpu(server: Server, only: list[str]) -> None:
@@ -391,6 +409,7 @@ def start_single(stack: ExitStack, env: dict[str, str], log_dir: Path) -> Server
 
 async def main_async(args: argparse.Namespace) -> None:
     sizes = [int(s) for s in args.sizes.split(",") if s]
+    parts = set(args.parts.split(","))
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-room-")))
         db_url = os.environ.get("SURVEY_DB_URL") or f"sqlite:///{tmp / 'survey.sqlite3'}"
@@ -429,8 +448,9 @@ async def main_async(args: argparse.Namespace) -> None:
                 continue
             print(f"\n{server.label} at {server.url}")
             for n in sizes:
-                await run_size(server, n, db_url, args.lesson)
-            await capacity(server, args.lesson)
+                await run_size(server, n, db_url, args.lesson, parts)
+            if "capacity" in parts:
+                await capacity(server, args.lesson)
 
 
 def main() -> None:
@@ -442,6 +462,11 @@ def main() -> None:
     parser.add_argument("--url", default="")
     parser.add_argument("--pids", default="")
     parser.add_argument("--lessons", action="store_true")
+    parser.add_argument(
+        "--parts",
+        default=",".join(PARTS),
+        help="comma-separated scenarios to run: " + ", ".join(PARTS),
+    )
     parser.add_argument("only", nargs="*", help="with --lessons: lessons whose URL has this")
     args = parser.parse_args()
     random.seed(0)

@@ -404,6 +404,17 @@ class QuizStore:
         )
 
     # -- the students ---------------------------------------------------------------------
+    def _fixed_questions(self, quiz_id: int) -> tuple[QuizQuestion, ...] | None:
+        """The quiz's questions (read once per process), or None for an unknown quiz."""
+        if isinstance(quiz_id, bool) or not isinstance(quiz_id, int):
+            return None
+        with self._fixed_lock:
+            fixed = self._fixed.get(quiz_id)
+        if fixed is not None:
+            return fixed[0]
+        quiz = self.get_quiz(quiz_id)
+        return None if quiz is None else quiz.questions
+
     def _salt(self, quiz_id: int) -> str | None:
         with self._fixed_lock:
             fixed = self._fixed.get(quiz_id)
@@ -424,18 +435,19 @@ class QuizStore:
             raise ValueError("session_token must be a random string of at least 16 characters")
         if isinstance(option, bool) or not isinstance(option, int):
             raise ValueError(f"option must be an option's index, got {option!r}")
-        quiz = self.get_quiz(quiz_id)
+        questions = self._fixed_questions(quiz_id)
         if (
-            quiz is None
+            questions is None
             or isinstance(position, bool)
             or not isinstance(position, int)
-            or not 0 <= position < len(quiz.questions)
+            or not 0 <= position < len(questions)
         ):
             return SubmitResult.UNKNOWN
-        if not 0 <= option < len(quiz.questions[position].options):
+        if not 0 <= option < len(questions[position].options):
             raise ValueError(
-                f"option must be in [0, {len(quiz.questions[position].options) - 1}], got {option}"
+                f"option must be in [0, {len(questions[position].options) - 1}], got {option}"
             )
+        # The state (on show, unrevealed, in time) is checked by the insert itself.
         digest = security.session_digest(self._salt(quiz_id), session_token)
         t = quizzes_table
         now = quiz_clock()

@@ -57,6 +57,24 @@ def send_answer(
         st.session_state["quiz_fault"] = error.reason
         return
     st.session_state[f"quiz_sent_{quiz_id}_{position}"] = (choice, sent, outcome.value)
+    if outcome is survey.SubmitResult.ACCEPTED:
+        st.session_state[stored_key(quiz_id, position)] = sent
+
+
+def stored_key(quiz_id: int, position: int) -> str:
+    return f"quiz_stored_{quiz_id}_{position}"
+
+
+def stored_answer(quiz: survey.Quiz, token: str) -> int | None:
+    """What this browser sent for the question on show: from this session once known (a
+    stored answer never changes), else read from the store (another tab, a reload)."""
+    key = stored_key(quiz.id, quiz.position)
+    known = st.session_state.get(key)
+    if known is None:
+        known = quizzes.sent_option(quiz.id, quiz.position, token)
+        if known is not None:
+            st.session_state[key] = known
+    return known
 
 
 @st.fragment(run_every=model.POLL_S)
@@ -83,7 +101,7 @@ def _follow(quiz_id: int, token: str) -> None:
         return
     st.caption(f"Question {quiz.position + 1} of {len(quiz.questions)}")
     st.markdown(f"### {text.plain(question.prompt)}")
-    sent = quizzes.sent_option(quiz.id, quiz.position, token)
+    sent = stored_answer(quiz, token)
     mine = st.session_state.get(f"quiz_sent_{quiz.id}_{quiz.position}")
     left = quiz.seconds_left()
     if sent is None and not quiz.revealed and (left is None or left > 0):
