@@ -6,6 +6,7 @@ lessons/class_quiz and the tests use it through `SurveyStore` and `QuizStore`.
 
 from .protocols import CUSTOM, DIE, TWO_COINS, Protocol, custom, die, protocol_for, two_coins
 from .quiz import (
+    MAX_NICKNAME_CHARS,
     MAX_OPTION_CHARS,
     MAX_OPTIONS,
     MAX_QUESTIONS,
@@ -14,6 +15,7 @@ from .quiz import (
     Quiz,
     QuizQuestion,
     QuizStore,
+    Score,
 )
 from .security import new_session_token, normalize_join_code
 from .store import (
@@ -32,6 +34,7 @@ from .store import (
 )
 
 __all__ = [
+    "MAX_NICKNAME_CHARS",
     "MAX_OPTIONS",
     "MAX_OPTION_CHARS",
     "MAX_QUESTIONS",
@@ -40,6 +43,7 @@ __all__ = [
     "Quiz",
     "QuizQuestion",
     "QuizStore",
+    "Score",
     "CUSTOM",
     "DIE",
     "MAX_QUESTION_CHARS",

@@ -1,4 +1,5 @@
-"""Storage for live class quizzes, beside the surveys and with their guarantees (schema 5).
+"""Storage for live class quizzes, beside the surveys and with their guarantees (schema 5;
+nicknames: schema 6).
 
 A quiz is a list of multiple-choice questions that the lecturer shows one at a time; phones
 answer the current one. What is stored, and why nothing more:
@@ -10,7 +11,11 @@ answer the current one. What is stored, and why nothing more:
 - an answer: the quiz, the question's position, the option *sent* (in private mode already
   randomized by the phone: the true choice never leaves it), the minute, and HMAC(salt,
   session token). A unique constraint on (quiz, position, digest) makes a double tap, a
-  reload or a second replica count once.
+  reload or a second replica count once;
+- a nickname, only if the student gives one (optional; never asked in private mode): the
+  quiz, the same HMAC digest, the nickname (1–20 printable characters), the minute. It is
+  what links a browser's answers to a name on the scores the lecturer may project at the
+  end; nothing else about the student is kept.
 
 An answer is taken in one statement that inserts only while that question is on show,
 unrevealed and within its deadline: a phone that lags behind the projector cannot answer a
@@ -26,6 +31,7 @@ import math
 import re
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass, field
 
 from sqlalchemy import (
@@ -40,6 +46,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    delete,
     func,
     insert,
     literal,
@@ -47,6 +54,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from . import security
@@ -67,6 +75,10 @@ MIN_OPTIONS, MAX_OPTIONS = 2, 6
 MAX_QUESTIONS = 30
 MAX_COUNTDOWN_S = 600
 MIN_EPSILON, MAX_EPSILON = 0.1, 10.0
+MAX_NICKNAME_CHARS = 20
+# Not printable in a nickname: control and format characters (a right-to-left override, a
+# zero-width joiner), unassigned and private-use code points, surrogates, line separators.
+_UNPRINTABLE = frozenset({"Cc", "Cf", "Cn", "Co", "Cs", "Zl", "Zp"})
 
 quizzes_table = Table(
     "quiz_quizzes",
@@ -116,6 +128,27 @@ quiz_answers_table = Table(
 )
 
 
+quiz_players_table = Table(
+    "quiz_players",
+    metadata,
+    Column(
+        "quiz_id", Integer, ForeignKey("quiz_quizzes.id", ondelete="CASCADE"), primary_key=True
+    ),  # fmt: skip
+    Column("session_hash", String(64), primary_key=True),
+    Column("nickname", String(MAX_NICKNAME_CHARS), nullable=False),
+    Column("named_at", DateTime, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class Score:
+    """A nicknamed player's score: the options sent that were the correct one."""
+
+    nickname: str
+    correct: int
+    answered: int
+
+
 def quiz_clock() -> float:
     """Seconds since the epoch: the countdown's clock, shared by every replica (tests
     freeze it)."""
@@ -131,6 +164,23 @@ def _clean_text(name: str, value: object, limit: int, *, allow_empty: bool = Fal
     if len(cleaned) > limit:
         raise ValueError(f"{name} must be at most {limit} characters, got {len(cleaned):,}")
     return cleaned
+
+
+def clean_nickname(nickname: object) -> str:
+    """A nickname as stored and shown: NFC-normalized, whitespace collapsed, at most 20
+    characters, no control or format characters (ValueError naming them); "" means none."""
+    if not isinstance(nickname, str):
+        raise TypeError(f"nickname must be a string, got {type(nickname).__name__}")
+    nickname = unicodedata.normalize("NFC", nickname)
+    nickname = re.sub(r"\s+", " ", nickname).strip()
+    bad = sorted({f"U+{ord(c):04X}" for c in nickname if unicodedata.category(c) in _UNPRINTABLE})
+    if bad:
+        raise ValueError(f"nickname must be printable text; it holds {', '.join(bad[:3])}")
+    if len(nickname) > MAX_NICKNAME_CHARS:
+        raise ValueError(
+            f"nickname must be at most {MAX_NICKNAME_CHARS} characters, got {len(nickname):,}"
+        )
+    return nickname
 
 
 @dataclass(frozen=True)
@@ -486,6 +536,76 @@ class QuizStore:
                     a.c.session_hash == security.session_digest(salt, session_token),
                 )
             ).scalar()
+
+    # -- nicknames (optional; the lecturer may project the scores at the end) ---------------
+    def set_nickname(self, quiz_id: int, session_token: str, nickname: object) -> str | None:
+        """Give this browser a nickname in the quiz (replacing its last one), or with an
+        empty text take it away; returns the nickname as stored (None: none). A quiz in
+        private mode takes none (ValueError): a name on a score would tie the randomized
+        answers to a person for nothing, since each one is noise on its own. An unknown
+        quiz: LookupError."""
+        if not isinstance(session_token, str) or len(session_token) < 16:
+            raise ValueError("session_token must be a random string of at least 16 characters")
+        nickname = clean_nickname(nickname)
+        quiz = self.get_quiz(quiz_id)
+        if quiz is None:
+            raise LookupError("no such quiz")
+        if quiz.private:
+            raise ValueError("nickname: a quiz in private mode takes no nicknames")
+        digest = security.session_digest(self._salt(quiz_id), session_token)
+        t = quiz_players_table
+        if not nickname:
+            self.store._write(delete(t).where(t.c.quiz_id == quiz_id, t.c.session_hash == digest))
+            return None
+        dialect = postgresql if self.store.engine.dialect.name == "postgresql" else sqlite
+        statement = dialect.insert(t).values(
+            quiz_id=quiz_id, session_hash=digest, nickname=nickname, named_at=_now_minute()
+        )
+        self.store._write(
+            statement.on_conflict_do_update(
+                index_elements=[t.c.quiz_id, t.c.session_hash],
+                set_={"nickname": nickname, "named_at": _now_minute()},
+            )
+        )
+        return nickname
+
+    def nickname(self, quiz_id: int, session_token: str) -> str | None:
+        """This browser's nickname in the quiz, or None."""
+        salt = self._salt(quiz_id)
+        if salt is None:
+            return None
+        t = quiz_players_table
+        with self.store._reading() as conn:
+            return conn.execute(
+                select(t.c.nickname).where(
+                    t.c.quiz_id == quiz_id,
+                    t.c.session_hash == security.session_digest(salt, session_token),
+                )
+            ).scalar()
+
+    def scores(self, quiz_id: int) -> list[Score]:
+        """Every nicknamed player's score, best first (most correct; then fewer answered,
+        then the nickname). Players without a nickname are not listed."""
+        questions = self._fixed_questions(quiz_id)
+        if questions is None:
+            return []
+        p, a = quiz_players_table, quiz_answers_table
+        with self.store._reading() as conn:
+            players = conn.execute(
+                select(p.c.session_hash, p.c.nickname).where(p.c.quiz_id == quiz_id)
+            ).all()
+            answers = conn.execute(
+                select(a.c.session_hash, a.c.position, a.c.option)
+                .join(p, (p.c.quiz_id == a.c.quiz_id) & (p.c.session_hash == a.c.session_hash))
+                .where(a.c.quiz_id == quiz_id)
+            ).all()
+        tally = {digest: [0, 0] for digest, _ in players}
+        for digest, position, option in answers:
+            if digest in tally and 0 <= position < len(questions):
+                tally[digest][1] += 1
+                tally[digest][0] += int(option == questions[position].correct)
+        scores = [Score(name, *tally[digest]) for digest, name in players]
+        return sorted(scores, key=lambda s: (-s.correct, s.answered, s.nickname))
 
     def counts(self, quiz_id: int) -> dict[int, list[int]]:
         """Per question position: how many phones sent each option (what was sent)."""

@@ -74,8 +74,9 @@ from . import security
 from .protocols import Protocol, protocol_for
 
 # 2: survey_joins (devices that opened the student page); 3: survey_secrets; 4: survey_limits;
-# 5: the class quiz's quiz_quizzes, quiz_questions, quiz_answers (survey/quiz.py)
-SCHEMA_VERSION = 5
+# 5: the class quiz's quiz_quizzes, quiz_questions, quiz_answers (survey/quiz.py);
+# 6: quiz_players (a browser's optional nickname in a quiz)
+SCHEMA_VERSION = 6
 MAX_QUESTION_CHARS = 200
 JOIN_CODE_ATTEMPTS = 20
 # SQLite "database is locked": each statement waits up to BUSY_TIMEOUT_MS for the lock, a

@@ -300,13 +300,13 @@ def test_a_version_4_database_gains_the_quiz_tables_and_keeps_its_surveys(tmp_pa
     made = old.create_survey("Q?", survey.two_coins())
     old.submit(made.survey.id, _token(), 1)
     with old.engine.begin() as conn:  # make it a version-4 file: no quiz tables
-        for table in ("quiz_answers", "quiz_questions", "quiz_quizzes"):
+        for table in ("quiz_players", "quiz_answers", "quiz_questions", "quiz_quizzes"):
             conn.execute(text(f"DROP TABLE {table}"))
         conn.execute(delete(schema_table))
         conn.execute(insert(schema_table).values(version=4))
     old.dispose()
     store = survey.SurveyStore(url)
-    assert store.schema_version() == SCHEMA_VERSION == 5
+    assert store.schema_version() == SCHEMA_VERSION == 6
     assert store.counts(made.survey.id) == survey.Counts(1, 1)
     assert store.check_admin_key(made.survey.id, made.admin_key)
     quizzes = survey.QuizStore(store)
@@ -314,6 +314,105 @@ def test_a_version_4_database_gains_the_quiz_tables_and_keeps_its_surveys(tmp_pa
     quizzes.show(new.quiz.id, new.admin_key, 0)
     assert quizzes.submit(new.quiz.id, 0, _token(), 0) is A
     store.dispose()
+
+
+# --- nicknames (optional) ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("raw", "stored"),
+    [
+        ("  Ada \n\t Lovelace ", "Ada Lovelace"),
+        ("🦊 fox", "🦊 fox"),
+        ("**bold** <b>", "**bold** <b>"),  # kept verbatim: every surface shows it as plain text
+        ("e\u0301", "\u00e9"),  # NFC: one character, as typed on another keyboard
+        ("x" * 20, "x" * 20),
+        ("   ", ""),
+    ],
+)
+def test_a_nickname_is_cleaned(raw, stored) -> None:
+    assert quiz_module.clean_nickname(raw) == stored
+
+
+@pytest.mark.parametrize(
+    ("raw", "error", "match"),
+    [
+        ("x" * 21, ValueError, "at most 20 characters, got 21"),
+        ("x" * 10_000, ValueError, "at most 20 characters, got 10,000"),
+        ("evil\u202eliam", ValueError, "printable.*U\\+202E"),  # right-to-left override
+        ("a\u200bb", ValueError, "U\\+200B"),  # zero-width space
+        ("a\x00b", ValueError, "U\\+0000"),
+        ("a\ue000", ValueError, "U\\+E000"),  # private use
+        (None, TypeError, "nickname must be a string"),
+        (7, TypeError, "nickname must be a string"),
+    ],
+)
+def test_a_bad_nickname_is_refused_with_its_reason(raw, error, match) -> None:
+    with pytest.raises(error, match=match):
+        quiz_module.clean_nickname(raw)
+
+
+def test_nicknames_are_optional_replaced_removed_and_scored(quizzes) -> None:
+    new = quizzes.create_quiz("T", _questions(3))  # correct: 0, 1, 2
+    quiz_id, key = new.quiz.id, new.admin_key
+    ada, bob, cat, anon = (_token() for _ in range(4))
+    assert quizzes.nickname(quiz_id, ada) is None
+    assert quizzes.set_nickname(quiz_id, ada, "Ada") == "Ada"
+    assert quizzes.set_nickname(quiz_id, ada, " Ada  L ") == "Ada L"  # replaced, one row
+    assert quizzes.set_nickname(quiz_id, bob, "Bob") == "Bob"
+    assert quizzes.set_nickname(quiz_id, cat, "Cat") == "Cat"
+    other = survey.QuizStore(survey.SurveyStore(quizzes.store.url.render_as_string(False)))
+    assert other.set_nickname(quiz_id, cat, "Cat") == "Cat"  # another replica: still one row
+    assert quizzes.nickname(quiz_id, ada) == "Ada L" and other.nickname(quiz_id, bob) == "Bob"
+    sent = {ada: (0, 1, 2), bob: (0, 0, 0), cat: (1, 1), anon: (0, 1, 2)}
+    for position in range(3):
+        quizzes.show(quiz_id, key, position)
+        for token, options in sent.items():
+            if position < len(options):
+                assert quizzes.submit(quiz_id, position, token, options[position]) is A
+    assert quizzes.scores(quiz_id) == [
+        survey.Score("Ada L", 3, 3),
+        survey.Score("Cat", 1, 2),  # 1 of 2 ranks above 1 of 3
+        survey.Score("Bob", 1, 3),
+    ]  # the anonymous browser, as good as Ada, is not listed
+    assert quizzes.set_nickname(quiz_id, ada, "  ") is None  # removed
+    assert quizzes.nickname(quiz_id, ada) is None
+    assert [s.nickname for s in quizzes.scores(quiz_id)] == ["Cat", "Bob"]
+    with pytest.raises(ValueError, match="session_token"):
+        quizzes.set_nickname(quiz_id, "short", "Ada")
+    with pytest.raises(LookupError):
+        quizzes.set_nickname(quiz_id + 1_000, ada, "Ada")
+    assert quizzes.scores(quiz_id + 1_000) == []
+    with quizzes.store.engine.connect() as conn:
+        rows = conn.execute(select(quiz_module.quiz_players_table)).all()
+    assert all(ada not in str(row) and bob not in str(row) for row in rows)  # digests only
+    other.store.dispose()
+
+
+def test_a_private_quiz_takes_no_nickname(quizzes) -> None:
+    new = quizzes.create_quiz("T", _questions(), epsilon=1.0)
+    with pytest.raises(ValueError, match="private mode takes no nicknames"):
+        quizzes.set_nickname(new.quiz.id, _token(), "Ada")
+    assert quizzes.scores(new.quiz.id) == []
+
+
+def test_a_version_5_database_gains_nicknames_and_keeps_its_quizzes(tmp_path) -> None:
+    url = f"sqlite:///{tmp_path / 'v5.sqlite3'}"
+    old = survey.QuizStore(survey.SurveyStore(url))
+    new = old.create_quiz("T", _questions())
+    old.show(new.quiz.id, new.admin_key, 0)
+    ada = _token()
+    assert old.submit(new.quiz.id, 0, ada, 0) is A
+    with old.store.engine.begin() as conn:  # make it a version-5 file: no nicknames table
+        conn.execute(text("DROP TABLE quiz_players"))
+        conn.execute(delete(schema_table))
+        conn.execute(insert(schema_table).values(version=5))
+    old.store.dispose()
+    quizzes = survey.QuizStore(survey.SurveyStore(url))
+    assert quizzes.store.schema_version() == SCHEMA_VERSION == 6
+    assert quizzes.counts(new.quiz.id)[0] == [1, 0, 0]
+    assert quizzes.check_admin_key(new.quiz.id, new.admin_key)
+    assert quizzes.set_nickname(new.quiz.id, ada, "Ada") == "Ada"
+    assert quizzes.scores(new.quiz.id) == [survey.Score("Ada", 1, 1)]
+    quizzes.store.dispose()
 
 
 # --- private mode ---------------------------------------------------------------------------------
