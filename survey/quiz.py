@@ -537,6 +537,22 @@ class QuizStore:
                 )
             ).scalar()
 
+    def sent_options(self, quiz_id: int, session_token: str) -> dict[int, int]:
+        """Question position → the option this browser sent, for every question it answered
+        (what a phone shows its student at the end)."""
+        salt = self._salt(quiz_id)
+        if salt is None:
+            return {}
+        a = quiz_answers_table
+        with self.store._reading() as conn:
+            rows = conn.execute(
+                select(a.c.position, a.c.option).where(
+                    a.c.quiz_id == quiz_id,
+                    a.c.session_hash == security.session_digest(salt, session_token),
+                )
+            ).all()
+        return {int(position): int(option) for position, option in rows}
+
     # -- nicknames (optional; the lecturer may project the scores at the end) ---------------
     def set_nickname(self, quiz_id: int, session_token: str, nickname: object) -> str | None:
         """Give this browser a nickname in the quiz (replacing its last one), or with an

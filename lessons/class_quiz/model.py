@@ -28,6 +28,8 @@ ADMIN_KEYS_KEY = "quiz_admin_keys"  # code → admin key, this session
 MANAGE_COOKIE = "quiz_manage"  # "CODE.ADMINKEY" of the quiz this browser last managed
 CUSTOM_KEY = "quiz_custom_questions"  # the lecturer's own questions, before creating
 TAPS_PER_MINUTE = 30
+NICKNAMES_PER_10_MINUTES = 10  # a browser may change its nickname this often
+SCORES_SHOWN = 10  # the projector's table of scores: the best ten nicknames
 POLL_S = 2  # a phone asks which question is on show every POLL_S seconds
 EPSILONS: tuple[float, ...] = (0.5, 1.0, 2.0, 3.0, 5.0)
 COUNTDOWNS: tuple[int, ...] = (0, 15, 30, 60, 120)
@@ -147,6 +149,12 @@ def lecturer_url(base_url: str, code: str, admin_key: str) -> str:
     return f"{base_url.rstrip('/')}/{URL_PATH}?{urlencode({'manage': code, 'key': admin_key})}"
 
 
+def nickname_allowed(store: survey.SurveyStore, token: str) -> bool:
+    """At most NICKNAMES_PER_10_MINUTES nickname changes from one student token (in the
+    store, the same on every replica)."""
+    return store.limit_allow("quiz-nickname/token", token, NICKNAMES_PER_10_MINUTES, 600.0)
+
+
 def tap_allowed(store: survey.SurveyStore, token: str) -> bool:
     """At most TAPS_PER_MINUTE answers a minute from one student token (kept in the store,
     so the same on every replica)."""
@@ -252,3 +260,33 @@ def summary(quiz: survey.Quiz, counts: dict[int, list[int]]) -> pd.DataFrame:
         })  # fmt: skip
     frame = pd.DataFrame(rows)
     return frame if quiz.private else frame.drop(columns=["95% interval"])
+
+
+def score_table(scores: list[survey.Score]) -> pd.DataFrame:
+    """The best SCORES_SHOWN nicknamed players: rank (equal scores share one: 1, 2, 2, 4),
+    nickname (plain text in a table cell) and "correct of answered"."""
+    rows, rank = [], 0
+    for i, score in enumerate(scores[:SCORES_SHOWN]):
+        if i == 0 or (score.correct, score.answered) != (
+            scores[i - 1].correct,
+            scores[i - 1].answered,
+        ):
+            rank = i + 1
+        rows.append({
+            "rank": rank,
+            "nickname": score.nickname,
+            "correct": f"{score.correct:,} of {score.answered:,}",
+        })  # fmt: skip
+    return pd.DataFrame(rows, columns=["rank", "nickname", "correct"]).astype(
+        {"rank": int, "nickname": str, "correct": str}
+    )
+
+
+def own_score(quiz: survey.Quiz, sent: dict[int, int]) -> tuple[int, int]:
+    """(correct, answered) of one browser's answers, as its phone shows at the end."""
+    correct = sum(
+        int(option == quiz.questions[position].correct)
+        for position, option in sent.items()
+        if 0 <= position < len(quiz.questions)
+    )
+    return correct, len(sent)

@@ -97,7 +97,7 @@ def _follow(quiz_id: int, token: str) -> None:
         return
     question = quiz.current
     if question is None:
-        st.success("The quiz is over. Thank you!")
+        st.success(f"The quiz is over. Thank you! {own_result(quiz, token)}")
         return
     st.caption(f"Question {quiz.position + 1} of {len(quiz.questions)}")
     st.markdown(f"### {text.plain(question.prompt)}")
@@ -145,6 +145,73 @@ def _follow(quiz_id: int, token: str) -> None:
         )
 
 
+def own_result(quiz: survey.Quiz, token: str) -> str:
+    """What the phone tells its student at the end (read once, then kept in the session)."""
+    if quiz.private:
+        return (
+            "Your phone sent randomized answers, so there is no score: each answer alone "
+            "is noise, and only the class's counts mean something."
+        )
+    key = f"quiz_own_score_{quiz.id}"
+    if key not in st.session_state:
+        st.session_state[key] = model.own_score(quiz, quizzes.sent_options(quiz.id, token))
+    correct, answered = st.session_state[key]
+    if answered == 0:
+        return "You did not answer any question."
+    return f"You got {correct:,} of {len(quiz.questions):,} right ({answered:,} answered)."
+
+
+def save_nickname(quiz_id: int, token: str) -> None:
+    """Form callback: store the nickname typed (empty: none), within the change limit."""
+    raw = st.session_state.get("quiz_nickname_input", "")
+    st.session_state.pop("quiz_nickname_problem", None)
+    try:
+        if not model.nickname_allowed(store, token):
+            st.session_state["quiz_nickname_problem"] = (
+                "Too many changes: wait a few minutes, then try again."
+            )
+            return
+        saved = quizzes.set_nickname(quiz_id, token, raw)
+    except (ValueError, TypeError) as error:
+        st.session_state["quiz_nickname_problem"] = f"Not saved: {error}."
+        return
+    except survey.StorageError as error:
+        st.session_state["quiz_nickname_problem"] = survey_model.fault_message(
+            error.reason, student=True
+        )
+        return
+    st.session_state[f"quiz_nickname_{quiz_id}"] = saved or ""
+    st.session_state["quiz_nickname_input"] = saved or ""
+
+
+def nickname_box(quiz: survey.Quiz, token: str) -> None:
+    """An optional nickname, below the question: only the lecturer's scores table at the
+    end ever shows it, and only when the lecturer chooses to. Not in private mode."""
+    if quiz.private or quizzes.read_only:
+        return
+    key = f"quiz_nickname_{quiz.id}"
+    if key not in st.session_state:  # read once per session
+        st.session_state[key] = quizzes.nickname(quiz.id, token) or ""
+        st.session_state["quiz_nickname_input"] = st.session_state[key]
+    current = st.session_state[key]
+    title = f"Nickname: {text.plain(current)}" if current else "Nickname (optional)"
+    with st.expander(title, expanded=not quiz.started and not current):
+        with st.form("quiz_nickname", border=False):
+            st.text_input(
+                f"Nickname (at most {survey.MAX_NICKNAME_CHARS} characters; empty: none)",
+                max_chars=survey.MAX_NICKNAME_CHARS,
+                key="quiz_nickname_input",
+            )
+            st.form_submit_button("Save nickname", on_click=save_nickname, args=(quiz.id, token))
+        problem = st.session_state.get("quiz_nickname_problem")
+        if problem:
+            st.warning(text.plain(problem))
+        st.caption(
+            "You can stay anonymous. A nickname is shown only if your lecturer projects "
+            "the scores at the end, beside how many questions you got right."
+        )
+
+
 def student_view(raw_code: str) -> None:
     refused = survey_model.lookup_refused(store)
     if refused is not None:
@@ -158,13 +225,17 @@ def student_view(raw_code: str) -> None:
     st.caption(f"{text.plain(found.title)} · quiz {found.code}")
     token = survey_model.session_token(store)
     follow(found.id, token)
+    nickname_box(found, token)
     if found.private:
         st.caption(
             "Private mode: your phone randomizes your answer before sending it (k-ary "
             f"randomized response, ε = {text.number(found.epsilon)}). No names are asked."
         )
     else:
-        st.caption("No names are asked: the lecturer sees only how many chose each option.")
+        st.caption(
+            "No names are asked: the lecturer sees how many chose each option, and a "
+            "nickname only if you give one and the scores are shown."
+        )
 
 
 # --- Lecturer: build ---------------------------------------------------------------------------
@@ -369,6 +440,7 @@ def _projector(quiz_id: int, admin_key: str) -> None:
             args=(quiz.id, admin_key, len(quiz.questions) - 1),
         )
         st.dataframe(model.summary(quiz, counts), hide_index=True, width="stretch")
+        scores_table(quiz)
         return
     question = quiz.current
     result = model.results(question, counts[quiz.position], quiz.epsilon)
@@ -408,6 +480,32 @@ def _projector(quiz_id: int, admin_key: str) -> None:
             "same share."
         )
         snippets.PRIVATE_ESTIMATE.show(epsilon=quiz.epsilon, sent=result.frame["sent"].tolist())
+
+
+def scores_table(quiz: survey.Quiz) -> None:
+    """The nicknamed students' scores, hidden until the lecturer shows them (a nickname is
+    never projected by default). A private quiz has no nicknames and no scores."""
+    if quiz.private:
+        st.caption(
+            "Private mode: no scores. Each phone sent a randomized answer, so one "
+            "student's answers are noise; only the class's counts can be debiased."
+        )
+        return
+    scores = quizzes.scores(quiz.id)
+    # per quiz: a lecturer who showed one quiz's scores starts the next with them hidden
+    show = st.toggle("Show nicknames and scores", key=f"quiz_show_scores_{quiz.id}",
+                     disabled=not scores)  # fmt: skip
+    if not scores:
+        st.caption("No student gave a nickname, so there are no scores to show.")
+    elif show:
+        st.dataframe(model.score_table(scores), hide_index=True,
+                     width="stretch")  # fmt: skip
+    else:
+        n = len(scores)
+        st.caption(
+            f"{n:,} {'student' if n == 1 else 'students'} gave a nickname; the best "
+            f"{min(n, model.SCORES_SHOWN)} appear here only when you show them."
+        )
 
 
 def lecturer_view(raw_code: str) -> None:

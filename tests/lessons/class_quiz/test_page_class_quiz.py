@@ -57,6 +57,10 @@ def create(lessons=("laplace",), *, private: bool = False, epsilon: float = 1.0)
     return at
 
 
+def answer_buttons(at: AppTest) -> list:
+    return [b for b in at.button if b.key.startswith("quiz_answer_")]
+
+
 def words(at: AppTest) -> str:
     return " ".join(
         [m.value for m in at.markdown] + [c.value for c in at.caption]
@@ -132,17 +136,17 @@ def test_the_whole_quiz_with_three_phones_and_reloads(store, jar) -> None:
     question = model.lesson_questions("laplace")[0]
     for phone, choice in zip(phones, (1, 1, 0), strict=True):
         phone.run()  # (the fragment's poll, here a rerun)
-        labels = [b.label for b in phone.button]
+        labels = [b.label for b in phone.button if b.key.startswith("quiz_answer_")]
         assert labels == [
             f"{model.LETTERS[i]}.  {text.plain(o)}" for i, o in enumerate(question.options)
         ]
         phone.button(key=f"quiz_answer_0_{choice}").click().run()
-        assert "Your answer is in" in words(phone) and not phone.button
+        assert "Your answer is in" in words(phone) and not answer_buttons(phone)
     # a phone reloads mid-question: a new session, same browser (its token cookie)
     token = phones[0].session_state["survey_session_token"]
     jar["survey_me"] = token
     again = page(join=code)
-    assert "Your answer is in" in words(again) and not again.button
+    assert "Your answer is in" in words(again) and not answer_buttons(again)
     lecturer.run()
     assert "**3 answers**" in " ".join(m.value for m in lecturer.markdown)
     lecturer.button(key="quiz_reveal").click().run()
@@ -250,4 +254,71 @@ def test_the_time_per_question_counts_down_on_both_screens(store, monkeypatch) -
     at.run()
     phone.run()
     assert "time is up" in words(at)
-    assert "This question is closed: you did not answer it." in words(phone) and not phone.button
+    assert "This question is closed: you did not answer it." in words(phone) and not answer_buttons(
+        phone
+    )
+
+
+def test_nicknames_are_optional_and_projected_only_when_the_lecturer_shows_them(store, jar) -> None:
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    phones = [page(join=code) for _ in range(3)]
+    # before the first question the nickname box is open; a bad one is refused with its reason
+    box = phones[0].expander[0]
+    assert box.label == "Nickname (optional)" and box.proto.expanded
+    phones[0].text_input(key="quiz_nickname_input").input("evil\u202eliam")
+    phones[0].button[0].click().run()  # the form's "Save nickname"
+    assert "Not saved: nickname must be printable text; it holds U+202E." in words(phones[0])
+    markup = "**Ada** [x](y)"
+    for phone, name in ((phones[0], markup), (phones[1], "Bob")):
+        phone.text_input(key="quiz_nickname_input").input(name)
+        phone.button[0].click().run()
+        assert phone.expander[0].label == f"Nickname: {text.plain(name)}"
+    lecturer.button(key="quiz_start").click().run()
+    questions = model.lesson_questions("laplace")[:3]
+    picks = [(q.correct, q.correct, (q.correct + 1) % len(q.options)) for q in questions]
+    for position, choices in enumerate(picks):
+        for phone, choice in zip(phones, choices, strict=True):
+            phone.run()
+            assert not phone.expander[0].proto.expanded  # below the question, closed
+            phone.button(key=f"quiz_answer_{position}_{choice}").click().run()
+        lecturer.button(key="quiz_next").click().run()
+    for phone in phones:
+        phone.run()
+    assert "You got 3 of 3 right (3 answered)." in words(phones[0])
+    assert "You got 0 of 3 right (3 answered)." in words(phones[2])
+    # the summary: scores hidden until shown, and never a nickname in the lecturer's words
+    (show,) = [t for t in lecturer.toggle if t.label == "Show nicknames and scores"]
+    assert len(lecturer.dataframe) == 1 and not show.value
+    shown = words(lecturer)
+    assert "2 students gave a nickname" in shown and "Ada" not in shown and "Bob" not in shown
+    show.set_value(True).run()
+    scores = lecturer.dataframe[1].value
+    assert scores.to_dict("list") == {
+        "rank": [1, 1],
+        "nickname": [markup, "Bob"],  # equal scores share a rank, then by name; plain cells
+        "correct": ["3 of 3", "3 of 3"],
+    }
+
+
+def test_a_private_quiz_asks_no_nickname_and_keeps_no_score(store) -> None:
+    lecturer = create(private=True)
+    code = lecturer.query_params["manage"]
+    phone = page(join=code)
+    assert not phone.expander and not phone.text_input
+    lecturer.button(key="quiz_start").click().run()
+    for _ in range(3):
+        lecturer.button(key="quiz_next").click().run()
+    phone.run()
+    assert "there is no score" in words(phone)
+    assert "Private mode: no scores" in words(lecturer)
+    assert not [t for t in lecturer.toggle if t.label == "Show nicknames and scores"]
+
+
+def test_the_score_table_ranks_ties_together() -> None:
+    scores = [survey.Score(n, c, a) for n, c, a in
+              [("a", 3, 3), ("b", 2, 2), ("c", 2, 2), ("d", 2, 3), ("e", 0, 1)]]  # fmt: skip
+    table = model.score_table(scores + [survey.Score(f"z{i}", 0, 3) for i in range(20)])
+    assert table["rank"].tolist()[:5] == [1, 2, 2, 4, 5] and len(table) == model.SCORES_SHOWN
+    assert table["correct"].tolist()[:2] == ["3 of 3", "2 of 2"]
+    assert model.score_table([]).columns.tolist() == ["rank", "nickname", "correct"]
