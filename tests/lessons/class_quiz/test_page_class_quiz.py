@@ -322,3 +322,20 @@ def test_the_score_table_ranks_ties_together() -> None:
     assert table["rank"].tolist()[:5] == [1, 2, 2, 4, 5] and len(table) == model.SCORES_SHOWN
     assert table["correct"].tolist()[:2] == ["3 of 3", "2 of 2"]
     assert model.score_table([]).columns.tolist() == ["rank", "nickname", "correct"]
+
+
+def test_nickname_changes_are_limited_in_the_store(store) -> None:
+    lecturer = create()
+    phone = page(join=lecturer.query_params["manage"])
+    for i in range(model.NICKNAMES_PER_10_MINUTES):
+        phone.text_input(key="quiz_nickname_input").input(f"name {i}")
+        phone.button[0].click().run()
+        assert phone.expander[0].label == f"Nickname: name {i}"
+    phone.text_input(key="quiz_nickname_input").input("one too many")
+    phone.button[0].click().run()
+    assert "Too many changes" in words(phone)
+    quizzes = survey.QuizStore(store)
+    quiz = quizzes.get_quiz_by_code(lecturer.query_params["manage"])
+    assert [s.nickname for s in quizzes.scores(quiz.id)] == [
+        f"name {model.NICKNAMES_PER_10_MINUTES - 1}"
+    ]
