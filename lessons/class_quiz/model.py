@@ -20,7 +20,7 @@ import dp
 import survey
 from lessons.catalogue import LESSONS, LESSONS_DIR
 from lessons.class_survey import model as survey_model
-from ui import browser, text
+from ui import text
 
 URL_PATH = "class-quiz"
 LETTERS = "ABCDEF"
@@ -97,46 +97,13 @@ MANAGING_KEY = "quiz_managing"  # the code of the quiz this session last ran
 FORGOT_KEY = "quiz_forgot_managed"  # "New quiz" pressed in this session
 
 
-def remember_admin_key(code: str, admin_key: str) -> None:
-    """Keep the quiz's key for this session and in this browser (reload, new tab)."""
-    st.session_state.setdefault(ADMIN_KEYS_KEY, {})[code] = admin_key
-    st.session_state[MANAGING_KEY] = code
-    st.session_state.pop(FORGOT_KEY, None)
-    browser.set_cookie(MANAGE_COOKIE, f"{code}.{admin_key}",
-                       max_age_s=survey_model.COOKIE_DAYS * 86_400)  # fmt: skip
-
-
-def managed_in_browser() -> tuple[str, str] | None:
-    """(code, admin key) of the quiz this session, or else this browser, last ran."""
-    code = st.session_state.get(MANAGING_KEY)
-    if code is not None and code in st.session_state.get(ADMIN_KEYS_KEY, {}):
-        return code, st.session_state[ADMIN_KEYS_KEY][code]
-    value = None if st.session_state.get(FORGOT_KEY) else browser.cookie(MANAGE_COOKIE)
-    if value is None or "." not in value:
-        return None
-    code, key = value.split(".", 1)
-    return (code, key) if code and key else None
-
-
-def remembered_admin_key(code: str) -> str | None:
-    """The admin key of quiz `code` this session or this browser holds (unchecked)."""
-    key = st.session_state.get(ADMIN_KEYS_KEY, {}).get(code)
-    if key is not None:
-        return key
-    managed = managed_in_browser()
-    return managed[1] if managed is not None and managed[0] == code else None
-
-
-def forget_managed() -> None:
-    """ "New quiz" (a callback): this session, then this browser, stop returning to it."""
-    st.session_state.pop(MANAGING_KEY, None)
-    st.session_state[FORGOT_KEY] = True
-
-
-def keep_browser_in_step() -> None:
-    """After "New quiz", the browser's cookie of the last quiz is deleted."""
-    if st.session_state.get(FORGOT_KEY) and browser.cookie(MANAGE_COOKIE) is not None:
-        browser.set_cookie(MANAGE_COOKIE, "", max_age_s=0)
+# The survey's lecturer memory (session state and a cookie), under the quiz's own names.
+LECTURER = survey_model.LecturerMemory(ADMIN_KEYS_KEY, MANAGING_KEY, FORGOT_KEY, MANAGE_COOKIE)
+remember_admin_key = LECTURER.remember
+remembered_admin_key = LECTURER.remembered
+managed_in_browser = LECTURER.managed
+forget_managed = LECTURER.forget  # "New quiz"
+keep_browser_in_step = LECTURER.keep_browser_in_step
 
 
 def join_url(base_url: str, code: str) -> str:

@@ -13,6 +13,7 @@ import io
 import ipaddress
 import os
 import socket
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -230,48 +231,64 @@ def record_join(store: survey.SurveyStore, survey_id: int, token: str) -> None:
         recorded.add(survey_id)
 
 
-def remember_admin_key(code: str, admin_key: str) -> None:
-    """Keep the survey's admin key for this session, and in this browser for the next
-    visits (reload, new tab): the lecturer never sees or projects it."""
-    st.session_state.setdefault(ADMIN_KEYS_KEY, {})[code] = admin_key
-    st.session_state[MANAGING_KEY] = code
-    st.session_state.pop(FORGOT_KEY, None)
-    browser.set_cookie(MANAGE_COOKIE, f"{code}.{admin_key}", max_age_s=COOKIE_DAYS * 86_400)
+@dataclass(frozen=True)
+class LecturerMemory:
+    """What a lecturer's session and browser remember of the survey (or quiz) they run, so
+    that a reload, a new tab or a visit to another page returns to it, and the admin key is
+    never in the address bar or on the projector. The class survey and the class quiz each
+    have one, under their own names."""
+
+    keys: str  # session state: {code: admin key} this session created or opened
+    managing: str  # session state: the code this session last ran
+    forgot: str  # session state: "start a new one" was pressed
+    cookie: str  # browser cookie: "CODE.ADMINKEY" of what this browser last ran
+
+    def remember(self, code: str, admin_key: str) -> None:
+        """Keep the admin key for this session, and in this browser for the next visits
+        (reload, new tab): the lecturer never sees or projects it."""
+        st.session_state.setdefault(self.keys, {})[code] = admin_key
+        st.session_state[self.managing] = code
+        st.session_state.pop(self.forgot, None)
+        browser.set_cookie(self.cookie, f"{code}.{admin_key}", max_age_s=COOKIE_DAYS * 86_400)
+
+    def remembered(self, code: str) -> str | None:
+        """The admin key of `code` this session or this browser holds (unchecked)."""
+        key = st.session_state.get(self.keys, {}).get(code)
+        if key is not None:
+            return key
+        managed = self.managed()
+        return managed[1] if managed is not None and managed[0] == code else None
+
+    def managed(self) -> tuple[str, str] | None:
+        """(code, admin key) of what this session, or else this browser, last ran."""
+        code = st.session_state.get(self.managing)
+        if code is not None and code in st.session_state.get(self.keys, {}):
+            return code, st.session_state[self.keys][code]
+        value = None if st.session_state.get(self.forgot) else browser.cookie(self.cookie)
+        if value is None or "." not in value:
+            return None
+        code, key = value.split(".", 1)
+        return (code, key) if code and key else None
+
+    def forget(self) -> None:
+        """The "start a new one" button (a callback): this session stops returning to the
+        last one; `keep_browser_in_step` then asks the browser to forget it too."""
+        st.session_state.pop(self.managing, None)
+        st.session_state[self.forgot] = True
+
+    def keep_browser_in_step(self) -> None:
+        """On every run of the page: after "start a new one", the browser's cookie of the
+        last one is deleted (until another is created or opened)."""
+        if st.session_state.get(self.forgot) and browser.cookie(self.cookie) is not None:
+            browser.set_cookie(self.cookie, "", max_age_s=0)
 
 
-def remembered_admin_key(code: str) -> str | None:
-    """The admin key of survey `code` this session or this browser holds (unchecked)."""
-    key = st.session_state.get(ADMIN_KEYS_KEY, {}).get(code)
-    if key is not None:
-        return key
-    managed = managed_in_browser()
-    return managed[1] if managed is not None and managed[0] == code else None
-
-
-def managed_in_browser() -> tuple[str, str] | None:
-    """(code, admin key) of the survey this session, or else this browser, last managed."""
-    code = st.session_state.get(MANAGING_KEY)
-    if code is not None and code in st.session_state.get(ADMIN_KEYS_KEY, {}):
-        return code, st.session_state[ADMIN_KEYS_KEY][code]
-    value = None if st.session_state.get(FORGOT_KEY) else browser.cookie(MANAGE_COOKIE)
-    if value is None or "." not in value:
-        return None
-    code, key = value.split(".", 1)
-    return (code, key) if code and key else None
-
-
-def forget_managed() -> None:
-    """The "Start a new survey" button (a callback): this session stops returning to the
-    last survey; `keep_browser_in_step` then asks the browser to forget it too."""
-    st.session_state.pop(MANAGING_KEY, None)
-    st.session_state[FORGOT_KEY] = True
-
-
-def keep_browser_in_step() -> None:
-    """On every run of the page: after "Start a new survey", the browser's cookie of the
-    last survey is deleted (until another survey is created or opened)."""
-    if st.session_state.get(FORGOT_KEY) and browser.cookie(MANAGE_COOKIE) is not None:
-        browser.set_cookie(MANAGE_COOKIE, "", max_age_s=0)
+LECTURER = LecturerMemory(ADMIN_KEYS_KEY, MANAGING_KEY, FORGOT_KEY, MANAGE_COOKIE)
+remember_admin_key = LECTURER.remember
+remembered_admin_key = LECTURER.remembered
+managed_in_browser = LECTURER.managed
+forget_managed = LECTURER.forget
+keep_browser_in_step = LECTURER.keep_browser_in_step
 
 
 def _is_loopback(host: str) -> bool:
