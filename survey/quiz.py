@@ -522,33 +522,33 @@ class QuizStore:
             return SubmitResult.DUPLICATE
         return SubmitResult.ACCEPTED if inserted == 1 else SubmitResult.CLOSED
 
+    def _digest(self, quiz_id: int, session_token: str) -> str | None:
+        """HMAC(the quiz's salt, token): how a browser is known in the quiz's rows."""
+        salt = self._salt(quiz_id)
+        return None if salt is None else security.session_digest(salt, session_token)
+
     def sent_option(self, quiz_id: int, position: int, session_token: str) -> int | None:
         """The option this browser sent for question `position`, or None."""
-        salt = self._salt(quiz_id)
-        if salt is None:
+        digest, a = self._digest(quiz_id, session_token), quiz_answers_table
+        if digest is None:
             return None
-        a = quiz_answers_table
         with self.store._reading() as conn:
             return conn.execute(
                 select(a.c.option).where(
-                    a.c.quiz_id == quiz_id,
-                    a.c.position == position,
-                    a.c.session_hash == security.session_digest(salt, session_token),
+                    a.c.quiz_id == quiz_id, a.c.position == position, a.c.session_hash == digest
                 )
             ).scalar()
 
     def sent_options(self, quiz_id: int, session_token: str) -> dict[int, int]:
         """Question position → the option this browser sent, for every question it answered
         (what a phone shows its student at the end)."""
-        salt = self._salt(quiz_id)
-        if salt is None:
+        digest, a = self._digest(quiz_id, session_token), quiz_answers_table
+        if digest is None:
             return {}
-        a = quiz_answers_table
         with self.store._reading() as conn:
             rows = conn.execute(
                 select(a.c.position, a.c.option).where(
-                    a.c.quiz_id == quiz_id,
-                    a.c.session_hash == security.session_digest(salt, session_token),
+                    a.c.quiz_id == quiz_id, a.c.session_hash == digest
                 )
             ).all()
         return {int(position): int(option) for position, option in rows}
@@ -568,8 +568,7 @@ class QuizStore:
             raise LookupError("no such quiz")
         if quiz.private:
             raise ValueError("nickname: a quiz in private mode takes no nicknames")
-        digest = security.session_digest(self._salt(quiz_id), session_token)
-        t = quiz_players_table
+        digest, t = self._digest(quiz_id, session_token), quiz_players_table
         if not nickname:
             self.store._write(delete(t).where(t.c.quiz_id == quiz_id, t.c.session_hash == digest))
             return None
@@ -587,16 +586,12 @@ class QuizStore:
 
     def nickname(self, quiz_id: int, session_token: str) -> str | None:
         """This browser's nickname in the quiz, or None."""
-        salt = self._salt(quiz_id)
-        if salt is None:
+        digest, t = self._digest(quiz_id, session_token), quiz_players_table
+        if digest is None:
             return None
-        t = quiz_players_table
         with self.store._reading() as conn:
             return conn.execute(
-                select(t.c.nickname).where(
-                    t.c.quiz_id == quiz_id,
-                    t.c.session_hash == security.session_digest(salt, session_token),
-                )
+                select(t.c.nickname).where(t.c.quiz_id == quiz_id, t.c.session_hash == digest)
             ).scalar()
 
     def scores(self, quiz_id: int) -> list[Score]:
