@@ -56,8 +56,8 @@ def _bands(values: np.ndarray, edges: tuple[int, ...], unit: str) -> list[tuple[
 
 @dataclass(frozen=True)
 class Attributes:
-    """The pool's yes/no attributes, 0/1, one row per person: `one_hot` (each census column's
-    categories, with age and hours bands) and `questions` (ATTRIBUTE_COUNTS[-1] yes/no
+    """The pool's yes/no attributes, 0/1 (uint8), one row per person: `one_hot` (each census
+    column's categories, with age and hours bands) and `questions` (ATTRIBUTE_COUNTS[-1] yes/no
     questions built from them, see `attributes`); and who is who: the first
     STUDY_SIZES[-1] rows are the study's possible members, then NON_MEMBERS people scored
     beside them, then the REFERENCE sample."""
@@ -98,8 +98,10 @@ def attributes() -> Attributes:
     columns += _bands(people["HoursPerWeek"].to_numpy(), HOURS_EDGES, "hours")
     one_hot = np.column_stack([c for _, c in columns]).astype(np.int64)
     subsets = np.random.default_rng(QUESTION_SEED).random((one_hot.shape[1], ATTRIBUTE_COUNTS[-1]))
-    questions = ((one_hot @ (subsets < 0.5).astype(np.int64)) % 2).astype(np.float64)
-    return Attributes(tuple(n for n, _ in columns), one_hot.astype(np.float64), questions)
+    questions = ((one_hot @ (subsets < 0.5).astype(np.int64)) % 2).astype(np.uint8)
+    # 0/1 as bytes: 4.5 MB shared by every session, where float64 took 36 MB (over half the
+    # cache budget, pushing other lessons' defaults out); dp.tracing_score reads floats.
+    return Attributes(tuple(n for n, _ in columns), one_hot.astype(np.uint8), questions)
 
 
 # --- 1. tracing from means -------------------------------------------------------------------

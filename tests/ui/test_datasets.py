@@ -175,3 +175,24 @@ def test_results_keyed_by_the_seed_keep_at_most_seed_entries() -> None:
              "lessons.clamping.model.mean_release"}  # fmt: skip
     bounds = {name: datasets._SHARED[name].max_entries for name in seeded if name not in swept}
     assert bounds and all(b <= datasets.SEED_ENTRIES for b in bounds.values()), bounds
+
+
+def test_every_lessons_defaults_fit_the_shared_budget_together(monkeypatch) -> None:
+    """What every lesson computes at its defaults stays shared when a class walks through
+    the whole course: nothing is evicted, with room to spare (a quarter of the budget, for
+    the few seeds a class uses). Before,
+    membership's question matrix alone took 36 MB of the 48, so a walk through the lessons
+    pushed reconstruction's and others' defaults out and every visit recomputed them (a
+    first render of 1 s instead of 0.09 s, measured with bench/room_client.py)."""
+    from apptest_helpers import run_lesson
+
+    datasets.clear_shared()
+    evicted: list[tuple[str, object]] = []
+    forget = datasets._forget
+    monkeypatch.setattr(datasets, "_forget", lambda *key: (evicted.append(key), forget(*key)))
+    for lesson in LESSONS:
+        if lesson.folder not in ("class_survey", "class_quiz"):
+            run_lesson(f"{lesson.folder}/page.py")
+    assert evicted == []
+    assert datasets.shared_bytes() <= 0.75 * datasets.SHARED_BYTES, datasets.shared_bytes()
+    datasets.clear_shared()
