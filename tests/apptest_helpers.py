@@ -102,8 +102,26 @@ def toasts(at: AppTest) -> list[str]:
     return [toast.value for toast in at.toast]
 
 
+def open_snippets(at: AppTest) -> AppTest:
+    """Open every "The code behind this chart" expander, as a student's click does (its
+    open state, in session state under its key), and rerun: a closed one sends no code."""
+    from ui.snippets import EXPANDER_LABEL
+
+    keys = [
+        box.proto.id.split("-", 2)[-1]
+        for box in at.expander
+        if box.label == EXPANDER_LABEL and box.proto.id
+    ]
+    closed = [key for key in keys if not (key in at.session_state and at.session_state[key])]
+    for key in closed:
+        at.session_state[key] = True
+    return at.run() if closed else at
+
+
 def code_texts(at: AppTest, containing: str = "") -> list[str]:
-    """The run's st.code texts (only those containing `containing`), in page order."""
+    """The page's code blocks (only those containing `containing`), in page order, with
+    every snippet's expander opened first."""
+    open_snippets(at)
     return [block.value for block in at.code if containing in block.value]
 
 

@@ -10,6 +10,7 @@ import json
 import nbformat
 import pytest
 
+from apptest_helpers import code_texts
 from conftest import app_apptest
 from lessons.catalogue import LESSONS
 from ui import notebook
@@ -83,7 +84,7 @@ def test_every_lesson_offers_its_notebook_with_the_values_on_screen(folder) -> N
     (button,) = _download_buttons(at)
     assert button.proto.label == "Download this lesson as a notebook"
     record = at.session_state[notebook.RECORD_KEY]
-    shown = [block.value.rstrip("\n") for block in at.code]
+    shown = [code.rstrip("\n") for code in code_texts(at)]
     assert [code.rstrip("\n") for _, code, _ in record.snippets.values()] == shown
     # back Home: no button, and the lesson's record is gone (Home starts its own)
     at.switch_page("lessons/home/page.py").run()
@@ -102,4 +103,4 @@ def test_the_record_follows_a_moved_slider() -> None:
     other = options[0] if slider.value != options[0] else options[-1]
     slider.set_value(other).run()
     after = at.session_state[notebook.RECORD_KEY].snippets["laplace_histogram"][1]
-    assert after != before and after.rstrip("\n") in [block.value.rstrip("\n") for block in at.code]
+    assert after != before and after.rstrip("\n") in [c.rstrip("\n") for c in code_texts(at)]

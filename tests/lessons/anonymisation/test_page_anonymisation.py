@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 import dp
 from apptest_helpers import (
     chart_titled,
+    code_texts,
     frames_of,
     record_downloads,
     run_lesson,
@@ -314,7 +315,7 @@ def test_code_behind_the_charts_has_the_current_values_and_reproduces_the_bars(
 
     run(at.multiselect(key="anon_qi").set_value(["ZIP3 (first 3 digits)", "Birth year", "Sex"]))
     run(at.select_slider(key="anon_eps").set_value(0.3))
-    uniqueness_code, differencing_code = (block.value for block in at.code)
+    uniqueness_code, differencing_code = code_texts(at)
     assert "columns = ['ZIP3 (first 3 digits)', 'Birth year', 'Sex']" in uniqueness_code
     rich = int((people["Income"] == ">50K").sum())
     assert f"= {rich}, {rich - 1}, 0.3, {lesson.ATTACK_TRIES}" in differencing_code

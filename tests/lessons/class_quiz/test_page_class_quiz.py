@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import dp
 import survey
-from apptest_helpers import frames_of, hosted_lesson
+from apptest_helpers import code_texts, frames_of, hosted_lesson
 from lessons.catalogue import LESSONS
 from lessons.class_quiz import model
 from ui import browser, notebook, text
@@ -229,7 +229,7 @@ def test_private_mode_shows_what_was_sent_and_the_debiased_estimate(store) -> No
     se = math.sqrt(dp.grr_variance(200, 1.0, k, 0.7)) / 200
     assert abs(results["estimate"].iloc[1] - np.mean(np.r_[truth, 1] == 1)) < 6 * se
     assert "Black ticks: what the phones sent" in words(lecturer)
-    assert any("grr_estimate_from_counts" in c.value for c in lecturer.code)
+    assert code_texts(lecturer, "grr_estimate_from_counts")
 
 
 def test_the_quiz_page_is_in_the_app_and_a_phone_sees_no_menu(store) -> None:

@@ -11,6 +11,7 @@ import dp
 from apptest_helpers import (
     answer_quiz,
     chart_titled,
+    code_texts,
     csv_header,
     frames_of,
     hosted_lesson,
@@ -216,7 +217,7 @@ def test_the_code_and_downloads_follow_the_sliders(census):
     at.select_slider(key="avg_m").set_value(50)
     at.select_slider(key="par_eps").set_value(0.5).run()
     truth = int((census["Income"] == ">50K").sum())
-    averaging, parallel = (c.value for c in at.code)
+    averaging, parallel = code_texts(at)
     seed = controls.DEFAULT_SEED + 1
     assert f"truth, epsilon, answers = {truth}, 0.2, 50" in averaging
     assert f"rng={seed})" in averaging

@@ -10,6 +10,7 @@ import dp
 from apptest_helpers import (
     answer_quiz,
     chart_spec,
+    code_texts,
     metrics,
     named_data,
     record_downloads,
@@ -180,7 +181,7 @@ def test_code_behind_the_charts_has_the_current_values_and_reproduces_them(truth
     at.select_slider(key="def_loss_eps").set_value(0.5)
     at.select_slider(key="def_post_eps").set_value(0.5)
     at.slider(key="def_prior").set_value(0.3).run()
-    densities_code, posterior_code = (block.value for block in at.code)
+    densities_code, posterior_code = code_texts(at)
     assert f"truth, truth_neighbour, epsilon = {truth}, {truth - 1}, 0.5" in densities_code
     assert "prior, epsilon = 0.3, 0.5" in posterior_code
     namespace: dict = {}
