@@ -3,7 +3,8 @@ numpy, its privacy accounting through dp/ (dp/dpsgd.py, which calls Google's dp-
 and a loss-threshold membership attack on what it trains.
 
 Logistic regression predicting income > 50K from the census: the categorical columns one-hot
-encoded, the numeric ones standardized with the training rows' mean and spread. Neighbours
+encoded, the numeric ones scaled from their public ranges onto [−1, 1] (never from the
+people's values, which DP-SGD's ε does not cover). Neighbours
 add or remove one training example (DP-SGD's relation, and the one a model card's ε uses).
 Sections 1–6 always use the bundled census; section 7 trains on an uploaded file."""
 
@@ -25,7 +26,21 @@ from ui import datasets, text
 
 CATEGORICAL = ("Sex", "Race", "MaritalStatus", "Relationship", "Education", "Occupation",
                "Workclass")  # fmt: skip
-NUMERIC = ("Age", "EducationNum", "HoursPerWeek", "CapitalGain", "CapitalLoss")
+# The numeric columns and their public ranges: what the census can hold, from its public
+# documentation, never from the data (as the clamping lesson's windows: ages and a week's
+# hours 0–100, education coded 1–16, gains recorded up to $99,999, losses up to $4,356).
+# Scaling by the training rows' own mean and spread would read everyone's values outside
+# DP-SGD's accounting; a public range costs no ε.
+NUMERIC: dict[str, tuple[float, float]] = {
+    "Age": (0.0, 100.0),
+    "EducationNum": (1.0, 16.0),
+    "HoursPerWeek": (0.0, 100.0),
+    "CapitalGain": (0.0, 100_000.0),
+    "CapitalLoss": (0.0, 5_000.0),
+}
+# Money spans orders of magnitude (most people 0, a few 99,999): scaled by log(1 + v), so
+# that $1,000 and $10,000 differ on the model's scale, as in any pipeline for such columns.
+LOG_SCALED = frozenset({"CapitalGain", "CapitalLoss"})
 TEST_SHARE = 0.2
 SPLIT_SEED = 32  # which rows are held out: fixed
 DELTA = 1e-5
@@ -61,13 +76,20 @@ def data() -> Data:
         for category in sorted(set(values)):
             blocks.append((values == category).astype(float))
             names.append(f"{column} = {category}")
-    for column in NUMERIC:
-        values = frame[column].to_numpy(dtype=float)
-        centre, spread = values[~test].mean(), values[~test].std()
-        blocks.append((values - centre) / spread)
-        names.append(f"{column} (standardized)")
+    for column, (low, high) in NUMERIC.items():
+        values = np.clip(frame[column].to_numpy(dtype=float), low, high)
+        if column in LOG_SCALED:
+            values, low, high = np.log1p(values), math.log1p(low), math.log1p(high)
+        blocks.append(public_scale(values, low, high))
+        names.append(f"{column} ({'log-' if column in LOG_SCALED else ''}scaled)")
     x = np.column_stack(blocks)
     return Data(tuple(names), x[~test], y[~test], x[test], y[test])
+
+
+def public_scale(values: np.ndarray, low: float, high: float) -> np.ndarray:
+    """Values clipped to their public range [low, high] and mapped onto [−1, 1]: −1 at low,
+    +1 at high. Nothing about the people is read, so this costs no privacy."""
+    return 2.0 * (np.clip(values, low, high) - low) / (high - low) - 1.0
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
@@ -197,7 +219,7 @@ def accuracy_curve() -> pd.DataFrame:
 
 # --- 1. one step, drawn --------------------------------------------------------------------------
 PEOPLE = 8
-STEP_FEATURES = ("EducationNum (standardized)", "HoursPerWeek (standardized)")
+STEP_FEATURES = ("EducationNum (scaled)", "HoursPerWeek (scaled)")
 CLIPS: tuple[float, ...] = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
 SIGMAS: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0)
 DEFAULT_SIGMA = 1.0
@@ -605,9 +627,19 @@ def prepare(frame: pd.DataFrame, target: Condition) -> Prepared:
         if total > MAX_ROWS
         else f"its {text.number(total)} rows"
     )
+    standardized = sum(name.endswith(" (standardized)") for name in names)
     note = (
         f"Predicting “{target.label}” from {len(names)} features of the file's other columns, "
-        f"using {sampled}." + (f" Left out: {'; '.join(left_out)}." if left_out else "")
+        f"using {sampled}."
+        + (f" Left out: {'; '.join(left_out)}." if left_out else "")
+        + (
+            f" {standardized} numeric {'column is' if standardized == 1 else 'columns are'} "
+            "standardized with the training rows' own mean and spread: a file has no public "
+            "ranges to use here, so that step reads the rows outside the ε shown (sections "
+            "1–6 scale from public ranges instead)."
+            if standardized
+            else ""
+        )
     )
     if not names:
         why = "; ".join(left_out) or "the file has one column"

@@ -20,8 +20,10 @@ userdata.census_only_notice(
 data = model.data()
 st.markdown(
     f"The model: logistic regression predicting income > 50K from {len(data.names)} features "
-    "(each census category as a yes/no column, and standardized age, education, hours and "
-    f"capital), trained on {text.number(len(data.y_train))} people and tested on "
+    "(each census category as a yes/no column, and age, education, hours and capital scaled "
+    "onto −1 to 1 from their **public** ranges, such as ages 0–100: scaling by the people's "
+    "own mean and spread would read their data outside DP-SGD's ε), trained on "
+    f"{text.number(len(data.y_train))} people and tested on "
     f"{text.number(len(data.y_test))} others. **Neighbours add or remove one training "
     "example**: DP-SGD's relation, and the one behind a model card's ε."
 )

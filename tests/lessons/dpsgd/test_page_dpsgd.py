@@ -26,6 +26,7 @@ from apptest_helpers import (
     toasts,
     widgets_outside_fragments,
 )
+from data.census import load_census
 from data.upload import Condition
 from lessons.dpsgd import model as lesson
 from ui import datasets, text, userdata
@@ -56,6 +57,7 @@ def test_the_trainer_is_gradient_descent_at_sigma_0_and_c_infinite() -> None:
     logistic regression on the same 2,000 rows and 10 features."""
     data = lesson.data()
     x, y = data.x_train[:2_000, -5:], data.y_train[:2_000]
+    x = (x - x.mean(axis=0)) / x.std(axis=0)  # well conditioned: both converge in 3,000 steps
     weights = lesson.train(0.0, math.inf, sample_rate=1.0, epochs=3_000, learning_rate=2.0,
                            x=x, y=y)  # fmt: skip
     reference = LogisticRegression(C=np.inf, max_iter=5_000, tol=1e-10).fit(x, y)
@@ -225,6 +227,7 @@ def test_prepare_one_hot_encodes_standardizes_and_never_uses_the_target() -> Non
     np.testing.assert_array_equal(np.concatenate([d.y_train, d.y_test]),
                                   frame["Rich"].to_numpy()[rows] == "yes")  # fmt: skip
     assert "Left out: ID (2,000 values); When (dates); One (one value)." in prepared.note
+    assert "2 numeric columns are standardized with the training rows' own mean" in prepared.note
     # predicting a Job value: Job is not a feature, Rich is
     other = lesson.prepare(frame, Condition("Job", "Sales", 0)).data
     assert other is not None and "Rich = yes" in other.names
@@ -306,3 +309,37 @@ def test_every_section_with_its_own_control_is_a_fragment() -> None:
         )
         == []
     )
+
+
+def test_census_numbers_are_scaled_from_public_ranges_never_from_the_people() -> None:
+    """Sections 1–6: each numeric column is clipped to its public range and mapped onto
+    [−1, 1] (money by log(1 + v)), so the features read nothing DP-SGD's ε does not cover:
+    the same person gets the same features whoever else is in the data."""
+    frame = load_census()
+    d = lesson.data()
+    names = list(d.names)
+    test = np.random.default_rng(lesson.SPLIT_SEED).random(len(frame)) < lesson.TEST_SHARE
+    for column, (low, high) in lesson.NUMERIC.items():
+        values = np.clip(frame[column].to_numpy(dtype=float)[~test], low, high)
+        if column in lesson.LOG_SCALED:
+            expected = 2 * np.log1p(values) / np.log1p(high) - 1  # low = 0
+            name = f"{column} (log-scaled)"
+        else:
+            expected = 2 * (values - low) / (high - low) - 1
+            name = f"{column} (scaled)"
+        np.testing.assert_allclose(d.x_train[:, names.index(name)], expected)
+    assert np.abs(d.x_train[:, -5:]).max() <= 1.0
+    assert lesson.public_scale(np.array([0.0, 50.0, 100.0, 120.0]), 0.0, 100.0).tolist() == [
+        -1.0,
+        0.0,
+        1.0,
+        1.0,
+    ]
+
+
+def test_the_page_says_the_features_come_from_public_ranges() -> None:
+    at = run_lesson("dpsgd/page.py")
+    intro = next(m.value for m in at.markdown if m.value.startswith("The model:"))
+    d = lesson.data()
+    assert "from their **public** ranges" in intro
+    assert f"trained on {text.number(len(d.y_train))} people and tested on" in intro
