@@ -12,10 +12,18 @@ while a file is active — whatever its arguments, since they may be counts or l
 from the file — is kept in this session's state only, in a small bounded memo, and never
 enters a cache shared between sessions (neither this one nor st.cache_data /
 st.cache_resource). The memo goes with the session.
+
+A census-only function (`@datasets.cached(census_only=True)`: a lesson section that always
+teaches on the census, whatever is uploaded) is computed with the census as the active
+dataset even while a file is active — inside it `on_census()` is true and `active()` is the
+census, for every function it calls — so its result is the census's and is shared. Without
+the flag each session with a file computed its own copy (DP-SGD's 16 MB of features, the
+reconstruction attack's second of CPU) into its memo.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import sys
 import threading
@@ -52,11 +60,15 @@ class ActiveDataset(NamedTuple):
     frame: pd.DataFrame
 
 
+# True while a census-only function computes: the census is the active dataset then.
+_CENSUS_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("census_only", default=False)
+
+
 def upload() -> Any | None:
     """This session's parsed upload (ui/userdata.py's record of it), or None; always None
     outside a running app (a notebook or script that imports a lesson's model has no
-    session, and reads the census)."""
-    if not st.runtime.exists():
+    session, and reads the census) and inside a census-only function."""
+    if _CENSUS_ONLY.get() or not st.runtime.exists():
         return None
     return st.session_state.get(UPLOAD_KEY)
 
@@ -178,7 +190,7 @@ def is_cached(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
     (so a page can ask before a slow call, and offer a button instead of computing)."""
     name = f"{fn.__module__}.{fn.__qualname__}"
     token = (_token(args), _token(tuple(sorted(kwargs.items()))))
-    if on_census():
+    if getattr(fn, "census_only", False) or on_census():
         results = _SHARED.get(name)
         with _LOCK:
             return results is not None and token in results._results
@@ -196,8 +208,9 @@ def clear_shared() -> None:
         results.clear()
 
 
-def cached(*, max_entries: int = 256) -> Callable[[F], F]:
-    """Decorator: cache `fn` by its arguments, per the dataset rule above.
+def cached(*, max_entries: int = 256, census_only: bool = False) -> Callable[[F], F]:
+    """Decorator: cache `fn` by its arguments, per the dataset rule above (`census_only`:
+    always computed on the census and shared, see the module docstring).
 
     On the census: one result per argument set, shared by every session as the same object
     (callers never mutate a result: derive new frames), at most `max_entries` per function,
@@ -213,6 +226,8 @@ def cached(*, max_entries: int = 256) -> Callable[[F], F]:
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             token = (_token(args), _token(tuple(sorted(kwargs.items()))))
+            if census_only:
+                return shared.get(token, lambda: _on_the_census(fn, args, kwargs))
             if on_census():
                 return shared.get(token, lambda: fn(*args, **kwargs))
             memo = _session_memo()
@@ -228,9 +243,29 @@ def cached(*, max_entries: int = 256) -> Callable[[F], F]:
                 memo[key] = fn(*args, **kwargs)
             return memo[key]
 
+        wrapper.census_only = census_only  # type: ignore[attr-defined]
+        if census_only:
+            _CENSUS_ONLY_NAMES.add(name)
         return wrapper  # type: ignore[return-value]
 
     return decorate
+
+
+_CENSUS_ONLY_NAMES: set[str] = set()  # "module.function" of every census-only function
+
+
+def census_only_names() -> frozenset[str]:
+    """The census-only functions ("module.function"), for tests and benches."""
+    return frozenset(_CENSUS_ONLY_NAMES)
+
+
+def _on_the_census(fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) -> Any:
+    """Call `fn` with the census as the active dataset, whatever this session uploaded."""
+    reset = _CENSUS_ONLY.set(True)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _CENSUS_ONLY.reset(reset)
 
 
 def _token(value: Any) -> Any:

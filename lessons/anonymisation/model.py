@@ -58,7 +58,7 @@ def _codes(series: pd.Series) -> np.ndarray:
     return pd.factorize(series, use_na_sentinel=True)[0].astype(np.int32)
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def quasi_identifier_codes() -> dict[str, np.ndarray]:
     """One int32 code array (32,561 entries) per quasi-identifier, computed once."""
     people = census()
@@ -89,7 +89,7 @@ def canonical(columns) -> tuple[str, ...]:
     return tuple(name for name in QUASI_IDENTIFIERS if name in chosen)
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def uniqueness(columns: tuple[str, ...]) -> dict:
     """Share unique, number of classes, k and people per class-size bucket for a tuple of
     quasi-identifiers (call with `canonical(...)`)."""
@@ -135,7 +135,7 @@ def _strangers(people: pd.DataFrame, rng: np.random.Generator) -> pd.DataFrame:
     return frame
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def voter_roll() -> pd.DataFrame:
     """The public roll: Name, Zip, DOB, Sex for 2,000 census people and 100 others, sorted by
     name, with `row` = the person's census row (-1 if not in the census) and `matches` =
@@ -152,7 +152,7 @@ def voter_roll() -> pd.DataFrame:
     return roll.sort_values("Name", ignore_index=True)
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def default_voter() -> str:
     """The first voter (by name) who links to exactly one release row, is really that person
     and has a recorded occupation: the clearest first example."""
@@ -164,21 +164,21 @@ def default_voter() -> str:
     return str(roll["Name"].iloc[int(clear.argmax())])
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def release_preview(rows: int = 8) -> pd.DataFrame:
     """The first rows of the 'de-identified' release: everything but Name and SSN."""
     preview = census().drop(columns=["Name", "SSN"]).head(rows)
     return preview.assign(DOB=preview["DOB"].dt.strftime("%Y-%m-%d"))
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def roll_preview(rows: int = 8) -> pd.DataFrame:
     """The first rows of the voter roll as shown: Name, Zip, DOB (a plain date), Sex."""
     preview = voter_roll()[["Name", *LINK_KEYS]].head(rows)
     return preview.assign(DOB=preview["DOB"].dt.strftime("%Y-%m-%d"))
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def link(name: str) -> pd.DataFrame:
     """Release rows (quasi-identifiers and revealed columns) whose (Zip, DOB, Sex) equal the
     voter's: the join of the roll with the release, for one name."""
@@ -196,7 +196,7 @@ def link(name: str) -> pd.DataFrame:
     )
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def income_facts() -> dict:
     """The census count of >50K earners and each roll member's income (census people only)."""
     people = census()
@@ -210,7 +210,7 @@ def income_facts() -> dict:
     }
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def success_curve() -> pd.DataFrame:
     """Exact success rate of the differencing attack over ε from 0.01 to 10."""
     return pd.DataFrame(
@@ -221,7 +221,7 @@ def success_curve() -> pd.DataFrame:
     )
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def class_size_frame(buckets: list[int], people: int) -> pd.DataFrame:
     """People per class-size bucket, as rows for the chart."""
     return pd.DataFrame(
@@ -243,7 +243,7 @@ def describe_class_sizes(buckets: list[int], people: int, columns: tuple[str, ..
     return f"Bar chart of the {people:,} people by how many share their {on}. {parts}."
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def success_marker(epsilon: float, exact: float, simulated: float, *, tries: int) -> pd.DataFrame:
     """The chosen ε on the success chart: the exact rate (labelled) and the simulated one."""
     return pd.DataFrame(
@@ -256,13 +256,13 @@ def success_marker(epsilon: float, exact: float, simulated: float, *, tries: int
     )
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def class_size_download(buckets: tuple[int, ...], people: int) -> pd.DataFrame:
     """The class-size chart's data as a download: bucket, people, share."""
     return class_size_frame(list(buckets), people)[["bucket", "people", "share"]]
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def zip_sizes() -> dict:
     """How many census people share each invented ZIP code: mean, median, smallest, largest."""
     sizes = census()["Zip"].value_counts()

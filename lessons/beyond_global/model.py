@@ -40,7 +40,7 @@ def people(size: int) -> str:
     return "everyone (32,561)" if size == 0 else f"{text.number(size)} people"
 
 
-@datasets.cached(max_entries=len(SIZES))
+@datasets.cached(census_only=True, max_entries=len(SIZES))
 def ages(size: int) -> np.ndarray:
     """The sorted ages of a fixed random group of `size` census people (0: everyone)."""
     everyone = datasets.census()["Age"].to_numpy(dtype=float)
@@ -61,7 +61,7 @@ class Sensitivities:
     global_: float
 
 
-@datasets.cached(max_entries=len(SIZES))
+@datasets.cached(census_only=True, max_entries=len(SIZES))
 def sensitivities(size: int) -> Sensitivities:
     x = ages(size)
     return Sensitivities(
@@ -107,7 +107,7 @@ class Leak:
     exact_on_x: float  # share of x's releases that equal the median exactly
 
 
-@datasets.cached(max_entries=1)
+@datasets.cached(census_only=True, max_entries=1)
 def leak() -> Leak:
     """median + Lap(LS/ε) on the pair, LEAK_RUNS times each; the event "the release is
     exactly the median" audited with dp.audit_epsilon."""
@@ -158,7 +158,7 @@ class Smooth:
     curves: pd.DataFrame  # k, curve, value
 
 
-@datasets.cached(max_entries=len(SIZES) * len(EPSILONS))
+@datasets.cached(census_only=True, max_entries=len(SIZES) * len(EPSILONS))
 def smooth(size: int, epsilon: float) -> Smooth:
     x = ages(size)
     beta = dp.smooth_beta(epsilon, DELTA)
@@ -190,7 +190,7 @@ def _em_rmse(x: np.ndarray, epsilon: float) -> float:
     return float(math.sqrt(np.sum(p * (grid - truth) ** 2)))
 
 
-@datasets.cached(max_entries=len(EPSILONS))
+@datasets.cached(census_only=True, max_entries=len(EPSILONS))
 def errors(epsilon: float) -> pd.DataFrame:
     """Typical error (RMSE) of each private median at every group size, at ε (and δ)."""
     rows = []
@@ -228,7 +228,7 @@ class Ptr:
     curve: pd.DataFrame  # bound, refusal
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def ptr(size: int, bound: float, epsilon: float, seed: int) -> Ptr:
     x = ages(size)
     rows = [
@@ -269,14 +269,14 @@ def _slope(block: np.ndarray) -> float:
     )
 
 
-@datasets.cached(max_entries=1)
+@datasets.cached(census_only=True, max_entries=1)
 def hours_on_age() -> tuple[np.ndarray, float]:
     frame = datasets.census()
     data = frame[["Age", "HoursPerWeek"]].to_numpy(dtype=float)
     return data, _slope(data)
 
 
-@datasets.cached(max_entries=1)
+@datasets.cached(census_only=True, max_entries=1)
 def block_error() -> dict[int, float]:
     """For each k: the root-mean-square gap between the mean of the k clamped block slopes
     and the slope on everyone, over SPLITS random partitions (the part of the error that
@@ -309,7 +309,7 @@ def aggregate_errors(epsilon: float) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["k", "part", "error"])
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def one_release(k: int, epsilon: float, seed: int) -> float:
     data, _ = hours_on_age()
     release, _ = dp.sample_and_aggregate(data, _slope, k, SLOPE_LOW, SLOPE_HIGH, epsilon, rng=seed)

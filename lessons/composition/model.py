@@ -31,13 +31,13 @@ SEED_SPLIT_BARS = 1  # added to the bars' seed for the ε/k histogram
 # --- data ---------------------------------------------------------------------------------
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def high_earners() -> int:
     """How many people earn more than 50K (the query the averaging attack repeats)."""
     return int((census()["Income"] == ">50K").sum())
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def occupation_counts() -> pd.DataFrame:
     """True number of people per occupation (disjoint groups; missing values left out),
     largest first."""
@@ -46,7 +46,7 @@ def occupation_counts() -> pd.DataFrame:
     return pd.DataFrame({"occupation": counts.index.astype(str), "true": counts.to_numpy()})
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def people_without_occupation() -> int:
     """How many census people have no occupation recorded (they are in no bar)."""
     return int(census()["Occupation"].isna().sum())
@@ -55,7 +55,7 @@ def people_without_occupation() -> int:
 # --- (a) sequential composition -----------------------------------------------------------
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def sequential_error_frame(total_epsilon: float) -> pd.DataFrame:
     """For m = 1 … 50 queries sharing total ε: ε per query and the typical error (sd)."""
     m = np.arange(1, MAX_QUERIES + 1)
@@ -68,7 +68,7 @@ def sequential_error_frame(total_epsilon: float) -> pd.DataFrame:
 # --- (b) the averaging attack ---------------------------------------------------------------
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def averaging_frame(truth: int, epsilon: float, seed: int) -> pd.DataFrame:
     """1,000 noisy answers to the same count at ε each, the running average of the first k,
     and the band ± 2 sd of that average (the page shows the first m rows)."""
@@ -106,7 +106,7 @@ def ledger(epsilon: float, m: int, budget: float) -> pd.DataFrame:
 # --- (c) parallel composition ---------------------------------------------------------------
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def histogram_frames(epsilon: float, seed: int) -> pd.DataFrame:
     """True occupation counts, one noisy histogram at ε per bar (parallel composition: total
     ε) and one at ε/k per bar (what a total ε buys if every bar were a separate query)."""
@@ -141,13 +141,13 @@ def group_frame(epsilon: float, prior: float) -> pd.DataFrame:
 # --- chart data (the templates are in charts.py) --------------------------------------------
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def sequential_current(frame: pd.DataFrame, m: int) -> pd.DataFrame:
     """The row of `sequential_error_frame` for m queries, labelled with its error."""
     return frame[frame["m"] == m].assign(label=lambda f: f["sd"].map(lambda v: f"{text.number(v)}"))
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def group_data(epsilon: float, g: int, prior: float) -> dict[str, pd.DataFrame]:
     """The data of `charts.group`: the curve, the chosen g (labelled) and the prior."""
     frame = group_frame(epsilon, prior)

@@ -26,13 +26,13 @@ POSTERIOR_EPSILONS = np.geomspace(0.01, 20.0, 121)
 PEOPLE_PER_GROUP = 6
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def rich_count() -> int:
     """f(D): how many people in the census earn >50K."""
     return int((census()["Income"] == ">50K").sum())
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def people_to_remove() -> dict[str, str]:
     """A few named people, name -> income band, alternating >50K and <=50K in a fixed
     order: the person the student removes from D."""
@@ -52,7 +52,7 @@ def output_grid(truth: int) -> np.ndarray:
     return truth - HALF_WINDOW + GRID_STEP * np.arange(steps + 1)
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def density_frame(truth: int, truth_neighbour: int, epsilon: float) -> pd.DataFrame:
     """pdf of F(D) = f(D) + Lap(1/ε) and of F(D') on the fixed grid (long format)."""
     y = output_grid(truth)
@@ -67,7 +67,7 @@ def density_frame(truth: int, truth_neighbour: int, epsilon: float) -> pd.DataFr
     return pd.concat(frames, ignore_index=True)
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def loss_frame(truth: int, truth_neighbour: int, epsilon: float) -> pd.DataFrame:
     """Privacy loss ln(pdf_D(y) / pdf_D'(y)) on the fixed grid."""
     y = output_grid(truth)
@@ -77,7 +77,7 @@ def loss_frame(truth: int, truth_neighbour: int, epsilon: float) -> pd.DataFrame
     return pd.DataFrame({"y": y, "loss": loss})
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def posterior_frame(prior: float) -> pd.DataFrame:
     """Worst-case posterior e^ε p / (e^ε p + 1 - p) over a log grid of ε."""
     return pd.DataFrame(
@@ -92,13 +92,13 @@ LABEL_D = "F(D): with the person"
 LABEL_D_PRIME = "F(D'): without the person"
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def event_frame(lo: float, hi: float) -> pd.DataFrame:
     """The event Y = [lo, hi], shaded on the density chart."""
     return pd.DataFrame({"lo": [lo], "hi": [hi], "label": ["event Y"]})
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def band_frames(truth: int, epsilon: float) -> dict[str, pd.DataFrame]:
     """The band ±ε the privacy loss stays in, and its labelled edges."""
     return {
@@ -114,7 +114,7 @@ def band_frames(truth: int, epsilon: float) -> dict[str, pd.DataFrame]:
     }
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def posterior_frames(prior: float, epsilon: float, posterior: float) -> dict[str, pd.DataFrame]:
     """The prior as a reference line, and the current ε on the posterior curve."""
     return {
@@ -129,7 +129,7 @@ def posterior_frames(prior: float, epsilon: float, posterior: float) -> dict[str
     }
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def download_frame(truth: int, truth_neighbour: int, epsilon: float) -> pd.DataFrame:
     """The density and privacy-loss charts' data as one table (the columns of the
     "definition_densities" snippet): output, both densities, the privacy loss."""

@@ -64,7 +64,7 @@ class Data:
     y_test: np.ndarray
 
 
-@datasets.cached(max_entries=1)
+@datasets.cached(census_only=True, max_entries=1)
 def data() -> Data:
     frame = datasets.census()
     y = (frame["Income"].astype("string") == ">50K").to_numpy().astype(float)
@@ -176,13 +176,13 @@ def noise_for(epsilon: float) -> float:
     return NOISE_TABLE[epsilon]
 
 
-@datasets.cached(max_entries=1)
+@datasets.cached(census_only=True, max_entries=1)
 def non_private() -> np.ndarray:
     """The same trainer without clipping or noise (C = ∞, σ = 0)."""
     return train(0.0, math.inf, seed=SEED_TRAIN)
 
 
-@datasets.cached(max_entries=len(EPSILONS) * 3 + 4)
+@datasets.cached(census_only=True, max_entries=len(EPSILONS) * 3 + 4)
 def private(epsilon: float, run: int) -> np.ndarray:
     return train(noise_for(epsilon), DEFAULT_CLIP, seed=SEED_TRAIN + 100 * (run + 1))
 
@@ -190,7 +190,7 @@ def private(epsilon: float, run: int) -> np.ndarray:
 MODELS = ("DP-SGD", "non-private", "trained on RR data (previous lesson)")
 
 
-@datasets.cached(max_entries=2)
+@datasets.cached(census_only=True, max_entries=2)
 def accuracy_curve() -> pd.DataFrame:
     """Test accuracy against ε: DP-SGD (mean of SEEDS trainings, ± 1 standard error), the
     non-private model, and the previous lesson's model trained on randomized-response data."""
@@ -225,7 +225,7 @@ SIGMAS: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0)
 DEFAULT_SIGMA = 1.0
 
 
-@datasets.cached(max_entries=1)
+@datasets.cached(census_only=True, max_entries=1)
 def step_people() -> tuple[np.ndarray, np.ndarray]:
     """Eight training people's gradients in a two-feature model (education and hours,
     weights at 0): (gradients, their labels). Two features, so that each is an arrow."""
@@ -238,7 +238,7 @@ def step_people() -> tuple[np.ndarray, np.ndarray]:
     return grads, d.y_train[rows]
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def step_frame(clip: float, sigma: float, seed: int) -> pd.DataFrame:
     """Arrows from the origin: each person's gradient, clipped; their sum; the sum with
     N(0, σ²C²) noise (one seeded draw)."""
@@ -264,7 +264,7 @@ def clip_circle(clip: float) -> pd.DataFrame:
 NORM_DOMAIN = (0.0, 4.0)
 
 
-@datasets.cached(max_entries=1)
+@datasets.cached(census_only=True, max_entries=1)
 def gradient_norms() -> np.ndarray:
     """Every training example's gradient norm at the start of training (weights 0): what
     the first steps' clipping meets."""
@@ -280,7 +280,7 @@ class Clipping:
     noise: float  # the noise's sd per coordinate of the averaged gradient, σC/(qn)
 
 
-@datasets.cached(max_entries=len(CLIPS))
+@datasets.cached(census_only=True, max_entries=len(CLIPS))
 def clipping(clip: float) -> Clipping:
     d = data()
     grads = per_example_gradients(np.zeros(d.x_train.shape[1] + 1), d.x_train, d.y_train)
@@ -326,7 +326,7 @@ ACCOUNTANT_TABLE: dict[tuple[float, int], tuple[float, float]] = {
 }
 
 
-@datasets.cached(max_entries=len(ACCOUNTANT_SIGMAS))
+@datasets.cached(census_only=True, max_entries=len(ACCOUNTANT_SIGMAS))
 def accountant_curves(sigma: float) -> pd.DataFrame:
     rows = []
     for n_steps in STEP_GRID:
@@ -412,7 +412,7 @@ def attack_models(seed: int = ATTACK_SEED) -> tuple[Attack, ...]:
     return tuple(out)
 
 
-@datasets.cached(max_entries=2)
+@datasets.cached(census_only=True, max_entries=2)
 def attacks() -> tuple[Attack, ...]:
     return attack_models()
 
@@ -512,7 +512,7 @@ class AttackView:
     description: str
 
 
-@datasets.cached(max_entries=1)
+@datasets.cached(census_only=True, max_entries=1)
 def attack_view() -> AttackView:
     """Section 5's frames and words, made once per process (a rerun only sends them)."""
     results = attacks()
@@ -533,7 +533,7 @@ class CurveView:
     explanation: str
 
 
-@datasets.cached(max_entries=1)
+@datasets.cached(census_only=True, max_entries=1)
 def curve_view() -> CurveView:
     """Section 3's frame and words, made once per process."""
     curve = accuracy_curve()

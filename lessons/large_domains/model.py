@@ -25,7 +25,7 @@ SEED_BITS = 64  # an OLH user sends a 64-bit hash seed and a number below g
 ORACLES = ("k-ary RR (GRR)", "unary encoding (OUE)", "local hashing (OLH)")
 
 
-@datasets.cached(max_entries=len(EPSILONS))
+@datasets.cached(census_only=True, max_entries=len(EPSILONS))
 def variance_curves(epsilon: float) -> pd.DataFrame:
     """The standard deviation of one estimated count (f = 0, n = 32,561 users) against k for
     each oracle, and the bits each user sends."""
@@ -80,7 +80,7 @@ TOP = 10  # heavy hitters: the 10 most common
 SEED_OLH = 10  # offsets added to controls.seed()
 
 
-@datasets.cached(max_entries=1)
+@datasets.cached(census_only=True, max_entries=1)
 def zips() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(every person's ZIP as a number, the 100 candidate ZIPs, their true counts). The
     candidates are the 100 most common ZIPs: a public list of the area's codes."""
@@ -99,7 +99,7 @@ class Live:
     g: int
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def live(epsilon: float, seed: int) -> Live:
     values, candidates, truth = zips()
     seeds, reports = dp.olh_perturb(values, DOMAIN, epsilon, rng=seed)
@@ -153,7 +153,7 @@ def bound_n(epsilon0: float, delta: float = SHUFFLE_DELTA) -> float:
     return 16.0 * math.log(2.0 / delta) * math.exp(epsilon0)
 
 
-@datasets.cached(max_entries=4)
+@datasets.cached(census_only=True, max_entries=4)
 def shuffle_curves() -> pd.DataFrame:
     """Central ε against n for every ε₀ of EPSILON0S, where the theorem applies."""
     rows = []

@@ -73,7 +73,7 @@ class Attributes:
         return matrix[low:high]
 
 
-@datasets.cached(max_entries=1)
+@datasets.cached(census_only=True, max_entries=1)
 def attributes() -> Attributes:
     """The pool (a fixed sample of census people) and their attributes.
 
@@ -139,7 +139,7 @@ def _attack(n: int, d: int, released: np.ndarray, matrix: np.ndarray | None = No
     return Attack(inside, outside, float(np.mean(inside > threshold)), threshold)
 
 
-@datasets.cached(max_entries=len(STUDY_SIZES) * len(ATTRIBUTE_COUNTS))
+@datasets.cached(census_only=True, max_entries=len(STUDY_SIZES) * len(ATTRIBUTE_COUNTS))
 def attack(n: int, d: int) -> Attack:
     """The attack on the exact means of the first n members over the first d attributes."""
     return _attack(n, d, true_means(n, d))
@@ -149,7 +149,7 @@ def one_hot_count() -> int:
     return int(attributes().one_hot.shape[1])
 
 
-@datasets.cached(max_entries=len(STUDY_SIZES))
+@datasets.cached(census_only=True, max_entries=len(STUDY_SIZES))
 def one_hot_attack(n: int) -> Attack:
     """The same attack on the means of the one-hot columns themselves (all of them)."""
     a = attributes()
@@ -172,7 +172,7 @@ def noise_scale(mechanism: str, n: int, d: int, epsilon: float) -> float:
     return dp.analytic_gaussian_sigma(l2, epsilon, DELTA)
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def noisy_attack(n: int, d: int, mechanism: str, epsilon: float, seed: int) -> Attack:
     """The attack on one release of the means through the mechanism at ε (and δ)."""
     means = true_means(n, d)
@@ -285,7 +285,7 @@ def _bounds(scale: float, seed: int) -> dict[int, float]:
     }
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def audit_curve(epsilon: float, seed: int) -> AuditCurve:
     honest = _bounds(dp.laplace_scale(1.0, epsilon), seed)
     buggy = _bounds(dp.laplace_scale(WRONG_SENSITIVITY, epsilon), seed + BUGGY_STREAM)

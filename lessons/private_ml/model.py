@@ -72,7 +72,7 @@ def age_sex_codes(ages: np.ndarray, sexes: np.ndarray) -> np.ndarray:
     return 2 * band + (sexes == "Male").astype(np.int64)
 
 
-@datasets.cached(max_entries=8)
+@datasets.cached(census_only=True, max_entries=8)
 def columns_data(columns: tuple[str, ...]) -> dict:
     """The census as this lesson uses it: for each privatized column (age band × sex first,
     then `columns`) its codes and category names; the clear features; the label; sex."""
@@ -139,7 +139,7 @@ def draw_reports(columns: tuple[str, ...], mechanism: str, epsilon: float, seed:
     return tuple(sent)
 
 
-@datasets.cached(max_entries=4)
+@datasets.cached(census_only=True, max_entries=4)
 def reports(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int) -> tuple:
     """`draw_reports`, cached for the page's own draw: its model, its counts and its
     download share one draw. (The curve's many draws use `draw_reports` uncached.)"""
@@ -203,7 +203,7 @@ def centred(coefficients: np.ndarray) -> np.ndarray:
     return coefficients - coefficients.mean()
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def reference_models(columns: tuple[str, ...], seed: int) -> dict:
     """Models (a) on the true table and (c) without the privatized columns, scored on the
     test rows; (a)'s age band × sex coefficients (centred); the majority-class accuracy."""
@@ -238,7 +238,7 @@ def trained_on(columns: tuple[str, ...], mechanism: str, seed: int, sent: tuple)
     }
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def privatized_model(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int,
                      draw: int) -> dict:  # fmt: skip
     """Model (b) trained on the page's draw `draw` of the privatized table (`trained_on`)."""
@@ -250,7 +250,7 @@ def curve_draws(seed: int) -> tuple[int, ...]:
     return tuple(seed + SEED_CURVE + 10 * r for r in range(REPEATS))
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def accuracy_curve(columns: tuple[str, ...], mechanism: str, seed: int) -> pd.DataFrame:
     """Model (b) at every ε of EPSILON_CURVE, REPEATS privatizations each: the mean test
     accuracy and gap women − men, each ± 1 standard error ("epsilon", "accuracy", "low",
@@ -288,7 +288,7 @@ def shrinkage(privatized_coefficients: np.ndarray, true_coefficients: np.ndarray
 # --- What the analyst receives -------------------------------------------------------------
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def marginal(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int) -> pd.DataFrame:
     """Age band × sex counts: true, as reported, and de-biased (dp.grr_estimate_from_counts or
     dp.ue_estimate_from_counts) with the estimate's standard error (dp.grr_variance or
@@ -317,7 +317,7 @@ def marginal(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int
     )
 
 
-@datasets.cached(max_entries=4)
+@datasets.cached(census_only=True, max_entries=4)
 def privatized_table(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int):
     """The table the analyst receives: the clear columns, the label, and each privatized
     column as reported (k-ary RR: the reported category; OUE: one 0/1 column per category).

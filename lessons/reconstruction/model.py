@@ -65,7 +65,7 @@ def codes_of(people: pd.DataFrame) -> np.ndarray:
     return np.column_stack([sex, band, race, income]).astype(np.int64)
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def zip_sizes() -> pd.Series:
     """People per ZIP code of the census, by ZIP (sorted)."""
     return census().groupby("Zip", observed=True).size().sort_index()
@@ -77,7 +77,7 @@ def zip_options() -> list[str]:
     return [str(z) for z in sizes.index[sizes >= BLOCK_SIZES[0]]]
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def block(zip_code: str, size: int, seed: int) -> pd.DataFrame:
     """`size` people of ZIP `zip_code` drawn by the seed (all of them if fewer): Name, DOB,
     Sex, Age, Race, Income, their codes and labels, sorted by name."""
@@ -120,7 +120,7 @@ def table_frame(table: np.ndarray, pair: tuple[int, int]) -> pd.DataFrame:
     )
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES * len(PAIRS))
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES * len(PAIRS))
 def table_arrow(table: np.ndarray, pair: tuple[int, int]) -> pa.Table:
     """`table_frame` in Arrow form, made once per table and shared: st.table sends exactly
     the bytes it makes from the frame (index and all), but its own conversion costs ~1 ms a
@@ -141,7 +141,7 @@ def table_title(pair: tuple[int, int]) -> str:
 # --- The exact attack ----------------------------------------------------------------------
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def attack(zip_code: str, size: int, seed: int) -> dict:
     """Every dataset the block's exact tables allow: how many (capped), whether the count is
     complete, the people pinned down (in every one), and how many the first one gets right."""
@@ -236,7 +236,7 @@ def _defended(people: pd.DataFrame, epsilon: float, rng) -> tuple[dict, np.ndarr
     return noisy, dp.closest_dataset(noisy, LEVELS)
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def defence(zip_code: str, size: int, seed: int, epsilon: float) -> dict:
     """One noisy release of the block's tables at ε and the attacker's best guess from it:
     the dataset closest to the published (rounded) tables."""
@@ -253,7 +253,7 @@ def defence(zip_code: str, size: int, seed: int, epsilon: float) -> dict:
     }
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def accuracy_curve(zip_code: str, size: int, seed: int) -> pd.DataFrame:
     """Share of the block's people the closest dataset gets exactly right, against ε:
     CURVE_DRAWS noisy releases per ε, their mean and its standard error ("epsilon", "share",
@@ -277,7 +277,7 @@ def accuracy_curve(zip_code: str, size: int, seed: int) -> pd.DataFrame:
     return frame
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def baseline_share(zip_code: str, size: int, seed: int) -> float:
     """What an attacker gets right without any table: n people made up from the census's
     nationwide mix of the four attributes (the mean over BASELINE_DRAWS made-up blocks)."""
@@ -292,7 +292,7 @@ def baseline_share(zip_code: str, size: int, seed: int) -> float:
 # --- Dinur–Nissim -------------------------------------------------------------------------
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def secret_bits(n: int, seed: int) -> np.ndarray:
     """The incomes (1 = >50K) of n census people drawn by the seed."""
     people = census()
@@ -314,7 +314,7 @@ def _dn_accuracy(n: int, m: int, ratio: float, seed: int) -> float:
     return float(np.mean(dp.subset_sum_attack(queries, answers) == bits))
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def dn_attack(n: int, m: int, ratio: float, seed: int) -> dict:
     """One attack: n people, m queries, every answer within E = ratio·√n."""
     return {
@@ -324,7 +324,7 @@ def dn_attack(n: int, m: int, ratio: float, seed: int) -> dict:
     }
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def dn_curve(n: int, m: int, seed: int) -> pd.DataFrame:
     """The attack's share of right bits at each noise bound E = ratio·√n of DN_CURVE_RATIOS
     ("ratio", "bound", "share")."""
@@ -344,7 +344,7 @@ QUIZ_QUERIES = 1_000
 QUIZ_BOUNDS = (2.0, 100.0, 400.0)
 
 
-@datasets.cached(max_entries=4)
+@datasets.cached(census_only=True, max_entries=4)
 def quiz_noise_explanation(seed: int) -> str:
     """The quiz's explanation, with the attack's measured accuracy at each E compared with
     guessing the majority value for everyone (not with a coin toss)."""

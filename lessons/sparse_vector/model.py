@@ -52,7 +52,7 @@ class Queries:
         return len(self.labels)
 
 
-@datasets.cached(max_entries=1)
+@datasets.cached(census_only=True, max_entries=1)
 def queries() -> Queries:
     frame = datasets.census()
     age = frame["Age"].to_numpy()
@@ -88,13 +88,13 @@ def threshold_rule(threshold: float) -> pd.DataFrame:
 # --- 2. AboveThreshold ----------------------------------------------------------------------------
 
 
-@datasets.cached(max_entries=len(THRESHOLDS) * len(EPSILONS))
+@datasets.cached(census_only=True, max_entries=len(THRESHOLDS) * len(EPSILONS))
 def stop_probabilities(threshold: float, epsilon: float) -> np.ndarray:
     """Exact P[AboveThreshold stops at query i] (i = 0..m−1), then P[never] (Δ = 1)."""
     return dp.above_threshold_probabilities(queries().answers, threshold, epsilon)
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def stop_frame(threshold: float, epsilon: float, seed: int) -> pd.DataFrame:
     """One row per outcome (each query, then "never"): true count, exact chance, and the share
     of RUNS seeded runs that stopped there (what the chart draws and the CSV holds)."""
@@ -134,7 +134,7 @@ OUTCOMES = (
 )
 
 
-@datasets.cached(max_entries=len(THRESHOLDS))
+@datasets.cached(census_only=True, max_entries=len(THRESHOLDS))
 def outcome_curves(threshold: float) -> pd.DataFrame:
     """Against ε (CURVE_EPSILONS): the exact chance that AboveThreshold stops at a query whose
     true count is at or above T, at one below T, or never."""
@@ -190,7 +190,7 @@ FALSE = "false positives reported"
 MEASURES = (MISSED, FALSE)
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def sparse_runs(threshold: float, epsilon: float, seed: int) -> SparseRuns:
     q = queries()
     above = true_positives(q, threshold)

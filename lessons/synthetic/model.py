@@ -104,7 +104,7 @@ class Table:
         return int(np.sum(self.counts == 0))
 
 
-@datasets.cached(max_entries=32)
+@datasets.cached(census_only=True, max_entries=32)
 def table(columns: tuple[str, ...]) -> Table:
     frame = datasets.census()
     codes = [_codes(frame, c) for c in columns]
@@ -117,7 +117,7 @@ def pairs(columns: tuple[str, ...]) -> list[tuple[int, int]]:
     return list(itertools.combinations(range(len(columns)), 2))
 
 
-@datasets.cached(max_entries=32)
+@datasets.cached(census_only=True, max_entries=32)
 def workload(columns: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     """All two-way marginal queries (rows) and, per row, which pair it belongs to."""
     t = table(columns)
@@ -132,7 +132,7 @@ def workload(columns: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
 # --- 2. the naive way ----------------------------------------------------------------------------
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def naive(columns: tuple[str, ...], epsilon: float, seed: int) -> np.ndarray:
     """Noisy one-way marginals (ε/c per column: each person is in one cell of each, so a
     column's marginal costs ε/c by parallel composition across its cells and the c columns
@@ -176,7 +176,7 @@ class Release:
     chosen: np.ndarray  # per round, the pair whose marginal was measured
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def mwem(columns: tuple[str, ...], epsilon: float, rounds: int, seed: int) -> Release:
     t = table(columns)
     queries, owner = workload(columns)
@@ -191,7 +191,7 @@ def workload_error(columns: tuple[str, ...], counts: np.ndarray) -> tuple[float,
     return float(gap.max()), float(gap.mean())
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def errors_by_rounds(columns: tuple[str, ...], epsilon: float, seed: int) -> pd.DataFrame:
     """Workload error (max and mean) against T for MWEM, with the naive release at the same ε
     as flat lines (the real table's error is 0)."""
@@ -240,7 +240,7 @@ def rare_cells(
     return pd.DataFrame(rows, columns=["people like this", "real", "MWEM", "naive"])
 
 
-@datasets.cached(max_entries=32)
+@datasets.cached(census_only=True, max_entries=32)
 def classifier_accuracy(columns: tuple[str, ...], rounds: int, seed: int) -> pd.DataFrame:
     """Accuracy on the real table of a logistic regression predicting income from the other
     columns (one-hot), trained on real rows, on MWEM's synthetic rows and on the naive
@@ -273,7 +273,7 @@ def classifier_accuracy(columns: tuple[str, ...], rounds: int, seed: int) -> pd.
     return pd.DataFrame(rows, columns=["epsilon", "model", "accuracy"])
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def synthetic_table(
     columns: tuple[str, ...], epsilon: float, rounds: int, seed: int
 ) -> pd.DataFrame:
@@ -353,7 +353,7 @@ class View:
     rare: pa.Table
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def view(columns: tuple[str, ...], epsilon: float, rounds: int, seed: int) -> View:
     release = mwem(columns, epsilon, rounds, seed + SEED_MWEM)
     naive_counts = naive(columns, epsilon, seed + SEED_NAIVE)
@@ -377,7 +377,7 @@ class NaiveView:
     synthetic: pd.DataFrame
 
 
-@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def naive_view(
     columns: tuple[str, ...], epsilon: float, seed: int, pair: tuple[int, int]
 ) -> NaiveView:

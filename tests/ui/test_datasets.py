@@ -53,7 +53,10 @@ def test_an_upload_leaves_nothing_in_a_cache_shared_between_sessions(lesson) -> 
             slider.set_value(0.5 if slider.value != 0.5 else 2.0)
     at.run()
     assert not at.exception, at.exception
-    leaked = {k: v for k, v in shared_cache_entries().items() if k not in ALLOWED}
+    census_only = {name.rsplit(".", 1)[-1] for name in datasets.census_only_names()}
+    leaked = {
+        k: v for k, v in shared_cache_entries().items() if k not in ALLOWED | census_only
+    }  # a census-only function computes on the census whatever is uploaded (tested below)
     assert leaked == {}, f"{lesson.folder}: computed on the upload and shared: {leaked}"
     assert before or lesson.folder in ("class_survey",)  # the check itself can see entries
 
@@ -196,3 +199,49 @@ def test_every_lessons_defaults_fit_the_shared_budget_together(monkeypatch) -> N
     assert evicted == []
     assert datasets.shared_bytes() <= 0.75 * datasets.SHARED_BYTES, datasets.shared_bytes()
     datasets.clear_shared()
+
+
+def _census_only_script() -> None:
+    import types
+
+    import pandas as pd
+    import streamlit as st
+
+    from ui import datasets
+
+    st.session_state[datasets.UPLOAD_KEY] = types.SimpleNamespace(
+        filename="planets.csv", frame=pd.DataFrame({"Planet": ["Zorbax", "Quillon"]})
+    )
+
+    @datasets.cached(census_only=True)
+    def taught_on_the_census() -> tuple[bool, str, int]:
+        return datasets.on_census(), datasets.active().name, len(datasets.active().frame)
+
+    @datasets.cached()
+    def on_the_active_dataset() -> tuple[bool, str, int]:
+        return datasets.on_census(), datasets.active().name, len(datasets.active().frame)
+
+    st.session_state["census_only"] = taught_on_the_census()
+    st.session_state["active"] = on_the_active_dataset()
+    st.session_state["is_cached"] = datasets.is_cached(taught_on_the_census)
+    st.session_state["on_census_after"] = datasets.on_census()
+
+
+def test_a_census_only_function_computes_on_the_census_and_shares_while_a_file_is_active():
+    """Inside it the census is the active dataset (for everything it calls), so its result
+    is the census's and is shared; outside it the session's file is still active, and a
+    plain cached function keeps its file result in the session."""
+    from streamlit.testing.v1 import AppTest
+
+    clear_all()
+    at = AppTest.from_function(_census_only_script, default_timeout=60).run()
+    assert not at.exception, at.exception
+    people = len(datasets.census())
+    on_census, name, rows = at.session_state["census_only"]
+    assert on_census and name.endswith(f"({people:,} people)") and rows == people
+    assert at.session_state["active"] == (False, "Your file: planets.csv (2 rows)", 2)
+    assert at.session_state["is_cached"] and not at.session_state["on_census_after"]
+    shared = {name.rsplit(".", 1)[-1] for name in datasets.shared_entries()}
+    assert "taught_on_the_census" in shared and "on_the_active_dataset" not in shared
+    assert any(n.endswith("taught_on_the_census") for n in datasets.census_only_names())
+    clear_all()
