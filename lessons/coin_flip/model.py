@@ -170,10 +170,34 @@ def repeated_yes_counts(true_yes: int, n: int, p: float, q: float, reps: int, se
     return dp.sample_rr_counts(true_yes, n, p, q, size=reps, rng=seed)
 
 
+# The arrays and frames below are cached, not only their inputs: a chart's bins, its Arrow
+# form and its alt text are derived once per array object (ui/charts.py), so every student's
+# first render at the defaults reuses them instead of rebuilding ~10 ms of chart data.
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def repeated_count_estimates(true_yes: int, n: int, p: float, q: float, reps: int, seed: int):
     """De-biased count estimates n·r̂ of `reps` independent surveys."""
     counts = repeated_yes_counts(true_yes, n, p, q, reps, seed)
     return n * dp.estimate_proportion_from_counts(counts, n, p, q)
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def textbook_count_estimates(true_yes: int, n: int, p: float, q: float, reps: int, seed: int):
+    """The same surveys estimated with the fair-coin line 2Ŷ − ½ whatever the coins (the
+    "spot the bug" histogram), as counts."""
+    counts = repeated_yes_counts(true_yes, n, p, q, reps, seed)
+    return n * dp.fair_coin_formula_estimate(counts, n)
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def repeated_share_estimates(true_yes: int, n: int, p: float, q: float, reps: int, seed: int):
+    """De-biased estimates of the share of yes, in percentage points."""
+    return percent(repeated_count_estimates(true_yes, n, p, q, reps, seed) / n)
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def repeated_surveys(true_yes: int, n: int, p: float, q: float, reps: int, seed: int):
+    """`surveys_frame` of `reps` independent surveys (the table behind the CSV download)."""
+    return surveys_frame(repeated_yes_counts(true_yes, n, p, q, reps, seed), n, p, q, true_yes)
 
 
 def surveys_frame(counts: np.ndarray, n: int, p: float, q: float, true_yes: int) -> pd.DataFrame:
@@ -225,9 +249,13 @@ SPREAD_KINDS = ("exact", "simulated")
 # --- chart data (the templates are in charts.py) --------------------------------------------
 
 
-@datasets.cached()
-def spread_data(frame: pd.DataFrame, current_n: int, current_sd: float) -> dict[str, pd.DataFrame]:
-    """The data of `charts.spread`: exact line, simulated points, the current n."""
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def spread_data(
+    rate: float, p: float, q: float, seed: int, current_n: int, current_sd: float
+) -> dict[str, pd.DataFrame]:
+    """The data of `charts.spread` (`spread_versus_n` at these arguments): exact line,
+    simulated points, the current n."""
+    frame = spread_versus_n(rate, p, q, seed)
     return {
         "exact": frame[frame["kind"] == SPREAD_KINDS[0]].reset_index(drop=True),
         "simulated": frame[frame["kind"] == SPREAD_KINDS[1]].reset_index(drop=True),

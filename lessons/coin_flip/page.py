@@ -181,11 +181,9 @@ if survey is not None:
 
     st.subheader(f"Repeat the survey {model.REPEATS:,} times")
     repeat_seed = controls.seed() + model.SEED_REPEATED_SURVEYS
-    repeat_counts = model.repeated_yes_counts(
-        true_sales, n_people, p_fair, q_fair, model.REPEATS, repeat_seed
-    )
-    repeated = model.surveys_frame(repeat_counts, n_people, p_fair, q_fair, true_sales)
-    estimates = repeated["estimated_count"].to_numpy()
+    repeated_args = (true_sales, n_people, p_fair, q_fair, model.REPEATS, repeat_seed)
+    repeated = model.repeated_surveys(*repeated_args)
+    estimates = model.repeated_count_estimates(*repeated_args)
     sd_fair = dp.rr_count_std(true_sales / n_people, n_people, p_fair, q_fair)
     window = max(1_000.0, 6 * sd_fair)
     ui_charts.band_histogram(
@@ -256,16 +254,13 @@ current_sd = model.percent(
     / n_synthetic
 )
 synthetic_yes = round(rate * n_synthetic)
-share_estimates = model.percent(
-    model.repeated_count_estimates(
-        synthetic_yes,
-        n_synthetic,
-        p_fair,
-        q_fair,
-        model.REPEATS,
-        controls.seed() + model.SEED_SYNTHETIC,
-    )
-    / n_synthetic
+share_estimates = model.repeated_share_estimates(
+    synthetic_yes,
+    n_synthetic,
+    p_fair,
+    q_fair,
+    model.REPEATS,
+    controls.seed() + model.SEED_SYNTHETIC,
 )
 spread_metrics = st.columns(3)
 spread_metrics[0].metric("True yes", f"{synthetic_yes:,} of {n_synthetic:,}")
@@ -295,7 +290,9 @@ with chart_columns[1]:
         f"{text.number(spread['sd'].iloc[0])} points at n = 10 "
         f"to {text.number(spread['sd'].iloc[-2])} at n = 1,000,000; your n = {n_synthetic:,} gives "
         f"{text.number(current_sd)} points.",
-        **model.spread_data(spread, n_synthetic, current_sd),
+        **model.spread_data(
+            rate, p_fair, q_fair, controls.seed() + model.SEED_SPREAD, n_synthetic, current_sd
+        ),
     )
 st.caption(
     f"At n = {n_synthetic:,} the estimate is typically {text.number(current_sd)} percentage points "
@@ -340,11 +337,10 @@ def biased_coins(survey) -> None:
         coin_metrics[1].metric("q (keep a true no)", f"{text.number(q)}")
         st.metric("Privacy loss ε", text.number(epsilon))
     # The same REPEATS surveys with these coins feed the chart here and both bug histograms.
-    coin_counts = coin_estimates = None
+    coin_estimates = None
     if survey is not None:
         surveys = (survey.true_yes, survey.n, p, q, model.REPEATS)
         coin_seed = controls.seed() + model.SEED_BIASED_COINS
-        coin_counts = model.repeated_yes_counts(*surveys, coin_seed)
         if honest != 0:  # p + q − 1 = h: with h = 0 nothing can be de-biased
             coin_estimates = model.repeated_count_estimates(*surveys, coin_seed)
     with bias_chart:
@@ -419,7 +415,7 @@ def biased_coins(survey) -> None:
                 "answering yes, minus ½*."
             )
             st.code("estimate = n * (2 * yes_count / n - 0.5)", language="python", wrap_lines=True)
-            wrong = n_people * dp.fair_coin_formula_estimate(coin_counts, n_people)
+            wrong = model.textbook_count_estimates(*surveys, coin_seed)
             bias_people = n_people * dp.fair_coin_formula_bias(
                 true_sales / n_people, honest, random_yes
             )
