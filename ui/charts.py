@@ -16,7 +16,7 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from ui import classroom
+from ui import classroom, datasets
 
 # Okabe–Ito, a colour-blind-safe palette. Meaning never rests on colour alone: the
 # true value is also dashed and labelled.
@@ -328,7 +328,7 @@ def describe_histogram(values: np.ndarray, truth: float, *, what: str = "noisy a
     not redone for every student)."""
     if isinstance(values, np.ndarray):
         key = ("describe_histogram", float(truth), what)
-        return _derived_from(values, key, lambda: _describe_histogram(values, truth, what))
+        return datasets.derived_from(values, key, lambda: _describe_histogram(values, truth, what))
     return _describe_histogram(values, truth, what)
 
 
@@ -470,30 +470,10 @@ def band_histogram(
     return Template(layers.properties(title="", height=DEFAULT_HEIGHT, width="container"))
 
 
-# Chart data derived from a cached array, by the array's identity and the other arguments:
+# Chart data derived from a cached array is made once per array object (datasets.derived_from):
 # a census result is the same array for every session, so every student's first render at
 # the defaults reuses one set of frames (and, through _TABLES, their Arrow form) instead of
-# binning 10,000 values again (issue 28: ~5 ms of a lesson's first render). An entry goes
-# with its array; callers never mutate what they get (they are shared).
-_DERIVED: dict[tuple, tuple[weakref.ref, object]] = {}
-
-
-def _derived_from(values: np.ndarray, key: tuple, compute):
-    try:
-        ref = weakref.ref(values)
-    except TypeError:  # not weak-referenceable (a list): nothing to share
-        return compute()
-    full_key = (id(values), *key)
-    hit = _DERIVED.get(full_key)
-    if hit is not None and hit[0]() is values:
-        return hit[1]
-    result = compute()
-    _DERIVED[full_key] = (
-        weakref.ref(values, lambda _, k=full_key: _DERIVED.pop(k, None)),
-        result,
-    )
-    del ref
-    return result
+# binning 10,000 values again (issue 28: ~5 ms of a lesson's first render).
 
 
 def band_histogram_data(
@@ -506,9 +486,11 @@ def band_histogram_data(
 ) -> dict[str, pd.DataFrame]:
     """The data of `band_histogram`: share per bin over the fixed `domain`, the truth and,
     if `sd` is given, truth ± 2 SD (clamped to the axis). Shared by every caller with the
-    same array object and arguments (see _DERIVED)."""
+    same array object and arguments (datasets.derived_from)."""
     key = ("band_histogram", float(truth), sd, tuple(map(float, domain)), int(bins))
-    return _derived_from(values, key, lambda: _band_histogram_data(values, truth, sd, domain, bins))
+    return datasets.derived_from(
+        values, key, lambda: _band_histogram_data(values, truth, sd, domain, bins)
+    )
 
 
 def _band_histogram_data(values, truth, sd, domain, bins) -> dict[str, pd.DataFrame]:

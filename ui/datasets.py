@@ -27,6 +27,7 @@ import contextvars
 import functools
 import sys
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar
@@ -286,3 +287,46 @@ def _token(value: Any) -> Any:
             *(_token(getattr(value, f)) for f in value.__dataclass_fields__),
         )
     return value
+
+
+# --- Derived from a cached result, by the result's identity ---------------------------------
+# A census result is the same object for every session at the same arguments, so what a page
+# derives from it (a chart's rows, a histogram's bins, an alt text) can be derived once per
+# process too, keyed by the object's identity (hashing a frame's content, as `cached` does
+# with its arguments, costs as much as deriving it again). An entry goes with its object;
+# callers never mutate what they get (it is shared). On an upload the object is this
+# session's own, so what is derived from it goes with it.
+_DERIVED: dict[tuple, tuple[weakref.ref, Any]] = {}
+
+
+def derived_from(result: Any, key: tuple, compute: Callable[[], Any]) -> Any:
+    """`compute()`, made once per `result` object and `key` (hashable: the other
+    arguments); computed every time when `result` cannot be weakly referenced (a list)."""
+    try:
+        weakref.ref(result)
+    except TypeError:
+        return compute()
+    full_key = (id(result), *key)
+    hit = _DERIVED.get(full_key)
+    if hit is not None and hit[0]() is result:
+        return hit[1]
+    value = compute()
+    _DERIVED[full_key] = (weakref.ref(result, lambda _, k=full_key: _DERIVED.pop(k, None)), value)
+    return value
+
+
+def derived(fn: F) -> F:
+    """Decorator for `fn(result, *args)`, a pure function of a cached result (its first
+    argument, by identity) and of hashable other arguments: see `derived_from`.
+
+        @datasets.derived
+        def bars_frame(frame: pd.DataFrame) -> pd.DataFrame: ...
+    """
+    name = f"{fn.__module__}.{fn.__qualname__}"
+
+    @functools.wraps(fn)
+    def wrapper(result: Any, *args: Any, **kwargs: Any) -> Any:
+        key = (name, args, tuple(sorted(kwargs.items())))
+        return derived_from(result, key, lambda: fn(result, *args, **kwargs))
+
+    return wrapper  # type: ignore[return-value]

@@ -72,6 +72,7 @@ def sensitivities(size: int) -> Sensitivities:
     )
 
 
+@datasets.cached(census_only=True, max_entries=len(SIZES))
 def around_median(size: int) -> pd.DataFrame:
     """The sorted ages at ranks m − WINDOW … m + WINDOW, x_m flagged."""
     x = ages(size)
@@ -86,6 +87,7 @@ def around_median(size: int) -> pd.DataFrame:
     )
 
 
+@datasets.cached(census_only=True, max_entries=len(SIZES))
 def median_rule(size: int) -> pd.DataFrame:
     s = sensitivities(size)
     return pd.DataFrame({"y": [s.median], "label": [f"median {text.number(s.median)}"]})
@@ -129,6 +131,7 @@ def leak() -> Leak:
     )
 
 
+@datasets.cached(census_only=True, max_entries=1)
 def leak_densities() -> pd.DataFrame:
     """x's release density (Laplace around the median, scale LS(x)/ε) over ages 0..100."""
     result = leak()
@@ -139,6 +142,7 @@ def leak_densities() -> pd.DataFrame:
     )
 
 
+@datasets.cached(census_only=True, max_entries=1)
 def leak_spike() -> pd.DataFrame:
     result = leak()
     return pd.DataFrame(
@@ -204,12 +208,21 @@ def errors(epsilon: float) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["n", "method", "error"])
 
 
+@datasets.derived
+def errors_at(frame: pd.DataFrame, n: int) -> dict[str, float]:
+    """Each method's typical error at group size n (a row of `errors`)."""
+    at = frame[frame["n"] == n]
+    return dict(zip(at["method"], map(float, at["error"]), strict=True))
+
+
+@datasets.derived
 def winner(frame: pd.DataFrame, n: int) -> tuple[str, float]:
     at = frame[frame["n"] == n]
     best = at.loc[at["error"].idxmin()]
     return str(best["method"]), float(best["error"])
 
 
+@datasets.cached(census_only=True)
 def n_rule(n: int) -> pd.DataFrame:
     return pd.DataFrame({"x": [float(n)], "label": [f"n = {text.number(n)}"]})
 
@@ -249,6 +262,7 @@ def ptr(size: int, bound: float, epsilon: float, seed: int) -> Ptr:
     )
 
 
+@datasets.cached(census_only=True)
 def bound_rule(bound: float) -> pd.DataFrame:
     return pd.DataFrame({"x": [bound], "label": [f"b = {text.number(bound)}"]})
 
@@ -294,6 +308,7 @@ def block_error() -> dict[int, float]:
     return out
 
 
+@datasets.cached(census_only=True, max_entries=len(EPSILONS))
 def aggregate_errors(epsilon: float) -> pd.DataFrame:
     """Typical error of the release against k: √(block error² + noise variance), the noise
     Lap((U − L)/(kε)) having variance 2·((U − L)/(kε))²."""
@@ -309,6 +324,17 @@ def aggregate_errors(epsilon: float) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["k", "part", "error"])
 
 
+@datasets.cached(census_only=True, max_entries=len(EPSILONS) * len(BLOCKS))
+def aggregate_at(epsilon: float, k: int) -> tuple[dict[str, float], int]:
+    """At k blocks: each part's typical error ("noise", "the blocks' own error", "total"),
+    and the k with the smallest total at this ε."""
+    frame = aggregate_errors(epsilon)
+    at_k = frame[frame["k"] == k]
+    totals = frame[frame["part"] == "total"]
+    best_k = int(totals.loc[totals["error"].idxmin(), "k"])
+    return dict(zip(at_k["part"], map(float, at_k["error"]), strict=True)), best_k
+
+
 @datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def one_release(k: int, epsilon: float, seed: int) -> float:
     data, _ = hours_on_age()
@@ -316,10 +342,12 @@ def one_release(k: int, epsilon: float, seed: int) -> float:
     return release
 
 
+@datasets.cached(census_only=True)
 def k_rule(k: int) -> pd.DataFrame:
     return pd.DataFrame({"x": [float(k)], "label": [f"k = {text.number(k)}"]})
 
 
+@datasets.derived
 def peak_frame(result: Smooth) -> pd.DataFrame:
     """The maximum of e^(−kβ)·A^(k) within the drawn k, marked on the chart."""
     weighted = result.curves[result.curves["curve"] == CURVES[1]]

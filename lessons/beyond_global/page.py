@@ -188,7 +188,7 @@ def smooth_sensitivity(size: int) -> None:
         "Typical error: the root-mean-square error, exact for each method (no simulation). "
         "Errors below 0.001 years are drawn at 0.001."
     )
-    rows = frame[frame["n"] == n].set_index("method")["error"]
+    rows = model.errors_at(frame, n)
     choosing = next(lesson for lesson in LESSONS if lesson.folder == "choosing")
     st.markdown(
         f"**Who wins.** At n = {text.number(n)} and ε = {text.number(epsilon)}: "
@@ -314,9 +314,7 @@ def sample_and_aggregate() -> None:
             label="ε for the slope",
         )  # fmt: skip
         frame = model.aggregate_errors(epsilon)
-        at_k = frame[frame["k"] == k].set_index("part")["error"]
-        totals = frame[frame["part"] == "total"]
-        best_k = int(totals.loc[totals["error"].idxmin(), "k"])
+        at_k, best_k = model.aggregate_at(epsilon, k)
         release = model.one_release(k, epsilon, controls.seed() + model.SEED_SPLIT)
         st.metric("One private release of the slope", text.number(release))
         st.metric("Typical error at this k", text.number(at_k["total"]))

@@ -112,6 +112,7 @@ def curve_series(cats: Categories) -> list[str]:
     return top + ([OTHERS] if cats.k > TOP_CURVES else [])
 
 
+@datasets.cached()
 def epsilon_rule(epsilon: float) -> pd.DataFrame:
     return pd.DataFrame({"x": [float(epsilon)], "label": [f"ε = {text.number(epsilon)}"]})
 
@@ -279,6 +280,7 @@ def quantile_release(
     )
 
 
+@datasets.derived
 def quantile_frame(release: QuantileRelease, column: NumericColumn) -> pd.DataFrame:
     """One bar per candidate (what the chart draws and the CSV holds)."""
     half = column.step / 2
@@ -293,6 +295,7 @@ def quantile_frame(release: QuantileRelease, column: NumericColumn) -> pd.DataFr
     )
 
 
+@datasets.cached()
 def truth_rule(value: float, alpha: float) -> pd.DataFrame:
     return pd.DataFrame(
         {"x": [float(value)], "label": [f"true {QUANTILES[alpha]} {text.number(value)}"]}
@@ -343,6 +346,7 @@ def private_bound(
     )
 
 
+@datasets.derived
 def bound_rules(bound: PrivateBound) -> pd.DataFrame:
     """The true 99th percentile as the chart's labelled rule."""
     return truth_rule(bound.release.truth, BOUND_ALPHA)
@@ -360,6 +364,7 @@ def people(size: int) -> str:
 SHOWN_ROWS = 12  # rows on a bar chart; the rest are summed into one
 
 
+@datasets.derived
 def bars_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """The rows a bar chart draws: each category labelled with its true count when it has
     one; beyond SHOWN_ROWS, one summed row for all the others."""
@@ -388,3 +393,9 @@ def bars_frame(frame: pd.DataFrame) -> pd.DataFrame:
         }
     )
     return pd.concat([shown.iloc[: SHOWN_ROWS - 1], summed], ignore_index=True)
+
+
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def gumbel_bars(cats: Categories, epsilon: float, seed: int) -> pd.DataFrame:
+    """`bars_frame` of `gumbel_frame`, each value labelled with its true count."""
+    return bars_frame(gumbel_frame(cats, epsilon, seed).assign(**{"true count": cats.counts}))

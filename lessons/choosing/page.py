@@ -313,7 +313,7 @@ def gumbel_choice() -> None:
         )
         monotone = model.monotone_probabilities(cats, epsilon)
         st.metric(f"Without the 2: {top} chosen", text.percent(monotone[0]))
-    shown_gumbel = model.bars_frame(gumbel.assign(**{"true count": cats.counts}))
+    shown_gumbel = model.gumbel_bars(cats, epsilon, controls.seed() + model.SEED_GUMBEL)
     with bars_column:
         charts.win_bars(tuple(shown_gumbel["label"]), "chance of being chosen").show(
             title=f"Noisy max with Gumbel noise, ε = {text.number(epsilon)}",

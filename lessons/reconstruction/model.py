@@ -71,6 +71,7 @@ def zip_sizes() -> pd.Series:
     return census().groupby("Zip", observed=True).size().sort_index()
 
 
+@datasets.cached(census_only=True)
 def zip_options() -> list[str]:
     """ZIP codes a block can come from: every one with at least the smallest block size."""
     sizes = zip_sizes()
@@ -103,6 +104,33 @@ def block_codes(people: pd.DataFrame) -> np.ndarray:
 def published_tables(people: pd.DataFrame) -> dict[tuple[int, int], np.ndarray]:
     """The six two-way tables the agency publishes for the block."""
     return dp.marginal_tables(block_codes(people), LEVELS)
+
+
+# What the page shows of a block, by the block's arguments: cached results, not only their
+# inputs, so a chart's Arrow form and a table's conversion are made once per process for the
+# defaults every student opens with (issue 28: ~8 ms of this lesson's first render).
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
+def published(zip_code: str, size: int, seed: int) -> dict[tuple[int, int], np.ndarray]:
+    """`published_tables` of the block."""
+    return published_tables(block(zip_code, size, seed))
+
+
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
+def published_download(zip_code: str, size: int, seed: int) -> pd.DataFrame:
+    """`tables_download` of the block's published tables."""
+    return tables_download(published(zip_code, size, seed))
+
+
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
+def reconstructed(zip_code: str, size: int, seed: int) -> pd.DataFrame:
+    """`reconstruction_frame` of the block's attack."""
+    return reconstruction_frame(attack(zip_code, size, seed))
+
+
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
+def linkage(zip_code: str, size: int, seed: int) -> pd.DataFrame:
+    """`linkage_frame` of the block and its attack."""
+    return linkage_frame(block(zip_code, size, seed), attack(zip_code, size, seed))
 
 
 def table_frame(table: np.ndarray, pair: tuple[int, int]) -> pd.DataFrame:
@@ -365,6 +393,12 @@ def quiz_noise_explanation(seed: int) -> str:
     )
 
 
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
+def dn_description(n: int, m: int, ratio: float, seed: int) -> str:
+    """`describe_dn` at these sliders (the chart's alt text)."""
+    return describe_dn(dn_curve(n, m, seed), n, m, dn_attack(n, m, ratio, seed))
+
+
 def describe_dn(curve: pd.DataFrame, n: int, m: int, attack: dict) -> str:
     ends = curve["share"].to_numpy()
     return (
@@ -393,11 +427,13 @@ def describe_curve(curve: pd.DataFrame, exact_share: float, baseline: float, eps
 # --- Chart data ---------------------------------------------------------------------------
 
 
+@datasets.cached(census_only=True)
 def levels_frame(**shares: float) -> pd.DataFrame:
     """Reference lines: one row per labelled share ("share", "label")."""
     return pd.DataFrame({"share": list(shares.values()), "label": list(shares.keys())})
 
 
+@datasets.cached(census_only=True)
 def mark_frame(x_field: str, x: float, share: float, label: str) -> pd.DataFrame:
     """The chosen setting's point and its label."""
     return pd.DataFrame({x_field: [x], "share": [share], "label": [label]})

@@ -4,6 +4,7 @@ import streamlit as st
 
 from lessons.reconstruction import charts, model, snippets
 from ui import controls, downloads, notebook, quiz, text, userdata
+from ui import tables as ui_tables
 
 controls.lesson_header(
     "Reconstruction attacks",
@@ -47,7 +48,7 @@ with size_column:
     )
 seed = controls.seed()
 people = model.block(zip_code, size, seed)
-tables = model.published_tables(people)
+tables = model.published(zip_code, size, seed)
 if len(people) < size:
     st.caption(f"ZIP {zip_code} has only {len(people)} census people: the block is all of them.")
 for row in (model.PAIRS[:3], model.PAIRS[3:]):
@@ -60,7 +61,7 @@ st.caption(
     "2010 census's block tables (sex by age, and the same by race, and so on)."
 )
 downloads.download_csv(
-    model.tables_download(tables),
+    model.published_download(zip_code, size, seed),
     filename="reconstruction-published-tables.csv",
     key="reconstruction_dl_tables",
 )
@@ -103,7 +104,7 @@ else:
         "anyway."
     )
 if result["count"]:
-    st.dataframe(model.reconstruction_frame(result), hide_index=True)
+    st.dataframe(ui_tables.arrow(model.reconstructed(zip_code, size, seed)), hide_index=True)
 
 st.subheader("Putting names on the records")
 st.markdown(
@@ -112,10 +113,10 @@ st.markdown(
     "Where every reconstructed record of that sex and age band has the same race and "
     "income, the attacker learns them."
 )
-linkage = model.linkage_frame(people, result)
+linkage = model.linkage(zip_code, size, seed)
 learned = int((linkage["Learned"] == "yes").sum())
 st.metric("Residents whose race and income the attacker learns", f"{learned} of {len(people)}")
-st.dataframe(linkage, hide_index=True)
+st.dataframe(ui_tables.arrow(linkage), hide_index=True)
 snippets.BLOCK.show(zip_code=zip_code, size=size, seed=seed)
 
 # --- 3. The defence -------------------------------------------------------------------------
@@ -257,7 +258,7 @@ def dinur_nissim(seed: int) -> None:
                 f"your E: {text.percent(dn['accuracy'])}",
             ),  # fmt: skip
             title=f"{n:,} people, {m:,} queries",
-            alt=model.describe_dn(dn_curve, n, m, dn),
+            alt=model.dn_description(n, m, ratio, seed),
         )
     st.caption(
         f"√n = {text.number(n**0.5)} for n = {n:,}. With E well below √n the attack recovers "

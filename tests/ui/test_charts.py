@@ -12,7 +12,7 @@ from altair.vegalite.v6.schema.core import load_schema
 
 from conftest import page_apptest
 from lessons.catalogue import all_pages
-from ui import charts
+from ui import charts, datasets
 
 SCHEMA = load_schema()
 PAGES = all_pages()
@@ -130,7 +130,7 @@ def test_band_histogram_data_is_shared_for_one_array_and_dropped_with_it():
     assert "Histogram of 1,000 noisy answers" in text
     counts = first["bins"]["count"].to_numpy()
     assert counts.sum() == 1_000 and first["truth"]["x"].tolist() == [0.0]
-    before = len(charts._DERIVED)
+    before = len(datasets._DERIVED)
     del values, first, again, copy, other
     gc.collect()
-    assert len(charts._DERIVED) == before - 5  # 3 histograms and 1 text of values, 1 of copy
+    assert len(datasets._DERIVED) == before - 5  # 3 histograms and 1 text of values, 1 of copy

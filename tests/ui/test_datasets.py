@@ -2,6 +2,7 @@
 session; nothing computed while a file is active ever enters st.cache_data or
 st.cache_resource. (Reading the caches' contents uses Streamlit internals: tests only.)"""
 
+import pandas as pd
 import pytest
 import streamlit as st
 from streamlit.runtime.caching import cache_data_api, cache_resource_api
@@ -245,3 +246,30 @@ def test_a_census_only_function_computes_on_the_census_and_shares_while_a_file_i
     assert "taught_on_the_census" in shared and "on_the_active_dataset" not in shared
     assert any(n.endswith("taught_on_the_census") for n in datasets.census_only_names())
     clear_all()
+
+
+def test_derived_is_made_once_per_result_object_and_goes_with_it():
+    """Issue 28: what a page derives from a cached result (the same object for every session)
+    is derived once per object and arguments; an equal but other object, or other arguments,
+    get their own; an entry goes with its object; a list (no weak reference) is recomputed."""
+    import gc
+
+    calls = []
+
+    @datasets.derived
+    def labelled(frame: pd.DataFrame, suffix: str = "") -> pd.DataFrame:
+        calls.append(suffix)
+        return frame.assign(label=frame["x"].astype(str) + suffix)
+
+    frame = pd.DataFrame({"x": [1, 2]})
+    first = labelled(frame, "!")
+    assert labelled(frame, "!") is first and calls == ["!"]
+    assert labelled(frame, suffix="?")["label"].tolist() == ["1?", "2?"]
+    assert labelled(frame.copy(), "!") is not first and len(calls) == 3
+    before = len(datasets._DERIVED)
+    del frame, first
+    gc.collect()
+    assert len(datasets._DERIVED) == before - 2  # the frame's two entries, not the copy's
+
+    total = datasets.derived(lambda values: sum(values))
+    assert total([1, 2]) == 3 and total([1, 2]) == 3
