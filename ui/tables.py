@@ -27,6 +27,10 @@ def arrow(frame: pd.DataFrame) -> pa.Table:
     hit = _TABLES.get(key)
     if hit is not None and hit[0]() is frame:
         return hit[1]
-    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = _convert(frame)
     _TABLES[key] = (weakref.ref(frame, lambda _, key=key: _TABLES.pop(key, None)), table)
     return table
+
+
+def _convert(frame: pd.DataFrame) -> pa.Table:
+    return pa.Table.from_pandas(frame, preserve_index=False)

@@ -186,11 +186,9 @@ def mechanism_and_estimates(survey) -> None:
             estimate_columns[2].metric(f"Truth ({survey.who})", f"{true_sales:,}")
 
             repeat_seed = controls.seed() + model.SEED_REPEATED_SURVEYS
-            repeat_counts = rr.repeated_yes_counts(
-                true_sales, n_people, p, q, rr.REPEATS, repeat_seed
-            )
-            repeated = rr.surveys_frame(repeat_counts, n_people, p, q, true_sales)
-            estimates = repeated["estimated_count"].to_numpy()
+            repeated_args = (true_sales, n_people, p, q, rr.REPEATS, repeat_seed)
+            repeated = rr.repeated_surveys(*repeated_args)
+            estimates = rr.repeated_count_estimates(*repeated_args)
             description = ui_charts.describe_histogram(estimates, true_sales, what="estimates") + (
                 f" Dotted lines at the truth ± 2 SD = ± {2 * sd_people:,.0f}."
             )

@@ -308,6 +308,7 @@ def error_domain(column: NumericColumn) -> tuple[float, float]:
     return (10.0 ** math.floor(math.log10(smallest_noise)), 10.0 ** math.ceil(math.log10(top)))
 
 
+@datasets.derived
 def best_point(curve: ErrorCurve) -> pd.DataFrame:
     return pd.DataFrame(
         {
@@ -318,11 +319,13 @@ def best_point(curve: ErrorCurve) -> pd.DataFrame:
     )
 
 
+@datasets.cached()
 def current_rule(value: float, *, prefix: str = "your U") -> pd.DataFrame:
     """The current bound as the labelled rule of a chart (dataset "truth")."""
     return pd.DataFrame({"x": [float(value)], "label": [f"{prefix} = {text.number(value)}"]})
 
 
+@datasets.cached()
 def window_frame(lower: float, upper: float) -> pd.DataFrame:
     return pd.DataFrame(
         {
@@ -449,6 +452,7 @@ def contribution_curve(epsilon: float) -> tuple[pd.DataFrame, int]:
     return frame, int(CONTRIBUTION_CURVE[int(np.argmin(total))])
 
 
+@datasets.derived
 def best_m_point(curve: pd.DataFrame, best_m: int) -> pd.DataFrame:
     total = curve[(curve["part"] == PART_TOTAL) & (curve["m"] == best_m)]["error"]
     return pd.DataFrame(

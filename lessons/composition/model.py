@@ -81,11 +81,18 @@ def averaging_frame(truth: int, epsilon: float, seed: int) -> pd.DataFrame:
     )
 
 
+@datasets.derived
+def first_answers(answers: pd.DataFrame, m: int) -> pd.DataFrame:
+    """The first m rows of `averaging_frame` (what the chart draws), made once per frame."""
+    return answers.head(m)
+
+
 # The curator's total budget in section 2's ledger (fixed: section 1's slider lives in
 # its own fragment, and a ledger that followed it would go stale when it moved).
 LEDGER_BUDGET = 1.0
 
 
+@datasets.cached(census_only=True)
 def ledger(epsilon: float, m: int, budget: float) -> pd.DataFrame:
     """The privacy ledger after 1, 10, 100, 1,000 and m answers (up to m)."""
     steps = sorted({k for k in (1, 10, 100, 1000) if k <= m} | {m})

@@ -7,6 +7,7 @@ import dp
 from lessons.composition import charts, model, snippets
 from ui import charts as ui_charts
 from ui import controls, downloads, notebook, quiz, text, userdata
+from ui import tables as ui_tables
 
 controls.lesson_header(
     "Composition and the privacy budget",
@@ -141,7 +142,7 @@ def averaging_attack(truth: int) -> None:
     average_sd = dp.averaged_laplace_std(1, avg_eps, avg_m)
     averaging_seed = controls.seed() + model.SEED_AVERAGING
     answers = model.averaging_frame(truth, avg_eps, averaging_seed)
-    shown = answers.head(avg_m)
+    shown = model.first_answers(answers, avg_m)
     average = float(shown["average"].iloc[-1])
     cols = st.columns(3)
     cols[0].metric(
@@ -179,7 +180,9 @@ def averaging_attack(truth: int) -> None:
         f"{dp.queries_within_budget(model.LEDGER_BUDGET, avg_eps):,} of these questions, then "
         "refuses."
     )
-    st.dataframe(model.ledger(avg_eps, avg_m, model.LEDGER_BUDGET), hide_index=True)
+    st.dataframe(
+        ui_tables.arrow(model.ledger(avg_eps, avg_m, model.LEDGER_BUDGET)), hide_index=True
+    )
 
 
 averaging_attack(truth)

@@ -253,6 +253,7 @@ def step_frame(clip: float, sigma: float, seed: int) -> pd.DataFrame:
     return frame.assign(x0=0.0, y0=0.0)[["arrow", "person", "x0", "y0", "x", "y"]]
 
 
+@datasets.cached()
 def clip_circle(clip: float) -> pd.DataFrame:
     angle = np.linspace(0, 2 * np.pi, 73)
     return pd.DataFrame(
@@ -294,12 +295,14 @@ def clipping(clip: float) -> Clipping:
     )
 
 
+@datasets.cached(census_only=True)
 def norms_frame() -> pd.DataFrame:
     norms = np.clip(gradient_norms(), *NORM_DOMAIN)
     counts, edges = np.histogram(norms, bins=40, range=NORM_DOMAIN)
     return pd.DataFrame({"start": edges[:-1], "end": edges[1:], "share": counts / norms.size})
 
 
+@datasets.cached()
 def clip_rule(clip: float) -> pd.DataFrame:
     return pd.DataFrame({"x": [clip], "label": [f"C = {text.number(clip)}"]})
 

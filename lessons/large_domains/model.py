@@ -59,6 +59,7 @@ def crossover(epsilon: float) -> float:
     return dp.grr_oue_crossover_k(epsilon)
 
 
+@datasets.cached()
 def crossover_rule(epsilon: float) -> pd.DataFrame:
     k = crossover(epsilon)
     return pd.DataFrame({"x": [k], "label": [f"k* = 3e^ε + 2 = {text.number(k)}"]})
@@ -185,5 +186,6 @@ def shuffled(epsilon0: float, n: int) -> Shuffled:
     )
 
 
+@datasets.cached()
 def users_rule(n: int) -> pd.DataFrame:
     return pd.DataFrame({"x": [float(n)], "label": [f"n = {text.number(n)}"]})

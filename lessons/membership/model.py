@@ -184,6 +184,7 @@ def noisy_attack(n: int, d: int, mechanism: str, epsilon: float, seed: int) -> A
     return _attack(n, d, np.asarray(released, dtype=float))
 
 
+@datasets.derived
 def histogram_frame(result: Attack) -> pd.DataFrame:
     """Share of members and of non-members per score bin (fixed domain; scores beyond it
     fall in the edge bins)."""
@@ -196,6 +197,7 @@ def histogram_frame(result: Attack) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["group", "start", "end", "share"])
 
 
+@datasets.derived
 def roc_frame(result: Attack, curve: str) -> pd.DataFrame:
     """The ROC of "flag whoever scores above t" over every t, read at ROC_POINTS false-
     positive rates from 0 to 1: the largest true-positive rate reached at each."""
@@ -211,6 +213,15 @@ def roc_frame(result: Attack, curve: str) -> pd.DataFrame:
     return pd.DataFrame({"fpr": grid, "tpr": tpr[at], "curve": curve})
 
 
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
+def noisy_roc(
+    n: int, d: int, mechanism: str, epsilon: float, seed: int, plain_name: str, noisy_name: str
+) -> pd.DataFrame:
+    """`roc_pair` of the attack without noise and with `noisy_attack`'s noise."""
+    return roc_pair(attack(n, d), noisy_attack(n, d, mechanism, epsilon, seed), plain_name,
+                    noisy_name)  # fmt: skip
+
+
 def roc_pair(plain: Attack, noisy: Attack, plain_name: str, noisy_name: str) -> pd.DataFrame:
     """Both ROCs in one frame (the chart's "roc" dataset and the CSV)."""
     return pd.concat(
@@ -223,15 +234,18 @@ def most_found(fpr: float, epsilon: float, delta: float) -> float:
     return float(dp.tpr_bound(fpr, epsilon, delta=delta))
 
 
+@datasets.cached(census_only=True)
 def region_frame(epsilon: float, delta: float) -> pd.DataFrame:
     grid = np.linspace(0.0, 1.0, ROC_POINTS)
     return pd.DataFrame({"fpr": grid, "tpr": dp.tpr_bound(grid, epsilon, delta=delta)})
 
 
+@datasets.cached(census_only=True)
 def target_rule() -> pd.DataFrame:
     return pd.DataFrame({"x": [FPR_TARGET], "label": [f"FPR {text.percent(FPR_TARGET)}"]})
 
 
+@datasets.derived
 def threshold_rule(result: Attack) -> pd.DataFrame:
     return pd.DataFrame(
         {"x": [min(result.threshold, SCORE_DOMAIN[1])], "label": ["flags 1% of non-members"]}
@@ -293,9 +307,11 @@ def audit_curve(epsilon: float, seed: int) -> AuditCurve:
     return AuditCurve(pd.DataFrame(rows, columns=["trials", "mechanism", "bound"]), honest, buggy)
 
 
+@datasets.cached(census_only=True)
 def claim_rule(epsilon: float) -> pd.DataFrame:
     return pd.DataFrame({"y": [float(epsilon)], "label": [f"claimed ε = {text.number(epsilon)}"]})
 
 
+@datasets.cached(census_only=True)
 def trials_rule(trials: int) -> pd.DataFrame:
     return pd.DataFrame({"x": [float(trials)], "label": [f"{text.number(trials)} trials"]})

@@ -170,7 +170,9 @@ def noise_defeats_it(n: int, d: int) -> None:
         )  # fmt: skip
     plain = f"no noise (n = {text.number(n)}, d = {text.number(d)})"
     noisy_name = f"{mechanism}, ε = {text.number(epsilon)}"
-    frame = model.roc_pair(model.attack(n, d), noisy, plain, noisy_name)
+    frame = model.noisy_roc(
+        n, d, mechanism, epsilon, controls.seed() + model.SEED_RELEASE, plain, noisy_name
+    )
     with chart_column:
         charts.roc((plain, noisy_name), True).show(
             title=f"ROC with {mechanism} noise at ε = {text.number(epsilon)}",

@@ -339,6 +339,7 @@ def privatized_table(columns: tuple[str, ...], mechanism: str, epsilon: float, s
 # --- Frames for the charts -----------------------------------------------------------------
 
 
+@datasets.cached()
 def levels_frame(**values: float) -> pd.DataFrame:
     """Horizontal reference lines ("value", "label")."""
     return pd.DataFrame({"value": list(values.values()), "label": list(values.keys())})
@@ -372,11 +373,13 @@ def gap_levels(reference: dict) -> pd.DataFrame:
     )
 
 
+@datasets.cached()
 def mark_frame(epsilon: float, value: float, label: str) -> pd.DataFrame:
     """Your ε's point and its label."""
     return pd.DataFrame({"epsilon": [epsilon], "value": [value], "label": [label]})
 
 
+@datasets.cached()
 def coefficients_frame(true: np.ndarray, private: np.ndarray) -> pd.DataFrame:
     """Both models' centred age band × sex coefficients, long ("category", "model", "value")."""
     return pd.DataFrame(
@@ -426,11 +429,13 @@ def describe_coefficients(true: np.ndarray, private: np.ndarray, slope: float) -
     )
 
 
+@datasets.derived
 def accuracy_frame(curve: pd.DataFrame) -> pd.DataFrame:
     """The accuracy curve as the chart reads it ("epsilon", "value", "low", "high")."""
     return curve[["epsilon", "accuracy", "low", "high"]].rename(columns={"accuracy": "value"})
 
 
+@datasets.derived
 def gap_frame(curve: pd.DataFrame) -> pd.DataFrame:
     """The fairness curve as the chart reads it, in percentage points ("epsilon", "value",
     "gap_low", "gap_high")."""

@@ -67,6 +67,7 @@ def true_positives(q: Queries, threshold: float) -> np.ndarray:
     return q.answers >= threshold
 
 
+@datasets.derived
 def answers_frame(q: Queries, threshold: float) -> pd.DataFrame:
     """One row per query: its label, true count and whether it is at or above T (chart 1)."""
     above = true_positives(q, threshold)
@@ -79,6 +80,7 @@ def answers_frame(q: Queries, threshold: float) -> pd.DataFrame:
     )
 
 
+@datasets.cached()
 def threshold_rule(threshold: float) -> pd.DataFrame:
     return pd.DataFrame(
         {"y": [float(threshold)], "label": [f"threshold T = {text.number(threshold)}"]}
@@ -114,6 +116,7 @@ def stop_frame(threshold: float, epsilon: float, seed: int) -> pd.DataFrame:
     )
 
 
+@datasets.derived
 def bars_frame(frame: pd.DataFrame, threshold: float) -> pd.DataFrame:
     """The chart's rows: each label with its true count and side of T, e.g.
     "aged 27–31 (1,378 ≥ T)"."""
@@ -162,6 +165,7 @@ def outcome_shares(threshold: float, epsilon: float) -> dict[str, float]:
     )
 
 
+@datasets.cached()
 def epsilon_rule(epsilon: float) -> pd.DataFrame:
     return pd.DataFrame({"x": [float(epsilon)], "label": [f"ε = {text.number(epsilon)}"]})
 
@@ -210,6 +214,7 @@ def sparse_runs(threshold: float, epsilon: float, seed: int) -> SparseRuns:
     )
 
 
+@datasets.cached()
 def c_rule(positives: int) -> pd.DataFrame:
     return pd.DataFrame({"x": [float(positives)], "label": [f"c = {positives}"]})
 

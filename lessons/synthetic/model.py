@@ -290,6 +290,7 @@ def number_people(value: float) -> str:
     return text.number(round(value))
 
 
+@datasets.cached()
 def rounds_rule(rounds: int) -> pd.DataFrame:
     return pd.DataFrame({"x": [float(rounds)], "label": [f"T = {text.number(rounds)}"]})
 

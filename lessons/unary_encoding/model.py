@@ -111,6 +111,7 @@ def estimate_frames(
     return {"bars": frame, "truth": truth}
 
 
+@datasets.cached()
 def comparison_frame(n: int, epsilon: float) -> pd.DataFrame:
     """Variance of one count versus k for GRR and for OUE (at OUE's p, q) at ε."""
     p, q = dp.oue_probabilities(epsilon)

@@ -183,8 +183,8 @@ def test_results_keyed_by_the_seed_keep_at_most_seed_entries() -> None:
 
 def test_every_lessons_defaults_fit_the_shared_budget_together(monkeypatch) -> None:
     """What every lesson computes at its defaults stays shared when a class walks through
-    the whole course: nothing is evicted, with room to spare (a quarter of the budget, for
-    the few seeds a class uses). Before,
+    the whole course, and the next student's visit draws from it: nothing is evicted, with
+    room to spare (a quarter of the budget, for the few seeds a class uses). Before,
     membership's question matrix alone took 36 MB of the 48, so a walk through the lessons
     pushed reconstruction's and others' defaults out and every visit recomputed them (a
     first render of 1 s instead of 0.09 s, measured with bench/room_client.py)."""
@@ -199,6 +199,30 @@ def test_every_lessons_defaults_fit_the_shared_budget_together(monkeypatch) -> N
             run_lesson(f"{lesson.folder}/page.py")
     assert evicted == []
     assert datasets.shared_bytes() <= 0.75 * datasets.SHARED_BYTES, datasets.shared_bytes()
+
+    # The next student's first render of every lesson converts no chart or table data: what
+    # a chart draws at the defaults is a cached result (or derived from one), so its Arrow
+    # form is the one made for the first student (issue 28's ≤ 50 ms of CPU per first render;
+    # before, coin-flip rebuilt its histograms every time, choosing 8 frames, membership 9).
+    from ui import charts, tables
+
+    converted: dict[str, int] = {}
+    current = [""]
+
+    def counting(convert):
+        def wrapper(frame):
+            converted[current[0]] = converted.get(current[0], 0) + 1
+            return convert(frame)
+
+        return wrapper
+
+    monkeypatch.setattr(charts, "arrow_table", counting(charts.arrow_table))
+    monkeypatch.setattr(tables, "_convert", counting(tables._convert))
+    for lesson in LESSONS:
+        if lesson.folder not in ("class_survey", "class_quiz"):
+            current[0] = lesson.folder
+            run_lesson(f"{lesson.folder}/page.py")
+    assert converted == {}
     datasets.clear_shared()
 
 
