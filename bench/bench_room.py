@@ -371,34 +371,54 @@ async def class_quiz_rows(server: Server, n: int, db_url: str) -> None:
     await asyncio.gather(*(s.close() for s in students))
 
 
-async def lessons_cpu(server: Server, only: list[str]) -> None:
-    """CPU per first render and per main-slider rerun, every lesson, warm (after one visit)."""
-    print(f"\nCPU per event, every lesson, warm, at defaults ({server.label})")
-    print(f"  {'lesson':<22} {'first render':>14} {'slider rerun':>14}")
+LESSON_ROUNDS = 3  # the median of three rounds: one round moved ±20% on a shared VM
+
+
+async def lesson_round(server: Server, lesson) -> tuple[float, float | None]:
+    """One round: CPU per first render of 20 new sessions at the defaults (kept open, as a
+    room's are), then per main-slider rerun of 20 moves; in ms."""
     visits, moves = 20, 20
+    before = cpu_seconds(server.pids)
+    students = []
+    for _ in range(visits):
+        student = Student(server.url, lesson.url_path)
+        await student.open()
+        students.append(student)
+    first = 1000 * (cpu_seconds(server.pids) - before) / visits
+    rerun = None
+    if lesson.main_control:
+        slider = students[0].widget("slider", lesson.main_control)
+        before = cpu_seconds(server.pids)
+        for move in range(moves):
+            await students[0].move(slider, 1 + move % 2)
+        rerun = 1000 * (cpu_seconds(server.pids) - before) / moves
+    for student in students:
+        await student.close()
+    return first, rerun
+
+
+async def lessons_cpu(server: Server, only: list[str]) -> None:
+    """CPU per first render and per main-slider rerun, every lesson, warm (after one visit):
+    the median of LESSON_ROUNDS rounds, and the rounds' range."""
+    print(f"\nCPU per event, every lesson, warm, at defaults ({server.label}), median of "
+          f"{LESSON_ROUNDS} rounds [range]")  # fmt: skip
+    print(f"  {'lesson':<20} {'first render':>24} {'slider rerun':>24}")
     for lesson in LESSONS:
         if only and not any(part in lesson.url_path for part in only):
             continue
         warm = Student(server.url, lesson.url_path)
         await warm.open()
         await warm.close()
-        before = cpu_seconds(server.pids)
-        students = []
-        for _ in range(visits):
-            student = Student(server.url, lesson.url_path)
-            await student.open()
-            students.append(student)
-        first = 1000 * (cpu_seconds(server.pids) - before) / visits
-        rerun = "—"
-        if lesson.main_control:
-            slider = students[0].widget("slider", lesson.main_control)
-            before = cpu_seconds(server.pids)
-            for move in range(moves):
-                await students[0].move(slider, 1 + move % 2)
-            rerun = f"{1000 * (cpu_seconds(server.pids) - before) / moves:.1f} ms"
-        for student in students:
-            await student.close()
-        print(f"  {lesson.url_path:<22} {first:>11.1f} ms {rerun:>14}")
+        rounds = [await lesson_round(server, lesson) for _ in range(LESSON_ROUNDS)]
+
+        def cell(values: list[float | None]) -> str:
+            if values[0] is None:
+                return "—"
+            middle, low, high = statistics.median(values), min(values), max(values)
+            return f"{middle:.1f} ms [{low:.0f}–{high:.0f}]"
+
+        print(f"  {lesson.url_path:<20} {cell([r[0] for r in rounds]):>24} "
+              f"{cell([r[1] for r in rounds]):>24}")  # fmt: skip
 
 
 def start_single(stack: ExitStack, env: dict[str, str], log_dir: Path) -> Server:

@@ -15,8 +15,8 @@ Each question is a radio with nothing selected (you commit to a prediction first
 "Check" button; the verdict (st.success / st.error with the explanation) appears at once.
 The choice lives under the radio's key and the revealed answer under
 `quiz_<key>_<i>_revealed` in st.session_state, so moving any slider on the page keeps both.
-Picking another option hides the verdict until "Check" is pressed again. Each question is
-a fragment: answering it reruns only its own box.
+Picking another option hides the verdict until "Check" is pressed again. The questions are
+one fragment: answering one reruns the questions only, not the lesson above them.
 """
 
 from __future__ import annotations
@@ -80,14 +80,21 @@ def check_yourself(
     st.markdown("Predict first, then check. Your answers stay while you move the sliders.")
     asked = tuple(item if isinstance(item, Question) else Question(*item) for item in questions)
     notebook.note_questions(key, asked)  # the lesson's notebook draws its exercises from them
-    return [_question(key, index, question) for index, question in enumerate(asked)]
+    return _questions(key, asked)
 
 
 @st.fragment
+def _questions(key: str, asked: tuple[Question, ...]) -> list[bool | None]:
+    """The questions, in one fragment (issue 28): picking an option or pressing "Check"
+    reruns the questions only, not the lesson's charts (a tap costs the server a few ms of
+    CPU instead of a whole page's ~35 ms: bench/bench_room.py, "quiz"). One fragment, not one
+    per question: each fragment is one more block sent to every student on a first render,
+    and one more copy of the page's cursors."""
+    return [_question(key, index, question) for index, question in enumerate(asked)]
+
+
 def _question(key: str, index: int, question: Question) -> bool | None:
-    """One question in its bordered box. A fragment (issue 28): picking an option or pressing
-    "Check" reruns this box only, not the lesson's charts (a tap costs the server ~2 ms of
-    CPU instead of a whole page's ~35 ms: bench/bench_room.py, "quiz")."""
+    """One question in its bordered box."""
     with st.container(border=True):
         choice = st.radio(
             f"**{index + 1}.** {question.prompt}",

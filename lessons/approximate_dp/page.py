@@ -112,10 +112,9 @@ def laplace_against_gaussian() -> None:
         )
         delta = delta_slider("ad_delta", "δ for the Gaussian")
         cal = model.calibration(epsilon, delta)
-        cols = st.columns(2)
+        cols = st.columns(2)  # two by two: one pair of columns, two metrics in each
         cols[0].metric("Laplace noise SD", text.number(cal.laplace_sd))
         cols[1].metric("Gaussian σ", text.number(cal.sigma))
-        cols = st.columns(2)
         cols[0].metric("P[loss > ε]", text.power_of_ten(cal.tail))
         cols[1].metric("Exact δ(ε)", text.power_of_ten(cal.exact_delta))
     with delta_chart:
@@ -212,17 +211,13 @@ def densities_and_losses() -> None:
         "likely without you. **No ε makes the Gaussian purely ε-DP.** But those outputs are "
         f"rare: the loss is a normal variable, N(η, 2η) with η = Δ²/2σ² = "
         f"{text.number(cal.loss_mean)}, and it exceeds ε = {text.number(epsilon)} with "
-        f"probability {text.power_of_ten(cal.tail)} (the vermillion bars)."
-    )
-    st.markdown(
+        f"probability {text.power_of_ten(cal.tail)} (the vermillion bars).\n\n"
         "**Where the seed's derivation went wrong.** Working out the ratio of two Gaussian "
         "densities, it dropped the Δ² term and kept only −2yΔ/2σ². That loss would be centred "
         "on 0 and symmetric, and since it is unbounded it concluded that the Gaussian *has a "
         "problem*. Keeping Δ² changes the picture twice: the loss is on average **positive**, "
         "η = Δ²/2σ² (the KL divergence between the two outputs, the ρ of zCDP below), and the "
-        "unboundedness is no problem once δ is allowed: δ pays for the rare tail."
-    )
-    st.markdown(
+        "unboundedness is no problem once δ is allowed: δ pays for the rare tail.\n\n"
         "**δ is not simply P[loss > ε].** The exact δ at ε weighs each bit of the tail by how "
         "far beyond ε it goes (Balle & Wang 2018, Thm 8) — here "
         f"{text.power_of_ten(cal.exact_delta)} against a tail of {text.power_of_ten(cal.tail)}:"
@@ -302,8 +297,8 @@ def choosing_sigma() -> None:
             curves=model.sigma_frame(sigma_delta),
             truth=model.classic_limit_rule(),
         )
-    st.markdown(model.noise_verdict(comparison))
     st.markdown(
+        model.noise_verdict(comparison) + "\n\n"
         "Two lessons. The classic formula is wasteful: at every ε < 1 it adds more noise than "
         "needed. And beyond ε = 1 its proof does not hold: `dp.gaussian_sigma_classic` refuses, "
         "and the analytic σ takes over. For a single count, which mechanism needs less noise "
