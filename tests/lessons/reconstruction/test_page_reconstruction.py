@@ -99,8 +99,8 @@ def test_the_default_block_is_reconstructed_and_every_resident_named(at, people)
 def test_published_tables_match_pandas_crosstabs(at, people):
     block = block_by_pandas(people, lesson.DEFAULT_ZIP, 10, 2026)
     expected = two_way(block)
-    shown = [t.value for t in at.table][:6]  # the exact tables (the noisy ones follow)
-    assert len(at.table) == 12
+    shown = [t.value for t in at.table]  # the exact tables (the noisy ones wait, closed)
+    assert len(at.table) == 6
     for frame in shown:
         rows, columns = frame.index.name, None
         for (a, b), cross in expected.items():
@@ -310,7 +310,23 @@ def test_the_published_tables_go_out_as_the_frames_would_and_are_made_once(peopl
 def test_the_published_tables_show_their_row_labels(at):
     """st.table is told not to hide the index (the row labels): the same as it decides for
     the frame itself, whose index is named."""
-    tables = at.table
+    at.session_state["recon_noisy_tables"] = True  # a student opens the noisy tables
+    tables = at.run().table
     assert len(tables) == 12
     assert all(table.proto.hide_index is False for table in tables)
     assert tables[0].value.index.name in lesson.ATTRIBUTES
+    assert tables[6].value.index.name in lesson.ATTRIBUTES
+
+
+def test_the_noisy_tables_are_sent_once_their_expander_is_opened(at):
+    """Issue 27: the closed expander sends no table; opened, it shows the six noisy tables of
+    this release, with whole counts >= 0 (rounded and clipped, post-processing)."""
+    box = next(e for e in at.expander if e.label == "The noisy tables this release publishes")
+    assert len(box.table) == 0 and len(at.table) == 6
+    at.session_state["recon_noisy_tables"] = True
+    at.run()
+    box = next(e for e in at.expander if e.label == "The noisy tables this release publishes")
+    assert len(box.table) == 6
+    for table in box.table:
+        values = table.value.to_numpy()
+        assert (values >= 0).all() and values.dtype.kind in "iu"
