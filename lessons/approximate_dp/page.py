@@ -112,11 +112,13 @@ def laplace_against_gaussian() -> None:
         )
         delta = delta_slider("ad_delta", "δ for the Gaussian")
         cal = model.calibration(epsilon, delta)
-        cols = st.columns(2)  # two by two: one pair of columns, two metrics in each
-        cols[0].metric("Laplace noise SD", text.number(cal.laplace_sd))
-        cols[1].metric("Gaussian σ", text.number(cal.sigma))
-        cols[0].metric("P[loss > ε]", text.power_of_ten(cal.tail))
-        cols[1].metric("Exact δ(ε)", text.power_of_ten(cal.exact_delta))
+        # Two by two, one pair of columns: the noise on the left, the tail on the right (a
+        # phone stacks them in that order).
+        noise_column, tail_column = st.columns(2)
+        noise_column.metric("Laplace noise SD", text.number(cal.laplace_sd))
+        noise_column.metric("Gaussian σ", text.number(cal.sigma))
+        tail_column.metric("P[loss > ε]", text.power_of_ten(cal.tail))
+        tail_column.metric("Exact δ(ε)", text.power_of_ten(cal.exact_delta))
     with delta_chart:
         charts.delta_curve().show(
             title=f"Gaussian with σ = {text.number(cal.sigma)}: δ at every ε′",
