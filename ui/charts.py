@@ -8,7 +8,6 @@ labelled rule (`truth_rule_layers`)."""
 from __future__ import annotations
 
 import functools
-import weakref
 
 import altair as alt
 import numpy as np
@@ -79,12 +78,6 @@ def _named_data(node, found: set[str]) -> set[str]:
     return found
 
 
-# A frame's Arrow form, by the frame's identity: a cached census result is the same object
-# on every rerun, so it is converted once (pandas to Arrow costs ~0.5 ms a frame), not on
-# every slider move. The entry goes when the frame does.
-_TABLES: dict[int, tuple[weakref.ref, pa.Table]] = {}
-
-
 def arrow_table(frame: pd.DataFrame) -> pa.Table:
     """`frame` as the Arrow table a chart sends: its columns only (a chart reads fields,
     never the index; nor pandas' schema note, ~500 bytes a dataset), and every text column
@@ -108,13 +101,10 @@ def arrow_table(frame: pd.DataFrame) -> pa.Table:
 
 
 def _arrow(frame: pd.DataFrame) -> pa.Table:
-    key = id(frame)
-    hit = _TABLES.get(key)
-    if hit is not None and hit[0]() is frame:
-        return hit[1]
-    table = arrow_table(frame)
-    _TABLES[key] = (weakref.ref(frame, lambda _, key=key: _TABLES.pop(key, None)), table)
-    return table
+    """`arrow_table(frame)`, made once per frame object (datasets.derived_from): a cached
+    census result is the same object on every rerun and for every session, so it is
+    converted once (pandas to Arrow costs ~0.5 ms a frame), not on every slider move."""
+    return datasets.derived_from(frame, ("chart_arrow",), lambda: arrow_table(frame))
 
 
 # What a non-linear axis's title must say (a reader assumes a linear axis otherwise).
@@ -472,7 +462,7 @@ def band_histogram(
 
 # Chart data derived from a cached array is made once per array object (datasets.derived_from):
 # a census result is the same array for every session, so every student's first render at
-# the defaults reuses one set of frames (and, through _TABLES, their Arrow form) instead of
+# the defaults reuses one set of frames (and, through _arrow, their Arrow form) instead of
 # binning 10,000 values again (issue 28: ~5 ms of a lesson's first render).
 
 

@@ -10,26 +10,18 @@ pass here (cached results are shared)."""
 
 from __future__ import annotations
 
-import weakref
-
 import pandas as pd
 import pyarrow as pa
 
-_TABLES: dict[int, tuple[weakref.ref, pa.Table]] = {}
+from ui import datasets
 
 
 def arrow(frame: pd.DataFrame) -> pa.Table:
     """`frame`'s columns as an Arrow table (pa.Table.from_pandas without the index), made once
-    per frame object."""
+    per frame object (datasets.derived_from)."""
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"frame: expected a pandas DataFrame, got {type(frame).__name__}")
-    key = id(frame)
-    hit = _TABLES.get(key)
-    if hit is not None and hit[0]() is frame:
-        return hit[1]
-    table = _convert(frame)
-    _TABLES[key] = (weakref.ref(frame, lambda _, key=key: _TABLES.pop(key, None)), table)
-    return table
+    return datasets.derived_from(frame, ("table_arrow",), lambda: _convert(frame))
 
 
 def _convert(frame: pd.DataFrame) -> pa.Table:

@@ -6,7 +6,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from ui import tables
+from ui import datasets, tables
 
 
 def test_arrow_is_the_frames_columns_without_the_index():
@@ -23,10 +23,11 @@ def test_arrow_is_converted_once_per_frame_object_and_forgotten_with_it():
     assert tables.arrow(frame) is first  # the same frame object: no second conversion
     other = pd.DataFrame({"x": [1.0, 2.0]})
     assert tables.arrow(other) is not first  # equal content, another object: its own
-    key = id(frame)
+    mine = [key for key in datasets._DERIVED if key[0] == id(frame)]
+    assert len(mine) == 1
     del frame, first
     gc.collect()
-    assert key not in tables._TABLES
+    assert not any(key in datasets._DERIVED for key in mine)
 
 
 def test_arrow_refuses_what_is_not_a_frame():
