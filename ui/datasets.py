@@ -311,7 +311,10 @@ def derived_from(result: Any, key: tuple, compute: Callable[[], Any]) -> Any:
     if hit is not None and hit[0]() is result:
         return hit[1]
     value = compute()
-    _DERIVED[full_key] = (weakref.ref(result, lambda _, k=full_key: _DERIVED.pop(k, None)), value)
+    # The map is bound now: at interpreter exit the module's globals are gone before the
+    # last objects die, and their callbacks still run.
+    forget = functools.partial(_DERIVED.pop, full_key, None)
+    _DERIVED[full_key] = (weakref.ref(result, lambda _: forget()), value)
     return value
 
 

@@ -414,7 +414,9 @@ def biased_coins(survey) -> None:
                 "from the textbook (Dwork & Roth, §3.2): *estimate r as twice the fraction "
                 "answering yes, minus ½*."
             )
-            st.code("estimate = n * (2 * yes_count / n - 0.5)", language="python", wrap_lines=True)
+            # Inline code, not st.code: the first code block on a page starts Streamlit's
+            # syntax highlighter, 180 ms of a phone's first visit for this one line.
+            st.markdown("`estimate = n * (2 * yes_count / n - 0.5)`")
             wrong = model.textbook_count_estimates(*surveys, coin_seed)
             bias_people = n_people * dp.fair_coin_formula_bias(
                 true_sales / n_people, honest, random_yes
