@@ -71,6 +71,22 @@ def test_the_room_shares_one_cookie_secret_and_keeps_a_given_one():
             Room(bad)
 
 
+def test_replicas_are_pinned_one_core_each_round_robin(monkeypatch):
+    """Issue 28: with 2 or more replicas each runs on a core of its own (one Streamlit process
+    uses one core at a time; left to float, 2 replicas on 2 cores got 0.77 of a core each,
+    pinned 0.85); one replica, or one usable core, is left unpinned."""
+    from deploy import room as room_module
+
+    monkeypatch.setattr(room_module.os, "sched_getaffinity", lambda pid: {3, 1})
+    assert room_module.replica_cores(1) == [None]
+    assert room_module.replica_cores(2) == [1, 3]
+    assert room_module.replica_cores(3) == [1, 3, 1]
+    monkeypatch.setattr(room_module.os, "sched_getaffinity", lambda pid: {0})
+    assert room_module.replica_cores(2) == [None, None]
+    monkeypatch.delattr(room_module.os, "sched_getaffinity")
+    assert room_module.replica_cores(4) == [None] * 4
+
+
 # --- Dockerfile --------------------------------------------------------------------------
 def dockerfile() -> list[tuple[str, str]]:
     """(instruction, arguments), continuation lines joined, comments dropped."""

@@ -18,6 +18,7 @@ Needs Debian's haproxy (`make test` installs it when run as root); skipped witho
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import shutil
 from concurrent.futures import ThreadPoolExecutor
@@ -137,6 +138,9 @@ def run_in_own_loop(coroutine):
 def test_a_replica_killed_mid_survey_loses_no_acknowledged_answer(tmp_path):
     db_url = f"sqlite:///{tmp_path / 'survey.sqlite3'}"
     with Room(2, log_dir=tmp_path / "logs", env={"SURVEY_DB_URL": db_url}) as room:
+        if None not in room.replica_cores:  # each replica on its own core (2+ cores here)
+            for process, core in zip(room.replicas, room.replica_cores, strict=True):
+                assert os.sched_getaffinity(process.pid) == {core}
         found = run_in_own_loop(scenario(room, db_url))
         assert room.replicas[1].poll() is None  # the survivor still serves
     store, survey_id = found["store"], found["survey_id"]
