@@ -235,12 +235,14 @@ class Template:
         return filled
 
     def show(self, *, alt: str, title: str | dict | None = None, **datasets: pd.DataFrame) -> None:
-        """Draw the chart as wide as its container, with `alt` as its alt text (the
-        current numbers, for a screen reader); in presenter mode with projector fonts."""
+        """Draw the chart as wide as its container (or at the width in pixels its template
+        gives: a square plot), with `alt` as its alt text (the current numbers, for a screen
+        reader); in presenter mode with projector fonts."""
         spec = self.filled(title=title, **datasets)
         if classroom.presenting():
             spec = presenter_spec(spec)
-        st.vega_lite_chart(spec, width="stretch", alt=alt)
+        fixed = isinstance(spec.get("width"), int | float)
+        st.vega_lite_chart(spec, width="content" if fixed else "stretch", alt=alt)
 
 
 def presenter_spec(spec: dict) -> dict:

@@ -20,11 +20,20 @@ STEP_DOMAIN = (-4.0, 4.0)
 ATTACK_COLOURS = (ui_charts.GREY, ui_charts.BLUE, ui_charts.GREEN)  # non-private, ε = 1, 10
 
 
+# The plane of two weights is drawn square, the same number of pixels per unit both ways, so
+# that the clip "circle" of radius C is round (as wide as the page, it was an ellipse 1.3 times
+# wider than tall): a plot of STEP_PX by STEP_PX ("pad": the axes and the two-column legend
+# go around it), which fits a 390 px phone, and larger on a projector.
+STEP_PX, STEP_PRESENTER_PX = 290, 420
+STEP_LEGEND = alt.Legend(orient="bottom", title=None, columns=2, labelLimit=0)
+
+
 @datasets.cached(max_entries=4)
-def one_step(height: int = 320) -> ui_charts.Template:
-    """Template: arrows from the origin in the plane of two weights (fixed −4..4 both ways):
-    each person's gradient, clipped to the circle of radius C, their sum, and the sum with
-    noise. Datasets "arrows" (arrow, person, x0, y0, x, y) and "circle" (x, y, order)."""
+def one_step(size: int = STEP_PX) -> ui_charts.Template:
+    """Template: arrows from the origin in the plane of two weights (fixed −4..4 both ways,
+    a square of `size` pixels): each person's gradient, clipped to the circle of radius C,
+    their sum, and the sum with noise. Datasets "arrows" (arrow, person, x0, y0, x, y) and
+    "circle" (x, y, order)."""
     scale = alt.Scale(domain=list(STEP_DOMAIN), nice=False, clamp=True)
     arrows = (
         alt.Chart(alt.NamedData(name="arrows"))
@@ -34,7 +43,7 @@ def one_step(height: int = 320) -> ui_charts.Template:
             x2="x:Q", y2="y:Q",
             color=alt.Color("arrow:N", sort=list(ARROWS),
                             scale=alt.Scale(domain=list(ARROWS), range=ARROW_COLOURS),
-                            legend=LEGEND),
+                            legend=STEP_LEGEND),
             tooltip=[alt.Tooltip("arrow:N"), alt.Tooltip("person:Q"),
                      alt.Tooltip("x:Q", format=".3f", title="education weight"),
                      alt.Tooltip("y:Q", format=".3f", title="hours weight")],
@@ -56,7 +65,9 @@ def one_step(height: int = 320) -> ui_charts.Template:
         .encode(x=alt.X("x:Q", scale=scale), y=alt.Y("y:Q", scale=scale), order="order:Q")
     )
     return ui_charts.Template(
-        (circle + arrows + tips).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+        (circle + arrows + tips).properties(
+            height=size, width=size, autosize=alt.AutoSizeParams(type="pad")
+        )
     )
 
 

@@ -4,7 +4,7 @@ import streamlit as st
 
 from lessons.catalogue import LESSONS
 from lessons.dpsgd import charts, model, snippets
-from ui import controls, datasets, downloads, notebook, quiz, text, userdata
+from ui import classroom, controls, datasets, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Private training with DP-SGD",
@@ -61,7 +61,8 @@ def one_step() -> None:
         st.metric("Length of the clipped sum", text.number(summed))
         st.metric("Noise per coordinate, σC", text.number(sigma * clip))
     with chart_column:
-        charts.one_step().show(
+        square = charts.STEP_PRESENTER_PX if classroom.presenting() else charts.STEP_PX
+        charts.one_step(square).show(
             title=f"One step: C = {text.number(clip)}, σ = {text.number(sigma)}",
             alt=(
                 f"Arrows from the origin: {model.PEOPLE} people's gradients (grey), each "

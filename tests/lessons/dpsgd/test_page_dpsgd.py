@@ -343,3 +343,31 @@ def test_the_page_says_the_features_come_from_public_ranges() -> None:
     d = lesson.data()
     assert "from their **public** ranges" in intro
     assert f"trained on {text.number(len(d.y_train))} people and tested on" in intro
+
+
+def test_one_step_is_drawn_square_so_the_clip_circle_is_round() -> None:
+    """The plane of two weights has the same pixels per unit both ways: a square plot over
+    the same domain on both axes (as wide as the column, the radius-C circle was an ellipse
+    1.3 times wider than tall); larger in presenter mode."""
+    import json
+
+    from lessons.dpsgd import charts
+    from ui import classroom
+
+    for presenting, size in ((False, charts.STEP_PX), (True, charts.STEP_PRESENTER_PX)):
+        at = hosted()
+        at.session_state[classroom.PRESENT_KEY] = presenting
+        at.run()
+        assert not at.exception
+        spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+        title = spec["title"]["text"] if isinstance(spec["title"], dict) else spec["title"]
+        assert title.startswith("One step: C = ")
+        assert (spec["width"], spec["height"]) == (size, size)
+        assert spec["autosize"]["type"] == "pad"  # the plot itself is size × size
+        domains = {
+            (axis, tuple(layer["encoding"][axis]["scale"]["domain"]))
+            for layer in spec["layer"]
+            for axis in ("x", "y")
+            if "scale" in layer["encoding"].get(axis, {})
+        }
+        assert domains == {("x", charts.STEP_DOMAIN), ("y", charts.STEP_DOMAIN)}
