@@ -24,7 +24,7 @@ ATTACK_COLOURS = (ui_charts.GREY, ui_charts.BLUE, ui_charts.GREEN)  # non-privat
 # that the clip "circle" of radius C is round (as wide as the page, it was an ellipse 1.3 times
 # wider than tall): a plot of STEP_PX by STEP_PX ("pad": the axes and the two-column legend
 # go around it), which fits a 390 px phone, and larger on a projector.
-STEP_PX, STEP_PRESENTER_PX = 290, 420
+STEP_PX, STEP_PRESENTER_PX = 290, 370
 STEP_LEGEND = alt.Legend(orient="bottom", title=None, columns=2, labelLimit=0)
 
 
