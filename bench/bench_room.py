@@ -13,8 +13,10 @@ server runs exactly what it runs for a tab. Per room size N (10, 50, 100, 200):
   class-quiz  N phones join a class quiz (?join=CODE) on its first question, each taps an
           option within 10 s (time to the acknowledgement; the store must hold exactly N),
           then each polls once, as a phone does every 2 s to follow the lecturer;
-  busy    (once, 50 students) each moves the slider again as soon as the last move is
-          answered, for 15 s: the server's capacity in reruns per second.
+  busy    (50 students, after every room size on every server) each moves the slider again as
+          soon as the last move is answered, for 15 s: the server's capacity in reruns per
+          second. Three rounds, the servers taking turns, so that a drift in the machine's
+          speed hits one process and the replicas alike; the median and the ratio.
 
 It prints p50 / p95 / max seconds per scenario, reruns per second, and the server's CPU per
 event (utime + stime of the server processes from /proc, divided by the events: this
@@ -165,7 +167,8 @@ async def saturate(students: list[Student], label: str, seconds: float) -> list[
     return times
 
 
-async def capacity(server: Server, page: str, n: int = CAPACITY_STUDENTS) -> None:
+async def capacity(server: Server, page: str, n: int = CAPACITY_STUDENTS) -> float:
+    """One round of `busy`: reruns per second."""
     students, _ = await open_all(server.url, page, "", n)
     before, started = cpu_seconds(server.pids), time.monotonic()
     balancer = cpu_seconds(server.balancer_pids)
@@ -175,15 +178,40 @@ async def capacity(server: Server, page: str, n: int = CAPACITY_STUDENTS) -> Non
     own = time.process_time() - own
     balancer = cpu_seconds(server.balancer_pids) - balancer
     servers = cpu_seconds(server.pids) - before
+    rate = len(times) / elapsed
     row(
-        "busy", n, times, cpu_seconds(server.pids) - before, len(times),
-        f", {len(times) / elapsed:.1f} reruns/s (capacity: no pause between moves)",
+        "busy", n, times, servers, len(times),
+        f", {rate:.1f} reruns/s (capacity: no pause between moves)",
     )  # fmt: skip
     print(
         f"          cores used meanwhile: Streamlit {servers / elapsed:.2f}, HAProxy "
         f"{balancer / elapsed:.2f}, the simulated students {own / elapsed:.2f} (same machine)"
     )
     await asyncio.gather(*(s.close() for s in students))
+    return rate
+
+
+CAPACITY_ROUNDS = 3  # this VM's speed drifts by up to 2x within an hour: rounds alternate
+
+
+async def capacities(servers: list[Server], page: str) -> None:
+    """`busy` on every server, CAPACITY_ROUNDS rounds, the servers taking turns within each
+    round (back to back, so a drift in the machine's speed hits both alike); then the median
+    reruns per second of each and, for two servers, the ratio round by round."""
+    rates: list[list[float]] = [[] for _ in servers]
+    for round_number in range(1, CAPACITY_ROUNDS + 1):
+        for index, server in enumerate(servers):
+            print(f"\ncapacity, round {round_number}: {server.label} (load average "
+                  f"{os.getloadavg()[0]:.2f})")  # fmt: skip
+            rates[index].append(await capacity(server, page))
+    print(f"\ncapacity, median of {CAPACITY_ROUNDS} rounds [range]:")
+    for server, values in zip(servers, rates, strict=True):
+        print(f"  {server.label:<28} {statistics.median(values):6.1f} reruns/s "
+              f"[{min(values):.1f}–{max(values):.1f}]")  # fmt: skip
+    if len(servers) == 2:
+        ratios = [b / a for a, b in zip(*rates, strict=True)]
+        print(f"  {servers[1].label} / {servers[0].label}: {statistics.median(ratios):.2f}x "
+              f"(rounds: {', '.join(f'{r:.2f}x' for r in ratios)})")  # fmt: skip
 
 
 async def answer_quiz(students: list[Student]) -> list[float]:
@@ -469,8 +497,8 @@ async def main_async(args: argparse.Namespace) -> None:
             print(f"\n{server.label} at {server.url}")
             for n in sizes:
                 await run_size(server, n, db_url, args.lesson, parts)
-            if "capacity" in parts:
-                await capacity(server, args.lesson)
+        if "capacity" in parts and not args.lessons:
+            await capacities(servers, args.lesson)
 
 
 def main() -> None:

@@ -5,7 +5,7 @@ a balancer), then opens one WebSocket to `/_stcore/stream` and talks protobufs o
 sends a `BackMsg` whose `rerun_script` carries the page, the query string and the widgets'
 values, and the server answers with `ForwardMsg`s (the new session, one delta per element,
 then `script_finished`). A slider move or a button tap is one more `rerun_script` with that
-widget's new value. This module does exactly that, with the `websockets` library and the
+widget's new value. This module does exactly that, over a WebSocket from `picows` and with the
 protobuf classes Streamlit ships, so the server cannot tell it from a tab: it runs the same
 script, in the same thread pool, under the same GIL.
 
@@ -20,6 +20,7 @@ timeout. Used by bench/bench_room.py and the replica-kill test.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import json
 import re
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from urllib.parse import urlsplit
 
-import websockets
+from picows import WSError, WSListener, WSMsgType, ws_connect
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -68,6 +69,34 @@ def _require_loopback(url: str) -> None:
         raise ValueError(f"simulated students only connect to loopback, not {host!r}")
 
 
+class _Listener(WSListener):
+    """Hands each whole binary message to its Student as it arrives: no queue and no task per
+    message, since the students share the servers' cores (picows parses frames in C; the
+    `websockets` library's Python frame parser was half of the students' CPU)."""
+
+    def __init__(self, student: Student):
+        self.student = student
+        self.parts: list[bytes] = []
+
+    def on_ws_frame(self, transport, frame) -> None:
+        kind = frame.msg_type
+        if kind in (WSMsgType.BINARY, WSMsgType.CONTINUATION):
+            if frame.fin and not self.parts:
+                self.student._on_message(frame.get_payload_as_bytes())
+                return
+            self.parts.append(frame.get_payload_as_bytes())
+            if frame.fin:  # the last frame of a fragmented message
+                raw, self.parts = b"".join(self.parts), []
+                self.student._on_message(raw)
+        elif kind == WSMsgType.CLOSE:
+            self.student._on_lost(f"closed by the server ({frame.get_close_code()!r})")
+            transport.send_close(frame.get_close_code())
+            transport.disconnect()
+
+    def on_ws_disconnected(self, transport) -> None:
+        self.student._on_lost("disconnected")
+
+
 class Student:
     """One tab. `page` is the lesson's url_path ("laplace"); `query` its query string."""
 
@@ -85,6 +114,9 @@ class Student:
         self.session_id = ""
         self.page_script_hash = ""
         self._ws = None
+        self._finished: asyncio.Future | None = None
+        self._exceptions: list[str] = []
+        self._lost = ""
 
     # --- connection -------------------------------------------------------------------
     def _load_html(self) -> None:
@@ -107,21 +139,29 @@ class Student:
     async def connect(self) -> None:
         await asyncio.wait_for(asyncio.to_thread(self._load_html), self.timeout_s)
         url = "ws" + self.base_url[len("http") :] + "/_stcore/stream"
-        headers = {"Cookie": self._cookie_header()} if self.cookies else {}
-        self._ws = await websockets.connect(
-            url,
-            subprotocols=["streamlit"],
-            additional_headers=headers,
-            max_size=None,
-            open_timeout=self.timeout_s,
-            ping_interval=None,
-            compression=None,
-        )
+        headers = {"Sec-WebSocket-Protocol": "streamlit"}
+        if self.cookies:
+            headers["Cookie"] = self._cookie_header()
+        try:
+            self._ws, _ = await ws_connect(
+                lambda: _Listener(self),
+                url,
+                extra_headers=headers,
+                websocket_handshake_timeout=self.timeout_s,
+                max_frame_size=1 << 30,
+            )
+        except (OSError, TimeoutError, WSError) as error:
+            raise ProtocolError(f"could not connect: {error!r}") from error
 
     async def close(self) -> None:
         if self._ws is not None:
-            await self._ws.close()
-            self._ws = None
+            ws, self._ws = self._ws, None
+            if not ws.is_disconnected:
+                ws.send_close()
+                ws.disconnect()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.timeout_s):
+                    await ws.wait_disconnected()
 
     # --- runs ---------------------------------------------------------------------------
     async def open(self) -> RunResult:
@@ -149,37 +189,50 @@ class Student:
         self.texts = []
         self.metrics = {}
         self.images = []
+        self._exceptions = []
+        self._finished = asyncio.get_running_loop().create_future()
         start = time.perf_counter()
+        if self._ws.is_disconnected:
+            raise ProtocolError(f"connection lost: {self._lost!r}")
+        self._ws.send(WSMsgType.BINARY, message.SerializeToString())
         try:
-            await self._ws.send(message.SerializeToString())
-        except websockets.ConnectionClosed as error:
-            raise ProtocolError(f"connection lost: {error!r}") from error
-        exceptions: list[str] = []
-        deadline = start + self.timeout_s
-        while True:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                raise ProtocolError(f"no script_finished within {self.timeout_s:.0f} s")
-            try:
-                raw = await asyncio.wait_for(self._ws.recv(), remaining)
-            except (TimeoutError, websockets.ConnectionClosed) as error:
-                raise ProtocolError(f"connection lost: {error!r}") from error
-            forward = ForwardMsg()
-            forward.ParseFromString(raw)
-            kind = forward.WhichOneof("type")
-            if kind == "new_session":
-                self.session_id = forward.new_session.initialize.session_id or self.session_id
-            elif kind == "navigation":  # the page that ran: a tab sends its hash from now on
-                self.page_script_hash = forward.navigation.page_script_hash
-            elif kind == "delta":
-                self._read_delta(forward, exceptions)
-            elif kind == "page_not_found":
-                raise ProtocolError(f"page not found: {self.page!r}")
-            elif kind == "script_finished":
-                status = ForwardMsg.ScriptFinishedStatus.Name(forward.script_finished)
-                if status == "FINISHED_EARLY_FOR_RERUN":
-                    continue  # a rerun the script itself requested follows
-                return RunResult(time.perf_counter() - start, status, exceptions)
+            async with asyncio.timeout(self.timeout_s):
+                status = await self._finished
+        except TimeoutError as error:
+            raise ProtocolError(f"no script_finished within {self.timeout_s:.0f} s") from error
+        finally:
+            self._finished = None
+        return RunResult(time.perf_counter() - start, status, self._exceptions)
+
+    # --- what the server sends (called by the WebSocket's listener, one call per message) --
+    def _on_message(self, raw: bytes) -> None:
+        forward = ForwardMsg()
+        forward.ParseFromString(raw)
+        kind = forward.WhichOneof("type")
+        if kind == "delta":
+            self._read_delta(forward, self._exceptions)
+        elif kind == "new_session":
+            self.session_id = forward.new_session.initialize.session_id or self.session_id
+        elif kind == "navigation":  # the page that ran: a tab sends its hash from now on
+            self.page_script_hash = forward.navigation.page_script_hash
+        elif kind == "page_not_found":
+            self._finish(error=ProtocolError(f"page not found: {self.page!r}"))
+        elif kind == "script_finished":
+            status = ForwardMsg.ScriptFinishedStatus.Name(forward.script_finished)
+            if status != "FINISHED_EARLY_FOR_RERUN":  # else a rerun the script asked for follows
+                self._finish(status=status)
+
+    def _on_lost(self, reason: str) -> None:
+        self._lost = reason
+        self._finish(error=ProtocolError(f"connection lost: {reason}"))
+
+    def _finish(self, status: str = "", error: Exception | None = None) -> None:
+        if self._finished is None or self._finished.done():
+            return  # between runs (a late message), or already decided
+        if error is not None:
+            self._finished.set_exception(error)
+        else:
+            self._finished.set_result(status)
 
     def _read_delta(self, forward: ForwardMsg, exceptions: list[str]) -> None:
         delta = forward.delta
