@@ -43,7 +43,7 @@ APP = '[data-testid="stApp"]'
 FINISHED = f'{APP}[data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
 SIDEBAR_SEED = '[data-testid="stSidebar"] [data-testid="stNumberInput"] input'
 
-_COUNT_RUNS = """
+COUNT_RUNS = """
 (() => {
   if (window.__ppRunsStarted !== undefined) return;
   window.__ppRunsStarted = 0;
@@ -147,7 +147,7 @@ def open_page(page: Page, base_url: str, url_path: str = "") -> None:
 
     A new session shows "notRunning" before its first run has even started, so it first
     waits for that run to start (counted by the init script), then for it to end."""
-    page.add_init_script(_COUNT_RUNS)
+    page.add_init_script(COUNT_RUNS)
     page.goto(f"{base_url.rstrip('/')}/{url_path.lstrip('/')}", wait_until="domcontentloaded")
     page.wait_for_function(
         "() => window.__ppRunsStarted >= 1 || window.__ppRunsFinished >= 1",
