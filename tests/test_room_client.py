@@ -5,6 +5,7 @@ loopback (a message split into frames, a close mid-run, a message between runs).
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from picows import WSMsgType
@@ -43,11 +44,18 @@ def frame(payload: bytes, *, fin: bool = True, kind: WSMsgType = WSMsgType.BINAR
     return _make_test_ws_frame(kind, payload, fin, False)
 
 
-async def run_with(student: Student, feed) -> object:
-    """Start a run's wait as `rerun` does, feed frames, and return its outcome."""
+async def _run_with(student: Student, feed) -> object:
     student._finished = asyncio.get_running_loop().create_future()
     feed()
     return await asyncio.wait_for(student._finished, 1)
+
+
+def run_with(student: Student, feed) -> object:
+    """Start a run's wait as `rerun` does, feed frames, and return its outcome. In a thread
+    of its own: after the browser tests, pytest-playwright's sync API keeps an event loop
+    running in this thread, where asyncio.run refuses to start."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, _run_with(student, feed)).result()
 
 
 def test_a_message_split_into_frames_is_read_once_whole():
@@ -63,7 +71,7 @@ def test_a_message_split_into_frames_is_read_once_whole():
         )
         listener.on_ws_frame(FakeTransport(), frame(finished))
 
-    status = asyncio.run(run_with(student, feed))
+    status = run_with(student, feed)
     assert status == "FINISHED_SUCCESSFULLY"
     assert student.texts == ["Your reported answer is in"]  # once, not twice or in halves
     assert listener.parts == []
@@ -80,7 +88,7 @@ def test_a_run_the_script_restarts_waits_for_the_rerun_it_asked_for():
         assert not student._finished.done()
         listener.on_ws_frame(FakeTransport(), frame(done))
 
-    assert asyncio.run(run_with(student, feed)) == "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"
+    assert run_with(student, feed) == "FINISHED_FRAGMENT_RUN_SUCCESSFULLY"
 
 
 def test_a_close_mid_run_fails_the_run_and_answers_the_close():
@@ -90,7 +98,7 @@ def test_a_close_mid_run_fails_the_run_and_answers_the_close():
     close = _make_test_ws_frame(WSMsgType.CLOSE, b"\x03\xe8", True, False)  # 1000, normal
 
     with pytest.raises(ProtocolError, match="connection lost"):
-        asyncio.run(run_with(student, lambda: listener.on_ws_frame(transport, close)))
+        run_with(student, lambda: listener.on_ws_frame(transport, close))
     assert transport.disconnected and transport.closed_with is not None
 
 
@@ -112,11 +120,9 @@ def test_a_page_the_server_does_not_have_fails_the_run():
     message.page_not_found.page_name = "no-such-lesson"
 
     with pytest.raises(ProtocolError, match="page not found"):
-        asyncio.run(
-            run_with(
-                student,
-                lambda: listener.on_ws_frame(FakeTransport(), frame(message.SerializeToString())),
-            )
+        run_with(
+            student,
+            lambda: listener.on_ws_frame(FakeTransport(), frame(message.SerializeToString())),
         )
 
 
