@@ -320,8 +320,11 @@ def heatmap_frame(
 def rare_cells_display(
     columns: tuple[str, ...], release: Release, naive_counts: np.ndarray
 ) -> pd.DataFrame:
-    """`rare_cells` with every number through the one formatter (whole people)."""
+    """`rare_cells` with every number through the one formatter (whole people), and each
+    cell's label as plain text: st.table reads cells as Markdown, and with income picked
+    first a label starts ">50K, ..." (a block quote)."""
     frame = rare_cells(columns, release, naive_counts)
+    frame["people like this"] = [text.plain(label) for label in frame["people like this"]]
     for column in ("real", "MWEM", "naive"):
         frame[column] = [number_people(v) for v in frame[column]]
     return frame

@@ -116,6 +116,20 @@ def test_the_rare_cells_are_the_smallest_real_ones() -> None:
     assert rare["real"].tolist() == smallest.astype(int).tolist()
 
 
+def test_the_rare_cells_labels_are_shown_as_plain_text() -> None:
+    """st.table reads its cells as Markdown: with income picked first every label starts
+    ">50K, ...", which drew as a block quote. The page escapes them (text.plain)."""
+    at = run_lesson(PAGE)
+    picked = ["income", "age band", "sex", "education"]
+    at.multiselect(key="syn_columns").set_value(picked).run()
+    shown = at.table[0].value["people like this"].tolist()
+    release = lesson.mwem(tuple(picked), 1.0, 10, 0)
+    raw = lesson.rare_cells(tuple(picked), release, lesson.naive(tuple(picked), 1.0, 10))
+    assert any(label.startswith(">") for label in raw["people like this"])
+    assert shown == [text.plain(label) for label in raw["people like this"]]
+    assert not any(label.startswith(">") for label in shown)
+
+
 def test_the_classifier_trained_on_real_data_is_the_best() -> None:
     accuracy = lesson.classifier_accuracy(COLUMNS, lesson.DEFAULT_ROUNDS, 0)
     real = accuracy[accuracy["model"] == "trained on real data"]["accuracy"].iloc[0]
