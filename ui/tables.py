@@ -1,6 +1,7 @@
 """A table a page shows (st.dataframe, st.table) in Arrow form, converted once per frame.
 
     st.dataframe(tables.arrow(model.linkage(zip_code, size, seed)), hide_index=True)
+    tables.show(model.linkage(zip_code, size, seed), key="linkage")
 
 Streamlit converts a pandas frame to Arrow on every call (~1 ms for a few hundred rows). A
 cached result is the same frame object for every session, so its Arrow form is kept by the
@@ -10,10 +11,14 @@ pass here (cached results are shared)."""
 
 from __future__ import annotations
 
+import math
+import numbers
+
 import pandas as pd
 import pyarrow as pa
+import streamlit as st
 
-from ui import datasets
+from ui import datasets, text
 
 
 def arrow(frame: pd.DataFrame) -> pa.Table:
@@ -26,3 +31,60 @@ def arrow(frame: pd.DataFrame) -> pa.Table:
 
 def _convert(frame: pd.DataFrame) -> pa.Table:
     return pa.Table.from_pandas(frame, preserve_index=False)
+
+
+def static(frame: pd.DataFrame) -> pa.Table:
+    """`frame` as st.table should show it, as an Arrow table of strings (the index is not
+    sent: show it with `hide_index=True`), made once per frame object.
+
+    st.table reads every cell and column label as Markdown (">50K" draws as a block quote,
+    "Married-civ-spouse" could turn into a list item), so every label and text cell goes
+    through text.plain; numbers go through the one formatter (counts with thousands
+    separators, "14,187", never "14187.0"); a missing value shows as "–". Why st.table at all:
+    the data grid's component costs ~0.35 s of a Chromium first visit (issue 27, item 6);
+    a few rows that need no sorting or search are a static table."""
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame: expected a pandas DataFrame, got {type(frame).__name__}")
+    return datasets.derived_from(frame, ("table_static",), lambda: _static(frame))
+
+
+def _cell(value: object) -> str:
+    missing = value is None or value is pd.NaT or value is pd.NA
+    if missing or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, numbers.Integral):
+        return f"{int(value):,}".replace("-", "−")
+    if isinstance(value, numbers.Real):
+        return text.number(float(value))
+    return text.plain(value)
+
+
+def _static(frame: pd.DataFrame) -> pa.Table:
+    columns = {}
+    for position, label in enumerate(frame.columns):
+        name = text.plain(label)
+        while name in columns:  # two labels that escape alike stay two columns
+            name += "\u2060"
+        columns[name] = [_cell(value) for value in frame.iloc[:, position].tolist()]
+    return pa.table({name: pa.array(cells, pa.string()) for name, cells in columns.items()})
+
+
+# The class (st.container's documented `key`: "st-key-" + key) that ui/style.css keeps on one
+# line per cell.
+ROWS_KEY_PREFIX = "pp-rows-"
+
+
+def show(frame: pd.DataFrame, *, key: str, height: int | None = None) -> None:
+    """Rows of data (a release, a voter roll, reconstructed records) as a static table:
+    `static(frame)`, every cell on one line (a date or "Married-civ-spouse" does not wrap at
+    its hyphens), scrolled sideways in its own box when wider than the column (a phone), and
+    scrolled down with a sticky header when taller than `height` pixels. `key` names the
+    table, unique on its page."""
+    if not isinstance(key, str) or not key:
+        raise ValueError(f"key: expected a non-empty string, got {key!r}")
+    if height is not None and (not isinstance(height, int) or height <= 0):
+        raise ValueError(f"height: expected a positive number of pixels, got {height!r}")
+    with st.container(key=ROWS_KEY_PREFIX + key):
+        st.table(static(frame), hide_index=True, height=height or "content")

@@ -4,7 +4,7 @@ import streamlit as st
 
 import dp
 from lessons.anonymisation import charts, model, snippets
-from ui import controls, downloads, notebook, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, tables, text, userdata
 
 controls.lesson_header(
     "Why anonymisation fails",
@@ -31,11 +31,11 @@ sweeney = model.uniqueness(model.canonical(model.SWEENEY_COLUMNS))
 release_column, roll_column = st.columns(2, gap="large")
 with release_column:
     st.subheader("The release")
-    st.dataframe(model.release_preview(), hide_index=True, height=240)
+    tables.show(model.release_preview(), key="release", height=240)
     st.caption(f"First rows of {sweeney['people']:,} people; no names, no SSNs.")
 with roll_column:
     st.subheader("The voter roll")
-    st.dataframe(model.roll_preview(), hide_index=True, height=240)
+    tables.show(model.roll_preview(), key="roll", height=240)
     st.caption(
         f"First rows of {len(roll):,} voters: {model.ROLL_SIZE:,} of them answered the "
         f"census, {model.ROLL_STRANGERS:,} did not."
@@ -83,7 +83,7 @@ else:
         "The attack fails only because the person is absent."
     )
 if len(matches):
-    st.dataframe(matches, hide_index=True)
+    tables.show(matches, key="matches")
 
 linked = int((roll["matches"] == 1).sum())
 ambiguous = int((roll["matches"] > 1).sum())
