@@ -10,6 +10,7 @@ Vega-Lite JSON (with any inline `data.values`), and every named dataset is moved
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pyarrow as pa
@@ -271,3 +272,32 @@ def widgets_outside_fragments(page_file: str, keys: tuple[str, ...]) -> list[str
                     if isinstance(value, ast.Constant) and value.value in keys:
                         owners.setdefault(value.value, node.name)
     return [key for key in keys if owners.get(key) not in fragments]
+
+
+def rows_table(at: AppTest, key: str) -> pd.DataFrame:
+    """The static table ui.tables.show(…, key=`key`) drew, its cells as the reader sees them
+    (ui.text.plain's Markdown escapes removed); the block is found by its documented key."""
+    from ui.tables import ROWS_KEY_PREFIX
+
+    suffix = "-" + ROWS_KEY_PREFIX + key
+
+    def find(node):
+        for child in getattr(node, "children", {}).values():
+            proto = getattr(child, "proto", None)
+            if child.type == "flex_container" and str(getattr(proto, "id", "")).endswith(suffix):
+                return child
+            found = find(child)
+            if found is not None:
+                return found
+        return None
+
+    block = find(at._tree)
+    assert block is not None, f"no table keyed {key!r}"
+    (table,) = block.get("table")
+    shown = table.value
+
+    def unescape(shown: object) -> str:  # plain's escapes, and its word joiners after ':'
+        return re.sub(r"\\(.)", r"\1", str(shown)).replace("\u2060", "")
+
+    shown.columns = [unescape(label) for label in shown.columns]
+    return shown.apply(lambda column: column.map(unescape))

@@ -104,7 +104,7 @@ else:
         "anyway."
     )
 if result["count"]:
-    st.dataframe(ui_tables.arrow(model.reconstructed(zip_code, size, seed)), hide_index=True)
+    ui_tables.show(model.reconstructed(zip_code, size, seed), key="records")
 
 st.subheader("Putting names on the records")
 st.markdown(
@@ -116,7 +116,7 @@ st.markdown(
 linkage = model.linkage(zip_code, size, seed)
 learned = int((linkage["Learned"] == "yes").sum())
 st.metric("Residents whose race and income the attacker learns", f"{learned} of {len(people)}")
-st.dataframe(ui_tables.arrow(linkage), hide_index=True)
+ui_tables.show(linkage, key="linkage")
 snippets.BLOCK.show(zip_code=zip_code, size=size, seed=seed)
 
 # --- 3. The defence -------------------------------------------------------------------------

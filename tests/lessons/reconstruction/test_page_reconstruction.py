@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 import dp
-from apptest_helpers import answer_quiz, chart_titled, frames_of, spec_of
+from apptest_helpers import answer_quiz, chart_titled, frames_of, rows_table, spec_of
 from conftest import page_apptest
 from data.census import load_census
 from lessons.reconstruction import model as lesson
@@ -90,8 +90,10 @@ def test_the_default_block_is_reconstructed_and_every_resident_named(at, people)
     assert metric(at, "Residents whose race and income the attacker learns") == "10 of 10"
     assert any("Exactly one dataset fits" in e.value for e in at.error)
     # The linkage table's incomes are the people's true incomes (the attack is right).
-    linkage = at.dataframe[1].value
+    assert not at.dataframe  # static tables: the data grid costs ~0.35 s of a first visit
+    linkage = rows_table(at, "linkage")
     assert (linkage["Income (reconstructed)"] == linkage["Income (true)"]).all()
+    assert set(linkage["Income (true)"]) <= {">50K", "<=50K"}  # escaped, read back whole
     block = block_by_pandas(people, lesson.DEFAULT_ZIP, 10, 2026)
     assert sorted(linkage["Name"]) == sorted(block["Name"].astype(str))
 
@@ -99,8 +101,10 @@ def test_the_default_block_is_reconstructed_and_every_resident_named(at, people)
 def test_published_tables_match_pandas_crosstabs(at, people):
     block = block_by_pandas(people, lesson.DEFAULT_ZIP, 10, 2026)
     expected = two_way(block)
-    shown = [t.value for t in at.table]  # the exact tables (the noisy ones wait, closed)
-    assert len(at.table) == 6
+    # The exact tables (the noisy ones wait, closed); the records and the linkage are the
+    # two static tables after them.
+    shown = [t.value for t in at.table][:6]
+    assert len(at.table) == 8
     for frame in shown:
         rows, columns = frame.index.name, None
         for (a, b), cross in expected.items():
@@ -217,8 +221,8 @@ def test_snippets_rebuild_the_page_data(monkeypatch, at):
     monkeypatch.chdir(Path(__file__).resolve().parents[3])
     namespace: dict = {}
     exec(snippets.BLOCK.render(zip_code=lesson.DEFAULT_ZIP, size=10, seed=2026), namespace)  # noqa: S102
-    shown = at.dataframe[0].value.drop(columns="In every dataset")
-    assert namespace["frame"].equals(shown.reset_index(drop=True))
+    shown = rows_table(at, "records").drop(columns="In every dataset")
+    assert namespace["frame"].astype(str).equals(shown.reset_index(drop=True))
     namespace = {}
     exec(snippets.DINUR_NISSIM.render(n=200, m=1_000, seed=2026), namespace)  # noqa: S102
     curve = frames_of(chart_titled(at, "200 people, 1,000 queries"))["curve"]
@@ -312,17 +316,18 @@ def test_the_published_tables_show_their_row_labels(at):
     the frame itself, whose index is named."""
     at.session_state["recon_noisy_tables"] = True  # a student opens the noisy tables
     tables = at.run().table
-    assert len(tables) == 12
-    assert all(table.proto.hide_index is False for table in tables)
-    assert tables[0].value.index.name in lesson.ATTRIBUTES
-    assert tables[6].value.index.name in lesson.ATTRIBUTES
+    assert len(tables) == 14  # 6 exact, the records and the linkage, 6 noisy
+    published = [*tables[:6], *tables[8:]]
+    assert all(table.proto.hide_index is False for table in published)
+    assert published[0].value.index.name in lesson.ATTRIBUTES
+    assert published[6].value.index.name in lesson.ATTRIBUTES
 
 
 def test_the_noisy_tables_are_sent_once_their_expander_is_opened(at):
     """Issue 27: the closed expander sends no table; opened, it shows the six noisy tables of
     this release, with whole counts >= 0 (rounded and clipped, post-processing)."""
     box = next(e for e in at.expander if e.label == "The noisy tables this release publishes")
-    assert len(box.table) == 0 and len(at.table) == 6
+    assert len(box.table) == 0 and len(at.table) == 6 + 2  # and the records and the linkage
     at.session_state["recon_noisy_tables"] = True
     at.run()
     box = next(e for e in at.expander if e.label == "The noisy tables this release publishes")
