@@ -55,7 +55,6 @@ EPSILON_CURVE: tuple[float, ...] = (0.01, 0.03, 0.1, 0.3, 1.0, 2.0, 4.0, 10.0)
 REPEATS = 3  # privatizations averaged per ε on the curve
 MAX_ITER = 1_000
 SOLVER = "newton-cholesky"
-TABLE_HEIGHT = 13 * 35 + 3  # px: the 12 age band × sex rows and the header, no scrolling
 
 # Offsets added to the page seed, one per distinct draw.
 SEED_SPLIT = 61

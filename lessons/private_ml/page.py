@@ -5,6 +5,7 @@ import streamlit as st
 
 from lessons.private_ml import charts, model, snippets
 from ui import controls, downloads, notebook, quiz, text, userdata
+from ui import tables as ui_tables
 
 controls.lesson_header(
     "Privatized data for machine learning",
@@ -145,14 +146,10 @@ def analyst_table() -> None:
     left, right = st.columns([3, 2], gap="medium")
     with left:
         st.markdown(f"**Age band × sex at ε′ = {text.number(share)}**")
-        st.dataframe(
-            model.marginal(columns, mechanism, epsilon, draw),
-            hide_index=True,
-            height=model.TABLE_HEIGHT,
-        )
+        ui_tables.show(model.marginal(columns, mechanism, epsilon, draw), key="marginal")
     with right:
         st.markdown("**The first rows the analyst gets**")
-        st.dataframe(table.head(8), hide_index=True)
+        ui_tables.show(table.head(8), key="first-rows")
     st.caption(
         "± 1 SE: the standard error of the de-biased count (at the true share). About 95% of "
         "estimates fall within 2 SE of the true count. The table has no name, birth date, SSN "

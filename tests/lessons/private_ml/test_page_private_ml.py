@@ -20,6 +20,7 @@ from apptest_helpers import (
     frames_of,
     metrics,
     record_downloads,
+    rows_table,
     spec_of,
 )
 from conftest import page_apptest
@@ -233,6 +234,25 @@ def test_each_section_moves_with_its_own_epsilon(at):
         gap = frames_of(chart_titled(at, "Accuracy gap, women − men"))["mark"]
         assert gap["value"].iloc[0] == pytest.approx(100 * here["gap"])
         chart_titled(at, f"Coefficients at ε = {text.number(epsilon)}")
+
+
+def test_the_analysts_tables_are_static_and_hold_the_models_numbers(at):
+    """Section 3's marginal and the privatized table's first rows are static tables (the
+    data grid's component costs ~0.35 s of a first visit): counts with thousands separators
+    through the one formatter, labels as plain text."""
+    assert not at.dataframe
+    at = run(at.select_slider(key="pml_table_eps").set_value(4.0))
+    marginal = lesson.marginal((), lesson.GRR, 4.0, SEED + lesson.SEED_PRIVATIZE)
+    shown = rows_table(at, "marginal")
+    assert list(shown.columns) == list(marginal.columns)
+    assert list(shown[lesson.AGE_SEX]) == list(marginal[lesson.AGE_SEX])
+    for column in ("true count", "reported", "de-biased estimate", "± 1 SE"):
+        assert list(shown[column]) == [f"{v:,}".replace("-", "−") for v in marginal[column]]
+    assert any("," in value for value in shown["true count"])  # e.g. "2,510", not "2510"
+    first = rows_table(at, "first-rows")
+    table = lesson.privatized_table((), lesson.GRR, 4.0, SEED + lesson.SEED_PRIVATIZE)
+    assert list(first.columns) == [str(c) for c in table.columns] and len(first) == 8
+    assert list(first[lesson.LABEL]) == table[lesson.LABEL].head(8).astype(str).tolist()
 
 
 def test_charts_have_fixed_axes_and_the_true_value_as_a_labelled_line(at):
