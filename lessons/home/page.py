@@ -5,7 +5,7 @@ import streamlit as st
 from data.census import SYNTHETIC_COLUMNS
 from lessons.catalogue import LESSONS, Lesson
 from lessons.home import model
-from ui import controls, datasets, text
+from ui import controls, datasets, tables, text
 from ui.controls import lesson_header
 from ui.datasets import census
 
@@ -75,18 +75,7 @@ with st.container(border=True):
         )
 
 st.subheader("Five people from the table")
-st.dataframe(
-    people.head(5),
-    hide_index=True,
-    column_order=[*SYNTHETIC_COLUMNS, *(c for c in people.columns if c not in SYNTHETIC_COLUMNS)],
-    column_config={
-        "DOB": st.column_config.DateColumn(format="YYYY-MM-DD"),
-        **{
-            column: st.column_config.NumberColumn(format="localized")
-            for column in ("Fnlwgt", "CapitalGain", "CapitalLoss")
-        },
-    },
-)
+tables.show(model.five_people(), key="five-people")
 
 st.subheader("What the columns mean")
 st.table(

@@ -1,0 +1,22 @@
+"""Home's tables: five people from the census as a static table (the data grid's component
+costs ~0.35 s of a Chromium first visit, and Home is where most visits start)."""
+
+from __future__ import annotations
+
+from apptest_helpers import rows_table, run_lesson
+from data.census import SYNTHETIC_COLUMNS
+from ui.datasets import census
+
+
+def test_five_people_are_a_static_table_with_the_invented_identifiers_first():
+    at = run_lesson("home/page.py")
+    assert not at.dataframe
+    shown = rows_table(at, "five-people")
+    people = census().head(5)
+    assert list(shown.columns[: len(SYNTHETIC_COLUMNS)]) == list(SYNTHETIC_COLUMNS)
+    assert set(shown.columns) == set(people.columns)
+    assert list(shown["Name"]) == people["Name"].astype(str).tolist()
+    assert list(shown["DOB"]) == people["DOB"].dt.strftime("%Y-%m-%d").tolist()
+    # Counts and money through the one formatter: thousands separators, never "77516.0".
+    assert list(shown["Fnlwgt"]) == [f"{v:,}" for v in people["Fnlwgt"]]
+    assert list(shown["Zip"]) == people["Zip"].astype(str).tolist()  # leading zeros kept
