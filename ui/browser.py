@@ -78,7 +78,11 @@ _FIT_FORMULAS = """(() => {
     for (const box of document.querySelectorAll(".katex-display")) {
       const formula = box.querySelector(":scope > .katex");
       if (!formula) continue;
-      formula.style.fontSize = "";
+      // Only a formula scaled before is reset to measure it at full size: resetting every
+      // one made each of them a write followed by a read, a forced layout of the whole page
+      // per formula on every frame while the page builds (coin-flip's ten formulas: ~80 ms
+      // of a first visit).
+      if (formula.style.fontSize) formula.style.fontSize = "";
       // KaTeX's box always overflows its own width by a pixel or two: only a real overflow
       // (more than SLACK pixels) is scaled.
       const room = box.clientWidth, need = box.scrollWidth;
