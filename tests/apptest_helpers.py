@@ -301,3 +301,27 @@ def rows_table(at: AppTest, key: str) -> pd.DataFrame:
 
     shown.columns = [unescape(label) for label in shown.columns]
     return shown.apply(lambda column: column.map(unescape))
+
+
+def send_component_event(at: AppTest, key: str, event: str, value: object) -> AppTest:
+    """Rerun `at` as the browser does when the components-v2 component with `key` calls
+    `setTriggerValue(event, value)`: one JSON trigger on the component's "events" widget,
+    beside the other widgets' states (Streamlit internals: allowed in tests only)."""
+    from streamlit.components.v2.bidi_component.main import _make_trigger_id
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    (component,) = [node for node in at.get("bidi_component") if node.proto.id.endswith(f"-{key}")]
+    states = at._tree.get_widget_states()
+    states.widgets.append(
+        WidgetState(
+            id=_make_trigger_id(component.proto.id, "events"),
+            json_trigger_value=json.dumps([{"event": event, "value": value}]),
+        )
+    )
+    return at._run(states)
+
+
+def component_data(at: AppTest, key: str) -> dict:
+    """The JSON data the components-v2 component with `key` was given on the last run."""
+    (component,) = [node for node in at.get("bidi_component") if node.proto.id.endswith(f"-{key}")]
+    return json.loads(component.proto.json)

@@ -129,14 +129,9 @@ def tap_allowed(store: survey.SurveyStore, token: str) -> bool:
 
 
 # --- private mode --------------------------------------------------------------------------------
-def randomize(choice: int, k: int, epsilon: float) -> int:
-    """What the phone sends in private mode: the choice kept with probability
-    p = e^ε/(e^ε + k − 1), else one of the other k − 1 options (dp.grr_perturb), drawn from
-    the operating system's entropy. Only the result is sent and stored."""
-    return int(dp.grr_perturb(np.array([choice]), k, epsilon, rng=np.random.default_rng())[0])
-
-
 def keep_probability(k: int, epsilon: float) -> float:
+    """The chance a phone sends its student's own choice: e^ε/(e^ε + k − 1). The phone
+    draws in the browser (ui/private_choice.py); the server never randomizes."""
     return dp.grr_probabilities(epsilon, k)[0]
 
 

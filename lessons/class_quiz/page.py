@@ -13,6 +13,7 @@ Three modes, chosen by the URL, as the class survey:
 from __future__ import annotations
 
 import contextlib
+import functools
 
 import streamlit as st
 
@@ -20,7 +21,7 @@ import survey
 from lessons.catalogue import by_folder
 from lessons.class_quiz import charts, model, snippets
 from lessons.class_survey import model as survey_model
-from ui import classroom, controls, text
+from ui import classroom, controls, private_choice, text
 
 LETTERS = model.LETTERS
 SUBMIT_MESSAGES = {
@@ -42,12 +43,29 @@ def option_lines(question: survey.QuizQuestion) -> str:
 
 
 # --- Student -----------------------------------------------------------------------------------
-def send_answer(
-    quiz_id: int, position: int, token: str, choice: int, k: int, epsilon: float | None
-) -> None:
-    """Button callback: in private mode the phone randomizes first; only what it sends is
-    stored (and remembered here, with the choice, to tell the student)."""
-    sent = choice if epsilon is None else model.randomize(choice, k, epsilon)
+def outcome_key(quiz_id: int, position: int) -> str:
+    return f"quiz_outcome_{quiz_id}_{position}"
+
+
+def private_key(quiz_id: int, position: int) -> str:
+    return f"quiz_private_{quiz_id}_{position}"
+
+
+def send_answer(quiz_id: int, position: int, token: str, choice: int) -> None:
+    """Button callback (private mode off): store the option tapped."""
+    record(quiz_id, position, token, choice)
+
+
+def send_private(quiz_id: int, position: int, token: str, k: int) -> None:
+    """Component callback (private mode): the phone has randomized already; only what it
+    sent reaches the server. A value that is no option (a forged frame) is ignored."""
+    sent = private_choice.sent_value(private_key(quiz_id, position), k)
+    if sent is not None:
+        record(quiz_id, position, token, sent)
+
+
+def record(quiz_id: int, position: int, token: str, sent: int) -> None:
+    """Store what this browser sent (only that; the outcome is kept to tell the student)."""
     try:
         if not model.tap_allowed(store, token):
             st.session_state["quiz_rate_limited"] = True
@@ -56,7 +74,7 @@ def send_answer(
     except survey.StorageError as error:
         st.session_state["quiz_fault"] = error.reason
         return
-    st.session_state[f"quiz_sent_{quiz_id}_{position}"] = (choice, sent, outcome.value)
+    st.session_state[outcome_key(quiz_id, position)] = outcome.value
     if outcome is survey.SubmitResult.ACCEPTED:
         st.session_state[stored_key(quiz_id, position)] = sent
 
@@ -102,17 +120,27 @@ def _follow(quiz_id: int, token: str) -> None:
     st.caption(f"Question {quiz.position + 1} of {len(quiz.questions)}")
     st.markdown(f"### {text.plain(question.prompt)}")
     sent = stored_answer(quiz, token)
-    mine = st.session_state.get(f"quiz_sent_{quiz.id}_{quiz.position}")
+    outcome = st.session_state.get(outcome_key(quiz.id, quiz.position))
     left = quiz.seconds_left()
+    k = len(question.options)
     if sent is None and not quiz.revealed and (left is None or left > 0):
-        for i, option in enumerate(question.options):
-            st.button(
-                f"{LETTERS[i]}.  {text.plain(option)}",
-                key=f"quiz_answer_{quiz.position}_{i}",
-                width="stretch",
-                on_click=send_answer,
-                args=(quiz.id, quiz.position, token, i, len(question.options), quiz.epsilon),
+        if quiz.private:
+            private_choice.ask(
+                private_key(quiz.id, quiz.position),
+                [f"{LETTERS[i]}.  {option}" for i, option in enumerate(question.options)],
+                quiz.epsilon,
+                memory=memory_key(quiz),
+                on_sent=functools.partial(send_private, quiz.id, quiz.position, token, k),
             )
+        else:
+            for i, option in enumerate(question.options):
+                st.button(
+                    f"{LETTERS[i]}.  {text.plain(option)}",
+                    key=f"quiz_answer_{quiz.position}_{i}",
+                    width="stretch",
+                    on_click=send_answer,
+                    args=(quiz.id, quiz.position, token, i),
+                )
         if left is not None:
             st.caption(f"{left:.0f} s left")
         if st.session_state.pop("quiz_rate_limited", False):
@@ -120,29 +148,42 @@ def _follow(quiz_id: int, token: str) -> None:
         fault = st.session_state.pop("quiz_fault", None)
         if fault is not None:
             show_fault(fault, student=True)
-        if mine is not None and mine[2] in SUBMIT_MESSAGES:
-            st.warning(SUBMIT_MESSAGES[survey.SubmitResult(mine[2])])
+        if outcome in SUBMIT_MESSAGES:
+            st.warning(SUBMIT_MESSAGES[survey.SubmitResult(outcome)])
     elif sent is None:
         st.warning("This question is closed: you did not answer it.")
+    elif quiz.private:
+        st.success(private_receipt(LETTERS[sent], k, quiz.epsilon))
+        private_choice.receipt(
+            private_key(quiz.id, quiz.position), LETTERS[:k], memory_key(quiz), sent
+        )
     else:
-        letter = LETTERS[sent]
-        if quiz.private and mine is not None and mine[1] == sent:
-            st.success(
-                f"Your answer is in. You chose {LETTERS[mine[0]]}; your phone sent "
-                f"**{letter}**. It keeps your choice with probability "
-                f"{text.percent(model.keep_probability(len(question.options), quiz.epsilon))} "
-                f"(ε = {text.number(quiz.epsilon)}), so nobody can tell what you chose."
-            )
-        elif quiz.private:
-            st.success(f"Your answer is in: this browser sent **{letter}** (randomized).")
-        else:
-            st.success(f"Your answer is in: **{letter}. {text.plain(question.options[sent])}**")
+        st.success(f"Your answer is in: **{LETTERS[sent]}. {text.plain(question.options[sent])}**")
     if quiz.revealed:
         right = question.correct
         st.info(
             f"The answer: **{LETTERS[right]}. {text.plain(question.options[right])}** — "
             + text.plain(question.explanation)
         )
+
+
+def memory_key(quiz: survey.Quiz) -> str:
+    """Where the phone keeps its student's true choice (its own sessionStorage)."""
+    return f"pp-quiz-{quiz.code}-{quiz.position}"
+
+
+def private_receipt(letter: str, k: int, epsilon: float) -> str:
+    """What a private answer means, with this question's numbers: what ε bounds."""
+    keep = model.keep_probability(k, epsilon)
+    other = (1 - keep) / (k - 1)
+    return (
+        f"Your answer is in: your phone sent **{letter}**. It keeps a choice with probability "
+        f"{text.percent(keep)} and sends each other option with probability "
+        f"{text.percent(other)}, so {letter} is at most {text.number(keep / other)} times "
+        f"($e^{{\\varepsilon}}$, ε = {text.number(epsilon)}) as likely under one choice as "
+        "under another: weak evidence of what you chose. Only the class's counts mean "
+        "something."
+    )
 
 
 def own_result(quiz: survey.Quiz, token: str) -> str:
@@ -228,8 +269,9 @@ def student_view(raw_code: str) -> None:
     nickname_box(found, token)
     if found.private:
         st.caption(
-            "Private mode: your phone randomizes your answer before sending it (k-ary "
-            f"randomized response, ε = {text.number(found.epsilon)}). No names are asked."
+            "Private mode: this browser randomizes your answer before sending it (k-ary "
+            f"randomized response, ε = {text.number(found.epsilon)}); the server never receives "
+            "your choice. No names are asked."
         )
     else:
         st.caption(
@@ -325,6 +367,19 @@ def new_quiz() -> None:
     st.query_params.clear()
 
 
+def private_mode_caption(questions: list[survey.QuizQuestion], epsilon: float) -> str:
+    """What private mode does at this ε, for the numbers of options the chosen questions
+    have (a phone keeps its choice with probability e^ε/(e^ε + k − 1))."""
+    sizes = sorted({len(q.options) for q in questions}) or [4]
+    keeps = [f"{text.percent(model.keep_probability(k, epsilon))} with {k} options" for k in sizes]
+    return (
+        "Each phone randomizes in the browser: it keeps its student's choice with probability "
+        + ", ".join(keeps)
+        + ", and otherwise sends one of the other options at random; the projector debiases "
+        "the counts."
+    )
+
+
 def create_view() -> None:
     controls.lesson_header(
         "Class quiz",
@@ -347,11 +402,7 @@ def create_view() -> None:
             "ε of each answer  (← more private · more accurate →)",
             options=model.EPSILONS, value=1.0, key="quiz_eps",
         ))  # fmt: skip
-        st.caption(
-            f"With 4 options a phone keeps its choice with probability "
-            f"{text.percent(model.keep_probability(4, epsilon))} and otherwise sends one "
-            "of the other three; the projector debiases the counts."
-        )
+        st.caption(private_mode_caption(questions, epsilon))
     countdown = st.radio(
         "Time per question",
         model.COUNTDOWNS,

@@ -13,7 +13,13 @@ from streamlit.testing.v1 import AppTest
 
 import dp
 import survey
-from apptest_helpers import code_texts, frames_of, hosted_lesson
+from apptest_helpers import (
+    code_texts,
+    component_data,
+    frames_of,
+    hosted_lesson,
+    send_component_event,
+)
 from lessons.catalogue import LESSONS
 from lessons.class_quiz import model
 from ui import browser, notebook, text
@@ -210,16 +216,24 @@ def test_private_mode_shows_what_was_sent_and_the_debiased_estimate(store) -> No
     code = lecturer.query_params["manage"]
     lecturer.button(key="quiz_start").click().run()
     phone = page(join=code)
-    phone.button(key="quiz_answer_0_1").click().run()
-    assert "You chose B; your phone sent" in words(phone)
     quizzes = survey.QuizStore(store)
     quiz = quizzes.get_quiz_by_code(code)
     k = len(quiz.questions[0].options)
+    # the options are the component's buttons (no server-side button knows a choice); it is
+    # given the keep-probability to randomize with, and sends back only the option it drew
+    assert not answer_buttons(phone)
+    key = f"quiz_private_{quiz.id}_0"
+    asked = component_data(phone, key)
+    assert asked["keep"] == pytest.approx(math.e / (math.e + k - 1))
+    assert asked["options"][0].startswith("A.  ") and asked["sent"] is None
+    send_component_event(phone, key, "sent", 1)
+    assert "your phone sent **B**" in words(phone)
+    assert component_data(phone, key)["sent"] == 1  # the receipt, from the phone's memory
+    assert quizzes.sent_option(quiz.id, 0, phone.session_state["survey_session_token"]) == 1
     rng = np.random.default_rng(3)
     truth = rng.choice(k, size=199, p=[0.1, 0.7, 0.1, 0.1][:k])
-    for choice in truth:
-        sent = model.randomize(int(choice), k, 1.0)
-        quizzes.submit(quiz.id, 0, survey.new_session_token(), sent)
+    for sent in dp.grr_perturb(truth, k, 1.0, rng=rng):  # 199 simulated phones
+        quizzes.submit(quiz.id, 0, survey.new_session_token(), int(sent))
     lecturer.button(key="quiz_reveal").click().run()
     results = frames_of(lecturer.get("vega_lite_chart")[0])["results"]
     sent_counts = np.array(quizzes.counts(quiz.id)[0])
@@ -339,3 +353,38 @@ def test_nickname_changes_are_limited_in_the_store(store) -> None:
     assert [s.nickname for s in quizzes.scores(quiz.id)] == [
         f"name {model.NICKNAMES_PER_10_MINUTES - 1}"
     ]
+
+
+@pytest.mark.parametrize("forged", [4, -1, 99, "B", True, 1.5, None, [1]])
+def test_a_forged_private_answer_is_ignored(store, forged) -> None:
+    """A frame that says the phone sent something that is not an option stores nothing and
+    shows no traceback; the buttons stay."""
+    lecturer = create(private=True)
+    code = lecturer.query_params["manage"]
+    lecturer.button(key="quiz_start").click().run()
+    phone = page(join=code)
+    quizzes = survey.QuizStore(store)
+    quiz = quizzes.get_quiz_by_code(code)
+    key = f"quiz_private_{quiz.id}_0"
+    send_component_event(phone, key, "sent", forged)
+    assert not phone.exception
+    assert quizzes.counts(quiz.id)[0] == [0] * len(quiz.questions[0].options)
+    assert component_data(phone, key)["sent"] is None
+
+
+def test_nothing_in_a_private_phones_session_holds_a_choice(store) -> None:
+    """The server only ever learns what the phone sent: after a private answer the session
+    keeps the sent option and the store's outcome, and nothing else about the answer."""
+    lecturer = create(private=True)
+    code = lecturer.query_params["manage"]
+    lecturer.button(key="quiz_start").click().run()
+    phone = page(join=code)
+    quiz = survey.QuizStore(store).get_quiz_by_code(code)
+    send_component_event(phone, f"quiz_private_{quiz.id}_0", "sent", 3)
+    answer_keys = {k for k in phone.session_state if str(k).startswith("quiz_")}
+    assert answer_keys == {
+        f"quiz_stored_{quiz.id}_0",
+        f"quiz_outcome_{quiz.id}_0",
+        f"quiz_private_{quiz.id}_0",
+    }
+    assert phone.session_state[f"quiz_stored_{quiz.id}_0"] == 3
