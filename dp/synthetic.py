@@ -18,6 +18,8 @@ MWEM, with T rounds and budget ε:
 
 from __future__ import annotations
 
+import contextlib
+
 import math
 
 import numpy as np
@@ -77,6 +79,17 @@ def mwem(counts, queries, epsilon: float, rounds: int, *, rng=None) -> np.ndarra
     return mwem_trace(counts, queries, epsilon, rounds, rng=rng)[0]
 
 
+def _check_queries(queries) -> np.ndarray:
+    """0/1 counting queries as floats, given as booleans (what `marginal_queries` returns)
+    or as numbers, so that `mwem(counts, marginal_queries(shape, attrs), ...)` just works."""
+    if not isinstance(queries, (str, bytes)):
+        with contextlib.suppress(ValueError, TypeError):
+            as_array = np.asarray(queries)
+            if as_array.dtype == bool and as_array.ndim == 2:
+                return as_array.astype(float)
+    return check_real_array("queries", queries, allow_inf=False)
+
+
 def mwem_trace(
     counts, queries, epsilon: float, rounds: int, *, rng=None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -84,7 +97,7 @@ def mwem_trace(
     The choices are part of what MWEM computes privately (each is an exponential-mechanism
     output), so showing them spends nothing more."""
     x = _check_counts(counts)
-    q = check_real_array("queries", queries, allow_inf=False)
+    q = _check_queries(queries)
     if q.ndim != 2 or q.shape[1] != x.size or q.shape[0] == 0:
         raise ValueError(
             f"queries must be 2-D with one column per domain cell ({x.size}), got {q.shape}"

@@ -126,7 +126,7 @@ def workload(columns: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
         q = dp.marginal_queries(t.shape, pair)
         blocks.append(q)
         owner += [i] * q.shape[0]
-    return np.vstack(blocks).astype(float), np.array(owner)
+    return np.vstack(blocks).astype(float), np.array(owner)  # floats: BLAS for q @ x
 
 
 # --- 2. the naive way ----------------------------------------------------------------------------

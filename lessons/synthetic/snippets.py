@@ -21,7 +21,7 @@ MWEM = Snippet(
         queries = np.vstack(
             [dp.marginal_queries(table.shape, pair)
              for pair in itertools.combinations(range(len(columns)), 2)]
-        ).astype(float)
+        )
         epsilon, rounds = $epsilon, $rounds
         release, chosen = dp.mwem_trace(table.counts, queries, epsilon, rounds, rng=$seed)
         gap = np.abs(queries @ release - queries @ table.counts)

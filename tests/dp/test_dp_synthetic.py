@@ -50,6 +50,18 @@ def test_mwem_is_non_negative_with_total_n(table):
     assert out.sum() == pytest.approx(table.sum())
 
 
+def test_mwem_takes_marginal_queries_as_they_come(table):
+    """The contract's composition: marginal_queries returns booleans, mwem takes them (the
+    same release as the 0/1 floats, seed for seed), in an array or a list of rows."""
+    as_bool = np.vstack([dp.marginal_queries(SHAPE, [0, 1]), dp.marginal_queries(SHAPE, [2])])
+    assert as_bool.dtype == bool
+    floats = dp.mwem(table, as_bool.astype(float), 1.0, 5, rng=3)
+    np.testing.assert_array_equal(dp.mwem(table, as_bool, 1.0, 5, rng=3), floats)
+    np.testing.assert_array_equal(dp.mwem(table, list(as_bool), 1.0, 5, rng=3), floats)
+    release, chosen = dp.mwem_trace(table, dp.marginal_queries(SHAPE, [1]), 1.0, 2, rng=0)
+    assert release.sum() == pytest.approx(table.sum()) and chosen.shape == (2,)
+
+
 def test_mwem_error_falls_with_epsilon_and_rounds(table):
     q = workload(SHAPE)
 
