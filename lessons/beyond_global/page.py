@@ -158,7 +158,8 @@ def smooth_sensitivity(size: int) -> None:
             title=f"A⁽ᵏ⁾ and its discounted version, {model.people(size)}, ε = "
             f"{text.number(epsilon)}",
             alt=(
-                f"Two lines against k from 0 to {model.MAX_K_DRAWN}: the local sensitivity "
+                f"Two lines against k from 0 to {int(result.curves['k'].max())}: the local "
+                "sensitivity "
                 f"k replacements away, A^(k), rising from "
                 f"{text.number(model.sensitivities(size).local)}, and e^(−kβ)·A^(k) with β = "
                 f"{text.number(result.beta)}; its maximum, the smooth sensitivity, is "

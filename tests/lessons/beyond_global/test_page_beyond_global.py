@@ -228,3 +228,15 @@ def test_every_section_with_its_own_control_is_a_fragment() -> None:
         )
         == []
     )
+
+
+@pytest.mark.parametrize("size", [11, 0])
+def test_the_smooth_charts_alt_text_names_the_ks_it_draws(size) -> None:
+    """At n = 11 the curves stop at k = 11 (the median cannot move further), not at the
+    axis' 60: the alt text says what the data holds."""
+    at = run_lesson(PAGE)
+    at.select_slider(key="bg_n").set_value(size).run()
+    chart = chart_titled(at, "A⁽ᵏ⁾ and its discounted version", prefix=True)
+    drawn = int(frames_of(chart)["curves"]["k"].max())
+    assert drawn == (11 if size == 11 else lesson.MAX_K_DRAWN)
+    assert f"Two lines against k from 0 to {drawn}:" in chart.proto.alt
