@@ -11,6 +11,7 @@ means its value — which is how the app notices a link setting it ignored.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -259,6 +260,26 @@ def number_input(label: str, *, key: str, value=None, **kw):
     )
 
 
+def number_labels(options: Sequence[float]) -> Callable[[float], str]:
+    """The one formatter with as many significant digits as `options` need to be told
+    apart (4 unless more are needed: 7,841.5 beside 7,842). The browser sends a widget's
+    label back, and Streamlit maps a repeated label to the last option that has it, so two
+    options with one label would compute with a value the student did not pick."""
+    values = [float(o) for o in options]
+    for digits in range(4, 18):
+        if len({text.number(v, digits) for v in values}) == len(set(values)):
+            return functools.partial(text.number, digits=digits)
+    raise ValueError(f"options cannot be told apart by their labels: {values}")
+
+
+def check_unique_labels(label: str, options: Sequence[Any], format_func: Callable) -> None:
+    """Every option of a choice widget has a label of its own (see `number_labels`)."""
+    labels = [str(format_func(o)) for o in options]
+    if len(set(labels)) != len(labels):
+        repeated = sorted({x for x in labels if labels.count(x) > 1})
+        raise ValueError(f"{label!r}: options share the labels {repeated}")
+
+
 def select_slider(
     label: str, options: Sequence[Any] = (), *, key: str, value=None, format_func=None, **kw
 ):
@@ -266,7 +287,8 @@ def select_slider(
     labelled by the one formatter unless told otherwise (1,000, not 1000)."""
     if format_func is None:
         numeric = all(isinstance(o, int | float) and not isinstance(o, bool) for o in list(options))
-        format_func = text.number if numeric and len(options) else str
+        format_func = number_labels(options) if numeric and len(options) else str
+    check_unique_labels(label, options, format_func)
     default = value if value is not None else list(options)[0]
     kw.update(value=value, format_func=format_func)
     means = _option_means(format_func)
@@ -276,6 +298,7 @@ def select_slider(
 def radio(label: str, options: Sequence[Any], index: int | None = 0, *, key: str, **kw):
     """st.radio bound to the URL (the URL holds the option's label)."""
     format_func = kw.setdefault("format_func", str)
+    check_unique_labels(label, options, format_func)
     default = list(options)[index] if index is not None and len(options) else None
     means = _option_means(format_func)
     return _bound(st.radio, (label, options, index), kw, key=key, means=means, default=default)
@@ -284,6 +307,7 @@ def radio(label: str, options: Sequence[Any], index: int | None = 0, *, key: str
 def selectbox(label: str, options: Sequence[Any], index: int | None = 0, *, key: str, **kw):
     """st.selectbox bound to the URL (the URL holds the option's label)."""
     format_func = kw.setdefault("format_func", str)
+    check_unique_labels(label, options, format_func)
     default = list(options)[index] if index is not None and len(options) else None
     means = _option_means(format_func)
     return _bound(st.selectbox, (label, options, index), kw, key=key, means=means, default=default)
@@ -292,6 +316,7 @@ def selectbox(label: str, options: Sequence[Any], index: int | None = 0, *, key:
 def multiselect(label: str, options: Sequence[Any], default=None, *, key: str, **kw):
     """st.multiselect bound to the URL (one repeated parameter per chosen option)."""
     format_func = kw.setdefault("format_func", str)
+    check_unique_labels(label, options, format_func)
     chosen = list(default or [])
     means = _option_means(format_func)
     return _bound(

@@ -20,18 +20,32 @@ def _ids(lessons) -> list[str]:
     return [lesson.folder for lesson in lessons]
 
 
+def repeated_labels(at) -> dict[str, list[str]]:
+    """Choice widgets whose options share a label. The browser sends the label back, and
+    Streamlit maps a repeated one to the last option with it: the page would compute with
+    an option the student did not pick (the definition page's 7,841.5 shown as "7,842")."""
+    found = {}
+    for node in [*at.select_slider, *at.radio, *at.selectbox, *at.multiselect]:
+        labels = list(node.options)
+        if len(set(labels)) != len(labels):
+            found[node.label] = labels
+    return found
+
+
 @pytest.mark.parametrize("lesson", PAGES, ids=_ids(PAGES))
 def test_page_runs_inside_the_app(lesson) -> None:
     at = app_apptest().run()
     assert not at.exception, at.exception
     at.switch_page(lesson.path.relative_to(ROOT).as_posix()).run()
     assert not at.exception, at.exception
+    assert not repeated_labels(at)
 
 
 @pytest.mark.parametrize("lesson", PAGES, ids=_ids(PAGES))
 def test_page_runs_on_its_own(lesson) -> None:
     at = page_apptest(lesson.file).run()
     assert not at.exception, at.exception
+    assert not repeated_labels(at)
 
 
 SLIDERS = ("slider", "select_slider")

@@ -20,7 +20,7 @@ def test_the_definition_event_slider_is_labelled_by_the_formatter() -> None:
     options = at.select_slider(key="def_event").options
     assert all(".0" not in o for o in options), options[:4]  # was "7841.0"
     assert any("," in o for o in options)  # thousands separators: "7,841.5"
-    assert options[1] == text.number(float(options[0].replace(",", "")) + 0.5)
+    assert options[1] == text.number(float(options[0].replace(",", "")) + 0.5, 6)  # 7,841.5
 
 
 def test_numeric_select_sliders_default_to_the_formatter() -> None:
@@ -132,3 +132,21 @@ def _heights(node):
     elif isinstance(node, list):
         for value in node:
             yield from _heights(value)
+
+
+def test_number_labels_use_as_many_digits_as_the_options_need() -> None:
+    from ui import controls
+
+    halves = [7_840.0 + 0.5 * i for i in range(8)]
+    label = controls.number_labels(halves)
+    assert [label(v) for v in halves[:3]] == ["7,840", "7,840.5", "7,841"]
+    assert controls.number_labels([0.5, 1.0, 2.0])(1.0) == "1"  # four digits when enough
+    assert controls.number_labels([1.0, 1.0])(1.0) == "1"  # a repeated option is one value
+
+
+def test_a_choice_widget_with_two_options_of_one_label_is_refused() -> None:
+    from ui import controls
+
+    with pytest.raises(ValueError, match="share the labels"):
+        controls.check_unique_labels("pick", ["a", "b", "A"], str.lower)
+    controls.check_unique_labels("pick", ["a", "b"], str.lower)

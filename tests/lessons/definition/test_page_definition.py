@@ -19,6 +19,7 @@ from apptest_helpers import (
 )
 from conftest import app_apptest
 from data.census import load_census
+from lessons.definition import model as lesson
 from lessons.definition.model import people_to_remove
 from ui import text
 
@@ -259,3 +260,22 @@ def test_the_neighbour_relation_is_named_before_the_definition() -> None:
     assert "adding or removing one person" in prose
     assert prose.index("adding or removing one person") < prose.index("ε-differentially private")
     assert "replace" in prose  # the other relation is named too, with its cost
+
+
+def test_the_events_labels_are_the_values_it_computes_with(truth: int) -> None:
+    """The browser sends a select slider's label back. Every edge of Y has a label of its
+    own that reads as the value the page then uses (7,841.5, not "7,842" for both 7,841.5
+    and 7,842), and a half-step event computes with its own edges."""
+    at = run_page()
+    node = at.select_slider(key="def_event")
+    values = [float(label.replace(",", "").replace("−", "-")) for label in node.options]
+    assert values == list(lesson.event_edges(truth)) and len(set(node.options)) == len(values)
+    assert node.options[1] == text.number(truth - lesson.HALF_WINDOW + 0.5, 6)
+    at.select_slider(key="def_eps").set_value(2.0)
+    node.set_value((truth - 0.5, truth + 1.5)).run()
+    event = named_data(at, 0, "event")
+    assert event["lo"] == [truth - 0.5] and event["hi"] == [truth + 1.5]
+    p_d, _, _ = dp.laplace_event_probabilities(
+        truth - 0.5, truth + 1.5, loc=truth, loc_neighbour=truth - 1, scale=0.5
+    )
+    assert metrics(at)["P[F(D) ∈ Y]"] == text.number(p_d)
