@@ -19,7 +19,6 @@ MWEM, with T rounds and budget ε:
 from __future__ import annotations
 
 import contextlib
-
 import math
 
 import numpy as np
