@@ -371,3 +371,16 @@ def test_one_step_is_drawn_square_so_the_clip_circle_is_round() -> None:
             if "scale" in layer["encoding"].get(axis, {})
         }
         assert domains == {("x", charts.STEP_DOMAIN), ("y", charts.STEP_DOMAIN)}
+
+
+def test_what_the_page_says_of_the_accountants_is_computed() -> None:
+    """Section 4's "PLD is tighter by …" is the chart's own range (9–57%, median 20%: not
+    "often by a third"), and section 3 names the accountant that calibrated σ (RDP)."""
+    savings = [1 - pld / rdp for pld, rdp in lesson.ACCOUNTANT_TABLE.values()]
+    words = prose(run_lesson(PAGE))
+    low, mid, high = (text.percent(v, 2) for v in (min(savings), np.median(savings), max(savings)))
+    assert (low, mid, high) == ("8.7%", "20%", "57%")
+    assert f"it is {low} to {high} smaller than RDP's (median {mid})" in words
+    assert "at every σ the saving shrinks as the steps add up" in words
+    assert "a third" not in words
+    assert 'accountant="rdp"' in words and "Rényi DP accountant" in words
