@@ -252,6 +252,33 @@ def threshold_rule(result: Attack) -> pd.DataFrame:
     )
 
 
+MORE, FEWER, ABOUT_AS_MANY = 0, 1, 2  # the prediction's options, in the page's order
+NOISE_Z = 2.0  # a change within 2 standard errors is "about as many"
+
+
+def found_noise(n: int, d: int, other_d: int) -> float:
+    """NOISE_Z standard errors of the change in the share of members found, from d to
+    other_d averages. Both runs score the same n members, so the change is paired: with b
+    members found only at other_d and c only at d, the change b/n − c/n has standard error
+    sqrt(b + c − (b − c)²/n)/n (the paired-proportions error behind McNemar's test). The same
+    members found in both runs make it 0."""
+    a, b = attack(n, d), attack(n, other_d)
+    found, found_other = a.members > a.threshold, b.members > b.threshold
+    only_other = int(np.sum(found_other & ~found))
+    only_here = int(np.sum(found & ~found_other))
+    variance = only_other + only_here - (only_other - only_here) ** 2 / n
+    return float(NOISE_Z * np.sqrt(max(variance, 0.0)) / n)
+
+
+def compare_found(n: int, d: int, other_d: int) -> int:
+    """The prediction's right answer, from the two runs: MORE or FEWER members found at
+    other_d than at d, or ABOUT_AS_MANY when the change is within `found_noise`."""
+    p, q = attack(n, d).tpr_at_target, attack(n, other_d).tpr_at_target
+    if q == p or abs(q - p) <= found_noise(n, d, other_d):
+        return ABOUT_AS_MANY
+    return MORE if q > p else FEWER
+
+
 def neighbour_for_prediction(d: int) -> int:
     """The d the prediction compares with: twice d, or half of it at the largest d."""
     i = ATTRIBUTE_COUNTS.index(d)

@@ -91,13 +91,17 @@ quiz.check_yourself(
             f"The study publishes {text.number(other_d)} averages instead of {text.number(d)}, "
             f"with the same {text.number(n)} people. At 1% false positives, the attack finds …",
             ("more members", "fewer members", "about as many"),
-            correct=0 if other_d > d else 1,
+            correct=model.compare_found(n, d, other_d),
             explanation=(
                 f"{text.percent(model.attack(n, other_d).tpr_at_target)} at d = "
                 f"{text.number(other_d)} against {text.percent(exact.tpr_at_target)} at d = "
-                f"{text.number(d)}. Each average adds a "
-                "little evidence; the members' lead grows like d/n, the noise in the scores "
-                "like √d."
+                f"{text.number(d)}. A change within "
+                f"{text.percent(model.found_noise(n, d, other_d))} (two standard errors of "
+                f"the change, the same {text.number(n)} members scored twice) is about as "
+                "many. "
+                "Each average adds a little evidence; the members' lead grows like d/n, the "
+                "noise in the scores like √d, so more averages help only once they outgrow "
+                "the noise, and a share already at 0% or 100% cannot move."
             ),
         ),
     ],

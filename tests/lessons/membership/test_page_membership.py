@@ -23,7 +23,7 @@ from apptest_helpers import (
     widgets_outside_fragments,
 )
 from lessons.membership import model as lesson
-from ui import controls, text
+from ui import controls, notebook, text
 
 PAGE = "membership/page.py"
 SCORES = "Tracing scores:"
@@ -197,6 +197,38 @@ def test_the_prediction_compares_with_the_next_d() -> None:
     at.select_slider(key="mi_d").set_value(1000).run()
     prompt = at.radio(key="quiz_membership_predict_0_choice").label
     assert "publishes 500 averages instead of 1,000" in prompt
+
+
+def _expected_verdict(n: int, d: int, other_d: int) -> int:
+    """More / fewer / about as many, from the members each run finds: the change in the
+    share found against two standard errors of that paired change (np.var of each member's
+    found-at-other minus found-here, over n)."""
+    here, there = lesson.attack(n, d), lesson.attack(n, other_d)
+    change = (there.members > there.threshold).astype(float) - (here.members > here.threshold)
+    if abs(change.mean()) <= 2 * np.sqrt(np.var(change) / n):
+        return lesson.ABOUT_AS_MANY
+    return lesson.MORE if change.mean() > 0 else lesson.FEWER
+
+
+def test_the_predictions_answer_follows_the_two_runs_for_every_move() -> None:
+    """Every (n, d) of the sliders: the answer marked right is the one the two runs give,
+    with "about as many" inside the noise (it was "more" for any larger d: wrong in 7 of 35
+    moves, e.g. n = 100, d 10 → 20 finds 2% → 0%)."""
+    at = run_lesson(PAGE)
+    marked = {}
+    for n in lesson.STUDY_SIZES:
+        for d in lesson.ATTRIBUTE_COUNTS:
+            at.select_slider(key="mi_n").set_value(n)
+            at.select_slider(key="mi_d").set_value(d).run()
+            (question,) = at.session_state[notebook.RECORD_KEY].questions["membership_predict"]
+            other = lesson.neighbour_for_prediction(d)
+            assert f"publishes {text.number(other)} averages instead of" in question.prompt
+            assert question.correct == _expected_verdict(n, d, other), (n, d)
+            marked[(n, d)] = question.options[question.correct]
+    assert marked[(100, 10)] == marked[(200, 10)] == marked[(20, 500)] == "about as many"
+    assert marked[(500, 50)] == "about as many"  # 1.8% → 1.2%
+    assert marked[(50, 500)] == "more members" and marked[(50, 1_000)] == "fewer members"
+    assert len(marked) == 35
 
 
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
