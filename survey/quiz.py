@@ -79,6 +79,11 @@ MAX_NICKNAME_CHARS = 20
 # Not printable in a nickname: control and format characters (a right-to-left override, a
 # zero-width joiner), unassigned and private-use code points, surrogates, line separators.
 _UNPRINTABLE = frozenset({"Cc", "Cf", "Cn", "Co", "Cs", "Zl", "Zp"})
+# Letters and symbols that draw nothing: Hangul fillers, the Braille blank, Khmer's inherent
+# vowels, the Mongolian vowel separator. A nickname needs one visible character.
+_BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
+ZWJ = "\u200d"  # the zero-width joiner: allowed only between two emoji (👨‍👩‍👧)
+_EMOJI_MODIFIERS = frozenset("\ufe0f") | {chr(c) for c in range(0x1F3FB, 0x1F400)}
 
 quizzes_table = Table(
     "quiz_quizzes",
@@ -166,16 +171,43 @@ def _clean_text(name: str, value: object, limit: int, *, allow_empty: bool = Fal
     return cleaned
 
 
+def _emoji(c: str) -> bool:
+    return unicodedata.category(c) == "So" and ord(c) >= 0x2000
+
+
+def _joins_emoji(text: str, at: int) -> bool:
+    """Whether the zero-width joiner at `at` sits inside an emoji sequence: an emoji (with
+    its variation selector or skin tone) before it and an emoji after it."""
+    before = at - 1
+    while before >= 0 and text[before] in _EMOJI_MODIFIERS:
+        before -= 1
+    return before >= 0 and _emoji(text[before]) and at + 1 < len(text) and _emoji(text[at + 1])
+
+
+def _visible(c: str) -> bool:
+    """A character that draws something: a letter, digit, punctuation mark or symbol, not
+    one of the blank-looking ones."""
+    return unicodedata.category(c)[0] in "LNPS" and c not in _BLANK_LOOKING
+
+
 def clean_nickname(nickname: object) -> str:
     """A nickname as stored and shown: NFC-normalized, whitespace collapsed, at most 20
-    characters, no control or format characters (ValueError naming them); "" means none."""
+    characters, no control or format characters (ValueError naming them; a zero-width
+    joiner only inside an emoji sequence), at least one visible character; "" means none."""
     if not isinstance(nickname, str):
         raise TypeError(f"nickname must be a string, got {type(nickname).__name__}")
     nickname = unicodedata.normalize("NFC", nickname)
     nickname = re.sub(r"\s+", " ", nickname).strip()
-    bad = sorted({f"U+{ord(c):04X}" for c in nickname if unicodedata.category(c) in _UNPRINTABLE})
+    joins = {i for i, c in enumerate(nickname) if c == ZWJ and _joins_emoji(nickname, i)}
+    bad = sorted({
+        f"U+{ord(c):04X}"
+        for i, c in enumerate(nickname)
+        if unicodedata.category(c) in _UNPRINTABLE and i not in joins
+    })  # fmt: skip
     if bad:
         raise ValueError(f"nickname must be printable text; it holds {', '.join(bad[:3])}")
+    if nickname and not any(_visible(c) for c in nickname):
+        raise ValueError("nickname must have a visible character; it shows as blank")
     if len(nickname) > MAX_NICKNAME_CHARS:
         raise ValueError(
             f"nickname must be at most {MAX_NICKNAME_CHARS} characters, got {len(nickname):,}"

@@ -326,6 +326,10 @@ def test_a_version_4_database_gains_the_quiz_tables_and_keeps_its_surveys(tmp_pa
         ("e\u0301", "\u00e9"),  # NFC: one character, as typed on another keyboard
         ("x" * 20, "x" * 20),
         ("   ", ""),
+        ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),  # a family: joiners inside an emoji
+        ("❤\ufe0f\u200d🔥 Ada", "❤\ufe0f\u200d🔥 Ada"),  # after a variation selector
+        ("👍🏽\u200d👍", "👍🏽\u200d👍"),  # after a skin tone
+        ("Ada\u3164", "Ada\u3164"),  # a filler beside a visible name is harmless
     ],
 )
 def test_a_nickname_is_cleaned(raw, stored) -> None:
@@ -341,6 +345,13 @@ def test_a_nickname_is_cleaned(raw, stored) -> None:
         ("a\u200bb", ValueError, "U\\+200B"),  # zero-width space
         ("a\x00b", ValueError, "U\\+0000"),
         ("a\ue000", ValueError, "U\\+E000"),  # private use
+        ("\u3164", ValueError, "visible character"),  # Hangul filler: a blank name
+        ("\u2800\u2800", ValueError, "visible character"),  # Braille blank
+        ("\u3164 \u115f", ValueError, "visible character"),
+        ("\u0301", ValueError, "visible character"),  # a combining accent on nothing
+        ("a\u200db", ValueError, "U\\+200D"),  # a joiner between letters
+        ("👨\u200d", ValueError, "U\\+200D"),  # a joiner at the end
+        ("\u200d👨", ValueError, "U\\+200D"),
         (None, TypeError, "nickname must be a string"),
         (7, TypeError, "nickname must be a string"),
     ],
