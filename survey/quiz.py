@@ -26,6 +26,7 @@ the survey store's (survey/store.py); the same database holds both.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import json
 import math
 import re
@@ -46,6 +47,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    case,
     delete,
     func,
     insert,
@@ -434,6 +436,22 @@ class QuizStore:
         code = security.normalize_join_code(code)
         return None if code is None else self._quiz_where(quizzes_table.c.join_code == code)
 
+    def recent_open_quizzes(self, hours: float) -> int:
+        """How many quizzes created in the last `hours` hours are not finished (their
+        position is before the end of their questions): counted, with the open surveys,
+        against the storage anonymous creations may use."""
+        since = _now_minute() - dt.timedelta(hours=hours)
+        t, questions = quizzes_table, quiz_questions_table
+        count = (
+            select(func.count()).where(questions.c.quiz_id == t.c.id).correlate(t).scalar_subquery()
+        )
+        with self.store._reading() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).where(t.c.created_at >= since, t.c.position < count)
+                ).scalar_one()
+            )
+
     def state(self, quiz_id: int) -> tuple[int, bool, float | None] | None:
         """(position, revealed, deadline) only: what a phone polls, one small read."""
         t = quizzes_table
@@ -459,7 +477,8 @@ class QuizStore:
         self, quiz_id: int, admin_key: str, position: int, *, seconds: float | None = None
     ) -> None:
         """Put question `position` on show, unrevealed (a position past the last: the
-        summary), with a countdown of `seconds` (None: the quiz's own; 0: none)."""
+        summary), with a countdown of `seconds` (None: the quiz's own; 0: none). A position
+        before the one on show comes back revealed, with no countdown: it stays closed."""
         self._require_admin(quiz_id, admin_key)
         quiz = self.get_quiz(quiz_id)
         assert quiz is not None
@@ -472,10 +491,18 @@ class QuizStore:
         seconds = quiz.countdown_s if seconds is None else seconds
         on_show = 0 <= position < len(quiz.questions)
         deadline = quiz_clock() + seconds if seconds and on_show else None
+        # Going back (to a question the class has moved past, e.g. "Back" from the summary)
+        # shows it closed and revealed: a question never reopens once answered and shown.
+        # One statement, comparing with the position stored (SET reads the old row).
+        back = quizzes_table.c.position > position
         self.store._write(
             update(quizzes_table)
             .where(quizzes_table.c.id == quiz_id)
-            .values(position=position, revealed=False, deadline=deadline)
+            .values(
+                position=position,
+                revealed=back,
+                deadline=case((back, None), else_=literal(deadline, Float)),
+            )
         )
 
     def reveal(self, quiz_id: int, admin_key: str) -> None:

@@ -195,12 +195,12 @@ FULL = "full"
 UNREACHABLE = "unreachable"
 FAILED = "failed"
 STORAGE_FAULTS = {
-    BUSY: "the survey database is busy with other answers",
-    DAMAGED: "the survey database file is damaged (it is not a database, or it was cut short)",
-    READ_ONLY: "the survey database is read-only, so nothing can be saved",
-    FULL: "the disk that holds the survey database is full",
-    UNREACHABLE: "the survey database cannot be opened",
-    FAILED: "the survey database reported an error",
+    BUSY: "the class database (surveys and quizzes) is busy with other answers",
+    DAMAGED: "the class database file is damaged (it is not a database, or it was cut short)",
+    READ_ONLY: "the class database is read-only, so nothing can be saved",
+    FULL: "the disk that holds the class database is full",
+    UNREACHABLE: "the class database cannot be opened",
+    FAILED: "the class database reported an error",
 }
 
 

@@ -106,6 +106,19 @@ forget_managed = LECTURER.forget  # "New quiz"
 keep_browser_in_step = LECTURER.keep_browser_in_step
 
 
+def manages_open_quiz(quizzes: survey.QuizStore) -> bool:
+    """Whether this browser holds a valid lecturer key of a quiz that is not finished."""
+    for code, admin_key in LECTURER.held():
+        found = quizzes.get_quiz_by_code(code)
+        if (
+            found is not None
+            and not found.finished
+            and quizzes.check_admin_key(found.id, admin_key)
+        ):
+            return True
+    return False
+
+
 def join_url(base_url: str, code: str) -> str:
     """The link students open: …/class-quiz?join=CODE."""
     return f"{base_url.rstrip('/')}/{URL_PATH}?{urlencode({'join': code})}"

@@ -32,7 +32,7 @@ SUBMIT_MESSAGES = {
 
 
 def show_fault(reason: str, *, student: bool) -> None:
-    message = survey_model.fault_message(reason, student=student)
+    message = survey_model.fault_message(reason, student=student, activity="quiz")
     (st.warning if reason == survey.store.BUSY else st.error)(message)
 
 
@@ -218,7 +218,7 @@ def save_nickname(quiz_id: int, token: str) -> None:
         return
     except survey.StorageError as error:
         st.session_state["quiz_nickname_problem"] = survey_model.fault_message(
-            error.reason, student=True
+            error.reason, student=True, activity="quiz"
         )
         return
     st.session_state[f"quiz_nickname_{quiz_id}"] = saved or ""
@@ -256,7 +256,7 @@ def nickname_box(quiz: survey.Quiz, token: str) -> None:
 def student_view(raw_code: str) -> None:
     refused = survey_model.lookup_refused(store)
     if refused is not None:
-        st.warning(survey_model.limit_message("guess", refused))
+        st.warning(survey_model.limit_message("guess", refused, activity="quiz"))
         return
     found = quizzes.get_quiz_by_code(raw_code)
     if found is None:
@@ -416,9 +416,12 @@ def create_view() -> None:
         st.warning(f"A quiz holds at most {survey.MAX_QUESTIONS} questions: untick some.")
     if st.button("Create quiz", key="quiz_create", type="primary", icon=":material/quiz:",
                  disabled=not 1 <= n <= survey.MAX_QUESTIONS or quizzes.read_only):  # fmt: skip
-        refused = survey_model.create_refused(store)
+        refused = survey_model.create_refused(
+            store,
+            lambda: survey_model.manages_a_survey(store) or model.manages_open_quiz(quizzes),
+        )
         if refused is not None:
-            st.warning(survey_model.limit_message("create", refused))
+            st.warning(survey_model.limit_message("create", refused, activity="quiz"))
             return
         try:
             created = quizzes.create_quiz(title or "Class quiz", questions, epsilon=epsilon,
@@ -570,7 +573,7 @@ def lecturer_view(raw_code: str) -> None:
         st.title("Class quiz")
         refused = survey_model.lookup_refused(store)
         if refused is not None:
-            st.warning(survey_model.limit_message("guess", refused))
+            st.warning(survey_model.limit_message("guess", refused, activity="quiz"))
             return
         survey_model.record_guess(store)
         st.warning(

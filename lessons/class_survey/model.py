@@ -13,6 +13,7 @@ import io
 import ipaddress
 import os
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
@@ -142,29 +143,44 @@ def tap_allowed(store: survey.SurveyStore, token: str) -> bool:
 
 
 def manages_a_survey(store: survey.SurveyStore) -> bool:
-    """Whether this browser holds a valid lecturer key: one this session created or opened
-    (kept after "Start a new survey"), or the one in its cookie."""
-    held = list(st.session_state.get(ADMIN_KEYS_KEY, {}).items())
-    cookie = browser.cookie(MANAGE_COOKIE)
-    if cookie is not None and "." in cookie:
-        held.append(tuple(cookie.split(".", 1)))
-    for code, admin_key in held:
+    """Whether this browser holds a valid lecturer key of an open survey: one this session
+    created or opened (kept after "Start a new survey"), or the one in its cookie."""
+    for code, admin_key in LECTURER.held():
         found = store.get_by_code(code)
-        if found is not None and store.check_admin_key(found.id, admin_key):
+        if found is not None and found.is_open and store.check_admin_key(found.id, admin_key):
             return True
     return False
 
 
-def create_refused(store: survey.SurveyStore) -> str | None:
-    """None when this browser may create a survey now; else "session" (this session's own
-    allowance is used up) or "storage" (too many open surveys were created recently, and
-    this browser manages none: a lecturer is never locked out by strangers)."""
+ACTIVITIES = {"survey": "class survey", "quiz": "class quiz"}  # what each page calls itself
+
+
+def _plural(activity: str) -> str:
+    return f"{activity.split()[-1]}zes" if activity.endswith("quiz") else f"{activity}s"
+
+
+def recent_open_activities(store: survey.SurveyStore) -> int:
+    """Open surveys and unfinished quizzes created in the last RECENT_HOURS hours: together
+    they bound the storage anonymous creations may use."""
+    return store.recent_open_surveys(RECENT_HOURS) + survey.QuizStore(store).recent_open_quizzes(
+        RECENT_HOURS
+    )
+
+
+def create_refused(
+    store: survey.SurveyStore, manages_open: Callable[[], bool] | None = None
+) -> str | None:
+    """None when this browser may create a survey or quiz now; else "session" (this
+    session's own allowance is used up) or "storage" (too many open surveys and quizzes
+    were created recently, and this browser manages no open one: a lecturer who is running
+    one is never locked out by strangers). `manages_open` tells whether this browser runs an
+    open activity (default: an open survey)."""
     if not _check(store, "create", "session", _session_limit_key()):
         return "session"
-    if store.recent_open_surveys(RECENT_HOURS) >= MAX_RECENT_OPEN_SURVEYS and not manages_a_survey(
-        store
-    ):
-        return "storage"
+    if recent_open_activities(store) >= MAX_RECENT_OPEN_SURVEYS:
+        manages = manages_open if manages_open is not None else lambda: manages_a_survey(store)
+        if not manages():
+            return "storage"
     return None
 
 
@@ -173,21 +189,24 @@ def count_create(store: survey.SurveyStore) -> None:
     _allow(store, "create", "session", _session_limit_key())
 
 
-def limit_message(action: str, who: str) -> str:
-    """What to tell someone over a limit."""
+def limit_message(action: str, who: str, *, activity: str = "survey") -> str:
+    """What to tell someone over a limit, naming the page's own activity ("survey" or
+    "quiz")."""
+    name = ACTIVITIES[activity]
     if action == "create" and who == "storage":
         return (
-            f"This app already holds {MAX_RECENT_OPEN_SURVEYS:,} open surveys created in the "
-            f"last {RECENT_HOURS:.0f} hours, the most it keeps for new lecturers. Try again "
-            "later, or ask whoever runs the app to close old surveys. A browser that already "
-            "manages a survey can still create one."
+            f"This app already holds {MAX_RECENT_OPEN_SURVEYS:,} open class surveys and "
+            f"quizzes created in the last {RECENT_HOURS:.0f} hours, the most it keeps for new "
+            "lecturers. Try again later, or ask whoever runs the app to close old ones. A "
+            f"browser that is running an open {name} can still create one."
         )
     events, window = LIMITS[(action, "session" if who == "storage" else who)]
     span = "a minute" if window <= 60 else f"{window / 60:.0f} minutes"
     if action == "create":
         return (
-            f"At most {events} surveys can be created from this browser in {span}. Wait a "
-            "few minutes, then create it again; the surveys you made keep running."
+            f"At most {events} class surveys and quizzes can be created from this browser in "
+            f"{span}. Wait a few minutes, then create it again; the {_plural(name)} you made "
+            "keep running."
         )
     source = "this browser" if who == "session" else "your network"
     return (
@@ -269,6 +288,15 @@ class LecturerMemory:
             return None
         code, key = value.split(".", 1)
         return (code, key) if code and key else None
+
+    def held(self) -> list[tuple[str, str]]:
+        """Every (code, admin key) this session holds, and the one in this browser's cookie
+        (unchecked)."""
+        held = list(st.session_state.get(self.keys, {}).items())
+        cookie = browser.cookie(self.cookie)
+        if cookie is not None and "." in cookie:
+            held.append(tuple(cookie.split(".", 1)))
+        return held
 
     def forget(self) -> None:
         """The "start a new one" button (a callback): this session stops returning to the
@@ -356,26 +384,27 @@ def qr_png(text: str) -> bytes:
 # -- storage faults --------------------------------------------------------------------
 _STUDENT_FAULTS = {
     survey.store.BUSY: (
-        "The survey is busy: many answers are arriving at once. Your answer was not "
+        "The {name} is busy: many answers are arriving at once. Your answer was not "
         "recorded. Tap again."
     ),
 }
 _STUDENT_FAULT = (
-    "The survey cannot record answers right now: {what}. Your answer was not recorded. "
+    "The {name} cannot record answers right now: {what}. Your answer was not recorded. "
     "Tell your lecturer."
 )
 _LECTURER_FAULTS = {
     survey.store.BUSY: "Another program is holding the database. Try again in a moment.",
     survey.store.DAMAGED: (
-        "No survey can be shown or saved. Stop the app, move the file var/survey.sqlite3 "
-        "aside (keep it: the answers may be recoverable) and start the app again; it "
-        "creates a new, empty database. If you set SURVEY_DB_URL, check that database."
+        "No {activity} can be shown or saved. Stop the app, move the file "
+        "var/survey.sqlite3 aside (keep it: the answers may be recoverable) and start the app "
+        "again; it creates a new, empty database. If you set SURVEY_DB_URL, check that "
+        "database."
     ),
     survey.store.READ_ONLY: (
-        "Results can still be shown, but nothing can be saved: no new survey, no answers, "
-        "no closing or reset. Make the folder var/ and the file var/survey.sqlite3 "
-        "writable by the user who runs the app (or set SURVEY_DB_DIR to a writable "
-        "folder), then restart the app."
+        "Results can still be shown, but nothing can be saved: no new {activity}, no "
+        "answers, no {moves}. Make the folder var/ and the file var/survey.sqlite3 writable "
+        "by the user who runs the app (or set SURVEY_DB_DIR to a writable folder), then "
+        "restart the app."
     ),
     survey.store.FULL: (
         "Answers already saved are kept and shown, but new ones cannot be saved. Free "
@@ -387,15 +416,19 @@ _LECTURER_FAULTS = {
     ),
     survey.store.FAILED: "The server's log has the database's own message.",
 }
+_MOVES = {"survey": "closing or reset", "quiz": "moving to the next question or revealing"}
 
 
-def fault_message(reason: str, *, student: bool) -> str:
-    """What a student or the lecturer reads when the survey database fails (`reason`, from
-    survey.StorageError): what happened and, for the lecturer, what to do. Never SQL."""
+def fault_message(reason: str, *, student: bool, activity: str = "survey") -> str:
+    """What a student or the lecturer reads when the class database fails (`reason`, from
+    survey.StorageError), naming the page's own activity: what happened and, for the
+    lecturer, what to do. Never SQL."""
     what = survey.STORAGE_FAULTS[reason]
+    name = ACTIVITIES[activity]
     if student:
-        return _STUDENT_FAULTS.get(reason, _STUDENT_FAULT.format(what=what))
-    return f"The class survey cannot work normally: {what}. {_LECTURER_FAULTS[reason]}"
+        return _STUDENT_FAULTS.get(reason, _STUDENT_FAULT).format(name=name, what=what)
+    advice = _LECTURER_FAULTS[reason].format(activity=activity, moves=_MOVES[activity])
+    return f"The {name} cannot work normally: {what}. {advice}"
 
 
 # -- results ---------------------------------------------------------------------------

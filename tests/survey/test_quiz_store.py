@@ -208,6 +208,29 @@ def test_reveal_and_the_countdown_stop_answers(quizzes, monkeypatch) -> None:
     assert finished.finished and finished.current is None and finished.deadline is None
 
 
+def test_a_question_stays_closed_once_the_class_moved_past_it(quizzes, monkeypatch) -> None:
+    """Finding: after question 2 was revealed, Summary → Back reopened it with a fresh
+    countdown, and a student scored on the revealed answer. Going back shows it revealed,
+    with no countdown, and takes no answer; going forward opens a question as before."""
+    now = [1_000_000.0]
+    monkeypatch.setattr(quiz_module, "quiz_clock", lambda: now[0])
+    new = quizzes.create_quiz("T", _questions(), countdown_s=30)
+    qid, key = new.quiz.id, new.admin_key
+    quizzes.show(qid, key, 0)
+    quizzes.show(qid, key, 1)
+    quizzes.reveal(qid, key)
+    quizzes.show(qid, key, 2)  # the last one, never revealed
+    quizzes.show(qid, key, 3)  # the summary
+    for back_to in (2, 1, 0):  # "Back", or any move back
+        quizzes.show(qid, key, back_to)
+        quiz = quizzes.get_quiz(qid)
+        assert quiz.position == back_to and quiz.revealed and quiz.deadline is None
+        assert quizzes.submit(qid, back_to, _token(), 0) is SubmitResult.CLOSED
+    quizzes.show(qid, key, 3)  # on to the summary again, then a fresh quiz's start
+    quizzes.show(qid, key, 3)  # staying put moves nothing back
+    assert quizzes.get_quiz(qid).finished
+
+
 @pytest.mark.parametrize("position", [-1, 3, 99, "0", True, None])
 def test_a_forged_question_is_unknown(quizzes, position) -> None:
     new = quizzes.create_quiz("T", _questions())

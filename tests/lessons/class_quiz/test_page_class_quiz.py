@@ -388,3 +388,24 @@ def test_nothing_in_a_private_phones_session_holds_a_choice(store) -> None:
         f"quiz_private_{quiz.id}_0",
     }
     assert phone.session_state[f"quiz_stored_{quiz.id}_0"] == 3
+
+
+def test_back_from_the_summary_shows_the_last_question_closed(store) -> None:
+    """Finding: Summary → Back reopened a revealed question with a fresh countdown, and a
+    student tapped the revealed answer and scored. Back shows it revealed, without a
+    Reveal button, and the phone gets no answer buttons."""
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    lecturer.button(key="quiz_start").click().run()
+    for _ in range(2):
+        lecturer.button(key="quiz_next").click().run()
+    lecturer.button(key="quiz_reveal").click().run()
+    lecturer.button(key="quiz_next").click().run()  # "Summary"
+    assert "The quiz is over" in words(lecturer)
+    lecturer.button(key="quiz_back").click().run()
+    assert not lecturer.exception
+    assert "Question 3 of 3" in words(lecturer)
+    assert "quiz_reveal" not in [b.key for b in lecturer.button]
+    phone = page(join=code)
+    assert not answer_buttons(phone) and "The answer:" in words(phone)
+    assert "This question is closed: you did not answer it." in words(phone)

@@ -17,9 +17,11 @@ from streamlit.testing.v1 import AppTest
 import survey
 from lessons.class_survey import model
 from survey import security
+from ui import browser
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "lessons" / "class_survey" / "page.py")
+QUIZ_PAGE = str(ROOT / "lessons" / "class_quiz" / "page.py")
 
 
 @pytest.fixture
@@ -56,7 +58,7 @@ def test_one_browser_session_creates_at_most_five_surveys_in_ten_minutes(store):
     press_create(lecturer)
     assert "manage" not in lecturer.query_params
     assert [w.value for w in lecturer.warning] == [model.limit_message("create", "session")]
-    assert "At most 5 surveys" in lecturer.warning[0].value
+    assert "At most 5 class surveys and quizzes" in lecturer.warning[0].value
     assert n_surveys(store) == 5
 
 
@@ -267,3 +269,49 @@ def test_the_default_limits_leave_room_for_a_class_and_refuse_a_flood():
     assert model.LIMITS[("create", "session")][0] <= 10
     assert ("join", "address") not in model.LIMITS  # joins to real surveys are never counted
     assert ("create", "address") not in model.LIMITS
+
+
+def test_quizzes_count_toward_the_storage_bound_and_only_an_open_activity_gets_past_it(
+    store, monkeypatch
+):
+    """Finding: 60 quizzes from 60 fresh sessions were all created past the bound (quizzes
+    were not counted), and a lecturer cookie from any earlier, closed survey got past it.
+    Quizzes count; only a browser running an open survey or quiz is let through."""
+    from lessons.class_quiz import model as quiz_model
+
+    monkeypatch.setattr(model, "MAX_RECENT_OPEN_SURVEYS", 4)
+    quizzes = survey.QuizStore(store)
+    question = survey.QuizQuestion("Q?", ("a", "b"), 0, "")
+    made = [quizzes.create_quiz(f"Q{i}", [question]) for i in range(3)]
+    done = quizzes.create_quiz("done", [question])
+    quizzes.show(done.quiz.id, done.admin_key, 1)  # finished: no longer counted
+    assert model.recent_open_activities(store) == 3
+    closed = store.create_survey("closed?", survey.two_coins())
+    store.close(closed.survey.id, closed.admin_key)
+    assert model.recent_open_activities(store) == 3
+    open_one = store.create_survey("open?", survey.two_coins())  # the fourth open activity
+    assert model.recent_open_activities(store) == 4
+
+    def quiz_creator(cookies: dict[str, str]) -> AppTest:
+        monkeypatch.setattr(browser, "cookie", lambda name: cookies.get(name))
+        at = AppTest.from_file(QUIZ_PAGE, default_timeout=30).run()
+        if "manage" in at.query_params:  # back to the quiz it runs: "New quiz" first
+            at.button(key="quiz_new").click().run()
+        at.multiselect(key="quiz_lessons").set_value(["laplace"]).run()
+        at.button(key="quiz_create").click().run()
+        assert not at.exception
+        return at
+
+    stranger = quiz_creator({})
+    assert stranger.warning[0].value == model.limit_message("create", "storage", activity="quiz")
+    assert "open class surveys and quizzes" in stranger.warning[0].value
+    refused = model.limit_message("create", "storage", activity="quiz")
+    closed_cookie = {"survey_manage": f"{closed.survey.code}.{closed.admin_key}"}
+    at = quiz_creator(closed_cookie)  # a closed survey's key: no
+    assert "manage" not in at.query_params and at.warning[0].value == refused
+    at = quiz_creator({quiz_model.MANAGE_COOKIE: f"{done.quiz.code}.{done.admin_key}"})
+    assert "manage" not in at.query_params and at.warning[0].value == refused
+    running_quiz = {quiz_model.MANAGE_COOKIE: f"{made[0].quiz.code}.{made[0].admin_key}"}
+    assert "manage" in quiz_creator(running_quiz).query_params
+    running_survey = {"survey_manage": f"{open_one.survey.code}.{open_one.admin_key}"}
+    assert "manage" in quiz_creator(running_survey).query_params
