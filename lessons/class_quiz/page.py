@@ -123,7 +123,9 @@ def _follow(quiz_id: int, token: str) -> None:
     outcome = st.session_state.get(outcome_key(quiz.id, quiz.position))
     left = quiz.seconds_left()
     k = len(question.options)
-    if sent is None and not quiz.revealed and (left is None or left > 0):
+    if sent is None and quizzes.read_only:
+        show_fault(survey.store.READ_ONLY, student=True)  # no buttons that fail when tapped
+    elif sent is None and not quiz.revealed and (left is None or left > 0):
         if quiz.private:
             private_choice.ask(
                 private_key(quiz.id, quiz.position),
@@ -460,15 +462,29 @@ def projector(quiz_id: int, admin_key: str) -> None:
         show_fault(error.reason, student=False)
 
 
+LECTURER_FAULT_KEY = "quiz_lecturer_fault"  # a Start/Next/Reveal/Back that could not save
+
+
 def _move(quiz_id: int, admin_key: str, position: int) -> None:
-    quizzes.show(quiz_id, admin_key, position)
+    """Start / Next / Summary / Back (a callback): a storage fault is told in words on the
+    projector, never as a traceback."""
+    try:
+        quizzes.show(quiz_id, admin_key, position)
+    except survey.StorageError as error:
+        st.session_state[LECTURER_FAULT_KEY] = error.reason
 
 
 def _reveal(quiz_id: int, admin_key: str) -> None:
-    quizzes.reveal(quiz_id, admin_key)
+    try:
+        quizzes.reveal(quiz_id, admin_key)
+    except survey.StorageError as error:
+        st.session_state[LECTURER_FAULT_KEY] = error.reason
 
 
 def _projector(quiz_id: int, admin_key: str) -> None:
+    fault = st.session_state.pop(LECTURER_FAULT_KEY, None)
+    if fault is not None:
+        show_fault(fault, student=False)
     quiz = quizzes.get_quiz(quiz_id)
     if quiz is None:
         st.error("This quiz no longer exists.")
@@ -483,7 +499,8 @@ def _projector(quiz_id: int, admin_key: str) -> None:
             f"**{len(quiz.questions)} questions.** Students join now, then press Start."
         )
         buttons[0].button("Start", key="quiz_start", type="primary", shortcut="Right",
-                          on_click=_move, args=(quiz.id, admin_key, 0))  # fmt: skip
+                          on_click=_move, args=(quiz.id, admin_key, 0),
+                          disabled=quizzes.read_only)  # fmt: skip
         return
     if quiz.finished:
         status.markdown("**The quiz is over.** Share correct per question:")
@@ -492,6 +509,7 @@ def _projector(quiz_id: int, admin_key: str) -> None:
             key="quiz_back",
             on_click=_move,
             args=(quiz.id, admin_key, len(quiz.questions) - 1),
+            disabled=quizzes.read_only,
         )
         st.dataframe(model.summary(quiz, counts), hide_index=True, width="stretch")
         scores_table(quiz)
@@ -506,10 +524,12 @@ def _projector(quiz_id: int, admin_key: str) -> None:
     )
     if not quiz.revealed:
         buttons[0].button("Reveal", key="quiz_reveal", type="primary", shortcut="V",
-                          on_click=_reveal, args=(quiz.id, admin_key))  # fmt: skip
+                          on_click=_reveal, args=(quiz.id, admin_key),
+                          disabled=quizzes.read_only)  # fmt: skip
     last = quiz.position + 1 == len(quiz.questions)
     buttons[1].button("Summary" if last else "Next", key="quiz_next", shortcut="Right",
-                      on_click=_move, args=(quiz.id, admin_key, quiz.position + 1))  # fmt: skip
+                      on_click=_move, args=(quiz.id, admin_key, quiz.position + 1),
+                      disabled=quizzes.read_only)  # fmt: skip
     st.markdown(f"### {text.plain(question.prompt)}")
     if not quiz.revealed:
         st.markdown(option_lines(question))
@@ -582,6 +602,8 @@ def lecturer_view(raw_code: str) -> None:
         )
         return
     st.markdown(f"#### {text.plain(found.title)}")
+    if quizzes.read_only:
+        show_fault(survey.store.READ_ONLY, student=False)
     default_base, note = survey_model.base_url_guess(st.context.url,
                                                      st.get_option("server.address"))  # fmt: skip
     base = st.session_state.get("quiz_base_url", default_base)

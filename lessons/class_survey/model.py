@@ -387,6 +387,9 @@ _STUDENT_FAULTS = {
         "The {name} is busy: many answers are arriving at once. Your answer was not "
         "recorded. Tap again."
     ),
+    survey.store.READ_ONLY: (
+        "The {name} cannot take answers right now: {what}. Tell your lecturer."
+    ),
 }
 _STUDENT_FAULT = (
     "The {name} cannot record answers right now: {what}. Your answer was not recorded. "
