@@ -36,7 +36,17 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 COOKIE_SCRIPT = re.compile(r'document\.cookie = ("(?:[^"\\]|\\.)*");')
-WIDGET_KINDS = ("slider", "button", "radio", "selectbox", "number_input", "checkbox")
+WIDGET_KINDS = (
+    "slider",
+    "button",
+    "radio",
+    "selectbox",
+    "number_input",
+    "checkbox",
+    "multiselect",
+    "text_input",
+    "text_area",
+)
 
 
 class ProtocolError(RuntimeError):

@@ -325,3 +325,40 @@ def component_data(at: AppTest, key: str) -> dict:
     """The JSON data the components-v2 component with `key` was given on the last run."""
     (component,) = [node for node in at.get("bidi_component") if node.proto.id.endswith(f"-{key}")]
     return json.loads(component.proto.json)
+
+
+def send_forged(at: AppTest, node, **fields) -> AppTest:
+    """Rerun `at` with widget `node`'s state replaced by a forged one, as a modified browser
+    could send it (`fields` of Streamlit's WidgetState: string_value, int_value,
+    double_value, bool_value, string_array_value, double_array_value, …). Internals: tests
+    only."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    states = at._tree.get_widget_states()
+    kept = [w for w in states.widgets if w.id != node.id]
+    del states.widgets[:]
+    states.widgets.extend(kept)
+    forged = WidgetState(id=node.id)
+    for name, value in fields.items():
+        target = getattr(forged, name)
+        if name.endswith("_array_value"):
+            target.data.extend(value)
+        else:
+            setattr(forged, name, value)
+    states.widgets.append(forged)
+    return at._run(states)
+
+
+# Per widget kind, forged values of the kind's own wire type that no honest browser sends.
+FORGERIES: dict[str, list[dict]] = {
+    "multiselect": [{"string_array_value": ["no such option"]}, {"string_array_value": ["x"] * 50}],
+    "radio": [{"string_value": "99"}, {"string_value": "<b>no</b>"}],
+    "selectbox": [{"string_value": "no such option"}],
+    "select_slider": [{"string_array_value": ["1e308"]}, {"string_array_value": ["a", "b", "c"]}],
+    "slider": [{"double_array_value": [1e308]}, {"double_array_value": [-1e308, 1e308]}],
+    "number_input": [{"double_value": 1e308}, {"double_value": -99.0}, {"int_value": 10**15}],
+    "text_input": [{"string_value": "x" * 100_000}],
+    "text_area": [{"string_value": "x\n" * 100_000}],
+    "checkbox": [{"bool_value": True}],
+    "toggle": [{"bool_value": True}],
+}

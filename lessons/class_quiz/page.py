@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 
 import streamlit as st
 
@@ -287,7 +288,8 @@ def add_custom() -> None:
     """Form callback: validate the lecturer's own question and keep it."""
     prompt = st.session_state.get("quiz_own_prompt", "")
     options = model.parse_options(st.session_state.get("quiz_own_options", ""))
-    correct = int(st.session_state.get("quiz_own_correct", 1)) - 1
+    correct = st.session_state.get("quiz_own_correct", 1)
+    correct = int(correct) - 1 if isinstance(correct, int | float) and math.isfinite(correct) else 0
     explanation = st.session_state.get("quiz_own_explanation", "")
     try:
         question = survey.QuizQuestion(prompt, options, correct, explanation)
@@ -311,12 +313,12 @@ def picked_questions() -> list[survey.QuizQuestion]:
     chosen = st.multiselect(
         "Questions from these lessons",
         list(titles),
-        format_func=titles.get,
+        format_func=lambda folder: titles.get(folder, "?"),
         key="quiz_lessons",
         placeholder="Pick one or more lessons",
     )
     picked: list[survey.QuizQuestion] = []
-    for folder in chosen:
+    for folder in [f for f in chosen if f in titles]:  # a forged value names no lesson
         with st.expander(titles[folder], expanded=True):
             for i, question in enumerate(model.lesson_questions(folder)):
                 if st.checkbox(text.plain(question.prompt), value=True,
@@ -412,6 +414,8 @@ def create_view() -> None:
         horizontal=True,
         key="quiz_countdown",
     )
+    if countdown not in model.COUNTDOWNS:  # only a forged value: the default
+        countdown = model.COUNTDOWNS[0]
     n = len(questions)
     st.markdown(f"**{n} {'question' if n == 1 else 'questions'}** in this quiz.")
     if n > survey.MAX_QUESTIONS:
