@@ -7,7 +7,7 @@ import streamlit as st
 
 import lessons.preload  # noqa: F401  (imported once per process, it freezes the lessons' code)
 from lessons.catalogue import HOME, MOVED, Lesson, all_pages, by_folder, neighbours
-from ui import browser, classroom, links, notebook, userdata
+from ui import browser, classroom, links, notebook, pace, userdata
 
 # Presenter mode gives the projector the whole width: the sidebar starts collapsed (its
 # ">" button still opens it, e.g. to turn presenter mode off).
@@ -17,6 +17,8 @@ st.set_page_config(
     layout="wide",
     initial_sidebar_state="collapsed" if classroom.presenting_at_start() else "auto",
 )
+if not pace.allow_run():  # one session flooding reruns must not stall the room
+    pace.slow_down()
 st.html(Path(__file__).parent / "ui" / "style.css")
 browser.fit_formulas()  # a formula wider than a phone is scaled down to fit
 links.guard_start()
