@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import os
 import secrets
 import shutil
@@ -27,6 +26,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -34,6 +34,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "deploy" / "haproxy.cfg"
 MAX_WORKERS = 8  # the server lines deploy/haproxy.cfg has
+FIRST_BACKOFF_S = 1.0  # a process that died is started again after this, doubling per
+MAX_BACKOFF_S = 30.0  # death in a row up to this; STEADY_S of life resets the doubling
+STEADY_S = 60.0
+PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the child gets when its parent dies
+
+
+def _die_with_parent() -> None:
+    """In a child, before exec: SIGTERM it when `make room` itself dies (even by SIGKILL),
+    so that no replica or HAProxy outlives the supervisor as an orphan."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 HAPROXY = shutil.which("haproxy") or "/usr/sbin/haproxy"
 
 
@@ -81,10 +96,14 @@ class Room:
         env: dict[str, str] | None = None,
         start_timeout_s: float = 90.0,
         balancer: bool = True,
+        die_with_parent: bool = False,
     ):
         if not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
             raise ValueError(f"workers must be an int in [1, {MAX_WORKERS}], got {workers!r}")
         self.balancer = balancer
+        # Only for a supervisor that starts every child from its main thread (`make room`):
+        # Linux sends the signal when the *thread* that started the child ends.
+        self.die_with_parent = die_with_parent
         if balancer and not Path(HAPROXY).exists():
             raise FileNotFoundError(
                 f"{HAPROXY} is missing: `sudo apt-get install haproxy` (make room installs it "
@@ -123,14 +142,35 @@ class Room:
         ]  # fmt: skip
         log = (self.log_dir / f"replica-{index + 1}.log").open("ab")
         core = self.replica_cores[index]
+
+        def before_exec() -> None:
+            if core is not None:  # every thread the replica starts inherits its core
+                os.sched_setaffinity(0, {core})
+            if self.die_with_parent:
+                _die_with_parent()
+
         process = subprocess.Popen(
             command,
             cwd=ROOT,
             env=self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
-            # Every thread the replica starts inherits its core (see replica_cores).
-            preexec_fn=None if core is None else functools.partial(os.sched_setaffinity, 0, {core}),
+            preexec_fn=before_exec if core is not None or self.die_with_parent else None,
+        )
+        log.close()
+        return process
+
+    def start_haproxy(self) -> subprocess.Popen:
+        haproxy_env = {**self.env, "PP_LISTEN": f"{self.host}:{self.port}"}
+        for index, port in enumerate(self.replica_ports, 1):
+            haproxy_env[f"PP_REPLICA_{index}"] = f"127.0.0.1:{port}"
+        log = (self.log_dir / "haproxy.log").open("ab")
+        process = subprocess.Popen(
+            [HAPROXY, "-db", "-f", str(CONFIG)],
+            env=haproxy_env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=_die_with_parent if self.die_with_parent else None,
         )
         log.close()
         return process
@@ -144,17 +184,7 @@ class Room:
             self.wait_healthy(self.replica_urls)
             if not self.balancer:  # replicas only (a bench measuring one process)
                 return self
-            haproxy_env = {**self.env, "PP_LISTEN": f"{self.host}:{self.port}"}
-            for index, port in enumerate(self.replica_ports, 1):
-                haproxy_env[f"PP_REPLICA_{index}"] = f"127.0.0.1:{port}"
-            log = (self.log_dir / "haproxy.log").open("ab")
-            self.haproxy = subprocess.Popen(
-                [HAPROXY, "-db", "-f", str(CONFIG)],
-                env=haproxy_env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-            log.close()
+            self.haproxy = self.start_haproxy()
             self.wait_healthy([self.url])
         except BaseException:
             self.stop()
@@ -180,6 +210,41 @@ class Room:
         self.replicas[index].send_signal(signal.SIGKILL)
         self.replicas[index].wait(timeout=10)
 
+    def supervise(self, stopping: threading.Event, *, say=print, poll_s: float = 0.5) -> None:
+        """Keep the room serving until `stopping` is set. A replica (or HAProxy) that
+        exits is started again on its own port after a backoff (FIRST_BACKOFF_S, doubling
+        for each death in a row up to MAX_BACKOFF_S; STEADY_S of life resets it), and every
+        death and restart is logged; the others serve on meanwhile (HAProxy's health checks
+        take a dead replica out and the restarted one back in)."""
+        names = [f"replica {i + 1}" for i in range(self.workers)] + ["haproxy"]
+        deaths = [0] * len(names)
+        due: list[float | None] = [None] * len(names)
+        started = [time.monotonic()] * len(names)
+        while not stopping.wait(poll_s):
+            processes = [*self.replicas, self.haproxy]
+            now = time.monotonic()
+            for i, process in enumerate(processes):
+                if process is None:
+                    continue
+                if process.poll() is None:
+                    if due[i] is None and now - started[i] >= STEADY_S:
+                        deaths[i] = 0
+                    continue
+                if due[i] is None:  # just died
+                    backoff = min(FIRST_BACKOFF_S * 2 ** deaths[i], MAX_BACKOFF_S)
+                    deaths[i] += 1
+                    due[i] = now + backoff
+                    say(f"{names[i]} exited ({process.returncode}); restarting it in "
+                        f"{backoff:.0f} s (death {deaths[i]} in a row)", flush=True)  # fmt: skip
+                elif now >= due[i]:
+                    if i < self.workers:
+                        self.replicas[i] = self.start_replica(i)
+                        fresh = self.replicas[i]
+                    else:
+                        self.haproxy = fresh = self.start_haproxy()
+                    due[i], started[i] = None, now
+                    say(f"{names[i]} restarted (pid {fresh.pid})", flush=True)
+
     def stop(self) -> None:
         for process in [self.haproxy, *self.replicas]:
             if process is not None and process.poll() is None:
@@ -202,17 +267,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--host", default="0.0.0.0")
     parser.add_argument("--port", type=int, default=8501)
+    parser.add_argument("--log-dir", type=Path, default=None)
     args = parser.parse_args(argv)
-    with Room(args.workers, host=args.host, port=args.port) as room:
+    stopping = threading.Event()
+
+    def stop(signum, _frame) -> None:  # Ctrl-C, or SIGTERM from Docker, systemd, Kubernetes
+        print(f"{signal.Signals(signum).name}: stopping the room", flush=True)
+        stopping.set()
+
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, stop)
+    with Room(
+        args.workers, host=args.host, port=args.port, log_dir=args.log_dir, die_with_parent=True
+    ) as room:
         print(f"{args.workers} replicas behind HAProxy: open {room.url}")
-        print(f"  replicas: {', '.join(room.replica_urls)}; logs in {room.log_dir}")
-        print("  Ctrl-C stops them all.")
-        with contextlib.suppress(KeyboardInterrupt):
-            while all(p.poll() is None for p in [room.haproxy, *room.replicas]):
-                time.sleep(1)
-        for index, process in enumerate(room.replicas, 1):
-            if process.poll() is not None:
-                print(f"replica {index} exited ({process.returncode}); stopping the room")
+        for index, (url, process) in enumerate(
+            zip(room.replica_urls, room.replicas, strict=True), 1
+        ):
+            print(f"  replica {index}: {url} (pid {process.pid})")
+        print(f"  haproxy pid {room.haproxy.pid}; logs in {room.log_dir}")
+        print("  A replica that dies is restarted; Ctrl-C stops them all.", flush=True)
+        room.supervise(stopping)
+    print("stopped: every replica and HAProxy", flush=True)
     return 0
 
 
