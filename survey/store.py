@@ -194,6 +194,7 @@ READ_ONLY = "read_only"
 FULL = "full"
 UNREACHABLE = "unreachable"
 FAILED = "failed"
+MISSING = "missing"
 STORAGE_FAULTS = {
     BUSY: "the class database (surveys and quizzes) is busy with other answers",
     DAMAGED: "the class database file is damaged (it is not a database, or it was cut short)",
@@ -201,6 +202,7 @@ STORAGE_FAULTS = {
     FULL: "the disk that holds the class database is full",
     UNREACHABLE: "the class database cannot be opened",
     FAILED: "the class database reported an error",
+    MISSING: "the class database file was removed or replaced while the app was running",
 }
 
 
@@ -299,6 +301,15 @@ def _check_bit(reported_bit: object) -> bool:
     raise ValueError(f"reported_bit must be 0, 1, True or False, got {reported_bit!r}")
 
 
+def _identity(path: Path | None) -> tuple[int, int] | None:
+    """(device, inode) of the file at `path`, or None when there is none."""
+    try:
+        found = os.stat(path)
+    except (OSError, TypeError):
+        return None
+    return found.st_dev, found.st_ino
+
+
 def _now_minute() -> dt.datetime:
     """UTC now, rounded down to the minute (seconds would only help to link people)."""
     now = dt.datetime.now(dt.UTC)
@@ -311,6 +322,7 @@ class SurveyStore:
     def __init__(self, url: str, *, pool_size: int = 10):
         self._pool_size = pool_size
         self.read_only = False
+        self._file_identity: tuple[int, int] | None = None
         try:
             self.url = make_url(url)
             self.is_sqlite = self.url.get_backend_name() == "sqlite"
@@ -338,6 +350,10 @@ class SurveyStore:
             os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
         ):  # a current schema needs no write to open: notice read-only files here
             self._open_read_only()
+        # The file this store opened (device, inode). SQLite keeps writing to an open file
+        # that was deleted or replaced, and every write would be acknowledged into nothing:
+        # each write first checks that the path still names this file.
+        self._file_identity = _identity(path) if path is not None else None
 
     def _engine(self, url):
         if self.is_sqlite:
@@ -404,6 +420,15 @@ class SurveyStore:
     def _require_writable(self) -> None:
         if self.read_only:
             raise StorageError(READ_ONLY)
+        if self._file_identity is not None:
+            now = _identity(self._sqlite_file())
+            if now != self._file_identity:
+                _LOG.error(
+                    "survey database file %s was removed or replaced while open: refusing "
+                    "writes (restart the app to open a new one)",
+                    self._sqlite_file(),
+                )
+                raise StorageError(MISSING) from None
 
     def __repr__(self) -> str:
         return f"SurveyStore({self.url.render_as_string(hide_password=True)!r})"

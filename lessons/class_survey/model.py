@@ -418,6 +418,11 @@ _LECTURER_FAULTS = {
         "is writable by the app; with a database server, check that it is running."
     ),
     survey.store.FAILED: "The server's log has the database's own message.",
+    survey.store.MISSING: (
+        "Nothing more is saved: answers sent since are refused, not lost unseen. Restart "
+        "the app, which opens a new, empty database (or put the file back from a backup "
+        "first), then start a new {activity}."
+    ),
 }
 _MOVES = {"survey": "closing or reset", "quiz": "moving to the next question or revealing"}
 

@@ -225,3 +225,30 @@ def test_a_malformed_database_url_is_unreachable_and_its_password_is_not_logged(
     logged = "\n".join(record.getMessage() for record in caplog.records)
     assert "cannot be used" in logged
     assert "s3cret" not in logged
+
+
+@pytest.mark.parametrize("how", ["deleted", "replaced"])
+def test_a_database_file_that_vanishes_refuses_writes_instead_of_acknowledging(
+    path, how, caplog
+) -> None:
+    """Finding: with the SQLite file deleted mid-class, the server kept writing to the
+    deleted file: ten more "Your answer is in", and after a restart the quiz was gone. The
+    store now sees that its path no longer names the file it opened, and says so."""
+    store = survey.SurveyStore(f"sqlite:///{path}")
+    quizzes = survey.QuizStore(store)
+    new = quizzes.create_quiz("Q", [survey.QuizQuestion("Q?", ("a", "b"), 0, "")])
+    quizzes.show(new.quiz.id, new.admin_key, 0)
+    assert quizzes.submit(new.quiz.id, 0, security.new_session_token(), 0).value == "accepted"
+    if how == "deleted":
+        path.unlink()
+    else:
+        copy = path.with_name("copy.sqlite3")
+        copy.write_bytes(path.read_bytes())
+        copy.replace(path)
+    with caplog.at_level("ERROR"), pytest.raises(survey.StorageError) as caught:
+        quizzes.submit(new.quiz.id, 0, security.new_session_token(), 1)
+    assert caught.value.reason == store_module.MISSING
+    assert "removed or replaced" in plain(caught.value) and "removed or replaced" in caplog.text
+    with pytest.raises(survey.StorageError, match="removed or replaced"):
+        store.create_survey("Another?", survey.two_coins())
+    store.dispose()
