@@ -99,6 +99,7 @@ bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_pages.py
 	$(BIN)/python bench/bench_browser.py
 	$(BIN)/python bench/bench_first_visit.py
+	$(BIN)/python bench/bench_flood.py
 	$(BIN)/python bench/bench_survey.py
 	$(BIN)/python bench/bench_upload.py
 	$(BIN)/python bench/bench_sessions.py

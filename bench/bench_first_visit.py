@@ -78,6 +78,12 @@ def new_page(browser):
     return context, context.new_page()
 
 
+# The targets (warm, on the 2-core software-rendered VM): a lesson is on screen within 1 s
+# and done drawing within 1.5 s. Every new lesson must meet both.
+SHOWN_TARGET_MS = 1_000
+SETTLED_TARGET_MS = 1_500
+
+
 def first_visit_ms(page, url: str) -> tuple[float, float]:
     """Open `url` (a new Streamlit session; the browser's cache already holds the app's
     scripts): (shown, settled) in ms from the navigation."""
@@ -132,16 +138,19 @@ def main() -> None:
 
     print(
         f"| lesson | cold: shown / settled (ms) | warm shown (ms), median of {WARM_PASSES} "
-        f"[range] | warm settled (ms) | warm settled ≤ 1 s |"
+        f"[range] | warm settled (ms) | shown ≤ {SHOWN_TARGET_MS:,} ms | settled ≤ "
+        f"{SETTLED_TARGET_MS:,} ms |"
     )
-    print("|---|---:|---:|---:|:---:|")
+    print("|---|---:|---:|---:|:---:|:---:|")
     for lesson in LESSONS:
         path = lesson.url_path
+        shown = statistics.median(p[path][0] for p in passes)
         settled = statistics.median(p[path][1] for p in passes)
         print(
             f"| {lesson.title} | {cold[path][0]:,.0f} / {cold[path][1]:,.0f} | "
             f"{warm(path, 0)} | {warm(path, 1)} | "
-            f"{'✓' if settled <= 1000 else '✗'} |"
+            f"{'✓' if shown <= SHOWN_TARGET_MS else '✗'} | "
+            f"{'✓' if settled <= SETTLED_TARGET_MS else '✗'} |"
         )
     print(f"\nCreate survey → projector shown: first {survey_cold:,.0f} ms, again "
           f"{survey_warm:,.0f} ms")  # fmt: skip
