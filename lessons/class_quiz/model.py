@@ -161,8 +161,8 @@ class Results:
 
 def results(question: survey.QuizQuestion, counts: list[int], epsilon: float | None) -> Results:
     """Raw shares of what was sent, and in private mode the debiased estimate of each
-    option's share (dp.grr_estimate_from_counts) with a 95% interval from dp.grr_variance,
-    cut to 0–100%."""
+    option's share (dp.grr_estimate_from_counts, projected onto shares that add up to 100%:
+    dp.project_counts) with a 95% interval from dp.grr_variance, cut to 0–100%."""
     k = len(question.options)
     sent = np.asarray(counts, dtype=float)
     n = int(sent.sum())
@@ -171,8 +171,12 @@ def results(question: survey.QuizQuestion, counts: list[int], epsilon: float | N
         estimate, low, high = share, share, share
         half, pull = 0.0, 0.0
     else:
-        estimate = dp.grr_estimate_from_counts(sent, epsilon) / n
-        shown = np.clip(estimate, 0.0, 1.0)
+        # The unbiased estimate can leave [0, 1] and need not add up to 100% once cut at 0
+        # (two answers once showed A 79%, B 0%, C 79%): the projector shows its Euclidean
+        # projection onto the shares that are ≥ 0 and add up to 1 (dp.project_counts, the
+        # k-ary lesson's post-processing; it costs no privacy).
+        estimate = dp.project_counts(dp.grr_estimate_from_counts(sent, epsilon), n) / n
+        shown = estimate
         sd = np.array([math.sqrt(dp.grr_variance(n, epsilon, k, float(f))) / n for f in shown])
         low, high = np.clip(estimate - Z95 * sd, 0, 1), np.clip(estimate + Z95 * sd, 0, 1)
         half = float(Z95 * sd.max())

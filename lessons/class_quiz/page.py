@@ -552,7 +552,8 @@ def _projector(quiz_id: int, admin_key: str) -> None:
     if quiz.private and result.n:
         st.caption(
             "Black ticks: what the phones sent. Bars: the debiased estimate of what the "
-            f"class chose, ± {text.percent(min(result.half_width, 1.0))} at most (95%). "
+            "class chose (the nearest shares that are never negative and add up to 100%), "
+            f"± {text.percent(min(result.half_width, 1.0))} at most (95%). "
             f"The raw shares sit up to {text.percent(result.pull)} from what the class "
             "would have answered: randomized response pulls every option toward the "
             "same share."

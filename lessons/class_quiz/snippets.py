@@ -15,11 +15,11 @@ PRIVATE_ESTIMATE = Snippet(
     epsilon = $epsilon  # each phone kept its choice with p = e^ε / (e^ε + k − 1)
     sent = np.array($sent)  # how many phones sent each option (A, B, ...)
     n, k = sent.sum(), len(sent)
-    estimate = dp.grr_estimate_from_counts(sent, epsilon) / n
-    shown = np.clip(estimate, 0, 1)
-    sd = np.sqrt([dp.grr_variance(int(n), epsilon, k, float(f)) for f in shown]) / n
+    # unbiased, then projected onto shares that are >= 0 and add up to 1 (post-processing)
+    estimate = dp.project_counts(dp.grr_estimate_from_counts(sent, epsilon), n) / n
+    sd = np.sqrt([dp.grr_variance(int(n), epsilon, k, float(f)) for f in estimate]) / n
     frame = pd.DataFrame({
-        "option": list("ABCDEF"[:k]), "sent share": sent / n, "estimate": shown,
+        "option": list("ABCDEF"[:k]), "sent share": sent / n, "estimate": estimate,
         "low": np.clip(estimate - 1.96 * sd, 0, 1), "high": np.clip(estimate + 1.96 * sd, 0, 1),
     })
     """,

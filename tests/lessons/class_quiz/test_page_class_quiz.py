@@ -21,7 +21,7 @@ from apptest_helpers import (
     send_component_event,
 )
 from lessons.catalogue import LESSONS
-from lessons.class_quiz import model
+from lessons.class_quiz import model, snippets
 from ui import browser, notebook, text
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -238,8 +238,9 @@ def test_private_mode_shows_what_was_sent_and_the_debiased_estimate(store) -> No
     results = frames_of(lecturer.get("vega_lite_chart")[0])["results"]
     sent_counts = np.array(quizzes.counts(quiz.id)[0])
     np.testing.assert_array_equal(results["sent"], sent_counts)
-    expected = np.clip(dp.grr_estimate_from_counts(sent_counts, 1.0) / 200, 0, 1)
+    expected = dp.project_counts(dp.grr_estimate_from_counts(sent_counts, 1.0), 200) / 200
     np.testing.assert_allclose(results["estimate"], expected)
+    assert results["estimate"].sum() == pytest.approx(1.0) and (results["estimate"] >= 0).all()
     se = math.sqrt(dp.grr_variance(200, 1.0, k, 0.7)) / 200
     assert abs(results["estimate"].iloc[1] - np.mean(np.r_[truth, 1] == 1)) < 6 * se
     assert "Black ticks: what the phones sent" in words(lecturer)
@@ -409,3 +410,23 @@ def test_back_from_the_summary_shows_the_last_question_closed(store) -> None:
     phone = page(join=code)
     assert not answer_buttons(phone) and "The answer:" in words(phone)
     assert "This question is closed: you did not answer it." in words(phone)
+
+
+def test_private_bars_add_up_to_100_percent_even_with_two_answers() -> None:
+    """Finding: with 2 answers the projector showed A 79%, B 0%, C 79% (debiased shares cut
+    at 0, not renormalised). The bars are the projection onto shares that add up to 1."""
+    question = survey.QuizQuestion("Q?", ("a", "b", "c"), 0, "")
+    for counts in ([1, 0, 1], [2, 0, 0], [0, 1, 1], [5, 3, 0]):
+        result = model.results(question, counts, 1.0)
+        shares = result.frame["estimate"]
+        assert shares.sum() == pytest.approx(1.0) and (shares >= 0).all(), counts
+        raw = dp.grr_estimate_from_counts(np.array(counts, float), 1.0) / sum(counts)
+        if (raw >= 0).all():  # already a proper histogram: unchanged
+            np.testing.assert_allclose(shares, raw)
+    two = model.results(question, [1, 0, 1], 1.0).frame["estimate"].tolist()
+    assert two[1] == 0 and two[0] == pytest.approx(0.5) and two[2] == pytest.approx(0.5)
+    # the projector's "code behind" computes the same bars
+    namespace: dict = {}
+    code = snippets.PRIVATE_ESTIMATE.render(epsilon=1.0, sent=[1, 0, 1])
+    exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own template
+    np.testing.assert_allclose(namespace["frame"]["estimate"], two)
