@@ -96,3 +96,17 @@ def power_of_ten(value: float, digits: int = 3) -> str:
     if mantissa == -1:
         return "−" + power
     return number(mantissa, digits) + "·" + power
+
+
+def breakable_url(url: str) -> str:
+    """`url` as HTML text (every character escaped) that a narrow box breaks only after a
+    "/" or before the "?" and each "&", never mid-host, mid-port ("…:861 / 1/…") or at a
+    hyphen: the pieces between are unbreakable spans, and an invisible <wbr> marks each
+    place between them, so copying the text copies the URL exactly. For
+    st.markdown(..., unsafe_allow_html=True) (ui/style.css styles the spans)."""
+    import html
+
+    parts = re.split(r"(?<=/)(?!/)|(?=[?&])", str(url))
+    return "<wbr>".join(
+        f'<span class="pp-nowrap">{html.escape(part, quote=True)}</span>' for part in parts if part
+    )

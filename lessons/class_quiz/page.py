@@ -22,9 +22,10 @@ import survey
 from lessons.catalogue import by_folder
 from lessons.class_quiz import charts, model, snippets
 from lessons.class_survey import model as survey_model
-from ui import classroom, controls, private_choice, text
+from ui import browser, classroom, controls, private_choice, text
 
 LETTERS = model.LETTERS
+SCROLL_TOP_KEY = "quiz_scroll_top"  # a quiz just created: open its projector at the top
 SUBMIT_MESSAGES = {
     survey.SubmitResult.DUPLICATE: "This browser has already answered this question.",
     survey.SubmitResult.CLOSED: "Too late: the lecturer has closed this question.",
@@ -437,6 +438,7 @@ def create_view() -> None:
             return
         survey_model.count_create(store)
         model.remember_admin_key(created.quiz.code, created.admin_key)
+        st.session_state[SCROLL_TOP_KEY] = created.quiz.code  # the projector view: its top
         st.query_params.from_dict({"manage": created.quiz.code})
         st.rerun()
 
@@ -499,8 +501,9 @@ def _projector(quiz_id: int, admin_key: str) -> None:
     # everything fits a 1280×720 projector.
     status, *buttons = st.columns([5, 2, 2], vertical_alignment="center")
     if not quiz.started:
+        n = len(quiz.questions)
         status.markdown(
-            f"**{len(quiz.questions)} questions.** Students join now, then press Start."
+            f"**{n} {'question' if n == 1 else 'questions'}.** Students join now, then press Start."
         )
         buttons[0].button("Start", key="quiz_start", type="primary", shortcut="Right",
                           on_click=_move, args=(quiz.id, admin_key, 0),
@@ -606,6 +609,8 @@ def lecturer_view(raw_code: str) -> None:
             "with the link or the code on the projector."
         )
         return
+    if st.session_state.pop(SCROLL_TOP_KEY, None) == found.code:
+        browser.scroll_to_top(f"quiz-created-{found.code}")  # "Create quiz" sat at the bottom
     st.markdown(f"#### {text.plain(found.title)}")
     if quizzes.read_only:
         show_fault(survey.store.READ_ONLY, student=False)
@@ -618,7 +623,10 @@ def lecturer_view(raw_code: str) -> None:
         st.metric("Join code", found.code)
         st.image(survey_model.qr_png(link), caption="Scan to join",
                  width=survey_model.QR_WIDTH, output_format="PNG")  # fmt: skip
-        st.code(link, language=None, wrap_lines=True)
+        # broken only after a "/" or before "?" (st.code broke it mid-port: "…:861 / 1/")
+        st.markdown(
+            f'<p class="pp-join-link">{text.breakable_url(link)}</p>', unsafe_allow_html=True
+        )
     with main_column:
         projector(found.id, admin_key)
     mode = (

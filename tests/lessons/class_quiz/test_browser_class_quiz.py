@@ -5,9 +5,17 @@ and its buttons above the fold, answer; the projector counts 3, "V" reveals the 
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browser_helpers import assert_no_exception, expect_rerun, lesson_url, metric, open_page
+from browser_helpers import (
+    assert_no_exception,
+    expect_rerun,
+    lesson_url,
+    metric,
+    open_page,
+    wait_for_run,
+)
 from lessons.class_quiz import model
 
 URL_PATH = lesson_url("class_quiz/page.py")
@@ -59,4 +67,75 @@ def test_a_lecturer_and_three_phones(page: Page, browser: Browser, app_server: s
     expect(page.get_by_text("Question 2 of 3")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
     for phone in phones:
         expect(phone.get_by_text("Question 2 of 3")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+    assert_no_exception(page)
+
+
+PROJECTOR = {"width": 1280, "height": 720}
+# The text of an element, line by line as the browser laid it out (one rect per character).
+LINES_OF_TEXT = """e => {
+  const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+  const lines = [];
+  let top = null;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getBoundingClientRect();
+      if (top === null || rect.top > top + 2) { lines.push(""); top = rect.top; }
+      lines[lines.length - 1] += node.data[i];
+    }
+  }
+  return lines;
+}"""
+
+
+@pytest.mark.parametrize("private", [False, True], ids=["normal", "private"])
+def test_the_quiz_projector_opens_at_its_top_after_create(
+    browser: Browser, app_server: str, private: bool
+) -> None:
+    """Finding: in presenter mode at 1280×720, "Create quiz" left the projector scrolled
+    to 754 of 1,474 px, the join code, QR code and Start out of view. Now it opens at the
+    top with all three, and the join link on one line (it wrapped mid-port), on one screen."""
+    page = browser.new_context(viewport=PROJECTOR).new_page()
+    open_page(page, app_server, f"{URL_PATH}?present=true")
+    picker = page.get_by_role("combobox", name="Questions from these lessons")
+    picker.click()
+    picker.fill("Laplace")
+    with expect_rerun(page):
+        picker.press("Enter")
+    page.keyboard.press("Escape")
+    if private:
+        with expect_rerun(page):
+            page.get_by_text("Private mode: phones randomize each answer").click()
+    create = page.get_by_role("button", name="Create quiz")
+    create.scroll_into_view_if_needed()
+    assert page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop") > 0
+    with expect_rerun(page):
+        create.click()
+    page.wait_for_url(f"**/{URL_PATH}?manage=*")
+    wait_for_run(page)
+    code = page.url.split("manage=")[1][:6]
+    expect(page.get_by_role("button", name="Start")).to_be_visible()
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop") == 0
+    link = page.locator("p.pp-join-link")
+    parts = {
+        "join code": metric(page, "Join code"),
+        "QR code": page.locator('[data-testid="stImage"] img').first,
+        "join link": link,
+        "Start": page.get_by_role("button", name="Start"),
+    }
+    for name, part in parts.items():
+        box = part.bounding_box()
+        assert box is not None, name
+        assert box["y"] >= 0 and box["y"] + box["height"] <= PROJECTOR["height"], (name, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PROJECTOR["width"], (name, box)
+    # the link reads (and copies) exactly, and breaks only after a "/" or before the "?"
+    url = link.inner_text()
+    assert url.startswith("http") and url.endswith(f"/class-quiz?join={code}"), url
+    lines = link.evaluate(LINES_OF_TEXT)
+    assert "".join(lines) == url and len(lines) > 1  # (the narrow join column wraps it)
+    for line, after in zip(lines, lines[1:], strict=False):
+        assert line.endswith("/") or after.startswith("?"), lines
     assert_no_exception(page)
