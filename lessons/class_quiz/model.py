@@ -229,13 +229,13 @@ def summary(quiz: survey.Quiz, counts: dict[int, list[int]]) -> pd.DataFrame:
         value, low, high = share_correct(result, question)
         rows.append({
             "question": i + 1,
-            "prompt": question.prompt,
             "answers": result.n,
             "correct": LETTERS[question.correct],
             "share correct": text.percent(value) if result.n else "–",
             "95% interval": f"{text.percent(low)}–{text.percent(high)}"
             if result.n and quiz.private
             else "",
+            "prompt": question.prompt,  # last: a long prompt never pushes the numbers away
         })  # fmt: skip
     frame = pd.DataFrame(rows)
     return frame if quiz.private else frame.drop(columns=["95% interval"])

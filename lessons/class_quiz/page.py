@@ -22,7 +22,7 @@ import survey
 from lessons.catalogue import by_folder
 from lessons.class_quiz import charts, model, snippets
 from lessons.class_survey import model as survey_model
-from ui import browser, classroom, controls, private_choice, text
+from ui import browser, classroom, controls, private_choice, tables, text
 
 LETTERS = model.LETTERS
 SCROLL_TOP_KEY = "quiz_scroll_top"  # a quiz just created: open its projector at the top
@@ -518,7 +518,7 @@ def _projector(quiz_id: int, admin_key: str) -> None:
             args=(quiz.id, admin_key, len(quiz.questions) - 1),
             disabled=quizzes.read_only,
         )
-        st.dataframe(model.summary(quiz, counts), hide_index=True, width="stretch")
+        tables.show(model.summary(quiz, counts), key="quiz-summary")
         scores_table(quiz)
         return
     question = quiz.current

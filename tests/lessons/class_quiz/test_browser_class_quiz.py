@@ -139,3 +139,31 @@ def test_the_quiz_projector_opens_at_its_top_after_create(
     for line, after in zip(lines, lines[1:], strict=False):
         assert line.endswith("/") or after.startswith("?"), lines
     assert_no_exception(page)
+
+
+def test_the_summary_shows_its_numbers_on_the_projector(browser: Browser, app_server: str) -> None:
+    """Finding: at 1280×720 the summary's correct, share correct and (private) 95% interval
+    columns were pushed off the right edge by the prompt column. The numbers come first, the
+    prompt last; every number's header is on screen."""
+    import survey
+    from conftest import SURVEY_DB_DIR
+
+    quizzes = survey.QuizStore(survey.SurveyStore(f"sqlite:///{SURVEY_DB_DIR / 'survey.sqlite3'}"))
+    long_prompt = "A question whose prompt is long enough to fill a projector's width " * 3
+    question = survey.QuizQuestion(long_prompt.strip()[:300], ("a", "b", "c"), 1, "")
+    created = quizzes.create_quiz("Summary", [question, question], epsilon=1.0)
+    quizzes.show(created.quiz.id, created.admin_key, 0)
+    quizzes.submit(created.quiz.id, 0, survey.new_session_token(), 1)
+    quizzes.show(created.quiz.id, created.admin_key, 2)  # the summary
+    page = browser.new_context(viewport=PROJECTOR).new_page()
+    open_page(
+        page,
+        app_server,
+        f"{URL_PATH}?manage={created.quiz.code}&key={created.admin_key}&present=true",
+    )
+    expect(page.get_by_text("The quiz is over.")).to_be_visible()
+    for header in ("answers", "correct", "share correct", "95% interval"):
+        cell = page.locator("th").filter(has_text=header).first
+        box = cell.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= PROJECTOR["width"], (header, box)
+    assert_no_exception(page)
