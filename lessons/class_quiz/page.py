@@ -218,7 +218,7 @@ def save_nickname(quiz_id: int, token: str) -> None:
             return
         saved = quizzes.set_nickname(quiz_id, token, raw)
     except (ValueError, TypeError) as error:
-        st.session_state["quiz_nickname_problem"] = f"Not saved: {error}."
+        st.session_state["quiz_nickname_problem"] = nickname_problem(str(error))
         return
     except survey.StorageError as error:
         st.session_state["quiz_nickname_problem"] = survey_model.fault_message(
@@ -227,6 +227,19 @@ def save_nickname(quiz_id: int, token: str) -> None:
         return
     st.session_state[f"quiz_nickname_{quiz_id}"] = saved or ""
     st.session_state["quiz_nickname_input"] = saved or ""
+
+
+def nickname_problem(reason: str) -> str:
+    """Why a nickname was refused, in a student's words (the store's reason names code
+    points, as U+202E, for the logs and tests)."""
+    if "printable" in reason:
+        return (
+            "Not saved: your nickname holds an invisible or control character (one that "
+            "can hide or reverse text). Type it again with letters, digits or emoji."
+        )
+    if "visible" in reason:
+        return "Not saved: your nickname shows as blank. Use at least one letter, digit or emoji."
+    return f"Not saved: {reason}."
 
 
 def nickname_box(quiz: survey.Quiz, token: str) -> None:

@@ -286,7 +286,12 @@ def test_nicknames_are_optional_and_projected_only_when_the_lecturer_shows_them(
     assert box.label == "Nickname (optional)" and box.proto.expanded
     phones[0].text_input(key="quiz_nickname_input").input("evil\u202eliam")
     phones[0].button[0].click().run()  # the form's "Save nickname"
-    assert "Not saved: nickname must be printable text; it holds U+202E." in words(phones[0])
+    shown = words(phones[0])
+    assert "Not saved: your nickname holds an invisible or control character" in shown
+    assert "U+202E" not in shown  # the reason in a student's words, not a code point
+    phones[0].text_input(key="quiz_nickname_input").input("\u3164")
+    phones[0].button[0].click().run()
+    assert "Not saved: your nickname shows as blank." in words(phones[0])
     markup = "**Ada** [x](y)"
     for phone, name in ((phones[0], markup), (phones[1], "Bob")):
         phone.text_input(key="quiz_nickname_input").input(name)
