@@ -17,13 +17,16 @@ def lesson_link(lesson: Lesson) -> None:
     st.caption(lesson.summary)
 
 
+SECTIONS = list(dict.fromkeys(lesson.section for lesson in LESSONS))  # catalogue order
 lesson_header(
     "Privacy Playground",
     "A hands-on course in differential privacy. You start with why removing names does "
     "not protect anyone, meet the definition and the Laplace mechanism, learn how privacy "
-    "losses add up under composition, and finish in the local model — randomized response "
-    "and unary encoding — where you see what that stronger protection costs in accuracy. "
-    "Every lesson has sliders: move them and watch the noise, the error and ε change.",
+    "losses add up under composition, meet the local model — randomized response and unary "
+    "encoding — where you see what that stronger protection costs in accuracy, then train "
+    "models privately and run it all live with your class. The sections, in order: "
+    + ", ".join(SECTIONS)
+    + ". Every lesson has sliders: move them and watch the noise, the error and ε change.",
 )
 st.markdown(
     "**Who it is for.** Students working alone, at their own pace, and lecturers presenting "

@@ -22,6 +22,7 @@ picked = controls.multiselect(
     "Columns of the table (4 to 6; more columns → far more cells, most of them empty)",
     list(model.COLUMNS),
     default=list(model.DEFAULT_COLUMNS),
+    max_selections=model.MAX_COLUMNS,  # "Select all" picked 8 and hid every section below
     key="syn_columns",
 )
 problem = model.valid_columns(picked)

@@ -20,3 +20,15 @@ def test_five_people_are_a_static_table_with_the_invented_identifiers_first():
     # Counts and money through the one formatter: thousands separators, never "77516.0".
     assert list(shown["Fnlwgt"]) == [f"{v:,}" for v in people["Fnlwgt"]]
     assert list(shown["Zip"]) == people["Zip"].astype(str).tolist()  # leading zeros kept
+
+
+def test_home_names_the_courses_sections_in_the_catalogues_order() -> None:
+    """Home said the course "finishes in the local model" while machine learning and the
+    classroom follow: the sections are listed from the catalogue, in its order."""
+    from apptest_helpers import prose, run_lesson
+    from lessons.catalogue import LESSONS
+
+    words = prose(run_lesson("home/page.py"))
+    sections = list(dict.fromkeys(lesson.section for lesson in LESSONS))
+    assert f"The sections, in order: {', '.join(sections)}." in words
+    assert "finish in the local model" not in words

@@ -203,3 +203,13 @@ def test_every_section_with_its_own_control_is_a_fragment() -> None:
         widgets_outside_fragments(PAGE, ("syn_naive_eps", "syn_pair", "syn_eps", "syn_rounds"))
         == []
     )
+
+
+def test_the_column_picker_stops_at_the_most_columns_the_lesson_takes() -> None:
+    """ "Select all" picked 8 columns and the page showed only "Pick at most 6 columns",
+    hiding every section below: the picker itself stops at 6."""
+    from apptest_helpers import run_lesson
+    from lessons.synthetic import model as synthetic
+
+    at = run_lesson("synthetic/page.py")
+    assert at.multiselect(key="syn_columns").proto.max_selections == synthetic.MAX_COLUMNS
