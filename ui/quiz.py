@@ -125,3 +125,53 @@ def _question(key: str, index: int, question: Question) -> bool | None:
                 icon=":material/cancel:",
             )
         return right
+
+
+# --- Predict first, then reveal ----------------------------------------------------------------
+# One behaviour on every page that asks for a prediction before it shows the answer: the
+# reveal button stays disabled until a guess is picked (so "once you have made your guess"
+# is true), and once revealed the guess gets a verdict, right or the answer, with the why.
+
+
+def _reveal_prediction(revealed_key: str) -> None:
+    st.session_state[revealed_key] = True
+
+
+def prediction(
+    prompt: str,
+    options: Sequence[str],
+    *,
+    guess_key: str,
+    button: str,
+    button_key: str,
+    revealed_key: str,
+    what: str,
+    icon: str | None = None,
+) -> tuple[str | None, bool]:
+    """The guess (a radio with nothing picked) and the button that reveals `what`; returns
+    (the guess or None, whether the answer is revealed)."""
+    guess = st.radio(f"Predict first: {prompt}", list(options), index=None, key=guess_key)
+    st.button(
+        button,
+        key=button_key,
+        on_click=_reveal_prediction,
+        args=(revealed_key,),
+        disabled=guess is None and not st.session_state.get(revealed_key),
+        icon=icon,
+    )
+    revealed = bool(st.session_state.get(revealed_key))
+    if not revealed:
+        st.caption(f"Pick your guess first: {what} appear here once you have.")
+    return guess, revealed
+
+
+def prediction_verdict(
+    guess: str | None, options: Sequence[str], answer: int, explanation: str
+) -> None:
+    """Right, or the answer, and why (once revealed; nothing when no guess is picked)."""
+    if guess is None:
+        return
+    right = list(options).index(guess) == answer
+    (st.success if right else st.info)(
+        ("Right. " if right else f"The answer: “{options[answer]}”. ") + explanation
+    )

@@ -73,27 +73,35 @@ st.markdown(
 )
 
 
-def _reveal_leak() -> None:
-    st.session_state["bg_leak_revealed"] = True
+LEAK_OPTIONS = (
+    "Never: both have the same median",
+    "Often: the noise scale gives it away",
+    "Only with many releases",
+)
 
 
 @st.fragment
 def why_local_leaks() -> None:
     """The prediction, then both datasets' releases and the audit (a fragment)."""
-    st.radio(
-        "Predict first: someone sees one release. Can they tell whether it came from x or y?",
-        [
-            "Never: both have the same median",
-            "Often: the noise scale gives it away",
-            "Only with many releases",
-        ],  # fmt: skip
-        index=None,
-        key="bg_leak_guess",
+    guess, revealed = quiz.prediction(
+        "someone sees one release. Can they tell whether it came from x or y?",
+        LEAK_OPTIONS,
+        guess_key="bg_leak_guess",
+        button="Show the releases",
+        button_key="bg_leak_show",
+        revealed_key="bg_leak_revealed",
+        what="the releases",
     )
-    st.button("Show the releases", key="bg_leak_show", on_click=_reveal_leak)
-    if not st.session_state.get("bg_leak_revealed"):
-        st.caption("The releases appear here once you have made your guess.")
+    if not revealed:
         return
+    quiz.prediction_verdict(
+        guess,
+        LEAK_OPTIONS,
+        1,
+        f"y's local sensitivity is {text.number(leak.local_y)}, so its release carries no "
+        f"noise at all, while x's has scale {text.number(leak.local_x / model.LEAK_EPSILON)}: "
+        "one release almost always tells them apart (below).",
+    )
     charts.leak().show(
         title="Releases of median + Lap(LS/ε): x against y",
         alt=(

@@ -440,22 +440,50 @@ def _series(curve: pd.DataFrame, name: str) -> pd.Series:
     return curve[curve["model"] == name].set_index("epsilon")["accuracy"]
 
 
-def prediction_answer() -> int:
-    """0 if DP-SGD wins at every ε of the curve, 1 if RR does, 2 if it depends."""
-    curve = accuracy_curve()
+NOISE_Z = 2.0  # a difference within two standard errors is "about the same"
+
+
+def clear_winners(curve: pd.DataFrame) -> pd.Series:
+    """Per ε: +1 where DP-SGD predicts clearly better than the RR model, −1 where RR does,
+    0 where the difference is within NOISE_Z standard errors of it: DP-SGD's from its SEEDS
+    trainings (the curve's ± 1 SE band), the RR model's that of an accuracy measured on the
+    test set's people, sqrt(p(1 − p)/n)."""
     ours, theirs = _series(curve, MODELS[0]), _series(curve, MODELS[2])
-    wins = (ours > theirs).to_numpy()
-    return 0 if wins.all() else 1 if not wins.any() else 2
+    band = curve[curve["model"] == MODELS[0]].set_index("epsilon")
+    se_ours = (band["high"] - band["low"]) / 2
+    se_theirs = np.sqrt(theirs * (1 - theirs) / len(data().y_test))
+    noise = NOISE_Z * np.sqrt(se_ours**2 + se_theirs**2)
+    difference = ours - theirs
+    return pd.Series(np.where(difference.abs() <= noise, 0, np.sign(difference)), index=ours.index)
+
+
+def prediction_answer() -> int:
+    """0 if DP-SGD wins wherever the two differ beyond the noise, 1 if RR does, 2 if each
+    wins somewhere (it depends on ε), 3 if they are within the noise at every ε."""
+    wins = clear_winners(accuracy_curve())
+    if (wins == 0).all():
+        return 3
+    if (wins >= 0).all():
+        return 0
+    return 1 if (wins <= 0).all() else 2
 
 
 def prediction_explanation() -> str:
     curve = accuracy_curve()
     ours, theirs = _series(curve, MODELS[0]), _series(curve, MODELS[2])
     low, high = EPSILONS[0], EPSILONS[-1]
+    ties = [e for e, w in clear_winners(curve).items() if w == 0]
+    tied = (
+        " At ε = " + ", ".join(text.number(e) for e in ties) + " the two are within the "
+        "noise of DP-SGD's trainings and of the test set (two standard errors): about the "
+        "same there."
+        if ties
+        else ""
+    )
     return (
         f"DP-SGD: {text.percent(ours[low])} at ε = {text.number(low)}, "
         f"{text.percent(ours[high])} at ε = {text.number(high)}; randomized response: "
-        f"{text.percent(theirs[low])} and {text.percent(theirs[high])}. DP-SGD adds its "
+        f"{text.percent(theirs[low])} and {text.percent(theirs[high])}.{tied} DP-SGD adds its "
         "noise once per step to a sum over hundreds of people; randomized response noises "
         "every person's row. (The RR model also sees fewer columns: it privatized only age "
         "band × sex, and sent education, hours and the label as they are.)"

@@ -129,40 +129,37 @@ st.markdown(
     "calibrated with the Rényi DP accountant, the more cautious of the two in section 4 "
     "(PLD would allow a little less noise for the same ε)."
 )
-PREDICTIONS = ("DP-SGD, at every ε", "Randomized response, at every ε", "It depends on ε")
-
-
-def _reveal_curve() -> None:
-    st.session_state["dps_curve_revealed"] = True
+PREDICTIONS = (
+    "DP-SGD, wherever they differ",
+    "Randomized response, wherever they differ",
+    "It depends on ε",
+    "About the same at every ε",
+)
 
 
 @st.fragment
 def accuracy_against_epsilon() -> None:
     """The prediction, then the trainings' accuracy (a fragment: the 18 trainings run when a
     student first asks for them, once per process)."""
-    guess = st.radio(
-        "Predict first: at the same ε, which model predicts income better, DP-SGD on every "
-        "column or the previous lesson's model trained on randomized-response data?",
+    guess, revealed = quiz.prediction(
+        "at the same ε, which model predicts income better, DP-SGD on every column or the "
+        "previous lesson's model trained on randomized-response data?",
         PREDICTIONS,
-        index=None,
-        key="dps_guess",
+        guess_key="dps_guess",
+        button="Train the models and show",
+        button_key="dps_train",
+        revealed_key="dps_curve_revealed",
+        what="the accuracies",
+        icon=":material/model_training:",
     )
-    st.button("Train the models and show", key="dps_train", on_click=_reveal_curve,
-              icon=":material/model_training:")  # fmt: skip
-    if not st.session_state.get("dps_curve_revealed"):
-        st.caption("The accuracies appear here once you have made your guess.")
+    if not revealed:
         return
     if model.curve_ready():
         view = model.curve_view()
     else:
         with st.spinner("Training 19 models on 26,149 people (a few seconds, once)…"):
             view = model.curve_view()
-    if guess is not None:
-        right = PREDICTIONS.index(guess) == view.answer
-        (st.success if right else st.info)(
-            ("Right. " if right else f"The answer: “{PREDICTIONS[view.answer]}”. ")
-            + view.explanation
-        )
+    quiz.prediction_verdict(guess, PREDICTIONS, view.answer, view.explanation)
     charts.accuracy_by_epsilon().show(
         title="Test accuracy against ε", alt=view.short, accuracy=view.curve
     )

@@ -72,8 +72,15 @@ def test_every_group_size_shows_its_median_and_both_sensitivities(size, everyone
 def test_local_sensitivity_leaks_only_after_the_guess() -> None:
     at = run_lesson(PAGE)
     assert not [c for c in at.get("vega_lite_chart") if "Lap(LS/ε)" in c.proto.spec]
+    assert at.button(key="bg_leak_show").disabled  # one behaviour: a guess first
+    assert "Pick your guess first: the releases appear here once you have." in [
+        c.value for c in at.caption
+    ]
     at.radio(key="bg_leak_guess").set_value("Often: the noise scale gives it away").run()
     at.button(key="bg_leak_show").click().run()
+    assert at.success[0].value.startswith("Right. y's local sensitivity is 0")
+    at.radio(key="bg_leak_guess").set_value("Never: both have the same median").run()
+    assert at.info[-1].value.startswith("The answer: “Often: the noise scale gives it away”.")
     chart = chart_titled(at, "Releases of median + Lap(LS/ε): x against y")
     frames = frames_of(chart)
     assert frames["truth"]["x"].tolist() == [30.0]
