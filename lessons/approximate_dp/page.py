@@ -8,7 +8,7 @@ from ui import charts as ui_charts
 from ui import controls, datasets, downloads, notebook, quiz, text
 
 controls.lesson_header(
-    "Approximate DP: the Gaussian mechanism",
+    "Approximate DP",
     "Pure ε-DP never lets the privacy loss exceed ε. Real deployments — the 2020 US census, "
     "LinkedIn, Wikipedia — publish something weaker: (ε, δ), or a zCDP ρ. You see what the "
     "extra δ allows (and why it must be tiny), compare Gaussian noise with Laplace noise "

@@ -12,7 +12,7 @@ from ui import charts as ui_charts
 from ui import controls, downloads, notebook, quiz, text
 
 controls.lesson_header(
-    "Binary randomized response with any p and q",
+    "Binary RR with any p and q",
     "The two coins were one choice among many. Here you set the keep-probabilities p "
     "(a true yes is reported yes) and q (a true no is reported no) directly, or pick ε "
     "and let the page set p = q. You watch the 2 × 2 matrix, ε, the estimator with your "

@@ -10,7 +10,7 @@ from ui import controls, downloads, notebook, quiz, text, userdata
 from ui import tables as ui_tables
 
 controls.lesson_header(
-    "Composition and the privacy budget",
+    "Composition and the budget",
     "Every noisy answer leaks a little. Here you see how those leaks add up. You split one "
     "budget over many questions and watch each answer get noisier. You play an attacker who "
     "asks the same question again and again and averages the noise away — and you see the "

@@ -6,7 +6,7 @@ from lessons.membership import charts, model, snippets
 from ui import controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
-    "Membership inference and auditing",
+    "Membership inference",
     "“Aggregate statistics are safe” is the belief this lesson breaks. A study publishes "
     "only averages, yet an attacker who holds one person's record can tell whether that "
     "person took part. You see members' and non-members' tracing scores pull apart as the "

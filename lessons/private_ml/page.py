@@ -8,7 +8,7 @@ from ui import controls, downloads, notebook, quiz, text, userdata
 from ui import tables as ui_tables
 
 controls.lesson_header(
-    "Privatized data for machine learning",
+    "Privatized data for ML",
     "Every person privatizes their age band and sex on their own device (k-ary randomized "
     "response, as in the earlier lesson), and perhaps more columns, before sending their "
     "record. Can an analyst still train a useful income classifier on what arrives? You "

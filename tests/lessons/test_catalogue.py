@@ -196,3 +196,11 @@ def test_every_page_ends_with_links_to_the_lessons_before_and_after_it() -> None
         if i + 1 < len(LESSONS):
             expected.append(f"Next: {LESSONS[i + 1].title}")
         assert _footer_links(at) == expected, lesson.folder
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=_ids(LESSONS))
+def test_the_page_title_is_the_title_in_the_menu(lesson) -> None:
+    """One name per lesson: the sidebar's (the catalogue's) is the page's title (they
+    differed on five lessons, e.g. "Approximate DP" against "…: the Gaussian mechanism")."""
+    at = page_apptest(lesson.file).run()
+    assert [title.value for title in at.title][:1] == [lesson.title]

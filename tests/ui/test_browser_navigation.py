@@ -42,9 +42,7 @@ def test_an_old_lesson_url_still_opens_its_lesson_with_the_link_settings(
     # "Generalized randomized response" became "Binary RR with any p and q" (GRR names the
     # k-ary mechanism); lecturers' old links must keep working, settings included.
     open_page(page, app_server, "generalized-rr?grr_p=0.9&grr_q=0.6")
-    expect(
-        page.get_by_role("heading", name="Binary randomized response with any p and q")
-    ).to_be_visible()
+    expect(page.get_by_role("heading", name="Binary RR with any p and q")).to_be_visible()
     assert_no_exception(page)
     expect(page.get_by_text("Page not found")).to_have_count(0)
     expect(page).to_have_url(re.compile(r"/binary-rr\?.*grr_p=0\.9"))
