@@ -38,7 +38,7 @@ def error_distributions(truth: int, n: int, epsilon: float, seed: int) -> pd.Dat
     """Share of answers whose |error| falls in each log bin, for both models.
 
     Central: exact, P[lo <= |Lap(1/ε)| < hi]. Local: 20,000 surveys of all n people drawn
-    with `dp.sample_rr_counts` (p = q = e^ε/(1+e^ε)) and de-biased with
+    with `dp.sample_rr_counts` (p = q = e^ε/(1+e^ε)) and debiased with
     `dp.estimate_proportion_from_counts`."""
     lo, hi = ERROR_EDGES[:-1].copy(), ERROR_EDGES[1:].copy()
     lo[0], hi[-1] = 0.0, np.inf  # the edge bins take everything beyond the axis

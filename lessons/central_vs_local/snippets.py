@@ -20,7 +20,7 @@ ERRORS = Snippet(
         lo[0], hi[-1] = 0.0, np.inf  # the edge bins take everything beyond the axis
         # Central: the exact share of Laplace answers whose |error| falls in each bin.
         central = dp.laplace_abs_error_probability(lo, hi, sensitivity=1, epsilon=epsilon)
-        # Local: whole surveys of n people, p = q = e^ε / (1 + e^ε), de-biased.
+        # Local: whole surveys of n people, p = q = e^ε / (1 + e^ε), debiased.
         p = dp.rr_keep_probability(epsilon)
         yes_counts = dp.sample_rr_counts(truth, n, p, p, size=repetitions, rng=$seed)
         local_errors = np.abs(n * dp.estimate_proportion_from_counts(yes_counts, n, p, p) - truth)

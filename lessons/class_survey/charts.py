@@ -11,7 +11,7 @@ from ui import datasets
 
 @datasets.cached(max_entries=64)
 def estimate(n_max: int, presenting: bool = False) -> ui_charts.Template:
-    """Template: the de-biased estimate (solid) with its 95% band ("band": n, low, high),
+    """Template: the debiased estimate (solid) with its 95% band ("band": n, low, high),
     and the raw share of reported "yes" (dashed; "lines": n, series, share), against the
     number of responses 0..n_max. y is fixed to 0..100 %. Taller on a projector."""
     x = alt.X(
@@ -35,7 +35,7 @@ def estimate(n_max: int, presenting: bool = False) -> ui_charts.Template:
             ],
         )
     )
-    names = ["de-biased estimate", "share reported yes"]
+    names = ["debiased estimate", "share reported yes"]
     lines = (
         alt.Chart(alt.NamedData(name="lines"))
         .mark_line(strokeWidth=3, clip=True)

@@ -479,7 +479,7 @@ def estimate_data(frame: pd.DataFrame) -> tuple[int, dict[str, pd.DataFrame]]:
         value_name="share",
     )
     long["series"] = long["series"].map(
-        {"estimate": "de-biased estimate", "reported_share": "share reported yes"}
+        {"estimate": "debiased estimate", "reported_share": "share reported yes"}
     )
     long["share"] = long["share"].clip(0.0, 1.0)  # drawn at the edge (see clipped_points)
     return n_max, {"band": frame, "lines": long}
@@ -493,7 +493,7 @@ def clipped_points(frame: pd.DataFrame) -> int:
 def describe_estimate(n: int, reported_share: float, estimate: float, low: float, high: float):
     """Alt text for the chart, with the current numbers."""
     return (
-        f"Line chart over {n:,} responses. The de-biased estimate (solid blue line, shaded "
+        f"Line chart over {n:,} responses. The debiased estimate (solid blue line, shaded "
         f"95% interval) is now {text.percent(estimate, 2)}, with the interval from "
         f"{text.percent(low, 2)} to {text.percent(high, 2)}. "
         f"The share of reported yes (dashed orange line) is {text.percent(reported_share, 2)}."

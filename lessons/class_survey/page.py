@@ -1,6 +1,6 @@
 """Lesson in the classroom: a live survey with randomized response. The lecturer asks a
 sensitive yes/no question; students randomize with their own coins or die and report only
-the result from their phones; the projector shows the de-biased estimate live.
+the result from their phones; the projector shows the debiased estimate live.
 
 Three modes, chosen by the URL:
 - no parameters: the lecturer creates a survey;
@@ -65,7 +65,7 @@ def show_math(p: float, q: float) -> None:
         "If a share $r$ of the room would truly say yes, the share of reported yes you expect is"
     )
     notebook.latex(r"\mathbb{E}[\hat Y] = r\,p + (1 - r)(1 - q).")
-    st.markdown("Solve it for $r$ and you get the de-biased estimate, with its variance:")
+    st.markdown("Solve it for $r$ and you get the debiased estimate, with its variance:")
     notebook.latex(r"\hat r = \frac{\hat Y + q - 1}{p + q - 1}")
     notebook.latex(r"\operatorname{Var}[\hat r] = \frac{r\,p(1-p) + (1-r)\,q(1-q)}{n\,(p+q-1)^2}")
     st.markdown(
@@ -249,7 +249,7 @@ def create_view() -> None:
         "You ask your class a sensitive yes/no question. Every student randomizes the "
         "answer with their own coins or die and reports only the result from their phone, "
         "so no single answer gives anyone away. The projector shows how many have answered, "
-        "the share of reported yes, and the de-biased estimate of the true share with its "
+        "the share of reported yes, and the debiased estimate of the true share with its "
         "95% interval, updating every two seconds.",
     )
     if store.read_only:
@@ -372,7 +372,7 @@ def _live_results(survey_id: int, admin_key: str) -> None:
         numbers.metric("95% interval", f"{text.percent(low, 2)}–{text.percent(high, 2)}")
         if shown_estimate != estimate:
             notes.append(
-                f"The de-biased estimate is {text.percent(estimate, 2)}, outside 0–100%: with "
+                f"The debiased estimate is {text.percent(estimate, 2)}, outside 0–100%: with "
                 f"{n:,} {'answer' if n == 1 else 'answers'} the coins' noise still dominates. "
                 f"It is shown as {text.percent(shown_estimate, 2)}; the interval tells how "
                 "little is known yet."

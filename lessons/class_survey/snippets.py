@@ -5,7 +5,7 @@ from ui.snippets import Snippet
 
 RUNNING_ESTIMATE = Snippet(
     "survey_running_estimate",
-    "The class survey: the de-biased estimate and its 95% interval after each answer",
+    "The class survey: the debiased estimate and its 95% interval after each answer",
     """
     import pandas as pd
 

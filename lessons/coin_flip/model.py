@@ -202,7 +202,7 @@ def repeated_surveys(true_yes: int, n: int, p: float, q: float, reps: int, seed:
 
 def surveys_frame(counts: np.ndarray, n: int, p: float, q: float, true_yes: int) -> pd.DataFrame:
     """The data behind a "repeat the survey" chart, one row per survey (the columns of the
-    rr_repeated_surveys snippet): reported yes, the de-biased count, its error."""
+    rr_repeated_surveys snippet): reported yes, the debiased count, its error."""
     frame = pd.DataFrame(
         {
             "reported_yes": counts,

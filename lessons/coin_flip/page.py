@@ -16,7 +16,7 @@ controls.lesson_header(
     "about you by at most a factor of 3 (Warner 1965). You flip the two secret coins yourself, "
     "derive the privacy loss "
     "ε = ln 3 step by step, then survey everybody in the dataset and watch the "
-    "naive count go badly wrong while the de-biased estimate lands near the truth. Finally "
+    "naive count go badly wrong while the debiased estimate lands near the truth. Finally "
     "you bias the coins and hunt for a bug that a textbook formula hides.",
 )
 
@@ -194,7 +194,7 @@ if survey is not None:
         with_band=True,
     ).show(
         title=f"De-biased estimates from {model.REPEATS:,} surveys",
-        alt=ui_charts.describe_histogram(estimates, true_sales, what="de-biased estimates"),
+        alt=ui_charts.describe_histogram(estimates, true_sales, what="debiased estimates"),
         **ui_charts.band_histogram_data(
             estimates,
             truth=true_sales,
@@ -203,7 +203,7 @@ if survey is not None:
             bins=50,
         ),
     )
-    st.caption(ui_charts.describe_histogram(estimates, true_sales, what="de-biased estimates"))
+    st.caption(ui_charts.describe_histogram(estimates, true_sales, what="debiased estimates"))
     snippets.REPEATED_SURVEYS.show(
         true_yes=true_sales,
         n=n_people,
@@ -341,7 +341,7 @@ def biased_coins(survey) -> None:
     if survey is not None:
         surveys = (survey.true_yes, survey.n, p, q, model.REPEATS)
         coin_seed = controls.seed() + model.SEED_BIASED_COINS
-        if honest != 0:  # p + q − 1 = h: with h = 0 nothing can be de-biased
+        if honest != 0:  # p + q − 1 = h: with h = 0 nothing can be debiased
             coin_estimates = model.repeated_count_estimates(*surveys, coin_seed)
     with bias_chart:
         if survey is None:
@@ -354,9 +354,9 @@ def biased_coins(survey) -> None:
             ui_charts.band_histogram(
                 coin_domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
             ).show(
-                title=f"{model.REPEATS:,} surveys with these coins, de-biased",
+                title=f"{model.REPEATS:,} surveys with these coins, debiased",
                 alt=ui_charts.describe_histogram(
-                    coin_estimates, survey.true_yes, what="de-biased estimates"
+                    coin_estimates, survey.true_yes, what="debiased estimates"
                 ),
                 **ui_charts.band_histogram_data(
                     coin_estimates, truth=survey.true_yes, domain=coin_domain, bins=80
@@ -398,7 +398,7 @@ def biased_coins(survey) -> None:
             biased_estimate = coin_estimates[0]  # the first of the repeated surveys
             result_columns = st.columns(3)
             result_columns[0].metric(
-                "One survey, de-biased",
+                "One survey, debiased",
                 f"{biased_estimate:,.0f}",
                 f"{model.relative_error_percent(biased_estimate, true_sales):+,.1f}% off",
                 delta_color="off",

@@ -6,7 +6,7 @@ from ui.snippets import Snippet
 
 REPEATED_SURVEYS = Snippet(
     "rr_repeated_surveys",
-    "The same randomized-response survey repeated many times: the de-biased estimates",
+    "The same randomized-response survey repeated many times: the debiased estimates",
     """
         import pandas as pd
 

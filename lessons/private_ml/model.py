@@ -289,7 +289,7 @@ def shrinkage(privatized_coefficients: np.ndarray, true_coefficients: np.ndarray
 
 @datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def marginal(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int) -> pd.DataFrame:
-    """Age band × sex counts: true, as reported, and de-biased (dp.grr_estimate_from_counts or
+    """Age band × sex counts: true, as reported, and debiased (dp.grr_estimate_from_counts or
     dp.ue_estimate_from_counts) with the estimate's standard error (dp.grr_variance or
     dp.ue_variance at the true share)."""
     data = columns_data(columns)
@@ -310,7 +310,7 @@ def marginal(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int
             AGE_SEX: AGE_SEX_CATEGORIES,
             "true count": truth,
             "reported": reported.astype(np.int64),
-            "de-biased estimate": np.round(estimate).astype(np.int64),
+            "debiased estimate": np.round(estimate).astype(np.int64),
             "± 1 SE": np.round(np.sqrt(variances)).astype(np.int64),
         }
     )

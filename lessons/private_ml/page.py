@@ -151,7 +151,7 @@ def analyst_table() -> None:
         st.markdown("**The first rows the analyst gets**")
         ui_tables.show(table.head(8), key="first-rows")
     st.caption(
-        "± 1 SE: the standard error of the de-biased count (at the true share). About 95% of "
+        "± 1 SE: the standard error of the debiased count (at the true share). About 95% of "
         "estimates fall within 2 SE of the true count. The table has no name, birth date, SSN "
         "or ZIP code."
     )

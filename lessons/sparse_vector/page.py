@@ -298,7 +298,10 @@ def spot_the_flaw() -> None:
         "demands P[output on D] ≤ e^ε · P[output on D′] for every output; the audit takes "
         "the worst output and replaces each frequency by its Clopper–Pearson bound, so the "
         "measured ε is a **lower bound** that holds with probability 1 − 10⁻⁶ "
-        "(`dp.audit_epsilon`)."
+        "(`dp.audit_epsilon`). Why 1 − 10⁻⁶ here and 95% in the other audits: this page "
+        "audits five versions and lists which ones it catches, so a 5% chance of a wrong "
+        "accusation per version would too often blame a correct one; at 10⁻⁶ the verdict "
+        "is safe to read one by one."
     )
     st.markdown(
         f"**A** stays at {text.number(correct.measured)}, below its claim (its exact ε on this "

@@ -204,3 +204,17 @@ def test_the_page_title_is_the_title_in_the_menu(lesson) -> None:
     differed on five lessons, e.g. "Approximate DP" against "…: the Gaussian mechanism")."""
     at = page_apptest(lesson.file).run()
     assert [title.value for title in at.title][:1] == [lesson.title]
+
+
+def test_one_spelling_of_each_word_in_the_glossary() -> None:
+    """The glossary's choices, checked over every page's source and the shared ui: one
+    spelling ("debiased", never "debiased"), as the lessons and the README use it."""
+    variants = {"debiased": "debiased", "De-biased": "Debiased"}
+    sources = [*LESSON_DIR.glob("*/*.py"), *(ROOT / "ui").glob("*.py"), ROOT / "README.md"]
+    found = [
+        (path.relative_to(ROOT).as_posix(), wrong)
+        for path in sources
+        for wrong in variants
+        if wrong in path.read_text(encoding="utf-8")
+    ]
+    assert not found, f"use {variants}: {found}"

@@ -75,7 +75,7 @@ def _assert_estimate_matches_formula(store, survey_id, bits, p, q) -> None:
     rows = store.responses(survey_id)
     assert len(rows) == N_CONCURRENT
     assert sum(r.reported_yes for r in rows) == sum(bits)
-    # The de-biased estimate (C/n + q - 1)/(p + q - 1), computed by hand here.
+    # The debiased estimate (C/n + q - 1)/(p + q - 1), computed by hand here.
     by_hand = (sum(bits) / N_CONCURRENT + q - 1) / (p + q - 1)
     assert dp.estimate_proportion_from_counts(counts.yes, counts.responses, p, q) == (
         pytest.approx(by_hand, rel=1e-12)

@@ -1,5 +1,5 @@
 """AppTest for lessons/class_survey/page.py: the lecturer creates a survey, students answer, the
-projector shows the de-biased estimate; the question is text, the admin key stays private.
+projector shows the debiased estimate; the question is text, the admin key stays private.
 """
 
 from __future__ import annotations
@@ -291,7 +291,7 @@ def test_an_estimate_outside_0_100_is_shown_clipped_with_a_note(db_url, store) -
     assert estimate > 1  # (1 − 0.25) / 0.5 = 150%
     assert metrics(lecturer)["Estimated true yes"] == "100%"
     notes = " ".join(c.value for c in lecturer.caption)
-    assert f"The de-biased estimate is {text.percent(estimate, 2)}, outside 0–100%" in notes
+    assert f"The debiased estimate is {text.percent(estimate, 2)}, outside 0–100%" in notes
     assert "with 1 answer the coins" in notes
 
 

@@ -168,7 +168,7 @@ def test_link_parameters_reproduce_the_view():
     # The seed from the link drives the draws: the one biased survey at seed 7 + 6,000.
     counts = dp.sample_rr_counts(TRUE_SALES, N, p, q, size=1_000, rng=7 + 6_000)
     estimate = N * dp.estimate_proportion_from_counts(counts[0], N, p, q)
-    assert metric(at, "One survey, de-biased") == f"{estimate:,.0f}"
+    assert metric(at, "One survey, debiased") == f"{estimate:,.0f}"
     for key in ("cf_honest", "cf_yes", "cf_rate", "cf_n"):
         assert slider(at, key).proto.query_param_key == key
     assert at.radio(key="cf_true_answer").proto.query_param_key == "cf_true_answer"
@@ -315,7 +315,7 @@ def test_flips_are_counted_from_one():
 @pytest.mark.parametrize(("honest", "yes"), [(0.5, 0.5), (0.2, 0.3)])
 def test_the_biased_coins_chart_bins_the_dp_estimates_of_repeated_surveys(honest, yes):
     """The chart beside h and y: 1,000 surveys with these coins (dp.sample_rr_counts at the
-    page's seed), de-biased by dp.estimate_proportion_from_counts, binned on ± n/4 around the
+    page's seed), debiased by dp.estimate_proportion_from_counts, binned on ± n/4 around the
     truth; the estimates centre on the truth within 6 standard errors."""
     from lessons.coin_flip import model as lesson
     from ui import charts as ui_charts
@@ -332,7 +332,7 @@ def test_the_biased_coins_chart_bins_the_dp_estimates_of_repeated_surveys(honest
     assert abs(estimates.mean() - TRUE_SALES) < 6 * se
     domain = (TRUE_SALES - N / 4, TRUE_SALES + N / 4)
     expected = ui_charts.band_histogram_data(estimates, truth=TRUE_SALES, domain=domain, bins=80)
-    chart = chart_titled(at, f"{lesson.REPEATS:,} surveys with these coins, de-biased")
+    chart = chart_titled(at, f"{lesson.REPEATS:,} surveys with these coins, debiased")
     shown = frames_of(chart)["bins"]
     assert shown["share"].tolist() == pytest.approx(expected["bins"]["share"].tolist())
     assert shown["start"].iloc[0] == pytest.approx(domain[0])

@@ -160,12 +160,12 @@ def test_grr_marginals_de_biased_match_the_truth_within_6_se(people, epsilon):
     assert np.all(np.abs(estimate - truth) <= 6 * se)
     shown = lesson.marginal((), lesson.GRR, epsilon, draw)
     assert list(shown["true count"]) == list(truth)
-    assert list(shown["de-biased estimate"]) == list(np.round(estimate).astype(int))
+    assert list(shown["debiased estimate"]) == list(np.round(estimate).astype(int))
     assert list(shown["reported"]) == list(np.bincount(reports, minlength=12))
 
 
 def test_a_broken_privatization_fails_the_marginal_check(people):
-    """The 6-SE check can fail: reports drawn at ε = 4 but de-biased as if ε = 1."""
+    """The 6-SE check can fail: reports drawn at ε = 4 but debiased as if ε = 1."""
     reports = lesson.privatized((), lesson.GRR, 4.0, SEED)[0].argmax(axis=1)
     truth = age_sex_dummies(people).sum(axis=0).to_numpy()
     estimate = dp.grr_estimate(reports, 12, 1.0)
@@ -246,7 +246,7 @@ def test_the_analysts_tables_are_static_and_hold_the_models_numbers(at):
     shown = rows_table(at, "marginal")
     assert list(shown.columns) == list(marginal.columns)
     assert list(shown[lesson.AGE_SEX]) == list(marginal[lesson.AGE_SEX])
-    for column in ("true count", "reported", "de-biased estimate", "± 1 SE"):
+    for column in ("true count", "reported", "debiased estimate", "± 1 SE"):
         assert list(shown[column]) == [f"{v:,}".replace("-", "−") for v in marginal[column]]
     assert any("," in value for value in shown["true count"])  # e.g. "2,510", not "2510"
     first = rows_table(at, "first-rows")
