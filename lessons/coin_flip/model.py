@@ -175,7 +175,7 @@ def repeated_yes_counts(true_yes: int, n: int, p: float, q: float, reps: int, se
 # first render at the defaults reuses them instead of rebuilding ~10 ms of chart data.
 @datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def repeated_count_estimates(true_yes: int, n: int, p: float, q: float, reps: int, seed: int):
-    """De-biased count estimates n·r̂ of `reps` independent surveys."""
+    """Debiased count estimates n·r̂ of `reps` independent surveys."""
     counts = repeated_yes_counts(true_yes, n, p, q, reps, seed)
     return n * dp.estimate_proportion_from_counts(counts, n, p, q)
 
@@ -190,7 +190,7 @@ def textbook_count_estimates(true_yes: int, n: int, p: float, q: float, reps: in
 
 @datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def repeated_share_estimates(true_yes: int, n: int, p: float, q: float, reps: int, seed: int):
-    """De-biased estimates of the share of yes, in percentage points."""
+    """Debiased estimates of the share of yes, in percentage points."""
     return percent(repeated_count_estimates(true_yes, n, p, q, reps, seed) / n)
 
 

@@ -158,7 +158,7 @@ if survey is not None:
         delta_color="off",
     )
     survey_columns[1].metric(
-        "De-biased estimate",
+        "Debiased estimate",
         f"{estimate:,.0f}",
         f"{model.relative_error_percent(estimate, true_sales):+,.1f}% off",
         delta_color="off",
@@ -193,7 +193,7 @@ if survey is not None:
         ui_charts.NOISY_COLOUR,
         with_band=True,
     ).show(
-        title=f"De-biased estimates from {model.REPEATS:,} surveys",
+        title=f"Debiased estimates from {model.REPEATS:,} surveys",
         alt=ui_charts.describe_histogram(estimates, true_sales, what="debiased estimates"),
         **ui_charts.band_histogram_data(
             estimates,

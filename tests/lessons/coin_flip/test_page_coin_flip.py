@@ -64,7 +64,7 @@ def test_fair_coins_give_ln3_and_the_census_truth():
     naive = int(metric(at, 'Naive count of "yes"').replace(",", ""))
     # E[naive] = n/4 + truth/2 = 9,965; its SD is about 78, so it is far above the truth.
     assert abs(naive - (N / 4 + TRUE_SALES / 2)) < 6 * 80
-    estimate = int(metric(at, "De-biased estimate").replace(",", ""))
+    estimate = int(metric(at, "Debiased estimate").replace(",", ""))
     assert estimate == round(dp.estimate_proportion_from_counts(naive, N, 0.75, 0.75) * N)
     sd = N * math.sqrt(dp.rr_variance(TRUE_SALES / N, N, 0.75, 0.75))
     assert metric(at, "Typical error (SD)") == (f"± {sd:,.0f} people")
