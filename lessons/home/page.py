@@ -39,13 +39,19 @@ sections: dict[str, list[Lesson]] = {}
 for lesson in LESSONS:
     sections.setdefault(lesson.section, []).append(lesson)
 
-for column, (section, section_lessons) in zip(
-    st.columns(max(len(sections), 1), gap="large"), sections.items(), strict=False
-):
-    with column:
-        st.subheader(section)
-        for lesson in section_lessons:
-            lesson_link(lesson)
+# At most three sections a row: five columns at 1280 px cut the titles ("Why anonym…",
+# "In the classroo / m").
+SECTIONS_PER_ROW = 3
+listed = list(sections.items())
+for start in range(0, len(listed), SECTIONS_PER_ROW):
+    row = listed[start : start + SECTIONS_PER_ROW]
+    for column, (section, section_lessons) in zip(
+        st.columns(SECTIONS_PER_ROW, gap="large"), row, strict=False
+    ):
+        with column:
+            st.subheader(section)
+            for lesson in section_lessons:
+                lesson_link(lesson)
 
 st.header("The dataset")
 people = census()

@@ -1,10 +1,11 @@
 """Home in real Chromium: it loads, shows no traceback and shows the dataset size; with a
 file uploaded, the dataset card still describes the census and says the file is in use."""
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from browser_helpers import assert_no_exception, expect_rerun, open_page
-from lessons.catalogue import HOME
+from lessons.catalogue import HOME, LESSONS
 
 WAIT_MS = 20_000  # the machine may be busy with other test runs
 
@@ -34,3 +35,45 @@ def test_an_uploaded_file_is_named_and_the_card_still_describes_the_census(
     expect(card).to_contain_text("32,561")
     expect(page.get_by_text("The bundled census: the UCI Adult")).to_be_visible()
     assert_no_exception(page)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1280, 720), (1600, 900)])
+def test_the_lesson_grid_shows_every_title_whole(page: Page, app_server: str, size) -> None:
+    """Five sections in five columns cut the titles at 1280 px ("Why anonym…",
+    "Reconstructi…", the heading "In the classroo / m"): no title or heading is cut now."""
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    open_page(page, app_server, HOME.url_path)
+    main = page.locator('[data-testid="stMain"]')
+    for lesson in LESSONS:
+        link = main.locator('[data-testid="stPageLink"]').filter(has_text=lesson.title).first
+        expect(link).to_be_visible()
+        cut = link.evaluate(
+            "e => [...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1)"
+        )
+        assert not cut, lesson.title
+    for section in dict.fromkeys(lesson.section for lesson in LESSONS):
+        heading = main.get_by_role("heading", name=section)
+        lines = heading.locator("[data-heading-text]").evaluate(LINES_OF_TEXT)
+        assert "".join(lines) == section, lines
+        for line, after in zip(lines, lines[1:], strict=False):  # only between words
+            assert line.endswith(" ") or after.startswith(" "), (section, lines)
+
+
+# The text of an element, line by line as the browser laid it out (one rect per character).
+LINES_OF_TEXT = """e => {
+  const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+  const lines = [];
+  let top = null;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getBoundingClientRect();
+      if (rect.width === 0 && node.data[i] === " ") { lines[lines.length - 1] += " "; continue; }
+      if (top === null || rect.top > top + 2) { lines.push(""); top = rect.top; }
+      lines[lines.length - 1] += node.data[i];
+    }
+  }
+  return lines;
+}"""
