@@ -12,8 +12,30 @@ from ui import text as ui_text
 
 STACKED = alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0)
 ORACLE_COLOURS = [ui_charts.BLUE, ui_charts.ORANGE, ui_charts.GREEN]
+# OUE's and OLH's errors coincide: OUE is drawn wide and solid beneath, OLH dotted on top, so
+# both show (and the legend says which is which by more than colour).
+ORACLE_DASHES = [[1, 0], [1, 0], [2, 4]]
+ORACLE_WIDTHS = [2.5, 6.0, 2.5]
 K_SCALE = alt.Scale(type="log", domain=[2, 100_000], nice=False)
 K_AXIS = alt.Axis(values=[2, 10, 100, 1_000, 10_000, 100_000], format=",~r")
+
+
+def _oracle_dash() -> alt.StrokeDash:
+    return alt.StrokeDash(
+        "oracle:N",
+        sort=list(ORACLES),
+        scale=alt.Scale(domain=list(ORACLES), range=ORACLE_DASHES),
+        legend=STACKED,
+    )
+
+
+def _oracle_width() -> alt.StrokeWidth:
+    return alt.StrokeWidth(
+        "oracle:N",
+        sort=list(ORACLES),
+        scale=alt.Scale(domain=list(ORACLES), range=ORACLE_WIDTHS),
+        legend=STACKED,
+    )
 
 
 def _oracle_colour() -> alt.Color:
@@ -32,11 +54,13 @@ def sd_by_k(height: int = 260) -> ui_charts.Template:
     sd, bits) and "truth" (x, label)."""
     lines = (
         alt.Chart(alt.NamedData(name="curves"))
-        .mark_line(strokeWidth=2.5)
+        .mark_line()
         .encode(
             x=alt.X(
                 "k:Q", title="k, the values a user may hold (log scale)", scale=K_SCALE, axis=K_AXIS
             ),  # fmt: skip
+            strokeDash=_oracle_dash(),
+            strokeWidth=_oracle_width(),
             y=alt.Y(
                 "sd:Q",
                 title="typical error of one count",

@@ -49,6 +49,15 @@ def variance_curves(epsilon: float) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["k", "oracle", "sd", "bits"])
 
 
+def olh_oue_gap(epsilon: float) -> float:
+    """How far OLH's typical error is from OUE's, relatively: |sd_OLH / sd_OUE − 1|. With
+    g = e^ε + 1 exactly, OLH's variance 4n e^ε/(e^ε − 1)² is OUE's (Wang et al. 2017);
+    rounding g moves it a little."""
+    p_oue, q_oue = dp.oue_probabilities(epsilon)
+    oue = math.sqrt(dp.ue_variance(N_CENSUS, p_oue, q_oue))
+    return abs(math.sqrt(dp.olh_variance(N_CENSUS, epsilon)) / oue - 1)
+
+
 def dp_olh(epsilon: float) -> tuple[int, float, float]:
     """OLH's (g, p, q) at ε (dp.olh_parameters)."""
     return dp.olh_parameters(epsilon)

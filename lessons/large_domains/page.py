@@ -33,7 +33,9 @@ notebook.latex(
 
 @st.fragment
 def when_k_grows() -> None:
-    """ε beside the errors and the bits against k (a fragment)."""
+    """The prediction, then ε beside the errors and the bits against k (a fragment). The
+    question sits above the metric and the chart that answer it."""
+    predict = st.container()
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
         epsilon = controls.epsilon_slider(
@@ -49,14 +51,16 @@ def when_k_grows() -> None:
             "held by nobody (f = 0)."
         )
     curves = model.variance_curves(epsilon)
+    gap = model.olh_oue_gap(epsilon)
     with chart_column:
         charts.sd_by_k().show(
             title=f"Typical error of one count against k, ε = {text.number(epsilon)}",
             alt=(
                 f"Three lines against k from 2 to 100,000 (log axes) at ε = "
                 f"{text.number(epsilon)} for {text.number(model.N_CENSUS)} users: k-ary RR's "
-                "typical error grows with k, unary encoding's and local hashing's do not. "
-                f"They cross at k* = {text.number(k_star)}."
+                "typical error grows with k, unary encoding's and local hashing's do not, and "
+                f"lie on top of each other (within {text.percent(gap)}: OUE drawn wide and "
+                f"solid, OLH dotted on it). They cross k-ary RR's at k* = {text.number(k_star)}."
             ),
             curves=curves,
             truth=model.crossover_rule(epsilon),
@@ -70,7 +74,18 @@ def when_k_grows() -> None:
             ),
             curves=curves,
         )
+        st.caption(
+            "Unary encoding's and local hashing's lines coincide: with g ≈ e^ε + 1 buckets, "
+            f"OLH's variance equals OUE's (here within {text.percent(gap)}), for far fewer "
+            "bits."
+        )
     downloads.download_csv(curves, filename="oracles-by-k.csv", key="ld_dl_k")
+    with predict:
+        predict_first(epsilon, k_star)
+
+
+def predict_first(epsilon: float, k_star: float) -> None:
+    """Asked above the slider's metric and chart, which give the answer away."""
     quiz.check_yourself(
         "large_domains_predict",
         [

@@ -153,3 +153,47 @@ def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
 def test_every_section_with_its_own_control_is_a_fragment() -> None:
     """Each section's widgets rerun only their own section."""
     assert widgets_outside_fragments(PAGE, ("ld_eps", "ld_live_eps", "ld_eps0", "ld_n")) == []
+
+
+def test_the_prediction_comes_before_what_answers_it() -> None:
+    """ "Predict first" was asked right below "GRR beats OUE below k* = 24.17" and the chart
+    with k* on it: it now opens the section."""
+    from apptest_helpers import run_lesson
+
+    at = run_lesson("large_domains/page.py")
+    order = [
+        getattr(node, "label", None) or getattr(node, "value", None)
+        for node in _walk(at._tree)
+        if getattr(node, "type", None) in ("radio", "metric", "vega_lite_chart")
+    ]
+    labels = [str(x) for x in order]
+    question = next(i for i, x in enumerate(labels) if "up to about which k" in x)
+    metric = labels.index("GRR beats OUE below k* =")
+    assert question < metric
+
+
+def _walk(node):
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _walk(child)
+
+
+def test_oue_and_olh_coincide_and_both_are_drawn() -> None:
+    """The OUE line lay exactly under the OLH line: three series in the legend, two on
+    screen. OLH is dotted over a wide solid OUE, and the page says they coincide."""
+    from apptest_helpers import chart_titled, prose, run_lesson, spec_of
+    from lessons.large_domains import model as lesson
+    from ui import text
+
+    for epsilon in lesson.EPSILONS:
+        assert lesson.olh_oue_gap(epsilon) < 0.01, epsilon  # the same error, give or take g
+    at = run_lesson("large_domains/page.py")
+    spec = spec_of(chart_titled(at, "Typical error of one count against k", prefix=True))
+    encoding = spec["layer"][0]["encoding"]
+    assert encoding["strokeDash"]["scale"]["range"][2] != [1, 0]  # OLH dotted
+    widths = encoding["strokeWidth"]["scale"]["range"]
+    assert widths[1] > widths[2]  # OUE wider, beneath
+    gap = text.percent(lesson.olh_oue_gap(lesson.DEFAULT_EPSILON))
+    assert f"OLH's variance equals OUE's (here within {gap})" in prose(at) or any(
+        f"here within {gap}" in c.value for c in at.caption
+    )
