@@ -215,6 +215,16 @@ def choices_frame(columns: tuple[str, ...], release: Release) -> pd.DataFrame:
 # --- 4. what it cannot do ------------------------------------------------------------------------
 
 
+def majority_income(columns: tuple[str, ...]) -> tuple[str, float]:
+    """The most common income band of the real table and its share: the accuracy of a
+    classifier that answers it for everyone."""
+    t = table(columns)
+    axis = columns.index("income")
+    counts = t.counts.reshape(t.shape).sum(axis=tuple(i for i in range(len(t.shape)) if i != axis))
+    top = int(np.argmax(counts))
+    return COLUMNS["income"].labels[top], float(counts[top] / counts.sum())
+
+
 def three_way_error(columns: tuple[str, ...], counts: np.ndarray) -> float:
     """Mean absolute error over every three-way marginal cell (none of them in MWEM's
     workload), in people."""

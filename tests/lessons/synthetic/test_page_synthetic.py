@@ -146,8 +146,12 @@ def test_column_choice_and_its_limits() -> None:
     assert not at.exception
     assert metrics(at)["Cells in the domain"] == text.number(15 * 5 * 4 * 3 * 3 * 3)
     assert any("Add the income column" in i.value for i in at.info)
-    at.multiselect(key="syn_columns").set_value([*six, "sex"]).run()
-    assert any("at most 6" in w.value for w in at.warning)
+    # seven cannot be picked any more (max_selections); a link with seven is set aside
+    assert at.multiselect(key="syn_columns").proto.max_selections == 6
+    assert "at most 6" in lesson.valid_columns([*six, "sex"])
+    linked = hosted(syn_columns=[*six, "sex"])
+    assert not linked.exception and toasts(linked)
+    assert not [w for w in linked.warning if "at most 6" in w.value]
 
 
 def test_marginal_queries_of_the_page_partition_the_domain() -> None:
@@ -213,3 +217,31 @@ def test_the_column_picker_stops_at_the_most_columns_the_lesson_takes() -> None:
 
     at = run_lesson("synthetic/page.py")
     assert at.multiselect(key="syn_columns").proto.max_selections == synthetic.MAX_COLUMNS
+
+
+def test_the_prediction_comes_before_the_answer_and_the_classifier_chart_is_explained() -> None:
+    """ "Predict first" came after "What it cannot do" had said the answer, and mentioned
+    hours (not a default column); the accuracy chart had no words, and its naive line sat
+    flat at 76% unexplained: that is answering "<=50K" for everyone."""
+    at = run_lesson(PAGE)
+    order = [
+        ("q", n.label) if n.type == "radio" else ("h", n.value)
+        for n in _walk(at._tree)
+        if n.type == "radio" or (n.type == "subheader" and "cannot do" in n.value)
+    ]
+    question = next(i for i, (kind, v) in enumerate(order) if kind == "q" and "three" in v)
+    cannot = next(i for i, (kind, _) in enumerate(order) if kind == "h")
+    assert question < cannot
+    assert "hours" not in order[question][1]
+    label, share = lesson.majority_income(lesson.DEFAULT_COLUMNS)
+    assert label == "≤50K"
+    census = load_census()
+    assert share == pytest.approx((census["Income"] == "<=50K").mean())
+    words = " ".join(c.value for c in at.caption).replace("\\\\", "")
+    assert f"The naive line is flat at {text.percent(share)}" in words.replace("\\\\", "")
+
+
+def _walk(node):
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _walk(child)
