@@ -40,6 +40,7 @@ st.caption(
     f"number of a fixed random half of a person's {columns} answers are yes."
 )
 
+predict = st.container()  # "Predict first" above the sliders and the chart that answer it
 study_column, scores_column = st.columns([2, 3], vertical_alignment="top")
 with study_column:
     n = int(
@@ -84,29 +85,30 @@ with scores_column:
         truth=model.threshold_rule(exact),
     )
 other_d = model.neighbour_for_prediction(d)
-quiz.check_yourself(
-    "membership_predict",
-    [
-        quiz.Question(
-            f"The study publishes {text.number(other_d)} averages instead of {text.number(d)}, "
-            f"with the same {text.number(n)} people. At 1% false positives, the attack finds …",
-            ("more members", "fewer members", "about as many"),
-            correct=model.compare_found(n, d, other_d),
-            explanation=(
-                f"{text.percent(model.attack(n, other_d).tpr_at_target)} at d = "
-                f"{text.number(other_d)} against {text.percent(exact.tpr_at_target)} at d = "
-                f"{text.number(d)}. A change within "
-                f"{text.percent(model.found_noise(n, d, other_d))} (two standard errors of "
-                f"the change, the same {text.number(n)} members scored twice) is about as "
-                "many. "
-                "Each average adds a little evidence; the members' lead grows like d/n, the "
-                "noise in the scores like √d, so more averages help only once they outgrow "
-                "the noise, and a share already at 0% or 100% cannot move."
+with predict:
+    quiz.check_yourself(
+        "membership_predict",
+        [
+            quiz.Question(
+                f"The study publishes {text.number(other_d)} averages instead of {text.number(d)}, "
+                f"with the same {text.number(n)} people. At 1% false positives, the attack finds …",
+                ("more members", "fewer members", "about as many"),
+                correct=model.compare_found(n, d, other_d),
+                explanation=(
+                    f"{text.percent(model.attack(n, other_d).tpr_at_target)} at d = "
+                    f"{text.number(other_d)} against {text.percent(exact.tpr_at_target)} at d = "
+                    f"{text.number(d)}. A change within "
+                    f"{text.percent(model.found_noise(n, d, other_d))} (two standard errors of "
+                    f"the change, the same {text.number(n)} members scored twice) is about as "
+                    "many. "
+                    "Each average adds a little evidence; the members' lead grows like d/n, the "
+                    "noise in the scores like √d, so more averages help only once they outgrow "
+                    "the noise, and a share already at 0% or 100% cannot move."
+                ),
             ),
-        ),
-    ],
-    title="Predict first",
-)
+        ],
+        title="Predict first",
+    )
 curve = f"no noise (n = {text.number(n)}, d = {text.number(d)})"
 charts.roc((curve,), False).show(
     title="The attack's ROC: members found against non-members flagged",

@@ -276,3 +276,17 @@ def test_every_section_with_its_own_control_is_a_fragment() -> None:
         widgets_outside_fragments(PAGE, ("mi_mechanism", "mi_eps", "mi_audit_eps", "mi_trials"))
         == []
     )
+
+
+def test_the_prediction_comes_before_the_sliders_and_chart_that_answer_it() -> None:
+    at = run_lesson(PAGE)
+    order = [
+        n.type for n in _walk(at._tree) if n.type in ("radio", "select_slider", "vega_lite_chart")
+    ]
+    assert order.index("radio") < order.index("select_slider") < order.index("vega_lite_chart")
+
+
+def _walk(node):
+    for child in getattr(node, "children", {}).values():
+        yield child
+        yield from _walk(child)
