@@ -543,6 +543,24 @@ def describe_attacks(results: tuple[Attack, ...]) -> str:
     )
 
 
+def below_diagonal(attack: Attack) -> float:
+    """The share of the ROC's false-positive grid where it runs below the diagonal (TPR <
+    FPR): the attack does worse than guessing there."""
+    roc = attack.roc
+    return float(np.mean(roc["tpr"] < roc["fpr"] - 1e-9))
+
+
+@datasets.cached(census_only=True, max_entries=1)
+def study_difficulty() -> tuple[float, float]:
+    """Mean log-loss of the study's 60 people and of the held-out census under the model
+    trained on the whole training set (none of it private): how hard these 60 are to fit,
+    compared with everyone."""
+    x, y = study()
+    d = data()
+    weights = non_private()
+    return float(losses(weights, x, y).mean()), float(losses(weights, d.x_test, d.y_test).mean())
+
+
 @dataclass(frozen=True)
 class AttackView:
     names: tuple[str, ...]

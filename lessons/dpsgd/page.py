@@ -49,7 +49,7 @@ def one_step() -> None:
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
         clip = float(controls.select_slider(
-            "Clip norm C  (smaller → less noise needed, more bias)",
+            "Clip norm C of this step  (smaller → more gradients cut, less noise σC)",
             options=model.CLIPS, value=model.DEFAULT_CLIP, key="dps_step_clip",
         ))  # fmt: skip
         sigma = float(controls.select_slider(
@@ -88,7 +88,7 @@ def clipping() -> None:
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
         clip = float(controls.select_slider(
-            "Clip norm C  (smaller → more gradients cut)",
+            "Clip norm C of the training  (smaller → more gradients cut, less noise σC)",
             options=model.CLIPS, value=model.DEFAULT_CLIP, key="dps_clip",
         ))  # fmt: skip
         result = model.clipping(clip)
@@ -165,12 +165,12 @@ def accuracy_against_epsilon() -> None:
     )
     st.markdown(view.long)
     downloads.download_csv(view.curve, filename="dpsgd-accuracy.csv", key="dps_dl_accuracy")
+    snippets.TRAIN.show(epsilon=1.0)  # the code behind the chart, once the chart is there
 
 
 accuracy_against_epsilon()
 previous = next(lesson for lesson in LESSONS if lesson.folder == "private_ml")
 controls.page_link(previous.path, label=f"Back to {previous.title}", icon=previous.icon)
-snippets.TRAIN.show(epsilon=1.0)
 
 # --- 4. The accountant ---------------------------------------------------------------------------
 st.header("4. The accountant")
@@ -188,6 +188,9 @@ st.markdown(
         if all(SAVINGS[sigma].is_monotonic_decreasing for sigma in model.ACCOUNTANT_SIGMAS)
         else "."
     )
+    + f" Section 3's trainings take {text.number(model.steps())} steps; the chart runs on to "
+    f"{text.number(model.STEP_GRID[-1])} to show how ε grows with the length of training "
+    "(a longer training at the same σ is a larger ε)."
 )
 
 
@@ -243,6 +246,16 @@ def _run_attack() -> None:
     st.session_state["dps_attack_run"] = True
 
 
+st.markdown(
+    f"A small study: {model.ATTACK_N} people, trained on until the model fits them almost "
+    "perfectly, the setting in which a model memorizes its training people. The attack "
+    "(Yeom et al. 2018) flags as a member anyone the model fits with a small loss; the "
+    "outsiders are the held-out census. The button trains a non-private model and DP-SGD at "
+    + " and ".join(f"ε = {text.number(e)}" for e in model.ATTACK_EPSILONS)
+    + ", then attacks each."
+)
+
+
 @st.fragment
 def attack_the_model() -> None:
     """The attack on four models, run when asked (a fragment)."""
@@ -269,6 +282,18 @@ def attack_the_model() -> None:
         "attack can prove more than their ε. The proof only ever runs one way: an attack "
         "that fails does not show a model private."
     )
+    below = [a for a in model.attacks() if model.below_diagonal(a) > 0.5]
+    if below:
+        study_loss, everyone_loss = model.study_difficulty()
+        st.caption(
+            "Below the diagonal: "
+            + ", ".join(a.name for a in below)
+            + " fits its training people no better than outsiders, so a small loss marks no "
+            "one, and these 60 happen to be a little harder to fit than the census at large "
+            f"(mean log-loss {text.number(study_loss)} against {text.number(everyone_loss)} "
+            "under the model trained on everyone): the attack then does worse than "
+            "guessing. Its best advantage is 0; flipping it would be reading noise."
+        )
 
 
 attack_the_model()

@@ -408,3 +408,26 @@ def test_the_predictions_verdict_counts_a_difference_inside_the_noise_as_none() 
     assert wins[0.01] == 0 and (wins.drop(0.01) == 1).all()  # today's numbers
     assert lesson.prediction_answer() == 0  # DP-SGD wherever they differ
     assert "At ε = 0.01 the two are within the noise" in lesson.prediction_explanation()
+
+
+def test_the_walkthroughs_details_are_fixed() -> None:
+    """Section 5 said nothing before its button; a "code behind this chart" box stood in
+    section 3 before any chart; the two clip sliders had different hints for one C; section
+    4 counted to 3,000 steps while section 3 trains 300, unexplained; the ε = 1 attack's
+    ROC ran below the diagonal, unexplained."""
+    at = run_lesson(PAGE)
+    assert not code_texts(at, "dpsgd_noise_multiplier")  # no code before its chart
+    words = prose(at)
+    assert "The button trains a non-private model and DP-SGD at ε = 1 and ε = 10" in words
+    assert f"Section 3's trainings take {text.number(lesson.steps())} steps" in words
+    clips = [s.label for s in at.select_slider if s.label.startswith("Clip norm C")]
+    assert len(set(clips)) == 2 and len({c.split("(")[1] for c in clips}) == 1
+    at.radio(key="dps_guess").set_value(at.radio(key="dps_guess").options[0]).run()
+    at.button(key="dps_train").click().run(timeout=120)
+    assert code_texts(at, "dpsgd_noise_multiplier")  # now, under the chart
+    at.button(key="dps_attack").click().run(timeout=120)
+    below = [a.name for a in lesson.attacks() if lesson.below_diagonal(a) > 0.5]
+    study_loss, everyone_loss = lesson.study_difficulty()
+    assert below == ["DP-SGD, ε = 1"] and study_loss > everyone_loss
+    caption = " ".join(c.value for c in at.caption)
+    assert "Below the diagonal: DP-SGD, ε = 1 fits its training people no better" in caption
