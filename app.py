@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 import lessons.preload  # noqa: F401  (imported once per process, it freezes the lessons' code)
-from lessons.catalogue import HOME, MOVED, Lesson, all_pages, by_folder, neighbours
+from lessons.catalogue import CLASSROOM, HOME, MOVED, Lesson, all_pages, by_folder, neighbours
 from ui import browser, classroom, links, notebook, pace, userdata
 
 # Presenter mode gives the projector the whole width: the sidebar starts collapsed (its
@@ -106,7 +106,7 @@ notebook.forget()  # the page's run keeps a new record of what it shows (ui/note
 current.run()
 shown = next((lesson for lesson in all_pages() if pages[lesson.folder] is current), None)
 if shown is not None and not STUDENT:
-    if shown is not HOME:
+    if shown is not HOME and shown.section != CLASSROOM:  # the survey and quiz: nothing to run
         notebook.download_button()
     _previous_and_next(shown)
 links.guard_end()

@@ -54,6 +54,7 @@ import os
 from pathlib import Path
 
 import dp
+from ui.text import number  # the page's one number formatter, for the tables printed below
 
 os.chdir(Path(dp.__file__).resolve().parents[1])
 print("Running from", Path.cwd().name, "with dp from", Path(dp.__file__).parent)
@@ -136,13 +137,15 @@ def build(record: Record) -> nbformat.NotebookNode:
             v4.new_markdown_cell(
                 "## The code behind the charts\n\nThe same code as on the page, with the "
                 "values it showed. Each cell leaves the chart's data in a variable; the cell "
-                "after it prints that."
+                "after it prints that, its numbers written as the page writes them."
             )
         )
     for title, code, result in record.snippets.values():
         cells.append(v4.new_markdown_cell(f"### {title}"))
         cells.append(v4.new_code_cell(code.rstrip("\n")))
-        cells.append(v4.new_code_cell(f"print({result}.to_string(max_rows=40))"))
+        cells.append(
+            v4.new_code_cell(f"print({result}.to_string(max_rows=40, float_format=number))")
+        )
     questions = exercises(record)
     if questions:
         cells.append(

@@ -39,7 +39,10 @@ def test_the_notebook_is_valid_and_in_the_pages_order() -> None:
     assert nb.cells[2].source == "**What you will see.** You will see *noise*."
     assert "$$\nb = \\Delta / \\varepsilon\n$$" in nb.cells[3].source
     code = [c.source for c in nb.cells if c.cell_type == "code"]
-    assert code[1:] == ["import numpy as np\nframe = 1", "print(frame.to_string(max_rows=40))"]
+    assert code[1:] == [
+        "import numpy as np\nframe = 1",
+        "print(frame.to_string(max_rows=40, float_format=number))",
+    ]
     assert nb.metadata["kernelspec"]["name"] == "python3"
 
 
@@ -104,3 +107,28 @@ def test_the_record_follows_a_moved_slider() -> None:
     slider.set_value(other).run()
     after = at.session_state[notebook.RECORD_KEY].snippets["laplace_histogram"][1]
     assert after != before and after.rstrip("\n") in [c.rstrip("\n") for c in code_texts(at)]
+
+
+@pytest.mark.parametrize("folder", ["class_survey", "class_quiz"])
+def test_the_classroom_pages_offer_no_notebook(folder) -> None:
+    """Their notebook had 3–4 cells and nothing to run: no button there."""
+    lesson = next(lesson for lesson in LESSONS if lesson.folder == folder)
+    at = app_apptest().run()
+    at.switch_page(str(lesson.path)).run()
+    assert not at.exception and _download_buttons(at) == []
+
+
+def test_a_notebook_prints_its_tables_with_the_pages_formatter() -> None:
+    """Notebooks printed raw pandas (9.999995e-01 … 9.643749e-17): every result cell now
+    formats its floats with the page's formatter, and the setup cell imports it."""
+    import pandas as pd
+
+    from ui import text
+
+    built = notebook.build(_record())
+    code = [cell.source for cell in built.cells if cell.cell_type == "code"]
+    assert "from ui.text import number" in code[0]
+    assert code[-1] == "print(frame.to_string(max_rows=40, float_format=number))"
+    frame = pd.DataFrame({"p": [0.9999995, 9.643749e-17, 12345.678]})
+    printed = frame.to_string(float_format=text.number)
+    assert "e-" not in printed and "12,346" in printed and "0.00000000000000009644" in printed
