@@ -10,7 +10,7 @@ CHROMIUM := /usr/bin/chromium
 HAPROXY  := /usr/sbin/haproxy
 WORKERS  ?= 2
 
-.PHONY: run room test test-fast lint bench bench-room notebooks chromium haproxy clean distclean help
+.PHONY: run room test test-fast lint bench bench-room notebooks lab chromium haproxy clean distclean help
 
 help:
 	@echo "make run        serve the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 for a classroom)"
@@ -20,6 +20,7 @@ help:
 	@echo "make bench      time the dp/ mechanisms, page reruns (AppTest and Chromium), the survey, uploads"
 	@echo "make bench-room simulated students (10-200) against one process, then WORKERS=N replicas"
 	@echo "make notebooks  every lesson as a Jupyter notebook in notebooks/ (at its defaults)"
+	@echo "make lab        the notebooks, opened in JupyterLab (installed into .venv/ once)"
 	@echo "make clean      remove caches;  make distclean  also removes .venv"
 
 $(BIN)/python:
@@ -111,6 +112,13 @@ bench: $(VENV)/.stamp-dev chromium
 # Every lesson as a notebook (lessons/notebooks.py); the project is installed for `import dp`.
 notebooks: $(VENV)/.stamp-dev
 	$(BIN)/python -m lessons.notebooks notebooks
+
+# The notebooks in JupyterLab, installed into the venv on first use (not a test dependency).
+JUPYTERLAB := jupyterlab==4.6.6
+lab: notebooks
+	@$(BIN)/python -c 'import jupyterlab' 2>/dev/null || \
+		$(BIN)/pip install --progress-bar on "$(JUPYTERLAB)" | grep -E '^(Collecting|Installing|Successfully)' || true
+	$(BIN)/jupyter lab --notebook-dir notebooks --ip $(HOST)
 
 # Simulated students over Streamlit's WebSocket protocol (loopback only): ~15 minutes.
 bench-room: $(VENV)/.stamp-dev haproxy
