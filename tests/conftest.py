@@ -27,7 +27,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from streamlit import config as streamlit_config  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402  (after the sys.path line above)
+
+# AppTests run in this process: their exceptions keep their messages, so that a failing
+# `assert not at.exception, at.exception` says why. The servers the browser tests start read
+# .streamlit/config.toml, which shows no error detail to any browser.
+streamlit_config.set_option("client.showErrorDetails", "full")
 
 APP = ROOT / "app.py"
 PAGES = ROOT / "lessons"

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from ui import controls
+from ui import controls, links
 
 PRESENTER_CSS = Path(__file__).with_name("presenter.css")
 
@@ -34,6 +34,20 @@ def next_seed(current: int) -> int:
 
 def _reroll() -> None:
     st.session_state[SEED_KEY] = next_seed(controls.seed())
+
+
+RESET_KEY = "classroom_reset"
+
+
+def reset_lesson() -> None:
+    """The "Reset this lesson" button (a callback, before the next run): every control bound
+    to the link in the last run (its key is the parameter, ui/links.py) goes back to its
+    default, which takes its parameter out of the link; presenter mode is kept."""
+    for key, default in links.last_bound().items():
+        if key != PRESENT_KEY:
+            # Streamlit drops a bound parameter whose widget holds its default (a bound
+            # parameter cannot be deleted directly)
+            st.session_state[key] = default
 
 
 def sidebar() -> None:
@@ -64,6 +78,14 @@ def sidebar() -> None:
             help="Draw a new seed: every chart redraws its random samples.",
         )
         copy_link_button()
+        st.button(
+            "Reset this lesson",
+            key=RESET_KEY,
+            on_click=reset_lesson,
+            icon=":material/restart_alt:",
+            help="Every control of this page back to its default, and out of the page's "
+            "link (the seed too); presenter mode stays as it is.",
+        )
         present = controls.toggle(
             "Presenter mode",
             key=PRESENT_KEY,

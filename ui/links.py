@@ -53,6 +53,12 @@ def register(key: str, binding: Binding) -> None:
     st.session_state.setdefault(REGISTRY_KEY, {})[key] = binding
 
 
+def last_bound() -> dict[str, Any]:
+    """In a callback (before the next run): the bound widgets the last run created, the
+    page's and the sidebar's, each key with its default."""
+    return {key: b.default for key, b in st.session_state.get(REGISTRY_KEY, {}).items()}
+
+
 def bound_this_run() -> set[str]:
     """Keys of the URL-bound widgets this run has created so far (e.g. the sidebar's seed)."""
     return set(st.session_state.get(REGISTRY_KEY, {}))

@@ -273,3 +273,28 @@ def test_a_hostile_link_value_is_shown_as_plain_text_in_the_toast_and_the_captio
     assert "www\u2060" in shown or "www" not in value  # no auto-linked www. name
     unescaped = re.sub(r"\\(.)", r"\1", shown.replace("\u2060", ""))
     assert unescaped == value  # reads as the input
+
+
+def test_reset_this_lesson_returns_every_control_and_the_link_to_the_defaults() -> None:
+    """A lesson's own sidebar link kept `?svt_eps=0.05&seed=99`: no way back to the
+    defaults. "Reset this lesson" clears every bound control and its parameter; presenter
+    mode stays."""
+    from conftest import app_apptest
+    from lessons.catalogue import by_folder
+    from ui import classroom, controls
+
+    at = app_apptest().run()
+    at.switch_page(str(by_folder("sparse_vector").path)).run()
+    default = at.select_slider(key="svt_eps").value
+    linked = app_apptest()
+    linked.query_params.update({"svt_eps": "0.05", "seed": "99", "present": "true"})
+    linked.run()
+    linked.switch_page(str(by_folder("sparse_vector").path)).run()
+    assert linked.select_slider(key="svt_eps").value == 0.05 != default
+    assert linked.number_input(key="seed").value == 99
+    linked.button(key=classroom.RESET_KEY).click().run()
+    assert not linked.exception
+    assert linked.select_slider(key="svt_eps").value == default
+    assert linked.number_input(key="seed").value == controls.DEFAULT_SEED
+    assert "svt_eps" not in linked.query_params and "seed" not in linked.query_params
+    assert linked.toggle(key="present").value  # the lecturer's, not the lesson's
