@@ -138,6 +138,15 @@ def _label_nonlinear_axes(node: object) -> None:
             _label_nonlinear_axes(value)
 
 
+# A legend below its chart, one entry per line: it never runs past the chart's right edge,
+# whatever the width (a one-row legend of long labels did, by up to 267 px). Two columns where
+# the labels are short.
+STACKED_LEGEND = alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0)
+TWO_COLUMN_LEGEND = alt.Legend(
+    orient="bottom", title=None, direction="horizontal", columns=2, labelLimit=0
+)
+
+
 _LEGEND_CHANNELS = (
     "color", "fill", "stroke", "strokeDash", "shape", "size", "opacity", "fillOpacity",
     "strokeOpacity", "strokeWidth",

@@ -84,7 +84,9 @@ def win_curves(
                 "category:N",
                 sort=list(series),
                 scale=alt.Scale(domain=list(series), range=SERIES_COLOURS[: len(series)]),
-                legend=LEGEND,
+                # two columns of short names; long ones (the sparse vector's outcomes) one a
+                # line, or the second column runs past the chart's right edge
+                legend=LEGEND if max(map(len, series)) <= 24 else ui_charts.STACKED_LEGEND,
             ),
             tooltip=[
                 alt.Tooltip("category:N"),

@@ -13,7 +13,7 @@ GROUP_COLOURS = {"members": ui_charts.VERMILLION, "non-members": ui_charts.BLUE}
 CURVE_COLOURS = [ui_charts.GREY, ui_charts.BLUE]
 AUDIT_COLOURS = [ui_charts.BLUE, ui_charts.VERMILLION]
 BOUND_DOMAIN = (0.0, 4.5)  # twice the largest claimed ε (2) is 4
-LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)
+LEGEND = ui_charts.STACKED_LEGEND
 
 
 @datasets.cached(max_entries=4)

@@ -34,7 +34,7 @@ def answers_bars(height: int = 260) -> ui_charts.Template:
             x=alt.X(
                 "query:N",
                 sort=order,
-                title=f"people who work more than {HOURS_OVER} hours a week, by age band",
+                title=f"people working over {HOURS_OVER} hours a week, by age",
                 axis=alt.Axis(labelAngle=-45, labelLimit=120),
             ),
             y=alt.Y("true count:Q", title="true count", scale=y_scale, axis=alt.Axis(format=",~r")),
@@ -84,7 +84,7 @@ def misses_by_c(height: int = 240) -> ui_charts.Template:
                 "measure:N",
                 sort=list(MEASURES),
                 scale=alt.Scale(domain=list(MEASURES), range=MEASURE_COLOURS),
-                legend=alt.Legend(orient="bottom", title=None, direction="horizontal"),
+                legend=ui_charts.STACKED_LEGEND,
             ),
             tooltip=[
                 alt.Tooltip("c:Q", format="d"),
@@ -121,7 +121,7 @@ def audit_bars(labels: tuple[str, ...], height: int = 200) -> ui_charts.Template
                 scale=alt.Scale(
                     domain=["caught", "not caught"], range=[ui_charts.VERMILLION, ui_charts.BLUE]
                 ),
-                legend=alt.Legend(orient="bottom", title=None, direction="horizontal"),
+                legend=ui_charts.STACKED_LEGEND,
             ),
             tooltip=[
                 alt.Tooltip("label:N", title="variant"),

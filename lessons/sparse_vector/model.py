@@ -131,8 +131,8 @@ def bars_frame(frame: pd.DataFrame, threshold: float) -> pd.DataFrame:
 
 
 OUTCOMES = (
-    "stops at a count ≥ T (a true positive)",
-    "stops at a count < T (a false positive)",
+    "stops at a count ≥ T (true positive)",
+    "stops at a count < T (false positive)",
     "never stops",
 )
 

@@ -8,7 +8,7 @@ from lessons.synthetic.model import EPSILONS, ROUNDS
 from ui import charts as ui_charts
 from ui import datasets
 
-LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)
+LEGEND = ui_charts.TWO_COLUMN_LEGEND
 STACKED = alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0)
 
 
