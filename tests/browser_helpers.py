@@ -238,3 +238,32 @@ def control_to_chart_px(page: Page, control: str) -> tuple[float, float]:
     )
     assert span is not None, f"no chart beside or after the slider {control!r}"
     return float(span), float(page.viewport_size["height"] - HEADER_PX)
+
+
+# The text of an element, line by line as the browser laid it out (one rect per character;
+# a space at a line's end, drawn with no width, stays on that line).
+LINES_OF_TEXT = """e => {
+  const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+  const lines = [];
+  let top = null;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (let i = 0; i < node.length; i++) {
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getBoundingClientRect();
+      if (rect.width === 0 && node.data[i] === " " && lines.length) {
+        lines[lines.length - 1] += " ";
+        continue;
+      }
+      if (top === null || rect.top > top + 2) { lines.push(""); top = rect.top; }
+      lines[lines.length - 1] += node.data[i];
+    }
+  }
+  return lines;
+}"""
+
+
+def lines_of_text(locator: Locator) -> list[str]:
+    """The element's text, line by line as laid out (see LINES_OF_TEXT)."""
+    return locator.evaluate(LINES_OF_TEXT)

@@ -20,31 +20,19 @@ K_SCALE = alt.Scale(type="log", domain=[2, 100_000], nice=False)
 K_AXIS = alt.Axis(values=[2, 10, 100, 1_000, 10_000, 100_000], format=",~r")
 
 
-def _oracle_dash() -> alt.StrokeDash:
-    return alt.StrokeDash(
+def _by_oracle(channel, values: list):
+    """One encoding channel (colour, dash, width) by oracle, in ORACLES' order, with the
+    one stacked legend the three channels share."""
+    return channel(
         "oracle:N",
         sort=list(ORACLES),
-        scale=alt.Scale(domain=list(ORACLES), range=ORACLE_DASHES),
-        legend=STACKED,
-    )
-
-
-def _oracle_width() -> alt.StrokeWidth:
-    return alt.StrokeWidth(
-        "oracle:N",
-        sort=list(ORACLES),
-        scale=alt.Scale(domain=list(ORACLES), range=ORACLE_WIDTHS),
+        scale=alt.Scale(domain=list(ORACLES), range=values),
         legend=STACKED,
     )
 
 
 def _oracle_colour() -> alt.Color:
-    return alt.Color(
-        "oracle:N",
-        sort=list(ORACLES),
-        scale=alt.Scale(domain=list(ORACLES), range=ORACLE_COLOURS),
-        legend=STACKED,
-    )
+    return _by_oracle(alt.Color, ORACLE_COLOURS)
 
 
 @datasets.cached(max_entries=4)
@@ -59,8 +47,8 @@ def sd_by_k(height: int = 260) -> ui_charts.Template:
             x=alt.X(
                 "k:Q", title="k, the values a user may hold (log scale)", scale=K_SCALE, axis=K_AXIS
             ),  # fmt: skip
-            strokeDash=_oracle_dash(),
-            strokeWidth=_oracle_width(),
+            strokeDash=_by_oracle(alt.StrokeDash, ORACLE_DASHES),
+            strokeWidth=_by_oracle(alt.StrokeWidth, ORACLE_WIDTHS),
             y=alt.Y(
                 "sd:Q",
                 title="typical error of one count",

@@ -12,6 +12,7 @@ from browser_helpers import (
     assert_no_exception,
     expect_rerun,
     lesson_url,
+    lines_of_text,
     metric,
     open_page,
     wait_for_run,
@@ -23,16 +24,21 @@ PHONE = {"width": 390, "height": 844}
 LIVE_TIMEOUT_MS = 15_000  # phones and projector poll every 2 s
 
 
-def test_a_lecturer_and_three_phones(page: Page, browser: Browser, app_server: str) -> None:
-    page.set_viewport_size({"width": 1280, "height": 720})
-    open_page(page, app_server, URL_PATH)
-    assert_no_exception(page)
+def pick_laplace(page: Page) -> None:
+    """The builder: the Laplace lesson's questions, picked in the multiselect."""
     picker = page.get_by_role("combobox", name="Questions from these lessons")
     picker.click()
     picker.fill("Laplace")
     with expect_rerun(page):
         picker.press("Enter")
     page.keyboard.press("Escape")
+
+
+def test_a_lecturer_and_three_phones(page: Page, browser: Browser, app_server: str) -> None:
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_page(page, app_server, URL_PATH)
+    assert_no_exception(page)
+    pick_laplace(page)
     expect(page.get_by_text("3 questions in this quiz.")).to_be_visible()
     with expect_rerun(page):
         page.get_by_role("button", name="Create quiz").click()
@@ -71,23 +77,6 @@ def test_a_lecturer_and_three_phones(page: Page, browser: Browser, app_server: s
 
 
 PROJECTOR = {"width": 1280, "height": 720}
-# The text of an element, line by line as the browser laid it out (one rect per character).
-LINES_OF_TEXT = """e => {
-  const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
-  const lines = [];
-  let top = null;
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    for (let i = 0; i < node.length; i++) {
-      const range = document.createRange();
-      range.setStart(node, i);
-      range.setEnd(node, i + 1);
-      const rect = range.getBoundingClientRect();
-      if (top === null || rect.top > top + 2) { lines.push(""); top = rect.top; }
-      lines[lines.length - 1] += node.data[i];
-    }
-  }
-  return lines;
-}"""
 
 
 @pytest.mark.parametrize("private", [False, True], ids=["normal", "private"])
@@ -99,12 +88,7 @@ def test_the_quiz_projector_opens_at_its_top_after_create(
     top with all three, and the join link on one line (it wrapped mid-port), on one screen."""
     page = browser.new_context(viewport=PROJECTOR).new_page()
     open_page(page, app_server, f"{URL_PATH}?present=true")
-    picker = page.get_by_role("combobox", name="Questions from these lessons")
-    picker.click()
-    picker.fill("Laplace")
-    with expect_rerun(page):
-        picker.press("Enter")
-    page.keyboard.press("Escape")
+    pick_laplace(page)
     if private:
         with expect_rerun(page):
             page.get_by_text("Private mode: phones randomize each answer").click()
@@ -134,7 +118,7 @@ def test_the_quiz_projector_opens_at_its_top_after_create(
     # the link reads (and copies) exactly, and breaks only after a "/" or before the "?"
     url = link.inner_text()
     assert url.startswith("http") and url.endswith(f"/class-quiz?join={code}"), url
-    lines = link.evaluate(LINES_OF_TEXT)
+    lines = lines_of_text(link)
     assert "".join(lines) == url and len(lines) > 1  # (the narrow join column wraps it)
     for line, after in zip(lines, lines[1:], strict=False):
         assert line.endswith("/") or after.startswith("?"), lines

@@ -4,7 +4,7 @@ file uploaded, the dataset card still describes the census and says the file is 
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser_helpers import assert_no_exception, expect_rerun, open_page
+from browser_helpers import assert_no_exception, expect_rerun, lines_of_text, open_page
 from lessons.catalogue import HOME, LESSONS
 
 WAIT_MS = 20_000  # the machine may be busy with other test runs
@@ -53,27 +53,7 @@ def test_the_lesson_grid_shows_every_title_whole(page: Page, app_server: str, si
         assert not cut, lesson.title
     for section in dict.fromkeys(lesson.section for lesson in LESSONS):
         heading = main.get_by_role("heading", name=section)
-        lines = heading.locator("[data-heading-text]").evaluate(LINES_OF_TEXT)
+        lines = lines_of_text(heading.locator("[data-heading-text]"))
         assert "".join(lines) == section, lines
         for line, after in zip(lines, lines[1:], strict=False):  # only between words
             assert line.endswith(" ") or after.startswith(" "), (section, lines)
-
-
-# The text of an element, line by line as the browser laid it out (one rect per character).
-LINES_OF_TEXT = """e => {
-  const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
-  const lines = [];
-  let top = null;
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    for (let i = 0; i < node.length; i++) {
-      const range = document.createRange();
-      range.setStart(node, i);
-      range.setEnd(node, i + 1);
-      const rect = range.getBoundingClientRect();
-      if (rect.width === 0 && node.data[i] === " ") { lines[lines.length - 1] += " "; continue; }
-      if (top === null || rect.top > top + 2) { lines.push(""); top = rect.top; }
-      lines[lines.length - 1] += node.data[i];
-    }
-  }
-  return lines;
-}"""
