@@ -267,7 +267,10 @@ def widgets_outside_fragments(page_file: str, keys: tuple[str, ...]) -> list[str
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef):
             for inner in ast.walk(node):
-                if isinstance(inner, ast.keyword) and inner.arg == "key":
+                # key=…, or a helper's guess_key=… / button_key=… (ui.quiz.prediction)
+                if isinstance(inner, ast.keyword) and (
+                    inner.arg == "key" or str(inner.arg).endswith("_key")
+                ):
                     value = inner.value
                     if isinstance(value, ast.Constant) and value.value in keys:
                         owners.setdefault(value.value, node.name)

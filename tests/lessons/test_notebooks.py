@@ -18,18 +18,20 @@ from nbclient import NotebookClient
 from lessons import notebooks
 from lessons.catalogue import LESSONS
 from ui import notebook
+from ui.text import number
 
 ROOT = Path(__file__).resolve().parents[2]
 NO_QUIZ = {"class_survey", "class_quiz"}  # classroom tools: no check-yourself questions
 
 
 def _stdout(code: str, result: str) -> tuple[str, str]:
-    """What the code prints, and what printing its result prints, run here."""
+    """What the code prints, and what printing its result prints (with the page's number
+    formatter, as the notebook does), run here."""
     namespace: dict = {}
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102 - our own snippets
-    return out.getvalue(), namespace[result].to_string(max_rows=40) + "\n"
+    return out.getvalue(), namespace[result].to_string(max_rows=40, float_format=number) + "\n"
 
 
 def _printed(cell) -> str:
