@@ -39,7 +39,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.stamp-run: requirements.txt | $(BIN)/python
-	@echo "Installing the app's pinned dependencies (first time only; about 30 s on a fresh machine) ..."
+	@echo "Installing the app's pinned dependencies (first time only; 30–90 s, by how busy the machine is) ..."
 	$(BIN)/pip install --progress-bar on -r requirements.txt | grep -E '^(Collecting|Installing|Successfully)' || true
 	@$(BIN)/python -c 'import streamlit, numpy, pandas, altair, sqlalchemy, scipy, sklearn' \
 		|| { echo "The install failed: run '$(BIN)/pip install -r requirements.txt' to see why."; exit 1; }
