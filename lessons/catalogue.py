@@ -18,7 +18,8 @@ ROOT = LESSONS_DIR.parent
 class Lesson:
     """One page of the app: its folder under lessons/, title, icon, URL path and section, and
     `main_control`: part of the label of the slider that drives the lesson's main chart (what a
-    lecturer moves first; the browser bench presses it), "" for a page without one."""
+    lecturer moves first; the browser bench presses it), "" for a page without one;
+    `prerequisites`: the earlier lessons it builds on."""
 
     folder: str
     title: str
@@ -27,6 +28,9 @@ class Lesson:
     summary: str
     section: str
     main_control: str = ""
+    # Folders of the lessons whose terms this one uses (ε, δ, the Laplace or Gaussian
+    # mechanism, …): each must come earlier in the catalogue (a test checks it).
+    prerequisites: tuple[str, ...] = ()
 
     @property
     def file(self) -> str:
@@ -63,15 +67,6 @@ LESSONS: tuple[Lesson, ...] = (
         ":material/grid_on:",
         "reconstruction",
         "From a block's published tables back to its people; noise against the attack.",
-        WHY,
-        "Privacy loss ε",
-    ),
-    Lesson(
-        "membership",
-        "Membership inference",
-        ":material/fingerprint:",
-        "membership",
-        "Tracing a person from a study's averages, noise against it, and auditing ε.",
         WHY,
         "Privacy loss ε",
     ),
@@ -121,6 +116,17 @@ LESSONS: tuple[Lesson, ...] = (
         "Privacy loss ε",
     ),
     Lesson(
+        "membership",
+        "Membership inference",
+        ":material/fingerprint:",
+        "membership",
+        "Tracing a person from a study's averages, noise against it, and auditing ε.",
+        CENTRAL,
+        "Privacy loss ε",
+        # ε and δ, Laplace and Gaussian noise, Δ₁ and Δ₂, the privacy region, auditing
+        ("definition", "laplace", "clamping", "approximate_dp"),
+    ),
+    Lesson(
         "choosing",
         "Choosing privately",
         ":material/how_to_reg:",
@@ -137,6 +143,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Local and smooth sensitivity of a median, propose-test-release, sample-and-aggregate.",
         CENTRAL,
         "Privacy loss ε",
+        ("laplace", "choosing"),  # global sensitivity, the exponential mechanism
     ),
     Lesson(
         "sparse_vector",
@@ -146,6 +153,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Pay only for the questions that pass a threshold; the broken versions, audited.",
         CENTRAL,
         "Privacy loss ε",
+        ("laplace", "choosing"),  # Laplace noise, noisy max
     ),
     Lesson(
         "synthetic",
@@ -155,6 +163,7 @@ LESSONS: tuple[Lesson, ...] = (
         "MWEM against the naive synthesizer, and what synthetic data cannot do.",
         CENTRAL,
         "Privacy loss ε",
+        ("composition", "choosing"),  # MWEM: the exponential mechanism, ε split over rounds
     ),
     Lesson(
         "coin_flip",
@@ -200,6 +209,7 @@ LESSONS: tuple[Lesson, ...] = (
         "Local hashing for a huge domain, what Apple and Google deployed, and shuffling.",
         LOCAL,
         "Privacy loss ε",
+        ("kary_rr", "unary_encoding"),  # GRR against OUE
     ),
     Lesson(
         "central_vs_local",
@@ -227,6 +237,11 @@ LESSONS: tuple[Lesson, ...] = (
         "Clipping and noise in each step, the accountant's ε, and a membership attack.",
         ML,
         "Noise multiplier σ  (larger → more private)",
+        (
+            "approximate_dp",
+            "membership",
+            "private_ml",
+        ),  # the Gaussian mechanism, the attack, the RR model
     ),
     Lesson(
         "class_survey",

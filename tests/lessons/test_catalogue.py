@@ -218,3 +218,20 @@ def test_one_spelling_of_each_word_in_the_glossary() -> None:
         if wrong in path.read_text(encoding="utf-8")
     ]
     assert not found, f"use {variants}: {found}"
+
+
+def test_no_lesson_comes_before_a_lesson_it_builds_on() -> None:
+    """Membership inference was the 3rd lesson but used ε, δ, Laplace and Gaussian noise,
+    Δ₁/Δ₂, the privacy region and auditing, all defined later: a lesson's declared
+    prerequisites must come earlier in the catalogue's order."""
+    position = {lesson.folder: i for i, lesson in enumerate(LESSONS)}
+    late = {
+        lesson.folder: [p for p in lesson.prerequisites if position[p] >= position[lesson.folder]]
+        for lesson in LESSONS
+    }
+    assert not {folder: found for folder, found in late.items() if found}
+    membership = next(lesson for lesson in LESSONS if lesson.folder == "membership")
+    assert "approximate_dp" in membership.prerequisites  # the case that was wrong
+    # and the first section needs no DP at all
+    first = [lesson for lesson in LESSONS if lesson.section == LESSONS[0].section]
+    assert all(not lesson.prerequisites for lesson in first)
