@@ -267,3 +267,31 @@ LINES_OF_TEXT = """e => {
 def lines_of_text(locator: Locator) -> list[str]:
     """The element's text, line by line as laid out (see LINES_OF_TEXT)."""
     return locator.evaluate(LINES_OF_TEXT)
+
+
+def create_from_the_bottom(page: Page, button: str, url_path: str) -> str:
+    """Press the classroom page's create button (scrolled to, at the bottom of the builder)
+    and wait for its projector (`?manage=CODE`); the join code."""
+    create = page.get_by_role("button", name=button)
+    create.scroll_into_view_if_needed()
+    assert main_scroll(page) > 0
+    with expect_rerun(page):
+        create.click()
+    page.wait_for_url(f"**/{url_path}?manage=*")
+    wait_for_run(page)
+    return page.url.split("manage=")[1][:6]
+
+
+def main_scroll(page: Page) -> float:
+    """How far the main area is scrolled down, in pixels."""
+    return page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop")
+
+
+def assert_on_one_screen(parts: dict[str, Locator], viewport: dict[str, int]) -> None:
+    """Every named part is visible and lies wholly within the viewport."""
+    for name, part in parts.items():
+        expect(part).to_be_visible()
+        box = part.bounding_box()
+        assert box is not None, name
+        assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (name, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (name, box)

@@ -272,14 +272,6 @@ def number_labels(options: Sequence[float]) -> Callable[[float], str]:
     raise ValueError(f"options cannot be told apart by their labels: {values}")
 
 
-def check_unique_labels(label: str, options: Sequence[Any], format_func: Callable) -> None:
-    """Every option of a choice widget has a label of its own (see `number_labels`)."""
-    labels = [str(format_func(o)) for o in options]
-    if len(set(labels)) != len(labels):
-        repeated = sorted({x for x in labels if labels.count(x) > 1})
-        raise ValueError(f"{label!r}: options share the labels {repeated}")
-
-
 def select_slider(
     label: str, options: Sequence[Any] = (), *, key: str, value=None, format_func=None, **kw
 ):
@@ -288,7 +280,6 @@ def select_slider(
     if format_func is None:
         numeric = all(isinstance(o, int | float) and not isinstance(o, bool) for o in list(options))
         format_func = number_labels(options) if numeric and len(options) else str
-    check_unique_labels(label, options, format_func)
     default = value if value is not None else list(options)[0]
     kw.update(value=value, format_func=format_func)
     means = _option_means(format_func)
@@ -298,7 +289,6 @@ def select_slider(
 def radio(label: str, options: Sequence[Any], index: int | None = 0, *, key: str, **kw):
     """st.radio bound to the URL (the URL holds the option's label)."""
     format_func = kw.setdefault("format_func", str)
-    check_unique_labels(label, options, format_func)
     default = list(options)[index] if index is not None and len(options) else None
     means = _option_means(format_func)
     return _bound(st.radio, (label, options, index), kw, key=key, means=means, default=default)
@@ -307,7 +297,6 @@ def radio(label: str, options: Sequence[Any], index: int | None = 0, *, key: str
 def selectbox(label: str, options: Sequence[Any], index: int | None = 0, *, key: str, **kw):
     """st.selectbox bound to the URL (the URL holds the option's label)."""
     format_func = kw.setdefault("format_func", str)
-    check_unique_labels(label, options, format_func)
     default = list(options)[index] if index is not None and len(options) else None
     means = _option_means(format_func)
     return _bound(st.selectbox, (label, options, index), kw, key=key, means=means, default=default)
@@ -316,7 +305,6 @@ def selectbox(label: str, options: Sequence[Any], index: int | None = 0, *, key:
 def multiselect(label: str, options: Sequence[Any], default=None, *, key: str, **kw):
     """st.multiselect bound to the URL (one repeated parameter per chosen option)."""
     format_func = kw.setdefault("format_func", str)
-    check_unique_labels(label, options, format_func)
     chosen = list(default or [])
     means = _option_means(format_func)
     return _bound(

@@ -14,6 +14,7 @@ after parsing; line breaks become spaces (a name is one line).
 
 from __future__ import annotations
 
+import html
 import math
 import re
 
@@ -104,8 +105,6 @@ def breakable_url(url: str) -> str:
     hyphen: the pieces between are unbreakable spans, and an invisible <wbr> marks each
     place between them, so copying the text copies the URL exactly. For
     st.markdown(..., unsafe_allow_html=True) (ui/style.css styles the spans)."""
-    import html
-
     parts = re.split(r"(?<=/)(?!/)|(?=[?&])", str(url))
     return "<wbr>".join(
         f'<span class="pp-nowrap">{html.escape(part, quote=True)}</span>' for part in parts if part

@@ -142,11 +142,3 @@ def test_number_labels_use_as_many_digits_as_the_options_need() -> None:
     assert [label(v) for v in halves[:3]] == ["7,840", "7,840.5", "7,841"]
     assert controls.number_labels([0.5, 1.0, 2.0])(1.0) == "1"  # four digits when enough
     assert controls.number_labels([1.0, 1.0])(1.0) == "1"  # a repeated option is one value
-
-
-def test_a_choice_widget_with_two_options_of_one_label_is_refused() -> None:
-    from ui import controls
-
-    with pytest.raises(ValueError, match="share the labels"):
-        controls.check_unique_labels("pick", ["a", "b", "A"], str.lower)
-    controls.check_unique_labels("pick", ["a", "b"], str.lower)

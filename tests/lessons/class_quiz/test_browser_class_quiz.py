@@ -10,12 +10,14 @@ from playwright.sync_api import Browser, Page, expect
 
 from browser_helpers import (
     assert_no_exception,
+    assert_on_one_screen,
+    create_from_the_bottom,
     expect_rerun,
     lesson_url,
     lines_of_text,
+    main_scroll,
     metric,
     open_page,
-    wait_for_run,
 )
 from lessons.class_quiz import model
 
@@ -92,17 +94,10 @@ def test_the_quiz_projector_opens_at_its_top_after_create(
     if private:
         with expect_rerun(page):
             page.get_by_text("Private mode: phones randomize each answer").click()
-    create = page.get_by_role("button", name="Create quiz")
-    create.scroll_into_view_if_needed()
-    assert page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop") > 0
-    with expect_rerun(page):
-        create.click()
-    page.wait_for_url(f"**/{URL_PATH}?manage=*")
-    wait_for_run(page)
-    code = page.url.split("manage=")[1][:6]
+    code = create_from_the_bottom(page, "Create quiz", URL_PATH)
     expect(page.get_by_role("button", name="Start")).to_be_visible()
     page.wait_for_timeout(500)
-    assert page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop") == 0
+    assert main_scroll(page) == 0
     link = page.locator("p.pp-join-link")
     parts = {
         "join code": metric(page, "Join code"),
@@ -110,11 +105,7 @@ def test_the_quiz_projector_opens_at_its_top_after_create(
         "join link": link,
         "Start": page.get_by_role("button", name="Start"),
     }
-    for name, part in parts.items():
-        box = part.bounding_box()
-        assert box is not None, name
-        assert box["y"] >= 0 and box["y"] + box["height"] <= PROJECTOR["height"], (name, box)
-        assert box["x"] >= 0 and box["x"] + box["width"] <= PROJECTOR["width"], (name, box)
+    assert_on_one_screen(parts, PROJECTOR)
     # the link reads (and copies) exactly, and breaks only after a "/" or before the "?"
     url = link.inner_text()
     assert url.startswith("http") and url.endswith(f"/class-quiz?join={code}"), url

@@ -9,8 +9,11 @@ from playwright.sync_api import Browser, Page, expect
 
 from browser_helpers import (
     assert_no_exception,
+    assert_on_one_screen,
+    create_from_the_bottom,
     expect_rerun,
     lesson_url,
+    main_scroll,
     metric,
     open_page,
     wait_for_run,
@@ -252,14 +255,7 @@ def test_the_projector_fits_one_screen_right_after_create(browser: Browser, app_
 
     page = browser.new_context(viewport=PROJECTOR).new_page()
     open_page(page, app_server, f"{URL_PATH}?present=true")
-    create = page.get_by_role("button", name="Create survey")
-    create.scroll_into_view_if_needed()
-    assert page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop") > 0
-    with expect_rerun(page):
-        create.click()
-    page.wait_for_url(f"**/{URL_PATH}?manage=*")
-    wait_for_run(page)
-    code = page.url.split("manage=")[1][:6]
+    code = create_from_the_bottom(page, "Create survey", URL_PATH)
     store = survey.SurveyStore(model.database_url())
     found = store.get_by_code(code)
     for bit in (1, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1):
@@ -269,7 +265,7 @@ def test_the_projector_fits_one_screen_right_after_create(browser: Browser, app_
         "12 /", timeout=LIVE_TIMEOUT_MS
     )
     page.wait_for_timeout(500)
-    assert page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop") == 0
+    assert main_scroll(page) == 0
     parts = {
         "join code": metric(page, "Join code"),
         "QR code": page.locator('[data-testid="stImage"] img').first,
@@ -280,12 +276,7 @@ def test_the_projector_fits_one_screen_right_after_create(browser: Browser, app_
         "interval": metric(page, "95% interval"),
         "chart": page.locator('[data-testid="stVegaLiteChart"]').first,
     }
-    for name, part in parts.items():
-        expect(part).to_be_visible()
-        box = part.bounding_box()
-        assert box is not None, name
-        assert box["y"] >= 0 and box["y"] + box["height"] <= PROJECTOR["height"], (name, box)
-        assert box["x"] >= 0 and box["x"] + box["width"] <= PROJECTOR["width"], (name, box)
+    assert_on_one_screen(parts, PROJECTOR)
     assert_no_exception(page)
 
 
