@@ -48,10 +48,12 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     case,
+    cast,
     delete,
     func,
     insert,
     literal,
+    null,
     or_,
     select,
     update,
@@ -501,7 +503,8 @@ class QuizStore:
             .values(
                 position=position,
                 revealed=back,
-                deadline=case((back, None), else_=literal(deadline, Float)),
+                # Typed, so PostgreSQL does not read the NULL as text (a bare None did).
+                deadline=case((back, null()), else_=cast(literal(deadline, Float), Float)),
             )
         )
 
