@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -272,14 +273,87 @@ def number_labels(options: Sequence[float]) -> Callable[[float], str]:
     raise ValueError(f"options cannot be told apart by their labels: {values}")
 
 
+def _option_from_text(text: str, options: Sequence[float], labels: dict[str, float]) -> Any:
+    """The option a link's text names: its number (`1250`, `0.05`), or, from links made
+    before numbers were written raw, its label (`1,250`, `10⁻⁶`); None if none."""
+    if text in labels:
+        return labels[text]
+    if not _finite_number(text):
+        return None
+    number = float(text)
+    return next((option for option in options if float(option) == number), None)
+
+
+def _numeric_select_slider(
+    label: str, options: Sequence[float], *, key: str, value, format_func, **kw
+):
+    """A select slider over numbers, bound to the URL by their raw value (`?k=1250`, a range
+    as `?k=L..U`). Streamlit's own binding writes the option's label, so a shared link read
+    `?svt_threshold=1%2C250`. As for the range slider: the value is read from the link when
+    the widget is created (its key not yet in session state), written back after every run
+    (the default leaves the link); a link the slider cannot use is removed, and the link
+    guard reports it. Links from before (labels, or a range's parameter twice) still open."""
+    options = list(options)
+    is_range = isinstance(value, (list, tuple))
+    default = tuple(value) if is_range else (options[0] if value is None else value)
+    labels = {str(format_func(option)): option for option in options}
+
+    def from_texts(texts: list[str]) -> Any:
+        parts = _range_texts(texts) if is_range else texts
+        if len(parts) != (2 if is_range else 1):
+            return None
+        chosen = [_option_from_text(part, options, labels) for part in parts]
+        if any(option is None for option in chosen):
+            return None
+        if is_range:
+            return tuple(chosen) if options.index(chosen[0]) <= options.index(chosen[1]) else None
+        return chosen[0]
+
+    def means(texts: list[str], current: Any) -> bool:
+        asked = from_texts(texts)
+        return asked is not None and asked == (tuple(current) if is_range else current)
+
+    links.register(key, links.Binding(means=means, default=default))
+    start = default
+    if key not in st.session_state and key in st.query_params:
+        asked = from_texts(st.query_params.get_all(key))
+        if asked is None:
+            del st.query_params[key]
+        else:
+            start = asked
+    chosen = st.select_slider(
+        label, options, value=start, format_func=format_func, key=key, **kw
+    )
+    current = tuple(chosen) if is_range else chosen
+    if current == default:
+        wanted = None
+    elif is_range:
+        wanted = RANGE_SEPARATOR.join(_url_number(end) for end in current)
+    else:
+        wanted = _url_number(current)
+    if wanted is None:
+        if key in st.query_params:
+            del st.query_params[key]
+    elif st.query_params.get_all(key) != [wanted]:
+        st.query_params[key] = wanted
+    return chosen
+
+
 def select_slider(
     label: str, options: Sequence[Any] = (), *, key: str, value=None, format_func=None, **kw
 ):
-    """st.select_slider bound to the URL (the URL holds the option's label). Numbers are
-    labelled by the one formatter unless told otherwise (1,000, not 1000)."""
+    """st.select_slider bound to the URL. Numbers are labelled by the one formatter unless
+    told otherwise (1,000, not 1000), and travel in the link as raw numbers (`?k=1000`);
+    other options travel as their label."""
+    numeric = len(options) > 0 and all(
+        isinstance(o, numbers.Real) and not isinstance(o, bool) for o in list(options)
+    )
     if format_func is None:
-        numeric = all(isinstance(o, int | float) and not isinstance(o, bool) for o in list(options))
-        format_func = number_labels(options) if numeric and len(options) else str
+        format_func = number_labels(options) if numeric else str
+    if numeric:
+        return _numeric_select_slider(
+            label, options, key=key, value=value, format_func=format_func, **kw
+        )
     default = value if value is not None else list(options)[0]
     kw.update(value=value, format_func=format_func)
     means = _option_means(format_func)

@@ -210,12 +210,43 @@ def test_the_audit_of_a_version_without_the_flaw_shows_nothing() -> None:
     assert lesson.audit(scenario, seed=5) > lesson.AUDIT_EPSILON
 
 
+def test_the_audit_starts_when_the_page_opens_and_the_bar_counts_the_versions() -> None:
+    """Issue 48, item 20: "a few seconds" took 6-9. The audit now starts in the background
+    when the page opens (once per process, shared), and the bar counts the versions."""
+    lesson.AUDIT_WORK.forget()
+    hosted()
+    assert lesson.AUDIT_WORK.running() or lesson.AUDIT_WORK.ready()
+    label = lesson.audit_progress_label()
+    runs = [s.runs for s in lesson.SCENARIOS]
+    assert label.startswith(
+        f"Auditing {len(lesson.SCENARIOS)} versions, {text.number(min(runs))} to "
+        f"{text.number(max(runs))} runs each"
+    )
+    assert "few seconds" not in label
+    rows = lesson.AUDIT_WORK.result()
+    assert rows is lesson.audit_table() and len(rows) == lesson.AUDIT_WORK.steps
+    assert lesson.AUDIT_WORK.done == len(rows)  # every version reported as it finished
+    assert lesson.AUDIT_WORK.message == f"Audited {len(rows)} of {len(rows)} versions."
+
+
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back(answers) -> None:
-    at = hosted(svt_threshold="1,500", svt_eps="0.1", svt_c="5", svt_c_eps="1")
-    assert not at.toast
-    assert metrics(at)["Questions whose true count reaches T"] == "2 of 15"
-    assert chart_titled(at, f"{STOPS} ε = 0.1, T = 1,500") is not None
-    assert chart_titled(at, f"{BY_C} at ε = 1, T = 1,500") is not None
+    """Links hold raw numbers (`svt_threshold=1500`, not the label `1%2C500`); a link from
+    before, with the label, still opens and is rewritten raw."""
+    for written in ("1500", "1,500", "1500.0"):
+        at = hosted(svt_threshold=written, svt_eps="0.1", svt_c="5", svt_c_eps="1")
+        assert not at.toast, written
+        assert metrics(at)["Questions whose true count reaches T"] == "2 of 15"
+        assert chart_titled(at, f"{STOPS} ε = 0.1, T = 1,500") is not None
+        assert chart_titled(at, f"{BY_C} at ε = 1, T = 1,500") is not None
+        assert at.query_params["svt_threshold"] in ("1500", ["1500"]), written
+    at.select_slider(key="svt_threshold").set_value(1250).run()
+    assert at.query_params["svt_threshold"] in ("1250", ["1250"])
+    assert at.select_slider(key="svt_threshold").options[3] == "1,000"  # the label keeps its comma
+    at.select_slider(key="svt_threshold").set_value(lesson.DEFAULT_THRESHOLD).run()
+    assert "svt_threshold" not in at.query_params  # the default leaves the link
+    at = hosted(svt_threshold="1,300")
+    assert toasts(at) == [ignored_link_notice("svt_threshold", "1,300")]
+    assert "svt_threshold" not in at.query_params
     at = hosted(svt_eps="0.0123")
     assert toasts(at) == [ignored_link_notice("svt_eps", "0.0123")]
     assert chart_titled(at, f"{STOPS} ε = 0.01, T = 1,000") is not None
