@@ -4,7 +4,7 @@ import streamlit as st
 
 from lessons.catalogue import LESSONS
 from lessons.dpsgd import charts, model, snippets
-from ui import classroom, controls, datasets, downloads, notebook, quiz, text, userdata
+from ui import classroom, controls, datasets, downloads, notebook, quiz, text, userdata, work
 
 controls.lesson_header(
     "Private training with DP-SGD",
@@ -141,6 +141,7 @@ PREDICTIONS = (
 def accuracy_against_epsilon() -> None:
     """The prediction, then the trainings' accuracy (a fragment: the 18 trainings run when a
     student first asks for them, once per process)."""
+    model.CURVE_WORK.start()  # in the background, once per process: ready before most ask
     guess, revealed = quiz.prediction(
         "at the same ε, which model predicts income better, DP-SGD on every column or the "
         "previous lesson's model trained on randomized-response data?",
@@ -154,11 +155,7 @@ def accuracy_against_epsilon() -> None:
     )
     if not revealed:
         return
-    if model.curve_ready():
-        view = model.curve_view()
-    else:
-        with st.spinner("Training 19 models on 26,149 people (a few seconds, once)…"):
-            view = model.curve_view()
+    view = work.wait_with_bar(model.CURVE_WORK, model.curve_progress_label())
     quiz.prediction_verdict(guess, PREDICTIONS, view.answer, view.explanation)
     charts.accuracy_by_epsilon().show(
         title="Test accuracy against ε", alt=view.short, accuracy=view.curve
@@ -352,7 +349,9 @@ def your_file() -> None:
         if not pressed:
             st.caption(
                 f"{model.UPLOAD_TRAININGS} trainings of {text.number(model.steps())} steps "
-                "each, in this browser session only: a few seconds."
+                f"each, in this browser session only: about {model.CURVE_QUIET_S} s on a "
+                f"quiet server, up to {model.CURVE_BUSY_S} s while a room is busy; a bar "
+                "shows each training."
             )
             return
         bar = st.progress(0.0, text=PROGRESS_LABEL)

@@ -4,7 +4,7 @@ versions caught by an empirical audit."""
 import streamlit as st
 
 from lessons.sparse_vector import charts, model, snippets
-from ui import controls, downloads, notebook, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, userdata, work
 
 controls.lesson_header(
     "The sparse vector technique",
@@ -248,6 +248,7 @@ def _hide_audit() -> None:
 def spot_the_flaw() -> None:
     """The student's guess, then the audit (a fragment: guessing and revealing rerun only this
     section)."""
+    model.AUDIT_WORK.start()  # in the background, once per process: ready before most ask
     guesses = st.multiselect(
         "Predict first: which versions are **not** ε-DP as claimed?",
         list(model.VARIANT_LABELS),
@@ -266,11 +267,7 @@ def spot_the_flaw() -> None:
     if not st.session_state.get("svt_audit_revealed"):
         st.caption("The audit's results appear here once you have made your guess.")
         return
-    if model.audit_ready():
-        rows = model.audit_table()
-    else:
-        with st.spinner("Auditing six versions, 200,000 to 1,000,000 runs each (a few seconds)…"):
-            rows = model.audit_table()
+    rows = work.wait_with_bar(model.AUDIT_WORK, model.audit_progress_label())
     chosen = set(guesses)
     right, total = model.guess_score(rows, chosen)
     st.metric("Your guesses that the audit and the theory agree with", f"{right} of {total}")

@@ -29,7 +29,7 @@ from apptest_helpers import (
 from data.census import load_census
 from data.upload import Condition
 from lessons.dpsgd import model as lesson
-from ui import datasets, text, userdata
+from ui import datasets, text, userdata, work
 
 PAGE = "dpsgd/page.py"
 
@@ -160,6 +160,26 @@ def test_the_curve_and_the_attack_wait_for_the_student() -> None:
     table = at.table[0].value
     assert table["model"].tolist() == [a.name for a in lesson.attacks()]
     assert "Chua et al." in prose(at)
+
+
+def test_the_trainings_start_when_the_page_opens_and_the_bar_says_how_many_and_how_long():
+    """Issue 48, item 20: the button said "a few seconds" and waited up to 15. The trainings
+    now start in the background when the page opens (once per process, shared), and the bar
+    counts every model it waits for."""
+    lesson.CURVE_WORK.forget()
+    run_lesson(PAGE)
+    assert lesson.CURVE_WORK.running() or lesson.CURVE_WORK.ready()
+    people = lesson.data().x_train.shape[0]
+    assert lesson.CURVE_WORK.steps == 2 + len(lesson.EPSILONS) * lesson.SEEDS == 20
+    label = lesson.curve_progress_label()
+    assert label.startswith(f"Training 20 models on {text.number(people)} people")
+    assert f"about {lesson.CURVE_QUIET_S} s" in label and "few seconds" not in label
+    assert lesson.CURVE_WORK.result() is lesson.curve_view()
+    # every step is reported (the curve's own body: its result may be cached already)
+    fresh = work.SharedWork("curve", lesson.CURVE_WORK.steps, lesson.accuracy_curve.__wrapped__)
+    pd.testing.assert_frame_equal(fresh.result(), lesson.curve_view().curve)
+    assert fresh.done == fresh.steps
+    assert fresh.message == "Trained 18 of 18 DP-SGD models (ε = 10)."
 
 
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
