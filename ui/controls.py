@@ -321,9 +321,7 @@ def _numeric_select_slider(
             del st.query_params[key]
         else:
             start = asked
-    chosen = st.select_slider(
-        label, options, value=start, format_func=format_func, key=key, **kw
-    )
+    chosen = st.select_slider(label, options, value=start, format_func=format_func, key=key, **kw)
     current = tuple(chosen) if is_range else chosen
     if current == default:
         wanted = None
