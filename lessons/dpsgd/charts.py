@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import altair as alt
 
-from lessons.dpsgd.model import EPSILONS, MODELS, NORM_DOMAIN, STEP_GRID, UPLOAD_MODELS
+from lessons.dpsgd.model import (
+    EPSILONS,
+    MODELS,
+    NORM_DOMAIN,
+    STEP_GRID,
+    STEP_LIMIT,
+    UPLOAD_MODELS,
+)
 from lessons.membership.charts import roc
 from ui import charts as ui_charts
 from ui import datasets
@@ -16,7 +23,7 @@ STACKED = alt.Legend(orient="bottom", title=None, direction="vertical", labelLim
 LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)
 ARROWS = ("gradient", "clipped", "sum of clipped", "sum + noise")
 ARROW_COLOURS = [ui_charts.GREY, ui_charts.BLUE, ui_charts.BLACK, ui_charts.VERMILLION]
-STEP_DOMAIN = (-4.0, 4.0)
+STEP_DOMAIN = (-STEP_LIMIT, STEP_LIMIT)
 ATTACK_COLOURS = (ui_charts.GREY, ui_charts.BLUE, ui_charts.GREEN)  # non-private, ε = 1, 10
 
 
@@ -30,7 +37,7 @@ STEP_LEGEND = alt.Legend(orient="bottom", title=None, columns=2, labelLimit=0)
 
 @datasets.cached(max_entries=4)
 def one_step(size: int = STEP_PX) -> ui_charts.Template:
-    """Template: arrows from the origin in the plane of two weights (fixed −4..4 both ways,
+    """Template: arrows from the origin in the plane of two weights (fixed ±STEP_LIMIT both ways,
     a square of `size` pixels): each person's gradient, clipped to the circle of radius C,
     their sum, and the sum with noise. Datasets "arrows" (arrow, person, x0, y0, x, y) and
     "circle" (x, y, order)."""

@@ -233,6 +233,11 @@ def accuracy_curve() -> pd.DataFrame:
 PEOPLE = 8
 STEP_FEATURES = ("EducationNum (scaled)", "HoursPerWeek (scaled)")
 CLIPS: tuple[float, ...] = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
+# Section 1's plane: the eight people's gradients are at most 1.59 long (features scaled to
+# [−1, 1]; a test checks), so the frame is ±STEP_LIMIT and C stops at STEP_LIMIT, where
+# nothing is clipped any more. (On ±4 the arrows filled ~100 of 370 px: issue 48, item 16.)
+STEP_LIMIT = 2.0
+STEP_CLIPS: tuple[float, ...] = (0.1, 0.25, 0.5, 1.0, STEP_LIMIT)
 SIGMAS: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0)
 DEFAULT_SIGMA = 1.0
 
@@ -263,6 +268,13 @@ def step_frame(clip: float, sigma: float, seed: int) -> pd.DataFrame:
     rows += [("sum of clipped", 0, total[0], total[1]), ("sum + noise", 0, noisy[0], noisy[1])]
     frame = pd.DataFrame(rows, columns=["arrow", "person", "x", "y"])
     return frame.assign(x0=0.0, y0=0.0)[["arrow", "person", "x0", "y0", "x", "y"]]
+
+
+def beyond_the_frame(frame: pd.DataFrame) -> float | None:
+    """The noisy sum's length when it reaches past section 1's ±STEP_LIMIT frame (the chart
+    draws it to the edge), else None."""
+    noisy = frame[frame["arrow"] == "sum + noise"][["x", "y"]].to_numpy()[0]
+    return float(np.hypot(*noisy)) if np.max(np.abs(noisy)) > STEP_LIMIT else None
 
 
 @datasets.cached()

@@ -50,7 +50,7 @@ def one_step() -> None:
     with control_column:
         clip = float(controls.select_slider(
             "Clip norm C of this step  (smaller → more gradients cut, less noise σC)",
-            options=model.CLIPS, value=model.DEFAULT_CLIP, key="dps_step_clip",
+            options=model.STEP_CLIPS, value=model.DEFAULT_CLIP, key="dps_step_clip",
         ))  # fmt: skip
         sigma = float(controls.select_slider(
             "Noise multiplier σ  (larger → more private)",
@@ -73,6 +73,12 @@ def one_step() -> None:
             arrows=frame,
             circle=model.clip_circle(clip),
         )
+        beyond = model.beyond_the_frame(frame)
+        if beyond is not None:
+            st.caption(
+                f"The noisy sum is {text.number(beyond)} long: it reaches past the frame and "
+                "is drawn to its edge. The noise σC is larger than every gradient here."
+            )
     downloads.download_csv(frame, filename="dpsgd-one-step.csv", key="dps_dl_step")
 
 

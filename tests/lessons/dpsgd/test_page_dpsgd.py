@@ -28,6 +28,7 @@ from apptest_helpers import (
 )
 from data.census import load_census
 from data.upload import Condition
+from lessons.dpsgd import charts
 from lessons.dpsgd import model as lesson
 from ui import datasets, text, userdata, work
 
@@ -99,7 +100,7 @@ def test_the_attacks_advantage_shrinks_with_epsilon() -> None:
     assert np.mean(plain) - np.mean(private) > 0.15
 
 
-@pytest.mark.parametrize(("clip", "sigma"), [(0.1, 0.0), (4.0, 4.0)])
+@pytest.mark.parametrize(("clip", "sigma"), [(0.1, 0.0), (2.0, 4.0)])
 def test_one_step_at_its_extremes(clip, sigma) -> None:
     at = run_lesson(PAGE)
     at.select_slider(key="dps_step_clip").set_value(clip).run()
@@ -114,6 +115,24 @@ def test_one_step_at_its_extremes(clip, sigma) -> None:
     arrows = frames_of(chart_titled(at, f"One step: C = {text.number(clip)}", prefix=True))
     lengths = np.hypot(*arrows["arrows"].query("arrow == 'clipped'")[["x", "y"]].to_numpy().T)
     assert np.all(lengths <= clip + 1e-9)
+    noisy = arrows["arrows"].query("arrow == 'sum + noise'")[["x", "y"]].to_numpy()[0]
+    beyond = [c for c in at.caption if c.value.startswith("The noisy sum is ")]
+    if np.max(np.abs(noisy)) > lesson.STEP_LIMIT:  # said, with its length
+        assert beyond[0].value.startswith(f"The noisy sum is {text.number(np.hypot(*noisy))} ")
+    else:
+        assert not beyond
+
+
+def test_the_step_frame_fits_every_gradient_and_the_largest_clip() -> None:
+    """Issue 48, item 16: on ±4 axes the arrows filled ~100 of 370 px. The frame is now
+    ±STEP_LIMIT: every gradient fits, and the largest C clips nothing."""
+    grads, _ = lesson.step_people()
+    norms = np.linalg.norm(grads, axis=1)
+    assert np.abs(grads).max() < lesson.STEP_LIMIT
+    assert norms.max() > lesson.STEP_LIMIT / 2  # the longest arrow fills over half the frame
+    assert lesson.STEP_CLIPS[-1] == lesson.STEP_LIMIT >= norms.max()  # nothing clipped at max C
+    assert lesson.STEP_CLIPS[-2] < norms.max()  # the step below still clips someone
+    assert charts.STEP_DOMAIN == (-lesson.STEP_LIMIT, lesson.STEP_LIMIT)
 
 
 @pytest.mark.parametrize("clip", [0.1, 4.0])
@@ -183,9 +202,9 @@ def test_the_trainings_start_when_the_page_opens_and_the_bar_says_how_many_and_h
 
 
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
-    at = hosted(dps_step_clip="4", dps_step_sigma="0", dps_acc_sigma="2")
+    at = hosted(dps_step_clip="2", dps_step_sigma="0", dps_acc_sigma="2")
     assert not at.toast
-    assert chart_titled(at, "One step: C = 4, σ = 0") is not None
+    assert chart_titled(at, "One step: C = 2, σ = 0") is not None
     at = hosted(dps_step_sigma="0.123")
     assert toasts(at) == [ignored_link_notice("dps_step_sigma", "0.123")]
 
@@ -373,7 +392,6 @@ def test_one_step_is_drawn_square_so_the_clip_circle_is_round() -> None:
     1.3 times wider than tall); larger in presenter mode."""
     import json
 
-    from lessons.dpsgd import charts
     from ui import classroom
 
     for presenting, size in ((False, charts.STEP_PX), (True, charts.STEP_PRESENTER_PX)):
