@@ -92,9 +92,8 @@ def above_threshold(threshold: float) -> None:
         )
         shares = model.outcome_shares(threshold, epsilon)
         true_stop, false_stop, never = (shares[name] for name in model.OUTCOMES)
-        st.metric("Stops at a question whose count is ≥ T", text.percent(true_stop))
-        st.metric("Stops at one whose count is < T", text.percent(false_stop))
-        st.metric("Never stops", text.percent(never))
+        # The curves right under the slider that moves their rule, the numbers after them
+        # (they sat 395 px below it: issue 48, item 16)
         charts.win_curves(model.OUTCOMES, y_title="chance").show(
             title="Where AboveThreshold stops, as ε grows",
             alt=(
@@ -106,6 +105,9 @@ def above_threshold(threshold: float) -> None:
             curves=model.outcome_curves(threshold),
             truth=model.epsilon_rule(epsilon),
         )
+        st.metric("Stops at a question whose count is ≥ T", text.percent(true_stop))
+        st.metric("Stops at one whose count is < T", text.percent(false_stop))
+        st.metric("Never stops", text.percent(never))
     frame = model.stop_frame(threshold, epsilon, controls.seed() + model.SEED_STOPS)
     shown = model.bars_frame(frame, threshold)
     best = int(frame["exact probability"].to_numpy().argmax())

@@ -30,6 +30,19 @@ def test_moving_epsilon_updates_the_chances_and_the_link(page: Page, app_server:
     open_lesson(page, app_server, "sparse_vector/page.py")
     assert_no_exception(page)
     expect(metric_value(page, NEVER)).to_have_text(_never(model.DEFAULT_EPSILON))
+    # the curves whose rule ε moves sit right under the slider (not 395 px below, after the
+    # three numbers: issue 48, item 16)
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text="Privacy loss ε").first
+    gap = slider.evaluate(
+        """(slider) => {
+            const s = slider.getBoundingClientRect();
+            const under = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+                .map((c) => c.getBoundingClientRect())
+                .filter((r) => r.left < s.right && r.right > s.left && r.top >= s.bottom - 1);
+            return under.length ? Math.min(...under.map((r) => r.top)) - s.bottom : null;
+        }"""
+    )
+    assert gap is not None and gap < 60, gap
     move_slider_with_keyboard(page, "Privacy loss ε")  # one step: 0.01 -> 0.02
     following = model.EPSILONS[model.EPSILONS.index(model.DEFAULT_EPSILON) + 1]
     expect(metric_value(page, NEVER)).to_have_text(_never(following))
