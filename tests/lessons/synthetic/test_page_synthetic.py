@@ -245,3 +245,33 @@ def _walk(node):
     for child in getattr(node, "children", {}).values():
         yield child
         yield from _walk(child)
+
+
+@pytest.mark.parametrize(("presenting", "size"), [(False, 12), (True, 17)])
+def test_the_heatmaps_counts_grow_in_presenter_mode_and_no_header_is_cut(presenting, size):
+    """Issue 48, item 16: the counts kept the mark's own 12 px on a projector (~11 px seen)
+    and the header read "never marri…". The counts' size is now the config's, which presenter
+    mode raises, and a header puts a word per line instead of cutting it."""
+    import json
+
+    from ui import charts as ui_charts
+    from ui import classroom
+
+    at = hosted()
+    at.session_state[classroom.PRESENT_KEY] = presenting
+    at.run()
+    assert not at.exception
+    spec = next(
+        json.loads(chart.proto.spec)
+        for chart in at.get("vega_lite_chart")
+        if "real and naive synthetic" in chart.proto.spec
+    )
+    assert spec["config"]["text"]["fontSize"] == size
+    if presenting:
+        assert size == ui_charts.PRESENTER_FONTS["text"]["fontSize"]
+    for part in spec["vconcat"]:
+        for layer in part["layer"]:
+            assert "fontSize" not in (layer["mark"] if isinstance(layer["mark"], dict) else {})
+            axis = layer["encoding"]["x"].get("axis", {})
+            if axis:
+                assert axis["labelLimit"] == 0 and "split(datum.label" in axis["labelExpr"]
