@@ -10,7 +10,7 @@ from lessons.catalogue import CLASSROOM, HOME, MOVED, Lesson, all_pages, by_fold
 from ui import browser, classroom, links, notebook, pace, userdata
 
 # Presenter mode gives the projector the whole width: the sidebar starts collapsed (its
-# ">" button still opens it, e.g. to turn presenter mode off).
+# ">" button still opens it; presenter mode itself is in the classroom fold atop the page).
 st.set_page_config(
     page_title="Privacy Playground",
     page_icon="🔒",
@@ -38,8 +38,8 @@ def _student_on_a_phone() -> bool:
 
 STUDENT = _student_on_a_phone()
 if not STUDENT:
-    userdata.dataset_picker()  # the dataset and its upload first, then the classroom controls
-    classroom.sidebar()
+    userdata.dataset_picker()  # the dataset and its upload, in the sidebar
+    classroom.panel()  # presenter mode, seed, link: at the top of the page
 
 HOME_INTERNAL_PATH = "start"  # never shown: the default page lives at the root URL
 sections: dict[str, list] = {}

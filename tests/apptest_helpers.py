@@ -19,7 +19,7 @@ from streamlit.testing.v1 import AppTest
 
 from conftest import APPTEST_TIMEOUT_S, PAGES, page_apptest
 
-# app.py's frame around a page: the link guard, (optionally) the classroom sidebar and the
+# app.py's frame around a page: the link guard, (optionally) the classroom panel and the
 # dataset picker with its uploader.
 _HOST = """
 import runpy
@@ -49,11 +49,11 @@ def hosted_lesson(
     timeout_s: float = APPTEST_TIMEOUT_S,
     **params: str,
 ) -> AppTest:
-    """Run lessons/`page_file` once as app.py runs it — link guard, classroom sidebar (unless
+    """Run lessons/`page_file` once as app.py runs it — link guard, classroom panel (unless
     `sidebar` is false), dataset picker — with these link (query) parameters. Exceptions are
     left for the test to check."""
     script = _HOST.format(
-        sidebar="classroom.sidebar()\n" if sidebar else "", path=str(PAGES / page_file)
+        sidebar="classroom.panel()\n" if sidebar else "", path=str(PAGES / page_file)
     )
     at = AppTest.from_string(script, default_timeout=timeout_s)
     for key, value in params.items():

@@ -41,7 +41,9 @@ RUN_TIMEOUT_MS = 60_000
 RERUN_START_TIMEOUT_MS = 20_000
 APP = '[data-testid="stApp"]'
 FINISHED = f'{APP}[data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
-SIDEBAR_SEED = '[data-testid="stSidebar"] [data-testid="stNumberInput"] input'
+# The classroom panel atop every page (ui/classroom.py): a fold, closed until clicked.
+CLASSROOM = ".st-key-pp-classroom"
+CLASSROOM_SEED = f'{CLASSROOM} [data-testid="stNumberInput"] input'
 
 COUNT_RUNS = """
 (() => {
@@ -202,9 +204,19 @@ def link_params(page: Page) -> dict[str, list[str]]:
     return parse_qs(urlparse(page.url).query)
 
 
+def open_classroom(page: Page) -> Locator:
+    """Open the classroom panel atop the page (if it is closed) and return it."""
+    panel = page.locator(CLASSROOM)
+    if not panel.locator("details[open]").count():
+        panel.locator("summary").click()
+    expect(panel.get_by_text("Presenter mode", exact=True)).to_be_visible()
+    return panel
+
+
 def enter_seed(page: Page, seed: str) -> None:
-    """Type `seed` into the classroom sidebar's seed box, press Enter, wait for the rerun."""
-    box = page.locator(SIDEBAR_SEED)
+    """Type `seed` into the classroom panel's seed box, press Enter, wait for the rerun."""
+    open_classroom(page)
+    box = page.locator(CLASSROOM_SEED)
     with expect_rerun(page):
         box.fill(seed)
         box.press("Enter")

@@ -1,4 +1,4 @@
-"""Classroom features in the sidebar: the seed lock (a seed and a re-roll) and presenter
+"""Classroom features at the top of every page: the seed lock (a seed and a re-roll) and presenter
 mode. (Shareable links and their guard: ui/links.py; downloads: ui/downloads.py.)
 
 The seed is in the URL as `?seed=`, presenter mode as `?present=true`.
@@ -22,7 +22,7 @@ REROLL_KEY = "seed_reroll"
 SEED_MAX = 999_999  # six digits: easy to read off a projector or to print on a handout
 
 
-# --- The sidebar -------------------------------------------------------------------------------
+# --- The panel ----------------------------------------------------------------------------------
 
 
 def next_seed(current: int) -> int:
@@ -50,13 +50,27 @@ def reset_lesson() -> None:
             st.session_state[key] = default
 
 
-def sidebar() -> None:
-    """The classroom controls in the sidebar: random seed, re-roll, presenter mode.
+PANEL_LABEL = "Classroom: presenter mode, seed, link"
+PANEL_KEY = "pp-classroom"  # its CSS class, st-key-pp-classroom (ui/style.css places it)
+
+
+def panel() -> None:
+    """The classroom controls, in a small fold at the top of every page (app.py calls this
+    before the page): presenter mode, the random seed and its re-roll, the link to this
+    view, and "Reset this lesson". At the top, a lecturer finds them without scrolling; in
+    the sidebar they sat below the 25-link menu, at y = 1,637 px (issue 48, item 22), and
+    presenter mode collapses the sidebar. The fold's content is always sent, so every
+    control stays bound to the link while it is closed.
 
     The seed lives in `st.session_state["seed"]` (read it with `ui.controls.seed()`, the one
     reader) and in the URL as `?seed=`; presenter mode is `?present=true`."""
-    with st.sidebar:
-        st.markdown("**Classroom**")
+    with st.expander(PANEL_LABEL, type="compact", icon=":material/co_present:", key=PANEL_KEY):
+        present = controls.toggle(
+            "Presenter mode",
+            key=PRESENT_KEY,
+            help="Larger text, numbers and charts for a projector; hides the toolbar. "
+            "Add ?present=true to a link to open it this way.",
+        )
         controls.number_input(
             "Random seed",
             min_value=0,
@@ -85,12 +99,6 @@ def sidebar() -> None:
             icon=":material/restart_alt:",
             help="Every control of this page back to its default, and out of the page's "
             "link (the seed too); presenter mode stays as it is.",
-        )
-        present = controls.toggle(
-            "Presenter mode",
-            key=PRESENT_KEY,
-            help="Larger text, numbers and charts for a projector; hides the toolbar. "
-            "Add ?present=true to a link to open it this way.",
         )
     if present:
         st.html(PRESENTER_CSS)

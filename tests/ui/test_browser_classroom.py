@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import contextlib
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from browser_helpers import (
-    SIDEBAR_SEED,
+    CLASSROOM,
+    CLASSROOM_SEED,
     assert_no_exception,
     enter_seed,
     expect_rerun,
@@ -17,6 +19,7 @@ from browser_helpers import (
     link_params,
     metric_value,
     move_slider_with_keyboard,
+    open_classroom,
     open_page,
 )
 
@@ -56,7 +59,7 @@ def test_a_copied_link_reproduces_seed_slider_and_numbers(page: Page, app_server
     assert_no_exception(other)
     assert slider_value(other, EPSILON_LABEL) == before_value
     assert metric_numbers(other) == before_numbers
-    assert other.locator(SIDEBAR_SEED).input_value() == "4242"  # (the first input is the upload)
+    assert other.locator(CLASSROOM_SEED).input_value() == "4242"  # (the first input is the upload)
     other.context.close()
 
 
@@ -65,7 +68,7 @@ def test_the_seed_alone_round_trips(page: Page, app_server, browser):
     enter_seed(page, "31337")
     assert link_params(page).get("seed") == ["31337"]
     other = open_in_new_context(browser, page.url)
-    other_seed = other.locator(SIDEBAR_SEED)
+    other_seed = other.locator(CLASSROOM_SEED)
     expect(other_seed).to_have_value("31337")
     assert_no_exception(other)
     other.context.close()
@@ -96,8 +99,8 @@ def test_present_flag_enlarges_the_title_and_hides_the_toolbar(page: Page, app_s
     presenting = title_font_px(page)
     assert presenting > 1.3 * normal, (normal, presenting)
     expect(page.locator('[data-testid="stMainMenu"]')).to_be_hidden()
-    # The presenter toggle is the sidebar's only checkbox-like input, and it is on.
-    expect(page.locator('[data-testid="stSidebar"] input[type="checkbox"]')).to_be_checked()
+    # The presenter toggle is the classroom panel's only checkbox-like input, and it is on.
+    expect(page.locator(f'{CLASSROOM} input[type="checkbox"]')).to_be_checked()
     assert_no_exception(page)
 
 
@@ -112,7 +115,7 @@ def test_presenter_mode_collapses_the_sidebar_and_it_can_be_reopened(page: Page,
     assert _sidebar_width(page) > 200
     # turning presenter mode on gives the projector the whole width
     with expect_rerun(page):
-        page.locator('[data-testid="stSidebar"]').get_by_text("Presenter mode").click()
+        open_classroom(page).get_by_text("Presenter mode", exact=True).click()
     page.wait_for_function(
         """() => {
             const box = document.querySelector('[data-testid="stSidebar"]').getBoundingClientRect();
@@ -124,8 +127,33 @@ def test_presenter_mode_collapses_the_sidebar_and_it_can_be_reopened(page: Page,
     open_page(page, app_server, f"{LAPLACE}?present=true")
     assert _sidebar_width(page) == 0.0
     page.locator('[data-testid="stExpandSidebarButton"]').click()
-    expect(page.locator('[data-testid="stSidebar"]').get_by_text("Presenter mode")).to_be_visible()
+    expect(page.get_by_test_id("stSidebarUserContent").get_by_text("Dataset")).to_be_visible()
     assert_no_exception(page)
+
+
+@pytest.mark.parametrize(
+    "viewport",
+    [{"width": 1280, "height": 720}, {"width": 1280, "height": 800}, {"width": 390, "height": 844}],
+    ids=["720p-presenter", "desk", "phone"],
+)
+def test_the_presenter_toggle_and_the_seed_are_on_the_first_screen(browser, app_server, viewport):
+    """Issue 48, item 22: the presenter toggle sat at y = 1,637 px, below the 25-link menu
+    in a 720 px sidebar. The classroom panel is the first thing atop every page (in the
+    header strip on a wide screen): one click shows the toggle and the seed, on screen,
+    whether or not presenter mode is on, and however far the page is scrolled."""
+    present = "?present=true" if viewport["height"] == 720 else ""
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    open_page(page, app_server, f"{LAPLACE}{present}")
+    page.mouse.wheel(0, 1500)  # a lecturer halfway down the page
+    panel = open_classroom(page)
+    for part in (panel.get_by_text("Presenter mode", exact=True), page.locator(CLASSROOM_SEED)):
+        box = part.bounding_box()
+        assert box is not None
+        assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box
+    assert_no_exception(page)
+    context.close()
 
 
 def test_an_invalid_link_setting_is_explained_not_an_error(page: Page, app_server):
@@ -143,7 +171,7 @@ def test_re_roll_prints_no_stack_trace_in_the_server_terminal(
     # unless .streamlit/config.toml turns the duplication warning off.
     open_page(page, fresh_app_server, LAPLACE)
     with expect_rerun(page):
-        page.get_by_role("button", name="Re-roll").click()
+        open_classroom(page).get_by_role("button", name="Re-roll").click()
     assert_no_exception(page)
     log = (tmp_path / "server.log").read_text(errors="replace")
     assert "set via the Session State API" not in log

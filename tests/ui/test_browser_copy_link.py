@@ -1,5 +1,5 @@
-"""The sidebar's "Copy link to this view" (issue 27, item 11): the copied address reopens the
-same view, including a slider moved inside a fragment after the page loaded."""
+"""The classroom panel's "Copy link to this view" (issue 27, item 11): the copied address
+reopens the same view, including a slider moved inside a fragment after the page loaded."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from browser_helpers import (
     expect_rerun,
     lesson_url,
     move_slider_with_keyboard,
+    open_classroom,
     open_page,
     wait_for_run,
 )
@@ -24,7 +25,7 @@ def test_copy_link_copies_the_current_view_and_it_reopens_it(browser: Browser, a
     open_page(page, app_server, lesson_url("laplace/page.py") + "?seed=77")
     with expect_rerun(page):
         move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight", times=2)
-    button = page.get_by_role("button", name="Copy link to this view")
+    button = open_classroom(page).get_by_role("button", name="Copy link to this view")
     expect(button).to_be_visible()
     button.click()
     expect(page.get_by_role("button", name="✓ Link copied")).to_be_visible()

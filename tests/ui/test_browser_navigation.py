@@ -11,7 +11,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from browser_helpers import SIDEBAR_SEED, assert_no_exception, open_page
+from browser_helpers import CLASSROOM_SEED, assert_no_exception, open_page
 from conftest import ROOT
 from lessons.catalogue import LESSONS
 
@@ -54,12 +54,12 @@ def test_an_old_lesson_url_still_opens_its_lesson_with_the_link_settings(
 def test_an_old_link_with_a_seed_opens_its_lesson_without_a_traceback(
     page: Page, app_server: str
 ) -> None:
-    # the sidebar's seed is bound to the URL before the forward runs: Streamlit refuses to
+    # the classroom panel's seed is bound to the URL before the forward runs: Streamlit refuses to
     # set a bound parameter, so the forward carries the others and the seed stays in the box
     open_page(page, app_server, "generalized-rr?seed=9&grr_p=0.9")
     assert_no_exception(page)
     expect(page).to_have_url(re.compile(r"/binary-rr\?.*grr_p=0\.9"))
-    expect(page.locator(SIDEBAR_SEED)).to_have_value("9")
+    expect(page.locator(CLASSROOM_SEED)).to_have_value("9")
 
 
 def test_slash_home_opens_home(page: Page, app_server: str) -> None:

@@ -19,7 +19,7 @@ import pandas as pd
 from ui import classroom, controls, downloads, links
 
 links.guard_start()
-classroom.sidebar()
+classroom.panel()
 st.write(f"seed {controls.seed()}")
 controls.select_slider("eps", options=controls.EPSILON_GRID, value=1.0,
                        format_func=controls.format_epsilon, key="eps")
@@ -48,8 +48,8 @@ def presenter_css_injected(at: AppTest) -> bool:
 def test_the_seed_is_fixed_by_default_and_the_input_changes_it():
     at = tiny()
     assert shown_seed(at) == controls.DEFAULT_SEED
-    assert at.sidebar.number_input(key="seed").value == controls.DEFAULT_SEED
-    at.sidebar.number_input(key="seed").set_value(42).run()
+    assert at.number_input(key="seed").value == controls.DEFAULT_SEED
+    at.number_input(key="seed").set_value(42).run()
     assert shown_seed(at) == 42
     at.run()  # a plain rerun keeps it
     assert shown_seed(at) == 42
@@ -57,11 +57,11 @@ def test_the_seed_is_fixed_by_default_and_the_input_changes_it():
 
 def test_reroll_draws_a_new_seed_deterministically():
     at = tiny()
-    at.sidebar.button(key=classroom.REROLL_KEY).click().run()
+    at.button(key=classroom.REROLL_KEY).click().run()
     first = shown_seed(at)
     assert first == classroom.next_seed(controls.DEFAULT_SEED) != controls.DEFAULT_SEED
-    assert at.sidebar.number_input(key="seed").value == first
-    at.sidebar.button(key=classroom.REROLL_KEY).click().run()
+    assert at.number_input(key="seed").value == first
+    at.button(key=classroom.REROLL_KEY).click().run()
     assert shown_seed(at) == classroom.next_seed(first) != first
     assert not at.toast  # the app's own change is never reported as an ignored link setting
 
@@ -81,11 +81,11 @@ def test_seed_from_the_url():
 def test_presenter_mode_toggle_and_url_flag_inject_the_css():
     at = tiny()
     assert not presenter_css_injected(at)
-    at.sidebar.toggle(key="present").set_value(True).run()
+    at.toggle(key="present").set_value(True).run()
     assert presenter_css_injected(at)
     css = f"<style>{classroom.PRESENTER_CSS.read_text()}</style>"
     assert css in [element.proto.body for element in at.get("html")]
-    at.sidebar.toggle(key="present").set_value(False).run()
+    at.toggle(key="present").set_value(False).run()
     assert not presenter_css_injected(at)
     assert presenter_css_injected(tiny(present="true"))
 
@@ -114,7 +114,7 @@ def test_presenter_mode_gives_every_chart_projector_font_sizes():
                 assert config[group][name] == size
         # every category label of a bar chart stays (Vega hid every other one at 17 px)
         assert config["axisYBand"]["labelOverlap"] is False
-    at.sidebar.toggle(key="present").set_value(False).run()
+    at.toggle(key="present").set_value(False).run()
     for config in _chart_configs(at):
         assert "labelFontSize" not in config.get("axis", {})
 
@@ -208,7 +208,7 @@ def lesson_datasets(seed: int | None = None, **params: str) -> list[bytes]:
     at.run()
     at.switch_page("lessons/laplace/page.py").run()
     if seed is not None:
-        at.sidebar.number_input(key="seed").set_value(seed).run()
+        at.number_input(key="seed").set_value(seed).run()
     assert not at.exception
     charts = at.get("vega_lite_chart")
     assert charts
@@ -235,7 +235,7 @@ def test_the_app_runs_with_an_invalid_link_setting():
 
 def test_the_seed_help_says_a_real_release_never_uses_a_seed():
     at = AppTest.from_string(SCRIPT, default_timeout=30).run()
-    help_text = at.sidebar.number_input(key=classroom.SEED_KEY).help
+    help_text = at.number_input(key=classroom.SEED_KEY).help
     assert "for teaching only" in help_text and "never a seed" in help_text
 
 
