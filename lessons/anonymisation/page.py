@@ -306,7 +306,7 @@ quiz.check_yourself(
             "differencing attacker guess X's income right?",
             ("50%, a coin toss", "About 62%", "About 99%", "Always"),
             correct=1,
-            explanation="1 − (2 + ε/2)·e^(−ε/2)/4 = 1 − 2.5·e^(−0.5)/4 ≈ 62.1% at ε = 1, "
+            explanation="$1 − (2 + ε/2)·e^{−ε/2}/4 = 1 − 2.5·e^{−0.5}/4$ ≈ 62.1% at ε = 1, "
             "and the two queries spend 2ε = 2.",
         ),
     ],

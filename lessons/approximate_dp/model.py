@@ -393,9 +393,9 @@ def growth_sentence(result: Budget) -> str:
 
     return (
         "Basic composition grows like k. Advanced composition grows like √k only while its "
-        "√k term leads, for k below 2 ln(1/δ)/(e^ε − 1)² = "
+        "√k term leads, for k below 2 ln(1/δ)/($e^ε$ − 1)² = "
         f"{text.number(k_advanced)} here (ε = {text.number(result.epsilon_each)} per answer); "
-        f"past it the kε(e^ε − 1) term grows like k, {on_chart(k_advanced, 'it')}. zCDP's "
+        f"past it the kε($e^ε$ − 1) term grows like k, {on_chart(k_advanced, 'it')}. zCDP's "
         "total ρk + 2√(ρk ln(1/δ)) likewise grows like √k for k below 4 ln(1/δ)/ρ = "
         f"{text.number(k_zcdp)} here (ρ = {text.number(result.rho_each)} per answer), "
         f"{on_chart(k_zcdp, 'zCDP')}. In the √k regime independent noises partly cancel in "

@@ -327,7 +327,7 @@ def many_queries() -> None:
     st.markdown(
         "- **Laplace, basic composition:** each answer is ε = √2/SD, and ε's add: k·ε.\n"
         "- **Laplace, advanced composition** (Dwork, Rothblum & Vadhan 2010): "
-        "ε′ = ε·√(2k ln(1/δ)) + kε(e^ε − 1), at the price of δ.\n"
+        "ε′ = ε·√(2k ln(1/δ)) + kε($e^ε$ − 1), at the price of δ.\n"
         "- **Gaussian, zCDP** (Bun & Steinke 2016): each answer with σ = SD is ρ = Δ²/2σ²-zCDP; "
         "ρ's add up to kρ, converted to (ε, δ) once at the end."
     )

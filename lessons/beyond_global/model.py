@@ -173,14 +173,14 @@ def smooth(size: int, epsilon: float) -> Smooth:
     curves = pd.concat(
         [
             pd.DataFrame({"k": k, "curve": "A⁽ᵏ⁾(x): local sensitivity k steps away", "value": a}),
-            pd.DataFrame({"k": k, "curve": "e^(−kβ)·A⁽ᵏ⁾(x)", "value": weighted}),
+            pd.DataFrame({"k": k, "curve": CURVES[1], "value": weighted}),
         ],
         ignore_index=True,
     )
     return Smooth(beta, s, 2 * s / epsilon, int(np.argmax(weighted)), curves)
 
 
-CURVES = ("A⁽ᵏ⁾(x): local sensitivity k steps away", "e^(−kβ)·A⁽ᵏ⁾(x)")
+CURVES = ("A⁽ᵏ⁾(x): local sensitivity k steps away", "exp(−kβ)·A⁽ᵏ⁾(x)")  # chart text
 METHODS = ("Laplace, global sensitivity", "exponential mechanism", "smooth sensitivity")
 
 

@@ -129,8 +129,8 @@ why_local_leaks()
 st.header("3. Smooth sensitivity")
 st.markdown(
     "The fix (Nissim, Raskhodnikova & Smith 2007): look at the local sensitivity of every "
-    "dataset k replacements away, A⁽ᵏ⁾(x), and discount it by e^(−kβ). The result, S, "
-    "changes by at most a factor e^β between neighbours, so the noise scale no longer "
+    "dataset k replacements away, A⁽ᵏ⁾(x), and discount it by $e^{−kβ}$. The result, S, "
+    "changes by at most a factor $e^β$ between neighbours, so the noise scale no longer "
     "gives the data away:"
 )
 notebook.latex(
@@ -168,8 +168,8 @@ def smooth_sensitivity(size: int) -> None:
             alt=(
                 f"Two lines against k from 0 to {int(result.curves['k'].max())}: the local "
                 "sensitivity "
-                f"k replacements away, A^(k), rising from "
-                f"{text.number(model.sensitivities(size).local)}, and e^(−kβ)·A^(k) with β = "
+                f"k replacements away, A⁽ᵏ⁾, rising from "
+                f"{text.number(model.sensitivities(size).local)}, and $e^{{−kβ}}$·A⁽ᵏ⁾ with β = "
                 f"{text.number(result.beta)}; its maximum, the smooth sensitivity, is "
                 f"{text.number(result.smooth)}."
             ),
@@ -370,10 +370,10 @@ quiz.check_yourself(
         ),
         quiz.Question(
             "What does the smooth sensitivity change by between neighbouring datasets?",
-            ("Nothing", "At most a factor e^β", "At most the global sensitivity"),
+            ("Nothing", "At most a factor $e^β$", "At most the global sensitivity"),
             correct=1,
-            explanation="S_β(x) = max e^(−kβ)·A^(k)(x); one replacement shifts every k by "
-            "at most 1, hence the factor e^β (NRS Def. 2.1).",
+            explanation="$S_β(x) = \\max_k e^{−kβ} A^{(k)}(x)$; one replacement shifts every k by "
+            "at most 1, hence the factor $e^β$ (NRS Def. 2.1).",
         ),
         quiz.Question(
             "Propose-test-release refuses. What has been spent?",

@@ -24,7 +24,7 @@ survey = rr.survey_question_picker("grr_ask")
 st.caption(
     "Local DP, as in the coin-flip lesson: the neighbour relation is one person's value "
     "changing, and for any two values x, x′ and every report y, "
-    "P[F(x) = y] ≤ e^ε · P[F(x′) = y]."
+    "P[F(x) = y] ≤ $e^ε$ · P[F(x′) = y]."
 )
 
 
@@ -241,7 +241,7 @@ def mechanism_and_estimates(survey) -> None:
             ),
         )
         st.caption(
-            "The line is p = q = e^ε/(1 + e^ε). With p ≠ q your point can sit above the line: "
+            "The line is p = q = $e^ε/(1 + e^ε)$. With p ≠ q your point can sit above the line: "
             "for the same ε a symmetric choice is usually more accurate."
         )
 
@@ -257,7 +257,7 @@ quiz.check_yourself(
             "Which keep-probabilities give ε = ln 3?",
             ("p = q = 0.6", "p = q = 0.75", "p = q = 0.9", "p = q = 0.5"),
             correct=1,
-            explanation="A yes is 0.75/0.25 = 3 times likelier from a true yes, so e^ε = 3. "
+            explanation="A yes is 0.75/0.25 = 3 times likelier from a true yes, so $e^ε$ = 3. "
             "(0.6 gives ln 1.5 ≈ 0.41, 0.9 gives ln 9 ≈ 2.20, 0.5 gives 0.)",
         ),
         quiz.Question(

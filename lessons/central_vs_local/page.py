@@ -41,7 +41,7 @@ with left:
 with right:
     st.markdown(
         "**Local.** Each person keeps their true answer with probability "
-        "p = e^ε/(1+e^ε), else flips it; the analyst de-biases the count:"
+        "p = $e^ε/(1+e^ε)$, else flips it; the analyst de-biases the count:"
     )
     notebook.latex(
         r"\operatorname{sd}_{\text{local}} = \frac{\sqrt{n\,p(1-p)}}{2p-1}"
@@ -209,7 +209,7 @@ quiz.check_yourself(
             "the central one?",
             ("about 1×", "about 12×", "about 120×", "about 12,000×"),
             correct=2,
-            explanation="√32,561 · e^0.5 / (e − 1) ≈ 173 people locally against √2 ≈ 1.41 "
+            explanation="√32,561 · $e^{0.5}$ / (e − 1) ≈ 173 people locally against √2 ≈ 1.41 "
             "centrally: a ratio of about 122.",
         ),
         quiz.Question(

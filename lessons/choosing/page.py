@@ -191,8 +191,8 @@ notebook.latex(
 st.markdown(
     "For the median (α = ½), u(c) is −½·|#below − #above| ≈ −|rank(c) − n/2|. Adding or "
     "removing one person moves it by at most Δ = max(α, 1 − α). **Why the 2?** Between "
-    "neighbours, the numerator exp(εu(c)/2Δ) can grow by e^(ε/2) *and* the normaliser "
-    "below it can shrink by e^(−ε/2): together e^ε. Report noisy max gets by with Lap(1/ε) "
+    "neighbours, the numerator exp(εu(c)/2Δ) can grow by $e^{ε/2}$ *and* the normaliser "
+    "below it can shrink by $e^{−ε/2}$: together $e^ε$. Report noisy max gets by with Lap(1/ε) "
     "because its counts all move the same way."
 )
 by_name = {col.name: col for col in numeric}
@@ -434,12 +434,12 @@ quiz.check_yourself(
             "Why is there a 2 in exp(ε·u/(2Δ))?",
             (
                 "To make the probabilities sum to 1",
-                "A neighbour can raise u(c) and shrink the normaliser at once: e^(ε/2) each",
+                "A neighbour can raise u(c) and shrink the normaliser at once: $e^{ε/2}$ each",
                 "Because Laplace noise has variance 2b²",
             ),
             correct=1,
             explanation="The ratio of probabilities is a ratio of numerators times a ratio "
-            "of normalisers; each is bounded by e^(ε/2).",
+            "of normalisers; each is bounded by $e^{ε/2}$.",
         ),
         quiz.Question(
             "Where must the candidates of a private median come from?",

@@ -271,7 +271,7 @@ def data_bound_leak() -> None:
         )
     st.markdown(
         "Safe bounds come from outside the data: **domain knowledge** (ages lie between 0 and "
-        "100; this census records capital gains up to $99,999 — the ranges of the sliders "
+        "100; this census records capital gains up to \\$99,999 — the ranges of the sliders "
         "above), or a **private quantile** chosen with a small part of the budget by the "
         "exponential mechanism, which a later lesson, *Choosing privately*, builds and then "
         "uses for exactly this bound."

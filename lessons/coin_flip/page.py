@@ -90,7 +90,7 @@ notebook.latex(
 )
 st.markdown(
     "No report shifts the odds by more than a factor 3. Differential privacy writes that "
-    "factor as e^ε, so:"
+    "factor as $e^ε$, so:"
 )
 epsilon_fair = dp.rr_epsilon(p_fair, q_fair)
 notebook.latex(

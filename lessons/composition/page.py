@@ -276,7 +276,7 @@ parallel_histogram(k)
 st.header("4. Group privacy: a family costs g·ε")
 st.markdown(
     "DP protects one person: a neighbour differs in one row. A family of g people differs in "
-    "g rows — a chain of g neighbours — and each step can multiply a probability by e^ε. So "
+    "g rows — a chain of g neighbours — and each step can multiply a probability by $e^ε$. So "
     "the family is protected only at g·ε:"
 )
 notebook.latex(r"\Pr[M(D) \in S] \le e^{g\varepsilon}\,\Pr[M(D') \in S]")
@@ -309,7 +309,7 @@ def group_privacy() -> None:
     cols = st.columns(3)
     cols[0].metric("Family's ε = g·ε", f"{text.number(group_eps_total, 3)}")
     cols[1].metric(
-        "Likelihood ratio bound e^(gε)",
+        "Likelihood ratio bound $e^{gε}$",
         f"{text.number(dp.likelihood_ratio_bound(group_eps_total), 3)}",
     )
     cols[2].metric(

@@ -11,12 +11,12 @@ controls.lesson_header(
     "The definition",
     "You remove one person from the census and ask the same count of both versions. "
     "Laplace noise makes the two answers overlap so much that no event Y — no range of "
-    "outputs you could watch for — is more than e^ε times likelier in one world than in the "
+    "outputs you could watch for — is more than $e^ε$ times likelier in one world than in the "
     "other. You then see the privacy loss output by output, and what that bound means for "
     "an attacker's belief.",
 )
 userdata.census_only_notice(
-    "it removes one named person from the census and counts who earns more than $50K."
+    "it removes one named person from the census and counts who earns more than \\$50K."
 )
 
 # --- 1. Neighbouring datasets --------------------------------------------------------------
@@ -27,7 +27,7 @@ st.markdown(
     "relation used throughout these lessons; some texts instead *replace* one person's "
     "row, under which a histogram can change by 2 in total: one bar down, another up). "
     "The query is a count: "
-    "**how many people earn more than $50K a year?**"
+    "**how many people earn more than \\$50K a year?**"
 )
 incomes = model.people_to_remove()
 name = controls.selectbox(
@@ -123,30 +123,30 @@ def two_worlds() -> None:
         col_p.metric("P[F(D) ∈ Y]", f"{text.number(p_d)}")
         col_q.metric("P[F(D′) ∈ Y]", f"{text.number(p_d_prime)}")
         col_ratio.metric("Ratio", f"{text.number(ratio)}")
-        col_bound.metric("e^ε", f"{text.number(bound)}")
+        col_bound.metric("$e^ε$", f"{text.number(bound)}")
         if 1 / bound * (1 - 1e-9) <= ratio <= bound * (1 + 1e-9):
             st.success(
-                f"The ratio {text.number(ratio)} lies within [e^−ε, e^ε] = "
+                f"The ratio {text.number(ratio)} lies within $[e^{{−ε}}, e^ε]$ = "
                 f"[{text.number(1 / bound)}, "
                 f"{text.number(bound)}]. Move Y anywhere: it always will.",
                 icon=":material/check_circle:",
             )
         else:  # cannot happen for the Laplace mechanism; shown if the math were wrong
             st.error(
-                f"The ratio {text.number(ratio)} leaves [e^−ε, e^ε] = [{text.number(1 / bound)}, "
+                f"The ratio {text.number(ratio)} leaves $[e^{{−ε}}, e^ε]$ = [{text.number(1 / bound)}, "
                 f"{text.number(bound)}].",
                 icon=":material/error:",
             )
         if truth != truth_neighbour:
             st.caption(
-                "The ratio reaches e^ε when Y lies entirely to the right of both centres (and e^−ε "
-                "entirely to the left): far out in a tail, every output is exactly e^ε times "
+                "The ratio reaches $e^ε$ when Y lies entirely to the right of both centres (and $e^{−ε}$ "
+                "entirely to the left): far out in a tail, every output is exactly $e^ε$ times "
                 "likelier in one world."
             )
         else:
             st.caption(
                 "This person does not change the count, so both worlds give the same answer: the "
-                "two densities coincide and the ratio is 1 for every Y. The bound e^ε is reached "
+                "two densities coincide and the ratio is 1 for every Y. The bound $e^ε$ is reached "
                 "only for a neighbour who changes the count — pick someone who earns >50K."
             )
 
@@ -223,7 +223,7 @@ st.markdown(
     f"An attacker knows everyone except {name} and wonders whether the data set is D (with "
     f"{name}) or D′ (without). Before seeing any output they believe D with probability p. "
     "After seeing an output y, Bayes' rule multiplies their odds by the likelihood ratio, "
-    "which is at most e^ε. So whatever y they see, their belief is at most"
+    "which is at most $e^ε$. So whatever y they see, their belief is at most"
 )
 notebook.latex(r"\Pr[D \mid y] \;\le\; \frac{e^{\varepsilon}\,p}{e^{\varepsilon}\,p + 1 - p}.")
 
@@ -282,7 +282,7 @@ st.markdown(
     f"output tells the attacker nothing about {name}. But it then tells *anyone* nothing about "
     "the data either: the noise is infinite and the answer is useless. Privacy and accuracy "
     "trade against each other through ε.\n\n"
-    f"**ε above about 10 protects little.** e^10 ≈ {dp.likelihood_ratio_bound(10.0):,.0f}, so "
+    f"**ε above about 10 protects little.** $e^{{10}}$ ≈ {dp.likelihood_ratio_bound(10.0):,.0f}, so "
     f"even an attacker who starts almost sure {name} is *not* in the data (prior "
     f"{text.percent(small_prior, 2)}) can end up {text.percent(at_ten)} sure that they are. At "
     "ε = 1 the same attacker "
@@ -297,14 +297,14 @@ quiz.check_yourself(
             "than in the other goes from e ≈ 2.72 times to…",
             ("5.44 times (doubles)", "7.39 times (e²)", "2.72 times (unchanged)"),
             correct=1,
-            explanation="The bound is e^ε, so doubling ε squares it: e² ≈ 7.39, not 2 × 2.72.",
+            explanation="The bound is $e^ε$, so doubling ε squares it: e² ≈ 7.39, not 2 × 2.72.",
         ),
         quiz.Question(
             "ε = ln 3 and the attacker's prior that the data set is D is 50%. What is the "
             "most they can believe after one output?",
             ("50%", "75%", "90%", "100%"),
             correct=1,
-            explanation="e^ε·p / (e^ε·p + 1 − p) = 3·0.5 / (3·0.5 + 0.5) = 1.5 / 2 = 75%.",
+            explanation="$e^ε·p / (e^ε·p + 1 − p)$ = 3·0.5 / (3·0.5 + 0.5) = 1.5 / 2 = 75%.",
         ),
         quiz.Question(
             "You remove someone who earns <=50K. What is the privacy loss ℒ(y) of the >50K "

@@ -306,7 +306,7 @@ controls.page_link(membership.path, label=f"Back to {membership.title}", icon=me
 st.header("6. What the ε in a model card means")
 st.markdown(
     "“Trained with (ε, δ)-DP, ε = 3, δ = 10⁻⁵” means: for **any one training example**, "
-    "the trained weights would have been about as likely without it, up to e^ε, except with "
+    "the trained weights would have been about as likely without it, up to $e^ε$, except with "
     "chance δ. Read it with its parts:\n"
     "- **the neighbour relation**: add or remove one *example*; a person with 100 examples "
     "is protected only at about 100ε (group privacy), unless the training is per user;\n"

@@ -22,7 +22,7 @@ st.header("The mechanism")
 st.caption(
     "Local DP, as in the coin-flip lesson: the neighbour relation is one person's value "
     "changing, and for any two values x, x′ and every report y, "
-    "P[F(x) = y] ≤ e^ε · P[F(x′) = y]."
+    "P[F(x) = y] ≤ $e^ε$ · P[F(x′) = y]."
 )
 st.markdown(
     "Each person keeps their true value with probability p. Otherwise they report one of "
@@ -33,7 +33,7 @@ notebook.latex(
     r"q = \frac{1}{e^{\varepsilon} + k - 1}"
 )
 st.markdown(
-    "Whatever your true value, any report is at most p / q = e^ε times more likely from you "
+    "Whatever your true value, any report is at most p / q = $e^ε$ times more likely from you "
     "than from anyone else: that is ε-local differential privacy."
 )
 
@@ -209,7 +209,7 @@ def variance_by_k(attr) -> None:
     st.caption(
         "Log scale; the grey dotted curves are ε = 0.1, 1 and 10 for reference (below "
         "ε = 0.1 the curve runs along the top edge). At small ε the variance grows almost in "
-        "proportion to k; at large ε the e^ε term dominates and k matters less. When k is "
+        "proportion to k; at large ε the $e^ε$ term dominates and k matters less. When k is "
         "large, unary encoding (next lesson) does better."
     )
     snippets.VARIANCE.show(n=attr.n, epsilon=epsilon)
@@ -222,10 +222,10 @@ quiz.check_yourself(
     "kary_rr",
     [
         quiz.Question(
-            "k = 14 values and ε = ln 3 (so e^ε = 3). What is p, the chance to keep the truth?",
+            "k = 14 values and ε = ln 3 (so $e^ε$ = 3). What is p, the chance to keep the truth?",
             ("3/4", "3/16", "1/14"),
             correct=1,
-            explanation="p = e^ε / (e^ε + k − 1) = 3 / (3 + 13) = 3/16 ≈ 0.19: with many "
+            explanation="p = $e^ε / (e^ε + k − 1)$ = 3 / (3 + 13) = 3/16 ≈ 0.19: with many "
             "values, even a truthful-looking report is usually a lie.",
         ),
         quiz.Question(
@@ -240,7 +240,7 @@ quiz.check_yourself(
             "of one estimated count…",
             ("stays the same", "grows about 3.5 times", "grows 4 times", "grows 16 times"),
             correct=1,
-            explanation="Var ∝ e^ε + k − 2: (e + 14) / (e + 2) = 16.72 / 4.72 ≈ 3.5, a little "
+            explanation="Var ∝ $e^ε$ + k − 2: (e + 14) / (e + 2) = 16.72 / 4.72 ≈ 3.5, a little "
             "less than the 4× growth of k.",
         ),
     ],

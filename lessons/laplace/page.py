@@ -215,7 +215,7 @@ people = model.named_people()
 name = controls.selectbox("The person the attacker asks about", list(people), key="lap_name")
 secret = int(people[name] == "<=50K")
 st.markdown(
-    f"**How many people named {name} earn $50K or less?** Names are unique, so the true "
+    f"**How many people named {name} earn \\$50K or less?** Names are unique, so the true "
     f"answer is 0 or 1 — it *is* {name}'s income band. The count still has sensitivity 1, "
     "so the Laplace mechanism answers it like any other. Can the attacker read the answer?"
 )
@@ -286,7 +286,7 @@ def malicious_query(name: str, secret: int) -> None:
             )
         guess = st.radio(
             f"Your guess about {name}",
-            ["0 — earns more than $50K", "1 — earns $50K or less"],
+            ["0 — earns more than \\$50K", "1 — earns \\$50K or less"],
             index=None,
             key=guess_key,
         )
@@ -364,7 +364,7 @@ quiz.check_yourself(
             "The malicious query at ε = ln 3 ≈ 1.1: how often is the attacker's best guess right?",
             ("50%: a coin flip", "About 71%", "75%", "100%"),
             correct=1,
-            explanation="1 − ½ e^(−ε/2) = 1 − ½ · 3^(−½) = 1 − 0.289 ≈ 71%: much better than a "
+            explanation="$1 − ½ e^{−ε/2} = 1 − ½ · 3^{−½}$ = 1 − 0.289 ≈ 71%: much better than a "
             "coin, far from certain.",
         ),
     ],

@@ -71,7 +71,7 @@ def crossover(epsilon: float) -> float:
 @datasets.cached()
 def crossover_rule(epsilon: float) -> pd.DataFrame:
     k = crossover(epsilon)
-    return pd.DataFrame({"x": [k], "label": [f"k* = 3e^ε + 2 = {text.number(k)}"]})
+    return pd.DataFrame({"x": [k], "label": [f"k* = 3·exp(ε) + 2 = {text.number(k)}"]})
 
 
 GUESS_OPTIONS: tuple[int, ...] = (5, 10, 20, 50, 100, 1_000)

@@ -75,7 +75,7 @@ def when_k_grows() -> None:
             curves=curves,
         )
         st.caption(
-            "Unary encoding's and local hashing's lines coincide: with g ≈ e^ε + 1 buckets, "
+            "Unary encoding's and local hashing's lines coincide: with g ≈ $e^ε$ + 1 buckets, "
             f"OLH's variance equals OUE's (here within {text.percent(gap)}), for far fewer "
             "bits."
         )
@@ -95,8 +95,8 @@ def predict_first(epsilon: float, k_star: float) -> None:
                 tuple(text.number(k) for k in model.GUESS_OPTIONS),
                 correct=model.nearest_option(epsilon),
                 explanation=(
-                    f"k* = 3e^ε + 2 = {text.number(k_star)}: GRR's variance "
-                    "n(e^ε + k − 2)/(e^ε − 1)² grows with k, OUE's 4n e^ε/(e^ε − 1)² does "
+                    f"$k^* = 3e^ε + 2$ = {text.number(k_star)}: GRR's variance "
+                    "$n(e^ε + k − 2)/(e^ε − 1)^2$ grows with k, OUE's $4n e^ε/(e^ε − 1)^2$ does "
                     "not; OLH matches OUE's error with a few dozen bits."
                 ),
             )
@@ -267,7 +267,7 @@ quiz.check_yourself(
             ("17 and 17", "100,000 and a seed plus log₂ g", "100,000 and 100,000"),
             correct=1,
             explanation="Unary encoding sends one bit per value of the domain; OLH a hash "
-            "seed and a bucket number below g ≈ e^ε + 1.",
+            "seed and a bucket number below g ≈ $e^ε$ + 1.",
         ),
         quiz.Question(
             "At ε = ln 3, what are OLH's g, p and q?",

@@ -322,7 +322,7 @@ quiz.check_yourself(
             "members can it find?",
             ("1%", "about 2.7%", "10%", "any share, with a clever enough attack"),
             correct=1,
-            explanation="TPR ≤ e^ε·FPR + δ = e·1% ≈ 2.7%, for every attack.",
+            explanation="TPR ≤ $e^ε$·FPR + δ = e·1% ≈ 2.7%, for every attack.",
         ),
         quiz.Question(
             "An audit of a mechanism claimed to be 1-DP proves ε ≥ 0.93. What follows?",
@@ -340,7 +340,7 @@ quiz.check_yourself(
             "What is the count's real ε, if it claims ε?",
             ("ε/2", "ε", "2ε", "∞"),
             correct=2,
-            explanation="Lap(½/ε) moves by e^(1/(½/ε)) = e^(2ε) between counts 1 apart.",
+            explanation="Lap(½/ε) moves by $e^{1/(½/ε)} = e^{2ε}$ between counts 1 apart.",
         ),
     ],
 )

@@ -22,10 +22,10 @@ userdata.census_only_notice("the classifier needs the census's income column.")
 st.header("1. What each person sends")
 st.markdown(
     "Each census person sends one record. **Education** (years) and **hours worked per "
-    "week** go as they are, and so does the label the model learns: **income above $50K**. "
+    "week** go as they are, and so does the label the model learns: **income above \\$50K**. "
     "**Age band × sex** (6 bands × 2 = 12 categories) is privatized; you may privatize more "
     "columns. Local DP protects exactly the privatized columns: for any two values of them, "
-    "every report is at most e^ε times as likely under one as under the other. The columns "
+    "every report is at most $e^ε$ times as likely under one as under the other. The columns "
     "sent as they are get no protection — here they stand for what the analyst knows anyway."
 )
 setup_left, setup_right = st.columns(2, gap="medium")
@@ -62,7 +62,7 @@ else:
 seed = controls.seed()
 st.header("2. Three models, one test")
 st.markdown(
-    "Logistic regression learns P(income > $50K) from the features. All three models train "
+    "Logistic regression learns P(income > \\$50K) from the features. All three models train "
     "on the same 75% of the people and are scored on the same held-out 25%, **with their "
     "true values** — the question is how well a model trained on privatized data predicts "
     "for real people: (a) trained on the true table; (b) trained on the privatized table "
@@ -173,7 +173,7 @@ def model_and_fairness() -> None:
     st.header("4. What the model learns")
     st.markdown(
         "Each age band × sex category gets a coefficient: how much it raises the log-odds of "
-        "income > $50K. On privatized data they shrink toward 0, for two reasons. The expected "
+        "income > \\$50K. On privatized data they shrink toward 0, for two reasons. The expected "
         "report keeps only p − q of the true category (the rest is spread over all categories), "
         "and the report's noise makes the model trust the column less — *regression dilution*, "
         "the classic effect of noisy features. The model then leans on education and hours."
@@ -207,7 +207,7 @@ def model_and_fairness() -> None:
     # --- 5. Fairness ----------------------------------------------------------------------------
     st.header("5. Fairness: accuracy for women and for men")
     st.markdown(
-        "The census's women earn > $50K far less often than its men, so every model is right "
+        "The census's women earn > \\$50K far less often than its men, so every model is right "
         "more often for women. How big that gap is depends on what the model knows: privacy "
         "noise in the sex column changes it."
     )

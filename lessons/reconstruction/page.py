@@ -25,7 +25,7 @@ st.markdown(
     "9 to 5,230 people, so a block here is a few people of one ZIP code, drawn by the seed. "
     "For each person the agency knows four things — **sex**, **age band**, **race** "
     "(White, Black, or one of the three smaller groups) and **income** (above or below "
-    "$50K). It never publishes a row. It publishes every *two-way table*: each pair of "
+    "\\$50K). It never publishes a row. It publishes every *two-way table*: each pair of "
     "attributes, counted. No cell ever combines three facts about anyone."
 )
 zip_column, size_column = st.columns(2)

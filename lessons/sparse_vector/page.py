@@ -294,7 +294,7 @@ def spot_the_flaw() -> None:
         f"**How it works.** Each version runs {text.number(correct.runs)} times on a dataset D and "
         "on a neighbour D′ that the paper's counterexamples suggest, e.g. five questions at 0 "
         "and one at 1 against five at 1 and one at 0 (every answer moves by Δ = 1). ε-DP "
-        "demands P[output on D] ≤ e^ε · P[output on D′] for every output; the audit takes "
+        "demands P[output on D] ≤ $e^ε$ · P[output on D′] for every output; the audit takes "
         "the worst output and replaces each frequency by its Clopper–Pearson bound, so the "
         "measured ε is a **lower bound** that holds with probability 1 − 10⁻⁶ "
         "(`dp.audit_epsilon`). Why 1 − 10⁻⁶ here and 95% in the other audits: this page "

@@ -28,7 +28,7 @@ st.header("1 · Encode")
 st.caption(
     "Local DP, as in the coin-flip lesson: the neighbour relation is one person's value "
     "changing, and for any two values x, x′ and every report y, "
-    "P[F(x) = y] ≤ e^ε · P[F(x′) = y]."
+    "P[F(x) = y] ≤ $e^ε$ · P[F(x′) = y]."
 )
 st.markdown(
     f"There are {attr.k} values of {title}. Your value becomes {attr.k} bits: a 1 at your "
@@ -160,7 +160,7 @@ def perturb_and_aggregate() -> None:
             "Same ε, different noise. OUE spends its budget on the many 0-bits (small q), so it "
             "is more precise for values that are rare — but its variance grows with a value's "
             "share f (the term n·f·(1 − p − q)/(p − q)), while SUE's does not. Above "
-            f"f* = e^(ε/2)/(1 + e^(ε/2))² = {text.percent(threshold)} SUE is more precise: here "
+            f"$f^* = e^{{ε/2}}/(1 + e^{{ε/2}})^2$ = {text.percent(threshold)} SUE is more precise: here "
             f"{above} of the {attr.k} values of {text.plain(attr.title)} are that common."
         )
 
@@ -264,7 +264,7 @@ def unary_or_kary() -> None:
     crossover = dp.grr_oue_crossover_k(compare_epsilon)
     winner = dp.better_frequency_oracle(compare_epsilon, attr.k)
     cols = st.columns(3)
-    cols[0].metric("Crossover k* = 3e^ε + 2", f"{text.number(crossover)}")
+    cols[0].metric("Crossover $k^* = 3e^ε + 2$", f"{text.number(crossover)}")
     cols[1].metric(
         f"GRR variance at k = {attr.k}", f"{dp.grr_variance(attr.n, compare_epsilon, attr.k):,.0f}"
     )
@@ -297,7 +297,7 @@ def unary_or_kary() -> None:
         ),
     )
     st.caption(
-        "Fixed log axes for every ε on this slider. The rule: GRR wins for k < k* = 3e^ε + 2, "
+        "Fixed log axes for every ε on this slider. The rule: GRR wins for $k < k^* = 3e^ε + 2$, "
         "OUE for k > k*. k* is never below 5: even at ε = "
         f"{text.number(model.COMPARE_EPSILONS[0])} "
         f"it is {text.number(dp.grr_oue_crossover_k(model.COMPARE_EPSILONS[0]), 2)}, so GRR still "
@@ -329,7 +329,7 @@ quiz.check_yourself(
             "Which p and q does OUE use at ε = ln 3?",
             ("p = ½, q = ¼", "p = ¾, q = ¼", "p = ½, q = ⅓"),
             correct=0,
-            explanation="OUE keeps p = ½ and sets q = 1 / (e^ε + 1) = 1 / (3 + 1) = ¼.",
+            explanation="OUE keeps p = ½ and sets q = $1 / (e^ε + 1)$ = 1 / (3 + 1) = ¼.",
         ),
         quiz.Question(
             "At ε = 1, which has the smaller variance for an attribute with k = 14 values?",

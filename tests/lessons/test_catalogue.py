@@ -5,6 +5,8 @@ page runs inside the app's navigation and on its own; every chart has alt text w
 """
 
 import ast
+import re
+from pathlib import Path
 
 import pytest
 
@@ -218,6 +220,60 @@ def test_one_spelling_of_each_word_in_the_glossary() -> None:
         if wrong in path.read_text(encoding="utf-8")
     ]
     assert not found, f"use {variants}: {found}"
+
+
+def _shown_strings(path: Path) -> list[tuple[int, str]]:
+    """The string literals of a lesson or ui module that a page may show: not docstrings,
+    not the LaTeX of st.latex / notebook.latex, not a regular expression's pattern, and not
+    a code snippet (snippets.py holds Python)."""
+    if path.name == "snippets.py":
+        return []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+            skipped.add(id(first.value))  # a docstring
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+            if name in {"latex", "compile", "sub", "match", "search", "fullmatch", "findall"}:
+                skipped.update(id(part) for part in ast.walk(node))
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and id(node) not in skipped
+    ]  # fmt: skip
+
+
+SHOWN_SOURCES = [*sorted(LESSON_DIR.glob("*/*.py")), *sorted((ROOT / "ui").glob("*.py"))]
+
+
+def test_math_in_prose_is_typeset_never_a_plain_caret() -> None:
+    """One style for a formula in a sentence (issue 48, item 24): typeset, `$e^ε$`, as the
+    formulas beside it are; "e^ε" with a plain caret was written ~55 times. Chart text, which
+    cannot typeset, writes exp(ε) or superscripts (A⁽ᵏ⁾)."""
+    found = [
+        f"{path.relative_to(ROOT).as_posix()}:{line}: {re.sub(r'[$][^$]*[$]', '', text)[:60]}"
+        for path in SHOWN_SOURCES
+        for line, text in _shown_strings(path)
+        if "^" in re.sub(r"[$][^$]*[$]", "", text.replace("\\$", ""))
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_a_dollar_amount_in_prose_is_escaped() -> None:
+    """Markdown reads `$…$` as math: "income above $50K … at most $e^ε$" turned the words
+    between the two dollar signs into a formula. An amount is written `\\$50K`."""
+    found = [
+        f"{path.relative_to(ROOT).as_posix()}:{line}"
+        for path in SHOWN_SOURCES
+        if path.parent.name != "choosing" or path.name != "model.py"  # chart labels only
+        for line, text in _shown_strings(path)
+        if re.search(r"(?<!\\)[$][0-9]+(?:K|(?:,[0-9]{3})+)", text)
+    ]
+    assert not found, found
 
 
 def test_no_lesson_comes_before_a_lesson_it_builds_on() -> None:

@@ -209,7 +209,7 @@ def test_growth_with_k_is_qualified_by_the_current_epsilon_and_delta(noise_sd) -
         rho = 1 / (2 * noise_sd**2)
         k_adv = 2 * math.log(1 / delta) / math.expm1(eps) ** 2
         k_z = 4 * math.log(1 / delta) / rho
-        assert f"2 ln(1/δ)/(e^ε − 1)² = {text.number(k_adv)} here" in words
+        assert f"2 ln(1/δ)/($e^ε$ − 1)² = {text.number(k_adv)} here" in words
         assert f"4 ln(1/δ)/ρ = {text.number(k_z)} here" in words
         for k, name in ((k_adv, "it"), (k_z, "zCDP")):
             if k > 1_000:

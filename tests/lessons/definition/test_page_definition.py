@@ -48,7 +48,7 @@ def test_defaults_show_the_bound_reached_in_the_tail(truth: int) -> None:
     assert shown["P[F(D) ∈ Y]"] == f"{p:.4g}"
     assert shown["P[F(D′) ∈ Y]"] == f"{q:.4g}"
     assert shown["Ratio"] == f"{math.e:,.4g}" == f"{ratio:,.4g}"
-    assert shown["e^ε"] == "2.718"
+    assert shown["$e^ε$"] == "2.718"
     assert len(at.success) == 1 and not at.error and not at.warning
     assert chart_spec(at, 0)["title"] == "Both worlds' output densities, ε = 1"
 
@@ -62,7 +62,7 @@ def test_epsilon_slider_moves_ratio_densities_and_band(truth: int) -> None:
     assert metrics(at)["Largest |privacy loss| here"] == "0.1"
     assert not at.exception
     shown = metrics(at)
-    assert shown["e^ε"] == f"{math.exp(0.1):,.4g}"
+    assert shown["$e^ε$"] == f"{math.exp(0.1):,.4g}"
     assert shown["Ratio"] == f"{math.exp(0.1):,.4g}"
     density = named_data(at, 0, "density")
     peak = max(density["density"])
@@ -248,7 +248,7 @@ def test_a_neighbour_who_does_not_change_the_count_gets_no_e_to_the_epsilon_clai
     at.selectbox(key="def_person").set_value(poor).run()
     assert not at.exception
     captions = " ".join(c.value for c in at.caption)
-    assert "ratio reaches e^ε" not in captions
+    assert "ratio reaches $e^ε$" not in captions
     assert "does not change the count" in captions
     loss_alt = at.get("vega_lite_chart")[1].proto.alt
     assert "0 everywhere" in loss_alt and "·ε left of" not in loss_alt

@@ -143,9 +143,9 @@ def test_malicious_query_draw_and_guess() -> None:
     shown = metrics(at)
     answer = float(shown["Noisy answer #1"].replace(",", ""))
     assert abs(answer) < 5  # 0 + Lap(0.1)
-    at.radio(key="laplace_guess").set_value("0 — earns more than $50K").run()
+    at.radio(key="laplace_guess").set_value("0 — earns more than \\$50K").run()
     assert "Right: the true answer is 0" in at.success[0].value
-    at.radio(key="laplace_guess").set_value("1 — earns $50K or less").run()
+    at.radio(key="laplace_guess").set_value("1 — earns \\$50K or less").run()
     assert "Wrong: the true answer is 0" in at.error[0].value
     at.button(key="laplace_draw").click().run()
     assert "Noisy answer #2" in metrics(at)

@@ -154,7 +154,7 @@ def test_comparison_shows_the_crossover(at, epsilon, winner):
     at.select_slider(key="ue_compare_eps").set_value(epsilon).run()
     assert not at.exception
     crossover = 3 * math.exp(epsilon) + 2
-    assert metric(at, "Crossover k* = 3e^ε + 2") == f"{text.number(crossover)}"
+    assert metric(at, "Crossover $k^* = 3e^ε + 2$") == f"{text.number(crossover)}"
     assert metric(at, "OUE variance (any k)") == f"{dp.oue_variance(N, epsilon):,.0f}"
     assert metric(at, "GRR variance at k = 14") == f"{dp.grr_variance(N, epsilon, 14):,.0f}"
     assert any(f"better choice is **{winner}**" in m.value for m in at.markdown)
@@ -193,7 +193,7 @@ def test_link_parameters_reproduce_the_view():
         assert next(w for w in [*at.radio, *at.selectbox] if w.key == key).proto.query_param_key
     at2 = hosted(ue_mode="OUE (optimized)", ue_eps="2", ue_compare_eps="0.5")
     assert metric(at2, "q (0-bit → 1)") == f"{text.number(dp.oue_probabilities(2.0)[1])}"
-    assert metric(at2, "Crossover k* = 3e^ε + 2") == f"{text.number(3 * math.exp(0.5) + 2)}"
+    assert metric(at2, "Crossover $k^* = 3e^ε + 2$") == f"{text.number(3 * math.exp(0.5) + 2)}"
 
 
 @pytest.mark.parametrize(("param", "value"), [("ue_p", "1.5"), ("ue_value", "Astronaut")])
