@@ -363,10 +363,12 @@ def _superscript(expression: str) -> str:
 
 _EXPONENT = "round(log(datum.value) / LN10)"
 _EXPONENT_TEXT = _superscript("format(" + _EXPONENT + ", 'd')")
-# Axis labels as ui.text.power_of_ten writes them: a power of ten below 0.01 as 10⁻⁵, any
-# other value with d3's "~g" (0.05, 1, 200). Vega's own "~g" or "~e" gave "1e-14".
+# Axis labels of a log axis that reaches small values: every power of ten below 1 as 10⁻ⁿ
+# (10⁻⁵, 10⁻², 10⁻¹), any other value with d3's "~g" (0.05, 1, 200). One notation on one
+# axis: with ui.text.power_of_ten's threshold (0.01) the ticks read "10⁻³, 0.01, 0.1"
+# (issue 48, item 24). Vega's own "~g" or "~e" gave "1e-14".
 POWER_OF_TEN_LABELS = (
-    "datum.value > 0 && datum.value < 0.01 && "
+    "datum.value > 0 && datum.value < 1 && "
     f"abs(log(datum.value) / LN10 - {_EXPONENT}) < 1e-6 "
     f"? '10' + {_EXPONENT_TEXT} "
     ": format(datum.value, '~g')"

@@ -17,6 +17,7 @@ import numbers
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
@@ -159,7 +160,9 @@ RANGE_SEPARATOR = ".."  # a range in a link: `?clamp_window_0=0..5500`, one para
 def _url_number(value: float) -> str:
     """A number as a link writes it: 5500, not 5500.0; never an exponent or a `+`."""
     number = float(value)
-    return str(int(number)) if number.is_integer() else repr(number)
+    if number.is_integer():
+        return str(int(number))
+    return np.format_float_positional(number, trim="-")  # 1e-06 → 0.000001, shortest digits
 
 
 def _range_texts(texts: list[str]) -> list[str]:

@@ -133,15 +133,15 @@ def two_worlds() -> None:
             )
         else:  # cannot happen for the Laplace mechanism; shown if the math were wrong
             st.error(
-                f"The ratio {text.number(ratio)} leaves $[e^{{−ε}}, e^ε]$ = [{text.number(1 / bound)}, "
-                f"{text.number(bound)}].",
+                f"The ratio {text.number(ratio)} leaves $[e^{{−ε}}, e^ε]$ = "
+                f"[{text.number(1 / bound)}, {text.number(bound)}].",
                 icon=":material/error:",
             )
         if truth != truth_neighbour:
             st.caption(
-                "The ratio reaches $e^ε$ when Y lies entirely to the right of both centres (and $e^{−ε}$ "
-                "entirely to the left): far out in a tail, every output is exactly $e^ε$ times "
-                "likelier in one world."
+                "The ratio reaches $e^ε$ when Y lies entirely to the right of both centres "
+                "(and $e^{−ε}$ entirely to the left): far out in a tail, every output is "
+                "exactly $e^ε$ times likelier in one world."
             )
         else:
             st.caption(
@@ -282,7 +282,8 @@ st.markdown(
     f"output tells the attacker nothing about {name}. But it then tells *anyone* nothing about "
     "the data either: the noise is infinite and the answer is useless. Privacy and accuracy "
     "trade against each other through ε.\n\n"
-    f"**ε above about 10 protects little.** $e^{{10}}$ ≈ {dp.likelihood_ratio_bound(10.0):,.0f}, so "
+    "**ε above about 10 protects little.** "
+    f"$e^{{10}}$ ≈ {dp.likelihood_ratio_bound(10.0):,.0f}, so "
     f"even an attacker who starts almost sure {name} is *not* in the data (prior "
     f"{text.percent(small_prior, 2)}) can end up {text.percent(at_ten)} sure that they are. At "
     "ε = 1 the same attacker "

@@ -160,7 +160,8 @@ def perturb_and_aggregate() -> None:
             "Same ε, different noise. OUE spends its budget on the many 0-bits (small q), so it "
             "is more precise for values that are rare — but its variance grows with a value's "
             "share f (the term n·f·(1 − p − q)/(p − q)), while SUE's does not. Above "
-            f"$f^* = e^{{ε/2}}/(1 + e^{{ε/2}})^2$ = {text.percent(threshold)} SUE is more precise: here "
+            f"$f^* = e^{{ε/2}}/(1 + e^{{ε/2}})^2$ = {text.percent(threshold)} SUE is more "
+            "precise: here "
             f"{above} of the {attr.k} values of {text.plain(attr.title)} are that common."
         )
 

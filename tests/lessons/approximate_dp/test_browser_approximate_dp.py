@@ -1,5 +1,5 @@
 """Approximate-DP lesson in real Chromium: it loads, a keyboard move of the ε slider
-recalibrates σ, the δ slider moves its value into the link (written as a power of ten), a
+recalibrates σ, the δ slider moves its value into the link (its raw number), a
 reload keeps both, and no traceback appears."""
 
 from playwright.sync_api import Page, expect
@@ -34,8 +34,26 @@ def test_moving_epsilon_and_delta_recalibrates_sigma(page: Page, app_server: str
     expect(metric_value(page, SIGMA)).to_have_text(_sigma(following, 1e-6))
     params = link_params(page)
     assert params.get("ad_eps") == [text.number(following)], page.url
-    assert params.get("ad_delta") == ["10⁻⁶"], page.url
+    assert params.get("ad_delta") == ["0.000001"], page.url  # the raw number, not "10⁻⁶"
     page.goto(page.url, wait_until="domcontentloaded")
     wait_for_run(page)
     expect(metric_value(page, SIGMA)).to_have_text(_sigma(following, 1e-6))
+    assert_no_exception(page)
+
+
+AXIS_LABELS = """() => [...document.querySelectorAll(
+    '[data-testid="stVegaLiteChart"] svg g.role-axis-label')].map(
+    (g) => [...g.querySelectorAll('text')].map((t) => t.textContent).filter((t) => t))"""
+
+
+def test_an_axis_of_powers_of_ten_uses_one_notation(page: Page, app_server: str) -> None:
+    """Issue 48, item 24: a δ axis read "10⁻⁴, 10⁻³, 0.01, 0.1" (powers of ten only below
+    0.01). Every axis that writes one power as 10⁻ⁿ writes every power below 1 that way."""
+    open_lesson(page, app_server, "approximate_dp/page.py")
+    expect(page.locator('[data-testid="stVegaLiteChart"] svg').first).to_be_visible()
+    axes = page.evaluate(AXIS_LABELS)
+    powers = [labels for labels in axes if any(label.startswith("10⁻") for label in labels)]
+    assert len(powers) >= 3, axes  # the δ, density and conversion axes
+    for labels in powers:
+        assert not [label for label in labels if label.startswith("0.")], labels
     assert_no_exception(page)

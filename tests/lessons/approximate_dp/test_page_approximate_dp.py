@@ -274,6 +274,9 @@ def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
     shown = metrics(at)
     assert shown["Gaussian σ"] == text.number(dp.analytic_gaussian_sigma(1, 5.0, 1e-8))
     assert shown["ε at δ = 10⁻¹⁰ (tight)"] == text.number(dp.zcdp_to_approx_dp(0.07, 1e-10))
+    # a link from before, with the label 10⁻⁸, is rewritten as the raw number
+    assert at.query_params["ad_delta"] in ("0.00000001", ["0.00000001"])
+    assert shown == metrics(hosted(ad_eps="5", ad_delta="1e-8", ad_sd="100", ad_rho="0.07"))
     at = hosted(ad_eps="4.5")
     assert toasts(at) == [ignored_link_notice("ad_eps", "4.5")]
     assert metrics(at)["Gaussian σ"] == "3.731"
