@@ -181,9 +181,11 @@ def spec_of(element) -> dict:
 
 
 def title_of(spec: dict) -> str:
-    """A spec's title text (a title may be a string or {"text": …, "subtitle": …})."""
+    """A spec's title text (a title may be a string or {"text": …, "subtitle": …}, and a
+    long text a list of lines: ui.charts.title_lines), its lines joined by spaces."""
     title = spec.get("title", "")
-    return title.get("text", "") if isinstance(title, dict) else str(title)
+    text = title.get("text", "") if isinstance(title, dict) else title
+    return " ".join(text) if isinstance(text, list) else str(text)
 
 
 def frames_of(element) -> dict[str, pd.DataFrame]:

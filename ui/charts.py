@@ -8,6 +8,8 @@ labelled rule (`truth_rule_layers`)."""
 from __future__ import annotations
 
 import functools
+import re
+import textwrap
 
 import altair as alt
 import numpy as np
@@ -247,11 +249,49 @@ class Template:
         """Draw the chart as wide as its container (or at the width in pixels its template
         gives: a square plot), with `alt` as its alt text (the current numbers, for a screen
         reader); in presenter mode with projector fonts."""
-        spec = self.filled(title=title, **datasets)
-        if classroom.presenting():
+        presenting = classroom.presenting()
+        spec = self.filled(title=wrapped_title(title, presenting=presenting), **datasets)
+        if presenting:
             spec = presenter_spec(spec)
         fixed = isinstance(spec.get("width"), int | float)
         st.vega_lite_chart(spec, width="content" if fixed else "stretch", alt=alt)
+
+
+# A chart's title on one line is cut with "…" where the chart is narrower than it: on a
+# phone (~358 px at 13 px, ~44 characters) and in presenter mode's narrower column (24 px,
+# ~34 characters), 11 titles lost their current values ("…T = …", issue 48, item 15). A
+# longer title is written on several lines, broken between words, never inside "ε = 0.1".
+TITLE_LINE_CHARS = 44
+PRESENTER_TITLE_LINE_CHARS = 34
+_KEEP_TOGETHER = re.compile(r" ([=≤≥<>×·]) ")
+
+
+def title_lines(title: str, width: int) -> str | list[str]:
+    """`title` as it fits lines of `width` characters: itself when it fits one, else its
+    lines (a Vega title draws a list as lines). A space beside =, ≤, ≥, <, >, × or · never
+    breaks ("ε = 0.1" stays whole)."""
+    if isinstance(width, bool) or not isinstance(width, int):
+        raise TypeError("width must be an int")
+    if width < 10:
+        raise ValueError(f"width must be at least 10, got {width}")
+    if not isinstance(title, str):
+        raise TypeError("title must be a str")
+    if len(title) <= width:
+        return title
+    glued = _KEEP_TOGETHER.sub("\u00a0\\1\u00a0", title)
+    lines = textwrap.wrap(glued, width=width, break_long_words=False, break_on_hyphens=False)
+    return [line.replace("\u00a0", " ") for line in lines]
+
+
+def wrapped_title(title: str | dict | None, *, presenting: bool) -> str | list[str] | dict | None:
+    """A chart's title (or a {"text": …} title's text) wrapped for the narrowest screen
+    it is drawn on: a phone, or presenter mode's larger font."""
+    width = PRESENTER_TITLE_LINE_CHARS if presenting else TITLE_LINE_CHARS
+    if isinstance(title, str):
+        return title_lines(title, width)
+    if isinstance(title, dict) and isinstance(title.get("text"), str):
+        return {**title, "text": title_lines(title["text"], width)}
+    return title
 
 
 def presenter_spec(spec: dict) -> dict:

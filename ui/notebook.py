@@ -8,18 +8,24 @@ copied: the notebook holds the same text as the page.
 
     notebook.latex(r"b = \\Delta / \\varepsilon")   # instead of st.latex, in a lesson page
 
-The notebook (nbformat 4): the title and how to install the project (locally, and on Colab
-from a fork), "what you will see", the formulas, each snippet as a code cell followed by a
-cell that prints its result, and up to three exercises from the check-yourself questions,
-each answer in a collapsed cell. `download_button` offers it at the end of a lesson (built
-when pressed); `make notebooks` (lessons/notebooks.py) writes every lesson's at its defaults.
+The notebook (nbformat 4): the title and how it runs (a setup cell that installs the course
+from its repository outside a clone: `repository()`), "what you will see", the formulas,
+each snippet as a code cell followed by a cell that prints its result, and up to three
+exercises from the check-yourself questions, each answer in a collapsed cell.
+`download_button` offers it at the end of a lesson (built when pressed); `make notebooks`
+(lessons/notebooks.py) writes every lesson's at its defaults.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import sys
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import nbformat
 import streamlit as st
@@ -29,36 +35,101 @@ RECORD_KEY = "notebook_record"
 EXERCISES = 3  # at most, from the lesson's check-yourself questions
 PREDICT_SUFFIX = "_predict"  # quiz keys of one-off "predict first" questions: not exercises
 INSTALL = """\
-**Run it** from a clone of Privacy Playground with the project installed, so that the cells
-can `import dp` and read the bundled census:
-
-```
-git clone https://github.com/YOUR-NAME/privacy-playground.git   # your fork
-cd privacy-playground
-pip install -e .
-jupyter lab
-```
-
-**On Colab:** fork the repository on GitHub, upload this notebook (File → Upload notebook),
-and run this first in a new cell above the others (with your fork's address):
-
-```
-!git clone https://github.com/YOUR-NAME/privacy-playground.git playground
-%cd playground
-!pip install -e .
-```
+**Run it** anywhere Python 3.11 and pip are: the first code cell finds the course's code
+(`dp/`, the census) or, outside a clone of Privacy Playground, installs it with pip from the
+course's repository (once, a minute or so) — in JupyterLab, in VS Code, or on Colab (File →
+Upload notebook). In a clone, `make lab` opens every lesson's notebook.
 """
+# Where a downloaded notebook installs the course from when it runs outside a clone: a fork
+# names its own address by $PLAYGROUND_REPOSITORY, or simply by being run from its clone
+# (Community Cloud runs a clone of the fork: its origin), or in pyproject.toml.
+REPOSITORY_ENV = "PLAYGROUND_REPOSITORY"
+ROOT = Path(__file__).resolve().parents[1]
+PLACEHOLDER = "YOUR-NAME"  # the README's and pyproject's stand-in for a fork's owner
+_ORIGIN = re.compile(r'^\[remote "origin"\]\s*$(.*?)(?=^\[|\Z)', re.M | re.S)
+_URL = re.compile(r"^\s*url\s*=\s*(\S+)\s*$", re.M)
+
+
+def public_address(url: str) -> str | None:
+    """A repository address a notebook may carry: https, without credentials (a token in a
+    clone's origin must never reach a downloaded file); an ssh address (git@host:owner/repo)
+    becomes https. None for anything else, or for the placeholder."""
+    if not isinstance(url, str):
+        raise TypeError("url must be a str")
+    url = url.strip()
+    ssh = re.fullmatch(r"git@([\w.-]+):([\w./-]+)", url)
+    if ssh:
+        url = f"https://{ssh.group(1)}/{ssh.group(2)}"
+    parts = urlsplit(url)
+    if parts.scheme != "https" or not parts.hostname or not parts.path.strip("/"):
+        return None
+    if PLACEHOLDER in url:
+        return None
+    host = parts.hostname + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(("https", host, parts.path, "", ""))
+
+
+def repository(root: Path = ROOT) -> str | None:
+    """The course's repository address for a notebook's setup cell: $PLAYGROUND_REPOSITORY,
+    else the origin of the clone the app runs from, else pyproject's [project.urls]
+    Repository; None when none is a public https address."""
+    named = os.environ.get(REPOSITORY_ENV)
+    if named:
+        return public_address(named)
+    config = root / ".git" / "config"
+    if config.is_file():
+        origin = _ORIGIN.search(config.read_text(encoding="utf-8", errors="replace"))
+        url = _URL.search(origin.group(1)) if origin else None
+        if url:
+            found = public_address(url.group(1))
+            if found:
+                return found
+    project = root / "pyproject.toml"
+    if project.is_file():
+        urls = tomllib.loads(project.read_text(encoding="utf-8")).get("project", {})
+        address = urls.get("urls", {}).get("Repository")
+        if isinstance(address, str):
+            return public_address(address)
+    return None
+
+
 SETUP = """\
-# Setup: the code cells below read data/ relative to the repository's root.
+# Setup: the cells below need the course's code (dp/, lessons/) and its census. Run from a
+# clone, they are found; elsewhere (a notebook downloaded from the app, Colab) they are
+# installed once from the course's repository.
+import importlib
+import importlib.util
 import os
+import subprocess
+import sys
 from pathlib import Path
+
+REPOSITORY = {repository!r}  # where this copy of Privacy Playground lives
+if importlib.util.find_spec("dp") is None:
+    if REPOSITORY is None:
+        raise ModuleNotFoundError(
+            "This notebook needs Privacy Playground's code: clone the course, run "
+            "`pip install -e .` in it, and open the notebook there."
+        )
+    print("Installing Privacy Playground from", REPOSITORY, "(once, a minute or so)…")
+    pip = [sys.executable, "-m", "pip", "install", "--quiet"]
+    subprocess.check_call([*pip, "git+" + REPOSITORY])
+    importlib.invalidate_caches()
 
 import dp
 from ui.text import number  # the page's one number formatter, for the tables printed below
 
-os.chdir(Path(dp.__file__).resolve().parents[1])
+os.chdir(Path(dp.__file__).resolve().parents[1])  # the code cells read data/ from here
 print("Running from", Path.cwd().name, "with dp from", Path(dp.__file__).parent)
 """
+
+
+def setup_cell(address: str | None) -> str:
+    """The notebook's first code cell, installing the course from `address` when it runs
+    outside a clone (`address` is repr'd into the code: any text stays a string)."""
+    if address is not None and public_address(address) != address:
+        raise ValueError(f"address must be a public https address, got {address!r}")
+    return SETUP.format(repository=address)
 
 
 @dataclass
@@ -126,7 +197,7 @@ def build(record: Record) -> nbformat.NotebookNode:
         v4.new_markdown_cell(
             f"# {record.title}\n\n*A lesson of Privacy Playground, as a notebook.*\n\n{INSTALL}"
         ),
-        v4.new_code_cell(SETUP),
+        v4.new_code_cell(setup_cell(repository())),
         v4.new_markdown_cell(f"**What you will see.** {record.intro}"),
     ]
     if record.formulas:

@@ -2,7 +2,8 @@
 the narrowest) and in presenter mode (1280×720, the largest fonts). Found before: the sparse
 vector's "Where AboveThreshold stops" legend 196–267 px past the right edge (its second
 series never labelled), synthetic data's "naive, mean" and the sparse vector's "false
-positives reported" cut on a phone, a ROC legend 8 px out."""
+positives reported" cut on a phone, a ROC legend 8 px out; and 11 titles cut to "…" where
+they are wider than the chart, losing their current values (issue 48, item 15)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ OUT_OF_CHART = """(slack) => {
   for (const chart of document.querySelectorAll('[data-testid=stVegaLiteChart]')) {
     const box = chart.getBoundingClientRect();
     if (box.width === 0) continue;
-    const title = chart.querySelector('g.role-title text')?.textContent || '(untitled)';
+    const lines = [...chart.querySelectorAll('g.role-title text')].map((t) => t.textContent);
+    const title = lines.join(' ') || '(untitled)';
+    if (lines.some((line) => line.endsWith('…'))) out.push(`${title}: title cut with "…"`);
     for (const part of chart.querySelectorAll('g.role-legend, g.role-title')) {
       const r = part.getBoundingClientRect();
       if (r.width === 0) continue;

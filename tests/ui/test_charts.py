@@ -135,3 +135,31 @@ def test_band_histogram_data_is_shared_for_one_array_and_dropped_with_it():
     del values, first, again, copy, other
     gc.collect()
     assert not any(key in datasets._DERIVED for key in mine)
+
+
+def test_a_long_title_is_written_on_lines_that_fit_and_keeps_its_values_whole() -> None:
+    """Issue 48, item 15: Vega cuts a one-line title that is wider than its chart with "…"
+    (e.g. "Where AboveThreshold stops at ε = 0.01, T = …" on a phone)."""
+    title = "Where AboveThreshold stops at ε = 0.01, T = 1,000"
+    assert charts.title_lines("Short title", 44) == "Short title"
+    lines = charts.title_lines(title, 44)
+    assert lines == ["Where AboveThreshold stops at ε = 0.01,", "T = 1,000"]
+    assert charts.title_lines(title, 34) == ["Where AboveThreshold stops at", "ε = 0.01, T = 1,000"]
+    for width in range(12, 60):
+        shown = charts.title_lines(title, width)
+        lines = [shown] if isinstance(shown, str) else shown
+        assert " ".join(lines) == title  # nothing lost, nothing added
+        assert all(len(line) <= width for line in lines if " " in line.strip())
+        assert not any(line.endswith(("=", "ε")) for line in lines)  # "ε = 0.01" kept whole
+    wrapped = charts.wrapped_title({"text": title, "subtitle": "s"}, presenting=True)
+    assert wrapped == {"text": charts.title_lines(title, 34), "subtitle": "s"}
+    assert charts.wrapped_title(None, presenting=False) is None
+
+
+@pytest.mark.parametrize(
+    ("title", "width", "error"),
+    [(3, 44, TypeError), ("t", 9, ValueError), ("t", 44.0, TypeError), ("t", True, TypeError)],
+)
+def test_title_lines_refuses_bad_input(title, width, error) -> None:
+    with pytest.raises(error):
+        charts.title_lines(title, width)

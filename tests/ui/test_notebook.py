@@ -34,7 +34,7 @@ def test_the_notebook_is_valid_and_in_the_pages_order() -> None:
     nbformat.validate(nb)
     kinds = [(c.cell_type, c.source.splitlines()[0] if c.source else "") for c in nb.cells]
     assert kinds[0] == ("markdown", "# A lesson: ε & δ")
-    assert "pip install -e ." in nb.cells[0].source and "Colab" in nb.cells[0].source
+    assert "installs it with pip" in nb.cells[0].source and "Colab" in nb.cells[0].source
     assert kinds[1][0] == "code" and "import dp" in nb.cells[1].source
     assert nb.cells[2].source == "**What you will see.** You will see *noise*."
     assert "$$\nb = \\Delta / \\varepsilon\n$$" in nb.cells[3].source
@@ -132,3 +132,91 @@ def test_a_notebook_prints_its_tables_with_the_pages_formatter() -> None:
     frame = pd.DataFrame({"p": [0.9999995, 9.643749e-17, 12345.678]})
     printed = frame.to_string(float_format=text.number)
     assert "e-" not in printed and "12,346" in printed and "0.00000000000000009644" in printed
+
+
+@pytest.mark.parametrize(
+    ("url", "public"),
+    [
+        (
+            "https://github.com/me/privacy-playground.git",
+            "https://github.com/me/privacy-playground.git",
+        ),
+        (
+            "git@github.com:me/privacy-playground.git",
+            "https://github.com/me/privacy-playground.git",
+        ),
+        ("https://x-access-token:SECRET@github.com/me/pp.git", "https://github.com/me/pp.git"),
+        ("https://github.com/me/pp?token=SECRET#frag", "https://github.com/me/pp"),
+        ("https://github.com/YOUR-NAME/privacy-playground", None),
+        ("http://github.com/me/pp", None),
+        ("file:///work/main", None),
+        ("https://github.com", None),
+        ("not a url", None),
+    ],
+)
+def test_a_notebook_carries_only_a_public_https_address(url, public) -> None:
+    """A clone's origin may hold a token: the notebook's address never does."""
+    assert notebook.public_address(url) == public
+
+
+def test_the_address_comes_from_the_setting_the_clone_or_pyproject(tmp_path, monkeypatch):
+    monkeypatch.delenv(notebook.REPOSITORY_ENV, raising=False)
+    assert notebook.repository(tmp_path) is None  # nothing known
+    (tmp_path / "pyproject.toml").write_text(
+        '[project.urls]\nRepository = "https://github.com/YOUR-NAME/privacy-playground"\n'
+    )
+    assert notebook.repository(tmp_path) is None  # the placeholder is not an address
+    (tmp_path / "pyproject.toml").write_text('[project.urls]\nRepository = "https://h.org/a/b"\n')
+    assert notebook.repository(tmp_path) == "https://h.org/a/b"
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text(
+        '[core]\n\tbare = false\n[remote "upstream"]\n\turl = https://other.org/x/y.git\n'
+        '[remote "origin"]\n\turl = git@github.com:fork/privacy-playground.git\n'
+        "\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+    )
+    assert notebook.repository(tmp_path) == "https://github.com/fork/privacy-playground.git"
+    monkeypatch.setenv(notebook.REPOSITORY_ENV, "https://tok@example.org/course/pp.git")
+    assert notebook.repository(tmp_path) == "https://example.org/course/pp.git"
+    with pytest.raises(ValueError):
+        notebook.setup_cell("https://tok@example.org/course/pp.git")
+
+
+def test_a_downloaded_notebook_installs_the_course_and_runs_outside_a_clone(tmp_path) -> None:
+    """Issue 48, item 26: a notebook downloaded from the app failed at `import dp` outside a
+    clone. Its setup cell runs here in a new environment that has the course's third-party
+    packages but not the course, from a folder outside any clone, with the repository's
+    address (a local clone, as git+file): it installs the course, imports dp, finds the
+    census and prints with the page's formatter."""
+    import subprocess
+    import sys
+    import sysconfig
+    from pathlib import Path
+
+    root = Path(notebook.__file__).resolve().parents[1]
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "--quiet", str(root), str(clone)], check=True)
+    env_dir = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True)
+    python = env_dir / "bin" / "python"
+    own = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    # the test environment's packages, as a plain path: its .pth files (the course's own
+    # editable install among them) are not read, so `dp` is not importable there
+    Path(own, "course_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    cell = notebook.SETUP.format(repository=f"file://{clone}")
+    script = cell + "\nfrom data.census import load_census\nprint(number(len(load_census())))\n"
+    away = tmp_path / "elsewhere"
+    away.mkdir()
+    before = subprocess.run(
+        [str(python), "-c", "import dp"], cwd=away, capture_output=True, text=True
+    )
+    assert before.returncode != 0 and "No module named 'dp'" in before.stderr
+    ran = subprocess.run(
+        [str(python), "-c", script], cwd=away, capture_output=True, text=True, timeout=600
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert "Installing Privacy Playground from file://" in ran.stdout
+    assert ran.stdout.rstrip().endswith("32,561")
+    assert str(env_dir) in ran.stdout  # dp was installed into the notebook's environment

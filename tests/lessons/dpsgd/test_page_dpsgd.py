@@ -23,6 +23,7 @@ from apptest_helpers import (
     prose,
     record_downloads,
     run_lesson,
+    title_of,
     toasts,
     widgets_outside_fragments,
 )
@@ -400,7 +401,7 @@ def test_one_step_is_drawn_square_so_the_clip_circle_is_round() -> None:
         at.run()
         assert not at.exception
         spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
-        title = spec["title"]["text"] if isinstance(spec["title"], dict) else spec["title"]
+        title = title_of(spec)
         assert title.startswith("One step: C = ")
         assert (spec["width"], spec["height"]) == (size, size)
         assert spec["autosize"]["type"] == "pad"  # the plot itself is size × size

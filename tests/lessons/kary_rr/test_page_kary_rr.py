@@ -12,6 +12,7 @@ from apptest_helpers import (
     ignored_link_notice,
     record_downloads,
     specs_and_frames,
+    title_of,
     toasts,
     upload_csv,
 )
@@ -79,7 +80,7 @@ def test_every_attribute_and_epsilon_shows_dp_numbers(key, k, n, epsilon):
     assert metric(at, f"Variance of one count at k = {k}") == f"{variance:,.0f}"
     # Charts: the first shows exactly these reported and estimated counts, on a fixed axis.
     (spec, data), (_, post), (vspec, vdata) = specs_and_frames(at)
-    assert f"ε = {epsilon:g}" in spec["title"]["text"]
+    assert f"ε = {epsilon:g}" in title_of(spec)
     bars = data["bars"]
     np.testing.assert_allclose(bars[bars.series == "reported"]["count"], reported)
     np.testing.assert_allclose(bars[bars.series == "estimated"]["count"], raw)

@@ -13,6 +13,7 @@ from apptest_helpers import (
     hosted_lesson,
     ignored_link_notice,
     specs_and_frames,
+    title_of,
     toasts,
     upload_csv,
 )
@@ -65,7 +66,7 @@ def test_custom_sliders_give_live_epsilon_and_estimates(at):
     sd = np.sqrt([dp.ue_variance(N, 0.6, 0.1, frequency=c / N) for c in attr.counts])
     np.testing.assert_allclose(bars["high"] - bars["estimate"], 2 * sd)
     np.testing.assert_array_equal(data["truth"]["true count"], attr.counts)
-    assert "p = 0.6, q = 0.1" in spec["title"]["text"]
+    assert "p = 0.6, q = 0.1" in title_of(spec)
 
 
 def test_p_equal_q_warns_and_skips_the_estimate(at):
@@ -134,11 +135,11 @@ def test_occupation_and_reroll_change_the_journey(at):
         dp.ue_encode([value], attr.k), 0.75, 0.25, rng=SEED + lesson_unary.SEED_JOURNEY
     )[0]
     np.testing.assert_array_equal(first, expected)
-    assert "(roll 1)" in spec["title"]["text"]
+    assert "(roll 1)" in title_of(spec)
     at.button(key="ue_reroll").click().run()
     assert at.session_state["ue_rolls"] == 1
     spec, data = specs_and_frames(at)[0]
-    assert "(roll 2)" in spec["title"]["text"]
+    assert "(roll 2)" in title_of(spec)
     cells = data["cells"]
     second = cells[cells.step == lesson_unary.STEP_ROWS[2]]["shade"].to_numpy()
     expected = dp.ue_perturb(
