@@ -68,8 +68,11 @@ def scroll_to_top(reason: str) -> None:
 
 
 # A display formula wider than its box (KaTeX does not wrap): scale its font down until it
-# fits, to at most MIN_FORMULA_SCALE; narrower still, Streamlit's sideways scroll takes over.
+# fits, to at most MIN_FORMULA_SCALE and never below MIN_FORMULA_PX (scaled formulas read
+# 9.6-10.5 px on a phone: issue 48, item 15); narrower still, Streamlit's sideways scroll
+# takes over. A formula that would need it has a narrow form on lines (notebook.latex).
 MIN_FORMULA_SCALE = 0.6
+MIN_FORMULA_PX = 12
 FORMULA_SLACK_PX = 6
 _FIT_FORMULAS = """(() => {
   if (window.__ppFitFormulas) return;
@@ -87,7 +90,9 @@ _FIT_FORMULAS = """(() => {
       // (more than SLACK pixels) is scaled.
       const room = box.clientWidth, need = box.scrollWidth;
       if (need > room + %(slack)s && room > 0) {
-        const scale = Math.max(%(minimum)s, (room - %(slack)s) / need);
+        const base = parseFloat(getComputedStyle(formula).fontSize) || 16;
+        const lowest = Math.max(%(minimum)s, %(min_px)s / base);
+        const scale = Math.max(lowest, (room - %(slack)s) / need);
         formula.style.fontSize = (scale * 100).toFixed(1) + "%%";
       }
     }
@@ -107,5 +112,9 @@ _FIT_FORMULAS = """(() => {
 def fit_formulas() -> None:
     """Install, once per browser page, the script that scales display formulas wider than
     the screen down to fit (phones at 390 px); app.py calls it on every run."""
-    script = _FIT_FORMULAS % {"minimum": MIN_FORMULA_SCALE, "slack": FORMULA_SLACK_PX}
+    script = _FIT_FORMULAS % {
+        "minimum": MIN_FORMULA_SCALE,
+        "min_px": MIN_FORMULA_PX,
+        "slack": FORMULA_SLACK_PX,
+    }
     st.html(f"<script>{script}</script>", unsafe_allow_javascript=True, width="content")

@@ -18,6 +18,7 @@ exercises from the check-yourself questions, each answer in a collapsed cell.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import sys
@@ -154,9 +155,24 @@ def begin(title: str, intro: str) -> None:
     st.session_state[RECORD_KEY] = Record(title, intro)
 
 
-def latex(body: str) -> None:
-    """st.latex(body), and the formula goes into the lesson's notebook."""
-    st.latex(body)
+NARROW_PX = 640  # ui/style.css shows a formula's narrow form up to this width (a phone)
+
+
+def latex(body: str, *, narrow: str | None = None) -> None:
+    """st.latex(body), and the formula goes into the lesson's notebook. `narrow`: the same
+    formula broken over lines (aligned), shown instead on a phone, where `body` would have
+    to shrink below a 12 px font to fit (ui/browser.py fits formulas down to that, then
+    lets them scroll); the notebook keeps `body`."""
+    if narrow is None:
+        st.latex(body)
+    else:
+        if not isinstance(narrow, str) or not narrow.strip():
+            raise TypeError("narrow must be a non-empty LaTeX str")
+        tag = hashlib.sha1(body.encode()).hexdigest()[:10]
+        with st.container(key=f"pp-wide-formula-{tag}"):
+            st.latex(body)
+        with st.container(key=f"pp-narrow-formula-{tag}"):
+            st.latex(narrow)
     record = _record()
     if record is not None:
         caller = sys._getframe(1)  # the page's line: one entry per call site

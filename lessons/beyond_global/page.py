@@ -233,7 +233,11 @@ st.markdown(
 )
 notebook.latex(
     r"\text{refuse if } d + \mathrm{Lap}(1/\varepsilon) \le \frac{\ln(1/\delta)}{\varepsilon},"
-    r"\qquad \text{else release } x_m + \mathrm{Lap}(b/\varepsilon)"
+    r"\qquad \text{else release } x_m + \mathrm{Lap}(b/\varepsilon)",
+    narrow=r"""\begin{aligned}
+    &\text{refuse if } d + \mathrm{Lap}(1/\varepsilon) \le \frac{\ln(1/\delta)}{\varepsilon},\\
+    &\text{else release } x_m + \mathrm{Lap}(b/\varepsilon)
+    \end{aligned}""",
 )
 
 

@@ -27,7 +27,12 @@ st.markdown(
 notebook.latex(
     r"g = \max\big(2, \operatorname{round}(e^\varepsilon + 1)\big),\quad "
     r"p = \frac{e^\varepsilon}{e^\varepsilon + g - 1},\quad q = \frac1g,\quad "
-    r"\hat c_v = \frac{C_v - n/g}{p - 1/g}"
+    r"\hat c_v = \frac{C_v - n/g}{p - 1/g}",
+    narrow=r"""\begin{aligned}
+    g &= \max\big(2, \operatorname{round}(e^\varepsilon + 1)\big),\\
+    p &= \frac{e^\varepsilon}{e^\varepsilon + g - 1},\quad q = \frac1g,\\
+    \hat c_v &= \frac{C_v - n/g}{p - 1/g}
+    \end{aligned}""",
 )
 
 
@@ -184,7 +189,13 @@ st.markdown(
 notebook.latex(
     r"\varepsilon = \ln\!\Big(1 + \frac{e^{\varepsilon_0} - 1}{e^{\varepsilon_0} + 1}"
     r"\Big(\frac{8\sqrt{e^{\varepsilon_0}\ln(4/\delta)}}{\sqrt n} + \frac{8 e^{\varepsilon_0}}{n}"
-    r"\Big)\Big),\qquad \text{if } \varepsilon_0 \le \ln\frac{n}{16 \ln(2/\delta)}"
+    r"\Big)\Big),\qquad \text{if } \varepsilon_0 \le \ln\frac{n}{16 \ln(2/\delta)}",
+    narrow=r"""\begin{aligned}
+    \varepsilon = \ln\!\Big(1 &+ \frac{e^{\varepsilon_0} - 1}{e^{\varepsilon_0} + 1}\\
+    &\cdot \Big(\frac{8\sqrt{e^{\varepsilon_0}\ln(4/\delta)}}{\sqrt n}
+    + \frac{8 e^{\varepsilon_0}}{n}\Big)\Big),\\
+    &\text{if } \varepsilon_0 \le \ln\frac{n}{16 \ln(2/\delta)}
+    \end{aligned}""",
 )
 
 

@@ -104,7 +104,11 @@ st.markdown(
 )
 notebook.latex(
     r"A \leftarrow A \cdot \exp\!\Big(\frac{q\,(m - q \cdot A)}{2n}\Big),\qquad "
-    r"m = q \cdot x + \mathrm{Lap}(2T/\varepsilon)"
+    r"m = q \cdot x + \mathrm{Lap}(2T/\varepsilon)",
+    narrow=r"""\begin{aligned}
+    A &\leftarrow A \cdot \exp\!\Big(\frac{q\,(m - q \cdot A)}{2n}\Big),\\
+    m &= q \cdot x + \mathrm{Lap}(2T/\varepsilon)
+    \end{aligned}""",
 )
 quiz.check_yourself(
     "synthetic_predict",

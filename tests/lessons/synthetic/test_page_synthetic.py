@@ -20,6 +20,7 @@ from apptest_helpers import (
     prose,
     record_downloads,
     run_lesson,
+    title_of,
     toasts,
     widgets_outside_fragments,
 )
@@ -262,9 +263,9 @@ def test_the_heatmaps_counts_grow_in_presenter_mode_and_no_header_is_cut(present
     at.run()
     assert not at.exception
     spec = next(
-        json.loads(chart.proto.spec)
-        for chart in at.get("vega_lite_chart")
-        if "real and naive synthetic" in chart.proto.spec
+        spec
+        for spec in (json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart"))
+        if "real and naive synthetic" in title_of(spec)
     )
     assert spec["config"]["text"]["fontSize"] == size
     if presenting:
