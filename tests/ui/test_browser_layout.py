@@ -133,3 +133,66 @@ def test_rows_tables_keep_each_cell_on_one_line_and_scroll_sideways(
     assert release["scroll"] > release["width"], release  # wider than its column: it scrolls
     page_width = page.evaluate("document.documentElement.scrollWidth")
     assert page_width <= width, f"the page is {page_width} px wide at {width} px"
+
+
+PHONE_SPANS = """() => {
+  const out = [];
+  const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+  for (const slider of document.querySelectorAll('[data-testid="stSlider"]')) {
+    const s = slider.getBoundingClientRect();
+    if (s.width === 0) continue;
+    const under = charts.map((c) => c.getBoundingClientRect())
+      .filter((r) => r.width > 0 && r.bottom > s.top);
+    if (!under.length) continue;
+    const r = under.reduce((a, b) => (b.top < a.top ? b : a));
+    const label = slider.querySelector('[data-testid="stWidgetLabel"]')?.textContent || '';
+    out.push([label, Math.max(r.bottom, s.bottom) - Math.min(r.top, s.top)]);
+  }
+  return out;
+}"""
+# Sliders that are still followed by a row of numbers before their charts on a phone: their
+# pages put the numbers between (full width), which the phone rule of ui/style.css does not
+# reorder. Issue 48, item 14 left these open (14 of 88; 50 of 88 before the rule).
+PHONE_LONG_STILL = {
+    ("reconstruction", "People in the block"),
+    ("laplace", "Minimum age"),
+    ("laplace", "Privacy loss ε"),
+    ("clamping", "People in the data"),
+    ("clamping", "ε for the released sum"),
+    ("composition", "ε per answer"),
+    ("composition", "Number of answers m"),
+    ("composition", "Budget ε for the histogram"),
+    ("composition", "ε per person"),
+    ("composition", "Group size g"),
+    ("composition", "Attacker's belief before"),
+    ("coin_flip", "True share of yes"),
+    ("unary_encoding", "Privacy loss ε to compare"),
+    ("private_ml", "ε for the analyst's table"),
+}
+
+
+def test_on_a_phone_a_slider_and_its_chart_fit_on_one_screen(browser, app_server: str) -> None:
+    """Issue 48, item 14: on a 390×844 phone the two columns [controls | chart] stacked as
+    the whole first column (sliders, then their numbers), then the chart: 50 of the course's
+    88 sliders and their nearest chart did not fit on one screen. The phone rule of
+    ui/style.css puts each chart right under its controls, the numbers after it."""
+    from browser_helpers import HEADER_PX
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    room = 844 - HEADER_PX
+    measured, too_long = 0, []
+    for lesson in LESSONS:
+        open_page(page, app_server, lesson.url_path)
+        page.wait_for_timeout(500)  # the last charts' layout
+        for label, span in page.evaluate(PHONE_SPANS):
+            measured += 1
+            known = any(
+                lesson.folder == folder and label.startswith(start)
+                for folder, start in PHONE_LONG_STILL
+            )
+            if span > room and not known:
+                too_long.append((lesson.folder, label[:40], round(span)))
+    context.close()
+    assert measured >= 80, measured
+    assert not too_long, too_long

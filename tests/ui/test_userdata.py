@@ -26,7 +26,7 @@ from data.upload import (
     read_upload,
     yes_no_conditions,
 )
-from ui import text, userdata
+from ui import classroom, text, userdata
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "tests" / "apps" / "userdata_demo.py"
@@ -438,9 +438,10 @@ def test_userdata_uses_no_cross_session_cache_for_uploads():
     assert "streamlit" not in check  # the checks are plain pandas
 
 
-def test_the_sidebar_shows_the_dataset_and_its_upload_before_the_classroom_controls() -> None:
+def test_the_sidebar_shows_the_dataset_and_its_upload_and_the_classroom_is_atop_the_page():
     """Issue 27, item 11: the upload sat at the bottom of the sidebar, below the classroom
-    controls; it now sits with the dataset in use, right under the lesson menu."""
+    controls; it now sits with the dataset in use, right under the lesson menu. Issue 48,
+    item 22: the classroom controls left the sidebar for the panel atop the page."""
 
     from streamlit.testing.v1 import AppTest
 
@@ -453,8 +454,13 @@ def test_the_sidebar_shows_the_dataset_and_its_upload_before_the_classroom_contr
     ]
     dataset = next(i for i, s in enumerate(order) if s == "Subheader:Dataset")
     upload = next(i for i, s in enumerate(order) if s.startswith("FileUploader:"))
-    seed = next(i for i, s in enumerate(order) if s.endswith("Random seed"))
-    assert dataset < upload < seed, order
+    assert dataset < upload, order
+    assert not [s for s in order if s.endswith("Random seed") or "Presenter" in s], order
+    # the first thing the page shows (before it: the app's style sheet and scripts)
+    shown = [node for node in at.main if type(node).__name__ not in ("SpecialBlock", "Html")]
+    assert type(shown[0]).__name__ == "Expander", shown[:2]
+    assert shown[0].label == classroom.PANEL_LABEL
+    assert at.number_input(key=classroom.SEED_KEY) and at.toggle(key=classroom.PRESENT_KEY)
 
 
 def test_census_pickers_do_not_list_the_census_columns_that_cannot_be_picked() -> None:
