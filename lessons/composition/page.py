@@ -144,12 +144,6 @@ def averaging_attack(truth: int) -> None:
     answers = model.averaging_frame(truth, avg_eps, averaging_seed)
     shown = model.first_answers(answers, avg_m)
     average = float(shown["average"].iloc[-1])
-    cols = st.columns(3)
-    cols[0].metric(
-        "Average of the answers", f"{text.number(average)}", help=f"The truth is {truth:,}."
-    )
-    cols[1].metric("Typical error of the average", f"± {text.number(average_sd)}")
-    cols[2].metric("Privacy spent m·ε", f"{text.number(spent)}")
     charts.averaging(truth).show(
         answers=shown,
         alt=(
@@ -162,6 +156,13 @@ def averaging_attack(truth: int) -> None:
             f"{avg_m:,} answers)."
         ),
     )
+    # the numbers after the chart, so that the chart sits right under its sliders
+    cols = st.columns(3)
+    cols[0].metric(
+        "Average of the answers", f"{text.number(average)}", help=f"The truth is {truth:,}."
+    )
+    cols[1].metric("Typical error of the average", f"± {text.number(average_sd)}")
+    cols[2].metric("Privacy spent m·ε", f"{text.number(spent)}")
     st.caption(
         f"Axes fixed: 1 to 1,000 answers (log scale), {truth:,} ± 80 people. Single answers "
         "beyond that range are not drawn."
@@ -225,13 +226,6 @@ def parallel_histogram(k: int) -> None:
         "move from one bar to another, changing two bars by 1 each: the same histogram then "
         f"costs 2ε = {text.number(dp.group_privacy(parallel_cost, 2))}."
     )
-    cols = st.columns(4)
-    cols[0].metric("Cost as one histogram", f"ε = {text.number(parallel_cost)}")
-    cols[1].metric(f"Cost as {k} separate queries", f"ε = {text.number(sequential_cost, 3)}")
-    cols[2].metric("Error per bar, histogram", f"± {text.number(dp.laplace_std(1, par_eps))}")
-    cols[3].metric(
-        f"Error per bar, ε split {k} ways", f"± {text.number(dp.laplace_std(1, split_eps))}"
-    )
     bars_seed = controls.seed() + model.SEED_BARS
     bars = model.histogram_frames(par_eps, bars_seed)
     left, right = st.columns(2)
@@ -258,6 +252,14 @@ def parallel_histogram(k: int) -> None:
                 f"{float(dp.l1_error(bars['split'], bars['true'])):,.0f} people."
             ),
         )
+    # the numbers after the charts, right under the slider
+    cols = st.columns(4)
+    cols[0].metric("Cost as one histogram", f"ε = {text.number(parallel_cost)}")
+    cols[1].metric(f"Cost as {k} separate queries", f"ε = {text.number(sequential_cost, 3)}")
+    cols[2].metric("Error per bar, histogram", f"± {text.number(dp.laplace_std(1, par_eps))}")
+    cols[3].metric(
+        f"Error per bar, ε split {k} ways", f"± {text.number(dp.laplace_std(1, split_eps))}"
+    )
     st.caption(
         f"Black ticks: true counts. Left: total absolute error "
         f"{float(dp.l1_error(bars['parallel'], bars['true'])):,.0f} people; right: "
@@ -304,6 +306,18 @@ def group_privacy() -> None:
     )
     group_eps_total = dp.group_privacy(group_eps, g)
     posterior = dp.posterior_bound(prior, group_eps_total)
+    charts.group().show(
+        **model.group_data(group_eps, g, prior),
+        alt=(
+            f"Worst-case belief about a group of 1 to 10 people at ε = {text.number(group_eps)} "
+            "per "
+            "person, "
+            f"starting from a prior of {text.percent(prior, 2)} (dashed line). One person: "
+            f"{text.percent(dp.posterior_bound(prior, group_eps), 2)}; a group of {g}: "
+            f"{text.percent(posterior, 2)}."
+        ),
+    )
+    # the bound and its numbers after the chart, right under its sliders
     st.markdown("An attacker who believed π before can believe at most this afterwards:")
     notebook.latex(r"\pi' \le \frac{e^{g\varepsilon}\,\pi}{e^{g\varepsilon}\,\pi + 1 - \pi}")
     cols = st.columns(3)
@@ -317,17 +331,6 @@ def group_privacy() -> None:
         f"{text.percent(posterior, 2)}",
         help=f"Before the release: {text.percent(prior, 2)}. One person alone: "
         f"{text.percent(dp.posterior_bound(prior, group_eps), 2)}.",
-    )
-    charts.group().show(
-        **model.group_data(group_eps, g, prior),
-        alt=(
-            f"Worst-case belief about a group of 1 to 10 people at ε = {text.number(group_eps)} "
-            "per "
-            "person, "
-            f"starting from a prior of {text.percent(prior, 2)} (dashed line). One person: "
-            f"{text.percent(dp.posterior_bound(prior, group_eps), 2)}; a group of {g}: "
-            f"{text.percent(posterior, 2)}."
-        ),
     )
     st.caption(
         "Axes fixed: group sizes 1 to 10, belief 0 to 100%. To protect families as well as one "

@@ -152,19 +152,14 @@ PHONE_SPANS = """() => {
 }"""
 # Sliders that are still followed by a row of numbers before their charts on a phone: their
 # pages put the numbers between (full width), which the phone rule of ui/style.css does not
-# reorder. Issue 48, item 14 left these open (14 of 88; 50 of 88 before the rule).
+# reorder. Issue 48, item 14 left these open (8 of 88; 50 of 88 before the rule, 14 after it
+# before composition put its numbers after its charts).
 PHONE_LONG_STILL = {
     ("reconstruction", "People in the block"),
     ("laplace", "Minimum age"),
     ("laplace", "Privacy loss ε"),
     ("clamping", "People in the data"),
     ("clamping", "ε for the released sum"),
-    ("composition", "ε per answer"),
-    ("composition", "Number of answers m"),
-    ("composition", "Budget ε for the histogram"),
-    ("composition", "ε per person"),
-    ("composition", "Group size g"),
-    ("composition", "Attacker's belief before"),
     ("coin_flip", "True share of yes"),
     ("unary_encoding", "Privacy loss ε to compare"),
     ("private_ml", "ε for the analyst's table"),
