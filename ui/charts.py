@@ -258,10 +258,10 @@ class Template:
 
 
 # A chart's title on one line is cut with "…" where the chart is narrower than it: on a
-# phone (~358 px at 13 px, ~44 characters) and in presenter mode's narrower column (24 px,
+# phone (~358 px at 13 px, ~40 characters) and in presenter mode's narrower column (24 px,
 # ~34 characters), 11 titles lost their current values ("…T = …", issue 48, item 15). A
 # longer title is written on several lines, broken between words, never inside "ε = 0.1".
-TITLE_LINE_CHARS = 44
+TITLE_LINE_CHARS = 40
 PRESENTER_TITLE_LINE_CHARS = 34
 _KEEP_TOGETHER = re.compile(r" ([=≤≥<>×·]) ")
 
@@ -288,10 +288,15 @@ def wrapped_title(title: str | dict | None, *, presenting: bool) -> str | list[s
     it is drawn on: a phone, or presenter mode's larger font."""
     width = PRESENTER_TITLE_LINE_CHARS if presenting else TITLE_LINE_CHARS
     if isinstance(title, str):
-        return title_lines(title, width)
-    if isinstance(title, dict) and isinstance(title.get("text"), str):
-        return {**title, "text": title_lines(title["text"], width)}
-    return title
+        title = {"text": title}
+    if not (isinstance(title, dict) and isinstance(title.get("text"), str)):
+        return title
+    lines = title_lines(title["text"], width)
+    if isinstance(lines, str):
+        return title if set(title) != {"text"} else lines
+    # Lines start at the chart's left edge (its bounds, axes included): centred over a
+    # narrow plot, a long line reached past the chart on both sides.
+    return {"anchor": "start", "frame": "bounds", **title, "text": lines}
 
 
 def presenter_spec(spec: dict) -> dict:

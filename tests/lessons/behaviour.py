@@ -95,7 +95,9 @@ def snapshot(at) -> dict:
     for element in at.get("vega_lite_chart"):
         spec = json.loads(element.proto.spec)
         title = spec.get("title", "")
-        titles.append(title.get("text", "") if isinstance(title, dict) else str(title))
+        text = title.get("text", "") if isinstance(title, dict) else title
+        # a long title's lines joined (ui.charts.title_lines): the words are what is pinned
+        titles.append(" ".join(text) if isinstance(text, list) else str(text))
         charts.append(_rows(element))
     return {
         "metrics": [[m.label, m.value] for m in at.metric],

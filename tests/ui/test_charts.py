@@ -152,7 +152,14 @@ def test_a_long_title_is_written_on_lines_that_fit_and_keeps_its_values_whole() 
         assert all(len(line) <= width for line in lines if " " in line.strip())
         assert not any(line.endswith(("=", "ε")) for line in lines)  # "ε = 0.01" kept whole
     wrapped = charts.wrapped_title({"text": title, "subtitle": "s"}, presenting=True)
-    assert wrapped == {"text": charts.title_lines(title, 34), "subtitle": "s"}
+    lines = charts.title_lines(title, charts.PRESENTER_TITLE_LINE_CHARS)
+    # lines start at the chart's left edge (centred over a narrow plot they ran past it)
+    assert wrapped == {"text": lines, "subtitle": "s", "anchor": "start", "frame": "bounds"}
+    assert charts.wrapped_title("Short", presenting=False) == "Short"  # as it was given
+    assert charts.wrapped_title({"text": "Short", "subtitle": "s"}, presenting=False) == {
+        "text": "Short",
+        "subtitle": "s",
+    }
     assert charts.wrapped_title(None, presenting=False) is None
 
 
