@@ -262,10 +262,6 @@ share_estimates = model.repeated_share_estimates(
     model.REPEATS,
     controls.seed() + model.SEED_SYNTHETIC,
 )
-spread_metrics = st.columns(3)
-spread_metrics[0].metric("True yes", f"{synthetic_yes:,} of {n_synthetic:,}")
-spread_metrics[1].metric("Spread of the estimate (SD)", f"± {text.number(current_sd)} % points")
-spread_metrics[2].metric("In people (SD × n)", f"± {current_sd / 100 * n_synthetic:,.0f}")
 chart_columns = st.columns(2)
 with chart_columns[0]:
     ui_charts.band_histogram(
@@ -294,6 +290,11 @@ with chart_columns[1]:
             rate, p_fair, q_fair, controls.seed() + model.SEED_SPREAD, n_synthetic, current_sd
         ),
     )
+# The numbers after the charts: a slider and its chart on one phone screen (issue 48, 14).
+spread_metrics = st.columns(3)
+spread_metrics[0].metric("True yes", f"{synthetic_yes:,} of {n_synthetic:,}")
+spread_metrics[1].metric("Spread of the estimate (SD)", f"± {text.number(current_sd)} % points")
+spread_metrics[2].metric("In people (SD × n)", f"± {current_sd / 100 * n_synthetic:,.0f}")
 st.caption(
     f"At n = {n_synthetic:,} the estimate is typically {text.number(current_sd)} percentage points "
     "off. Ten times more people cut that by √10 ≈ 3.2. The estimates can fall below 0% "

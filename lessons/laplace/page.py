@@ -87,12 +87,6 @@ def many_noisy_answers(truth: int) -> None:
             horizontal=True,
         )
         half_width = model.ZOOMS[zoom_label]
-        discrete = controls.toggle(
-            "Integer noise (discrete Laplace)",
-            key="lap_discrete",
-            help="The noise real libraries add to a count. "
-            "See “Under the hood” below the histogram.",
-        )
         scale = dp.laplace_scale(1, epsilon)
         typical = dp.laplace_std(1, epsilon)
         relative = dp.normalised_error(typical, truth)
@@ -103,11 +97,21 @@ def many_noisy_answers(truth: int) -> None:
         col_95.metric("95% of answers within ±", text.number(dp.laplace_interval_half_width(scale)))
         col_rel.metric("Relative error (SD / truth)", text.percent(relative))
 
+    with chart_column:
+        # The histogram first, its noise switch under it: on a phone, the column's controls,
+        # then the chart must fit on one screen (issue 48, item 14).
+        chart_box = st.container()
+        discrete = controls.toggle(
+            "Integer noise (discrete Laplace)",
+            key="lap_discrete",
+            help="The noise real libraries add to a count. "
+            "See “Under the hood” below the histogram.",
+        )
     histogram_seed = controls.seed() + model.SEED_HISTOGRAM
     bins_frame, outside, low, high = model.histogram(
         truth, epsilon, answers, half_width, histogram_seed, discrete
     )
-    with chart_column:
+    with chart_box:
         charts.histogram(truth, half_width).show(
             title=f"{answers:,} noisy answers at ε = {text.number(epsilon)}",
             alt=(
@@ -119,6 +123,7 @@ def many_noisy_answers(truth: int) -> None:
             ),
             bins=bins_frame,
         )
+    with chart_column:
         if outside:
             st.caption(
                 f"{outside:,} of {answers:,} answers fall outside the window and are counted in "

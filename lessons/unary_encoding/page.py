@@ -264,18 +264,6 @@ def unary_or_kary() -> None:
     )
     crossover = dp.grr_oue_crossover_k(compare_epsilon)
     winner = dp.better_frequency_oracle(compare_epsilon, attr.k)
-    cols = st.columns(3)
-    cols[0].metric("Crossover $k^* = 3e^ε + 2$", f"{text.number(crossover)}")
-    cols[1].metric(
-        f"GRR variance at k = {attr.k}", f"{dp.grr_variance(attr.n, compare_epsilon, attr.k):,.0f}"
-    )
-    cols[2].metric("OUE variance (any k)", f"{dp.oue_variance(attr.n, compare_epsilon):,.0f}")
-    st.markdown(
-        f"At ε = {text.number(compare_epsilon)}, GRR wins below k* = {text.number(crossover)} and "
-        "OUE above "
-        "it. "
-        f"For the {attr.k} values of {title} the better choice is **{winner}**."
-    )
     frame = model.comparison_frame(attr.n, compare_epsilon)
     charts.comparison(model.comparison_domain(attr.n)).show(
         curves=frame,
@@ -296,6 +284,20 @@ def unary_or_kary() -> None:
             f"{text.number(crossover)}. "
             f"For {attr.title} (k = {attr.k}) {winner} is better."
         ),
+    )
+    # The numbers after the chart: the ε slider and its chart on one phone screen (issue 48,
+    # item 14).
+    cols = st.columns(3)
+    cols[0].metric("Crossover $k^* = 3e^ε + 2$", f"{text.number(crossover)}")
+    cols[1].metric(
+        f"GRR variance at k = {attr.k}", f"{dp.grr_variance(attr.n, compare_epsilon, attr.k):,.0f}"
+    )
+    cols[2].metric("OUE variance (any k)", f"{dp.oue_variance(attr.n, compare_epsilon):,.0f}")
+    st.markdown(
+        f"At ε = {text.number(compare_epsilon)}, GRR wins below k* = {text.number(crossover)} and "
+        "OUE above "
+        "it. "
+        f"For the {attr.k} values of {title} the better choice is **{winner}**."
     )
     st.caption(
         "Fixed log axes for every ε on this slider. The rule: GRR wins for $k < k^* = 3e^ε + 2$, "
