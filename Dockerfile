@@ -31,4 +31,4 @@ EXPOSE 8501
 # up after several misses in a row (HAProxy and Kubernetes are told the same).
 HEALTHCHECK --interval=15s --timeout=10s --start-period=30s --retries=5 \
     CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=9).status != 200)"]
-CMD ["streamlit", "run", "app.py", "--server.address=0.0.0.0", "--server.port=8501", "--server.fileWatcherType=none"]
+CMD ["python", "deploy/serve.py", "--server.address=0.0.0.0", "--server.port=8501", "--server.fileWatcherType=none"]

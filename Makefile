@@ -57,7 +57,7 @@ $(VENV)/.stamp-dev: requirements.txt requirements-dev.txt pyproject.toml | $(BIN
 	@touch $@ $(VENV)/.stamp-run
 
 run: $(VENV)/.stamp-run
-	$(BIN)/streamlit run app.py --server.address $(HOST) --server.port $(PORT)
+	$(BIN)/python deploy/serve.py --server.address $(HOST) --server.port $(PORT)
 
 # A Debian package whose program is missing: installed with apt-get when run as root, else
 # the command to run. $(1) the program's path, $(2) the package, $(3) who needs it.

@@ -1,7 +1,8 @@
 """`make room WORKERS=N`: N `streamlit run` replicas of the app behind HAProxy, on one host.
 
 The standard way to serve one Streamlit app to more people than one process can: each
-replica is an ordinary `streamlit run app.py` on its own loopback port, and Debian's HAProxy
+replica is an ordinary `streamlit run app.py` (deploy/serve.py: preloaded first) on its own
+loopback port, and Debian's HAProxy
 (deploy/haproxy.cfg, read as it is: this script only sets its environment variables) is
 the one address the class opens. What the replicas share:
 
@@ -133,7 +134,7 @@ class Room:
     def start_replica(self, index: int) -> subprocess.Popen:
         port = self.replica_ports[index]
         command = [
-            sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+            sys.executable, str(ROOT / "deploy" / "serve.py"),  # streamlit run app.py, preloaded
             "--server.headless", "true",
             "--server.address", "127.0.0.1",
             "--server.port", str(port),

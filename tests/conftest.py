@@ -116,8 +116,15 @@ def serve_app_process(
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
     log_path = log_dir / "server.log"
+    # The course's own app starts as `make run` starts it (deploy/serve.py: preloaded, then
+    # `streamlit run app.py`); other scripts with `streamlit run`.
+    start = (
+        [sys.executable, str(ROOT / "deploy" / "serve.py")]
+        if script == APP
+        else [sys.executable, "-m", "streamlit", "run", str(script)]
+    )
     command = [
-        sys.executable, "-m", "streamlit", "run", str(script),
+        *start,
         "--server.headless", "true",
         "--server.port", str(port),
         "--server.address", "127.0.0.1",

@@ -141,3 +141,38 @@ def test_streamlit_reads_the_file_watcher_as_off():
         env=env,
     )  # fmt: skip
     assert done.stdout.split()[-1] == "none"
+
+
+LAUNCHER_PROBE = """
+import gc, json, sys
+from streamlit.web import cli
+seen = {}
+def main(args=None, prog_name=None):  # stands in for the `streamlit` command
+    seen.update(args=args, prog_name=prog_name, frozen=gc.get_freeze_count(),
+                laplace="lessons.laplace.model" in sys.modules)
+    return 0
+cli.main = main
+sys.argv = ["deploy/serve.py", "--server.port", "8599"]
+import runpy
+try:
+    runpy.run_path("deploy/serve.py", run_name="__main__")
+except SystemExit as stop:
+    seen["exit"] = stop.code
+print(json.dumps(seen))
+"""
+
+
+def test_the_launcher_preloads_before_streamlit_starts_serving():
+    """deploy/serve.py (make run, make room, the Dockerfile, the browser tests): by the time
+    Streamlit's command line runs, every lesson's code is imported and frozen, so the first
+    visitor after a restart does not wait for it (issue 48, item 20)."""
+    done = subprocess.run(
+        [sys.executable, "-c", LAUNCHER_PROBE], cwd=ROOT, capture_output=True, text=True,
+        check=True,
+    )  # fmt: skip
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["laplace"] is True
+    assert seen["frozen"] > 100_000
+    assert seen["args"] == ["run", str(ROOT / "app.py"), "--server.port", "8599"]
+    assert seen["prog_name"] == "streamlit"
+    assert seen["exit"] == 0
