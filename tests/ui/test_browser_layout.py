@@ -1,7 +1,7 @@
-"""Every lesson's main control sits with the chart it drives (issue 11): in presenter mode
-at 1280×720 (sidebar collapsed, projector fonts) and at 1280×800, the main slider and the
-whole chart beside it (or, without one, the first chart after it) fit on one screen under
-the header. The control is the catalogue's `main_control`; browser_helpers measures."""
+"""Controls sit with the charts they drive (issue 11): each section's own control in
+presenter mode at 1280×720 and at 1280×800, Choosing privately's controls on the left, and
+tables that keep each cell on one line. (Every lesson's main control, and a phone's sliders:
+tests/ui/test_browser_sweeps.py, one visit per lesson and screen.)"""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ import pytest
 from playwright.sync_api import Page
 
 from browser_helpers import assert_no_exception, control_to_chart_px, open_page
-from lessons.catalogue import LESSONS
 
-WITH_CONTROL = [lesson for lesson in LESSONS if lesson.main_control]
 # The sections that got a control of their own when each section became a fragment: (the
 # lesson's url_path, part of the control's label). Each sits beside the chart it drives.
 SECTION_CONTROLS = [
@@ -26,25 +24,6 @@ SECTION_CONTROLS = [
     ("clamping", "ε for the visit count"),
 ]
 SCREENS = [(1280, 720, True), (1280, 800, False)]
-
-
-@pytest.mark.parametrize(("width", "height", "presenting"), SCREENS, ids=["720p", "800"])
-def test_each_main_control_and_its_whole_chart_fit_on_one_screen(
-    page: Page, app_server: str, width: int, height: int, presenting: bool
-) -> None:
-    page.set_viewport_size({"width": width, "height": height})
-    too_far = []
-    for lesson in WITH_CONTROL:
-        open_page(page, app_server, lesson.url_path + ("?present=true" if presenting else ""))
-        assert_no_exception(page)
-        if presenting:  # the presenter style sheet lands a moment after the first elements
-            page.wait_for_function(
-                "() => getComputedStyle(document.documentElement).fontSize === '21px'"
-            )
-        span, room = control_to_chart_px(page, lesson.main_control)
-        if span > room:
-            too_far.append(f"{lesson.title}: {span:.0f} px > {room:.0f} px")
-    assert not too_far, too_far
 
 
 @pytest.mark.parametrize(("width", "height", "presenting"), SCREENS, ids=["720p", "800"])
@@ -133,59 +112,3 @@ def test_rows_tables_keep_each_cell_on_one_line_and_scroll_sideways(
     assert release["scroll"] > release["width"], release  # wider than its column: it scrolls
     page_width = page.evaluate("document.documentElement.scrollWidth")
     assert page_width <= width, f"the page is {page_width} px wide at {width} px"
-
-
-PHONE_SPANS = """() => {
-  const out = [];
-  const rects = (selector) => [...document.querySelectorAll(selector)]
-    .map((element) => element.getBoundingClientRect()).filter((r) => r.width > 0);
-  const sections = rects('[data-testid="stHeading"] h2').map((r) => r.top);
-  const charts = rects('[data-testid="stVegaLiteChart"]');
-  const outputs = rects('[data-testid="stVegaLiteChart"], [data-testid="stTable"], '
-                        + '[data-testid="stMetric"], [data-testid="stDataFrame"]');
-  for (const slider of document.querySelectorAll('[data-testid="stSlider"]')) {
-    const s = slider.getBoundingClientRect();
-    if (s.width === 0) continue;
-    const end = Math.min(Infinity, ...sections.filter((top) => top > s.bottom));
-    const mine = (found) => found.filter((r) => r.bottom > s.top && r.top < end);
-    let under = mine(charts), kind = 'chart';
-    if (!under.length) { under = mine(outputs); kind = 'output'; }
-    const label = slider.querySelector('[data-testid="stWidgetLabel"]')?.textContent || '';
-    if (!under.length) { out.push([label, null, 'text']); continue; }
-    const r = under.reduce((a, b) => (b.top < a.top ? b : a));
-    out.push([label, Math.max(r.bottom, s.bottom) - Math.min(r.top, s.top), kind]);
-  }
-  return out;
-}"""
-
-
-def test_on_a_phone_a_slider_and_its_chart_fit_on_one_screen(browser, app_server: str) -> None:
-    """Issue 48, item 14: on a 390×844 phone a slider and what it drives fit on one screen.
-
-    Two columns [controls | chart] stacked as the whole first column (sliders, then their
-    numbers), then the chart: 50 of the course's 88 sliders and their chart did not fit. The
-    phone rule of ui/style.css puts each chart right under its controls; the pages put rows
-    of numbers after their charts.
-
-    What a slider drives is the first chart below it in its own section (up to the next
-    section heading); in a section with no chart, the first table or metric (reconstruction's
-    block size drives the published tables); a slider that drives only the sentence under it
-    (Laplace's minimum age, clamping's sample size, whose charts are a section further) has
-    no output to measure, and at most two such sliders exist."""
-    from browser_helpers import HEADER_PX
-
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
-    page = context.new_page()
-    room = 844 - HEADER_PX
-    kinds: dict[str, int] = {"chart": 0, "output": 0, "text": 0}
-    too_long = []
-    for lesson in LESSONS:
-        open_page(page, app_server, lesson.url_path)
-        page.wait_for_timeout(500)  # the last charts' layout
-        for label, span, kind in page.evaluate(PHONE_SPANS):
-            kinds[kind] += 1
-            if span is not None and span > room:
-                too_long.append((lesson.folder, label[:40], kind, round(span)))
-    context.close()
-    assert kinds["chart"] >= 75 and kinds["output"] >= 3 and kinds["text"] <= 2, kinds
-    assert not too_long, too_long
