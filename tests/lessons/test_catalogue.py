@@ -5,13 +5,14 @@ page runs inside the app's navigation and on its own; every chart has alt text w
 """
 
 import ast
+import functools
 import re
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT, app_apptest, page_apptest
-from lessons.catalogue import HOME, LESSONS, all_pages
+from lessons.catalogue import HOME, LESSONS, all_pages, by_folder
 
 PAGES = all_pages()
 LESSON_DIR = ROOT / "lessons"
@@ -34,18 +35,34 @@ def repeated_labels(at) -> dict[str, list[str]]:
     return found
 
 
-@pytest.mark.parametrize("lesson", PAGES, ids=_ids(PAGES))
-def test_page_runs_inside_the_app(lesson) -> None:
+# One run of each page per test session, read by every test here that looks at a page's
+# default state (the tests only read it): each page ran 4-5 times over before.
+@functools.cache
+def run_in_the_app(folder: str):
+    """The page opened from the app (app.py's navigation), at its defaults."""
     at = app_apptest().run()
     assert not at.exception, at.exception
-    at.switch_page(lesson.path.relative_to(ROOT).as_posix()).run()
+    if folder != HOME.folder:
+        at.switch_page(by_folder(folder).path.relative_to(ROOT).as_posix()).run()
+    return at
+
+
+@functools.cache
+def run_on_its_own(folder: str):
+    """The page's script run alone, at its defaults."""
+    return page_apptest(by_folder(folder).file).run()
+
+
+@pytest.mark.parametrize("lesson", PAGES, ids=_ids(PAGES))
+def test_page_runs_inside_the_app(lesson) -> None:
+    at = run_in_the_app(lesson.folder)
     assert not at.exception, at.exception
     assert not repeated_labels(at)
 
 
 @pytest.mark.parametrize("lesson", PAGES, ids=_ids(PAGES))
 def test_page_runs_on_its_own(lesson) -> None:
-    at = page_apptest(lesson.file).run()
+    at = run_on_its_own(lesson.folder)
     assert not at.exception, at.exception
     assert not repeated_labels(at)
 
@@ -57,7 +74,7 @@ SLIDERS = ("slider", "select_slider")
 def test_main_control_names_exactly_one_slider_of_the_page(lesson) -> None:
     """The browser bench presses the slider whose label contains `main_control`: it must be
     one slider of the page, not a select box or two sliders."""
-    at = page_apptest(lesson.file).run()
+    at = run_on_its_own(lesson.folder)
     sliders = [node for node in at.main if getattr(node, "type", None) in SLIDERS]
     named = [node.label for node in sliders if lesson.main_control in node.label]
     if not lesson.main_control:
@@ -145,7 +162,7 @@ def test_home_is_first_and_not_a_lesson() -> None:
 def test_every_chart_has_alt_text_that_states_its_numbers(lesson) -> None:
     # DESIGN §4: alt text on every chart, with the current numbers (a screen reader reads
     # it instead of the chart).
-    at = page_apptest(lesson.file).run()
+    at = run_on_its_own(lesson.folder)
     for chart in at.get("vega_lite_chart"):
         alt = chart.proto.alt
         assert len(alt) >= 30, f"{lesson.file}: a chart without a real alt text: {alt!r}"
@@ -188,10 +205,9 @@ def _footer_links(at) -> list[str]:
 
 
 def test_every_page_ends_with_links_to_the_lessons_before_and_after_it() -> None:
-    at = app_apptest().run()
-    assert _footer_links(at) == [f"Next: {LESSONS[0].title}"]
+    assert _footer_links(run_in_the_app(HOME.folder)) == [f"Next: {LESSONS[0].title}"]
     for i, lesson in enumerate(LESSONS):
-        at.switch_page(lesson.path.relative_to(ROOT).as_posix()).run()
+        at = run_in_the_app(lesson.folder)
         assert not at.exception, at.exception
         before = HOME if i == 0 else LESSONS[i - 1]
         expected = [f"Previous: {before.title}"]
@@ -204,7 +220,7 @@ def test_every_page_ends_with_links_to_the_lessons_before_and_after_it() -> None
 def test_the_page_title_is_the_title_in_the_menu(lesson) -> None:
     """One name per lesson: the sidebar's (the catalogue's) is the page's title (they
     differed on five lessons, e.g. "Approximate DP" against "…: the Gaussian mechanism")."""
-    at = page_apptest(lesson.file).run()
+    at = run_on_its_own(lesson.folder)
     assert [title.value for title in at.title][:1] == [lesson.title]
 
 
