@@ -1,4 +1,4 @@
-"""dp/intervals.py: the 95% interval for binary randomized response, from counts."""
+"""dp/randomized_response.py: the 95% interval for binary randomized response, from counts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""dp/pitfalls.py: the fair-coin de-biasing 2Ŷ − ½ is biased for biased coins, the
+"""dp/randomized_response.py: the fair-coin de-biasing 2Ŷ − ½ is biased for biased coins, the
 correct (Ŷ + q − 1)/(p + q − 1) is not.
 
 Monte Carlo tolerances: 6 standard errors sqrt(V / R) with V the known variance of one

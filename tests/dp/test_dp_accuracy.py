@@ -1,5 +1,8 @@
-"""dp/accuracy.py: exact values at hand-derived points, Monte Carlo checks within ~6
-standard errors of the known variance, and bad inputs."""
+"""The accuracy facts the lessons show: dp/accuracy.py (running averages, normalised error),
+the error of dp/laplace.py's answers (SD, median, averaged), dp/composition.py's split
+budget, dp/randomized_response.py's local count SD and dp/definition.py's posterior bound.
+Exact values at hand-derived points, Monte Carlo checks within ~6 standard errors of the
+known variance, and bad inputs."""
 
 import math
 

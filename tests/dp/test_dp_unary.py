@@ -1,4 +1,5 @@
-"""dp/choose.py: the GRR/OUE crossover k* = 3e^ε + 2, OUE's variance, and histogram errors.
+"""dp/unary.py: the GRR/OUE crossover k* = 3e^ε + 2 and OUE's variance (GRR's from
+dp/kary.py), and dp/accuracy.py's histogram errors (L1, L2, after projection).
 Exact values are derived by hand in the comment above each assertion."""
 
 import math

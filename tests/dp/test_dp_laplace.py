@@ -1,4 +1,5 @@
-"""dp/inference.py (and the attacker/accuracy facts the definition and Laplace lessons show):
+"""dp/laplace.py: the attacker's facts the Laplace lesson shows (events, best guess, median
+errors), with dp/definition.py's posterior bound:
 exact values at hand-derived points, Monte Carlo checks within 6 standard errors, bad inputs."""
 
 import math
