@@ -251,6 +251,16 @@ def test_epsilon_slider_sets_exact_and_simulated_success(at, people, epsilon):
     assert metric(at, "Budget the two queries spend (2ε)") == f"{2 * epsilon:g}"
     noisy = dp.laplace_mechanism(rich, 1, epsilon, rng=controls.DEFAULT_SEED + 31)
     assert metric(at, "Noisy: how many earn >50K?") == f"{text.number(noisy)}"
+    # The attacker's guess from these two answers: X earns >50K when the difference of the
+    # noisy counts is above ½. X does earn >50K, so the guess is right exactly then.
+    without = dp.laplace_mechanism(
+        rich - 1, 1, epsilon, rng=controls.DEFAULT_SEED + lesson.SEED_ANSWER_WITHOUT
+    )
+    assert metric(at, "Noisy: how many not named X?") == f"{text.number(without)}"
+    guess_rich = noisy - without > 0.5
+    (guess,) = [m for m in at.metric if m.label == "Your guess for X"]
+    assert guess.value == (">50K" if guess_rich else "<=50K")
+    assert guess.proto.delta == ("right" if guess_rich else "wrong")
 
     spec, data = chart(at, "Attacker's success versus ε")
     marker = data["marker"]

@@ -58,6 +58,17 @@ def test_default_shows_truth_and_typical_errors():
     # sqrt(32,561) e^0.5 / (e - 1) / (sqrt 2 / 1) = 122.4
     assert metric_starting(at, "Local is worse here by") == "about 122×"
     assert all(element.proto.alt for element in at.get("vega_lite_chart"))
+    # One answer from each model, drawn as the page draws them: truth + Lap(1/ε) centrally,
+    # a whole randomized-response survey de-biased locally (p = q = e/(1 + e)).
+    seed = DEFAULT_SEED + lesson.SEED_ONE_ANSWER
+    central = dp.laplace_mechanism(3_650, 1, 1.0, rng=seed)
+    p = dp.rr_keep_probability(1.0)
+    reported = dp.sample_rr_counts(3_650, N, p, p, rng=seed + lesson.SEED_LOCAL_SURVEY)
+    local = N * dp.estimate_proportion_from_counts(reported, N, p, p)
+    assert metric_starting(at, "One central answer") == text.number(central)
+    assert metric_starting(at, "One local estimate") == f"{local:,.0f}"
+    assert abs(central - 3_650) <= 6 * dp.laplace_std(1, 1.0)
+    assert abs(local - 3_650) <= 6 * dp.local_count_std(N, 1.0)
 
 
 @pytest.mark.parametrize("epsilon", [0.1, 2.0, 10.0, 0.01])

@@ -102,6 +102,10 @@ def test_population_size_sliders_set_the_exact_spread(rate, n):
     sd_points = 100 * math.sqrt(dp.rr_variance(true_yes / n, n, 0.75, 0.75))
     assert metric(at, "Spread of the estimate (SD)") == f"± {text.number(sd_points)} % points"
     assert metric(at, "True yes") == f"{true_yes:,} of {n:,}"
+    # The same spread in people: the SD of the estimated count, n·SD[r̂].
+    people = dp.rr_count_std(true_yes / n, n, 0.75, 0.75)
+    assert people == pytest.approx(sd_points / 100 * n)
+    assert metric(at, "In people (SD × n)") == f"± {people:,.0f}"
     rows = chart_rows(at, "The spread shrinks like 1/√n")
     marked = [row for row in rows if "label" in row]
     assert marked[0]["n"] == n

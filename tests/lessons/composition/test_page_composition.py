@@ -104,6 +104,8 @@ def test_averaging_attack_sliders_change_the_ledger(census):
     assert len(data) == 1000
     # the average of 1,000 answers at eps = 0.5 sits within 6 sd (sd = 0.089) of the truth
     assert abs(data["average"].iloc[-1] - truth) <= 6 * dp.averaged_laplace_std(1, 0.5, 1000)
+    # The metric is that last point of the running average, the attacker's estimate.
+    assert metric_starting(at, "Average of the answers") == text.number(data["average"].iloc[-1])
     # A static table, not the data grid (~0.3 s of a first visit in Chromium): no dataframe.
     assert len(at.dataframe) == 0
     ledger = at.table[0].value

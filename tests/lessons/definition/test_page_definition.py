@@ -116,6 +116,7 @@ def test_prior_slider_moves_the_posterior_and_its_chart() -> None:
     assert not at.exception
     expected = dp.posterior_bound(0.5, 3.0)  # e^3 / (e^3 + 1) = 95.3%
     assert metrics(at)["Worst-case posterior"] == f"{text.percent(expected)}" == "95.3%"
+    assert metrics(at)["Prior p"] == "50%"
     curve = named_data(at, 2, "curve")
     assert min(curve["posterior"]) == pytest.approx(0.5, abs=0.01)
     assert max(curve["posterior"]) == pytest.approx(dp.posterior_bound(0.5, 20.0))

@@ -1,6 +1,8 @@
 """AppTest of the k-ary randomized response lesson: every widget moved, the numbers it then
 shows checked against dp/ at the chosen values."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -78,6 +80,7 @@ def test_every_attribute_and_epsilon_shows_dp_numbers(key, k, n, epsilon):
     )
     variance = dp.grr_variance(n, epsilon, k)
     assert metric(at, f"Variance of one count at k = {k}") == f"{variance:,.0f}"
+    assert metric(at, "Standard deviation") == f"{math.sqrt(variance):,.0f} people"
     # Charts: the first shows exactly these reported and estimated counts, on a fixed axis.
     (spec, data), (_, post), (vspec, vdata) = specs_and_frames(at)
     assert f"ε = {epsilon:g}" in title_of(spec)

@@ -67,6 +67,9 @@ def test_custom_sliders_give_live_epsilon_and_estimates(at):
     np.testing.assert_allclose(bars["high"] - bars["estimate"], 2 * sd)
     np.testing.assert_array_equal(data["truth"]["true count"], attr.counts)
     assert "p = 0.6, q = 0.1" in title_of(spec)
+    # How many true counts the ±2 SD intervals cover (about 95% of 14 in the long run).
+    covered = int(np.sum(np.abs(estimates - attr.counts) <= 2 * sd))
+    assert metric(at, "Truths inside ±2 SD") == f"{covered} of {attr.k}"
 
 
 def test_p_equal_q_warns_and_skips_the_estimate(at):
@@ -147,6 +150,10 @@ def test_occupation_and_reroll_change_the_journey(at):
     )[0]
     np.testing.assert_array_equal(second, expected)
     assert metric(at, "Bits reported as 1") == f"{int(expected.sum())} of 14"
+    # Whether this roll kept the person's own bit (Tech-support) at 1. (The label is
+    # Markdown: the value's hyphen comes escaped, and shows as written.)
+    label = f"True bit ({text.plain('Tech-support')}) reported as"
+    assert metric(at, label) == f"{int(expected[value])}"
 
 
 @pytest.mark.parametrize(("epsilon", "winner"), [(0.5, "OUE"), (2.0, "GRR")])
