@@ -50,7 +50,7 @@ $(VENV)/.stamp-dev: requirements.txt requirements-dev.txt pyproject.toml | $(BIN
 	@echo "Installing the app's and the tests' pinned dependencies (first time only) ..."
 	$(BIN)/pip install --progress-bar on -r requirements-dev.txt | grep -E '^(Collecting|Installing|Successfully)' || true
 	$(BIN)/pip install --quiet --no-deps -e . 2>&1 | grep -v -E 'BuildBackendWarning|^ *[!*]|working directory|take precedence|^ *$$|with strategy' || true
-	@$(BIN)/python -c 'import streamlit, pytest, playwright, opendp, hypothesis, nbclient, ipykernel' \
+	@$(BIN)/python -c 'import streamlit, pytest, xdist, playwright, opendp, hypothesis, nbclient, ipykernel' \
 		|| { echo "The install failed: run '$(BIN)/pip install -r requirements-dev.txt' to see why."; exit 1; }
 	@cd /tmp && $(CURDIR)/$(BIN)/python -c 'import dp' \
 		|| { echo "The project did not install: run '$(BIN)/pip install -e .' to see why."; exit 1; }
@@ -88,12 +88,16 @@ lint: $(VENV)/.stamp-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# Two workers (pytest-xdist): a test file is one unit of work (tests/conftest.py).
+PYTEST_WORKERS ?= 0
+PYTEST = $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=20
+
 test: $(VENV)/.stamp-dev chromium haproxy lint
-	$(BIN)/python -m pytest -q --durations=10
+	$(PYTEST)
 
 # Everything but the browser tests: no Chromium needed; CI runs the full `make test`.
 test-fast: $(VENV)/.stamp-dev lint
-	$(BIN)/python -m pytest -q -m "not browser" --durations=10
+	$(PYTEST) -m "not browser"
 
 bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_dp.py

@@ -77,12 +77,26 @@ BROWSER_RERUNS = 2
 expect.set_options(timeout=15_000)
 
 
+# Test files that share one PostgreSQL database (SURVEY_TEST_PG_URL), whose tests also
+# rewrite its schema table: never two of them at once.
+SHARED_DATABASE_FILES = ("test_store.py", "test_quiz_store.py", "test_store_limits.py")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test that drives a real browser carries the `browser` marker (and reruns)."""
+    """Every test that drives a real browser carries the `browser` marker (and reruns).
+
+    `make test` runs two pytest-xdist workers with `--dist loadgroup`: a test file is one
+    group (its module-level caches and servers serve all of its tests, in order), and the
+    files that share the PostgreSQL database are one group together."""
     for item in items:
         if {"page", "browser"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, reruns_delay=1))
+        path = item.path
+        shared = path.parent.name == "survey" and path.name in SHARED_DATABASE_FILES
+        item.add_marker(
+            pytest.mark.xdist_group("postgresql" if shared else item.nodeid.split("::")[0])
+        )
 
 
 def _free_port() -> int:
@@ -190,15 +204,35 @@ SURVEY_DB_DIR = Path(tempfile.mkdtemp(prefix="pp-survey-tests-"))
 os.environ["SURVEY_DB_DIR"] = str(SURVEY_DB_DIR)
 
 
+# The survey database's files as they were after the last clearing of its limits: (name,
+# size, mtime in ns) of the file and its write-ahead log.
+_LIMITS_CLEARED_AT: list[tuple] = []
+
+
+def _survey_files_now(database: Path) -> list[tuple]:
+    found = []
+    for path in (database, database.with_name(database.name + "-wal")):
+        with contextlib.suppress(FileNotFoundError):
+            stat = path.stat()
+            found.append((path.name, stat.st_size, stat.st_mtime_ns))
+    return found
+
+
 @pytest.fixture(autouse=True)
 def _fresh_survey_rate_limits() -> Iterator[None]:
     """Every test starts with no rate-limit events: limits are kept in the survey database
     (issue 28), which all tests of the session share, and AppTest sessions all come from
-    the same "local" address. (A test that names its own database starts empty anyway.)"""
+    the same "local" address. (A test that names its own database starts empty anyway.)
+
+    The database is opened only when its file or its write-ahead log changed since the
+    last clearing: most tests never touch the store (opening it for each of the ~5,300
+    tests cost ~2 ms a test, ~12 s a run)."""
     database = SURVEY_DB_DIR / "survey.sqlite3"
-    if database.exists():
+    files = _survey_files_now(database)
+    if files and files != _LIMITS_CLEARED_AT:
         with contextlib.closing(sqlite3.connect(database, timeout=10)) as conn, conn:
             tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
             if "survey_limits" in tables:
                 conn.execute("DELETE FROM survey_limits")
+        _LIMITS_CLEARED_AT[:] = _survey_files_now(database)
     yield
