@@ -85,9 +85,9 @@ SHARED_DATABASE_FILES = ("test_store.py", "test_quiz_store.py", "test_store_limi
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that drives a real browser carries the `browser` marker (and reruns).
 
-    `make test` runs two pytest-xdist workers with `--dist loadgroup`: a test file is one
-    group (its module-level caches and servers serve all of its tests, in order), and the
-    files that share the PostgreSQL database are one group together."""
+    `make test PYTEST_WORKERS=N` runs N pytest-xdist workers with `--dist loadgroup`: a
+    test file is one group (its module-level caches and servers serve all of its tests, in
+    order), and the files that share the PostgreSQL database are one group together."""
     for item in items:
         if {"page", "browser"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
