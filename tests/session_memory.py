@@ -54,15 +54,18 @@ def upload_sessions(
     sessions: int = 4,
     settle_s: float = 5.0,
     session_ttl_s: float = 120.0,
+    between_s: float | None = None,
 ) -> list[tuple[str, float]]:
     """[(step, server RSS in MB)]: the baseline after one upload-free visit, then after each
-    upload session has closed, and at the end once Streamlit has dropped the closed sessions."""
+    upload session has closed, and at the end once Streamlit has dropped the closed sessions.
+    The baseline and the end wait `settle_s`; the readings between sessions (shown, not
+    compared) wait `between_s`, by default as long."""
     _visit(browser, base_url, None)
     time.sleep(settle_s)
     steps = [("baseline", rss_mb(pid))]
     for number in range(1, sessions + 1):
         _visit(browser, base_url, upload)
-        time.sleep(settle_s)
+        time.sleep(settle_s if between_s is None else between_s)
         steps.append((f"session {number} closed", rss_mb(pid)))
     time.sleep(session_ttl_s + 1)
     _visit(browser, base_url, None)  # a write to Streamlit's session storage drops the expired

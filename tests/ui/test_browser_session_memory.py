@@ -36,6 +36,7 @@ def test_closed_sessions_give_their_upload_memory_back(browser: Browser, tmp_pat
             server.pid,
             upload=census_like(int(FILE_MB * 1024 * 1024)),
             session_ttl_s=SESSION_TTL_S,
+            between_s=1.0,  # the readings between sessions are only reported
         )
     rss = dict(steps)
     held = rss["sessions expired"] - rss["baseline"]
