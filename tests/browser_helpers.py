@@ -38,7 +38,6 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from lessons.catalogue import LESSONS
 
 RUN_TIMEOUT_MS = 60_000
-POLL_MS = 20  # how often a wait checks the page (in the page: no round trip a check)
 RERUN_START_TIMEOUT_MS = 20_000
 APP = '[data-testid="stApp"]'
 FINISHED = f'{APP}[data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
@@ -105,20 +104,12 @@ COUNT_RUNS = """
 """
 
 
-# The app is connected, its script has finished, the main area exists, and no element from
-# the previous run is still marked stale (they stay so until the run ends).
-RUN_DONE = f"""() => document.querySelector('{FINISHED}') !== null
-    && document.querySelector('[data-testid="stMain"]') !== null
-    && document.querySelector('[data-stale="true"]') === null"""
-
-
 def wait_for_run(page: Page, *, timeout_ms: int = RUN_TIMEOUT_MS) -> None:
-    """Block until the app is connected, its script has finished and the main area exists,
-    with nothing stale. One predicate, checked in the page every POLL_MS (not on animation
-    frames, which a page in the background of its context may not get): Playwright's
-    selector waits and `expect` poll at growing intervals (up to 0.5 and 1 s), which added
-    up to a second to each wait after the run had already finished."""
-    page.wait_for_function(RUN_DONE, timeout=timeout_ms, polling=POLL_MS)
+    """Block until the app is connected, its script has finished and the main area exists."""
+    page.wait_for_selector(FINISHED, state="attached", timeout=timeout_ms)
+    page.wait_for_selector('[data-testid="stMain"]', state="attached", timeout=timeout_ms)
+    # Elements from the previous run stay marked stale until the run ends; none may remain.
+    expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=timeout_ms)
 
 
 def runs_seen(page: Page) -> list[int]:
