@@ -88,9 +88,10 @@ lint: $(VENV)/.stamp-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# Two workers (pytest-xdist): a test file is one unit of work (tests/conftest.py).
+# One worker unless told (PYTEST_WORKERS=N: pytest-xdist, a test file one unit of work;
+# tests/conftest.py). -rfER names every failure, error and automatic rerun at the end.
 PYTEST_WORKERS ?= 0
-PYTEST = $(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=20
+PYTEST = $(BIN)/python -m pytest -q -rfER -n $(PYTEST_WORKERS) --dist loadgroup --durations=20
 
 test: $(VENV)/.stamp-dev chromium haproxy lint
 	$(PYTEST)
