@@ -106,8 +106,8 @@ def accuracy_frame() -> pd.DataFrame:
 
 @datasets.cached()
 def point_frame(epsilon: float) -> pd.DataFrame:
-    accuracy = dp.best_guess_accuracy(epsilon)
     """The current ε on the accuracy curve, labelled."""
+    accuracy = dp.best_guess_accuracy(epsilon)
     return pd.DataFrame(
         {
             "epsilon": [epsilon],
