@@ -307,3 +307,27 @@ def test_no_lesson_comes_before_a_lesson_it_builds_on() -> None:
     # and the first section needs no DP at all
     first = [lesson for lesson in LESSONS if lesson.section == LESSONS[0].section]
     assert all(not lesson.prerequisites for lesson in first)
+
+
+def _stray_docstrings(source: str) -> list[int]:
+    """Lines of a string standing alone after the first statement of a function or class:
+    meant as its docstring, it is none (laplace/model.py's point_frame had one)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            for statement in node.body[1:]:
+                value = statement.value if isinstance(statement, ast.Expr) else None
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    found.append(statement.lineno)
+    return found
+
+
+def test_no_docstring_stands_after_a_statement() -> None:
+    for folder in ("dp", "ui", "lessons", "data", "survey", "deploy"):
+        for path in (ROOT / folder).rglob("*.py"):
+            assert _stray_docstrings(path.read_text()) == [], path.relative_to(ROOT)
+
+
+def test_a_stray_docstring_would_be_caught() -> None:
+    source = 'def f(x):\n    y = x + 1\n    """What f does."""\n    return y\n'
+    assert _stray_docstrings(source) == [3]
