@@ -45,6 +45,9 @@ PRESENTER_FONTS: dict = {
     "axis": {
         "labelFontSize": 19,
         "titleFontSize": 20,
+        # Room for a whole label at this size ("10,000,000,000" was cut to "10,000,00…");
+        # an axis that sets its own labelLimit keeps it.
+        "labelLimit": 400,
         "labelColor": PRESENTER_TEXT,
         "titleColor": PRESENTER_TEXT,
     },

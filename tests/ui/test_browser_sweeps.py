@@ -85,6 +85,12 @@ PHONE_SPANS = """() => {
   return out;
 }"""
 
+# Axis labels that are numbers cut with "…": in presenter mode (19 px) Vega's default label
+# limit cut unary encoding's variance axis to "10,000,00…" and "1,000,000,…".
+CUT_NUMBERS = """() => [...document.querySelectorAll(
+    '[data-testid=stVegaLiteChart] g.role-axis-label text')]
+  .map((t) => t.textContent).filter((t) => /^[-−+]?[\\d,.]+…$/.test(t))"""
+
 # Every display formula shown: its font size, the width it needs and has, its scale.
 WIDE_FORMULAS = """() => [...document.querySelectorAll('.katex-display')]
   .filter(box => box.offsetParent !== null).map(box => ({
@@ -108,6 +114,7 @@ class Visit:
     exceptions: int = 0  # Streamlit exception boxes (a traceback shown to the user)
     control_span: tuple[float, float] | None = None  # (span, room) of the main control
     out_of_chart: list[str] = field(default_factory=list)
+    cut_numbers: list[str] = field(default_factory=list)
     phone_spans: list[tuple[str, float | None, str]] = field(default_factory=list)
     formulas: list[dict] = field(default_factory=list)
     formula_forms: list[str] = field(default_factory=list)
@@ -157,6 +164,7 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
             page.wait_for_timeout(1_000 if screen == "laptop" else 500)
             if screen != "laptop":
                 visit.out_of_chart = page.evaluate(OUT_OF_CHART, SLACK_PX)
+                visit.cut_numbers = page.evaluate(CUT_NUMBERS)
             if screen == "phone":
                 visit.phone_spans = [tuple(row) for row in page.evaluate(PHONE_SPANS)]
                 visit.formulas = page.evaluate(WIDE_FORMULAS)
@@ -208,6 +216,12 @@ def test_each_main_control_and_its_whole_chart_fit_on_one_screen(visits, screen:
 def test_no_legend_or_title_runs_out_of_its_chart(visits, screen: str) -> None:
     found = {folder: visit.out_of_chart for folder, visit in visits(screen).items()}
     assert not {folder: out for folder, out in found.items() if out}
+
+
+@pytest.mark.parametrize("screen", ["phone", "presenter"])
+def test_no_axis_number_is_cut(visits, screen: str) -> None:
+    found = {folder: visit.cut_numbers for folder, visit in visits(screen).items()}
+    assert not {folder: cut for folder, cut in found.items() if cut}
 
 
 # --- phone --------------------------------------------------------------------------------------
