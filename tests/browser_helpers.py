@@ -11,7 +11,9 @@ own end-to-end tests:
 
 A finished run is therefore
 `[data-testid="stApp"][data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]`
-with `[data-testid="stMain"]` present and no element still marked `data-stale="true"`.
+with `[data-testid="stMain"]` present, no element still marked `data-stale="true"` and no
+`stSkeleton` left (the placeholder drawn while the code for a kind of element loads, which
+outlives the run's end on a page's first run).
 
 After an interaction the state may still read "notRunning" from the *previous* run, a
 fast rerun can go running -> notRunning between two Playwright polls, and a very fast one
@@ -41,6 +43,7 @@ RUN_TIMEOUT_MS = 60_000
 RERUN_START_TIMEOUT_MS = 20_000
 APP = '[data-testid="stApp"]'
 FINISHED = f'{APP}[data-test-connection-state="CONNECTED"][data-test-script-state="notRunning"]'
+SKELETON = '[data-testid="stSkeleton"]'
 # The classroom panel atop every page (ui/classroom.py): a fold, closed until clicked.
 CLASSROOM = ".st-key-pp-classroom"
 CLASSROOM_SEED = f'{CLASSROOM} [data-testid="stNumberInput"] input'
@@ -105,11 +108,17 @@ COUNT_RUNS = """
 
 
 def wait_for_run(page: Page, *, timeout_ms: int = RUN_TIMEOUT_MS) -> None:
-    """Block until the app is connected, its script has finished and the main area exists."""
+    """Block until the app is connected, its script has finished, the main area exists and
+    every element the run sent is drawn."""
     page.wait_for_selector(FINISHED, state="attached", timeout=timeout_ms)
     page.wait_for_selector('[data-testid="stMain"]', state="attached", timeout=timeout_ms)
     # Elements from the previous run stay marked stale until the run ends; none may remain.
     expect(page.locator('[data-stale="true"]')).to_have_count(0, timeout=timeout_ms)
+    # Streamlit loads the code that draws each kind of element (a slider, a chart, a metric)
+    # when a page first shows one, with a grey skeleton in its place meanwhile: a lesson's
+    # first run reads "notRunning" 0.2-0.6 s before its sliders, metrics and charts exist
+    # (34 skeletons on "Why anonymisation fails" on a phone). None may remain.
+    expect(page.locator(SKELETON)).to_have_count(0, timeout=timeout_ms)
 
 
 def runs_seen(page: Page) -> list[int]:

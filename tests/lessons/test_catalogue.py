@@ -102,9 +102,17 @@ def test_lesson_folder_is_named_after_its_url_and_has_the_four_files(lesson) -> 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=_ids(LESSONS))
 def test_every_lesson_has_a_page_test_and_a_browser_test(lesson) -> None:
-    for kind in ("page", "browser"):
-        test_file = ROOT / "tests" / "lessons" / lesson.folder / f"test_{kind}_{lesson.folder}.py"
-        assert test_file.exists(), f"{lesson.folder} has no {test_file.relative_to(ROOT)}"
+    """A page test of its own; in real Chromium, its main control moved with the keyboard
+    (tests/ui/test_browser_sweeps.py, with the numbers it must change in
+    tests/keypress_probes.py), or, for a page without one, a browser test of its own."""
+    folder = ROOT / "tests" / "lessons" / lesson.folder
+    page_test = folder / f"test_page_{lesson.folder}.py"
+    assert page_test.exists(), f"{lesson.folder} has no {page_test.relative_to(ROOT)}"
+    if lesson.main_control:
+        assert f'"{lesson.folder}": _' in (ROOT / "tests" / "keypress_probes.py").read_text()
+    else:
+        browser_test = folder / f"test_browser_{lesson.folder}.py"
+        assert browser_test.exists(), f"{lesson.folder} has no {browser_test.relative_to(ROOT)}"
 
 
 def _imports_and_decorators(path) -> tuple[set[str], list[str]]:

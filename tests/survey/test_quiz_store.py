@@ -144,7 +144,14 @@ def _answer_twice(url: str, quiz_id: int, tokens: list[str], options: list[int])
     return out
 
 
-def test_300_phones_from_threads_and_two_replicas_count_exactly_once(quizzes, db_url) -> None:
+def test_300_phones_from_threads_and_two_replicas_count_exactly_once(
+    quizzes, db_url, monkeypatch
+) -> None:
+    # Exactly once is what is tested, not how fast: on a machine that runs another test
+    # beside this one (make test's two workers), a lock holder can wait for a core longer
+    # than a student's 3 s "tap again" deadline; a "busy" answer there is the designed reply
+    # to overload (tests/survey/test_store_faults.py), not a lost or double count.
+    monkeypatch.setattr(survey.store, "BUSY_DEADLINE_S", 30.0)
     new = quizzes.create_quiz("T", _questions())
     quizzes.show(new.quiz.id, new.admin_key, 0)
     rng = np.random.default_rng(1)

@@ -82,7 +82,12 @@ def _assert_estimate_matches_formula(store, survey_id, bits, p, q) -> None:
     )
 
 
-def test_300_concurrent_submissions_from_threads_land_exactly_once(store) -> None:
+def test_300_concurrent_submissions_from_threads_land_exactly_once(store, monkeypatch) -> None:
+    # Exactly once is what is tested, not how fast: on a machine that runs another test
+    # beside this one (make test's two workers), a lock holder can wait for a core longer
+    # than a student's 3 s "tap again" deadline; a "busy" answer there is the designed reply
+    # to overload (tests/survey/test_store_faults.py), not a lost or double count.
+    monkeypatch.setattr(survey.store, "BUSY_DEADLINE_S", 30.0)
     new = store.create_survey("Have you ever cheated on a test?", survey.two_coins())
     tokens, bits = _tokens_and_bits(N_CONCURRENT, seed=1)
     with ThreadPoolExecutor(max_workers=32) as pool:

@@ -1,6 +1,6 @@
-"""Controls sit with the charts they drive (issue 11): each section's own control in
-presenter mode at 1280×720 and at 1280×800, Choosing privately's controls on the left, and
-tables that keep each cell on one line. (Every lesson's main control, and a phone's sliders:
+"""Controls sit with the charts they drive (issue 11): Choosing privately's controls on the
+left, and tables that keep each cell on one line. (Every lesson's main control and each
+section's own control at 1280×720 and 1280×800, and a phone's sliders:
 tests/ui/test_browser_sweeps.py, one visit per lesson and screen.)"""
 
 from __future__ import annotations
@@ -8,41 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
-from browser_helpers import assert_no_exception, control_to_chart_px, open_page
-
-# The sections that got a control of their own when each section became a fragment: (the
-# lesson's url_path, part of the control's label). Each sits beside the chart it drives.
-SECTION_CONTROLS = [
-    ("laplace", "Privacy loss of this answer"),
-    ("definition", "ε for the privacy loss"),
-    ("definition", "ε of the output the attacker sees"),
-    ("choosing", "ε for the trait question"),
-    ("choosing", "ε for the Gumbel comparison"),
-    ("kary-rr", "ε for the variance curve"),
-    ("central-vs-local", "ε for the comparison by n"),
-    ("private-ml", "ε for the coefficients"),
-    ("clamping", "ε for the visit count"),
-]
-SCREENS = [(1280, 720, True), (1280, 800, False)]
-
-
-@pytest.mark.parametrize(("width", "height", "presenting"), SCREENS, ids=["720p", "800"])
-def test_each_section_control_and_its_chart_fit_on_one_screen(
-    page: Page, app_server: str, width: int, height: int, presenting: bool
-) -> None:
-    page.set_viewport_size({"width": width, "height": height})
-    too_far = []
-    for url_path, control in SECTION_CONTROLS:
-        open_page(page, app_server, url_path + ("?present=true" if presenting else ""))
-        if presenting:
-            page.wait_for_function(
-                "() => getComputedStyle(document.documentElement).fontSize === '21px'"
-            )
-        span, room = control_to_chart_px(page, control)
-        if span > room:
-            too_far.append(f"{url_path} / {control}: {span:.0f} px > {room:.0f} px")
-    assert not too_far, too_far
-
+from browser_helpers import assert_no_exception, open_page
 
 CHOOSING_SECTIONS = [
     ("Privacy loss ε", "Who wins report noisy max"),

@@ -1,15 +1,18 @@
 """Every lesson, looked at on the three screens the course is used on, with each lesson opened
 once per screen and every check below read off that one visit:
 
-- a laptop, 1280×800: no Vega warning in the console; the main control and its chart on one
-  screen;
-- a projector, presenter mode at 1280×720: the main control and its chart on one screen; no
+- a laptop, 1280×800: no Vega warning in the console; the main control and each section's
+  own control beside the chart it drives, on one screen;
+- a projector, presenter mode at 1280×720: the same controls and charts on one screen; no
   legend or title runs out of its chart;
 - a phone, 390×844: no legend or title runs out of its chart; a slider and what it drives on
-  one screen; no formula wider than the phone or set below 12 px.
+  one screen; no formula wider than the phone or set below 12 px;
+- 200% zoom (a 1280-pixel screen at 200%, a page 640 CSS pixels wide): every page, Home and
+  the classroom pages included, fits that width and shows no traceback.
 
-These were seven passes over the catalogue, one per check (about 25 s each); the checks and
-their assertions are unchanged (issue 50: the same assertions, three passes).
+These were ten passes over the catalogue, one per check (about 25 s each), plus one page load
+per page for the zoom; the checks and their assertions are unchanged (issue 50: the same
+assertions, four passes).
 """
 
 from __future__ import annotations
@@ -17,16 +20,40 @@ from __future__ import annotations
 import contextlib
 import functools
 from dataclasses import dataclass, field
+from urllib.parse import urlparse
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from browser_helpers import HEADER_PX, control_to_chart_px, open_page
-from lessons.catalogue import LESSONS
+from browser_helpers import (
+    FINISHED,
+    HEADER_PX,
+    control_to_chart_px,
+    expect_rerun,
+    link_params,
+    open_page,
+    wait_for_run,
+)
+from keypress_probes import PROBES, Probe
+from lessons.catalogue import LESSONS, all_pages
 from ui import browser as browser_module
 
 WITH_CONTROL = [lesson for lesson in LESSONS if lesson.main_control]
+# The sections that got a control of their own when each section became a fragment (issue
+# 11): (the lesson's folder, part of the control's label). Each sits beside the chart it
+# drives, on a laptop and on the projector, as the main control does.
+SECTION_CONTROLS = [
+    ("laplace", "Privacy loss of this answer"),
+    ("definition", "ε for the privacy loss"),
+    ("definition", "ε of the output the attacker sees"),
+    ("choosing", "ε for the trait question"),
+    ("choosing", "ε for the Gumbel comparison"),
+    ("kary_rr", "ε for the variance curve"),
+    ("central_vs_local", "ε for the comparison by n"),
+    ("private_ml", "ε for the coefficients"),
+    ("clamping", "ε for the visit count"),
+]
 SLACK_PX = 1  # a legend or title may end this far outside its chart
 
 # --- what is read off each visit -------------------------------------------------------------
@@ -91,6 +118,56 @@ CUT_NUMBERS = """() => [...document.querySelectorAll(
     '[data-testid=stVegaLiteChart] g.role-axis-label text')]
   .map((t) => t.textContent).filter((t) => /^[-−+]?[\\d,.]+…$/.test(t))"""
 
+# How far the page itself scrolls sideways (wide formulas and tables scroll in their boxes).
+PAGE_OVERFLOW_PX = """() => {
+    const main = document.querySelector('[data-testid="stMain"]');
+    return Math.max(document.documentElement.scrollWidth, main.scrollWidth) - window.innerWidth;
+}"""
+
+# Every chart drawn: Vega has compiled each spec (and logged what it logs) and laid it out.
+CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid=stVegaLiteChart]')]
+  .every((chart) => chart.querySelector('svg g.mark-group, canvas'))"""
+
+# The text of the chart a slider drives (the chart beside it, else the first after it, as
+# browser_helpers.control_to_chart_px finds it): its alt text and every label it draws.
+DRIVEN_CHART = """(slider) => {
+  const s = slider.getBoundingClientRect();
+  const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+  const beside = charts.find((c) => {
+    const r = c.getBoundingClientRect();
+    return r.top < s.bottom && r.bottom > s.top;
+  });
+  const chart = beside || charts.find(
+    (c) => slider.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING);
+  const svg = chart && chart.querySelector('svg');
+  if (!svg) return null;
+  const alt = chart.getAttribute('aria-label') || '';  // the chart's alt text: its numbers
+  return alt + ' | ' + svg.textContent;
+}"""
+
+# Where the sliders, charts, tables and metrics are: a page has settled when this stops changing
+# (on a phone the sliders are laid out, and charts take their final height, after the charts
+# are first drawn).
+LAYOUT = """() => [...document.querySelectorAll('[data-testid="stSlider"], '
+    + '[data-testid="stVegaLiteChart"], [data-testid="stTable"], [data-testid="stMetric"]')]
+  .map((element) => {
+    const r = element.getBoundingClientRect();
+    return [Math.round(r.top), Math.round(r.height), Math.round(r.width)].join(',');
+  }).join(';')"""
+SETTLE_MS = 150  # the layout read this far apart, until two reads agree (at most 5 s)
+
+
+def _settle(page: Page) -> None:
+    """Wait until the page's layout stops changing (LAYOUT read twice alike, SETTLE_MS apart)."""
+    last = page.evaluate(LAYOUT)
+    for _ in range(5_000 // SETTLE_MS):
+        page.wait_for_timeout(SETTLE_MS)
+        now = page.evaluate(LAYOUT)
+        if now == last:
+            return
+        last = now
+
+
 # Every display formula shown: its font size, the width it needs and has, its scale.
 WIDE_FORMULAS = """() => [...document.querySelectorAll('.katex-display')]
   .filter(box => box.offsetParent !== null).map(box => ({
@@ -113,6 +190,10 @@ class Visit:
     console: list[tuple[str, str]] = field(default_factory=list)  # (type, text)
     exceptions: int = 0  # Streamlit exception boxes (a traceback shown to the user)
     control_span: tuple[float, float] | None = None  # (span, room) of the main control
+    section_spans: dict[str, tuple[float, float]] = field(default_factory=dict)  # by control
+    overflow_px: float = 0.0  # how far the page scrolls sideways
+    charts_drawn: bool = True  # every chart drawn within 10 s of the run's end
+    keypress: list[str] | None = None  # what went wrong when its main control was moved
     out_of_chart: list[str] = field(default_factory=list)
     cut_numbers: list[str] = field(default_factory=list)
     phone_spans: list[tuple[str, float | None, str]] = field(default_factory=list)
@@ -124,6 +205,7 @@ SCREENS = {
     "laptop": {"viewport": {"width": 1280, "height": 800}},
     "presenter": {"viewport": {"width": 1280, "height": 720}},
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True},
+    "zoom": {"viewport": {"width": 640, "height": 900}},
 }
 
 
@@ -143,11 +225,15 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
         ),
     )
     try:
-        for lesson in LESSONS:
+        for lesson in all_pages() if screen == "zoom" else LESSONS:
             visit = visits[lesson.folder] = Visit()
             current.append(visit)
             query = "?present=true" if screen == "presenter" else ""
             open_page(page, app_server, f"{lesson.url_path}{query}")
+            if screen == "zoom":
+                visit.overflow_px = page.evaluate(PAGE_OVERFLOW_PX)
+                visit.exceptions = page.locator('[data-testid="stException"]').count()
+                continue
             if screen == "presenter":  # its style sheet lands a moment after the elements
                 page.wait_for_function(
                     "() => getComputedStyle(document.documentElement).fontSize === '21px'"
@@ -160,8 +246,12 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
                         f"() => ({WIDE_FORMULAS})().every(f => f.need <= f.room + 6)",
                         timeout=10_000,
                     )
-            # Vega compiles (and logs) and lays out the last charts after the run.
-            page.wait_for_timeout(1_000 if screen == "laptop" else 500)
+            # Vega compiles (and logs) and lays out the last charts after the run; a chart
+            # that never draws is a failure of its own (the laptop's console shows why).
+            with contextlib.suppress(PlaywrightTimeoutError):
+                page.wait_for_function(CHARTS_DRAWN, timeout=10_000)
+            visit.charts_drawn = page.evaluate(CHARTS_DRAWN)
+            _settle(page)
             if screen != "laptop":
                 visit.out_of_chart = page.evaluate(OUT_OF_CHART, SLACK_PX)
                 visit.cut_numbers = page.evaluate(CUT_NUMBERS)
@@ -170,11 +260,79 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
                 visit.formulas = page.evaluate(WIDE_FORMULAS)
                 visit.formula_forms = page.evaluate(FORMULA_FORMS)
             visit.exceptions = page.locator('[data-testid="stException"]').count()
-            if screen != "phone" and lesson.main_control:  # last: it scrolls the page
-                visit.control_span = control_to_chart_px(page, lesson.main_control)
+            if screen != "phone":  # last: it scrolls the page
+                if lesson.main_control:
+                    visit.control_span = control_to_chart_px(page, lesson.main_control)
+                for folder, control in SECTION_CONTROLS:
+                    if folder == lesson.folder:
+                        visit.section_spans[control] = control_to_chart_px(page, control)
+            if screen == "laptop" and lesson.main_control:  # last: it changes the page
+                visit.keypress = _press_the_main_control(page, lesson, PROBES.get(lesson.folder))
     finally:
         context.close()
     return visits
+
+
+def _press_the_main_control(page: Page, lesson, probe: Probe | None) -> list[str]:
+    """Move the lesson's main control one step with the keyboard, as a student would, then
+    open the link the page now shows, as a student who was sent it would. What went wrong:
+
+    - the press starts no rerun, or the chart the control drives does not change;
+    - the link does not change (the control is not bound to it), or it does not reopen the
+      same view: the driven chart differs after the reload;
+    - a traceback at any step; and, from the lesson's probe (tests/keypress_probes.py), a
+      number that is not the one its formula gives, before the press, after it, or after the
+      reload, or a link parameter that is not the expected value."""
+    problems: list[str] = []
+    slider = page.locator('[data-testid="stSlider"]').filter(has_text=lesson.main_control).first
+    thumb = slider.get_by_role("slider").first
+
+    def chart() -> str | None:
+        return slider.evaluate(DRIVEN_CHART)
+
+    def check(stage: str, which: int) -> None:
+        if page.locator('[data-testid="stException"]').count():
+            problems.append(f"{stage}: a traceback on the page")
+        for shown in probe.shown if probe else ():
+            problems.extend(f"{stage}: {miss}" for miss in shown.check(page, which))
+
+    check("before the press", 0)
+    before_chart, before_link = chart(), link_params(page)
+    if before_chart is None:
+        return [*problems, "no drawn chart beside or after the main control"]
+    try:
+        with expect_rerun(page):
+            thumb.focus()
+            thumb.press("ArrowRight")
+    except AssertionError as error:
+        return [*problems, f"the press: {error}"]
+    try:
+        page.wait_for_function(
+            f"([slider, old]) => ({DRIVEN_CHART})(slider) !== old",
+            arg=[slider.element_handle(), before_chart],
+            timeout=10_000,
+        )
+    except PlaywrightTimeoutError:
+        problems.append("the press changed nothing in the chart it drives")
+    after_chart, after_link = chart(), link_params(page)
+    check("after the press", 1)
+    if after_link == before_link:
+        problems.append(f"the press left the link as it was: {page.url}")
+    if probe and after_link.get(probe.link[0]) != [probe.link[1]]:
+        problems.append(f"the link carries {after_link.get(probe.link[0])}, not {probe.link}")
+    link = page.url
+    page.goto(link, wait_until="domcontentloaded")
+    wait_for_run(page)
+    expect(page.locator(FINISHED)).to_have_count(1)
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(CHARTS_DRAWN, timeout=10_000)
+    _settle(page)
+    if urlparse(page.url).query != urlparse(link).query:
+        problems.append(f"the link {link} reopened as {page.url}")
+    if chart() != after_chart:
+        problems.append("the link reopens a different chart than the one it was copied from")
+    check("after the link was opened", 1)
+    return problems
 
 
 @pytest.fixture
@@ -194,6 +352,22 @@ def test_no_lesson_logs_a_vega_warning(visits) -> None:
     assert not {folder: found for folder, found in logged.items() if found}
 
 
+@pytest.mark.parametrize("lesson", WITH_CONTROL, ids=[lesson.folder for lesson in WITH_CONTROL])
+def test_a_keypress_on_the_main_control_updates_the_lesson_and_its_link(visits, lesson) -> None:
+    """The one browser test every lesson gets (DESIGN §5: load every page in real Chromium and
+    move a slider): its main control moves one step with the keyboard, the chart it drives
+    changes, the link carries the new value and reopens the same view, no traceback appears,
+    and the lesson's own numbers (tests/keypress_probes.py) are the formulas' before and
+    after the press, and after the link is opened."""
+    problems = visits("laptop")[lesson.folder].keypress
+    assert problems == [], problems
+
+
+def test_every_lesson_with_a_main_control_has_a_keypress_probe() -> None:
+    """Each lesson says which of its numbers the press must change, and to what."""
+    assert {lesson.folder for lesson in WITH_CONTROL} == set(PROBES)
+
+
 # --- laptop and projector ------------------------------------------------------------------------
 @pytest.mark.parametrize("screen", ["presenter", "laptop"], ids=["720p", "800"])
 def test_each_main_control_and_its_whole_chart_fit_on_one_screen(visits, screen: str) -> None:
@@ -209,6 +383,30 @@ def test_each_main_control_and_its_whole_chart_fit_on_one_screen(visits, screen:
             too_far.append(f"{lesson.title}: {span:.0f} px > {room:.0f} px")
     assert not too_far, too_far
     assert not {folder: visit.exceptions for folder, visit in seen.items() if visit.exceptions}
+
+
+@pytest.mark.parametrize("screen", ["presenter", "laptop"], ids=["720p", "800"])
+def test_each_section_control_and_its_chart_fit_on_one_screen(visits, screen: str) -> None:
+    """The sections that got a control of their own when each section became a fragment:
+    each control and the chart it drives fit on one screen, as the main control does."""
+    seen = visits(screen)
+    spans = {
+        (folder, control): seen[folder].section_spans.get(control)
+        for folder, control in SECTION_CONTROLS
+    }
+    assert None not in spans.values(), spans  # every control was found and measured
+    too_far = [
+        f"{folder} / {control}: {span:.0f} px > {room:.0f} px"
+        for (folder, control), (span, room) in spans.items()
+        if span > room
+    ]
+    assert not too_far, too_far
+
+
+def test_every_chart_is_drawn(visits) -> None:
+    """Every chart on every lesson draws (an SVG with its marks) within 10 s of its run."""
+    seen = visits("laptop")
+    assert not [folder for folder, visit in seen.items() if not visit.charts_drawn]
 
 
 # --- projector and phone -------------------------------------------------------------------------
@@ -271,3 +469,15 @@ def test_no_formula_is_wider_than_a_phone(visits) -> None:
         )
     assert scaled >= 2  # reconstruction's and the class survey's widest were scaled
     assert narrow == 4  # large domains (2), beyond global sensitivity, synthetic data
+
+
+# --- 200% zoom ----------------------------------------------------------------------------------
+def test_every_page_fits_at_200_percent_zoom(visits) -> None:
+    """Readable at 200% zoom: every page (Home, the lessons, the classroom pages) fits 640
+    CSS pixels (no sideways scrolling of the page itself; wide formulas and tables scroll
+    inside their own boxes) and shows no traceback."""
+    seen = visits("zoom")
+    assert set(seen) == {lesson.folder for lesson in all_pages()}
+    assert not {folder: visit.exceptions for folder, visit in seen.items() if visit.exceptions}
+    wide = {folder: visit.overflow_px for folder, visit in seen.items() if visit.overflow_px > 1}
+    assert not wide, f"pages that scroll sideways at 200% (px): {wide}"

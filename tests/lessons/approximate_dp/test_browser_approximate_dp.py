@@ -1,6 +1,6 @@
-"""Approximate-DP lesson in real Chromium: it loads, a keyboard move of the ε slider
-recalibrates σ, the δ slider moves its value into the link (its raw number), a
-reload keeps both, and no traceback appears."""
+"""Approximate-DP lesson in real Chromium, what is its own: the δ slider recalibrates σ and
+puts its raw number in the link, which a reload keeps; an axis of powers of ten writes them
+one way. (Its main control, ε, moved with the keyboard: tests/ui/test_browser_sweeps.py.)"""
 
 from playwright.sync_api import Page, expect
 
@@ -23,21 +23,18 @@ def _sigma(epsilon: float, delta: float) -> str:
     return text.number(dp.analytic_gaussian_sigma(1, epsilon, delta))
 
 
-def test_moving_epsilon_and_delta_recalibrates_sigma(page: Page, app_server: str) -> None:
+def test_moving_delta_recalibrates_sigma_and_puts_its_raw_number_in_the_link(
+    page: Page, app_server: str
+) -> None:
+    """(A keyboard move of ε, its σ and its link: tests/keypress_probes.py.)"""
     open_lesson(page, app_server, "approximate_dp/page.py")
-    assert_no_exception(page)
-    expect(metric_value(page, SIGMA)).to_have_text(_sigma(1.0, 1e-5))
-    move_slider_with_keyboard(page, "Privacy loss ε")  # one step: 1 -> 1.5
-    following = model.EPSILONS[model.EPSILONS.index(model.DEFAULT_EPSILON) + 1]
-    expect(metric_value(page, SIGMA)).to_have_text(_sigma(following, 1e-5))
+    expect(metric_value(page, SIGMA)).to_have_text(_sigma(model.DEFAULT_EPSILON, 1e-5))
     move_slider_with_keyboard(page, "δ for the Gaussian")  # one step: 10⁻⁵ -> 10⁻⁶
-    expect(metric_value(page, SIGMA)).to_have_text(_sigma(following, 1e-6))
-    params = link_params(page)
-    assert params.get("ad_eps") == [text.number(following)], page.url
-    assert params.get("ad_delta") == ["0.000001"], page.url  # the raw number, not "10⁻⁶"
+    expect(metric_value(page, SIGMA)).to_have_text(_sigma(model.DEFAULT_EPSILON, 1e-6))
+    assert link_params(page).get("ad_delta") == ["0.000001"], page.url  # not "10⁻⁶"
     page.goto(page.url, wait_until="domcontentloaded")
     wait_for_run(page)
-    expect(metric_value(page, SIGMA)).to_have_text(_sigma(following, 1e-6))
+    expect(metric_value(page, SIGMA)).to_have_text(_sigma(model.DEFAULT_EPSILON, 1e-6))
     assert_no_exception(page)
 
 

@@ -1,6 +1,5 @@
-"""Binary RR page in real Chromium: load, move p with the keyboard, see ε change."""
-
-import math
+"""Binary RR page in real Chromium: q moved with the keyboard lands in the link and changes ε.
+(Its main control, p: tests/ui/test_browser_sweeps.py and tests/keypress_probes.py.)"""
 
 from playwright.sync_api import Page, expect
 
@@ -13,17 +12,6 @@ from browser_helpers import (
     open_lesson,
 )
 from ui import text
-
-
-def test_moving_p_updates_epsilon(page: Page, app_server: str) -> None:
-    open_lesson(page, app_server, "binary_rr/page.py")
-    assert_no_exception(page)
-    eps_metric = metric(page, "Privacy loss ε")
-    expect(eps_metric).to_contain_text(text.number(math.log(3)))
-    # p: 0.75 -> 0.76 with q = 0.75.
-    move_slider_with_keyboard(page, "p: keep a true yes", "ArrowRight")
-    expect(eps_metric).to_contain_text(text.number(dp.rr_epsilon(0.76, 0.75)))
-    assert_no_exception(page)
 
 
 def test_a_keyboard_move_writes_the_bound_parameters_into_the_url(

@@ -1,5 +1,7 @@
-"""Composition lesson in real Chromium: it loads, a keyboard move of the number of queries
-updates the per-query ε, and no traceback appears."""
+"""Composition lesson in real Chromium, what is its own: keyboard moves of the number of
+queries and of the group size update their numbers, and the group size lands in the link.
+(Its main control, the total ε: tests/ui/test_browser_sweeps.py and
+tests/keypress_probes.py.)"""
 
 from playwright.sync_api import Page, expect
 
@@ -13,7 +15,7 @@ from browser_helpers import (
 )
 
 
-def test_moving_the_number_of_queries_updates_the_per_query_epsilon(
+def test_the_queries_and_the_group_size_move_with_the_keyboard_into_the_numbers_and_link(
     page: Page, app_server: str
 ) -> None:
     open_lesson(page, app_server, "composition/page.py")
@@ -24,13 +26,6 @@ def test_moving_the_number_of_queries_updates_the_per_query_epsilon(
     move_slider_with_keyboard(page, "Number of queries m", "ArrowRight", times=5)
     # m = 15 -> 0.06667 each
     expect(per_query).to_contain_text(f"{dp.split_budget(1, 15):.4g}")
-    assert_no_exception(page)
-
-
-def test_a_keyboard_move_writes_the_bound_parameter_into_the_url(
-    page: Page, app_server: str
-) -> None:
-    open_lesson(page, app_server, "composition/page.py")
     move_slider_with_keyboard(page, "Group size g", "ArrowRight", times=2)  # 4 -> 6
     assert link_params(page).get("group_g") == ["6"], page.url
     expect(metric(page, "Family's ε")).to_contain_text("3")  # 6 · 0.5

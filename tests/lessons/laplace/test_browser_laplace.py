@@ -1,7 +1,8 @@
-"""The Laplace page in real Chromium: it loads, ε moves with the keyboard, the scale and
-interval metrics follow, and no traceback appears."""
+"""The Laplace page in real Chromium, what is its own: the link carries each bound slider's
+raw number, section 3's ε is its own, and a download holds the histogram just shown. (Its
+main control, ε, with the scale and interval it sets: tests/ui/test_browser_sweeps.py and
+tests/keypress_probes.py.)"""
 
-import math
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
@@ -17,30 +18,22 @@ from lessons.laplace import model
 from ui import controls
 
 
-def test_epsilon_slider_shrinks_the_noise(page: Page, app_server: str) -> None:
-    open_lesson(page, app_server, "laplace/page.py")
-    assert_no_exception(page)
-    expect(metric_value(page, "Scale b = 1/ε")).to_have_text("1")
-    move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight", times=2)  # 1 -> 2
-    expect(metric_value(page, "Scale b = 1/ε")).to_have_text("0.5")
-    expect(metric_value(page, "95% of answers within ±")).to_have_text(f"{0.5 * math.log(20):,.4g}")
-    # Section 3 has its own ε (each section is a fragment): it still reads ε = 1.
-    expect(metric_value(page, "Best guess right")).to_have_text("69.7%")
-    move_slider_with_keyboard(page, "Privacy loss of this answer", "ArrowRight", times=2)
-    expect(metric_value(page, "Best guess right")).to_have_text("81.6%")
-    expect(metric_value(page, "Scale b = 1/ε")).to_have_text("0.5")
-    assert_no_exception(page)
-
-
-def test_a_keyboard_move_writes_the_bound_parameters_into_the_url(
+def test_keyboard_moves_land_in_the_link_and_each_section_keeps_its_own_epsilon(
     page: Page, app_server: str
 ) -> None:
+    """ε and the number of answers, moved with the keyboard, land in the link (the raw
+    number, not its label); section 3 has its own ε (each section is a fragment), which the
+    first ε does not move and which moves only its own numbers."""
     open_lesson(page, app_server, "laplace/page.py")
     move_slider_with_keyboard(page, "Privacy loss ε", "ArrowLeft", times=1)  # 1 -> 0.7
     move_slider_with_keyboard(page, "Noisy answers to simulate", "ArrowRight")  # 2,000 -> 5,000
     params = link_params(page)
     assert params.get("lap_eps") == ["0.7"], page.url
     assert params.get("lap_n") == ["5000"], page.url  # the raw number, not its label
+    expect(metric_value(page, "Scale b = 1/ε")).to_have_text(f"{1 / 0.7:,.4g}")
+    expect(metric_value(page, "Best guess right")).to_have_text("69.7%")  # still ε = 1
+    move_slider_with_keyboard(page, "Privacy loss of this answer", "ArrowRight", times=2)
+    expect(metric_value(page, "Best guess right")).to_have_text("81.6%")
     expect(metric_value(page, "Scale b = 1/ε")).to_have_text(f"{1 / 0.7:,.4g}")
     assert_no_exception(page)
 
