@@ -16,7 +16,7 @@ help:
 	@echo "make run        serve the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 for a classroom)"
 	@echo "make room       WORKERS=N replicas behind HAProxy on http://$(HOST):$(PORT) (a large class)"
 	@echo "make test       lint + format check + all tests (installs Debian chromium, haproxy when root)"
-	@echo "make test-fast  lint + every test except the browser ones (no Chromium needed)"
+	@echo "make test-fast  lint + every test but the browser, room and slow ones (< 3 min)"
 	@echo "make bench      time the dp/ mechanisms, page reruns (AppTest and Chromium), the survey, uploads"
 	@echo "make bench-room simulated students (10-200) against one process, then WORKERS=N replicas"
 	@echo "make notebooks  every lesson as a Jupyter notebook in notebooks/ (at its defaults)"
@@ -99,9 +99,10 @@ PYTEST = OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -q -rfER -n $(PYTEST_WOR
 test: $(VENV)/.stamp-dev chromium haproxy lint
 	$(PYTEST)
 
-# Everything but the browser tests: no Chromium needed; CI runs the full `make test`.
+# While working: everything but the browser, room and slow tests (no Chromium, no HAProxy;
+# under 3 minutes). CI runs the full `make test`; CONTRIBUTING says what to run per lesson.
 test-fast: $(VENV)/.stamp-dev lint
-	$(PYTEST) -m "not browser"
+	$(PYTEST) -m "not browser and not room and not slow"
 
 bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_dp.py

@@ -8,6 +8,7 @@ downloaded. Without that binary the browser tests skip, with the reason shown by
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import socket
 import sqlite3
@@ -28,7 +29,16 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from streamlit import config as streamlit_config  # noqa: E402
+from streamlit.components.v2 import manifest_scanner  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402  (after the sys.path line above)
+
+# Every new AppTest scans every installed distribution's metadata for Streamlit components
+# (streamlit/testing/v1/app_test.py: BidiComponentManager.discover_and_register_components):
+# 0.11 s of CPU each, for the same answer every time (the test venv installs none), and the
+# suite makes thousands of AppTests. The installed packages do not change during a run: the
+# scan is made once.
+_scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
+manifest_scanner.scan_component_manifests = lambda: list(_scan_component_manifests())
 
 # AppTests run in this process: their exceptions keep their messages, so that a failing
 # `assert not at.exception, at.exception` says why. The servers the browser tests start read

@@ -46,6 +46,7 @@ def test_more_noise_fewer_steps_and_a_smaller_rate_all_spend_less():
     assert dp.dpsgd_epsilon(1.0, 0.02, 500, 1e-5) < base
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("target", "accountant"), [(1.0, "rdp"), (3.0, "rdp"), (2.0, "pld")])
 def test_the_noise_multiplier_meets_the_target_and_no_less_would(target, accountant):
     q, steps, delta = 0.01, 1000, 1e-5

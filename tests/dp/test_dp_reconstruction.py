@@ -240,6 +240,7 @@ def _audit(noisy_tables, epsilon: float, runs: int = 40_000) -> float:
     return dp.audit_epsilon(a, b, thresholds=np.linspace(-6, 9, 31))
 
 
+@pytest.mark.slow
 def test_audit_honest_noisy_tables_stay_within_epsilon_and_a_broken_release_does_not():
     def honest(tables, levels, epsilon, rng):
         return dp.noisy_marginal_tables(tables, levels, epsilon, rng=rng)

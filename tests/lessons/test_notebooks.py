@@ -38,6 +38,7 @@ def _printed(cell) -> str:
     return "".join(o.get("text", "") for o in cell.get("outputs", []) if o.output_type == "stream")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.folder for lesson in LESSONS])
 def test_every_lesson_runs_as_a_notebook_and_prints_what_its_code_prints(
     lesson, tmp_path, monkeypatch

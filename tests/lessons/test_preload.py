@@ -9,6 +9,8 @@ import subprocess
 import sys
 import tomllib
 
+import pytest
+
 from conftest import ROOT
 from lessons import preload
 from lessons.catalogue import all_pages
@@ -81,6 +83,7 @@ print(json.dumps({
 """
 
 
+@pytest.mark.slow
 def test_a_thread_collects_cycles_every_few_seconds_instead_of_after_every_run():
     """Issue 28: `runner.postScriptGC` is off (a full collection per run grew with the room);
     a daemon thread frees what sessions leave in reference cycles instead."""

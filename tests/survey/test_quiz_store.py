@@ -175,6 +175,7 @@ def test_300_phones_from_threads_and_two_replicas_count_exactly_once(
     assert quizzes.counts(new.quiz.id)[0] == np.bincount(options, minlength=3).tolist()
 
 
+@pytest.mark.slow
 def test_300_phones_from_processes_count_exactly_once(quizzes, db_url) -> None:
     new = quizzes.create_quiz("T", _questions())
     quizzes.show(new.quiz.id, new.admin_key, 0)

@@ -100,6 +100,7 @@ def test_300_concurrent_submissions_from_threads_land_exactly_once(store, monkey
     _assert_estimate_matches_formula(store, new.survey.id, bits, 0.75, 0.75)
 
 
+@pytest.mark.slow
 def test_300_concurrent_submissions_from_processes_land_exactly_once(store, db_url) -> None:
     new = store.create_survey("Have you ever lied to a lecturer?", survey.die())
     tokens, bits = _tokens_and_bits(N_CONCURRENT, seed=2)

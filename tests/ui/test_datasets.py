@@ -41,6 +41,7 @@ def shared_cache_entries() -> dict[str, int]:
     return counts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.folder for lesson in LESSONS])
 def test_an_upload_leaves_nothing_in_a_cache_shared_between_sessions(lesson) -> None:
     clear_all()
@@ -181,6 +182,7 @@ def test_results_keyed_by_the_seed_keep_at_most_seed_entries() -> None:
     assert bounds and all(b <= datasets.SEED_ENTRIES for b in bounds.values()), bounds
 
 
+@pytest.mark.slow
 def test_every_lessons_defaults_fit_the_shared_budget_together(monkeypatch) -> None:
     """What every lesson computes at its defaults stays shared when a class walks through
     the whole course, and the next student's visit draws from it: nothing is evicted, with

@@ -105,6 +105,7 @@ def test_the_classroom_pages_and_home_read_only_valid_values(
     assert "number_input" in kinds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.folder for lesson in LESSONS])
 def test_no_exception_detail_reaches_a_browser(app_server: str, lesson) -> None:
     _, exceptions = forge(app_server, lesson.url_path)

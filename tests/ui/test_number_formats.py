@@ -65,6 +65,7 @@ def _axes(node):
             yield from _axes(value)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lesson", [lesson.file for lesson in LESSONS], ids=str)
 def test_no_axis_writes_small_numbers_in_e_notation(lesson: str) -> None:
     """ "1e-14" on an axis: a log axis that reaches below 10⁻⁶ labels its powers of ten as

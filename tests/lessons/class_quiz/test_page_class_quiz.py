@@ -76,6 +76,7 @@ def words(at: AppTest) -> str:
     ).replace("\\", "").replace("\u2060", "")  # fmt: skip
 
 
+@pytest.mark.slow
 def test_the_lessons_questions_are_read_from_their_pages_not_copied() -> None:
     """What the quiz offers for a lesson is what its page asks in "Check yourself"."""
     for lesson in LESSONS:

@@ -117,6 +117,7 @@ def test_a_session_that_guesses_wrong_too_often_is_refused(store, monkeypatch):
     assert open_join(real).button(key="survey_report_yes")  # another session is not hurt
 
 
+@pytest.mark.slow
 def test_a_flood_of_wrong_codes_from_one_address_locks_out_no_student(store, monkeypatch):
     """Finding 3: from one address, 32 sessions each ran 20 joins with random codes (640 in
     33 s); a real student on the same address was then refused. With the default limits,
@@ -162,6 +163,7 @@ def frozen_clock(monkeypatch) -> None:
     monkeypatch.setattr(survey.store, "limit_clock", lambda: 1_020.0)  # a window's start
 
 
+@pytest.mark.slow
 def test_200_students_behind_one_address_answer_while_another_session_floods(store, monkeypatch):
     """Issue 37, done-when: behind one address, 200 students join an open survey while
     other sessions flood unknown codes; every student can answer."""
@@ -234,6 +236,7 @@ def test_a_failed_create_costs_nothing(store, monkeypatch):
     assert n_surveys(store) == 1
 
 
+@pytest.mark.slow
 def test_many_browsers_on_one_address_cannot_stop_a_lecturer_creating(store, monkeypatch):
     """Finding 4: 31 fresh browsers pressing Create used up the address's 30 creations an
     hour, and the lecturer could not create for an hour. There is no per-address count:

@@ -210,6 +210,7 @@ def _expected_verdict(n: int, d: int, other_d: int) -> int:
     return lesson.MORE if change.mean() > 0 else lesson.FEWER
 
 
+@pytest.mark.slow
 def test_the_predictions_answer_follows_the_two_runs_for_every_move() -> None:
     """Every (n, d) of the sliders: the answer marked right is the one the two runs give,
     with "about as many" inside the noise (it was "more" for any larger d: wrong in 7 of 35

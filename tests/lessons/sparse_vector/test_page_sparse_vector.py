@@ -185,6 +185,7 @@ def test_the_audit_waits_for_a_guess_then_reveals_every_verdict(audit_rows) -> N
     assert metrics(at)["Your guesses that the audit and the theory agree with"] == "6 of 6"
 
 
+@pytest.mark.slow
 def test_the_audit_passes_the_algorithm_and_catches_every_unbounded_version(audit_rows):
     """The correct algorithm stays at or below its claim on every pair and every kind of
     event; each version that is private for no finite ε measures above it."""
@@ -202,6 +203,7 @@ def test_the_audit_passes_the_algorithm_and_catches_every_unbounded_version(audi
     assert lesson.audit_ceiling(200_000) > audit_rows["no_query_noise"].measured
 
 
+@pytest.mark.slow
 def test_the_audit_of_a_version_without_the_flaw_shows_nothing() -> None:
     """The audit can fail: the scenario built to catch C (the released value), run on the
     correct algorithm, stays below the claim, and C's own flaw shows only in its events."""
@@ -210,6 +212,7 @@ def test_the_audit_of_a_version_without_the_flaw_shows_nothing() -> None:
     assert lesson.audit(scenario, seed=5) > lesson.AUDIT_EPSILON
 
 
+@pytest.mark.slow
 def test_the_audit_starts_when_the_page_opens_and_the_bar_counts_the_versions() -> None:
     """Issue 48, item 20: "a few seconds" took 6-9. The audit now starts in the background
     when the page opens (once per process, shared), and the bar counts the versions."""
