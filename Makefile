@@ -94,7 +94,7 @@ lint: $(VENV)/.stamp-dev
 # every failure, error and automatic rerun at the end.
 PYTEST_WORKERS ?= 2
 PYTEST = OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest -q -rfER -n $(PYTEST_WORKERS) \
-	--dist loadgroup --durations=20
+	--durations=20
 
 test: $(VENV)/.stamp-dev chromium haproxy lint
 	$(PYTEST)

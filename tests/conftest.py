@@ -95,18 +95,37 @@ SHARED_DATABASE_FILES = ("test_store.py", "test_quiz_store.py", "test_store_limi
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that drives a real browser carries the `browser` marker (and reruns).
 
-    `make test PYTEST_WORKERS=N` runs N pytest-xdist workers with `--dist loadgroup`: a
-    test file is one group (its module-level caches and servers serve all of its tests, in
-    order), and the files that share the PostgreSQL database are one group together."""
+    The files with browser tests run first, then those with slow tests, then the rest, each
+    in its own order: `make test`'s two workers each take the next file when done with one
+    (pytest_xdist_make_scheduler below), so the longest start first."""
     for item in items:
         if {"page", "browser"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, reruns_delay=1))
-        path = item.path
-        shared = path.parent.name == "survey" and path.name in SHARED_DATABASE_FILES
-        item.add_marker(
-            pytest.mark.xdist_group("postgresql" if shared else item.nodeid.split("::")[0])
+    weight: dict[Path, int] = {}
+    for item in items:
+        kind = (
+            0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2
         )
+        weight[item.path] = min(weight.get(item.path, 2), kind)
+    items.sort(key=lambda item: weight[item.path])  # stable: each file keeps its order
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """pytest-xdist's workers take a test file at a time (its module-level caches and servers
+    serve all of its tests, in order, in one worker), and the files that share the
+    PostgreSQL database take turns as one unit. (pytest-xdist 3.8's `--dist loadgroup`
+    groups nothing under pytest 9.2: it renames `item._nodeid`, which pytest 9 no longer
+    reads, so one file's tests ran on both workers.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = Path(nodeid.split("::")[0])
+            shared = path.parent.name == "survey" and path.name in SHARED_DATABASE_FILES
+            return "postgresql" if shared else str(path)
+
+    return FileScheduling(config, log)
 
 
 def _free_port() -> int:
