@@ -158,7 +158,9 @@ def open_page(page: Page, base_url: str, url_path: str = "") -> None:
 
     A new session shows "notRunning" before its first run has even started, so it first
     waits for that run to start (counted by the init script), then for it to end."""
-    page.add_init_script(COUNT_RUNS)
+    if not getattr(page, "_pp_counts_runs", False):  # once per tab (the tab is reused)
+        page.add_init_script(COUNT_RUNS)
+        page._pp_counts_runs = True
     page.goto(f"{base_url.rstrip('/')}/{url_path.lstrip('/')}", wait_until="domcontentloaded")
     page.wait_for_function(
         "() => window.__ppRunsStarted >= 1 || window.__ppRunsFinished >= 1",
