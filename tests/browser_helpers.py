@@ -236,6 +236,19 @@ def enter_seed(page: Page, seed: str) -> None:
 # Presenter mode hides the toolbar, but the header strip (the sidebar's open button) stays.
 HEADER_PX = 60
 
+# The chart a slider drives: a chart beside it (overlapping it vertically), else the first
+# chart after it in the page; null if there is none. A JS function of the slider's element.
+DRIVEN_CHART = """(slider) => {
+  const s = slider.getBoundingClientRect();
+  const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+  const beside = charts.find((c) => {
+    const r = c.getBoundingClientRect();
+    return r.top < s.bottom && r.bottom > s.top;
+  });
+  return beside || charts.find(
+    (c) => slider.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING) || null;
+}"""
+
 
 def control_to_chart_px(page: Page, control: str) -> tuple[float, float]:
     """For the slider whose label contains `control` and the chart it drives (a chart
@@ -245,19 +258,12 @@ def control_to_chart_px(page: Page, control: str) -> tuple[float, float]:
     slider = page.locator('[data-testid="stSlider"]').filter(has_text=control).first
     slider.scroll_into_view_if_needed()
     span = slider.evaluate(
-        """(slider) => {
-            const s = slider.getBoundingClientRect();
-            const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
-            const beside = charts.find((c) => {
-                const r = c.getBoundingClientRect();
-                return r.top < s.bottom && r.bottom > s.top;
-            });
-            const chart = beside || charts.find(
-                (c) => slider.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING);
+        f"""(slider) => {{
+            const chart = ({DRIVEN_CHART})(slider);
             if (!chart) return null;
-            const r = chart.getBoundingClientRect();
+            const s = slider.getBoundingClientRect(), r = chart.getBoundingClientRect();
             return Math.max(r.bottom, s.bottom) - Math.min(r.top, s.top);
-        }"""
+        }}"""
     )
     assert span is not None, f"no chart beside or after the slider {control!r}"
     return float(span), float(page.viewport_size["height"] - HEADER_PX)

@@ -27,6 +27,7 @@ from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from browser_helpers import (
+    DRIVEN_CHART,
     FINISHED,
     HEADER_PX,
     control_to_chart_px,
@@ -128,22 +129,14 @@ PAGE_OVERFLOW_PX = """() => {
 CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid=stVegaLiteChart]')]
   .every((chart) => chart.querySelector('svg g.mark-group, canvas'))"""
 
-# The text of the chart a slider drives (the chart beside it, else the first after it, as
-# browser_helpers.control_to_chart_px finds it): its alt text and every label it draws.
-DRIVEN_CHART = """(slider) => {
-  const s = slider.getBoundingClientRect();
-  const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
-  const beside = charts.find((c) => {
-    const r = c.getBoundingClientRect();
-    return r.top < s.bottom && r.bottom > s.top;
-  });
-  const chart = beside || charts.find(
-    (c) => slider.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING);
+# The text of the chart a slider drives (browser_helpers.DRIVEN_CHART): its alt text, which
+# states its numbers, and every label it draws.
+DRIVEN_CHART_TEXT = f"""(slider) => {{
+  const chart = ({DRIVEN_CHART})(slider);
   const svg = chart && chart.querySelector('svg');
   if (!svg) return null;
-  const alt = chart.getAttribute('aria-label') || '';  // the chart's alt text: its numbers
-  return alt + ' | ' + svg.textContent;
-}"""
+  return (chart.getAttribute('aria-label') || '') + ' | ' + svg.textContent;
+}}"""
 
 # Where the sliders, charts, tables and metrics are: a page has settled when this stops changing
 # (on a phone the sliders are laid out, and charts take their final height, after the charts
@@ -288,7 +281,7 @@ def _press_the_main_control(page: Page, lesson, probe: Probe | None) -> list[str
     thumb = slider.get_by_role("slider").first
 
     def chart() -> str | None:
-        return slider.evaluate(DRIVEN_CHART)
+        return slider.evaluate(DRIVEN_CHART_TEXT)
 
     def check(stage: str, which: int) -> None:
         if page.locator('[data-testid="stException"]').count():
@@ -308,7 +301,7 @@ def _press_the_main_control(page: Page, lesson, probe: Probe | None) -> list[str
         return [*problems, f"the press: {error}"]
     try:
         page.wait_for_function(
-            f"([slider, old]) => ({DRIVEN_CHART})(slider) !== old",
+            f"([slider, old]) => ({DRIVEN_CHART_TEXT})(slider) !== old",
             arg=[slider.element_handle(), before_chart],
             timeout=10_000,
         )
