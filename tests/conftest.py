@@ -95,22 +95,32 @@ SHARED_DATABASE_FILES = ("test_store.py", "test_quiz_store.py", "test_store_limi
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that drives a real browser carries the `browser` marker (and reruns).
 
-    The files with browser tests run first, those with the most browser tests first of all
-    (the catalogue sweep: about 4 minutes), then the files with slow tests, then the rest,
-    each file in its own order: `make test`'s two workers each take the next file when done
-    with one (pytest_xdist_make_scheduler below), so the longest start first."""
+    The files run longest first, so that neither of `make test`'s two workers (each takes
+    the next file when done with one: pytest_xdist_make_scheduler below) is left with a long
+    one at the end: the files with a slow browser test (the catalogue sweep, about 4 minutes;
+    the session-memory test, a minute mostly spent waiting), then the other files with
+    browser tests, those with the most first, then the files with slow tests, then the rest,
+    each file in its own order."""
     browser_tests: dict[Path, int] = {}
     slow: set[Path] = set()
+    slow_browser: set[Path] = set()
     for item in items:
         browser_tests.setdefault(item.path, 0)
+        is_slow = item.get_closest_marker("slow") is not None
         if {"page", "browser"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.flaky(reruns=BROWSER_RERUNS, reruns_delay=1))
             browser_tests[item.path] += 1
-        if item.get_closest_marker("slow"):
+            if is_slow:
+                slow_browser.add(item.path)
+        if is_slow:
             slow.add(item.path)
     items.sort(  # stable: each file keeps its order
-        key=lambda item: (-browser_tests[item.path], item.path not in slow)
+        key=lambda item: (
+            item.path not in slow_browser,
+            -browser_tests[item.path],
+            item.path not in slow,
+        )
     )
 
 
@@ -121,6 +131,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
     groups nothing under pytest 9.2: it renames `item._nodeid`, which pytest 9 no longer
     reads, so one file's tests ran on both workers.)"""
     from xdist.scheduler import LoadScopeScheduling
+
+    # Take the files in the order above, not (xdist's default) the files with the most tests
+    # first: that started the 2,542 quick bad-input tests first and the sweep a minute late.
+    config.option.loadscopereorder = False
 
     class FileScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
@@ -252,8 +266,7 @@ def page(_one_tab: BrowserContext, browser_context_args: dict) -> Iterator[Page]
     tab = tabs[0] if tabs else context.new_page()
     for other in tabs[1:]:
         other.close()
-    _leave(tab)
-    context.clear_cookies()
+    as_a_new_visitor(tab)
     context.clear_permissions()
     tab.set_viewport_size(browser_context_args["viewport"])
     yield tab
@@ -267,6 +280,15 @@ def _leave(tab: Page) -> None:
     if tab.url.startswith("http"):
         tab.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     tab.goto("about:blank")
+
+
+def as_a_new_visitor(tab: Page) -> None:
+    """The tab on about:blank with nothing of what its pages stored (cookies, local and
+    session storage): the next page it opens meets a browser it has never seen. Its
+    context's cache of the app's code is kept: a phone that joins opens no faster or slower
+    for it, and the app cannot tell."""
+    _leave(tab)
+    tab.context.clear_cookies()
 
 
 # The class survey's database for this test session (and every server it starts): never the

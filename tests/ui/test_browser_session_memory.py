@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser
 
 from bench.bench_upload import census_like
@@ -27,6 +28,7 @@ FILE_MB = 7.6
 BUDGET_MB = 50
 
 
+@pytest.mark.slow  # about 50 s, most of it waiting for sessions to expire
 def test_closed_sessions_give_their_upload_memory_back(browser: Browser, tmp_path: Path):
     extra = ("--server.disconnectedSessionTTL", str(SESSION_TTL_S))
     with serve_app_process(tmp_path, extra_args=extra) as (base_url, server):

@@ -334,6 +334,7 @@ def visits(browser: Browser, app_server: str):
 
 
 # --- laptop ------------------------------------------------------------------------------------
+@pytest.mark.slow  # the first of the sweep's tests: the laptop visit (about 100 s)
 def test_no_lesson_logs_a_vega_warning(visits) -> None:
     seen = visits("laptop")
     # A chart that failed to build logs nothing either: no exception box.
