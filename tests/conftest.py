@@ -270,9 +270,29 @@ def page(_one_tab: BrowserContext, browser_context_args: dict) -> Iterator[Page]
     context.clear_permissions()
     tab.set_viewport_size(browser_context_args["viewport"])
     yield tab
+    for other in context.pages:  # tabs the test opened: none goes on polling its server
+        if other is not tab:
+            other.close()
     if not tab.is_closed():
         tab.unroute_all(behavior="ignoreErrors")
         _leave(tab)  # its server may stop now: no reconnecting in the background
+
+
+@pytest.fixture
+def another_device(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Another browser (a phone, a second student, the projector beside a phone):
+    `another_device(viewport=...)` opens a tab in a context of its own, closed when the test
+    ends. A context left open keeps its page connected: a classroom page went on polling the
+    server every 2 s for the rest of the run (200 s of CPU in one make test)."""
+    contexts: list[BrowserContext] = []
+
+    def open_device(**context_args) -> Page:
+        contexts.append(browser.new_context(**context_args))
+        return contexts[-1].new_page()
+
+    yield open_device
+    for context in contexts:
+        context.close()
 
 
 def _leave(tab: Page) -> None:

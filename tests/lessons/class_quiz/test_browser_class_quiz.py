@@ -5,8 +5,10 @@ and its buttons above the fold, answer; the projector counts 3, "V" reveals the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from browser_helpers import (
     assert_no_exception,
@@ -36,7 +38,9 @@ def pick_laplace(page: Page) -> None:
     page.keyboard.press("Escape")
 
 
-def test_a_lecturer_and_three_phones(page: Page, browser: Browser, app_server: str) -> None:
+def test_a_lecturer_and_three_phones(
+    page: Page, another_device: Callable[..., Page], app_server: str
+) -> None:
     page.set_viewport_size({"width": 1280, "height": 720})
     open_page(page, app_server, URL_PATH)
     assert_no_exception(page)
@@ -50,7 +54,7 @@ def test_a_lecturer_and_three_phones(page: Page, browser: Browser, app_server: s
 
     phones = []
     for _ in range(3):
-        phone = browser.new_context(viewport=PHONE).new_page()
+        phone = another_device(viewport=PHONE)
         open_page(phone, app_server, f"{URL_PATH}?join={code}")
         expect(phone.get_by_text("Waiting for your lecturer")).to_be_visible()
         phones.append(phone)
@@ -83,12 +87,12 @@ PROJECTOR = {"width": 1280, "height": 720}
 
 @pytest.mark.parametrize("private", [False, True], ids=["normal", "private"])
 def test_the_quiz_projector_opens_at_its_top_after_create(
-    browser: Browser, app_server: str, private: bool
+    page: Page, app_server: str, private: bool
 ) -> None:
     """Finding: in presenter mode at 1280×720, "Create quiz" left the projector scrolled
     to 754 of 1,474 px, the join code, QR code and Start out of view. Now it opens at the
     top with all three, and the join link on one line (it wrapped mid-port), on one screen."""
-    page = browser.new_context(viewport=PROJECTOR).new_page()
+    page.set_viewport_size(PROJECTOR)
     open_page(page, app_server, f"{URL_PATH}?present=true")
     pick_laplace(page)
     if private:
@@ -116,7 +120,7 @@ def test_the_quiz_projector_opens_at_its_top_after_create(
     assert_no_exception(page)
 
 
-def test_the_summary_shows_its_numbers_on_the_projector(browser: Browser, app_server: str) -> None:
+def test_the_summary_shows_its_numbers_on_the_projector(page: Page, app_server: str) -> None:
     """Finding: at 1280×720 the summary's correct, share correct and (private) 95% interval
     columns were pushed off the right edge by the prompt column. The numbers come first, the
     prompt last; every number's header is on screen."""
@@ -130,7 +134,7 @@ def test_the_summary_shows_its_numbers_on_the_projector(browser: Browser, app_se
     quizzes.show(created.quiz.id, created.admin_key, 0)
     quizzes.submit(created.quiz.id, 0, survey.new_session_token(), 1)
     quizzes.show(created.quiz.id, created.admin_key, 2)  # the summary
-    page = browser.new_context(viewport=PROJECTOR).new_page()
+    page.set_viewport_size(PROJECTOR)
     open_page(
         page,
         app_server,

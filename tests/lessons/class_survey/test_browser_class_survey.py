@@ -5,7 +5,9 @@ key on student pages."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser, Page, expect
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
 
 from browser_helpers import (
     assert_no_exception,
@@ -24,8 +26,8 @@ PHONE = {"width": 390, "height": 844}
 LIVE_TIMEOUT_MS = 15_000  # the projector refreshes every 2 s
 
 
-def open_student(browser: Browser, base_url: str, code: str) -> Page:
-    student = browser.new_context(viewport=PHONE).new_page()
+def open_student(another_device: Callable[..., Page], base_url: str, code: str) -> Page:
+    student = another_device(viewport=PHONE)
     open_page(student, base_url, f"{URL_PATH}?join={code}")
     assert_no_exception(student)
     expect(student.get_by_text("never asks for your true answer")).to_be_visible()
@@ -39,7 +41,7 @@ def open_lecturer(page: Page, base_url: str) -> None:
 
 
 def test_two_students_answer_and_the_projector_counts_them(
-    page: Page, browser: Browser, app_server: str
+    page: Page, another_device: Callable[..., Page], app_server: str
 ) -> None:
     open_lecturer(page, app_server)
     question = page.get_by_label("Your yes/no question")
@@ -61,7 +63,7 @@ def test_two_students_answer_and_the_projector_counts_them(
 
     students = []
     for answer in ("Yes", "No"):
-        student = open_student(browser, app_server, code)
+        student = open_student(another_device, app_server, code)
         with expect_rerun(student):
             student.get_by_role("button", name=answer, exact=True).click()
         expect(student.get_by_text("Your reported answer is in")).to_be_visible()
@@ -84,7 +86,7 @@ def test_two_students_answer_and_the_projector_counts_them(
     expect(metric(page, "Reported yes")).to_contain_text("50%", timeout=LIVE_TIMEOUT_MS)
 
     # A third student opens the join page while the survey is open …
-    late = open_student(browser, app_server, code)
+    late = open_student(another_device, app_server, code)
     # … the lecturer closes it …
     page.get_by_role("button", name="Close survey").click()
     expect(page.get_by_role("button", name="Reopen survey")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
@@ -107,7 +109,7 @@ def test_two_students_answer_and_the_projector_counts_them(
 
 
 def test_the_lecturer_gets_the_survey_back_and_a_browser_answers_once(
-    page: Page, browser: Browser, app_server: str
+    page: Page, another_device: Callable[..., Page], app_server: str
 ) -> None:
     """Issue 11, items 4 and 5, with real cookies: the lecturer's survey survives another
     lesson, a reload and a new tab of the same browser; a student's new tab cannot answer
@@ -138,7 +140,7 @@ def test_the_lecturer_gets_the_survey_back_and_a_browser_answers_once(
     tab.close()
 
     # A student answers, then opens the join link again in a new tab of the same browser.
-    student = open_student(browser, app_server, code)
+    student = open_student(another_device, app_server, code)
     with expect_rerun(student):
         student.get_by_role("button", name="Yes", exact=True).click()
     expect(student.get_by_text("Your reported answer is in")).to_be_visible()
@@ -148,7 +150,7 @@ def test_the_lecturer_gets_the_survey_back_and_a_browser_answers_once(
     expect(again.get_by_text("already answered")).to_be_visible()
     expect(again.get_by_role("button", name="Yes", exact=True)).to_have_count(0)
     # Another browser (a private window, another phone) may answer.
-    other = open_student(browser, app_server, code)
+    other = open_student(another_device, app_server, code)
     with expect_rerun(other):
         other.get_by_role("button", name="No", exact=True).click()
     expect(other.get_by_text("Your reported answer is in")).to_be_visible()
@@ -184,12 +186,12 @@ ROTATE_ME = """(code) => {
 
 
 def test_rotating_the_address_in_one_tab_answers_once(
-    page: Page, browser: Browser, app_server: str
+    page: Page, another_device: Callable[..., Page], app_server: str
 ) -> None:
     """Issue 37, finding 1, as it was found: in one tab, pushState a new `me=` and tap Yes,
     ten times. It gave 10 extra answers while "devices joined" stayed at 3. Now: one."""
     code = _create_survey(page, app_server)
-    student = open_student(browser, app_server, code)
+    student = open_student(another_device, app_server, code)
     with expect_rerun(student):
         student.get_by_role("button", name="Yes", exact=True).click()
     expect(student.get_by_text("Your reported answer is in")).to_be_visible()
@@ -210,19 +212,19 @@ def test_rotating_the_address_in_one_tab_answers_once(
 
 
 def test_a_forwarded_address_lets_a_friend_answer_and_the_sender_stays_answered(
-    page: Page, browser: Browser, app_server: str
+    page: Page, another_device: Callable[..., Page], app_server: str
 ) -> None:
     """Finding 2: the student's address, opened in a fresh browser, said "already in" and
     gave that browser the first student's cookie. Now the friend answers in their own right
     and a reload of the sender's page still says it has answered."""
     code = _create_survey(page, app_server)
-    sender = open_student(browser, app_server, code)
+    sender = open_student(another_device, app_server, code)
     with expect_rerun(sender):
         sender.get_by_role("button", name="Yes", exact=True).click()
     expect(sender.get_by_text("Your reported answer is in")).to_be_visible()
     forwarded = sender.url
     sender_cookie = {c["name"]: c["value"] for c in sender.context.cookies()}["pp_survey_me"]
-    friend = browser.new_context(viewport=PHONE).new_page()
+    friend = another_device(viewport=PHONE)
     friend.goto(forwarded)
     wait_for_run(friend)
     with expect_rerun(friend):
@@ -244,7 +246,7 @@ def test_a_forwarded_address_lets_a_friend_answer_and_the_sender_stays_answered(
 PROJECTOR = {"width": 1280, "height": 720}
 
 
-def test_the_projector_fits_one_screen_right_after_create(browser: Browser, app_server: str):
+def test_the_projector_fits_one_screen_right_after_create(page: Page, app_server: str):
     """Issue 27, item 4: after "Create survey" the page stayed scrolled to the bottom, and at
     1280×720 in presenter mode the QR code was cut and the results chart below the fold. Now
     the projector opens at its top, and the join code, the QR code, the join link, the four
@@ -253,7 +255,7 @@ def test_the_projector_fits_one_screen_right_after_create(browser: Browser, app_
     from lessons.class_survey import model
     from survey import security
 
-    page = browser.new_context(viewport=PROJECTOR).new_page()
+    page.set_viewport_size(PROJECTOR)
     open_page(page, app_server, f"{URL_PATH}?present=true")
     code = create_from_the_bottom(page, "Create survey", URL_PATH)
     store = survey.SurveyStore(model.database_url())
@@ -286,15 +288,16 @@ def _within_screen(locator, height: int) -> None:
 
 
 def test_a_phone_shows_only_the_question_its_buttons_and_the_confirmation(
-    browser: Browser, app_server: str
+    page: Page, another_device: Callable[..., Page], app_server: str
 ):
     """Issue 27, item 5: at 390×844 the Yes/No buttons sat at y = 960, "your answer is in"
     mid-page, and the page showed the course menu and a "Previous:" link. A student arriving
     by QR code now sees the question, the buttons and then the confirmation above the fold,
     and nothing of the course around them."""
-    lecturer = browser.new_context(viewport=PROJECTOR).new_page()
+    lecturer = page
+    lecturer.set_viewport_size(PROJECTOR)
     code = _create_survey(lecturer, app_server)
-    student = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+    student = another_device(viewport=PHONE, is_mobile=True, has_touch=True)
     open_page(student, app_server, f"{URL_PATH}?join={code}")
     assert_no_exception(student)
     expect(student.get_by_test_id("stSidebar")).to_have_count(0)
