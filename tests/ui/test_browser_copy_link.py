@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
 
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Page, expect
 
 from browser_helpers import (
     assert_no_exception,
@@ -18,15 +18,16 @@ from browser_helpers import (
 )
 
 
-def test_copy_link_copies_the_current_view_and_it_reopens_it(browser: Browser, app_server: str):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_server)
-    page = context.new_page()
+def test_copy_link_copies_the_current_view_and_it_reopens_it(page: Page, app_server: str):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_server)
     open_page(page, app_server, lesson_url("laplace/page.py") + "?seed=77")
     with expect_rerun(page):
         move_slider_with_keyboard(page, "Privacy loss ε", "ArrowRight", times=2)
     button = open_classroom(page).get_by_role("button", name="Copy link to this view")
     expect(button).to_be_visible()
+    # The button is drawn before its script runs; on a busy machine a click in between was
+    # lost (the page had no "Link copied" to show). A student's click that early is not.
+    expect(button).to_have_attribute("data-ready", "1")
     button.click()
     expect(page.get_by_role("button", name="✓ Link copied")).to_be_visible()
     copied = page.evaluate("navigator.clipboard.readText()")
@@ -34,10 +35,9 @@ def test_copy_link_copies_the_current_view_and_it_reopens_it(browser: Browser, a
     assert params["seed"] == ["77"]
     assert params["lap_eps"] == ["2"]  # the default 1, two steps right: 1.5, 2
     assert copied == page.url
-    other = context.new_page()
+    other = page.context.new_page()  # a new tab of the same browser
     other.goto(copied)
     wait_for_run(other)
     assert_no_exception(other)
     expect(other.get_by_text("Scale b = 1/ε", exact=True)).to_be_visible()
     assert parse_qs(urlparse(other.url).query)["lap_eps"] == ["2"]
-    context.close()
