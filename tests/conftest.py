@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import os
 import socket
 import sqlite3
@@ -95,12 +96,13 @@ SHARED_DATABASE_FILES = ("test_store.py", "test_quiz_store.py", "test_store_limi
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test that drives a real browser carries the `browser` marker (and reruns).
 
-    The files run longest first, so that neither of `make test`'s two workers (each takes
-    the next file when done with one: pytest_xdist_make_scheduler below) is left with a long
-    one at the end: the files with a slow browser test (the catalogue sweep, about 4 minutes;
-    the session-memory test, a minute mostly spent waiting), then the other files with
-    browser tests, those with the most first, then the files with slow tests, then the rest,
-    each file in its own order."""
+    The order of the files (each keeps its own order) is what `make test`'s two workers take
+    them in, each the next file when done with one (pytest_xdist_make_scheduler below):
+    long ones first, so that neither worker is left with one at the end, and a file with
+    browser tests next to one without, so that two Chromiums rarely draw at once. First the
+    files with a slow browser test (the catalogue sweep, about 3 minutes; the session-memory
+    test, a minute mostly spent waiting), then, turn about, a file without browser tests
+    (the slow ones first) and one with (those with the most first)."""
     browser_tests: dict[Path, int] = {}
     slow: set[Path] = set()
     slow_browser: set[Path] = set()
@@ -115,13 +117,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
                 slow_browser.add(item.path)
         if is_slow:
             slow.add(item.path)
-    items.sort(  # stable: each file keeps its order
-        key=lambda item: (
-            item.path not in slow_browser,
-            -browser_tests[item.path],
-            item.path not in slow,
-        )
+    files = list(browser_tests)  # in collection order
+    first = [path for path in files if path in slow_browser]
+    with_browser = sorted(
+        (path for path in files if browser_tests[path] and path not in slow_browser),
+        key=lambda path: -browser_tests[path],
     )
+    without = sorted(
+        (path for path in files if not browser_tests[path]), key=lambda path: path not in slow
+    )
+    turns = [*first]
+    for pair in itertools.zip_longest(without, with_browser):
+        turns.extend(path for path in pair if path is not None)
+    position = {path: i for i, path in enumerate(turns)}
+    items.sort(key=lambda item: position[item.path])  # stable: each file keeps its order
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log):
