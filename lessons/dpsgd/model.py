@@ -22,6 +22,7 @@ import pyarrow as pa
 
 import dp
 from data.upload import MAX_CATEGORIES, Condition
+from lessons.private_ml import model as private_ml
 from ui import datasets, text, work
 
 CATEGORICAL = ("Sex", "Race", "MaritalStatus", "Relationship", "Education", "Occupation",
@@ -195,8 +196,6 @@ MODELS = ("DP-SGD", "non-private", "trained on RR data (previous lesson)")
 def accuracy_curve() -> pd.DataFrame:
     """Test accuracy against ε: DP-SGD (mean of SEEDS trainings, ± 1 standard error), the
     non-private model, and the previous lesson's model trained on randomized-response data."""
-    from lessons.private_ml import model as private_ml
-
     d = data()
     rows = []
     base = accuracy(non_private(), d.x_test, d.y_test)

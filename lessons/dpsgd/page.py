@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lessons.catalogue import LESSONS
+from lessons.catalogue import by_folder
 from lessons.dpsgd import charts, model, snippets
 from ui import classroom, controls, datasets, downloads, notebook, quiz, text, userdata, work
 
@@ -172,7 +172,7 @@ def accuracy_against_epsilon() -> None:
 
 
 accuracy_against_epsilon()
-previous = next(lesson for lesson in LESSONS if lesson.folder == "private_ml")
+previous = by_folder("private_ml")
 controls.page_link(previous.path, label=f"Back to {previous.title}", icon=previous.icon)
 
 # --- 4. The accountant ---------------------------------------------------------------------------
@@ -242,7 +242,7 @@ st.markdown(
 
 # --- 5. Attack the model -------------------------------------------------------------------------
 st.header("5. Attack the model")
-membership = next(lesson for lesson in LESSONS if lesson.folder == "membership")
+membership = by_folder("membership")
 
 
 def _run_attack() -> None:
