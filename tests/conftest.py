@@ -269,7 +269,7 @@ def page(_one_tab: BrowserContext, browser_context_args: dict) -> Iterator[Page]
     A new tab starts Streamlit's front end from nothing: 4.0 s of CPU to open a lesson in a
     new context against 1.7 s in a tab that has opened one before (measured, the definition
     page, five loads each), for each of the ~40 tests that use this fixture. A test that
-    needs a browser of its own (a second student, a phone) makes a context of its own."""
+    needs a second browser at once (another student, a phone) takes `another_device`."""
     context = _one_tab
     tabs = context.pages
     tab = tabs[0] if tabs else context.new_page()

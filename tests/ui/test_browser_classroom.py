@@ -4,9 +4,10 @@ presenter mode (?present=true) enlarges the lesson, an invalid link setting is e
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from browser_helpers import (
@@ -37,15 +38,15 @@ def metric_numbers(page: Page) -> list[str]:
     return [metric_value(page, label).inner_text() for label in METRICS]
 
 
-def open_in_new_context(browser: Browser, url: str) -> Page:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
+def open_in_another_browser(another_device: Callable[..., Page], url: str) -> Page:
+    """The copied link `url`, opened in another browser (another student's)."""
+    page = another_device(viewport={"width": 1280, "height": 800})
     base, _, rest = url.partition(f"/{LAPLACE}")
     open_page(page, base, f"{LAPLACE}{rest}")
     return page
 
 
-def test_a_copied_link_reproduces_seed_slider_and_numbers(page: Page, app_server, browser):
+def test_a_copied_link_reproduces_seed_slider_and_numbers(page: Page, app_server, another_device):
     open_page(page, app_server, LAPLACE)
     enter_seed(page, "4242")
     move_slider_with_keyboard(page, EPSILON_LABEL, "ArrowLeft", times=2)
@@ -55,23 +56,21 @@ def test_a_copied_link_reproduces_seed_slider_and_numbers(page: Page, app_server
     assert params.get("seed") == ["4242"], page.url
     assert params.get("lap_eps") == ["0.5"], page.url  # the ε slider is bound (key lap_eps)
 
-    other = open_in_new_context(browser, page.url)
+    other = open_in_another_browser(another_device, page.url)
     assert_no_exception(other)
     assert slider_value(other, EPSILON_LABEL) == before_value
     assert metric_numbers(other) == before_numbers
     assert other.locator(CLASSROOM_SEED).input_value() == "4242"  # (the first input is the upload)
-    other.context.close()
 
 
-def test_the_seed_alone_round_trips(page: Page, app_server, browser):
+def test_the_seed_alone_round_trips(page: Page, app_server, another_device):
     open_page(page, app_server, LAPLACE)
     enter_seed(page, "31337")
     assert link_params(page).get("seed") == ["31337"]
-    other = open_in_new_context(browser, page.url)
+    other = open_in_another_browser(another_device, page.url)
     other_seed = other.locator(CLASSROOM_SEED)
     expect(other_seed).to_have_value("31337")
     assert_no_exception(other)
-    other.context.close()
 
 
 def title_font_px(page: Page) -> float:
@@ -136,14 +135,15 @@ def test_presenter_mode_collapses_the_sidebar_and_it_can_be_reopened(page: Page,
     [{"width": 1280, "height": 720}, {"width": 1280, "height": 800}, {"width": 390, "height": 844}],
     ids=["720p-presenter", "desk", "phone"],
 )
-def test_the_presenter_toggle_and_the_seed_are_on_the_first_screen(browser, app_server, viewport):
+def test_the_presenter_toggle_and_the_seed_are_on_the_first_screen(
+    page: Page, app_server, viewport
+):
     """Issue 48, item 22: the presenter toggle sat at y = 1,637 px, below the 25-link menu
     in a 720 px sidebar. The classroom panel is the first thing atop every page (in the
     header strip on a wide screen): one click shows the toggle and the seed, on screen,
     whether or not presenter mode is on, and however far the page is scrolled."""
     present = "?present=true" if viewport["height"] == 720 else ""
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
+    page.set_viewport_size(viewport)
     open_page(page, app_server, f"{LAPLACE}{present}")
     page.mouse.wheel(0, 1500)  # a lecturer halfway down the page
     panel = open_classroom(page)
@@ -153,7 +153,6 @@ def test_the_presenter_toggle_and_the_seed_are_on_the_first_screen(browser, app_
         assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
         assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box
     assert_no_exception(page)
-    context.close()
 
 
 def test_an_invalid_link_setting_is_explained_not_an_error(page: Page, app_server):

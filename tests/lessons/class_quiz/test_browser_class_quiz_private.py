@@ -1,5 +1,6 @@
 """Private mode's promise, checked on the wire: a phone randomizes in the browser and sends
-only the randomized option. Phones (fresh browser contexts) tap a private question; every
+only the randomized option. Phones (one tab, each time as a browser the app has never seen:
+no cookie, no stored data, a new session) tap a private question; every
 WebSocket frame a phone sends from its tap to "Your answer is in" is recorded. Two taps with
 different true choices and the same randomized answer must send identical bytes
 (non-interference), for every (choice, sent) pair. A phone also asks every 2 s which question
