@@ -48,7 +48,7 @@ from .definition import (
     likelihood_ratio_bound,
     posterior_bound,
 )
-from .dpsgd import clip_rows, dpsgd_epsilon, dpsgd_noise_multiplier
+from .dpsgd import clip_rows, dpsgd_epsilon, dpsgd_noise_multiplier, dpsgd_step
 from .gaussian import (
     advanced_composition,
     advanced_composition_linear_from,
@@ -211,6 +211,7 @@ __all__ = [
     "clip_rows",
     "dpsgd_epsilon",
     "dpsgd_noise_multiplier",
+    "dpsgd_step",
     "clamped_median",
     "median_distance_to_instability",
     "median_local_sensitivity",

@@ -7,6 +7,9 @@ coordinate, divide by the expected batch size. Under add/remove neighbours one p
 the clipped sum by at most C in L2 norm, so each step is the subsampled Gaussian mechanism
 with noise multiplier σ.
 
+`dpsgd_step` is that step, written once: the lesson's trainer, its two-arrow picture and its
+notebook snippet all call it.
+
 Accounting is never written by hand here: `dpsgd_epsilon` composes
 SelfComposedDpEvent(PoissonSampledDpEvent(q, GaussianDpEvent(σ)), steps) with Google's
 `dp_accounting` — its PLDAccountant (privacy loss distributions, tight; default settings)
@@ -22,12 +25,13 @@ import math
 
 import numpy as np
 
-from ._validate import check_epsilon, check_finite_array, check_integer, check_real
+from ._validate import as_rng, check_epsilon, check_finite_array, check_integer, check_real
 from .gaussian import check_delta
 
 ACCOUNTANTS = ("pld", "rdp")
 RELATIVE_TOLERANCE = 1e-3  # of dpsgd_noise_multiplier's σ
 MAX_NOISE_MULTIPLIER = 1e4  # the search gives up beyond this σ
+SMALLEST_NOISE_MULTIPLIER = 1e-3  # the search stops halving σ here
 
 
 def clip_rows(matrix, clip_norm: float) -> np.ndarray:
@@ -42,6 +46,38 @@ def clip_rows(matrix, clip_norm: float) -> np.ndarray:
         return rows.copy()
     scale = np.minimum(1.0, c / np.where(norms > 0, norms, 1.0))
     return rows * scale[:, None]
+
+
+def dpsgd_step(
+    gradients,
+    clip_norm: float,
+    noise_multiplier: float,
+    *,
+    expected_batch_size: float = 1.0,
+    rng=None,
+) -> np.ndarray:
+    r"""One DP-SGD step's update direction (Abadi et al. 2016, Algorithm 1):
+    (Σᵢ clip(gᵢ, C) + N(0, σ²C²·I)) / B, where `gradients` holds one row per example of
+    the batch (zero rows allowed: an empty Poisson batch), C = `clip_norm`, σ =
+    `noise_multiplier` and B = `expected_batch_size` (q·n under Poisson sampling, public;
+    dividing by the batch's own size would read it). B = 1 gives the noisy sum itself.
+    σ = 0 draws nothing (plain clipped gradient descent); C = inf (no clipping) only with
+    σ = 0, since the noise σ·C would be infinite. One draw rng.normal(0, σC, size=d)."""
+    rows = check_finite_array("gradients", gradients, allow_empty=True)
+    if rows.ndim != 2:
+        raise ValueError(f"gradients must be 2-D (one row per example), got shape {rows.shape}")
+    c = check_real("clip_norm", clip_norm, low=0.0, low_open=True, allow_inf=True)
+    sigma = check_real("noise_multiplier", noise_multiplier, low=0.0)
+    batch = check_real("expected_batch_size", expected_batch_size, low=0.0, low_open=True)
+    if math.isinf(c) and sigma > 0:
+        raise ValueError(
+            "clip_norm must be finite when noise_multiplier > 0 (the noise is σ·clip_norm)"
+        )
+    generator = as_rng(rng)
+    total = clip_rows(rows, c).sum(axis=0) if len(rows) else np.zeros(rows.shape[1])
+    if sigma > 0:
+        total = total + generator.normal(0.0, sigma * c, size=total.size)
+    return total / batch
 
 
 def _check_accounting(sample_rate, steps, delta, accountant) -> tuple[float, int, float, str]:
@@ -61,19 +97,23 @@ def _drop_unconverged_orders(record: logging.LogRecord) -> bool:
     return "failed to converge" not in record.getMessage()
 
 
-def _epsilon(sigma: float, q: float, steps: int, delta: float, accountant: str) -> float:
-    import dp_accounting  # a runtime dependency; imported when accounting is first asked for
-    from dp_accounting import pld, rdp
+def _event(sigma: float, q: float, steps: int):
+    import dp_accounting  # a runtime dependency, imported when accounting is first asked for
 
     absl_log = logging.getLogger("absl")
     if _drop_unconverged_orders not in absl_log.filters:
         absl_log.addFilter(_drop_unconverged_orders)
 
-    event = dp_accounting.SelfComposedDpEvent(
+    return dp_accounting.SelfComposedDpEvent(
         dp_accounting.PoissonSampledDpEvent(q, dp_accounting.GaussianDpEvent(sigma)), steps
     )
+
+
+def _epsilon(sigma: float, q: float, steps: int, delta: float, accountant: str) -> float:
+    from dp_accounting import pld, rdp
+
     accounting = pld.PLDAccountant() if accountant == "pld" else rdp.RdpAccountant()
-    accounting.compose(event)
+    accounting.compose(_event(sigma, q, steps))
     return float(accounting.get_epsilon(delta))
 
 
@@ -93,29 +133,38 @@ def dpsgd_noise_multiplier(
 ) -> float:
     r"""The smallest σ with dpsgd_epsilon(σ, …) ≤ epsilon, to relative tolerance 1e-3: the
     returned σ always meets the target (never over it), and σ·(1 − 1e-3) would not.
-    Bisection on σ (ε falls as σ grows); a target no σ up to 10⁴ reaches raises."""
+    dp_accounting's own calibration (`calibrate_dp_mechanism`: Brent's method on ε(σ) − ε,
+    with its guarantee that the answer meets the target) in a bracket found by doubling or
+    halving σ from 1; a target that no σ up to 10⁴ reaches raises."""
     target = check_epsilon(epsilon)
     q, n_steps, d, name = _check_accounting(sample_rate, steps, delta, accountant)
+    from dp_accounting import mechanism_calibration, pld, rdp
 
     def meets(sigma: float) -> bool:
         return _epsilon(sigma, q, n_steps, d, name) <= target
 
-    low, high = 0.5, 1.0
+    # a bracket for the search, ε(low) > target ≥ ε(high) with high = 2·low: doubling σ from 1
+    # (up to 10⁴, else no σ reaches the target), or halving it (down to 10⁻³, which then is
+    # close enough: such a target is met with almost no noise)
+    low = high = 1.0
     while not meets(high):
-        low, high = high, high * 2.0
+        low, high = high, 2.0 * high
         if high > MAX_NOISE_MULTIPLIER:
             raise ValueError(
                 f"epsilon = {target:g} is not reached by any noise multiplier up to "
                 f"{MAX_NOISE_MULTIPLIER:g} at this sample rate, steps and delta"
             )
-    while meets(low):  # the bracket's low end must miss the target
+    while meets(low):
         high, low = low, low / 2.0
-        if low < 1e-3:
+        if low < SMALLEST_NOISE_MULTIPLIER:
             return high
-    while high - low > RELATIVE_TOLERANCE * high:
-        middle = math.sqrt(low * high)
-        if meets(middle):
-            high = middle
-        else:
-            low = middle
-    return high
+    sigma = mechanism_calibration.calibrate_dp_mechanism(
+        pld.PLDAccountant if name == "pld" else rdp.RdpAccountant,
+        lambda s: _event(s, q, n_steps),
+        target,
+        d,
+        mechanism_calibration.ExplicitBracketInterval(low, high),
+        # |σ − σ*| ≤ tol < 1e-3·σ*: σ·(1 − 1e-3) lies below σ*, where the target is missed
+        tol=RELATIVE_TOLERANCE * low / 2.0,
+    )
+    return float(sigma)

@@ -22,6 +22,7 @@ import pyarrow as pa
 
 import dp
 from data.upload import MAX_CATEGORIES, Condition
+from lessons.dpsgd import tables
 from lessons.private_ml import model as private_ml
 from ui import datasets, text, work
 
@@ -121,9 +122,9 @@ def train(
     x: np.ndarray | None = None,
     y: np.ndarray | None = None,
 ) -> np.ndarray:
-    """DP-SGD (Abadi et al. 2016): each step draws a batch by Poisson sampling at rate q,
-    clips every example's gradient to norm C (dp.clip_rows), sums them, adds N(0, σ²C²) to
-    each coordinate, divides by the expected batch size q·n and steps. Steps = epochs / q.
+    """DP-SGD (Abadi et al. 2016): each step draws a batch by Poisson sampling at rate q and
+    moves by dp.dpsgd_step (every example's gradient clipped to norm C, summed, N(0, σ²C²)
+    added to each coordinate, divided by the expected batch size q·n). Steps = epochs / q.
     With σ = 0, C = ∞ and q = 1 it is plain gradient descent."""
     if x is None or y is None:
         d = data()
@@ -132,18 +133,12 @@ def train(
     n = len(y)
     weights = np.zeros(x.shape[1] + 1)
     steps = max(1, round(epochs / sample_rate))
-    expected = sample_rate * n
     for _ in range(steps):
         batch = rng.random(n) < sample_rate if sample_rate < 1 else np.ones(n, dtype=bool)
-        grads = (
-            dp.clip_rows(per_example_gradients(weights, x[batch], y[batch]), clip)
-            if batch.any()
-            else np.zeros((0, weights.size))
+        grads = per_example_gradients(weights, x[batch], y[batch])
+        weights = weights - learning_rate * dp.dpsgd_step(
+            grads, clip, noise_multiplier, expected_batch_size=sample_rate * n, rng=rng
         )
-        total = grads.sum(axis=0)
-        if noise_multiplier > 0:
-            total = total + rng.normal(0.0, noise_multiplier * clip, size=weights.size)
-        weights = weights - learning_rate * total / expected
     return weights
 
 
@@ -160,17 +155,9 @@ def steps() -> int:
     return round(EPOCHS / SAMPLE_RATE)
 
 
-# σ for each ε of the curve: dp.dpsgd_noise_multiplier(ε, q = 0.01, 300 steps, δ = 1e-5,
-# accountant="rdp"), written down because the search takes ~5 s of the first visit; the
-# lesson's tests recompute every value with dp-accounting (test_the_noise_table_is_the_accountants).
-NOISE_TABLE: dict[float, float] = {
-    0.01: 48.75309403753077,
-    0.03: 19.001572032429877,
-    0.1: 6.036657710373692,
-    0.3: 2.3527939833005624,
-    1.0: 1.1716288512526774,
-    10.0: 0.5075016348954062,
-}
+# σ for each ε of the curve (q = 0.01, 300 steps, δ = 1e-5, RDP): tables.py, written by
+# make_tables.py because the search takes ~5 s of a first visit; the tests recompute it.
+NOISE_TABLE: dict[float, float] = tables.NOISE
 
 
 def noise_for(epsilon: float) -> float:
@@ -261,7 +248,7 @@ def step_frame(clip: float, sigma: float, seed: int) -> pd.DataFrame:
     grads, _ = step_people()
     clipped = dp.clip_rows(grads, clip)
     total = clipped.sum(axis=0)
-    noisy = total + np.random.default_rng(seed).normal(0.0, sigma * clip, size=2)
+    noisy = dp.dpsgd_step(grads, clip, sigma, rng=np.random.default_rng(seed))  # B = 1: the sum
     rows = [("gradient", i, g[0], g[1]) for i, g in enumerate(grads)]
     rows += [("clipped", i, g[0], g[1]) for i, g in enumerate(clipped)]
     rows += [("sum of clipped", 0, total[0], total[1]), ("sum + noise", 0, noisy[0], noisy[1])]
@@ -336,20 +323,9 @@ ACCOUNTANT_SIGMAS: tuple[float, ...] = (0.7, 1.1, 2.0)
 DEFAULT_ACCOUNTANT_SIGMA = 1.1
 
 
-# ε at q = 0.01, δ = 1e-5 from dp.dpsgd_epsilon (PLD, then RDP), for each σ and number of
-# steps: written down because the PLD accountant takes ~0.5 s a point; the lesson's tests
-# recompute every value with dp-accounting (test_the_accountant_chart_is_dp_accounting).
-ACCOUNTANT_TABLE: dict[tuple[float, int], tuple[float, float]] = {
-    (0.7, 30): (1.8711173096903928, 2.7195456390425377),
-    (0.7, 300): (3.0819875941981048, 3.8531607381272046),
-    (0.7, 3_000): (7.52702113196769, 8.44458367600736),
-    (1.1, 30): (0.3701998145768414, 0.8656355468176704),
-    (1.1, 300): (0.8576625119952348, 1.1497243584989687),
-    (1.1, 3_000): (2.675492542303887, 2.9331432318327186),
-    (2.0, 30): (0.1063028476673978, 0.21600728797665375),
-    (2.0, 300): (0.3313610454845063, 0.37203586797099353),
-    (2.0, 3_000): (1.1195732375931875, 1.2260226343043206),
-}
+# ε at q = 0.01, δ = 1e-5 by PLD and by RDP for each σ and number of steps: tables.py (the
+# PLD accountant takes ~0.5 s a point); the tests recompute every value.
+ACCOUNTANT_TABLE: dict[tuple[float, int], tuple[float, float]] = tables.ACCOUNTANT
 
 
 @datasets.cached(census_only=True, max_entries=len(ACCOUNTANT_SIGMAS))
@@ -375,8 +351,8 @@ ATTACK_EPOCHS = 2_000  # full-batch gradient descent, trained to (near) zero tra
 ATTACK_RATE = 0.1
 ATTACK_PRIVATE_EPOCHS = 200  # 2,000 steps
 ATTACK_EPSILONS: tuple[float, ...] = (1.0, 10.0)
-# σ at q = 0.1, 2,000 steps, δ = 1e-5 (RDP), recomputed by the tests as NOISE_TABLE is
-ATTACK_NOISE: dict[float, float] = {1.0: 18.1467668405086, 10.0: 2.495512166495555}
+# σ at q = 0.1, 2,000 steps, δ = 1e-5 (RDP): tables.py, as NOISE_TABLE
+ATTACK_NOISE: dict[float, float] = tables.ATTACK_NOISE
 ATTACK_SEED = 33
 FPR_TARGET = 0.01  # the ROC's marked false-positive rate
 

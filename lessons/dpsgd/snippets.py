@@ -19,12 +19,14 @@ TRAIN = Snippet(
         sigma = dp.dpsgd_noise_multiplier(epsilon, q, steps, delta, accountant="rdp")
         data = model.data()
         rng = np.random.default_rng(0)
+        n = len(data.y_train)
         weights = np.zeros(data.x_train.shape[1] + 1)
         for _ in range(steps):
-            batch = rng.random(len(data.y_train)) < q  # Poisson subsampling
+            batch = rng.random(n) < q  # Poisson subsampling
             grads = model.per_example_gradients(weights, data.x_train[batch], data.y_train[batch])
-            noisy = dp.clip_rows(grads, 1.0).sum(axis=0) + rng.normal(0, sigma, weights.size)
-            weights -= model.LEARNING_RATE * noisy / (q * len(data.y_train))
+            # clip each to norm 1, sum, add N(0, σ²), divide by the expected batch q·n
+            step = dp.dpsgd_step(grads, 1.0, sigma, expected_batch_size=q * n, rng=rng)
+            weights -= model.LEARNING_RATE * step
         frame = pd.DataFrame(
             {"epsilon": [epsilon], "sigma": [sigma],
              "test accuracy": [model.accuracy(weights, data.x_test, data.y_test)]}

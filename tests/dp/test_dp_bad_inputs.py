@@ -223,6 +223,16 @@ VALID = {
         dp.dpsgd_noise_multiplier,
         {"epsilon": 2.0, "sample_rate": 0.01, "steps": 100, "delta": 1e-5, "accountant": "rdp"},
     ),
+    "dpsgd_step": (
+        dp.dpsgd_step,
+        {
+            "gradients": [[3.0, 4.0], [0.5, 0.0]],
+            "clip_norm": 1.0,
+            "noise_multiplier": 1.0,
+            "expected_batch_size": 2.0,
+            "rng": 0,
+        },
+    ),
     "olh_parameters": (dp.olh_parameters, {"epsilon": 1.0}),
     "olh_perturb": (dp.olh_perturb, {"values": [0, 3, 4], "k": 5, "epsilon": 1.0, "rng": 0}),
     "olh_estimate": (
@@ -1021,6 +1031,30 @@ def build_cases():
     for value in (0.0, -1.0, INF, NAN):
         add("dpsgd_epsilon", {"noise_multiplier": value}, ValueError, "noise_multiplier",
             f"sigma={value!r}")  # fmt: skip
+    # one step: 2-D finite gradients, C > 0 (inf only without noise), σ >= 0, B > 0
+    add("dpsgd_step", {"gradients": [1.0, 2.0]}, ValueError, "gradients", "1-D")
+    add("dpsgd_step", {"gradients": [[1.0, NAN]]}, ValueError, "gradients", "nan")
+    add("dpsgd_step", {"gradients": [["a", "b"]]}, EITHER, "gradients", "strings")
+    for value in (0.0, -1.0, NAN):
+        add("dpsgd_step", {"clip_norm": value}, ValueError, "clip_norm", f"C={value!r}")
+    add("dpsgd_step", {"clip_norm": INF}, ValueError, "clip_norm", "C=inf with noise")
+    for value in (-1.0, INF, NAN):
+        add(
+            "dpsgd_step",
+            {"noise_multiplier": value},
+            ValueError,
+            "noise_multiplier",
+            f"σ={value!r}",
+        )
+    for value in (0.0, -2.0, INF, NAN):
+        add(
+            "dpsgd_step",
+            {"expected_batch_size": value},
+            ValueError,
+            "expected_batch_size",
+            f"B={value!r}",
+        )
+    add("dpsgd_step", {"rng": "seed"}, EITHER, "rng", "rng=str")
     # OLH and shuffling: values in [0, k), k >= 2, reports in [0, g), ε₀ within its bound
     add("olh_perturb", {"values": [0, 5]}, ValueError, "values", "v=k")
     add("olh_perturb", {"values": [0, -1]}, ValueError, "values", "negative")

@@ -30,6 +30,76 @@ def test_clip_rows_scales_long_rows_to_c_and_keeps_short_and_zero_rows():
     np.testing.assert_allclose(cos, 1.0)
 
 
+def test_a_step_without_noise_is_the_clipped_sum_over_the_expected_batch_and_draws_nothing():
+    g = np.array([[3.0, 4.0], [0.3, 0.4], [0.0, 0.0]])
+    rng = np.random.default_rng(5)
+    state = rng.bit_generator.state
+    step = dp.dpsgd_step(g, 1.0, 0.0, expected_batch_size=2.0, rng=rng)
+    np.testing.assert_allclose(step, [(0.6 + 0.3) / 2, (0.8 + 0.4) / 2])
+    assert rng.bit_generator.state == state  # σ = 0 draws nothing: plain clipped descent
+    np.testing.assert_array_equal(dp.dpsgd_step(g, math.inf, 0.0), g.sum(axis=0))  # C = ∞
+    # an empty Poisson batch: a zero sum, then only noise
+    np.testing.assert_array_equal(dp.dpsgd_step(np.zeros((0, 3)), 1.0, 0.0), np.zeros(3))
+
+
+def test_one_person_moves_the_noiseless_sum_by_at_most_c_in_l2():
+    """Add/remove neighbours: the sum of clipped gradients moves by at most C (the Gaussian
+    mechanism's L2 sensitivity); without clipping one long gradient moves it by its length."""
+    rng = np.random.default_rng(1)
+    batch = rng.normal(size=(50, 6)) * 3
+    outlier = np.full((1, 6), 40.0)  # length 98
+    with_them = np.vstack([batch, outlier])
+    for c in (0.5, 1.0, 4.0):
+        moved = dp.dpsgd_step(with_them, c, 0.0) - dp.dpsgd_step(batch, c, 0.0)
+        assert np.linalg.norm(moved) == pytest.approx(c)
+    unclipped = dp.dpsgd_step(with_them, math.inf, 0.0) - dp.dpsgd_step(batch, math.inf, 0.0)
+    assert np.linalg.norm(unclipped) == pytest.approx(np.linalg.norm(outlier))
+
+
+def test_the_steps_noise_is_normal_with_sd_sigma_c_over_the_expected_batch():
+    """20,000 coordinates of (step − clipped mean): KS against N(0, (σC/B)²), and a wrong
+    scale (σ/B, the noise without C) is rejected by the same test."""
+    from scipy import stats
+
+    g = np.array([[3.0, 4.0, 0.0, 1.0], [0.3, 0.4, 2.0, 0.0]])
+    sigma, c, b = 1.5, 2.0, 4.0
+    clean = dp.dpsgd_step(g, c, 0.0, expected_batch_size=b)
+    rng = np.random.default_rng(7)
+    noise = np.concatenate(
+        [dp.dpsgd_step(g, c, sigma, expected_batch_size=b, rng=rng) - clean for _ in range(5_000)]
+    )
+    assert stats.kstest(noise, "norm", args=(0.0, sigma * c / b)).pvalue > 1e-3
+    assert stats.kstest(noise, "norm", args=(0.0, sigma / b)).pvalue < 1e-6
+    # and seeded: the same rng gives the same step
+    again = dp.dpsgd_step(g, c, sigma, expected_batch_size=b, rng=np.random.default_rng(3))
+    np.testing.assert_array_equal(
+        again, dp.dpsgd_step(g, c, sigma, expected_batch_size=b, rng=np.random.default_rng(3))
+    )
+
+
+def test_the_noise_multiplier_is_dp_accountings_calibration():
+    """dpsgd_noise_multiplier is calibrate_dp_mechanism's answer (within its tolerance), not
+    a search of its own: the same σ as the library called directly on a wide bracket."""
+    from dp_accounting import (
+        GaussianDpEvent,
+        PoissonSampledDpEvent,
+        SelfComposedDpEvent,
+        mechanism_calibration,
+        rdp,
+    )
+
+    ours = dp.dpsgd_noise_multiplier(1.0, 0.01, 300, 1e-5, accountant="rdp")
+    direct = mechanism_calibration.calibrate_dp_mechanism(
+        rdp.RdpAccountant,
+        lambda s: SelfComposedDpEvent(PoissonSampledDpEvent(0.01, GaussianDpEvent(s)), 300),
+        1.0,
+        1e-5,
+        mechanism_calibration.ExplicitBracketInterval(0.1, 100.0),
+        tol=1e-7,
+    )
+    assert ours == pytest.approx(direct, rel=5e-4)
+
+
 def test_the_design_facts_reproduce():
     assert dp.dpsgd_epsilon(1.1, 0.01, 1000, 1e-5) == pytest.approx(1.515, abs=5e-4)
     assert dp.dpsgd_epsilon(1.1, 0.01, 1000, 1e-5, accountant="rdp") == pytest.approx(

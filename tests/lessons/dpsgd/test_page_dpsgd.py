@@ -29,7 +29,7 @@ from apptest_helpers import (
 )
 from data.census import load_census
 from data.upload import Condition
-from lessons.dpsgd import charts
+from lessons.dpsgd import charts, make_tables, tables
 from lessons.dpsgd import model as lesson
 from ui import datasets, text, userdata, work
 
@@ -67,15 +67,28 @@ def test_the_trainer_is_gradient_descent_at_sigma_0_and_c_infinite() -> None:
     assert weights[-1] == pytest.approx(reference.intercept_[0], abs=2e-3)
 
 
-def test_the_noise_table_is_the_accountants() -> None:
+def test_the_tables_are_the_accountants_and_what_make_tables_writes() -> None:
+    """tables.py is make_tables.py's output (its keys, in order, and its values recomputed
+    with dp-accounting now), and the model reads it; σ from dp.dpsgd_noise_multiplier."""
+    computed = make_tables.compute()
+    assert computed["NOISE"] == pytest.approx(lesson.NOISE_TABLE, rel=1e-9)
+    assert list(computed["NOISE"]) == list(lesson.EPSILONS) == list(tables.NOISE)
+    assert computed["ATTACK_NOISE"] == pytest.approx(lesson.ATTACK_NOISE, rel=1e-9)
+    assert list(tables.ATTACK_NOISE) == list(lesson.ATTACK_EPSILONS)
     for epsilon, sigma in lesson.NOISE_TABLE.items():
         assert dp.dpsgd_noise_multiplier(
             epsilon, lesson.SAMPLE_RATE, lesson.steps(), lesson.DELTA, accountant="rdp"
         ) == pytest.approx(sigma, rel=1e-9)
-    for epsilon, sigma in lesson.ATTACK_NOISE.items():
-        assert dp.dpsgd_noise_multiplier(
-            epsilon, lesson.ATTACK_RATE, lesson.attack_steps(), lesson.DELTA, accountant="rdp"
-        ) == pytest.approx(sigma, rel=1e-9)
+    assert list(computed["ACCOUNTANT"]) == list(lesson.ACCOUNTANT_TABLE)
+    for point, (pld, rdp) in lesson.ACCOUNTANT_TABLE.items():
+        assert computed["ACCOUNTANT"][point] == pytest.approx((pld, rdp), rel=1e-6)
+    # the file is the script's rendering of those numbers
+    written = {
+        "NOISE": tables.NOISE,
+        "ATTACK_NOISE": tables.ATTACK_NOISE,
+        "ACCOUNTANT": tables.ACCOUNTANT,
+    }
+    assert make_tables.render(written) == make_tables.TABLES.read_text(encoding="utf-8")
 
 
 def test_accuracy_rises_with_epsilon() -> None:
