@@ -8,6 +8,7 @@ labelled rule (`truth_rule_layers`)."""
 from __future__ import annotations
 
 import functools
+import math
 import re
 import textwrap
 
@@ -262,7 +263,7 @@ class Template:
 
 # A chart's title on one line is cut with "…" where the chart is narrower than it: on a
 # phone (~358 px at 13 px, ~40 characters) and in presenter mode's narrower column (24 px,
-# ~34 characters), 11 titles lost their current values ("…T = …", issue 48, item 15). A
+# ~34 characters), 11 titles lost their current values ("…T = …"). A
 # longer title is written on several lines, broken between words, never inside "ε = 0.1".
 TITLE_LINE_CHARS = 40
 PRESENTER_TITLE_LINE_CHARS = 34
@@ -413,8 +414,8 @@ _EXPONENT = "round(log(datum.value) / LN10)"
 _EXPONENT_TEXT = _superscript("format(" + _EXPONENT + ", 'd')")
 # Axis labels of a log axis that reaches small values: every power of ten below 1 as 10⁻ⁿ
 # (10⁻⁵, 10⁻², 10⁻¹), any other value with d3's "~g" (0.05, 1, 200). One notation on one
-# axis: with ui.text.power_of_ten's threshold (0.01) the ticks read "10⁻³, 0.01, 0.1"
-# (issue 48, item 24). Vega's own "~g" or "~e" gave "1e-14".
+# axis: with ui.text.power_of_ten's threshold (0.01) the ticks read "10⁻³, 0.01, 0.1".
+# Vega's own "~g" or "~e" gave "1e-14".
 POWER_OF_TEN_LABELS = (
     "datum.value > 0 && datum.value < 1 && "
     f"abs(log(datum.value) / LN10 - {_EXPONENT}) < 1e-6 "
@@ -524,7 +525,7 @@ def band_histogram(
 # Chart data derived from a cached array is made once per array object (datasets.derived_from):
 # a census result is the same array for every session, so every student's first render at
 # the defaults reuses one set of frames (and, through _arrow, their Arrow form) instead of
-# binning 10,000 values again (issue 28: ~5 ms of a lesson's first render).
+# binning 10,000 values again (~5 ms of a lesson's first render).
 
 
 def band_histogram_data(
@@ -558,3 +559,258 @@ def _band_histogram_data(values, truth, sd, domain, bins) -> dict[str, pd.DataFr
             }
         )
     return data
+
+
+# --- charts that two or more lessons draw -----------------------------------------------------
+# A lesson's charts.py may not import another lesson's charts (tests/lessons/test_imports.py):
+# a picture two lessons share lives here, with its lesson-specific parts as arguments.
+
+ROW_LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)
+CURVE_COLOURS = (BLUE, VERMILLION, GREEN)
+CURVE_DASHES = ([1, 0], [6, 3], [2, 2])
+CURVE_HEIGHT = 240
+
+
+def _scale(domain: tuple[float, float], log: bool) -> alt.Scale:
+    if log:
+        return alt.Scale(type="log", domain=list(domain), nice=False, clamp=True)
+    return alt.Scale(domain=list(domain), nice=False, clamp=True)
+
+
+POWERS = "powers of ten"  # an axis format: 10⁻⁵ for small powers of ten (never "1e-5")
+
+
+def _axis(format_: str) -> alt.Axis:
+    return power_of_ten_axis() if format_ == POWERS else alt.Axis(format=format_)
+
+
+def _tooltip_format(format_: str) -> str:
+    return ".3~g" if format_ == POWERS else format_
+
+
+def _middle(domain: tuple[float, float], log: bool) -> float:
+    return math.sqrt(domain[0] * domain[1]) if log else (domain[0] + domain[1]) / 2
+
+
+@datasets.cached(max_entries=64)
+def curves(
+    *,
+    x: str,
+    x_title: str,
+    x_domain: tuple[float, float],
+    x_log: bool,
+    y: str,
+    y_title: str,
+    y_domain: tuple[float, float],
+    y_log: bool,
+    series: str,
+    names: tuple[str, ...],
+    x_format: str = "~g",
+    y_format: str = "~g",
+    rule: bool = False,
+    point: bool = False,
+    height: int = CURVE_HEIGHT,
+) -> Template:
+    """Template: the curve chart of the course, a quantity against a parameter (ε, δ, σ,
+    steps, …) over fixed axes, one line per series (colour *and* dash, so print and
+    colour-blind readers can tell them apart). Dataset "curves" (x, y, series); with `rule`, a
+    labelled dashed vertical rule ("truth": x, label); with `point`, a labelled diamond on a
+    curve ("mark": x, y, label)."""
+    x_scale, y_scale = _scale(x_domain, x_log), _scale(y_domain, y_log)
+    # one line: the title says what it is; short names fit on one row
+    legend = (
+        None if len(names) == 1 else ROW_LEGEND if sum(map(len, names)) < 40 else STACKED_LEGEND
+    )
+    encode_x = alt.X(f"{x}:Q", title=x_title, scale=x_scale, axis=_axis(x_format))
+    encode_y = alt.Y(f"{y}:Q", title=y_title, scale=y_scale, axis=_axis(y_format))
+    lines = (
+        alt.Chart(alt.NamedData(name="curves"))
+        .mark_line(strokeWidth=2.5, clip=True)
+        .encode(
+            x=encode_x,
+            y=encode_y,
+            color=alt.Color(
+                f"{series}:N",
+                sort=list(names),
+                scale=alt.Scale(domain=list(names), range=list(CURVE_COLOURS[: len(names)])),
+                legend=legend,
+            ),
+            strokeDash=alt.StrokeDash(
+                f"{series}:N",
+                sort=list(names),
+                scale=alt.Scale(domain=list(names), range=list(CURVE_DASHES[: len(names)])),
+                legend=legend,
+            ),
+            tooltip=[
+                alt.Tooltip(f"{series}:N", title=" "),
+                alt.Tooltip(f"{x}:Q", format=_tooltip_format(x_format), title=x_title),
+                alt.Tooltip(f"{y}:Q", format=".4~g", title=y_title),
+            ],
+        )
+    )
+    layers = lines
+    if rule:
+        layers += truth_rule_layers(x_scale, label_dy=4, flip_at=_middle(x_domain, x_log))
+    if point:
+        layers += marked_point_layers(
+            alt.NamedData(name="mark"),
+            x,
+            y,
+            x_scale=x_scale,
+            y_scale=y_scale,
+            flip_at=_middle(x_domain, x_log),
+        )
+    return Template(layers.properties(height=height, width=DEFAULT_WIDTH))
+
+
+ROC_COLOURS = [GREY, BLUE]
+
+
+@datasets.cached(max_entries=8)
+def roc(
+    curves: tuple[str, ...],
+    with_region: bool,
+    height: int = 300,
+    colours: tuple[str, ...] | None = None,
+) -> Template:
+    """Template: ROC curves (true- against false-positive rate, both 0..1), the diagonal of
+    guessing, the 1% false-positive rate as a labelled rule and, `with_region`, the edge of
+    the (ε, δ) privacy region as a dashed black line; `colours` one per curve (default: grey
+    then blue). Datasets "roc" (fpr, tpr, curve),
+    "truth" (x, label) and, with the region, "region" (fpr, tpr)."""
+    unit = alt.Scale(domain=[0.0, 1.0], nice=False)
+    x = alt.X("fpr:Q", title="false-positive rate (non-members flagged)", scale=unit,
+              axis=alt.Axis(format="~%"))  # fmt: skip
+    y = alt.Y("tpr:Q", title="true-positive rate (members found)", scale=unit,
+              axis=alt.Axis(format="~%"))  # fmt: skip
+    diagonal = (
+        alt.Chart(alt.Data(values=[{"fpr": 0.0, "tpr": 0.0}, {"fpr": 1.0, "tpr": 1.0}]))
+        .mark_line(color=GREY, strokeDash=[2, 2])
+        .encode(x=x, y=y)
+    )
+    lines = (
+        alt.Chart(alt.NamedData(name="roc"))
+        .mark_line(strokeWidth=2.5, interpolate="step-after")
+        .encode(
+            x=x,
+            y=y,
+            color=alt.Color(
+                "curve:N",
+                sort=list(curves),
+                scale=alt.Scale(
+                    domain=list(curves),
+                    range=list(colours) if colours else ROC_COLOURS[-len(curves) :],
+                ),
+                legend=STACKED_LEGEND,
+            ),
+            tooltip=[
+                alt.Tooltip("curve:N"),
+                alt.Tooltip("fpr:Q", format=".1%", title="false positives"),
+                alt.Tooltip("tpr:Q", format=".1%", title="true positives"),
+            ],
+        )
+    )
+    chart = diagonal + lines
+    if with_region:
+        chart += (
+            alt.Chart(alt.NamedData(name="region"))
+            .mark_line(color=BLACK, strokeDash=[6, 3], strokeWidth=2)
+            .encode(
+                x=x,
+                y=y,
+                tooltip=[
+                    alt.Tooltip("fpr:Q", format=".1%", title="false positives"),
+                    alt.Tooltip("tpr:Q", format=".1%", title="the most any attack finds"),
+                ],
+            )
+        )
+    chart += truth_rule_layers(unit, label_dy=4, flip_at=0.5)
+    return Template(chart.properties(height=height, width=DEFAULT_WIDTH))
+
+
+WIN_COLOURS = [BLUE, VERMILLION, GREEN, ORANGE, GREY]
+WIN_ROW_HEIGHT = 22
+
+
+@datasets.cached(max_entries=64)
+def win_bars(labels: tuple[str, ...], x_title: str) -> Template:
+    """Template: one row per candidate (in the given order), a bar for its exact chance of
+    being chosen (x fixed 0..100%) and a black tick for the share of simulated runs it won.
+    Dataset "wins" (label, exact probability, share of runs)."""
+    x_scale = alt.Scale(domain=[0.0, 1.0], nice=False)
+    y = alt.Y("label:N", sort=list(labels), title=None, axis=alt.Axis(labelLimit=220))
+    base = alt.Chart(alt.NamedData(name="wins"))
+    tooltip = [
+        alt.Tooltip("label:N", title="candidate"),
+        alt.Tooltip("exact probability:Q", format=".2%", title="exact"),
+        alt.Tooltip("share of runs:Q", format=".1%", title="share of runs"),
+    ]
+    bars = base.mark_bar(color=NOISY_COLOUR, opacity=0.8).encode(
+        y=y,
+        x=alt.X(
+            "exact probability:Q",
+            title=x_title,
+            scale=x_scale,
+            axis=alt.Axis(format="~%", values=[0, 0.25, 0.5, 0.75, 1]),
+        ),
+        tooltip=tooltip,
+    )
+    ticks = base.mark_tick(color=BLACK, thickness=3, size=WIN_ROW_HEIGHT - 6).encode(
+        y=y, x=alt.X("share of runs:Q", scale=x_scale), tooltip=tooltip
+    )
+    height = WIN_ROW_HEIGHT * max(len(labels), 2)
+    return Template((bars + ticks).properties(height=height, width=DEFAULT_WIDTH))
+
+
+@datasets.cached(max_entries=64)
+def win_curves(
+    series: tuple[str, ...],
+    epsilon_domain: tuple[float, float],
+    height: int = 260,
+    y_title: str = "chance of being reported",
+) -> Template:
+    """Template (report noisy max, the sparse vector): P[win] against ε (log x over the fixed
+    `epsilon_domain`, y 0..100%), one line per
+    series, the current ε as a labelled rule. Datasets "curves" (epsilon, category,
+    probability) and "truth" (x, label)."""
+    x_scale = alt.Scale(
+        type="log", domain=[float(epsilon_domain[0]), float(epsilon_domain[1])], nice=False
+    )
+    ticks = [
+        t for t in (0.001, 0.01, 0.1, 1, 10, 100) if epsilon_domain[0] <= t <= epsilon_domain[1]
+    ]
+    lines = (
+        alt.Chart(alt.NamedData(name="curves"))
+        .mark_line(strokeWidth=2.5)
+        .encode(
+            x=alt.X(
+                "epsilon:Q",
+                title="ε (log scale; ← more private)",
+                scale=x_scale,
+                axis=alt.Axis(format="~g", values=ticks),
+            ),
+            y=alt.Y(
+                "probability:Q",
+                title=y_title,
+                scale=alt.Scale(domain=[0.0, 1.0], nice=False),
+                axis=alt.Axis(format="~%"),
+            ),
+            color=alt.Color(
+                "category:N",
+                sort=list(series),
+                scale=alt.Scale(domain=list(series), range=WIN_COLOURS[: len(series)]),
+                # two columns of short names; long ones (the sparse vector's outcomes) one a
+                # line, or the second column runs past the chart's right edge
+                legend=TWO_COLUMN_LEGEND if max(map(len, series)) <= 24 else STACKED_LEGEND,
+            ),
+            tooltip=[
+                alt.Tooltip("category:N"),
+                alt.Tooltip("epsilon:Q", format="~g", title="ε"),
+                alt.Tooltip("probability:Q", format=".2%", title="chance"),
+            ],
+        )
+    )
+    # the middle of the log ε axis: a rule right of it has its label on its left
+    middle = float(np.sqrt(epsilon_domain[0] * epsilon_domain[1]))
+    rule = truth_rule_layers(x_scale, label_dy=4, flip_at=middle)
+    return Template((lines + rule).properties(height=height, width=DEFAULT_WIDTH))

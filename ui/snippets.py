@@ -22,7 +22,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui import notebook
+from ui import controls, notebook
 
 EXPANDER_LABEL = "The code behind this chart"
 
@@ -79,3 +79,35 @@ def _literal(value: Any) -> str:
     if isinstance(value, tuple):
         value = list(value)
     return repr(value)
+
+
+# --- snippets that two or more lessons show ----------------------------------------------------
+
+REPEATED_RR_SURVEYS = Snippet(
+    "rr_repeated_surveys",
+    "The same randomized-response survey repeated many times: the debiased estimates",
+    """
+        import pandas as pd
+
+        import dp
+
+        true_yes, n, p, q = $true_yes, $n, $p, $q
+        # Reported "yes" counts of many independent surveys, drawn exactly without
+        # simulating each respondent.
+        yes_counts = dp.sample_rr_counts(true_yes, n, p, q, size=$surveys, rng=$seed)
+        estimates = pd.DataFrame({
+            "reported_yes": yes_counts,
+            "estimated_count": n * dp.estimate_proportion_from_counts(yes_counts, n, p, q),
+        })
+        estimates["error"] = estimates["estimated_count"] - true_yes
+        """,
+    {
+        "true_yes": 3_650,
+        "n": 32_561,
+        "p": 0.75,
+        "q": 0.75,
+        "surveys": 1_000,
+        "seed": controls.DEFAULT_SEED,
+    },
+    "estimates",
+)

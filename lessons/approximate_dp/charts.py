@@ -3,108 +3,16 @@ page fills them with model.py's frames)."""
 
 from __future__ import annotations
 
-import math
-
 import altair as alt
 
 from lessons.approximate_dp import model
 from ui import charts as ui_charts
 from ui import datasets
 
-LEGEND = alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0)
-ROW_LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)
-SERIES_COLOURS = (ui_charts.BLUE, ui_charts.VERMILLION, ui_charts.GREEN)
-SERIES_DASHES = ([1, 0], [6, 3], [2, 2])
-HEIGHT = 240
-
-
-def _scale(domain: tuple[float, float], log: bool) -> alt.Scale:
-    if log:
-        return alt.Scale(type="log", domain=list(domain), nice=False, clamp=True)
-    return alt.Scale(domain=list(domain), nice=False, clamp=True)
-
-
-POWERS = "powers of ten"  # an axis format: 10⁻⁵ for small powers of ten (never "1e-5")
-
-
-def _axis(format_: str) -> alt.Axis:
-    return ui_charts.power_of_ten_axis() if format_ == POWERS else alt.Axis(format=format_)
-
-
-def _tooltip_format(format_: str) -> str:
-    return ".3~g" if format_ == POWERS else format_
-
-
-def _middle(domain: tuple[float, float], log: bool) -> float:
-    return math.sqrt(domain[0] * domain[1]) if log else (domain[0] + domain[1]) / 2
-
-
-@datasets.cached(max_entries=32)
-def curves(
-    *,
-    x: str,
-    x_title: str,
-    x_domain: tuple[float, float],
-    x_log: bool,
-    y: str,
-    y_title: str,
-    y_domain: tuple[float, float],
-    y_log: bool,
-    series: str,
-    names: tuple[str, ...],
-    x_format: str = "~g",
-    y_format: str = "~g",
-    rule: bool = False,
-    point: bool = False,
-    height: int = HEIGHT,
-) -> ui_charts.Template:
-    """Template: one line per series (colour *and* dash, so print and colour-blind readers
-    can tell them apart) over fixed axes. Dataset "curves" (x, y, series); with `rule`, a
-    labelled dashed vertical rule ("truth": x, label); with `point`, a labelled diamond on a
-    curve ("mark": x, y, label)."""
-    x_scale, y_scale = _scale(x_domain, x_log), _scale(y_domain, y_log)
-    # one line: the title says what it is; short names fit on one row
-    legend = None if len(names) == 1 else ROW_LEGEND if sum(map(len, names)) < 40 else LEGEND
-    encode_x = alt.X(f"{x}:Q", title=x_title, scale=x_scale, axis=_axis(x_format))
-    encode_y = alt.Y(f"{y}:Q", title=y_title, scale=y_scale, axis=_axis(y_format))
-    lines = (
-        alt.Chart(alt.NamedData(name="curves"))
-        .mark_line(strokeWidth=2.5, clip=True)
-        .encode(
-            x=encode_x,
-            y=encode_y,
-            color=alt.Color(
-                f"{series}:N",
-                sort=list(names),
-                scale=alt.Scale(domain=list(names), range=list(SERIES_COLOURS[: len(names)])),
-                legend=legend,
-            ),
-            strokeDash=alt.StrokeDash(
-                f"{series}:N",
-                sort=list(names),
-                scale=alt.Scale(domain=list(names), range=list(SERIES_DASHES[: len(names)])),
-                legend=legend,
-            ),
-            tooltip=[
-                alt.Tooltip(f"{series}:N", title=" "),
-                alt.Tooltip(f"{x}:Q", format=_tooltip_format(x_format), title=x_title),
-                alt.Tooltip(f"{y}:Q", format=".4~g", title=y_title),
-            ],
-        )
-    )
-    layers = lines
-    if rule:
-        layers += ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=_middle(x_domain, x_log))
-    if point:
-        layers += ui_charts.marked_point_layers(
-            alt.NamedData(name="mark"),
-            x,
-            y,
-            x_scale=x_scale,
-            y_scale=y_scale,
-            flip_at=_middle(x_domain, x_log),
-        )
-    return ui_charts.Template(layers.properties(height=height, width=ui_charts.DEFAULT_WIDTH))
+ROW_LEGEND = ui_charts.ROW_LEGEND
+POWERS = ui_charts.POWERS
+HEIGHT = ui_charts.CURVE_HEIGHT
+curves = ui_charts.curves
 
 
 def exposure() -> ui_charts.Template:

@@ -5,9 +5,8 @@ import math
 import streamlit as st
 
 import dp
-from lessons.binary_rr import charts, model
+from lessons.binary_rr import charts, model, snippets
 from lessons.coin_flip import model as rr
-from lessons.coin_flip import snippets as rr_snippets
 from ui import charts as ui_charts
 from ui import controls, downloads, notebook, quiz, text
 
@@ -209,7 +208,7 @@ def mechanism_and_estimates(survey) -> None:
                 description + " Estimates beyond the axis are piled into the edge bars; the axis "
                 "stays put so you see the spread change."
             )
-            rr_snippets.REPEATED_SURVEYS.show(
+            snippets.REPEATED_SURVEYS.show(
                 true_yes=true_sales,
                 n=n_people,
                 p=p,

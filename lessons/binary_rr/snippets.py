@@ -1,6 +1,6 @@
 """The code behind the charts of this lesson. Its sampling chart is the coin-flip lesson's
-repeated survey with any p and q, so it shows the same snippet (see ui/snippets.py)."""
+repeated survey with any p and q, so it shows the same snippet (ui/snippets.py)."""
 
-from lessons.coin_flip.snippets import REPEATED_SURVEYS
+from ui import snippets
 
-__all__ = ["REPEATED_SURVEYS"]
+REPEATED_SURVEYS = snippets.REPEATED_RR_SURVEYS

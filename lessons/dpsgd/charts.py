@@ -1,5 +1,5 @@
 """Chart templates of the lesson "Private training with DP-SGD" (data-free; the page fills
-them). The attack's ROC is the one of "Membership inference"."""
+them). The attack's ROC is the one of "Membership inference" (ui/charts.py)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,10 @@ from lessons.dpsgd.model import (
     STEP_LIMIT,
     UPLOAD_MODELS,
 )
-from lessons.membership.charts import roc
 from ui import charts as ui_charts
 from ui import datasets
 
-__all__ = ["accountant", "accuracy_by_epsilon", "norms", "one_step", "roc", "upload_accuracy"]
+roc = ui_charts.roc  # the membership lesson's ROC
 
 STACKED = alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0)
 LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)

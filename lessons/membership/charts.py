@@ -9,8 +9,9 @@ from lessons.membership.model import BUGGY, HONEST, SCORE_DOMAIN, TRIALS
 from ui import charts as ui_charts
 from ui import datasets
 
+roc = ui_charts.roc
+
 GROUP_COLOURS = {"members": ui_charts.VERMILLION, "non-members": ui_charts.BLUE}
-CURVE_COLOURS = [ui_charts.GREY, ui_charts.BLUE]
 AUDIT_COLOURS = [ui_charts.BLUE, ui_charts.VERMILLION]
 BOUND_DOMAIN = (0.0, 4.5)  # twice the largest claimed ε (2) is 4
 LEGEND = ui_charts.STACKED_LEGEND
@@ -57,68 +58,6 @@ def score_histograms(height: int = 260) -> ui_charts.Template:
     return ui_charts.Template(
         (bars + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
     )
-
-
-@datasets.cached(max_entries=8)
-def roc(
-    curves: tuple[str, ...],
-    with_region: bool,
-    height: int = 300,
-    colours: tuple[str, ...] | None = None,
-) -> ui_charts.Template:
-    """Template: ROC curves (true- against false-positive rate, both 0..1), the diagonal of
-    guessing, the 1% false-positive rate as a labelled rule and, `with_region`, the edge of
-    the (ε, δ) privacy region as a dashed black line; `colours` one per curve (default: grey
-    then blue). Datasets "roc" (fpr, tpr, curve),
-    "truth" (x, label) and, with the region, "region" (fpr, tpr)."""
-    unit = alt.Scale(domain=[0.0, 1.0], nice=False)
-    x = alt.X("fpr:Q", title="false-positive rate (non-members flagged)", scale=unit,
-              axis=alt.Axis(format="~%"))  # fmt: skip
-    y = alt.Y("tpr:Q", title="true-positive rate (members found)", scale=unit,
-              axis=alt.Axis(format="~%"))  # fmt: skip
-    diagonal = (
-        alt.Chart(alt.Data(values=[{"fpr": 0.0, "tpr": 0.0}, {"fpr": 1.0, "tpr": 1.0}]))
-        .mark_line(color=ui_charts.GREY, strokeDash=[2, 2])
-        .encode(x=x, y=y)
-    )
-    lines = (
-        alt.Chart(alt.NamedData(name="roc"))
-        .mark_line(strokeWidth=2.5, interpolate="step-after")
-        .encode(
-            x=x,
-            y=y,
-            color=alt.Color(
-                "curve:N",
-                sort=list(curves),
-                scale=alt.Scale(
-                    domain=list(curves),
-                    range=list(colours) if colours else CURVE_COLOURS[-len(curves) :],
-                ),
-                legend=LEGEND,
-            ),
-            tooltip=[
-                alt.Tooltip("curve:N"),
-                alt.Tooltip("fpr:Q", format=".1%", title="false positives"),
-                alt.Tooltip("tpr:Q", format=".1%", title="true positives"),
-            ],
-        )
-    )
-    chart = diagonal + lines
-    if with_region:
-        chart += (
-            alt.Chart(alt.NamedData(name="region"))
-            .mark_line(color=ui_charts.BLACK, strokeDash=[6, 3], strokeWidth=2)
-            .encode(
-                x=x,
-                y=y,
-                tooltip=[
-                    alt.Tooltip("fpr:Q", format=".1%", title="false positives"),
-                    alt.Tooltip("tpr:Q", format=".1%", title="the most any attack finds"),
-                ],
-            )
-        )
-    chart += ui_charts.truth_rule_layers(unit, label_dy=4, flip_at=0.5)
-    return ui_charts.Template(chart.properties(height=height, width=ui_charts.DEFAULT_WIDTH))
 
 
 @datasets.cached(max_entries=4)

@@ -1,17 +1,24 @@
 """Chart templates of the lesson "The sparse vector technique" (data-free; the page fills
 them). The chance-of-each-outcome bars and the curves against ε are the ones of "Choosing
-privately" (report noisy max draws the same kind of picture)."""
+privately" (report noisy max draws the same kind of picture), from ui/charts.py."""
 
 from __future__ import annotations
 
 import altair as alt
 
-from lessons.choosing.charts import win_bars, win_curves
+from lessons.choosing.model import CURVE_EPSILONS
 from lessons.sparse_vector.model import AGE_STARTS, HOURS_OVER, MAX_POSITIVES, MEASURES
 from ui import charts as ui_charts
 from ui import datasets
 
-__all__ = ["answers_bars", "audit_bars", "misses_by_c", "win_bars", "win_curves"]
+EPSILON_DOMAIN = (float(CURVE_EPSILONS[0]), float(CURVE_EPSILONS[-1]))  # as "Choosing"'s
+win_bars = ui_charts.win_bars
+
+
+def win_curves(series: tuple[str, ...], y_title: str) -> ui_charts.Template:
+    """ui.charts.win_curves over the ε range of "Choosing privately"."""
+    return ui_charts.win_curves(series, EPSILON_DOMAIN, y_title=y_title)
+
 
 COUNT_DOMAIN = (0.0, 1_800.0)  # the largest census answer is 1,591
 SIDE_COLOURS = {"at or above T": ui_charts.BLUE, "below T": ui_charts.GREY}
