@@ -10,10 +10,11 @@ CHROMIUM := /usr/bin/chromium
 HAPROXY  := /usr/sbin/haproxy
 WORKERS  ?= 2
 
-.PHONY: run room test test-fast lint bench bench-room notebooks lab chromium haproxy clean distclean help
+.PHONY: run dev room test test-fast lint bench bench-room notebooks lab chromium haproxy clean distclean help
 
 help:
 	@echo "make run        serve the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 for a classroom)"
+	@echo "make dev        the app for development: reloads on save, errors shown in the page"
 	@echo "make room       WORKERS=N replicas behind HAProxy on http://$(HOST):$(PORT) (a large class)"
 	@echo "make test       lint + format check + all tests (installs Debian chromium, haproxy when root)"
 	@echo "make test-fast  lint + every test but the browser, room and slow ones (< 3 min)"
@@ -58,6 +59,16 @@ $(VENV)/.stamp-dev: requirements.txt requirements-dev.txt pyproject.toml | $(BIN
 
 run: $(VENV)/.stamp-run
 	$(BIN)/python deploy/serve.py --server.address $(HOST) --server.port $(PORT)
+
+# Development: .streamlit/config.toml keeps the production settings (what Community Cloud,
+# make run, make room and the Docker image read); these flags override three of them for
+# this server only: a file watcher (polling the app's own files: inotify watches every folder
+# below the repository, .venv/ included, and overflows its queue), a rerun on every save,
+# errors shown in the page.
+DEV_FLAGS := --server.fileWatcherType poll --server.runOnSave true --client.showErrorDetails full
+
+dev: $(VENV)/.stamp-run
+	$(BIN)/python deploy/serve.py --server.address $(HOST) --server.port $(PORT) $(DEV_FLAGS)
 
 # A Debian package whose program is missing: installed with apt-get when run as root, else
 # the command to run. $(1) the program's path, $(2) the package, $(3) who needs it.

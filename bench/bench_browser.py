@@ -15,7 +15,7 @@ painted, so the chart's redraw is inside the time. Bytes are every websocket fra
 server sent for that press. Page switches: from Home, a click on each lesson's link in the
 navigation to the end of that page's first run.
 
-Targets (issue 11): keypress median <= 250 ms and p90 <= 400 ms, <= 30 KB per rerun, page
+Targets: keypress median <= 250 ms and p90 <= 400 ms, <= 30 KB per rerun, page
 switch <= 1 s median. Nothing is asserted: timings depend on the machine, so they are printed.
 """
 

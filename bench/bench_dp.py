@@ -272,7 +272,7 @@ def main() -> None:
 
 
 def mwem_bench() -> None:
-    """Issue 33: MWEM on the synthetic-data lesson's default columns at its defaults, ≤ 1 s."""
+    """MWEM on the synthetic-data lesson's default columns at its defaults, ≤ 1 s."""
     from lessons.synthetic import model
 
     table = model.table(model.DEFAULT_COLUMNS)
@@ -290,7 +290,7 @@ def mwem_bench() -> None:
 
 
 def olh_bench() -> None:
-    """Issue 34: OLH for 32,561 users over 100 candidates, perturb + estimate, ≤ 200 ms."""
+    """OLH for 32,561 users over 100 candidates, perturb + estimate, ≤ 200 ms."""
     from data.census import load_census
 
     zips = load_census()["Zip"].astype(int).to_numpy()

@@ -1,4 +1,4 @@
-"""First visits (issue 27, item 6): how long a student waits for a lesson that this browser
+"""First visits: how long a student waits for a lesson that this browser
 has never opened, on a fresh server (cold: the first visitor pays every computation) and on
 the same server afterwards (warm: what every later student waits, when what the defaults
 need is already computed once for the process). Plus creating a class survey.

@@ -2,7 +2,7 @@
 
 For every page in the navigation: one warm-up run, then RERUNS reruns, each after moving
 the page's main slider (the catalogue's main_control) to the other of two neighbouring
-values — next to its default, and at both of its ends (issue 11: "at the widget
+values — next to its default, and at both of its ends ("at the widget
 extremes"); a page without a slider gets plain reruns. Prints a Markdown table; asserts
 nothing. Run with `make bench` from the repository root.
 """

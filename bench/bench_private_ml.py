@@ -1,4 +1,4 @@
-"""Time the lesson "Privatized data for machine learning" (issue 16): one logistic-regression
+"""Time the lesson "Privatized data for machine learning": one logistic-regression
 fit on the census, the accuracy curve cold and cached, the page's first run and warm rerun,
 and the process's memory before and after the page.
 

@@ -1,4 +1,4 @@
-"""Time the lesson "Reconstruction attacks" (issue 15): the exact block reconstruction, the
+"""Time the lesson "Reconstruction attacks": the exact block reconstruction, the
 defence's integer programs, the Dinur–Nissim attack, and the page's rerun once warm.
 
 Prints a Markdown table; asserts nothing. Targets: default block ≤ 300 ms (and cached),

@@ -1,4 +1,4 @@
-"""Server memory after a sweep of many seeds over the lessons (issue 17, item 3).
+"""Server memory after a sweep of many seeds over the lessons.
 
 Every random chart is cached per seed, and the caches are shared by all sessions, so a
 class trying many seeds (or a crawler trying `?seed=` links) grows them. Each cache has a

@@ -1,4 +1,4 @@
-"""Server memory after sessions that uploaded a file have closed (issue 17, item 2).
+"""Server memory after sessions that uploaded a file have closed.
 
 A live `streamlit run` with the app's own settings (so closed sessions are kept for the
 default `server.disconnectedSessionTTL` of 120 s), Debian Chromium through Playwright. Four

@@ -5,7 +5,7 @@ resident memory (VmHWM) minus its resident memory just before the read: what one
 upload costs the server on top of what it already holds. Prints a Markdown table; asserts
 nothing. Run with `make bench` (or `.venv/bin/python bench/bench_upload.py`).
 
-Targets (issue 17): peak RSS increase <= 150 MB for any file the uploader accepts (25 MB at
+Targets: peak RSS increase <= 150 MB for any file the uploader accepts (25 MB at
 most), and <= 5 s to parse 25 MB.
 """
 

@@ -72,7 +72,7 @@ def replica_cores(workers: int) -> list[int | None]:
     process may use (round robin past the last). One Streamlit process uses one core at a
     time (the GIL); left to float, two replicas on a 2-core machine each got 0.77 of a core
     (the threads of both migrating between the cores while they hand the GIL over), pinned
-    0.85 each: 212 → 260 slider reruns a second, 1.8× one process (bench_room.py, issue 28).
+    0.85 each: 212 → 260 slider reruns a second, 1.8× one process (bench_room.py).
     One replica, or a system without CPU affinity, is not pinned (None)."""
     if workers < 2 or not hasattr(os, "sched_getaffinity"):
         return [None] * workers

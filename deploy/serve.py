@@ -1,5 +1,5 @@
 """`python deploy/serve.py [streamlit run options]`: the course's server, with its per-process
-work done before the first visitor arrives (issue 48, item 20).
+work done before the first visitor arrives.
 
 A server process imports pandas, Altair, scipy and every lesson's code, then freezes them out
 of the cycle collector (lessons/preload.py). With a bare `streamlit run app.py` that happens in

@@ -19,7 +19,7 @@ The collection after each run then walks only what the sessions made (about 1 ms
 first session's first run is under way when this module is imported, so its few objects
 are frozen too: a one-off of well under a megabyte, kept until the process ends.
 
-A room of students (issue 28). The freeze keeps the collection small for one session, but
+A room of students. The freeze keeps the collection small for one session, but
 what every open session holds (its session state, widgets, cached messages) is tracked,
 so the full collection after each run grows with the room: with 200 students connected it
 walked their objects after every one of their runs, 93 ms of CPU per first render and 117

@@ -342,8 +342,8 @@ def _survey_files_now(database: Path) -> list[tuple]:
 
 @pytest.fixture(autouse=True)
 def _fresh_survey_rate_limits() -> Iterator[None]:
-    """Every test starts with no rate-limit events: limits are kept in the survey database
-    (issue 28), which all tests of the session share, and AppTest sessions all come from
+    """Every test starts with no rate-limit events: limits are kept in the survey database,
+    which all tests of the session share, and AppTest sessions all come from
     the same "local" address. (A test that names its own database starts empty anyway.)
 
     The database is opened only when its file or its write-ahead log changed since the

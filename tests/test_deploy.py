@@ -1,4 +1,4 @@
-"""Deployment files (issue 28, items 4 and 6), read as their tools would read them: the
+"""Deployment files, read as their tools would read them: the
 HAProxy configuration of `make room`, the Dockerfile and the Kubernetes manifest. Images
 are not built here; the rules each file must keep are checked."""
 
@@ -72,7 +72,7 @@ def test_the_room_shares_one_cookie_secret_and_keeps_a_given_one():
 
 
 def test_replicas_are_pinned_one_core_each_round_robin(monkeypatch):
-    """Issue 28: with 2 or more replicas each runs on a core of its own (one Streamlit process
+    """With 2 or more replicas each runs on a core of its own (one Streamlit process
     uses one core at a time; left to float, 2 replicas on 2 cores got 0.77 of a core each,
     pinned 0.85); one replica, or one usable core, is left unpinned."""
     from deploy import room as room_module
@@ -185,3 +185,25 @@ def test_readme_documents_make_room():
     readme = (ROOT / "README.md").read_text()
     assert "## Teaching a large class" in readme
     assert "make room WORKERS=" in readme
+
+
+def test_make_dev_reloads_on_save_and_production_keeps_its_settings():
+    """`.streamlit/config.toml` is what production reads (Community Cloud, make run, make room,
+    the Docker image): no file watcher, no rerun on save, no error details in the page.
+    `make dev` overrides exactly those three for its own server."""
+    dry = subprocess.run(
+        ["make", "-n", "dev", "PORT=8599"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    (command,) = [line for line in dry.splitlines() if "deploy/serve.py" in line]
+    assert "--server.fileWatcherType poll" in command
+    assert "--server.runOnSave true" in command
+    assert "--client.showErrorDetails full" in command
+    assert STREAMLIT_CONFIG["server"]["fileWatcherType"] == "none"
+    assert STREAMLIT_CONFIG["server"]["runOnSave"] is False
+    assert STREAMLIT_CONFIG["client"]["showErrorDetails"] == "none"
+    run = subprocess.run(
+        ["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    assert "fileWatcherType" not in run and "showErrorDetails" not in run
+    readme = (ROOT / "README.md").read_text()
+    assert "make dev" in readme and "make run" in readme

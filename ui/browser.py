@@ -69,7 +69,7 @@ def scroll_to_top(reason: str) -> None:
 
 # A display formula wider than its box (KaTeX does not wrap): scale its font down until it
 # fits, to at most MIN_FORMULA_SCALE and never below MIN_FORMULA_PX (scaled formulas read
-# 9.6-10.5 px on a phone: issue 48, item 15); narrower still, Streamlit's sideways scroll
+# 9.6-10.5 px on a phone); narrower still, Streamlit's sideways scroll
 # takes over. A formula that would need it has a narrow form on lines (notebook.latex).
 MIN_FORMULA_SCALE = 0.6
 MIN_FORMULA_PX = 12

@@ -58,7 +58,7 @@ def panel() -> None:
     """The classroom controls, in a small fold at the top of every page (app.py calls this
     before the page): presenter mode, the random seed and its re-roll, the link to this
     view, and "Reset this lesson". At the top, a lecturer finds them without scrolling; in
-    the sidebar they sat below the 25-link menu, at y = 1,637 px (issue 48, item 22), and
+    the sidebar they sat below the 25-link menu, at y = 1,637 px, and
     presenter mode collapses the sidebar. The fold's content is always sent, so every
     control stays bound to the link while it is closed.
 

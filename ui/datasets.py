@@ -6,11 +6,11 @@ browser session uploaded (ui/userdata.py keeps it in `st.session_state[UPLOAD_KE
     @datasets.cached()
     def histogram(column: str, epsilon: float, seed: int) -> pd.DataFrame: ...
 
-The rule (DESIGN §1, rule 3): a result computed while the census is active may be shared
-by every session (a bounded, process-wide map here: the census is public). A result computed
-while a file is active — whatever its arguments, since they may be counts or labels derived
-from the file — is kept in this session's state only, in a small bounded memo, and never
-enters a cache shared between sessions (neither this one nor st.cache_data /
+The rule (docs/ARCHITECTURE.md §1, rule 3): a result computed while the census is active may be
+shared by every session (a bounded, process-wide map here: the census is public). A result
+computed while a file is active — whatever its arguments, since they may be counts or labels
+derived from the file — is kept in this session's state only, in a small bounded memo, and
+never enters a cache shared between sessions (neither this one nor st.cache_data /
 st.cache_resource). The memo goes with the session.
 
 A census-only function (`@datasets.cached(census_only=True)`: a lesson section that always

@@ -85,7 +85,7 @@ def check_yourself(
 
 @st.fragment
 def _questions(key: str, asked: tuple[Question, ...]) -> list[bool | None]:
-    """The questions, in one fragment (issue 28): picking an option or pressing "Check"
+    """The questions, in one fragment: picking an option or pressing "Check"
     reruns the questions only, not the lesson's charts (a tap costs the server a few ms of
     CPU instead of a whole page's ~35 ms: bench/bench_room.py, "quiz"). One fragment, not one
     per question: each fragment is one more block sent to every student on a first render,

@@ -5,7 +5,7 @@
 
 Streamlit converts a pandas frame to Arrow on every call (~1 ms for a few hundred rows). A
 cached result is the same frame object for every session, so its Arrow form is kept by the
-frame's identity and dropped with the frame (issue 28: a student's first render). The
+frame's identity and dropped with the frame (a student's first render). The
 frame's index is not sent: show it with `hide_index=True`. Callers never mutate a frame they
 pass here (cached results are shared)."""
 
@@ -41,7 +41,7 @@ def static(frame: pd.DataFrame) -> pa.Table:
     "Married-civ-spouse" could turn into a list item), so every label and text cell goes
     through text.plain; numbers go through the one formatter (counts with thousands
     separators, "14,187", never "14187.0"); a missing value shows as "–". Why st.table at all:
-    the data grid's component costs ~0.35 s of a Chromium first visit (issue 27, item 6);
+    the data grid's component costs ~0.35 s of a Chromium first visit;
     a few rows that need no sorting or search are a static table."""
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"frame: expected a pandas DataFrame, got {type(frame).__name__}")

@@ -67,7 +67,7 @@ def survey_store(url: str) -> survey.SurveyStore:
     return survey.SurveyStore(url)
 
 
-# Limits (issue 37). Kept in the survey database (issue 28: in each process's memory they
+# Limits. Kept in the survey database (in each process's memory they
 # multiplied by the number of replicas), keyed on this browser session and on the client's
 # address. Only *guesses* are limited: a join code that does not exist, or a lecturer page
 # opened without a valid key (a student token's taps have their own SUBMITS_PER_MINUTE).

@@ -130,7 +130,7 @@ def show_outcome(found: survey.Survey, result: survey.SubmitResult) -> None:
 
 @st.fragment
 def answer_box(found: survey.Survey, token: str) -> bool:
-    """The two buttons, or what became of the answer. A fragment (issue 28): a tap reruns
+    """The two buttons, or what became of the answer. A fragment: a tap reruns
     this box only, not the page around it, so the server does the least work per tap when
     a whole class answers within seconds (bench/bench_room.py, "survey"). A fragment rerun
     is outside the page's own handler, so a storage fault is caught here as well. True when

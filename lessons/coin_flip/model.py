@@ -138,7 +138,7 @@ def coin_outcomes() -> pd.DataFrame:
 def table_arrow(name: str) -> pa.Table:
     """One of the page's fixed tables ("coin_outcomes", "local_deployments") in Arrow form,
     made once per process: st.table sends exactly the bytes it makes from the frame, but
-    converting costs ~1 ms a table on every student's first render (issue 28). Show it with
+    converting costs ~1 ms a table on every student's first render. Show it with
     `hide_index=True`, as st.table decides for these frames' plain row numbers (left to
     guess, it converts an Arrow table back to pandas)."""
     frames = {"coin_outcomes": coin_outcomes, "local_deployments": local_deployments}

@@ -290,7 +290,7 @@ with chart_columns[1]:
             rate, p_fair, q_fair, controls.seed() + model.SEED_SPREAD, n_synthetic, current_sd
         ),
     )
-# The numbers after the charts: a slider and its chart on one phone screen (issue 48, 14).
+# The numbers after the charts: a slider and its chart on one phone screen.
 spread_metrics = st.columns(3)
 spread_metrics[0].metric("True yes", f"{synthetic_yes:,} of {n_synthetic:,}")
 spread_metrics[1].metric("Spread of the estimate (SD)", f"± {text.number(current_sd)} % points")

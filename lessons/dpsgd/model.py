@@ -221,7 +221,7 @@ STEP_FEATURES = ("EducationNum (scaled)", "HoursPerWeek (scaled)")
 CLIPS: tuple[float, ...] = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0)
 # Section 1's plane: the eight people's gradients are at most 1.59 long (features scaled to
 # [−1, 1]; a test checks), so the frame is ±STEP_LIMIT and C stops at STEP_LIMIT, where
-# nothing is clipped any more. (On ±4 the arrows filled ~100 of 370 px: issue 48, item 16.)
+# nothing is clipped any more. (On ±4 the arrows filled ~100 of 370 px.)
 STEP_LIMIT = 2.0
 STEP_CLIPS: tuple[float, ...] = (0.1, 0.25, 0.5, 1.0, STEP_LIMIT)
 SIGMAS: tuple[float, ...] = (0.0, 0.5, 1.0, 2.0, 4.0)
@@ -610,7 +610,7 @@ CURVE_WORK = work.SharedWork("dpsgd-curve", 2 + PRIVATE_TRAININGS, curve_view)
 
 # Section 3's wait, measured on the 2-core test box (time from the button to the chart, the
 # trainings not yet started): 2.4 s of CPU on a quiet server; ~15 s with a busy room's load
-# of 5 (issue 48). Usually no wait at all: the trainings start when the page opens.
+# of 5. Usually no wait at all: the trainings start when the page opens.
 CURVE_QUIET_S, CURVE_BUSY_S = 3, 15
 
 

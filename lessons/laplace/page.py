@@ -99,7 +99,7 @@ def many_noisy_answers(truth: int) -> None:
 
     with chart_column:
         # The histogram first, its noise switch under it: on a phone, the column's controls,
-        # then the chart must fit on one screen (issue 48, item 14).
+        # then the chart must fit on one screen.
         chart_box = st.container()
         discrete = controls.toggle(
             "Integer noise (discrete Laplace)",

@@ -108,7 +108,7 @@ def published_tables(people: pd.DataFrame) -> dict[tuple[int, int], np.ndarray]:
 
 # What the page shows of a block, by the block's arguments: cached results, not only their
 # inputs, so a chart's Arrow form and a table's conversion are made once per process for the
-# defaults every student opens with (issue 28: ~8 ms of this lesson's first render).
+# defaults every student opens with (~8 ms of this lesson's first render).
 @datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def published(zip_code: str, size: int, seed: int) -> dict[tuple[int, int], np.ndarray]:
     """`published_tables` of the block."""
@@ -152,7 +152,7 @@ def table_frame(table: np.ndarray, pair: tuple[int, int]) -> pd.DataFrame:
 def table_arrow(table: np.ndarray, pair: tuple[int, int]) -> pa.Table:
     """`table_frame` in Arrow form, made once per table and shared: st.table sends exactly
     the bytes it makes from the frame (index and all), but its own conversion costs ~1 ms a
-    table, and the page shows twelve (issue 28: a first render's CPU). Show it with
+    table, and the page shows twelve (a first render's CPU). Show it with
     `hide_index=False` (the frame's named index is shown): left to guess, st.table converts
     an Arrow table back to pandas to look at its index."""
     return pa.Table.from_pandas(table_frame(table, pair))

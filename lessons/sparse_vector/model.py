@@ -396,8 +396,8 @@ def audit_ready() -> bool:
 
 
 # The audit's wait, measured on the 2-core test box from the button to the table, the audit
-# not yet started: 5.5 s of CPU on a quiet server (7.8 s beside a test run); 6-9 s in the
-# walkthrough of issue 48. Usually no wait: it starts when the page opens.
+# not yet started: 5.5 s of CPU on a quiet server (7.8 s beside a test run); 6-9 s in a
+# walkthrough. Usually no wait: it starts when the page opens.
 AUDIT_QUIET_S, AUDIT_BUSY_S = 6, 15
 
 

@@ -93,7 +93,7 @@ def above_threshold(threshold: float) -> None:
         shares = model.outcome_shares(threshold, epsilon)
         true_stop, false_stop, never = (shares[name] for name in model.OUTCOMES)
         # The curves right under the slider that moves their rule, the numbers after them
-        # (they sat 395 px below it: issue 48, item 16)
+        # (they sat 395 px below it)
         charts.win_curves(model.OUTCOMES, y_title="chance").show(
             title="Where AboveThreshold stops, as ε grows",
             alt=(

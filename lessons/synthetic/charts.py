@@ -52,7 +52,7 @@ def heatmaps(
 
     chart = alt.vconcat(heatmap("real", "real"), heatmap("synthetic", "synthetic"), spacing=24)
     # The counts' size is the config's, not the mark's, so that presenter mode enlarges them
-    # (a mark's own fontSize is kept: 12 px read as 11 on a projector, issue 48, item 16)
+    # (a mark's own fontSize is kept: 12 px read as 11 on a projector)
     return ui_charts.Template(chart.configure_text(fontSize=12))
 
 

@@ -352,7 +352,7 @@ def default_pair(names: list[str]) -> int:
     return names.index(SHOWN_PAIR) if SHOWN_PAIR in names else 0
 
 
-# --- what the page shows, cached by its settings (a rerun recomputes nothing: DESIGN §6) ---------
+# --- what the page shows, cached by its settings (a rerun recomputes nothing: ARCHITECTURE §6) ---
 
 
 @dataclass(frozen=True)

@@ -285,8 +285,7 @@ def unary_or_kary() -> None:
             f"For {attr.title} (k = {attr.k}) {winner} is better."
         ),
     )
-    # The numbers after the chart: the ε slider and its chart on one phone screen (issue 48,
-    # item 14).
+    # The numbers after the chart: the ε slider and its chart on one phone screen.
     cols = st.columns(3)
     cols[0].metric("Crossover $k^* = 3e^ε + 2$", f"{text.number(crossover)}")
     cols[1].metric(

@@ -1,5 +1,6 @@
 """Every public dp/ function rejects bad arguments with ValueError/TypeError naming the
-parameter (DESIGN §2 conventions), and valid edge inputs never leak a numpy warning."""
+parameter (the dp/ conventions, docs/ARCHITECTURE.md §2), and valid edge inputs never leak
+a numpy warning."""
 
 import math
 import re
@@ -286,7 +287,7 @@ VALID = {
             "reference_means": [0.4, 0.6],
         },
     ),  # fmt: skip
-    # --- beyond the DESIGN §2 contract: every other public name (iterated from dp.__all__)
+    # --- beyond the pinned contract: every other public name (iterated from dp.__all__)
     "averaged_laplace_std": (
         dp.averaged_laplace_std,
         {"sensitivity": 1.0, "epsilon": 1.0, "answers": 4},
@@ -394,7 +395,7 @@ VALID = {
         dp.ue_estimate_from_counts,
         {"bit_counts": [5, 3], "n": 8, "p": 0.5, "q": 0.25},
     ),
-    # --- sensitivity and clamping (DESIGN §2)
+    # --- sensitivity and clamping (the dp/ contract)
     "clamp": (dp.clamp, {"values": [1.0, 5.0, 12.0], "lower": 0.0, "upper": 10.0}),
     "sum_sensitivity": (dp.sum_sensitivity, {"lower": -2.0, "upper": 10.0}),
     "clamping_bias": (dp.clamping_bias, {"values": [1.0, 5.0, 12.0], "lower": 0.0, "upper": 10.0}),
@@ -427,7 +428,7 @@ VALID = {
         dp.bound_contributions,
         {"person_ids": [0, 0, 1, 2, 2, 2], "max_rows": 2, "rng": 0},
     ),
-    # --- choosing privately (DESIGN §2)
+    # --- choosing privately (the dp/ contract)
     "exponential_mechanism_probabilities": (
         dp.exponential_mechanism_probabilities,
         {"scores": [0.0, 1.0, 3.0], "sensitivity": 1.0, "epsilon": 1.0},
@@ -463,7 +464,7 @@ VALID = {
             "rng": 0,
         },
     ),
-    # --- approximate DP and the Gaussian mechanism (DESIGN §2)
+    # --- approximate DP and the Gaussian mechanism (the dp/ contract)
     "gaussian_sigma_classic": (
         dp.gaussian_sigma_classic,
         {"sensitivity": 1.0, "epsilon": 0.5, "delta": 1e-5},

@@ -308,7 +308,7 @@ def test_quantile_scores_match_opendp(alpha):
     )
 
 
-# --- the monotone exponential mechanism (issue 36) ----------------------------------------------
+# --- the monotone exponential mechanism ----------------------------------------------
 
 
 def test_monotone_exponential_mechanism_drops_the_2():

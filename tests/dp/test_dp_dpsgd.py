@@ -1,5 +1,5 @@
 """dp/dpsgd.py: per-example clipping, and DP-SGD's accounting through dp_accounting (the
-DESIGN facts 1.515 with PLD and 1.712 with RDP), the noise-multiplier search's promise, and
+pinned facts 1.515 with PLD and 1.712 with RDP), the noise-multiplier search's promise, and
 bad inputs."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""dp/ at its edges (issue 17, D1–D8 and the inverted interval): each call either raises a
+"""dp/ at its edges (D1–D8 and the inverted interval): each call either raises a
 ValueError/TypeError naming its parameter or returns the correct finite value — never
 another exception, a wrong number or a numpy warning. Every case here failed before."""
 
@@ -188,7 +188,7 @@ def test_categories_are_capped():
     assert dp.grr_probabilities(1.0, MAX_CATEGORIES)[0] > 0
 
 
-# --- the projector's interval (issue 17, item 12) --------------------------------------------
+# --- the projector's interval --------------------------------------------
 
 
 @pytest.mark.parametrize(("p", "q"), [(0.75, 0.75), (0.5, 0.75), (0.9, 0.6)])

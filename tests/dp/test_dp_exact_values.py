@@ -1,5 +1,6 @@
-"""Exact values of the closed-form dp/ functions, at the facts DESIGN §2 pins and at points
-derived by hand (each derivation is in the comment above its assertion)."""
+"""Exact values of the closed-form dp/ functions, at the facts the dp/ contract pins
+(docs/ARCHITECTURE.md §2) and at points derived by hand (each derivation is in the comment
+above its assertion)."""
 
 import math
 
@@ -18,7 +19,7 @@ def close(expected):
     return pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
-# --- facts pinned by DESIGN §2 ------------------------------------------------------------
+# --- facts pinned by the dp/ contract ------------------------------------------------------------
 
 
 def test_rr_epsilon_of_three_quarters_is_ln3():

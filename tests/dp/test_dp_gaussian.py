@@ -1,4 +1,4 @@
-"""dp.gaussian: approximate DP — the facts DESIGN §2 pins, the exact δ against numerical
+"""dp.gaussian: approximate DP — the facts the dp/ contract pins, the exact δ against numerical
 integration of the privacy loss, the analytic σ as the smallest that meets δ, zCDP and its
 conversions against OpenDP, advanced composition by hand, the sampler by mean/variance/KS,
 and privacy by an (ε, δ) audit that catches a σ 20% too small."""
@@ -371,7 +371,7 @@ def test_zcdp_to_approx_dp_matches_opendp(sigma, delta):
     assert ours == pytest.approx(profile.epsilon(delta), rel=1e-6)
 
 
-# --- where the regimes change (issue 36) --------------------------------------------------------
+# --- where the regimes change --------------------------------------------------------
 
 
 @pytest.mark.parametrize("delta", [1e-2, 1e-3, 1e-5, 1e-8, 1e-10, 1e-12])

@@ -1,4 +1,4 @@
-"""dp/hashing.py: OLH's parameters (the DESIGN fact at ln 3), the universal hash family, the
+"""dp/hashing.py: OLH's parameters (the pinned fact at ln 3), the universal hash family, the
 perturbation's probabilities by chi-square, unbiased estimates within 6 standard errors of
 olh_variance, reproducible seeds, and shuffling's ε (Feldman, McMillan & Talwar 2021) with
 its validity bound; bad inputs."""

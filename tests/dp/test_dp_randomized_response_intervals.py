@@ -86,7 +86,7 @@ def test_running_intervals_reject_non_binary_reports() -> None:
 
 
 def test_running_interval_of_eleven_yes_is_not_inverted() -> None:
-    """Issue 27, defect 2: after 11 "yes" at p = q = 0.75 the projector read "101% to 100%"
+    """After 11 "yes" at p = q = 0.75 the projector read "101% to 100%"
     (low clipped only from below, high only from above); at p = 0.9, q = 0.6 with all "no",
     high went negative."""
     run = dp.rr_running_intervals([1] * 30, 0.75, 0.75)

@@ -1,7 +1,8 @@
-"""The catalogue is the only list of lessons, and every lesson keeps DESIGN §1's shape:
-rule 1 (a folder with page/model/charts/snippets, one catalogue entry, a page test and a
-browser test) and rule 2 (page.py imports no numpy/pandas/altair and caches nothing). Every
-page runs inside the app's navigation and on its own; every chart has alt text with numbers.
+"""The catalogue is the only list of lessons, and every lesson keeps the shape of
+docs/ARCHITECTURE.md §1: rule 1 (a folder with page/model/charts/snippets, one catalogue entry,
+a page test and a browser test) and rule 2 (page.py imports no numpy/pandas/altair and caches
+nothing). Every page runs inside the app's navigation and on its own; every chart has alt text
+with numbers.
 """
 
 import ast
@@ -168,7 +169,7 @@ def test_home_is_first_and_not_a_lesson() -> None:
 
 @pytest.mark.parametrize("lesson", PAGES, ids=_ids(PAGES))
 def test_every_chart_has_alt_text_that_states_its_numbers(lesson) -> None:
-    # DESIGN §4: alt text on every chart, with the current numbers (a screen reader reads
+    # ARCHITECTURE §4: alt text on every chart, with the current numbers (a screen reader reads
     # it instead of the chart).
     at = run_on_its_own(lesson.folder)
     for chart in at.get("vega_lite_chart"):
@@ -275,7 +276,7 @@ SHOWN_SOURCES = [*sorted(LESSON_DIR.glob("*/*.py")), *sorted((ROOT / "ui").glob(
 
 
 def test_math_in_prose_is_typeset_never_a_plain_caret() -> None:
-    """One style for a formula in a sentence (issue 48, item 24): typeset, `$e^ε$`, as the
+    """One style for a formula in a sentence: typeset, `$e^ε$`, as the
     formulas beside it are; "e^ε" with a plain caret was written ~55 times. Chart text, which
     cannot typeset, writes exp(ε) or superscripts (A⁽ᵏ⁾)."""
     found = [

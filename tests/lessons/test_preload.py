@@ -85,7 +85,7 @@ print(json.dumps({
 
 @pytest.mark.slow
 def test_a_thread_collects_cycles_every_few_seconds_instead_of_after_every_run():
-    """Issue 28: `runner.postScriptGC` is off (a full collection per run grew with the room);
+    """`runner.postScriptGC` is off (a full collection per run grew with the room);
     a daemon thread frees what sessions leave in reference cycles instead."""
     done = subprocess.run(
         [sys.executable, "-c", CYCLE_PROBE], cwd=ROOT, capture_output=True, text=True, check=True
@@ -97,7 +97,7 @@ def test_a_thread_collects_cycles_every_few_seconds_instead_of_after_every_run()
 
 
 def test_no_page_relies_on_magic_which_is_off():
-    """`runner.magicEnabled = false` (issue 28: a new session recompiles the scripts, and the
+    """`runner.magicEnabled = false` (a new session recompiles the scripts, and the
     magic rewrite was 16% of a first render): a bare expression or a string that is not a
     docstring would silently show nothing, so none may exist in app.py or a page."""
     import ast
@@ -129,7 +129,7 @@ def test_no_page_relies_on_magic_which_is_off():
 
 
 def test_streamlit_reads_the_file_watcher_as_off():
-    """Issue 28: with Streamlit's file watcher on (its default, what `make run` served),
+    """With Streamlit's file watcher on (its default, what `make run` served),
     every new session walked every imported module against the watch blacklist: 1.5 s of
     server CPU per first visit instead of 0.05 s. Streamlit itself, started in the
     repository, must read it as off from .streamlit/config.toml (no command-line flag)."""
@@ -168,7 +168,7 @@ print(json.dumps(seen))
 def test_the_launcher_preloads_before_streamlit_starts_serving():
     """deploy/serve.py (make run, make room, the Dockerfile, the browser tests): by the time
     Streamlit's command line runs, every lesson's code is imported and frozen, so the first
-    visitor after a restart does not wait for it (issue 48, item 20)."""
+    visitor after a restart does not wait for it."""
     done = subprocess.run(
         [sys.executable, "-c", LAUNCHER_PROBE], cwd=ROOT, capture_output=True, text=True,
         check=True,

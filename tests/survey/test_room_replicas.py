@@ -1,5 +1,4 @@
-"""Two replicas behind HAProxy (deploy/room.py, deploy/haproxy.cfg), and one dies mid-survey
-(issue 28, item 5).
+"""Two replicas behind HAProxy (deploy/room.py, deploy/haproxy.cfg), and one dies mid-survey.
 
 Simulated students (bench/room_client.py: Streamlit's own WebSocket protocol, like a tab)
 join a survey through the balancer and answer; halfway through, one replica is killed with

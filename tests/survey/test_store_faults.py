@@ -1,4 +1,4 @@
-"""The survey store under storage faults (issue 17, items 10 and 11), on real SQLite files:
+"""The survey store under storage faults, on real SQLite files:
 a database locked by another process, a file that is not a database, a database cut short,
 a read-only database, a full disk. Every fault leaves the store as `survey.StorageError`
 with a reason and a message in words — never the database's text, which may quote SQL —
@@ -162,7 +162,7 @@ def test_database_messages_map_to_reasons(message, reason):
 
 
 def test_a_database_on_a_read_only_file_opens_read_only_and_shows_its_results(filled):
-    """Issue 37 (6): a plain URL to a file that cannot be written (a read-only mount, a file
+    """A plain URL to a file that cannot be written (a read-only mount, a file
     without write permission) used to fail as a whole; it now opens read-only: results are
     read, every write says read-only."""
     path, survey_id, admin_key = filled
@@ -212,7 +212,7 @@ print(json.dumps(out))
     ],
 )
 def test_a_malformed_database_url_is_unreachable_and_its_password_is_not_logged(url, caplog):
-    """Issue 37 (7): a URL that cannot be parsed or has no driver raised ValueError (a
+    """A URL that cannot be parsed or has no driver raised ValueError (a
     traceback with server paths for students). It is now StorageError("unreachable"); the
     server log says why, with the password masked."""
     with (

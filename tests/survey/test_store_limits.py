@@ -1,4 +1,4 @@
-"""Rate limits kept in the survey database (issue 28): every replica counts the same events,
+"""Rate limits kept in the survey database: every replica counts the same events,
 so a limit does not multiply with the number of replicas; over the limit nothing is
 recorded; the counters are keyed by a hash and expire. SQLite always, PostgreSQL when
 SURVEY_TEST_PG_URL is set."""

@@ -138,7 +138,7 @@ def test_presenter_mode_collapses_the_sidebar_and_it_can_be_reopened(page: Page,
 def test_the_presenter_toggle_and_the_seed_are_on_the_first_screen(
     page: Page, app_server, viewport
 ):
-    """Issue 48, item 22: the presenter toggle sat at y = 1,637 px, below the 25-link menu
+    """The presenter toggle sat at y = 1,637 px, below the 25-link menu
     in a 720 px sidebar. The classroom panel is the first thing atop every page (in the
     header strip on a wide screen): one click shows the toggle and the seed, on screen,
     whether or not presenter mode is on, and however far the page is scrolled."""

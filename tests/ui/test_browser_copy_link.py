@@ -1,4 +1,4 @@
-"""The classroom panel's "Copy link to this view" (issue 27, item 11): the copied address
+"""The classroom panel's "Copy link to this view": the copied address
 reopens the same view, including a slider moved inside a fragment after the page loaded."""
 
 from __future__ import annotations

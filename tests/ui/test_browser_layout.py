@@ -1,4 +1,4 @@
-"""Controls sit with the charts they drive (issue 11): Choosing privately's controls on the
+"""Controls sit with the charts they drive: Choosing privately's controls on the
 left, and tables that keep each cell on one line. (Every lesson's main control and each
 section's own control at 1280×720 and 1280×800, and a phone's sliders:
 tests/ui/test_browser_sweeps.py, one visit per lesson and screen.)"""
@@ -22,7 +22,7 @@ CHOOSING_SECTIONS = [
 def test_choosing_has_its_controls_on_the_left_beside_both_section_one_charts(
     page: Page, app_server: str
 ) -> None:
-    """Issue 27, items 8-9: Choosing privately had its controls on the right, where every
+    """Choosing privately had its controls on the right, where every
     other lesson has them on the left, and section 1's second chart far below its ε."""
     page.set_viewport_size({"width": 1280, "height": 800})
     open_page(page, app_server, "choosing")

@@ -76,7 +76,7 @@ def _main_scroll(page: Page) -> float:
 def test_a_page_switch_from_the_bottom_of_a_lesson_starts_at_the_top(
     page: Page, app_server: str
 ) -> None:
-    """Issue 27, item 3: going from Composition to Approximate DP by the Next link once
+    """Going from Composition to Approximate DP by the Next link once
     landed 5,628 px down (the previous page's scroll). A switch by the Next link or the menu
     opens the new page at its top."""
     page.set_viewport_size({"width": 1280, "height": 800})

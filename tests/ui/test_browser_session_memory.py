@@ -1,4 +1,4 @@
-"""A closed tab gives its upload's memory back (issue 17, item 2).
+"""A closed tab gives its upload's memory back.
 
 Four sessions in turn upload a 7.6 MB census-like file in Chromium and close. Once Streamlit
 has dropped the closed sessions (here after a 5 s `server.disconnectedSessionTTL` instead of

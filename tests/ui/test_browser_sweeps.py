@@ -14,7 +14,7 @@ once per screen and every check below read off that one visit:
   every page); Home alone is opened at 640.
 
 These were ten passes over the catalogue, one per check (about 25 s each), plus one page load
-per page for the zoom; the checks and their assertions are unchanged (issue 50: the same
+per page for the zoom; the checks and their assertions are unchanged (the same
 assertions, three passes and Home).
 """
 
@@ -44,8 +44,8 @@ from lessons.catalogue import HOME, LESSONS, all_pages
 from ui import browser as browser_module
 
 WITH_CONTROL = [lesson for lesson in LESSONS if lesson.main_control]
-# The sections that got a control of their own when each section became a fragment (issue
-# 11): (the lesson's folder, part of the control's label). Each sits beside the chart it
+# The sections that got a control of their own when each section became a fragment:
+# (the lesson's folder, part of the control's label). Each sits beside the chart it
 # drives, on a laptop and on the projector, as the main control does.
 SECTION_CONTROLS = [
     ("laplace", "Privacy loss of this answer"),
@@ -61,7 +61,7 @@ SECTION_CONTROLS = [
 SLACK_PX = 1  # a legend or title may end this far outside its chart
 
 # --- what is read off each visit -------------------------------------------------------------
-# Issue 27, item 8: Vega logged "Conflicting legend property" warnings on 7 lessons (and a
+# Vega logged "Conflicting legend property" warnings on 7 lessons (and a
 # "Dropping fit-y" and a fillOpacity warning).
 VEGA_MESSAGE = ("WARN", "ERROR", "[Vega")
 
@@ -69,7 +69,7 @@ VEGA_MESSAGE = ("WARN", "ERROR", "[Vega")
 # AboveThreshold stops" legend 196–267 px past the right edge (its second series never
 # labelled), synthetic data's "naive, mean" and the sparse vector's "false positives
 # reported" cut on a phone, a ROC legend 8 px out; and 11 titles cut to "…" where they are
-# wider than the chart, losing their current values (issue 48, item 15).
+# wider than the chart, losing their current values.
 OUT_OF_CHART = """(slack) => {
   const out = [];
   for (const chart of document.querySelectorAll('[data-testid=stVegaLiteChart]')) {
@@ -361,7 +361,7 @@ def test_no_lesson_logs_a_vega_warning(visits) -> None:
 
 @pytest.mark.parametrize("lesson", WITH_CONTROL, ids=[lesson.folder for lesson in WITH_CONTROL])
 def test_a_keypress_on_the_main_control_updates_the_lesson_and_its_link(visits, lesson) -> None:
-    """The one browser test every lesson gets (DESIGN §5: load every page in real Chromium and
+    """The one browser test every lesson gets (ARCHITECTURE §5: load every page in real Chromium and
     move a slider): its main control moves one step with the keyboard, the chart it drives
     changes, the link carries the new value and reopens the same view, no traceback appears,
     and the lesson's own numbers (tests/keypress_probes.py) are the formulas' before and
@@ -378,7 +378,7 @@ def test_every_lesson_with_a_main_control_has_a_keypress_probe() -> None:
 # --- laptop and projector ------------------------------------------------------------------------
 @pytest.mark.parametrize("screen", ["presenter", "laptop"], ids=["720p", "800"])
 def test_each_main_control_and_its_whole_chart_fit_on_one_screen(visits, screen: str) -> None:
-    """Every lesson's main control sits with the chart it drives (issue 11): in presenter
+    """Every lesson's main control sits with the chart it drives: in presenter
     mode at 1280×720 (sidebar collapsed, projector fonts) and at 1280×800, the main slider
     and the whole chart beside it (or, without one, the first chart after it) fit on one
     screen under the header. The control is the catalogue's `main_control`."""
@@ -431,7 +431,7 @@ def test_no_axis_number_is_cut(visits, screen: str) -> None:
 
 # --- phone --------------------------------------------------------------------------------------
 def test_on_a_phone_a_slider_and_its_chart_fit_on_one_screen(visits) -> None:
-    """Issue 48, item 14: on a 390×844 phone a slider and what it drives fit on one screen.
+    """On a 390×844 phone a slider and what it drives fit on one screen.
 
     Two columns [controls | chart] stacked as the whole first column (sliders, then their
     numbers), then the chart: 50 of the course's 88 sliders and their chart did not fit. The
@@ -456,9 +456,9 @@ def test_on_a_phone_a_slider_and_its_chart_fit_on_one_screen(visits) -> None:
 
 
 def test_no_formula_is_wider_than_a_phone(visits) -> None:
-    """Issue 27, item 10: at 390 px some formulas were 425-504 px wide. A formula wider than
-    its box is now scaled down to fit (never below 60%), on every lesson. Issue 48, item
-    15: scaled formulas read 9.6-10.5 px; none is now below 12 px, a formula that would be
+    """At 390 px some formulas were 425-504 px wide. A formula wider than
+    its box is now scaled down to fit (never below 60%), on every lesson.
+    Scaled formulas read 9.6-10.5 px; none is now below 12 px, a formula that would be
     shows its narrow form on lines instead (the OLH parameters, the shuffle bound, PTR's
     rule, MWEM's update), and no formula is shown twice."""
     scaled = narrow = 0

@@ -1,5 +1,5 @@
 """Phones: a vertical swipe that starts on a slider scrolls the page instead of moving the
-slider, and the thumb still drags (issue 11). Touch is sent through the Chrome DevTools
+slider, and the thumb still drags. Touch is sent through the Chrome DevTools
 protocol (Input.dispatchTouchEvent) in a 390×844 touch context, as a phone's finger."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A "category bomb" upload (issue 17, item 17): 200 text columns × 50 values each is 10,000
+"""A "category bomb" upload: 200 text columns × 50 values each is 10,000
 yes/no questions. One selectbox of them all was resent on every rerun (2,000 × 50: 11 MB and
 6.2 s per slider move). Now the pages ask for a column first, then a value: no selectbox
 offers more than 200 options, and a whole page stays small."""

@@ -104,7 +104,7 @@ def test_a_chart_table_sends_columns_only_and_text_as_a_dictionary() -> None:
 
 
 def test_band_histogram_data_is_shared_for_one_array_and_dropped_with_it():
-    """Issue 28: every session that charts the same cached array at the same settings gets
+    """Every session that charts the same cached array at the same settings gets
     the same frames (so their Arrow form is made once too); another array, even an equal
     one, or other settings get their own; an entry goes with its array."""
     import gc
@@ -138,7 +138,7 @@ def test_band_histogram_data_is_shared_for_one_array_and_dropped_with_it():
 
 
 def test_a_long_title_is_written_on_lines_that_fit_and_keeps_its_values_whole() -> None:
-    """Issue 48, item 15: Vega cuts a one-line title that is wider than its chart with "…"
+    """Vega cuts a one-line title that is wider than its chart with "…"
     (e.g. "Where AboveThreshold stops at ε = 0.01, T = …" on a phone)."""
     title = "Where AboveThreshold stops at ε = 0.01, T = 1,000"
     assert charts.title_lines("Short title", 44) == "Short title"

@@ -149,7 +149,7 @@ def test_an_invalid_link_setting_shows_a_notice_and_the_default(param, value):
 @pytest.mark.parametrize("value", ["inf", "-inf", "Infinity", "nan", "1e400", "9" * 400, "1e20"])
 def test_a_seed_beyond_any_number_is_ignored_without_a_traceback(value):
     # Streamlit's own parsing of a bound number raised OverflowError on the first three
-    # kinds (issue 17, item 14): the link is now ignored with the notice.
+    # kinds: the link is now ignored with the notice.
     at = tiny(seed=value)
     assert not at.exception
     expected = f"Ignored an invalid link setting: seed={text.plain(value)} — using the default."
@@ -261,7 +261,7 @@ HOSTILE_LINK_VALUES = [
 
 @pytest.mark.parametrize("value", HOSTILE_LINK_VALUES)
 def test_a_hostile_link_value_is_shown_as_plain_text_in_the_toast_and_the_caption(value):
-    # issue 17, item 4: the notice rendered the URL's Markdown (bold, a live link, an image
+    # the notice rendered the URL's Markdown (bold, a live link, an image
     # request to the attacker's host)
     at = tiny(eps=value)
     assert not at.exception

@@ -155,7 +155,7 @@ def test_all_shared_results_stay_within_the_byte_budget(monkeypatch) -> None:
 
 
 def test_results_keyed_by_the_seed_keep_at_most_seed_entries() -> None:
-    # A crawler trying 200 seeds on a lesson (issue 17, item 3) leaves SEED_ENTRIES per
+    # A crawler trying 200 seeds on a lesson leaves SEED_ENTRIES per
     # function, whatever the functions are.
     import ast
     from pathlib import Path
@@ -204,7 +204,7 @@ def test_every_lessons_defaults_fit_the_shared_budget_together(monkeypatch) -> N
 
     # The next student's first render of every lesson converts no chart or table data: what
     # a chart draws at the defaults is a cached result (or derived from one), so its Arrow
-    # form is the one made for the first student (issue 28's ≤ 50 ms of CPU per first render;
+    # form is the one made for the first student (the room's ≤ 50 ms of CPU per first render;
     # before, coin-flip rebuilt its histograms every time, choosing 8 frames, membership 9).
     from ui import charts, tables
 
@@ -275,7 +275,7 @@ def test_a_census_only_function_computes_on_the_census_and_shares_while_a_file_i
 
 
 def test_derived_is_made_once_per_result_object_and_goes_with_it():
-    """Issue 28: what a page derives from a cached result (the same object for every session)
+    """What a page derives from a cached result (the same object for every session)
     is derived once per object and arguments; an equal but other object, or other arguments,
     get their own; an entry goes with its object; a list (no weak reference) is recomputed."""
     import gc

@@ -183,7 +183,7 @@ def test_the_address_comes_from_the_setting_the_clone_or_pyproject(tmp_path, mon
 
 @pytest.mark.slow
 def test_a_downloaded_notebook_installs_the_course_and_runs_outside_a_clone(tmp_path) -> None:
-    """Issue 48, item 26: a notebook downloaded from the app failed at `import dp` outside a
+    """A notebook downloaded from the app failed at `import dp` outside a
     clone. Its setup cell runs here in a new environment that has the course's third-party
     packages but not the course, from a folder outside any clone, with the repository's
     address (a local clone, as git+file): it installs the course, imports dp, finds the

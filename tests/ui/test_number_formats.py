@@ -1,4 +1,4 @@
-"""Issue 27, item 7: every number on screen goes through the one formatter (ui.text), slider
+"""Every number on screen goes through the one formatter (ui.text), slider
 labels, metric deltas, chart axes and CSV files included; counts are integers."""
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def test_no_axis_writes_small_numbers_in_e_notation(lesson: str) -> None:
 
 @pytest.mark.parametrize("lesson", [lesson.file for lesson in LESSONS], ids=str)
 def test_every_non_linear_axis_says_so(lesson: str) -> None:
-    """Issue 27, item 8: "a non-linear y-axis has no label saying so" (e.g. the share of
+    """ "A non-linear y-axis has no label saying so" (e.g. the share of
     answers on a square-root scale). Every titled x or y axis on a log, √, symlog or power
     scale names it."""
     at = run_lesson(lesson)
@@ -115,7 +115,7 @@ def _encodings(node):
 
 @pytest.mark.parametrize("lesson", ["definition/page.py", "kary_rr/page.py"])
 def test_the_definition_and_kary_charts_are_not_screen_high(lesson: str) -> None:
-    """Issue 27, item 8: the Definition and k-ary charts were ~600 px tall on screen; their
+    """The Definition and k-ary charts were ~600 px tall on screen; their
     plots are now at most 270 px (with title, axes and legend, about 400)."""
     at = run_lesson(lesson)
     for element in at.get("vega_lite_chart"):

@@ -1,5 +1,6 @@
-"""App code uses Streamlit's documented `st.*` API only (DESIGN §1 rule 7): no imports of
-its internals, no private attribute of a Streamlit object. Internals are for tests only."""
+"""App code uses Streamlit's documented `st.*` API only (docs/ARCHITECTURE.md §1 rule 7): no
+imports of its internals, no private attribute of a Streamlit object. Internals are for tests
+only."""
 
 import ast
 from pathlib import Path

@@ -96,7 +96,7 @@ def test_parameters_change_the_result():
     "folder", [lesson.folder for lesson in LESSONS if lesson.folder not in ("home",)]
 )
 def test_no_lesson_sends_a_code_block_on_its_first_render(folder):
-    """Issue 27: the first code block on a page starts Streamlit's syntax highlighter, about
+    """The first code block on a page starts Streamlit's syntax highlighter, about
     180 ms of a browser's first visit (coin-flip 1,250 → 940 ms without its one-line bug,
     now inline code); snippets send their code only once opened."""
     from apptest_helpers import run_lesson

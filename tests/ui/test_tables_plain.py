@@ -1,6 +1,6 @@
 """st.table reads every cell, column label and row label as Markdown, so text in a table
 must reach it as plain text (ui.text.plain): a label such as ">50K" drew as a block quote
-(issue 27's rule: outside text is shown as plain text on every surface). Every lesson's
+(the rule: outside text is shown as plain text on every surface). Every lesson's
 tables at their defaults, and the whole of each table."""
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ def test_windows_1252_text_is_read():
     assert frame["Town"].astype(object).tolist() == ["Málaga", "Bonn"]
 
 
-# --- read_upload: bounded (issue 17, item 1) ------------------------------------------------
+# --- read_upload: bounded ------------------------------------------------
 
 
 def test_too_many_columns_are_refused_before_any_row_is_read():
@@ -439,9 +439,9 @@ def test_userdata_uses_no_cross_session_cache_for_uploads():
 
 
 def test_the_sidebar_shows_the_dataset_and_its_upload_and_the_classroom_is_atop_the_page():
-    """Issue 27, item 11: the upload sat at the bottom of the sidebar, below the classroom
-    controls; it now sits with the dataset in use, right under the lesson menu. Issue 48,
-    item 22: the classroom controls left the sidebar for the panel atop the page."""
+    """The upload sat at the bottom of the sidebar, below the classroom
+    controls; it now sits with the dataset in use, right under the lesson menu.
+    The classroom controls left the sidebar for the panel atop the page."""
 
     from streamlit.testing.v1 import AppTest
 
@@ -464,7 +464,7 @@ def test_the_sidebar_shows_the_dataset_and_its_upload_and_the_classroom_is_atop_
 
 
 def test_census_pickers_do_not_list_the_census_columns_that_cannot_be_picked() -> None:
-    """Issue 27, item 11: "Not available: Name (32,561 categories…)" under every census
+    """ "Not available: Name (32,561 categories…)" under every census
     picker was noise; it is shown for an uploaded file only."""
     from apptest_helpers import hosted_lesson, upload_csv
 

@@ -44,7 +44,7 @@ AXIS_LABELS = """() => [...document.querySelectorAll(
 
 
 def test_an_axis_of_powers_of_ten_uses_one_notation(page: Page, app_server: str) -> None:
-    """Issue 48, item 24: a δ axis read "10⁻⁴, 10⁻³, 0.01, 0.1" (powers of ten only below
+    """A δ axis read "10⁻⁴, 10⁻³, 0.01, 0.1" (powers of ten only below
     0.01). Every axis that writes one power as 10⁻ⁿ writes every power below 1 that way."""
     open_lesson(page, app_server, "approximate_dp/page.py")
     expect(page.locator('[data-testid="stVegaLiteChart"] svg').first).to_be_visible()

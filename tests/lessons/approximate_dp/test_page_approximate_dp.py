@@ -63,7 +63,7 @@ def test_defaults_show_the_exact_numbers_of_dp() -> None:
     assert shown["100 queries, Laplace basic"] == f"ε = {text.number(100 * math.sqrt(2) / 10)}"
     zcdp = dp.zcdp_to_approx_dp(100 * dp.gaussian_zcdp_rho(1, 10), 1e-5)
     assert shown["100 queries, Gaussian zCDP"] == f"ε = {text.number(zcdp)}"
-    # the census persons file: ρ = 2.56 at δ = 10⁻¹⁰ is ε ≈ 17.16 (DESIGN's 17.158)
+    # the census persons file: ρ = 2.56 at δ = 10⁻¹⁰ is ε ≈ 17.16 (the published 17.158)
     assert shown["ε at δ = 10⁻¹⁰ (tight)"] == "17.16"
     assert shown["ε by the simple formula"] == text.number(dp.zcdp_to_approx_dp_simple(2.56, 1e-10))
 
@@ -157,7 +157,7 @@ def _noise_sentence(at: AppTest) -> str:
 
 @pytest.mark.parametrize("delta", lesson.DELTAS)
 def test_which_mechanism_needs_less_noise_follows_epsilon_and_delta(delta) -> None:
-    """Issue 36 (1): "Laplace needs less noise than Gaussian" was written once; at δ = 10⁻²
+    """ "Laplace needs less noise than Gaussian" was written once; at δ = 10⁻²
     and ε below about 0.34 the page's own analytic σ is the smaller. The sentence now follows
     section 3's ε and δ: checked against the two SDs over the whole ε grid, for every δ."""
     at = run_lesson(PAGE)
@@ -197,7 +197,7 @@ def test_the_issue_state_says_the_gaussian_needs_less_noise() -> None:
 
 @pytest.mark.parametrize("noise_sd", lesson.NOISE_SDS)
 def test_growth_with_k_is_qualified_by_the_current_epsilon_and_delta(noise_sd) -> None:
-    """Issue 36 (5): "the other two grow like √k" holds only while the √k term leads. The
+    """ "The other two grow like √k" holds only while the √k term leads. The
     sentence names, from the current SD and δ, the k where each linear term takes over, and
     the chart's own totals agree with the regime it states."""
     at = run_lesson(PAGE)

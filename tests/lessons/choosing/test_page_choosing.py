@@ -177,7 +177,7 @@ def test_the_median_of_100_ages_and_every_quantile_control(people) -> None:
 
 
 def test_chance_within_two_steps_is_measured_around_the_true_quantile(people) -> None:
-    """Issue 36 (2): at HoursPerWeek, 99th percentile, n = 1,000, ε = 10 the best-scoring
+    """At HoursPerWeek, 99th percentile, n = 1,000, ε = 10 the best-scoring
     candidate is 77 but the true quantile is 80; the metric counted the mass near 77 (99.6%).
     Within ±2 hours of the true 80 the release lands with 50.7%."""
     at = hosted(
@@ -294,7 +294,7 @@ def test_gumbel_noisy_max_matches_the_exponential_mechanism(people) -> None:
 
 
 def test_the_gumbel_paragraph_says_when_the_2_can_be_dropped(people) -> None:
-    """Issue 36 (6): the 2 in exp(εu/2Δ) is not always needed. For counts (monotone under
+    """The 2 in exp(εu/2Δ) is not always needed. For counts (monotone under
     add/remove) exp(εu/Δ) is ε-DP; the page says so with the number at the current ε."""
     at = run_lesson(PAGE)
     at.select_slider(key="choose_gumbel_eps").set_value(0.05).run()
@@ -349,7 +349,7 @@ def test_markdown_in_a_category_is_shown_literally() -> None:
 
 
 def test_every_section_with_a_control_is_a_fragment() -> None:
-    """Issue 27, item 9: sections 3 and 4 reran the whole page on every move. Each widget of
+    """Sections 3 and 4 reran the whole page on every move. Each widget of
     the page is created inside a function decorated with @st.fragment."""
     import ast
     from pathlib import Path

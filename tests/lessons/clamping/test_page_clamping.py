@@ -309,7 +309,7 @@ def test_sections_four_and_five_have_their_own_epsilon() -> None:
 
 @pytest.mark.parametrize("value", [0.0, 20_000.0, 100_000.0])
 def test_both_ends_of_the_window_on_one_value_is_explained_not_a_traceback(people, value):
-    """Issue 27, defect 1: L = U (reachable with the mouse at either end, here the top)
+    """L = U (reachable with the mouse at either end, here the top)
     raised "every upper bound must be > lower = 100000" from dp.clamping_bias_curve. It is
     a legitimate state: everything is clamped to one point; the page says so in numbers."""
     at = run_page()

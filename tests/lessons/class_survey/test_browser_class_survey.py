@@ -71,8 +71,8 @@ def test_two_students_answer_and_the_projector_counts_them(
         students.append(student)
 
     # A reload (a new session, as after a server restart) brings the browser's cookie: the
-    # student is recognised and cannot answer again (issue 17, item 9); the address never
-    # carries the identity (issue 37, finding 2).
+    # student is recognised and cannot answer again; the address never
+    # carries the identity.
     first = students[0]
     assert "me=" not in first.url
     first.reload()
@@ -111,7 +111,7 @@ def test_two_students_answer_and_the_projector_counts_them(
 def test_the_lecturer_gets_the_survey_back_and_a_browser_answers_once(
     page: Page, another_device: Callable[..., Page], app_server: str
 ) -> None:
-    """Issue 11, items 4 and 5, with real cookies: the lecturer's survey survives another
+    """With real cookies: the lecturer's survey survives another
     lesson, a reload and a new tab of the same browser; a student's new tab cannot answer
     again, another browser (context) can; the projector counts answers and devices."""
     open_lecturer(page, app_server)
@@ -188,7 +188,7 @@ ROTATE_ME = """(code) => {
 def test_rotating_the_address_in_one_tab_answers_once(
     page: Page, another_device: Callable[..., Page], app_server: str
 ) -> None:
-    """Issue 37, finding 1, as it was found: in one tab, pushState a new `me=` and tap Yes,
+    """As it was found: in one tab, pushState a new `me=` and tap Yes,
     ten times. It gave 10 extra answers while "devices joined" stayed at 3. Now: one."""
     code = _create_survey(page, app_server)
     student = open_student(another_device, app_server, code)
@@ -247,7 +247,7 @@ PROJECTOR = {"width": 1280, "height": 720}
 
 
 def test_the_projector_fits_one_screen_right_after_create(page: Page, app_server: str):
-    """Issue 27, item 4: after "Create survey" the page stayed scrolled to the bottom, and at
+    """After "Create survey" the page stayed scrolled to the bottom, and at
     1280×720 in presenter mode the QR code was cut and the results chart below the fold. Now
     the projector opens at its top, and the join code, the QR code, the join link, the four
     numbers and the chart all lie within one 1280×720 screen."""
@@ -290,7 +290,7 @@ def _within_screen(locator, height: int) -> None:
 def test_a_phone_shows_only_the_question_its_buttons_and_the_confirmation(
     page: Page, another_device: Callable[..., Page], app_server: str
 ):
-    """Issue 27, item 5: at 390×844 the Yes/No buttons sat at y = 960, "your answer is in"
+    """At 390×844 the Yes/No buttons sat at y = 960, "your answer is in"
     mid-page, and the page showed the course menu and a "Previous:" link. A student arriving
     by QR code now sees the question, the buttons and then the confirmation above the fold,
     and nothing of the course around them."""

@@ -167,7 +167,7 @@ def test_script_in_the_question_is_shown_as_text(db_url) -> None:
 
 
 def test_urls_www_names_and_emails_in_the_question_are_not_links(db_url) -> None:
-    # issue 17, item 6: bare URLs, www. names and e-mail addresses became live links
+    # bare URLs, www. names and e-mail addresses became live links
     question = "Visit https://evil.example/x or www.evil.example or mail a@evil.example?"
     lecturer = page()
     code = create(lecturer, question)
@@ -296,7 +296,7 @@ def test_an_estimate_outside_0_100_is_shown_clipped_with_a_note(db_url, store) -
 
 
 def test_the_projector_interval_is_never_inverted_and_the_line_is_clipped(db_url, store) -> None:
-    """Issue 27, defect 2, on the projector: 30 reported yes at p = q = 3/4 put the raw low
+    """On the projector: 30 reported yes at p = q = 3/4 put the raw low
     end at 119% ("101% to 100%" on screen). The band stays within 0..1 and ordered, the
     line is drawn at the edge, and the caption says so."""
     from apptest_helpers import frames_of

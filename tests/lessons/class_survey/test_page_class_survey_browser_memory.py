@@ -1,5 +1,5 @@
-"""The class survey remembers its lecturer and its students per browser (issue 11, items 4
-and 5), under AppTest: the browser's cookies are what `ui.browser.cookie` returns (patched
+"""The class survey remembers its lecturer and its students per browser, under
+AppTest: the browser's cookies are what `ui.browser.cookie` returns (patched
 here; the real cookies are exercised in test_browser_class_survey.py), and a cookie the page
 asks the browser to keep is an st.html script in the run."""
 
@@ -151,7 +151,7 @@ def test_a_new_tab_in_the_same_browser_cannot_answer_again(store, jar):
 
 
 def test_one_session_answers_once_whatever_its_address_says(store, jar):
-    """Issue 37, finding 1: the identity came from `?me=` whenever the session had no
+    """The identity came from `?me=` whenever the session had no
     cookie, so rotating it in one tab minted new students (40 answers in 3 s). Now one
     server session is one student: 40 rotations, 40 taps, one answer."""
     new = store.create_survey("Q?", survey.two_coins())

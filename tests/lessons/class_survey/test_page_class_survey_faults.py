@@ -1,4 +1,4 @@
-"""The class-survey page under storage faults (issue 17, items 10 and 11): a message in
+"""The class-survey page under storage faults: a message in
 words instead of a traceback with SQL, for the lecturer (what to do) and the student (tap
 again, or tell the lecturer); reading keeps working where the fault allows it.
 
@@ -172,7 +172,7 @@ print(json.dumps(out))
 
 
 def test_a_read_only_database_file_shows_its_results_on_every_view(db, running):
-    """Issue 37, finding 6: an existing database on a read-only mount, with answers, made
+    """An existing database on a read-only mount, with answers, made
     the student, projector and create views all say "cannot be opened", although the
     message promises that results can still be shown. Real: the file and its folder have no
     write bits, and the app runs without root's right to ignore them."""

@@ -1,7 +1,7 @@
-"""Limits on creating surveys and on guessing codes (issue 17, item 13; issue 37, findings 3
-to 5). Only guesses are limited (an unknown join code, a lecturer page without a valid
-key), per browser session and per client address: a join to a survey that exists is never
-refused because of other sessions' traffic, so a class behind one address always gets in.
+"""Limits on creating surveys and on guessing codes. Only guesses are limited (an unknown
+join code, a lecturer page without a valid key), per browser session and per client
+address: a join to a survey that exists is never refused because of other sessions'
+traffic, so a class behind one address always gets in.
 A creation counts only when it succeeds; what anonymous creators may store is bounded by
 the open surveys created recently, and a browser that manages a survey keeps its own
 allowance. In AppTest every session has the same address ("local"), as a class behind
@@ -165,7 +165,7 @@ def frozen_clock(monkeypatch) -> None:
 
 @pytest.mark.slow
 def test_200_students_behind_one_address_answer_while_another_session_floods(store, monkeypatch):
-    """Issue 37, done-when: behind one address, 200 students join an open survey while
+    """Behind one address, 200 students join an open survey while
     other sessions flood unknown codes; every student can answer."""
     frozen_clock(monkeypatch)
     (real,) = codes(store, 1)

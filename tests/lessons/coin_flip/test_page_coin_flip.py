@@ -346,7 +346,7 @@ def test_the_biased_coins_chart_bins_the_dp_estimates_of_repeated_surveys(honest
 
 
 def test_the_fixed_tables_go_out_as_the_frames_would_and_are_made_once():
-    """Issue 28: converted to Arrow once per process; st.table sends what it made from the
+    """Converted to Arrow once per process; st.table sends what it made from the
     frames themselves, with their row numbers hidden as before."""
     from streamlit.dataframe_util import convert_anything_to_arrow_bytes
 

@@ -138,7 +138,7 @@ def test_one_step_at_its_extremes(clip, sigma) -> None:
 
 
 def test_the_step_frame_fits_every_gradient_and_the_largest_clip() -> None:
-    """Issue 48, item 16: on ±4 axes the arrows filled ~100 of 370 px. The frame is now
+    """On ±4 axes the arrows filled ~100 of 370 px. The frame is now
     ±STEP_LIMIT: every gradient fits, and the largest C clips nothing."""
     grads, _ = lesson.step_people()
     norms = np.linalg.norm(grads, axis=1)
@@ -196,7 +196,7 @@ def test_the_curve_and_the_attack_wait_for_the_student() -> None:
 
 
 def test_the_trainings_start_when_the_page_opens_and_the_bar_says_how_many_and_how_long():
-    """Issue 48, item 20: the button said "a few seconds" and waited up to 15. The trainings
+    """The button said "a few seconds" and waited up to 15. The trainings
     now start in the background when the page opens (once per process, shared), and the bar
     counts every model it waits for."""
     lesson.CURVE_WORK.forget()

@@ -272,7 +272,7 @@ FORMULAS = (
 
 
 def test_formula_categories_are_inert_in_the_csv_download(monkeypatch):
-    # issue 17, item 7: a spreadsheet would run "=HYPERLINK(…)" from the downloaded CSV
+    # a spreadsheet would run "=HYPERLINK(…)" from the downloaded CSV
     sent = record_downloads(monkeypatch)
     at = upload_csv(hosted(), "formulas.csv", FORMULAS)
     assert not at.exception

@@ -300,7 +300,7 @@ def test_the_discrete_toggle_draws_integer_noise_and_explains_why():
 
 
 def test_the_query_options_read_whole() -> None:
-    """Issue 27, item 8: the option "People aged at least …" read as a label cut short."""
+    """The option "People aged at least …" read as a label cut short."""
     at = run_lesson(PAGE)
     (query,) = [r for r in at.radio if r.label == "The query"]
     assert query.options == ["People of a minimum age", "Rows matching a condition"]

@@ -272,7 +272,7 @@ def _dn_accuracy_by_hand(people, n: int, m: int, bound: float, seed: int = 2026)
 
 
 def test_the_noise_bound_quiz_compares_with_the_majority_guess_not_a_coin(at, people):
-    """Issue 36 (3): at E = 400 the rounded estimates were called "near coin tosses"; they
+    """At E = 400 the rounded estimates were called "near coin tosses"; they
     are right about 61-74% of the time, and guessing '<=50K' for everyone already scores
     75%. The explanation now quotes both, measured at n = 400 with 1,000 queries."""
     at = answer_quiz(at, "reconstruction", 2, 0)
@@ -289,7 +289,7 @@ def test_the_noise_bound_quiz_compares_with_the_majority_guess_not_a_coin(at, pe
 
 
 def test_the_closest_dataset_is_not_called_the_most_likely(at):
-    """Issue 36 (4): under rounded, clipped tables the L1-closest dataset is the closest, not
+    """Under rounded, clipped tables the L1-closest dataset is the closest, not
     the maximum-likelihood one; the page says so and why an attacker uses it anyway."""
     words = " ".join(block.value for block in at.markdown)
     assert "the most likely dataset under Laplace noise)" not in words
@@ -298,7 +298,7 @@ def test_the_closest_dataset_is_not_called_the_most_likely(at):
 
 
 def test_the_published_tables_go_out_as_the_frames_would_and_are_made_once(people):
-    """Issue 28: the twelve tables are converted to Arrow once per table, not on every first
+    """The twelve tables are converted to Arrow once per table, not on every first
     render; what st.table sends is byte for byte what it made from the frame itself."""
     from streamlit.dataframe_util import convert_anything_to_arrow_bytes
 
@@ -324,7 +324,7 @@ def test_the_published_tables_show_their_row_labels(at):
 
 
 def test_the_noisy_tables_are_sent_once_their_expander_is_opened(at):
-    """Issue 27: the closed expander sends no table; opened, it shows the six noisy tables of
+    """The closed expander sends no table; opened, it shows the six noisy tables of
     this release, with whole counts >= 0 (rounded and clipped, post-processing)."""
     box = next(e for e in at.expander if e.label == "The noisy tables this release publishes")
     assert len(box.table) == 0 and len(at.table) == 6 + 2  # and the records and the linkage

@@ -19,7 +19,7 @@ def test_the_curves_sit_under_epsilon_and_the_audit_runs_from_its_button(
 ) -> None:
     open_lesson(page, app_server, "sparse_vector/page.py")
     # the curves whose rule ε moves sit right under the slider (not 395 px below, after the
-    # three numbers: issue 48, item 16)
+    # three numbers)
     slider = page.locator('[data-testid="stSlider"]').filter(has_text="Privacy loss ε").first
     gap = slider.evaluate(
         """(slider) => {

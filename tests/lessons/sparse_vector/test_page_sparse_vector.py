@@ -214,7 +214,7 @@ def test_the_audit_of_a_version_without_the_flaw_shows_nothing() -> None:
 
 @pytest.mark.slow
 def test_the_audit_starts_when_the_page_opens_and_the_bar_counts_the_versions() -> None:
-    """Issue 48, item 20: "a few seconds" took 6-9. The audit now starts in the background
+    """ "A few seconds" took 6-9. The audit now starts in the background
     when the page opens (once per process, shared), and the bar counts the versions."""
     lesson.AUDIT_WORK.forget()
     hosted()

@@ -250,7 +250,7 @@ def _walk(node):
 
 @pytest.mark.parametrize(("presenting", "size"), [(False, 12), (True, 17)])
 def test_the_heatmaps_counts_grow_in_presenter_mode_and_no_header_is_cut(presenting, size):
-    """Issue 48, item 16: the counts kept the mark's own 12 px on a projector (~11 px seen)
+    """The counts kept the mark's own 12 px on a projector (~11 px seen)
     and the header read "never marri…". The counts' size is now the config's, which presenter
     mode raises, and a header puts a word per line instead of cutting it."""
     import json

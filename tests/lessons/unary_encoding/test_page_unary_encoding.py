@@ -271,7 +271,7 @@ def test_an_uploaded_file_replaces_the_census_numbers():
 
 
 def test_a_markdown_column_name_is_plain_text_in_the_respondent_label():
-    # issue 17, item 5: the label rendered <strong>, a live link and an image request
+    # the label rendered <strong>, a live link and an image request
     name = "**Boss** [x](http://127.0.0.1:9/p) ![](http://127.0.0.1:9/i.png)"
     data = f"{name},Town\n".encode() + b"Sales,Leeds\nClerk,York\nCook,Hull\n" * 20
     at = upload_csv(hosted(), "evil.csv", data)

@@ -1,0 +1,117 @@
+"""CONTRIBUTING.md's recipe runs: its four files, written into a scratch lesson folder, make
+a page that runs under AppTest, draws its chart from dp/, answers its slider, keeps the
+lesson rules (tests/lesson_rules.py) and shows a snippet that runs; its catalogue entry is
+a valid Lesson. So the recipe cannot drift from the code again."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import dp
+import lessons
+from apptest_helpers import charts, frames_of
+from conftest import APPTEST_TIMEOUT_S, ROOT
+from lesson_rules import page_problems, problems
+from lessons.catalogue import CENTRAL, LESSONS, Lesson
+from ui import controls, datasets, text
+
+CONTRIBUTING = ROOT / "CONTRIBUTING.md"
+BLOCK = re.compile(r"^```python (\S+)\n(.*?)^```$", re.S | re.M)
+FOLDER = "noisy_count"
+
+
+def blocks() -> dict[str, str]:
+    """The recipe's code blocks, by the path each names."""
+    found = {path: code for path, code in BLOCK.findall(CONTRIBUTING.read_text("utf-8"))}
+    assert found, "CONTRIBUTING.md has no ```python <path> blocks"
+    return found
+
+
+@pytest.fixture
+def recipe_lesson(tmp_path, monkeypatch):
+    """The recipe's files as lessons/noisy_count/ (a scratch folder on lessons' path)."""
+    folder = tmp_path / FOLDER
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    for path, code in blocks().items():
+        if path.startswith(f"lessons/{FOLDER}/"):
+            (folder / path.rsplit("/", 1)[1]).write_text(code, encoding="utf-8")
+    monkeypatch.setattr(lessons, "__path__", [*lessons.__path__, str(tmp_path)])
+    yield folder
+    for name in [n for n in sys.modules if n.startswith(f"lessons.{FOLDER}")]:
+        del sys.modules[name]
+
+
+def test_the_recipe_has_a_lessons_four_files_and_its_catalogue_entry() -> None:
+    paths = set(blocks())
+    files = {f"lessons/{FOLDER}/{name}.py" for name in ("page", "model", "charts", "snippets")}
+    assert files | {"lessons/catalogue.py"} == paths
+
+
+def test_the_recipes_files_keep_the_lesson_rules() -> None:
+    for path, code in blocks().items():
+        if path.startswith(f"lessons/{FOLDER}/"):
+            assert problems(FOLDER, path.rsplit("/", 1)[1], code) == []
+    assert page_problems(blocks()[f"lessons/{FOLDER}/page.py"]) == []
+
+
+def test_the_rules_would_catch_a_page_that_computes() -> None:
+    bad = "import numpy as np\nimport streamlit as st\n\n@st.cache_data\ndef f(): ...\n"
+    assert page_problems(bad) == ["imports numpy", "caches with st.cache_data"]
+
+
+def test_the_catalogue_entry_is_a_lesson_after_what_it_builds_on() -> None:
+    entry = eval(blocks()["lessons/catalogue.py"], {"Lesson": Lesson, "CENTRAL": CENTRAL})
+    assert isinstance(entry, Lesson)
+    assert entry.folder == FOLDER and entry.url_path == FOLDER.replace("_", "-")
+    assert set(entry.prerequisites) <= {lesson.folder for lesson in LESSONS}
+    assert entry.main_control
+
+
+def _main_control() -> str:
+    return eval(
+        blocks()["lessons/catalogue.py"], {"Lesson": Lesson, "CENTRAL": CENTRAL}
+    ).main_control
+
+
+def test_the_recipes_page_runs_draws_from_dp_and_answers_its_slider(recipe_lesson) -> None:
+    from lessons.noisy_count import model
+
+    at = AppTest.from_file(str(recipe_lesson / "page.py"), default_timeout=APPTEST_TIMEOUT_S)
+    at.run()
+    assert not at.exception
+    truth = int((datasets.census()["Age"] >= 40).sum())
+    assert _main_control() in at.select_slider(key="nc_eps").label  # what a lecturer moves
+    for epsilon in (1.0, 0.1):
+        if epsilon != 1.0:
+            at.select_slider(key="nc_eps").set_value(epsilon).run()
+            assert not at.exception
+        (chart,) = charts(at)
+        frames = frames_of(chart)
+        assert frames["truth"]["x"].tolist() == [truth]
+        noisy = dp.laplace_mechanism(
+            truth, 1, epsilon, size=model.ANSWERS, rng=controls.DEFAULT_SEED + model.SEED_ANSWERS
+        )
+        expected = np.histogram(
+            np.clip(noisy, truth - model.HALF_WIDTH, truth + model.HALF_WIDTH),
+            bins=len(frames["bins"]),
+            range=(truth - model.HALF_WIDTH, truth + model.HALF_WIDTH),
+        )[0]
+        assert frames["bins"]["count"].tolist() == expected.tolist()
+        within = np.mean(np.abs(noisy - truth) <= 2 / epsilon)
+        assert f"ε = {epsilon:g}" in chart.proto.alt
+        assert text.percent(within) in chart.proto.alt
+        assert at.metric[0].value == text.percent(within)
+
+
+def test_the_recipes_snippet_runs_with_its_example_values(recipe_lesson) -> None:
+    from lessons.noisy_count import snippets
+
+    namespace: dict = {}
+    exec(snippets.ANSWERS.render(), namespace)
+    assert np.asarray(namespace["noisy"]).shape == (2_000,)
