@@ -1,9 +1,22 @@
-"""survey: live class surveys with randomized response — storage, protocols, secrets.
+"""survey: the classroom's storage — live class surveys and quizzes with randomized response,
+in one database that every replica of the app shares. Pure Python + SQLAlchemy (no
+Streamlit).
 
-Pure Python + SQLAlchemy (no Streamlit): the pages lessons/class_survey and
-lessons/class_quiz and the tests use it through `SurveyStore` and `QuizStore`.
+By job, each module using only the others' public names:
+- database.py: the engine, the schema, writes with their busy retry, faults, read-only files;
+- tokens.py: students' signed tokens and the salted digests that stand for them in rows;
+- limits.py: rate limits counted in the database;
+- activity.py: what a survey and a quiz share (join codes, admin keys, one answer each);
+- surveys.py: surveys, responses and joins, and `SurveyStore`, the class store;
+- quiz.py: quizzes, their questions, answers and nicknames (`QuizStore`);
+- security.py: codes, keys, salts and signatures; protocols.py: the survey's protocols.
+
+The pages lessons/class_survey and lessons/class_quiz use it through `SurveyStore` (with its
+`tokens` and `limits`) and `QuizStore`.
 """
 
+from .activity import AdminKeyError, SubmitResult
+from .database import SCHEMA_VERSION, STORAGE_FAULTS, StorageError
 from .protocols import CUSTOM, DIE, TWO_COINS, Protocol, custom, die, protocol_for, two_coins
 from .quiz import (
     MAX_NICKNAME_CHARS,
@@ -18,16 +31,11 @@ from .quiz import (
     Score,
 )
 from .security import new_session_token, normalize_join_code
-from .store import (
+from .surveys import (
     MAX_QUESTION_CHARS,
-    SCHEMA_VERSION,
-    STORAGE_FAULTS,
-    AdminKeyError,
     Counts,
     NewSurvey,
     Response,
-    StorageError,
-    SubmitResult,
     Survey,
     SurveyStore,
     clean_question,

@@ -20,7 +20,8 @@ answer the current one. What is stored, and why nothing more:
 An answer is taken in one statement that inserts only while that question is on show,
 unrevealed and within its deadline: a phone that lags behind the projector cannot answer a
 question the lecturer has moved past. Writes, faults, read-only files and the busy retry are
-the survey store's (survey/store.py); the same database holds both.
+the class database's (survey/database.py), which holds the surveys too; join codes, admin
+keys and the one-answer rule are written once for both (survey/activity.py).
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ import datetime as dt
 import json
 import math
 import re
-import threading
 import time
 import unicodedata
 from dataclasses import dataclass, field
@@ -58,19 +58,12 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
 
-from . import security
-from .store import (
-    JOIN_CODE_ATTEMPTS,
-    MAX_QUESTION_CHARS,
-    AdminKeyError,
-    SubmitResult,
-    SurveyStore,
-    _now_minute,
-    metadata,
-)
+from . import activity, security
+from .activity import SubmitResult
+from .database import metadata, now_minute
+from .surveys import MAX_QUESTION_CHARS, SurveyStore
+from .tokens import Salts, check_session_token
 
 MAX_TITLE_CHARS = 100
 MAX_OPTION_CHARS = 150
@@ -316,14 +309,15 @@ class QuizStore:
 
     def __init__(self, store: SurveyStore):
         self.store = store
+        self.db = store.db
         # A quiz's questions and salt never change once written: read once per process (a
         # phone polls the quiz every 2 s; then only its state row is read).
-        self._fixed: dict[int, tuple[tuple[QuizQuestion, ...], str]] = {}
-        self._fixed_lock = threading.Lock()
+        self._questions_of: dict[int, tuple[QuizQuestion, ...]] = {}
+        self._salts = Salts(self.db, quizzes_table)
 
     @property
     def read_only(self) -> bool:
-        return self.store.read_only
+        return self.db.read_only
 
     # -- creating ---------------------------------------------------------------------
     def create_quiz(
@@ -348,32 +342,25 @@ class QuizStore:
         questions = [dataclasses.replace(q) for q in questions]  # validated again
         epsilon = _check_epsilon(epsilon)
         admin_key = security.new_admin_key()
-        for _ in range(JOIN_CODE_ATTEMPTS):
-            try:
-                quiz_id = self._insert(title, questions, epsilon, countdown_s, admin_key)
-            except IntegrityError:  # join code taken: draw another
-                continue
-            quiz = self.get_quiz(quiz_id)
-            assert quiz is not None
-            return NewQuiz(quiz, admin_key)
-        raise RuntimeError("could not find a free join code")
+        row = {"title": title, "epsilon": epsilon, "countdown_s": countdown_s}
+        quiz_id = activity.with_fresh_join_code(
+            lambda code: self._insert(code, row, questions, admin_key)
+        )
+        quiz = self.get_quiz(quiz_id)
+        assert quiz is not None
+        return NewQuiz(quiz, admin_key)
 
-    def _insert(self, title, questions, epsilon, countdown_s, admin_key) -> int:
+    def _insert(self, code: str, row: dict, questions: list[QuizQuestion], admin_key: str) -> int:
         """The quiz and its questions in one transaction (all or nothing)."""
-        self.store._require_writable()
-        with self.store._writing() as conn:
+        with self.db.transaction() as conn:
             quiz_id = conn.execute(
                 insert(quizzes_table).values(
-                    join_code=security.new_join_code(),
-                    title=title,
-                    epsilon=epsilon,
+                    join_code=code,
                     position=-1,
                     revealed=False,
                     deadline=None,
-                    countdown_s=countdown_s,
-                    admin_key_sha256=security.admin_key_digest(admin_key),
-                    session_salt=security.new_salt(),
-                    created_at=_now_minute(),
+                    **row,
+                    **activity.new_row_secrets(admin_key),
                 )
             ).inserted_primary_key[0]
             conn.execute(
@@ -402,7 +389,7 @@ class QuizStore:
 
     def _quiz_where(self, condition) -> Quiz | None:
         t = quizzes_table
-        with self.store._reading() as conn:
+        with self.db.reading() as conn:
             row = conn.execute(
                 select(
                     t.c.id,
@@ -418,13 +405,11 @@ class QuizStore:
             ).first()
             if row is None:
                 return None
-            with self._fixed_lock:
-                fixed = self._fixed.get(int(row.id))
-            if fixed is None:
-                fixed = (self._questions(conn, int(row.id)), row.session_salt)
-                with self._fixed_lock:
-                    self._fixed[int(row.id)] = fixed
-            questions = fixed[0]
+            questions = self._questions_of.get(int(row.id))
+            if questions is None:
+                questions = self._questions(conn, int(row.id))
+                self._questions_of[int(row.id)] = questions  # a dict write: atomic
+                self._salts.remember(int(row.id), row.session_salt)
         return Quiz(int(row.id), row.join_code, row.title, row.epsilon, int(row.position),
                     bool(row.revealed), row.deadline, int(row.countdown_s), questions)  # fmt: skip
 
@@ -438,16 +423,20 @@ class QuizStore:
         code = security.normalize_join_code(code)
         return None if code is None else self._quiz_where(quizzes_table.c.join_code == code)
 
+    def find(self, code: str) -> Quiz | None:
+        """The quiz with this join code, or None (what ui/activity.py looks up)."""
+        return self.get_quiz_by_code(code)
+
     def recent_open_quizzes(self, hours: float) -> int:
         """How many quizzes created in the last `hours` hours are not finished (their
         position is before the end of their questions): counted, with the open surveys,
         against the storage anonymous creations may use."""
-        since = _now_minute() - dt.timedelta(hours=hours)
+        since = now_minute() - dt.timedelta(hours=hours)
         t, questions = quizzes_table, quiz_questions_table
         count = (
             select(func.count()).where(questions.c.quiz_id == t.c.id).correlate(t).scalar_subquery()
         )
-        with self.store._reading() as conn:
+        with self.db.reading() as conn:
             return int(
                 conn.execute(
                     select(func.count()).where(t.c.created_at >= since, t.c.position < count)
@@ -457,7 +446,7 @@ class QuizStore:
     def state(self, quiz_id: int) -> tuple[int, bool, float | None] | None:
         """(position, revealed, deadline) only: what a phone polls, one small read."""
         t = quizzes_table
-        with self.store._reading() as conn:
+        with self.db.reading() as conn:
             row = conn.execute(
                 select(t.c.position, t.c.revealed, t.c.deadline).where(t.c.id == quiz_id)
             ).first()
@@ -466,14 +455,10 @@ class QuizStore:
     # -- the lecturer -------------------------------------------------------------------
     def check_admin_key(self, quiz_id: int, admin_key: object) -> bool:
         """Whether `admin_key` is this quiz's key (constant-time comparison)."""
-        t = quizzes_table
-        with self.store._reading() as conn:
-            digest = conn.execute(select(t.c.admin_key_sha256).where(t.c.id == quiz_id)).scalar()
-        return digest is not None and security.admin_key_matches(admin_key, digest)
+        return activity.admin_key_matches(self.db, quizzes_table, quiz_id, admin_key)
 
     def _require_admin(self, quiz_id: int, admin_key: object) -> None:
-        if not self.check_admin_key(quiz_id, admin_key):
-            raise AdminKeyError("wrong admin key for this quiz")
+        activity.require_admin(self.db, quizzes_table, quiz_id, admin_key, "quiz")
 
     def show(
         self, quiz_id: int, admin_key: str, position: int, *, seconds: float | None = None
@@ -497,7 +482,7 @@ class QuizStore:
         # shows it closed and revealed: a question never reopens once answered and shown.
         # One statement, comparing with the position stored (SET reads the old row).
         back = quizzes_table.c.position > position
-        self.store._write(
+        self.db.write(
             update(quizzes_table)
             .where(quizzes_table.c.id == quiz_id)
             .values(
@@ -511,7 +496,7 @@ class QuizStore:
     def reveal(self, quiz_id: int, admin_key: str) -> None:
         """Show the answers' distribution and the correct option: answering stops."""
         self._require_admin(quiz_id, admin_key)
-        self.store._write(
+        self.db.write(
             update(quizzes_table).where(quizzes_table.c.id == quiz_id).values(revealed=True)
         )
 
@@ -520,21 +505,11 @@ class QuizStore:
         """The quiz's questions (read once per process), or None for an unknown quiz."""
         if isinstance(quiz_id, bool) or not isinstance(quiz_id, int):
             return None
-        with self._fixed_lock:
-            fixed = self._fixed.get(quiz_id)
-        if fixed is not None:
-            return fixed[0]
+        questions = self._questions_of.get(quiz_id)
+        if questions is not None:
+            return questions
         quiz = self.get_quiz(quiz_id)
         return None if quiz is None else quiz.questions
-
-    def _salt(self, quiz_id: int) -> str | None:
-        with self._fixed_lock:
-            fixed = self._fixed.get(quiz_id)
-        if fixed is not None:
-            return fixed[1]
-        t = quizzes_table
-        with self.store._reading() as conn:
-            return conn.execute(select(t.c.session_salt).where(t.c.id == quiz_id)).scalar()
 
     def submit(
         self, quiz_id: int, position: int, session_token: str, option: object
@@ -543,8 +518,7 @@ class QuizStore:
         (quiz, question, browser): later taps return DUPLICATE and change nothing. Taken
         only while that question is on show, unrevealed and within its countdown (else
         CLOSED); an unknown quiz or question is UNKNOWN."""
-        if not isinstance(session_token, str) or len(session_token) < 16:
-            raise ValueError("session_token must be a random string of at least 16 characters")
+        check_session_token(session_token)
         if isinstance(option, bool) or not isinstance(option, int):
             raise ValueError(f"option must be an option's index, got {option!r}")
         questions = self._fixed_questions(quiz_id)
@@ -560,7 +534,7 @@ class QuizStore:
                 f"option must be in [0, {len(questions[position].options) - 1}], got {option}"
             )
         # The state (on show, unrevealed, in time) is checked by the insert itself.
-        digest = security.session_digest(self._salt(quiz_id), session_token)
+        digest = self._salts.digest(quiz_id, session_token)
         t = quizzes_table
         now = quiz_clock()
         statement = insert(quiz_answers_table).from_select(
@@ -570,7 +544,7 @@ class QuizStore:
                 literal(position, Integer),
                 literal(option, Integer),
                 literal(digest, String),
-                literal(_now_minute(), DateTime),
+                literal(now_minute(), DateTime),
             ).where(
                 t.c.id == quiz_id,
                 t.c.position == position,
@@ -578,23 +552,18 @@ class QuizStore:
                 or_(t.c.deadline.is_(None), t.c.deadline >= now),
             ),
         )
-        try:
-            inserted = self.store._write(statement)
-        except IntegrityError:
-            return SubmitResult.DUPLICATE
-        return SubmitResult.ACCEPTED if inserted == 1 else SubmitResult.CLOSED
+        return activity.answer_once(self.db, statement)
 
     def _digest(self, quiz_id: int, session_token: str) -> str | None:
         """HMAC(the quiz's salt, token): how a browser is known in the quiz's rows."""
-        salt = self._salt(quiz_id)
-        return None if salt is None else security.session_digest(salt, session_token)
+        return self._salts.digest(quiz_id, session_token)
 
     def sent_option(self, quiz_id: int, position: int, session_token: str) -> int | None:
         """The option this browser sent for question `position`, or None."""
         digest, a = self._digest(quiz_id, session_token), quiz_answers_table
         if digest is None:
             return None
-        with self.store._reading() as conn:
+        with self.db.reading() as conn:
             return conn.execute(
                 select(a.c.option).where(
                     a.c.quiz_id == quiz_id, a.c.position == position, a.c.session_hash == digest
@@ -607,7 +576,7 @@ class QuizStore:
         digest, a = self._digest(quiz_id, session_token), quiz_answers_table
         if digest is None:
             return {}
-        with self.store._reading() as conn:
+        with self.db.reading() as conn:
             rows = conn.execute(
                 select(a.c.position, a.c.option).where(
                     a.c.quiz_id == quiz_id, a.c.session_hash == digest
@@ -622,8 +591,7 @@ class QuizStore:
         private mode takes none (ValueError): a name on a score would tie the randomized
         answers to a person for nothing, since each one is noise on its own. An unknown
         quiz: LookupError."""
-        if not isinstance(session_token, str) or len(session_token) < 16:
-            raise ValueError("session_token must be a random string of at least 16 characters")
+        check_session_token(session_token)
         nickname = clean_nickname(nickname)
         quiz = self.get_quiz(quiz_id)
         if quiz is None:
@@ -632,16 +600,15 @@ class QuizStore:
             raise ValueError("nickname: a quiz in private mode takes no nicknames")
         digest, t = self._digest(quiz_id, session_token), quiz_players_table
         if not nickname:
-            self.store._write(delete(t).where(t.c.quiz_id == quiz_id, t.c.session_hash == digest))
+            self.db.write(delete(t).where(t.c.quiz_id == quiz_id, t.c.session_hash == digest))
             return None
-        dialect = postgresql if self.store.engine.dialect.name == "postgresql" else sqlite
-        statement = dialect.insert(t).values(
-            quiz_id=quiz_id, session_hash=digest, nickname=nickname, named_at=_now_minute()
+        statement = self.db.upsert(t).values(
+            quiz_id=quiz_id, session_hash=digest, nickname=nickname, named_at=now_minute()
         )
-        self.store._write(
+        self.db.write(
             statement.on_conflict_do_update(
                 index_elements=[t.c.quiz_id, t.c.session_hash],
-                set_={"nickname": nickname, "named_at": _now_minute()},
+                set_={"nickname": nickname, "named_at": now_minute()},
             )
         )
         return nickname
@@ -651,7 +618,7 @@ class QuizStore:
         digest, t = self._digest(quiz_id, session_token), quiz_players_table
         if digest is None:
             return None
-        with self.store._reading() as conn:
+        with self.db.reading() as conn:
             return conn.execute(
                 select(t.c.nickname).where(t.c.quiz_id == quiz_id, t.c.session_hash == digest)
             ).scalar()
@@ -663,7 +630,7 @@ class QuizStore:
         if questions is None:
             return []
         p, a = quiz_players_table, quiz_answers_table
-        with self.store._reading() as conn:
+        with self.db.reading() as conn:
             players = conn.execute(
                 select(p.c.session_hash, p.c.nickname).where(p.c.quiz_id == quiz_id)
             ).all()
@@ -686,7 +653,7 @@ class QuizStore:
         if quiz is None:
             return {}
         a = quiz_answers_table
-        with self.store._reading() as conn:
+        with self.db.reading() as conn:
             rows = conn.execute(
                 select(a.c.position, a.c.option, func.count())
                 .where(a.c.quiz_id == quiz_id)

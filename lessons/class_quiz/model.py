@@ -1,8 +1,9 @@
-"""The class quiz: questions drawn from the lessons' own check-yourself lists (read from
-their pages, never copied), the lecturer's key, the phones' private mode (k-ary randomized
-response, dp/kary.py) and the projector's numbers. Storage is survey/quiz.py, in the class
-survey's database (lessons/class_survey/model.py: its URL, store, student token, limits,
-join-link helpers and fault messages are reused)."""
+"""The class quiz's own parts: questions drawn from the lessons' own check-yourself lists
+(read from their pages, never copied), its names (URL, cookie, session state), the phones'
+private mode (k-ary randomized response, dp/kary.py) and the projector's numbers. Storage is
+survey/quiz.py, in the class database; the machine it runs on (the store, routing, join
+block, lecturer memory, student token, limits, faults) is ui/activity.py, shared with the
+class survey."""
 
 from __future__ import annotations
 
@@ -10,17 +11,14 @@ import ast
 import functools
 import math
 from dataclasses import dataclass
-from urllib.parse import urlencode
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 import dp
 import survey
 from lessons.catalogue import LESSONS, LESSONS_DIR
-from lessons.class_survey import model as survey_model
-from ui import text
+from ui import activity, text
 
 URL_PATH = "class-quiz"
 LETTERS = "ABCDEF"
@@ -34,13 +32,6 @@ POLL_S = 2  # a phone asks which question is on show every POLL_S seconds
 EPSILONS: tuple[float, ...] = (0.5, 1.0, 2.0, 3.0, 5.0)
 COUNTDOWNS: tuple[int, ...] = (0, 15, 30, 60, 120)
 Z95 = 1.959963984540054
-
-
-@st.cache_resource(show_spinner=False)
-def quiz_store(url: str) -> survey.QuizStore:
-    """One quiz store per database URL and process, on the survey's store (its pool), so
-    that what never changes in a quiz (questions, salt) is read once per process."""
-    return survey.QuizStore(survey_model.survey_store(url))
 
 
 # --- questions from the lessons --------------------------------------------------------------
@@ -92,18 +83,53 @@ def parse_options(raw: str) -> tuple[str, ...]:
     return tuple(line.strip() for line in raw.splitlines() if line.strip())
 
 
-# --- the lecturer's key ------------------------------------------------------------------------
+# --- the lecturer, the phones, and what a session keeps ------------------------------------------
 MANAGING_KEY = "quiz_managing"  # the code of the quiz this session last ran
 FORGOT_KEY = "quiz_forgot_managed"  # "New quiz" pressed in this session
+LECTURER = activity.LecturerMemory(ADMIN_KEYS_KEY, MANAGING_KEY, FORGOT_KEY, MANAGE_COOKIE)
+ACTIVITY = activity.Activity(
+    name="quiz",
+    title="Class quiz",
+    url_path=URL_PATH,
+    memory=LECTURER,
+    no_key_message=(
+        "To run a quiz, open your private lecturer link in this browser. Students join "
+        "with the link or the code on the projector."
+    ),
+    prefix="quiz",
+)
+TAP_LIMIT = "quiz-tap/token"
+NICKNAME_LIMIT = "quiz-nickname/token"
+
+# What a session keeps, by name (ui.activity.SessionValue), instead of raw key strings.
+Value = activity.SessionValue
+LECTURER_FAULT: Value[str] = Value("quiz_lecturer_fault")  # a Start/Next/Reveal that failed
+CUSTOM: Value[list] = Value(CUSTOM_KEY)  # the lecturer's own questions
+OWN_ERROR: Value[str] = Value("quiz_own_error")  # why the last own question was refused
+OWN_PROMPT, OWN_OPTIONS = Value("quiz_own_prompt"), Value("quiz_own_options")  # the form's
+OWN_CORRECT, OWN_EXPLANATION = Value("quiz_own_correct"), Value("quiz_own_explanation")
+NICKNAME_INPUT: Value[str] = Value("quiz_nickname_input")  # the nickname box's text
+NICKNAME_PROBLEM: Value[str] = Value("quiz_nickname_problem")  # why it was not saved
 
 
-# The survey's lecturer memory (session state and a cookie), under the quiz's own names.
-LECTURER = survey_model.LecturerMemory(ADMIN_KEYS_KEY, MANAGING_KEY, FORGOT_KEY, MANAGE_COOKIE)
-remember_admin_key = LECTURER.remember
-remembered_admin_key = LECTURER.remembered
-managed_in_browser = LECTURER.managed
-forget_managed = LECTURER.forget  # "New quiz"
-keep_browser_in_step = LECTURER.keep_browser_in_step
+def outcome(quiz_id: int, position: int) -> activity.SessionValue[str]:
+    """What became of this browser's last tap on a question (a SubmitResult's value)."""
+    return Value(f"quiz_outcome_{quiz_id}_{position}")
+
+
+def stored(quiz_id: int, position: int) -> activity.SessionValue[int]:
+    """The option this browser sent for a question, once stored (it never changes)."""
+    return Value(f"quiz_stored_{quiz_id}_{position}")
+
+
+def nickname(quiz_id: int) -> activity.SessionValue[str]:
+    """This browser's nickname in the quiz, as stored ("" for none), read once."""
+    return Value(f"quiz_nickname_{quiz_id}")
+
+
+def kept_score(quiz_id: int) -> activity.SessionValue[tuple[int, int]]:
+    """(correct, answered) at the end, read once."""
+    return Value(f"quiz_own_score_{quiz_id}")
 
 
 def manages_open_quiz(quizzes: survey.QuizStore) -> bool:
@@ -121,24 +147,7 @@ def manages_open_quiz(quizzes: survey.QuizStore) -> bool:
 
 def join_url(base_url: str, code: str) -> str:
     """The link students open: …/class-quiz?join=CODE."""
-    return f"{base_url.rstrip('/')}/{URL_PATH}?{urlencode({'join': code})}"
-
-
-def lecturer_url(base_url: str, code: str, admin_key: str) -> str:
-    """The private lecturer link: …/class-quiz?manage=CODE&key=ADMIN_KEY."""
-    return f"{base_url.rstrip('/')}/{URL_PATH}?{urlencode({'manage': code, 'key': admin_key})}"
-
-
-def nickname_allowed(store: survey.SurveyStore, token: str) -> bool:
-    """At most NICKNAMES_PER_10_MINUTES nickname changes from one student token (in the
-    store, the same on every replica)."""
-    return store.limit_allow("quiz-nickname/token", token, NICKNAMES_PER_10_MINUTES, 600.0)
-
-
-def tap_allowed(store: survey.SurveyStore, token: str) -> bool:
-    """At most TAPS_PER_MINUTE answers a minute from one student token (kept in the store,
-    so the same on every replica)."""
-    return store.limit_allow("quiz-tap/token", token, TAPS_PER_MINUTE, 60.0)
+    return activity.join_url(base_url, URL_PATH, code)
 
 
 # --- private mode --------------------------------------------------------------------------------

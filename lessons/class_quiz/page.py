@@ -12,7 +12,6 @@ Three modes, chosen by the URL, as the class survey:
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
 
@@ -21,11 +20,11 @@ import streamlit as st
 import survey
 from lessons.catalogue import by_folder
 from lessons.class_quiz import charts, model, snippets
-from lessons.class_survey import model as survey_model
-from ui import browser, classroom, controls, private_choice, tables, text
+from lessons.class_survey import model as surveys  # what a survey lecturer's browser holds
+from ui import activity, classroom, controls, private_choice, tables, text
 
+ACTIVITY = model.ACTIVITY
 LETTERS = model.LETTERS
-SCROLL_TOP_KEY = "quiz_scroll_top"  # a quiz just created: open its projector at the top
 SUBMIT_MESSAGES = {
     survey.SubmitResult.DUPLICATE: "This browser has already answered this question.",
     survey.SubmitResult.CLOSED: "Too late: the lecturer has closed this question.",
@@ -34,8 +33,8 @@ SUBMIT_MESSAGES = {
 
 
 def show_fault(reason: str, *, student: bool) -> None:
-    message = survey_model.fault_message(reason, student=student, activity="quiz")
-    (st.warning if reason == survey.store.BUSY else st.error)(message)
+    """The class database failed: say what happened (and, to the lecturer, what to do)."""
+    activity.show_fault(reason, student=student, activity=ACTIVITY.name)
 
 
 def option_lines(question: survey.QuizQuestion) -> str:
@@ -45,69 +44,65 @@ def option_lines(question: survey.QuizQuestion) -> str:
 
 
 # --- Student -----------------------------------------------------------------------------------
-def outcome_key(quiz_id: int, position: int) -> str:
-    return f"quiz_outcome_{quiz_id}_{position}"
-
-
 def private_key(quiz_id: int, position: int) -> str:
     return f"quiz_private_{quiz_id}_{position}"
 
 
-def send_answer(quiz_id: int, position: int, token: str, choice: int) -> None:
+def send_answer(
+    quizzes: survey.QuizStore, quiz_id: int, position: int, token: str, choice: int
+) -> None:
     """Button callback (private mode off): store the option tapped."""
-    record(quiz_id, position, token, choice)
+    record(quizzes, quiz_id, position, token, choice)
 
 
-def send_private(quiz_id: int, position: int, token: str, k: int) -> None:
+def send_private(
+    quizzes: survey.QuizStore, quiz_id: int, position: int, token: str, k: int
+) -> None:
     """Component callback (private mode): the phone has randomized already; only what it
     sent reaches the server. A value that is no option (a forged frame) is ignored."""
     sent = private_choice.sent_value(private_key(quiz_id, position), k)
     if sent is not None:
-        record(quiz_id, position, token, sent)
+        record(quizzes, quiz_id, position, token, sent)
 
 
-def record(quiz_id: int, position: int, token: str, sent: int) -> None:
+def record(quizzes: survey.QuizStore, quiz_id: int, position: int, token: str, sent: int) -> None:
     """Store what this browser sent (only that; the outcome is kept to tell the student)."""
     try:
-        if not model.tap_allowed(store, token):
-            st.session_state["quiz_rate_limited"] = True
+        if not activity.tap_allowed(quizzes.store, token, model.TAP_LIMIT, model.TAPS_PER_MINUTE):
+            ACTIVITY.rate_limited.set(True)
             return
         outcome = quizzes.submit(quiz_id, position, token, sent)
     except survey.StorageError as error:
-        st.session_state["quiz_fault"] = error.reason
+        ACTIVITY.tap_fault.set(error.reason)
         return
-    st.session_state[outcome_key(quiz_id, position)] = outcome.value
+    model.outcome(quiz_id, position).set(outcome.value)
     if outcome is survey.SubmitResult.ACCEPTED:
-        st.session_state[stored_key(quiz_id, position)] = sent
+        model.stored(quiz_id, position).set(sent)
 
 
-def stored_key(quiz_id: int, position: int) -> str:
-    return f"quiz_stored_{quiz_id}_{position}"
-
-
-def stored_answer(quiz: survey.Quiz, token: str) -> int | None:
+def stored_answer(quizzes: survey.QuizStore, quiz: survey.Quiz, token: str) -> int | None:
     """What this browser sent for the question on show: from this session once known (a
     stored answer never changes), else read from the store (another tab, a reload)."""
-    key = stored_key(quiz.id, quiz.position)
-    known = st.session_state.get(key)
+    kept = model.stored(quiz.id, quiz.position)
+    known = kept.get()
     if known is None:
         known = quizzes.sent_option(quiz.id, quiz.position, token)
         if known is not None:
-            st.session_state[key] = known
+            kept.set(known)
     return known
 
 
 @st.fragment(run_every=model.POLL_S)
-def follow(quiz_id: int, token: str) -> None:
+def follow(quizzes: survey.QuizStore, quiz_id: int, token: str) -> None:
     """The question on show and its buttons; it asks every POLL_S seconds which question
     the lecturer shows, so the phone follows without a reload."""
     try:
-        _follow(quiz_id, token)
+        _follow(quizzes, quiz_id, token)
     except survey.StorageError as error:
         show_fault(error.reason, student=True)
 
 
-def _follow(quiz_id: int, token: str) -> None:
+def _follow(quizzes: survey.QuizStore, quiz_id: int, token: str) -> None:
     quiz = quizzes.get_quiz(quiz_id)
     if quiz is None:
         st.error("This quiz no longer exists.")
@@ -117,16 +112,16 @@ def _follow(quiz_id: int, token: str) -> None:
         return
     question = quiz.current
     if question is None:
-        st.success(f"The quiz is over. Thank you! {own_result(quiz, token)}")
+        st.success(f"The quiz is over. Thank you! {own_result(quizzes, quiz, token)}")
         return
     st.caption(f"Question {quiz.position + 1} of {len(quiz.questions)}")
     st.markdown(f"### {text.plain(question.prompt)}")
-    sent = stored_answer(quiz, token)
-    outcome = st.session_state.get(outcome_key(quiz.id, quiz.position))
+    sent = stored_answer(quizzes, quiz, token)
+    outcome = model.outcome(quiz.id, quiz.position).get()
     left = quiz.seconds_left()
     k = len(question.options)
     if sent is None and quizzes.read_only:
-        show_fault(survey.store.READ_ONLY, student=True)  # no buttons that fail when tapped
+        show_fault(survey.database.READ_ONLY, student=True)  # no buttons that fail when tapped
     elif sent is None and not quiz.revealed and (left is None or left > 0):
         if quiz.private:
             private_choice.ask(
@@ -134,7 +129,7 @@ def _follow(quiz_id: int, token: str) -> None:
                 [f"{LETTERS[i]}.  {option}" for i, option in enumerate(question.options)],
                 quiz.epsilon,
                 memory=memory_key(quiz),
-                on_sent=functools.partial(send_private, quiz.id, quiz.position, token, k),
+                on_sent=functools.partial(send_private, quizzes, quiz.id, quiz.position, token, k),
             )
         else:
             for i, option in enumerate(question.options):
@@ -143,13 +138,13 @@ def _follow(quiz_id: int, token: str) -> None:
                     key=f"quiz_answer_{quiz.position}_{i}",
                     width="stretch",
                     on_click=send_answer,
-                    args=(quiz.id, quiz.position, token, i),
+                    args=(quizzes, quiz.id, quiz.position, token, i),
                 )
         if left is not None:
             st.caption(f"{left:.0f} s left")
-        if st.session_state.pop("quiz_rate_limited", False):
+        if ACTIVITY.rate_limited.pop(False):
             st.warning("Too many taps in a minute. Wait a moment, then try again.")
-        fault = st.session_state.pop("quiz_fault", None)
+        fault = ACTIVITY.tap_fault.pop()
         if fault is not None:
             show_fault(fault, student=True)
         if outcome in SUBMIT_MESSAGES:
@@ -190,43 +185,43 @@ def private_receipt(letter: str, k: int, epsilon: float) -> str:
     )
 
 
-def own_result(quiz: survey.Quiz, token: str) -> str:
+def own_result(quizzes: survey.QuizStore, quiz: survey.Quiz, token: str) -> str:
     """What the phone tells its student at the end (read once, then kept in the session)."""
     if quiz.private:
         return (
             "Your phone sent randomized answers, so there is no score: each answer alone "
             "is noise, and only the class's counts mean something."
         )
-    key = f"quiz_own_score_{quiz.id}"
-    if key not in st.session_state:
-        st.session_state[key] = model.own_score(quiz, quizzes.sent_options(quiz.id, token))
-    correct, answered = st.session_state[key]
+    kept = model.kept_score(quiz.id)
+    if not kept.is_set():
+        kept.set(model.own_score(quiz, quizzes.sent_options(quiz.id, token)))
+    correct, answered = kept.get()
     if answered == 0:
         return "You did not answer any question."
     return f"You got {correct:,} of {len(quiz.questions):,} right ({answered:,} answered)."
 
 
-def save_nickname(quiz_id: int, token: str) -> None:
+def save_nickname(quizzes: survey.QuizStore, quiz_id: int, token: str) -> None:
     """Form callback: store the nickname typed (empty: none), within the change limit."""
-    raw = st.session_state.get("quiz_nickname_input", "")
-    st.session_state.pop("quiz_nickname_problem", None)
+    raw = model.NICKNAME_INPUT.get("")
+    model.NICKNAME_PROBLEM.pop()
     try:
-        if not model.nickname_allowed(store, token):
-            st.session_state["quiz_nickname_problem"] = (
-                "Too many changes: wait a few minutes, then try again."
-            )
+        if not activity.tap_allowed(
+            quizzes.store, token, model.NICKNAME_LIMIT, model.NICKNAMES_PER_10_MINUTES, 600.0
+        ):
+            model.NICKNAME_PROBLEM.set("Too many changes: wait a few minutes, then try again.")
             return
         saved = quizzes.set_nickname(quiz_id, token, raw)
     except (ValueError, TypeError) as error:
-        st.session_state["quiz_nickname_problem"] = nickname_problem(str(error))
+        model.NICKNAME_PROBLEM.set(nickname_problem(str(error)))
         return
     except survey.StorageError as error:
-        st.session_state["quiz_nickname_problem"] = survey_model.fault_message(
-            error.reason, student=True, activity="quiz"
+        model.NICKNAME_PROBLEM.set(
+            activity.fault_message(error.reason, student=True, activity=ACTIVITY.name)
         )
         return
-    st.session_state[f"quiz_nickname_{quiz_id}"] = saved or ""
-    st.session_state["quiz_nickname_input"] = saved or ""
+    model.nickname(quiz_id).set(saved or "")
+    model.NICKNAME_INPUT.set(saved or "")
 
 
 def nickname_problem(reason: str) -> str:
@@ -242,26 +237,28 @@ def nickname_problem(reason: str) -> str:
     return f"Not saved: {reason}."
 
 
-def nickname_box(quiz: survey.Quiz, token: str) -> None:
+def nickname_box(quizzes: survey.QuizStore, quiz: survey.Quiz, token: str) -> None:
     """An optional nickname, below the question: only the lecturer's scores table at the
     end ever shows it, and only when the lecturer chooses to. Not in private mode."""
     if quiz.private or quizzes.read_only:
         return
-    key = f"quiz_nickname_{quiz.id}"
-    if key not in st.session_state:  # read once per session
-        st.session_state[key] = quizzes.nickname(quiz.id, token) or ""
-        st.session_state["quiz_nickname_input"] = st.session_state[key]
-    current = st.session_state[key]
+    kept = model.nickname(quiz.id)
+    if not kept.is_set():  # read once per session
+        kept.set(quizzes.nickname(quiz.id, token) or "")
+        model.NICKNAME_INPUT.set(kept.get())
+    current = kept.get()
     title = f"Nickname: {text.plain(current)}" if current else "Nickname (optional)"
     with st.expander(title, expanded=not quiz.started and not current):
         with st.form("quiz_nickname", border=False):
             st.text_input(
                 f"Nickname (at most {survey.MAX_NICKNAME_CHARS} characters; empty: none)",
                 max_chars=survey.MAX_NICKNAME_CHARS,
-                key="quiz_nickname_input",
+                key=model.NICKNAME_INPUT.key,
             )
-            st.form_submit_button("Save nickname", on_click=save_nickname, args=(quiz.id, token))
-        problem = st.session_state.get("quiz_nickname_problem")
+            st.form_submit_button(
+                "Save nickname", on_click=save_nickname, args=(quizzes, quiz.id, token)
+            )
+        problem = model.NICKNAME_PROBLEM.get()
         if problem:
             st.warning(text.plain(problem))
         st.caption(
@@ -270,20 +267,20 @@ def nickname_box(quiz: survey.Quiz, token: str) -> None:
         )
 
 
-def student_view(raw_code: str) -> None:
-    refused = survey_model.lookup_refused(store)
+def student_view(quizzes: survey.QuizStore, raw_code: str) -> None:
+    refused = activity.lookup_refused(quizzes.store)
     if refused is not None:
-        st.warning(survey_model.limit_message("guess", refused, activity="quiz"))
+        st.warning(activity.limit_message("guess", refused, activity=ACTIVITY.name))
         return
     found = quizzes.get_quiz_by_code(raw_code)
     if found is None:
-        survey_model.record_guess(store)
+        activity.record_guess(quizzes.store)
         st.error("There is no quiz with this code. Check the code on the projector.")
         return
     st.caption(f"{text.plain(found.title)} · quiz {found.code}")
-    token = survey_model.session_token(store)
-    follow(found.id, token)
-    nickname_box(found, token)
+    token = activity.session_token(quizzes.store)
+    follow(quizzes, found.id, token)
+    nickname_box(quizzes, found, token)
     if found.private:
         st.caption(
             "Private mode: this browser randomizes your answer before sending it (k-ary "
@@ -300,24 +297,24 @@ def student_view(raw_code: str) -> None:
 # --- Lecturer: build ---------------------------------------------------------------------------
 def add_custom() -> None:
     """Form callback: validate the lecturer's own question and keep it."""
-    prompt = st.session_state.get("quiz_own_prompt", "")
-    options = model.parse_options(st.session_state.get("quiz_own_options", ""))
-    correct = st.session_state.get("quiz_own_correct", 1)
+    prompt = model.OWN_PROMPT.get("")
+    options = model.parse_options(model.OWN_OPTIONS.get(""))
+    correct = model.OWN_CORRECT.get(1)
     correct = int(correct) - 1 if isinstance(correct, int | float) and math.isfinite(correct) else 0
-    explanation = st.session_state.get("quiz_own_explanation", "")
+    explanation = model.OWN_EXPLANATION.get("")
     try:
         question = survey.QuizQuestion(prompt, options, correct, explanation)
     except (ValueError, TypeError) as error:
-        st.session_state["quiz_own_error"] = str(error)
+        model.OWN_ERROR.set(str(error))
         return
-    st.session_state.pop("quiz_own_error", None)
-    st.session_state.setdefault(model.CUSTOM_KEY, []).append(question)
-    for key in ("quiz_own_prompt", "quiz_own_options", "quiz_own_explanation"):
-        st.session_state[key] = ""
+    model.OWN_ERROR.pop()
+    model.CUSTOM.setdefault([]).append(question)
+    for value in (model.OWN_PROMPT, model.OWN_OPTIONS, model.OWN_EXPLANATION):
+        value.set("")
 
 
 def remove_custom(index: int) -> None:
-    own = st.session_state.get(model.CUSTOM_KEY, [])
+    own = model.CUSTOM.get([])
     if 0 <= index < len(own):
         own.pop(index)
 
@@ -344,45 +341,35 @@ def picked_questions() -> list[survey.QuizQuestion]:
 def own_questions() -> list[survey.QuizQuestion]:
     st.subheader("Your own questions")
     with st.form("quiz_own", border=True):
-        st.text_input(f"Question (at most {survey.store.MAX_QUESTION_CHARS} characters)",
-                      max_chars=survey.store.MAX_QUESTION_CHARS, key="quiz_own_prompt")  # fmt: skip
+        st.text_input(
+            f"Question (at most {survey.MAX_QUESTION_CHARS} characters)",
+            max_chars=survey.MAX_QUESTION_CHARS,
+            key=model.OWN_PROMPT.key,
+        )
         st.text_area(
             f"Options, one per line ({survey.MIN_OPTIONS} to {survey.MAX_OPTIONS}, at most "
             f"{survey.MAX_OPTION_CHARS} characters each)",
-            key="quiz_own_options",
+            key=model.OWN_OPTIONS.key,
             height=130,
         )
-        st.number_input("Number of the correct option", 1, survey.MAX_OPTIONS, 1,
-                        key="quiz_own_correct")  # fmt: skip
-        st.text_input("Explanation shown with the answer (optional)", max_chars=500,
-                      key="quiz_own_explanation")  # fmt: skip
+        st.number_input(
+            "Number of the correct option", 1, survey.MAX_OPTIONS, 1, key=model.OWN_CORRECT.key
+        )
+        st.text_input(
+            "Explanation shown with the answer (optional)",
+            max_chars=500,
+            key=model.OWN_EXPLANATION.key,
+        )
         st.form_submit_button("Add question", on_click=add_custom, icon=":material/add:")
-    error = st.session_state.get("quiz_own_error")
+    error = model.OWN_ERROR.get()
     if error:
         st.warning(f"Not added: {text.plain(error)}.")
-    own = st.session_state.get(model.CUSTOM_KEY, [])
+    own = model.CUSTOM.get([])
     for i, question in enumerate(own):
         left, right = st.columns([5, 1], vertical_alignment="center")
         left.markdown(f"**{i + 1}.** {text.plain(question.prompt)}")
         right.button("Remove", key=f"quiz_own_remove_{i}", on_click=remove_custom, args=(i,))
     return list(own)
-
-
-def resume_managed() -> None:
-    """Without parameters: a browser that runs a quiz (its key still valid) goes back to
-    its projector, after a reload or a visit to another page."""
-    managed = model.managed_in_browser()
-    if managed is None:
-        return
-    found = quizzes.get_quiz_by_code(managed[0])
-    if found is not None and quizzes.check_admin_key(found.id, managed[1]):
-        st.query_params.from_dict({"manage": found.code})
-        st.rerun()
-
-
-def new_quiz() -> None:
-    model.forget_managed()
-    st.query_params.clear()
 
 
 def private_mode_caption(questions: list[survey.QuizQuestion], epsilon: float) -> str:
@@ -398,7 +385,7 @@ def private_mode_caption(questions: list[survey.QuizQuestion], epsilon: float) -
     )
 
 
-def create_view() -> None:
+def create_view(quizzes: survey.QuizStore) -> None:
     controls.lesson_header(
         "Class quiz",
         "You quiz your class live: build a quiz from the lessons' own questions (or write "
@@ -408,7 +395,7 @@ def create_view() -> None:
         "beside the debiased estimate: the class feels a mechanism on its own answers.",
     )
     if quizzes.read_only:
-        show_fault(survey.store.READ_ONLY, student=False)
+        show_fault(survey.database.READ_ONLY, student=False)
     title = st.text_input("Title", value="Class quiz", max_chars=survey.quiz.MAX_TITLE_CHARS,
                           key="quiz_title")  # fmt: skip
     questions = picked_questions() + own_questions()
@@ -436,12 +423,12 @@ def create_view() -> None:
         st.warning(f"A quiz holds at most {survey.MAX_QUESTIONS} questions: untick some.")
     if st.button("Create quiz", key="quiz_create", type="primary", icon=":material/quiz:",
                  disabled=not 1 <= n <= survey.MAX_QUESTIONS or quizzes.read_only):  # fmt: skip
-        refused = survey_model.create_refused(
-            store,
-            lambda: survey_model.manages_a_survey(store) or model.manages_open_quiz(quizzes),
+        store = quizzes.store
+        refused = activity.create_refused(
+            store, lambda: surveys.manages_a_survey(store) or model.manages_open_quiz(quizzes)
         )
         if refused is not None:
-            st.warning(survey_model.limit_message("create", refused, activity="quiz"))
+            st.warning(activity.limit_message("create", refused, activity=ACTIVITY.name))
             return
         try:
             created = quizzes.create_quiz(title or "Class quiz", questions, epsilon=epsilon,
@@ -449,59 +436,38 @@ def create_view() -> None:
         except ValueError as error:
             st.warning(f"The quiz cannot be created: {text.plain(error)}.")
             return
-        survey_model.count_create(store)
-        model.remember_admin_key(created.quiz.code, created.admin_key)
-        st.session_state[SCROLL_TOP_KEY] = created.quiz.code  # the projector view: its top
-        st.query_params.from_dict({"manage": created.quiz.code})
-        st.rerun()
+        activity.count_create(store)
+        activity.created(ACTIVITY, created.quiz.code, created.admin_key)
 
 
 # --- Lecturer: the projector ------------------------------------------------------------------
-def admin_key_for(code: str, quiz_id: int) -> str | None:
-    """As the survey: a key from the private link is checked, kept in this session and a
-    cookie, and taken out of the address bar, so it is never projected."""
-    from_url = st.query_params.get("key")
-    if from_url is not None:
-        del st.query_params["key"]
-        if quizzes.check_admin_key(quiz_id, from_url):
-            model.remember_admin_key(code, from_url)
-    remembered = model.remembered_admin_key(code)
-    if remembered is not None and quizzes.check_admin_key(quiz_id, remembered):
-        model.remember_admin_key(code, remembered)  # on every run: a finished run sets it
-        return remembered
-    return None
-
-
 @st.fragment(run_every=2)
-def projector(quiz_id: int, admin_key: str) -> None:
+def projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
     """The question, the count of answers, the countdown, Reveal and Next; every 2 s."""
     try:
-        _projector(quiz_id, admin_key)
+        _projector(quizzes, quiz_id, admin_key)
     except survey.StorageError as error:
         show_fault(error.reason, student=False)
 
 
-LECTURER_FAULT_KEY = "quiz_lecturer_fault"  # a Start/Next/Reveal/Back that could not save
-
-
-def _move(quiz_id: int, admin_key: str, position: int) -> None:
+def _move(quizzes: survey.QuizStore, quiz_id: int, admin_key: str, position: int) -> None:
     """Start / Next / Summary / Back (a callback): a storage fault is told in words on the
     projector, never as a traceback."""
     try:
         quizzes.show(quiz_id, admin_key, position)
     except survey.StorageError as error:
-        st.session_state[LECTURER_FAULT_KEY] = error.reason
+        model.LECTURER_FAULT.set(error.reason)
 
 
-def _reveal(quiz_id: int, admin_key: str) -> None:
+def _reveal(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
     try:
         quizzes.reveal(quiz_id, admin_key)
     except survey.StorageError as error:
-        st.session_state[LECTURER_FAULT_KEY] = error.reason
+        model.LECTURER_FAULT.set(error.reason)
 
 
-def _projector(quiz_id: int, admin_key: str) -> None:
-    fault = st.session_state.pop(LECTURER_FAULT_KEY, None)
+def _projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
+    fault = model.LECTURER_FAULT.pop()
     if fault is not None:
         show_fault(fault, student=False)
     quiz = quizzes.get_quiz(quiz_id)
@@ -519,7 +485,7 @@ def _projector(quiz_id: int, admin_key: str) -> None:
             f"**{n} {'question' if n == 1 else 'questions'}.** Students join now, then press Start."
         )
         buttons[0].button("Start", key="quiz_start", type="primary", shortcut="Right",
-                          on_click=_move, args=(quiz.id, admin_key, 0),
+                          on_click=_move, args=(quizzes, quiz.id, admin_key, 0),
                           disabled=quizzes.read_only)  # fmt: skip
         return
     if quiz.finished:
@@ -528,11 +494,11 @@ def _projector(quiz_id: int, admin_key: str) -> None:
             "Back",
             key="quiz_back",
             on_click=_move,
-            args=(quiz.id, admin_key, len(quiz.questions) - 1),
+            args=(quizzes, quiz.id, admin_key, len(quiz.questions) - 1),
             disabled=quizzes.read_only,
         )
         tables.show(model.summary(quiz, counts), key="quiz-summary")
-        scores_table(quiz)
+        scores_table(quizzes, quiz)
         return
     question = quiz.current
     result = model.results(question, counts[quiz.position], quiz.epsilon)
@@ -544,11 +510,11 @@ def _projector(quiz_id: int, admin_key: str) -> None:
     )
     if not quiz.revealed:
         buttons[0].button("Reveal", key="quiz_reveal", type="primary", shortcut="V",
-                          on_click=_reveal, args=(quiz.id, admin_key),
+                          on_click=_reveal, args=(quizzes, quiz.id, admin_key),
                           disabled=quizzes.read_only)  # fmt: skip
     last = quiz.position + 1 == len(quiz.questions)
     buttons[1].button("Summary" if last else "Next", key="quiz_next", shortcut="Right",
-                      on_click=_move, args=(quiz.id, admin_key, quiz.position + 1),
+                      on_click=_move, args=(quizzes, quiz.id, admin_key, quiz.position + 1),
                       disabled=quizzes.read_only)  # fmt: skip
     st.markdown(f"### {text.plain(question.prompt)}")
     if not quiz.revealed:
@@ -577,7 +543,7 @@ def _projector(quiz_id: int, admin_key: str) -> None:
         snippets.PRIVATE_ESTIMATE.show(epsilon=quiz.epsilon, sent=result.frame["sent"].tolist())
 
 
-def scores_table(quiz: survey.Quiz) -> None:
+def scores_table(quizzes: survey.QuizStore, quiz: survey.Quiz) -> None:
     """The nicknamed students' scores, hidden until the lecturer shows them (a nickname is
     never projected by default). A private quiz has no nicknames and no scores."""
     if quiz.private:
@@ -603,84 +569,58 @@ def scores_table(quiz: survey.Quiz) -> None:
         )
 
 
-def lecturer_view(raw_code: str) -> None:
-    code = survey.normalize_join_code(raw_code) or ""
-    has_key = "key" in st.query_params or model.remembered_admin_key(code)
-    found = quizzes.get_quiz_by_code(raw_code) if has_key else None
-    admin_key = admin_key_for(found.code, found.id) if found is not None else None
-    if "key" in st.query_params:
-        del st.query_params["key"]
-    if admin_key is None:
-        st.title("Class quiz")
-        refused = survey_model.lookup_refused(store)
-        if refused is not None:
-            st.warning(survey_model.limit_message("guess", refused, activity="quiz"))
-            return
-        survey_model.record_guess(store)
-        st.warning(
-            "To run a quiz, open your private lecturer link in this browser. Students join "
-            "with the link or the code on the projector."
-        )
+def lecturer_view(quizzes: survey.QuizStore, raw_code: str) -> None:
+    """The projector, for a browser holding the quiz's key (activity.lecturer_gate)."""
+    gate = activity.lecturer_gate(ACTIVITY, quizzes, quizzes.store, raw_code)
+    if gate is None:
         return
-    if st.session_state.pop(SCROLL_TOP_KEY, None) == found.code:
-        browser.scroll_to_top(f"quiz-created-{found.code}")  # "Create quiz" sat at the bottom
+    found, admin_key = gate
     st.markdown(f"#### {text.plain(found.title)}")
     if quizzes.read_only:
-        show_fault(survey.store.READ_ONLY, student=False)
-    default_base, note = survey_model.base_url_guess(st.context.url,
-                                                     st.get_option("server.address"))  # fmt: skip
-    base = st.session_state.get("quiz_base_url", default_base)
-    link = model.join_url(base, found.code)
+        show_fault(survey.database.READ_ONLY, student=False)
+    base, default_base, note = activity.student_base_url(ACTIVITY)
     join_column, main_column = st.columns([1, 3], gap="medium")
     with join_column:
-        st.metric("Join code", found.code)
-        st.image(survey_model.qr_png(link), caption="Scan to join",
-                 width=survey_model.QR_WIDTH, output_format="PNG")  # fmt: skip
-        # broken only after a "/" or before "?" (st.code broke it mid-port: "…:861 / 1/")
-        st.markdown(
-            f'<p class="pp-join-link">{text.breakable_url(link)}</p>', unsafe_allow_html=True
-        )
+        activity.join_block(found.code, model.join_url(base, found.code))
     with main_column:
-        projector(found.id, admin_key)
+        projector(quizzes, found.id, admin_key)
     mode = (
         f"Private mode: k-ary randomized response, ε = {text.number(found.epsilon)} per answer."
         if found.private
         else "Answers as given (private mode is off)."
     )
     st.caption(f"{mode} Keys: → next, V reveal.")
-    with st.expander("Address of this app for students", expanded=bool(note)):
-        st.text_input("Address of this app for students", value=default_base,
-                      key="quiz_base_url", label_visibility="collapsed")  # fmt: skip
-        if note:
-            st.caption(note)
-    with st.expander("Private lecturer link — do not project"):
-        st.markdown("Anyone with this link can run this quiz. Keep it to yourself.")
-        st.code(model.lecturer_url(base, found.code, admin_key), language=None, wrap_lines=True)
-    st.button("New quiz", key="quiz_new", on_click=new_quiz, icon=":material/add_circle:",
-              help="This browser comes back to this quiz until you start a new one; your "
-              "private link still opens it.")  # fmt: skip
+    activity.lecturer_links(
+        ACTIVITY,
+        code=found.code,
+        admin_key=admin_key,
+        default_base=default_base,
+        note=note,
+        power="Anyone with this link can run this quiz. Keep it to yourself.",
+    )
+    st.button(
+        "New quiz",
+        key="quiz_new",
+        on_click=activity.start_new,
+        args=(ACTIVITY,),
+        icon=":material/add_circle:",
+        help="This browser comes back to this quiz until you start a new one; your "
+        "private link still opens it.",
+    )
 
 
-params = st.query_params
-model.keep_browser_in_step()
-try:
-    quizzes = model.quiz_store(survey_model.database_url())
-    store = quizzes.store
-    if "join" in params:
-        student_view(params["join"])
-    elif "manage" in params:
-        lecturer_view(params["manage"])
-    else:
-        resume_managed()
-        create_view()
-except survey.StorageError as error:
-    with contextlib.suppress(Exception):
-        st.title("Class quiz")
-    show_fault(error.reason, student="join" in params)
-except OSError:
-    show_fault(survey.store.UNREACHABLE, student="join" in params)
+def open_store() -> survey.QuizStore:
+    return activity.quiz_store(activity.database_url())
+
+
+activity.route(
+    ACTIVITY, open_store, create=create_view, projector=lecturer_view, phone=student_view
+)
 
 survey_page = by_folder("class_survey")
-if "join" not in params:
-    controls.page_link(survey_page.path, label="The class survey (one yes/no question)",
-                       icon=survey_page.icon)  # fmt: skip
+if "join" not in st.query_params:
+    controls.page_link(
+        survey_page.path,
+        label="The class survey (one yes/no question)",
+        icon=survey_page.icon,
+    )

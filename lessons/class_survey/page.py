@@ -17,9 +17,9 @@ import streamlit as st
 import dp
 import survey
 from lessons.class_survey import charts, model, snippets
-from ui import browser, classroom, controls, notebook, text
+from ui import activity, classroom, controls, notebook, text
 
-SCROLL_TOP_KEY = "survey_scroll_top"  # a survey just created: open its projector at the top
+ACTIVITY = model.ACTIVITY
 EXAMPLE_QUESTION = "Have you ever copied homework from a classmate?"
 PROTOCOL_LABELS = {
     survey.TWO_COINS: "Two coins (p = q = ¾, ε = ln 3)",
@@ -44,12 +44,8 @@ SUBMIT_MESSAGES = {
 
 
 def show_fault(reason: str, *, student: bool) -> None:
-    """The survey database failed: say what happened (and, to the lecturer, what to do)."""
-    message = model.fault_message(reason, student=student)
-    if reason == survey.store.BUSY:
-        st.warning(message, icon=":material/hourglass_top:")
-    else:
-        st.error(message, icon=":material/database:")
+    """The class database failed: say what happened (and, to the lecturer, what to do)."""
+    activity.show_fault(reason, student=student, activity=ACTIVITY.name)
 
 
 def show_question(question: str) -> None:
@@ -99,19 +95,19 @@ def join_with_code_form(key: str) -> None:
 
 
 # --- Student -------------------------------------------------------------------------------
-def submit_report(survey_id: int, reported_bit: int) -> None:
+def submit_report(store: survey.SurveyStore, survey_id: int, reported_bit: int) -> None:
     """Button callback: send the reported bit (once per session; rate-limited). Runs
     before the rerun, so the page that follows already shows the outcome, not buttons."""
-    token = model.session_token(store)
+    token = activity.session_token(store)
     try:
-        if not model.tap_allowed(store, token):
-            st.session_state["survey_rate_limited"] = True
+        if not activity.tap_allowed(store, token, model.TAP_LIMIT, model.SUBMITS_PER_MINUTE):
+            ACTIVITY.rate_limited.set(True)
             return
         outcome = store.submit(survey_id, token, reported_bit)
     except survey.StorageError as error:  # not recorded: the buttons stay, to tap again
-        st.session_state["survey_fault"] = error.reason
+        ACTIVITY.tap_fault.set(error.reason)
         return
-    st.session_state[f"survey_outcome_{survey_id}"] = outcome.value
+    model.outcome(survey_id).set(outcome.value)
 
 
 def show_outcome(found: survey.Survey, result: survey.SubmitResult) -> None:
@@ -129,29 +125,28 @@ def show_outcome(found: survey.Survey, result: survey.SubmitResult) -> None:
 
 
 @st.fragment
-def answer_box(found: survey.Survey, token: str) -> bool:
+def answer_box(store: survey.SurveyStore, found: survey.Survey, token: str) -> bool:
     """The two buttons, or what became of the answer. A fragment: a tap reruns
     this box only, not the page around it, so the server does the least work per tap when
     a whole class answers within seconds (bench/bench_room.py, "survey"). A fragment rerun
     is outside the page's own handler, so a storage fault is caught here as well. True when
     the student can still answer or has answered: the page then explains how to answer."""
     try:
-        return _answer_box(found, token)
+        return _answer_box(store, found, token)
     except survey.StorageError as error:
         show_fault(error.reason, student=True)
         return False
 
 
-def _answer_box(found: survey.Survey, token: str) -> bool:
+def _answer_box(store: survey.SurveyStore, found: survey.Survey, token: str) -> bool:
     answered = store.has_answered(found.id, token)
-    outcome_key = f"survey_outcome_{found.id}"
-    outcome = st.session_state.get(outcome_key)
+    outcome = model.outcome(found.id).get()
     # A failed tap, and a closed survey, come first: a phone shows them without scrolling.
     if not answered and outcome in (
         survey.SubmitResult.CLOSED.value,
         survey.SubmitResult.UNKNOWN.value,
     ):
-        del st.session_state[outcome_key]  # the tap just failed: say so once
+        model.outcome(found.id).pop()  # the tap just failed: say so once
         show_outcome(found, survey.SubmitResult(outcome))
         return False
     if not found.is_open and not answered:
@@ -160,7 +155,7 @@ def _answer_box(found: survey.Survey, token: str) -> bool:
         )
         return False
     if store.read_only and not answered:
-        show_fault(survey.store.READ_ONLY, student=True)
+        show_fault(survey.database.READ_ONLY, student=True)
         return False
     # On a phone: the question, the two buttons (or the confirmation) first, above the fold;
     # how to randomize follows below them.
@@ -182,35 +177,35 @@ def _answer_box(found: survey.Survey, token: str) -> bool:
                 type="primary",
                 width="stretch",
                 on_click=submit_report,
-                args=(found.id, bit),
+                args=(store, found.id, bit),
             )
-        if st.session_state.pop("survey_rate_limited", False):
+        if ACTIVITY.rate_limited.pop(False):
             st.warning("Too many taps in a minute. Wait a moment, then try again.")
-        fault = st.session_state.pop("survey_fault", None)
+        fault = ACTIVITY.tap_fault.pop()
         if fault is not None:
             show_fault(fault, student=True)
     return True
 
 
-def student_view(raw_code: str) -> None:
+def student_view(store: survey.SurveyStore, raw_code: str) -> None:
     st.title("Class survey")
-    refused = model.lookup_refused(store)
+    refused = activity.lookup_refused(store)
     if refused is not None:
-        st.warning(model.limit_message("guess", refused), icon=":material/hourglass_top:")
+        st.warning(activity.limit_message("guess", refused), icon=":material/hourglass_top:")
         return
     found = store.get_by_code(raw_code)
     if found is None:
-        model.record_guess(store)
+        activity.record_guess(store)
         st.error(
             "There is no survey with this code. Check the code on the projector and try again."
         )
         join_with_code_form("student")
         return
     show_question(found.question)
-    token = model.session_token(store)  # also in a cookie of this browser, before any tap
+    token = activity.session_token(store)  # also in a cookie of this browser, before any tap
     with contextlib.suppress(survey.StorageError):  # counting devices is best effort
-        model.record_join(store, found.id, token)
-    if not answer_box(found, token):
+        activity.record_join(store, found.id, token)
+    if not answer_box(store, found, token):
         return
     st.info(
         "**This page never asks for your true answer.** You randomize it yourself, with "
@@ -243,7 +238,7 @@ def chosen_protocol() -> survey.Protocol | None:
         return None
 
 
-def create_view() -> None:
+def create_view(store: survey.SurveyStore) -> None:
     controls.lesson_header(
         "Class survey",
         "You ask your class a sensitive yes/no question. Every student randomizes the "
@@ -253,7 +248,7 @@ def create_view() -> None:
         "95% interval, updating every two seconds.",
     )
     if store.read_only:
-        show_fault(survey.store.READ_ONLY, student=False)
+        show_fault(survey.database.READ_ONLY, student=False)
     st.markdown(
         "**Before class:** serve the app on the room's network (`make run HOST=0.0.0.0`) "
         "so phones can reach it. Then write your question, pick a protocol and create the "
@@ -289,16 +284,14 @@ def create_view() -> None:
         except ValueError:
             st.warning("Write a question first (at most 200 characters).")
             return
-        refused = model.create_refused(store)
+        refused = activity.create_refused(store, lambda: model.manages_a_survey(store))
         if refused is not None:
-            st.warning(model.limit_message("create", refused), icon=":material/hourglass_top:")
+            message = activity.limit_message("create", refused)
+            st.warning(message, icon=":material/hourglass_top:")
             return
         created = store.create_survey(cleaned, protocol)  # a StorageError costs nothing
-        model.count_create(store)
-        model.remember_admin_key(created.survey.code, created.admin_key)
-        st.session_state[SCROLL_TOP_KEY] = created.survey.code  # the projector view: its top
-        st.query_params.from_dict({"manage": created.survey.code})
-        st.rerun()
+        activity.count_create(store)
+        activity.created(ACTIVITY, created.survey.code, created.admin_key)
 
     st.divider()
     st.subheader("Are you a student?")
@@ -307,36 +300,17 @@ def create_view() -> None:
 
 
 # --- Lecturer: the projector -------------------------------------------------------------
-def admin_key_for(code: str, survey_id: int) -> str | None:
-    """The admin key for this survey in this browser. A key arriving in the URL (the
-    private link) is checked, kept in the session and a cookie of this browser, and removed
-    from the address bar, so it is not on the projector (a wrong one is dropped silently); a
-    reload or a new tab finds it in the cookie (model.remembered_admin_key)."""
-    from_url = st.query_params.get("key")
-    if from_url is not None:
-        del st.query_params["key"]
-        if store.check_admin_key(survey_id, from_url):
-            model.remember_admin_key(code, from_url)
-        # a wrong key says nothing of its own: the page then says what it says for any
-        # code without a valid key (whether the code exists is not revealed)
-    remembered = model.remembered_admin_key(code)  # this session's, or this browser's
-    if remembered is not None and store.check_admin_key(survey_id, remembered):
-        model.remember_admin_key(code, remembered)  # this browser comes back to it
-        return remembered
-    return None
-
-
 @st.fragment(run_every=2)
-def live_results(survey_id: int, admin_key: str) -> None:
+def live_results(store: survey.SurveyStore, survey_id: int, admin_key: str) -> None:
     """Counts, estimate, interval and chart; reruns on its own every 2 seconds. A database
     fault is explained in place (and the next refresh tries again)."""
     try:
-        _live_results(survey_id, admin_key)
+        _live_results(store, survey_id, admin_key)
     except survey.StorageError as error:
         show_fault(error.reason, student=False)
 
 
-def _live_results(survey_id: int, admin_key: str) -> None:
+def _live_results(store: survey.SurveyStore, survey_id: int, admin_key: str) -> None:
     current = store.get_by_id(survey_id)
     if current is None:
         st.error("This survey no longer exists.")
@@ -430,119 +404,50 @@ def _live_results(survey_id: int, admin_key: str) -> None:
     )
 
 
-def start_new_survey() -> None:
-    model.forget_managed()
-    st.query_params.clear()
-
-
-def resume_managed() -> None:
-    """On the page without parameters: when this session or browser manages a survey (its
-    key still valid), open its projector view, as if from the private link (a rerun; the
-    function returns only when there is nothing to resume)."""
-    managed = model.managed_in_browser()
-    if managed is None:
+def lecturer_view(store: survey.SurveyStore, raw_code: str) -> None:
+    """The projector, for a browser holding the survey's key (activity.lecturer_gate)."""
+    gate = activity.lecturer_gate(ACTIVITY, store, store, raw_code)
+    if gate is None:
         return
-    found = store.get_by_code(managed[0])
-    if found is not None and store.check_admin_key(found.id, managed[1]):
-        st.query_params.from_dict({"manage": found.code})
-        st.rerun()
-
-
-NO_KEY_MESSAGE = (
-    "To see the results and manage a survey, open your private lecturer link (it carries "
-    "the admin key) in this browser. Without it, this page shows nothing. Students join "
-    "with the link or the code on the projector."
-)
-
-
-def lecturer_view(raw_code: str) -> None:
-    """The projector, for a browser holding the survey's key. Without a valid key the page
-    says the same for a real code and an unknown one, and counts the attempt as a guess."""
-    has_key = "key" in st.query_params or model.remembered_admin_key(
-        survey.normalize_join_code(raw_code) or ""
-    )
-    found = store.get_by_code(raw_code) if has_key else None
-    admin_key = admin_key_for(found.code, found.id) if found is not None else None
-    if "key" in st.query_params:  # a key for a code that does not exist: out of the address
-        del st.query_params["key"]
-    if admin_key is None:
-        st.title("Class survey")
-        refused = model.lookup_refused(store)
-        if refused is not None:
-            st.warning(model.limit_message("guess", refused), icon=":material/hourglass_top:")
-            return
-        model.record_guess(store)
-        st.warning(NO_KEY_MESSAGE)
-        return
+    found, admin_key = gate
     if store.read_only:
-        show_fault(survey.store.READ_ONLY, student=False)
-
-    if st.session_state.pop(SCROLL_TOP_KEY, None) == found.code:
-        browser.scroll_to_top(f"survey-created-{found.code}")  # the button sat at the bottom
+        show_fault(survey.database.READ_ONLY, student=False)
     # The projector: the question, then join (code, QR, link), the numbers and the chart in
     # one row that fits a 1280×720 projector; the lecturer's controls come below it.
     st.markdown(f"### {text.plain(found.question)}")
-    default_base, note = model.base_url_guess(st.context.url, st.get_option("server.address"))
-    base = st.session_state.get("survey_base_url", default_base)
-    link = model.join_url(base, found.code)
+    base, default_base, note = activity.student_base_url(ACTIVITY)
     join_column, results_column = st.columns([1, 3], gap="medium")
     with join_column:
-        st.metric("Join code", found.code)
-        # PNG, as made: Streamlit's "auto" re-encodes it as JPEG, whose artefacts blur the
-        # modules a phone's camera must read.
-        st.image(
-            model.qr_png(link), caption="Scan to join", width=model.QR_WIDTH, output_format="PNG"
-        )
-        st.code(link, language=None, wrap_lines=True)
+        activity.join_block(found.code, model.join_url(base, found.code))
     with results_column:
-        live_results(found.id, admin_key)
+        live_results(store, found.id, admin_key)
     st.caption(f"Protocol: {found.protocol.summary}.")
-    # The address students use, folded away unless it could not be guessed.
-    with st.expander("Address of this app for students", expanded=bool(note)):
-        st.text_input(
-            "Address of this app for students",
-            value=default_base,
-            key="survey_base_url",
-            label_visibility="collapsed",
-            help="The start of the link students open. Change it if phones reach this "
-            "computer under another name.",
-        )
-        if note:
-            st.caption(note)
     with st.expander("How the estimate is computed"):
         show_math(found.protocol.p, found.protocol.q)
-    with st.expander("Private lecturer link — do not project"):
-        st.markdown(
-            "Anyone with this link can close, reopen or reset the survey. Open it on "
-            "another device to manage the survey from there; keep it to yourself."
-        )
-        st.code(model.lecturer_url(base, found.code, admin_key), language=None, wrap_lines=True)
+    activity.lecturer_links(
+        ACTIVITY,
+        code=found.code,
+        admin_key=admin_key,
+        default_base=default_base,
+        note=note,
+        power="Anyone with this link can close, reopen or reset the survey. Open it on "
+        "another device to manage the survey from there; keep it to yourself.",
+    )
     st.button(
         "Start a new survey",
         key="survey_new",
-        on_click=start_new_survey,
+        on_click=activity.start_new,
+        args=(ACTIVITY,),
         icon=":material/add_circle:",
         help="This browser comes back to this survey until you start a new one. The "
         "survey itself stays as it is; your private link still opens it.",
     )
 
 
-params = st.query_params
-model.keep_browser_in_step()
-try:
-    try:
-        store = model.survey_store(model.database_url())
-    except (survey.StorageError, OSError):
-        st.title("Class survey")  # the views have their own titles; this one has none yet
-        raise
-    if "join" in params:
-        student_view(params["join"])
-    elif "manage" in params:
-        lecturer_view(params["manage"])
-    else:
-        resume_managed()
-        create_view()
-except survey.StorageError as error:
-    show_fault(error.reason, student="join" in params)
-except OSError:  # the database folder cannot be created (read-only var/, no such disk)
-    show_fault(survey.store.UNREACHABLE, student="join" in params)
+def open_store() -> survey.SurveyStore:
+    return activity.class_store(activity.database_url())
+
+
+activity.route(
+    ACTIVITY, open_store, create=create_view, projector=lecturer_view, phone=student_view
+)

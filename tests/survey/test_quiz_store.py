@@ -24,8 +24,9 @@ import dp
 import survey
 from survey import quiz as quiz_module
 from survey import security
+from survey.activity import AdminKeyError, SubmitResult
+from survey.database import SCHEMA_VERSION, schema_table
 from survey.quiz import QuizQuestion, quiz_answers_table
-from survey.store import SCHEMA_VERSION, AdminKeyError, SubmitResult, schema_table
 
 PG_URL = os.environ.get("SURVEY_TEST_PG_URL", "")
 ROOT = Path(__file__).resolve().parents[2]
@@ -151,7 +152,7 @@ def test_300_phones_from_threads_and_two_replicas_count_exactly_once(
     # beside this one (make test's two workers), a lock holder can wait for a core longer
     # than a student's 3 s "tap again" deadline; a "busy" answer there is the designed reply
     # to overload (tests/survey/test_store_faults.py), not a lost or double count.
-    monkeypatch.setattr(survey.store, "BUSY_DEADLINE_S", 30.0)
+    monkeypatch.setattr(survey.database, "BUSY_DEADLINE_S", 30.0)
     new = quizzes.create_quiz("T", _questions())
     quizzes.show(new.quiz.id, new.admin_key, 0)
     rng = np.random.default_rng(1)

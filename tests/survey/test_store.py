@@ -1,4 +1,4 @@
-"""survey/store.py against a real database: SQLite always, PostgreSQL when
+"""survey/surveys.py (the class store) against a real database: SQLite always, PostgreSQL when
 SURVEY_TEST_PG_URL is set (CI: `eval "$(bash ci/postgres.sh)"`), else skipped with a reason.
 """
 
@@ -16,7 +16,8 @@ from sqlalchemy import delete, insert, select, text, update
 import dp
 import survey
 from survey import security
-from survey.store import SCHEMA_VERSION, responses_table, schema_table, surveys_table
+from survey.database import SCHEMA_VERSION, schema_table
+from survey.surveys import responses_table, surveys_table
 
 PG_URL = os.environ.get("SURVEY_TEST_PG_URL", "")
 N_CONCURRENT = 300
@@ -87,7 +88,7 @@ def test_300_concurrent_submissions_from_threads_land_exactly_once(store, monkey
     # beside this one (make test's two workers), a lock holder can wait for a core longer
     # than a student's 3 s "tap again" deadline; a "busy" answer there is the designed reply
     # to overload (tests/survey/test_store_faults.py), not a lost or double count.
-    monkeypatch.setattr(survey.store, "BUSY_DEADLINE_S", 30.0)
+    monkeypatch.setattr(survey.database, "BUSY_DEADLINE_S", 30.0)
     new = store.create_survey("Have you ever cheated on a test?", survey.two_coins())
     tokens, bits = _tokens_and_bits(N_CONCURRENT, seed=1)
     with ThreadPoolExecutor(max_workers=32) as pool:
@@ -303,7 +304,7 @@ def test_a_version_2_database_gains_the_token_key_and_keeps_its_surveys(tmp_path
     assert store.schema_version() == SCHEMA_VERSION
     assert store.counts(new.survey.id) == survey.Counts(1, 1)
     assert store.joined(new.survey.id) == 1
-    assert store.student_token_is_valid(store.issue_student_token())
+    assert store.tokens.is_valid(store.tokens.issue())
     store.dispose()
 
 
@@ -311,9 +312,9 @@ def test_replicas_on_one_database_share_the_token_key(db_url) -> None:
     """A token issued by one app process is accepted by another on the same database, and
     a token signed with another key, or typed by hand, is not."""
     first, second = survey.SurveyStore(db_url), survey.SurveyStore(db_url)
-    token = first.issue_student_token()
-    assert second.student_token_is_valid(token)
-    assert first.student_token_key() == second.student_token_key()
+    token = first.tokens.issue()
+    assert second.tokens.is_valid(token)
+    assert first.tokens.key() == second.tokens.key()
     nonce = token.split(".")[0]
     for forged in (
         security.new_session_token(),  # an unsigned random token (what old cookies held)
@@ -323,7 +324,7 @@ def test_replicas_on_one_database_share_the_token_key(db_url) -> None:
         None,
         token + "x",
     ):
-        assert not second.student_token_is_valid(forged)
+        assert not second.tokens.is_valid(forged)
     first.dispose()
     second.dispose()
 

@@ -18,8 +18,8 @@ from sqlalchemy import event
 
 import survey
 from readonly_helpers import make_read_only, restore_writable, run_without_write_rights
+from survey import database as store_module
 from survey import security
-from survey import store as store_module
 
 SQL_WORDS = ("SELECT", "INSERT", "UPDATE", "DELETE", "survey_", "sqlite", "PRAGMA")
 
@@ -177,7 +177,7 @@ counts = store.counts({survey_id})
 out = {{"read_only": store.read_only, "counts": [counts.responses, counts.yes],
        "responses": len(store.responses({survey_id})),
        "open": store.get_by_id({survey_id}).is_open,
-       "token_ok": store.student_token_is_valid(store.issue_student_token())}}
+       "token_ok": store.tokens.is_valid(store.tokens.issue())}}
 writes = {{
     "submit": lambda: store.submit({survey_id}, security.new_session_token(), 1),
     "close": lambda: store.close({survey_id}, {admin_key!r}),
@@ -216,7 +216,7 @@ def test_a_malformed_database_url_is_unreachable_and_its_password_is_not_logged(
     traceback with server paths for students). It is now StorageError("unreachable"); the
     server log says why, with the password masked."""
     with (
-        caplog.at_level("WARNING", logger="survey.store"),
+        caplog.at_level("WARNING", logger="survey.database"),
         pytest.raises(survey.StorageError) as raised,
     ):
         survey.SurveyStore(url)

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 import survey
 from survey import security
-from survey.store import PRUNE_EVERY_S, limits_table
+from survey.limits import PRUNE_EVERY_S, limits_table
 
 PG_URL = os.environ.get("SURVEY_TEST_PG_URL", "")
 
@@ -48,28 +48,30 @@ def test_two_replicas_share_one_limit(replicas):
     a, b = replicas
     who = key()
     now = 6_000.0  # a window's start: the previous window is empty
-    allowed = [(a, b)[i % 2].limit_allow("guess", who, 10, 60.0, now=now) for i in range(14)]
+    allowed = [(a, b)[i % 2].limits.allow("guess", who, 10, 60.0, now=now) for i in range(14)]
     assert allowed == [True] * 10 + [False] * 4  # 10 in all, not 10 per replica
-    assert a.limit_count("guess", who, 60.0, now=now) == b.limit_count("guess", who, 60.0, now=now)
-    assert a.limit_count("guess", who, 60.0, now=now) == 10  # refused events are not recorded
-    assert not b.limit_check("guess", who, 10, 60.0, now=now)
-    assert a.limit_check("guess", key(), 10, 60.0, now=now)  # another key is untouched
-    assert a.limit_check("other", who, 10, 60.0, now=now)  # and another limit
+    assert a.limits.count("guess", who, 60.0, now=now) == b.limits.count(
+        "guess", who, 60.0, now=now
+    )
+    assert a.limits.count("guess", who, 60.0, now=now) == 10  # refused events are not recorded
+    assert not b.limits.check("guess", who, 10, 60.0, now=now)
+    assert a.limits.check("guess", key(), 10, 60.0, now=now)  # another key is untouched
+    assert a.limits.check("other", who, 10, 60.0, now=now)  # and another limit
 
 
 def test_the_window_slides(replicas):
     """Half a window later the previous window counts half; a whole window later nothing."""
     store = replicas[0]
     who = key()
-    assert all(store.limit_allow("guess", who, 4, 60.0, now=6_000.0) for _ in range(4))
-    assert store.limit_count("guess", who, 60.0, now=6_030.0) == 4  # same fixed window
-    assert store.limit_count("guess", who, 60.0, now=6_090.0) == 2  # half of it still covered
-    assert [store.limit_allow("guess", who, 4, 60.0, now=6_090.0) for _ in range(3)] == [
+    assert all(store.limits.allow("guess", who, 4, 60.0, now=6_000.0) for _ in range(4))
+    assert store.limits.count("guess", who, 60.0, now=6_030.0) == 4  # same fixed window
+    assert store.limits.count("guess", who, 60.0, now=6_090.0) == 2  # half of it still covered
+    assert [store.limits.allow("guess", who, 4, 60.0, now=6_090.0) for _ in range(3)] == [
         True,
         True,
         False,
     ]
-    assert store.limit_count("guess", who, 60.0, now=6_240.0) == 0
+    assert store.limits.count("guess", who, 60.0, now=6_240.0) == 0
 
 
 def test_racing_replicas_never_pass_the_limit(replicas):
@@ -78,18 +80,18 @@ def test_racing_replicas_never_pass_the_limit(replicas):
     who = key()
 
     def attempt(i: int) -> bool:
-        return replicas[i % 2].limit_allow("tap", who, 50, 60.0, now=12_000.0)
+        return replicas[i % 2].limits.allow("tap", who, 50, 60.0, now=12_000.0)
 
     with ThreadPoolExecutor(8) as pool:
         results = list(pool.map(attempt, range(200)))
     assert sum(results) == 50
-    assert replicas[0].limit_count("tap", who, 60.0, now=12_000.0) == 50
+    assert replicas[0].limits.count("tap", who, 60.0, now=12_000.0) == 50
 
 
 def test_keys_are_stored_hashed_and_old_counters_are_pruned(replicas):
     store = replicas[0]
     who = key()
-    store.limit_allow("guess", who, 5, 60.0, now=6_000.0)
+    store.limits.allow("guess", who, 5, 60.0, now=6_000.0)
     with store.engine.connect() as conn:
         buckets = conn.execute(select(limits_table.c.bucket)).scalars().all()
     assert buckets and all(who not in bucket and len(bucket) == 64 for bucket in buckets)
@@ -101,7 +103,7 @@ def test_keys_are_stored_hashed_and_old_counters_are_pruned(replicas):
 
     assert rows() >= 1
     later = 6_000.0 + 10 * PRUNE_EVERY_S  # long past the 2 windows a counter matters for
-    store.limit_allow("guess", key(), 5, 60.0, now=later)
+    store.limits.allow("guess", key(), 5, 60.0, now=later)
     assert rows() == 0
 
 
@@ -112,6 +114,6 @@ def test_keys_are_stored_hashed_and_old_counters_are_pruned(replicas):
 )  # fmt: skip
 def test_limits_are_validated(replicas, max_events, window_s, name):
     with pytest.raises(ValueError, match=name):
-        replicas[0].limit_allow("guess", key(), max_events, window_s)
+        replicas[0].limits.allow("guess", key(), max_events, window_s)
     with pytest.raises(ValueError, match=name):
-        replicas[0].limit_check("guess", key(), max_events, window_s)
+        replicas[0].limits.check("guess", key(), max_events, window_s)

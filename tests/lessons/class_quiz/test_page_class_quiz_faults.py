@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import survey
-from lessons.class_survey import model as survey_model
+from ui import activity
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "lessons" / "class_quiz" / "page.py")
@@ -51,7 +51,7 @@ def fail_with(reason: str):
 @pytest.mark.parametrize("reason", REASONS)
 def test_every_fault_on_a_lecturer_button_is_explained(running, monkeypatch, reason) -> None:
     lecturer = page(manage=running.quiz.code, key=running.admin_key)
-    expected = survey_model.fault_message(reason, student=False, activity="quiz")
+    expected = activity.fault_message(reason, student=False, activity="quiz")
     assert expected.startswith("The class quiz cannot work normally")
     with monkeypatch.context() as patch:
         patch.setattr(survey.QuizStore, "show", fail_with(reason))
@@ -72,26 +72,26 @@ def test_every_fault_on_a_lecturer_button_is_explained(running, monkeypatch, rea
 
 @pytest.mark.parametrize("reason", REASONS)
 def test_every_fault_while_answering_names_the_quiz(running, monkeypatch, reason) -> None:
-    quizzes = survey.QuizStore(survey.SurveyStore(survey_model.database_url()))
+    quizzes = survey.QuizStore(survey.SurveyStore(activity.database_url()))
     quizzes.show(running.quiz.id, running.admin_key, 0)
     phone = page(join=running.quiz.code)
     monkeypatch.setattr(survey.QuizStore, "submit", fail_with(reason))
     phone.button(key="quiz_answer_0_1").click().run()
-    expected = survey_model.fault_message(reason, student=True, activity="quiz")
+    expected = activity.fault_message(reason, student=True, activity="quiz")
     assert not phone.exception and expected in messages(phone)
     assert "survey" not in expected
 
 
 def test_a_read_only_database_says_so_before_anyone_taps(running, monkeypatch) -> None:
-    quizzes = survey.QuizStore(survey.SurveyStore(survey_model.database_url()))
+    quizzes = survey.QuizStore(survey.SurveyStore(activity.database_url()))
     quizzes.show(running.quiz.id, running.admin_key, 0)
     monkeypatch.setattr(survey.QuizStore, "read_only", property(lambda self: True))
     lecturer = page(manage=running.quiz.code, key=running.admin_key)
-    read_only = survey_model.fault_message("read_only", student=False, activity="quiz")
+    read_only = activity.fault_message("read_only", student=False, activity="quiz")
     assert not lecturer.exception and read_only in messages(lecturer)
     assert lecturer.button(key="quiz_reveal").disabled
     assert lecturer.button(key="quiz_next").disabled
     phone = page(join=running.quiz.code)
     assert not phone.exception
     assert not [b for b in phone.button if b.key.startswith("quiz_answer_")]
-    assert survey_model.fault_message("read_only", student=True, activity="quiz") in messages(phone)
+    assert activity.fault_message("read_only", student=True, activity="quiz") in messages(phone)

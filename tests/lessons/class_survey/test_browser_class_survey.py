@@ -252,13 +252,13 @@ def test_the_projector_fits_one_screen_right_after_create(page: Page, app_server
     the projector opens at its top, and the join code, the QR code, the join link, the four
     numbers and the chart all lie within one 1280×720 screen."""
     import survey
-    from lessons.class_survey import model
     from survey import security
+    from ui import activity
 
     page.set_viewport_size(PROJECTOR)
     open_page(page, app_server, f"{URL_PATH}?present=true")
     code = create_from_the_bottom(page, "Create survey", URL_PATH)
-    store = survey.SurveyStore(model.database_url())
+    store = survey.SurveyStore(activity.database_url())
     found = store.get_by_code(code)
     for bit in (1, 0, 1, 1, 0, 1, 0, 1, 1, 0, 1, 1):
         store.submit(found.id, security.new_session_token(), bit)
@@ -271,7 +271,7 @@ def test_the_projector_fits_one_screen_right_after_create(page: Page, app_server
     parts = {
         "join code": metric(page, "Join code"),
         "QR code": page.locator('[data-testid="stImage"] img').first,
-        "join link": page.locator('[data-testid="stCode"]').filter(has_text=f"join={code}"),
+        "join link": page.locator("p.pp-join-link").filter(has_text=f"join={code}"),
         "answers": metric(page, "Answers / devices joined"),
         "reported": metric(page, "Reported yes"),
         "estimate": metric(page, "Estimated true yes"),

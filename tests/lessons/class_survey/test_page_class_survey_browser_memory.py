@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 import survey
 from lessons.class_survey import model
 from survey import security
-from ui import browser
+from ui import activity, browser
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "lessons" / "class_survey/page.py")
@@ -128,12 +128,12 @@ def test_a_new_tab_in_the_same_browser_cannot_answer_again(store, jar):
     code = new.survey.code
     first = page(join=code)
     token = given_token(first)
-    assert store.student_token_is_valid(token)  # issued and signed by the server
+    assert store.tokens.is_valid(token)  # issued and signed by the server
     assert "me" not in first.query_params  # never in the address
     first.button(key="survey_report_yes").click().run()
     assert store.counts(new.survey.id) == survey.Counts(1, 1)
     # A reload or a new tab from the QR code: the browser's cookie.
-    jar[model.STUDENT_COOKIE] = token
+    jar[activity.STUDENT_COOKIE] = token
     second = page(join=code)
     assert given_token(second) == token
     assert not [b for b in second.button if b.label in ("Yes", "No")]
@@ -178,12 +178,12 @@ def test_a_token_the_server_did_not_issue_is_never_accepted(store, jar):
         security.issue_student_token(security.new_signing_key()),
     ]
     for cookie in forged:
-        jar[model.STUDENT_COOKIE] = cookie
+        jar[activity.STUDENT_COOKIE] = cookie
         student = page(join=new.survey.code)
         issued = given_token(student)
-        assert issued != cookie and store.student_token_is_valid(issued)
+        assert issued != cookie and store.tokens.is_valid(issued)
     # A token the server issued is kept.
-    jar[model.STUDENT_COOKIE] = issued
+    jar[activity.STUDENT_COOKIE] = issued
     assert given_token(page(join=new.survey.code)) == issued
 
 
@@ -203,7 +203,7 @@ def test_a_forwarded_link_carries_no_identity(store, jar):
     friend.button(key="survey_report_no").click().run()
     assert any("answer is in" in s.value for s in friend.success)
     assert store.counts(new.survey.id) == survey.Counts(2, 1)
-    jar[model.STUDENT_COOKIE] = sender_token  # the sender reloads their own page
+    jar[activity.STUDENT_COOKIE] = sender_token  # the sender reloads their own page
     reloaded = page(join=new.survey.code)
     assert not [b for b in reloaded.button if b.label in ("Yes", "No")]
     assert any("already answered" in i.value for i in reloaded.info)
@@ -215,7 +215,7 @@ def test_an_answer_stored_but_never_confirmed_is_recognised_after_a_crash(store,
     token = given_token(student)
     # The tap reached the database, then the server died before the page was sent back.
     assert store.submit(new.survey.id, token, 0) is survey.SubmitResult.ACCEPTED
-    jar[model.STUDENT_COOKIE] = token  # the reconnect brings the browser's cookie
+    jar[activity.STUDENT_COOKIE] = token  # the reconnect brings the browser's cookie
     after_restart = page(join=new.survey.code)
     assert not [b for b in after_restart.button if b.label in ("Yes", "No")]
     assert store.submit(new.survey.id, token, 1) is survey.SubmitResult.DUPLICATE

@@ -16,9 +16,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import survey
-from lessons.class_survey import model
 from readonly_helpers import make_read_only, restore_writable, run_without_write_rights
 from survey import security
+from ui import activity
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "lessons" / "class_survey" / "page.py")
@@ -68,7 +68,7 @@ def test_a_damaged_database_file_gives_a_message_on_every_view(db, mode):
     db.write_bytes(b"not a database at all\n" * 500)
     at = page(**({} if mode == "create" else {mode: "K7QX2M"}))
     at.run()
-    assert_explained(at, model.fault_message("damaged", student=mode == "join"))
+    assert_explained(at, activity.fault_message("damaged", student=mode == "join"))
     if mode != "join":
         assert "var/survey.sqlite3 aside" in at.error[0].value  # what the lecturer can do
 
@@ -80,7 +80,7 @@ def test_a_missing_database_folder_is_explained(tmp_path, monkeypatch):
     monkeypatch.setenv("SURVEY_DB_DIR", str(blocker / "var"))
     at = page()
     at.run()
-    assert_explained(at, model.fault_message("unreachable", student=False))
+    assert_explained(at, activity.fault_message("unreachable", student=False))
 
 
 def test_a_locked_database_tells_the_student_to_tap_again(db, running):
@@ -90,7 +90,7 @@ def test_a_locked_database_tells_the_student_to_tap_again(db, running):
     holder.execute("BEGIN IMMEDIATE")
     try:
         student.button(key="survey_report_yes").click().run()
-        assert_explained(student, model.fault_message("busy", student=True))
+        assert_explained(student, activity.fault_message("busy", student=True))
         assert "Tap again" in student.warning[0].value
         assert [b.label for b in student.button] == ["Yes", "No"]  # still there
     finally:
@@ -109,10 +109,10 @@ def test_a_read_only_database_still_shows_the_results(db, running, monkeypatch):
     assert not lecturer.exception
     assert {m.label: m.value for m in lecturer.metric}[ANSWERS].split(" / ")[0] == "3"
     lecturer.button(key="survey_close").click().run()
-    assert_explained(lecturer, model.fault_message("read_only", student=False))
+    assert_explained(lecturer, activity.fault_message("read_only", student=False))
     student = page(join=running.survey.code)
     student.run()  # the question, and at once why no answer can be taken: no buttons
-    assert_explained(student, model.fault_message("read_only", student=True))
+    assert_explained(student, activity.fault_message("read_only", student=True))
     assert not [b for b in student.button if b.label in ("Yes", "No")]
     assert any("Did you copy homework?" in m.value for m in student.markdown)
 
@@ -126,7 +126,7 @@ def test_every_fault_while_answering_is_explained_to_the_student(db, running, mo
     student.run()
     monkeypatch.setattr(survey.SurveyStore, "submit", fail)
     student.button(key="survey_report_yes").click().run()
-    message = model.fault_message(reason, student=True)
+    message = activity.fault_message(reason, student=True)
     assert_explained(student, message)
     assert "Tap again" in message if reason == "busy" else "Tell your lecturer" in message
 
@@ -141,8 +141,8 @@ def test_every_fault_on_the_projector_is_explained_to_the_lecturer(
     monkeypatch.setattr(survey.SurveyStore, "responses", fail)
     lecturer = page(manage=running.survey.code, key=running.admin_key)
     lecturer.run()
-    assert_explained(lecturer, model.fault_message(reason, student=False))
-    assert len(model.fault_message(reason, student=False)) > len(survey.STORAGE_FAULTS[reason])
+    assert_explained(lecturer, activity.fault_message(reason, student=False))
+    assert len(activity.fault_message(reason, student=False)) > len(survey.STORAGE_FAULTS[reason])
 
 
 APPTEST_ON_READ_ONLY_FILE = """
@@ -190,7 +190,7 @@ def test_a_read_only_database_file_shows_its_results_on_every_view(db, running):
     finally:
         restore_writable(db)
     assert result["WRITE_DENIED"]
-    read_only = model.fault_message("read_only", student=False)
+    read_only = activity.fault_message("read_only", student=False)
     projector = result["manage"]
     assert not projector["exceptions"]
     assert projector["metrics"][ANSWERS].split(" / ")[0] == "3"
@@ -198,7 +198,7 @@ def test_a_read_only_database_file_shows_its_results_on_every_view(db, running):
     student = result["join"]
     assert not student["exceptions"]
     assert "Did you copy homework?" in student["markdown"]
-    assert model.fault_message("read_only", student=True) in student["messages"]
+    assert activity.fault_message("read_only", student=True) in student["messages"]
     assert "Yes" not in student["buttons"]
     create = result["create"]
     assert not create["exceptions"]
@@ -206,7 +206,7 @@ def test_a_read_only_database_file_shows_its_results_on_every_view(db, running):
     assert create["buttons"]["Create survey"] is True  # disabled: the refusal is clear
     for view in result.values():
         if isinstance(view, dict):
-            unreachable = model.fault_message("unreachable", student=False)
+            unreachable = activity.fault_message("unreachable", student=False)
             assert unreachable not in view["messages"]
 
 
@@ -216,11 +216,11 @@ def test_a_malformed_database_url_shows_no_traceback(monkeypatch, mode, caplog):
     with a traceback and server paths. Now: the "cannot be opened" message, the detail in
     the server log, and the password nowhere."""
     monkeypatch.setenv("SURVEY_DB_URL", "postgresql+psycopg://u:s3cret-pw@host:notaport/db")
-    model.survey_store.clear()
+    activity.class_store.clear()
     at = page(**({} if mode == "create" else {mode: "K7QX2M"}))
     with caplog.at_level("WARNING"):
         at.run()
-    assert_explained(at, model.fault_message("unreachable", student=mode == "join"))
+    assert_explained(at, activity.fault_message("unreachable", student=mode == "join"))
     assert "s3cret" not in everything(at)
     assert "notaport" not in everything(at) and "Traceback" not in everything(at)
     assert "s3cret" not in caplog.text and "notaport" in caplog.text

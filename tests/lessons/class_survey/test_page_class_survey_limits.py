@@ -15,9 +15,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import survey
-from lessons.class_survey import model
 from survey import security
-from ui import browser
+from ui import activity, browser
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "lessons" / "class_survey" / "page.py")
@@ -34,7 +33,7 @@ def store(tmp_path, monkeypatch):
 
 
 def limit(monkeypatch, action: str, who: str, events: int, window: float = 600.0) -> None:
-    monkeypatch.setitem(model.LIMITS, (action, who), (events, window))
+    monkeypatch.setitem(activity.LIMITS, (action, who), (events, window))
 
 
 def n_surveys(store) -> int:
@@ -57,7 +56,7 @@ def test_one_browser_session_creates_at_most_five_surveys_in_ten_minutes(store):
         assert "manage" not in lecturer.query_params
     press_create(lecturer)
     assert "manage" not in lecturer.query_params
-    assert [w.value for w in lecturer.warning] == [model.limit_message("create", "session")]
+    assert [w.value for w in lecturer.warning] == [activity.limit_message("create", "session")]
     assert "At most 5 class surveys and quizzes" in lecturer.warning[0].value
     assert n_surveys(store) == 5
 
@@ -110,7 +109,7 @@ def test_a_session_that_guesses_wrong_too_often_is_refused(store, monkeypatch):
         assert any("no survey with this code" in e.value for e in student.error)
     guess(student, unknown_codes(1)[0])  # the fourth guess is not even looked up
     assert not student.error
-    assert student.warning[0].value == model.limit_message("guess", "session")
+    assert student.warning[0].value == activity.limit_message("guess", "session")
     assert "Too many wrong codes from this browser" in student.warning[0].value
     guess(student, real)  # its own traffic: even the real code waits a minute
     assert not student.button
@@ -152,7 +151,7 @@ def test_while_the_address_is_over_its_limit_a_guessing_session_is_refused(store
     guess(newcomer, unknown_codes(1)[0])
     assert any("no survey with this code" in e.value for e in newcomer.error)
     guess(newcomer, real)
-    assert newcomer.warning[0].value == model.limit_message("guess", "address")
+    assert newcomer.warning[0].value == activity.limit_message("guess", "address")
     assert "your network" in newcomer.warning[0].value
     assert open_join(real).button(key="survey_report_yes")  # a student who never guessed
 
@@ -160,7 +159,7 @@ def test_while_the_address_is_over_its_limit_a_guessing_session_is_refused(store
 def frozen_clock(monkeypatch) -> None:
     """Every limiter event at one instant: the scenario happens within one window, however
     long the test takes to run it."""
-    monkeypatch.setattr(survey.store, "limit_clock", lambda: 1_020.0)  # a window's start
+    monkeypatch.setattr(survey.limits, "limit_clock", lambda: 1_020.0)  # a window's start
 
 
 @pytest.mark.slow
@@ -201,7 +200,7 @@ def test_a_wrong_key_on_the_lecturer_page_counts_as_a_guess(store, monkeypatch):
     prober.query_params.clear()
     prober.query_params["manage"] = real
     prober.run()
-    assert prober.warning[0].value == model.limit_message("guess", "session")
+    assert prober.warning[0].value == activity.limit_message("guess", "session")
     assert real not in str([w.value for w in prober.warning])
 
 
@@ -243,7 +242,7 @@ def test_many_browsers_on_one_address_cannot_stop_a_lecturer_creating(store, mon
     storage is bounded by the open surveys of the last hours, and a browser that already
     manages a survey keeps its own allowance past that bound."""
     limit(monkeypatch, "create", "session", 5, 600.0)
-    monkeypatch.setattr(model, "MAX_RECENT_OPEN_SURVEYS", 40)
+    monkeypatch.setattr(activity, "MAX_RECENT_OPEN_SURVEYS", 40)
     lecturer = AppTest.from_file(PAGE, default_timeout=30)
     lecturer.run()
     press_create(lecturer)  # the lecturer's browser now manages a survey
@@ -258,7 +257,7 @@ def test_many_browsers_on_one_address_cannot_stop_a_lecturer_creating(store, mon
     anonymous = AppTest.from_file(PAGE, default_timeout=30)
     anonymous.run()
     press_create(anonymous)  # the storage bound: an anonymous browser waits
-    assert anonymous.warning[0].value == model.limit_message("create", "storage")
+    assert anonymous.warning[0].value == activity.limit_message("create", "storage")
     lecturer.button(key="survey_new").click().run()
     lecturer.run()
     press_create(lecturer)  # still holds its key in this session: its own allowance
@@ -267,11 +266,11 @@ def test_many_browsers_on_one_address_cannot_stop_a_lecturer_creating(store, mon
 
 
 def test_the_default_limits_leave_room_for_a_class_and_refuse_a_flood():
-    assert model.LIMITS[("guess", "session")][0] <= 20
-    assert model.LIMITS[("guess", "address")][0] >= 100  # typos of a whole class
-    assert model.LIMITS[("create", "session")][0] <= 10
-    assert ("join", "address") not in model.LIMITS  # joins to real surveys are never counted
-    assert ("create", "address") not in model.LIMITS
+    assert activity.LIMITS[("guess", "session")][0] <= 20
+    assert activity.LIMITS[("guess", "address")][0] >= 100  # typos of a whole class
+    assert activity.LIMITS[("create", "session")][0] <= 10
+    assert ("join", "address") not in activity.LIMITS  # joins to real surveys are never counted
+    assert ("create", "address") not in activity.LIMITS
 
 
 def test_quizzes_count_toward_the_storage_bound_and_only_an_open_activity_gets_past_it(
@@ -282,18 +281,18 @@ def test_quizzes_count_toward_the_storage_bound_and_only_an_open_activity_gets_p
     Quizzes count; only a browser running an open survey or quiz is let through."""
     from lessons.class_quiz import model as quiz_model
 
-    monkeypatch.setattr(model, "MAX_RECENT_OPEN_SURVEYS", 4)
+    monkeypatch.setattr(activity, "MAX_RECENT_OPEN_SURVEYS", 4)
     quizzes = survey.QuizStore(store)
     question = survey.QuizQuestion("Q?", ("a", "b"), 0, "")
     made = [quizzes.create_quiz(f"Q{i}", [question]) for i in range(3)]
     done = quizzes.create_quiz("done", [question])
     quizzes.show(done.quiz.id, done.admin_key, 1)  # finished: no longer counted
-    assert model.recent_open_activities(store) == 3
+    assert activity.recent_open_activities(store) == 3
     closed = store.create_survey("closed?", survey.two_coins())
     store.close(closed.survey.id, closed.admin_key)
-    assert model.recent_open_activities(store) == 3
+    assert activity.recent_open_activities(store) == 3
     open_one = store.create_survey("open?", survey.two_coins())  # the fourth open activity
-    assert model.recent_open_activities(store) == 4
+    assert activity.recent_open_activities(store) == 4
 
     def quiz_creator(cookies: dict[str, str]) -> AppTest:
         monkeypatch.setattr(browser, "cookie", lambda name: cookies.get(name))
@@ -306,9 +305,9 @@ def test_quizzes_count_toward_the_storage_bound_and_only_an_open_activity_gets_p
         return at
 
     stranger = quiz_creator({})
-    assert stranger.warning[0].value == model.limit_message("create", "storage", activity="quiz")
+    assert stranger.warning[0].value == activity.limit_message("create", "storage", activity="quiz")
     assert "open class surveys and quizzes" in stranger.warning[0].value
-    refused = model.limit_message("create", "storage", activity="quiz")
+    refused = activity.limit_message("create", "storage", activity="quiz")
     closed_cookie = {"survey_manage": f"{closed.survey.code}.{closed.admin_key}"}
     at = quiz_creator(closed_cookie)  # a closed survey's key: no
     assert "manage" not in at.query_params and at.warning[0].value == refused

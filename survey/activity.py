@@ -1,0 +1,75 @@
+"""What a class survey and a class quiz share in the database: a join code drawn until it is
+free, an admin key kept only as a digest, and one answer per browser, taken by one atomic
+statement."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+
+from sqlalchemy import Table, select
+from sqlalchemy.exc import IntegrityError
+
+from . import security
+from .database import Database, now_minute
+
+JOIN_CODE_ATTEMPTS = 20
+
+
+class SubmitResult(enum.Enum):
+    """What happened to a submission."""
+
+    ACCEPTED = "accepted"
+    DUPLICATE = "duplicate"  # this browser already answered: counted once
+    CLOSED = "closed"
+    UNKNOWN = "unknown"
+
+
+class AdminKeyError(PermissionError):
+    """The admin key does not belong to this survey or quiz."""
+
+
+def new_row_secrets(admin_key: str) -> dict:
+    """The columns every activity's row keeps about its lecturer and its students: the
+    SHA-256 of the admin key (never the key), a fresh salt, the creation minute."""
+    return {
+        "admin_key_sha256": security.admin_key_digest(admin_key),
+        "session_salt": security.new_salt(),
+        "created_at": now_minute(),
+    }
+
+
+def with_fresh_join_code(insert: Callable[[str], int]) -> int:
+    """`insert(code)` with a new join code until one is free (a taken code raises
+    IntegrityError); returns what insert returns (the new row's id)."""
+    for _ in range(JOIN_CODE_ATTEMPTS):
+        try:
+            return insert(security.new_join_code())
+        except IntegrityError:  # join code taken: draw another
+            continue
+    raise RuntimeError("could not find a free join code")
+
+
+def admin_key_matches(db: Database, table: Table, row_id: int, admin_key: object) -> bool:
+    """Whether `admin_key` is the key of row `row_id` of `table` (constant-time comparison
+    with the stored digest)."""
+    with db.reading() as conn:
+        digest = conn.execute(select(table.c.admin_key_sha256).where(table.c.id == row_id)).scalar()
+    return digest is not None and security.admin_key_matches(admin_key, digest)
+
+
+def require_admin(db: Database, table: Table, row_id: int, admin_key: object, what: str) -> None:
+    """AdminKeyError unless `admin_key` is the key of this `what` (survey, quiz)."""
+    if not admin_key_matches(db, table, row_id, admin_key):
+        raise AdminKeyError(f"wrong admin key for this {what}")
+
+
+def answer_once(db: Database, statement) -> SubmitResult:
+    """Run an answer's INSERT … SELECT, which inserts only while the question takes answers:
+    ACCEPTED when it inserted a row, CLOSED when it did not, DUPLICATE when this browser's
+    row is there already (the unique constraint on the digest)."""
+    try:
+        inserted = db.write(statement)
+    except IntegrityError:
+        return SubmitResult.DUPLICATE
+    return SubmitResult.ACCEPTED if inserted == 1 else SubmitResult.CLOSED

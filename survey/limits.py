@@ -1,0 +1,112 @@
+"""Rate limits kept in the class database, so that every replica counts the same events (in
+each process's memory a limit would be multiplied by the number of replicas).
+
+At most `max_events` events per `window_s` seconds per (name, key). A sliding window,
+estimated from two fixed ones (the usual approximation): the current window's events plus
+the previous window's, weighted by how much of it the sliding window still covers. Over a
+steady stream it is exact; within one fixed window it counts exactly. A key (a student
+token, an address) is stored only as SHA-256 of the limit's name and the key."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from sqlalchemy import BigInteger, Column, Float, Integer, String, Table, delete, select
+
+from .database import Database, metadata
+
+# One counter per (limit bucket, time window).
+limits_table = Table(
+    "survey_limits",
+    metadata,
+    Column("bucket", String(64), primary_key=True),
+    Column("window_index", BigInteger, primary_key=True, autoincrement=False),
+    Column("events", Integer, nullable=False),
+    Column("expires_at", Float, nullable=False, index=True),
+)
+PRUNE_EVERY_S = 60.0
+
+
+def limit_clock() -> float:
+    """Seconds since the epoch, the clock of the rate limits (shared by all replicas, so a
+    wall clock; tests freeze it)."""
+    return time.time()
+
+
+def _bucket(name: str, key: str) -> str:
+    return hashlib.sha256(f"{name}\0{key}".encode()).hexdigest()
+
+
+def _check_limit(max_events: object, window_s: object) -> None:
+    if isinstance(max_events, bool) or not isinstance(max_events, int) or max_events < 1:
+        raise ValueError(f"max_events must be an int >= 1, got {max_events!r}")
+    if isinstance(window_s, bool) or not isinstance(window_s, int | float) or window_s <= 0:
+        raise ValueError(f"window_s must be a number > 0, got {window_s!r}")
+
+
+class RateLimits:
+    """The sliding-window counters in `db`."""
+
+    def __init__(self, db: Database):
+        self.db = db
+        self._last_prune = 0.0
+
+    def _windows(self, bucket: str, window_s: float, now: float) -> tuple[int, int, float]:
+        """(the current window's index, its events, the previous window's weighted events);
+        the sliding window's estimate is the sum of the last two."""
+        index = int(now // window_s)
+        covered = 1.0 - (now - index * window_s) / window_s
+        t = limits_table
+        with self.db.reading() as conn:
+            rows = conn.execute(
+                select(t.c.window_index, t.c.events).where(
+                    t.c.bucket == bucket, t.c.window_index.in_((index - 1, index))
+                )
+            ).all()
+        found = {int(i): int(e) for i, e in rows}
+        return index, found.get(index, 0), covered * found.get(index - 1, 0)
+
+    def count(self, name: str, key: str, window_s: float, now: float | None = None) -> float:
+        """How many events (name, key) has in the sliding window (nothing recorded)."""
+        _check_limit(1, window_s)
+        now = limit_clock() if now is None else now
+        _index, current, previous = self._windows(_bucket(name, key), window_s, now)
+        return current + previous
+
+    def check(
+        self, name: str, key: str, max_events: int, window_s: float, now: float | None = None
+    ) -> bool:
+        """Whether one more event would be within the limit (nothing recorded)."""
+        _check_limit(max_events, window_s)
+        return self.count(name, key, window_s, now) < max_events
+
+    def allow(
+        self, name: str, key: str, max_events: int, window_s: float, now: float | None = None
+    ) -> bool:
+        """Record one event for (name, key) and say whether it is within the limit. An event
+        over the limit is not recorded (waiting always helps). The increment is one atomic
+        statement that only counts while the window is under its cap, so replicas racing
+        on one key never push it past the limit."""
+        _check_limit(max_events, window_s)
+        now = limit_clock() if now is None else now
+        bucket = _bucket(name, key)
+        index, current, previous = self._windows(bucket, window_s, now)
+        if current + previous >= max_events:
+            return False
+        cap = max_events - previous  # the current window may hold events below this
+        t = limits_table
+        statement = (
+            self.db.upsert(t)
+            .values(bucket=bucket, window_index=index, events=1, expires_at=(index + 2) * window_s)
+            .on_conflict_do_update(
+                index_elements=[t.c.bucket, t.c.window_index],
+                set_={"events": t.c.events + 1},
+                where=t.c.events + 1 <= cap,
+            )
+        )
+        counted = self.db.write(statement) == 1
+        if now - self._last_prune >= PRUNE_EVERY_S:
+            self._last_prune = now
+            self.db.write(delete(t).where(t.c.expires_at < now))
+        return counted

@@ -1,0 +1,668 @@
+"""A class activity — the class survey, the class quiz, and any that follow — as one
+machine. The lecturer creates one; the projector shows it with a join block (code, QR code,
+link); students join from their phones and answer. Everything here is what the activities
+share, so that a new activity is a small page and a store, not a third copy:
+
+- the class store (`class_store`, `quiz_store`) on the database `database_url()` names;
+- the routing between create, projector and phone (`route`), and the projector's gate
+  (`lecturer_gate`: the admin key from the private link or this browser's memory, never
+  in the address bar; a page without a valid key counts as a guess);
+- what a lecturer's browser remembers (`LecturerMemory`), a student's signed token in a
+  cookie (`session_token`), the rate limits (`lookup_refused`, `create_refused`, …);
+- the join block and the lecturer's links (`join_block`, `lecturer_links`);
+- what a fault says (`fault_message`, `show_fault`), and typed session state
+  (`SessionValue`) instead of raw `st.session_state` strings.
+
+Database URL, first match wins:
+1. `st.secrets["survey_db_url"]` (e.g. in .streamlit/secrets.toml or Community Cloud),
+2. the environment variable SURVEY_DB_URL,
+3. an SQLite file `survey.sqlite3` in $SURVEY_DB_DIR, default the repository's git-ignored
+   var/.
+"""
+
+from __future__ import annotations
+
+import io
+import ipaddress
+import os
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+from urllib.parse import urlencode, urlsplit
+
+import segno
+import streamlit as st
+
+import survey
+from ui import browser, text
+
+ROOT = Path(__file__).resolve().parents[1]  # ui/activity.py -> the repository
+DEFAULT_DB_DIR = ROOT / "var"
+SESSION_TOKEN_KEY = "survey_session_token"
+TOKEN_PARAM = "me"  # where old links carried a student's token: removed, never used
+STUDENT_COOKIE = "survey_me"  # the student's token, for every activity, in this browser
+COOKIE_DAYS = 30
+JOINS_RECORDED_KEY = "survey_joins_recorded"
+QR_WIDTH = 200  # pixels: large enough to scan from a projected screen, small enough to fit
+
+T = TypeVar("T")
+
+
+# --- typed session state -----------------------------------------------------------------------
+class SessionValue(Generic[T]):
+    """One value this browser session keeps (in st.session_state) under a fixed key: a
+    page names its values once, with their type, instead of repeating key strings."""
+
+    def __init__(self, key: str):
+        self.key = key
+
+    def __repr__(self) -> str:
+        return f"SessionValue({self.key!r})"
+
+    def get(self, default: T | None = None) -> T | None:
+        return st.session_state.get(self.key, default)
+
+    def set(self, value: T) -> None:
+        st.session_state[self.key] = value
+
+    def pop(self, default: T | None = None) -> T | None:
+        """The value, removed (a message shown once)."""
+        return st.session_state.pop(self.key, default)
+
+    def is_set(self) -> bool:
+        return self.key in st.session_state
+
+    def setdefault(self, value: T) -> T:
+        return st.session_state.setdefault(self.key, value)
+
+
+# --- the class store -----------------------------------------------------------------------
+def database_url() -> str:
+    """The SQLAlchemy URL of the class database (see the module docstring)."""
+    try:
+        from_secrets = st.secrets.get("survey_db_url")
+    except Exception:  # noqa: BLE001  (no secrets file at all is the common case)
+        from_secrets = None
+    if from_secrets:
+        return str(from_secrets)
+    if os.environ.get("SURVEY_DB_URL"):
+        return os.environ["SURVEY_DB_URL"]
+    directory = Path(os.environ.get("SURVEY_DB_DIR") or DEFAULT_DB_DIR)
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{directory / 'survey.sqlite3'}"
+
+
+@st.cache_resource(show_spinner=False)
+def class_store(url: str) -> survey.SurveyStore:
+    """One class store (one connection pool) per database URL and process."""
+    return survey.SurveyStore(url)
+
+
+@st.cache_resource(show_spinner=False)
+def quiz_store(url: str) -> survey.QuizStore:
+    """One quiz store per database URL and process, on the class store (its pool), so that
+    what never changes in a quiz (questions, salt) is read once per process."""
+    return survey.QuizStore(class_store(url))
+
+
+# --- rate limits -----------------------------------------------------------------------------
+# Kept in the class database (in each process's memory they
+# multiplied by the number of replicas), keyed on this browser session and on the client's
+# address. Only *guesses* are limited: a join code that does not exist, or a lecturer page
+# opened without a valid key (a student token's taps have their own SUBMITS_PER_MINUTE).
+# A join to a survey that exists is never counted, so a whole class behind one address (a
+# school's NAT, a load balancer) always gets in, whatever another session floods; a
+# session that guesses is refused once over its own limit, and, while its address is over
+# the address limit, after its first wrong guess. Creating a survey counts only when it
+# succeeds, against this session's allowance; what anonymous creators can store is bounded
+# by the number of open surveys created in the last RECENT_HOURS hours, a bound a browser
+# that manages a survey does not meet.
+LIMITS = {
+    ("create", "session"): (5, 600.0),
+    ("guess", "session"): (10, 60.0),
+    ("guess", "address"): (120, 60.0),
+}
+RECENT_HOURS = 12.0
+MAX_RECENT_OPEN_SURVEYS = 500
+LIMIT_KEY = "survey_limit_key"
+
+
+def client_address() -> str:
+    """The client's address as Streamlit sees it ("local" on this computer, or when there
+    is no real connection, as in AppTest)."""
+    address = st.context.ip_address
+    return address if isinstance(address, str) and address else "local"
+
+
+def _session_limit_key() -> str:
+    if LIMIT_KEY not in st.session_state:
+        st.session_state[LIMIT_KEY] = survey.new_session_token()
+    return st.session_state[LIMIT_KEY]
+
+
+def _limit_name(action: str, who: str) -> str:
+    return f"{action}/{who}"
+
+
+def _check(store: survey.SurveyStore, action: str, who: str, key: str) -> bool:
+    return store.limits.check(_limit_name(action, who), key, *LIMITS[(action, who)])
+
+
+def _allow(store: survey.SurveyStore, action: str, who: str, key: str) -> bool:
+    return store.limits.allow(_limit_name(action, who), key, *LIMITS[(action, who)])
+
+
+def lookup_refused(store: survey.SurveyStore) -> str | None:
+    """Before looking a code up: None when allowed, else "session" (this session has made
+    too many wrong guesses) or "address" (its address has, and this session guessed wrong
+    at least once in the window). A session that never guessed wrong is always allowed;
+    one that never guessed costs no database read."""
+    if LIMIT_KEY not in st.session_state:
+        return None
+    mine = _session_limit_key()
+    if not _check(store, "guess", "session", mine):
+        return "session"
+    if not _check(store, "guess", "address", client_address()) and store.limits.count(
+        _limit_name("guess", "session"), mine, LIMITS[("guess", "session")][1]
+    ):
+        return "address"
+    return None
+
+
+def record_guess(store: survey.SurveyStore) -> None:
+    """Count one wrong guess (an unknown code, a lecturer page without a valid key) for this
+    session and its address."""
+    _allow(store, "guess", "session", _session_limit_key())
+    _allow(store, "guess", "address", client_address())
+
+
+def tap_allowed(
+    store: survey.SurveyStore, token: str, name: str, events: int, window_s: float = 60.0
+) -> bool:
+    """Count one tap of this student token for the limit `name`: at most `events` in
+    `window_s` seconds (in the store, so the same on every replica)."""
+    return store.limits.allow(name, token, events, window_s)
+
+
+ACTIVITIES = {"survey": "class survey", "quiz": "class quiz"}  # what each page calls itself
+
+
+def _plural(activity: str) -> str:
+    return f"{activity.split()[-1]}zes" if activity.endswith("quiz") else f"{activity}s"
+
+
+def recent_open_activities(store: survey.SurveyStore) -> int:
+    """Open surveys and unfinished quizzes created in the last RECENT_HOURS hours: together
+    they bound the storage anonymous creations may use."""
+    return store.recent_open_surveys(RECENT_HOURS) + survey.QuizStore(store).recent_open_quizzes(
+        RECENT_HOURS
+    )
+
+
+def create_refused(store: survey.SurveyStore, manages_open: Callable[[], bool]) -> str | None:
+    """None when this browser may create a survey or quiz now; else "session" (this
+    session's own allowance is used up) or "storage" (too many open surveys and quizzes
+    were created recently, and this browser manages no open one: a lecturer who is running
+    one is never locked out by strangers). `manages_open` tells whether this browser runs an
+    open activity."""
+    if not _check(store, "create", "session", _session_limit_key()):
+        return "session"
+    if recent_open_activities(store) >= MAX_RECENT_OPEN_SURVEYS and not manages_open():
+        return "storage"
+    return None
+
+
+def count_create(store: survey.SurveyStore) -> None:
+    """Count a creation that succeeded (a failed one costs nothing)."""
+    _allow(store, "create", "session", _session_limit_key())
+
+
+def limit_message(action: str, who: str, *, activity: str = "survey") -> str:
+    """What to tell someone over a limit, naming the page's own activity ("survey" or
+    "quiz")."""
+    name = ACTIVITIES[activity]
+    if action == "create" and who == "storage":
+        return (
+            f"This app already holds {MAX_RECENT_OPEN_SURVEYS:,} open class surveys and "
+            f"quizzes created in the last {RECENT_HOURS:.0f} hours, the most it keeps for new "
+            "lecturers. Try again later, or ask whoever runs the app to close old ones. A "
+            f"browser that is running an open {name} can still create one."
+        )
+    events, window = LIMITS[(action, "session" if who == "storage" else who)]
+    span = "a minute" if window <= 60 else f"{window / 60:.0f} minutes"
+    if action == "create":
+        return (
+            f"At most {events} class surveys and quizzes can be created from this browser in "
+            f"{span}. Wait a few minutes, then create it again; the {_plural(name)} you made "
+            "keep running."
+        )
+    source = "this browser" if who == "session" else "your network"
+    return (
+        f"Too many wrong codes from {source} in the last minute. Wait a minute, then check "
+        "the code on the projector and try again."
+    )
+
+
+# --- students ----------------------------------------------------------------------------
+def session_token(store: survey.SurveyStore) -> str:
+    """The student's token, which makes an answer count once per browser.
+
+    The server issues it, signed with the database's key (survey.security), and keeps it in
+    this session and in a cookie of this browser (ui/browser.py). It is fixed for the whole
+    server session: whatever the address bar says, one session is one student, so one
+    session answers at most once. A new session (a reload, a new tab, the reconnect after a
+    server restart) takes the token from the cookie, if the server signed it, so an answer
+    that was stored (even if never confirmed) is recognised as already in. A token the
+    server did not sign is never accepted, and an address never carries one: a forwarded
+    link (old links had `?me=`) gives a friend an identity of their own. Only the HMAC of
+    the token with the survey's salt reaches the database. A private window or another
+    device has no cookie: it can answer again (the projector shows answers / devices)."""
+    token = st.session_state.get(SESSION_TOKEN_KEY)
+    if token is None:
+        from_cookie = browser.cookie(STUDENT_COOKIE)
+        token = from_cookie if store.tokens.is_valid(from_cookie) else store.tokens.issue()
+        st.session_state[SESSION_TOKEN_KEY] = token
+    if TOKEN_PARAM in st.query_params:  # an identity in an address is never used
+        del st.query_params[TOKEN_PARAM]
+    browser.set_cookie(STUDENT_COOKIE, token, max_age_s=COOKIE_DAYS * 86_400)
+    return token
+
+
+def record_join(store: survey.SurveyStore, survey_id: int, token: str) -> None:
+    """Count this browser among the survey's devices, once per session."""
+    recorded = st.session_state.setdefault(JOINS_RECORDED_KEY, set())
+    if survey_id not in recorded:
+        store.record_join(survey_id, token)
+        recorded.add(survey_id)
+
+
+@dataclass(frozen=True)
+class LecturerMemory:
+    """What a lecturer's session and browser remember of the survey (or quiz) they run, so
+    that a reload, a new tab or a visit to another page returns to it, and the admin key is
+    never in the address bar or on the projector. The class survey and the class quiz each
+    have one, under their own names."""
+
+    keys: str  # session state: {code: admin key} this session created or opened
+    managing: str  # session state: the code this session last ran
+    forgot: str  # session state: "start a new one" was pressed
+    cookie: str  # browser cookie: "CODE.ADMINKEY" of what this browser last ran
+
+    def remember(self, code: str, admin_key: str) -> None:
+        """Keep the admin key for this session, and in this browser for the next visits
+        (reload, new tab): the lecturer never sees or projects it."""
+        st.session_state.setdefault(self.keys, {})[code] = admin_key
+        st.session_state[self.managing] = code
+        st.session_state.pop(self.forgot, None)
+        browser.set_cookie(self.cookie, f"{code}.{admin_key}", max_age_s=COOKIE_DAYS * 86_400)
+
+    def remembered(self, code: str) -> str | None:
+        """The admin key of `code` this session or this browser holds (unchecked)."""
+        key = st.session_state.get(self.keys, {}).get(code)
+        if key is not None:
+            return key
+        managed = self.managed()
+        return managed[1] if managed is not None and managed[0] == code else None
+
+    def managed(self) -> tuple[str, str] | None:
+        """(code, admin key) of what this session, or else this browser, last ran."""
+        code = st.session_state.get(self.managing)
+        if code is not None and code in st.session_state.get(self.keys, {}):
+            return code, st.session_state[self.keys][code]
+        value = None if st.session_state.get(self.forgot) else browser.cookie(self.cookie)
+        if value is None or "." not in value:
+            return None
+        code, key = value.split(".", 1)
+        return (code, key) if code and key else None
+
+    def held(self) -> list[tuple[str, str]]:
+        """Every (code, admin key) this session holds, and the one in this browser's cookie
+        (unchecked)."""
+        held = list(st.session_state.get(self.keys, {}).items())
+        cookie = browser.cookie(self.cookie)
+        if cookie is not None and "." in cookie:
+            held.append(tuple(cookie.split(".", 1)))
+        return held
+
+    def forget(self) -> None:
+        """The "start a new one" button (a callback): this session stops returning to the
+        last one; `keep_browser_in_step` then asks the browser to forget it too."""
+        st.session_state.pop(self.managing, None)
+        st.session_state[self.forgot] = True
+
+    def keep_browser_in_step(self) -> None:
+        """On every run of the page: after "start a new one", the browser's cookie of the
+        last one is deleted (until another is created or opened)."""
+        if st.session_state.get(self.forgot) and browser.cookie(self.cookie) is not None:
+            browser.set_cookie(self.cookie, "", max_age_s=0)
+
+
+# --- links and the join block ------------------------------------------------------------------
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent), or None."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(("10.254.254.254", 1))
+            address = sock.getsockname()[0]
+    except OSError:
+        return None
+    return None if _is_loopback(address) else address
+
+
+def base_url_guess(context_url: str | None, server_address: str | None) -> tuple[str, str]:
+    """(base URL students should use, a note for the lecturer).
+
+    If the lecturer opened the app on localhost but the server listens on every
+    interface (make run HOST=0.0.0.0), the room-network address is suggested."""
+    parts = urlsplit(context_url or "http://localhost:8501")
+    origin = f"{parts.scheme}://{parts.netloc}"
+    host, port = parts.hostname or "localhost", parts.port
+    if not _is_loopback(host):
+        return origin, ""
+    listens_everywhere = (server_address or "") in ("", "0.0.0.0", "::")
+    lan = lan_address()
+    if listens_everywhere and lan:
+        suffix = f":{port}" if port else ""
+        return f"{parts.scheme}://{lan}{suffix}", (
+            "You opened the app on this computer (localhost); phones in the room use this "
+            "computer's network address instead."
+        )
+    return origin, (
+        "Phones cannot reach *localhost*. Serve the app on the room's network with "
+        "`make run HOST=0.0.0.0` and put this computer's network address here."
+    )
+
+
+def join_url(base_url: str, url_path: str, code: str) -> str:
+    """The link students open: …/<url_path>?join=CODE."""
+    return f"{base_url.rstrip('/')}/{url_path}?{urlencode({'join': code})}"
+
+
+def lecturer_url(base_url: str, url_path: str, code: str, admin_key: str) -> str:
+    """The private lecturer link: …/<url_path>?manage=CODE&key=ADMIN_KEY."""
+    query = urlencode({"manage": code, "key": admin_key})
+    return f"{base_url.rstrip('/')}/{url_path}?{query}"
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def qr_png(text: str) -> bytes:
+    """A QR code of `text` as PNG bytes (segno, pure Python)."""
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="png", scale=8, border=2)
+    return buffer.getvalue()
+
+
+# --- faults ------------------------------------------------------------------------------------
+_STUDENT_FAULTS = {
+    survey.database.BUSY: (
+        "The {name} is busy: many answers are arriving at once. Your answer was not "
+        "recorded. Tap again."
+    ),
+    survey.database.READ_ONLY: (
+        "The {name} cannot take answers right now: {what}. Tell your lecturer."
+    ),
+}
+_STUDENT_FAULT = (
+    "The {name} cannot record answers right now: {what}. Your answer was not recorded. "
+    "Tell your lecturer."
+)
+_LECTURER_FAULTS = {
+    survey.database.BUSY: "Another program is holding the database. Try again in a moment.",
+    survey.database.DAMAGED: (
+        "No {activity} can be shown or saved. Stop the app, move the file "
+        "var/survey.sqlite3 aside (keep it: the answers may be recoverable) and start the app "
+        "again; it creates a new, empty database. If you set SURVEY_DB_URL, check that "
+        "database."
+    ),
+    survey.database.READ_ONLY: (
+        "Results can still be shown, but nothing can be saved: no new {activity}, no "
+        "answers, no {moves}. Make the folder var/ and the file var/survey.sqlite3 writable "
+        "by the user who runs the app (or set SURVEY_DB_DIR to a writable folder), then "
+        "restart the app."
+    ),
+    survey.database.FULL: (
+        "Answers already saved are kept and shown, but new ones cannot be saved. Free "
+        "space on the disk that holds the database (the var/ folder, or SURVEY_DB_DIR)."
+    ),
+    survey.database.UNREACHABLE: (
+        "Check SURVEY_DB_URL, or that the folder SURVEY_DB_DIR (default var/) exists and "
+        "is writable by the app; with a database server, check that it is running."
+    ),
+    survey.database.FAILED: "The server's log has the database's own message.",
+    survey.database.MISSING: (
+        "Nothing more is saved: answers sent since are refused, not lost unseen. Restart "
+        "the app, which opens a new, empty database (or put the file back from a backup "
+        "first), then start a new {activity}."
+    ),
+}
+_MOVES = {"survey": "closing or reset", "quiz": "moving to the next question or revealing"}
+
+
+def fault_message(reason: str, *, student: bool, activity: str = "survey") -> str:
+    """What a student or the lecturer reads when the class database fails (`reason`, from
+    survey.StorageError), naming the page's own activity: what happened and, for the
+    lecturer, what to do. Never SQL."""
+    what = survey.STORAGE_FAULTS[reason]
+    name = ACTIVITIES[activity]
+    if student:
+        return _STUDENT_FAULTS.get(reason, _STUDENT_FAULT).format(name=name, what=what)
+    advice = _LECTURER_FAULTS[reason].format(activity=activity, moves=_MOVES[activity])
+    return f"The {name} cannot work normally: {what}. {advice}"
+
+
+def show_fault(reason: str, *, student: bool, activity: str) -> None:
+    """The class database failed: say what happened (and, to the lecturer, what to do)."""
+    message = fault_message(reason, student=student, activity=activity)
+    if reason == survey.database.BUSY:
+        st.warning(message, icon=":material/hourglass_top:")
+    else:
+        st.error(message, icon=":material/database:")
+
+
+# --- the machine: create, projector, phone -------------------------------------------------------
+class ActivityStore(Protocol):
+    """What the machine needs of an activity's store (SurveyStore, QuizStore)."""
+
+    read_only: bool
+
+    def find(self, code: str) -> Any: ...
+
+    def check_admin_key(self, row_id: int, admin_key: object) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Activity:
+    """One kind of class activity, as the machine needs to know it: its name in messages
+    ("survey", "quiz"), the page's title and URL path, what a lecturer's browser remembers
+    of it, what a lecturer page without a valid key says, and the prefix of its session
+    state's keys."""
+
+    name: str
+    title: str
+    url_path: str
+    memory: LecturerMemory
+    no_key_message: str
+    prefix: str
+
+    @property
+    def scroll_top(self) -> SessionValue[str]:
+        """The code of the activity just created: its projector opens at the top."""
+        return SessionValue(f"{self.prefix}_scroll_top")
+
+    @property
+    def tap_fault(self) -> SessionValue[str]:
+        """Why a student's last tap was not stored (a StorageError's reason)."""
+        return SessionValue(f"{self.prefix}_fault")
+
+    @property
+    def rate_limited(self) -> SessionValue[bool]:
+        """A student's last tap was over the taps' limit."""
+        return SessionValue(f"{self.prefix}_rate_limited")
+
+    @property
+    def base_url_key(self) -> str:
+        """The widget key of "Address of this app for students"."""
+        return f"{self.prefix}_base_url"
+
+
+def route(
+    activity: Activity,
+    open_store: Callable[[], Any],
+    *,
+    create: Callable[[Any], None],
+    projector: Callable[[Any, str], None],
+    phone: Callable[[Any, str], None],
+) -> None:
+    """The page, by its URL: `?join=CODE` a student's phone, `?manage=CODE` the projector
+    (behind `lecturer_gate`), nothing the create view (or, when this browser runs an
+    activity, its projector again). A database that fails, here or in a view, is explained
+    in words to whoever is looking (student or lecturer); the page never shows a traceback."""
+    params = st.query_params
+    student = "join" in params
+    activity.memory.keep_browser_in_step()
+    try:
+        try:
+            store = open_store()
+        except (survey.StorageError, OSError):
+            st.title(activity.title)  # the views have their own titles; this one has none yet
+            raise
+        if student:
+            phone(store, params["join"])
+        elif "manage" in params:
+            projector(store, params["manage"])
+        else:
+            resume(activity, store)
+            create(store)
+    except survey.StorageError as error:
+        show_fault(error.reason, student=student, activity=activity.name)
+    except OSError:  # the database folder cannot be created (read-only var/, no such disk)
+        show_fault(survey.database.UNREACHABLE, student=student, activity=activity.name)
+
+
+def resume(activity: Activity, store: ActivityStore) -> None:
+    """On the page without parameters: when this session or browser runs an activity (its
+    key still valid), open its projector, as if from the private link (a rerun; returns
+    only when there is nothing to resume)."""
+    managed = activity.memory.managed()
+    if managed is None:
+        return
+    found = store.find(managed[0])
+    if found is not None and store.check_admin_key(found.id, managed[1]):
+        st.query_params.from_dict({"manage": found.code})
+        st.rerun()
+
+
+def created(activity: Activity, code: str, admin_key: str) -> None:
+    """After "Create": remember the key (never shown in the address bar) and open the
+    projector at its top (a rerun)."""
+    activity.memory.remember(code, admin_key)
+    activity.scroll_top.set(code)
+    st.query_params.from_dict({"manage": code})
+    st.rerun()
+
+
+def start_new(activity: Activity) -> None:
+    """The "start a new one" button (a callback): this browser stops returning to the
+    activity it runs, and the page shows the create view."""
+    activity.memory.forget()
+    st.query_params.clear()
+
+
+def admin_key_for(activity: Activity, store: ActivityStore, code: str, row_id: int) -> str | None:
+    """The admin key of this activity in this browser. A key arriving in the URL (the
+    private link) is checked, kept in the session and a cookie of this browser, and removed
+    from the address bar, so it is not on the projector (a wrong one is dropped silently); a
+    reload or a new tab finds it in the cookie."""
+    from_url = st.query_params.get("key")
+    if from_url is not None:
+        del st.query_params["key"]
+        if store.check_admin_key(row_id, from_url):
+            activity.memory.remember(code, from_url)
+        # a wrong key says nothing of its own: the page then says what it says for any
+        # code without a valid key (whether the code exists is not revealed)
+    remembered = activity.memory.remembered(code)  # this session's, or this browser's
+    if remembered is not None and store.check_admin_key(row_id, remembered):
+        activity.memory.remember(code, remembered)  # this browser comes back to it
+        return remembered
+    return None
+
+
+def lecturer_gate(
+    activity: Activity, store: ActivityStore, limits_store: survey.SurveyStore, raw_code: str
+) -> tuple[Any, str] | None:
+    """(the activity, its admin key) for a browser that holds the key of `raw_code`, else
+    None, having said so: the same words for a real code and an unknown one, the attempt
+    counted as a guess (`limits_store`'s limits). A browser that holds no key at all for
+    this code costs no lookup. Opens a just-created activity's projector at its top."""
+    has_key = "key" in st.query_params or activity.memory.remembered(
+        survey.normalize_join_code(raw_code) or ""
+    )
+    found = store.find(raw_code) if has_key else None
+    admin_key = admin_key_for(activity, store, found.code, found.id) if found is not None else None
+    if "key" in st.query_params:  # a key for a code that does not exist: out of the address
+        del st.query_params["key"]
+    if admin_key is None:
+        st.title(activity.title)
+        refused = lookup_refused(limits_store)
+        if refused is not None:
+            message = limit_message("guess", refused, activity=activity.name)
+            st.warning(message, icon=":material/hourglass_top:")
+            return None
+        record_guess(limits_store)
+        st.warning(activity.no_key_message)
+        return None
+    if activity.scroll_top.pop() == found.code:
+        # the create button sat at the bottom of the page
+        browser.scroll_to_top(f"{activity.name}-created-{found.code}")
+    return found, admin_key
+
+
+def student_base_url(activity: Activity) -> tuple[str, str, str]:
+    """(the base of the links students open, the guessed default, a note for the lecturer):
+    the lecturer may correct the guess under "Address of this app for students"."""
+    default, note = base_url_guess(st.context.url, st.get_option("server.address"))
+    return st.session_state.get(activity.base_url_key, default), default, note
+
+
+def join_block(code: str, link: str) -> None:
+    """The join code, a QR code of the link and the link itself, for the projector. The QR
+    code is the PNG as made (Streamlit's "auto" re-encodes it as JPEG, whose artefacts blur
+    the modules a phone's camera must read); the link breaks only after a "/" or before the
+    "?" (a code block broke it mid-port)."""
+    st.metric("Join code", code)
+    st.image(qr_png(link), caption="Scan to join", width=QR_WIDTH, output_format="PNG")
+    st.markdown(f'<p class="pp-join-link">{text.breakable_url(link)}</p>', unsafe_allow_html=True)
+
+
+def lecturer_links(
+    activity: Activity, *, code: str, admin_key: str, default_base: str, note: str, power: str
+) -> None:
+    """Below the projector: the address students use (folded away unless it could not be
+    guessed) and the private lecturer link, which says what its holder can do (`power`)."""
+    with st.expander("Address of this app for students", expanded=bool(note)):
+        st.text_input(
+            "Address of this app for students",
+            value=default_base,
+            key=activity.base_url_key,
+            label_visibility="collapsed",
+            help="The start of the link students open. Change it if phones reach this "
+            "computer under another name.",
+        )
+        if note:
+            st.caption(note)
+    with st.expander("Private lecturer link — do not project"):
+        st.markdown(power)
+        base = st.session_state.get(activity.base_url_key, default_base)
+        link = lecturer_url(base, activity.url_path, code, admin_key)
+        st.code(link, language=None, wrap_lines=True)
