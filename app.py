@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 import lessons.preload  # noqa: F401  (imported once per process, it freezes the lessons' code)
-from lessons.catalogue import CLASSROOM, HOME, MOVED, Lesson, all_pages, by_folder, neighbours
+from lessons.catalogue import HOME, MOVED, Lesson, all_pages, by_folder, neighbours
 from ui import browser, classroom, links, notebook, pace, userdata
 
 # Presenter mode gives the projector the whole width: the sidebar starts collapsed (its
@@ -25,14 +25,14 @@ links.guard_start()
 
 
 def _student_on_a_phone() -> bool:
-    """A student who opened the class survey's or the class quiz's join link
-    (`/class-survey?join=CODE`, `/class-quiz?join=CODE`): their page shows the question and
-    its buttons only, without the course's menu and sidebar."""
+    """A student who opened a class activity's join link (`/class-survey?join=CODE`,
+    `/class-quiz?join=CODE`): their page shows the question and its buttons only, without
+    the course's menu and sidebar."""
     if "join" not in st.query_params:
         return False
     path = urlsplit(st.context.url or "").path.rstrip("/")
     return not path or any(
-        path.endswith(f"/{by_folder(folder).url_path}") for folder in ("class_survey", "class_quiz")
+        path.endswith(f"/{lesson.url_path}") for lesson in all_pages() if lesson.activity
     )
 
 
@@ -106,7 +106,7 @@ notebook.forget()  # the page's run keeps a new record of what it shows (ui/note
 current.run()
 shown = next((lesson for lesson in all_pages() if pages[lesson.folder] is current), None)
 if shown is not None and not STUDENT:
-    if shown is not HOME and shown.section != CLASSROOM:  # the survey and quiz: nothing to run
+    if shown is not HOME and not shown.activity:  # a class activity: nothing to run at home
         notebook.download_button()
     _previous_and_next(shown)
 links.guard_end()

@@ -31,6 +31,9 @@ class Lesson:
     # Folders of the lessons whose terms this one uses (ε, δ, the Laplace or Gaussian
     # mechanism, …): each must come earlier in the catalogue (a test checks it).
     prerequisites: tuple[str, ...] = ()
+    # A class activity (ui/activity.py): phones join it at `?join=CODE` and see only its
+    # question, without the course's menu; it has no notebook (nothing to compute at home).
+    activity: bool = False
 
     @property
     def file(self) -> str:
@@ -250,6 +253,7 @@ LESSONS: tuple[Lesson, ...] = (
         "class-survey",
         "Run randomized response on your class: phones answer, the projector estimates.",
         CLASSROOM,
+        activity=True,
     ),
     Lesson(
         "class_quiz",
@@ -258,6 +262,7 @@ LESSONS: tuple[Lesson, ...] = (
         "class-quiz",
         "The lessons' questions live on phones, one at a time; private mode randomizes them.",
         CLASSROOM,
+        activity=True,
     ),
 )
 

@@ -340,3 +340,13 @@ def test_no_docstring_stands_after_a_statement() -> None:
 def test_a_stray_docstring_would_be_caught() -> None:
     source = 'def f(x):\n    y = x + 1\n    """What f does."""\n    return y\n'
     assert _stray_docstrings(source) == [3]
+
+
+def test_a_class_activity_is_marked_in_the_catalogue_and_routed_by_ui_activity() -> None:
+    """app.py shows a phone only the question of a page marked `activity` (and offers it no
+    notebook); such a page is the machine of ui/activity.py, and no other page is."""
+    for lesson in LESSONS:
+        routed = "activity.route(" in lesson.path.read_text(encoding="utf-8")
+        assert routed == lesson.activity, lesson.folder
+    activities = [lesson.folder for lesson in LESSONS if lesson.activity]
+    assert activities == ["class_survey", "class_quiz"]
