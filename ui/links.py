@@ -84,6 +84,25 @@ def guard_start() -> None:
     st.session_state[REGISTRY_KEY] = {}
 
 
+def rename_params(renamed: dict[str, str]) -> None:
+    """First thing on a page: a link made before a widget key was renamed opens the same
+    view. Each old parameter (`renamed`: old name → new name) moves to its new name, every
+    value kept, unless the link has the new name already; then the page runs again, so that
+    its widgets read the link under the new names (a widget reads the link as a run starts)
+    and the guard judges it there (an invalid value is reported as `new=value`)."""
+    moved = False
+    for old, new in renamed.items():
+        if old not in st.query_params:
+            continue
+        values = st.query_params.get_all(old)
+        del st.query_params[old]
+        if new not in st.query_params:
+            st.query_params[new] = values if len(values) > 1 else values[0]
+        moved = True
+    if moved:
+        st.rerun()
+
+
 def shown(value: Any) -> str:
     """A widget value as a student would type it: 1 not 1.0, a range as 1–5."""
     if isinstance(value, (list, tuple)):

@@ -8,8 +8,11 @@ import dp
 from lessons.binary_rr import charts, model, snippets
 from lessons.coin_flip import model as rr
 from ui import charts as ui_charts
-from ui import controls, downloads, notebook, quiz, text
+from ui import controls, downloads, links, notebook, quiz, text
 
+# The widgets were called grr_* while this lesson was "Generalized RR" (GRR now names the
+# k-ary mechanism): links made then open the same view.
+links.rename_params({f"grr_{name}": f"brr_{name}" for name in ("ask", "mode", "p", "q", "eps")})
 controls.lesson_header(
     "Binary RR with any p and q",
     "The two coins were one choice among many. Here you set the keep-probabilities p "
@@ -18,7 +21,7 @@ controls.lesson_header(
     "numbers in it, the spread of the estimated count for everybody in the dataset, "
     "and which answer is better protected when p ≠ q.",
 )
-survey = rr.survey_question_picker("grr_ask")
+survey = rr.survey_question_picker("brr_ask")
 
 st.caption(
     "Local DP, as in the coin-flip lesson: the neighbour relation is one person's value "
@@ -42,22 +45,22 @@ def mechanism_and_estimates(survey) -> None:
         mode = controls.radio(
             "How do you want to set the mechanism?",
             ["Set p and q", "Choose ε (p = q)"],
-            key="grr_mode",
+            key="brr_mode",
             horizontal=True,
         )
         if mode == "Set p and q":
             p = controls.share_slider(
                 "p: keep a true yes (← more private toward ½ · more accurate →)",
-                key="grr_p",
+                key="brr_p",
                 value=0.75,
             )
             q = controls.share_slider(
                 "q: keep a true no (← more private toward ½ · more accurate →)",
-                key="grr_q",
+                key="brr_q",
                 value=0.75,
             )
         else:
-            chosen_epsilon = controls.epsilon_slider("grr_eps", default=1.0)
+            chosen_epsilon = controls.epsilon_slider("brr_eps", default=1.0)
             p = q = dp.rr_keep_probability(chosen_epsilon)
             shown_epsilon = text.number(chosen_epsilon)
             notebook.latex(

@@ -40,12 +40,13 @@ def test_an_old_lesson_url_still_opens_its_lesson_with_the_link_settings(
     page: Page, app_server: str
 ) -> None:
     # "Generalized randomized response" became "Binary RR with any p and q" (GRR names the
-    # k-ary mechanism); lecturers' old links must keep working, settings included.
+    # k-ary mechanism), and its grr_* settings became brr_*; lecturers' old links must keep
+    # working, settings included.
     open_page(page, app_server, "generalized-rr?grr_p=0.9&grr_q=0.6")
     expect(page.get_by_role("heading", name="Binary RR with any p and q")).to_be_visible()
     assert_no_exception(page)
     expect(page.get_by_text("Page not found")).to_have_count(0)
-    expect(page).to_have_url(re.compile(r"/binary-rr\?.*grr_p=0\.9"))
+    expect(page).to_have_url(re.compile(r"/binary-rr\?.*brr_p=0\.9"))  # renamed from grr_p
     sidebar = page.get_by_test_id("stSidebar")
     expect(sidebar.get_by_text("Binary RR with any p and q", exact=True)).to_be_visible()
     expect(sidebar.get_by_text("Generalized randomized response")).to_have_count(0)
@@ -58,7 +59,7 @@ def test_an_old_link_with_a_seed_opens_its_lesson_without_a_traceback(
     # set a bound parameter, so the forward carries the others and the seed stays in the box
     open_page(page, app_server, "generalized-rr?seed=9&grr_p=0.9")
     assert_no_exception(page)
-    expect(page).to_have_url(re.compile(r"/binary-rr\?.*grr_p=0\.9"))
+    expect(page).to_have_url(re.compile(r"/binary-rr\?.*brr_p=0\.9"))  # renamed from grr_p
     expect(page.locator(CLASSROOM_SEED)).to_have_value("9")
 
 

@@ -20,6 +20,6 @@ def test_a_keyboard_move_writes_the_bound_parameters_into_the_url(
     open_lesson(page, app_server, "binary_rr/page.py")
     move_slider_with_keyboard(page, "q: keep a true no", "ArrowLeft", times=2)  # 0.75 -> 0.73
     params = link_params(page)
-    assert params.get("grr_q") == ["0.73"], page.url
+    assert params.get("brr_q") == ["0.73"], page.url
     expect(metric(page, "Privacy loss ε")).to_contain_text(text.number(dp.rr_epsilon(0.75, 0.73)))
     assert_no_exception(page)

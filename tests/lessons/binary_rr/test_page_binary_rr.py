@@ -15,6 +15,7 @@ from apptest_helpers import (
     code_texts,
     hosted_lesson,
     ignored_link_notice,
+    metrics,
     record_downloads,
     toasts,
     upload_csv,
@@ -36,8 +37,8 @@ def run_page() -> AppTest:
 
 def set_p_q(p: float, q: float) -> AppTest:
     at = run_page()
-    at.slider(key="grr_p").set_value(p).run()
-    at.slider(key="grr_q").set_value(q).run()
+    at.slider(key="brr_p").set_value(p).run()
+    at.slider(key="brr_q").set_value(q).run()
     assert not at.exception
     return at
 
@@ -148,8 +149,8 @@ def test_certain_answers_warn_that_epsilon_is_infinite():
 @pytest.mark.parametrize("epsilon", [0.1, 2.0, 10.0])
 def test_epsilon_mode_sets_p_equal_q(epsilon):
     at = run_page()
-    at.radio(key="grr_mode").set_value("Choose ε (p = q)").run()
-    at.select_slider(key="grr_eps").set_value(epsilon).run()
+    at.radio(key="brr_mode").set_value("Choose ε (p = q)").run()
+    at.select_slider(key="brr_eps").set_value(epsilon).run()
     assert not at.exception
     keep = dp.rr_keep_probability(epsilon)
     assert metric(at, "p (keep a true yes)") == f"{text.number(keep)}"
@@ -176,32 +177,49 @@ def hosted(**params: str) -> AppTest:
 
 
 def test_link_parameters_reproduce_the_view():
-    at = hosted(grr_p="0.9", grr_q="0.6", seed="7")
+    at = hosted(brr_p="0.9", brr_q="0.6", seed="7")
     assert not at.exception and not at.toast
-    assert at.slider(key="grr_p").value == 0.9 and at.slider(key="grr_q").value == 0.6
+    assert at.slider(key="brr_p").value == 0.9 and at.slider(key="brr_q").value == 0.6
     assert metric(at, "Privacy loss ε") == text.number(dp.rr_epsilon(0.9, 0.6))
     yes = dp.sample_rr_counts(TRUE_SALES, N, 0.9, 0.6, size=1, rng=7 + 7_000)[0]
     estimate = N * dp.estimate_proportion_from_counts(int(yes), N, 0.9, 0.6)
     assert metric(at, "This survey's estimate") == f"{estimate:,.0f}"
-    for key in ("grr_p", "grr_q"):
+    for key in ("brr_p", "brr_q"):
         assert at.slider(key=key).proto.query_param_key == key
-    assert at.radio(key="grr_mode").proto.query_param_key == "grr_mode"
-    assert at.selectbox(key="grr_ask").proto.query_param_key == "grr_ask"
-    at = hosted(grr_mode="Choose ε (p = q)", grr_eps="2")
+    assert at.radio(key="brr_mode").proto.query_param_key == "brr_mode"
+    assert at.selectbox(key="brr_ask").proto.query_param_key == "brr_ask"
+    at = hosted(brr_mode="Choose ε (p = q)", brr_eps="2")
     assert not at.exception and not at.toast
-    assert at.select_slider(key="grr_eps").value == 2.0
+    assert at.select_slider(key="brr_eps").value == 2.0
     assert metric(at, "p (keep a true yes)") == f"{text.number(dp.rr_keep_probability(2.0))}"
 
 
+def test_a_link_made_before_the_widgets_were_renamed_opens_the_same_view():
+    """The widgets were grr_* (GRR names the k-ary mechanism); an old link still works, and
+    an invalid value in one is reported under the new name."""
+    old = hosted(grr_p="0.9", grr_q="0.6", seed="7")
+    new = hosted(brr_p="0.9", brr_q="0.6", seed="7")
+    assert not old.exception and not old.toast
+    assert old.slider(key="brr_p").value == 0.9 and old.slider(key="brr_q").value == 0.6
+    assert metrics(old) == metrics(new)
+    at = hosted(grr_mode="Choose ε (p = q)", grr_eps="2", grr_ask="Sex = Female")
+    assert at.select_slider(key="brr_eps").value == 2.0
+    assert at.selectbox(key="brr_ask").value == "Sex = Female"
+    assert not at.toast
+    at = hosted(grr_p="1.7")
+    assert toasts(at) == [ignored_link_notice("brr_p", "1.7")]
+    assert at.slider(key="brr_p").value == 0.75
+
+
 @pytest.mark.parametrize(
-    ("param", "value"), [("grr_p", "1.7"), ("grr_mode", "Guess"), ("grr_ask", "Shoe = 42")]
+    ("param", "value"), [("brr_p", "1.7"), ("brr_mode", "Guess"), ("brr_ask", "Shoe = 42")]
 )
 def test_an_invalid_link_value_falls_back_with_a_notice(param, value):
     at = hosted(**{param: value})
     assert not at.exception
     assert toasts(at) == [ignored_link_notice(param, value)]
-    assert at.slider(key="grr_p").value == 0.75
-    assert at.selectbox(key="grr_ask").value == "Occupation = Sales"
+    assert at.slider(key="brr_p").value == 0.75
+    assert at.selectbox(key="brr_ask").value == "Occupation = Sales"
     assert metric(at, "Truth (salespeople)") == "3,650"
 
 
@@ -234,8 +252,8 @@ def test_download_holds_the_repeated_surveys(monkeypatch):
     assert filename == "binary_rr-surveys.csv"
     assert lines[0] == "reported_yes,estimated_count,error"
     assert len(lines) == 1 + 1_000
-    at.slider(key="grr_p").set_value(0.4).run()
-    at.slider(key="grr_q").set_value(0.6).run()  # p + q = 1: no chart, no download
+    at.slider(key="brr_p").set_value(0.4).run()
+    at.slider(key="brr_q").set_value(0.6).run()  # p + q = 1: no chart, no download
     assert not at.get("download_button")
 
 
@@ -249,8 +267,8 @@ def test_check_yourself_gives_feedback_that_survives_a_slider_move():
     assert any("Not quite" in e.value and "p = q = 0.75" in e.value for e in at.error)
     answer_quiz(at, "binary_rr", 0, 1)
     answer_quiz(at, "binary_rr", 1, 0)
-    at.slider(key="grr_p").set_value(0.85).run()
-    at.radio(key="grr_mode").set_value("Choose ε (p = q)").run()
+    at.slider(key="brr_p").set_value(0.85).run()
+    at.radio(key="brr_mode").set_value("Choose ε (p = q)").run()
     assert len([s for s in at.success if s.value.startswith("Right.")]) == 2
     assert not at.exception
 
@@ -258,7 +276,7 @@ def test_check_yourself_gives_feedback_that_survives_a_slider_move():
 def test_an_uploaded_file_replaces_the_census_numbers():
     at = upload_csv(hosted(), "jobs.csv", JOBS)
     assert not at.exception
-    assert at.selectbox(key="grr_ask").value == "Job = Clerk"  # most common first
+    assert at.selectbox(key="brr_ask").value == "Job = Clerk"  # most common first
     assert metric(at, "Truth (true yes)") == "600"
     assert not [m for m in at.metric if m.label == "Truth (salespeople)"]
     assert any("Is your Job “Clerk”?" in md.value for md in at.markdown)
@@ -272,7 +290,7 @@ def test_an_uploaded_file_replaces_the_census_numbers():
     error = json.loads(chart_titled(at, ERROR_TITLE).proto.spec)
     assert error["title"]["subtitle"] == "Is your Job “Clerk”? (n = 1,000)"
     assert "true_yes, n, p, q = 600, 1000, 0.75, 0.75" in sampling_code(at)
-    at.selectbox(key="grr_ask").set_value("Job = Sales").run()
+    at.selectbox(key="brr_ask").set_value("Job = Sales").run()
     assert metric(at, "Truth (true yes)") == "300"
     at.sidebar.button(key="userdata_back").click().run()
     assert metric(at, "Truth (salespeople)") == "3,650"
@@ -290,7 +308,7 @@ def test_an_uploaded_file_replaces_the_census_numbers():
     ],
 )
 def test_the_advice_for_a_revealing_yes_lowers_epsilon_when_followed(p, q, advice, followed):
-    at = hosted_lesson("binary_rr/page.py", grr_p=str(p), grr_q=str(q))
+    at = hosted_lesson("binary_rr/page.py", brr_p=str(p), brr_q=str(q))
     assert not at.exception
     shown = " ".join(m.value for m in at.markdown)
     assert advice in shown
