@@ -52,6 +52,8 @@ def test_nothing_cites_a_design_file_outside_the_repository() -> None:
     found = []
     for name in tracked():
         path = ROOT / name
+        if name == "tests/test_docs.py":  # this file names them, to look for them
+            continue
         if path.suffix in {".py", ".md", ".toml", ".cfg", ".yaml", ".css"} or name == "Makefile":
             text = path.read_text(encoding="utf-8", errors="replace")
             if re.search(r"\bDESIGN\b|DESIGN\.md|STYLE\.md|DEVELOPERS\.md", text):
