@@ -50,7 +50,7 @@ import threading
 from lessons.catalogue import all_pages
 
 # The modules a lesson's page imports, other than its page script (which Streamlit executes).
-LESSON_MODULES: tuple[str, ...] = ("model", "charts", "snippets")
+LESSON_MODULES: tuple[str, ...] = ("model", "views", "charts", "snippets")
 # Lessons whose modules are left to their first visit (see above).
 LEFT_TO_FIRST_VISIT: frozenset[str] = frozenset({"class_survey", "class_quiz"})
 # Seconds between the full collections of the collector thread (see above).

@@ -45,26 +45,38 @@ def one_step(size: int = STEP_PX) -> ui_charts.Template:
         alt.Chart(alt.NamedData(name="arrows"))
         .mark_rule(strokeWidth=2.5)
         .encode(
-            x=alt.X("x0:Q", scale=scale), y=alt.Y("y0:Q", scale=scale),
-            x2="x:Q", y2="y:Q",
-            color=alt.Color("arrow:N", sort=list(ARROWS),
-                            scale=alt.Scale(domain=list(ARROWS), range=ARROW_COLOURS),
-                            legend=STEP_LEGEND),
-            tooltip=[alt.Tooltip("arrow:N"), alt.Tooltip("person:Q"),
-                     alt.Tooltip("x:Q", format=".3f", title="education weight"),
-                     alt.Tooltip("y:Q", format=".3f", title="hours weight")],
+            x=alt.X("x0:Q", scale=scale),
+            y=alt.Y("y0:Q", scale=scale),
+            x2="x:Q",
+            y2="y:Q",
+            color=alt.Color(
+                "arrow:N",
+                sort=list(ARROWS),
+                scale=alt.Scale(domain=list(ARROWS), range=ARROW_COLOURS),
+                legend=STEP_LEGEND,
+            ),
+            tooltip=[
+                alt.Tooltip("arrow:N"),
+                alt.Tooltip("person:Q"),
+                alt.Tooltip("x:Q", format=".3f", title="education weight"),
+                alt.Tooltip("y:Q", format=".3f", title="hours weight"),
+            ],
         )
-    )  # fmt: skip
+    )
     tips = (
         alt.Chart(alt.NamedData(name="arrows"))
         .mark_point(filled=True, size=45)
         .encode(
             x=alt.X("x:Q", scale=scale, title="gradient for the education weight"),
             y=alt.Y("y:Q", scale=scale, title="gradient for the hours weight"),
-            color=alt.Color("arrow:N", sort=list(ARROWS),
-                            scale=alt.Scale(domain=list(ARROWS), range=ARROW_COLOURS), legend=None),
+            color=alt.Color(
+                "arrow:N",
+                sort=list(ARROWS),
+                scale=alt.Scale(domain=list(ARROWS), range=ARROW_COLOURS),
+                legend=None,
+            ),
         )
-    )  # fmt: skip
+    )
     circle = (
         alt.Chart(alt.NamedData(name="circle"))
         .mark_line(color=ui_charts.BLUE, strokeDash=[4, 3], opacity=0.7)
@@ -86,16 +98,26 @@ def norms(height: int = 240) -> ui_charts.Template:
         alt.Chart(alt.NamedData(name="norms"))
         .mark_bar(color=ui_charts.GREY, binSpacing=0)
         .encode(
-            x=alt.X("start:Q", bin="binned", scale=x_scale,
-                    title="a training example's gradient norm ‖g‖ at the start"),
+            x=alt.X(
+                "start:Q",
+                bin="binned",
+                scale=x_scale,
+                title="a training example's gradient norm ‖g‖ at the start",
+            ),
             x2="end:Q",
-            y=alt.Y("share:Q", title="share of examples", axis=alt.Axis(format="~%"),
-                    scale=alt.Scale(domain=[0, 0.25], nice=False, clamp=True)),
-            tooltip=[alt.Tooltip("start:Q", format=".2f", title="from"),
-                     alt.Tooltip("end:Q", format=".2f", title="to"),
-                     alt.Tooltip("share:Q", format=".1%")],
+            y=alt.Y(
+                "share:Q",
+                title="share of examples",
+                axis=alt.Axis(format="~%"),
+                scale=alt.Scale(domain=[0, 0.25], nice=False, clamp=True),
+            ),
+            tooltip=[
+                alt.Tooltip("start:Q", format=".2f", title="from"),
+                alt.Tooltip("end:Q", format=".2f", title="to"),
+                alt.Tooltip("share:Q", format=".1%"),
+            ],
         )
-    )  # fmt: skip
+    )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=3.0)
     return ui_charts.Template(
         (bars + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
@@ -112,13 +134,21 @@ def accuracy_by_epsilon(
     Dataset "accuracy" (epsilon, model, accuracy, low, high)."""
     x_scale = alt.Scale(type="log", domain=[EPSILONS[0], EPSILONS[-1]], nice=False)
     y_scale = alt.Scale(domain=list(y_domain), nice=False, clamp=True)
-    colour = alt.Color("model:N", sort=list(models),
-                       scale=alt.Scale(domain=list(models),
-                                       range=[ui_charts.BLUE, ui_charts.BLACK, ui_charts.ORANGE]),
-                       legend=STACKED)  # fmt: skip
+    colour = alt.Color(
+        "model:N",
+        sort=list(models),
+        scale=alt.Scale(
+            domain=list(models), range=[ui_charts.BLUE, ui_charts.BLACK, ui_charts.ORANGE]
+        ),
+        legend=STACKED,
+    )
     base = alt.Chart(alt.NamedData(name="accuracy"))
-    x = alt.X("epsilon:Q", scale=x_scale, title="ε of the training (log scale; ← more private)",
-              axis=alt.Axis(values=list(EPSILONS), format="~g"))  # fmt: skip
+    x = alt.X(
+        "epsilon:Q",
+        scale=x_scale,
+        title="ε of the training (log scale; ← more private)",
+        axis=alt.Axis(values=list(EPSILONS), format="~g"),
+    )
     band = base.mark_errorbar(color=ui_charts.BLUE).encode(
         x=x, y=alt.Y("low:Q", scale=y_scale, title="test accuracy"), y2="high:Q"
     )
@@ -130,7 +160,7 @@ def accuracy_by_epsilon(
             alt.Tooltip("model:N"),
             alt.Tooltip("epsilon:Q", format="~g", title="ε"),
             alt.Tooltip("accuracy:Q", format=".2%"),
-        ],  # fmt: skip
+        ],
     )
     return ui_charts.Template(
         (band + lines).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
@@ -146,18 +176,30 @@ def accountant(height: int = 240) -> ui_charts.Template:
         alt.Chart(alt.NamedData(name="curves"))
         .mark_line(point=True, strokeWidth=2.5)
         .encode(
-            x=alt.X("steps:Q", scale=x_scale, title="training steps (log scale)",
-                    axis=alt.Axis(values=list(STEP_GRID), format=",~r")),
-            y=alt.Y("epsilon:Q", title="ε at δ = 10⁻⁵",
-                    scale=alt.Scale(domain=[0, 12], nice=False, clamp=True)),
-            color=alt.Color("accountant:N", sort=["PLD", "RDP"],
-                            scale=alt.Scale(domain=["PLD", "RDP"],
-                                            range=[ui_charts.BLUE, ui_charts.ORANGE]),
-                            legend=LEGEND),
-            tooltip=[alt.Tooltip("accountant:N"), alt.Tooltip("steps:Q", format=","),
-                     alt.Tooltip("epsilon:Q", format=".3f", title="ε")],
+            x=alt.X(
+                "steps:Q",
+                scale=x_scale,
+                title="training steps (log scale)",
+                axis=alt.Axis(values=list(STEP_GRID), format=",~r"),
+            ),
+            y=alt.Y(
+                "epsilon:Q",
+                title="ε at δ = 10⁻⁵",
+                scale=alt.Scale(domain=[0, 12], nice=False, clamp=True),
+            ),
+            color=alt.Color(
+                "accountant:N",
+                sort=["PLD", "RDP"],
+                scale=alt.Scale(domain=["PLD", "RDP"], range=[ui_charts.BLUE, ui_charts.ORANGE]),
+                legend=LEGEND,
+            ),
+            tooltip=[
+                alt.Tooltip("accountant:N"),
+                alt.Tooltip("steps:Q", format=","),
+                alt.Tooltip("epsilon:Q", format=".3f", title="ε"),
+            ],
         )
-    )  # fmt: skip
+    )
     return ui_charts.Template(lines.properties(height=height, width=ui_charts.DEFAULT_WIDTH))
 
 

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 
 import dp
 from data.upload import MAX_CATEGORIES, Condition
@@ -26,8 +25,15 @@ from lessons.dpsgd import tables
 from lessons.private_ml import model as private_ml
 from ui import datasets, text, work
 
-CATEGORICAL = ("Sex", "Race", "MaritalStatus", "Relationship", "Education", "Occupation",
-               "Workclass")  # fmt: skip
+CATEGORICAL = (
+    "Sex",
+    "Race",
+    "MaritalStatus",
+    "Relationship",
+    "Education",
+    "Occupation",
+    "Workclass",
+)
 # The numeric columns and their public ranges: what the census can hold, from its public
 # documentation, never from the data (as the clamping lesson's windows: ages and a week's
 # hours 0–100, education coded 1–16, gains recorded up to $99,999, losses up to $4,356).
@@ -410,14 +416,21 @@ def attack_noise(epsilon: float) -> float:
 
 def attack_models(seed: int = ATTACK_SEED) -> tuple[Attack, ...]:
     x, y = study(seed)
-    plain = train(0.0, math.inf, sample_rate=1.0, epochs=ATTACK_EPOCHS, learning_rate=1.0,
-                  x=x, y=y, seed=seed)  # fmt: skip
+    plain = train(
+        0.0, math.inf, sample_rate=1.0, epochs=ATTACK_EPOCHS, learning_rate=1.0, x=x, y=y, seed=seed
+    )
     out = [_attack("non-private", plain, x, y)]
     for epsilon in ATTACK_EPSILONS:
         weights = train(
-            attack_noise(epsilon), DEFAULT_CLIP, sample_rate=ATTACK_RATE,
-            epochs=ATTACK_PRIVATE_EPOCHS, learning_rate=1.0, x=x, y=y, seed=seed,
-        )  # fmt: skip
+            attack_noise(epsilon),
+            DEFAULT_CLIP,
+            sample_rate=ATTACK_RATE,
+            epochs=ATTACK_PRIVATE_EPOCHS,
+            learning_rate=1.0,
+            x=x,
+            y=y,
+            seed=seed,
+        )
         out.append(_attack(f"DP-SGD, ε = {text.number(epsilon)}", weights, x, y))
     return tuple(out)
 
@@ -435,7 +448,7 @@ def arrow_length(frame: pd.DataFrame, arrow: str) -> float:
     return float(math.hypot(row["x"], row["y"]))
 
 
-def _series(curve: pd.DataFrame, name: str) -> pd.Series:
+def series_of(curve: pd.DataFrame, name: str) -> pd.Series:
     return curve[curve["model"] == name].set_index("epsilon")["accuracy"]
 
 
@@ -447,7 +460,7 @@ def clear_winners(curve: pd.DataFrame) -> pd.Series:
     0 where the difference is within NOISE_Z standard errors of it: DP-SGD's from its SEEDS
     trainings (the curve's ± 1 SE band), the RR model's that of an accuracy measured on the
     test set's people, sqrt(p(1 − p)/n)."""
-    ours, theirs = _series(curve, MODELS[0]), _series(curve, MODELS[2])
+    ours, theirs = series_of(curve, MODELS[0]), series_of(curve, MODELS[2])
     band = curve[curve["model"] == MODELS[0]].set_index("epsilon")
     se_ours = (band["high"] - band["low"]) / 2
     se_theirs = np.sqrt(theirs * (1 - theirs) / len(data().y_test))
@@ -467,79 +480,12 @@ def prediction_answer() -> int:
     return 1 if (wins <= 0).all() else 2
 
 
-def prediction_explanation() -> str:
-    curve = accuracy_curve()
-    ours, theirs = _series(curve, MODELS[0]), _series(curve, MODELS[2])
-    low, high = EPSILONS[0], EPSILONS[-1]
-    ties = [e for e, w in clear_winners(curve).items() if w == 0]
-    tied = (
-        " At ε = " + ", ".join(text.number(e) for e in ties) + " the two are within the "
-        "noise of DP-SGD's trainings and of the test set (two standard errors): about the "
-        "same there."
-        if ties
-        else ""
-    )
-    return (
-        f"DP-SGD: {text.percent(ours[low])} at ε = {text.number(low)}, "
-        f"{text.percent(ours[high])} at ε = {text.number(high)}; randomized response: "
-        f"{text.percent(theirs[low])} and {text.percent(theirs[high])}.{tied} DP-SGD adds its "
-        "noise once per step to a sum over hundreds of people; randomized response noises "
-        "every person's row. (The RR model also sees fewer columns: it privatized only age "
-        "band × sex, and sent education, hours and the label as they are.)"
-    )
-
-
-def describe_curve(curve: pd.DataFrame, long: bool = False) -> str:
-    ours, base = _series(curve, MODELS[0]), _series(curve, MODELS[1]).iloc[0]
-    theirs = _series(curve, MODELS[2])
-    close = next((e for e in EPSILONS if base - ours[e] <= 0.01), None)
-    if not long:
-        return (
-            f"Lines against ε from {text.number(EPSILONS[0])} to {text.number(EPSILONS[-1])} "
-            f"(log x): DP-SGD's test accuracy (mean of {SEEDS} trainings) rises from "
-            f"{text.percent(ours.iloc[0])} to {text.percent(ours.iloc[-1])}; the non-private "
-            f"model has {text.percent(base)}; the previous lesson's randomized-response model "
-            f"goes from {text.percent(theirs.iloc[0])} to {text.percent(theirs.iloc[-1])}."
-        )
-    within = (
-        f"From ε = {text.number(close)} on, DP-SGD is within one point of the non-private "
-        f"model's {text.percent(base)}."
-        if close is not None
-        else "Even at the largest ε it stays more than a point below the non-private model."
-    )
-    return (
-        f"{within} With {text.number(len(data().y_train))} training people, the noise σC on "
-        "each step's sum is small against the sum of a few hundred gradients, so a simple "
-        "model loses little; the smallest ε need σ in the dozens and do lose. Error bars: "
-        f"± 1 standard error over {SEEDS} trainings."
-    )
-
-
 def attack_roc(results: tuple[Attack, ...]) -> pd.DataFrame:
     return pd.concat([a.roc for a in results], ignore_index=True)
 
 
 def fpr_rule() -> pd.DataFrame:
     return pd.DataFrame({"x": [FPR_TARGET], "label": [f"FPR {text.percent(FPR_TARGET)}"]})
-
-
-def attack_table(results: tuple[Attack, ...]) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "model": [a.name for a in results],
-            "advantage (TPR − FPR)": [text.percent(a.advantage) for a in results],
-            "at TPR, FPR": [f"{text.percent(a.tpr)}, {text.percent(a.fpr)}" for a in results],
-            "ε proven (95%)": [text.number(a.epsilon_shown) for a in results],
-        }
-    )
-
-
-def describe_attacks(results: tuple[Attack, ...]) -> str:
-    parts = "; ".join(f"{a.name}: advantage {text.percent(a.advantage)}" for a in results)
-    return (
-        f"ROC curves of the loss-threshold membership attack on models trained on "
-        f"{ATTACK_N} census people, members against held-out non-members. {parts}."
-    )
 
 
 def below_diagonal(attack: Attack) -> float:
@@ -558,80 +504,6 @@ def study_difficulty() -> tuple[float, float]:
     d = data()
     weights = non_private()
     return float(losses(weights, x, y).mean()), float(losses(weights, d.x_test, d.y_test).mean())
-
-
-@dataclass(frozen=True)
-class AttackView:
-    names: tuple[str, ...]
-    roc: pd.DataFrame
-    table: pa.Table
-    description: str
-
-
-@datasets.cached(census_only=True, max_entries=1)
-def attack_view() -> AttackView:
-    """Section 5's frames and words, made once per process (a rerun only sends them)."""
-    results = attacks()
-    return AttackView(
-        tuple(a.name for a in results),
-        attack_roc(results),
-        pa.Table.from_pandas(attack_table(results), preserve_index=False),
-        describe_attacks(results),
-    )
-
-
-@dataclass(frozen=True)
-class CurveView:
-    curve: pd.DataFrame
-    short: str
-    long: str
-    answer: int
-    explanation: str
-
-
-@datasets.cached(census_only=True, max_entries=1)
-def curve_view() -> CurveView:
-    """Section 3's frame and words, made once per process."""
-    curve = accuracy_curve()
-    return CurveView(
-        curve,
-        describe_curve(curve),
-        describe_curve(curve, long=True),
-        prediction_answer(),
-        prediction_explanation(),
-    )
-
-
-# Section 3's trainings, once per process, shared by every session: started when the page
-# opens (ui/work.py), so they are usually done before a student presses the button. Steps:
-# the non-private model, the randomized-response models, then each DP-SGD training.
-CURVE_WORK = work.SharedWork("dpsgd-curve", 2 + PRIVATE_TRAININGS, curve_view)
-
-
-# Section 3's wait, measured on the 2-core test box (time from the button to the chart, the
-# trainings not yet started): 2.4 s of CPU on a quiet server; ~15 s with a busy room's load
-# of 5. Usually no wait at all: the trainings start when the page opens.
-CURVE_QUIET_S, CURVE_BUSY_S = 3, 15
-
-
-def curve_progress_label() -> str:
-    """What the progress bar says while section 3's models train: how many, on whom, and
-    how long it takes."""
-    people = data().x_train.shape[0]
-    return (
-        f"Training {CURVE_WORK.steps} models on {text.number(people)} people, once for the "
-        f"whole class: about {CURVE_QUIET_S} s on a quiet server, up to {CURVE_BUSY_S} s "
-        "while a room is busy."
-    )
-
-
-def curve_ready() -> bool:
-    """Whether this process has trained the curve's models already (no progress bar then)."""
-    return CURVE_WORK.ready()
-
-
-def attack_ready() -> bool:
-    return datasets.shared_entries().get(f"{__name__}.attack_view", 0) > 0
 
 
 # --- 7. your file --------------------------------------------------------------------------------
@@ -726,11 +598,19 @@ def prepare(frame: pd.DataFrame, target: Condition) -> Prepared:
     x = np.column_stack(blocks)
     train_y, test_y = y[~test], y[test]
     if train_y.size < MIN_TRAIN or test_y.size < MIN_TEST:
-        return Prepared(None, f"The file is too small to train and test a model: it needs at "
-                        f"least {MIN_TRAIN + MIN_TEST} rows, better hundreds.", note)  # fmt: skip
+        return Prepared(
+            None,
+            f"The file is too small to train and test a model: it needs at "
+            f"least {MIN_TRAIN + MIN_TEST} rows, better hundreds.",
+            note,
+        )
     if train_y.min() == train_y.max():
-        return Prepared(None, f"Every training row answers “{target.label}” the same way: "
-                        "there is nothing to learn. Pick another question.", note)  # fmt: skip
+        return Prepared(
+            None,
+            f"Every training row answers “{target.label}” the same way: "
+            "there is nothing to learn. Pick another question.",
+            note,
+        )
     return Prepared(Data(tuple(names), x[~test], train_y, x[test], test_y), "", note)
 
 
@@ -763,29 +643,31 @@ def _report(done: int, message: str) -> None:
         callback(done / UPLOAD_TRAININGS, message)
 
 
-@dataclass(frozen=True)
-class UploadView:
-    curve: pd.DataFrame
-    short: str
-    long: str
-
-
 def upload_curve(d: Data) -> pd.DataFrame:
     """Section 3's curve on the file: DP-SGD at every ε (SEEDS trainings each), the
     non-private model, and the baseline that always answers the training rows' majority."""
     majority = float(d.y_train.mean() >= 0.5)
     baseline = float(np.mean(d.y_test == majority))
     _report(0, "Training the non-private model…")
-    base = accuracy(train(0.0, math.inf, seed=SEED_TRAIN, x=d.x_train, y=d.y_train),
-                    d.x_test, d.y_test)  # fmt: skip
+    base = accuracy(
+        train(0.0, math.inf, seed=SEED_TRAIN, x=d.x_train, y=d.y_train), d.x_test, d.y_test
+    )
     rows, done = [], 1
     for epsilon in EPSILONS:
         runs = []
         for run in range(SEEDS):
-            _report(done, f"Training DP-SGD at ε = {text.number(epsilon)} "
-                          f"({done + 1} of {UPLOAD_TRAININGS})…")  # fmt: skip
-            weights = train(noise_for(epsilon), DEFAULT_CLIP, seed=SEED_TRAIN + 100 * (run + 1),
-                            x=d.x_train, y=d.y_train)  # fmt: skip
+            _report(
+                done,
+                f"Training DP-SGD at ε = {text.number(epsilon)} "
+                f"({done + 1} of {UPLOAD_TRAININGS})…",
+            )
+            weights = train(
+                noise_for(epsilon),
+                DEFAULT_CLIP,
+                seed=SEED_TRAIN + 100 * (run + 1),
+                x=d.x_train,
+                y=d.y_train,
+            )
             runs.append(accuracy(weights, d.x_test, d.y_test))
             done += 1
         values = np.array(runs)
@@ -797,60 +679,3 @@ def upload_curve(d: Data) -> pd.DataFrame:
         ]
     _report(UPLOAD_TRAININGS, "Done.")
     return pd.DataFrame(rows, columns=["epsilon", "model", "accuracy", "low", "high"])
-
-
-def describe_upload(curve: pd.DataFrame, d: Data, target: Condition) -> UploadView:
-    ours = _series(curve, UPLOAD_MODELS[0])
-    base = _series(curve, UPLOAD_MODELS[1]).iloc[0]
-    majority = _series(curve, UPLOAD_MODELS[2]).iloc[0]
-    short = (
-        f"Lines against ε from {text.number(EPSILONS[0])} to {text.number(EPSILONS[-1])} (log "
-        f"x), predicting “{target.label}” on the uploaded file: DP-SGD's test accuracy (mean "
-        f"of {SEEDS} trainings) goes from {text.percent(ours.iloc[0])} to "
-        f"{text.percent(ours.iloc[-1])}; the non-private model has {text.percent(base)}; "
-        f"always giving the more common answer has {text.percent(majority)}."
-    )
-    useful = next((e for e in EPSILONS if ours[e] - majority > 0.01), None)
-    close = next((e for e in EPSILONS if base - ours[e] <= 0.01), None)
-    parts = [
-        f"Trained on {text.number(len(d.y_train))} rows, tested on "
-        f"{text.number(len(d.y_test))} others."
-    ]
-    if base - majority <= 0.01:
-        parts.append(
-            "Even without privacy the model does no better than always giving the more "
-            f"common answer ({text.percent(majority)}): the other columns say little about "
-            "this question, so there is nothing for privacy to cost."
-        )
-    else:
-        parts.append(
-            f"DP-SGD first beats the more common answer by over a point at ε = "
-            f"{text.number(useful)}"
-            if useful is not None
-            else "DP-SGD never beats always giving the more common answer by a point"
-        )
-        parts[-1] += (
-            f", and is within one point of the non-private model's {text.percent(base)} from "
-            f"ε = {text.number(close)} on."
-            if close is not None
-            else f", and stays more than a point below the non-private {text.percent(base)}."
-        )
-        parts.append(
-            "Fewer rows mean a smaller batch q·n for the same noise σC: the smaller the file, "
-            "the more ε it takes."
-        )
-    return UploadView(curve, short, " ".join(parts))
-
-
-@datasets.cached(max_entries=4)
-def upload_view(target: Condition) -> UploadView:
-    """The 19 trainings on the file (call inside `reporting` to see progress), and words."""
-    d = upload_problem(target).data
-    if d is None:
-        raise ValueError("upload_view needs a file that upload_problem can train on")
-    return describe_upload(upload_curve(d), d, target)
-
-
-def upload_ready(target: Condition) -> bool:
-    """Whether this session has trained on the file for `target` (no button then)."""
-    return datasets.is_cached(upload_view, target)

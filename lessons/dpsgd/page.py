@@ -3,7 +3,7 @@
 import streamlit as st
 
 from lessons.catalogue import by_folder
-from lessons.dpsgd import charts, model, snippets
+from lessons.dpsgd import charts, model, snippets, views
 from ui import classroom, controls, datasets, downloads, notebook, quiz, text, userdata, work
 
 controls.lesson_header(
@@ -48,14 +48,22 @@ def one_step() -> None:
     """C and σ beside the arrows (a fragment)."""
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
-        clip = float(controls.select_slider(
-            "Clip norm C of this step  (smaller → more gradients cut, less noise σC)",
-            options=model.STEP_CLIPS, value=model.DEFAULT_CLIP, key="dps_step_clip",
-        ))  # fmt: skip
-        sigma = float(controls.select_slider(
-            "Noise multiplier σ  (larger → more private)",
-            options=model.SIGMAS, value=model.DEFAULT_SIGMA, key="dps_step_sigma",
-        ))  # fmt: skip
+        clip = float(
+            controls.select_slider(
+                "Clip norm C of this step  (smaller → more gradients cut, less noise σC)",
+                options=model.STEP_CLIPS,
+                value=model.DEFAULT_CLIP,
+                key="dps_step_clip",
+            )
+        )
+        sigma = float(
+            controls.select_slider(
+                "Noise multiplier σ  (larger → more private)",
+                options=model.SIGMAS,
+                value=model.DEFAULT_SIGMA,
+                key="dps_step_sigma",
+            )
+        )
         frame = model.step_frame(clip, sigma, controls.seed() + model.SEED_STEP)
         summed = model.arrow_length(frame, "sum of clipped")
         st.metric("Length of the clipped sum", text.number(summed))
@@ -93,10 +101,14 @@ def clipping() -> None:
     """C beside the gradient norms (a fragment)."""
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
-        clip = float(controls.select_slider(
-            "Clip norm C of the training  (smaller → more gradients cut, less noise σC)",
-            options=model.CLIPS, value=model.DEFAULT_CLIP, key="dps_clip",
-        ))  # fmt: skip
+        clip = float(
+            controls.select_slider(
+                "Clip norm C of the training  (smaller → more gradients cut, less noise σC)",
+                options=model.CLIPS,
+                value=model.DEFAULT_CLIP,
+                key="dps_clip",
+            )
+        )
         result = model.clipping(clip)
         st.metric("Gradients shortened", text.percent(result.clipped_share))
         st.metric("Bias of the average gradient", text.percent(result.bias))
@@ -147,7 +159,7 @@ PREDICTIONS = (
 def accuracy_against_epsilon() -> None:
     """The prediction, then the trainings' accuracy (a fragment: the 18 trainings run when a
     student first asks for them, once per process)."""
-    model.CURVE_WORK.start()  # in the background, once per process: ready before most ask
+    views.CURVE_WORK.start()  # in the background, once per process: ready before most ask
     guess, revealed = quiz.prediction(
         "at the same ε, which model predicts income better, DP-SGD on every column or the "
         "previous lesson's model trained on randomized-response data?",
@@ -161,7 +173,7 @@ def accuracy_against_epsilon() -> None:
     )
     if not revealed:
         return
-    view = work.wait_with_bar(model.CURVE_WORK, model.curve_progress_label())
+    view = work.wait_with_bar(views.CURVE_WORK, views.curve_progress_label())
     quiz.prediction_verdict(guess, PREDICTIONS, view.answer, view.explanation)
     charts.accuracy_by_epsilon().show(
         title="Test accuracy against ε", alt=view.short, accuracy=view.curve
@@ -201,11 +213,14 @@ st.markdown(
 def accountant() -> None:
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
-        sigma = float(controls.select_slider(
-            "Noise multiplier σ  (larger → a smaller ε)",
-            options=model.ACCOUNTANT_SIGMAS, value=model.DEFAULT_ACCOUNTANT_SIGMA,
-            key="dps_acc_sigma",
-        ))  # fmt: skip
+        sigma = float(
+            controls.select_slider(
+                "Noise multiplier σ  (larger → a smaller ε)",
+                options=model.ACCOUNTANT_SIGMAS,
+                value=model.DEFAULT_ACCOUNTANT_SIGMA,
+                key="dps_acc_sigma",
+            )
+        )
         curves = model.accountant_curves(sigma)
         last = curves[curves["steps"] == model.STEP_GRID[-1]].set_index("accountant")["epsilon"]
         st.metric(
@@ -262,15 +277,19 @@ st.markdown(
 @st.fragment
 def attack_the_model() -> None:
     """The attack on four models, run when asked (a fragment)."""
-    st.button("Train on 60 people and attack", key="dps_attack", on_click=_run_attack,
-              icon=":material/target:")  # fmt: skip
+    st.button(
+        "Train on 60 people and attack",
+        key="dps_attack",
+        on_click=_run_attack,
+        icon=":material/target:",
+    )
     if not st.session_state.get("dps_attack_run"):
         return
-    if model.attack_ready():
-        shown = model.attack_view()
+    if views.attack_ready():
+        shown = views.attack_view()
     else:
         with st.spinner("Training three models on 60 people and attacking them…"):
-            shown = model.attack_view()
+            shown = views.attack_view()
     charts.roc(shown.names, False, colours=charts.ATTACK_COLOURS).show(
         title=f"The loss-threshold attack on models trained on {model.ATTACK_N} people",
         alt=shown.description,
@@ -345,7 +364,7 @@ def your_file() -> None:
     if problem.data is None:
         st.warning(text.plain(problem.problem), icon=":material/warning:")
         return
-    if not model.upload_ready(target):
+    if not views.upload_ready(target):
         slot = st.empty()  # the button goes once the models are trained
         pressed = slot.button(
             f"Train {model.UPLOAD_TRAININGS} models on your file",
@@ -355,18 +374,18 @@ def your_file() -> None:
         if not pressed:
             st.caption(
                 f"{model.UPLOAD_TRAININGS} trainings of {text.number(model.steps())} steps "
-                f"each, in this browser session only: about {model.CURVE_QUIET_S} s on a "
-                f"quiet server, up to {model.CURVE_BUSY_S} s while a room is busy; a bar "
+                f"each, in this browser session only: about {views.CURVE_QUIET_S} s on a "
+                f"quiet server, up to {views.CURVE_BUSY_S} s while a room is busy; a bar "
                 "shows each training."
             )
             return
         bar = st.progress(0.0, text=PROGRESS_LABEL)
         with model.reporting(lambda share, message: bar.progress(share, text=message)):
-            view = model.upload_view(target)
+            view = views.upload_view(target)
         bar.empty()
         slot.empty()
     else:
-        view = model.upload_view(target)
+        view = views.upload_view(target)
     charts.upload_accuracy().show(
         title=f"Test accuracy against ε: {target.label}",
         alt=view.short,
@@ -387,7 +406,7 @@ quiz.check_yourself(
                 "To speed up training",
                 "To bound how far one example moves the sum, so the noise can hide it",
                 "To reduce overfitting",
-            ),  # fmt: skip
+            ),
             correct=1,
             explanation="Without a bound on ‖g_i‖ the sum's sensitivity is unbounded and no "
             "noise would be enough.",
@@ -399,7 +418,7 @@ quiz.check_yourself(
                 "Both are valid upper bounds; the smaller (PLD) is tighter",
                 "Only the larger",
                 "Neither",
-            ),  # fmt: skip
+            ),
             correct=0,
             explanation="σ = 1.1, q = 0.01, 1,000 steps, δ = 1e-5: PLD 1.515, RDP 1.712 "
             "(dp-accounting 0.6.0).",

@@ -29,7 +29,7 @@ from apptest_helpers import (
 )
 from data.census import load_census
 from data.upload import Condition
-from lessons.dpsgd import charts, make_tables, tables
+from lessons.dpsgd import charts, make_tables, tables, views
 from lessons.dpsgd import model as lesson
 from ui import datasets, text, userdata, work
 
@@ -60,8 +60,9 @@ def test_the_trainer_is_gradient_descent_at_sigma_0_and_c_infinite() -> None:
     data = lesson.data()
     x, y = data.x_train[:2_000, -5:], data.y_train[:2_000]
     x = (x - x.mean(axis=0)) / x.std(axis=0)  # well conditioned: both converge in 3,000 steps
-    weights = lesson.train(0.0, math.inf, sample_rate=1.0, epochs=3_000, learning_rate=2.0,
-                           x=x, y=y)  # fmt: skip
+    weights = lesson.train(
+        0.0, math.inf, sample_rate=1.0, epochs=3_000, learning_rate=2.0, x=x, y=y
+    )
     reference = LogisticRegression(C=np.inf, max_iter=5_000, tol=1e-10).fit(x, y)
     np.testing.assert_allclose(weights[:-1], reference.coef_[0], atol=2e-3)
     assert weights[-1] == pytest.approx(reference.intercept_[0], abs=2e-3)
@@ -170,8 +171,13 @@ def test_the_accountant_chart_is_dp_accounting(sigma) -> None:
     curves = frames_of(chart_titled(at, f"ε against steps, σ = {text.number(sigma)}", prefix=True))
     frame = curves["curves"]
     for _, row in frame.iterrows():
-        expected = dp.dpsgd_epsilon(sigma, lesson.SAMPLE_RATE, int(row["steps"]), lesson.DELTA,
-                                    accountant=row["accountant"].lower())  # fmt: skip
+        expected = dp.dpsgd_epsilon(
+            sigma,
+            lesson.SAMPLE_RATE,
+            int(row["steps"]),
+            lesson.DELTA,
+            accountant=row["accountant"].lower(),
+        )
         assert row["epsilon"] == pytest.approx(expected)
     pld = frame[frame["accountant"] == "PLD"]["epsilon"].to_numpy()
     rdp = frame[frame["accountant"] == "RDP"]["epsilon"].to_numpy()
@@ -181,7 +187,7 @@ def test_the_accountant_chart_is_dp_accounting(sigma) -> None:
 def test_the_curve_and_the_attack_wait_for_the_student() -> None:
     at = run_lesson(PAGE)
     assert not at.table and "Test accuracy against ε" not in str(at.get("vega_lite_chart"))
-    view = lesson.curve_view()
+    view = views.curve_view()
     options = at.radio(key="dps_guess").options
     assert at.button(key="dps_train").disabled  # no reveal before a guess
     at.radio(key="dps_guess").set_value(options[view.answer]).run()
@@ -199,18 +205,18 @@ def test_the_trainings_start_when_the_page_opens_and_the_bar_says_how_many_and_h
     """The button said "a few seconds" and waited up to 15. The trainings
     now start in the background when the page opens (once per process, shared), and the bar
     counts every model it waits for."""
-    lesson.CURVE_WORK.forget()
+    views.CURVE_WORK.forget()
     run_lesson(PAGE)
-    assert lesson.CURVE_WORK.running() or lesson.CURVE_WORK.ready()
+    assert views.CURVE_WORK.running() or views.CURVE_WORK.ready()
     people = lesson.data().x_train.shape[0]
-    assert lesson.CURVE_WORK.steps == 2 + len(lesson.EPSILONS) * lesson.SEEDS == 20
-    label = lesson.curve_progress_label()
+    assert views.CURVE_WORK.steps == 2 + len(lesson.EPSILONS) * lesson.SEEDS == 20
+    label = views.curve_progress_label()
     assert label.startswith(f"Training 20 models on {text.number(people)} people")
-    assert f"about {lesson.CURVE_QUIET_S} s" in label and "few seconds" not in label
-    assert lesson.CURVE_WORK.result() is lesson.curve_view()
+    assert f"about {views.CURVE_QUIET_S} s" in label and "few seconds" not in label
+    assert views.CURVE_WORK.result() is views.curve_view()
     # every step is reported (the curve's own body: its result may be cached already)
-    fresh = work.SharedWork("curve", lesson.CURVE_WORK.steps, lesson.accuracy_curve.__wrapped__)
-    pd.testing.assert_frame_equal(fresh.result(), lesson.curve_view().curve)
+    fresh = work.SharedWork("curve", views.CURVE_WORK.steps, lesson.accuracy_curve.__wrapped__)
+    pd.testing.assert_frame_equal(fresh.result(), views.curve_view().curve)
     assert fresh.done == fresh.steps
     assert fresh.message == "Trained 18 of 18 DP-SGD models (ε = 10)."
 
@@ -257,10 +263,17 @@ def _people(n: int = 2_000, seed: int = 0) -> pd.DataFrame:
     job = rng.choice(["Sales", "Clerk", "Manager"], n)
     hours = rng.normal(40, 10, n).round()
     rich = np.where((job == "Manager") & (hours > 40), "yes", "no")
-    return pd.DataFrame({
-        "Age": rng.integers(18, 80, n), "Job": job, "Hours": hours, "Rich": rich,
-        "ID": [f"p{i}" for i in range(n)], "When": pd.to_datetime("2026-01-01"), "One": 5,
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "Age": rng.integers(18, 80, n),
+            "Job": job,
+            "Hours": hours,
+            "Rich": rich,
+            "ID": [f"p{i}" for i in range(n)],
+            "When": pd.to_datetime("2026-01-01"),
+            "One": 5,
+        }
+    )
 
 
 def test_prepare_one_hot_encodes_standardizes_and_never_uses_the_target() -> None:
@@ -269,8 +282,13 @@ def test_prepare_one_hot_encodes_standardizes_and_never_uses_the_target() -> Non
     prepared = lesson.prepare(frame, Condition("Rich", "yes", 0))
     d = prepared.data
     assert prepared.problem == "" and d is not None
-    assert d.names == ("Age (standardized)", "Job = Clerk", "Job = Manager", "Job = Sales",
-                       "Hours (standardized)")  # fmt: skip
+    assert d.names == (
+        "Age (standardized)",
+        "Job = Clerk",
+        "Job = Manager",
+        "Job = Sales",
+        "Hours (standardized)",
+    )
     test = np.random.default_rng(lesson.UPLOAD_SEED).random(len(frame)) < lesson.TEST_SHARE
     hours = frame["Hours"].to_numpy()
     seen = hours[~test & ~np.isnan(hours)]
@@ -279,8 +297,9 @@ def test_prepare_one_hot_encodes_standardizes_and_never_uses_the_target() -> Non
     np.testing.assert_allclose(x[:, 4], np.nan_to_num((hours[rows] - seen.mean()) / seen.std()))
     assert x[rows == 3, 4] == 0.0
     np.testing.assert_array_equal(x[:, 2], (frame["Job"].to_numpy()[rows] == "Manager"))
-    np.testing.assert_array_equal(np.concatenate([d.y_train, d.y_test]),
-                                  frame["Rich"].to_numpy()[rows] == "yes")  # fmt: skip
+    np.testing.assert_array_equal(
+        np.concatenate([d.y_train, d.y_test]), frame["Rich"].to_numpy()[rows] == "yes"
+    )
     assert "Left out: ID (2,000 values); When (dates); One (one value)." in prepared.note
     assert "2 numeric columns are standardized with the training rows' own mean" in prepared.note
     # predicting a Job value: Job is not a feature, Rich is
@@ -459,7 +478,7 @@ def test_the_predictions_verdict_counts_a_difference_inside_the_noise_as_none() 
         assert verdict == expected, epsilon
     assert wins[0.01] == 0 and (wins.drop(0.01) == 1).all()  # today's numbers
     assert lesson.prediction_answer() == 0  # DP-SGD wherever they differ
-    assert "At ε = 0.01 the two are within the noise" in lesson.prediction_explanation()
+    assert "At ε = 0.01 the two are within the noise" in views.prediction_explanation()
 
 
 def test_the_walkthroughs_details_are_fixed() -> None:
