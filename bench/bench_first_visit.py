@@ -110,8 +110,10 @@ def create_survey_ms(browser, base: str) -> float:
 
 
 def main() -> None:
-    print(f"# First visits — {platform.node()}, {os.cpu_count()} cores, load "
-          f"{os.getloadavg()[0]:.2f}\n")  # fmt: skip
+    print(
+        f"# First visits — {platform.node()}, {os.cpu_count()} cores, load "
+        f"{os.getloadavg()[0]:.2f}\n"
+    )
     with (
         tempfile.TemporaryDirectory() as logs,
         serve_app(Path(logs)) as base,
@@ -152,8 +154,10 @@ def main() -> None:
             f"{'✓' if shown <= SHOWN_TARGET_MS else '✗'} | "
             f"{'✓' if settled <= SETTLED_TARGET_MS else '✗'} |"
         )
-    print(f"\nCreate survey → projector shown: first {survey_cold:,.0f} ms, again "
-          f"{survey_warm:,.0f} ms")  # fmt: skip
+    print(
+        f"\nCreate survey → projector shown: first {survey_cold:,.0f} ms, again "
+        f"{survey_warm:,.0f} ms"
+    )
 
 
 if __name__ == "__main__":

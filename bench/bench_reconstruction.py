@@ -94,8 +94,10 @@ def main() -> None:
     )
     start = time.perf_counter()
     model.dn_curve(500, 2_000, SEED)
-    row("Dinur–Nissim curve, first call (10 attacks at n = 500, m = 2,000)",
-        1000 * (time.perf_counter() - start))  # fmt: skip
+    row(
+        "Dinur–Nissim curve, first call (10 attacks at n = 500, m = 2,000)",
+        1000 * (time.perf_counter() - start),
+    )
 
     from page_timing import MOVES, page_timings
 

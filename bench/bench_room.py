@@ -180,9 +180,13 @@ async def capacity(server: Server, page: str, n: int = CAPACITY_STUDENTS) -> flo
     servers = cpu_seconds(server.pids) - before
     rate = len(times) / elapsed
     row(
-        "busy", n, times, servers, len(times),
+        "busy",
+        n,
+        times,
+        servers,
+        len(times),
         f", {rate:.1f} reruns/s (capacity: no pause between moves)",
-    )  # fmt: skip
+    )
     print(
         f"          cores used meanwhile: Streamlit {servers / elapsed:.2f}, HAProxy "
         f"{balancer / elapsed:.2f}, the simulated students {own / elapsed:.2f} (same machine)"
@@ -201,17 +205,23 @@ async def capacities(servers: list[Server], page: str) -> None:
     rates: list[list[float]] = [[] for _ in servers]
     for round_number in range(1, CAPACITY_ROUNDS + 1):
         for index, server in enumerate(servers):
-            print(f"\ncapacity, round {round_number}: {server.label} (load average "
-                  f"{os.getloadavg()[0]:.2f})")  # fmt: skip
+            print(
+                f"\ncapacity, round {round_number}: {server.label} (load average "
+                f"{os.getloadavg()[0]:.2f})"
+            )
             rates[index].append(await capacity(server, page))
     print(f"\ncapacity, median of {CAPACITY_ROUNDS} rounds [range]:")
     for server, values in zip(servers, rates, strict=True):
-        print(f"  {server.label:<28} {statistics.median(values):6.1f} reruns/s "
-              f"[{min(values):.1f}–{max(values):.1f}]")  # fmt: skip
+        print(
+            f"  {server.label:<28} {statistics.median(values):6.1f} reruns/s "
+            f"[{min(values):.1f}–{max(values):.1f}]"
+        )
     if len(servers) == 2:
         ratios = [b / a for a, b in zip(*rates, strict=True)]
-        print(f"  {servers[1].label} / {servers[0].label}: {statistics.median(ratios):.2f}x "
-              f"(rounds: {', '.join(f'{r:.2f}x' for r in ratios)})")  # fmt: skip
+        print(
+            f"  {servers[1].label} / {servers[0].label}: {statistics.median(ratios):.2f}x "
+            f"(rounds: {', '.join(f'{r:.2f}x' for r in ratios)})"
+        )
 
 
 async def answer_quiz(students: list[Student]) -> list[float]:
@@ -355,9 +365,13 @@ async def lesson_rows(server: Server, n: int, page: str) -> None:
     times = await move_sliders(students, label, SLIDER_SECONDS)
     elapsed = time.monotonic() - started
     row(
-        "slider", n, times, cpu_seconds(server.pids) - before, len(times),
+        "slider",
+        n,
+        times,
+        cpu_seconds(server.pids) - before,
+        len(times),
         f", {len(times) / elapsed:.1f} reruns/s",
-    )  # fmt: skip
+    )
 
     before = cpu_seconds(server.pids)
     times = await answer_quiz(students)
@@ -374,9 +388,13 @@ async def survey_rows(server: Server, n: int, db_url: str) -> None:
     times = await tap_survey(students)
     stored = stored_answers(db_url, survey_id)
     row(
-        "survey", n, times, cpu_seconds(server.pids) - before, len(times),
+        "survey",
+        n,
+        times,
+        cpu_seconds(server.pids) - before,
+        len(times),
         f", {stored}/{n} answers stored",
-    )  # fmt: skip
+    )
     await asyncio.gather(*(s.close() for s in students))
 
 
@@ -390,9 +408,13 @@ async def class_quiz_rows(server: Server, n: int, db_url: str) -> None:
     times = await tap_quiz(students)
     stored = stored_quiz_answers(db_url, quiz_id)
     row(
-        "class-quiz", n, times, cpu_seconds(server.pids) - before, len(times),
+        "class-quiz",
+        n,
+        times,
+        cpu_seconds(server.pids) - before,
+        len(times),
         f", {stored}/{n} answers stored",
-    )  # fmt: skip
+    )
     before = cpu_seconds(server.pids)
     times = await poll_quiz(students, fragments)
     row("qpoll", n, times, cpu_seconds(server.pids) - before, len(times))
@@ -428,8 +450,10 @@ async def lesson_round(server: Server, lesson) -> tuple[float, float | None]:
 async def lessons_cpu(server: Server, only: list[str]) -> None:
     """CPU per first render and per main-slider rerun, every lesson, warm (after one visit):
     the median of LESSON_ROUNDS rounds, and the rounds' range."""
-    print(f"\nCPU per event, every lesson, warm, at defaults ({server.label}), median of "
-          f"{LESSON_ROUNDS} rounds [range]")  # fmt: skip
+    print(
+        f"\nCPU per event, every lesson, warm, at defaults ({server.label}), median of "
+        f"{LESSON_ROUNDS} rounds [range]"
+    )
     print(f"  {'lesson':<20} {'first render':>24} {'slider rerun':>24}")
     for lesson in LESSONS:
         if only and not any(part in lesson.url_path for part in only):
@@ -445,8 +469,10 @@ async def lessons_cpu(server: Server, only: list[str]) -> None:
             middle, low, high = statistics.median(values), min(values), max(values)
             return f"{middle:.1f} ms [{low:.0f}–{high:.0f}]"
 
-        print(f"  {lesson.url_path:<20} {cell([r[0] for r in rounds]):>24} "
-              f"{cell([r[1] for r in rounds]):>24}")  # fmt: skip
+        print(
+            f"  {lesson.url_path:<20} {cell([r[0] for r in rounds]):>24} "
+            f"{cell([r[1] for r in rounds]):>24}"
+        )
 
 
 def start_single(stack: ExitStack, env: dict[str, str], log_dir: Path) -> Server:

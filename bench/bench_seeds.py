@@ -30,8 +30,15 @@ from lessons.catalogue import LESSONS  # noqa: E402
 from session_memory import rss_mb  # noqa: E402
 
 # The lessons with caches keyed by the seed (grep "seed" in the cached functions).
-SEEDED = ("laplace", "coin_flip", "composition", "choosing", "kary_rr", "unary_encoding",
-          "central_vs_local")  # fmt: skip
+SEEDED = (
+    "laplace",
+    "coin_flip",
+    "composition",
+    "choosing",
+    "kary_rr",
+    "unary_encoding",
+    "central_vs_local",
+)
 
 
 def main() -> None:

@@ -134,13 +134,19 @@ class Room:
     def start_replica(self, index: int) -> subprocess.Popen:
         port = self.replica_ports[index]
         command = [
-            sys.executable, str(ROOT / "deploy" / "serve.py"),  # streamlit run app.py, preloaded
-            "--server.headless", "true",
-            "--server.address", "127.0.0.1",
-            "--server.port", str(port),
-            "--browser.gatherUsageStats", "false",
-            "--server.fileWatcherType", "none",
-        ]  # fmt: skip
+            sys.executable,
+            str(ROOT / "deploy" / "serve.py"),  # streamlit run app.py, preloaded
+            "--server.headless",
+            "true",
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
+        ]
         log = (self.log_dir / f"replica-{index + 1}.log").open("ab")
         core = self.replica_cores[index]
 
@@ -235,8 +241,11 @@ class Room:
                     backoff = min(FIRST_BACKOFF_S * 2 ** deaths[i], MAX_BACKOFF_S)
                     deaths[i] += 1
                     due[i] = now + backoff
-                    say(f"{names[i]} exited ({process.returncode}); restarting it in "
-                        f"{backoff:.0f} s (death {deaths[i]} in a row)", flush=True)  # fmt: skip
+                    say(
+                        f"{names[i]} exited ({process.returncode}); restarting it in "
+                        f"{backoff:.0f} s (death {deaths[i]} in a row)",
+                        flush=True,
+                    )
                 elif now >= due[i]:
                     if i < self.workers:
                         self.replicas[i] = self.start_replica(i)

@@ -41,9 +41,11 @@ def write_all(directory: Path) -> list[Path]:
         path = directory / f"{lesson.folder}.ipynb"
         path.write_bytes(notebook.notebook_bytes(record))
         written.append(path)
-        print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: "
-              f"{len(record.formulas)} formulas, {len(record.snippets)} code cells, "
-              f"{len(notebook.exercises(record))} exercises")  # fmt: skip
+        print(
+            f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: "
+            f"{len(record.formulas)} formulas, {len(record.snippets)} code cells, "
+            f"{len(notebook.exercises(record))} exercises"
+        )
     return written
 
 

@@ -101,9 +101,7 @@ quizzes_table = Table(
 quiz_questions_table = Table(
     "quiz_questions",
     metadata,
-    Column(
-        "quiz_id", Integer, ForeignKey("quiz_quizzes.id", ondelete="CASCADE"), primary_key=True
-    ),  # fmt: skip
+    Column("quiz_id", Integer, ForeignKey("quiz_quizzes.id", ondelete="CASCADE"), primary_key=True),
     Column("position", Integer, primary_key=True, autoincrement=False),
     Column("prompt", String(MAX_QUESTION_CHARS), nullable=False),
     Column("options", Text, nullable=False),  # a JSON list of strings
@@ -121,7 +119,7 @@ quiz_answers_table = Table(
         ForeignKey("quiz_quizzes.id", ondelete="CASCADE"),
         nullable=False,
         index=True,
-    ),  # fmt: skip
+    ),
     Column("position", Integer, nullable=False),
     Column("option", Integer, nullable=False),
     Column("session_hash", String(64), nullable=False),
@@ -133,9 +131,7 @@ quiz_answers_table = Table(
 quiz_players_table = Table(
     "quiz_players",
     metadata,
-    Column(
-        "quiz_id", Integer, ForeignKey("quiz_quizzes.id", ondelete="CASCADE"), primary_key=True
-    ),  # fmt: skip
+    Column("quiz_id", Integer, ForeignKey("quiz_quizzes.id", ondelete="CASCADE"), primary_key=True),
     Column("session_hash", String(64), primary_key=True),
     Column("nickname", String(MAX_NICKNAME_CHARS), nullable=False),
     Column("named_at", DateTime, nullable=False),
@@ -196,11 +192,13 @@ def clean_nickname(nickname: object) -> str:
     nickname = unicodedata.normalize("NFC", nickname)
     nickname = re.sub(r"\s+", " ", nickname).strip()
     joins = {i for i, c in enumerate(nickname) if c == ZWJ and _joins_emoji(nickname, i)}
-    bad = sorted({
-        f"U+{ord(c):04X}"
-        for i, c in enumerate(nickname)
-        if unicodedata.category(c) in _UNPRINTABLE and i not in joins
-    })  # fmt: skip
+    bad = sorted(
+        {
+            f"U+{ord(c):04X}"
+            for i, c in enumerate(nickname)
+            if unicodedata.category(c) in _UNPRINTABLE and i not in joins
+        }
+    )
     if bad:
         raise ValueError(f"nickname must be printable text; it holds {', '.join(bad[:3])}")
     if nickname and not any(_visible(c) for c in nickname):
@@ -366,12 +364,17 @@ class QuizStore:
             conn.execute(
                 insert(quiz_questions_table),
                 [
-                    {"quiz_id": quiz_id, "position": i, "prompt": q.prompt,
-                     "options": json.dumps(list(q.options)), "correct": q.correct,
-                     "explanation": q.explanation}
+                    {
+                        "quiz_id": quiz_id,
+                        "position": i,
+                        "prompt": q.prompt,
+                        "options": json.dumps(list(q.options)),
+                        "correct": q.correct,
+                        "explanation": q.explanation,
+                    }
                     for i, q in enumerate(questions)
                 ],
-            )  # fmt: skip
+            )
         return int(quiz_id)
 
     # -- reading ----------------------------------------------------------------------
@@ -410,8 +413,17 @@ class QuizStore:
                 questions = self._questions(conn, int(row.id))
                 self._questions_of[int(row.id)] = questions  # a dict write: atomic
                 self._salts.remember(int(row.id), row.session_salt)
-        return Quiz(int(row.id), row.join_code, row.title, row.epsilon, int(row.position),
-                    bool(row.revealed), row.deadline, int(row.countdown_s), questions)  # fmt: skip
+        return Quiz(
+            int(row.id),
+            row.join_code,
+            row.title,
+            row.epsilon,
+            int(row.position),
+            bool(row.revealed),
+            row.deadline,
+            int(row.countdown_s),
+            questions,
+        )
 
     def get_quiz(self, quiz_id: int) -> Quiz | None:
         if isinstance(quiz_id, bool) or not isinstance(quiz_id, int):

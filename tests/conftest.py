@@ -194,13 +194,18 @@ def serve_app_process(
     )
     command = [
         *start,
-        "--server.headless", "true",
-        "--server.port", str(port),
-        "--server.address", "127.0.0.1",
-        "--browser.gatherUsageStats", "false",
-        "--server.fileWatcherType", "none",  # a file saved mid-run must not be re-imported
+        "--server.headless",
+        "true",
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.fileWatcherType",
+        "none",  # a file saved mid-run must not be re-imported
         *extra_args,
-    ]  # fmt: skip
+    ]
     with log_path.open("wb") as log:
         server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:

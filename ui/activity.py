@@ -36,7 +36,7 @@ import segno
 import streamlit as st
 
 import survey
-from ui import browser, text
+from ui import browser, datasets, text
 
 ROOT = Path(__file__).resolve().parents[1]  # ui/activity.py -> the repository
 DEFAULT_DB_DIR = ROOT / "var"
@@ -395,7 +395,7 @@ def lecturer_url(base_url: str, url_path: str, code: str, admin_key: str) -> str
     return f"{base_url.rstrip('/')}/{url_path}?{query}"
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@datasets.cached(census_only=True, max_entries=64)
 def qr_png(text: str) -> bytes:
     """A QR code of `text` as PNG bytes (segno, pure Python)."""
     buffer = io.BytesIO()

@@ -7,7 +7,6 @@ labelled rule (`truth_rule_layers`)."""
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 import textwrap
@@ -154,9 +153,17 @@ TWO_COLUMN_LEGEND = alt.Legend(
 
 
 _LEGEND_CHANNELS = (
-    "color", "fill", "stroke", "strokeDash", "shape", "size", "opacity", "fillOpacity",
-    "strokeOpacity", "strokeWidth",
-)  # fmt: skip
+    "color",
+    "fill",
+    "stroke",
+    "strokeDash",
+    "shape",
+    "size",
+    "opacity",
+    "fillOpacity",
+    "strokeOpacity",
+    "strokeWidth",
+)
 
 
 def _legend_channels(node: object):
@@ -484,7 +491,7 @@ def marked_point_layers(
     )
 
 
-@functools.lru_cache(maxsize=64)
+@datasets.cached(max_entries=64)
 def band_histogram(
     domain: tuple[float, float], x_title: str, y_max: float, colour: str, with_band: bool
 ) -> Template:
@@ -679,10 +686,15 @@ def roc(
     then blue). Datasets "roc" (fpr, tpr, curve),
     "truth" (x, label) and, with the region, "region" (fpr, tpr)."""
     unit = alt.Scale(domain=[0.0, 1.0], nice=False)
-    x = alt.X("fpr:Q", title="false-positive rate (non-members flagged)", scale=unit,
-              axis=alt.Axis(format="~%"))  # fmt: skip
-    y = alt.Y("tpr:Q", title="true-positive rate (members found)", scale=unit,
-              axis=alt.Axis(format="~%"))  # fmt: skip
+    x = alt.X(
+        "fpr:Q",
+        title="false-positive rate (non-members flagged)",
+        scale=unit,
+        axis=alt.Axis(format="~%"),
+    )
+    y = alt.Y(
+        "tpr:Q", title="true-positive rate (members found)", scale=unit, axis=alt.Axis(format="~%")
+    )
     diagonal = (
         alt.Chart(alt.Data(values=[{"fpr": 0.0, "tpr": 0.0}, {"fpr": 1.0, "tpr": 1.0}]))
         .mark_line(color=GREY, strokeDash=[2, 2])

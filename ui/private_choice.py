@@ -15,7 +15,6 @@ test_browser_private_choice.py)."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 
 import streamlit as st
@@ -111,7 +110,7 @@ CSS = """
 """
 
 
-@functools.cache
+@st.cache_resource(show_spinner=False)
 def _component() -> Callable:
     return st.components.v2.component("pp_private_choice", js=JS, css=CSS)
 

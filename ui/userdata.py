@@ -84,7 +84,7 @@ def max_upload_bytes() -> int:
     return int(st.get_option("server.maxUploadSize")) * 1024 * 1024
 
 
-@st.cache_resource(show_spinner=False)
+@datasets.cached(census_only=True, max_entries=1)
 def _census_analysis() -> tuple[CategoricalColumns, tuple[Condition, ...]]:
     """Columns and conditions of the census (public data, so shared by all sessions)."""
     census = datasets.census()

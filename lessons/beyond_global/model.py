@@ -245,10 +245,14 @@ class Ptr:
 def ptr(size: int, bound: float, epsilon: float, seed: int) -> Ptr:
     x = ages(size)
     rows = [
-        (b, dp.ptr_refusal_probability(
-            dp.median_distance_to_instability(x, LOW, HIGH, b), epsilon, DELTA))
+        (
+            b,
+            dp.ptr_refusal_probability(
+                dp.median_distance_to_instability(x, LOW, HIGH, b), epsilon, DELTA
+            ),
+        )
         for b in BOUNDS
-    ]  # fmt: skip
+    ]
     d = dp.median_distance_to_instability(x, LOW, HIGH, bound)
     release = dp.propose_test_release(
         dp.clamped_median(x, LOW, HIGH), d, bound, epsilon, DELTA, rng=seed

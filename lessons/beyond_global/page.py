@@ -255,9 +255,11 @@ def propose_test_release(size: int) -> None:
             )
         )
         epsilon = controls.epsilon_slider(
-            key="bg_ptr_eps", default=model.DEFAULT_EPSILON, options=model.EPSILONS,
+            key="bg_ptr_eps",
+            default=model.DEFAULT_EPSILON,
+            options=model.EPSILONS,
             label="ε for each of the test and the release",
-        )  # fmt: skip
+        )
         result = model.ptr(size, bound, epsilon, controls.seed() + model.SEED_PTR)
         st.metric("Distance to instability d", text.number(result.distance))
         st.metric("Test threshold ln(1/δ)/ε", text.number(result.threshold))
@@ -323,9 +325,11 @@ def sample_and_aggregate() -> None:
             )
         )
         epsilon = controls.epsilon_slider(
-            key="bg_sa_eps", default=model.DEFAULT_EPSILON, options=model.EPSILONS,
+            key="bg_sa_eps",
+            default=model.DEFAULT_EPSILON,
+            options=model.EPSILONS,
             label="ε for the slope",
-        )  # fmt: skip
+        )
         frame = model.aggregate_errors(epsilon)
         at_k, best_k = model.aggregate_at(epsilon, k)
         release = model.one_release(k, epsilon, controls.seed() + model.SEED_SPLIT)

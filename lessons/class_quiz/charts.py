@@ -19,15 +19,23 @@ def answers(k: int, private: bool, presenting: bool = False) -> ui_charts.Templa
     debiased estimate of the class's share with its 95% interval, and what the phones sent
     as black ticks. Dataset "results" (letter, option, sent, sent_share, estimate, low,
     high, correct)."""
-    x = alt.X("letter:N", title=None, sort=list(LETTERS[:k]),
-              scale=alt.Scale(domain=list(LETTERS[:k])), axis=alt.Axis(labelAngle=0))  # fmt: skip
+    x = alt.X(
+        "letter:N",
+        title=None,
+        sort=list(LETTERS[:k]),
+        scale=alt.Scale(domain=list(LETTERS[:k])),
+        axis=alt.Axis(labelAngle=0),
+    )
     y_scale = alt.Scale(domain=[0, 1], nice=False, clamp=True)
     title = "estimated share of the class" if private else "share of answers"
     base = alt.Chart(alt.NamedData(name="results"))
-    tooltip = [alt.Tooltip("letter:N", title="option"), alt.Tooltip("option:N", title="text"),
-               alt.Tooltip("sent:Q", title="phones that sent it"),
-               alt.Tooltip("sent_share:Q", format=".0%", title="share sent"),
-               alt.Tooltip("estimate:Q", format=".0%", title="estimate")]  # fmt: skip
+    tooltip = [
+        alt.Tooltip("letter:N", title="option"),
+        alt.Tooltip("option:N", title="text"),
+        alt.Tooltip("sent:Q", title="phones that sent it"),
+        alt.Tooltip("sent_share:Q", format=".0%", title="share sent"),
+        alt.Tooltip("estimate:Q", format=".0%", title="estimate"),
+    ]
     bars = base.mark_bar(width={"band": 0.7}).encode(
         x=x,
         y=alt.Y("estimate:Q", scale=y_scale, title=title, axis=alt.Axis(format="%")),
@@ -35,7 +43,7 @@ def answers(k: int, private: bool, presenting: bool = False) -> ui_charts.Templa
             "correct:N",
             scale=alt.Scale(domain=[True, False], range=[ui_charts.GREEN, ui_charts.GREY]),
             legend=None,
-        ),  # fmt: skip
+        ),
         tooltip=tooltip,
     )
     labels = base.mark_text(dy=-8, fontSize=14, fontWeight="bold").encode(

@@ -8,7 +8,6 @@ class survey."""
 from __future__ import annotations
 
 import ast
-import functools
 import math
 from dataclasses import dataclass
 
@@ -18,7 +17,7 @@ import pandas as pd
 import dp
 import survey
 from lessons.catalogue import LESSONS, LESSONS_DIR
-from ui import activity, text
+from ui import activity, datasets, text
 
 URL_PATH = "class-quiz"
 LETTERS = "ABCDEF"
@@ -48,7 +47,7 @@ def _literal_question(call: ast.Call) -> survey.QuizQuestion | None:
         return None  # built from the page's state (an f-string, a model call): not reusable
 
 
-@functools.cache
+@datasets.cached(census_only=True, max_entries=len(LESSONS))
 def lesson_questions(folder: str) -> tuple[survey.QuizQuestion, ...]:
     """The check-yourself questions of lessons/`folder`/page.py, read from its source: the
     calls `quiz.Question(...)` inside `quiz.check_yourself(...)` whose key is not a one-off
@@ -70,7 +69,7 @@ def lesson_questions(folder: str) -> tuple[survey.QuizQuestion, ...]:
     return tuple(found)
 
 
-@functools.cache
+@datasets.cached(census_only=True, max_entries=1)
 def sources() -> tuple[tuple[str, str], ...]:
     """(folder, title) of every lesson with reusable questions, in teaching order."""
     return tuple(
@@ -192,16 +191,18 @@ def results(question: survey.QuizQuestion, counts: list[int], epsilon: float | N
         p, q = dp.grr_probabilities(epsilon, k)
         # E[sent share of v] = f p + (1 − f) q: the raw share is pulled toward q / (1 − p + q)
         pull = float(np.max(np.abs(shown * p + (1 - shown) * q - shown)))
-    frame = pd.DataFrame({
-        "letter": list(LETTERS[:k]),
-        "option": list(question.options),
-        "sent": sent.astype(int),
-        "sent_share": share,
-        "estimate": np.clip(estimate, 0.0, 1.0),
-        "low": low,
-        "high": high,
-        "correct": [i == question.correct for i in range(k)],
-    })  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "letter": list(LETTERS[:k]),
+            "option": list(question.options),
+            "sent": sent.astype(int),
+            "sent_share": share,
+            "estimate": np.clip(estimate, 0.0, 1.0),
+            "low": low,
+            "high": high,
+            "correct": [i == question.correct for i in range(k)],
+        }
+    )
     return Results(frame, n, epsilon is not None, half, pull)
 
 
@@ -211,8 +212,9 @@ def describe(result: Results, question: survey.QuizQuestion) -> str:
     if result.n == 0:
         return "No answers yet: the bars are all at 0%."
     column = "estimate" if result.private else "sent_share"
-    parts = [f"{row.letter} {text.percent(getattr(row, column))}"
-             for row in result.frame.itertuples()]  # fmt: skip
+    parts = [
+        f"{row.letter} {text.percent(getattr(row, column))}" for row in result.frame.itertuples()
+    ]
     head = (
         f"Bars of the estimated share of the class choosing each option, from {result.n:,} "
         "randomized answers"
@@ -236,16 +238,18 @@ def summary(quiz: survey.Quiz, counts: dict[int, list[int]]) -> pd.DataFrame:
     for i, question in enumerate(quiz.questions):
         result = results(question, counts.get(i, [0] * len(question.options)), quiz.epsilon)
         value, low, high = share_correct(result, question)
-        rows.append({
-            "question": i + 1,
-            "answers": result.n,
-            "correct": LETTERS[question.correct],
-            "share correct": text.percent(value) if result.n else "–",
-            "95% interval": f"{text.percent(low)}–{text.percent(high)}"
-            if result.n and quiz.private
-            else "",
-            "prompt": question.prompt,  # last: a long prompt never pushes the numbers away
-        })  # fmt: skip
+        rows.append(
+            {
+                "question": i + 1,
+                "answers": result.n,
+                "correct": LETTERS[question.correct],
+                "share correct": text.percent(value) if result.n else "–",
+                "95% interval": f"{text.percent(low)}–{text.percent(high)}"
+                if result.n and quiz.private
+                else "",
+                "prompt": question.prompt,  # last: a long prompt never pushes the numbers away
+            }
+        )
     frame = pd.DataFrame(rows)
     return frame if quiz.private else frame.drop(columns=["95% interval"])
 
@@ -260,11 +264,13 @@ def score_table(scores: list[survey.Score]) -> pd.DataFrame:
             scores[i - 1].answered,
         ):
             rank = i + 1
-        rows.append({
-            "rank": rank,
-            "nickname": score.nickname,
-            "correct": f"{score.correct:,} of {score.answered:,}",
-        })  # fmt: skip
+        rows.append(
+            {
+                "rank": rank,
+                "nickname": score.nickname,
+                "correct": f"{score.correct:,} of {score.answered:,}",
+            }
+        )
     return pd.DataFrame(rows, columns=["rank", "nickname", "correct"]).astype(
         {"rank": int, "nickname": str, "correct": str}
     )

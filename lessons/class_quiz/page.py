@@ -332,8 +332,9 @@ def picked_questions() -> list[survey.QuizQuestion]:
     for folder in [f for f in chosen if f in titles]:  # a forged value names no lesson
         with st.expander(titles[folder], expanded=True):
             for i, question in enumerate(model.lesson_questions(folder)):
-                if st.checkbox(text.plain(question.prompt), value=True,
-                               key=f"quiz_pick_{folder}_{i}"):  # fmt: skip
+                if st.checkbox(
+                    text.plain(question.prompt), value=True, key=f"quiz_pick_{folder}_{i}"
+                ):
                     picked.append(question)
     return picked
 
@@ -396,17 +397,22 @@ def create_view(quizzes: survey.QuizStore) -> None:
     )
     if quizzes.read_only:
         show_fault(survey.database.READ_ONLY, student=False)
-    title = st.text_input("Title", value="Class quiz", max_chars=survey.quiz.MAX_TITLE_CHARS,
-                          key="quiz_title")  # fmt: skip
+    title = st.text_input(
+        "Title", value="Class quiz", max_chars=survey.quiz.MAX_TITLE_CHARS, key="quiz_title"
+    )
     questions = picked_questions() + own_questions()
     st.subheader("Settings")
     private = st.toggle("Private mode: phones randomize each answer", key="quiz_private")
     epsilon = None
     if private:
-        epsilon = float(controls.select_slider(
-            "ε of each answer  (← more private · more accurate →)",
-            options=model.EPSILONS, value=1.0, key="quiz_eps",
-        ))  # fmt: skip
+        epsilon = float(
+            controls.select_slider(
+                "ε of each answer  (← more private · more accurate →)",
+                options=model.EPSILONS,
+                value=1.0,
+                key="quiz_eps",
+            )
+        )
         st.caption(private_mode_caption(questions, epsilon))
     countdown = st.radio(
         "Time per question",
@@ -421,8 +427,13 @@ def create_view(quizzes: survey.QuizStore) -> None:
     st.markdown(f"**{n} {'question' if n == 1 else 'questions'}** in this quiz.")
     if n > survey.MAX_QUESTIONS:
         st.warning(f"A quiz holds at most {survey.MAX_QUESTIONS} questions: untick some.")
-    if st.button("Create quiz", key="quiz_create", type="primary", icon=":material/quiz:",
-                 disabled=not 1 <= n <= survey.MAX_QUESTIONS or quizzes.read_only):  # fmt: skip
+    if st.button(
+        "Create quiz",
+        key="quiz_create",
+        type="primary",
+        icon=":material/quiz:",
+        disabled=not 1 <= n <= survey.MAX_QUESTIONS or quizzes.read_only,
+    ):
         store = quizzes.store
         refused = activity.create_refused(
             store, lambda: surveys.manages_a_survey(store) or model.manages_open_quiz(quizzes)
@@ -431,8 +442,9 @@ def create_view(quizzes: survey.QuizStore) -> None:
             st.warning(activity.limit_message("create", refused, activity=ACTIVITY.name))
             return
         try:
-            created = quizzes.create_quiz(title or "Class quiz", questions, epsilon=epsilon,
-                                          countdown_s=int(countdown))  # fmt: skip
+            created = quizzes.create_quiz(
+                title or "Class quiz", questions, epsilon=epsilon, countdown_s=int(countdown)
+            )
         except ValueError as error:
             st.warning(f"The quiz cannot be created: {text.plain(error)}.")
             return
@@ -484,9 +496,15 @@ def _projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
         status.markdown(
             f"**{n} {'question' if n == 1 else 'questions'}.** Students join now, then press Start."
         )
-        buttons[0].button("Start", key="quiz_start", type="primary", shortcut="Right",
-                          on_click=_move, args=(quizzes, quiz.id, admin_key, 0),
-                          disabled=quizzes.read_only)  # fmt: skip
+        buttons[0].button(
+            "Start",
+            key="quiz_start",
+            type="primary",
+            shortcut="Right",
+            on_click=_move,
+            args=(quizzes, quiz.id, admin_key, 0),
+            disabled=quizzes.read_only,
+        )
         return
     if quiz.finished:
         status.markdown("**The quiz is over.** Share correct per question:")
@@ -509,13 +527,24 @@ def _projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
         f"**{result.n:,} {'answer' if result.n == 1 else 'answers'}**{timing}"
     )
     if not quiz.revealed:
-        buttons[0].button("Reveal", key="quiz_reveal", type="primary", shortcut="V",
-                          on_click=_reveal, args=(quizzes, quiz.id, admin_key),
-                          disabled=quizzes.read_only)  # fmt: skip
+        buttons[0].button(
+            "Reveal",
+            key="quiz_reveal",
+            type="primary",
+            shortcut="V",
+            on_click=_reveal,
+            args=(quizzes, quiz.id, admin_key),
+            disabled=quizzes.read_only,
+        )
     last = quiz.position + 1 == len(quiz.questions)
-    buttons[1].button("Summary" if last else "Next", key="quiz_next", shortcut="Right",
-                      on_click=_move, args=(quizzes, quiz.id, admin_key, quiz.position + 1),
-                      disabled=quizzes.read_only)  # fmt: skip
+    buttons[1].button(
+        "Summary" if last else "Next",
+        key="quiz_next",
+        shortcut="Right",
+        on_click=_move,
+        args=(quizzes, quiz.id, admin_key, quiz.position + 1),
+        disabled=quizzes.read_only,
+    )
     st.markdown(f"### {text.plain(question.prompt)}")
     if not quiz.revealed:
         st.markdown(option_lines(question))
@@ -554,13 +583,13 @@ def scores_table(quizzes: survey.QuizStore, quiz: survey.Quiz) -> None:
         return
     scores = quizzes.scores(quiz.id)
     # per quiz: a lecturer who showed one quiz's scores starts the next with them hidden
-    show = st.toggle("Show nicknames and scores", key=f"quiz_show_scores_{quiz.id}",
-                     disabled=not scores)  # fmt: skip
+    show = st.toggle(
+        "Show nicknames and scores", key=f"quiz_show_scores_{quiz.id}", disabled=not scores
+    )
     if not scores:
         st.caption("No student gave a nickname, so there are no scores to show.")
     elif show:
-        st.dataframe(model.score_table(scores), hide_index=True,
-                     width="stretch")  # fmt: skip
+        st.dataframe(model.score_table(scores), hide_index=True, width="stretch")
     else:
         n = len(scores)
         st.caption(

@@ -4,7 +4,6 @@ caches and aggregates (bins and summary rows, never raw samples to the browser).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,9 +22,23 @@ REPEATS = 1_000
 
 # Population sizes for the 1/√n lesson: a log-scale select_slider from 10 to 1,000,000.
 N_GRID: tuple[int, ...] = (
-    10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000,
-    100_000, 200_000, 500_000, 1_000_000,
-)  # fmt: skip
+    10,
+    20,
+    50,
+    100,
+    200,
+    500,
+    1_000,
+    2_000,
+    5_000,
+    10_000,
+    20_000,
+    50_000,
+    100_000,
+    200_000,
+    500_000,
+    1_000_000,
+)
 
 # ε values for the "error versus ε" curve (log-spaced, 0.01 to 10).
 
@@ -134,7 +147,7 @@ def coin_outcomes() -> pd.DataFrame:
     )
 
 
-@functools.cache
+@datasets.cached(census_only=True, max_entries=2)
 def table_arrow(name: str) -> pa.Table:
     """One of the page's fixed tables ("coin_outcomes", "local_deployments") in Arrow form,
     made once per process: st.table sends exactly the bytes it makes from the frame, but

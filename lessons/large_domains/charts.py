@@ -46,7 +46,7 @@ def sd_by_k(height: int = 260) -> ui_charts.Template:
         .encode(
             x=alt.X(
                 "k:Q", title="k, the values a user may hold (log scale)", scale=K_SCALE, axis=K_AXIS
-            ),  # fmt: skip
+            ),
             strokeDash=_by_oracle(alt.StrokeDash, ORACLE_DASHES),
             strokeWidth=_by_oracle(alt.StrokeWidth, ORACLE_WIDTHS),
             y=alt.Y(
@@ -88,7 +88,7 @@ def bits_by_k(height: int = 200) -> ui_charts.Template:
                 alt.Tooltip("oracle:N"),
                 alt.Tooltip("k:Q", format=","),
                 alt.Tooltip("bits:Q", format=","),
-            ],  # fmt: skip
+            ],
         )
     )
     return ui_charts.Template(lines.properties(height=height, width=ui_charts.DEFAULT_WIDTH))
@@ -150,7 +150,7 @@ def shuffle_by_n(height: int = 260) -> ui_charts.Template:
                 title="users n (log scale)",
                 scale=x_scale,
                 axis=alt.Axis(values=[1_000, 10_000, 100_000, 1_000_000, 10_000_000], format=",~r"),
-            ),  # fmt: skip
+            ),
             y=alt.Y(
                 "epsilon:Q",
                 title="central ε after shuffling",
@@ -162,7 +162,7 @@ def shuffle_by_n(height: int = 260) -> ui_charts.Template:
                 sort=list(SERIES),
                 scale=alt.Scale(domain=list(SERIES)),
                 legend=alt.Legend(orient="bottom", title=None, columns=3),
-            ),  # fmt: skip
+            ),
             tooltip=[
                 alt.Tooltip("series:N", title="each user"),
                 alt.Tooltip("n:Q", format=","),

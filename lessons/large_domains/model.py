@@ -126,14 +126,17 @@ def live(epsilon: float, seed: int) -> Live:
             "low": estimates - 1.96 * sd,
             "high": estimates + 1.96 * sd,
             "heavy hitter": [
-                "found" if z in top_true and z in top_est
-                else "missed" if z in top_true
-                else "false alarm" if z in top_est
+                "found"
+                if z in top_true and z in top_est
+                else "missed"
+                if z in top_true
+                else "false alarm"
+                if z in top_est
                 else "—"
                 for z in candidates
             ],
         }
-    )  # fmt: skip
+    )
     g, _, _ = dp.olh_parameters(epsilon)
     return Live(frame, frame.head(20).copy(), len(top_true & top_est), float(sd[0]), g)
 
@@ -170,8 +173,13 @@ def shuffle_curves() -> pd.DataFrame:
     for eps0 in EPSILON0S:
         for n in N_GRID:
             if n >= bound_n(eps0):
-                rows.append((int(n), f"ε₀ = {text.number(eps0)}",
-                             dp.shuffle_epsilon(eps0, int(n), SHUFFLE_DELTA)))  # fmt: skip
+                rows.append(
+                    (
+                        int(n),
+                        f"ε₀ = {text.number(eps0)}",
+                        dp.shuffle_epsilon(eps0, int(n), SHUFFLE_DELTA),
+                    )
+                )
     return pd.DataFrame(rows, columns=["n", "series", "epsilon"])
 
 

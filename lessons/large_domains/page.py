@@ -130,9 +130,11 @@ def olh_live() -> None:
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
         epsilon = controls.epsilon_slider(
-            key="ld_live_eps", default=model.DEFAULT_EPSILON, options=model.EPSILONS,
+            key="ld_live_eps",
+            default=model.DEFAULT_EPSILON,
+            options=model.EPSILONS,
             label="ε of each person's report",
-        )  # fmt: skip
+        )
         result = model.live(epsilon, controls.seed() + model.SEED_OLH)
         st.metric(f"Top-{model.TOP} heavy hitters found", f"{result.found} of {model.TOP}")
         st.metric("± 95% interval on the largest count", f"± {text.number(1.96 * result.sd_top)}")

@@ -18,9 +18,16 @@ from ui import datasets, text
 
 # --- the attributes ---------------------------------------------------------------------------
 CATEGORICAL = (
-    "Sex", "Race", "MaritalStatus", "Relationship", "Education", "Occupation", "Workclass",
-    "NativeCountry", "Income",
-)  # fmt: skip
+    "Sex",
+    "Race",
+    "MaritalStatus",
+    "Relationship",
+    "Education",
+    "Occupation",
+    "Workclass",
+    "NativeCountry",
+    "Income",
+)
 AGE_EDGES = tuple(range(15, 95, 5))  # 15–19, …, 85–89, 90
 HOURS_EDGES = (0, 20, 30, 35, 40, 41, 50, 60, 100)  # bands of hours per week
 STUDY_SIZES: tuple[int, ...] = (20, 50, 100, 200, 500)
@@ -218,8 +225,9 @@ def noisy_roc(
     n: int, d: int, mechanism: str, epsilon: float, seed: int, plain_name: str, noisy_name: str
 ) -> pd.DataFrame:
     """`roc_pair` of the attack without noise and with `noisy_attack`'s noise."""
-    return roc_pair(attack(n, d), noisy_attack(n, d, mechanism, epsilon, seed), plain_name,
-                    noisy_name)  # fmt: skip
+    return roc_pair(
+        attack(n, d), noisy_attack(n, d, mechanism, epsilon, seed), plain_name, noisy_name
+    )
 
 
 def roc_pair(plain: Attack, noisy: Attack, plain_name: str, noisy_name: str) -> pd.DataFrame:

@@ -168,12 +168,14 @@ def noise_defeats_it(n: int, d: int) -> None:
         )
         st.metric("The most any attack can find at 1%", text.percent(bound))
         st.caption(
-            (f"Laplace noise b = Δ₁/ε = {text.number(scale)} on each average."
-             if mechanism == "Laplace"
-             else f"Gaussian noise σ = {text.number(scale)} on each average (analytic σ, "
-             f"δ = {text.number(model.DELTA)}).")
+            (
+                f"Laplace noise b = Δ₁/ε = {text.number(scale)} on each average."
+                if mechanism == "Laplace"
+                else f"Gaussian noise σ = {text.number(scale)} on each average (analytic σ, "
+                f"δ = {text.number(model.DELTA)})."
+            )
             + f" Without noise: {text.percent(model.attack(n, d).tpr_at_target)}."
-        )  # fmt: skip
+        )
     plain = f"no noise (n = {text.number(n)}, d = {text.number(d)})"
     noisy_name = f"{mechanism}, ε = {text.number(epsilon)}"
     frame = model.noisy_roc(

@@ -59,9 +59,13 @@ def _curve_against_epsilon(
         alt.NamedData(name="levels"), "value", y_scale=scale, below=labels_below
     )
     point = ui_charts.marked_point_layers(
-        alt.NamedData(name="mark"), "epsilon", "value", x_scale=EPSILON_SCALE, y_scale=scale,
+        alt.NamedData(name="mark"),
+        "epsilon",
+        "value",
+        x_scale=EPSILON_SCALE,
+        y_scale=scale,
         flip_at=2.0,
-    )  # fmt: skip
+    )
     chart = bars + line + dots + levels + point
     return chart.properties(height=ui_charts.DEFAULT_HEIGHT, width=ui_charts.DEFAULT_WIDTH)
 

@@ -238,8 +238,9 @@ def trained_on(columns: tuple[str, ...], mechanism: str, seed: int, sent: tuple)
 
 
 @datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
-def privatized_model(columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int,
-                     draw: int) -> dict:  # fmt: skip
+def privatized_model(
+    columns: tuple[str, ...], mechanism: str, epsilon: float, seed: int, draw: int
+) -> dict:
     """Model (b) trained on the page's draw `draw` of the privatized table (`trained_on`)."""
     return trained_on(columns, mechanism, seed, reports(columns, mechanism, epsilon, draw))
 

@@ -38,8 +38,9 @@ with setup_left:
         placeholder="only age band × sex",
     )
 with setup_right:
-    mechanism = controls.radio("Mechanism for every privatized column", model.MECHANISMS,
-                               key="pml_mech", horizontal=True)  # fmt: skip
+    mechanism = controls.radio(
+        "Mechanism for every privatized column", model.MECHANISMS, key="pml_mech", horizontal=True
+    )
 columns = tuple(column for column in model.EXTRA_COLUMNS if column in chosen)
 count = 1 + len(columns)
 st.markdown(
@@ -49,14 +50,20 @@ st.markdown(
     "reported with the keep-probabilities"
 )
 if mechanism == model.GRR:
-    notebook.latex(r"p = \frac{e^{\varepsilon'}}{e^{\varepsilon'} + k - 1},\qquad "
-             r"q = \frac{1}{e^{\varepsilon'} + k - 1}")  # fmt: skip
-    st.markdown("A person reports their true category with probability p, each other one "
-                "with probability q.")  # fmt: skip
+    notebook.latex(
+        r"p = \frac{e^{\varepsilon'}}{e^{\varepsilon'} + k - 1},\qquad "
+        r"q = \frac{1}{e^{\varepsilon'} + k - 1}"
+    )
+    st.markdown(
+        "A person reports their true category with probability p, each other one "
+        "with probability q."
+    )
 else:
     notebook.latex(r"p = \tfrac12,\qquad q = \frac{1}{e^{\varepsilon'} + 1}")
-    st.markdown("A person sends k bits, a 1 for their category: each true 1 stays 1 with "
-                "probability p, each 0 turns into a 1 with probability q.")  # fmt: skip
+    st.markdown(
+        "A person sends k bits, a 1 for their category: each true 1 stays 1 with "
+        "probability p, each 0 turns into a 1 with probability q."
+    )
 
 # --- 2. Three models, one test -------------------------------------------------------------
 seed = controls.seed()
@@ -119,8 +126,9 @@ def three_models() -> None:
         "(b) falls to the baseline (c) — not below it: the model learns to ignore them."
     )
     snippets.ONE_POINT.show(columns=columns, mechanism=mechanism, epsilon=epsilon, seed=seed)
-    downloads.download_csv(curve, filename="private_ml-accuracy-vs-epsilon.csv",
-                           key="private_ml_dl_curve")  # fmt: skip
+    downloads.download_csv(
+        curve, filename="private_ml-accuracy-vs-epsilon.csv", key="private_ml_dl_curve"
+    )
 
 
 three_models()
@@ -239,8 +247,9 @@ def model_and_fairness() -> None:
         "deploy. "
         "Axes fixed: ε 0.01–10, gap 5–20 percentage points."
     )
-    downloads.download_csv(model.gap_frame(curve), filename="private_ml-fairness-gap.csv",
-                           key="private_ml_dl_gap")  # fmt: skip
+    downloads.download_csv(
+        model.gap_frame(curve), filename="private_ml-fairness-gap.csv", key="private_ml_dl_gap"
+    )
 
 
 model_and_fairness()

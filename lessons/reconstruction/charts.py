@@ -23,9 +23,13 @@ def _levels() -> alt.LayerChart:
 def _your_point(x_field: str, x_scale: alt.Scale) -> alt.LayerChart:
     """The chosen setting ("mark": x_field, share, label)."""
     return ui_charts.marked_point_layers(
-        alt.NamedData(name="mark"), x_field, "share", x_scale=x_scale, y_scale=SHARE_SCALE,
+        alt.NamedData(name="mark"),
+        x_field,
+        "share",
+        x_scale=x_scale,
+        y_scale=SHARE_SCALE,
         flip_at=FLIP_AT,
-    )  # fmt: skip
+    )
 
 
 @datasets.cached(max_entries=8)

@@ -411,8 +411,14 @@ def describe_dn(curve: pd.DataFrame, n: int, m: int, attack: dict) -> str:
     )
 
 
-def describe_curve(curve: pd.DataFrame, exact_share: float, baseline: float, epsilon: float,
-                   right: int, people: int) -> str:  # fmt: skip
+def describe_curve(
+    curve: pd.DataFrame,
+    exact_share: float,
+    baseline: float,
+    epsilon: float,
+    right: int,
+    people: int,
+) -> str:
     first, last = curve.iloc[0], curve.iloc[-1]
     return (
         f"Line chart: share of the block's {people} people the attacker reconstructs exactly "

@@ -175,7 +175,7 @@ def defence(zip_code: str, size: int, seed: int, exact_share: float) -> None:
             title="Reconstruction against ε",
             alt=model.describe_curve(
                 curve, exact_share, baseline, epsilon, defended["right"], defended["people"]
-            ),  # fmt: skip
+            ),
         )
     st.caption(
         f"Blue: the share of the block's people the closest dataset gets exactly right, the "
@@ -214,8 +214,10 @@ st.markdown(
     "the bit?*, each with an error of at most E. The attacker finds the bits that best "
     "explain all the answers (least squares over [0, 1]ⁿ) and rounds them:"
 )
-notebook.latex(r"\hat x = \operatorname*{arg\,min}_{z \in [0,1]^n} \lVert Q z - a \rVert_2^2,"
-         r"\qquad \hat x_i \ge \tfrac12 \Rightarrow 1")  # fmt: skip
+notebook.latex(
+    r"\hat x = \operatorname*{arg\,min}_{z \in [0,1]^n} \lVert Q z - a \rVert_2^2,"
+    r"\qquad \hat x_i \ge \tfrac12 \Rightarrow 1"
+)
 st.markdown(
     "Dinur and Nissim (2003) proved that with many such queries, any error E much smaller "
     "than √n lets an attacker recover almost every bit. Noise of order √n per answer is the "
@@ -263,7 +265,7 @@ def dinur_nissim(seed: int) -> None:
                 ratio,
                 dn["accuracy"],
                 f"your E: {text.percent(dn['accuracy'])}",
-            ),  # fmt: skip
+            ),
             title=f"{n:,} people, {m:,} queries",
             alt=model.dn_description(n, m, ratio, seed),
         )

@@ -6,7 +6,6 @@ are fixed, so moving a slider shows change, not rescaling."""
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 
@@ -270,19 +269,58 @@ def _swap(m: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
 
 
 SCENARIOS: tuple[Scenario, ...] = (
-    Scenario("correct", *_swap(5), 0.5, "stop", 200_000,
-             "ε-DP (Dwork & Roth, Theorem 3.23)", False),
-    Scenario("no_query_noise", (0.0, 1.0), (1.0, 0.0), 0.5, "stop", 200_000,
-             "∞: stopping at the 2nd query is impossible on D′", True),
-    Scenario("releases_value", *_swap(6), 0.0, "stop and value ≤ 1.5", 1_000_000,
-             "no finite ε: the loss grows with the ⊥ before the positive", True),
-    Scenario("no_cutoff", (0.0,) * 40, (1.0,) * 40, 0.0, "positives", 200_000,
-             "no finite ε: the loss grows with the number of queries", True),
-    Scenario("fresh_threshold", (0.0,) * 40, (1.0,) * 40, 3.0, "stopped", 200_000,
-             "no finite ε: every ⊥ pays on its own", True),
-    Scenario("small_query_noise", *_swap(5), 0.5, "stop", 200_000,
-             "≤ 1.5ε by the standard proof: a constant factor", False),
-)  # fmt: skip
+    Scenario(
+        "correct", *_swap(5), 0.5, "stop", 200_000, "ε-DP (Dwork & Roth, Theorem 3.23)", False
+    ),
+    Scenario(
+        "no_query_noise",
+        (0.0, 1.0),
+        (1.0, 0.0),
+        0.5,
+        "stop",
+        200_000,
+        "∞: stopping at the 2nd query is impossible on D′",
+        True,
+    ),
+    Scenario(
+        "releases_value",
+        *_swap(6),
+        0.0,
+        "stop and value ≤ 1.5",
+        1_000_000,
+        "no finite ε: the loss grows with the ⊥ before the positive",
+        True,
+    ),
+    Scenario(
+        "no_cutoff",
+        (0.0,) * 40,
+        (1.0,) * 40,
+        0.0,
+        "positives",
+        200_000,
+        "no finite ε: the loss grows with the number of queries",
+        True,
+    ),
+    Scenario(
+        "fresh_threshold",
+        (0.0,) * 40,
+        (1.0,) * 40,
+        3.0,
+        "stopped",
+        200_000,
+        "no finite ε: every ⊥ pays on its own",
+        True,
+    ),
+    Scenario(
+        "small_query_noise",
+        *_swap(5),
+        0.5,
+        "stop",
+        200_000,
+        "≤ 1.5ε by the standard proof: a constant factor",
+        False,
+    ),
+)
 SCENARIO_BY_VARIANT = {s.variant: s for s in SCENARIOS}
 VARIANT_LABELS = {
     "correct": "A. As in Dwork & Roth: threshold noise once, query noise 4cΔ/ε, stop after c",
@@ -330,9 +368,14 @@ def audit_events(scenario: Scenario, variant: str | None = None, seed: int = 0) 
     sides = []
     for offset, answers in enumerate((scenario.d, scenario.d_prime)):
         outcomes, released = dp.sparse_vector_variant(
-            answers, scenario.threshold, AUDIT_EPSILON, 1, name, runs=scenario.runs,
+            answers,
+            scenario.threshold,
+            AUDIT_EPSILON,
+            1,
+            name,
+            runs=scenario.runs,
             rng=seed + offset,
-        )  # fmt: skip
+        )
         sides.append(events(outcomes, released, scenario.events))
     return sides
 
@@ -437,7 +480,7 @@ def _audit_table() -> tuple[AuditRow, ...]:
 AUDIT_WORK = work.SharedWork("svt-audit", len(SCENARIOS), _audit_table)
 
 
-@functools.lru_cache(maxsize=1)
+@datasets.cached(census_only=True, max_entries=1)
 def correct_on_every_pair() -> float:
     """The correct algorithm audited on every scenario's pair and events: its largest
     measured ε (it must stay at or below AUDIT_EPSILON)."""

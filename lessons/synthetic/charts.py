@@ -27,11 +27,14 @@ def heatmaps(
 
     def heatmap(name: str, title: str) -> alt.LayerChart:
         base = alt.Chart(alt.NamedData(name=name), title=title).encode(
-            x=alt.X("column:N", sort=list(columns), title=None,
-                    axis=alt.Axis(labelAngle=0, labelLimit=0, orient="top",
-                                  labelExpr=WORD_PER_LINE)),
+            x=alt.X(
+                "column:N",
+                sort=list(columns),
+                title=None,
+                axis=alt.Axis(labelAngle=0, labelLimit=0, orient="top", labelExpr=WORD_PER_LINE),
+            ),
             y=alt.Y("row:N", sort=list(rows), title=None, axis=alt.Axis(labelLimit=140)),
-        )  # fmt: skip
+        )
         cells = base.mark_rect().encode(
             color=alt.Color(
                 "count:Q",
@@ -42,7 +45,7 @@ def heatmaps(
                 alt.Tooltip("row:N"),
                 alt.Tooltip("column:N"),
                 alt.Tooltip("count:Q", format=",.0f"),
-            ],  # fmt: skip
+            ],
         )
         labels = base.mark_text().encode(
             text=alt.Text("count:Q", format=",.0f"),
@@ -75,12 +78,12 @@ def errors_by_rounds(height: int = 260) -> ui_charts.Template:
                 title="rounds T (log scale)",
                 scale=x_scale,
                 axis=alt.Axis(values=list(ROUNDS), format=",~r"),
-            ),  # fmt: skip
+            ),
             y=alt.Y(
                 "error:Q",
                 title="error in people (real data: 0)",
                 scale=alt.Scale(domain=[0, 12_000], nice=False, clamp=True),
-            ),  # fmt: skip
+            ),
             color=alt.Color(
                 "series:N",
                 sort=list(SERIES),
@@ -100,7 +103,7 @@ def errors_by_rounds(height: int = 260) -> ui_charts.Template:
                 alt.Tooltip("series:N"),
                 alt.Tooltip("rounds:Q", format=","),
                 alt.Tooltip("error:Q", format=",.0f", title="people"),
-            ],  # fmt: skip
+            ],
         )
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=300)
@@ -148,13 +151,13 @@ def accuracy_by_epsilon(height: int = 240) -> ui_charts.Template:
                 title="ε of the synthetic data (log scale; ← more private)",
                 scale=x_scale,
                 axis=alt.Axis(values=list(EPSILONS), format="~g"),
-            ),  # fmt: skip
+            ),
             y=alt.Y(
                 "accuracy:Q",
                 title="accuracy on the real people",
                 scale=alt.Scale(domain=[0.5, 0.9], nice=False, clamp=True),
                 axis=alt.Axis(format="~%"),
-            ),  # fmt: skip
+            ),
             color=alt.Color(
                 "model:N",
                 sort=list(MODELS),
@@ -162,12 +165,12 @@ def accuracy_by_epsilon(height: int = 240) -> ui_charts.Template:
                     domain=list(MODELS), range=[ui_charts.BLACK, ui_charts.BLUE, ui_charts.ORANGE]
                 ),
                 legend=STACKED,
-            ),  # fmt: skip
+            ),
             tooltip=[
                 alt.Tooltip("model:N"),
                 alt.Tooltip("epsilon:Q", format="~g", title="ε"),
                 alt.Tooltip("accuracy:Q", format=".1%"),
-            ],  # fmt: skip
+            ],
         )
     )
     return ui_charts.Template(lines.properties(height=height, width=ui_charts.DEFAULT_WIDTH))

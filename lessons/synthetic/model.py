@@ -55,12 +55,27 @@ def _codes(frame: pd.DataFrame, name: str) -> np.ndarray:
     raise ValueError(f"unknown column {name!r}")
 
 
-OCCUPATIONS = np.array(sorted([
-    "(missing)", "Adm-clerical", "Armed-Forces", "Craft-repair", "Exec-managerial",
-    "Farming-fishing", "Handlers-cleaners", "Machine-op-inspct", "Other-service",
-    "Priv-house-serv", "Prof-specialty", "Protective-serv", "Sales", "Tech-support",
-    "Transport-moving",
-]))  # fmt: skip
+OCCUPATIONS = np.array(
+    sorted(
+        [
+            "(missing)",
+            "Adm-clerical",
+            "Armed-Forces",
+            "Craft-repair",
+            "Exec-managerial",
+            "Farming-fishing",
+            "Handlers-cleaners",
+            "Machine-op-inspct",
+            "Other-service",
+            "Priv-house-serv",
+            "Prof-specialty",
+            "Protective-serv",
+            "Sales",
+            "Tech-support",
+            "Transport-moving",
+        ]
+    )
+)
 
 COLUMNS: dict[str, Column] = {
     "age band": Column("age band", ("17–29", "30–44", "45–59", "60+")),
@@ -69,9 +84,7 @@ COLUMNS: dict[str, Column] = {
     "marital status": Column("marital status", ("married", "never married", "other")),
     "hours band": Column("hours band", ("under 35 h", "35–45 h", "over 45 h")),
     "income": Column("income", ("≤50K", ">50K")),
-    "race": Column(
-        "race", ("White", "Black", "Asian-Pac-Islander", "Amer-Indian-Eskimo", "Other")
-    ),  # fmt: skip
+    "race": Column("race", ("White", "Black", "Asian-Pac-Islander", "Amer-Indian-Eskimo", "Other")),
     "occupation": Column("occupation", tuple(OCCUPATIONS)),
 }
 DEFAULT_COLUMNS = ("age band", "sex", "marital status", "education", "income")
@@ -154,16 +167,20 @@ def naive(columns: tuple[str, ...], epsilon: float, seed: int) -> np.ndarray:
     return product.ravel() * t.n
 
 
-def marginal_frame(counts: np.ndarray, columns: tuple[str, ...], pair: tuple[int, int],
-                   which: str) -> pd.DataFrame:  # fmt: skip
+def marginal_frame(
+    counts: np.ndarray, columns: tuple[str, ...], pair: tuple[int, int], which: str
+) -> pd.DataFrame:
     """The two-way marginal of `counts` over `pair`, one row per cell (a heatmap's data)."""
     t = table(columns)
     grid = counts.reshape(t.shape)
     others = tuple(a for a in range(len(t.shape)) if a not in pair)
     two = grid.sum(axis=others)
     a, b = (COLUMNS[columns[i]] for i in pair)
-    rows = [(which, a.labels[i], b.labels[j], float(two[i, j]))
-            for i in range(len(a.labels)) for j in range(len(b.labels))]  # fmt: skip
+    rows = [
+        (which, a.labels[i], b.labels[j], float(two[i, j]))
+        for i in range(len(a.labels))
+        for j in range(len(b.labels))
+    ]
     return pd.DataFrame(rows, columns=["table", "row", "column", "count"])
 
 
@@ -200,9 +217,11 @@ def errors_by_rounds(columns: tuple[str, ...], epsilon: float, seed: int) -> pd.
     for t in ROUNDS:
         high, mean = workload_error(columns, mwem(columns, epsilon, t, seed + SEED_MWEM).counts)
         rows += [
-            (t, "MWEM, max", high), (t, "MWEM, mean", mean),
-            (t, "naive, max", naive_max), (t, "naive, mean", naive_mean),
-        ]  # fmt: skip
+            (t, "MWEM, max", high),
+            (t, "MWEM, mean", mean),
+            (t, "naive, max", naive_max),
+            (t, "naive, mean", naive_mean),
+        ]
     return pd.DataFrame(rows, columns=["rounds", "series", "error"])
 
 
@@ -276,10 +295,20 @@ def classifier_accuracy(columns: tuple[str, ...], rounds: int, seed: int) -> pd.
 
     rows = [(eps, "trained on real data", accuracy(t.counts)) for eps in EPSILONS]
     for eps in EPSILONS:
-        rows.append((eps, "trained on MWEM's synthetic data",
-                     accuracy(mwem(columns, eps, rounds, seed + SEED_MWEM).counts)))  # fmt: skip
-        rows.append((eps, "trained on the naive synthetic data",
-                     accuracy(naive(columns, eps, seed + SEED_NAIVE))))  # fmt: skip
+        rows.append(
+            (
+                eps,
+                "trained on MWEM's synthetic data",
+                accuracy(mwem(columns, eps, rounds, seed + SEED_MWEM).counts),
+            )
+        )
+        rows.append(
+            (
+                eps,
+                "trained on the naive synthetic data",
+                accuracy(naive(columns, eps, seed + SEED_NAIVE)),
+            )
+        )
     return pd.DataFrame(rows, columns=["epsilon", "model", "accuracy"])
 
 

@@ -61,9 +61,11 @@ def naive_way() -> None:
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
         epsilon = controls.epsilon_slider(
-            key="syn_naive_eps", default=model.DEFAULT_EPSILON, options=model.EPSILONS,
+            key="syn_naive_eps",
+            default=model.DEFAULT_EPSILON,
+            options=model.EPSILONS,
             label="ε of the naive release",
-        )  # fmt: skip
+        )
         pair_name = controls.selectbox(
             "Two-way marginal to compare",
             pair_names,
@@ -121,7 +123,7 @@ quiz.check_yourself(
                 "Yes, MWEM keeps every relationship",
                 "Only what the two-way marginals imply",
                 "Yes, if T is large enough",
-            ),  # fmt: skip
+            ),
             correct=1,
             explanation="A three-way interaction is not a function of the two-way "
             "marginals; the synthetic table matches only what was measured (below: its "
@@ -305,7 +307,7 @@ quiz.check_yourself(
                 "Yes, always",
                 "Not under DP: the release is about as likely without that person",
                 "Only if ε > 1",
-            ),  # fmt: skip
+            ),
             correct=1,
             explanation="DP bounds how much any one person changes the release; common "
             "rows appear whether or not a given person is in the data.",

@@ -67,12 +67,25 @@ def journey_frames(
     chance = np.where(bits, p, q)
     rows = []
     for i, label in enumerate(attr.labels):
-        rows.append({"bit": label, "step": STEP_ROWS[0], "shade": float(bits[i]),
-                     "text": str(int(bits[i]))})  # fmt: skip
-        rows.append({"bit": label, "step": STEP_ROWS[1], "shade": float(chance[i]),
-                     "text": f"{text.number(chance[i])}".removeprefix("0")})  # fmt: skip
-        rows.append({"bit": label, "step": STEP_ROWS[2], "shade": float(reported[i]),
-                     "text": str(int(reported[i]))})  # fmt: skip
+        rows.append(
+            {"bit": label, "step": STEP_ROWS[0], "shade": float(bits[i]), "text": str(int(bits[i]))}
+        )
+        rows.append(
+            {
+                "bit": label,
+                "step": STEP_ROWS[1],
+                "shade": float(chance[i]),
+                "text": f"{text.number(chance[i])}".removeprefix("0"),
+            }
+        )
+        rows.append(
+            {
+                "bit": label,
+                "step": STEP_ROWS[2],
+                "shade": float(reported[i]),
+                "text": str(int(reported[i])),
+            }
+        )
     frame = pd.DataFrame(rows)
     return {"cells": frame, "cell_labels": frame}
 

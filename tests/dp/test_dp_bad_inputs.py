@@ -57,7 +57,7 @@ VALID = {
             "sensitivity": 1.0,
             "rng": 0,
         },
-    ),  # fmt: skip
+    ),
     "above_threshold_probabilities": (
         dp.above_threshold_probabilities,
         {"answers": [3.0, 9.0, 12.0], "threshold": 10.0, "epsilon": 1.0, "sensitivity": 1.0},
@@ -72,7 +72,7 @@ VALID = {
             "sensitivity": 1.0,
             "rng": 0,
         },
-    ),  # fmt: skip
+    ),
     "sparse_vector_variant": (
         dp.sparse_vector_variant,
         {
@@ -85,7 +85,7 @@ VALID = {
             "runs": 10,
             "rng": 0,
         },
-    ),  # fmt: skip
+    ),
     "stopping_probabilities": (
         dp.stopping_probabilities,
         {
@@ -94,7 +94,7 @@ VALID = {
             "threshold_scale": 2.0,
             "query_scale": 4.0,
         },
-    ),  # fmt: skip
+    ),
     "laplace_scale": (dp.laplace_scale, {"sensitivity": 1.0, "epsilon": 1.0}),
     "laplace_mechanism": (
         dp.laplace_mechanism,
@@ -184,7 +184,7 @@ VALID = {
             "delta": 1e-6,
             "rng": 0,
         },
-    ),  # fmt: skip
+    ),
     "median_distance_to_instability": (
         dp.median_distance_to_instability,
         {"values": [3.0, 1.0, 2.0], "lower": 0.0, "upper": 5.0, "bound": 1.0},
@@ -208,7 +208,7 @@ VALID = {
             "epsilon": 1.0,
             "rng": 0,
         },
-    ),  # fmt: skip
+    ),
     "clip_rows": (dp.clip_rows, {"matrix": [[3.0, 4.0], [0.0, 0.0]], "clip_norm": 1.0}),
     "dpsgd_epsilon": (
         dp.dpsgd_epsilon,
@@ -219,7 +219,7 @@ VALID = {
             "delta": 1e-5,
             "accountant": "rdp",
         },
-    ),  # fmt: skip
+    ),
     "dpsgd_noise_multiplier": (
         dp.dpsgd_noise_multiplier,
         {"epsilon": 2.0, "sample_rate": 0.01, "steps": 100, "delta": 1e-5, "accountant": "rdp"},
@@ -252,7 +252,7 @@ VALID = {
             "rounds": 3,
             "rng": 0,
         },
-    ),  # fmt: skip
+    ),
     "mwem_trace": (
         dp.mwem_trace,
         {
@@ -262,7 +262,7 @@ VALID = {
             "rounds": 3,
             "rng": 0,
         },
-    ),  # fmt: skip
+    ),
     "synthetic_rows": (
         dp.synthetic_rows,
         {"counts": [3.0, 0.0, 5.0, 2.0], "rows": 10, "shape": (2, 2), "rng": 0},
@@ -278,7 +278,7 @@ VALID = {
             "delta": 0.0,
             "confidence": 0.95,
         },
-    ),  # fmt: skip
+    ),
     "tracing_score": (
         dp.tracing_score,
         {
@@ -286,7 +286,7 @@ VALID = {
             "released_means": [0.5, 0.5],
             "reference_means": [0.4, 0.6],
         },
-    ),  # fmt: skip
+    ),
     # --- beyond the pinned contract: every other public name (iterated from dp.__all__)
     "averaged_laplace_std": (
         dp.averaged_laplace_std,
@@ -576,8 +576,11 @@ WITH_RNG = [name for name, (_, kw) in VALID.items() if "rng" in kw]
 # δ = 0 is allowed where it means pure DP: advanced composition's per-step δ, and an attack's
 # rates turned into ε (epsilon_from_rates, epsilon_lower_bound: δ in [0, 1), cases below)
 DELTA_MAY_BE_ZERO = (
-    "advanced_composition", "epsilon_from_rates", "epsilon_lower_bound", "tpr_bound"
-)  # fmt: skip
+    "advanced_composition",
+    "epsilon_from_rates",
+    "epsilon_lower_bound",
+    "tpr_bound",
+)
 WITH_DELTA = [
     name for name, (_, kw) in VALID.items() if "delta" in kw and name not in DELTA_MAY_BE_ZERO
 ]
@@ -915,8 +918,13 @@ def build_cases():
     add("subset_sum_answers", {"secret": [1, 0]}, ValueError, "queries", "columns")
     add("subset_sum_answers", {"queries": [1, 0, 1]}, ValueError, "queries", "1-D")
     add("subset_sum_answers", {"queries": [[1, 0.5, 0]]}, ValueError, "queries", "not-bits")
-    for value, exc in ((-1.0, ValueError), (NAN, ValueError), (INF, ValueError),
-                       (True, TypeError), ("1", TypeError)):  # fmt: skip
+    for value, exc in (
+        (-1.0, ValueError),
+        (NAN, ValueError),
+        (INF, ValueError),
+        (True, TypeError),
+        ("1", TypeError),
+    ):
         add("subset_sum_answers", {"noise_bound": value}, exc, "noise_bound", f"E={value!r}")
     add("subset_sum_attack", {"answers": [1.0, 1.0]}, ValueError, "answers", "length")
     add("subset_sum_attack", {"answers": [1.0, NAN, 2.0]}, ValueError, "answers", "nan")
@@ -952,21 +960,51 @@ def build_cases():
     for name in ("reconstruct_from_marginals", "noisy_marginal_tables", "closest_dataset"):
         add(name, {"tables": [[1, 1]]}, TypeError, "tables", "not-a-dict")
         add(name, {"tables": {(0, 1): np.ones((2, 2))}}, ValueError, "tables", "missing")
-        add(name, {"tables": {**BLOCK_TABLES, (0, 1): np.ones((2, 3))}}, ValueError, "tables",
-            "shape")  # fmt: skip
-        add(name, {"tables": {**BLOCK_TABLES, (0, 1): [[1, NAN], [1, 1]]}}, ValueError,
-            "tables", "nan")  # fmt: skip
-    add("reconstruct_from_marginals", {"tables": {**BLOCK_TABLES, (0, 1): [[1, 1], [1, 2]]}},
-        ValueError, "tables", "totals-differ")  # fmt: skip
-    add("reconstruct_from_marginals", {"tables": {**BLOCK_TABLES, (0, 1): [[1, 1.5], [1, 1]]}},
-        ValueError, "tables", "fraction")  # fmt: skip
-    add("reconstruct_from_marginals", {"tables": {**BLOCK_TABLES, (0, 1): [[-1, 3], [1, 1]]}},
-        ValueError, "tables", "negative")  # fmt: skip
+        add(
+            name,
+            {"tables": {**BLOCK_TABLES, (0, 1): np.ones((2, 3))}},
+            ValueError,
+            "tables",
+            "shape",
+        )
+        add(
+            name,
+            {"tables": {**BLOCK_TABLES, (0, 1): [[1, NAN], [1, 1]]}},
+            ValueError,
+            "tables",
+            "nan",
+        )
+    add(
+        "reconstruct_from_marginals",
+        {"tables": {**BLOCK_TABLES, (0, 1): [[1, 1], [1, 2]]}},
+        ValueError,
+        "tables",
+        "totals-differ",
+    )
+    add(
+        "reconstruct_from_marginals",
+        {"tables": {**BLOCK_TABLES, (0, 1): [[1, 1.5], [1, 1]]}},
+        ValueError,
+        "tables",
+        "fraction",
+    )
+    add(
+        "reconstruct_from_marginals",
+        {"tables": {**BLOCK_TABLES, (0, 1): [[-1, 3], [1, 1]]}},
+        ValueError,
+        "tables",
+        "negative",
+    )
     big = {key: np.full((2, 2), 11) for key in BLOCK_TABLES}
     add("reconstruct_from_marginals", {"tables": big}, ValueError, "tables", "too-many-people")
     add("reconstruct_from_marginals", {"max_solutions": 0}, ValueError, "max_solutions", "0")
-    add("reconstruct_from_marginals", {"max_solutions": 10**6}, ValueError, "max_solutions",
-        "too-many")  # fmt: skip
+    add(
+        "reconstruct_from_marginals",
+        {"max_solutions": 10**6},
+        ValueError,
+        "max_solutions",
+        "too-many",
+    )
     add("reconstruction_matches", {"truth": [1, 2]}, ValueError, "truth", "shapes")
     add("reconstruction_matches", {"guess": [0, -1, 1]}, ValueError, "guess", "negative")
     add("reconstruction_matches", {"guess": [0, NAN, 1]}, ValueError, "guess", "nan")
@@ -974,31 +1012,56 @@ def build_cases():
     add("reconstruction_matches", {"truth": [[1, 2, 0]]}, ValueError, "truth", "2-D")
     # membership inference: rates in [0, 1], counts within their totals, a confidence in (0, 1)
     for param in ("tpr", "fpr"):
-        for value, exc in ((-0.1, ValueError), (1.1, ValueError), (NAN, ValueError),
-                           ("0.5", TypeError)):  # fmt: skip
+        for value, exc in (
+            (-0.1, ValueError),
+            (1.1, ValueError),
+            (NAN, ValueError),
+            ("0.5", TypeError),
+        ):
             add("epsilon_from_rates", {param: value}, exc, param, f"{param}={value!r}")
-    for value, exc in ((-0.1, ValueError), (1.5, ValueError), ([0.1, NAN], ValueError),
-                       (["a"], TypeError)):  # fmt: skip
+    for value, exc in (
+        (-0.1, ValueError),
+        (1.5, ValueError),
+        ([0.1, NAN], ValueError),
+        (["a"], TypeError),
+    ):
         add("tpr_bound", {"fpr": value}, exc, "fpr", f"fpr={value!r}")
     for name in ("epsilon_from_rates", "epsilon_lower_bound", "tpr_bound"):
         for value in (1.0, -0.1, NAN, INF):
             add(name, {"delta": value}, ValueError, "delta", f"delta={value!r}")
-    for param, value in (("true_positives", 101), ("true_positives", -1),
-                         ("false_positives", 101), ("false_positives", 2.5),
-                         ("positives", 0), ("negatives", -3)):  # fmt: skip
+    for param, value in (
+        ("true_positives", 101),
+        ("true_positives", -1),
+        ("false_positives", 101),
+        ("false_positives", 2.5),
+        ("positives", 0),
+        ("negatives", -3),
+    ):
         exc = EITHER if value == 2.5 else ValueError
         add("epsilon_lower_bound", {param: value}, exc, param, f"{param}={value!r}")
     for value in (0.0, 1.0, -0.5, NAN):
-        add("epsilon_lower_bound", {"confidence": value}, ValueError, "confidence",
-            f"confidence={value!r}")  # fmt: skip
+        add(
+            "epsilon_lower_bound",
+            {"confidence": value},
+            ValueError,
+            "confidence",
+            f"confidence={value!r}",
+        )
     add("tracing_score", {"targets": [[1.0, 0.0, 1.0]]}, ValueError, "targets", "width")
     add("tracing_score", {"released_means": [0.5, NAN]}, ValueError, "released_means", "nan")
     add("tracing_score", {"reference_means": [0.5]}, ValueError, "reference_means", "shape")
     add("tracing_score", {"released_means": []}, ValueError, "released_means", "empty")
     # beyond global sensitivity: bounds, data, k >= 0, β > 0, a bound >= 0, a distance >= 0
-    for name in ("clamped_median", "median_local_sensitivity", "median_sensitivity_at_distance",
-                 "median_sensitivity_curve", "median_smooth_sensitivity", "smooth_median_scale",
-                 "smooth_median", "median_distance_to_instability"):  # fmt: skip
+    for name in (
+        "clamped_median",
+        "median_local_sensitivity",
+        "median_sensitivity_at_distance",
+        "median_sensitivity_curve",
+        "median_smooth_sensitivity",
+        "smooth_median_scale",
+        "smooth_median",
+        "median_distance_to_instability",
+    ):
         add(name, {"lower": 5.0}, ValueError, "lower", "lower=upper")
         add(name, {"upper": NAN}, ValueError, "upper", "upper=nan")
         add(name, {"values": []}, ValueError, "values", "empty")
@@ -1030,8 +1093,13 @@ def build_cases():
         add(name, {"steps": 2.5}, EITHER, "steps", "steps=2.5")
         add(name, {"accountant": "moments"}, ValueError, "accountant", "unknown")
     for value in (0.0, -1.0, INF, NAN):
-        add("dpsgd_epsilon", {"noise_multiplier": value}, ValueError, "noise_multiplier",
-            f"sigma={value!r}")  # fmt: skip
+        add(
+            "dpsgd_epsilon",
+            {"noise_multiplier": value},
+            ValueError,
+            "noise_multiplier",
+            f"sigma={value!r}",
+        )
     # one step: 2-D finite gradients, C > 0 (inf only without noise), σ >= 0, B > 0
     add("dpsgd_step", {"gradients": [1.0, 2.0]}, ValueError, "gradients", "1-D")
     add("dpsgd_step", {"gradients": [[1.0, NAN]]}, ValueError, "gradients", "nan")
@@ -1090,22 +1158,30 @@ def build_cases():
     add("synthetic_rows", {"counts": [0.0, 0.0, 0.0, 0.0]}, ValueError, "counts", "zero total")
     add("synthetic_rows", {"rows": 0}, ValueError, "rows", "rows=0")
     # the sparse vector: a threshold, c >= 1 positives, noise scales > 0, one row of answers
-    for name in ("above_threshold", "above_threshold_probabilities", "sparse_vector",
-                 "stopping_probabilities", "sparse_vector_variant"):  # fmt: skip
+    for name in (
+        "above_threshold",
+        "above_threshold_probabilities",
+        "sparse_vector",
+        "stopping_probabilities",
+        "sparse_vector_variant",
+    ):
         add(name, {"threshold": NAN}, ValueError, "threshold", "threshold=nan")
         add(name, {"threshold": "10"}, TypeError, "threshold", "threshold=str")
         add(name, {"answers": [[1.0, 2.0]]}, ValueError, "answers", "2-D")
     for value, exc in ((0, ValueError), (-1, ValueError), (1.5, EITHER), (True, TypeError)):
         add("sparse_vector", {"max_positives": value}, exc, "max_positives", f"c={value!r}")
-        add("sparse_vector_variant", {"max_positives": value}, exc, "max_positives",
-            f"c={value!r}")  # fmt: skip
+        add("sparse_vector_variant", {"max_positives": value}, exc, "max_positives", f"c={value!r}")
     for value, exc in ((0, ValueError), (2.5, EITHER), (10**7, ValueError)):
         add("sparse_vector_variant", {"runs": value}, exc, "runs", f"runs={value!r}")
     add("sparse_vector_variant", {"variant": "broken"}, ValueError, "variant", "unknown")
     add("sparse_vector_variant", {"epsilon": 0.0}, ValueError, "epsilon", "eps=0")
     for param in ("threshold_scale", "query_scale"):
-        for value, exc in ((0.0, ValueError), (-1.0, ValueError), (INF, ValueError),
-                           (True, TypeError)):  # fmt: skip
+        for value, exc in (
+            (0.0, ValueError),
+            (-1.0, ValueError),
+            (INF, ValueError),
+            (True, TypeError),
+        ):
             add("stopping_probabilities", {param: value}, exc, param, f"{param}={value!r}")
     return cases
 
@@ -1144,21 +1220,57 @@ def test_every_public_function_has_bad_input_cases():
 
 def test_table_covers_every_public_function_of_the_contract():
     contract = {
-        "laplace_scale", "laplace_mechanism", "laplace_interval_probability",
-        "laplace_privacy_loss", "laplace_variance", "sequential_composition",
-        "parallel_composition", "group_privacy", "coin_flip_probabilities", "rr_epsilon",
-        "rr_keep_probability", "randomized_response", "estimate_proportion", "estimate_count",
-        "rr_variance", "sample_rr_counts", "grr_probabilities", "grr_perturb", "grr_estimate",
-        "grr_variance", "sample_grr_counts", "ue_encode", "ue_perturb", "ue_aggregate",
-        "ue_epsilon", "sue_probabilities", "oue_probabilities", "ue_variance",
-        "sample_ue_counts", "project_counts", "audit_epsilon", "random_subset_queries",
+        "laplace_scale",
+        "laplace_mechanism",
+        "laplace_interval_probability",
+        "laplace_privacy_loss",
+        "laplace_variance",
+        "sequential_composition",
+        "parallel_composition",
+        "group_privacy",
+        "coin_flip_probabilities",
+        "rr_epsilon",
+        "rr_keep_probability",
+        "randomized_response",
+        "estimate_proportion",
+        "estimate_count",
+        "rr_variance",
+        "sample_rr_counts",
+        "grr_probabilities",
+        "grr_perturb",
+        "grr_estimate",
+        "grr_variance",
+        "sample_grr_counts",
+        "ue_encode",
+        "ue_perturb",
+        "ue_aggregate",
+        "ue_epsilon",
+        "sue_probabilities",
+        "oue_probabilities",
+        "ue_variance",
+        "sample_ue_counts",
+        "project_counts",
+        "audit_epsilon",
+        "random_subset_queries",
         "subset_sum_attack",
-        "clamp", "sum_sensitivity", "clamping_bias", "noisy_sum", "noisy_mean",
-        "exponential_mechanism_probabilities", "exponential_mechanism", "report_noisy_max",
-        "gaussian_sigma_classic", "gaussian_delta", "analytic_gaussian_sigma",
-        "gaussian_mechanism", "gaussian_zcdp_rho", "pure_to_zcdp", "zcdp_to_approx_dp",
-        "zcdp_to_approx_dp_simple", "advanced_composition",
-    }  # fmt: skip
+        "clamp",
+        "sum_sensitivity",
+        "clamping_bias",
+        "noisy_sum",
+        "noisy_mean",
+        "exponential_mechanism_probabilities",
+        "exponential_mechanism",
+        "report_noisy_max",
+        "gaussian_sigma_classic",
+        "gaussian_delta",
+        "analytic_gaussian_sigma",
+        "gaussian_mechanism",
+        "gaussian_zcdp_rho",
+        "pure_to_zcdp",
+        "zcdp_to_approx_dp",
+        "zcdp_to_approx_dp_simple",
+        "advanced_composition",
+    }
     assert contract <= set(VALID) <= set(dp.__all__)
 
 

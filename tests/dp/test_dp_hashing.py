@@ -66,9 +66,11 @@ def test_estimates_are_unbiased_within_six_standard_errors_of_olh_variance():
     values = np.repeat(np.arange(k), truth)
     runs = 40
     estimates = np.array(
-        [dp.olh_estimate(*dp.olh_perturb(values, k, epsilon, rng=s), k, epsilon)
-         for s in range(runs)]
-    )  # fmt: skip
+        [
+            dp.olh_estimate(*dp.olh_perturb(values, k, epsilon, rng=s), k, epsilon)
+            for s in range(runs)
+        ]
+    )
     sd = np.sqrt([dp.olh_variance(values.size, epsilon, c / values.size) for c in truth])
     z = (estimates.mean(axis=0) - truth) / (sd / math.sqrt(runs))
     assert np.max(np.abs(z)) < 6

@@ -51,9 +51,17 @@ def a_k_brute(x, k: int) -> float:
 
 
 SMALL = [
-    (0, 0, 5), (1, 2, 3, 4), (0, 1, 1, 4, 5), (2, 2, 2, 2, 2, 2), (0, 0, 0, 5, 5, 5),
-    (3,), (1, 4), (0, 5, 5, 5, 5), (0, 1, 2, 3, 4, 5), (5, 5, 5, 5),
-]  # fmt: skip
+    (0, 0, 5),
+    (1, 2, 3, 4),
+    (0, 1, 1, 4, 5),
+    (2, 2, 2, 2, 2, 2),
+    (0, 0, 0, 5, 5, 5),
+    (3,),
+    (1, 4),
+    (0, 5, 5, 5, 5),
+    (0, 1, 2, 3, 4, 5),
+    (5, 5, 5, 5),
+]
 
 
 @pytest.mark.parametrize("x", SMALL)
@@ -206,10 +214,14 @@ def test_propose_test_release_stays_within_its_guarantee():
     dy = dp.median_distance_to_instability(Y, 0, 100, bound)
     assert abs(dx - dy) <= 1
     rng = np.random.default_rng(2)
-    refused_x = [dp.propose_test_release(0.0, dx, bound, epsilon, delta, rng=rng) is None
-                 for _ in range(40_000)]  # fmt: skip
-    refused_y = [dp.propose_test_release(0.0, dy, bound, epsilon, delta, rng=rng) is None
-                 for _ in range(40_000)]  # fmt: skip
+    refused_x = [
+        dp.propose_test_release(0.0, dx, bound, epsilon, delta, rng=rng) is None
+        for _ in range(40_000)
+    ]
+    refused_y = [
+        dp.propose_test_release(0.0, dy, bound, epsilon, delta, rng=rng) is None
+        for _ in range(40_000)
+    ]
     assert dp.audit_epsilon(np.array(refused_x), np.array(refused_y)) <= epsilon
 
 
@@ -219,8 +231,9 @@ def test_sample_and_aggregate_releases_a_noisy_mean_of_clamped_block_estimates()
     release, blocks = dp.sample_and_aggregate(data, np.mean, 10, 0.0, 100.0, 1.0, rng=4)
     assert blocks.size == 10 and np.all((blocks >= 0) & (blocks <= 100))
     assert blocks.mean() == pytest.approx(data.mean(), abs=0.01)  # the blocks partition
-    draws = [dp.sample_and_aggregate(data, np.mean, 10, 0.0, 100.0, 1.0, rng=s)[0]
-             for s in range(2_000)]  # fmt: skip
+    draws = [
+        dp.sample_and_aggregate(data, np.mean, 10, 0.0, 100.0, 1.0, rng=s)[0] for s in range(2_000)
+    ]
     # noise Lap((100 − 0)/(10·1)) = Lap(10): mean |noise| = 10
     assert np.mean(np.abs(np.array(draws) - data.mean())) == pytest.approx(10.0, rel=0.1)
     two_d = np.column_stack([data, 2 * data])

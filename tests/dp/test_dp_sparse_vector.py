@@ -27,9 +27,14 @@ def sum_of_laplaces_tail(x: float, b1: float, b2: float) -> float:
 
 @pytest.mark.parametrize(
     ("answer", "threshold", "epsilon", "sensitivity"),
-    [(10.0, 10.0, 1.0, 1.0), (12.0, 10.0, 0.5, 1.0), (3.0, 10.0, 2.0, 1.0),
-     (100.0, 90.0, 0.1, 5.0), (-4.0, 0.0, 1.0, 0.5)],
-)  # fmt: skip
+    [
+        (10.0, 10.0, 1.0, 1.0),
+        (12.0, 10.0, 0.5, 1.0),
+        (3.0, 10.0, 2.0, 1.0),
+        (100.0, 90.0, 0.1, 5.0),
+        (-4.0, 0.0, 1.0, 0.5),
+    ],
+)
 def test_one_query_matches_the_closed_form(answer, threshold, epsilon, sensitivity):
     """One query stops iff a + ν ≥ T + Z, i.e. ν + (−Z) ≥ T − a, with ν ~ Lap(4Δ/ε) and
     −Z ~ Lap(2Δ/ε): the tail of a sum of two Laplaces."""

@@ -66,8 +66,12 @@ def test_mwem_error_falls_with_epsilon_and_rounds(table):
     q = workload(SHAPE)
 
     def error(epsilon, rounds):
-        return np.mean([np.max(np.abs(q @ dp.mwem(table, q, epsilon, rounds, rng=s) - q @ table))
-                        for s in range(5)])  # fmt: skip
+        return np.mean(
+            [
+                np.max(np.abs(q @ dp.mwem(table, q, epsilon, rounds, rng=s) - q @ table))
+                for s in range(5)
+            ]
+        )
 
     uniform = np.max(np.abs(q @ np.full(24, table.sum() / 24) - q @ table))
     assert error(100.0, 30) < error(0.05, 30)
@@ -120,8 +124,10 @@ def test_the_naive_synthesizer_loses_a_planted_correlation_that_mwem_keeps():
     table = np.array([500.0, 0.0, 0.0, 500.0])  # (0,0) and (1,1) only
     q = dp.marginal_queries(shape, [0, 1]).astype(float)
     rng = np.random.default_rng(0)
-    margins = [np.clip(table.reshape(shape).sum(axis=1 - a) + rng.laplace(0, 2.0, 2), 0, None)
-               for a in (0, 1)]  # fmt: skip
+    margins = [
+        np.clip(table.reshape(shape).sum(axis=1 - a) + rng.laplace(0, 2.0, 2), 0, None)
+        for a in (0, 1)
+    ]
     naive = np.outer(margins[0] / margins[0].sum(), margins[1] / margins[1].sum()).ravel() * 1000
     off_naive = naive[[1, 2]].sum()
     # MWEM's release averages its iterates, early ones near uniform: with T = 300 rounds
@@ -182,6 +188,9 @@ def test_with_a_huge_epsilon_and_many_rounds_mwem_reaches_the_workload_answers(t
     table's (measured 4.9% over seeds 0–2), on its way to 0 as T grows."""
     q = workload(SHAPE)
     uniform = np.max(np.abs(q @ np.full(24, table.sum() / 24) - q @ table))
-    errors = [np.max(np.abs(q @ dp.mwem(table, q, 1000.0, T, rng=s) - q @ table))
-              for T in (300, 3000) for s in range(3)]  # fmt: skip
+    errors = [
+        np.max(np.abs(q @ dp.mwem(table, q, 1000.0, T, rng=s) - q @ table))
+        for T in (300, 3000)
+        for s in range(3)
+    ]
     assert np.mean(errors[3:]) < 0.06 * uniform < np.mean(errors[:3])

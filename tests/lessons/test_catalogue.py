@@ -267,9 +267,10 @@ def _shown_strings(path: Path) -> list[tuple[int, str]]:
     return [
         (node.lineno, node.value)
         for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
         and id(node) not in skipped
-    ]  # fmt: skip
+    ]
 
 
 SHOWN_SOURCES = [*sorted(LESSON_DIR.glob("*/*.py")), *sorted((ROOT / "ui").glob("*.py"))]

@@ -140,9 +140,13 @@ def test_streamlit_reads_the_file_watcher_as_off():
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
     done = subprocess.run(
-        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True,
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
         env=env,
-    )  # fmt: skip
+    )
     assert done.stdout.split()[-1] == "none"
 
 
@@ -170,9 +174,12 @@ def test_the_launcher_preloads_before_streamlit_starts_serving():
     Streamlit's command line runs, every lesson's code is imported and frozen, so the first
     visitor after a restart does not wait for it."""
     done = subprocess.run(
-        [sys.executable, "-c", LAUNCHER_PROBE], cwd=ROOT, capture_output=True, text=True,
+        [sys.executable, "-c", LAUNCHER_PROBE],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
         check=True,
-    )  # fmt: skip
+    )
     seen = json.loads(done.stdout.splitlines()[-1])
     assert seen["laplace"] is True
     assert seen["frozen"] > 100_000

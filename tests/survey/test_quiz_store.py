@@ -71,8 +71,11 @@ def _token() -> str:
         ({"prompt": "   "}, ValueError, "prompt must not be empty"),
         ({"options": ("only one",)}, ValueError, "needs 2 to 6, got 1"),
         ({"options": tuple(f"o{i}" for i in range(50))}, ValueError, "needs 2 to 6, got 50"),
-        ({"options": ("a", "x" * 10_000)}, ValueError,
-         "option 2 must be at most 150 characters, got 10,000"),
+        (
+            {"options": ("a", "x" * 10_000)},
+            ValueError,
+            "option 2 must be at most 150 characters, got 10,000",
+        ),
         ({"options": ("a", " a ")}, ValueError, "different"),
         ({"options": ("a", "")}, ValueError, "option 2 must not be empty"),
         ({"options": "ab"}, TypeError, "options"),
@@ -81,7 +84,7 @@ def _token() -> str:
         ({"prompt": "p" * 201}, ValueError, "prompt must be at most 200"),
         ({"explanation": "e" * 501}, ValueError, "explanation must be at most 500"),
     ],
-)  # fmt: skip
+)
 def test_a_bad_question_is_refused_with_the_parameter_named(kwargs, error, match) -> None:
     fields = {"prompt": "Q?", "options": ("a", "b", "c"), "correct": 0, "explanation": ""}
     with pytest.raises(error, match=match):
@@ -312,8 +315,10 @@ def test_a_killed_server_loses_no_acknowledged_answer(quizzes, db_url) -> None:
     tokens = [_token() for _ in range(400)]
     child = subprocess.Popen(
         [sys.executable, "-c", KILLED_WRITER, db_url, str(new.quiz.id), *tokens],
-        stdout=subprocess.PIPE, text=True, cwd=ROOT,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     acknowledged = []
     for line in child.stdout:
         acknowledged.append(line.strip())

@@ -55,12 +55,22 @@ class RoomProcess:
         self.port = free_port()
         self.out = tmp_path / "room.out"
         env = {**os.environ, "SURVEY_DB_URL": db_url, "PYTHONUNBUFFERED": "1"}
-        command = [sys.executable, str(ROOT / "deploy" / "room.py"), "--workers", "2",
-                   "--host", "127.0.0.1", "--port", str(self.port),
-                   "--log-dir", str(tmp_path / "logs")]  # fmt: skip
+        command = [
+            sys.executable,
+            str(ROOT / "deploy" / "room.py"),
+            "--workers",
+            "2",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--log-dir",
+            str(tmp_path / "logs"),
+        ]
         with self.out.open("wb") as out:
-            self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out,
-                                            stderr=subprocess.STDOUT)  # fmt: skip
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+            )
         self.url = f"http://127.0.0.1:{self.port}"
 
     def text(self) -> str:
@@ -125,8 +135,7 @@ async def scenario(room: RoomProcess, quizzes: survey.QuizStore, created, pids) 
     for phone in on_second:
         await phone.rerun(fragment_id=answer_button(phone, 0, 0).fragment_id)
     again, cut = await tap_all(on_second, 1, 1)
-    return {"acknowledged": acknowledged + again, "second": on_second, "again": again,
-            "cut": cut}  # fmt: skip
+    return {"acknowledged": acknowledged + again, "second": on_second, "again": again, "cut": cut}
 
 
 def test_make_room_restarts_a_dead_replica_and_stops_every_child(tmp_path) -> None:

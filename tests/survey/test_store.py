@@ -64,8 +64,11 @@ def _process_worker(url: str, survey_id: int, tokens: list[str], bits: list[int]
     store = survey.SurveyStore(url, pool_size=4)
     try:
         with ThreadPoolExecutor(max_workers=8) as pool:
-            return list(pool.map(lambda tb: _submit_twice(store, survey_id, *tb),
-                                 zip(tokens, bits, strict=True)))  # fmt: skip
+            return list(
+                pool.map(
+                    lambda tb: _submit_twice(store, survey_id, *tb), zip(tokens, bits, strict=True)
+                )
+            )
     finally:
         store.dispose()
 
@@ -141,11 +144,15 @@ def test_the_same_session_leaves_unlinkable_digests_in_two_surveys(store) -> Non
     store.submit(a.id, token, 1)
     store.submit(b.id, token, 1)
     with store.engine.connect() as conn:
-        digests = conn.execute(
-            select(responses_table.c.session_hash).where(
-                responses_table.c.survey_id.in_([a.id, b.id])
+        digests = (
+            conn.execute(
+                select(responses_table.c.session_hash).where(
+                    responses_table.c.survey_id.in_([a.id, b.id])
+                )
             )
-        ).scalars().all()  # fmt: skip
+            .scalars()
+            .all()
+        )
     assert len(set(digests)) == 2
     assert token not in digests
 
@@ -154,8 +161,12 @@ def test_only_the_reported_bit_survey_and_minute_are_stored(store) -> None:
     new = store.create_survey("Q?", survey.two_coins())
     store.submit(new.survey.id, security.new_session_token(), True)
     assert set(responses_table.c.keys()) == {
-        "id", "survey_id", "reported_yes", "session_hash", "submitted_at"
-    }  # fmt: skip
+        "id",
+        "survey_id",
+        "reported_yes",
+        "session_hash",
+        "submitted_at",
+    }
     (row,) = store.responses(new.survey.id)
     assert row.submitted_at.second == 0 and row.submitted_at.microsecond == 0
 

@@ -109,9 +109,15 @@ def test_keys_are_stored_hashed_and_old_counters_are_pruned(replicas):
 
 @pytest.mark.parametrize(
     ("max_events", "window_s", "name"),
-    [(0, 60.0, "max_events"), (2.5, 60.0, "max_events"), (True, 60.0, "max_events"),
-     (5, 0, "window_s"), (5, -1.0, "window_s"), (5, "60", "window_s")],
-)  # fmt: skip
+    [
+        (0, 60.0, "max_events"),
+        (2.5, 60.0, "max_events"),
+        (True, 60.0, "max_events"),
+        (5, 0, "window_s"),
+        (5, -1.0, "window_s"),
+        (5, "60", "window_s"),
+    ],
+)
 def test_limits_are_validated(replicas, max_events, window_s, name):
     with pytest.raises(ValueError, match=name):
         replicas[0].limits.allow("guess", key(), max_events, window_s)

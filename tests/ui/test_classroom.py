@@ -133,9 +133,15 @@ def test_presenter_fonts_keep_the_specs_own_config():
 
 @pytest.mark.parametrize(
     ("param", "value"),
-    [("seed", "abc"), ("seed", "-3"), ("eps", "0.6"), ("eps", "x"), ("query", "Foo"),
-     ("present", "yes")],
-)  # fmt: skip
+    [
+        ("seed", "abc"),
+        ("seed", "-3"),
+        ("eps", "0.6"),
+        ("eps", "x"),
+        ("query", "Foo"),
+        ("present", "yes"),
+    ],
+)
 def test_an_invalid_link_setting_shows_a_notice_and_the_default(param, value):
     at = tiny(**{param: value})
     assert not at.exception
@@ -161,9 +167,15 @@ def test_a_seed_beyond_any_number_is_ignored_without_a_traceback(value):
 
 @pytest.mark.parametrize(
     "params",
-    [{"seed": str(controls.DEFAULT_SEED)}, {"eps": "1"}, {"eps": "0.5"}, {"query": "Income"},
-     {"present": "false"}, {"unrelated": "x"}],
-)  # fmt: skip
+    [
+        {"seed": str(controls.DEFAULT_SEED)},
+        {"eps": "1"},
+        {"eps": "0.5"},
+        {"query": "Income"},
+        {"present": "false"},
+        {"unrelated": "x"},
+    ],
+)
 def test_valid_link_settings_are_not_reported(params):
     at = tiny(**params)
     assert not at.toast and not at.exception
@@ -241,9 +253,17 @@ def test_the_seed_help_says_a_real_release_never_uses_a_seed():
 
 @pytest.mark.parametrize(
     ("cell", "written"),
-    [("=1+2", "'=1+2"), ("+cmd", "'+cmd"), ("-x", "'-x"), ("@SUM(A1)", "'@SUM(A1)"),
-     ("\tx", "'\tx"), ("Sales", "Sales"), ("a=b", "a=b"), ("−2 SD", "−2 SD")],
-)  # fmt: skip
+    [
+        ("=1+2", "'=1+2"),
+        ("+cmd", "'+cmd"),
+        ("-x", "'-x"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tx", "'\tx"),
+        ("Sales", "Sales"),
+        ("a=b", "a=b"),
+        ("−2 SD", "−2 SD"),
+    ],
+)
 def test_csv_download_makes_formula_text_inert_but_keeps_numbers(cell, written):
     frame = pd.DataFrame({"category": [cell], "n": [-3], "share": [-0.5]})
     lines = downloads.csv_bytes(frame).decode().splitlines()

@@ -20,7 +20,7 @@ ROWS = ["Planet,Moon,Weight"] + [
 FILE = ("planets.csv", ("\n".join(ROWS) + "\n").encode())
 # What may be in a shared cache while a file is active: the bundled census itself (public),
 # and the survey's and quiz's storage handles (not data).
-ALLOWED = {"census", "survey_store", "quiz_store"}
+ALLOWED = {"census", "class_store", "quiz_store"}
 
 
 def clear_all() -> None:
@@ -176,8 +176,11 @@ def test_results_keyed_by_the_seed_keep_at_most_seed_entries() -> None:
         importlib.import_module(name.rsplit(".", 1)[0])
     # Laplace's histogram and clamping's releases are small frames swept by sliders
     # (ε × bounds × seed); the byte budget bounds them.
-    swept = {"lessons.laplace.model.histogram", "lessons.clamping.model.clamped_sum",
-             "lessons.clamping.model.mean_release"}  # fmt: skip
+    swept = {
+        "lessons.laplace.model.histogram",
+        "lessons.clamping.model.clamped_sum",
+        "lessons.clamping.model.mean_release",
+    }
     bounds = {name: datasets._SHARED[name].max_entries for name in seeded if name not in swept}
     assert bounds and all(b <= datasets.SEED_ENTRIES for b in bounds.values()), bounds
 

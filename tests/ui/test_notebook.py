@@ -201,8 +201,10 @@ def test_a_downloaded_notebook_installs_the_course_and_runs_outside_a_clone(tmp_
     python = env_dir / "bin" / "python"
     own = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        check=True, capture_output=True, text=True,
-    ).stdout.strip()  # fmt: skip
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     # the test environment's packages, as a plain path: its .pth files (the course's own
     # editable install among them) are not read, so `dp` is not importable there
     Path(own, "course_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")

@@ -432,9 +432,11 @@ def test_userdata_uses_no_cross_session_cache_for_uploads():
     source = (ROOT / "ui" / "userdata.py").read_text()
     check = (ROOT / "data" / "upload.py").read_text()
     assert "@st.cache_data" not in source and "cache_data(" not in source + check
-    # The one cross-session cache holds the public census analysis only.
-    assert source.count("@st.cache_resource") == 1
-    assert "def _census_analysis()" in source
+    # The one cross-session cache holds the public census analysis only (the dataset-aware
+    # cache, computed on the census whatever file is active).
+    assert "@st.cache_resource" not in source
+    assert source.count("@datasets.cached(") == 1
+    assert "@datasets.cached(census_only=True, max_entries=1)\ndef _census_analysis()" in source
     assert "streamlit" not in check  # the checks are plain pandas
 
 

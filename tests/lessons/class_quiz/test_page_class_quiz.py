@@ -69,11 +69,18 @@ def answer_buttons(at: AppTest) -> list:
 
 
 def words(at: AppTest) -> str:
-    return " ".join(
-        [m.value for m in at.markdown] + [c.value for c in at.caption]
-        + [s.value for s in at.success] + [i.value for i in at.info]
-        + [w.value for w in at.warning] + [e.value for e in at.error]
-    ).replace("\\", "").replace("\u2060", "")  # fmt: skip
+    return (
+        " ".join(
+            [m.value for m in at.markdown]
+            + [c.value for c in at.caption]
+            + [s.value for s in at.success]
+            + [i.value for i in at.info]
+            + [w.value for w in at.warning]
+            + [e.value for e in at.error]
+        )
+        .replace("\\", "")
+        .replace("\u2060", "")
+    )
 
 
 @pytest.mark.slow
@@ -82,9 +89,16 @@ def test_the_lessons_questions_are_read_from_their_pages_not_copied() -> None:
     for lesson in LESSONS:
         at = AppTest.from_file(str(lesson.path), default_timeout=60).run()
         record = at.session_state[notebook.RECORD_KEY]
-        asked = [] if record is None else [
-            q for key, qs in record.questions.items() if not key.endswith("_predict") for q in qs
-        ]  # fmt: skip
+        asked = (
+            []
+            if record is None
+            else [
+                q
+                for key, qs in record.questions.items()
+                if not key.endswith("_predict")
+                for q in qs
+            ]
+        )
         offered = model.lesson_questions(lesson.folder)
         literal = [(q.prompt, q.options, q.correct, q.explanation) for q in offered]
         shown = [(q.prompt, tuple(q.options), q.correct, q.explanation) for q in asked]
@@ -337,14 +351,21 @@ def test_a_private_quiz_asks_no_nickname_and_keeps_no_score(store) -> None:
     assert "there is no score" in words(phone)
     assert "Private mode: no scores" in words(lecturer)
     assert rows_table(lecturer, "quiz-summary").columns.tolist() == [
-        "question", "answers", "correct", "share correct", "95% interval", "prompt"
-    ]  # fmt: skip
+        "question",
+        "answers",
+        "correct",
+        "share correct",
+        "95% interval",
+        "prompt",
+    ]
     assert not [t for t in lecturer.toggle if t.label == "Show nicknames and scores"]
 
 
 def test_the_score_table_ranks_ties_together() -> None:
-    scores = [survey.Score(n, c, a) for n, c, a in
-              [("a", 3, 3), ("b", 2, 2), ("c", 2, 2), ("d", 2, 3), ("e", 0, 1)]]  # fmt: skip
+    scores = [
+        survey.Score(n, c, a)
+        for n, c, a in [("a", 3, 3), ("b", 2, 2), ("c", 2, 2), ("d", 2, 3), ("e", 0, 1)]
+    ]
     table = model.score_table(scores + [survey.Score(f"z{i}", 0, 3) for i in range(20)])
     assert table["rank"].tolist()[:5] == [1, 2, 2, 4, 5] and len(table) == model.SCORES_SHOWN
     assert table["correct"].tolist()[:2] == ["3 of 3", "2 of 2"]

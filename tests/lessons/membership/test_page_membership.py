@@ -116,10 +116,11 @@ def test_noise_pushes_the_attack_into_the_privacy_region() -> None:
     ε = 200, and never more than the region allows (plus the wobble of 50 members)."""
     for mechanism in lesson.MECHANISMS:
         found = {
-            eps: np.mean([lesson.noisy_attack(50, 200, mechanism, eps, s).tpr_at_target
-                          for s in range(5)])
+            eps: np.mean(
+                [lesson.noisy_attack(50, 200, mechanism, eps, s).tpr_at_target for s in range(5)]
+            )
             for eps in (1.0, 200.0)
-        }  # fmt: skip
+        }
         assert found[1.0] < found[200.0]
         delta = lesson.DELTA if mechanism == "Gaussian" else 0.0
         assert found[1.0] <= lesson.most_found(lesson.FPR_TARGET, 1.0, delta) + 0.05
