@@ -311,7 +311,7 @@ def _binary_rr() -> Probe:
                 exact=False,
             ),
         ),
-        ("grr_p", "0.76"),
+        ("brr_p", "0.76"),
     )
 
 
