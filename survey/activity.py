@@ -7,7 +7,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 
-from sqlalchemy import Table, select
+from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, Integer, String, Table, select
 from sqlalchemy.exc import IntegrityError
 
 from . import security
@@ -27,6 +27,31 @@ class SubmitResult(enum.Enum):
 
 class AdminKeyError(PermissionError):
     """The admin key does not belong to this survey or quiz."""
+
+
+# --- the columns every activity's answers have ---------------------------------------------------
+def answer_id() -> Column:
+    """An answer's id: 64-bit on PostgreSQL (a big room, many sessions), SQLite's rowid."""
+    return Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+
+
+def belongs_to(parent: str, column: str, *, primary_key: bool = False) -> Column:
+    """`column`, the id of its activity's row in table `parent`, deleted with it (indexed,
+    or part of the primary key)."""
+    owner = ForeignKey(f"{parent}.id", ondelete="CASCADE")
+    if primary_key:
+        return Column(column, Integer, owner, primary_key=True)
+    return Column(column, Integer, owner, nullable=False, index=True)
+
+
+def browser_digest() -> Column:
+    """HMAC(salt, session token): how a browser is known in an activity's rows."""
+    return Column("session_hash", String(64), nullable=False)
+
+
+def minute(name: str) -> Column:
+    """A time, to the minute (survey.database.now_minute)."""
+    return Column(name, DateTime, nullable=False)
 
 
 def new_row_secrets(admin_key: str) -> dict:

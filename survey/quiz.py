@@ -36,12 +36,10 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from sqlalchemy import (
-    BigInteger,
     Boolean,
     Column,
     DateTime,
     Float,
-    ForeignKey,
     Integer,
     String,
     Table,
@@ -101,7 +99,7 @@ quizzes_table = Table(
 quiz_questions_table = Table(
     "quiz_questions",
     metadata,
-    Column("quiz_id", Integer, ForeignKey("quiz_quizzes.id", ondelete="CASCADE"), primary_key=True),
+    activity.belongs_to("quiz_quizzes", "quiz_id", primary_key=True),
     Column("position", Integer, primary_key=True, autoincrement=False),
     Column("prompt", String(MAX_QUESTION_CHARS), nullable=False),
     Column("options", Text, nullable=False),  # a JSON list of strings
@@ -112,18 +110,12 @@ quiz_questions_table = Table(
 quiz_answers_table = Table(
     "quiz_answers",
     metadata,
-    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
-    Column(
-        "quiz_id",
-        Integer,
-        ForeignKey("quiz_quizzes.id", ondelete="CASCADE"),
-        nullable=False,
-        index=True,
-    ),
+    activity.answer_id(),
+    activity.belongs_to("quiz_quizzes", "quiz_id"),
     Column("position", Integer, nullable=False),
     Column("option", Integer, nullable=False),
-    Column("session_hash", String(64), nullable=False),
-    Column("submitted_at", DateTime, nullable=False),
+    activity.browser_digest(),
+    activity.minute("submitted_at"),
     UniqueConstraint("quiz_id", "position", "session_hash", name="one_answer_per_question"),
 )
 
@@ -131,10 +123,10 @@ quiz_answers_table = Table(
 quiz_players_table = Table(
     "quiz_players",
     metadata,
-    Column("quiz_id", Integer, ForeignKey("quiz_quizzes.id", ondelete="CASCADE"), primary_key=True),
+    activity.belongs_to("quiz_quizzes", "quiz_id", primary_key=True),
     Column("session_hash", String(64), primary_key=True),
     Column("nickname", String(MAX_NICKNAME_CHARS), nullable=False),
-    Column("named_at", DateTime, nullable=False),
+    activity.minute("named_at"),
 )
 
 

@@ -22,12 +22,10 @@ import re
 from dataclasses import dataclass, field
 
 from sqlalchemy import (
-    BigInteger,
     Boolean,
     Column,
     DateTime,
     Float,
-    ForeignKey,
     Integer,
     String,
     Table,
@@ -67,32 +65,20 @@ surveys_table = Table(
 responses_table = Table(
     "survey_responses",
     metadata,
-    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
-    Column(
-        "survey_id",
-        Integer,
-        ForeignKey("survey_surveys.id", ondelete="CASCADE"),
-        nullable=False,
-        index=True,
-    ),
+    activity.answer_id(),
+    activity.belongs_to("survey_surveys", "survey_id"),
     Column("reported_yes", Boolean, nullable=False),
-    Column("session_hash", String(64), nullable=False),
-    Column("submitted_at", DateTime, nullable=False),
+    activity.browser_digest(),
+    activity.minute("submitted_at"),
     UniqueConstraint("survey_id", "session_hash", name="one_response_per_session"),
 )
 
 joins_table = Table(
     "survey_joins",
     metadata,
-    Column(
-        "survey_id",
-        Integer,
-        ForeignKey("survey_surveys.id", ondelete="CASCADE"),
-        nullable=False,
-        index=True,
-    ),
-    Column("session_hash", String(64), nullable=False),
-    Column("joined_at", DateTime, nullable=False),
+    activity.belongs_to("survey_surveys", "survey_id"),
+    activity.browser_digest(),
+    activity.minute("joined_at"),
     UniqueConstraint("survey_id", "session_hash", name="one_join_per_session"),
 )
 

@@ -22,6 +22,7 @@ Database URL, first match wins:
 
 from __future__ import annotations
 
+import functools
 import io
 import ipaddress
 import os
@@ -483,17 +484,29 @@ class ActivityStore(Protocol):
 
 @dataclass(frozen=True)
 class Activity:
-    """One kind of class activity, as the machine needs to know it: its name in messages
-    ("survey", "quiz"), the page's title and URL path, what a lecturer's browser remembers
-    of it, what a lecturer page without a valid key says, and the prefix of its session
-    state's keys."""
+    """One kind of class activity, as the machine needs to know it: its name ("survey",
+    "quiz": in messages, and the prefix of its session state, cookie and keys), the page's
+    title and URL path, what a lecturer page without a valid key says, what the private
+    lecturer link lets its holder do, and the button that starts a new one."""
 
     name: str
     title: str
     url_path: str
-    memory: LecturerMemory
     no_key_message: str
-    prefix: str
+    power: str
+    new_label: str
+    new_help: str
+
+    @property
+    def prefix(self) -> str:
+        return self.name
+
+    @functools.cached_property
+    def memory(self) -> LecturerMemory:
+        """What a lecturer's session and browser remember of this activity."""
+        name = self.name
+        keys, managing, forgot = f"{name}_admin_keys", f"{name}_managing", f"{name}_forgot_managed"
+        return LecturerMemory(keys, managing, forgot, cookie=f"{name}_manage")
 
     @property
     def scroll_top(self) -> SessionValue[str]:
@@ -646,10 +659,11 @@ def join_block(code: str, link: str) -> None:
 
 
 def lecturer_links(
-    activity: Activity, *, code: str, admin_key: str, default_base: str, note: str, power: str
+    activity: Activity, *, code: str, admin_key: str, default_base: str, note: str
 ) -> None:
     """Below the projector: the address students use (folded away unless it could not be
-    guessed) and the private lecturer link, which says what its holder can do (`power`)."""
+    guessed), the private lecturer link, which says what its holder can do, and the button
+    that starts a new activity (this browser stops returning to this one)."""
     with st.expander("Address of this app for students", expanded=bool(note)):
         st.text_input(
             "Address of this app for students",
@@ -662,7 +676,15 @@ def lecturer_links(
         if note:
             st.caption(note)
     with st.expander("Private lecturer link — do not project"):
-        st.markdown(power)
+        st.markdown(activity.power)
         base = st.session_state.get(activity.base_url_key, default_base)
         link = lecturer_url(base, activity.url_path, code, admin_key)
         st.code(link, language=None, wrap_lines=True)
+    st.button(
+        activity.new_label,
+        key=f"{activity.prefix}_new",
+        on_click=start_new,
+        args=(activity,),
+        icon=":material/add_circle:",
+        help=activity.new_help,
+    )

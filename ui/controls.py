@@ -28,25 +28,9 @@ DEFAULT_SEED = 2026
 # Log-spaced, rounded ε values from 0.01 to 10: a select_slider over them behaves like a
 # log-scale slider (equal steps multiply ε by roughly the same factor).
 EPSILON_GRID: tuple[float, ...] = (
-    0.01,
-    0.02,
-    0.03,
-    0.05,
-    0.07,
-    0.1,
-    0.15,
-    0.2,
-    0.3,
-    0.5,
-    0.7,
-    1.0,
-    1.5,
-    2.0,
-    3.0,
-    4.0,
-    5.0,
-    7.0,
-    10.0,
+    *(0.01, 0.02, 0.03, 0.05, 0.07),
+    *(0.1, 0.15, 0.2, 0.3, 0.5, 0.7),
+    *(1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 7.0, 10.0),
 )
 
 MORE_PRIVATE_LEFT = "← more private · less private →"

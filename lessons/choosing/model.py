@@ -25,28 +25,10 @@ from ui.datasets import census
 # lottery) to about 0.1 (the top category almost surely): the grid starts lower than the
 # app's usual one.
 EPSILONS: tuple[float, ...] = (
-    0.001,
-    0.002,
-    0.003,
-    0.005,
-    0.007,
-    0.01,
-    0.02,
-    0.03,
-    0.05,
-    0.07,
-    0.1,
-    0.15,
-    0.2,
-    0.3,
-    0.5,
-    0.7,
-    1.0,
-    1.5,
-    2.0,
-    3.0,
-    5.0,
-    10.0,
+    *(0.001, 0.002, 0.003, 0.005, 0.007),
+    *(0.01, 0.02, 0.03, 0.05, 0.07),
+    *(0.1, 0.15, 0.2, 0.3, 0.5, 0.7),
+    *(1.0, 1.5, 2.0, 3.0, 5.0, 10.0),
 )
 DEFAULT_EPSILON = 0.01
 CURVE_EPSILONS = np.geomspace(0.001, 10.0, 25)

@@ -21,8 +21,6 @@ from ui import activity, datasets, text
 
 URL_PATH = "class-quiz"
 LETTERS = "ABCDEF"
-ADMIN_KEYS_KEY = "quiz_admin_keys"  # code → admin key, this session
-MANAGE_COOKIE = "quiz_manage"  # "CODE.ADMINKEY" of the quiz this browser last managed
 CUSTOM_KEY = "quiz_custom_questions"  # the lecturer's own questions, before creating
 TAPS_PER_MINUTE = 30
 NICKNAMES_PER_10_MINUTES = 10  # a browser may change its nickname this often
@@ -83,20 +81,21 @@ def parse_options(raw: str) -> tuple[str, ...]:
 
 
 # --- the lecturer, the phones, and what a session keeps ------------------------------------------
-MANAGING_KEY = "quiz_managing"  # the code of the quiz this session last ran
-FORGOT_KEY = "quiz_forgot_managed"  # "New quiz" pressed in this session
-LECTURER = activity.LecturerMemory(ADMIN_KEYS_KEY, MANAGING_KEY, FORGOT_KEY, MANAGE_COOKIE)
 ACTIVITY = activity.Activity(
-    name="quiz",
-    title="Class quiz",
-    url_path=URL_PATH,
-    memory=LECTURER,
-    no_key_message=(
-        "To run a quiz, open your private lecturer link in this browser. Students join "
-        "with the link or the code on the projector."
-    ),
-    prefix="quiz",
+    "quiz",
+    "Class quiz",
+    URL_PATH,
+    no_key_message="To run a quiz, open your private lecturer link in this browser. Students "
+    "join with the link or the code on the projector.",
+    power="Anyone with this link can run this quiz. Keep it to yourself.",
+    new_label="New quiz",
+    new_help="This browser comes back to this quiz until you start a new one; your private "
+    "link still opens it.",
 )
+# What this browser remembers of the quiz it runs: the admin keys this session holds
+# (ADMIN_KEYS_KEY), and "CODE.ADMINKEY" of the last one in a cookie (MANAGE_COOKIE).
+LECTURER = ACTIVITY.memory
+ADMIN_KEYS_KEY, MANAGE_COOKIE = LECTURER.keys, LECTURER.cookie
 TAP_LIMIT = "quiz-tap/token"
 NICKNAME_LIMIT = "quiz-nickname/token"
 

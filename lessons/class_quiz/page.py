@@ -478,6 +478,14 @@ def _reveal(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
         model.LECTURER_FAULT.set(error.reason)
 
 
+def _button(where, label: str, on_click, args: tuple, *, key: str = "", **kwargs) -> None:
+    """A Start, Back, Reveal or Next button on the projector (`args[0]` the quiz store: off
+    while nothing can be saved); its key is "quiz_" and its label unless given."""
+    key = key or f"quiz_{label.lower()}"
+    disabled = args[0].read_only
+    where.button(label, key=key, on_click=on_click, args=args, disabled=disabled, **kwargs)
+
+
 def _projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
     fault = model.LECTURER_FAULT.pop()
     if fault is not None:
@@ -496,25 +504,12 @@ def _projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
         status.markdown(
             f"**{n} {'question' if n == 1 else 'questions'}.** Students join now, then press Start."
         )
-        buttons[0].button(
-            "Start",
-            key="quiz_start",
-            type="primary",
-            shortcut="Right",
-            on_click=_move,
-            args=(quizzes, quiz.id, admin_key, 0),
-            disabled=quizzes.read_only,
-        )
+        start = (quizzes, quiz.id, admin_key, 0)
+        _button(buttons[0], "Start", _move, start, type="primary", shortcut="Right")
         return
     if quiz.finished:
         status.markdown("**The quiz is over.** Share correct per question:")
-        buttons[0].button(
-            "Back",
-            key="quiz_back",
-            on_click=_move,
-            args=(quizzes, quiz.id, admin_key, len(quiz.questions) - 1),
-            disabled=quizzes.read_only,
-        )
+        _button(buttons[0], "Back", _move, (quizzes, quiz.id, admin_key, len(quiz.questions) - 1))
         tables.show(model.summary(quiz, counts), key="quiz-summary")
         scores_table(quizzes, quiz)
         return
@@ -527,24 +522,17 @@ def _projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
         f"**{result.n:,} {'answer' if result.n == 1 else 'answers'}**{timing}"
     )
     if not quiz.revealed:
-        buttons[0].button(
+        _button(
+            buttons[0],
             "Reveal",
-            key="quiz_reveal",
+            _reveal,
+            (quizzes, quiz.id, admin_key),
             type="primary",
             shortcut="V",
-            on_click=_reveal,
-            args=(quizzes, quiz.id, admin_key),
-            disabled=quizzes.read_only,
         )
     last = quiz.position + 1 == len(quiz.questions)
-    buttons[1].button(
-        "Summary" if last else "Next",
-        key="quiz_next",
-        shortcut="Right",
-        on_click=_move,
-        args=(quizzes, quiz.id, admin_key, quiz.position + 1),
-        disabled=quizzes.read_only,
-    )
+    label, forward = "Summary" if last else "Next", (quizzes, quiz.id, admin_key, quiz.position + 1)
+    _button(buttons[1], label, _move, forward, key="quiz_next", shortcut="Right")
     st.markdown(f"### {text.plain(question.prompt)}")
     if not quiz.revealed:
         st.markdown(option_lines(question))
@@ -625,16 +613,6 @@ def lecturer_view(quizzes: survey.QuizStore, raw_code: str) -> None:
         admin_key=admin_key,
         default_base=default_base,
         note=note,
-        power="Anyone with this link can run this quiz. Keep it to yourself.",
-    )
-    st.button(
-        "New quiz",
-        key="quiz_new",
-        on_click=activity.start_new,
-        args=(ACTIVITY,),
-        icon=":material/add_circle:",
-        help="This browser comes back to this quiz until you start a new one; your "
-        "private link still opens it.",
     )
 
 

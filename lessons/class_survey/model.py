@@ -12,29 +12,29 @@ import survey
 from ui import activity, text
 
 URL_PATH = "class-survey"
-ADMIN_KEYS_KEY = "survey_admin_keys"
-MANAGING_KEY = "survey_managing"  # the code of the survey this session last managed
-MANAGE_COOKIE = "survey_manage"  # "CODE.ADMINKEY" of the survey this browser last managed
-FORGOT_KEY = "survey_forgot_managed"  # "Start a new survey" pressed in this session
 MAX_CHART_POINTS = 300
 CHART_HEIGHT = 300  # the plot area, in pixels
 PRESENTER_CHART_HEIGHT = 240  # with projector fonts: the chart and the QR fit 1280×720
 SUBMITS_PER_MINUTE = 10
 TAP_LIMIT = "tap/token"
 
-LECTURER = activity.LecturerMemory(ADMIN_KEYS_KEY, MANAGING_KEY, FORGOT_KEY, MANAGE_COOKIE)
 ACTIVITY = activity.Activity(
-    name="survey",
-    title="Class survey",
-    url_path=URL_PATH,
-    memory=LECTURER,
-    no_key_message=(
-        "To see the results and manage a survey, open your private lecturer link (it carries "
-        "the admin key) in this browser. Without it, this page shows nothing. Students join "
-        "with the link or the code on the projector."
-    ),
-    prefix="survey",
+    "survey",
+    "Class survey",
+    URL_PATH,
+    no_key_message="To see the results and manage a survey, open your private lecturer link "
+    "(it carries the admin key) in this browser. Without it, this page shows nothing. "
+    "Students join with the link or the code on the projector.",
+    power="Anyone with this link can close, reopen or reset the survey. Open it on another "
+    "device to manage the survey from there; keep it to yourself.",
+    new_label="Start a new survey",
+    new_help="This browser comes back to this survey until you start a new one. The survey "
+    "itself stays as it is; your private link still opens it.",
 )
+# What this browser remembers of the survey it runs: the admin keys this session holds
+# (ADMIN_KEYS_KEY), and "CODE.ADMINKEY" of the last one in a cookie (MANAGE_COOKIE).
+LECTURER = ACTIVITY.memory
+ADMIN_KEYS_KEY, MANAGE_COOKIE = LECTURER.keys, LECTURER.cookie
 
 
 def outcome(survey_id: int) -> activity.SessionValue[str]:

@@ -430,17 +430,6 @@ def lecturer_view(store: survey.SurveyStore, raw_code: str) -> None:
         admin_key=admin_key,
         default_base=default_base,
         note=note,
-        power="Anyone with this link can close, reopen or reset the survey. Open it on "
-        "another device to manage the survey from there; keep it to yourself.",
-    )
-    st.button(
-        "Start a new survey",
-        key="survey_new",
-        on_click=activity.start_new,
-        args=(ACTIVITY,),
-        icon=":material/add_circle:",
-        help="This browser comes back to this survey until you start a new one. The "
-        "survey itself stays as it is; your private link still opens it.",
     )
 
 

@@ -20,20 +20,15 @@ import numpy as np
 import pandas as pd
 
 import dp
+from data.census import CATEGORY_COLUMNS
 from data.upload import MAX_CATEGORIES, Condition
 from lessons.dpsgd import tables
 from lessons.private_ml import model as private_ml
 from ui import datasets, text, work
 
-CATEGORICAL = (
-    "Sex",
-    "Race",
-    "MaritalStatus",
-    "Relationship",
-    "Education",
-    "Occupation",
-    "Workclass",
-)
+# The model's categorical features: every categorical column of the census but the one it
+# predicts (Income) and the country (42 values, most of them a handful of people).
+CATEGORICAL = tuple(c for c in CATEGORY_COLUMNS if c not in ("Income", "NativeCountry"))
 # The numeric columns and their public ranges: what the census can hold, from its public
 # documentation, never from the data (as the clamping lesson's windows: ages and a week's
 # hours 0–100, education coded 1–16, gains recorded up to $99,999, losses up to $4,356).

@@ -14,20 +14,11 @@ import numpy as np
 import pandas as pd
 
 import dp
+from data.census import CATEGORY_COLUMNS
 from ui import datasets, text
 
 # --- the attributes ---------------------------------------------------------------------------
-CATEGORICAL = (
-    "Sex",
-    "Race",
-    "MaritalStatus",
-    "Relationship",
-    "Education",
-    "Occupation",
-    "Workclass",
-    "NativeCountry",
-    "Income",
-)
+CATEGORICAL = CATEGORY_COLUMNS  # every categorical column of the census
 AGE_EDGES = tuple(range(15, 95, 5))  # 15–19, …, 85–89, 90
 HOURS_EDGES = (0, 20, 30, 35, 40, 41, 50, 60, 100)  # bands of hours per week
 STUDY_SIZES: tuple[int, ...] = (20, 50, 100, 200, 500)
