@@ -54,6 +54,16 @@ def minute(name: str) -> Column:
     return Column(name, DateTime, nullable=False)
 
 
+def secret_columns() -> tuple[Column, ...]:
+    """An activity's row: the SHA-256 of its admin key (never the key), the salt of its
+    browsers' digests, its creation minute (filled by `new_row_secrets`)."""
+    return (
+        Column("admin_key_sha256", String(64), nullable=False),
+        Column("session_salt", String(64), nullable=False),
+        minute("created_at"),
+    )
+
+
 def new_row_secrets(admin_key: str) -> dict:
     """The columns every activity's row keeps about its lecturer and its students: the
     SHA-256 of the admin key (never the key), a fresh salt, the creation minute."""

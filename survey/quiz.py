@@ -91,9 +91,7 @@ quizzes_table = Table(
     Column("revealed", Boolean, nullable=False),
     Column("deadline", Float, nullable=True),
     Column("countdown_s", Integer, nullable=False),  # per question; 0: none
-    Column("admin_key_sha256", String(64), nullable=False),
-    Column("session_salt", String(64), nullable=False),
-    Column("created_at", DateTime, nullable=False),
+    *activity.secret_columns(),
 )
 
 quiz_questions_table = Table(

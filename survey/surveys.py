@@ -57,9 +57,7 @@ surveys_table = Table(
     Column("p", Float, nullable=False),
     Column("q", Float, nullable=False),
     Column("is_open", Boolean, nullable=False),
-    Column("admin_key_sha256", String(64), nullable=False),
-    Column("session_salt", String(64), nullable=False),
-    Column("created_at", DateTime, nullable=False),
+    *activity.secret_columns(),
 )
 
 responses_table = Table(

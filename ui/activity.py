@@ -30,7 +30,7 @@ import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 from urllib.parse import urlencode, urlsplit
 
 import segno
@@ -106,6 +106,16 @@ def quiz_store(url: str) -> survey.QuizStore:
     """One quiz store per database URL and process, on the class store (its pool), so that
     what never changes in a quiz (questions, salt) is read once per process."""
     return survey.QuizStore(class_store(url))
+
+
+def open_surveys() -> survey.SurveyStore:
+    """The class store on the database `database_url()` names (for `route`)."""
+    return class_store(database_url())
+
+
+def open_quizzes() -> survey.QuizStore:
+    """The quiz store on the database `database_url()` names (for `route`)."""
+    return quiz_store(database_url())
 
 
 # --- rate limits -----------------------------------------------------------------------------
@@ -641,11 +651,19 @@ def lecturer_gate(
     return found, admin_key
 
 
-def student_base_url(activity: Activity) -> tuple[str, str, str]:
-    """(the base of the links students open, the guessed default, a note for the lecturer):
-    the lecturer may correct the guess under "Address of this app for students"."""
+class StudentAddress(NamedTuple):
+    """The base of the links students open (`base`), as guessed (`default`, with a `note`
+    for the lecturer when the guess is doubtful) and as the lecturer may have corrected it
+    under "Address of this app for students"."""
+
+    base: str
+    default: str
+    note: str
+
+
+def student_address(activity: Activity) -> StudentAddress:
     default, note = base_url_guess(st.context.url, st.get_option("server.address"))
-    return st.session_state.get(activity.base_url_key, default), default, note
+    return StudentAddress(st.session_state.get(activity.base_url_key, default), default, note)
 
 
 def join_block(code: str, link: str) -> None:
@@ -658,12 +676,11 @@ def join_block(code: str, link: str) -> None:
     st.markdown(f'<p class="pp-join-link">{text.breakable_url(link)}</p>', unsafe_allow_html=True)
 
 
-def lecturer_links(
-    activity: Activity, *, code: str, admin_key: str, default_base: str, note: str
-) -> None:
+def lecturer_links(activity: Activity, code: str, admin_key: str, address: StudentAddress) -> None:
     """Below the projector: the address students use (folded away unless it could not be
     guessed), the private lecturer link, which says what its holder can do, and the button
     that starts a new activity (this browser stops returning to this one)."""
+    default_base, note = address.default, address.note
     with st.expander("Address of this app for students", expanded=bool(note)):
         st.text_input(
             "Address of this app for students",

@@ -595,10 +595,10 @@ def lecturer_view(quizzes: survey.QuizStore, raw_code: str) -> None:
     st.markdown(f"#### {text.plain(found.title)}")
     if quizzes.read_only:
         show_fault(survey.database.READ_ONLY, student=False)
-    base, default_base, note = activity.student_base_url(ACTIVITY)
+    address = activity.student_address(ACTIVITY)
     join_column, main_column = st.columns([1, 3], gap="medium")
     with join_column:
-        activity.join_block(found.code, model.join_url(base, found.code))
+        activity.join_block(found.code, model.join_url(address.base, found.code))
     with main_column:
         projector(quizzes, found.id, admin_key)
     mode = (
@@ -607,21 +607,11 @@ def lecturer_view(quizzes: survey.QuizStore, raw_code: str) -> None:
         else "Answers as given (private mode is off)."
     )
     st.caption(f"{mode} Keys: → next, V reveal.")
-    activity.lecturer_links(
-        ACTIVITY,
-        code=found.code,
-        admin_key=admin_key,
-        default_base=default_base,
-        note=note,
-    )
-
-
-def open_store() -> survey.QuizStore:
-    return activity.quiz_store(activity.database_url())
+    activity.lecturer_links(ACTIVITY, found.code, admin_key, address)
 
 
 activity.route(
-    ACTIVITY, open_store, create=create_view, projector=lecturer_view, phone=student_view
+    ACTIVITY, activity.open_quizzes, create=create_view, projector=lecturer_view, phone=student_view
 )
 
 survey_page = by_folder("class_survey")

@@ -415,28 +415,18 @@ def lecturer_view(store: survey.SurveyStore, raw_code: str) -> None:
     # The projector: the question, then join (code, QR, link), the numbers and the chart in
     # one row that fits a 1280×720 projector; the lecturer's controls come below it.
     st.markdown(f"### {text.plain(found.question)}")
-    base, default_base, note = activity.student_base_url(ACTIVITY)
+    address = activity.student_address(ACTIVITY)
     join_column, results_column = st.columns([1, 3], gap="medium")
     with join_column:
-        activity.join_block(found.code, model.join_url(base, found.code))
+        activity.join_block(found.code, model.join_url(address.base, found.code))
     with results_column:
         live_results(store, found.id, admin_key)
     st.caption(f"Protocol: {found.protocol.summary}.")
     with st.expander("How the estimate is computed"):
         show_math(found.protocol.p, found.protocol.q)
-    activity.lecturer_links(
-        ACTIVITY,
-        code=found.code,
-        admin_key=admin_key,
-        default_base=default_base,
-        note=note,
-    )
-
-
-def open_store() -> survey.SurveyStore:
-    return activity.class_store(activity.database_url())
+    activity.lecturer_links(ACTIVITY, found.code, admin_key, address)
 
 
 activity.route(
-    ACTIVITY, open_store, create=create_view, projector=lecturer_view, phone=student_view
+    ACTIVITY, activity.open_surveys, create=create_view, projector=lecturer_view, phone=student_view
 )
