@@ -1,6 +1,7 @@
 """Lesson: binary randomized response with any keep-probabilities p and q, and the ε they buy."""
 
 import math
+from dataclasses import dataclass
 
 import streamlit as st
 
@@ -35,11 +36,20 @@ def _show(x: float) -> str:
     return r"\infty" if math.isinf(x) else text.number(x)
 
 
-@st.fragment
-def mechanism_and_estimates(survey) -> None:
-    """p and q (or ε) beside "which answer is better protected", and everything they drive:
-    the matrix, ε, the estimate and the error curve (a fragment: moving them reruns only
-    this part; the question picker above and the quiz below stay)."""
+@dataclass(frozen=True)
+class Mechanism:
+    """What the controls set: p, q, how they were set, and what follows from them."""
+
+    p: float
+    q: float
+    mode: str
+    epsilon: float
+    ln_yes: float
+    ln_no: float
+
+
+def choose_mechanism() -> Mechanism:
+    """p and q (or ε) beside "which answer is better protected"."""
     controls_column, chart_column = st.columns([2, 3], gap="medium")
     with controls_column:
         mode = controls.radio(
@@ -70,7 +80,6 @@ def mechanism_and_estimates(survey) -> None:
 
         epsilon = dp.rr_epsilon(p, q)
         ln_yes, ln_no = dp.rr_likelihood_ratios(p, q)
-        odds_yes, odds_no = dp.rr_likelihood_ratios(p, q, log=False)
         metric_columns = st.columns(2)  # two per row: the labels are not cut beside a chart
         metric_columns[0].metric("p (keep a true yes)", f"{text.number(p)}")
         metric_columns[1].metric("q (keep a true no)", f"{text.number(q)}")
@@ -83,6 +92,13 @@ def mechanism_and_estimates(survey) -> None:
             **model.ratio_data(p, q, epsilon),
         )
 
+    return Mechanism(p, q, mode, epsilon, ln_yes, ln_no)
+
+
+def typical_error(survey, m: Mechanism) -> float | None:
+    """The SD of the estimated count (None when p + q = 1: no estimate), and the warnings
+    a mechanism deserves."""
+    p, q, epsilon = m.p, m.q, m.epsilon
     sd_people = None
     if survey is not None:
         n_people, true_sales = survey.n, survey.true_yes
@@ -109,7 +125,13 @@ def mechanism_and_estimates(survey) -> None:
             "for 1 − p, 1 − q, and the estimator still works: its denominator is negative."
         )
 
-    # --- matrix and ε --------------------------------------------------------------------------
+    return sd_people
+
+
+def the_mechanism_and_its_epsilon(m: Mechanism) -> None:
+    """Section 1: the 2 × 2 matrix, ε from its likelihood ratios, which report reveals more."""
+    p, q, epsilon, ln_yes, ln_no = m.p, m.q, m.epsilon, m.ln_yes, m.ln_no
+    odds_yes, odds_no = dp.rr_likelihood_ratios(p, q, log=False)
     st.header("1. The mechanism and its ε")
     st.markdown("Each row is a true answer, each column a report; every row sums to 1.")
     notebook.latex(
@@ -149,103 +171,118 @@ def mechanism_and_estimates(survey) -> None:
     else:
         st.markdown("With p = q both reports reveal exactly the same: the protection is symmetric.")
 
-    # --- estimator -----------------------------------------------------------------------------
-    if survey is not None:
-        st.header("2. Estimating the true count")
-        st.markdown(f"The question: *{text.plain(survey.question)}*")
-        if sd_people is None:
-            st.info("No estimate is possible while p + q = 1.")
-        else:
-            yes_count = int(
-                rr.repeated_yes_counts(
-                    true_sales, n_people, p, q, 1, controls.seed() + model.SEED_ONE_SURVEY
-                )[0]
-            )
-            share_estimate = dp.estimate_proportion_from_counts(yes_count, n_people, p, q)
-            st.markdown(
-                f"One survey of all {n_people:,} people gave {yes_count:,} *yes* answers, a "
-                f"share Ŷ = {text.number(yes_count / n_people)}. The expected share is r p + (1 − "
-                "r)(1 − q), "
-                "so"
-            )
-            notebook.latex(
-                r"\begin{aligned}\hat r &= \frac{\hat Y + q - 1}{p + q - 1} \\"
-                rf" &= \frac{{{text.number(yes_count / n_people)} + {text.number(q)} - "
-                rf"1}}{{{text.number(p)} + {text.number(q)} - 1}}"
-                rf" \\ &= {text.number(share_estimate)} \\"
-                rf"{rr.latex_number(n_people)}\,\hat r &\approx "
-                rf"{rr.latex_number(n_people * share_estimate)}\end{{aligned}}"
-            )
-            estimate_columns = st.columns(3)
-            error = rr.relative_error_percent(n_people * share_estimate, true_sales)
-            estimate_columns[0].metric(
-                "This survey's estimate",
-                f"{n_people * share_estimate:,.0f}",
-                f"{error:+,.1f}% off",
-                delta_color="off",
-            )
-            estimate_columns[1].metric("Typical error (SD)", f"± {sd_people:,.0f}")
-            estimate_columns[2].metric(f"Truth ({survey.who})", f"{true_sales:,}")
 
-            repeat_seed = controls.seed() + model.SEED_REPEATED_SURVEYS
-            repeated_args = (true_sales, n_people, p, q, rr.REPEATS, repeat_seed)
-            repeated = rr.repeated_surveys(*repeated_args)
-            estimates = rr.repeated_count_estimates(*repeated_args)
-            description = ui_charts.describe_histogram(estimates, true_sales, what="estimates") + (
-                f" Dotted lines at the truth ± 2 SD = ± {2 * sd_people:,.0f}."
-            )
-            ui_charts.band_histogram(
-                (0, 2 * true_sales), survey.x_title, 0.6, ui_charts.NOISY_COLOUR, with_band=True
-            ).show(
-                title=charts.sampling_title(n_people),
-                alt=description,
-                **ui_charts.band_histogram_data(
-                    estimates,
-                    truth=true_sales,
-                    sd=sd_people,
-                    domain=(0, 2 * true_sales),
-                    bins=73,
-                ),
-            )
-            st.caption(
-                description + " Estimates beyond the axis are piled into the edge bars; the axis "
-                "stays put so you see the spread change."
-            )
-            snippets.REPEATED_SURVEYS.show(
-                true_yes=true_sales,
-                n=n_people,
-                p=p,
-                q=q,
-                surveys=rr.REPEATS,
-                seed=repeat_seed,
-            )
-            downloads.download_csv(
-                repeated, filename="binary_rr-surveys.csv", key="binary_rr_dl_surveys"
-            )
-
-        st.subheader("Error versus ε")
-        st.markdown(
-            "For p = q the spread follows from ε alone. Smaller ε, more privacy, a wider spread: "
-            "as ε → 0 the error explodes like 1/ε."
+def estimating_the_true_count(survey, m: Mechanism, sd_people: float | None) -> None:
+    """Section 2: one survey's estimate, the spread of many, and the error against ε."""
+    p, q, epsilon, mode = m.p, m.q, m.epsilon, m.mode
+    n_people, true_sales = survey.n, survey.true_yes
+    st.header("2. Estimating the true count")
+    st.markdown(f"The question: *{text.plain(survey.question)}*")
+    if sd_people is None:
+        st.info("No estimate is possible while p + q = 1.")
+    else:
+        yes_count = int(
+            rr.repeated_yes_counts(
+                true_sales, n_people, p, q, 1, controls.seed() + model.SEED_ONE_SURVEY
+            )[0]
         )
-        curve = model.error_versus_epsilon(true_sales, n_people)
-        marked = sd_people is not None and not math.isinf(epsilon) and epsilon > 0
-        charts.error_epsilon().show(
-            title=charts.error_epsilon_title(survey.question, n_people),
-            alt=f"Log-log line: the SD of the count falls from {curve['sd'].iloc[0]:,.0f} at "
-            f"ε = 0.01 to {text.number(curve['sd'].iloc[-1])} at ε = 10."
-            + (f" Yours: ε = {text.number(epsilon)}, SD = {sd_people:,.0f}." if marked else ""),
-            **model.error_epsilon_data(
-                curve,
-                epsilon if marked else None,
-                sd_people if marked else None,
-                "your p, q" if mode == "Set p and q" else "your ε",
+        share_estimate = dp.estimate_proportion_from_counts(yes_count, n_people, p, q)
+        st.markdown(
+            f"One survey of all {n_people:,} people gave {yes_count:,} *yes* answers, a "
+            f"share Ŷ = {text.number(yes_count / n_people)}. The expected share is r p + (1 − "
+            "r)(1 − q), "
+            "so"
+        )
+        notebook.latex(
+            r"\begin{aligned}\hat r &= \frac{\hat Y + q - 1}{p + q - 1} \\"
+            rf" &= \frac{{{text.number(yes_count / n_people)} + {text.number(q)} - "
+            rf"1}}{{{text.number(p)} + {text.number(q)} - 1}}"
+            rf" \\ &= {text.number(share_estimate)} \\"
+            rf"{rr.latex_number(n_people)}\,\hat r &\approx "
+            rf"{rr.latex_number(n_people * share_estimate)}\end{{aligned}}"
+        )
+        estimate_columns = st.columns(3)
+        error = rr.relative_error_percent(n_people * share_estimate, true_sales)
+        estimate_columns[0].metric(
+            "This survey's estimate",
+            f"{n_people * share_estimate:,.0f}",
+            f"{error:+,.1f}% off",
+            delta_color="off",
+        )
+        estimate_columns[1].metric("Typical error (SD)", f"± {sd_people:,.0f}")
+        estimate_columns[2].metric(f"Truth ({survey.who})", f"{true_sales:,}")
+
+        repeat_seed = controls.seed() + model.SEED_REPEATED_SURVEYS
+        repeated_args = (true_sales, n_people, p, q, rr.REPEATS, repeat_seed)
+        repeated = rr.repeated_surveys(*repeated_args)
+        estimates = rr.repeated_count_estimates(*repeated_args)
+        description = ui_charts.describe_histogram(estimates, true_sales, what="estimates") + (
+            f" Dotted lines at the truth ± 2 SD = ± {2 * sd_people:,.0f}."
+        )
+        ui_charts.band_histogram(
+            (0, 2 * true_sales), survey.x_title, 0.6, ui_charts.NOISY_COLOUR, with_band=True
+        ).show(
+            title=charts.sampling_title(n_people),
+            alt=description,
+            **ui_charts.band_histogram_data(
+                estimates,
+                truth=true_sales,
+                sd=sd_people,
+                domain=(0, 2 * true_sales),
+                bins=73,
             ),
         )
         st.caption(
-            "The line is p = q = $e^ε/(1 + e^ε)$. With p ≠ q your point can sit above the line: "
-            "for the same ε a symmetric choice is usually more accurate."
+            description + " Estimates beyond the axis are piled into the edge bars; the axis "
+            "stays put so you see the spread change."
         )
+        snippets.REPEATED_SURVEYS.show(
+            true_yes=true_sales,
+            n=n_people,
+            p=p,
+            q=q,
+            surveys=rr.REPEATS,
+            seed=repeat_seed,
+        )
+        downloads.download_csv(
+            repeated, filename="binary_rr-surveys.csv", key="binary_rr_dl_surveys"
+        )
+
+    st.subheader("Error versus ε")
+    st.markdown(
+        "For p = q the spread follows from ε alone. Smaller ε, more privacy, a wider spread: "
+        "as ε → 0 the error explodes like 1/ε."
+    )
+    curve = model.error_versus_epsilon(true_sales, n_people)
+    marked = sd_people is not None and not math.isinf(epsilon) and epsilon > 0
+    charts.error_epsilon().show(
+        title=charts.error_epsilon_title(survey.question, n_people),
+        alt=f"Log-log line: the SD of the count falls from {curve['sd'].iloc[0]:,.0f} at "
+        f"ε = 0.01 to {text.number(curve['sd'].iloc[-1])} at ε = 10."
+        + (f" Yours: ε = {text.number(epsilon)}, SD = {sd_people:,.0f}." if marked else ""),
+        **model.error_epsilon_data(
+            curve,
+            epsilon if marked else None,
+            sd_people if marked else None,
+            "your p, q" if mode == "Set p and q" else "your ε",
+        ),
+    )
+    st.caption(
+        "The line is p = q = $e^ε/(1 + e^ε)$. With p ≠ q your point can sit above the line: "
+        "for the same ε a symmetric choice is usually more accurate."
+    )
+
+
+@st.fragment
+def mechanism_and_estimates(survey) -> None:
+    """Everything p and q (or ε) drive: the matrix, ε, the estimate and the error curve (a
+    fragment: moving them reruns only this part; the question picker above and the quiz
+    below stay)."""
+    mechanism = choose_mechanism()
+    sd_people = typical_error(survey, mechanism)
+    the_mechanism_and_its_epsilon(mechanism)
+    if survey is not None:
+        estimating_the_true_count(survey, mechanism, sd_people)
 
 
 mechanism_and_estimates(survey)
