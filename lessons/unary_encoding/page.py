@@ -1,6 +1,8 @@
 """Lesson: unary encoding — one respondent's bits, p and q (SUE, OUE), the estimated
 histogram with error bars (census or your own file), and when unary encoding beats k-ary RR."""
 
+from dataclasses import dataclass
+
 import streamlit as st
 
 import dp
@@ -63,73 +65,91 @@ st.markdown(
 )
 
 
-@st.fragment
-def perturb_and_aggregate() -> None:
-    """p and q (or ε) beside one respondent's journey, and everyone's estimates with them
-    (a fragment: moving them reruns only sections 2 and 3)."""
-    controls_column, chart_column = st.columns([2, 3], gap="medium")
-    with controls_column:
-        mode = controls.radio(
-            "Probabilities",
-            options=list(model.MODES),
-            format_func=model.MODES.get,
-            horizontal=True,
-            key="ue_mode",
-        )
-        if mode == "custom":
-            p = controls.share_slider(
-                "p: report a 1-bit as 1 (← more private toward q · more accurate →)",
-                key="ue_p",
-                value=0.75,
-                low=0.01,
-                high=0.99,
-            )
-            q = controls.share_slider(
-                "q: report a 0-bit as 1 (← more accurate · more private toward p →)",
-                key="ue_q",
-                value=0.25,
-                low=0.01,
-                high=0.99,
-            )
-            epsilon = dp.ue_epsilon(p, q)
-        else:
-            epsilon = controls.epsilon_slider(key="ue_eps")
-            p, q = dp.sue_probabilities(epsilon) if mode == "sue" else dp.oue_probabilities(epsilon)
-            notebook.latex(
-                r"\text{SUE: } p = \frac{e^{\varepsilon/2}}{e^{\varepsilon/2} + 1},\ q = 1 - p"
-            )
-            notebook.latex(r"\text{OUE: } p = \tfrac12,\ q = \frac{1}{e^{\varepsilon} + 1}")
-        informative = p != q
-        cols = st.columns(3)
-        cols[0].metric("p (1-bit → 1)", f"{text.number(p)}")
-        cols[1].metric("q (0-bit → 1)", f"{text.number(q)}")
-        cols[2].metric("Privacy loss ε", text.number(epsilon))
-    with chart_column:
-        rolls = st.session_state.setdefault("ue_rolls", 0)
-        if st.button("Roll the dice again", key="ue_reroll", icon=":material/casino:"):
-            rolls = st.session_state["ue_rolls"] = rolls + 1
-        reported = dp.ue_perturb(
-            dp.ue_encode([value], attr.k), p, q, rng=controls.seed() + model.SEED_JOURNEY + rolls
-        )[0]
-        charts.journey(attr).show(
-            **model.journey_frames(attr, value, p, q, reported),
-            title={
-                "text": f"One respondent's journey (roll {rolls + 1})",
-                "subtitle": "Each cell shows its value; darker = closer to 1",
-                "anchor": "start",
-            },
-            alt=(
-                f"Three rows of {attr.k} cells. Row 1: a single 1 at {category}. Row 2: the "
-                f"chance of reporting 1 — {text.number(p)} at {category}, {text.number(q)} "
-                "elsewhere. Row 3: this roll "
-                f"reported {int(reported.sum())} ones"
-                + (", including the true bit." if reported[value] else "; the true bit came out 0.")
-            ),
-        )
-        cols = st.columns(2)
-        cols[0].metric("Bits reported as 1", f"{int(reported.sum())} of {attr.k}")
-        cols[1].metric(f"True bit ({shown}) reported as", f"{int(reported[value])}")
+@dataclass(frozen=True)
+class Probabilities:
+    """What the controls set: p (a 1-bit reported 1), q (a 0-bit reported 1), ε, and how."""
 
+    p: float
+    q: float
+    epsilon: float
+    mode: str
+
+    @property
+    def informative(self) -> bool:
+        return self.p != self.q
+
+
+def choose_probabilities() -> Probabilities:
+    """The mode (SUE, OUE or custom) and its p, q or ε, with their metrics."""
+    mode = controls.radio(
+        "Probabilities",
+        options=list(model.MODES),
+        format_func=model.MODES.get,
+        horizontal=True,
+        key="ue_mode",
+    )
+    if mode == "custom":
+        p = controls.share_slider(
+            "p: report a 1-bit as 1 (← more private toward q · more accurate →)",
+            key="ue_p",
+            value=0.75,
+            low=0.01,
+            high=0.99,
+        )
+        q = controls.share_slider(
+            "q: report a 0-bit as 1 (← more accurate · more private toward p →)",
+            key="ue_q",
+            value=0.25,
+            low=0.01,
+            high=0.99,
+        )
+        epsilon = dp.ue_epsilon(p, q)
+    else:
+        epsilon = controls.epsilon_slider(key="ue_eps")
+        p, q = dp.sue_probabilities(epsilon) if mode == "sue" else dp.oue_probabilities(epsilon)
+        notebook.latex(
+            r"\text{SUE: } p = \frac{e^{\varepsilon/2}}{e^{\varepsilon/2} + 1},\ q = 1 - p"
+        )
+        notebook.latex(r"\text{OUE: } p = \tfrac12,\ q = \frac{1}{e^{\varepsilon} + 1}")
+    cols = st.columns(3)
+    cols[0].metric("p (1-bit → 1)", f"{text.number(p)}")
+    cols[1].metric("q (0-bit → 1)", f"{text.number(q)}")
+    cols[2].metric("Privacy loss ε", text.number(epsilon))
+    return Probabilities(p, q, epsilon, mode)
+
+
+def one_journey(pr: Probabilities) -> None:
+    """One respondent's bits: encoded, each one's chance of a 1, one roll (and a re-roll)."""
+    p, q = pr.p, pr.q
+    rolls = st.session_state.setdefault("ue_rolls", 0)
+    if st.button("Roll the dice again", key="ue_reroll", icon=":material/casino:"):
+        rolls = st.session_state["ue_rolls"] = rolls + 1
+    reported = dp.ue_perturb(
+        dp.ue_encode([value], attr.k), p, q, rng=controls.seed() + model.SEED_JOURNEY + rolls
+    )[0]
+    charts.journey(attr).show(
+        **model.journey_frames(attr, value, p, q, reported),
+        title={
+            "text": f"One respondent's journey (roll {rolls + 1})",
+            "subtitle": "Each cell shows its value; darker = closer to 1",
+            "anchor": "start",
+        },
+        alt=(
+            f"Three rows of {attr.k} cells. Row 1: a single 1 at {category}. Row 2: the "
+            f"chance of reporting 1 — {text.number(p)} at {category}, {text.number(q)} "
+            "elsewhere. Row 3: this roll "
+            f"reported {int(reported.sum())} ones"
+            + (", including the true bit." if reported[value] else "; the true bit came out 0.")
+        ),
+    )
+    cols = st.columns(2)
+    cols[0].metric("Bits reported as 1", f"{int(reported.sum())} of {attr.k}")
+    cols[1].metric(f"True bit ({shown}) reported as", f"{int(reported[value])}")
+
+
+def sue_against_oue(pr: Probabilities) -> None:
+    """Warnings for p = q and p < q; at a given ε, SUE's and OUE's noise side by side."""
+    p, q, epsilon, mode, informative = pr.p, pr.q, pr.epsilon, pr.mode, pr.informative
     if not informative:
         st.warning(
             f"p = q = {text.number(p)}: every bit is reported 1 with the same probability "
@@ -165,6 +185,10 @@ def perturb_and_aggregate() -> None:
             f"{above} of the {attr.k} values of {text.plain(attr.title)} are that common."
         )
 
+
+def aggregate_over_everyone(pr: Probabilities) -> None:
+    """Section 3: every person's bits, the unbiased estimates and their spread."""
+    p, q, informative = pr.p, pr.q, pr.informative
     st.header("3 · Aggregate over everyone")
     st.markdown(
         f"Now all {attr.n:,} people send their {attr.k} bits. Bit v is 1 in B_v reports: the "
@@ -236,6 +260,19 @@ def perturb_and_aggregate() -> None:
         )
     else:
         st.info("Choose p ≠ q to estimate the histogram.")
+
+
+@st.fragment
+def perturb_and_aggregate() -> None:
+    """p and q (or ε) beside one respondent's journey, and everyone's estimates with them
+    (a fragment: moving them reruns only sections 2 and 3)."""
+    controls_column, chart_column = st.columns([2, 3], gap="medium")
+    with controls_column:
+        probabilities = choose_probabilities()
+    with chart_column:
+        one_journey(probabilities)
+    sue_against_oue(probabilities)
+    aggregate_over_everyone(probabilities)
 
 
 perturb_and_aggregate()
