@@ -1,6 +1,7 @@
 """Lesson: coin-flip randomized response — two coins give every respondent deniability."""
 
 import math
+from dataclasses import dataclass
 
 import streamlit as st
 
@@ -313,57 +314,67 @@ notebook.latex(
 )
 
 
-@st.fragment
-def biased_coins(survey) -> None:
-    """The h and y sliders and everything they drive (a fragment: moving a slider reruns
-    only this section)."""
-    bias_controls, bias_chart = st.columns([2, 3], gap="medium")
-    with bias_controls:
-        honest = controls.share_slider(
-            "h: coin 1 says answer honestly (← more private · more accurate →)",
-            key="cf_honest",
-            value=0.5,
-            step=0.05,
-        )
-        random_yes = controls.share_slider(
-            "y: coin 2 says yes (most private at 0.5 · less private toward 0 or 1)",
-            key="cf_yes",
-            value=0.5,
-            step=0.05,
-        )
-        p, q = dp.coin_flip_probabilities(honest, random_yes)
-        epsilon = dp.rr_epsilon(p, q)
-        coin_metrics = st.columns(2)  # two per row: the labels are not cut beside a chart
-        coin_metrics[0].metric("p (keep a true yes)", f"{text.number(p)}")
-        coin_metrics[1].metric("q (keep a true no)", f"{text.number(q)}")
-        st.metric("Privacy loss ε", text.number(epsilon))
-    # The same REPEATS surveys with these coins feed the chart here and both bug histograms.
-    coin_estimates = None
-    if survey is not None:
-        surveys = (survey.true_yes, survey.n, p, q, model.REPEATS)
-        coin_seed = controls.seed() + model.SEED_BIASED_COINS
-        if honest != 0:  # p + q − 1 = h: with h = 0 nothing can be debiased
-            coin_estimates = model.repeated_count_estimates(*surveys, coin_seed)
-    with bias_chart:
-        if survey is None:
-            st.info("Pick a yes/no question at the top of the page to survey with these coins.")
-        elif coin_estimates is None:
-            st.info("With h = 0 the answers carry no information: there is nothing to estimate.")
-        else:
-            # Fixed for the question: ± n/4 around the truth holds 2 SD even at h = 0.05.
-            coin_domain = (survey.true_yes - survey.n / 4, survey.true_yes + survey.n / 4)
-            ui_charts.band_histogram(
-                coin_domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
-            ).show(
-                title=f"{model.REPEATS:,} surveys with these coins, debiased",
-                alt=ui_charts.describe_histogram(
-                    coin_estimates, survey.true_yes, what="debiased estimates"
-                ),
-                **ui_charts.band_histogram_data(
-                    coin_estimates, truth=survey.true_yes, domain=coin_domain, bins=80
-                ),
-            )
+@dataclass(frozen=True)
+class Coins:
+    """What the sliders set: h (coin 1 says answer honestly), y (coin 2 says yes), and the
+    p, q and ε that follow."""
 
+    honest: float
+    random_yes: float
+    p: float
+    q: float
+    epsilon: float
+
+
+def choose_coins() -> Coins:
+    """The h and y sliders, with p, q and ε."""
+    honest = controls.share_slider(
+        "h: coin 1 says answer honestly (← more private · more accurate →)",
+        key="cf_honest",
+        value=0.5,
+        step=0.05,
+    )
+    random_yes = controls.share_slider(
+        "y: coin 2 says yes (most private at 0.5 · less private toward 0 or 1)",
+        key="cf_yes",
+        value=0.5,
+        step=0.05,
+    )
+    p, q = dp.coin_flip_probabilities(honest, random_yes)
+    epsilon = dp.rr_epsilon(p, q)
+    coin_metrics = st.columns(2)  # two per row: the labels are not cut beside a chart
+    coin_metrics[0].metric("p (keep a true yes)", f"{text.number(p)}")
+    coin_metrics[1].metric("q (keep a true no)", f"{text.number(q)}")
+    st.metric("Privacy loss ε", text.number(epsilon))
+    return Coins(honest, random_yes, p, q, epsilon)
+
+
+def debiased_histogram(survey, coin_estimates) -> None:
+    """REPEATS surveys with these coins, each debiased correctly."""
+    if survey is None:
+        st.info("Pick a yes/no question at the top of the page to survey with these coins.")
+    elif coin_estimates is None:
+        st.info("With h = 0 the answers carry no information: there is nothing to estimate.")
+    else:
+        # Fixed for the question: ± n/4 around the truth holds 2 SD even at h = 0.05.
+        coin_domain = (survey.true_yes - survey.n / 4, survey.true_yes + survey.n / 4)
+        ui_charts.band_histogram(
+            coin_domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
+        ).show(
+            title=f"{model.REPEATS:,} surveys with these coins, debiased",
+            alt=ui_charts.describe_histogram(
+                coin_estimates, survey.true_yes, what="debiased estimates"
+            ),
+            **ui_charts.band_histogram_data(
+                coin_estimates, truth=survey.true_yes, domain=coin_domain, bins=80
+            ),
+        )
+
+
+def debiasing(survey, coins: Coins, coin_estimates) -> bool:
+    """ε = ∞ and h = 0 explained; else the correct debiasing with one survey's numbers.
+    True when the answers carry information (h > 0)."""
+    honest, p, q, epsilon = coins.honest, coins.p, coins.q, coins.epsilon
     if math.isinf(epsilon):
         st.warning(
             "ε = ∞: some report is possible under one true answer only, so it exposes the "
@@ -374,116 +385,143 @@ def biased_coins(survey) -> None:
                 else "Coin 2 always gives the same answer, so the other answer can only be true."
             )
         )
+    if survey is None:
+        return False
+    n_people, true_sales = survey.n, survey.true_yes
+    informative = True
+    try:
+        biased_sd = dp.rr_count_std(true_sales / n_people, n_people, p, q)
+    except ValueError:
+        informative = False
+        st.warning(
+            f"With h = 0 nobody ever answers honestly: p + q = {text.number(p + q)}, so every "
+            "answer is "
+            "pure coin noise and says nothing about the truth. No formula can recover the "
+            "true count (the de-biasing would divide by p + q − 1 = 0). Move h up."
+        )
+    if informative:
+        st.markdown("The correct de-biasing solves E[Ŷ] = h r + (1 − h) y for r:")
+        notebook.latex(
+            r"\begin{aligned}\hat r &= \frac{\hat Y - (1-h)\,y}{h}"
+            r" = \frac{\hat Y + q - 1}{p + q - 1} \\"
+            rf" &= \frac{{\hat Y - {text.number(1 - q)}}}"
+            rf"{{{text.number(honest)}}}\end{{aligned}}"
+        )
+        biased_estimate = coin_estimates[0]  # the first of the repeated surveys
+        result_columns = st.columns(3)
+        result_columns[0].metric(
+            "One survey, debiased",
+            f"{biased_estimate:,.0f}",
+            f"{model.relative_error_percent(biased_estimate, true_sales):+,.1f}% off",
+            delta_color="off",
+        )
+        result_columns[1].metric("Typical error (SD)", f"± {biased_sd:,.0f} people")
+        result_columns[2].metric("Truth", f"{true_sales:,}")
+    return informative
 
-    if survey is not None:
-        n_people, true_sales = survey.n, survey.true_yes
-        informative = True
-        try:
-            biased_sd = dp.rr_count_std(true_sales / n_people, n_people, p, q)
-        except ValueError:
-            informative = False
-            st.warning(
-                f"With h = 0 nobody ever answers honestly: p + q = {text.number(p + q)}, so every "
-                "answer is "
-                "pure coin noise and says nothing about the truth. No formula can recover the "
-                "true count (the de-biasing would divide by p + q − 1 = 0). Move h up."
-            )
-        if informative:
-            st.markdown("The correct de-biasing solves E[Ŷ] = h r + (1 − h) y for r:")
-            notebook.latex(
-                r"\begin{aligned}\hat r &= \frac{\hat Y - (1-h)\,y}{h}"
-                r" = \frac{\hat Y + q - 1}{p + q - 1} \\"
-                rf" &= \frac{{\hat Y - {text.number(1 - q)}}}"
-                rf"{{{text.number(honest)}}}\end{{aligned}}"
-            )
-            biased_estimate = coin_estimates[0]  # the first of the repeated surveys
-            result_columns = st.columns(3)
-            result_columns[0].metric(
-                "One survey, debiased",
-                f"{biased_estimate:,.0f}",
-                f"{model.relative_error_percent(biased_estimate, true_sales):+,.1f}% off",
-                delta_color="off",
-            )
-            result_columns[1].metric("Typical error (SD)", f"± {biased_sd:,.0f} people")
-            result_columns[2].metric("Truth", f"{true_sales:,}")
 
-        # --- Spot the bug ----------------------------------------------------------------------
-        with st.container(border=True):
-            st.subheader(":material/bug_report: Spot the bug")
-            st.markdown(
-                "A colleague biased the coins with the sliders above but kept the de-biasing line "
-                "from the textbook (Dwork & Roth, §3.2): *estimate r as twice the fraction "
-                "answering yes, minus ½*."
+def spot_the_bug(survey, coins: Coins, coin_estimates, informative: bool) -> None:
+    """The textbook's 2Ŷ − ½, which hard-codes fair coins, beside the correct estimator."""
+    honest, random_yes, p, q = coins.honest, coins.random_yes, coins.p, coins.q
+    n_people, true_sales = survey.n, survey.true_yes
+    surveys = (true_sales, n_people, p, q, model.REPEATS)
+    coin_seed = controls.seed() + model.SEED_BIASED_COINS
+    with st.container(border=True):
+        st.subheader(":material/bug_report: Spot the bug")
+        st.markdown(
+            "A colleague biased the coins with the sliders above but kept the de-biasing line "
+            "from the textbook (Dwork & Roth, §3.2): *estimate r as twice the fraction "
+            "answering yes, minus ½*."
+        )
+        # Inline code, not st.code: the first code block on a page starts Streamlit's
+        # syntax highlighter, 180 ms of a phone's first visit for this one line.
+        st.markdown("`estimate = n * (2 * yes_count / n - 0.5)`")
+        wrong = model.textbook_count_estimates(*surveys, coin_seed)
+        bias_people = n_people * dp.fair_coin_formula_bias(
+            true_sales / n_people, honest, random_yes
+        )
+        if abs(bias_people) < 0.5:
+            st.info(
+                "With these coins the textbook line happens to be right, so both histograms "
+                "sit on the truth. Move **y** in section 4 to 0.30 and watch the left one "
+                "leave it."
             )
-            # Inline code, not st.code: the first code block on a page starts Streamlit's
-            # syntax highlighter, 180 ms of a phone's first visit for this one line.
-            st.markdown("`estimate = n * (2 * yes_count / n - 0.5)`")
-            wrong = model.textbook_count_estimates(*surveys, coin_seed)
-            bias_people = n_people * dp.fair_coin_formula_bias(
-                true_sales / n_people, honest, random_yes
+        bug_columns = st.columns(2)
+        domain = (-0.5 * n_people, 1.5 * n_people)
+        with bug_columns[0]:
+            ui_charts.band_histogram(
+                domain, survey.x_title, 1.0, ui_charts.VERMILLION, with_band=False
+            ).show(
+                title="Textbook 2Ŷ − ½ (hard-codes fair coins)",
+                alt=ui_charts.describe_histogram(
+                    wrong, true_sales, what="textbook-formula estimates"
+                ),
+                **ui_charts.band_histogram_data(
+                    wrong,
+                    truth=true_sales,
+                    domain=domain,
+                    bins=80,
+                ),
             )
-            if abs(bias_people) < 0.5:
-                st.info(
-                    "With these coins the textbook line happens to be right, so both histograms "
-                    "sit on the truth. Move **y** in section 4 to 0.30 and watch the left one "
-                    "leave it."
-                )
-            bug_columns = st.columns(2)
-            domain = (-0.5 * n_people, 1.5 * n_people)
-            with bug_columns[0]:
+            st.metric(
+                "Expected error of the textbook formula",
+                f"{bias_people:+,.0f} people",
+                help="From dp.fair_coin_formula_bias: (2h − 1) r + 2(1 − h) y − ½, times n.",
+            )
+        with bug_columns[1]:
+            if informative:
+                right = coin_estimates
                 ui_charts.band_histogram(
-                    domain, survey.x_title, 1.0, ui_charts.VERMILLION, with_band=False
+                    domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
                 ).show(
-                    title="Textbook 2Ŷ − ½ (hard-codes fair coins)",
-                    alt=ui_charts.describe_histogram(
-                        wrong, true_sales, what="textbook-formula estimates"
-                    ),
+                    title="Correct (Ŷ + q − 1)/(p + q − 1)",
+                    alt=ui_charts.describe_histogram(right, true_sales, what="correct estimates"),
                     **ui_charts.band_histogram_data(
-                        wrong,
+                        right,
                         truth=true_sales,
                         domain=domain,
                         bins=80,
                     ),
                 )
-                st.metric(
-                    "Expected error of the textbook formula",
-                    f"{bias_people:+,.0f} people",
-                    help="From dp.fair_coin_formula_bias: (2h − 1) r + 2(1 − h) y − ½, times n.",
-                )
-            with bug_columns[1]:
-                if informative:
-                    right = coin_estimates
-                    ui_charts.band_histogram(
-                        domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
-                    ).show(
-                        title="Correct (Ŷ + q − 1)/(p + q − 1)",
-                        alt=ui_charts.describe_histogram(
-                            right, true_sales, what="correct estimates"
-                        ),
-                        **ui_charts.band_histogram_data(
-                            right,
-                            truth=true_sales,
-                            domain=domain,
-                            bins=80,
-                        ),
-                    )
-                    st.metric("Expected error of the correct formula", "+0 people (unbiased)")
-                else:
-                    st.info("With h = 0 there is no correct formula to compare with.")
-            with st.expander("Show the bug"):
-                st.markdown(
-                    "2Ŷ − ½ is right only when **both** coins are fair. It subtracts ¼, the fair "
-                    "coins' share of random *yes*, instead of (1 − h) y, and multiplies by 2 = 1/½ "
-                    "instead of dividing by h. Its expected error is"
-                )
-                notebook.latex(
-                    r"\begin{aligned}&\mathbb{E}[2\hat Y - \tfrac12] - r \\"
-                    r" &\quad= (2h - 1)\,r + 2(1-h)\,y - \tfrac12,\end{aligned}"
-                )
-                st.markdown(
-                    f"here {bias_people:+,.0f} people, the same in every survey: more respondents "
-                    "do not fix a bias. Set h = y = 0.5 and both histograms agree."
-                )
+                st.metric("Expected error of the correct formula", "+0 people (unbiased)")
+            else:
+                st.info("With h = 0 there is no correct formula to compare with.")
+        with st.expander("Show the bug"):
+            st.markdown(
+                "2Ŷ − ½ is right only when **both** coins are fair. It subtracts ¼, the fair "
+                "coins' share of random *yes*, instead of (1 − h) y, and multiplies by 2 = 1/½ "
+                "instead of dividing by h. Its expected error is"
+            )
+            notebook.latex(
+                r"\begin{aligned}&\mathbb{E}[2\hat Y - \tfrac12] - r \\"
+                r" &\quad= (2h - 1)\,r + 2(1-h)\,y - \tfrac12,\end{aligned}"
+            )
+            st.markdown(
+                f"here {bias_people:+,.0f} people, the same in every survey: more respondents "
+                "do not fix a bias. Set h = y = 0.5 and both histograms agree."
+            )
+
+
+@st.fragment
+def biased_coins(survey) -> None:
+    """The h and y sliders and everything they drive (a fragment: moving a slider reruns
+    only this section)."""
+    bias_controls, bias_chart = st.columns([2, 3], gap="medium")
+    with bias_controls:
+        coins = choose_coins()
+    honest, p, q = coins.honest, coins.p, coins.q
+    # The same REPEATS surveys with these coins feed the chart here and both bug histograms.
+    coin_estimates = None
+    if survey is not None:
+        surveys = (survey.true_yes, survey.n, p, q, model.REPEATS)
+        coin_seed = controls.seed() + model.SEED_BIASED_COINS
+        if honest != 0:  # p + q − 1 = h: with h = 0 nothing can be debiased
+            coin_estimates = model.repeated_count_estimates(*surveys, coin_seed)
+    with bias_chart:
+        debiased_histogram(survey, coin_estimates)
+    informative = debiasing(survey, coins, coin_estimates)
+    if survey is not None:
+        spot_the_bug(survey, coins, coin_estimates, informative)
 
 
 biased_coins(survey)
