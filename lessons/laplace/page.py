@@ -1,5 +1,7 @@
 """Lesson: the Laplace mechanism — noisy answers versus ε, and the malicious query."""
 
+from dataclasses import dataclass
+
 import streamlit as st
 
 import dp
@@ -64,39 +66,97 @@ notebook.latex(
 st.header("2. Many noisy answers")
 
 
+@dataclass(frozen=True)
+class Noise:
+    """What the controls set, and the noise's scale and typical error at that ε."""
+
+    epsilon: float
+    answers: int
+    half_width: float
+    typical: float
+    relative: float
+
+
+def choose_noise(truth: int) -> Noise:
+    """ε, how many answers, the window; the scale, typical, 95% and relative errors."""
+    epsilon = controls.epsilon_slider(key="lap_eps")
+    answers = controls.select_slider(
+        "Noisy answers to simulate (more → smoother histogram; a real release of n answers "
+        "would cost n·ε)",
+        options=model.ANSWER_COUNTS,
+        value=2_000,
+        format_func=lambda n: f"{n:,}",
+        key="lap_n",
+    )
+    zoom_label = controls.radio(
+        "Window on the x axis (fixed: it does not move with ε)",
+        list(model.ZOOMS),
+        index=1,
+        key="lap_zoom",
+        horizontal=True,
+    )
+    half_width = model.ZOOMS[zoom_label]
+    scale = dp.laplace_scale(1, epsilon)
+    typical = dp.laplace_std(1, epsilon)
+    relative = dp.normalised_error(typical, truth)
+    col_b, col_sd = st.columns(2)
+    col_b.metric("Scale b = 1/ε", text.number(scale))
+    col_sd.metric("Typical error (SD) √2·b", f"± {text.number(typical)}")
+    col_95, col_rel = st.columns(2)
+    col_95.metric("95% of answers within ±", text.number(dp.laplace_interval_half_width(scale)))
+    col_rel.metric("Relative error (SD / truth)", text.percent(relative))
+    return Noise(epsilon, answers, half_width, typical, relative)
+
+
+def typical_error_words(truth: int, noise: Noise) -> None:
+    """The 95% window and the median from the Laplace distribution, in numbers."""
+    epsilon, typical, relative = noise.epsilon, noise.typical, noise.relative
+    notebook.latex(
+        r"""\begin{aligned}
+        \Pr\big[|\mathrm{Lap}(b)| \le h\big] &= 1 - e^{-h/b} = 0.95 \\
+          \Rightarrow\quad h &= b \ln 20, \\
+        \text{median } |\mathrm{Lap}(b)| &= b \ln 2.
+        \end{aligned}"""
+    )
+    st.caption(
+        "Typical error means one standard deviation everywhere in this app: "
+        f"√2·b = {text.number(typical)} here, {text.percent(relative)} of the true count "
+        f"{truth:,}. Half of all noisy answers miss by less than the median |noise| b ln 2 = "
+        f"{text.number(dp.laplace_median_abs_error(1, epsilon))}."
+    )
+
+
+def under_the_hood(epsilon: float) -> None:
+    """Why real libraries add integer noise to a count (Mironov 2012)."""
+    with st.expander("Under the hood: floating-point noise leaks", icon=":material/memory:"):
+        st.markdown(
+            "A computer cannot draw a real number: the textbook sampler turns a random "
+            "floating-point number into Laplace noise, and which low-order bits can occur "
+            "depends on the true answer. Mironov (2012) showed that an attacker can read the "
+            "true count from those bits, whatever ε says. So real libraries (OpenDP, Google's, "
+            "Tumult) add *integer* noise to a count, or snap the output to a grid. The toggle "
+            "above switches this histogram to the discrete Laplace mechanism:"
+        )
+        notebook.latex(
+            r"\begin{aligned}\Pr[K = k] &= \frac{1 - e^{-\varepsilon}}{1 + e^{-\varepsilon}}\,"
+            r" e^{-\varepsilon |k|},\\"
+            r"\frac{\Pr[K = k]}{\Pr[K = k + 1]} &= e^{\varepsilon}\ (k \ge 0).\end{aligned}"
+        )
+        st.markdown(
+            "Its answers are whole numbers, so there are no low-order bits to leak, and it is "
+            "exactly ε-DP for a count. At the same ε its spread is almost the same as Lap(1/ε): "
+            f"P[K = 0] = {text.percent(dp.discrete_laplace_pmf(0, epsilon))} here."
+        )
+
+
 @st.fragment
 def many_noisy_answers(truth: int) -> None:
     """ε, the number of answers, the window and the noise type beside the histogram they
     drive (a fragment: moving any of them reruns only this section)."""
     controls_column, chart_column = st.columns([2, 3], gap="medium")
     with controls_column:
-        epsilon = controls.epsilon_slider(key="lap_eps")
-        answers = controls.select_slider(
-            "Noisy answers to simulate (more → smoother histogram; a real release of n answers "
-            "would cost n·ε)",
-            options=model.ANSWER_COUNTS,
-            value=2_000,
-            format_func=lambda n: f"{n:,}",
-            key="lap_n",
-        )
-        zoom_label = controls.radio(
-            "Window on the x axis (fixed: it does not move with ε)",
-            list(model.ZOOMS),
-            index=1,
-            key="lap_zoom",
-            horizontal=True,
-        )
-        half_width = model.ZOOMS[zoom_label]
-        scale = dp.laplace_scale(1, epsilon)
-        typical = dp.laplace_std(1, epsilon)
-        relative = dp.normalised_error(typical, truth)
-        col_b, col_sd = st.columns(2)
-        col_b.metric("Scale b = 1/ε", text.number(scale))
-        col_sd.metric("Typical error (SD) √2·b", f"± {text.number(typical)}")
-        col_95, col_rel = st.columns(2)
-        col_95.metric("95% of answers within ±", text.number(dp.laplace_interval_half_width(scale)))
-        col_rel.metric("Relative error (SD / truth)", text.percent(relative))
-
+        noise = choose_noise(truth)
+    epsilon, answers, half_width = noise.epsilon, noise.answers, noise.half_width
     with chart_column:
         # The histogram first, its noise switch under it: on a phone, the column's controls,
         # then the chart must fit on one screen.
@@ -134,19 +194,7 @@ def many_noisy_answers(truth: int) -> None:
                 "Every answer falls inside the window. The y axis is a square-root scale, so that "
                 "a flat spread (small ε) and a single tall bar (large ε) are both readable."
             )
-    notebook.latex(
-        r"""\begin{aligned}
-        \Pr\big[|\mathrm{Lap}(b)| \le h\big] &= 1 - e^{-h/b} = 0.95 \\
-          \Rightarrow\quad h &= b \ln 20, \\
-        \text{median } |\mathrm{Lap}(b)| &= b \ln 2.
-        \end{aligned}"""
-    )
-    st.caption(
-        "Typical error means one standard deviation everywhere in this app: "
-        f"√2·b = {text.number(typical)} here, {text.percent(relative)} of the true count "
-        f"{truth:,}. Half of all noisy answers miss by less than the median |noise| b ln 2 = "
-        f"{text.number(dp.laplace_median_abs_error(1, epsilon))}."
-    )
+    typical_error_words(truth, noise)
     snippets.HISTOGRAM.show(
         truth=truth,
         epsilon=epsilon,
@@ -156,25 +204,7 @@ def many_noisy_answers(truth: int) -> None:
         seed=histogram_seed,
         discrete=discrete,
     )
-    with st.expander("Under the hood: floating-point noise leaks", icon=":material/memory:"):
-        st.markdown(
-            "A computer cannot draw a real number: the textbook sampler turns a random "
-            "floating-point number into Laplace noise, and which low-order bits can occur "
-            "depends on the true answer. Mironov (2012) showed that an attacker can read the "
-            "true count from those bits, whatever ε says. So real libraries (OpenDP, Google's, "
-            "Tumult) add *integer* noise to a count, or snap the output to a grid. The toggle "
-            "above switches this histogram to the discrete Laplace mechanism:"
-        )
-        notebook.latex(
-            r"\begin{aligned}\Pr[K = k] &= \frac{1 - e^{-\varepsilon}}{1 + e^{-\varepsilon}}\,"
-            r" e^{-\varepsilon |k|},\\"
-            r"\frac{\Pr[K = k]}{\Pr[K = k + 1]} &= e^{\varepsilon}\ (k \ge 0).\end{aligned}"
-        )
-        st.markdown(
-            "Its answers are whole numbers, so there are no low-order bits to leak, and it is "
-            "exactly ε-DP for a count. At the same ε its spread is almost the same as Lap(1/ε): "
-            f"P[K = 0] = {text.percent(dp.discrete_laplace_pmf(0, epsilon))} here."
-        )
+    under_the_hood(epsilon)
     downloads.download_csv(bins_frame, filename="laplace-histogram.csv", key="laplace_dl_histogram")
 
 
