@@ -89,41 +89,8 @@ if held is not None and not (column.low <= held[0] <= held[1] <= column.high):
     del st.session_state[window_key]  # a window left from another file: start afresh
 
 
-@st.fragment
-def window_sum_and_mean() -> None:
-    """The clamp window and ε beside the column's histogram, and what they do to the sum
-    (section 2) and the mean (section 3) (a fragment: moving them reruns only these two)."""
-    chart_column, control_column = st.columns([3, 2], vertical_alignment="top")
-    with control_column:
-        lower, upper = controls.slider(
-            "Clamp window [L, U]  (narrower → less noise, more values cut)",
-            min_value=column.low,
-            max_value=column.high,
-            value=column.default,
-            step=column.step,
-            format=model.slider_format(column),
-            key=window_key,
-        )
-        epsilon = controls.epsilon_slider(key="clamp_eps")
-    if upper <= lower:  # both ends on one value: a legitimate state, explained in numbers
-        point = model.point_window(column.name, size, lower)
-        lower, upper = model.widened_window(column, lower)
-        st.info(model.describe_point_window(point, lower, upper), icon=":material/info:")
-    result = model.clamped_sum(
-        column.name, size, lower, upper, epsilon, controls.seed() + model.SEED_SUM
-    )
-    with chart_column:
-        charts.column_histogram(column.low, column.high, column.label).show(
-            title=f"{column.label} and the clamp window",
-            alt=(
-                f"Histogram of {column.label} over {text.number(column.low)} to "
-                f"{text.number(column.high)}. The clamp window from {text.number(lower)} to "
-                f"{text.number(upper)} is shaded; {result.clipped_above:,} values lie above it "
-                f"and {result.clipped_below:,} below it."
-            ),
-            bins=model.histogram(column.name, size, column.low, column.high),
-            window=model.window_frame(lower, upper),
-        )
+def the_released_sum(result) -> None:
+    """Section 2's numbers: the true, clamped and noisy sums, the bias and the noise."""
     # Two rows, not five columns: six-digit sums must fit at presenter-mode font sizes.
     cols = st.columns(3)
     cols[0].metric("True sum", text.number(result.true_sum))
@@ -141,6 +108,9 @@ def window_sum_and_mean() -> None:
         "mean squared error)."
     )
 
+
+def bias_against_noise(lower: float, upper: float, epsilon: float, result) -> None:
+    """Section 2's curve: bias, noise and their total as U moves, the best U marked."""
     curve = model.error_curve(column, size, lower, epsilon)
     noise_part = model.PARTS[1]
     charts.error_curves(column.low, column.high, model.error_domain(column), noise_part).show(
@@ -187,7 +157,9 @@ def window_sum_and_mean() -> None:
     )
     downloads.download_csv(curve.curves, filename="clamping-error-curve.csv", key="clamp_dl_curve")
 
-    # --- 3. Means ---------------------------------------------------------------------------------
+
+def a_mean(lower: float, upper: float, epsilon: float) -> None:
+    """Section 3: a mean as a noisy sum over a noisy count, ε/2 each."""
     st.header("3. A mean: a noisy sum over a noisy count")
     st.markdown(
         "The mean is a sum divided by a count. Under add/remove, the count n is itself "
@@ -221,6 +193,46 @@ def window_sum_and_mean() -> None:
         "value was. An exact n is a count with no noise: it breaks ε-DP under add/remove. "
         "(Under *replace*, n is the same in every neighbour and may be public.)"
     )
+
+
+@st.fragment
+def window_sum_and_mean() -> None:
+    """The clamp window and ε beside the column's histogram, and what they do to the sum
+    (section 2) and the mean (section 3) (a fragment: moving them reruns only these two)."""
+    chart_column, control_column = st.columns([3, 2], vertical_alignment="top")
+    with control_column:
+        lower, upper = controls.slider(
+            "Clamp window [L, U]  (narrower → less noise, more values cut)",
+            min_value=column.low,
+            max_value=column.high,
+            value=column.default,
+            step=column.step,
+            format=model.slider_format(column),
+            key=window_key,
+        )
+        epsilon = controls.epsilon_slider(key="clamp_eps")
+    if upper <= lower:  # both ends on one value: a legitimate state, explained in numbers
+        point = model.point_window(column.name, size, lower)
+        lower, upper = model.widened_window(column, lower)
+        st.info(model.describe_point_window(point, lower, upper), icon=":material/info:")
+    result = model.clamped_sum(
+        column.name, size, lower, upper, epsilon, controls.seed() + model.SEED_SUM
+    )
+    with chart_column:
+        charts.column_histogram(column.low, column.high, column.label).show(
+            title=f"{column.label} and the clamp window",
+            alt=(
+                f"Histogram of {column.label} over {text.number(column.low)} to "
+                f"{text.number(column.high)}. The clamp window from {text.number(lower)} to "
+                f"{text.number(upper)} is shaded; {result.clipped_above:,} values lie above it "
+                f"and {result.clipped_below:,} below it."
+            ),
+            bins=model.histogram(column.name, size, column.low, column.high),
+            window=model.window_frame(lower, upper),
+        )
+    the_released_sum(result)
+    bias_against_noise(lower, upper, epsilon, result)
+    a_mean(lower, upper, epsilon)
 
 
 window_sum_and_mean()
