@@ -146,18 +146,21 @@ def dpsgd_noise_multiplier(
     # a bracket for the search, ε(low) > target ≥ ε(high) with high = 2·low: doubling σ from 1
     # (up to 10⁴, else no σ reaches the target), or halving it (down to 10⁻³, which then is
     # close enough: such a target is met with almost no noise)
-    low = high = 1.0
-    while not meets(high):
-        low, high = high, 2.0 * high
-        if high > MAX_NOISE_MULTIPLIER:
-            raise ValueError(
-                f"epsilon = {target:g} is not reached by any noise multiplier up to "
-                f"{MAX_NOISE_MULTIPLIER:g} at this sample rate, steps and delta"
-            )
-    while meets(low):
-        high, low = low, low / 2.0
-        if low < SMALLEST_NOISE_MULTIPLIER:
-            return high
+    if meets(1.0):
+        low, high = 0.5, 1.0
+        while meets(low):
+            high, low = low, low / 2.0
+            if low < SMALLEST_NOISE_MULTIPLIER:
+                return high
+    else:
+        low, high = 1.0, 2.0
+        while not meets(high):
+            low, high = high, 2.0 * high
+            if high > MAX_NOISE_MULTIPLIER:
+                raise ValueError(
+                    f"epsilon = {target:g} is not reached by any noise multiplier up to "
+                    f"{MAX_NOISE_MULTIPLIER:g} at this sample rate, steps and delta"
+                )
     sigma = mechanism_calibration.calibrate_dp_mechanism(
         pld.PLDAccountant if name == "pld" else rdp.RdpAccountant,
         lambda s: _event(s, q, n_steps),

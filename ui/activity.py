@@ -507,10 +507,6 @@ class Activity:
     new_label: str
     new_help: str
 
-    @property
-    def prefix(self) -> str:
-        return self.name
-
     @functools.cached_property
     def memory(self) -> LecturerMemory:
         """What a lecturer's session and browser remember of this activity."""
@@ -521,22 +517,22 @@ class Activity:
     @property
     def scroll_top(self) -> SessionValue[str]:
         """The code of the activity just created: its projector opens at the top."""
-        return SessionValue(f"{self.prefix}_scroll_top")
+        return SessionValue(f"{self.name}_scroll_top")
 
     @property
     def tap_fault(self) -> SessionValue[str]:
         """Why a student's last tap was not stored (a StorageError's reason)."""
-        return SessionValue(f"{self.prefix}_fault")
+        return SessionValue(f"{self.name}_fault")
 
     @property
     def rate_limited(self) -> SessionValue[bool]:
         """A student's last tap was over the taps' limit."""
-        return SessionValue(f"{self.prefix}_rate_limited")
+        return SessionValue(f"{self.name}_rate_limited")
 
     @property
     def base_url_key(self) -> str:
         """The widget key of "Address of this app for students"."""
-        return f"{self.prefix}_base_url"
+        return f"{self.name}_base_url"
 
 
 def route(
@@ -699,7 +695,7 @@ def lecturer_links(activity: Activity, code: str, admin_key: str, address: Stude
         st.code(link, language=None, wrap_lines=True)
     st.button(
         activity.new_label,
-        key=f"{activity.prefix}_new",
+        key=f"{activity.name}_new",
         on_click=start_new,
         args=(activity,),
         icon=":material/add_circle:",

@@ -420,12 +420,13 @@ def debiasing(survey, coins: Coins, coin_estimates) -> bool:
     return informative
 
 
-def spot_the_bug(survey, coins: Coins, coin_estimates, informative: bool) -> None:
-    """The textbook's 2Ŷ − ½, which hard-codes fair coins, beside the correct estimator."""
-    honest, random_yes, p, q = coins.honest, coins.random_yes, coins.p, coins.q
+def spot_the_bug(
+    survey, coins: Coins, coin_surveys: tuple, coin_estimates, informative: bool
+) -> None:
+    """The textbook's 2Ŷ − ½, which hard-codes fair coins, beside the correct estimator, on
+    the same surveys (`coin_surveys`: their arguments and seed) as the debiased histogram."""
+    honest, random_yes = coins.honest, coins.random_yes
     n_people, true_sales = survey.n, survey.true_yes
-    surveys = (true_sales, n_people, p, q, model.REPEATS)
-    coin_seed = controls.seed() + model.SEED_BIASED_COINS
     with st.container(border=True):
         st.subheader(":material/bug_report: Spot the bug")
         st.markdown(
@@ -436,7 +437,7 @@ def spot_the_bug(survey, coins: Coins, coin_estimates, informative: bool) -> Non
         # Inline code, not st.code: the first code block on a page starts Streamlit's
         # syntax highlighter, 180 ms of a phone's first visit for this one line.
         st.markdown("`estimate = n * (2 * yes_count / n - 0.5)`")
-        wrong = model.textbook_count_estimates(*surveys, coin_seed)
+        wrong = model.textbook_count_estimates(*coin_surveys)
         bias_people = n_people * dp.fair_coin_formula_bias(
             true_sales / n_people, honest, random_yes
         )
@@ -511,17 +512,17 @@ def biased_coins(survey) -> None:
         coins = choose_coins()
     honest, p, q = coins.honest, coins.p, coins.q
     # The same REPEATS surveys with these coins feed the chart here and both bug histograms.
-    coin_estimates = None
+    coin_estimates, coin_surveys = None, ()
     if survey is not None:
-        surveys = (survey.true_yes, survey.n, p, q, model.REPEATS)
-        coin_seed = controls.seed() + model.SEED_BIASED_COINS
+        seed = controls.seed() + model.SEED_BIASED_COINS
+        coin_surveys = (survey.true_yes, survey.n, p, q, model.REPEATS, seed)
         if honest != 0:  # p + q − 1 = h: with h = 0 nothing can be debiased
-            coin_estimates = model.repeated_count_estimates(*surveys, coin_seed)
+            coin_estimates = model.repeated_count_estimates(*coin_surveys)
     with bias_chart:
         debiased_histogram(survey, coin_estimates)
     informative = debiasing(survey, coins, coin_estimates)
     if survey is not None:
-        spot_the_bug(survey, coins, coin_estimates, informative)
+        spot_the_bug(survey, coins, coin_surveys, coin_estimates, informative)
 
 
 biased_coins(survey)
