@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 import textwrap
+from dataclasses import dataclass
 
 import altair as alt
 import numpy as np
@@ -573,101 +574,199 @@ def _band_histogram_data(values, truth, sd, domain, bins) -> dict[str, pd.DataFr
 # a picture two lessons share lives here, with its lesson-specific parts as arguments.
 
 ROW_LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)
-CURVE_COLOURS = (BLUE, VERMILLION, GREEN)
-CURVE_DASHES = ([1, 0], [6, 3], [2, 2])
+CURVE_COLOURS = (BLUE, VERMILLION, GREEN, ORANGE, BLACK, SKY)
+CURVE_DASHES = ((1, 0), (6, 3), (2, 2), (8, 2, 2, 2), (1, 3), (12, 4))
 CURVE_HEIGHT = 240
-
-
-def _scale(domain: tuple[float, float], log: bool) -> alt.Scale:
-    if log:
-        return alt.Scale(type="log", domain=list(domain), nice=False, clamp=True)
-    return alt.Scale(domain=list(domain), nice=False, clamp=True)
-
 
 POWERS = "powers of ten"  # an axis format: 10⁻⁵ for small powers of ten (never "1e-5")
 
 
-def _axis(format_: str) -> alt.Axis:
-    return power_of_ten_axis() if format_ == POWERS else alt.Axis(format=format_)
+@dataclass(frozen=True)
+class Axis:
+    """A quantitative axis of a curve chart: the data `field`, its `title`, the fixed
+    `domain` (values beyond it are clamped), linear or `log`, the label `format` (d3's, or
+    POWERS), the tick `values` (None: Vega's own), and the tooltip's title and format
+    (default: the axis title, and the label format)."""
+
+    field: str
+    title: str
+    domain: tuple[float, float]
+    log: bool = False
+    format: str = "~g"
+    values: tuple[float, ...] | None = None
+    tip: str | None = None
+    tip_format: str | None = None
+
+    @classmethod
+    def on_grid(cls, field: str, title: str, grid, *, log: bool = True, **options) -> Axis:
+        """An axis over the points a curve is computed at (`grid`, ascending): from the
+        first to the last, a tick at each; log by default (ε, steps, n)."""
+        values = tuple(float(v) for v in grid)
+        return cls(field, title, (values[0], values[-1]), log=log, values=values, **options)
+
+    def scale(self) -> alt.Scale:
+        kind = {"type": "log"} if self.log else {}
+        return alt.Scale(**kind, domain=[float(v) for v in self.domain], nice=False, clamp=True)
+
+    def middle(self) -> float:
+        low, high = self.domain
+        return math.sqrt(low * high) if self.log else (low + high) / 2
+
+    def axis(self) -> alt.Axis:
+        values = {} if self.values is None else {"values": list(self.values)}
+        if self.format == POWERS:
+            return power_of_ten_axis(**values)
+        return alt.Axis(format=self.format, **values)
+
+    def tooltip(self, default_format: str) -> alt.Tooltip:
+        tip_format = self.tip_format or (default_format if self.format == POWERS else self.format)
+        return alt.Tooltip(f"{self.field}:Q", format=tip_format, title=self.tip or self.title)
 
 
-def _tooltip_format(format_: str) -> str:
-    return ".3~g" if format_ == POWERS else format_
+@dataclass(frozen=True)
+class Series:
+    """The lines of a curve chart: one per value of `field`, in the order of `names`, told
+    apart by colour *and* dash (print and colour-blind readers), and by width where
+    `widths` are given; `legend` "auto" (none for one line, a row for short names, else one
+    a line), "row", "stacked" or "two columns". No `field`: one blue line."""
+
+    field: str | None = None
+    names: tuple[str, ...] = ()
+    colours: tuple[str, ...] = CURVE_COLOURS
+    dashes: tuple[tuple[float, ...], ...] = CURVE_DASHES
+    widths: tuple[float, ...] | None = None
+    legend: str = "auto"
+    tip: str = " "
+
+    def __post_init__(self) -> None:
+        if self.field is not None and not self.names:
+            raise ValueError("names: a series field needs its names, in order")
+        if len(self.names) > min(len(self.colours), len(self.dashes)):
+            raise ValueError(f"names: {len(self.names)} lines, but fewer colours or dashes")
+
+    def _legend(self) -> alt.Legend | None:
+        chosen = self.legend
+        if chosen == "auto":
+            short = sum(map(len, self.names)) < 40
+            chosen = "none" if len(self.names) == 1 else "row" if short else "stacked"
+        return {
+            "none": None,
+            "row": ROW_LEGEND,
+            "stacked": STACKED_LEGEND,
+            "two columns": TWO_COLUMN_LEGEND,
+        }[chosen]
+
+    def channel(self, channel, values: tuple) -> object:
+        """One encoding channel (alt.Color, alt.StrokeDash, …) by series, `values` in the
+        order of the names, with the one legend the channels share."""
+        names = list(self.names)
+        return channel(
+            f"{self.field}:N",
+            sort=names,
+            scale=alt.Scale(
+                domain=names,
+                range=[list(v) if isinstance(v, tuple) else v for v in values[: len(names)]],
+            ),
+            legend=self._legend(),
+        )
+
+    def encoding(self) -> dict:
+        if self.field is None:
+            return {}
+        found = {
+            "color": self.channel(alt.Color, self.colours),
+            "strokeDash": self.channel(alt.StrokeDash, self.dashes),
+        }
+        if self.widths is not None:
+            found["strokeWidth"] = self.channel(alt.StrokeWidth, self.widths)
+        return found
 
 
-def _middle(domain: tuple[float, float], log: bool) -> float:
-    return math.sqrt(domain[0] * domain[1]) if log else (domain[0] + domain[1]) / 2
+ONE_LINE = Series()
+
+
+def curve_layers(
+    x: Axis,
+    y: Axis,
+    series: Series = ONE_LINE,
+    *,
+    data: str = "curves",
+    points: bool = False,
+    error_bars: tuple[str, str] | None = None,
+    levels: tuple[str, str] | None = None,
+    levels_below: bool = False,
+    rule: bool = False,
+    rule_flip_at: float | None = None,
+    mark: str | None = None,
+    mark_flip_at: float | None = None,
+    tips: tuple[tuple[str, str, str], ...] = (),
+) -> alt.LayerChart:
+    """The layers of the course's curve chart (see `curves`), for a chart that adds its own
+    (a rule of its own, a band)."""
+    x_scale, y_scale = x.scale(), y.scale()
+    encode_x = alt.X(f"{x.field}:Q", title=x.title, scale=x_scale, axis=x.axis())
+    encode_y = alt.Y(f"{y.field}:Q", title=y.title, scale=y_scale, axis=y.axis())
+    base = alt.Chart(alt.NamedData(name=data))
+    tooltip = [alt.Tooltip(f"{series.field}:N", title=series.tip)] if series.field else []
+    tooltip += [x.tooltip(".3~g"), y.tooltip(".4~g")]
+    tooltip += [alt.Tooltip(f"{f}:Q", title=title, format=form) for f, title, form in tips]
+    style: dict = {"strokeWidth": 2.5, "clip": True}
+    if series.field is None:
+        style["color"] = BLUE
+    if points:
+        style["point"] = {"filled": True, "size": 50} | (
+            {"color": BLUE} if series.field is None else {}
+        )
+    layers = base.mark_line(**style).encode(
+        x=encode_x, y=encode_y, tooltip=tooltip, **series.encoding()
+    )
+    if error_bars is not None:
+        low, high = error_bars
+        colour = {"color": series.channel(alt.Color, series.colours)} if series.field else {}
+        bars = base.mark_rule(strokeWidth=1.5, **({} if series.field else {"color": BLUE}))
+        layers = (
+            bars.encode(x=encode_x, y=alt.Y(f"{low}:Q", scale=y_scale), y2=f"{high}:Q", **colour)
+            + layers
+        )
+    if levels is not None:
+        name, field = levels
+        layers += reference_line_layers(
+            alt.NamedData(name=name), field, y_scale=y_scale, below=levels_below
+        )
+    if rule:
+        flip = x.middle() if rule_flip_at is None else rule_flip_at
+        layers += truth_rule_layers(x_scale, label_dy=4, flip_at=flip)
+    if mark is not None:
+        layers += marked_point_layers(
+            alt.NamedData(name=mark),
+            x.field,
+            y.field,
+            x_scale=x_scale,
+            y_scale=y_scale,
+            flip_at=x.middle() if mark_flip_at is None else mark_flip_at,
+        )
+    return layers
 
 
 @datasets.cached(max_entries=64)
 def curves(
+    x: Axis,
+    y: Axis,
+    series: Series = ONE_LINE,
     *,
-    x: str,
-    x_title: str,
-    x_domain: tuple[float, float],
-    x_log: bool,
-    y: str,
-    y_title: str,
-    y_domain: tuple[float, float],
-    y_log: bool,
-    series: str,
-    names: tuple[str, ...],
-    x_format: str = "~g",
-    y_format: str = "~g",
-    rule: bool = False,
-    point: bool = False,
     height: int = CURVE_HEIGHT,
+    **layers,
 ) -> Template:
-    """Template: the curve chart of the course, a quantity against a parameter (ε, δ, σ,
-    steps, …) over fixed axes, one line per series (colour *and* dash, so print and
-    colour-blind readers can tell them apart). Dataset "curves" (x, y, series); with `rule`, a
-    labelled dashed vertical rule ("truth": x, label); with `point`, a labelled diamond on a
-    curve ("mark": x, y, label)."""
-    x_scale, y_scale = _scale(x_domain, x_log), _scale(y_domain, y_log)
-    # one line: the title says what it is; short names fit on one row
-    legend = (
-        None if len(names) == 1 else ROW_LEGEND if sum(map(len, names)) < 40 else STACKED_LEGEND
-    )
-    encode_x = alt.X(f"{x}:Q", title=x_title, scale=x_scale, axis=_axis(x_format))
-    encode_y = alt.Y(f"{y}:Q", title=y_title, scale=y_scale, axis=_axis(y_format))
-    lines = (
-        alt.Chart(alt.NamedData(name="curves"))
-        .mark_line(strokeWidth=2.5, clip=True)
-        .encode(
-            x=encode_x,
-            y=encode_y,
-            color=alt.Color(
-                f"{series}:N",
-                sort=list(names),
-                scale=alt.Scale(domain=list(names), range=list(CURVE_COLOURS[: len(names)])),
-                legend=legend,
-            ),
-            strokeDash=alt.StrokeDash(
-                f"{series}:N",
-                sort=list(names),
-                scale=alt.Scale(domain=list(names), range=list(CURVE_DASHES[: len(names)])),
-                legend=legend,
-            ),
-            tooltip=[
-                alt.Tooltip(f"{series}:N", title=" "),
-                alt.Tooltip(f"{x}:Q", format=_tooltip_format(x_format), title=x_title),
-                alt.Tooltip(f"{y}:Q", format=".4~g", title=y_title),
-            ],
-        )
-    )
-    layers = lines
-    if rule:
-        layers += truth_rule_layers(x_scale, label_dy=4, flip_at=_middle(x_domain, x_log))
-    if point:
-        layers += marked_point_layers(
-            alt.NamedData(name="mark"),
-            x,
-            y,
-            x_scale=x_scale,
-            y_scale=y_scale,
-            flip_at=_middle(x_domain, x_log),
-        )
-    return Template(layers.properties(height=height, width=DEFAULT_WIDTH))
+    """Template: the curve chart of the course, a quantity (`y`) against a parameter (`x`:
+    ε, δ, σ, steps, …) over fixed axes, one line per `series`. Dataset `data` ("curves":
+    x, y and the series field). Options (`curve_layers`): `points` on the lines; `error_bars`
+    (low, high fields) below them; labelled dashed reference lines `levels` (dataset, y
+    field); with `rule`, the current value as a labelled dashed vertical rule ("truth": x,
+    label); a labelled diamond on a curve, dataset `mark` (x, y, label); `tips`, more
+    tooltip fields (field, title, format). A label flips side at the x axis's middle unless
+    `rule_flip_at` / `mark_flip_at` say where."""
+    chart = curve_layers(x, y, series, **layers)
+    return Template(chart.properties(height=height, width=DEFAULT_WIDTH))
 
 
 ROC_COLOURS = [GREY, BLUE]

@@ -12,26 +12,23 @@ from ui import datasets
 ROW_LEGEND = ui_charts.ROW_LEGEND
 POWERS = ui_charts.POWERS
 HEIGHT = ui_charts.CURVE_HEIGHT
-curves = ui_charts.curves
+Axis, Series, curves = ui_charts.Axis, ui_charts.Series, ui_charts.curves
 
 
 def exposure() -> ui_charts.Template:
     """The chance that at least one record is published, against δ."""
     return curves(
-        x="delta",
-        x_title="δ (log scale; ← more private)",
-        x_domain=model.EXPOSURE_DELTA_DOMAIN,
-        x_log=True,
-        y="chance",
-        y_title="chance someone is published",
-        y_domain=(0.0, 1.0),
-        y_log=False,
-        series="curve",
-        names=("publish each record with probability δ",),
-        x_format=POWERS,
-        y_format="~%",
+        Axis(
+            "delta",
+            "δ (log scale; ← more private)",
+            model.EXPOSURE_DELTA_DOMAIN,
+            log=True,
+            format=POWERS,
+        ),
+        Axis("chance", "chance someone is published", (0.0, 1.0), format="~%"),
+        Series("curve", ("publish each record with probability δ",)),
         rule=True,
-        point=True,
+        mark="mark",
     )
 
 
@@ -108,65 +105,46 @@ def loss_bars() -> ui_charts.Template:
 
 def delta_curve() -> ui_charts.Template:
     return curves(
-        x="epsilon",
-        x_title="ε′ (log scale)",
-        x_domain=(0.01, 10.0),
-        x_log=True,
-        y="delta",
-        y_title="δ (log scale)",
-        y_domain=model.DELTA_CURVE_DOMAIN,
-        y_log=True,
-        series="curve",
-        names=(model.EXACT, model.TAIL),
-        y_format=POWERS,
-        point=True,
+        Axis("epsilon", "ε′ (log scale)", (0.01, 10.0), log=True),
+        Axis("delta", "δ (log scale)", model.DELTA_CURVE_DOMAIN, log=True, format=POWERS),
+        Series("curve", (model.EXACT, model.TAIL)),
+        mark="mark",
     )
 
 
 def sigma() -> ui_charts.Template:
     return curves(
-        x="epsilon",
-        x_title="ε (log scale; ← more private)",
-        x_domain=(float(model.SIGMA_EPSILONS[0]), float(model.SIGMA_EPSILONS[-1])),
-        x_log=True,
-        y="sigma",
-        y_title="noise SD for one count (log)",
-        y_domain=model.SIGMA_DOMAIN,
-        y_log=True,
-        series="method",
-        names=model.SIGMA_SERIES,
+        Axis(
+            "epsilon",
+            "ε (log scale; ← more private)",
+            (float(model.SIGMA_EPSILONS[0]), float(model.SIGMA_EPSILONS[-1])),
+            log=True,
+        ),
+        Axis("sigma", "noise SD for one count (log)", model.SIGMA_DOMAIN, log=True),
+        Series("method", model.SIGMA_SERIES),
         rule=True,
     )
 
 
 def composition() -> ui_charts.Template:
     return curves(
-        x="queries",
-        x_title="k queries answered (log scale)",
-        x_domain=(1.0, 1_000.0),
-        x_log=True,
-        y="total epsilon",
-        y_title="total ε (log scale; ↓ more private)",
-        y_domain=model.TOTAL_DOMAIN,
-        y_log=True,
-        series="method",
-        names=model.COMPOSITION_SERIES,
+        Axis("queries", "k queries answered (log scale)", (1.0, 1_000.0), log=True),
+        Axis("total epsilon", "total ε (log scale; ↓ more private)", model.TOTAL_DOMAIN, log=True),
+        Series("method", model.COMPOSITION_SERIES),
         rule=True,
     )
 
 
 def conversion() -> ui_charts.Template:
     return curves(
-        x="delta",
-        x_title="δ (log scale; ← more private)",
-        x_domain=(float(model.CONVERT_DELTAS[0]), float(model.CONVERT_DELTAS[-1])),
-        x_log=True,
-        y="epsilon",
-        y_title="ε implied by ρ (log scale)",
-        y_domain=model.CONVERT_DOMAIN,
-        y_log=True,
-        series="conversion",
-        names=(model.TIGHT, model.SIMPLE),
-        x_format=POWERS,
-        point=True,
+        Axis(
+            "delta",
+            "δ (log scale; ← more private)",
+            (float(model.CONVERT_DELTAS[0]), float(model.CONVERT_DELTAS[-1])),
+            log=True,
+            format=POWERS,
+        ),
+        Axis("epsilon", "ε implied by ρ (log scale)", model.CONVERT_DOMAIN, log=True),
+        Series("conversion", (model.TIGHT, model.SIMPLE)),
+        mark="mark",
     )

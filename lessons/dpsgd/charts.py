@@ -18,8 +18,6 @@ from ui import datasets
 
 roc = ui_charts.roc  # the membership lesson's ROC
 
-STACKED = alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0)
-LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0)
 ARROWS = ("gradient", "clipped", "sum of clipped", "sum + noise")
 ARROW_COLOURS = [ui_charts.GREY, ui_charts.BLUE, ui_charts.BLACK, ui_charts.VERMILLION]
 STEP_DOMAIN = (-STEP_LIMIT, STEP_LIMIT)
@@ -124,7 +122,6 @@ def norms(height: int = 240) -> ui_charts.Template:
     )
 
 
-@datasets.cached(max_entries=4)
 def accuracy_by_epsilon(
     height: int = 260, models: tuple[str, ...] = MODELS, y_domain: tuple[float, float] = (0.7, 0.9)
 ) -> ui_charts.Template:
@@ -132,75 +129,36 @@ def accuracy_by_epsilon(
     DP-SGD with ± 1 standard error, the non-private model and a third line (the previous
     lesson's model on the census; on a file, always the more common answer).
     Dataset "accuracy" (epsilon, model, accuracy, low, high)."""
-    x_scale = alt.Scale(type="log", domain=[EPSILONS[0], EPSILONS[-1]], nice=False)
-    y_scale = alt.Scale(domain=list(y_domain), nice=False, clamp=True)
-    colour = alt.Color(
-        "model:N",
-        sort=list(models),
-        scale=alt.Scale(
-            domain=list(models), range=[ui_charts.BLUE, ui_charts.BLACK, ui_charts.ORANGE]
+    return ui_charts.curves(
+        ui_charts.Axis.on_grid(
+            "epsilon", "ε of the training (log scale; ← more private)", EPSILONS, tip="ε"
         ),
-        legend=STACKED,
-    )
-    base = alt.Chart(alt.NamedData(name="accuracy"))
-    x = alt.X(
-        "epsilon:Q",
-        scale=x_scale,
-        title="ε of the training (log scale; ← more private)",
-        axis=alt.Axis(values=list(EPSILONS), format="~g"),
-    )
-    band = base.mark_errorbar(color=ui_charts.BLUE).encode(
-        x=x, y=alt.Y("low:Q", scale=y_scale, title="test accuracy"), y2="high:Q"
-    )
-    lines = base.mark_line(point=True, strokeWidth=2.5).encode(
-        x=x,
-        y=alt.Y("accuracy:Q", scale=y_scale, axis=alt.Axis(format="~%")),
-        color=colour,
-        tooltip=[
-            alt.Tooltip("model:N"),
-            alt.Tooltip("epsilon:Q", format="~g", title="ε"),
-            alt.Tooltip("accuracy:Q", format=".2%"),
-        ],
-    )
-    return ui_charts.Template(
-        (band + lines).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+        ui_charts.Axis("accuracy", "test accuracy", y_domain, format="~%", tip_format=".2%"),
+        ui_charts.Series(
+            "model",
+            models,
+            colours=(ui_charts.BLUE, ui_charts.BLACK, ui_charts.ORANGE),
+            legend="stacked",
+        ),
+        data="accuracy",
+        points=True,
+        error_bars=("low", "high"),
+        height=height,
     )
 
 
-@datasets.cached(max_entries=4)
 def accountant(height: int = 240) -> ui_charts.Template:
     """Template: ε against the number of steps (log x) from the PLD and the RDP accountant.
     Dataset "curves" (steps, accountant, epsilon)."""
-    x_scale = alt.Scale(type="log", domain=[STEP_GRID[0], STEP_GRID[-1]], nice=False)
-    lines = (
-        alt.Chart(alt.NamedData(name="curves"))
-        .mark_line(point=True, strokeWidth=2.5)
-        .encode(
-            x=alt.X(
-                "steps:Q",
-                scale=x_scale,
-                title="training steps (log scale)",
-                axis=alt.Axis(values=list(STEP_GRID), format=",~r"),
-            ),
-            y=alt.Y(
-                "epsilon:Q",
-                title="ε at δ = 10⁻⁵",
-                scale=alt.Scale(domain=[0, 12], nice=False, clamp=True),
-            ),
-            color=alt.Color(
-                "accountant:N",
-                sort=["PLD", "RDP"],
-                scale=alt.Scale(domain=["PLD", "RDP"], range=[ui_charts.BLUE, ui_charts.ORANGE]),
-                legend=LEGEND,
-            ),
-            tooltip=[
-                alt.Tooltip("accountant:N"),
-                alt.Tooltip("steps:Q", format=","),
-                alt.Tooltip("epsilon:Q", format=".3f", title="ε"),
-            ],
-        )
+    return ui_charts.curves(
+        ui_charts.Axis.on_grid(
+            "steps", "training steps (log scale)", STEP_GRID, format=",~r", tip_format=","
+        ),
+        ui_charts.Axis("epsilon", "ε at δ = 10⁻⁵", (0, 12), tip="ε", tip_format=".3f"),
+        ui_charts.Series("accountant", ("PLD", "RDP"), colours=(ui_charts.BLUE, ui_charts.ORANGE)),
+        points=True,
+        height=height,
     )
-    return ui_charts.Template(lines.properties(height=height, width=ui_charts.DEFAULT_WIDTH))
 
 
 def upload_accuracy() -> ui_charts.Template:

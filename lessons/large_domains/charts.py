@@ -3,6 +3,8 @@ them)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import altair as alt
 
 from lessons.large_domains.model import EPSILON0S, ORACLES
@@ -10,88 +12,58 @@ from ui import charts as ui_charts
 from ui import datasets
 from ui import text as ui_text
 
-STACKED = alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0)
-ORACLE_COLOURS = [ui_charts.BLUE, ui_charts.ORANGE, ui_charts.GREEN]
 # OUE's and OLH's errors coincide: OUE is drawn wide and solid beneath, OLH dotted on top, so
 # both show (and the legend says which is which by more than colour).
-ORACLE_DASHES = [[1, 0], [1, 0], [2, 4]]
-ORACLE_WIDTHS = [2.5, 6.0, 2.5]
-K_SCALE = alt.Scale(type="log", domain=[2, 100_000], nice=False)
-K_AXIS = alt.Axis(values=[2, 10, 100, 1_000, 10_000, 100_000], format=",~r")
+BY_ORACLE = ui_charts.Series(
+    "oracle",
+    ORACLES,
+    colours=(ui_charts.BLUE, ui_charts.ORANGE, ui_charts.GREEN),
+    dashes=((1, 0), (1, 0), (2, 4)),
+    widths=(2.5, 6.0, 2.5),
+    legend="stacked",
+)
+K_AXIS = ui_charts.Axis(
+    "k",
+    "k, the values a user may hold (log scale)",
+    (2, 100_000),
+    log=True,
+    format=",~r",
+    values=(2, 10, 100, 1_000, 10_000, 100_000),
+    tip="k",
+    tip_format=",",
+)
 
 
-def _by_oracle(channel, values: list):
-    """One encoding channel (colour, dash, width) by oracle, in ORACLES' order, with the
-    one stacked legend the three channels share."""
-    return channel(
-        "oracle:N",
-        sort=list(ORACLES),
-        scale=alt.Scale(domain=list(ORACLES), range=values),
-        legend=STACKED,
-    )
-
-
-def _oracle_colour() -> alt.Color:
-    return _by_oracle(alt.Color, ORACLE_COLOURS)
-
-
-@datasets.cached(max_entries=4)
 def sd_by_k(height: int = 260) -> ui_charts.Template:
     """Template: the standard deviation of one estimated count against k (log-log, fixed) for
     GRR, OUE and OLH, and the crossover k* as a labelled rule. Datasets "curves" (k, oracle,
     sd, bits) and "truth" (x, label)."""
-    lines = (
-        alt.Chart(alt.NamedData(name="curves"))
-        .mark_line()
-        .encode(
-            x=alt.X(
-                "k:Q", title="k, the values a user may hold (log scale)", scale=K_SCALE, axis=K_AXIS
-            ),
-            strokeDash=_by_oracle(alt.StrokeDash, ORACLE_DASHES),
-            strokeWidth=_by_oracle(alt.StrokeWidth, ORACLE_WIDTHS),
-            y=alt.Y(
-                "sd:Q",
-                title="typical error of one count",
-                scale=alt.Scale(type="log", domain=[50, 500_000], nice=False, clamp=True),
-                axis=alt.Axis(format=",~r"),
-            ),
-            color=_oracle_colour(),
-            tooltip=[
-                alt.Tooltip("oracle:N"),
-                alt.Tooltip("k:Q", format=","),
-                alt.Tooltip("sd:Q", format=",.0f", title="typical error"),
-            ],
-        )
-    )
-    rule = ui_charts.truth_rule_layers(K_SCALE, label_dy=4, flip_at=2_000)
-    return ui_charts.Template(
-        (lines + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    return ui_charts.curves(
+        K_AXIS,
+        ui_charts.Axis(
+            "sd",
+            "typical error of one count",
+            (50, 500_000),
+            log=True,
+            format=",~r",
+            tip="typical error",
+            tip_format=",.0f",
+        ),
+        BY_ORACLE,
+        rule=True,
+        rule_flip_at=2_000,
+        height=height,
     )
 
 
-@datasets.cached(max_entries=4)
 def bits_by_k(height: int = 200) -> ui_charts.Template:
     """Template: the bits each user sends against k (log-log, fixed). Dataset "curves"."""
-    lines = (
-        alt.Chart(alt.NamedData(name="curves"))
-        .mark_line(strokeWidth=2.5)
-        .encode(
-            x=alt.X("k:Q", title="k (log scale)", scale=K_SCALE, axis=K_AXIS),
-            y=alt.Y(
-                "bits:Q",
-                title="bits each user sends",
-                scale=alt.Scale(type="log", domain=[1, 100_000], nice=False),
-                axis=alt.Axis(format=",~r"),
-            ),
-            color=_oracle_colour(),
-            tooltip=[
-                alt.Tooltip("oracle:N"),
-                alt.Tooltip("k:Q", format=","),
-                alt.Tooltip("bits:Q", format=","),
-            ],
-        )
+    return ui_charts.curves(
+        replace(K_AXIS, title="k (log scale)"),
+        ui_charts.Axis("bits", "bits each user sends", (1, 100_000), log=True, format=",~r"),
+        replace(BY_ORACLE, dashes=((1, 0), (6, 3), (2, 2)), widths=None),
+        height=height,
     )
-    return ui_charts.Template(lines.properties(height=height, width=ui_charts.DEFAULT_WIDTH))
 
 
 @datasets.cached(max_entries=4)
@@ -135,42 +107,33 @@ def live_estimates(height: int = 420) -> ui_charts.Template:
 SERIES = tuple(f"ε₀ = {ui_text.number(e)}" for e in EPSILON0S)
 
 
-@datasets.cached(max_entries=4)
 def shuffle_by_n(height: int = 260) -> ui_charts.Template:
     """Template: the central ε of n shuffled ε₀-LDP reports against n (log-log, fixed), one
     line per ε₀ where the theorem applies, the chosen n as a rule. Datasets "curves" (n,
     series, epsilon) and "truth" (x, label)."""
-    x_scale = alt.Scale(type="log", domain=[1_000, 10_000_000], nice=False)
-    lines = (
-        alt.Chart(alt.NamedData(name="curves"))
-        .mark_line(strokeWidth=2.5)
-        .encode(
-            x=alt.X(
-                "n:Q",
-                title="users n (log scale)",
-                scale=x_scale,
-                axis=alt.Axis(values=[1_000, 10_000, 100_000, 1_000_000, 10_000_000], format=",~r"),
-            ),
-            y=alt.Y(
-                "epsilon:Q",
-                title="central ε after shuffling",
-                scale=alt.Scale(type="log", domain=[0.001, 10], nice=False, clamp=True),
-                axis=ui_charts.power_of_ten_axis(values=[0.001, 0.01, 0.1, 1, 10]),
-            ),
-            color=alt.Color(
-                "series:N",
-                sort=list(SERIES),
-                scale=alt.Scale(domain=list(SERIES)),
-                legend=alt.Legend(orient="bottom", title=None, columns=3),
-            ),
-            tooltip=[
-                alt.Tooltip("series:N", title="each user"),
-                alt.Tooltip("n:Q", format=","),
-                alt.Tooltip("epsilon:Q", format=".3g", title="central ε"),
-            ],
-        )
-    )
-    rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=1_000_000)
-    return ui_charts.Template(
-        (lines + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    return ui_charts.curves(
+        ui_charts.Axis(
+            "n",
+            "users n (log scale)",
+            (1_000, 10_000_000),
+            log=True,
+            format=",~r",
+            values=(1_000, 10_000, 100_000, 1_000_000, 10_000_000),
+            tip="n",
+            tip_format=",",
+        ),
+        ui_charts.Axis(
+            "epsilon",
+            "central ε after shuffling",
+            (0.001, 10),
+            log=True,
+            format=ui_charts.POWERS,
+            values=(0.001, 0.01, 0.1, 1, 10),
+            tip="central ε",
+            tip_format=".3g",
+        ),
+        ui_charts.Series("series", SERIES, legend="two columns", tip="each user"),
+        rule=True,
+        rule_flip_at=1_000_000,
+        height=height,
     )

@@ -60,39 +60,30 @@ def score_histograms(height: int = 260) -> ui_charts.Template:
     )
 
 
-@datasets.cached(max_entries=4)
 def audit_bounds(height: int = 280) -> ui_charts.Template:
     """Template: "ε ≥ bound" against the number of trials (log x, 100 to 1,000,000; y fixed
     0..4.5) for the honest and the buggy count, the claimed ε as a labelled dashed line and
     the chosen number of trials as a rule. Datasets "bounds" (trials, mechanism, bound),
     "claim" (y, label) and "truth" (x, label)."""
-    x_scale = alt.Scale(type="log", domain=[TRIALS[0], TRIALS[-1]], nice=False)
-    y_scale = alt.Scale(domain=list(BOUND_DOMAIN), nice=False)
-    lines = (
-        alt.Chart(alt.NamedData(name="bounds"))
-        .mark_line(point=True, strokeWidth=2.5)
-        .encode(
-            x=alt.X(
-                "trials:Q",
-                title="trials on each of the two datasets (log scale)",
-                scale=x_scale,
-                axis=alt.Axis(values=[100, 1_000, 10_000, 100_000, 1_000_000], format=",~r"),
-            ),
-            y=alt.Y("bound:Q", title="the audit proves ε ≥", scale=y_scale),
-            color=alt.Color(
-                "mechanism:N",
-                scale=alt.Scale(domain=[HONEST, BUGGY], range=AUDIT_COLOURS),
-                legend=alt.Legend(orient="bottom", title=None, direction="vertical"),
-            ),
-            tooltip=[
-                alt.Tooltip("mechanism:N"),
-                alt.Tooltip("trials:Q", format=","),
-                alt.Tooltip("bound:Q", format=".3f", title="ε ≥"),
-            ],
-        )
-    )
-    claim = ui_charts.reference_line_layers(alt.NamedData(name="claim"), "y", y_scale=y_scale)
-    rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=30_000)
-    return ui_charts.Template(
-        (lines + claim + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    return ui_charts.curves(
+        ui_charts.Axis(
+            "trials",
+            "trials on each of the two datasets (log scale)",
+            (TRIALS[0], TRIALS[-1]),
+            log=True,
+            format=",~r",
+            values=(100, 1_000, 10_000, 100_000, 1_000_000),
+            tip="trials",
+            tip_format=",",
+        ),
+        ui_charts.Axis("bound", "the audit proves ε ≥", BOUND_DOMAIN, tip="ε ≥", tip_format=".3f"),
+        ui_charts.Series(
+            "mechanism", (HONEST, BUGGY), colours=tuple(AUDIT_COLOURS), legend="stacked"
+        ),
+        data="bounds",
+        points=True,
+        levels=("claim", "y"),
+        rule=True,
+        rule_flip_at=30_000,
+        height=height,
     )

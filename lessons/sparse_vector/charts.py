@@ -69,40 +69,27 @@ def answers_bars(height: int = 260) -> ui_charts.Template:
     )
 
 
-@datasets.cached(max_entries=4)
 def misses_by_c(height: int = 240) -> ui_charts.Template:
     """Template: true positives missed and false positives reported per run (fixed y 0..10)
     against c = 1..8, the current c as a labelled rule. Datasets "curves" (c, measure, value)
     and "truth" (x, label)."""
-    x_scale = alt.Scale(domain=[MAX_POSITIVES[0], MAX_POSITIVES[-1]], nice=False)
-    y_scale = alt.Scale(domain=list(PER_RUN_DOMAIN), nice=False, clamp=True)
-    lines = (
-        alt.Chart(alt.NamedData(name="curves"))
-        .mark_line(point=True, strokeWidth=2.5)
-        .encode(
-            x=alt.X(
-                "c:Q",
-                title="c, the positives allowed (each costs ε/c)",
-                scale=x_scale,
-                axis=alt.Axis(values=list(MAX_POSITIVES), format="d"),
-            ),
-            y=alt.Y("value:Q", title="per run, on average", scale=y_scale),
-            color=alt.Color(
-                "measure:N",
-                sort=list(MEASURES),
-                scale=alt.Scale(domain=list(MEASURES), range=MEASURE_COLOURS),
-                legend=ui_charts.STACKED_LEGEND,
-            ),
-            tooltip=[
-                alt.Tooltip("c:Q", format="d"),
-                alt.Tooltip("measure:N"),
-                alt.Tooltip("value:Q", format=".2f", title="per run"),
-            ],
-        )
-    )
-    rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=6.5)
-    return ui_charts.Template(
-        (lines + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    return ui_charts.curves(
+        ui_charts.Axis.on_grid(
+            "c",
+            "c, the positives allowed (each costs ε/c)",
+            MAX_POSITIVES,
+            log=False,
+            format="d",
+            tip="c",
+        ),
+        ui_charts.Axis(
+            "value", "per run, on average", PER_RUN_DOMAIN, tip="per run", tip_format=".2f"
+        ),
+        ui_charts.Series("measure", MEASURES, colours=tuple(MEASURE_COLOURS), legend="stacked"),
+        points=True,
+        rule=True,
+        rule_flip_at=6.5,
+        height=height,
     )
 
 

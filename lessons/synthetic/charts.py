@@ -8,10 +8,6 @@ from lessons.synthetic.model import EPSILONS, ROUNDS
 from ui import charts as ui_charts
 from ui import datasets
 
-LEGEND = ui_charts.TWO_COLUMN_LEGEND
-STACKED = alt.Legend(orient="bottom", title=None, direction="vertical", labelLimit=0)
-
-
 # A column header word per line ("never" over "married"), so no header is cut to "never marri…"
 # at a projector's font size.
 WORD_PER_LINE = "split(datum.label, ' ')"
@@ -62,53 +58,31 @@ def heatmaps(
 SERIES = ("MWEM, max", "MWEM, mean", "naive, max", "naive, mean")
 
 
-@datasets.cached(max_entries=4)
 def errors_by_rounds(height: int = 260) -> ui_charts.Template:
     """Template: the workload error (max and mean over every two-way marginal cell) against
     the rounds T (log x), MWEM against the naive release at the same ε (flat), the chosen T
     as a rule; the real table's error is 0, the x axis. Datasets "errors" (rounds, series,
     error) and "truth" (x, label)."""
-    x_scale = alt.Scale(type="log", domain=[ROUNDS[0], ROUNDS[-1]], nice=False)
-    lines = (
-        alt.Chart(alt.NamedData(name="errors"))
-        .mark_line(point=True, strokeWidth=2.5)
-        .encode(
-            x=alt.X(
-                "rounds:Q",
-                title="rounds T (log scale)",
-                scale=x_scale,
-                axis=alt.Axis(values=list(ROUNDS), format=",~r"),
-            ),
-            y=alt.Y(
-                "error:Q",
-                title="error in people (real data: 0)",
-                scale=alt.Scale(domain=[0, 12_000], nice=False, clamp=True),
-            ),
-            color=alt.Color(
-                "series:N",
-                sort=list(SERIES),
-                scale=alt.Scale(
-                    domain=list(SERIES),
-                    range=[ui_charts.BLUE, ui_charts.BLUE, ui_charts.ORANGE, ui_charts.ORANGE],
-                ),
-                legend=LEGEND,
-            ),
-            strokeDash=alt.StrokeDash(
-                "series:N",
-                sort=list(SERIES),
-                scale=alt.Scale(domain=list(SERIES), range=[[1, 0], [4, 3], [1, 0], [4, 3]]),
-                legend=None,
-            ),
-            tooltip=[
-                alt.Tooltip("series:N"),
-                alt.Tooltip("rounds:Q", format=","),
-                alt.Tooltip("error:Q", format=",.0f", title="people"),
-            ],
-        )
-    )
-    rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=300)
-    return ui_charts.Template(
-        (lines + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    blue, orange = ui_charts.BLUE, ui_charts.ORANGE
+    return ui_charts.curves(
+        ui_charts.Axis.on_grid(
+            "rounds", "rounds T (log scale)", ROUNDS, format=",~r", tip_format=","
+        ),
+        ui_charts.Axis(
+            "error", "error in people (real data: 0)", (0, 12_000), tip="people", tip_format=",.0f"
+        ),
+        ui_charts.Series(
+            "series",
+            SERIES,
+            colours=(blue, blue, orange, orange),
+            dashes=((1, 0), (4, 3), (1, 0), (4, 3)),
+            legend="two columns",
+        ),
+        data="errors",
+        points=True,
+        rule=True,
+        rule_flip_at=300,
+        height=height,
     )
 
 
@@ -137,40 +111,23 @@ MODELS = (
 )
 
 
-@datasets.cached(max_entries=4)
 def accuracy_by_epsilon(height: int = 240) -> ui_charts.Template:
     """Template: a classifier's accuracy on the real table against ε (log x, y fixed 50..90%).
     Dataset "accuracy" (epsilon, model, accuracy)."""
-    x_scale = alt.Scale(type="log", domain=[EPSILONS[0], EPSILONS[-1]], nice=False)
-    lines = (
-        alt.Chart(alt.NamedData(name="accuracy"))
-        .mark_line(point=True, strokeWidth=2.5)
-        .encode(
-            x=alt.X(
-                "epsilon:Q",
-                title="ε of the synthetic data (log scale; ← more private)",
-                scale=x_scale,
-                axis=alt.Axis(values=list(EPSILONS), format="~g"),
-            ),
-            y=alt.Y(
-                "accuracy:Q",
-                title="accuracy on the real people",
-                scale=alt.Scale(domain=[0.5, 0.9], nice=False, clamp=True),
-                axis=alt.Axis(format="~%"),
-            ),
-            color=alt.Color(
-                "model:N",
-                sort=list(MODELS),
-                scale=alt.Scale(
-                    domain=list(MODELS), range=[ui_charts.BLACK, ui_charts.BLUE, ui_charts.ORANGE]
-                ),
-                legend=STACKED,
-            ),
-            tooltip=[
-                alt.Tooltip("model:N"),
-                alt.Tooltip("epsilon:Q", format="~g", title="ε"),
-                alt.Tooltip("accuracy:Q", format=".1%"),
-            ],
-        )
+    return ui_charts.curves(
+        ui_charts.Axis.on_grid(
+            "epsilon", "ε of the synthetic data (log scale; ← more private)", EPSILONS, tip="ε"
+        ),
+        ui_charts.Axis(
+            "accuracy", "accuracy on the real people", (0.5, 0.9), format="~%", tip_format=".1%"
+        ),
+        ui_charts.Series(
+            "model",
+            MODELS,
+            colours=(ui_charts.BLACK, ui_charts.BLUE, ui_charts.ORANGE),
+            legend="stacked",
+        ),
+        data="accuracy",
+        points=True,
+        height=height,
     )
-    return ui_charts.Template(lines.properties(height=height, width=ui_charts.DEFAULT_WIDTH))

@@ -170,3 +170,74 @@ def test_a_long_title_is_written_on_lines_that_fit_and_keeps_its_values_whole() 
 def test_title_lines_refuses_bad_input(title, width, error) -> None:
     with pytest.raises(error):
         charts.title_lines(title, width)
+
+
+# --- The curve chart (charts.curves): one way to draw a quantity against a parameter ----------
+EPSILON = charts.Axis("epsilon", "ε (log scale)", (0.1, 10.0), log=True, values=(0.1, 1, 10))
+SHARE = charts.Axis("share", "share", (0.0, 1.0), format="%", tip="right", tip_format=".1%")
+
+
+def _layers(spec: dict) -> list[dict]:
+    return spec.get("layer", [spec])
+
+
+def test_a_curve_chart_tells_its_lines_apart_by_colour_and_dash() -> None:
+    series = charts.Series("method", ("exact", "bound", "tail"))
+    spec = charts.curves(EPSILON, SHARE, series, data="errors").spec
+    lines = _layers(spec)[0]
+    assert lines["mark"]["type"] == "line"
+    assert lines["data"] == {"name": "errors"}
+    encoding = lines["encoding"]
+    assert encoding["color"]["scale"]["range"] == list(charts.CURVE_COLOURS[:3])
+    assert encoding["strokeDash"]["scale"]["range"] == [list(d) for d in charts.CURVE_DASHES[:3]]
+    assert len({tuple(d) for d in encoding["strokeDash"]["scale"]["range"]}) == 3
+    assert encoding["x"]["scale"] == {
+        "type": "log",
+        "domain": [0.1, 10.0],
+        "nice": False,
+        "clamp": True,
+    }
+    assert encoding["x"]["axis"]["values"] == [0.1, 1, 10]
+    assert encoding["y"]["axis"]["format"] == "%"
+    tips = {t["field"]: t for t in encoding["tooltip"]}
+    assert tips["share"] == {
+        "field": "share",
+        "type": "quantitative",
+        "format": ".1%",
+        "title": "right",
+    }
+    assert charts.curves(EPSILON, SHARE, series, data="errors").datasets == {"errors"}
+
+
+def test_a_curve_chart_adds_bars_levels_rule_and_mark_only_when_asked() -> None:
+    plain = charts.curves(EPSILON, SHARE)
+    assert plain.datasets == {"curves"}
+    assert _layers(plain.spec)[0]["mark"]["color"] == charts.BLUE  # one line: blue, no legend
+    full = charts.curves(
+        EPSILON,
+        SHARE,
+        error_bars=("low", "high"),
+        levels=("levels", "share"),
+        rule=True,
+        mark="mark",
+        points=True,
+    )
+    assert full.datasets == {"curves", "levels", "truth", "mark"}
+    layers = _layers(full.spec)
+    bars = layers[0]  # under the line
+    assert bars["mark"]["type"] == "rule"
+    assert (bars["encoding"]["y"]["field"], bars["encoding"]["y2"]["field"]) == ("low", "high")
+    assert layers[1]["mark"]["point"]["filled"] is True
+
+
+@pytest.mark.parametrize(
+    "series, error",
+    [
+        (lambda: charts.Series("method"), "names: a series field needs its names"),
+        (lambda: charts.Series("m", tuple("abcdefg")), "names: 7 lines, but fewer colours"),
+        (lambda: charts.Series("m", ("a", "b"), dashes=((1, 0),)), "names: 2 lines"),
+    ],
+)
+def test_a_series_refuses_what_it_cannot_draw(series, error) -> None:
+    with pytest.raises(ValueError, match=error):
+        series()
