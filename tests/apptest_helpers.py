@@ -158,6 +158,17 @@ def answer_quiz(at: AppTest, lesson: str, question: int, choice: int) -> AppTest
     return at.button(key=f"quiz_{lesson}_{question}_check").click().run()
 
 
+def assert_quiz_marks(
+    at: AppTest, wrong: tuple[str, int, int], explained: str, right: tuple[str, int, int]
+) -> None:
+    """Check yourself marks a wrong answer (quiz key, question, option) wrong, with an
+    explanation that says `explained`, and then the right one right."""
+    answer_quiz(at, *wrong)
+    assert explained in at.error[-1].value
+    answer_quiz(at, *right)
+    assert at.success[-1].value.startswith("Right.")
+
+
 def metrics(at: AppTest) -> dict[str, str]:
     """Every st.metric of the run: label -> value."""
     return {m.label: m.value for m in at.metric}
@@ -245,6 +256,17 @@ def hosted_page(
     if upload is not None:
         upload_csv(at, *upload)
     assert not at.exception, at.exception
+    return at
+
+
+JOBS_CSV = ("jobs.csv", b"Job,Pay\nSales,10\nClerk,30\n")
+
+
+def census_after_upload(page_file: str, *, timeout_s: float = 120) -> AppTest:
+    """The lesson hosted after a two-row upload (JOBS_CSV): it says, first, that it always
+    uses the bundled census."""
+    at = hosted_page(page_file, upload=JOBS_CSV, timeout_s=timeout_s)
+    assert "always uses the bundled census" in at.info[0].value
     return at
 
 

@@ -14,13 +14,12 @@ from apptest_helpers import (
     chart_titled,
     code_texts,
     frames_of,
-    hosted_lesson,
+    hosted_page,
     ignored_link_notice,
     metrics,
     record_downloads,
     run_lesson,
     toasts,
-    upload_csv,
 )
 from lessons.approximate_dp import model as lesson
 from ui import text
@@ -35,11 +34,7 @@ CENSUS_PEOPLE = 32_561
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
-    if upload is not None:
-        upload_csv(at, *upload)
-    assert not at.exception, at.exception
-    return at
+    return hosted_page(PAGE, upload=upload, timeout_s=60, **params)
 
 
 def prose(at: AppTest) -> str:

@@ -7,18 +7,17 @@ from streamlit.testing.v1 import AppTest
 
 import dp
 from apptest_helpers import (
-    answer_quiz,
+    assert_quiz_marks,
     chart_titled,
     code_texts,
     frames_of,
-    hosted_lesson,
+    hosted_page,
     ignored_link_notice,
     metrics,
     record_downloads,
     run_lesson,
     spec_of,
     toasts,
-    upload_csv,
 )
 from data.census import load_census
 from lessons.choosing import model as lesson
@@ -48,11 +47,7 @@ def sample(people, column: str, size: int) -> np.ndarray:
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
-    if upload is not None:
-        upload_csv(at, *upload)
-    assert not at.exception, at.exception
-    return at
+    return hosted_page(PAGE, upload=upload, timeout_s=60, **params)
 
 
 def prose(at: AppTest) -> str:
@@ -316,10 +311,7 @@ def test_the_gumbel_paragraph_says_when_the_2_can_be_dropped(people) -> None:
 
 def test_quiz_feedback() -> None:
     at = run_lesson(PAGE)
-    answer_quiz(at, "choosing", 0, 1)
-    assert "Claim 3.9" in at.error[-1].value
-    answer_quiz(at, "choosing", 0, 0)
-    assert at.success[0].value.startswith("Right.")
+    assert_quiz_marks(at, ("choosing", 0, 1), "Claim 3.9", ("choosing", 0, 0))
 
 
 JOBS = b"Job,Pay\nSales,10\nSales,20\nClerk,30\nCook,40\nSales,50\nClerk,60\n"

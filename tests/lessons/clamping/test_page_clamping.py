@@ -9,18 +9,17 @@ from streamlit.testing.v1 import AppTest
 
 import dp
 from apptest_helpers import (
-    answer_quiz,
+    assert_quiz_marks,
     chart_titled,
     code_texts,
     frames_of,
-    hosted_lesson,
+    hosted_page,
     ignored_link_notice,
     metrics,
     record_downloads,
     run_lesson,
     spec_of,
     toasts,
-    upload_csv,
 )
 from data.census import load_census
 from lessons.clamping import model as lesson
@@ -48,11 +47,7 @@ def run_page() -> AppTest:
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
-    if upload is not None:
-        upload_csv(at, *upload)
-    assert not at.exception, at.exception
-    return at
+    return hosted_page(PAGE, upload=upload, timeout_s=60, **params)
 
 
 def prose(at: AppTest) -> str:
@@ -251,10 +246,7 @@ def test_code_downloads_and_the_snippet_rebuild_the_curve(monkeypatch, people) -
 
 def test_quiz_feedback() -> None:
     at = run_page()
-    answer_quiz(at, "clamping", 1, 1)
-    assert "U − L = 150" in at.error[-1].value
-    answer_quiz(at, "clamping", 1, 2)
-    assert at.success[0].value.startswith("Right.")
+    assert_quiz_marks(at, ("clamping", 1, 1), "U − L = 150", ("clamping", 1, 2))
     assert dp.sum_sensitivity(-50, 100, neighbours="replace") == 150
     assert dp.sum_sensitivity(0, 100) == 100
 

@@ -14,13 +14,12 @@ from apptest_helpers import (
     code_texts,
     csv_header,
     frames_of,
-    hosted_lesson,
+    hosted_page,
     ignored_link_notice,
     metric_starting,
     run_lesson,
     spec_of,
     toasts,
-    upload_csv,
 )
 from conftest import PAGES
 from data.census import load_census
@@ -176,11 +175,7 @@ def test_group_sliders_change_the_posterior_bound():
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
     """The lesson inside a host like app.py: the link guard and the dataset picker around it."""
-    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
-    if upload is not None:
-        upload_csv(at, *upload)
-    assert not at.exception, at.exception
-    return at
+    return hosted_page(PAGE, upload=upload, timeout_s=60, **params)
 
 
 LINK = {

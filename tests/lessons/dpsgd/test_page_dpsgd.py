@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 import dp
 from apptest_helpers import (
     answer_quiz,
+    census_after_upload,
     chart_titled,
     code_texts,
     frames_of,
@@ -250,8 +251,7 @@ def test_quiz_feedback() -> None:
 
 
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
-    at = hosted(upload=("jobs.csv", b"Job,Pay\nSales,10\nClerk,30\n"))
-    assert "always uses the bundled census" in at.info[0].value
+    at = census_after_upload(PAGE)
     assert "Section 7, at the end, trains the same way on your file" in at.info[0].value
 
 

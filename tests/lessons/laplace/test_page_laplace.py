@@ -12,13 +12,12 @@ from apptest_helpers import (
     chart_spec,
     code_texts,
     csv_header,
-    hosted_lesson,
+    hosted_page,
     ignored_link_notice,
     metrics,
     named_data,
     run_lesson,
     toasts,
-    upload_csv,
 )
 from conftest import PAGES
 from data.census import load_census
@@ -174,11 +173,7 @@ def test_worlds_and_accuracy_charts_follow_their_own_epsilon() -> None:
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
     """The lesson inside a host like app.py: the link guard and the dataset picker around it
     (the notice for an ignored link setting and the uploader live in app.py, not the page)."""
-    at = hosted_lesson(PAGE, sidebar=False, timeout_s=60, **params)
-    if upload is not None:
-        upload_csv(at, *upload)
-    assert not at.exception, at.exception
-    return at
+    return hosted_page(PAGE, upload=upload, timeout_s=60, **params)
 
 
 def test_a_link_reproduces_the_view(people) -> None:

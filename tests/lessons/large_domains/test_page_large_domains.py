@@ -11,6 +11,8 @@ from streamlit.testing.v1 import AppTest
 import dp
 from apptest_helpers import (
     answer_quiz,
+    assert_quiz_marks,
+    census_after_upload,
     chart_titled,
     code_texts,
     frames_of,
@@ -139,15 +141,11 @@ def test_code_and_downloads(monkeypatch) -> None:
 
 def test_quiz_feedback() -> None:
     at = run_lesson(PAGE)
-    answer_quiz(at, "large_domains", 1, 1)
-    assert "g = round(3 + 1) = 4" in at.error[-1].value
-    answer_quiz(at, "large_domains", 1, 0)
-    assert at.success[-1].value.startswith("Right.")
+    assert_quiz_marks(at, ("large_domains", 1, 1), "g = round(3 + 1) = 4", ("large_domains", 1, 0))
 
 
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
-    at = hosted(upload=("jobs.csv", b"Job,Pay\nSales,10\nClerk,30\n"))
-    assert "always uses the bundled census" in at.info[0].value
+    census_after_upload(PAGE)
 
 
 def test_every_section_with_its_own_control_is_a_fragment() -> None:

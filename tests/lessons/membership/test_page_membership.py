@@ -10,6 +10,8 @@ from streamlit.testing.v1 import AppTest
 import dp
 from apptest_helpers import (
     answer_quiz,
+    assert_quiz_marks,
+    census_after_upload,
     chart_titled,
     code_texts,
     frames_of,
@@ -260,15 +262,11 @@ def test_code_downloads_and_the_snippets_rebuild_the_numbers(monkeypatch) -> Non
 
 def test_quiz_feedback() -> None:
     at = run_lesson(PAGE)
-    answer_quiz(at, "membership", 1, 0)
-    assert "2.7%" in at.error[-1].value
-    answer_quiz(at, "membership", 1, 1)
-    assert at.success[-1].value.startswith("Right.")
+    assert_quiz_marks(at, ("membership", 1, 0), "2.7%", ("membership", 1, 1))
 
 
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
-    at = hosted(upload=("jobs.csv", b"Job,Pay\nSales,10\nClerk,30\n"))
-    assert "always uses the bundled census" in at.info[0].value
+    at = census_after_upload(PAGE)
     assert metrics(at)[FOUND] == text.percent(lesson.attack(50, 200).tpr_at_target)
 
 

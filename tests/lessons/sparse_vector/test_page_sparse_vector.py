@@ -8,7 +8,8 @@ from streamlit.testing.v1 import AppTest
 
 import dp
 from apptest_helpers import (
-    answer_quiz,
+    assert_quiz_marks,
+    census_after_upload,
     chart_titled,
     code_texts,
     frames_of,
@@ -275,15 +276,11 @@ def test_code_downloads_and_the_snippet_rebuilds_the_chart(monkeypatch, audit_ro
 
 def test_quiz_feedback() -> None:
     at = run_lesson(PAGE)
-    answer_quiz(at, "sparse_vector", 0, 1)
-    assert "Theorem 3.23" in at.error[-1].value
-    answer_quiz(at, "sparse_vector", 0, 0)
-    assert at.success[0].value.startswith("Right.")
+    assert_quiz_marks(at, ("sparse_vector", 0, 1), "Theorem 3.23", ("sparse_vector", 0, 0))
 
 
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
-    at = hosted(upload=("jobs.csv", b"Job,Pay\nSales,10\nClerk,30\n"))
-    assert "always uses the bundled census" in at.info[0].value
+    at = census_after_upload(PAGE)
     assert metrics(at)["Questions whose true count reaches T"] == "5 of 15"
 
 

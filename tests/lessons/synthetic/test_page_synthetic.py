@@ -10,7 +10,8 @@ from streamlit.testing.v1 import AppTest
 
 import dp
 from apptest_helpers import (
-    answer_quiz,
+    assert_quiz_marks,
+    census_after_upload,
     chart_titled,
     code_texts,
     frames_of,
@@ -190,15 +191,13 @@ def test_code_downloads_and_the_synthetic_table(monkeypatch) -> None:
 
 def test_quiz_feedback() -> None:
     at = run_lesson(PAGE)
-    answer_quiz(at, "synthetic", 1, 0)
-    assert "Sequential composition over 2T steps" in at.error[-1].value
-    answer_quiz(at, "synthetic_predict", 0, 1)
-    assert at.success[-1].value.startswith("Right.")
+    assert_quiz_marks(
+        at, ("synthetic", 1, 0), "Sequential composition over 2T steps", ("synthetic_predict", 0, 1)
+    )
 
 
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
-    at = hosted(upload=("jobs.csv", b"Job,Pay\nSales,10\nClerk,30\n"))
-    assert "always uses the bundled census" in at.info[0].value
+    at = census_after_upload(PAGE)
     assert metrics(at)["People n (public)"] == "32,561"
 
 
