@@ -2,14 +2,19 @@
 
     from ui.quiz import Question, check_yourself
 
-    check_yourself("laplace", [
-        Question(
-            "ε doubles. What happens to the noise scale b = 1/ε?",
-            ("It doubles", "It halves", "It stays the same"),
-            correct=1,
-            explanation="b = Δ/ε: twice the ε, half the scale.",
-        ),
-    ])
+    check_yourself("laplace", bank(__file__, "laplace"))
+
+A lesson's fixed questions are prose and live beside its page, in quiz.toml, one table per
+quiz key (the lecturer edits them without touching code):
+
+    [[laplace]]
+    prompt = "ε doubles. What happens to the noise scale b = 1/ε?"
+    options = ["It doubles", "It halves", "It stays the same"]
+    answer = "It halves"
+    explanation = "b = Δ/ε: twice the ε, half the scale."
+
+A question whose numbers depend on the sliders is a `Question` written in the page, from the
+current widgets.
 
 Each question is a radio with nothing selected (you commit to a prediction first) and a
 "Check" button; the verdict (st.success / st.error with the explanation) appears at once.
@@ -21,12 +26,17 @@ one fragment: answering one reruns the questions only, not the lesson above them
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import streamlit as st
 
-from ui import notebook
+from ui import datasets, notebook
+
+BANK_FILE = "quiz.toml"
+BANK_FIELDS = ("prompt", "options", "answer", "explanation")
 
 
 @dataclass(frozen=True)
@@ -45,6 +55,44 @@ class Question:
             raise ValueError(f"options: need at least 2, got {len(self.options)}")
         if not 0 <= self.correct < len(self.options):
             raise ValueError(f"correct: must index options (0..{len(self.options) - 1})")
+
+
+def bank(page_file: str, key: str) -> tuple[Question, ...]:
+    """The fixed questions `key` of the lesson whose page is `page_file`: the [[key]] tables
+    of the quiz.toml beside it, each with a prompt, its options, the answer (the text of the
+    right option, exactly one of them) and the explanation. Read once per version of the
+    file (an edit shows on the next rerun, as a page's own does with `make dev`)."""
+    path = Path(page_file).with_name(BANK_FILE)
+    entries = _tables(str(path), path.stat().st_mtime_ns).get(key)
+    if not isinstance(entries, list) or not entries:
+        raise ValueError(f"key: {path} has no questions [[{key}]]")
+    return tuple(_banked(path, key, number, entry) for number, entry in enumerate(entries, 1))
+
+
+def bank_keys(page_file: str) -> tuple[str, ...]:
+    """The quiz keys of the quiz.toml beside `page_file`, in the file's order."""
+    path = Path(page_file).with_name(BANK_FILE)
+    return tuple(_tables(str(path), path.stat().st_mtime_ns))
+
+
+@datasets.cached(max_entries=64, census_only=True)
+def _tables(path: str, modified_ns: int) -> dict:
+    with open(path, "rb") as handle:
+        return tomllib.load(handle)
+
+
+def _banked(path: Path, key: str, number: int, entry: dict) -> Question:
+    where = f"{path.name} [[{key}]] #{number}"
+    if sorted(entry) != sorted(BANK_FIELDS):
+        raise ValueError(f"{where}: needs exactly the fields {BANK_FIELDS}, has {sorted(entry)}")
+    options = entry["options"]
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        raise TypeError(f"{where}: options must be a list of strings")
+    if options.count(entry["answer"]) != 1:
+        raise ValueError(f"{where}: the answer must be exactly one of the options")
+    return Question(
+        entry["prompt"], tuple(options), options.index(entry["answer"]), entry["explanation"]
+    )
 
 
 def choice_key(key: str, index: int) -> str:

@@ -284,30 +284,5 @@ differencing_with_noise(count_all, count_without, target_is_rich)
 
 quiz.check_yourself(
     "anonymisation",
-    [
-        quiz.Question(
-            "On the attributes an attacker knows, a release has classes of 1, 4 and 50 "
-            "people. For which k is it k-anonymous?",
-            ("k = 1", "k = 4", "k = 50", "k = 55"),
-            correct=0,
-            explanation="k is the size of the smallest class: the one person alone in "
-            "their class is singled out, so the release is only 1-anonymous.",
-        ),
-        quiz.Question(
-            "Exact answers: 7,841 people earn >50K; 7,840 people not named X earn >50K. "
-            "What do you learn about X?",
-            ("Nothing: both are counts", "X earns >50K", "X earns <=50K"),
-            correct=1,
-            explanation="The two counts differ only in X, and the difference 7,841 − 7,840 = "
-            "1 is X's own answer to “earns >50K?”.",
-        ),
-        quiz.Question(
-            "Now each count gets Laplace noise with ε = 1. How often does the "
-            "differencing attacker guess X's income right?",
-            ("50%, a coin toss", "About 62%", "About 99%", "Always"),
-            correct=1,
-            explanation="$1 − (2 + ε/2)·e^{−ε/2}/4 = 1 − 2.5·e^{−0.5}/4$ ≈ 62.1% at ε = 1, "
-            "and the two queries spend 2ε = 2.",
-        ),
-    ],
+    quiz.bank(__file__, "anonymisation"),
 )

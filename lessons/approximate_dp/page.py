@@ -474,57 +474,5 @@ real_numbers()
 
 quiz.check_yourself(
     "approximate_dp",
-    [
-        quiz.Question(
-            "A mechanism publishes each of 1,000,000 people's records with probability "
-            "δ = 10⁻⁵. What guarantee does it satisfy, and how many records does it publish?",
-            (
-                "(0, 10⁻⁵)-DP; about 10 records",
-                "Pure ε-DP for every ε; none",
-                "(10⁻⁵, 0)-DP; about 1 record",
-            ),
-            correct=0,
-            explanation="Each record appears with probability δ whoever is in the data, so "
-            "(0, δ)-DP; n·δ = 10 people are exposed in full. δ must be far below 1/n.",
-        ),
-        quiz.Question(
-            "Why is the Gaussian mechanism not pure ε-DP for any ε?",
-            (
-                "Its noise has a larger variance than Laplace's",
-                "Its privacy loss (Δ² − 2yΔ)/2σ² is unbounded in y",
-                "It can output negative counts",
-            ),
-            correct=1,
-            explanation="The loss is a straight line in y, so some outputs have a loss "
-            "beyond any ε; they are rare, which is what δ pays for.",
-        ),
-        quiz.Question(
-            "For one count at ε = 0.5 and δ = 10⁻⁵, which needs less noise?",
-            ("Laplace", "Gaussian with the analytic σ", "Gaussian with the classic σ"),
-            correct=0,
-            explanation="Laplace's SD is √2/0.5 ≈ 2.83; the analytic σ is about 7.03 and the "
-            "classic 9.69. Gaussian pays off with many queries, through zCDP.",
-        ),
-        quiz.Question(
-            "1,000 counts are answered with Gaussian noise, each ρ = 0.0005-zCDP. What is "
-            "the total?",
-            ("ρ = 0.5-zCDP", "ρ = 0.0005-zCDP", "ρ = 15.8-zCDP (√1000 times)"),
-            correct=0,
-            explanation="zCDP composes by adding ρ's: 1,000 × 0.0005 = 0.5, about ε = 6.84 "
-            "at δ = 10⁻¹⁰ by the tight conversion.",
-        ),
-        quiz.Question(
-            "Google's mobility reports use ε = 2.64 per user per day; Apple's QuickType "
-            "ε = 16 per user per day (local). Which protects a user more over a year?",
-            (
-                "Google's, clearly: 2.64 < 16",
-                "You cannot say from the ε alone: the units, periods, models and what "
-                "composes across days differ",
-                "Apple's: local DP is always stronger",
-            ),
-            correct=1,
-            explanation="ε's are per unit and per period; over a year daily budgets compose, "
-            "and local and central ε's buy different accuracy.",
-        ),
-    ],
+    quiz.bank(__file__, "approximate_dp"),
 )

@@ -364,45 +364,5 @@ sample_and_aggregate()
 
 quiz.check_yourself(
     "beyond_global",
-    [
-        quiz.Question(
-            "Why is median + Lap(LS(x)/ε) not private?",
-            (
-                "Laplace noise is never enough for a median",
-                "LS(x) itself depends on the data, so the noise scale reveals it",
-                "The median is biased",
-            ),
-            correct=1,
-            explanation="Neighbours can have local sensitivities 0 and 50: one release "
-            "shows which (ε = ∞).",
-        ),
-        quiz.Question(
-            "What does the smooth sensitivity change by between neighbouring datasets?",
-            ("Nothing", "At most a factor $e^β$", "At most the global sensitivity"),
-            correct=1,
-            explanation="$S_β(x) = \\max_k e^{−kβ} A^{(k)}(x)$; one replacement shifts every k by "
-            "at most 1, hence the factor $e^β$ (NRS Def. 2.1).",
-        ),
-        quiz.Question(
-            "Propose-test-release refuses. What has been spent?",
-            (
-                "Nothing: a refusal is not an output",
-                "The test's ε: a refusal is an output, covered by the guarantee",
-                "Only δ",
-            ),
-            correct=1,
-            explanation="The refusal depends on the data through the noisy distance, so it "
-            "is part of what the (2ε, δ) guarantee covers.",
-        ),
-        quiz.Question(
-            "Sample-and-aggregate with more blocks k …",
-            (
-                "always gets more accurate",
-                "divides the noise by k but makes each block's estimate worse",
-                "needs a smaller ε",
-            ),
-            correct=1,
-            explanation="The noise is Lap((U − L)/(kε)); each block holds n/k people.",
-        ),
-    ],
+    quiz.bank(__file__, "beyond_global"),
 )

@@ -291,35 +291,5 @@ mechanism_and_estimates(survey)
 # --- Check yourself ----------------------------------------------------------------------------
 quiz.check_yourself(
     "binary_rr",
-    [
-        quiz.Question(
-            "Which keep-probabilities give ε = ln 3?",
-            ("p = q = 0.6", "p = q = 0.75", "p = q = 0.9", "p = q = 0.5"),
-            correct=1,
-            explanation="A yes is 0.75/0.25 = 3 times likelier from a true yes, so $e^ε$ = 3. "
-            "(0.6 gives ln 1.5 ≈ 0.41, 0.9 gives ln 9 ≈ 2.20, 0.5 gives 0.)",
-        ),
-        quiz.Question(
-            "p = 0.9 and q = 0.6. Which report is better protected?",
-            (
-                "A reported yes: |ln(0.9/0.4)| ≈ 0.81",
-                "A reported no: |ln(0.6/0.1)| ≈ 1.79",
-                "Both alike: ε is one number",
-            ),
-            correct=0,
-            explanation="A yes shifts the odds by 0.9/0.4 = 2.25, a no by 0.6/0.1 = 6; ε is "
-            "set by the weaker side, ln 6 ≈ 1.79.",
-        ),
-        quiz.Question(
-            "p = 0.4 and q = 0.6. What can the survey tell you about the true count?",
-            (
-                "Nothing: ε = 0 and the estimator divides by p + q − 1 = 0",
-                "The count, with a wide error bar",
-                "The count with the signs flipped, because p < ½",
-            ),
-            correct=0,
-            explanation="A true yes and a true no both say yes with probability 0.4, so the "
-            "answers do not depend on the truth: perfect privacy, zero information.",
-        ),
-    ],
+    quiz.bank(__file__, "binary_rr"),
 )

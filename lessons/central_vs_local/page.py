@@ -195,29 +195,5 @@ st.markdown(
 
 quiz.check_yourself(
     "central_vs_local",
-    [
-        quiz.Question(
-            "At ε = 1 a survey of 32,561 people gives a local count error of about ± 173. "
-            "The survey grows to 4 × 32,561 people at the same ε. The local error becomes…",
-            ("about ± 87", "about ± 173", "about ± 346", "about ± 692"),
-            correct=2,
-            explanation="The local error grows like √n: 4 times the people, √4 = 2 times "
-            "the error (the central error, ± 1.41, does not change at all).",
-        ),
-        quiz.Question(
-            "At ε = 1 with 32,561 people, how many times larger is the local error than "
-            "the central one?",
-            ("about 1×", "about 12×", "about 120×", "about 12,000×"),
-            correct=2,
-            explanation="√32,561 · $e^{0.5}$ / (e − 1) ≈ 173 people locally against √2 ≈ 1.41 "
-            "centrally: a ratio of about 122.",
-        ),
-        quiz.Question(
-            "In the central model ε doubles from 1 to 2. The typical error √2/ε…",
-            ("doubles, to 2.83", "halves, to 0.71", "stays at 1.41", "quarters, to 0.35"),
-            correct=1,
-            explanation="The Laplace scale is b = 1/ε and the sd is √2·b: twice the ε, half "
-            "the noise — and half the privacy protection.",
-        ),
-    ],
+    quiz.bank(__file__, "central_vs_local"),
 )

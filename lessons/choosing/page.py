@@ -413,44 +413,5 @@ private_bound(numeric_column, size, label)
 
 quiz.check_yourself(
     "choosing",
-    [
-        quiz.Question(
-            "Report noisy max adds Lap(1/ε) to each of 20 overlapping counts and releases only "
-            "the index of the largest. What does it cost?",
-            ("ε", "20ε", "ε/20", "√20·ε"),
-            correct=0,
-            explanation="ε, however many counts and however they overlap, as long as each "
-            "moves by at most 1 and all in the same direction (Dwork & Roth, Claim 3.9).",
-        ),
-        quiz.Question(
-            "The 20 noisy counts themselves are released instead, and one person can be in "
-            "all of them. What does that cost at Lap(1/ε) each?",
-            ("ε", "2ε", "20ε", "ε/20"),
-            correct=2,
-            explanation="The person moves the count vector by 20 in L1: sequential "
-            "composition of 20 ε-DP answers, 20ε.",
-        ),
-        quiz.Question(
-            "Why is there a 2 in exp(ε·u/(2Δ))?",
-            (
-                "To make the probabilities sum to 1",
-                "A neighbour can raise u(c) and shrink the normaliser at once: $e^{ε/2}$ each",
-                "Because Laplace noise has variance 2b²",
-            ),
-            correct=1,
-            explanation="The ratio of probabilities is a ratio of numerators times a ratio "
-            "of normalisers; each is bounded by $e^{ε/2}$.",
-        ),
-        quiz.Question(
-            "Where must the candidates of a private median come from?",
-            (
-                "The distinct values in the data",
-                "A grid fixed in advance from public knowledge",
-                "The data's minimum and maximum",
-            ),
-            correct=1,
-            explanation="Candidates read off the data reveal the values themselves: a "
-            "newcomer's value would appear among the candidates.",
-        ),
-    ],
+    quiz.bank(__file__, "choosing"),
 )

@@ -377,40 +377,5 @@ rows_per_person()
 
 quiz.check_yourself(
     "clamping",
-    [
-        quiz.Question(
-            "Ages are clamped to [0, 100] and neighbours add or remove one person. What is "
-            "the sensitivity of the sum of ages?",
-            ("1", "50", "100", "Unbounded"),
-            correct=2,
-            explanation="max(|L|, |U|) = max(0, 100) = 100: a 100-year-old joining moves the "
-            "sum by 100.",
-        ),
-        quiz.Question(
-            "Values are clamped to [−50, 100] and neighbours *replace* one person's value. "
-            "What is the sensitivity of the sum?",
-            ("50", "100", "150", "200"),
-            correct=2,
-            explanation="Replacing −50 by 100 moves the sum by U − L = 150; under add/remove "
-            "it would be max(50, 100) = 100.",
-        ),
-        quiz.Question(
-            "You set U to the largest value in the data so that nothing is cut. What goes wrong?",
-            (
-                "Nothing: the bias is 0",
-                "The noise scale now depends on one person, and reveals their value",
-                "The sum becomes biased",
-            ),
-            correct=1,
-            explanation="A newcomer above the maximum moves U, and the noise scale Δ/ε, to "
-            "exactly their value: the release is not ε-DP for any finite ε.",
-        ),
-        quiz.Question(
-            "A noisy mean spends ε/2 on the sum and ε/2 on the count. What does the mean cost?",
-            ("ε/2", "ε", "2ε", "ε²/4"),
-            correct=1,
-            explanation="Sequential composition: ε/2 + ε/2 = ε. Dividing the two noisy answers "
-            "is post-processing and costs nothing more.",
-        ),
-    ],
+    quiz.bank(__file__, "clamping"),
 )

@@ -1,5 +1,5 @@
 """The class quiz's own parts: questions drawn from the lessons' own check-yourself lists
-(read from their pages, never copied), its names (URL, cookie, session state), the phones'
+(read from their quiz.toml, never copied), its names (URL, cookie, session state), the phones'
 private mode (k-ary randomized response, dp/kary.py) and the projector's numbers. Storage is
 survey/quiz.py, in the class database; the machine it runs on (the store, routing, join
 block, lecturer memory, student token, limits, faults) is ui/activity.py, shared with the
@@ -7,7 +7,6 @@ class survey."""
 
 from __future__ import annotations
 
-import ast
 import math
 from dataclasses import dataclass
 
@@ -17,7 +16,7 @@ import pandas as pd
 import dp
 import survey
 from lessons.catalogue import LESSONS, LESSONS_DIR
-from ui import activity, datasets, text
+from ui import activity, datasets, quiz, text
 
 URL_PATH = "class-quiz"
 LETTERS = "ABCDEF"
@@ -32,39 +31,20 @@ Z95 = 1.959963984540054
 
 
 # --- questions from the lessons --------------------------------------------------------------
-def _literal_question(call: ast.Call) -> survey.QuizQuestion | None:
-    """A `quiz.Question(...)` call whose arguments are all literals, as a QuizQuestion."""
-    names = ("prompt", "options", "correct", "explanation")
-    try:
-        values = [ast.literal_eval(arg) for arg in call.args]
-        values += [None] * (4 - len(values))
-        for keyword in call.keywords:
-            values[names.index(keyword.arg)] = ast.literal_eval(keyword.value)
-        return survey.QuizQuestion(values[0], tuple(values[1]), values[2], values[3] or "")
-    except (ValueError, TypeError, SyntaxError):
-        return None  # built from the page's state (an f-string, a model call): not reusable
-
-
 @datasets.cached(census_only=True, max_entries=len(LESSONS))
 def lesson_questions(folder: str) -> tuple[survey.QuizQuestion, ...]:
-    """The check-yourself questions of lessons/`folder`/page.py, read from its source: the
-    calls `quiz.Question(...)` inside `quiz.check_yourself(...)` whose key is not a one-off
-    "…_predict" and whose text is literal (a question written from the sliders' state is
-    left out). Parsed once per process."""
-    tree = ast.parse((LESSONS_DIR / folder / "page.py").read_text(encoding="utf-8"))
-    found: list[survey.QuizQuestion] = []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and ast.unparse(node.func) == "quiz.check_yourself"):
-            continue
-        key = node.args[0] if node.args else None
-        if isinstance(key, ast.Constant) and str(key.value).endswith("_predict"):
-            continue
-        for call in ast.walk(node):
-            if isinstance(call, ast.Call) and ast.unparse(call.func) == "quiz.Question":
-                question = _literal_question(call)
-                if question is not None:
-                    found.append(question)
-    return tuple(found)
+    """The check-yourself questions of lessons/`folder`, read from the lesson's own quiz.toml
+    (never copied): every table but a one-off "…_predict", in the page's order. A question
+    the page writes from the sliders' state is not in the file, and is left out."""
+    page = LESSONS_DIR / folder / "page.py"
+    if not page.with_name(quiz.BANK_FILE).exists():
+        return ()
+    return tuple(
+        survey.QuizQuestion(q.prompt, q.options, q.correct, q.explanation)
+        for key in quiz.bank_keys(str(page))
+        if not key.endswith("_predict")
+        for q in quiz.bank(str(page), key)
+    )
 
 
 @datasets.cached(census_only=True, max_entries=1)

@@ -530,28 +530,5 @@ biased_coins(survey)
 # --- Check yourself ----------------------------------------------------------------------------
 quiz.check_yourself(
     "coin_flip",
-    [
-        quiz.Question(
-            "Both coins are fair and your true answer is *no*. How likely is the survey to "
-            "record *yes*?",
-            ("0", "¼", "½", "¾"),
-            correct=1,
-            explanation="Coin 1 must land tails (½) and then coin 2 heads (½): ½ · ½ = ¼.",
-        ),
-        quiz.Question(
-            "You ask four times as many people (n → 4n) with the same coins. What happens "
-            "to the spread (SD) of the estimated share?",
-            ("It is cut to a quarter", "It halves", "It stays the same: ε did not change"),
-            correct=1,
-            explanation="The SD shrinks like 1/√n, and √4 = 2: four times the people, half "
-            "the spread, at the same ε = ln 3.",
-        ),
-        quiz.Question(
-            "Coin 1 says *answer honestly* with h = 0.8; coin 2 stays fair. What is ε?",
-            ("ln 3 ≈ 1.10", "ln 4 ≈ 1.39", "ln 9 ≈ 2.20", "ln 0.8 < 0"),
-            correct=2,
-            explanation="p = q = 0.8 + 0.2 · 0.5 = 0.9, so a report is 0.9/0.1 = 9 times "
-            "likelier under one true answer: ε = ln 9 ≈ 2.20. More honesty, less privacy.",
-        ),
-    ],
+    quiz.bank(__file__, "coin_flip"),
 )

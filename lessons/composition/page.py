@@ -348,37 +348,5 @@ group_privacy()
 
 quiz.check_yourself(
     "composition",
-    [
-        quiz.Question(
-            "A curator splits total ε = 1 evenly over m = 10 counts. What is the typical "
-            "error (sd) of each answer?",
-            ("± 1.41", "± 4.47", "± 14.1", "± 141"),
-            correct=2,
-            explanation="Each count gets ε = 1/10, so sd = √2/0.1 = √2 · 10 ≈ 14.1: ten "
-            "times the error of a single query at ε = 1.",
-        ),
-        quiz.Question(
-            "An attacker averages 100 answers to the same count, each at ε = 0.1. How close "
-            "does the average get, and what has been spent?",
-            (
-                "± 14.1, and ε = 0.1 spent",
-                "± 1.41, and ε = 0.1 spent",
-                "± 1.41, and ε = 10 spent",
-                "± 0.14, and ε = 10 spent",
-            ),
-            correct=2,
-            explanation="One answer has sd √2/0.1 ≈ 14.1; the average of 100 has 14.1/√100 "
-            "≈ 1.41, and sequential composition bills 100 · 0.1 = 10.",
-        ),
-        quiz.Question(
-            "A histogram of 14 disjoint occupations, each bar answered at ε = 0.1. What does "
-            "the whole histogram cost?",
-            ("ε = 0.1", "ε = 1.4", "ε = 0.1/14 ≈ 0.007"),
-            correct=0,
-            explanation="Adding or removing one person changes at most one bar (people "
-            "without an occupation are in none), so the bars compose in parallel: the cost is "
-            "the largest ε, 0.1, not the sum 1.4. (If a neighbour replaced one person, two "
-            "bars could change: 0.2.)",
-        ),
-    ],
+    quiz.bank(__file__, "composition"),
 )

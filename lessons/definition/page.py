@@ -292,28 +292,5 @@ st.markdown(
 
 quiz.check_yourself(
     "definition",
-    [
-        quiz.Question(
-            "ε goes from 1 to 2. The most one output range Y can be likelier in one world "
-            "than in the other goes from e ≈ 2.72 times to…",
-            ("5.44 times (doubles)", "7.39 times (e²)", "2.72 times (unchanged)"),
-            correct=1,
-            explanation="The bound is $e^ε$, so doubling ε squares it: e² ≈ 7.39, not 2 × 2.72.",
-        ),
-        quiz.Question(
-            "ε = ln 3 and the attacker's prior that the data set is D is 50%. What is the "
-            "most they can believe after one output?",
-            ("50%", "75%", "90%", "100%"),
-            correct=1,
-            explanation="$e^ε·p / (e^ε·p + 1 − p)$ = 3·0.5 / (3·0.5 + 0.5) = 1.5 / 2 = 75%.",
-        ),
-        quiz.Question(
-            "You remove someone who earns <=50K. What is the privacy loss ℒ(y) of the >50K "
-            "count, at any ε?",
-            ("0 at every output", "ε at every output", "Between −ε and ε, depending on y"),
-            correct=0,
-            explanation="f(D) = f(D′), so both worlds have the same density and their ratio "
-            "is 1 everywhere: ln 1 = 0.",
-        ),
-    ],
+    quiz.bank(__file__, "definition"),
 )

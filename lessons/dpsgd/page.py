@@ -399,37 +399,5 @@ your_file()
 
 quiz.check_yourself(
     "dpsgd",
-    [
-        quiz.Question(
-            "Why does DP-SGD clip each example's gradient?",
-            (
-                "To speed up training",
-                "To bound how far one example moves the sum, so the noise can hide it",
-                "To reduce overfitting",
-            ),
-            correct=1,
-            explanation="Without a bound on ‖g_i‖ the sum's sensitivity is unbounded and no "
-            "noise would be enough.",
-        ),
-        quiz.Question(
-            "The same training is reported as ε = 1.5 by one accountant and ε = 1.7 by "
-            "another. Which is right?",
-            (
-                "Both are valid upper bounds; the smaller (PLD) is tighter",
-                "Only the larger",
-                "Neither",
-            ),
-            correct=0,
-            explanation="σ = 1.1, q = 0.01, 1,000 steps, δ = 1e-5: PLD 1.515, RDP 1.712 "
-            "(dp-accounting 0.6.0).",
-        ),
-        quiz.Question(
-            "A model card says ε = 2 per example. A person contributed 50 examples. What "
-            "protects that person?",
-            ("ε = 2", "about 50 × 2 = 100, by group privacy", "ε = 2/50"),
-            correct=1,
-            explanation="Add/remove one example is the neighbour relation; a group of k "
-            "examples gets kε.",
-        ),
-    ],
+    quiz.bank(__file__, "dpsgd"),
 )

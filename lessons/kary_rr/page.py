@@ -220,28 +220,5 @@ variance_by_k(attr)
 
 quiz.check_yourself(
     "kary_rr",
-    [
-        quiz.Question(
-            "k = 14 values and ε = ln 3 (so $e^ε$ = 3). What is p, the chance to keep the truth?",
-            ("3/4", "3/16", "1/14"),
-            correct=1,
-            explanation="p = $e^ε / (e^ε + k − 1)$ = 3 / (3 + 13) = 3/16 ≈ 0.19: with many "
-            "values, even a truthful-looking report is usually a lie.",
-        ),
-        quiz.Question(
-            "One estimate is −120 people. You clip it to 0. How much privacy does that cost?",
-            ("Nothing: ε stays the same", "A little: ε grows slightly", "It doubles ε"),
-            correct=0,
-            explanation="Clipping only uses the published estimates, never the data: "
-            "post-processing cannot weaken ε-differential privacy.",
-        ),
-        quiz.Question(
-            "At ε = 1, the attribute grows from k = 4 to k = 16 values (same n). The variance "
-            "of one estimated count…",
-            ("stays the same", "grows about 3.5 times", "grows 4 times", "grows 16 times"),
-            correct=1,
-            explanation="Var ∝ $e^ε$ + k − 2: (e + 14) / (e + 2) = 16.72 / 4.72 ≈ 3.5, a little "
-            "less than the 4× growth of k.",
-        ),
-    ],
+    quiz.bank(__file__, "kary_rr"),
 )

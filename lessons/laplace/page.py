@@ -376,31 +376,5 @@ st.markdown(
 
 quiz.check_yourself(
     "laplace",
-    [
-        quiz.Question(
-            "ε doubles from 1 to 2. What happens to the noise scale b = 1/ε?",
-            ("It doubles", "It halves", "It stays the same", "It shrinks to a quarter"),
-            correct=1,
-            explanation="b = Δ/ε with Δ = 1: twice the ε gives half the scale, b = 0.5.",
-        ),
-        quiz.Question(
-            "At the same ε = 1 you release a count of 100 and a count of 10,000. Which answer "
-            "carries more noise?",
-            (
-                "The count of 10,000: 100× more noise",
-                "The count of 100: 100× more noise",
-                "The same noise, Lap(1), for both",
-            ),
-            correct=2,
-            explanation="Both counts have sensitivity 1, so both get Lap(1/ε) noise (95% within "
-            "± 3); only the relative error differs, 100× smaller for the big count.",
-        ),
-        quiz.Question(
-            "The malicious query at ε = ln 3 ≈ 1.1: how often is the attacker's best guess right?",
-            ("50%: a coin flip", "About 71%", "75%", "100%"),
-            correct=1,
-            explanation="$1 − ½ e^{−ε/2} = 1 − ½ · 3^{−½}$ = 1 − 0.289 ≈ 71%: much better than a "
-            "coin, far from certain.",
-        ),
-    ],
+    quiz.bank(__file__, "laplace"),
 )

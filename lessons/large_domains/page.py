@@ -273,36 +273,5 @@ shuffle_model()
 
 quiz.check_yourself(
     "large_domains",
-    [
-        quiz.Question(
-            "A user's value is one of 100,000 ZIP codes. How many bits does unary encoding "
-            "send, and local hashing?",
-            ("17 and 17", "100,000 and a seed plus log₂ g", "100,000 and 100,000"),
-            correct=1,
-            explanation="Unary encoding sends one bit per value of the domain; OLH a hash "
-            "seed and a bucket number below g ≈ $e^ε$ + 1.",
-        ),
-        quiz.Question(
-            "At ε = ln 3, what are OLH's g, p and q?",
-            ("g = 4, p = 1/2, q = 1/4", "g = 2, p = 3/4, q = 1/2", "g = 3, p = 3/5, q = 1/3"),
-            correct=0,
-            explanation="g = round(3 + 1) = 4, p = 3/(3 + 3) = 1/2, q = 1/g.",
-        ),
-        quiz.Question(
-            "A phone reports at ε = 4 per day, every day. What bounds a year of reports of a "
-            "value that changes daily?",
-            ("4", "365 × 4 = 1,460, by sequential composition", "√365 × 4"),
-            correct=1,
-            explanation="Each day is a new ε-DP release about the user; the budgets add up "
-            "(advanced composition helps only with δ > 0).",
-        ),
-        quiz.Question(
-            "Shuffling makes 1,000,000 ε₀ = 2 reports about 0.06-DP centrally. Is the "
-            "histogram then as accurate as a central 0.06-DP one?",
-            ("Yes", "No: the noise is still each user's local noise", "Only with δ = 0"),
-            correct=1,
-            explanation="Shuffling improves the privacy analysis, not the data: each report "
-            "still carries ε₀-LDP noise.",
-        ),
-    ],
+    quiz.bank(__file__, "large_domains"),
 )

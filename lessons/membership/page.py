@@ -307,42 +307,5 @@ st.markdown(
 
 quiz.check_yourself(
     "membership",
-    [
-        quiz.Question(
-            "A study publishes only the averages of 1,000 yes/no attributes over 20 people. "
-            "Can an attacker with your record tell whether you took part?",
-            (
-                "No: averages hide individuals",
-                "Often yes: each average carries a little of you, and 1,000 of them add up",
-                "Only if the attacker also has the raw data",
-            ),
-            correct=1,
-            explanation="The tracing score sums the evidence; its lead grows like √d/√n.",
-        ),
-        quiz.Question(
-            "A release is (1, 0)-DP. An attack flags 1% of non-members. At most what share of "
-            "members can it find?",
-            ("1%", "about 2.7%", "10%", "any share, with a clever enough attack"),
-            correct=1,
-            explanation="TPR ≤ $e^ε$·FPR + δ = e·1% ≈ 2.7%, for every attack.",
-        ),
-        quiz.Question(
-            "An audit of a mechanism claimed to be 1-DP proves ε ≥ 0.93. What follows?",
-            (
-                "The mechanism is 1-DP",
-                "Nothing against the claim; the audit could not prove it either",
-                "The mechanism is 0.93-DP",
-            ),
-            correct=1,
-            explanation="A lower bound can only refute a claim. Passing an audit is not a "
-            "proof of privacy.",
-        ),
-        quiz.Question(
-            "Noise was computed with sensitivity ½ for a count (whose sensitivity is 1). "
-            "What is the count's real ε, if it claims ε?",
-            ("ε/2", "ε", "2ε", "∞"),
-            correct=2,
-            explanation="Lap(½/ε) moves by $e^{1/(½/ε)} = e^{2ε}$ between counts 1 apart.",
-        ),
-    ],
+    quiz.bank(__file__, "membership"),
 )

@@ -272,38 +272,5 @@ st.markdown(
 
 quiz.check_yourself(
     "private_ml",
-    [
-        quiz.Question(
-            "Each person has ε = 2 and privatizes age band × sex and marital status. "
-            "What does each column get?",
-            ("ε = 2 each", "ε = 1 each", "ε = 4 each", "ε = 0.5 each"),
-            correct=1,
-            explanation="Sequential composition: the person's reports together must be "
-            "2-DP, so the budget is split, 2 / 2 = 1 per column.",
-        ),
-        quiz.Question(
-            "Why are the privatized model's coefficients smaller than the true ones?",
-            (
-                "scikit-learn regularises privatized data more",
-                "The report keeps only p − q of the true category and adds noise, so the "
-                "model trusts the column less (regression dilution)",
-                "The test set is smaller",
-            ),
-            correct=1,
-            explanation="E[report] = q + (p − q)·truth: the signal is scaled by p − q, and "
-            "the noise around it pulls a fitted coefficient further toward 0.",
-        ),
-        quiz.Question(
-            "As ε → 0, the privatized model's test accuracy tends to…",
-            (
-                "0%",
-                "the accuracy of always answering '<=50K'",
-                "the model without the privatized columns (c)",
-                "the true-table model (a)",
-            ),
-            correct=2,
-            explanation="Pure-noise columns carry no information: the model learns near-zero "
-            "coefficients for them and predicts from education and hours, like model (c).",
-        ),
-    ],
+    quiz.bank(__file__, "private_ml"),
 )

@@ -308,29 +308,7 @@ st.caption(
 quiz.check_yourself(
     "reconstruction",
     [
-        quiz.Question(
-            "An agency publishes, for a block, the counts of sex × age band, sex × income "
-            "and age band × income, but never a table with all three. Can an attacker learn "
-            "someone's income?",
-            (
-                "No: no cell combines three facts",
-                "Yes, when only one dataset (or every dataset) fits the tables",
-                "Only with the raw rows",
-            ),
-            correct=1,
-            explanation="Overlapping tables constrain each other. When only one dataset "
-            "reproduces them all, or every dataset that fits agrees on a record, that "
-            "record is exposed — no single table had to show it.",
-        ),
-        quiz.Question(
-            "Six tables each get Laplace noise, and the whole release must be ε-DP under "
-            "add/remove-one-person. What scale does each cell need?",
-            ("1/ε", "6/ε", "1/(6ε)", "36/ε"),
-            correct=1,
-            explanation="One person changes one cell of each table by 1: the six tables "
-            "together have L1 sensitivity 6, so Lap(6/ε) per cell (ε/6 per table by "
-            "sequential composition).",
-        ),
+        *quiz.bank(__file__, "reconstruction"),
         quiz.Question(
             "n = 400 people, many random subset-sum queries. Which noise bound E still "
             "lets the least-squares attack recover nearly every bit?",

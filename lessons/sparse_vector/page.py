@@ -347,48 +347,5 @@ st.markdown(
 
 quiz.check_yourself(
     "sparse_vector",
-    [
-        quiz.Question(
-            "AboveThreshold answers ⊥ to 999 questions and ⊤ to the 1,000th. What does the run "
-            "cost in ε?",
-            ("ε", "1,000ε", "ε/1,000", "999ε + ε"),
-            correct=0,
-            explanation="ε: the one threshold noise covers every ⊥ at once (Dwork & Roth, "
-            "Theorem 3.23).",
-        ),
-        quiz.Question(
-            "Why does AboveThreshold draw the threshold noise only once?",
-            (
-                "To save random numbers",
-                "One shift of the noisy threshold covers every ⊥ answer; redrawn, each ⊥ pays",
-                "Because the threshold is public",
-            ),
-            correct=1,
-            explanation="With a fresh threshold per question, every comparison is a separate "
-            "mechanism, and the loss grows with the number of questions.",
-        ),
-        quiz.Question(
-            "A version releases the noisy answer a_i + ν_i with each ⊤. Is it still ε-DP?",
-            (
-                "Yes: the value is noisy",
-                "No: the value bounds the noisy threshold and exposes the ⊥ answers before it",
-                "Yes, at 2ε",
-            ),
-            correct=1,
-            explanation="Lyu, Su & Li (2017) show it is not ε′-DP for any finite ε′. To "
-            "release a value, spend fresh budget on a new Laplace answer.",
-        ),
-        quiz.Question(
-            "An empirical audit of a mechanism measures ε ≥ 0.8 against a claimed ε = 1. What "
-            "does that show?",
-            (
-                "The mechanism is 1-DP",
-                "Nothing against the claim: an audit can catch a mechanism, never certify it",
-                "The mechanism is 0.8-DP",
-            ),
-            correct=1,
-            explanation="The audit's number is a lower bound on the true ε; a leak in a rare "
-            "output can hide from any affordable number of runs.",
-        ),
-    ],
+    quiz.bank(__file__, "sparse_vector"),
 )

@@ -114,22 +114,7 @@ notebook.latex(
 )
 quiz.check_yourself(
     "synthetic_predict",
-    [
-        quiz.Question(
-            "MWEM measures two-way marginals only (every pair of the table's columns). Will "
-            "its synthetic people keep how three columns vary *together* (a three-way "
-            "interaction)?",
-            (
-                "Yes, MWEM keeps every relationship",
-                "Only what the two-way marginals imply",
-                "Yes, if T is large enough",
-            ),
-            correct=1,
-            explanation="A three-way interaction is not a function of the two-way "
-            "marginals; the synthetic table matches only what was measured (below: its "
-            "three-way marginals' error, and the classifier in section 4).",
-        )
-    ],
+    quiz.bank(__file__, "synthetic_predict"),
     title="Predict first",
 )
 
@@ -285,32 +270,5 @@ st.markdown(
 
 quiz.check_yourself(
     "synthetic",
-    [
-        quiz.Question(
-            "The naive synthesizer releases noisy one-way marginals and samples columns "
-            "independently. What does it lose?",
-            ("The column totals", "Every relationship between columns", "Nothing"),
-            correct=1,
-            explanation="Independent columns have a product distribution: every correlation "
-            "is zero.",
-        ),
-        quiz.Question(
-            "MWEM runs T rounds at total ε. What does each round spend?",
-            ("ε", "ε/T on the choice", "ε/(2T) on the choice and ε/(2T) on the measurement"),
-            correct=2,
-            explanation="Sequential composition over 2T steps: T exponential-mechanism "
-            "choices and T Laplace measurements.",
-        ),
-        quiz.Question(
-            "A synthetic row matches a real person exactly. Is that a privacy failure?",
-            (
-                "Yes, always",
-                "Not under DP: the release is about as likely without that person",
-                "Only if ε > 1",
-            ),
-            correct=1,
-            explanation="DP bounds how much any one person changes the release; common "
-            "rows appear whether or not a given person is in the data.",
-        ),
-    ],
+    quiz.bank(__file__, "synthetic"),
 )

@@ -356,26 +356,5 @@ unary_or_kary()
 
 quiz.check_yourself(
     "unary_encoding",
-    [
-        quiz.Question(
-            "Each bit: p = 0.75 and q = 0.25. What privacy loss ε does unary encoding give?",
-            ("ln 3 ≈ 1.10", "ln 9 ≈ 2.20", "ln 4.5 ≈ 1.50"),
-            correct=1,
-            explanation="ε = ln[p(1 − q) / ((1 − p) q)] = ln[(0.75 · 0.75) / (0.25 · 0.25)] = "
-            "ln 9: two bits change, each contributing ln 3.",
-        ),
-        quiz.Question(
-            "Which p and q does OUE use at ε = ln 3?",
-            ("p = ½, q = ¼", "p = ¾, q = ¼", "p = ½, q = ⅓"),
-            correct=0,
-            explanation="OUE keeps p = ½ and sets q = $1 / (e^ε + 1)$ = 1 / (3 + 1) = ¼.",
-        ),
-        quiz.Question(
-            "At ε = 1, which has the smaller variance for an attribute with k = 14 values?",
-            ("k-ary RR (GRR)", "Unary encoding (OUE)", "They tie"),
-            correct=1,
-            explanation="The crossover is k* = 3e + 2 ≈ 10.2; k = 14 is above it, so OUE's "
-            "variance is smaller.",
-        ),
-    ],
+    quiz.bank(__file__, "unary_encoding"),
 )

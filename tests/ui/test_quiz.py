@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui.quiz import Question
+from ui.quiz import Question, bank
 
 SCRIPT = """
 import streamlit as st
@@ -79,3 +79,71 @@ def test_question_validates_its_data():
         Question("?", ("a", "b"), 2, "")
     with pytest.raises(ValueError, match="options"):
         Question("?", ("a",), 0, "")
+
+
+# --- A lesson's fixed questions: its quiz.toml (quiz.bank) ---------------------------------
+def write_bank(tmp_path, body: str) -> str:
+    (tmp_path / "quiz.toml").write_text(body)
+    return str(tmp_path / "page.py")
+
+
+GOOD = """
+[[demo]]
+prompt = "ε doubles. The noise scale b = 1/ε…"
+options = ["doubles", "halves", "stays"]
+answer = "halves"
+explanation = "b = Δ/ε."
+"""
+
+
+def test_a_bank_gives_its_questions_with_the_index_of_the_answer(tmp_path) -> None:
+    (question,) = bank(write_bank(tmp_path, GOOD), "demo")
+    assert question == Question(
+        "ε doubles. The noise scale b = 1/ε…", ("doubles", "halves", "stays"), 1, "b = Δ/ε."
+    )
+
+
+@pytest.mark.parametrize(
+    "body, key, error, match",
+    [
+        (GOOD, "other", ValueError, r"key: .*quiz.toml has no questions \[\[other\]\]"),
+        (
+            GOOD.replace('answer = "halves"', 'answer = "halved"'),
+            "demo",
+            ValueError,
+            "the answer must be exactly one of the options",
+        ),
+        (GOOD.replace('"stays"]', '"halves"]'), "demo", ValueError, "exactly one of"),
+        (
+            GOOD.replace('answer = "halves"', "correct = 1"),
+            "demo",
+            ValueError,
+            "needs exactly the fields",
+        ),
+        (
+            GOOD.replace('["doubles", "halves", "stays"]', '"halves"'),
+            "demo",
+            TypeError,
+            "options must be a list of strings",
+        ),
+    ],
+)
+def test_a_bank_refuses_a_question_it_cannot_mark(tmp_path, body, key, error, match) -> None:
+    with pytest.raises(error, match=match):
+        bank(write_bank(tmp_path, body), key)
+
+
+def test_every_lesson_bank_is_read_and_every_table_is_asked() -> None:
+    """Each quiz.toml parses into questions, and each of its [[key]] tables is asked by its
+    page (a table no page asks would be prose no one sees)."""
+    import tomllib
+
+    from lessons.catalogue import LESSONS_DIR
+
+    banks = sorted(LESSONS_DIR.glob("*/quiz.toml"))
+    assert len(banks) >= 20
+    for path in banks:
+        page = path.with_name("page.py")
+        for key in tomllib.loads(path.read_text()):
+            assert bank(str(page), key), key
+            assert f'quiz.bank(__file__, "{key}")' in page.read_text(), (path, key)
