@@ -52,9 +52,12 @@ def problems(folder: str, filename: str, source: str) -> list[str]:
     return out
 
 
+TABLE_CALLS = {"st.table", "st.dataframe", "st.data_editor"}
+
+
 def page_problems(source: str) -> list[str]:
     """What a page.py does against rule 2: no numpy, pandas or altair import, no
-    `@st.cache_*`."""
+    `@st.cache_*`, and no table drawn but through ui.tables (st.table, st.dataframe)."""
     tree = ast.parse(source)
     out = []
     for node in ast.walk(tree):
@@ -67,4 +70,6 @@ def page_problems(source: str) -> list[str]:
         out += [f"imports {n}" for n in names if n.split(".")[0] in {"numpy", "pandas", "altair"}]
         if isinstance(node, ast.Attribute) and ast.unparse(node).startswith("st.cache_"):
             out.append(f"caches with {ast.unparse(node)}")
+        if isinstance(node, ast.Attribute) and ast.unparse(node) in TABLE_CALLS:
+            out.append(f"draws a table with {ast.unparse(node)}")
     return out

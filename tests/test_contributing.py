@@ -61,8 +61,15 @@ def test_the_recipes_files_keep_the_lesson_rules() -> None:
 
 
 def test_the_rules_would_catch_a_page_that_computes() -> None:
-    bad = "import numpy as np\nimport streamlit as st\n\n@st.cache_data\ndef f(): ...\n"
-    assert page_problems(bad) == ["imports numpy", "caches with st.cache_data"]
+    bad = (
+        "import numpy as np\nimport streamlit as st\n\n@st.cache_data\ndef f(): ...\n"
+        "st.dataframe(f())\n"
+    )
+    assert page_problems(bad) == [
+        "imports numpy",
+        "caches with st.cache_data",
+        "draws a table with st.dataframe",
+    ]
 
 
 def test_the_catalogue_entry_is_a_lesson_after_what_it_builds_on() -> None:

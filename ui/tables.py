@@ -1,7 +1,12 @@
-"""A table a page shows (st.dataframe, st.table) in Arrow form, converted once per frame.
+"""Every table a page shows, in one of two kinds, each in Arrow form made once per frame:
 
-    st.dataframe(tables.arrow(model.linkage(zip_code, size, seed)), hide_index=True)
-    tables.show(model.linkage(zip_code, size, seed), key="linkage")
+    tables.show(model.linkage(zip_code, size, seed), key="linkage")  # rows of data
+    tables.written(model.ledger(epsilon, m, budget))  # the page's own words and numbers
+
+`show` is for rows of data (the census, a student's file, nicknames): every cell plain text,
+on one line. `written` is for a small table the page writes itself, whose cells may be
+Markdown and formulas. A page calls neither st.table nor st.dataframe itself
+(tests/lesson_rules.py).
 
 Streamlit converts a pandas frame to Arrow on every call (~1 ms for a few hundred rows). A
 cached result is the same frame object for every session, so its Arrow form is kept by the
@@ -69,6 +74,26 @@ def _static(frame: pd.DataFrame) -> pa.Table:
             name += "\u2060"
         columns[name] = [_cell(value) for value in frame.iloc[:, position].tolist()]
     return pa.table({name: pa.array(cells, pa.string()) for name, cells in columns.items()})
+
+
+def written(table: pd.DataFrame | pa.Table, *, index: bool = False) -> None:
+    """A small table the page writes itself (words, formulas, numbers it has formatted), with
+    horizontal rules. Its cells are read as Markdown, so a row from a file or a student is
+    never one of them (that is `show`). `index`: the frame's named index is shown as row
+    labels. A frame is converted to Arrow once per object; an Arrow table (a model's, made
+    once per process) is sent as it is."""
+    if isinstance(table, pd.DataFrame):
+        frame = table
+        table = datasets.derived_from(
+            frame,
+            ("table_written", index),
+            lambda: pa.Table.from_pandas(frame, preserve_index=index),
+        )
+    elif not isinstance(table, pa.Table):
+        raise TypeError(
+            f"table: expected a pandas DataFrame or an Arrow table, got {type(table).__name__}"
+        )
+    st.table(table, hide_index=not index, border="horizontal")
 
 
 # The class (st.container's documented `key`: "st-key-" + key) that ui/style.css keeps on one

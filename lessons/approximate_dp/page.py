@@ -5,7 +5,7 @@ import streamlit as st
 
 from lessons.approximate_dp import charts, model, snippets
 from ui import charts as ui_charts
-from ui import controls, datasets, downloads, notebook, quiz, text
+from ui import controls, datasets, downloads, notebook, quiz, tables, text
 
 controls.lesson_header(
     "Approximate DP",
@@ -459,7 +459,7 @@ def real_numbers() -> None:
         model.conversion_frame(rho), filename="zcdp-to-approx-dp.csv", key="ad_dl_conversion"
     )
     deployments = model.deployments_frame(convert_delta)
-    st.table(deployments.set_index("deployment"))
+    tables.written(deployments.set_index("deployment"), index=True)
     st.caption(
         "The census total is ρ = 2.63: persons 2.56 and housing units 0.07 (a person is in the "
         "persons tables, a housing unit in the housing tables). Its ε is computed here with the "

@@ -577,7 +577,7 @@ def scores_table(quizzes: survey.QuizStore, quiz: survey.Quiz) -> None:
     if not scores:
         st.caption("No student gave a nickname, so there are no scores to show.")
     elif show:
-        st.dataframe(model.score_table(scores), hide_index=True, width="stretch")
+        tables.show(model.score_table(scores), key="quiz-scores")
     else:
         n = len(scores)
         st.caption(

@@ -8,7 +8,7 @@ import streamlit as st
 import dp
 from lessons.coin_flip import charts, model, snippets
 from ui import charts as ui_charts
-from ui import controls, downloads, notebook, quiz, text
+from ui import controls, downloads, notebook, quiz, tables, text
 
 controls.lesson_header(
     "Coin-flip randomized response",
@@ -63,7 +63,7 @@ st.caption(
 )
 
 st.subheader("Every way the coins can fall")
-st.table(model.table_arrow("coin_outcomes"), hide_index=True, border="horizontal")
+tables.written(model.table_arrow("coin_outcomes"))
 p_fair, q_fair = dp.coin_flip_probabilities(0.5, 0.5)
 odds_yes, odds_no = dp.rr_likelihood_ratios(p_fair, q_fair, log=False)
 st.markdown(
@@ -116,7 +116,7 @@ st.markdown(
     "decades older than the definition. It runs at scale today; published budgets are per "
     "user and per period, so they are not directly comparable:"
 )
-st.table(model.table_arrow("local_deployments"), hide_index=True, border="horizontal")
+tables.written(model.table_arrow("local_deployments"))
 
 st.subheader("Spot the flaw: the forced-response coin")
 forced_p, forced_q = model.FORCED_RESPONSE

@@ -182,11 +182,7 @@ def averaging_attack(truth: int) -> None:
         "refuses."
     )
     # A static table: Streamlit's data grid costs ~0.3 s of a first visit in Chromium.
-    st.table(
-        ui_tables.arrow(model.ledger(avg_eps, avg_m, model.LEDGER_BUDGET)),
-        hide_index=True,
-        border="horizontal",
-    )
+    ui_tables.written(model.ledger(avg_eps, avg_m, model.LEDGER_BUDGET))
 
 
 averaging_attack(truth)

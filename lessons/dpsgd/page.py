@@ -4,7 +4,18 @@ import streamlit as st
 
 from lessons.catalogue import by_folder
 from lessons.dpsgd import charts, model, snippets, views
-from ui import classroom, controls, datasets, downloads, notebook, quiz, text, userdata, work
+from ui import (
+    classroom,
+    controls,
+    datasets,
+    downloads,
+    notebook,
+    quiz,
+    tables,
+    text,
+    userdata,
+    work,
+)
 
 controls.lesson_header(
     "Private training with DP-SGD",
@@ -296,7 +307,7 @@ def attack_the_model() -> None:
         roc=shown.roc,
         truth=model.fpr_rule(),
     )
-    st.table(shown.table, hide_index=True, border="horizontal")
+    tables.written(shown.table)
     st.markdown(
         "The **advantage** is the attack's best TPR − FPR (Yeom et al.); the last column is "
         "the ε that its successes prove with 95% confidence (`epsilon_lower_bound`, as in the "

@@ -87,8 +87,4 @@ st.subheader("Five people from the table")
 tables.show(model.five_people(), key="five-people")
 
 st.subheader("What the columns mean")
-st.table(
-    model.column_meanings(),
-    hide_index=True,
-    border="horizontal",
-)
+tables.written(model.column_meanings())

@@ -5,7 +5,7 @@ import streamlit as st
 
 import dp
 from lessons.kary_rr import charts, model, snippets
-from ui import controls, downloads, notebook, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, tables, text, userdata
 
 controls.lesson_header(
     "k-ary randomized response",
@@ -158,7 +158,7 @@ st.markdown(
 )
 table = model.error_table(attr, controls.seed())
 # A static table: Streamlit's data grid costs ~0.3 s of a first visit in Chromium.
-st.table(model.error_table_display(table), hide_index=True, border="horizontal")
+tables.written(model.error_table_display(table))
 st.caption(
     f"{text.plain(attr.heading)}, k = {attr.k}. At small ε the projection helps most: the raw "
     "estimates are far off and many are negative. At large ε they are already close to a "

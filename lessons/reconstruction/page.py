@@ -55,7 +55,7 @@ for row in (model.PAIRS[:3], model.PAIRS[3:]):
     for column, pair in zip(st.columns(3), row, strict=True):
         with column:
             st.markdown(f"**{model.table_title(pair)}**")
-            st.table(model.table_arrow(tables[pair], pair), hide_index=False)
+            ui_tables.written(model.table_arrow(tables[pair], pair), index=True)
 st.caption(
     f"Block of {len(people)} people in ZIP {zip_code}. The published tables, modelled on the "
     "2010 census's block tables (sex by age, and the same by race, and so on)."
@@ -196,8 +196,8 @@ def defence(zip_code: str, size: int, seed: int, exact_share: float) -> None:
                 for column, pair in zip(st.columns(3), row, strict=True):
                     with column:
                         st.markdown(f"**{model.table_title(pair)}**")
-                        st.table(
-                            model.table_arrow(defended["tables"][pair], pair), hide_index=False
+                        ui_tables.written(
+                            model.table_arrow(defended["tables"][pair], pair), index=True
                         )
     downloads.download_csv(
         curve, filename="reconstruction-accuracy-vs-epsilon.csv", key="reconstruction_dl_curve"

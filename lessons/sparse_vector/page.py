@@ -4,7 +4,7 @@ versions caught by an empirical audit."""
 import streamlit as st
 
 from lessons.sparse_vector import charts, model, snippets
-from ui import controls, downloads, notebook, quiz, text, userdata, work
+from ui import controls, downloads, notebook, quiz, tables, text, userdata, work
 
 controls.lesson_header(
     "The sparse vector technique",
@@ -285,7 +285,7 @@ def spot_the_flaw() -> None:
         audit=model.audit_bars(rows),
         truth=model.claim_rule(),
     )
-    st.table(model.audit_table_arrow(rows, chosen), hide_index=True, border="horizontal")
+    tables.written(model.audit_table_arrow(rows, chosen))
     correct = next(r for r in rows if r.variant == "correct")
     small = next(r for r in rows if r.variant == "small_query_noise")
     value = model.SCENARIO_BY_VARIANT["releases_value"]

@@ -4,7 +4,7 @@ do."""
 import streamlit as st
 
 from lessons.synthetic import charts, model, snippets
-from ui import controls, downloads, notebook, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, tables, text, userdata
 
 controls.lesson_header(
     "Synthetic data",
@@ -192,7 +192,7 @@ def mwem_section() -> None:
         "multiplicative weights happened to produce. **Rare people** are smoothed away: "
         "the smallest real cells against their synthetic counts:"
     )
-    st.table(shown.rare, hide_index=True, border="horizontal")
+    tables.written(shown.rare)
     synthetic = model.synthetic_table(columns, epsilon, rounds, seed)
     downloads.download_csv(
         synthetic,
