@@ -11,9 +11,7 @@ warm; memory within Community Cloud's 690 MB.
 
 from __future__ import annotations
 
-import logging
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -23,6 +21,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from page_timing import median_ms, once_ms, quiet_script_context, row  # noqa: E402
+
 from lessons.private_ml import model  # noqa: E402
 from session_memory import rss_mb  # noqa: E402
 from ui import datasets  # noqa: E402
@@ -31,30 +31,8 @@ SEED = 2026
 ALL = tuple(model.EXTRA_COLUMNS)
 
 
-def median_ms(function, repeats: int = 5) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
-
-
-def once_ms(function) -> float:
-    start = time.perf_counter()
-    function()
-    return 1000 * (time.perf_counter() - start)
-
-
-def row(what: str, ms: float, target: str = "") -> None:
-    print(f"| {what} | {ms:,.1f} | {target} |", flush=True)
-
-
 def main() -> None:
-    # Outside `streamlit run`, cached functions log "missing ScriptRunContext": noise here.
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(
-        lambda record: "missing ScriptRunContext" not in record.getMessage()
-    )
+    quiet_script_context()
     print(f"# Privatized data for machine learning: timings ({os.cpu_count()} cores)\n")
     print("| what | ms | target |")
     print("|---|---:|---|")

@@ -9,8 +9,6 @@ Dinur–Nissim at n = 500, m = 2,000 ≤ 500 ms, page rerun ≤ 50 ms median onc
 
 from __future__ import annotations
 
-import logging
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -20,6 +18,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from page_timing import median_ms, quiet_script_context, row  # noqa: E402
+
 import dp  # noqa: E402
 from lessons.reconstruction import model  # noqa: E402
 from session_memory import rss_mb  # noqa: E402
@@ -28,26 +28,10 @@ from ui import datasets  # noqa: E402
 SEED = 2026
 
 
-def median_ms(function, repeats: int = 7) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
-
-
-def row(what: str, ms: float, target: str = "") -> None:
-    print(f"| {what} | {ms:,.1f} | {target} |", flush=True)
-
-
 def main() -> None:
     import os
 
-    # Outside `streamlit run`, cached functions log "missing ScriptRunContext": noise here.
-    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(
-        lambda record: "missing ScriptRunContext" not in record.getMessage()
-    )
+    quiet_script_context()
     print("# Reconstruction attacks: timings (median of 7 unless noted)\n")
     print("| what | ms | target |")
     print("|---|---:|---|")

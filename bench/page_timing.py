@@ -3,6 +3,7 @@ AppTest, in milliseconds (nothing asserted)."""
 
 from __future__ import annotations
 
+import logging
 import statistics
 import time
 
@@ -40,3 +41,33 @@ def page_timings(page_file: str, slider_key: str, reruns: int = 15) -> dict:
         "rerun": 1000 * statistics.median(times),
         "move": 1000 * statistics.median(moves),
     }
+
+
+def median_ms(function, repeats: int = 5) -> float:
+    """The median of `repeats` timed calls of `function`, in ms."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return 1000 * statistics.median(times)
+
+
+def once_ms(function) -> float:
+    """One timed call of `function`, in ms."""
+    start = time.perf_counter()
+    function()
+    return 1000 * (time.perf_counter() - start)
+
+
+def row(what: str, ms: float, target: str = "") -> None:
+    """A row of a bench's Markdown table: what, ms, the target."""
+    print(f"| {what} | {ms:,.1f} | {target} |", flush=True)
+
+
+def quiet_script_context() -> None:
+    """Outside `streamlit run`, cached functions log "missing ScriptRunContext": noise in a
+    bench's output."""
+    logging.getLogger("streamlit.runtime.scriptrunner_utils.script_run_context").addFilter(
+        lambda record: "missing ScriptRunContext" not in record.getMessage()
+    )

@@ -276,3 +276,16 @@ def check_real_array(name: str, x: object, *, allow_inf: bool = True) -> np.ndar
     if not allow_inf and np.isinf(arr).any():
         raise ValueError(f"{name} must be finite, got inf")
     return arr
+
+
+def add_noise(value, size, draw):
+    """`value` + noise from `draw(shape)`: one noisy answer per entry of `value` (a number or
+    an array), or with `size` that many independent answers (shape `size`, or `size +
+    value.shape`). A float for a number without `size`."""
+    size = check_size(size)
+    if np.ndim(value) == 0:
+        v = check_real("value", value)
+        return float(v + draw(None)) if size is None else v + draw(size)
+    values = check_finite_array("value", value, allow_empty=True)
+    shape = values.shape if size is None else (*np.atleast_1d(size), *values.shape)
+    return values + draw(shape)

@@ -33,6 +33,20 @@ def _clopper_pearson(successes: np.ndarray, trials: int, alpha: float):
     return np.nan_to_num(lower, nan=0.0), np.nan_to_num(upper, nan=1.0)
 
 
+def _events(outputs_d, outputs_d_prime, thresholds):
+    """Both samples, checked, and how often each event happened in each: (a, b, counts in
+    a, counts in b)."""
+    a = check_real_array("outputs_d", _bools_as_ints(outputs_d), allow_inf=False)
+    b = check_real_array("outputs_d_prime", _bools_as_ints(outputs_d_prime), allow_inf=False)
+    if a.size == 0:
+        raise ValueError("outputs_d must not be empty")
+    if b.size == 0:
+        raise ValueError("outputs_d_prime must not be empty")
+    if thresholds is None and (np.any(a != np.round(a)) or np.any(b != np.round(b))):
+        raise ValueError("outputs look continuous: pass thresholds= (a grid fixed before sampling)")
+    return (a, b, *_event_counts(a, b, thresholds))
+
+
 def _event_counts(a: np.ndarray, b: np.ndarray, thresholds):
     """Counts of each event in the two samples."""
     if thresholds is not None:
@@ -82,15 +96,7 @@ def audit_epsilon(outputs_d, outputs_d_prime, *, alpha: float = 1e-6, thresholds
     {y > t} and {y <= t}. Both directions D/D' and D'/D are bounded. Returns 0.0 when the
     samples show nothing."""
     alpha = check_real("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
-    a = check_real_array("outputs_d", _bools_as_ints(outputs_d), allow_inf=False)
-    b = check_real_array("outputs_d_prime", _bools_as_ints(outputs_d_prime), allow_inf=False)
-    if a.size == 0:
-        raise ValueError("outputs_d must not be empty")
-    if b.size == 0:
-        raise ValueError("outputs_d_prime must not be empty")
-    if thresholds is None and (np.any(a != np.round(a)) or np.any(b != np.round(b))):
-        raise ValueError("outputs look continuous: pass thresholds= (a grid fixed before sampling)")
-    counts_a, counts_b = _event_counts(a, b, thresholds)
+    a, b, counts_a, counts_b = _events(outputs_d, outputs_d_prime, thresholds)
     n_a, n_b = len(a), len(b)
     # Union bound: each event in each direction uses one lower and one upper bound.
     level = alpha / (4 * len(counts_a))
@@ -117,15 +123,7 @@ def audit_delta(
     finds it. Returns 0.0 when the samples show nothing."""
     alpha = check_real("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
     eps = check_epsilon(epsilon)
-    a = check_real_array("outputs_d", _bools_as_ints(outputs_d), allow_inf=False)
-    b = check_real_array("outputs_d_prime", _bools_as_ints(outputs_d_prime), allow_inf=False)
-    if a.size == 0:
-        raise ValueError("outputs_d must not be empty")
-    if b.size == 0:
-        raise ValueError("outputs_d_prime must not be empty")
-    if thresholds is None and (np.any(a != np.round(a)) or np.any(b != np.round(b))):
-        raise ValueError("outputs look continuous: pass thresholds= (a grid fixed before sampling)")
-    counts_a, counts_b = _event_counts(a, b, thresholds)
+    a, b, counts_a, counts_b = _events(outputs_d, outputs_d_prime, thresholds)
     level = alpha / (4 * len(counts_a))
     low_a, high_a = _clopper_pearson(counts_a, len(a), level)
     low_b, high_b = _clopper_pearson(counts_b, len(b), level)

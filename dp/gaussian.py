@@ -54,6 +54,7 @@ from scipy.optimize import brentq, minimize_scalar
 from scipy.special import log_ndtr
 
 from ._validate import (
+    add_noise,
     as_rng,
     check_epsilon,
     check_finite_array,
@@ -61,7 +62,6 @@ from ._validate import (
     check_positive,
     check_real,
     check_real_array,
-    check_size,
 )
 
 
@@ -204,16 +204,8 @@ def gaussian_mechanism(
     the L2 sensitivity of the whole vector). `size` draws many independent answers (shape
     `size`, or `size + value.shape`). A float for a scalar value without `size`."""
     sigma = analytic_gaussian_sigma(sensitivity, epsilon, delta)
-    size = check_size(size)
     generator = as_rng(rng)
-    if np.ndim(value) == 0:
-        v = check_real("value", value)
-        if size is None:
-            return float(v + generator.normal(0.0, sigma))
-        return v + generator.normal(0.0, sigma, size=size)
-    values = check_finite_array("value", value, allow_empty=True)
-    shape = values.shape if size is None else (*np.atleast_1d(size), *values.shape)
-    return values + generator.normal(0.0, sigma, size=shape)
+    return add_noise(value, size, lambda shape: generator.normal(0.0, sigma, size=shape))
 
 
 # --- the privacy loss -----------------------------------------------------------------------

@@ -24,6 +24,7 @@ import math
 import numpy as np
 
 from ._validate import (
+    add_noise,
     as_rng,
     check_epsilon,
     check_finite_array,
@@ -73,16 +74,8 @@ def laplace_mechanism(
     histogram). `size` draws many independent answers at once (shape `size`, or
     `size + value.shape`). Returns a float for a scalar value without `size`."""
     b = laplace_scale(sensitivity, epsilon)
-    size = check_size(size)
     generator = as_rng(rng)
-    if np.ndim(value) == 0:
-        v = check_real("value", value)
-        if size is None:
-            return float(v + generator.laplace(0.0, b))
-        return v + generator.laplace(0.0, b, size=size)
-    values = check_finite_array("value", value, allow_empty=True)
-    shape = values.shape if size is None else (*np.atleast_1d(size), *values.shape)
-    return values + generator.laplace(0.0, b, size=shape)
+    return add_noise(value, size, lambda shape: generator.laplace(0.0, b, size=shape))
 
 
 # --- the discrete Laplace (two-sided geometric) mechanism -----------------------------------

@@ -61,6 +61,15 @@ def hosted_lesson(
     return at.run()
 
 
+def classroom_page(page_path: str, **params: str) -> AppTest:
+    """A classroom page (the class survey's or quiz's, by absolute path) opened at a URL with
+    these query parameters, not run yet."""
+    at = AppTest.from_file(page_path, default_timeout=30)
+    for name, value in params.items():
+        at.query_params[name] = value
+    return at
+
+
 def upload_csv(at: AppTest, filename: str, data: bytes) -> AppTest:
     """Upload `data` as a CSV file through the host's dataset picker and rerun."""
     return at.file_uploader[0].upload(filename, data, "text/csv").run()

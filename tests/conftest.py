@@ -363,3 +363,30 @@ def _fresh_survey_rate_limits() -> Iterator[None]:
                 conn.execute("DELETE FROM survey_limits")
         _LIMITS_CLEARED_AT[:] = _survey_files_now(database)
     yield
+
+
+# --- The classroom pages (class survey, class quiz): a store of their own, a browser's cookies
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    """A class store in a fresh SQLite file, which the pages open too (SURVEY_DB_URL). A
+    test module with a store of its own (tests/survey) overrides it."""
+    import survey
+
+    url = f"sqlite:///{tmp_path / 'survey.sqlite3'}"
+    monkeypatch.setenv("SURVEY_DB_URL", url)
+    opened = survey.SurveyStore(url)
+    yield opened
+    opened.dispose()
+
+
+@pytest.fixture
+def jar(monkeypatch) -> dict[str, str]:
+    """The cookies a browser sends when its next session opens (`ui.browser.cookie`), by
+    name without the prefix."""
+    from ui import browser
+
+    cookies: dict[str, str] = {}
+    monkeypatch.setattr(browser, "cookie", lambda name: cookies.get(name))
+    return cookies

@@ -18,6 +18,7 @@ from apptest_helpers import (
     run_lesson,
     spec_of,
     toasts,
+    widgets_outside_fragments,
 )
 from data.census import load_census
 from lessons.choosing import model as lesson
@@ -343,24 +344,5 @@ def test_markdown_in_a_category_is_shown_literally() -> None:
 def test_every_section_with_a_control_is_a_fragment() -> None:
     """Sections 3 and 4 reran the whole page on every move. Each widget of
     the page is created inside a function decorated with @st.fragment."""
-    import ast
-    from pathlib import Path
-
-    source = (Path(lesson.__file__).parent / "page.py").read_text()
-    tree = ast.parse(source)
-    fragments = {
-        node.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef)
-        and any(ast.unparse(d) == "st.fragment" for d in node.decorator_list)
-    }
-    owners: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef):
-            for inner in ast.walk(node):
-                if isinstance(inner, ast.keyword) and inner.arg == "key":
-                    value = inner.value
-                    if isinstance(value, ast.Constant) and str(value.value).startswith("choose_"):
-                        owners.setdefault(value.value, node.name)
-    for key in ("choose_q_eps", "choose_num", "choose_n", "choose_total_eps", "choose_share"):
-        assert owners.get(key) in fragments, (key, owners.get(key), fragments)
+    keys = ("choose_q_eps", "choose_num", "choose_n", "choose_total_eps", "choose_share")
+    assert widgets_outside_fragments(PAGE, keys) == []

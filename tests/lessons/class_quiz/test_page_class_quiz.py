@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 import dp
 import survey
 from apptest_helpers import (
+    classroom_page,
     code_texts,
     component_data,
     frames_of,
@@ -23,34 +24,14 @@ from apptest_helpers import (
 )
 from lessons.catalogue import LESSONS
 from lessons.class_quiz import model, snippets
-from ui import browser, notebook, text
+from ui import notebook, text
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "lessons" / "class_quiz/page.py")
 
 
-@pytest.fixture
-def store(tmp_path, monkeypatch):
-    url = f"sqlite:///{tmp_path / 'survey.sqlite3'}"
-    monkeypatch.setenv("SURVEY_DB_URL", url)
-    s = survey.SurveyStore(url)
-    yield s
-    s.dispose()
-
-
-@pytest.fixture
-def jar(monkeypatch) -> dict[str, str]:
-    """The cookies a browser sends when its next session opens (`ui.browser.cookie`)."""
-    cookies: dict[str, str] = {}
-    monkeypatch.setattr(browser, "cookie", lambda name: cookies.get(name))
-    return cookies
-
-
 def page(**params: str) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    for key, value in params.items():
-        at.query_params[key] = value
-    return at.run()
+    return classroom_page(PAGE, **params).run()
 
 
 def create(lessons=("laplace",), *, private: bool = False, epsilon: float = 1.0) -> AppTest:

@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import survey
+from apptest_helpers import classroom_page
 from ui import activity
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -31,10 +32,7 @@ def running(tmp_path, monkeypatch) -> survey.NewQuiz:
 
 
 def page(**params: str) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    for name, value in params.items():
-        at.query_params[name] = value
-    return at.run()
+    return classroom_page(PAGE, **params).run()
 
 
 def messages(at: AppTest) -> list[str]:

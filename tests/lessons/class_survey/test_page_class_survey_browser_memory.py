@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import survey
+from apptest_helpers import classroom_page
 from lessons.class_survey import model
 from survey import security
 from ui import activity, browser
@@ -20,27 +21,8 @@ PAGE = str(ROOT / "lessons" / "class_survey/page.py")
 ANSWERS = "Answers / devices joined"
 
 
-@pytest.fixture
-def store(tmp_path, monkeypatch):
-    monkeypatch.setenv("SURVEY_DB_URL", f"sqlite:///{tmp_path / 'survey.sqlite3'}")
-    s = survey.SurveyStore(f"sqlite:///{tmp_path / 'survey.sqlite3'}")
-    yield s
-    s.dispose()
-
-
-@pytest.fixture
-def jar(monkeypatch) -> dict[str, str]:
-    """The cookies the browser sent when the next sessions open (name without prefix)."""
-    cookies: dict[str, str] = {}
-    monkeypatch.setattr(browser, "cookie", lambda name: cookies.get(name))
-    return cookies
-
-
 def page(**params: str) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    for key, value in params.items():
-        at.query_params[key] = value
-    return at.run()
+    return classroom_page(PAGE, **params).run()
 
 
 def metrics(at: AppTest) -> dict[str, str]:

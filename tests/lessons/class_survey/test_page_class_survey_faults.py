@@ -16,6 +16,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import survey
+from apptest_helpers import classroom_page
 from readonly_helpers import make_read_only, restore_writable, run_without_write_rights
 from survey import security
 from ui import activity
@@ -29,10 +30,7 @@ ANSWERS = "Answers / devices joined"
 
 
 def page(**params: str) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    for name, value in params.items():
-        at.query_params[name] = value
-    return at
+    return classroom_page(PAGE, **params)
 
 
 def everything(at: AppTest) -> str:

@@ -23,15 +23,6 @@ PAGE = str(ROOT / "lessons" / "class_survey" / "page.py")
 QUIZ_PAGE = str(ROOT / "lessons" / "class_quiz" / "page.py")
 
 
-@pytest.fixture
-def store(tmp_path, monkeypatch):
-    url = f"sqlite:///{tmp_path / 'survey.sqlite3'}"
-    monkeypatch.setenv("SURVEY_DB_URL", url)
-    s = survey.SurveyStore(url)
-    yield s
-    s.dispose()
-
-
 def limit(monkeypatch, action: str, who: str, events: int, window: float = 600.0) -> None:
     monkeypatch.setitem(activity.LIMITS, (action, who), (events, window))
 
