@@ -390,3 +390,11 @@ def jar(monkeypatch) -> dict[str, str]:
     cookies: dict[str, str] = {}
     monkeypatch.setattr(browser, "cookie", lambda name: cookies.get(name))
     return cookies
+
+
+@pytest.fixture(scope="session")
+def people():
+    """The bundled census as data/census.py loads it (32,561 people)."""
+    from data.census import load_census
+
+    return load_census()

@@ -215,12 +215,18 @@ def _range_slider(label: str, low, high, default: tuple, step, *, key: str, **kw
         if tuple(chosen) == tuple(default)
         else RANGE_SEPARATOR.join(_url_number(end) for end in chosen)
     )
+    _write_url(key, wanted)
+    return chosen
+
+
+def _write_url(key: str, wanted: str | None) -> None:
+    """Put `wanted` in the URL under `key` (None: take the key out), writing only when it
+    changes."""
     if wanted is None:
         if key in st.query_params:
             del st.query_params[key]
     elif st.query_params.get_all(key) != [wanted]:
         st.query_params[key] = wanted
-    return chosen
 
 
 def slider(label: str, min_value=None, max_value=None, value=None, step=None, *, key: str, **kw):
@@ -333,11 +339,7 @@ def _numeric_select_slider(
         wanted = RANGE_SEPARATOR.join(_url_number(end) for end in current)
     else:
         wanted = _url_number(current)
-    if wanted is None:
-        if key in st.query_params:
-            del st.query_params[key]
-    elif st.query_params.get_all(key) != [wanted]:
-        st.query_params[key] = wanted
+    _write_url(key, wanted)
     return chosen
 
 

@@ -29,13 +29,16 @@ import survey
 from bench.room_client import ProtocolError, Student
 from deploy.room import HAPROXY, Room
 
-pytestmark = [
+# The room's tests (this one and the two that import these marks): marked "room", and skipped
+# without Debian's haproxy.
+ROOM_MARKS = [
     pytest.mark.room,
     pytest.mark.skipif(
         not Path(HAPROXY).exists() and shutil.which("haproxy") is None,
         reason="needs Debian's haproxy: `sudo apt-get install haproxy` (make test installs it)",
     ),
 ]
+pytestmark = ROOM_MARKS
 
 STUDENTS = 24
 ACCEPTED = "Your reported answer is in"

@@ -9,24 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-import shutil
-from pathlib import Path
 
-import pytest
-from test_room_replicas import AFFINITY, TOKEN_COOKIE, run_in_own_loop
+from test_room_replicas import AFFINITY, ROOM_MARKS, TOKEN_COOKIE, run_in_own_loop
 
 import survey
 from bench.room_client import ProtocolError, Student
-from deploy.room import HAPROXY, Room
+from deploy.room import Room
 from lessons.class_quiz.model import lesson_questions
 
-pytestmark = [
-    pytest.mark.room,
-    pytest.mark.skipif(
-        not Path(HAPROXY).exists() and shutil.which("haproxy") is None,
-        reason="needs Debian's haproxy: `sudo apt-get install haproxy` (make test installs it)",
-    ),
-]
+pytestmark = ROOM_MARKS
 
 PHONES = 16
 ACCEPTED = "Your answer is in"

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -20,19 +19,13 @@ import time
 from pathlib import Path
 
 import pytest
-from test_room_replicas import AFFINITY, TOKEN_COOKIE, run_in_own_loop
+from test_room_replicas import AFFINITY, ROOM_MARKS, TOKEN_COOKIE, run_in_own_loop
 
 import survey
 from bench.room_client import ProtocolError, Student
-from deploy.room import HAPROXY, ROOT, free_port, healthy
+from deploy.room import ROOT, free_port, healthy
 
-pytestmark = [
-    pytest.mark.room,
-    pytest.mark.skipif(
-        not Path(HAPROXY).exists() and shutil.which("haproxy") is None,
-        reason="needs Debian's haproxy: `sudo apt-get install haproxy` (make test installs it)",
-    ),
-]
+pytestmark = ROOM_MARKS
 
 PHONES = 12
 ACCEPTED = "Your answer is in"

@@ -21,16 +21,10 @@ from apptest_helpers import (
     spec_of,
 )
 from conftest import app_apptest, page_apptest
-from data.census import load_census
 from lessons.anonymisation import model as lesson
 from ui import controls, quiz, text
 
 PAGE = "anonymisation/page.py"
-
-
-@pytest.fixture(scope="module")
-def people() -> pd.DataFrame:
-    return load_census()
 
 
 @pytest.fixture(scope="module")

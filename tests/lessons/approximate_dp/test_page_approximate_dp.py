@@ -8,19 +8,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import apptest_helpers as helpers
 import dp
-from apptest_helpers import (
-    answer_quiz,
-    chart_titled,
-    code_texts,
-    frames_of,
-    hosted_page,
-    ignored_link_notice,
-    metrics,
-    record_downloads,
-    run_lesson,
-    toasts,
-)
 from lessons.approximate_dp import model as lesson
 from ui import text
 
@@ -34,7 +23,7 @@ CENSUS_PEOPLE = 32_561
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    return hosted_page(PAGE, upload=upload, timeout_s=60, **params)
+    return helpers.hosted_page(PAGE, upload=upload, timeout_s=60, **params)
 
 
 def prose(at: AppTest) -> str:
@@ -42,8 +31,8 @@ def prose(at: AppTest) -> str:
 
 
 def test_defaults_show_the_exact_numbers_of_dp() -> None:
-    at = run_lesson(PAGE)
-    shown = metrics(at)
+    at = helpers.run_lesson(PAGE)
+    shown = helpers.metrics(at)
     expected, chance = dp.delta_exposure(1e-5, CENSUS_PEOPLE)
     assert shown["People published in full, on average (n·δ)"] == text.number(expected) == "0.3256"
     assert shown["Chance at least one is"] == text.percent(chance) == "27.8%"
@@ -64,76 +53,80 @@ def test_defaults_show_the_exact_numbers_of_dp() -> None:
 
 
 def test_every_chart_has_fixed_axes_alt_text_and_exact_data() -> None:
-    at = run_lesson(PAGE)
-    curve = frames_of(chart_titled(at, DELTA_CURVE, prefix=True))
+    at = helpers.run_lesson(PAGE)
+    curve = helpers.frames_of(helpers.chart_titled(at, DELTA_CURVE, prefix=True))
     sigma = dp.analytic_gaussian_sigma(1, 1.0, 1e-5)
     exact = curve["curves"][curve["curves"]["curve"] == lesson.EXACT]
     expected = np.maximum(dp.gaussian_delta(sigma, 1, exact["epsilon"].to_numpy()), 1e-15)
     np.testing.assert_allclose(exact["delta"], expected, rtol=1e-12)
     assert curve["mark"][["epsilon", "delta"]].iloc[0].tolist() == [1.0, 1e-5]
-    laplace = frames_of(chart_titled(at, "Laplace: privacy loss ÷ ε"))["bins"]
+    laplace = helpers.frames_of(helpers.chart_titled(at, "Laplace: privacy loss ÷ ε"))["bins"]
     assert laplace["mass"].sum() == pytest.approx(1.0, abs=1e-9)
     assert (laplace["side"] == lesson.BEYOND).sum() == 0  # never beyond ε
     at_epsilon = laplace[np.isclose(laplace["end"], 1.0)]["mass"].iloc[0]
     assert at_epsilon > 0.5  # the atom: half of all outputs have loss exactly ε
-    gaussian = frames_of(chart_titled(at, "Gaussian: privacy loss ÷ ε"))["bins"]
+    gaussian = helpers.frames_of(helpers.chart_titled(at, "Gaussian: privacy loss ÷ ε"))["bins"]
     beyond = gaussian[gaussian["side"] == lesson.BEYOND]["mass"].sum()
     assert beyond == pytest.approx(dp.gaussian_loss_tail(sigma, 1, 1.0), rel=1e-3)
     for element in at.get("vega_lite_chart"):
         assert element.proto.alt, "every chart has alt text"
-    assert "27.8%" in chart_titled(at, EXPOSURE, prefix=True).proto.alt
+    assert "27.8%" in helpers.chart_titled(at, EXPOSURE, prefix=True).proto.alt
 
 
 def test_delta_slider_of_section_1_moves_the_exposure() -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="ad_n_delta").set_value(1e-3).run()
     expected, chance = dp.delta_exposure(1e-3, CENSUS_PEOPLE)
-    assert metrics(at)["People published in full, on average (n·δ)"] == text.number(expected)
-    assert metrics(at)["Chance at least one is"] == text.percent(chance) == "100%"
-    mark = frames_of(chart_titled(at, EXPOSURE, prefix=True))["mark"]
+    assert helpers.metrics(at)["People published in full, on average (n·δ)"] == text.number(
+        expected
+    )
+    assert helpers.metrics(at)["Chance at least one is"] == text.percent(chance) == "100%"
+    mark = helpers.frames_of(helpers.chart_titled(at, EXPOSURE, prefix=True))["mark"]
     assert mark["delta"].iloc[0] == 1e-3
-    rule = frames_of(chart_titled(at, EXPOSURE, prefix=True))["truth"]
+    rule = helpers.frames_of(helpers.chart_titled(at, EXPOSURE, prefix=True))["truth"]
     assert rule["x"].iloc[0] == pytest.approx(1 / CENSUS_PEOPLE)
 
 
 def test_epsilon_and_delta_recalibrate_sigma_and_every_chart_of_section_2() -> None:
-    at = run_lesson(PAGE)
-    axes_before = chart_titled(at, "Gaussian, σ = ", prefix=True).proto.spec
+    at = helpers.run_lesson(PAGE)
+    axes_before = helpers.chart_titled(at, "Gaussian, σ = ", prefix=True).proto.spec
     at.select_slider(key="ad_eps").set_value(0.2).run()
     at.select_slider(key="ad_delta").set_value(1e-10).run()
     sigma = dp.analytic_gaussian_sigma(1, 0.2, 1e-10)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Gaussian σ"] == text.number(sigma)
     assert shown["Laplace noise SD"] == text.number(dp.laplace_std(1, 0.2))
     assert shown["Exact δ(ε)"] == "10⁻¹⁰"
     # The densities and losses below have their own ε and δ (a fragment each): not moved yet.
-    chart_titled(at, "Laplace, b = 1")
+    helpers.chart_titled(at, "Laplace, b = 1")
     at.select_slider(key="ad_loss_eps").set_value(0.2)
     at.select_slider(key="ad_loss_delta").set_value(1e-10).run()
-    densities = frames_of(chart_titled(at, f"Gaussian, σ = {text.number(sigma)}"))["densities"]
+    densities = helpers.frames_of(helpers.chart_titled(at, f"Gaussian, σ = {text.number(sigma)}"))[
+        "densities"
+    ]
     peak = densities[densities["world"] == lesson.WORLD_D]["density"].max()
     assert peak == pytest.approx(1 / (sigma * math.sqrt(2 * math.pi)), rel=1e-9)
     # the axes are fixed: only the title and the data changed
-    spec = chart_titled(at, "Gaussian, σ = ", prefix=True).proto.spec
+    spec = helpers.chart_titled(at, "Gaussian, σ = ", prefix=True).proto.spec
     assert (
         axes_before.split('"datasets"')[0].split('"title"')[0]
         == spec.split('"datasets"')[0].split('"title"')[0]
     )
-    laplace = frames_of(chart_titled(at, "Laplace, b = 5"))["densities"]
+    laplace = helpers.frames_of(helpers.chart_titled(at, "Laplace, b = 5"))["densities"]
     assert laplace["density"].max() == pytest.approx(0.1)  # 1/(2b), b = 1/0.2
 
 
 def test_sigma_section_compares_classic_and_analytic_at_its_own_delta() -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="ad_sigma_delta").set_value(1e-8).run()
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     classic, analytic = (
         dp.gaussian_sigma_classic(1, 0.5, 1e-8),
         dp.analytic_gaussian_sigma(1, 0.5, 1e-8),
     )
     assert shown["Classic σ at ε = 0.5"] == text.number(classic)
     assert shown["Analytic σ at ε = 0.5"] == text.number(analytic)
-    frame = frames_of(chart_titled(at, f"{SIGMA}10⁻⁸"))["curves"]
+    frame = helpers.frames_of(helpers.chart_titled(at, f"{SIGMA}10⁻⁸"))["curves"]
     classic_rows = frame[frame["method"] == lesson.CLASSIC]
     assert classic_rows["epsilon"].max() < 1.0  # the classic line stops where its proof does
     assert (
@@ -155,7 +148,7 @@ def test_which_mechanism_needs_less_noise_follows_epsilon_and_delta(delta) -> No
     """ "Laplace needs less noise than Gaussian" was written once; at δ = 10⁻²
     and ε below about 0.34 the page's own analytic σ is the smaller. The sentence now follows
     section 3's ε and δ: checked against the two SDs over the whole ε grid, for every δ."""
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="ad_sigma_delta").set_value(delta).run()
     crossover = dp.laplace_gaussian_crossover(delta)
     for epsilon in lesson.SIGMA_CHOICES:
@@ -172,7 +165,7 @@ def test_which_mechanism_needs_less_noise_follows_epsilon_and_delta(delta) -> No
             less = 1 - sigma / laplace
         assert f"({text.percent(less)} less)" in sentence
         assert f"cross at ε ≈ {text.number(crossover)}" in sentence
-        shown = metrics(at)
+        shown = helpers.metrics(at)
         assert shown[f"Analytic σ at ε = {text.number(epsilon)}"] == text.number(sigma)
         assert shown[f"Laplace SD at ε = {text.number(epsilon)}"] == text.number(laplace)
         if epsilon >= 1:
@@ -181,7 +174,7 @@ def test_which_mechanism_needs_less_noise_follows_epsilon_and_delta(delta) -> No
 
 def test_the_issue_state_says_the_gaussian_needs_less_noise() -> None:
     """δ = 10⁻², ε = 0.05: σ = 14.29 against Laplace's 28.28 (the issue's numbers)."""
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="ad_sigma_delta").set_value(1e-2).run()
     at.select_slider(key="ad_sigma_eps").set_value(0.05).run()
     sentence = _noise_sentence(at)
@@ -195,7 +188,7 @@ def test_growth_with_k_is_qualified_by_the_current_epsilon_and_delta(noise_sd) -
     """ "The other two grow like √k" holds only while the √k term leads. The
     sentence names, from the current SD and δ, the k where each linear term takes over, and
     the chart's own totals agree with the regime it states."""
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="ad_sd").set_value(noise_sd).run()
     for delta in (1e-2, 1e-5, 1e-12):
         at.select_slider(key="ad_k_delta").set_value(delta).run()
@@ -220,11 +213,11 @@ def test_growth_with_k_is_qualified_by_the_current_epsilon_and_delta(noise_sd) -
 
 
 def test_many_queries_marks_where_gaussian_with_zcdp_wins() -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="ad_sd").set_value(1.0).run()
     at.select_slider(key="ad_k_delta").set_value(1e-12).run()
-    element = chart_titled(at, "Total ε of k answers, each with noise SD 1")
-    data = frames_of(element)
+    element = helpers.chart_titled(at, "Total ε of k answers, each with noise SD 1")
+    data = helpers.frames_of(element)
     k = int(data["truth"]["x"].iloc[0])
 
     def totals(queries: int) -> tuple[float, float]:
@@ -242,10 +235,10 @@ def test_many_queries_marks_where_gaussian_with_zcdp_wins() -> None:
 
 
 def test_the_converter_and_the_table_use_the_students_delta() -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.number_input(key="ad_rho").set_value(0.015).run()
     at.select_slider(key="ad_rho_delta").set_value(1e-7).run()
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     # Wikimedia's README calls ρ = 0.015 "roughly ε = 1, δ = 10⁻⁷": the simple formula
     # gives 0.998; the tight conversion 0.855
     assert shown["ε at δ = 10⁻⁷ (tight)"] == text.number(dp.zcdp_to_approx_dp(0.015, 1e-7))
@@ -266,34 +259,34 @@ def test_the_converter_and_the_table_use_the_students_delta() -> None:
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
     at = hosted(ad_eps="5", ad_delta="10⁻⁸", ad_sd="100", ad_rho="0.07")
     assert not at.toast
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Gaussian σ"] == text.number(dp.analytic_gaussian_sigma(1, 5.0, 1e-8))
     assert shown["ε at δ = 10⁻¹⁰ (tight)"] == text.number(dp.zcdp_to_approx_dp(0.07, 1e-10))
     # a link from before, with the label 10⁻⁸, is rewritten as the raw number
     assert at.query_params["ad_delta"] in ("0.00000001", ["0.00000001"])
-    assert shown == metrics(hosted(ad_eps="5", ad_delta="1e-8", ad_sd="100", ad_rho="0.07"))
+    assert shown == helpers.metrics(hosted(ad_eps="5", ad_delta="1e-8", ad_sd="100", ad_rho="0.07"))
     at = hosted(ad_eps="4.5")
-    assert toasts(at) == [ignored_link_notice("ad_eps", "4.5")]
-    assert metrics(at)["Gaussian σ"] == "3.731"
+    assert helpers.toasts(at) == [helpers.ignored_link_notice("ad_eps", "4.5")]
+    assert helpers.metrics(at)["Gaussian σ"] == "3.731"
 
 
 def test_code_downloads_and_the_snippets_rebuild_the_charts(monkeypatch) -> None:
-    sent = record_downloads(monkeypatch)
-    at = run_lesson(PAGE)
+    sent = helpers.record_downloads(monkeypatch)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="ad_eps").set_value(0.5).run()
     namespace: dict = {}
-    (loss_code,) = code_texts(at, "analytic_gaussian_sigma(1, epsilon, delta)")
+    (loss_code,) = helpers.code_texts(at, "analytic_gaussian_sigma(1, epsilon, delta)")
     assert "epsilon, delta = 0.5, 1e-05" in loss_code
     exec(compile(loss_code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
-    curve = frames_of(chart_titled(at, DELTA_CURVE, prefix=True))["curves"]
+    curve = helpers.frames_of(helpers.chart_titled(at, DELTA_CURVE, prefix=True))["curves"]
     exact = curve[curve["curve"] == lesson.EXACT]["delta"].to_numpy()
     np.testing.assert_allclose(
         np.maximum(namespace["frame"]["exact delta"], 1e-15), exact, rtol=1e-12
     )
-    (composition_code,) = code_texts(at, "zcdp_compose")
+    (composition_code,) = helpers.code_texts(at, "zcdp_compose")
     exec(compile(composition_code, "<snippet>", "exec"), namespace)  # noqa: S102
     row = namespace["frame"].set_index("k").loc[100]
-    assert f"ε = {text.number(row['zcdp'])}" == metrics(at)["100 queries, Gaussian zCDP"]
+    assert f"ε = {text.number(row['zcdp'])}" == helpers.metrics(at)["100 queries, Gaussian zCDP"]
     assert set(sent) == {
         "ad_dl_delta",
         "ad_dl_sigma",
@@ -307,16 +300,16 @@ def test_code_downloads_and_the_snippets_rebuild_the_charts(monkeypatch) -> None
 
 @pytest.mark.parametrize("question", range(5))
 def test_quiz_feedback(question: int) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     correct = [0, 1, 0, 0, 1][question]
-    answer_quiz(at, "approximate_dp", question, 1 - correct if correct < 2 else 0)
+    helpers.answer_quiz(at, "approximate_dp", question, 1 - correct if correct < 2 else 0)
     assert at.error, "a wrong answer is marked wrong"
-    answer_quiz(at, "approximate_dp", question, correct)
+    helpers.answer_quiz(at, "approximate_dp", question, correct)
     assert at.success[0].value.startswith("Right.")
 
 
 def test_every_slider_label_says_which_way_is_more_private() -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     for slider in at.select_slider:
         assert "more private" in slider.label, slider.label
     assert "more private" in at.number_input(key="ad_rho").label
@@ -325,7 +318,9 @@ def test_every_slider_label_says_which_way_is_more_private() -> None:
 def test_your_own_file_sets_n_for_the_record_publishing_mechanism() -> None:
     at = hosted(upload=("tiny.csv", b"Age,Job\n30,Clerk\n40,Cook\n50,Sales\n"))
     expected, chance = dp.delta_exposure(1e-5, 3)
-    assert metrics(at)["People published in full, on average (n·δ)"] == text.number(expected)
-    assert metrics(at)["Chance at least one is"] == text.percent(chance)
-    assert chart_titled(at, f"{EXPOSURE}: n = 3")
+    assert helpers.metrics(at)["People published in full, on average (n·δ)"] == text.number(
+        expected
+    )
+    assert helpers.metrics(at)["Chance at least one is"] == text.percent(chance)
+    assert helpers.chart_titled(at, f"{EXPOSURE}: n = 3")
     assert "1/n = 0.333" in prose(at) + " ".join(c.value for c in at.caption)

@@ -8,22 +8,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import apptest_helpers as helpers
 import dp
-from apptest_helpers import (
-    assert_quiz_marks,
-    census_after_upload,
-    chart_titled,
-    code_texts,
-    frames_of,
-    hosted_page,
-    ignored_link_notice,
-    metrics,
-    prose,
-    record_downloads,
-    run_lesson,
-    toasts,
-    widgets_outside_fragments,
-)
 from data.census import load_census
 from lessons.beyond_global import model as lesson
 from ui import controls, text
@@ -43,35 +29,37 @@ def group(everyone: np.ndarray, size: int) -> np.ndarray:
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    return hosted_page(PAGE, upload=upload, timeout_s=120, **params)
+    return helpers.hosted_page(PAGE, upload=upload, timeout_s=120, **params)
 
 
 @pytest.mark.parametrize("size", lesson.SIZES)
 def test_every_group_size_shows_its_median_and_both_sensitivities(size, everyone) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="bg_n").set_value(size).run()
     assert not at.exception
     ages = group(everyone, size)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Median age"] == text.number(dp.clamped_median(ages, 0, 100))
     assert shown["Global sensitivity (any dataset)"] == "100 years"
     assert shown["Local sensitivity (this dataset)"] == lesson.years(
         dp.median_local_sensitivity(ages, 0, 100)
     )
-    points = frames_of(chart_titled(at, "The ages around the median", prefix=True))["ages"]
+    points = helpers.frames_of(helpers.chart_titled(at, "The ages around the median", prefix=True))[
+        "ages"
+    ]
     sorted_ages = np.sort(np.clip(ages, 0, 100))
     m = (ages.size + 1) // 2
     assert points.loc[points["offset"] == 0, "age"].tolist() == [sorted_ages[m - 1]]
     assert points["which"].tolist().count("the median x_m") == 1
     # every section follows the group
     epsilon_scale = dp.smooth_median_scale(ages, 0, 100, 1.0, lesson.DELTA)
-    assert metrics(at)["Noise scale 2S/ε"] == lesson.years(epsilon_scale)
+    assert helpers.metrics(at)["Noise scale 2S/ε"] == lesson.years(epsilon_scale)
     d = dp.median_distance_to_instability(ages, 0, 100, 2.0)
-    assert metrics(at)["Distance to instability d"] == text.number(d)
+    assert helpers.metrics(at)["Distance to instability d"] == text.number(d)
 
 
 def test_local_sensitivity_leaks_only_after_the_guess() -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     assert not [c for c in at.get("vega_lite_chart") if "Lap(LS/ε)" in c.proto.spec]
     assert at.button(key="bg_leak_show").disabled  # one behaviour: a guess first
     assert "Pick your guess first: the releases appear here once you have." in [
@@ -82,8 +70,8 @@ def test_local_sensitivity_leaks_only_after_the_guess() -> None:
     assert at.success[0].value.startswith("Right. y's local sensitivity is 0")
     at.radio(key="bg_leak_guess").set_value("Never: both have the same median").run()
     assert at.info[-1].value.startswith("The answer: “Often: the noise scale gives it away”.")
-    chart = chart_titled(at, "Releases of median + Lap(LS/ε): x against y")
-    frames = frames_of(chart)
+    chart = helpers.chart_titled(at, "Releases of median + Lap(LS/ε): x against y")
+    frames = helpers.frames_of(chart)
     assert frames["truth"]["x"].tolist() == [30.0]
     b = 50.0 / lesson.LEAK_EPSILON
     np.testing.assert_allclose(
@@ -92,28 +80,28 @@ def test_local_sensitivity_leaks_only_after_the_guess() -> None:
     leak = lesson.leak()
     assert leak.local_x == 50.0 and leak.local_y == 0.0
     assert leak.measured > 8  # as large as 50,000 runs can show: the truth is ∞
-    assert f"proves ε ≥ {text.number(leak.measured)}" in prose(at)
+    assert f"proves ε ≥ {text.number(leak.measured)}" in helpers.prose(at)
 
 
 @pytest.mark.parametrize("epsilon", [0.1, 10.0])
 def test_epsilon_moves_beta_the_smooth_sensitivity_and_the_errors(epsilon, everyone) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="bg_eps").set_value(epsilon).run()
     ages = group(everyone, 101)
     beta = epsilon / (2 * math.log(2 / lesson.DELTA))
     s = dp.median_smooth_sensitivity(ages, 0, 100, beta)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["β = ε / (2 ln(2/δ))"] == text.number(beta)
     assert shown["Smooth sensitivity S"] == lesson.years(s)
     assert shown["Noise scale 2S/ε"] == lesson.years(2 * s / epsilon)
     title = f"Typical error of three private medians at ε = {text.number(epsilon)}"
-    errors = frames_of(chart_titled(at, title))["errors"]
+    errors = helpers.frames_of(helpers.chart_titled(at, title))["errors"]
     laplace = errors[errors["method"] == lesson.METHODS[0]]["error"]
     np.testing.assert_allclose(laplace, math.sqrt(2) * 100 / epsilon)
     smooth = errors[(errors["method"] == lesson.METHODS[2]) & (errors["n"] == 101)]["error"]
     assert smooth.iloc[0] == pytest.approx(math.sqrt(2) * 2 * s / epsilon)
     name, _ = lesson.winner(errors, 101)
-    assert f"the **{name}** wins" in prose(at)
+    assert f"the **{name}** wins" in helpers.prose(at)
 
 
 def test_the_exponential_mechanisms_error_is_exact(everyone) -> None:
@@ -135,14 +123,14 @@ def test_the_smooth_median_beats_the_global_one_only_on_large_groups() -> None:
 
 @pytest.mark.parametrize(("bound", "epsilon"), [(0.5, 0.1), (50.0, 10.0), (10.0, 1.0)])
 def test_ptr_at_the_extremes_refuses_or_releases_exactly_as_computed(bound, epsilon, everyone):
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="bg_bound").set_value(bound).run()
     at.select_slider(key="bg_ptr_eps").set_value(epsilon).run()
     assert not at.exception
     ages = group(everyone, 101)
     d = dp.median_distance_to_instability(ages, 0, 100, bound)
     refusal = dp.ptr_refusal_probability(d, epsilon, lesson.DELTA)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Distance to instability d"] == text.number(d)
     assert shown["Test threshold ln(1/δ)/ε"] == text.number(math.log(1e6) / epsilon)
     assert shown["Chance of refusing"] == text.percent(refusal)
@@ -151,14 +139,14 @@ def test_ptr_at_the_extremes_refuses_or_releases_exactly_as_computed(bound, epsi
         dp.clamped_median(ages, 0, 100), d, bound, epsilon, lesson.DELTA, rng=seed
     )
     assert shown["This run's output"] == ("⊥ refused" if release is None else text.number(release))
-    curve = frames_of(chart_titled(at, "How often PTR refuses", prefix=True))
+    curve = helpers.frames_of(helpers.chart_titled(at, "How often PTR refuses", prefix=True))
     assert curve["truth"]["x"].tolist() == [bound]
-    assert "(2ε, δ)-DP" in prose(at)
+    assert "(2ε, δ)-DP" in helpers.prose(at)
 
 
 @pytest.mark.parametrize(("k", "epsilon"), [(5, 0.1), (1000, 10.0)])
 def test_sample_and_aggregate_at_its_extremes(k, epsilon) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="bg_k").set_value(k).run()
     at.select_slider(key="bg_sa_eps").set_value(epsilon).run()
     assert not at.exception
@@ -166,12 +154,12 @@ def test_sample_and_aggregate_at_its_extremes(k, epsilon) -> None:
     noise = frame[(frame["k"] == k) & (frame["part"] == "noise")]["error"].iloc[0]
     assert noise == pytest.approx(math.sqrt(2) * 2 / (k * epsilon))
     total = frame[(frame["k"] == k) & (frame["part"] == "total")]["error"].iloc[0]
-    assert metrics(at)["Typical error at this k"] == text.number(total)
+    assert helpers.metrics(at)["Typical error at this k"] == text.number(total)
     totals = frame[frame["part"] == "total"]
     best = int(totals.loc[totals["error"].idxmin(), "k"])
-    assert metrics(at)["The best k at this ε"] == text.number(best)
+    assert helpers.metrics(at)["The best k at this ε"] == text.number(best)
     seed = controls.DEFAULT_SEED + lesson.SEED_SPLIT
-    assert metrics(at)["One private release of the slope"] == text.number(
+    assert helpers.metrics(at)["One private release of the slope"] == text.number(
         lesson.one_release(k, epsilon, seed)
     )
 
@@ -190,20 +178,20 @@ def test_more_blocks_trade_noise_for_each_blocks_error() -> None:
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
     at = hosted(bg_n="1,001 people", bg_eps="2", bg_bound="10", bg_k="500")
     assert not at.toast
-    assert chart_titled(at, "The ages around the median, 1,001 people") is not None
-    assert chart_titled(at, "Typical error of three private medians at ε = 2") is not None
+    assert helpers.chart_titled(at, "The ages around the median, 1,001 people") is not None
+    assert helpers.chart_titled(at, "Typical error of three private medians at ε = 2") is not None
     at = hosted(bg_eps="0.0123")
-    assert toasts(at) == [ignored_link_notice("bg_eps", "0.0123")]
+    assert helpers.toasts(at) == [helpers.ignored_link_notice("bg_eps", "0.0123")]
 
 
 def test_code_downloads_and_the_snippets_rebuild_the_numbers(monkeypatch) -> None:
-    sent = record_downloads(monkeypatch)
-    at = run_lesson(PAGE)
+    sent = helpers.record_downloads(monkeypatch)
+    at = helpers.run_lesson(PAGE)
     namespace: dict = {}
-    (smooth_code,) = code_texts(at, "median_smooth_sensitivity")
+    (smooth_code,) = helpers.code_texts(at, "median_smooth_sensitivity")
     exec(compile(smooth_code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
     assert namespace["smooth"] == pytest.approx(lesson.smooth(101, 1.0).smooth)
-    (ptr_code,) = code_texts(at, "propose_test_release")
+    (ptr_code,) = helpers.code_texts(at, "propose_test_release")
     exec(compile(ptr_code, "<snippet>", "exec"), namespace)  # noqa: S102
     np.testing.assert_allclose(
         namespace["frame"]["refusal"], lesson.ptr(101, 2.0, 1.0, 0).curve["refusal"]
@@ -214,33 +202,18 @@ def test_code_downloads_and_the_snippets_rebuild_the_numbers(monkeypatch) -> Non
     assert sent["bg_dl_sa"][1][0] == "k,part,error"
 
 
-def test_quiz_feedback() -> None:
-    at = run_lesson(PAGE)
-    assert_quiz_marks(at, ("beyond_global", 0, 0), "ε = ∞", ("beyond_global", 0, 1))
-
-
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
-    at = census_after_upload(PAGE)
-    assert metrics(at)["Median age"] == "36"
-
-
-def test_every_section_with_its_own_control_is_a_fragment() -> None:
-    """Each section's widgets rerun only their own section."""
-    assert (
-        widgets_outside_fragments(
-            PAGE, ("bg_leak_guess", "bg_eps", "bg_bound", "bg_ptr_eps", "bg_k", "bg_sa_eps")
-        )
-        == []
-    )
+    at = helpers.census_after_upload(PAGE)
+    assert helpers.metrics(at)["Median age"] == "36"
 
 
 @pytest.mark.parametrize("size", [11, 0])
 def test_the_smooth_charts_alt_text_names_the_ks_it_draws(size) -> None:
     """At n = 11 the curves stop at k = 11 (the median cannot move further), not at the
     axis' 60: the alt text says what the data holds."""
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="bg_n").set_value(size).run()
-    chart = chart_titled(at, "A⁽ᵏ⁾ and its discounted version", prefix=True)
-    drawn = int(frames_of(chart)["curves"]["k"].max())
+    chart = helpers.chart_titled(at, "A⁽ᵏ⁾ and its discounted version", prefix=True)
+    drawn = int(helpers.frames_of(chart)["curves"]["k"].max())
     assert drawn == (11 if size == 11 else lesson.MAX_K_DRAWN)
     assert f"Two lines against k from 0 to {drawn}:" in chart.proto.alt

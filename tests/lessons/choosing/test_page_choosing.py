@@ -5,22 +5,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import apptest_helpers as helpers
 import dp
-from apptest_helpers import (
-    assert_quiz_marks,
-    chart_titled,
-    code_texts,
-    frames_of,
-    hosted_page,
-    ignored_link_notice,
-    metrics,
-    record_downloads,
-    run_lesson,
-    spec_of,
-    toasts,
-    widgets_outside_fragments,
-)
-from data.census import load_census
 from lessons.choosing import model as lesson
 from lessons.clamping.model import SAMPLE_SEED
 from ui import controls, text
@@ -29,11 +15,6 @@ PAGE = "choosing/page.py"
 WINS = "Who wins report noisy max"
 QUANTILE = "Private median at"
 WITHIN = "Chance within ±2 steps of the truth"
-
-
-@pytest.fixture(scope="module")
-def people():
-    return load_census()
 
 
 def occupations(people):
@@ -48,7 +29,7 @@ def sample(people, column: str, size: int) -> np.ndarray:
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    return hosted_page(PAGE, upload=upload, timeout_s=60, **params)
+    return helpers.hosted_page(PAGE, upload=upload, timeout_s=60, **params)
 
 
 def prose(at: AppTest) -> str:
@@ -56,16 +37,16 @@ def prose(at: AppTest) -> str:
 
 
 def test_defaults_report_noisy_max_on_occupation_at_epsilon_001(people) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     counts = occupations(people)
     exact = dp.report_noisy_max_probabilities(counts.to_numpy(), 0.01)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     label = r"Chance the true winner Prof\-specialty is reported"
     assert shown[label] == text.percent(exact[0]) == "47.4%"
     seed = controls.DEFAULT_SEED + lesson.SEED_RUNS
     wins = dp.report_noisy_max(counts.to_numpy(), 0.01, size=lesson.RUNS, rng=seed)
     assert shown["Reported in 1,000 runs"] == f"{int((wins == 0).sum()):,} times"
-    bars = frames_of(chart_titled(at, WINS, prefix=True))["wins"]
+    bars = helpers.frames_of(helpers.chart_titled(at, WINS, prefix=True))["wins"]
     assert bars["label"].iloc[0] == "Prof-specialty (4,140)"
     # 14 occupations: 11 shown one by one, the last 3 summed
     assert len(bars) == lesson.SHOWN_ROWS and bars["label"].iloc[-1] == "all the others (3)"
@@ -80,26 +61,31 @@ def test_defaults_report_noisy_max_on_occupation_at_epsilon_001(people) -> None:
 
 
 def test_epsilon_moves_the_chances_and_the_rule_but_not_the_axes(people) -> None:
-    at = run_lesson(PAGE)
-    before = spec_of(chart_titled(at, WINS, prefix=True))
-    curves_before = spec_of(chart_titled(at, "The chance of each winner", prefix=True))
-    lines_before = frames_of(chart_titled(at, "The chance of each winner", prefix=True))["curves"]
+    at = helpers.run_lesson(PAGE)
+    before = helpers.spec_of(helpers.chart_titled(at, WINS, prefix=True))
+    curves_before = helpers.spec_of(
+        helpers.chart_titled(at, "The chance of each winner", prefix=True)
+    )
+    lines_before = helpers.frames_of(
+        helpers.chart_titled(at, "The chance of each winner", prefix=True)
+    )["curves"]
     at.select_slider(key="choose_eps").set_value(0.1).run()
     exact = dp.report_noisy_max_probabilities(occupations(people).to_numpy(), 0.1)
-    assert metrics(at)[r"Chance the true winner Prof\-specialty is reported"] == text.percent(
-        exact[0]
-    )
-    after = spec_of(chart_titled(at, WINS, prefix=True))
+    assert helpers.metrics(at)[
+        r"Chance the true winner Prof\-specialty is reported"
+    ] == text.percent(exact[0])
+    after = helpers.spec_of(helpers.chart_titled(at, WINS, prefix=True))
     assert (
         after["layer"][0]["encoding"]["x"]["scale"] == before["layer"][0]["encoding"]["x"]["scale"]
     )
-    curve = chart_titled(at, "The chance of each winner", prefix=True)
-    frames = frames_of(curve)
+    curve = helpers.chart_titled(at, "The chance of each winner", prefix=True)
+    frames = helpers.frames_of(curve)
     assert frames["truth"]["x"].tolist() == [0.1]
     # the curves span every ε: moving ε moves only the rule
     assert frames["curves"].equals(lines_before)
     layers = [
-        layer.get("encoding", {}).get("x", {}).get("scale") for layer in spec_of(curve)["layer"]
+        layer.get("encoding", {}).get("x", {}).get("scale")
+        for layer in helpers.spec_of(curve)["layer"]
     ]
     layers_before = [
         layer.get("encoding", {}).get("x", {}).get("scale") for layer in curves_before["layer"]
@@ -110,19 +96,19 @@ def test_epsilon_moves_the_chances_and_the_rule_but_not_the_axes(people) -> None
     np.testing.assert_allclose(sums, 1.0, atol=1e-9)
     # section 2 and the Gumbel comparison have an ε of their own (each section is a
     # fragment): they stay at the default until theirs moves
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Release the winner"] == "ε = 0.01"
     at.select_slider(key="choose_trait_eps").set_value(0.1).run()
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Release the winner"] == "ε = 0.1"
     assert shown["Release all 5 noisy counts"] == "5ε = 0.5"
     assert shown["All 5 at total ε: noise SD each"] == f"± {text.number(dp.laplace_std(5, 0.1))}"
-    assert chart_titled(at, "Most common trait, ε = 0.1", prefix=True) is not None
+    assert helpers.chart_titled(at, "Most common trait, ε = 0.1", prefix=True) is not None
 
 
 def test_overlapping_traits_are_counted_and_their_winner_exact(people) -> None:
-    at = run_lesson(PAGE)
-    bars = frames_of(chart_titled(at, "Most common trait", prefix=True))["wins"]
+    at = helpers.run_lesson(PAGE)
+    bars = helpers.frames_of(helpers.chart_titled(at, "Most common trait", prefix=True))["wins"]
     degrees = int(people["Education"].astype(str).isin(lesson.DEGREES).sum())
     assert bars["label"].iloc[0] == f"has a university degree ({degrees:,})"
     counts = [int(label.rsplit("(", 1)[1].rstrip(")").replace(",", "")) for label in bars["label"]]
@@ -140,12 +126,12 @@ def test_overlapping_traits_are_counted_and_their_winner_exact(people) -> None:
 
 
 def test_the_median_of_100_ages_and_every_quantile_control(people) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     ages = sample(people, "Age", 100)
     grid = np.arange(0.0, 101.0)
     scores = dp.quantile_scores(ages, grid, 0.5)
     chance = dp.exponential_mechanism_probabilities(scores, 0.5, 0.1)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["True median"] == text.number(np.quantile(ages, 0.5))
     seed = controls.DEFAULT_SEED + lesson.SEED_QUANTILE
     assert shown["One private release"] == text.number(
@@ -154,21 +140,21 @@ def test_the_median_of_100_ages_and_every_quantile_control(people) -> None:
     truth = np.quantile(ages, 0.5)
     near = np.abs(grid - truth) <= 2  # ±2 grid steps (1 year) of the true median
     assert shown[WITHIN] == text.percent(chance[near].sum())
-    frames = frames_of(chart_titled(at, QUANTILE, prefix=True))
+    frames = helpers.frames_of(helpers.chart_titled(at, QUANTILE, prefix=True))
     np.testing.assert_allclose(frames["candidates"]["probability"], chance)
     assert frames["truth"]["label"].tolist() == [f"true median {text.number(np.median(ages))}"]
     # a larger ε sharpens the choice; the 90th percentile of everyone; another column
     at.select_slider(key="choose_q_eps").set_value(1.0).run()
-    assert metrics(at)[WITHIN] == text.percent(
+    assert helpers.metrics(at)[WITHIN] == text.percent(
         dp.exponential_mechanism_probabilities(scores, 0.5, 1.0)[near].sum()
     )
     at.radio(key="choose_alpha").set_value(0.9).run()
     at.select_slider(key="choose_n").set_value(0).run()
     everyone = people["Age"].to_numpy(dtype=float)
-    assert metrics(at)["True 90th percentile"] == text.number(np.quantile(everyone, 0.9))
+    assert helpers.metrics(at)["True 90th percentile"] == text.number(np.quantile(everyone, 0.9))
     at.selectbox(key="choose_num").set_value("HoursPerWeek").run()
     hours = people["HoursPerWeek"].to_numpy(dtype=float)
-    assert metrics(at)["True 90th percentile"] == text.number(np.quantile(hours, 0.9))
+    assert helpers.metrics(at)["True 90th percentile"] == text.number(np.quantile(hours, 0.9))
     assert "Δ = 0.9 (add/remove)" in " ".join(c.value for c in at.caption)
 
 
@@ -188,26 +174,26 @@ def test_chance_within_two_steps_is_measured_around_the_true_quantile(people) ->
     assert column.step == 1
     truth = np.quantile(hours, 0.99)
     chance = dp.exponential_mechanism_probabilities(dp.quantile_scores(hours, grid, 0.99), 0.99, 10)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["True 99th percentile"] == text.number(truth) == "80"
     assert grid[np.argmax(chance)] != truth  # the best candidate is not the truth here
     assert shown[WITHIN] == text.percent(chance[np.abs(grid - truth) <= 2].sum()) == "50.7%"
 
 
 def test_private_clamp_bound_splits_the_budget(people) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="choose_share").set_value(0.25).run()
     at.select_slider(key="choose_total_eps").set_value(2.0).run()
     ages = sample(people, "Age", 100)
     grid = np.arange(0.0, 101.0)
     seed = controls.DEFAULT_SEED
     upper = dp.private_quantile(ages, grid, 0.99, 0.5, rng=seed + lesson.SEED_BOUND)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Private U (ε = 0.5)"] == text.number(upper)
     noisy = dp.noisy_sum(ages, 0.0, upper, 1.5, rng=seed + lesson.SEED_SUM)
     assert shown["Noisy sum (ε = 1.5)"] == text.number(noisy)
     assert shown["True sum"] == text.number(ages.sum())
-    frames = frames_of(chart_titled(at, "Where the private U lands", prefix=True))
+    frames = helpers.frames_of(helpers.chart_titled(at, "Where the private U lands", prefix=True))
     chance = dp.exponential_mechanism_probabilities(dp.quantile_scores(ages, grid, 0.99), 0.99, 0.5)
     np.testing.assert_allclose(frames["candidates"]["probability"], chance)
     assert frames["truth"]["label"].tolist() == [
@@ -235,28 +221,30 @@ def test_a_link_reproduces_the_view_and_a_bad_one_falls_back(people) -> None:
         choose_q_eps="2",
     )
     assert not at.toast
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Release the winner"] == "ε = 0.1"
     assert shown[r"Chance the true winner Prof\-specialty is reported"] == text.percent(
         dp.report_noisy_max_probabilities(occupations(people).to_numpy(), 0.1)[0]
     )
     assert "True 90th percentile" in shown
     at = hosted(choose_eps="0.0123")
-    assert toasts(at) == [ignored_link_notice("choose_eps", "0.0123")]
-    assert chart_titled(at, "Who wins report noisy max at ε = 0.01", prefix=True) is not None
+    assert helpers.toasts(at) == [helpers.ignored_link_notice("choose_eps", "0.0123")]
+    assert (
+        helpers.chart_titled(at, "Who wins report noisy max at ε = 0.01", prefix=True) is not None
+    )
 
 
 def test_code_downloads_and_the_snippets_rebuild_the_charts(monkeypatch, people) -> None:
-    sent = record_downloads(monkeypatch)
-    at = run_lesson(PAGE)
+    sent = helpers.record_downloads(monkeypatch)
+    at = helpers.run_lesson(PAGE)
     namespace: dict = {}
-    (wins_code,) = code_texts(at, "report_noisy_max_probabilities")
+    (wins_code,) = helpers.code_texts(at, "report_noisy_max_probabilities")
     exec(compile(wins_code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
-    bars = frames_of(chart_titled(at, WINS, prefix=True))["wins"]
+    bars = helpers.frames_of(helpers.chart_titled(at, WINS, prefix=True))["wins"]
     np.testing.assert_allclose(
         namespace["frame"]["exact probability"].iloc[:11], bars["exact probability"].iloc[:11]
     )
-    (quantile_code,) = code_texts(at, "quantile_scores")
+    (quantile_code,) = helpers.code_texts(at, "quantile_scores")
     exec(compile(quantile_code, "<snippet>", "exec"), namespace)  # noqa: S102
     everyone = people["Age"].to_numpy(dtype=float)
     expected = dp.exponential_mechanism_probabilities(
@@ -268,8 +256,10 @@ def test_code_downloads_and_the_snippets_rebuild_the_charts(monkeypatch, people)
 
 
 def test_gumbel_noisy_max_matches_the_exponential_mechanism(people) -> None:
-    at = run_lesson(PAGE)
-    bars = frames_of(chart_titled(at, "Noisy max with Gumbel noise", prefix=True))["wins"]
+    at = helpers.run_lesson(PAGE)
+    bars = helpers.frames_of(helpers.chart_titled(at, "Noisy max with Gumbel noise", prefix=True))[
+        "wins"
+    ]
     counts = occupations(people).to_numpy()
     exact = dp.exponential_mechanism_probabilities(counts, 1.0, 0.01)
     np.testing.assert_allclose(bars["exact probability"].iloc[:11], exact[:11])
@@ -278,10 +268,12 @@ def test_gumbel_noisy_max_matches_the_exponential_mechanism(people) -> None:
     assert bars["share of runs"].iloc[0] == np.mean(wins == 0)
     # Its own ε; the two numbers beside it compare both noises at that ε.
     at.select_slider(key="choose_gumbel_eps").set_value(0.1).run()
-    bars = frames_of(chart_titled(at, "Noisy max with Gumbel noise, ε = 0.1"))["wins"]
+    bars = helpers.frames_of(helpers.chart_titled(at, "Noisy max with Gumbel noise, ε = 0.1"))[
+        "wins"
+    ]
     exact = dp.exponential_mechanism_probabilities(counts, 1.0, 0.1)
     np.testing.assert_allclose(bars["exact probability"].iloc[:11], exact[:11])
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     top = r"Prof\-specialty"
     assert shown[f"Gumbel: {top} chosen"] == text.percent(exact[0])
     laplace = dp.report_noisy_max_probabilities(counts, 0.1)[0]
@@ -292,14 +284,14 @@ def test_gumbel_noisy_max_matches_the_exponential_mechanism(people) -> None:
 def test_the_gumbel_paragraph_says_when_the_2_can_be_dropped(people) -> None:
     """The 2 in exp(εu/2Δ) is not always needed. For counts (monotone under
     add/remove) exp(εu/Δ) is ε-DP; the page says so with the number at the current ε."""
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="choose_gumbel_eps").set_value(0.05).run()
     counts = occupations(people).to_numpy()
     without = np.exp(0.05 * (counts - counts.max()))  # exp(ε·u/Δ), Δ = 1, by hand
     without /= without.sum()
     with_two = dp.exponential_mechanism_probabilities(counts, 1.0, 0.05)
     top = r"Prof\-specialty"
-    assert metrics(at)[f"Without the 2: {top} chosen"] == text.percent(without[0])
+    assert helpers.metrics(at)[f"Without the 2: {top} chosen"] == text.percent(without[0])
     words = prose(at)
     assert "When can the 2 go?" in words and "McSherry & Talwar 2007" in words
     assert (
@@ -310,17 +302,12 @@ def test_the_gumbel_paragraph_says_when_the_2_can_be_dropped(people) -> None:
     assert "so it pays the 2" not in words  # the old, unconditional claim
 
 
-def test_quiz_feedback() -> None:
-    at = run_lesson(PAGE)
-    assert_quiz_marks(at, ("choosing", 0, 1), "Claim 3.9", ("choosing", 0, 0))
-
-
 JOBS = b"Job,Pay\nSales,10\nSales,20\nClerk,30\nCook,40\nSales,50\nClerk,60\n"
 
 
 def test_your_own_file_chooses_among_its_categories() -> None:
     at = hosted(upload=("jobs.csv", JOBS))
-    bars = frames_of(chart_titled(at, WINS, prefix=True))["wins"]
+    bars = helpers.frames_of(helpers.chart_titled(at, WINS, prefix=True))["wins"]
     assert bars["label"].tolist() == ["Sales (3)", "Clerk (2)", "Cook (1)"]
     np.testing.assert_allclose(
         bars["exact probability"], dp.report_noisy_max_probabilities([3, 2, 1], 0.01)
@@ -332,17 +319,10 @@ def test_your_own_file_chooses_among_its_categories() -> None:
 def test_a_file_without_numbers_stops_after_the_choice_with_its_columns() -> None:
     at = hosted(upload=("words.csv", b"Job,Town\nSales,Leeds\nClerk,York\n*x*,Hull\n"))
     assert any("Its columns are: Job, Town" in w.value for w in at.warning)
-    assert chart_titled(at, WINS, prefix=True) is not None
+    assert helpers.chart_titled(at, WINS, prefix=True) is not None
 
 
 def test_markdown_in_a_category_is_shown_literally() -> None:
     at = hosted(upload=("evil.csv", b"Job,Pay\n**Boss**,1\n**Boss**,2\nClerk,3\n"))
     assert "**Boss**" not in prose(at)
     assert text.plain("**Boss**") in prose(at)
-
-
-def test_every_section_with_a_control_is_a_fragment() -> None:
-    """Sections 3 and 4 reran the whole page on every move. Each widget of
-    the page is created inside a function decorated with @st.fragment."""
-    keys = ("choose_q_eps", "choose_num", "choose_n", "choose_total_eps", "choose_share")
-    assert widgets_outside_fragments(PAGE, keys) == []

@@ -7,20 +7,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import apptest_helpers as helpers
 import dp
-from apptest_helpers import (
-    assert_quiz_marks,
-    chart_titled,
-    code_texts,
-    frames_of,
-    hosted_page,
-    ignored_link_notice,
-    metrics,
-    record_downloads,
-    run_lesson,
-    spec_of,
-    toasts,
-)
 from data.census import load_census
 from lessons.clamping import model as lesson
 from ui import controls, text
@@ -28,11 +16,6 @@ from ui import controls, text
 PAGE = "clamping/page.py"
 GAIN_WINDOW = "clamp_window_0"  # Capital gain, the first census column
 AGE_WINDOW = "clamp_window_1"
-
-
-@pytest.fixture(scope="module")
-def people():
-    return load_census()
 
 
 def sample(people, column: str, size: int) -> np.ndarray:
@@ -43,11 +26,11 @@ def sample(people, column: str, size: int) -> np.ndarray:
 
 
 def run_page() -> AppTest:
-    return run_lesson(PAGE)
+    return helpers.run_lesson(PAGE)
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    return hosted_page(PAGE, upload=upload, timeout_s=60, **params)
+    return helpers.hosted_page(PAGE, upload=upload, timeout_s=60, **params)
 
 
 def prose(at: AppTest) -> str:
@@ -57,7 +40,7 @@ def prose(at: AppTest) -> str:
 def test_defaults_sum_capital_gain_of_100_people_clamped_to_5000(people) -> None:
     at = run_page()
     values = sample(people, "CapitalGain", 100)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["True sum"] == text.number(values.sum())
     assert shown["Clamped sum"] == text.number(dp.clamp(values, 0, 5_000).sum())
     assert shown["Bias (clamped − true)"] == text.number(dp.clamping_bias(values, 0, 5_000))
@@ -70,14 +53,14 @@ def test_defaults_sum_capital_gain_of_100_people_clamped_to_5000(people) -> None
 
 def test_the_window_moves_bias_noise_and_the_marker_not_the_axes(people) -> None:
     at = run_page()
-    before = spec_of(chart_titled(at, "Bias against noise", prefix=True))
+    before = helpers.spec_of(helpers.chart_titled(at, "Bias against noise", prefix=True))
     at.slider(key=GAIN_WINDOW).set_value((0.0, 20_000.0)).run()
     values = sample(people, "CapitalGain", 100)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Bias (clamped − true)"] == text.number(dp.clamping_bias(values, 0, 20_000))
     assert shown["Noise scale b = Δ/ε"] == "20,000"
-    curve = chart_titled(at, "Bias against noise", prefix=True)
-    frames = frames_of(curve)
+    curve = helpers.chart_titled(at, "Bias against noise", prefix=True)
+    frames = helpers.frames_of(curve)
     assert frames["truth"]["x"].tolist() == [20_000.0]
     uppers = lesson.curve_uppers(lesson.CENSUS_COLUMNS[0], 0.0)
     best = dp.best_clamp_upper(values, 0.0, 1.0, uppers)
@@ -90,9 +73,11 @@ def test_the_window_moves_bias_noise_and_the_marker_not_the_axes(people) -> None
     expected = np.sqrt(dp.clamped_sum_squared_error(values, 0.0, total["upper"], 1.0))
     np.testing.assert_allclose(total["error"], expected, rtol=1e-9)
     # axes are fixed: the same domains before and after the move
-    after = spec_of(curve)
+    after = helpers.spec_of(curve)
     assert json_scales(after) == json_scales(before)
-    histogram = frames_of(chart_titled(at, "Capital gain ($) and the clamp window", prefix=True))
+    histogram = helpers.frames_of(
+        helpers.chart_titled(at, "Capital gain ($) and the clamp window", prefix=True)
+    )
     assert histogram["window"][["lower", "upper"]].values.tolist() == [[0.0, 20_000.0]]
     assert histogram["bins"]["count"].sum() == 100
 
@@ -109,8 +94,8 @@ def test_epsilon_scales_the_noise_and_moves_the_best_bound_down(people) -> None:
     at = run_page()
     at.select_slider(key="clamp_eps").set_value(0.1).run()
     values = sample(people, "CapitalGain", 100)
-    assert metrics(at)["Noise scale b = Δ/ε"] == "50,000"
-    curve = frames_of(chart_titled(at, "Bias against noise", prefix=True))
+    assert helpers.metrics(at)["Noise scale b = Δ/ε"] == "50,000"
+    curve = helpers.frames_of(helpers.chart_titled(at, "Bias against noise", prefix=True))
     uppers = lesson.curve_uppers(lesson.CENSUS_COLUMNS[0], 0.0)
     small_eps_best = curve["best"]["upper"][0]
     assert small_eps_best == dp.best_clamp_upper(values, 0.0, 0.1, uppers)
@@ -122,15 +107,19 @@ def test_everyone_and_another_column(people) -> None:
     at.selectbox(key="clamp_col").set_value("Age").run()
     at.select_slider(key="clamp_n").set_value(0).run()
     ages = people["Age"].to_numpy(dtype=float)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["True sum"] == text.number(ages.sum())
     assert shown["Clamped sum"] == text.number(dp.clamp(ages, 0, 60).sum())
     assert shown["Noise scale b = Δ/ε"] == "60"
     at.slider(key=AGE_WINDOW).set_value((18.0, 90.0)).run()
-    assert metrics(at)["Bias (clamped − true)"] == text.number(dp.clamping_bias(ages, 18, 90))
-    assert metrics(at)["Noise scale b = Δ/ε"] == "90"
+    assert helpers.metrics(at)["Bias (clamped − true)"] == text.number(
+        dp.clamping_bias(ages, 18, 90)
+    )
+    assert helpers.metrics(at)["Noise scale b = Δ/ε"] == "90"
     # everyone: the best bound sits higher than for 100 people
-    best = frames_of(chart_titled(at, "Bias against noise", prefix=True))["best"]["upper"][0]
+    best = helpers.frames_of(helpers.chart_titled(at, "Bias against noise", prefix=True))["best"][
+        "upper"
+    ][0]
     uppers = lesson.curve_uppers(lesson.CENSUS_COLUMNS[1], 18.0)
     assert best == dp.best_clamp_upper(ages, 18.0, 1.0, uppers)
     few = sample(people, "Age", 100)
@@ -142,7 +131,7 @@ def test_the_mean_spends_half_of_epsilon_on_each_part(people) -> None:
     at.select_slider(key="clamp_eps").set_value(2.0).run()
     values = sample(people, "CapitalGain", 100)
     parts = dp.noisy_mean_parts(values, 0, 5_000, 2.0, rng=controls.DEFAULT_SEED + lesson.SEED_MEAN)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Noisy sum (ε/2 = 1)"] == text.number(parts.noisy_sum)
     assert shown["Noisy count (ε/2 = 1)"] == text.number(parts.noisy_count)
     assert shown["Noisy mean"] == text.number(parts.mean)
@@ -156,13 +145,13 @@ def test_a_newcomer_above_the_maximum_moves_a_data_derived_bound(people) -> None
     at = run_page()
     largest = sample(people, "CapitalGain", 100).max()
     at.number_input(key="clamp_newcomer").set_value(150_000.0).run()
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["U = max without them"] == text.number(largest)
     assert shown["U = max with them"] == "150,000"
     assert shown["Noise scale with"] == "150,000"
     assert "ε = ∞" in at.error[0].value
     at.number_input(key="clamp_newcomer").set_value(10.0).run()
-    assert metrics(at)["U = max with them"] == text.number(largest)
+    assert helpers.metrics(at)["U = max with them"] == text.number(largest)
     assert not at.error
     assert "must hold for every possible newcomer" in at.info[0].value
 
@@ -172,18 +161,18 @@ def test_bounding_contributions_trades_dropped_rows_for_noise() -> None:
     rows = lesson.visits_per_person()
     for m in (1, 10, 40):
         at.select_slider(key="clamp_m").set_value(m).run()
-        shown = metrics(at)
+        shown = helpers.metrics(at)
         assert shown["True number of visits"] == f"{int(rows.sum()):,}"
         kept = int(np.minimum(rows, m).sum())
         assert shown[f"Rows kept (at most {m} each)"] == f"{kept:,}"
         assert shown["Noise SD √2·m/ε"] == f"± {text.number(math.sqrt(2) * m)}"
-        frames = frames_of(chart_titled(at, "Bounding contributions", prefix=True))
+        frames = helpers.frames_of(helpers.chart_titled(at, "Bounding contributions", prefix=True))
         assert frames["truth"]["x"].tolist() == [float(m)]
     m = np.arange(1, 101)
     totals = np.sqrt(dp.contribution_bias(rows, m) ** 2 + 2 * m**2)  # ε = 1: noise var 2m²
     assert frames["best"]["m"].tolist() == [int(np.argmin(totals)) + 1]
     # event level: the person with the most rows gets rows·ε
-    levels = frames_of(chart_titled(at, "The ε one person really gets"))["levels"]
+    levels = helpers.frames_of(helpers.chart_titled(at, "The ε one person really gets"))["levels"]
     event = levels[levels["level"] == lesson.LEVEL_EVENT]
     assert event["epsilon"].tolist() == [float(r) for r in range(1, lesson.VISITS_CAP + 1)]
 
@@ -191,12 +180,12 @@ def test_bounding_contributions_trades_dropped_rows_for_noise() -> None:
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
     at = hosted(clamp_col="Age (years)", clamp_eps="0.5", clamp_window_1=["10", "70"], clamp_m="5")
     assert not at.toast
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Noise scale b = Δ/ε"] == "140"
     assert shown["Rows kept (at most 5 each)"]
     at = hosted(clamp_eps="0.123")
-    assert toasts(at) == [ignored_link_notice("clamp_eps", "0.123")]
-    assert metrics(at)["Noise scale b = Δ/ε"] == "5,000"
+    assert helpers.toasts(at) == [helpers.ignored_link_notice("clamp_eps", "0.123")]
+    assert helpers.metrics(at)["Noise scale b = Δ/ε"] == "5,000"
 
 
 def link_values(at: AppTest, key: str) -> list[str]:
@@ -212,7 +201,7 @@ def test_a_clamp_window_is_one_link_parameter() -> None:
     at = hosted(clamp_col="Age (years)", clamp_window_1="10..70")
     assert not at.toast
     assert at.slider(key=AGE_WINDOW).value == (10.0, 70.0)
-    assert metrics(at)["Noise scale b = Δ/ε"] == "70"
+    assert helpers.metrics(at)["Noise scale b = Δ/ε"] == "70"
     assert link_values(at, AGE_WINDOW) == ["10..70"]
     at.slider(key=AGE_WINDOW).set_value((18.0, 65.5)).run()
     assert link_values(at, AGE_WINDOW) == ["18..65.5"]
@@ -221,20 +210,20 @@ def test_a_clamp_window_is_one_link_parameter() -> None:
     # the legacy form: the parameter twice
     at = hosted(clamp_window_0=["0", "5500"])
     assert not at.toast
-    assert metrics(at)["Noise scale b = Δ/ε"] == "5,500"
+    assert helpers.metrics(at)["Noise scale b = Δ/ε"] == "5,500"
     assert link_values(at, GAIN_WINDOW) == ["0..5500"]
     for bad in ("70..10", "0..1e400", "x..5", "0..5..6", "-5..10", "0"):
         at = hosted(clamp_col="Age (years)", clamp_window_1=bad)
-        assert toasts(at) == [ignored_link_notice(AGE_WINDOW, bad)], bad
+        assert helpers.toasts(at) == [helpers.ignored_link_notice(AGE_WINDOW, bad)], bad
         assert AGE_WINDOW not in at.query_params, bad
 
 
 def test_code_downloads_and_the_snippet_rebuild_the_curve(monkeypatch, people) -> None:
-    sent = record_downloads(monkeypatch)
+    sent = helpers.record_downloads(monkeypatch)
     at = run_page()
     at.selectbox(key="clamp_col").set_value("Age").run()
     at.select_slider(key="clamp_n").set_value(0).run()
-    codes = code_texts(at, "clamping_bias_curve")
+    codes = helpers.code_texts(at, "clamping_bias_curve")
     assert len(codes) == 1 and "lower, epsilon = 0.0, 1.0" in codes[0]
     namespace: dict = {}
     exec(compile(codes[0], "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
@@ -246,7 +235,7 @@ def test_code_downloads_and_the_snippet_rebuild_the_curve(monkeypatch, people) -
 
 def test_quiz_feedback() -> None:
     at = run_page()
-    assert_quiz_marks(at, ("clamping", 1, 1), "U − L = 150", ("clamping", 1, 2))
+    helpers.assert_quiz_marks(at, ("clamping", 1, 1), "U − L = 150", ("clamping", 1, 2))
     assert dp.sum_sensitivity(-50, 100, neighbours="replace") == 150
     assert dp.sum_sensitivity(0, 100) == 100
 
@@ -261,14 +250,14 @@ def test_your_own_file_sums_its_numeric_columns() -> None:
     at = hosted(upload=("pay.csv", SALES))
     assert at.selectbox(key="clamp_col").options == ["Income", "Children"]
     incomes = np.array([52_000, 31_000, 250_000, 28_000, 39_000], dtype=float)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["True sum"] == text.number(incomes.sum())
     census_gain = f"{load_census()['CapitalGain'].sum():,}"
-    assert census_gain not in prose(at) and census_gain not in str(metrics(at))
+    assert census_gain not in prose(at) and census_gain not in str(helpers.metrics(at))
     assert "simulated for the census" in at.info[-1].value  # section 5 says it is not the file
     at.selectbox(key="clamp_col").set_value("Children").run()
     assert not at.exception
-    assert metrics(at)["True sum"] == "6"
+    assert helpers.metrics(at)["True sum"] == "6"
     assert "1 missing values add nothing" in " ".join(c.value for c in at.caption)
 
 
@@ -288,13 +277,13 @@ def test_sections_four_and_five_have_their_own_epsilon() -> None:
     """Each section is a fragment: section 2's ε moves sections 2-3 only."""
     at = run_page()
     at.select_slider(key="clamp_eps").set_value(0.1).run()
-    chart_titled(at, "Bounding contributions at ε = 1")
-    leak_before = metrics(at)["Noise scale without"]
+    helpers.chart_titled(at, "Bounding contributions at ε = 1")
+    leak_before = helpers.metrics(at)["Noise scale without"]
     at.select_slider(key="clamp_leak_eps").set_value(0.5)
     at.select_slider(key="clamp_rows_eps").set_value(2.0).run()
-    chart_titled(at, "Bounding contributions at ε = 2")
+    helpers.chart_titled(at, "Bounding contributions at ε = 2")
     # the leak's noise scale is (U − L)/ε: halving ε doubles it
-    assert float(metrics(at)["Noise scale without"].replace(",", "")) == pytest.approx(
+    assert float(helpers.metrics(at)["Noise scale without"].replace(",", "")) == pytest.approx(
         2 * float(leak_before.replace(",", "")), rel=1e-3
     )
 
@@ -316,6 +305,6 @@ def test_both_ends_of_the_window_on_one_value_is_explained_not_a_traceback(peopl
     assert f"Δ = |L| = {text.number(value)}" in note and "Δ = U − L = 0" in note
     lower, upper = (value, value + 500.0) if value < 100_000 else (value - 500.0, value)
     assert f"[{text.number(lower)}, {text.number(upper)}]" in note
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Clamped sum"] == text.number(dp.clamp(gains, lower, upper).sum())
     assert shown["Bias (clamped − true)"] == text.number(dp.clamping_bias(gains, lower, upper))

@@ -155,14 +155,18 @@ JOIN_LINK = re.compile(
 )
 
 
-def test_script_in_the_question_is_shown_as_text(db_url) -> None:
-    question = "<script>alert('x')</script> Did you <b>cheat</b>? [link](http://evil) $x$"
+def lecturer_and_student(question: str) -> tuple[AppTest, AppTest]:
+    """A lecturer creates a survey asking `question`; a student's phone joins it."""
     lecturer = page()
     code = create(lecturer, question)
     student = page()
     student.query_params["join"] = code
-    student.run()
-    for at in (lecturer, student):
+    return lecturer, student.run()
+
+
+def test_script_in_the_question_is_shown_as_text(db_url) -> None:
+    question = "<script>alert('x')</script> Did you <b>cheat</b>? [link](http://evil) $x$"
+    for at in lecturer_and_student(question):
         shown = [m for m in at.markdown if "script" in m.value]
         assert shown, "the question is on the page"
         for element in shown:
@@ -178,12 +182,7 @@ def test_script_in_the_question_is_shown_as_text(db_url) -> None:
 def test_urls_www_names_and_emails_in_the_question_are_not_links(db_url) -> None:
     # bare URLs, www. names and e-mail addresses became live links
     question = "Visit https://evil.example/x or www.evil.example or mail a@evil.example?"
-    lecturer = page()
-    code = create(lecturer, question)
-    student = page()
-    student.query_params["join"] = code
-    student.run()
-    for at in (lecturer, student):
+    for at in lecturer_and_student(question):
         (shown,) = [m.value for m in at.markdown if "Visit" in m.value]
         assert "https\\:\u2060//evil" in shown  # no scheme for the auto-linker to find
         assert "www\u2060\\.evil" in shown and "a\u2060\\@evil" in shown

@@ -11,23 +11,8 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 from streamlit.testing.v1 import AppTest
 
+import apptest_helpers as helpers
 import dp
-from apptest_helpers import (
-    answer_quiz,
-    census_after_upload,
-    chart_titled,
-    code_texts,
-    frames_of,
-    hosted_page,
-    ignored_link_notice,
-    metrics,
-    prose,
-    record_downloads,
-    run_lesson,
-    title_of,
-    toasts,
-    widgets_outside_fragments,
-)
 from data.census import load_census
 from data.upload import Condition
 from lessons.dpsgd import charts, make_tables, tables, views
@@ -38,7 +23,7 @@ PAGE = "dpsgd/page.py"
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    return hosted_page(PAGE, upload=upload, timeout_s=120, **params)
+    return helpers.hosted_page(PAGE, upload=upload, timeout_s=120, **params)
 
 
 def test_per_example_gradients_match_finite_differences() -> None:
@@ -118,17 +103,19 @@ def test_the_attacks_advantage_shrinks_with_epsilon() -> None:
 
 @pytest.mark.parametrize(("clip", "sigma"), [(0.1, 0.0), (2.0, 4.0)])
 def test_one_step_at_its_extremes(clip, sigma) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="dps_step_clip").set_value(clip).run()
     at.select_slider(key="dps_step_sigma").set_value(sigma).run()
     assert not at.exception
     grads, _ = lesson.step_people()
     clipped = dp.clip_rows(grads, clip)
     total = np.linalg.norm(clipped.sum(axis=0))
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Length of the clipped sum"] == text.number(total)
     assert shown["Noise per coordinate, σC"] == text.number(sigma * clip)
-    arrows = frames_of(chart_titled(at, f"One step: C = {text.number(clip)}", prefix=True))
+    arrows = helpers.frames_of(
+        helpers.chart_titled(at, f"One step: C = {text.number(clip)}", prefix=True)
+    )
     lengths = np.hypot(*arrows["arrows"].query("arrow == 'clipped'")[["x", "y"]].to_numpy().T)
     assert np.all(lengths <= clip + 1e-9)
     noisy = arrows["arrows"].query("arrow == 'sum + noise'")[["x", "y"]].to_numpy()[0]
@@ -153,10 +140,10 @@ def test_the_step_frame_fits_every_gradient_and_the_largest_clip() -> None:
 
 @pytest.mark.parametrize("clip", [0.1, 4.0])
 def test_clipping_at_its_extremes(clip) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="dps_clip").set_value(clip).run()
     result = lesson.clipping(clip)
-    assert metrics(at)["Gradients shortened"] == text.percent(result.clipped_share)
+    assert helpers.metrics(at)["Gradients shortened"] == text.percent(result.clipped_share)
     norms = lesson.gradient_norms()
     assert result.clipped_share == pytest.approx(np.mean(norms > clip))
     if clip == 4.0:
@@ -167,9 +154,11 @@ def test_clipping_at_its_extremes(clip) -> None:
 
 @pytest.mark.parametrize("sigma", lesson.ACCOUNTANT_SIGMAS[:1] + lesson.ACCOUNTANT_SIGMAS[-1:])
 def test_the_accountant_chart_is_dp_accounting(sigma) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="dps_acc_sigma").set_value(sigma).run()
-    curves = frames_of(chart_titled(at, f"ε against steps, σ = {text.number(sigma)}", prefix=True))
+    curves = helpers.frames_of(
+        helpers.chart_titled(at, f"ε against steps, σ = {text.number(sigma)}", prefix=True)
+    )
     frame = curves["curves"]
     for _, row in frame.iterrows():
         expected = dp.dpsgd_epsilon(
@@ -186,7 +175,7 @@ def test_the_accountant_chart_is_dp_accounting(sigma) -> None:
 
 
 def test_the_curve_and_the_attack_wait_for_the_student() -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     assert not at.table and "Test accuracy against ε" not in str(at.get("vega_lite_chart"))
     view = views.curve_view()
     options = at.radio(key="dps_guess").options
@@ -194,12 +183,12 @@ def test_the_curve_and_the_attack_wait_for_the_student() -> None:
     at.radio(key="dps_guess").set_value(options[view.answer]).run()
     at.button(key="dps_train").click().run(timeout=120)
     assert at.success[-1].value.startswith("Right.")
-    frames = frames_of(chart_titled(at, "Test accuracy against ε"))
+    frames = helpers.frames_of(helpers.chart_titled(at, "Test accuracy against ε"))
     np.testing.assert_allclose(frames["accuracy"]["accuracy"], view.curve["accuracy"])
     at.button(key="dps_attack").click().run(timeout=120)
     table = at.table[0].value
     assert table["model"].tolist() == [a.name for a in lesson.attacks()]
-    assert "Chua et al." in prose(at)
+    assert "Chua et al." in helpers.prose(at)
 
 
 def test_the_trainings_start_when_the_page_opens_and_the_bar_says_how_many_and_how_long():
@@ -207,7 +196,7 @@ def test_the_trainings_start_when_the_page_opens_and_the_bar_says_how_many_and_h
     now start in the background when the page opens (once per process, shared), and the bar
     counts every model it waits for."""
     views.CURVE_WORK.forget()
-    run_lesson(PAGE)
+    helpers.run_lesson(PAGE)
     assert views.CURVE_WORK.running() or views.CURVE_WORK.ready()
     people = lesson.data().x_train.shape[0]
     assert views.CURVE_WORK.steps == 2 + len(lesson.EPSILONS) * lesson.SEEDS == 20
@@ -225,17 +214,17 @@ def test_the_trainings_start_when_the_page_opens_and_the_bar_says_how_many_and_h
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
     at = hosted(dps_step_clip="2", dps_step_sigma="0", dps_acc_sigma="2")
     assert not at.toast
-    assert chart_titled(at, "One step: C = 2, σ = 0") is not None
+    assert helpers.chart_titled(at, "One step: C = 2, σ = 0") is not None
     at = hosted(dps_step_sigma="0.123")
-    assert toasts(at) == [ignored_link_notice("dps_step_sigma", "0.123")]
+    assert helpers.toasts(at) == [helpers.ignored_link_notice("dps_step_sigma", "0.123")]
 
 
 def test_code_and_downloads(monkeypatch) -> None:
-    sent = record_downloads(monkeypatch)
-    at = run_lesson(PAGE)
+    sent = helpers.record_downloads(monkeypatch)
+    at = helpers.run_lesson(PAGE)
     at.radio(key="dps_guess").set_value(at.radio(key="dps_guess").options[2]).run()
     at.button(key="dps_train").click().run(timeout=120)
-    (code,) = code_texts(at, "dpsgd_noise_multiplier")
+    (code,) = helpers.code_texts(at, "dpsgd_noise_multiplier")
     namespace: dict = {}
     exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
     assert namespace["frame"]["sigma"].iloc[0] == pytest.approx(lesson.NOISE_TABLE[1.0])
@@ -245,13 +234,13 @@ def test_code_and_downloads(monkeypatch) -> None:
 
 
 def test_quiz_feedback() -> None:
-    at = run_lesson(PAGE)
-    answer_quiz(at, "dpsgd", 2, 0)
+    at = helpers.run_lesson(PAGE)
+    helpers.answer_quiz(at, "dpsgd", 2, 0)
     assert "group of k" in at.error[-1].value
 
 
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
-    at = census_after_upload(PAGE)
+    at = helpers.census_after_upload(PAGE)
     assert "Section 7, at the end, trains the same way on your file" in at.info[0].value
 
 
@@ -338,7 +327,9 @@ def test_the_upload_trains_only_when_asked_and_reports_progress() -> None:
     assert "Test accuracy against ε: " not in str(at.get("vega_lite_chart"))  # not trained yet
     at.button(key="dps_up_train").click().run(timeout=120)
     assert not at.exception
-    shown = frames_of(chart_titled(at, "Test accuracy against ε: Rich = yes"))["accuracy"]
+    shown = helpers.frames_of(helpers.chart_titled(at, "Test accuracy against ε: Rich = yes"))[
+        "accuracy"
+    ]
     # the same trainings, run here on the file as the page parsed it
     parsed = at.session_state[userdata.STATE_KEY].frame
     seen: list[tuple[float, str]] = []
@@ -351,7 +342,9 @@ def test_the_upload_trains_only_when_asked_and_reports_progress() -> None:
     ours = curve[curve["model"] == "DP-SGD"].set_index("epsilon")["accuracy"]
     base = curve[curve["model"] == "non-private"]["accuracy"].iloc[0]
     assert base > 0.95 and ours[10.0] > ours[0.01]  # the rule is learnable, and ε buys it
-    assert "Trained on" in prose(at) and "DP-SGD first beats the more common answer" in prose(at)
+    assert "Trained on" in helpers.prose(
+        at
+    ) and "DP-SGD first beats the more common answer" in helpers.prose(at)
     # another question shows the button again: a widget move never trains
     at.selectbox(key="dps_up_target").set_value("Job = Sales").run()
     assert "Train 19 models on your file" in [b.label for b in at.button]
@@ -373,16 +366,6 @@ def test_an_upload_that_cannot_train_says_why_in_plain_text() -> None:
     assert "Other \\(one value\\)" in at.warning[-1].value
     # the file's column name is shown literally: its Markdown escaped, its link not a link
     assert "“\\*\\*Bold\\*\\* \\[x\\]" in at.caption[-1].value
-
-
-def test_every_section_with_its_own_control_is_a_fragment() -> None:
-    """Each section's widgets rerun only their own section."""
-    assert (
-        widgets_outside_fragments(
-            PAGE, ("dps_step_clip", "dps_step_sigma", "dps_clip", "dps_acc_sigma")
-        )
-        == []
-    )
 
 
 def test_census_numbers_are_scaled_from_public_ranges_never_from_the_people() -> None:
@@ -412,7 +395,7 @@ def test_census_numbers_are_scaled_from_public_ranges_never_from_the_people() ->
 
 
 def test_the_page_says_the_features_come_from_public_ranges() -> None:
-    at = run_lesson("dpsgd/page.py")
+    at = helpers.run_lesson("dpsgd/page.py")
     intro = next(m.value for m in at.markdown if m.value.startswith("The model:"))
     d = lesson.data()
     assert "from their **public** ranges" in intro
@@ -433,7 +416,7 @@ def test_one_step_is_drawn_square_so_the_clip_circle_is_round() -> None:
         at.run()
         assert not at.exception
         spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
-        title = title_of(spec)
+        title = helpers.title_of(spec)
         assert title.startswith("One step: C = ")
         assert (spec["width"], spec["height"]) == (size, size)
         assert spec["autosize"]["type"] == "pad"  # the plot itself is size × size
@@ -450,7 +433,7 @@ def test_what_the_page_says_of_the_accountants_is_computed() -> None:
     """Section 4's "PLD is tighter by …" is the chart's own range (9–57%, median 20%: not
     "often by a third"), and section 3 names the accountant that calibrated σ (RDP)."""
     savings = [1 - pld / rdp for pld, rdp in lesson.ACCOUNTANT_TABLE.values()]
-    words = prose(run_lesson(PAGE))
+    words = helpers.prose(helpers.run_lesson(PAGE))
     low, mid, high = (text.percent(v, 2) for v in (min(savings), np.median(savings), max(savings)))
     assert (low, mid, high) == ("8.7%", "20%", "57%")
     assert f"it is {low} to {high} smaller than RDP's (median {mid})" in words
@@ -486,16 +469,16 @@ def test_the_walkthroughs_details_are_fixed() -> None:
     section 3 before any chart; the two clip sliders had different hints for one C; section
     4 counted to 3,000 steps while section 3 trains 300, unexplained; the ε = 1 attack's
     ROC ran below the diagonal, unexplained."""
-    at = run_lesson(PAGE)
-    assert not code_texts(at, "dpsgd_noise_multiplier")  # no code before its chart
-    words = prose(at)
+    at = helpers.run_lesson(PAGE)
+    assert not helpers.code_texts(at, "dpsgd_noise_multiplier")  # no code before its chart
+    words = helpers.prose(at)
     assert "The button trains a non-private model and DP-SGD at ε = 1 and ε = 10" in words
     assert f"Section 3's trainings take {text.number(lesson.steps())} steps" in words
     clips = [s.label for s in at.select_slider if s.label.startswith("Clip norm C")]
     assert len(set(clips)) == 2 and len({c.split("(")[1] for c in clips}) == 1
     at.radio(key="dps_guess").set_value(at.radio(key="dps_guess").options[0]).run()
     at.button(key="dps_train").click().run(timeout=120)
-    assert code_texts(at, "dpsgd_noise_multiplier")  # now, under the chart
+    assert helpers.code_texts(at, "dpsgd_noise_multiplier")  # now, under the chart
     at.button(key="dps_attack").click().run(timeout=120)
     below = [a.name for a in lesson.attacks() if lesson.below_diagonal(a) > 0.5]
     study_loss, everyone_loss = lesson.study_difficulty()

@@ -20,17 +20,11 @@ from apptest_helpers import (
     toasts,
 )
 from conftest import PAGES
-from data.census import load_census
 from lessons.laplace import model as lesson
 from ui import controls, downloads, text
 
 PAGE = "laplace/page.py"
 LESSON = PAGES / PAGE
-
-
-@pytest.fixture(scope="module")
-def people():
-    return load_census()
 
 
 def run_page() -> AppTest:

@@ -8,23 +8,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import apptest_helpers as helpers
 import dp
-from apptest_helpers import (
-    answer_quiz,
-    assert_quiz_marks,
-    census_after_upload,
-    chart_titled,
-    code_texts,
-    frames_of,
-    hosted_page,
-    ignored_link_notice,
-    metrics,
-    prose,
-    record_downloads,
-    run_lesson,
-    toasts,
-    widgets_outside_fragments,
-)
 from data.census import load_census
 from lessons.large_domains import model as lesson
 from ui import controls, text
@@ -33,19 +18,21 @@ PAGE = "large_domains/page.py"
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    return hosted_page(PAGE, upload=upload, timeout_s=120, **params)
+    return helpers.hosted_page(PAGE, upload=upload, timeout_s=120, **params)
 
 
 @pytest.mark.parametrize("epsilon", [0.25, 6.0, 2.0])
 def test_epsilon_moves_the_three_oracles_and_the_crossover(epsilon) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="ld_eps").set_value(epsilon).run()
     assert not at.exception
     g, p, q = dp.olh_parameters(epsilon)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["OLH: buckets g"] == text.number(g)
     assert shown["GRR beats OUE below k* ="] == text.number(3 * math.exp(epsilon) + 2)
-    curves = frames_of(chart_titled(at, "Typical error of one count against k", prefix=True))
+    curves = helpers.frames_of(
+        helpers.chart_titled(at, "Typical error of one count against k", prefix=True)
+    )
     frame = curves["curves"]
     grr = frame[frame["oracle"] == lesson.ORACLES[0]].set_index("k")["sd"]
     for k in (2, int(grr.index[len(grr) // 2]), 100_000):
@@ -58,22 +45,24 @@ def test_epsilon_moves_the_three_oracles_and_the_crossover(epsilon) -> None:
 
 
 def test_the_prediction_is_marked_against_the_crossover() -> None:
-    at = run_lesson(PAGE)  # ε = 2: k* = 3e² + 2 ≈ 24.2, nearest option 20
+    at = helpers.run_lesson(PAGE)  # ε = 2: k* = 3e² + 2 ≈ 24.2, nearest option 20
     right = lesson.GUESS_OPTIONS.index(20)
-    answer_quiz(at, "large_domains_predict", 0, right)
+    helpers.answer_quiz(at, "large_domains_predict", 0, right)
     assert at.success[-1].value.startswith("Right.")
     assert text.number(3 * math.exp(2) + 2) in at.success[-1].value
 
 
 @pytest.mark.parametrize("epsilon", [0.25, 6.0])
 def test_olh_live_at_the_extremes(epsilon) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="ld_live_eps").set_value(epsilon).run()
     assert not at.exception
     result = lesson.live(epsilon, controls.DEFAULT_SEED + lesson.SEED_OLH)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Top-10 heavy hitters found"] == f"{result.found} of 10"
-    rows = frames_of(chart_titled(at, "OLH estimates of the 20 most common ZIPs", prefix=True))
+    rows = helpers.frames_of(
+        helpers.chart_titled(at, "OLH estimates of the 20 most common ZIPs", prefix=True)
+    )
     zips = rows["zips"]
     assert len(zips) == 20
     values = load_census()["Zip"].astype(int).to_numpy()
@@ -91,23 +80,23 @@ def test_olh_live_at_the_extremes(epsilon) -> None:
 
 @pytest.mark.parametrize(("epsilon0", "n"), [(0.5, 10_000), (6.0, 10_000), (6.0, 10_000_000)])
 def test_the_shuffle_model_at_the_extremes(epsilon0, n) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="ld_eps0").set_value(epsilon0).run()
     at.select_slider(key="ld_n").set_value(n).run()
     assert not at.exception
     bound = math.log(n / (16 * math.log(2 / 1e-6)))
     if epsilon0 > bound:
-        assert metrics(at)["Central ε"] == "the bound does not apply"
+        assert helpers.metrics(at)["Central ε"] == "the bound does not apply"
         assert any("ln(n / (16 ln(2/δ)))" in w.value for w in at.warning)
         with pytest.raises(ValueError, match="epsilon0"):
             dp.shuffle_epsilon(epsilon0, n, 1e-6)
     else:
         central = dp.shuffle_epsilon(epsilon0, n, 1e-6)
-        assert metrics(at)["Central ε at δ = 10⁻⁶"] == text.number(central)
+        assert helpers.metrics(at)["Central ε at δ = 10⁻⁶"] == text.number(central)
         assert central < epsilon0
         sd = math.sqrt(dp.grr_variance(n, epsilon0, 10))
-        assert f"typical error of {text.number(sd)} per count" in prose(at)
-        assert text.number(dp.laplace_std(1.0, central)) in prose(at)
+        assert f"typical error of {text.number(sd)} per count" in helpers.prose(at)
+        assert text.number(dp.laplace_std(1.0, central)) in helpers.prose(at)
 
 
 def test_the_shuffle_curves_start_where_the_theorem_applies() -> None:
@@ -121,16 +110,16 @@ def test_the_shuffle_curves_start_where_the_theorem_applies() -> None:
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
     at = hosted(ld_eps="4", ld_live_eps="1", ld_eps0="1", ld_n="100,000")
     assert not at.toast
-    assert chart_titled(at, "Typical error of one count against k, ε = 4") is not None
-    assert chart_titled(at, "OLH estimates of the 20 most common ZIPs, ε = 1") is not None
+    assert helpers.chart_titled(at, "Typical error of one count against k, ε = 4") is not None
+    assert helpers.chart_titled(at, "OLH estimates of the 20 most common ZIPs, ε = 1") is not None
     at = hosted(ld_eps="0.0123")
-    assert toasts(at) == [ignored_link_notice("ld_eps", "0.0123")]
+    assert helpers.toasts(at) == [helpers.ignored_link_notice("ld_eps", "0.0123")]
 
 
 def test_code_and_downloads(monkeypatch) -> None:
-    sent = record_downloads(monkeypatch)
-    at = run_lesson(PAGE)
-    (code,) = code_texts(at, "olh_estimate")
+    sent = helpers.record_downloads(monkeypatch)
+    at = helpers.run_lesson(PAGE)
+    (code,) = helpers.code_texts(at, "olh_estimate")
     namespace: dict = {}
     exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
     result = lesson.live(2.0, controls.DEFAULT_SEED + lesson.SEED_OLH)
@@ -139,26 +128,15 @@ def test_code_and_downloads(monkeypatch) -> None:
     assert sent["ld_dl_live"][1][0] == "zip,true count,estimate,low,high,heavy hitter"
 
 
-def test_quiz_feedback() -> None:
-    at = run_lesson(PAGE)
-    assert_quiz_marks(at, ("large_domains", 1, 1), "g = round(3 + 1) = 4", ("large_domains", 1, 0))
-
-
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
-    census_after_upload(PAGE)
-
-
-def test_every_section_with_its_own_control_is_a_fragment() -> None:
-    """Each section's widgets rerun only their own section."""
-    assert widgets_outside_fragments(PAGE, ("ld_eps", "ld_live_eps", "ld_eps0", "ld_n")) == []
+    helpers.census_after_upload(PAGE)
 
 
 def test_the_prediction_comes_before_what_answers_it() -> None:
     """ "Predict first" was asked right below "GRR beats OUE below k* = 24.17" and the chart
     with k* on it: it now opens the section."""
-    from apptest_helpers import run_lesson
 
-    at = run_lesson("large_domains/page.py")
+    at = helpers.run_lesson("large_domains/page.py")
     order = [
         getattr(node, "label", None) or getattr(node, "value", None)
         for node in _walk(at._tree)
@@ -179,19 +157,19 @@ def _walk(node):
 def test_oue_and_olh_coincide_and_both_are_drawn() -> None:
     """The OUE line lay exactly under the OLH line: three series in the legend, two on
     screen. OLH is dotted over a wide solid OUE, and the page says they coincide."""
-    from apptest_helpers import chart_titled, prose, run_lesson, spec_of
+    from apptest_helpers import spec_of
     from lessons.large_domains import model as lesson
     from ui import text
 
     for epsilon in lesson.EPSILONS:
         assert lesson.olh_oue_gap(epsilon) < 0.01, epsilon  # the same error, give or take g
-    at = run_lesson("large_domains/page.py")
-    spec = spec_of(chart_titled(at, "Typical error of one count against k", prefix=True))
+    at = helpers.run_lesson("large_domains/page.py")
+    spec = spec_of(helpers.chart_titled(at, "Typical error of one count against k", prefix=True))
     encoding = spec["layer"][0]["encoding"]
     assert encoding["strokeDash"]["scale"]["range"][2] != [1, 0]  # OLH dotted
     widths = encoding["strokeWidth"]["scale"]["range"]
     assert widths[1] > widths[2]  # OUE wider, beneath
     gap = text.percent(lesson.olh_oue_gap(lesson.DEFAULT_EPSILON))
-    assert f"OLH's variance equals OUE's (here within {gap})" in prose(at) or any(
+    assert f"OLH's variance equals OUE's (here within {gap})" in helpers.prose(at) or any(
         f"here within {gap}" in c.value for c in at.caption
     )

@@ -7,23 +7,8 @@ import pytest
 from sklearn.metrics import roc_curve
 from streamlit.testing.v1 import AppTest
 
+import apptest_helpers as helpers
 import dp
-from apptest_helpers import (
-    answer_quiz,
-    assert_quiz_marks,
-    census_after_upload,
-    chart_titled,
-    code_texts,
-    frames_of,
-    hosted_page,
-    ignored_link_notice,
-    metrics,
-    prose,
-    record_downloads,
-    run_lesson,
-    toasts,
-    widgets_outside_fragments,
-)
 from lessons.membership import model as lesson
 from ui import controls, notebook, text
 
@@ -36,7 +21,7 @@ FOUND = "Members found when 1% of non-members are flagged"
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    return hosted_page(PAGE, upload=upload, timeout_s=120, **params)
+    return helpers.hosted_page(PAGE, upload=upload, timeout_s=120, **params)
 
 
 def scores_by_hand(n: int, d: int) -> tuple[np.ndarray, np.ndarray]:
@@ -62,13 +47,13 @@ def test_the_questions_are_parities_of_the_one_hot_answers_and_nearly_fair() -> 
 
 
 def test_defaults_trace_50_members_from_200_averages() -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     inside, outside = scores_by_hand(50, 200)
     flag = np.quantile(outside, 0.99, method="higher")
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown[FOUND] == text.percent(np.mean(inside > flag))
     assert np.mean(inside > flag) > 0.25  # the attack works
-    histograms = frames_of(chart_titled(at, SCORES, prefix=True))
+    histograms = helpers.frames_of(helpers.chart_titled(at, SCORES, prefix=True))
     shares = histograms["scores"].groupby("group")["share"].sum()
     assert shares.to_dict() == pytest.approx({"members": 1.0, "non-members": 1.0})
     assert "With the 127 one-hot columns published instead" in " ".join(c.value for c in at.caption)
@@ -88,19 +73,19 @@ def test_the_roc_matches_scikit_learn() -> None:
 
 @pytest.mark.parametrize(("n", "d"), [(20, 10), (20, 1000), (500, 10), (500, 1000)])
 def test_study_size_and_averages_at_their_extremes(n, d) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="mi_n").set_value(n).run()
     at.select_slider(key="mi_d").set_value(d).run()
     assert not at.exception
     inside, outside = scores_by_hand(n, d)
     flag = np.quantile(outside, 0.99, method="higher")
-    assert metrics(at)[FOUND] == text.percent(np.mean(inside > flag))
+    assert helpers.metrics(at)[FOUND] == text.percent(np.mean(inside > flag))
     title = f"Tracing scores: {n} members against 2,000 non-members, d = {text.number(d)}"
-    spec = chart_titled(at, title).proto.spec
+    spec = helpers.chart_titled(at, title).proto.spec
     assert '"domain": [-4.0, 16.0]' in spec or '"domain":[-4.0,16.0]' in spec  # fixed axis
     l1, l2 = lesson.sensitivities(n, d)
-    assert f"Δ₁ = d/n = {text.number(l1)}" in prose(at)
-    assert f"Δ₂ = √d/n = {text.number(l2)}" in prose(at)
+    assert f"Δ₁ = d/n = {text.number(l1)}" in helpers.prose(at)
+    assert f"Δ₂ = √d/n = {text.number(l2)}" in helpers.prose(at)
 
 
 def test_the_attack_grows_with_d_and_fades_with_n() -> None:
@@ -134,22 +119,22 @@ def test_noise_pushes_the_attack_into_the_privacy_region() -> None:
 
 @pytest.mark.parametrize(("mechanism", "epsilon"), [("Laplace", 0.1), ("Gaussian", 200.0)])
 def test_mechanism_and_epsilon_move_the_curves_and_the_region(mechanism, epsilon) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.radio(key="mi_mechanism").set_value(mechanism).run()
     at.select_slider(key="mi_eps").set_value(epsilon).run()
     assert not at.exception
     delta = lesson.DELTA if mechanism == "Gaussian" else 0.0
     seed = controls.DEFAULT_SEED + lesson.SEED_RELEASE
     noisy = lesson.noisy_attack(50, 200, mechanism, epsilon, seed)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown[f"Members found at 1%, with {mechanism} noise"] == text.percent(
         noisy.tpr_at_target
     )
     assert shown["The most any attack can find at 1%"] == text.percent(
         dp.tpr_bound(0.01, epsilon, delta=delta)
     )
-    frames = frames_of(
-        chart_titled(at, f"ROC with {mechanism} noise at ε = {text.number(epsilon)}")
+    frames = helpers.frames_of(
+        helpers.chart_titled(at, f"ROC with {mechanism} noise at ε = {text.number(epsilon)}")
     )
     np.testing.assert_allclose(
         frames["region"]["tpr"], dp.tpr_bound(frames["region"]["fpr"], epsilon, delta=delta)
@@ -165,15 +150,17 @@ def test_mechanism_and_epsilon_move_the_curves_and_the_region(mechanism, epsilon
 
 @pytest.mark.parametrize(("epsilon", "trials"), [(0.1, 100), (2.0, 1_000_000), (1.0, 10_000)])
 def test_the_audit_at_its_extremes(epsilon, trials) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="mi_audit_eps").set_value(epsilon).run()
     at.select_slider(key="mi_trials").set_value(trials).run()
     assert not at.exception
     result = lesson.audit_curve(epsilon, controls.DEFAULT_SEED + lesson.SEED_AUDIT)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Honest Lap(1/ε): the audit proves ε ≥"] == text.number(result.honest[trials])
     assert shown["Buggy Lap(½/ε): the audit proves ε ≥"] == text.number(result.buggy[trials])
-    frames = frames_of(chart_titled(at, f"{AUDIT}, claimed ε = {text.number(epsilon)}"))
+    frames = helpers.frames_of(
+        helpers.chart_titled(at, f"{AUDIT}, claimed ε = {text.number(epsilon)}")
+    )
     assert frames["truth"]["x"].tolist() == [float(trials)]
     assert frames["claim"]["y"].tolist() == [epsilon]
 
@@ -186,15 +173,15 @@ def test_the_audit_passes_the_honest_count_and_catches_the_buggy_one() -> None:
         assert caught is not None and caught <= 100_000
         assert result.buggy[lesson.TRIALS[-1]] > epsilon
         assert result.buggy[lesson.TRIALS[-1]] <= 2 * epsilon  # its true ε is 2ε
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     result = lesson.audit_curve(1.0, controls.DEFAULT_SEED + lesson.SEED_AUDIT)
-    assert f"from {text.number(result.first_catch(1.0))} trials on: caught" in prose(at)
-    assert "**cannot** prove the count private" in prose(at)
+    assert f"from {text.number(result.first_catch(1.0))} trials on: caught" in helpers.prose(at)
+    assert "**cannot** prove the count private" in helpers.prose(at)
 
 
 def test_the_prediction_compares_with_the_next_d() -> None:
-    at = run_lesson(PAGE)
-    answer_quiz(at, "membership_predict", 0, 1)  # "fewer": wrong, 500 averages find more
+    at = helpers.run_lesson(PAGE)
+    helpers.answer_quiz(at, "membership_predict", 0, 1)  # "fewer": wrong, 500 averages find more
     feedback = at.error[-1].value
     assert text.percent(lesson.attack(50, 500).tpr_at_target) in feedback
     at.select_slider(key="mi_d").set_value(1000).run()
@@ -218,7 +205,7 @@ def test_the_predictions_answer_follows_the_two_runs_for_every_move() -> None:
     """Every (n, d) of the sliders: the answer marked right is the one the two runs give,
     with "about as many" inside the noise (it was "more" for any larger d: wrong in 7 of 35
     moves, e.g. n = 100, d 10 → 20 finds 2% → 0%)."""
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     marked = {}
     for n in lesson.STUDY_SIZES:
         for d in lesson.ATTRIBUTE_COUNTS:
@@ -238,20 +225,22 @@ def test_the_predictions_answer_follows_the_two_runs_for_every_move() -> None:
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
     at = hosted(mi_n="20", mi_d="1,000", mi_mechanism="Gaussian", mi_eps="10", mi_trials="100")
     assert not at.toast
-    assert chart_titled(at, "Tracing scores: 20 members against 2,000 non-members, d = 1,000")
-    assert chart_titled(at, "ROC with Gaussian noise at ε = 10") is not None
+    assert helpers.chart_titled(
+        at, "Tracing scores: 20 members against 2,000 non-members, d = 1,000"
+    )
+    assert helpers.chart_titled(at, "ROC with Gaussian noise at ε = 10") is not None
     at = hosted(mi_eps="0.0123")
-    assert toasts(at) == [ignored_link_notice("mi_eps", "0.0123")]
+    assert helpers.toasts(at) == [helpers.ignored_link_notice("mi_eps", "0.0123")]
 
 
 def test_code_downloads_and_the_snippets_rebuild_the_numbers(monkeypatch) -> None:
-    sent = record_downloads(monkeypatch)
-    at = run_lesson(PAGE)
+    sent = helpers.record_downloads(monkeypatch)
+    at = helpers.run_lesson(PAGE)
     namespace: dict = {}
-    (tracing,) = code_texts(at, "tracing_score")
+    (tracing,) = helpers.code_texts(at, "tracing_score")
     exec(compile(tracing, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
     assert namespace["tpr_at_1_percent"] == pytest.approx(lesson.attack(50, 200).tpr_at_target)
-    (audit,) = code_texts(at, "epsilon_lower_bound")
+    (audit,) = helpers.code_texts(at, "epsilon_lower_bound")
     exec(compile(audit, "<snippet>", "exec"), namespace)  # noqa: S102
     honest, buggy = namespace["frame"]["ε is at least"]
     assert honest <= 1.0 < buggy
@@ -260,26 +249,13 @@ def test_code_downloads_and_the_snippets_rebuild_the_numbers(monkeypatch) -> Non
     assert sent["mi_dl_audit"][1][0] == "trials,mechanism,bound"
 
 
-def test_quiz_feedback() -> None:
-    at = run_lesson(PAGE)
-    assert_quiz_marks(at, ("membership", 1, 0), "2.7%", ("membership", 1, 1))
-
-
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
-    at = census_after_upload(PAGE)
-    assert metrics(at)[FOUND] == text.percent(lesson.attack(50, 200).tpr_at_target)
-
-
-def test_every_section_with_its_own_control_is_a_fragment() -> None:
-    """Each section's widgets rerun only their own section."""
-    assert (
-        widgets_outside_fragments(PAGE, ("mi_mechanism", "mi_eps", "mi_audit_eps", "mi_trials"))
-        == []
-    )
+    at = helpers.census_after_upload(PAGE)
+    assert helpers.metrics(at)[FOUND] == text.percent(lesson.attack(50, 200).tpr_at_target)
 
 
 def test_the_prediction_comes_before_the_sliders_and_chart_that_answer_it() -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     order = [
         n.type for n in _walk(at._tree) if n.type in ("radio", "select_slider", "vega_lite_chart")
     ]

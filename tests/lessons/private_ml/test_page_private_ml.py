@@ -24,18 +24,13 @@ from apptest_helpers import (
     spec_of,
 )
 from conftest import page_apptest
-from data.census import SYNTHETIC_COLUMNS, load_census
+from data.census import SYNTHETIC_COLUMNS
 from lessons.private_ml import model as lesson
 from lessons.private_ml import snippets
 from ui import text
 
 PAGE = "private_ml/page.py"
 SEED = 2026
-
-
-@pytest.fixture(scope="module")
-def people() -> pd.DataFrame:
-    return load_census()
 
 
 @pytest.fixture

@@ -12,17 +12,11 @@ import pytest
 import dp
 from apptest_helpers import answer_quiz, chart_titled, frames_of, rows_table, spec_of
 from conftest import page_apptest
-from data.census import load_census
 from lessons.reconstruction import model as lesson
 from lessons.reconstruction import snippets
 from ui import text
 
 PAGE = "reconstruction/page.py"
-
-
-@pytest.fixture(scope="module")
-def people() -> pd.DataFrame:
-    return load_census()
 
 
 @pytest.fixture

@@ -6,23 +6,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import apptest_helpers as helpers
 import dp
-from apptest_helpers import (
-    assert_quiz_marks,
-    census_after_upload,
-    chart_titled,
-    code_texts,
-    frames_of,
-    hosted_page,
-    ignored_link_notice,
-    metrics,
-    prose,
-    record_downloads,
-    run_lesson,
-    spec_of,
-    toasts,
-    widgets_outside_fragments,
-)
 from data.census import load_census
 from lessons.sparse_vector import model as lesson
 from ui import controls, text
@@ -52,7 +37,7 @@ def audit_rows():
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    return hosted_page(PAGE, upload=upload, timeout_s=120, **params)
+    return helpers.hosted_page(PAGE, upload=upload, timeout_s=120, **params)
 
 
 def outcome_split(answers: np.ndarray, threshold: float, epsilon: float) -> tuple[float, ...]:
@@ -62,15 +47,15 @@ def outcome_split(answers: np.ndarray, threshold: float, epsilon: float) -> tupl
 
 
 def test_defaults_show_the_census_questions_and_above_thresholds_exact_chances(answers) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     assert lesson.queries().answers.tolist() == answers.tolist()
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Questions whose true count reaches T"] == "5 of 15"
     true_stop, false_stop, never = outcome_split(answers, 1000.0, 0.01)
     assert shown["Stops at a question whose count is ≥ T"] == text.percent(true_stop)
     assert shown["Stops at one whose count is < T"] == text.percent(false_stop)
     assert shown["Never stops"] == text.percent(never)
-    bars = frames_of(chart_titled(at, STOPS, prefix=True))["wins"]
+    bars = helpers.frames_of(helpers.chart_titled(at, STOPS, prefix=True))["wins"]
     exact = dp.above_threshold_probabilities(answers, 1000.0, 0.01)
     np.testing.assert_allclose(bars["exact probability"], exact)
     assert bars["label"].iloc[2] == "aged 27–31 (1,378 ≥ T)"
@@ -82,39 +67,39 @@ def test_defaults_show_the_census_questions_and_above_thresholds_exact_chances(a
     above = outcomes == 1
     stops = np.where(above.any(axis=1), above.argmax(axis=1), 15)
     np.testing.assert_allclose(bars["share of runs"], np.bincount(stops, minlength=16) / 1000)
-    problem = frames_of(chart_titled(at, ANSWERS))
+    problem = helpers.frames_of(helpers.chart_titled(at, ANSWERS))
     assert problem["answers"]["true count"].tolist() == answers.astype(int).tolist()
     assert problem["threshold"]["label"].tolist() == ["threshold T = 1,000"]
 
 
 @pytest.mark.parametrize("threshold", [250, 1500])
 def test_the_threshold_at_its_extremes_moves_the_line_and_every_section(threshold, answers):
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="svt_threshold").set_value(threshold).run()
     assert not at.exception
     reaching = int((answers >= threshold).sum())
-    assert metrics(at)["Questions whose true count reaches T"] == f"{reaching} of 15"
-    problem = chart_titled(at, ANSWERS)
-    assert frames_of(problem)["threshold"]["y"].tolist() == [float(threshold)]
-    layers = spec_of(problem)["layer"]
+    assert helpers.metrics(at)["Questions whose true count reaches T"] == f"{reaching} of 15"
+    problem = helpers.chart_titled(at, ANSWERS)
+    assert helpers.frames_of(problem)["threshold"]["y"].tolist() == [float(threshold)]
+    layers = helpers.spec_of(problem)["layer"]
     assert layers[0]["encoding"]["y"]["scale"]["domain"] == [0.0, 1800.0]  # fixed axis
     title = f"{STOPS} ε = 0.01, T = {text.number(threshold)}"
     np.testing.assert_allclose(
-        frames_of(chart_titled(at, title))["wins"]["exact probability"],
+        helpers.frames_of(helpers.chart_titled(at, title))["wins"]["exact probability"],
         dp.above_threshold_probabilities(answers, float(threshold), 0.01),
     )
-    assert chart_titled(at, f"{BY_C} at ε = 0.1, T = {text.number(threshold)}") is not None
+    assert helpers.chart_titled(at, f"{BY_C} at ε = 0.1, T = {text.number(threshold)}") is not None
 
 
 @pytest.mark.parametrize("epsilon", [0.001, 10.0])
 def test_epsilon_at_its_extremes_moves_the_chances_and_the_rule(epsilon, answers) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="svt_eps").set_value(epsilon).run()
     true_stop, false_stop, never = outcome_split(answers, 1000.0, epsilon)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Stops at a question whose count is ≥ T"] == text.percent(true_stop)
     assert shown["Never stops"] == text.percent(never)
-    curves = frames_of(chart_titled(at, CURVES))
+    curves = helpers.frames_of(helpers.chart_titled(at, CURVES))
     assert curves["truth"]["x"].tolist() == [epsilon]
     assert set(curves["curves"]["category"]) == set(lesson.OUTCOMES)
     assert "Lap(" + text.number(4 / epsilon) + ")" in " ".join(c.value for c in at.caption)
@@ -127,31 +112,31 @@ def test_epsilon_at_its_extremes_moves_the_chances_and_the_rule(epsilon, answers
 
 @pytest.mark.parametrize(("positives", "cheaper"), [(1, True), (8, False)])
 def test_c_at_its_extremes_moves_the_costs_and_says_which_is_cheaper(positives, cheaper):
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="svt_c").set_value(positives).run()
     each = 0.1 / (4 * positives)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Sparse vector: the whole run"] == "ε = 0.1"
     assert shown["All 15 answers with the same noise"] == (
         f"15 × {text.number(each)} = {text.number(15 * each)}"
     )
-    words = prose(at)
+    words = helpers.prose(at)
     if cheaper:
         assert f"so here the sparse vector is cheaper (15 > 4c = {4 * positives})" in words
     else:
         assert f"releasing every answer would be cheaper (15 ≤ 4c = {4 * positives})" in words
-    frame = frames_of(chart_titled(at, BY_C, prefix=True))
+    frame = helpers.frames_of(helpers.chart_titled(at, BY_C, prefix=True))
     assert frame["truth"]["x"].tolist() == [float(positives)]
     runs = lesson.sparse_runs(1000.0, 0.1, controls.DEFAULT_SEED + lesson.SEED_SPARSE)
     assert frame["curves"]["value"].tolist() == runs.curves["value"].tolist()
 
 
 def test_more_positives_find_more_and_the_budget_slider_works(answers) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     for epsilon in (0.001, 10.0):
         at.select_slider(key="svt_c_eps").set_value(epsilon).run()
         assert not at.exception
-        assert metrics(at)["Sparse vector: the whole run"] == f"ε = {text.number(epsilon)}"
+        assert helpers.metrics(at)["Sparse vector: the whole run"] == f"ε = {text.number(epsilon)}"
     runs = lesson.sparse_runs(1000.0, 10.0, controls.DEFAULT_SEED + lesson.SEED_SPARSE)
     # at ε = 10 the noise is small: c = 5 finds the 5 true positives, c = 1 misses 4
     assert runs.missed[1] == pytest.approx(4.0)
@@ -160,14 +145,14 @@ def test_more_positives_find_more_and_the_budget_slider_works(answers) -> None:
 
 
 def test_the_audit_waits_for_a_guess_then_reveals_every_verdict(audit_rows) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     assert not [c for c in at.get("vega_lite_chart") if AUDIT in c.proto.spec]
     at.multiselect(key="svt_guess").set_value(["no_query_noise", "correct"]).run()
     at.button(key="svt_audit").click().run(timeout=TIMEOUT)
     assert not at.exception
     # right: B broken, and C, D, E, F left "private" are wrong; A called broken is wrong
-    assert metrics(at)["Your guesses that the audit and the theory agree with"] == "1 of 6"
-    bars = frames_of(chart_titled(at, AUDIT, prefix=True))
+    assert helpers.metrics(at)["Your guesses that the audit and the theory agree with"] == "1 of 6"
+    bars = helpers.frames_of(helpers.chart_titled(at, AUDIT, prefix=True))
     assert bars["truth"]["x"].tolist() == [lesson.AUDIT_EPSILON]
     assert bars["audit"]["verdict"].tolist() == ["not caught"] + ["caught"] * 5
     np.testing.assert_allclose(
@@ -176,14 +161,14 @@ def test_the_audit_waits_for_a_guess_then_reveals_every_verdict(audit_rows) -> N
     table = at.table[0].value
     assert table["you said"].tolist() == ["broken", "broken"] + ["private"] * 4
     assert table["verdict"].iloc[0] == "not caught"
-    words = prose(at)
+    words = helpers.prose(at)
     assert f"**A** stays at {text.number(audit_rows['correct'].measured)}" in words
     assert "never prove one private" in words
     # a new guess hides the results until the audit is asked for again
     at.multiselect(key="svt_guess").set_value(list(lesson.VARIANT_LABELS)[1:]).run()
     assert not [c for c in at.get("vega_lite_chart") if AUDIT in c.proto.spec]
     at.button(key="svt_audit").click().run(timeout=TIMEOUT)
-    assert metrics(at)["Your guesses that the audit and the theory agree with"] == "6 of 6"
+    assert helpers.metrics(at)["Your guesses that the audit and the theory agree with"] == "6 of 6"
 
 
 @pytest.mark.slow
@@ -239,9 +224,9 @@ def test_a_link_reproduces_the_view_and_a_bad_one_falls_back(answers) -> None:
     for written in ("1500", "1,500", "1500.0"):
         at = hosted(svt_threshold=written, svt_eps="0.1", svt_c="5", svt_c_eps="1")
         assert not at.toast, written
-        assert metrics(at)["Questions whose true count reaches T"] == "2 of 15"
-        assert chart_titled(at, f"{STOPS} ε = 0.1, T = 1,500") is not None
-        assert chart_titled(at, f"{BY_C} at ε = 1, T = 1,500") is not None
+        assert helpers.metrics(at)["Questions whose true count reaches T"] == "2 of 15"
+        assert helpers.chart_titled(at, f"{STOPS} ε = 0.1, T = 1,500") is not None
+        assert helpers.chart_titled(at, f"{BY_C} at ε = 1, T = 1,500") is not None
         assert at.query_params["svt_threshold"] in ("1500", ["1500"]), written
     at.select_slider(key="svt_threshold").set_value(1250).run()
     assert at.query_params["svt_threshold"] in ("1250", ["1250"])
@@ -249,44 +234,31 @@ def test_a_link_reproduces_the_view_and_a_bad_one_falls_back(answers) -> None:
     at.select_slider(key="svt_threshold").set_value(lesson.DEFAULT_THRESHOLD).run()
     assert "svt_threshold" not in at.query_params  # the default leaves the link
     at = hosted(svt_threshold="1,300")
-    assert toasts(at) == [ignored_link_notice("svt_threshold", "1,300")]
+    assert helpers.toasts(at) == [helpers.ignored_link_notice("svt_threshold", "1,300")]
     assert "svt_threshold" not in at.query_params
     at = hosted(svt_eps="0.0123")
-    assert toasts(at) == [ignored_link_notice("svt_eps", "0.0123")]
-    assert chart_titled(at, f"{STOPS} ε = 0.01, T = 1,000") is not None
+    assert helpers.toasts(at) == [helpers.ignored_link_notice("svt_eps", "0.0123")]
+    assert helpers.chart_titled(at, f"{STOPS} ε = 0.01, T = 1,000") is not None
 
 
 def test_code_downloads_and_the_snippet_rebuilds_the_chart(monkeypatch, audit_rows) -> None:
-    sent = record_downloads(monkeypatch)
-    at = run_lesson(PAGE)
-    (code,) = code_texts(at, "above_threshold_probabilities")
+    sent = helpers.record_downloads(monkeypatch)
+    at = helpers.run_lesson(PAGE)
+    (code,) = helpers.code_texts(at, "above_threshold_probabilities")
     namespace: dict = {}
     exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
-    bars = frames_of(chart_titled(at, STOPS, prefix=True))["wins"]
+    bars = helpers.frames_of(helpers.chart_titled(at, STOPS, prefix=True))["wins"]
     np.testing.assert_allclose(namespace["frame"]["exact probability"], bars["exact probability"])
     np.testing.assert_allclose(namespace["frame"]["share of runs"], bars["share of runs"])
     assert sent["svt_dl_stops"][1][0] == "label,true count,exact probability,share of runs"
     assert sent["svt_dl_c"][1][0] == "c,measure,value"
     at.button(key="svt_audit").click().run(timeout=TIMEOUT)
-    (audit_code,) = code_texts(at, "audit_epsilon")
+    (audit_code,) = helpers.code_texts(at, "audit_epsilon")
     exec(compile(audit_code, "<snippet>", "exec"), namespace)  # noqa: S102
     assert namespace["measured"] == pytest.approx(audit_rows["small_query_noise"].measured)
     assert sent["svt_dl_audit"][1][0].startswith("variant,you said,claimed ε")
 
 
-def test_quiz_feedback() -> None:
-    at = run_lesson(PAGE)
-    assert_quiz_marks(at, ("sparse_vector", 0, 1), "Theorem 3.23", ("sparse_vector", 0, 0))
-
-
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
-    at = census_after_upload(PAGE)
-    assert metrics(at)["Questions whose true count reaches T"] == "5 of 15"
-
-
-def test_every_section_with_its_own_control_is_a_fragment() -> None:
-    """Each section's widgets rerun only their own section."""
-    assert (
-        widgets_outside_fragments(PAGE, ("svt_eps", "svt_c", "svt_c_eps", "svt_guess", "svt_audit"))
-        == []
-    )
+    at = helpers.census_after_upload(PAGE)
+    assert helpers.metrics(at)["Questions whose true count reaches T"] == "5 of 15"

@@ -8,23 +8,8 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import apptest_helpers as helpers
 import dp
-from apptest_helpers import (
-    assert_quiz_marks,
-    census_after_upload,
-    chart_titled,
-    code_texts,
-    frames_of,
-    hosted_page,
-    ignored_link_notice,
-    metrics,
-    prose,
-    record_downloads,
-    run_lesson,
-    title_of,
-    toasts,
-    widgets_outside_fragments,
-)
 from data.census import load_census
 from lessons.synthetic import model as lesson
 from ui import controls, text
@@ -34,7 +19,7 @@ COLUMNS = lesson.DEFAULT_COLUMNS
 
 
 def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest:
-    return hosted_page(PAGE, upload=upload, timeout_s=120, **params)
+    return helpers.hosted_page(PAGE, upload=upload, timeout_s=120, **params)
 
 
 def test_the_table_counts_every_census_person_in_one_cell() -> None:
@@ -50,9 +35,9 @@ def test_the_table_counts_every_census_person_in_one_cell() -> None:
 
 
 def test_defaults_show_the_domain_and_both_releases() -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     table = lesson.table(COLUMNS)
-    shown = metrics(at)
+    shown = helpers.metrics(at)
     assert shown["Cells in the domain"] == "144"
     assert shown["Empty cells"] == f"{table.empty} ({text.percent(table.empty / 144)})"
     seed = controls.DEFAULT_SEED
@@ -66,7 +51,9 @@ def test_defaults_show_the_domain_and_both_releases() -> None:
     mwem_high, _ = lesson.workload_error(COLUMNS, release.counts)
     assert shown["MWEM two-way error, largest"] == f"{text.number(mwem_high)} people"
     assert mwem_high < high  # at the defaults MWEM beats the naive release
-    choices = frames_of(chart_titled(at, "Which marginal each of the 500 rounds", prefix=True))
+    choices = helpers.frames_of(
+        helpers.chart_titled(at, "Which marginal each of the 500 rounds", prefix=True)
+    )
     assert choices["choices"]["rounds"].sum() == 500
 
 
@@ -88,20 +75,23 @@ def test_the_naive_release_keeps_columns_and_loses_the_age_marriage_link() -> No
 
 @pytest.mark.parametrize(("epsilon", "rounds"), [(0.1, 10), (10.0, 1000)])
 def test_epsilon_and_rounds_at_their_extremes(epsilon, rounds) -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.select_slider(key="syn_eps").set_value(epsilon).run()
     at.select_slider(key="syn_rounds").set_value(rounds).run()
     assert not at.exception
     seed = controls.DEFAULT_SEED
     release = lesson.mwem(COLUMNS, epsilon, rounds, seed + lesson.SEED_MWEM)
     high, _ = lesson.workload_error(COLUMNS, release.counts)
-    assert metrics(at)["MWEM two-way error, largest"] == f"{text.number(high)} people"
+    assert helpers.metrics(at)["MWEM two-way error, largest"] == f"{text.number(high)} people"
     title = f"Two-way marginal error against T, ε = {text.number(epsilon)}"
-    frames = frames_of(chart_titled(at, title))
+    frames = helpers.frames_of(helpers.chart_titled(at, title))
     assert frames["truth"]["x"].tolist() == [float(rounds)]
-    assert f"Lap({text.number(2 * rounds / epsilon)})" in prose(at)
+    assert f"Lap({text.number(2 * rounds / epsilon)})" in helpers.prose(at)
     three = lesson.three_way_error(COLUMNS, release.counts)
-    assert metrics(at)["Three-way marginals, MWEM: mean error"] == f"{text.number(three)} people"
+    assert (
+        helpers.metrics(at)["Three-way marginals, MWEM: mean error"]
+        == f"{text.number(three)} people"
+    )
 
 
 def test_mwem_error_falls_with_rounds_on_average() -> None:
@@ -121,7 +111,7 @@ def test_the_rare_cells_are_the_smallest_real_ones() -> None:
 def test_the_rare_cells_labels_are_shown_as_plain_text() -> None:
     """st.table reads its cells as Markdown: with income picked first every label starts
     ">50K, ...", which drew as a block quote. The page escapes them (text.plain)."""
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     picked = ["income", "age band", "sex", "education"]
     at.multiselect(key="syn_columns").set_value(picked).run()
     shown = at.table[0].value["people like this"].tolist()
@@ -140,19 +130,19 @@ def test_the_classifier_trained_on_real_data_is_the_best() -> None:
 
 
 def test_column_choice_and_its_limits() -> None:
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     at.multiselect(key="syn_columns").set_value(["age band", "sex", "income"]).run()
     assert any("at least 4" in w.value for w in at.warning)
     six = ["occupation", "race", "age band", "education", "marital status", "hours band"]
     at.multiselect(key="syn_columns").set_value(six).run()
     assert not at.exception
-    assert metrics(at)["Cells in the domain"] == text.number(15 * 5 * 4 * 3 * 3 * 3)
+    assert helpers.metrics(at)["Cells in the domain"] == text.number(15 * 5 * 4 * 3 * 3 * 3)
     assert any("Add the income column" in i.value for i in at.info)
     # seven cannot be picked any more (max_selections); a link with seven is set aside
     assert at.multiselect(key="syn_columns").proto.max_selections == 6
     assert "at most 6" in lesson.valid_columns([*six, "sex"])
     linked = hosted(syn_columns=[*six, "sex"])
-    assert not linked.exception and toasts(linked)
+    assert not linked.exception and helpers.toasts(linked)
     assert not [w for w in linked.warning if "at most 6" in w.value]
 
 
@@ -166,15 +156,15 @@ def test_marginal_queries_of_the_page_partition_the_domain() -> None:
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
     at = hosted(syn_eps="10", syn_rounds="1,000", syn_naive_eps="0.1")
     assert not at.toast
-    assert chart_titled(at, "Two-way marginal error against T, ε = 10") is not None
+    assert helpers.chart_titled(at, "Two-way marginal error against T, ε = 10") is not None
     at = hosted(syn_eps="0.0123")
-    assert toasts(at) == [ignored_link_notice("syn_eps", "0.0123")]
+    assert helpers.toasts(at) == [helpers.ignored_link_notice("syn_eps", "0.0123")]
 
 
 def test_code_downloads_and_the_synthetic_table(monkeypatch) -> None:
-    sent = record_downloads(monkeypatch)
-    at = run_lesson(PAGE)
-    (code,) = code_texts(at, "mwem_trace")
+    sent = helpers.record_downloads(monkeypatch)
+    at = helpers.run_lesson(PAGE)
+    (code,) = helpers.code_texts(at, "mwem_trace")
     namespace: dict = {}
     exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
     high, mean = lesson.workload_error(
@@ -189,33 +179,17 @@ def test_code_downloads_and_the_synthetic_table(monkeypatch) -> None:
     assert sent["syn_dl_clf"][1][0] == "epsilon,model,accuracy"
 
 
-def test_quiz_feedback() -> None:
-    at = run_lesson(PAGE)
-    assert_quiz_marks(
-        at, ("synthetic", 1, 0), "Sequential composition over 2T steps", ("synthetic_predict", 0, 1)
-    )
-
-
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
-    at = census_after_upload(PAGE)
-    assert metrics(at)["People n (public)"] == "32,561"
-
-
-def test_every_section_with_its_own_control_is_a_fragment() -> None:
-    """Each section's widgets rerun only their own section."""
-    assert (
-        widgets_outside_fragments(PAGE, ("syn_naive_eps", "syn_pair", "syn_eps", "syn_rounds"))
-        == []
-    )
+    at = helpers.census_after_upload(PAGE)
+    assert helpers.metrics(at)["People n (public)"] == "32,561"
 
 
 def test_the_column_picker_stops_at_the_most_columns_the_lesson_takes() -> None:
     """ "Select all" picked 8 columns and the page showed only "Pick at most 6 columns",
     hiding every section below: the picker itself stops at 6."""
-    from apptest_helpers import run_lesson
     from lessons.synthetic import model as synthetic
 
-    at = run_lesson("synthetic/page.py")
+    at = helpers.run_lesson("synthetic/page.py")
     assert at.multiselect(key="syn_columns").proto.max_selections == synthetic.MAX_COLUMNS
 
 
@@ -223,7 +197,7 @@ def test_the_prediction_comes_before_the_answer_and_the_classifier_chart_is_expl
     """ "Predict first" came after "What it cannot do" had said the answer, and mentioned
     hours (not a default column); the accuracy chart had no words, and its naive line sat
     flat at 76% unexplained: that is answering "<=50K" for everyone."""
-    at = run_lesson(PAGE)
+    at = helpers.run_lesson(PAGE)
     order = [
         ("q", n.label) if n.type == "radio" else ("h", n.value)
         for n in _walk(at._tree)
@@ -264,7 +238,7 @@ def test_the_heatmaps_counts_grow_in_presenter_mode_and_no_header_is_cut(present
     spec = next(
         spec
         for spec in (json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart"))
-        if "real and naive synthetic" in title_of(spec)
+        if "real and naive synthetic" in helpers.title_of(spec)
     )
     assert spec["config"]["text"]["fontSize"] == size
     if presenting:

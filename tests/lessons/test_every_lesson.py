@@ -1,0 +1,46 @@
+"""What every lesson keeps, one table a row per lesson: each section with its own control is
+an @st.fragment (a widget reruns its section, not the page), and "Check yourself" marks a
+wrong answer wrong with its explanation and the right one right."""
+
+from __future__ import annotations
+
+import pytest
+
+import apptest_helpers as helpers
+
+# The widgets that must each sit inside a fragment, by lesson.
+FRAGMENT_KEYS = {
+    "beyond_global": ("bg_leak_guess", "bg_eps", "bg_bound", "bg_ptr_eps", "bg_k", "bg_sa_eps"),
+    "choosing": ("choose_q_eps", "choose_num", "choose_n", "choose_total_eps", "choose_share"),
+    "dpsgd": ("dps_step_clip", "dps_step_sigma", "dps_clip", "dps_acc_sigma"),
+    "large_domains": ("ld_eps", "ld_live_eps", "ld_eps0", "ld_n"),
+    "membership": ("mi_mechanism", "mi_eps", "mi_audit_eps", "mi_trials"),
+    "sparse_vector": ("svt_eps", "svt_c", "svt_c_eps", "svt_guess", "svt_audit"),
+    "synthetic": ("syn_naive_eps", "syn_pair", "syn_eps", "syn_rounds"),
+}
+
+# A wrong answer (quiz key, question, option), a phrase of its explanation, the right answer.
+QUIZ_MARKS = {
+    "beyond_global": (("beyond_global", 0, 0), "ε = ∞", ("beyond_global", 0, 1)),
+    "choosing": (("choosing", 0, 1), "Claim 3.9", ("choosing", 0, 0)),
+    "large_domains": (("large_domains", 1, 1), "g = round(3 + 1) = 4", ("large_domains", 1, 0)),
+    "membership": (("membership", 1, 0), "2.7%", ("membership", 1, 1)),
+    "sparse_vector": (("sparse_vector", 0, 1), "Theorem 3.23", ("sparse_vector", 0, 0)),
+    "synthetic": (
+        ("synthetic", 1, 0),
+        "Sequential composition over 2T steps",
+        ("synthetic_predict", 0, 1),
+    ),
+}
+
+
+@pytest.mark.parametrize("folder", sorted(FRAGMENT_KEYS))
+def test_every_section_with_its_own_control_is_a_fragment(folder: str) -> None:
+    page = f"{folder}/page.py"
+    assert helpers.widgets_outside_fragments(page, FRAGMENT_KEYS[folder]) == []
+
+
+@pytest.mark.parametrize("folder", sorted(QUIZ_MARKS))
+def test_quiz_feedback(folder: str) -> None:
+    at = helpers.run_lesson(f"{folder}/page.py")
+    helpers.assert_quiz_marks(at, *QUIZ_MARKS[folder])
