@@ -1,7 +1,8 @@
-"""CONTRIBUTING.md's recipe runs: its four files, written into a scratch lesson folder, make
-a page that runs under AppTest, draws its chart from dp/, answers its slider, keeps the
-lesson rules (tests/lesson_rules.py) and shows a snippet that runs; its catalogue entry is
-a valid Lesson. So the recipe cannot drift from the code again."""
+"""CONTRIBUTING.md's recipe runs: its four files and its quiz.toml, written into a scratch
+lesson folder, make a page that runs under AppTest, draws its chart from dp/, answers its
+slider, marks its question, keeps the lesson rules (tests/lesson_rules.py) and shows a
+snippet that runs; its catalogue entry is a valid Lesson. So the recipe cannot drift from
+the code again."""
 
 from __future__ import annotations
 
@@ -14,21 +15,21 @@ from streamlit.testing.v1 import AppTest
 
 import dp
 import lessons
-from apptest_helpers import charts, frames_of
+from apptest_helpers import assert_quiz_marks, charts, frames_of
 from conftest import APPTEST_TIMEOUT_S, ROOT
 from lesson_rules import page_problems, problems
 from lessons.catalogue import CENTRAL, LESSONS, Lesson
 from ui import controls, datasets, text
 
 CONTRIBUTING = ROOT / "CONTRIBUTING.md"
-BLOCK = re.compile(r"^```python (\S+)\n(.*?)^```$", re.S | re.M)
+BLOCK = re.compile(r"^```(?:python|toml) (\S+)\n(.*?)^```$", re.S | re.M)
 FOLDER = "noisy_count"
 
 
 def blocks() -> dict[str, str]:
     """The recipe's code blocks, by the path each names."""
     found = {path: code for path, code in BLOCK.findall(CONTRIBUTING.read_text("utf-8"))}
-    assert found, "CONTRIBUTING.md has no ```python <path> blocks"
+    assert found, "CONTRIBUTING.md has no ```python <path> or ```toml <path> blocks"
     return found
 
 
@@ -50,12 +51,12 @@ def recipe_lesson(tmp_path, monkeypatch):
 def test_the_recipe_has_a_lessons_four_files_and_its_catalogue_entry() -> None:
     paths = set(blocks())
     files = {f"lessons/{FOLDER}/{name}.py" for name in ("page", "model", "charts", "snippets")}
-    assert files | {"lessons/catalogue.py"} == paths
+    assert files | {f"lessons/{FOLDER}/quiz.toml", "lessons/catalogue.py"} == paths
 
 
 def test_the_recipes_files_keep_the_lesson_rules() -> None:
     for path, code in blocks().items():
-        if path.startswith(f"lessons/{FOLDER}/"):
+        if path.startswith(f"lessons/{FOLDER}/") and path.endswith(".py"):
             assert problems(FOLDER, path.rsplit("/", 1)[1], code) == []
     assert page_problems(blocks()[f"lessons/{FOLDER}/page.py"]) == []
 
@@ -114,6 +115,8 @@ def test_the_recipes_page_runs_draws_from_dp_and_answers_its_slider(recipe_lesso
         assert f"ε = {epsilon:g}" in chart.proto.alt
         assert text.percent(within) in chart.proto.alt
         assert at.metric[0].value == text.percent(within)
+    # its question, from quiz.toml, marked: the wrong answer wrong, then the right one right
+    assert_quiz_marks(at, ("noisy_count", 0, 0), "twice the scale", ("noisy_count", 0, 1))
 
 
 def test_the_recipes_snippet_runs_with_its_example_values(recipe_lesson) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from lesson_rules import page_problems, problems
+from lesson_rules import problems
 from lessons.catalogue import HOME, LESSONS, LESSONS_DIR
 
 FILES = [
@@ -51,13 +51,3 @@ def test_the_rule_catches_each_kind_of_breach() -> None:
         ]
     )
     assert problems("choosing", "page.py", allowed) == []
-
-
-PAGES = [lesson.folder for lesson in (HOME, *LESSONS)]
-
-
-@pytest.mark.parametrize("folder", PAGES)
-def test_a_page_is_words_widgets_and_calls(folder: str) -> None:
-    """No numpy, pandas or altair, no cache of its own, and every table through ui.tables."""
-    source = (LESSONS_DIR / folder / "page.py").read_text(encoding="utf-8")
-    assert page_problems(source) == []
