@@ -578,6 +578,26 @@ CURVE_COLOURS = (BLUE, VERMILLION, GREEN, ORANGE, BLACK, SKY)
 CURVE_DASHES = ((1, 0), (6, 3), (2, 2), (8, 2, 2, 2), (1, 3), (12, 4))
 CURVE_HEIGHT = 240
 
+# A curve chart's legend draws each series as a short line in its colour and dash (not as the
+# point a line with points would give it), long enough for the dash to show.
+_CURVE_SYMBOL = {"symbolType": "stroke", "symbolSize": 400, "symbolStrokeWidth": 2.5}
+CURVE_LEGENDS = {
+    "row": alt.Legend(
+        orient="bottom", title=None, direction="horizontal", labelLimit=0, **_CURVE_SYMBOL
+    ),
+    "stacked": alt.Legend(
+        orient="bottom", title=None, direction="vertical", labelLimit=0, **_CURVE_SYMBOL
+    ),
+    "two columns": alt.Legend(
+        orient="bottom",
+        title=None,
+        direction="horizontal",
+        columns=2,
+        labelLimit=0,
+        **_CURVE_SYMBOL,
+    ),
+}
+
 POWERS = "powers of ten"  # an axis format: 10⁻⁵ for small powers of ten (never "1e-5")
 
 
@@ -649,12 +669,7 @@ class Series:
         if chosen == "auto":
             short = sum(map(len, self.names)) < 40
             chosen = "none" if len(self.names) == 1 else "row" if short else "stacked"
-        return {
-            "none": None,
-            "row": ROW_LEGEND,
-            "stacked": STACKED_LEGEND,
-            "two columns": TWO_COLUMN_LEGEND,
-        }[chosen]
+        return None if chosen == "none" else CURVE_LEGENDS[chosen]
 
     def channel(self, channel, values: tuple) -> object:
         """One encoding channel (alt.Color, alt.StrokeDash, …) by series, `values` in the
@@ -710,7 +725,8 @@ def curve_layers(
     tooltip = [alt.Tooltip(f"{series.field}:N", title=series.tip)] if series.field else []
     tooltip += [x.tooltip(".3~g"), y.tooltip(".4~g")]
     tooltip += [alt.Tooltip(f"{f}:Q", title=title, format=form) for f, title, form in tips]
-    style: dict = {"strokeWidth": 2.5, "clip": True}
+    # no clip: the scales clamp, and a point on the plot's edge stays whole
+    style: dict = {"strokeWidth": 2.5}
     if series.field is None:
         style["color"] = BLUE
     if points:
