@@ -22,12 +22,13 @@ Database URL, first match wins:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import ipaddress
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
@@ -481,6 +482,14 @@ def show_fault(reason: str, *, student: bool, activity: str) -> None:
         st.error(message, icon=":material/database:")
 
 
+@contextlib.contextmanager
+def _faults_shown(activity: str, student: bool) -> Iterator[None]:
+    try:
+        yield
+    except survey.StorageError as error:
+        show_fault(error.reason, student=student, activity=activity)
+
+
 # --- the machine: create, projector, phone -------------------------------------------------------
 class ActivityStore(Protocol):
     """What the machine needs of an activity's store (SurveyStore, QuizStore)."""
@@ -528,6 +537,12 @@ class Activity:
     def rate_limited(self) -> SessionValue[bool]:
         """A student's last tap was over the taps' limit."""
         return SessionValue(f"{self.name}_rate_limited")
+
+    def faults_shown(self, *, student: bool) -> contextlib.AbstractContextManager:
+        """A block (or, as a decorator, a function) whose class-database fault is told in
+        place, in words, instead of raised: a fragment's rerun is outside the page's own
+        handler. The next rerun tries again."""
+        return _faults_shown(self.name, student)
 
     @property
     def base_url_key(self) -> str:
@@ -660,6 +675,17 @@ class StudentAddress(NamedTuple):
 def student_address(activity: Activity) -> StudentAddress:
     default, note = base_url_guess(st.context.url, st.get_option("server.address"))
     return StudentAddress(st.session_state.get(activity.base_url_key, default), default, note)
+
+
+def projector_row(activity: Activity, code: str, join_url: Callable[[str, str], str]):
+    """The projector's row: the join block (code, QR, link: `join_url(base, code)`) in a
+    narrow column beside a wide one for the activity's own view. Returns the students'
+    address (for the lecturer's links below) and the wide column."""
+    address = student_address(activity)
+    join_column, main_column = st.columns([1, 3], gap="medium")
+    with join_column:
+        join_block(code, join_url(address.base, code))
+    return address, main_column
 
 
 def join_block(code: str, link: str) -> None:

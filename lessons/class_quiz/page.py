@@ -93,16 +93,10 @@ def stored_answer(quizzes: survey.QuizStore, quiz: survey.Quiz, token: str) -> i
 
 
 @st.fragment(run_every=model.POLL_S)
+@ACTIVITY.faults_shown(student=True)
 def follow(quizzes: survey.QuizStore, quiz_id: int, token: str) -> None:
     """The question on show and its buttons; it asks every POLL_S seconds which question
     the lecturer shows, so the phone follows without a reload."""
-    try:
-        _follow(quizzes, quiz_id, token)
-    except survey.StorageError as error:
-        show_fault(error.reason, student=True)
-
-
-def _follow(quizzes: survey.QuizStore, quiz_id: int, token: str) -> None:
     quiz = quizzes.get_quiz(quiz_id)
     if quiz is None:
         st.error("This quiz no longer exists.")
@@ -453,15 +447,6 @@ def create_view(quizzes: survey.QuizStore) -> None:
 
 
 # --- Lecturer: the projector ------------------------------------------------------------------
-@st.fragment(run_every=2)
-def projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
-    """The question, the count of answers, the countdown, Reveal and Next; every 2 s."""
-    try:
-        _projector(quizzes, quiz_id, admin_key)
-    except survey.StorageError as error:
-        show_fault(error.reason, student=False)
-
-
 def _move(quizzes: survey.QuizStore, quiz_id: int, admin_key: str, position: int) -> None:
     """Start / Next / Summary / Back (a callback): a storage fault is told in words on the
     projector, never as a traceback."""
@@ -486,7 +471,10 @@ def _button(where, label: str, on_click, args: tuple, *, key: str = "", **kwargs
     where.button(label, key=key, on_click=on_click, args=args, disabled=disabled, **kwargs)
 
 
-def _projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
+@st.fragment(run_every=2)
+@ACTIVITY.faults_shown(student=False)
+def projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
+    """The question, the count of answers, the countdown, Reveal and Next; every 2 s."""
     fault = model.LECTURER_FAULT.pop()
     if fault is not None:
         show_fault(fault, student=False)
@@ -595,10 +583,7 @@ def lecturer_view(quizzes: survey.QuizStore, raw_code: str) -> None:
     st.markdown(f"#### {text.plain(found.title)}")
     if quizzes.read_only:
         show_fault(survey.database.READ_ONLY, student=False)
-    address = activity.student_address(ACTIVITY)
-    join_column, main_column = st.columns([1, 3], gap="medium")
-    with join_column:
-        activity.join_block(found.code, model.join_url(address.base, found.code))
+    address, main_column = activity.projector_row(ACTIVITY, found.code, model.join_url)
     with main_column:
         projector(quizzes, found.id, admin_key)
     mode = (

@@ -131,11 +131,9 @@ def answer_box(store: survey.SurveyStore, found: survey.Survey, token: str) -> b
     a whole class answers within seconds (bench/bench_room.py, "survey"). A fragment rerun
     is outside the page's own handler, so a storage fault is caught here as well. True when
     the student can still answer or has answered: the page then explains how to answer."""
-    try:
+    with ACTIVITY.faults_shown(student=True):
         return _answer_box(store, found, token)
-    except survey.StorageError as error:
-        show_fault(error.reason, student=True)
-        return False
+    return False
 
 
 def _answer_box(store: survey.SurveyStore, found: survey.Survey, token: str) -> bool:
@@ -301,16 +299,10 @@ def create_view(store: survey.SurveyStore) -> None:
 
 # --- Lecturer: the projector -------------------------------------------------------------
 @st.fragment(run_every=2)
+@ACTIVITY.faults_shown(student=False)
 def live_results(store: survey.SurveyStore, survey_id: int, admin_key: str) -> None:
     """Counts, estimate, interval and chart; reruns on its own every 2 seconds. A database
     fault is explained in place (and the next refresh tries again)."""
-    try:
-        _live_results(store, survey_id, admin_key)
-    except survey.StorageError as error:
-        show_fault(error.reason, student=False)
-
-
-def _live_results(store: survey.SurveyStore, survey_id: int, admin_key: str) -> None:
     current = store.get_by_id(survey_id)
     if current is None:
         st.error("This survey no longer exists.")
@@ -415,10 +407,7 @@ def lecturer_view(store: survey.SurveyStore, raw_code: str) -> None:
     # The projector: the question, then join (code, QR, link), the numbers and the chart in
     # one row that fits a 1280×720 projector; the lecturer's controls come below it.
     st.markdown(f"### {text.plain(found.question)}")
-    address = activity.student_address(ACTIVITY)
-    join_column, results_column = st.columns([1, 3], gap="medium")
-    with join_column:
-        activity.join_block(found.code, model.join_url(address.base, found.code))
+    address, results_column = activity.projector_row(ACTIVITY, found.code, model.join_url)
     with results_column:
         live_results(store, found.id, admin_key)
     st.caption(f"Protocol: {found.protocol.summary}.")
