@@ -580,7 +580,7 @@ CURVE_HEIGHT = 240
 
 # A curve chart's legend draws each series as a short line in its colour and dash (not as the
 # point a line with points would give it), long enough for the dash to show.
-_CURVE_SYMBOL = {"symbolType": "stroke", "symbolSize": 400, "symbolStrokeWidth": 2.5}
+_CURVE_SYMBOL = {"symbolType": "stroke", "symbolSize": 300, "symbolStrokeWidth": 2.5}
 CURVE_LEGENDS = {
     "row": alt.Legend(
         orient="bottom", title=None, direction="horizontal", labelLimit=0, **_CURVE_SYMBOL
@@ -648,7 +648,8 @@ class Series:
     """The lines of a curve chart: one per value of `field`, in the order of `names`, told
     apart by colour *and* dash (print and colour-blind readers), and by width where
     `widths` are given; `legend` "auto" (none for one line, a row for short names, else one
-    a line), "row", "stacked" or "two columns". No `field`: one blue line."""
+    a line; a row holds names of fewer than 30 characters in all, whose lines fit a phone),
+    "row", "stacked" or "two columns". No `field`: one blue line."""
 
     field: str | None = None
     names: tuple[str, ...] = ()
@@ -667,7 +668,7 @@ class Series:
     def _legend(self) -> alt.Legend | None:
         chosen = self.legend
         if chosen == "auto":
-            short = sum(map(len, self.names)) < 40
+            short = sum(map(len, self.names)) < 30
             chosen = "none" if len(self.names) == 1 else "row" if short else "stacked"
         return None if chosen == "none" else CURVE_LEGENDS[chosen]
 
