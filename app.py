@@ -7,7 +7,7 @@ import streamlit as st
 
 import lessons.preload  # noqa: F401  (imported once per process, it freezes the lessons' code)
 from lessons.catalogue import HOME, MOVED, Lesson, all_pages, by_folder, neighbours
-from ui import browser, classroom, links, notebook, pace, userdata
+from ui import browser, classroom, links, menu, notebook, pace, userdata
 
 # Presenter mode gives the projector the whole width: the sidebar starts collapsed (its
 # ">" button still opens it; presenter mode itself is in the classroom fold atop the page).
@@ -37,9 +37,6 @@ def _student_on_a_phone() -> bool:
 
 
 STUDENT = _student_on_a_phone()
-if not STUDENT:
-    userdata.dataset_picker()  # the dataset and its upload, in the sidebar
-    classroom.panel()  # presenter mode, seed, link: at the top of the page
 
 HOME_INTERNAL_PATH = "start"  # never shown: the default page lives at the root URL
 sections: dict[str, list] = {}
@@ -55,6 +52,7 @@ for lesson in all_pages():
         default=lesson is HOME,
     )
     sections.setdefault(lesson.section, []).append(pages[lesson.folder])
+menu_sections = {name: list(listed) for name, listed in sections.items()}  # before the forwards
 
 
 def _forward(target: st.Page):
@@ -94,8 +92,11 @@ def _previous_and_next(lesson: Lesson) -> None:
         right.page_link(pages[after.folder], label=f"Next: {after.title}", icon=after.icon)
 
 
-# Every lesson stays listed: past twelve pages Streamlit would hide the rest behind "View more".
-current = st.navigation(sections, expanded=True, position="hidden" if STUDENT else "sidebar")
+if not STUDENT:
+    menu.sidebar_menu(menu_sections)  # the course's menu (st.navigation's own is hidden)
+    userdata.dataset_picker()  # the dataset and its upload, in the sidebar
+    classroom.panel()  # presenter mode, seed, link: at the top of the page
+current = st.navigation(sections, position="hidden")
 # A page switch starts at the top (Streamlit may keep the last page's scroll position).
 LAST_PAGE_KEY = "app_last_page"
 if st.session_state.get(LAST_PAGE_KEY, current.url_path) != current.url_path:

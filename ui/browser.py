@@ -77,6 +77,17 @@ FORMULA_SLACK_PX = 6
 _FIT_FORMULAS = """(() => {
   if (window.__ppFitFormulas) return;
   window.__ppFitFormulas = true;
+  const reachable = (box, scrolls, label) => {
+    if (scrolls && !box.hasAttribute("tabindex")) {
+      box.tabIndex = 0;
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-label", label);
+    } else if (!scrolls && box.hasAttribute("tabindex")) {
+      box.removeAttribute("tabindex");
+      box.removeAttribute("role");
+      box.removeAttribute("aria-label");
+    }
+  };
   const fit = () => {
     for (const box of document.querySelectorAll(".katex-display")) {
       const formula = box.querySelector(":scope > .katex");
@@ -89,13 +100,27 @@ _FIT_FORMULAS = """(() => {
       // KaTeX's box always overflows its own width by a pixel or two: only a real overflow
       // (more than SLACK pixels) is scaled.
       const room = box.clientWidth, need = box.scrollWidth;
-      if (need > room + %(slack)s && room > 0) {
+      let fits = room > 0 && need <= room + %(slack)s;
+      if (!fits && room > 0) {
         const base = parseFloat(getComputedStyle(formula).fontSize) || 16;
         const lowest = Math.max(%(minimum)s, %(min_px)s / base);
         const scale = Math.max(lowest, (room - %(slack)s) / need);
         formula.style.fontSize = (scale * 100).toFixed(1) + "%%";
+        fits = scale > lowest;
       }
+      // A formula that fits does not scroll (its box was a sideways-scrolling region that a
+      // keyboard cannot reach, for a pixel or two); one that still does is a tab stop. The
+      // sizes above read alike either way: written only when the state changes.
+      if (fits !== (box.style.overflow === "visible")) box.style.overflow = fits ? "visible" : "";
+      reachable(box, !fits, "Formula, scrolls sideways");
     }
+    // A table wider or taller than its box scrolls in it: a tab stop, so that the arrow
+    // keys scroll it (WCAG 2.1.1). Measured first, then marked, one layout for all.
+    const tables = [...document.querySelectorAll('[data-testid="stTable"] > div')];
+    const scrolls = tables.map(
+      (t) => t.scrollWidth > t.clientWidth + 1 || t.scrollHeight > t.clientHeight + 1
+    );
+    tables.forEach((t, i) => reachable(t, scrolls[i], "Table, scrolls"));
   };
   let queued = false;
   const soon = () => {
@@ -111,7 +136,8 @@ _FIT_FORMULAS = """(() => {
 
 def fit_formulas() -> None:
     """Install, once per browser page, the script that scales display formulas wider than
-    the screen down to fit (phones at 390 px); app.py calls it on every run."""
+    the screen down to fit (phones at 390 px), and makes every box that still scrolls (a
+    formula, a table) a tab stop with a name; app.py calls it on every run."""
     script = _FIT_FORMULAS % {
         "minimum": MIN_FORMULA_SCALE,
         "min_px": MIN_FORMULA_PX,
