@@ -10,6 +10,8 @@ import pytest
 from altair.utils.schemapi import validate_jsonschema
 from altair.vegalite.v6.schema.core import load_schema
 
+from apptest_helpers import title_of
+from colour_vision import delta_e, palette_problems, too_close
 from conftest import page_apptest
 from lessons.catalogue import all_pages
 from ui import charts, datasets
@@ -78,6 +80,8 @@ def test_every_chart_the_page_draws_is_valid_vega_lite(lesson) -> None:
             spec["data"] = {"values": _rows(element.proto.data)}
         errors = validate_jsonschema(json.loads(json.dumps(spec, default=str)), SCHEMA)
         assert errors is None, f"{lesson.folder}: {errors}"
+        # a palette of its own, every two series apart for every reader (colour_vision.py)
+        assert palette_problems(spec) == [], f"{lesson.folder}: {title_of(spec)}"
 
 
 def test_a_chart_table_sends_columns_only_and_text_as_a_dictionary() -> None:
@@ -241,3 +245,13 @@ def test_a_curve_chart_adds_bars_levels_rule_and_mark_only_when_asked() -> None:
 def test_a_series_refuses_what_it_cannot_draw(series, error) -> None:
     with pytest.raises(ValueError, match=error):
         series()
+
+
+def test_the_palette_check_sees_what_a_colour_blind_reader_cannot_tell_apart() -> None:
+    """Vega's default red and green (#D62728, #2CA02C) are 7.3 apart with deuteranopia (120
+    with typical vision); a colour scale left to Vega's scheme is flagged too."""
+    assert delta_e("#D62728", "#2CA02C", "typical vision") > 100
+    assert too_close(["#D62728", "#2CA02C"]) == ["#D62728 and #2CA02C: ΔE 7.3 with deuteranopia"]
+    spec = {"layer": [{"encoding": {"color": {"field": "s", "type": "nominal"}}}]}
+    assert palette_problems(spec) == ["s: no palette of its own"]
+    assert too_close(list(charts.CURVE_COLOURS)) == []  # the course's curves
