@@ -217,10 +217,11 @@ AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 AXE_FAILS = ("serious", "critical")
 
 
-def axe_violations(page: Page) -> list[tuple[str, str, int, str]]:
-    """axe-core's WCAG A and AA violations on the page as it stands: (rule, impact, how many
-    nodes, the first node's HTML)."""
-    options = {"runOnly": {"type": "tag", "values": AXE_TAGS}, "resultTypes": ["violations"]}
+def axe_violations(page: Page, rules: list[str] | None = None) -> list[tuple[str, str, int, str]]:
+    """axe-core's WCAG A and AA violations on the page as it stands (or those of the given
+    `rules`): (rule, impact, how many nodes, the first node's HTML)."""
+    only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": AXE_TAGS}
+    options = {"runOnly": only, "resultTypes": ["violations"]}
     found = Axe().run(page, options=options).response["violations"]
     return [(v["id"], v["impact"], len(v["nodes"]), v["nodes"][0]["html"][:160]) for v in found]
 
@@ -277,6 +278,8 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
                 visit.formula_forms = page.evaluate(FORMULA_FORMS)
             visit.exceptions = page.locator('[data-testid="stException"]').count()
             visit.axe = axe_violations(page)
+            if screen == "presenter":
+                visit.contrast_7 = axe_violations(page, ["color-contrast-enhanced"])
             if screen != "phone":  # last: it scrolls the page
                 if lesson.main_control:
                     visit.control_span = control_to_chart_px(page, lesson.main_control)
@@ -452,10 +455,19 @@ def test_no_page_breaks_a_wcag_a_or_aa_rule_that_axe_checks(visits, screen: str)
     assert not {folder: found for folder, found in failing.items() if found}
 
 
+def test_presenter_mode_text_has_a_contrast_of_7_to_1(visits) -> None:
+    """A projector washes colours out: in presenter mode every text, captions and a
+    slider's value included, has the contrast of WCAG's AAA level (axe's
+    color-contrast-enhanced, 7:1; 4.5:1 for large text)."""
+    found = {folder: visit.contrast_7 for folder, visit in visits("presenter").items()}
+    assert not {folder: low for folder, low in found.items() if low}
+
+
 def test_the_axe_check_finds_what_it_is_for(browser: Browser) -> None:
-    """The check above can fail: a page with an image without a text, a list holding a
+    """The checks above can fail: a page with an image without a text, a list holding a
     <div>, grey on white at 2.8:1 and a scrolling box the keyboard cannot reach gives each
-    rule's violation, as Streamlit's menu, captions and formulas once did."""
+    rule's violation, as Streamlit's menu, captions and formulas once did; the caption grey
+    of 5.0:1 fails the presenter's 7:1."""
     page = browser.new_page()
     try:
         page.set_content(
@@ -467,9 +479,17 @@ def test_the_axe_check_finds_what_it_is_for(browser: Browser) -> None:
             "</main></body></html>"
         )
         rules = {rule for rule, impact, _, _ in axe_violations(page) if impact in AXE_FAILS}
+        page.set_content(
+            '<html lang="en"><head><title>t</title></head><body><main>'
+            '<p style="color:#6e7074">grey</p></main></body></html>'
+        )
+        grey = [rule for rule, _, _, _ in axe_violations(page)]
+        enhanced = [rule for rule, _, _, _ in axe_violations(page, ["color-contrast-enhanced"])]
     finally:
         page.close()
     assert {"image-alt", "list", "color-contrast", "scrollable-region-focusable"} <= rules
+    # the caption grey passes AA (5.0:1) but not the 7:1 that presenter mode asks
+    assert grey == [] and enhanced == ["color-contrast-enhanced"]
 
 
 # --- projector and phone -------------------------------------------------------------------------
