@@ -126,7 +126,8 @@ def test_presenter_mode_collapses_the_sidebar_and_it_can_be_reopened(page: Page,
     open_page(page, app_server, f"{LAPLACE}?present=true")
     assert _sidebar_width(page) == 0.0
     page.locator('[data-testid="stExpandSidebarButton"]').click()
-    expect(page.get_by_test_id("stSidebarUserContent").get_by_text("Dataset")).to_be_visible()
+    sidebar = page.get_by_test_id("stSidebarUserContent")
+    expect(sidebar.get_by_text("Dataset", exact=True)).to_be_visible()  # the picker's heading
     assert_no_exception(page)
 
 
