@@ -117,10 +117,21 @@ def open_snippets(at: AppTest) -> AppTest:
     open state, in session state under its key), and rerun: a closed one sends no code."""
     from ui.snippets import EXPANDER_LABEL
 
+    return open_expanders(at, EXPANDER_LABEL)
+
+
+def open_numbers(at: AppTest) -> AppTest:
+    """Open every chart's "Show the numbers" expander and rerun: a closed one sends no table."""
+    from ui.charts import NUMBERS_LABEL
+
+    return open_expanders(at, NUMBERS_LABEL)
+
+
+def open_expanders(at: AppTest, label: str) -> AppTest:
+    """Open every lazy expander labelled `label`, as a student's click does (its open state,
+    in session state under its key), and rerun if one was closed."""
     keys = [
-        box.proto.id.split("-", 2)[-1]
-        for box in at.expander
-        if box.label == EXPANDER_LABEL and box.proto.id
+        box.proto.id.split("-", 2)[-1] for box in at.expander if box.label == label and box.proto.id
     ]
     closed = [key for key in keys if not (key in at.session_state and at.session_state[key])]
     for key in closed:

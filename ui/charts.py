@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 import textwrap
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ import pandas as pd
 import pyarrow as pa
 import streamlit as st
 
-from ui import classroom, datasets
+from ui import classroom, datasets, tables, text
 
 # Okabe–Ito, a colour-blind-safe palette. Meaning never rests on colour alone: the
 # true value is also dashed and labelled.
@@ -257,16 +258,146 @@ class Template:
             filled["datasets"] = {**self.spec.get("datasets", {}), **tables}
         return filled
 
-    def show(self, *, alt: str, title: str | dict | None = None, **datasets: pd.DataFrame) -> None:
+    def show(
+        self,
+        *,
+        alt: str,
+        title: str | dict | None = None,
+        numbers_key: str | None = None,
+        **datasets: pd.DataFrame,
+    ) -> None:
         """Draw the chart as wide as its container (or at the width in pixels its template
         gives: a square plot), with `alt` as its alt text (the current numbers, for a screen
-        reader); in presenter mode with projector fonts."""
+        reader); in presenter mode with projector fonts. Under it, "Show the numbers": the
+        chart's data as tables (`numbers`), sent only once opened. `numbers_key` names that
+        expander where one line of a page draws several charts (a loop); by default it is
+        the page line that called `show`."""
         presenting = classroom.presenting()
         spec = self.filled(title=wrapped_title(title, presenting=presenting), **datasets)
         if presenting:
             spec = presenter_spec(spec)
         fixed = isinstance(spec.get("width"), int | float)
         st.vega_lite_chart(spec, width="content" if fixed else "stretch", alt=alt)
+        if numbers_key is None:
+            caller = sys._getframe(1).f_code.co_filename, sys._getframe(1).f_lineno
+            numbers_key = f"{caller[0].rsplit('/', 2)[-2]}_{caller[1]}"
+        _show_numbers(self, datasets, key=NUMBERS_KEY_PREFIX + numbers_key)
+
+    def field_titles(self) -> dict[str, FieldName]:
+        """What the chart calls each field its encodings read: the tooltip's title (written
+        for one value), else an encoding's, axis's or legend's; the field's own name where
+        it has none (a colour's series); and whether it is shown as a percentage."""
+        return _field_titles(self.spec)
+
+
+# --- "Show the numbers": a chart's data as tables, for a screen reader (WCAG 1.1.1) ---------
+NUMBERS_LABEL = "Show the numbers"
+NUMBERS_KEY_PREFIX = "numbers_"
+NUMBERS_HEIGHT_PX = 320  # a longer table scrolls in its box, under a sticky header
+_TITLED_PARTS = ("axis", "legend", "header")
+_DRAWING_CHANNELS = ("order", "detail", "sort")  # fields read only to draw, not data
+
+
+@dataclass(frozen=True)
+class FieldName:
+    """What a chart calls one data field: `title` (its own name with spaces where the chart
+    gives none), whether the chart `titled` it, and whether it shows it as a `percent`."""
+
+    title: str
+    titled: bool
+    percent: bool
+
+
+def _title_of(definition: dict) -> str | None:
+    titles = [definition.get("title")]
+    titles += [(definition.get(part) or {}).get("title") for part in _TITLED_PARTS]
+    for title in titles:
+        if isinstance(title, list):
+            title = " ".join(str(line) for line in title)
+        if isinstance(title, str) and title.strip():
+            return title.strip()
+    return None
+
+
+def _field_titles(spec: object) -> dict[str, FieldName]:
+    titles: dict[str, str] = {}
+    tooltips: dict[str, str] = {}
+    percent: set[str] = set()
+
+    def walk(node: object, in_tooltip: bool, channel: str = "") -> None:
+        if isinstance(node, dict):
+            field = node.get("field")
+            if isinstance(field, str) and channel not in _DRAWING_CHANNELS:
+                titles.setdefault(field, "")
+                if title := _title_of(node):
+                    if in_tooltip:
+                        tooltips.setdefault(field, title)
+                    elif not titles[field]:
+                        titles[field] = title
+                formats = [node.get("format")]
+                formats += [(node.get(part) or {}).get("format") for part in _TITLED_PARTS]
+                if any(isinstance(f, str) and f.endswith("%") for f in formats):
+                    percent.add(field)
+            for name, child in node.items():
+                if name not in ("datasets", "data"):
+                    walk(child, in_tooltip or name == "tooltip", name)
+        elif isinstance(node, list):
+            for child in node:
+                walk(child, in_tooltip, channel)
+
+    walk(spec, False)
+    titles.update(tooltips)
+    return {
+        field: FieldName(title or field.replace("_", " "), bool(title), field in percent)
+        for field, title in titles.items()
+    }
+
+
+def numbers(
+    template: Template, datasets: dict[str, pd.DataFrame]
+) -> list[tuple[str, pd.DataFrame]]:
+    """The data a chart draws as tables a reader can take in: (what it is, a frame) per
+    dataset with rows. Its columns are those the chart's encodings read, renamed to what
+    the chart calls them ("ε", "share of the answers"; `field_titles`), a share the chart
+    shows as a percentage written as one ("12.5%"); a column no encoding reads, or one
+    read only to order or group the marks, is left out. A dataset with no titled column
+    (a band's edges, a label's position: drawn around the data, not data) is left out
+    too, unless no dataset has one."""
+    names = template.field_titles()
+    titled = {field for field, name in names.items() if name.titled}
+    any_titled = any(set(frame.columns) & titled for frame in datasets.values())
+    shown = []
+    for name, frame in sorted(datasets.items()):
+        columns = [column for column in frame.columns if column in names]
+        if frame.empty or not columns or (any_titled and not set(columns) & titled):
+            continue
+        table = {}
+        for column in columns:
+            label = names[column].title
+            if label in table:
+                label += f" ({str(column).replace('_', ' ')})"
+            values = frame[column]
+            if names[column].percent and pd.api.types.is_numeric_dtype(values):
+                values = values.map(lambda share: text.number(100 * share, 3) + "%")
+            table[label] = values.to_numpy()
+        shown.append((name.replace("_", " "), pd.DataFrame(table)))
+    return shown
+
+
+def _show_numbers(template: Template, datasets: dict[str, pd.DataFrame], *, key: str) -> None:
+    """Under a chart: an expander "Show the numbers" with its data as tables, sent only
+    once it is open (Streamlit's lazy expander, as the code snippets)."""
+    with st.expander(NUMBERS_LABEL, icon=":material/table:", key=key, on_change="rerun") as box:
+        if not box.open:
+            return
+        found = numbers(template, datasets)
+        if not found:
+            st.caption("This chart draws no data at these settings.")
+        for position, (name, frame) in enumerate(found):
+            rows = len(frame)
+            st.caption(f"{name.capitalize()}: {rows:,} row{'s' if rows != 1 else ''}")
+            tall = NUMBERS_HEIGHT_PX if rows > 8 else None
+            tables.show(frame, key=f"{key}_{position}", height=tall)
 
 
 # A chart's title on one line is cut with "…" where the chart is narrower than it: on a

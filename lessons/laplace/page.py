@@ -236,6 +236,7 @@ for small_epsilon in model.SMALL_MULTIPLE_EPSILONS:
             "outside the shared window and are counted in its edge bins."
         ),
         bins=small_bins,
+        numbers_key=f"laplace_small_{small_epsilon}",
     )
 
 # --- 3. The malicious query -------------------------------------------------------------------

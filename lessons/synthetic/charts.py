@@ -15,11 +15,17 @@ WORD_PER_LINE = "split(datum.label, ' ')"
 
 @datasets.cached(max_entries=16)
 def heatmaps(
-    rows: tuple[str, ...], columns: tuple[str, ...], height: int = 160
+    rows: tuple[str, ...],
+    columns: tuple[str, ...],
+    height: int = 160,
+    *,
+    row_title: str = "row",
+    column_title: str = "column",
 ) -> ui_charts.Template:
     """Template: a two-way marginal as two heatmaps, real above synthetic (colour: people,
     √ scale fixed 0..32,561), the count written in each cell; stacked, so that a phone
-    shows both whole. Datasets "real" and "synthetic" (row, column, count)."""
+    shows both whole. Datasets "real" and "synthetic" (row, column, count); the two
+    columns' names (`row_title`, "age band") head a cell's tooltip and its numbers table."""
 
     def heatmap(name: str, title: str) -> alt.LayerChart:
         base = alt.Chart(alt.NamedData(name=name), title=title).encode(
@@ -38,9 +44,9 @@ def heatmaps(
                 legend=None,
             ),
             tooltip=[
-                alt.Tooltip("row:N"),
-                alt.Tooltip("column:N"),
-                alt.Tooltip("count:Q", format=",.0f"),
+                alt.Tooltip("row:N", title=row_title),
+                alt.Tooltip("column:N", title=column_title),
+                alt.Tooltip("count:Q", title="people", format=",.0f"),
             ],
         )
         labels = base.mark_text().encode(

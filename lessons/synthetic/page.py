@@ -80,7 +80,7 @@ def naive_way() -> None:
     frame = shown.frame
     a, b = (model.COLUMNS[columns[i]] for i in pair)
     with chart_column:
-        charts.heatmaps(a.labels, b.labels).show(
+        charts.heatmaps(a.labels, b.labels, row_title=a.name, column_title=b.name).show(
             title=f"{pair_name}: real and naive synthetic, ε = {text.number(epsilon)}",
             alt=(
                 f"Two heatmaps of the {pair_name} marginal, real and from the naive synthetic "

@@ -10,11 +10,12 @@ import pytest
 from altair.utils.schemapi import validate_jsonschema
 from altair.vegalite.v6.schema.core import load_schema
 
+import apptest_helpers as helpers
 from apptest_helpers import title_of
 from colour_vision import delta_e, palette_problems, too_close
 from conftest import page_apptest
 from lessons.catalogue import all_pages
-from ui import charts, datasets
+from ui import charts, datasets, text
 
 SCHEMA = load_schema()
 PAGES = all_pages()
@@ -82,6 +83,44 @@ def test_every_chart_the_page_draws_is_valid_vega_lite(lesson) -> None:
         assert errors is None, f"{lesson.folder}: {errors}"
         # a palette of its own, every two series apart for every reader (colour_vision.py)
         assert palette_problems(spec) == [], f"{lesson.folder}: {title_of(spec)}"
+    _assert_every_chart_shows_its_numbers(at, lesson.folder)
+
+
+def _assert_every_chart_shows_its_numbers(at, folder: str) -> None:
+    """Under each chart, "Show the numbers" (WCAG 1.1.1: its data reachable as a table):
+    closed, it sends no table; open, tables of that chart's own rows, headed in the chart's
+    own words (a title its axes, legends or tooltips give)."""
+    drawn = at.get("vega_lite_chart")
+    boxes = [box for box in at.expander if box.label == charts.NUMBERS_LABEL]
+    assert len(boxes) == len(drawn), folder
+    assert not [box for box in boxes if box.get("table")], folder  # closed: nothing sent
+    helpers.open_numbers(at)
+    assert not at.exception, at.exception
+    boxes = [box for box in at.expander if box.label == charts.NUMBERS_LABEL]
+    for element, box in zip(at.get("vega_lite_chart"), boxes, strict=True):
+        spec = json.loads(element.proto.spec)
+        rows = {len(_rows(d)) for d in element.proto.datasets}
+        words = _titles(spec)
+        tables = [table.value for table in box.get("table")]
+        assert tables, (folder, title_of(spec))
+        for table in tables:
+            assert len(table) in rows, (folder, title_of(spec), len(table), rows)
+        headers = {text.plain(title) for title in words}
+        assert headers & set(tables[0].columns), (folder, title_of(spec), list(tables[0].columns))
+
+
+def _titles(node) -> set[str]:
+    """Every axis, legend, encoding and tooltip title in a spec."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "title" and isinstance(value, str):
+                found.add(value)
+            found |= _titles(value)
+    elif isinstance(node, list):
+        for value in node:
+            found |= _titles(value)
+    return found
 
 
 def test_a_chart_table_sends_columns_only_and_text_as_a_dictionary() -> None:
@@ -255,3 +294,57 @@ def test_the_palette_check_sees_what_a_colour_blind_reader_cannot_tell_apart() -
     spec = {"layer": [{"encoding": {"color": {"field": "s", "type": "nominal"}}}]}
     assert palette_problems(spec) == ["s: no palette of its own"]
     assert too_close(list(charts.CURVE_COLOURS)) == []  # the course's curves
+
+
+def test_the_numbers_table_speaks_the_charts_words() -> None:
+    """ "Show the numbers": each column under the chart's own name for it (a tooltip's title
+    before an axis's), a percentage axis written as %, a series column kept under its own
+    name, an order-only column and a label-position dataset left out."""
+    curves = (
+        alt.Chart(alt.NamedData(name="curves"))
+        .mark_line()
+        .encode(
+            x=alt.X("epsilon:Q", title="ε (← more private)"),
+            y=alt.Y("share:Q", title="share", axis=alt.Axis(format="%")),
+            color=alt.Color("mechanism_name:N", legend=None),
+            order="step:Q",
+            tooltip=[alt.Tooltip("epsilon:Q", title="ε"), alt.Tooltip("share:Q", format=".1%")],
+        )
+    )
+    labels = alt.Chart(alt.NamedData(name="labels")).mark_text().encode(x="x:Q", text="label:N")
+    truth = (
+        alt.Chart(alt.NamedData(name="truth"))
+        .mark_rule()
+        .encode(x=alt.X("epsilon:Q", title="ε (← more private)"))
+    )
+    template = charts.Template(curves + labels + truth)
+    frames = {
+        "curves": pd.DataFrame(
+            {
+                "epsilon": [0.5, 1.0],
+                "share": [0.125, 0.5],
+                "mechanism_name": ["a", "b"],
+                "step": [1, 2],
+            }
+        ),
+        "labels": pd.DataFrame({"x": [1.0], "label": ["here"]}),
+        "truth": pd.DataFrame({"epsilon": [1.0]}),
+        "empty_set": pd.DataFrame({"epsilon": []}),
+    }
+    shown = dict(charts.numbers(template, frames))
+    assert list(shown) == ["curves", "truth"]
+    assert shown["curves"].to_dict("list") == {
+        "ε": [0.5, 1.0],
+        "share": ["12.5%", "50%"],
+        "mechanism name": ["a", "b"],
+    }
+    assert shown["truth"].to_dict("list") == {"ε": [1.0]}
+
+
+def test_a_chart_that_titles_nothing_shows_every_column_it_draws() -> None:
+    template = charts.Template(
+        alt.Chart(alt.NamedData(name="points")).mark_point().encode(x="x:Q", y="y:Q")
+    )
+    frame = pd.DataFrame({"x": [1, 2], "y": [3, 4], "unused": [0, 0]})
+    ((name, table),) = charts.numbers(template, {"points": frame})
+    assert name == "points" and table.to_dict("list") == {"x": [1, 2], "y": [3, 4]}
