@@ -85,7 +85,7 @@ def choose_mechanism() -> Mechanism:
         metric_columns[1].metric("q (keep a true no)", f"{text.number(q)}")
         st.metric("Privacy loss ε", text.number(epsilon))
     with chart_column:
-        st.subheader("Which answer is better protected?")
+        st.markdown("**Which answer is better protected?**")  # above section 1: no h3 before an h2
         charts.ratio().show(
             alt=f"Bar chart: a reported yes has |ln ratio| {_show(abs(ln_yes))}, "
             f"a reported no {_show(abs(ln_no))}; ε = {_show(epsilon)}.",

@@ -109,7 +109,7 @@ def follow(quizzes: survey.QuizStore, quiz_id: int, token: str) -> None:
         st.success(f"The quiz is over. Thank you! {own_result(quizzes, quiz, token)}")
         return
     st.caption(f"Question {quiz.position + 1} of {len(quiz.questions)}")
-    st.markdown(f"### {text.plain(question.prompt)}")
+    st.markdown(f"## {text.plain(question.prompt)}")
     sent = stored_answer(quizzes, quiz, token)
     outcome = model.outcome(quiz.id, quiz.position).get()
     left = quiz.seconds_left()
@@ -334,7 +334,7 @@ def picked_questions() -> list[survey.QuizQuestion]:
 
 
 def own_questions() -> list[survey.QuizQuestion]:
-    st.subheader("Your own questions")
+    st.header("Your own questions")
     with st.form("quiz_own", border=True):
         st.text_input(
             f"Question (at most {survey.MAX_QUESTION_CHARS} characters)",
@@ -395,7 +395,7 @@ def create_view(quizzes: survey.QuizStore) -> None:
         "Title", value="Class quiz", max_chars=survey.quiz.MAX_TITLE_CHARS, key="quiz_title"
     )
     questions = picked_questions() + own_questions()
-    st.subheader("Settings")
+    st.header("Settings")
     private = st.toggle("Private mode: phones randomize each answer", key="quiz_private")
     epsilon = None
     if private:
@@ -521,7 +521,7 @@ def projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
     last = quiz.position + 1 == len(quiz.questions)
     label, forward = "Summary" if last else "Next", (quizzes, quiz.id, admin_key, quiz.position + 1)
     _button(buttons[1], label, _move, forward, key="quiz_next", shortcut="Right")
-    st.markdown(f"### {text.plain(question.prompt)}")
+    st.markdown(f"## {text.plain(question.prompt)}")
     if not quiz.revealed:
         st.markdown(option_lines(question))
         return

@@ -52,7 +52,7 @@ def show_question(question: str) -> None:
     """The question, large, always as literal text (never HTML or Markdown)."""
     with st.container(border=True):
         st.caption("The question")
-        st.markdown(f"### {text.plain(question)}")
+        st.markdown(f"## {text.plain(question)}")
 
 
 def show_math(p: float, q: float) -> None:
@@ -210,7 +210,7 @@ def student_view(store: survey.SurveyStore, raw_code: str) -> None:
         "your own coin or die, and send only the result. Nobody — not your lecturer, not "
         "this app — can tell whether a reported answer is true."
     )
-    st.subheader("How to answer")
+    st.header("How to answer")
     for number, step in enumerate(found.protocol.steps, 1):
         st.markdown(f"{number}. {step}")
 
@@ -292,7 +292,7 @@ def create_view(store: survey.SurveyStore) -> None:
         activity.created(ACTIVITY, created.survey.code, created.admin_key)
 
     st.divider()
-    st.subheader("Are you a student?")
+    st.header("Are you a student?")
     st.caption("Type the code from the projector.")
     join_with_code_form("create")
 
@@ -406,7 +406,7 @@ def lecturer_view(store: survey.SurveyStore, raw_code: str) -> None:
         show_fault(survey.database.READ_ONLY, student=False)
     # The projector: the question, then join (code, QR, link), the numbers and the chart in
     # one row that fits a 1280×720 projector; the lecturer's controls come below it.
-    st.markdown(f"### {text.plain(found.question)}")
+    st.markdown(f"## {text.plain(found.question)}")
     address, results_column = activity.projector_row(ACTIVITY, found.code, model.join_url)
     with results_column:
         live_results(store, found.id, admin_key)

@@ -171,7 +171,7 @@ def test_the_whole_quiz_with_three_phones_and_reloads(store, jar) -> None:
     reloaded = page()
     assert reloaded.query_params["manage"] == code
     reloaded = page(manage=code)
-    assert f"### {text.plain(question.prompt)}" in [m.value for m in reloaded.markdown]
+    assert f"## {text.plain(question.prompt)}" in [m.value for m in reloaded.markdown]
     for _ in range(3):
         reloaded.button(key="quiz_next").click().run()
     summary = rows_table(reloaded, "quiz-summary")

@@ -186,7 +186,7 @@ def test_urls_www_names_and_emails_in_the_question_are_not_links(db_url) -> None
         (shown,) = [m.value for m in at.markdown if "Visit" in m.value]
         assert "https\\:\u2060//evil" in shown  # no scheme for the auto-linker to find
         assert "www\u2060\\.evil" in shown and "a\u2060\\@evil" in shown
-        assert shown.replace("\u2060", "").replace("\\", "") == f"### {question}"
+        assert shown.replace("\u2060", "").replace("\\", "") == f"## {question}"
 
 
 def test_student_page_contains_no_admin_key(db_url, store) -> None:

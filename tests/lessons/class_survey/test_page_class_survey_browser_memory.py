@@ -209,7 +209,7 @@ def test_a_closed_survey_says_so_before_the_instructions(store, jar):
     store.close(new.survey.id, new.admin_key)
     student = page(join=new.survey.code)
     assert any("closed" in w.value for w in student.warning)
-    assert not student.subheader  # no "How to answer" above or below it
+    assert not student.header  # no "How to answer" above or below it
     assert not student.info
 
 
