@@ -190,6 +190,23 @@ def move_slider_with_keyboard(
             thumb.press(key)
 
 
+def press_from_the_keyboard(page: Page, target: Locator, key: str, *, limit: int = 80) -> None:
+    """Reach `target` with Tab alone, from the top of the page (as a student without a mouse
+    does), and press `key` on it ("Enter", " "). Fails if Tab never gets there."""
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if target.evaluate("(e) => e === document.activeElement"):
+            page.keyboard.press(key)
+            return
+    raise AssertionError(f"{limit} Tab presses never reached {target}")
+
+
+# A confirmation a screen reader announces: Streamlit's st.success/st.info are role="status"
+# (a polite live region, WCAG 4.1.3).
+STATUS = '[role="status"]'
+
+
 def lesson_url(file: str) -> str:
     """The url_path of the lesson in lessons/`file` (for `open_page`)."""
     return next(lesson.url_path for lesson in LESSONS if lesson.file == file)

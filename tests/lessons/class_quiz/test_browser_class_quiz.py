@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser_helpers import (
+    STATUS,
     assert_no_exception,
     assert_on_one_screen,
     create_from_the_bottom,
@@ -20,6 +21,7 @@ from browser_helpers import (
     main_scroll,
     metric,
     open_page,
+    press_from_the_keyboard,
 )
 from lessons.class_quiz import model
 
@@ -67,8 +69,13 @@ def test_a_lecturer_and_three_phones(
         box = last.bounding_box()
         assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
         expect(phone.get_by_test_id("stSidebar")).to_have_count(0)  # no course menu
-        phone.get_by_role("button", name=f"{model.LETTERS[i % 2]}.").click()
-        expect(phone.get_by_text("Your answer is in")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+        answer = phone.get_by_role("button", name=f"{model.LETTERS[i % 2]}.")
+        if i < 2:  # from the keyboard alone: Tab to the answer, then Enter (or Space)
+            press_from_the_keyboard(phone, answer, ("Enter", " ")[i])
+        else:
+            answer.click()
+        confirmation = phone.locator(STATUS).filter(has_text="Your answer is in")  # announced
+        expect(confirmation).to_be_visible(timeout=LIVE_TIMEOUT_MS)
         assert_no_exception(phone)
     expect(page.get_by_text("3 answers")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
     page.keyboard.press("v")

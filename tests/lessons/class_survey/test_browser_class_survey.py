@@ -10,6 +10,7 @@ from collections.abc import Callable
 from playwright.sync_api import Page, expect
 
 from browser_helpers import (
+    STATUS,
     assert_no_exception,
     assert_on_one_screen,
     create_from_the_bottom,
@@ -18,6 +19,7 @@ from browser_helpers import (
     main_scroll,
     metric,
     open_page,
+    press_from_the_keyboard,
     wait_for_run,
 )
 
@@ -64,9 +66,16 @@ def test_two_students_answer_and_the_projector_counts_them(
     students = []
     for answer in ("Yes", "No"):
         student = open_student(another_device, app_server, code)
+        button = student.get_by_role("button", name=answer, exact=True)
         with expect_rerun(student):
-            student.get_by_role("button", name=answer, exact=True).click()
-        expect(student.get_by_text("Your reported answer is in")).to_be_visible()
+            if answer == "Yes":  # from the keyboard alone: Tab to it, then Space
+                press_from_the_keyboard(student, button, " ")
+            else:
+                button.click()
+        # announced: the confirmation is a status region
+        expect(
+            student.locator(STATUS).filter(has_text="Your reported answer is in")
+        ).to_be_visible()
         expect(student.get_by_role("button", name="Yes", exact=True)).to_have_count(0)
         students.append(student)
 
@@ -306,7 +315,7 @@ def test_a_phone_shows_only_the_question_its_buttons_and_the_confirmation(
     expect(student.get_by_text("Why anonymisation fails")).to_have_count(0)
     yes = student.get_by_role("button", name="Yes", exact=True)
     no = student.get_by_role("button", name="No", exact=True)
-    for part in (student.get_by_role("heading", level=3).first, yes, no):
+    for part in (student.get_by_role("heading", level=2).first, yes, no):
         _within_screen(part, PHONE["height"])
     with expect_rerun(student):
         no.tap()
