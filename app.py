@@ -20,7 +20,7 @@ st.set_page_config(
 if not pace.allow_run():  # one session flooding reruns must not stall the room
     pace.slow_down()
 st.html(Path(__file__).parent / "ui" / "style.css")
-browser.fit_formulas()  # a formula wider than a phone is scaled down to fit
+browser.fit_formulas()  # wide formulas fit a phone; scrolling boxes are tab stops; metrics live
 links.guard_start()
 
 

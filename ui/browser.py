@@ -121,6 +121,13 @@ _FIT_FORMULAS = """(() => {
       (t) => t.scrollWidth > t.clientWidth + 1 || t.scrollHeight > t.clientHeight + 1
     );
     tables.forEach((t, i) => reachable(t, scrolls[i], "Table, scrolls"));
+    // A metric is read out when its number changes (a slider moved it): a polite live
+    // region, read whole, label and value (WCAG 4.1.3). Streamlit keeps a metric's element
+    // from run to run and changes its text, which is what a live region announces.
+    for (const metric of document.querySelectorAll('[data-testid="stMetric"]:not([aria-live])')) {
+      metric.setAttribute("aria-live", "polite");
+      metric.setAttribute("aria-atomic", "true");
+    }
   };
   let queued = false;
   const soon = () => {
@@ -136,8 +143,9 @@ _FIT_FORMULAS = """(() => {
 
 def fit_formulas() -> None:
     """Install, once per browser page, the script that scales display formulas wider than
-    the screen down to fit (phones at 390 px), and makes every box that still scrolls (a
-    formula, a table) a tab stop with a name; app.py calls it on every run."""
+    the screen down to fit (phones at 390 px), makes every box that still scrolls (a
+    formula, a table) a tab stop with a name, and makes each metric a live region (read out
+    when its value changes); app.py calls it on every run."""
     script = _FIT_FORMULAS % {
         "minimum": MIN_FORMULA_SCALE,
         "min_px": MIN_FORMULA_PX,

@@ -182,6 +182,29 @@ FORMULA_FORMS = """() => [...document.querySelectorAll('[class*="-formula-"]')]
     .map(e => e.className.match(/pp-(wide|narrow)-formula-\\w+/)[0])"""
 
 
+# What a screen reader finds on the page: the headings' levels in the lesson (one h1, none
+# skipped on the way down), display and inline formulas without MathML (KaTeX writes it
+# beside the drawn formula), and metrics that are not live regions (ui/browser.py).
+READER = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const levels = [...main.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+    .map((h) => [Number(h.tagName[1]), h.textContent.trim().slice(0, 40)]);
+  const skipped = levels.filter((h, i) => i > 0 && h[0] > levels[i - 1][0] + 1)
+    .map((h) => `h${h[0]} "${h[1]}" after h${levels[levels.indexOf(h) - 1][0]}`);
+  return {
+    h1: levels.filter((h) => h[0] === 1).length,
+    first: levels.length ? levels[0][0] : 0,
+    skipped,
+    formulas: document.querySelectorAll('.katex').length,
+    without_mathml: [...document.querySelectorAll('.katex')]
+      .filter((k) => !k.querySelector('.katex-mathml math')).length,
+    metrics: document.querySelectorAll('[data-testid="stMetric"]').length,
+    silent_metrics: [...document.querySelectorAll('[data-testid="stMetric"]')]
+      .filter((m) => m.getAttribute('aria-live') !== 'polite').length,
+  };
+}"""
+
+
 @dataclass
 class Visit:
     """What one lesson showed on one screen."""
@@ -202,6 +225,7 @@ class Visit:
     axe: list[tuple[str, str, int, str]] = field(
         default_factory=list
     )  # (rule, impact, nodes, a node)
+    reader: dict = field(default_factory=dict)  # READER: headings, MathML, live metrics
 
 
 SCREENS = {
@@ -278,6 +302,8 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
                 visit.formula_forms = page.evaluate(FORMULA_FORMS)
             visit.exceptions = page.locator('[data-testid="stException"]').count()
             visit.axe = axe_violations(page)
+            if screen == "laptop":
+                visit.reader = page.evaluate(READER)
             if screen == "presenter":
                 visit.contrast_7 = axe_violations(page, ["color-contrast-enhanced"])
             if screen != "phone":  # last: it scrolls the page
@@ -396,6 +422,34 @@ def test_a_keypress_on_the_main_control_updates_the_lesson_and_its_link(visits, 
 def test_every_lesson_with_a_main_control_has_a_keypress_probe() -> None:
     """Each lesson says which of its numbers the press must change, and to what."""
     assert {lesson.folder for lesson in WITH_CONTROL} == set(PROBES)
+
+
+def test_every_page_has_one_h1_and_its_headings_in_order(visits) -> None:
+    """A screen reader lists a page by its headings: one h1 (the lesson's title) first, and
+    no level skipped on the way down (an h3 straight under the h1 was, on binary RR and the
+    classroom pages)."""
+    found = {folder: visit.reader for folder, visit in visits("laptop").items()}
+    wrong = {
+        folder: reader
+        for folder, reader in found.items()
+        if reader["h1"] != 1 or reader["first"] != 1 or reader["skipped"]
+    }
+    assert not wrong, wrong
+
+
+def test_every_formula_carries_mathml(visits) -> None:
+    """Formulas a screen reader can read: each KaTeX formula holds its MathML."""
+    found = {folder: visit.reader for folder, visit in visits("laptop").items()}
+    assert sum(reader["formulas"] for reader in found.values()) >= 100
+    assert not {f: r["without_mathml"] for f, r in found.items() if r["without_mathml"]}
+
+
+def test_every_metric_is_read_out_when_it_changes(visits) -> None:
+    """Each metric is a polite live region, read whole (label and value) when a control
+    changes it; the keypress test above sees the numbers change in place."""
+    found = {folder: visit.reader for folder, visit in visits("laptop").items()}
+    assert sum(reader["metrics"] for reader in found.values()) >= 150
+    assert not {f: r["silent_metrics"] for f, r in found.items() if r["silent_metrics"]}
 
 
 # --- laptop and projector ------------------------------------------------------------------------
