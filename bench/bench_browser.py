@@ -113,7 +113,9 @@ def switch_times(page: Page, base_url: str, lesson: Lesson) -> tuple[list[float]
     times, missed = [], 0
     while len(times) < SWITCHES and missed < SWITCHES:
         open_page(page, base_url, "")
-        link = page.locator('[data-testid="stSidebarNav"] a').filter(has_text=lesson.title)
+        link = page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]').filter(
+            has_text=lesson.title
+        )
         before = runs_seen(page)
         start = time.perf_counter()
         link.first.click()
