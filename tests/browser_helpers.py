@@ -34,6 +34,7 @@ import contextlib
 from collections.abc import Iterator
 from urllib.parse import parse_qs, urlparse
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -341,3 +342,17 @@ def assert_on_one_screen(parts: dict[str, Locator], viewport: dict[str, int]) ->
         assert box is not None, name
         assert box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], (name, box)
         assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (name, box)
+
+
+# axe-core's WCAG 2.0 and 2.1 level A and AA rules; a violation at these impacts fails.
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+AXE_FAILS = ("serious", "critical")
+
+
+def axe_violations(page: Page, rules: list[str] | None = None) -> list[tuple[str, str, int, str]]:
+    """axe-core's WCAG A and AA violations on the page as it stands (or those of the given
+    `rules`): (rule, impact, how many nodes, the first node's HTML)."""
+    only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": AXE_TAGS}
+    options = {"runOnly": only, "resultTypes": ["violations"]}
+    found = Axe().run(page, options=options).response["violations"]
+    return [(v["id"], v["impact"], len(v["nodes"]), v["nodes"][0]["html"][:160]) for v in found]

@@ -28,14 +28,15 @@ from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from browser_helpers import (
+    AXE_FAILS,
     DRIVEN_CHART,
     FINISHED,
     HEADER_PX,
+    axe_violations,
     control_to_chart_px,
     expect_rerun,
     link_params,
@@ -234,20 +235,6 @@ SCREENS = {
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True},
     "zoom": {"viewport": {"width": 640, "height": 900}},
 }
-
-
-# axe-core's WCAG 2.0 and 2.1 level A and AA rules; a violation at these impacts fails.
-AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-AXE_FAILS = ("serious", "critical")
-
-
-def axe_violations(page: Page, rules: list[str] | None = None) -> list[tuple[str, str, int, str]]:
-    """axe-core's WCAG A and AA violations on the page as it stands (or those of the given
-    `rules`): (rule, impact, how many nodes, the first node's HTML)."""
-    only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": AXE_TAGS}
-    options = {"runOnly": only, "resultTypes": ["violations"]}
-    found = Axe().run(page, options=options).response["violations"]
-    return [(v["id"], v["impact"], len(v["nodes"]), v["nodes"][0]["html"][:160]) for v in found]
 
 
 @functools.cache
