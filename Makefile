@@ -122,6 +122,7 @@ bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_dp.py
 	$(BIN)/python bench/bench_pages.py
 	$(BIN)/python bench/bench_browser.py
+	$(BIN)/python bench/profile_press.py
 	$(BIN)/python bench/bench_first_visit.py
 	$(BIN)/python bench/bench_flood.py
 	$(BIN)/python bench/bench_survey.py
