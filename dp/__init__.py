@@ -76,6 +76,7 @@ from .hashing import (
     olh_variance,
     shuffle_epsilon,
 )
+from .intervals import noise_sampling_coverage, noise_sampling_interval
 from .kary import (
     grr_estimate,
     grr_estimate_from_counts,
@@ -119,6 +120,11 @@ from .local_sensitivity import (
     smooth_beta,
     smooth_median,
     smooth_median_scale,
+)
+from .partitions import (
+    bound_partitions,
+    laplace_partition_threshold,
+    partition_selection_probability,
 )
 from .postprocess import (
     clip_counts,
@@ -199,6 +205,11 @@ from .unary import (
 )
 
 __all__ = [
+    "bound_partitions",
+    "laplace_partition_threshold",
+    "noise_sampling_coverage",
+    "noise_sampling_interval",
+    "partition_selection_probability",
     "marginal_queries",
     "mwem",
     "mwem_trace",

@@ -294,6 +294,32 @@ VALID = {
     ),
     "best_guess_accuracy": (dp.best_guess_accuracy, {"epsilon": 1.0, "sensitivity": 1.0}),
     "better_frequency_oracle": (dp.better_frequency_oracle, {"epsilon": 1.0, "k": 4}),
+    "bound_partitions": (
+        dp.bound_partitions,
+        {
+            "user_ids": [1, 1, 2],
+            "partition_keys": ["a", "b", "a"],
+            "max_partitions": 1,
+            "max_per_partition": 1,
+            "rng": 0,
+        },
+    ),
+    "laplace_partition_threshold": (
+        dp.laplace_partition_threshold,
+        {"epsilon": 1.0, "delta": 1e-5, "max_partitions": 1},
+    ),
+    "partition_selection_probability": (
+        dp.partition_selection_probability,
+        {"count": 3, "epsilon": 1.0, "delta": 1e-5, "max_partitions": 1},
+    ),
+    "noise_sampling_interval": (
+        dp.noise_sampling_interval,
+        {"release": 10.0, "sampling_sd": 1.0, "laplace_scale": 2.0, "confidence": 0.95},
+    ),
+    "noise_sampling_coverage": (
+        dp.noise_sampling_coverage,
+        {"t": 1.0, "sampling_sd": 1.0, "laplace_scale": 2.0},
+    ),
     "class_size_per_person": (dp.class_size_per_person, {"codes": [[1, 2], [1, 2], [3, 4]]}),
     "clip_counts": (dp.clip_counts, {"estimates": [3.0, -1.0]}),
     "differencing_attack_successes": (
@@ -1183,6 +1209,41 @@ def build_cases():
             (True, TypeError),
         ):
             add("stopping_probabilities", {param: value}, exc, param, f"{param}={value!r}")
+    # group-by: bounds >= 1, ids of one length, whole counts >= 0; the interval's scales >= 0
+    for name in (
+        "bound_partitions",
+        "laplace_partition_threshold",
+        "partition_selection_probability",
+    ):
+        for value, exc in ((0, ValueError), (-2, ValueError), (1.5, EITHER), (True, TypeError)):
+            add(name, {"max_partitions": value}, exc, "max_partitions", f"L0={value!r}")
+    for value, exc in ((0, ValueError), (2.5, EITHER), ("1", TypeError)):
+        add(
+            "bound_partitions", {"max_per_partition": value}, exc, "max_per_partition", f"{value!r}"
+        )
+    add("bound_partitions", {"user_ids": [1, 2]}, ValueError, "same length", "lengths")
+    add("bound_partitions", {"user_ids": []}, ValueError, "user_ids", "empty")
+    add(
+        "bound_partitions", {"partition_keys": [1.0, NAN, 2.0]}, ValueError, "partition_keys", "nan"
+    )
+    add("bound_partitions", {"user_ids": "abc"}, TypeError, "user_ids", "a string")
+    for value, exc in ((-1, ValueError), (2.5, EITHER), (NAN, ValueError), (True, TypeError)):
+        add("partition_selection_probability", {"count": value}, exc, "count", f"n={value!r}")
+    add("partition_selection_probability", {"count": [1, -1]}, ValueError, "count", "negative")
+    add("partition_selection_probability", {"count": [1, 0.5]}, ValueError, "count", "fraction")
+    for name in ("noise_sampling_interval", "noise_sampling_coverage"):
+        for param in ("sampling_sd", "laplace_scale"):
+            for value, exc in (
+                (-1.0, ValueError),
+                (INF, ValueError),
+                (NAN, ValueError),
+                ("1", TypeError),
+            ):
+                add(name, {param: value}, exc, param, f"{param}={value!r}")
+        add(name, {"sampling_sd": 0.0, "laplace_scale": 0.0}, ValueError, "laplace_scale", "both 0")
+    add("noise_sampling_interval", {"release": INF}, ValueError, "release", "release=inf")
+    add("noise_sampling_interval", {"confidence": 0.0}, ValueError, "confidence", "c=0")
+    add("noise_sampling_coverage", {"t": -1.0}, ValueError, "t", "t<0")
     return cases
 
 
