@@ -104,3 +104,16 @@ def test_noisy_sum_scale_gives_opendp_the_same_epsilon(lower, upper, epsilon):
         >> odp.m.then_laplace(scale=scale)
     )
     assert released.map(1) == pytest.approx(epsilon, rel=REL)
+
+
+@pytest.mark.parametrize(("epsilon", "delta"), [(1.0, 1e-5), (0.5, 1e-3), (2.0, 1e-8)])
+def test_the_laplace_partition_threshold_gives_opendp_the_same_delta(epsilon, delta):
+    # OpenDP's make_laplace_threshold over a map of counts, its privacy map at one user who
+    # touches one partition once (l0, l1, l∞ = 1, 1, 1): (ε, δ) at our τ and scale 1/ε
+    domain = odp.map_domain(odp.atom_domain(T=str), odp.atom_domain(T=float, nan=False))
+    metric = odp.l01inf_distance(odp.absolute_distance(T=float))
+    tau = dp.laplace_partition_threshold(epsilon, delta)
+    release = odp.m.make_laplace_threshold(domain, metric, scale=1 / epsilon, threshold=tau)
+    got_epsilon, got_delta = release.map((1, 1.0, 1.0))
+    assert got_epsilon == pytest.approx(epsilon, rel=REL)
+    assert got_delta == pytest.approx(delta, rel=1e-8)
