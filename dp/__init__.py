@@ -16,8 +16,10 @@ from .attacks import (
     differencing_success_probability,
     equivalence_classes,
     k_anonymity,
+    l_diversity,
     people_by_class_size,
     share_unique,
+    t_closeness,
     tracing_score,
 )
 from .audit import (
@@ -44,11 +46,25 @@ from .composition import (
     sequential_composition,
     split_budget,
 )
+from .continual import (
+    binary_tree_counts,
+    binary_tree_variance,
+    increments_variance,
+    recompute_variance,
+)
 from .definition import (
+    advantage_bound,
     likelihood_ratio_bound,
     posterior_bound,
 )
 from .dpsgd import clip_rows, dpsgd_epsilon, dpsgd_noise_multiplier, dpsgd_step
+from .fdp import (
+    approx_dp_tradeoff,
+    gaussian_tradeoff,
+    gdp_clt_mu,
+    gdp_delta,
+    subsampled_privacy,
+)
 from .gaussian import (
     advanced_composition,
     advanced_composition_linear_from,
@@ -188,6 +204,13 @@ from .sparse_vector import (
     stopping_probabilities,
 )
 from .synthetic import marginal_queries, mwem, mwem_trace, synthetic_rows
+from .topdown import (
+    discrete_gaussian,
+    discrete_gaussian_pmf,
+    round_preserving_sum,
+    simplex_projection,
+    topdown,
+)
 from .unary import (
     better_frequency_oracle,
     grr_oue_crossover_k,
@@ -205,6 +228,23 @@ from .unary import (
 )
 
 __all__ = [
+    "advantage_bound",
+    "approx_dp_tradeoff",
+    "binary_tree_counts",
+    "binary_tree_variance",
+    "discrete_gaussian",
+    "discrete_gaussian_pmf",
+    "gaussian_tradeoff",
+    "gdp_clt_mu",
+    "gdp_delta",
+    "increments_variance",
+    "l_diversity",
+    "recompute_variance",
+    "round_preserving_sum",
+    "simplex_projection",
+    "subsampled_privacy",
+    "t_closeness",
+    "topdown",
     "bound_partitions",
     "laplace_partition_threshold",
     "noise_sampling_coverage",

@@ -289,3 +289,44 @@ def add_noise(value, size, draw):
     values = check_finite_array("value", value, allow_empty=True)
     shape = values.shape if size is None else (*np.atleast_1d(size), *values.shape)
     return values + draw(shape)
+
+
+def check_ids(name: str, ids: object) -> np.ndarray:
+    """Dense integer codes 0..u−1 for a 1-D, non-empty sequence of ids (ints or strings: a
+    user, a partition, an equivalence class), equal ids alike. A list is kept as its Python
+    objects: numpy would turn [1, "1"] into two equal strings."""
+    if isinstance(ids, np.ndarray):
+        array = ids
+    elif isinstance(ids, (list, tuple)):
+        array = np.empty(len(ids), dtype=object)
+        array[:] = list(ids)
+    else:
+        raise TypeError(
+            f"{name} must be a list, tuple or 1-D numpy array, got {type(ids).__name__}"
+        )
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got {array.ndim} dimensions")
+    if array.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    if array.size > MAX_DRAWS:
+        raise ValueError(f"{name} must hold at most {MAX_DRAWS:,} rows, got {array.size:,}")
+    kind = array.dtype.kind
+    if kind in "iuUS":
+        return np.unique(array, return_inverse=True)[1].reshape(-1)
+    if kind == "f":
+        if not np.all(np.isfinite(array)):
+            raise ValueError(f"{name} must hold ids, not NaN or inf")
+        return np.unique(array, return_inverse=True)[1].reshape(-1)
+    if kind != "O":
+        raise TypeError(f"{name} must hold ints or strings, got dtype {array.dtype}")
+    lookup: dict = {}
+    codes = np.empty(array.size, dtype=np.int64)
+    for position, value in enumerate(array.tolist()):
+        if value is None or isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{name} must hold ids, got {value!r} at row {position}")
+        if not isinstance(value, numbers.Integral | str | bytes | float | tuple):
+            raise TypeError(
+                f"{name} must hold ints or strings, got {type(value).__name__} at row {position}"
+            )
+        codes[position] = lookup.setdefault(value, len(lookup))
+    return codes

@@ -10,6 +10,15 @@ Differencing. Two counts that differ only by person X — "how many earn >50K" a
 not named X earn >50K" — differ by exactly X's bit. With Laplace noise Lap(b), b = 1/ε, on
 each count the difference is x + L₁ - L₂; the attacker guesses x = 1 iff it exceeds ½.
 (Dinur & Nissim 2003; Dwork & Roth 2014, §1.)
+
+Beyond k-anonymity. A k-anonymous class whose people share one sensitive value (every one of
+them has the same diagnosis) tells an attacker that value: the homogeneity attack.
+l-diversity asks for at least l distinct sensitive values in every class (Machanavajjhala,
+Kifer, Gehrke & Venkitasubramaniam 2007). A class can be diverse and still skewed (90% of it
+one value where the table has 10%); t-closeness asks that every class's distribution of the
+sensitive value be within t of the whole table's (Li, Li & Venkatasubramanian 2007), measured
+here by the earth mover's distance with equal ground distance, which is the total-variation
+distance ½·Σ|p_class − p_all|.
 """
 
 from __future__ import annotations
@@ -22,6 +31,7 @@ from ._validate import (
     _as_numeric_array,
     as_rng,
     check_epsilon,
+    check_ids,
     check_integer,
     check_real_array,
     check_size,
@@ -193,3 +203,36 @@ def tracing_score(targets, released_means, reference_means):
         )
     scores = (t - r) @ (m - r)
     return float(scores) if t.ndim == 1 else scores
+
+
+def _class_and_sensitive(class_codes: object, sensitive_codes: object):
+    classes = check_ids("class_codes", class_codes)
+    sensitive = check_ids("sensitive_codes", sensitive_codes)
+    if classes.size != sensitive.size:
+        raise ValueError(
+            f"class_codes and sensitive_codes must have the same length, got {classes.size:,} "
+            f"and {sensitive.size:,}"
+        )
+    table = np.zeros((int(classes.max()) + 1, int(sensitive.max()) + 1), dtype=np.int64)
+    np.add.at(table, (classes, sensitive), 1)
+    return table  # people per (class, sensitive value)
+
+
+def l_diversity(class_codes: object, sensitive_codes: object) -> int:
+    r"""The l of l-diversity (distinct values): the fewest distinct sensitive values in any
+    equivalence class (Machanavajjhala et al. 2007). 1 means some class reveals its value.
+    `class_codes`: one class per person (e.g. `equivalence_classes(codes)[0]`);
+    `sensitive_codes`: one value per person, the same length."""
+    table = _class_and_sensitive(class_codes, sensitive_codes)
+    return int(np.min(np.count_nonzero(table, axis=1)))
+
+
+def t_closeness(class_codes: object, sensitive_codes: object) -> float:
+    r"""The t of t-closeness: the largest distance between a class's distribution of the
+    sensitive value and the whole table's, ½·Σ|p_class − p_all| (the earth mover's distance
+    with equal ground distance; Li, Li & Venkatasubramanian 2007). 0: every class looks like
+    the table; near 1: some class is nothing like it."""
+    table = _class_and_sensitive(class_codes, sensitive_codes).astype(float)
+    overall = table.sum(axis=0) / table.sum()
+    within = table / table.sum(axis=1, keepdims=True)
+    return float(np.max(0.5 * np.abs(within - overall).sum(axis=1)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from ._validate import MAX_EXP_EPSILON, check_epsilon, check_probability
+from ._validate import MAX_EXP_EPSILON, check_epsilon, check_probability, check_real
 
 
 def likelihood_ratio_bound(epsilon: float) -> float:
@@ -30,3 +30,17 @@ def posterior_bound(prior: float, epsilon: float) -> float:
     if prior in (0.0, 1.0):  # certainty stays certainty (and 0/0 at huge ε is avoided)
         return prior
     return prior / (prior + (1.0 - prior) * math.exp(-epsilon))
+
+
+def advantage_bound(epsilon: float, delta: float = 0.0) -> float:
+    r"""The largest advantage TPR − FPR of any test telling neighbouring datasets apart
+    under (ε, δ)-DP:
+
+        (e^ε − 1 + 2δ)/(e^ε + 1) = tanh(ε/2) + 2δ/(e^ε + 1)   (Kairouz, Oh & Viswanath 2015)
+
+    reached where the (ε, δ) trade-off line's two pieces meet. delta in [0, 1) (0: pure DP);
+    written with e^(−ε), so a large ε does not overflow."""
+    epsilon = check_epsilon(epsilon)
+    delta = check_real("delta", delta, low=0.0, high=1.0, high_open=True)
+    shrink = math.exp(-epsilon)
+    return math.tanh(epsilon / 2.0) + 2.0 * delta * shrink / (1.0 + shrink)

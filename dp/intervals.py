@@ -30,14 +30,25 @@ from ._validate import check_real
 RELATIVE_TOLERANCE = 1e-9  # of t: well inside the 1e-6 the contract asks
 
 
+def _log_tail_ratio(z: float) -> float:
+    """g(z) = z²/2 + ln Φ(−z), for any z: ln(½·erfcx(z/√2)) where z > 0 (erfcx is the
+    scaled complementary error function, finite for large z), directly below."""
+    if z > 0.0:
+        return math.log(0.5 * float(special.erfcx(z / math.sqrt(2.0))))
+    return 0.5 * z * z + float(special.log_ndtr(-z))
+
+
 def _coverage(t: float, sd: float, b: float) -> float:
-    """P(|Z + L| ≤ t) for Z ~ N(0, sd²), L ~ Lap(b), sd > 0 and b > 0."""
-    shift = sd / b
-    base = 0.5 * shift * shift
-    # e^(σ²/2b² − t/b)·Φ(t/σ − σ/b) and e^(σ²/2b² + t/b)·Φ(−t/σ − σ/b), through log Φ
-    below = math.exp(base - t / b + float(special.log_ndtr(t / sd - shift)))
-    above = math.exp(base + t / b + float(special.log_ndtr(-t / sd - shift)))
-    return float(2.0 * special.ndtr(t / sd) - 1.0 - (below - above))
+    """P(|Z + L| ≤ t) for Z ~ N(0, sd²), L ~ Lap(b), sd > 0 and b > 0. With u = t/σ and
+    s = σ/b the bracket's terms are e^(−u²/2 + g(s − u)) and e^(−u²/2 + g(s + u)), g as in
+    _log_tail_ratio: neither overflows, whatever σ/b (σ/b = 1e300 or 1e-300)."""
+    u, shift = t / sd, sd / b
+    if shift - u > 0.0:
+        below = -0.5 * u * u + _log_tail_ratio(shift - u)
+    else:  # σ²/(2b²) − t/b + ln Φ(u − s): finite where s ≤ u
+        below = 0.5 * shift * shift - t / b + float(special.log_ndtr(u - shift))
+    above = -0.5 * u * u + _log_tail_ratio(shift + u)
+    return float(2.0 * special.ndtr(u) - 1.0 - (math.exp(below) - math.exp(above)))
 
 
 def noise_sampling_interval(

@@ -30,58 +30,10 @@ through:
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
-from ._validate import (
-    MAX_DRAWS,
-    as_rng,
-    check_epsilon,
-    check_integer,
-    check_real,
-)
-
-
-def _codes(name: str, ids: object) -> np.ndarray:
-    """Dense integer codes 0..u−1 for a 1-D sequence of hashable ids (ints or strings),
-    equal ids alike. A list is kept as its Python objects: numpy would turn [1, "1"] into
-    two equal strings."""
-    if isinstance(ids, np.ndarray):
-        array = ids
-    elif isinstance(ids, (list, tuple)):
-        array = np.empty(len(ids), dtype=object)
-        array[:] = list(ids)
-    else:
-        raise TypeError(
-            f"{name} must be a list, tuple or 1-D numpy array, got {type(ids).__name__}"
-        )
-    if array.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got {array.ndim} dimensions")
-    if array.size == 0:
-        raise ValueError(f"{name} must not be empty")
-    if array.size > MAX_DRAWS:
-        raise ValueError(f"{name} must hold at most {MAX_DRAWS:,} rows, got {array.size:,}")
-    kind = array.dtype.kind
-    if kind in "iuUS":
-        return np.unique(array, return_inverse=True)[1].reshape(-1)
-    if kind == "f":
-        if not np.all(np.isfinite(array)):
-            raise ValueError(f"{name} must hold ids, not NaN or inf")
-        return np.unique(array, return_inverse=True)[1].reshape(-1)
-    if kind != "O":
-        raise TypeError(f"{name} must hold ints or strings, got dtype {array.dtype}")
-    lookup: dict = {}
-    codes = np.empty(array.size, dtype=np.int64)
-    for position, value in enumerate(array.tolist()):
-        if value is None or isinstance(value, float) and not math.isfinite(value):
-            raise ValueError(f"{name} must hold ids, got {value!r} at row {position}")
-        if not isinstance(value, numbers.Integral | str | bytes | float | tuple):
-            raise TypeError(
-                f"{name} must hold ints or strings, got {type(value).__name__} at row {position}"
-            )
-        codes[position] = lookup.setdefault(value, len(lookup))
-    return codes
+from ._validate import as_rng, check_epsilon, check_ids, check_integer, check_real
 
 
 def _ranks_within(groups: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -113,8 +65,8 @@ def bound_partitions(
     the distribution of what a user keeps does not depend on anyone else's rows.
     After it, one user moves at most L0 partition counts by at most L∞ each (L1
     sensitivity L0·L∞). (Wilson et al. 2020, §3.)"""
-    users = _codes("user_ids", user_ids)
-    partitions = _codes("partition_keys", partition_keys)
+    users = check_ids("user_ids", user_ids)
+    partitions = check_ids("partition_keys", partition_keys)
     if users.size != partitions.size:
         raise ValueError(
             f"user_ids and partition_keys must have the same length, got {users.size:,} and "
@@ -155,7 +107,7 @@ def partition_selection_probability(
     count: object, epsilon: float, delta: float, max_partitions: int = 1
 ) -> float | np.ndarray:
     r"""The chance that the optimal (ε, δ) partition selection releases a partition that
-    `count` users touch (Desfontaines, Voss, Gipson & Mandayam 2022, Theorem 1), run at
+    `count` users touch (Desfontaines, Voss, Gipson & Mandayam 2022), run at
     ε' = ε/m and δ' = δ/m for m = `max_partitions` (basic composition over the partitions
     one user can touch):
 

@@ -271,3 +271,35 @@ def test_fast_and_row_wise_paths_agree_on_random_codes():
     expected = fast - same_class_as_0  # everyone who shared row 0's class lost one member
     expected[0] = 1
     assert slow.tolist() == expected.tolist()
+
+
+# --- l-diversity and t-closeness ----------------------------------------------------------------
+
+
+def test_l_diversity_counts_the_fewest_distinct_values_in_a_class() -> None:
+    # class 0: flu, flu, cancer (2 values); class 1: flu, flu (1 value: homogeneous)
+    classes = [0, 0, 0, 1, 1]
+    sensitive = ["flu", "flu", "cancer", "flu", "flu"]
+    assert dp.l_diversity(classes, sensitive) == 1
+    assert dp.l_diversity(classes[:3], sensitive[:3]) == 2
+    # from equivalence_classes' codes, and with integer values
+    codes, _ = dp.equivalence_classes([[1, 2], [1, 2], [3, 4], [3, 4]])
+    assert dp.l_diversity(codes, [5, 6, 7, 8]) == 2
+
+
+def test_t_closeness_is_the_largest_total_variation_from_the_table() -> None:
+    # table: 3 of 4 flu; class 0 = {flu, flu}: ½(|1 − ¾| + |0 − ¼|) = ¼; class 1 = {flu,
+    # cancer}: ½(|½ − ¾| + |½ − ¼|) = ¼
+    assert dp.t_closeness([0, 0, 1, 1], ["flu", "flu", "flu", "cancer"]) == pytest.approx(0.25)
+    # every class like the table: 0; one class all of a value the table rarely has: near 1
+    assert dp.t_closeness([0, 0, 1, 1], ["a", "b", "a", "b"]) == pytest.approx(0.0)
+    rare = [0] * 2 + [1] * 98
+    values = ["rare"] * 2 + ["common"] * 98
+    assert dp.t_closeness(rare, values) == pytest.approx(0.98)
+
+
+def test_l_and_t_refuse_tables_of_two_lengths() -> None:
+    with pytest.raises(ValueError, match="same length"):
+        dp.l_diversity([0, 1], [1])
+    with pytest.raises(ValueError, match="same length"):
+        dp.t_closeness([0, 1], [1, 2, 3])

@@ -294,6 +294,32 @@ VALID = {
     ),
     "best_guess_accuracy": (dp.best_guess_accuracy, {"epsilon": 1.0, "sensitivity": 1.0}),
     "better_frequency_oracle": (dp.better_frequency_oracle, {"epsilon": 1.0, "k": 4}),
+    "advantage_bound": (dp.advantage_bound, {"epsilon": 1.0, "delta": 0.0}),
+    "approx_dp_tradeoff": (
+        dp.approx_dp_tradeoff,
+        {"epsilon": 1.0, "delta": 0.01, "alpha": 0.1},
+    ),
+    "gaussian_tradeoff": (dp.gaussian_tradeoff, {"mu": 1.0, "alpha": 0.1}),
+    "gdp_delta": (dp.gdp_delta, {"mu": 1.0, "epsilon": 1.0}),
+    "gdp_clt_mu": (dp.gdp_clt_mu, {"sample_rate": 0.01, "steps": 100, "sigma": 1.0}),
+    "subsampled_privacy": (
+        dp.subsampled_privacy,
+        {"epsilon": 1.0, "delta": 1e-5, "sample_rate": 0.01},
+    ),
+    "binary_tree_counts": (dp.binary_tree_counts, {"stream": [1, 0, 1], "epsilon": 1.0, "rng": 0}),
+    "binary_tree_variance": (dp.binary_tree_variance, {"t": 3, "horizon": 8, "epsilon": 1.0}),
+    "increments_variance": (dp.increments_variance, {"t": 3, "epsilon": 1.0}),
+    "recompute_variance": (dp.recompute_variance, {"horizon": 8, "epsilon": 1.0}),
+    "discrete_gaussian": (dp.discrete_gaussian, {"sigma2": 2.0, "size": 3, "rng": 0}),
+    "discrete_gaussian_pmf": (dp.discrete_gaussian_pmf, {"x": [0, 1], "sigma2": 2.0}),
+    "simplex_projection": (dp.simplex_projection, {"values": [1.0, 2.0], "total": 2.0}),
+    "round_preserving_sum": (dp.round_preserving_sum, {"values": [0.5, 0.5]}),
+    "topdown": (
+        dp.topdown,
+        {"noisy_levels": [[1.0, 2.0]], "parents": [[0, 0]], "total": 3},
+    ),
+    "l_diversity": (dp.l_diversity, {"class_codes": [0, 0, 1], "sensitive_codes": [1, 2, 1]}),
+    "t_closeness": (dp.t_closeness, {"class_codes": [0, 0, 1], "sensitive_codes": [1, 2, 1]}),
     "bound_partitions": (
         dp.bound_partitions,
         {
@@ -603,6 +629,9 @@ WITH_RNG = [name for name, (_, kw) in VALID.items() if "rng" in kw]
 # rates turned into ε (epsilon_from_rates, epsilon_lower_bound: δ in [0, 1), cases below)
 DELTA_MAY_BE_ZERO = (
     "advanced_composition",
+    "advantage_bound",
+    "approx_dp_tradeoff",
+    "subsampled_privacy",
     "epsilon_from_rates",
     "epsilon_lower_bound",
     "tpr_bound",
@@ -1244,6 +1273,80 @@ def build_cases():
     add("noise_sampling_interval", {"release": INF}, ValueError, "release", "release=inf")
     add("noise_sampling_interval", {"confidence": 0.0}, ValueError, "confidence", "c=0")
     add("noise_sampling_coverage", {"t": -1.0}, ValueError, "t", "t<0")
+    # round 4: δ in [0, 1) where 0 means pure DP; the rest by parameter
+    for name in ("advantage_bound", "approx_dp_tradeoff", "subsampled_privacy"):
+        for value, exc in (
+            (1.0, ValueError),
+            (-0.1, ValueError),
+            (NAN, ValueError),
+            ("0", TypeError),
+        ):
+            add(name, {"delta": value}, exc, "delta", f"delta={value!r}")
+    for name in ("gaussian_tradeoff", "gdp_delta"):
+        for value, exc in (
+            (-1.0, ValueError),
+            (INF, ValueError),
+            (NAN, ValueError),
+            ("1", TypeError),
+        ):
+            add(name, {"mu": value}, exc, "mu", f"mu={value!r}")
+    add("gdp_delta", {"mu": 0.0}, ValueError, "mu", "mu=0")
+    add("gaussian_tradeoff", {"alpha": [0.1, 1.5]}, ValueError, "alpha", "array>1")
+    add("gaussian_tradeoff", {"alpha": []}, ValueError, "alpha", "empty")
+    add("approx_dp_tradeoff", {"epsilon": 800.0}, ValueError, "epsilon", "e^eps overflows")
+    for name in ("subsampled_privacy", "gdp_clt_mu"):
+        for value, exc in (
+            (0.0, ValueError),
+            (1.5, ValueError),
+            (NAN, ValueError),
+            (True, TypeError),
+        ):
+            add(name, {"sample_rate": value}, exc, "sample_rate", f"q={value!r}")
+    for value, exc in ((0, ValueError), (2.5, EITHER), (True, TypeError)):
+        add("gdp_clt_mu", {"steps": value}, exc, "steps", f"T={value!r}")
+    add("gdp_clt_mu", {"sigma": 0.01}, ValueError, "sigma", "e^(1/sigma^2) overflows")
+    add("binary_tree_counts", {"stream": []}, ValueError, "stream", "empty")
+    add("binary_tree_counts", {"stream": [0, 2]}, ValueError, "stream", "not 0/1")
+    add("binary_tree_counts", {"stream": [[0, 1]]}, ValueError, "stream", "2-D")
+    for name in ("binary_tree_variance", "increments_variance"):
+        for value, exc in ((0, ValueError), (2.5, EITHER), (True, TypeError)):
+            add(name, {"t": value}, exc, "t", f"t={value!r}")
+    add("binary_tree_variance", {"t": 9}, ValueError, "t", "t>horizon")
+    for name in ("binary_tree_variance", "recompute_variance"):
+        for value, exc in ((0, ValueError), (2.5, EITHER), ("8", TypeError)):
+            add(name, {"horizon": value}, exc, "horizon", f"T={value!r}")
+    for name in ("discrete_gaussian", "discrete_gaussian_pmf"):
+        for value, exc in (
+            (0.0, ValueError),
+            (-1.0, ValueError),
+            (INF, ValueError),
+            (NAN, ValueError),
+            ("1", TypeError),
+        ):
+            add(name, {"sigma2": value}, exc, "sigma2", f"sigma2={value!r}")
+    add("discrete_gaussian", {"size": -1}, EITHER, "size", "negative")
+    add("discrete_gaussian_pmf", {"x": 0.5}, ValueError, "x", "x=0.5")
+    add("discrete_gaussian_pmf", {"x": [0, NAN]}, ValueError, "x", "nan")
+    add("discrete_gaussian_pmf", {"x": True}, TypeError, "x", "bool")
+    add("simplex_projection", {"values": []}, ValueError, "values", "empty")
+    add("simplex_projection", {"values": [1.0, NAN]}, ValueError, "values", "nan")
+    add("simplex_projection", {"values": [[1.0]]}, ValueError, "values", "2-D")
+    for value, exc in ((-1.0, ValueError), (INF, ValueError), ("2", TypeError)):
+        add("simplex_projection", {"total": value}, exc, "total", f"total={value!r}")
+    add("round_preserving_sum", {"values": [0.5, 0.2]}, ValueError, "values", "fractional sum")
+    add("round_preserving_sum", {"values": []}, ValueError, "values", "empty")
+    add("round_preserving_sum", {"values": [INF, 1.0]}, ValueError, "values", "inf")
+    add("topdown", {"total": -1}, ValueError, "total", "total<0")
+    add("topdown", {"total": 2.5}, EITHER, "total", "total=2.5")
+    add("topdown", {"parents": [[0, 1]]}, ValueError, "parents", "index beyond level 0")
+    add("topdown", {"parents": [[0]]}, ValueError, "parents", "one per cell")
+    add("topdown", {"parents": []}, ValueError, "parents", "levels")
+    add("topdown", {"noisy_levels": "12"}, TypeError, "noisy_levels", "a string")
+    add("topdown", {"noisy_levels": [[1.0, NAN]]}, ValueError, "noisy_levels", "nan")
+    for name in ("l_diversity", "t_closeness"):
+        add(name, {"class_codes": [0, 1]}, ValueError, "same length", "lengths")
+        add(name, {"sensitive_codes": []}, ValueError, "sensitive_codes", "empty")
+        add(name, {"class_codes": [0, None, 1]}, ValueError, "class_codes", "None")
     return cases
 
 

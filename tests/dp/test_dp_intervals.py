@@ -1,7 +1,7 @@
-"""dp/intervals.py: the interval for sampling error and Laplace noise together (DESIGN §2,
-round 4): each scale alone gives its textbook interval; the normal-Laplace coverage formula
-matches numerical integration; the interval holds its confidence exactly, and in simulation;
-and it is wider than either source alone."""
+"""dp/intervals.py: the interval for sampling error and Laplace noise together (the dp/ API
+contract, round 4): each scale alone gives its textbook interval; the normal-Laplace
+coverage formula matches numerical integration; the interval holds its confidence exactly,
+and in simulation; and it is wider than either source alone."""
 
 import math
 
@@ -85,3 +85,10 @@ def test_nothing_uncertain_and_bad_levels_are_refused() -> None:
         dp.noise_sampling_interval(1.0, 1.0, 1.0, 0.0)
     with pytest.raises(ValueError, match="laplace_scale"):
         dp.noise_sampling_interval(1.0, 1.0, -1.0)
+
+
+@pytest.mark.parametrize(("sd", "b"), [(1e-300, 1.0), (1.0, 1e-300), (1e6, 1e-6), (1e-6, 1e6)])
+def test_one_scale_vanishing_beside_the_other_gives_that_ones_interval(sd, b) -> None:
+    t = dp.noise_sampling_interval(0.0, sd, b, 0.9)[1]
+    alone = sd * stats.norm.ppf(0.95) if sd > b else -b * math.log1p(-0.9)
+    assert t == pytest.approx(alone, rel=1e-6)

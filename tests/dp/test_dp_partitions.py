@@ -1,7 +1,8 @@
-"""dp/partitions.py: user-level contribution bounding and partition selection (DESIGN §2,
-round 4): the pinned values, the closed form against the paper's recursion, the selection's
-(ε, δ) guarantee checked in both directions (and failing for a broken selection), its
-optimality, the Laplace threshold's δ, and the bounding's counts, uniformity and sensitivity."""
+"""dp/partitions.py: user-level contribution bounding and partition selection (the dp/ API
+contract, round 4): the pinned values, the closed form against the paper's recursion, the
+selection's (ε, δ) guarantee checked in both directions (and failing for a broken
+selection), its optimality, the Laplace threshold's δ, and the bounding's counts, uniformity
+and sensitivity."""
 
 import itertools
 import math

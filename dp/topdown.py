@@ -1,0 +1,199 @@
+r"""The 2020 US Census in miniature: discrete Gaussian noise and the TopDown algorithm.
+
+The Census Bureau's Disclosure Avoidance System (Abowd et al. 2022, "The 2020 Census
+Disclosure Avoidance System TopDown Algorithm", Harvard Data Science Review, special
+issue 2) adds discrete Gaussian noise to counts at every level of a geographic hierarchy
+(nation, states, counties, …) under zCDP, then post-processes the noisy counts top down:
+each level is made non-negative, whole, and consistent with the level above (children sum
+to their parent), the nation's total held exact (an invariant).
+
+- The discrete Gaussian N_Z(0, σ²): P[x] ∝ exp(−x²/(2σ²)) over the integers. Adding it to a
+  count of sensitivity 1 (add/remove) is ρ-zCDP with ρ = 1/(2σ²) (Canonne, Kamath &
+  Steinke 2020, "The discrete Gaussian for differential privacy", NeurIPS). It is
+  sampled here with their rejection sampler (Algorithm 3): draw Y from the discrete Laplace
+  with scale t = ⌊σ⌋ + 1 and keep it with probability exp(−(|Y| − σ²/t)²/(2σ²)). This
+  version uses floating-point arithmetic for the acceptance test; their exact sampler uses
+  rationals (the "implementation hazards" lesson says why that matters for a deployment).
+- Post-processing, per parent: the children's noisy counts are projected onto {x ≥ 0,
+  Σx = parent's count} (the Euclidean projection onto a scaled simplex: Duchi, Shalev-Shwartz,
+  Singer & Chandra 2008, Figure 1), then rounded to
+  whole numbers with the same sum (floor every value, then add 1 to the largest fractional
+  parts). The Bureau solves larger optimisation problems (least squares, then rounding, with
+  more constraints); the two steps here are its shape at one table per level.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._validate import as_rng, check_finite_array, check_integer, check_real, check_size
+
+_PMF_ABS_ERROR = 1e-12
+
+
+def _check_sigma2(sigma2: object) -> float:
+    return check_real("sigma2", sigma2, low=0.0, low_open=True, range_text="finite and > 0")
+
+
+def discrete_gaussian(sigma2: float, size: object = None, *, rng: object = None):
+    r"""Integers x with P[x] ∝ exp(−x²/(2σ²)), by Canonne, Kamath & Steinke 2020's rejection
+    sampler (module docstring). `sigma2` = σ², finite and > 0; size=None returns an int,
+    else an int64 ndarray of shape `size`."""
+    sigma2 = _check_sigma2(sigma2)
+    shape = check_size(size)
+    generator = as_rng(rng)
+    wanted = 1 if shape is None else int(np.prod(shape))
+    sigma = math.sqrt(sigma2)
+    t = math.floor(sigma) + 1
+    keep_geometric = -math.expm1(-1.0 / t)  # P(G = g) = (1 − e^(−1/t))·e^(−g/t), g ≥ 0
+    found = np.empty(0, dtype=np.int64)
+    while found.size < wanted:
+        # acceptance is at least about 1/2 here: draw a little over twice what is missing
+        batch = 2 * (wanted - found.size) + 16
+        y = generator.geometric(keep_geometric, size=batch) - generator.geometric(
+            keep_geometric, size=batch
+        )
+        accept = generator.random(batch) < np.exp(-((np.abs(y) - sigma2 / t) ** 2) / (2.0 * sigma2))
+        found = np.concatenate([found, y[accept].astype(np.int64)])
+    if shape is None:
+        return int(found[0])
+    return found[:wanted].reshape(shape)
+
+
+def _normaliser(sigma2: float) -> float:
+    """Z = Σ_y exp(−y²/(2σ²)) over the integers. For σ² ≥ 1 by Poisson summation,
+    Z = sqrt(2πσ²)·Σ_k exp(−2π²σ²k²) (terms below 1e-17 dropped); below, directly."""
+    if sigma2 >= 1.0:
+        total, k = 1.0, 1
+        while (term := 2.0 * math.exp(-2.0 * math.pi**2 * sigma2 * k * k)) > 1e-17:
+            total += term
+            k += 1
+        return math.sqrt(2.0 * math.pi * sigma2) * total
+    reach = int(math.ceil(math.sqrt(2.0 * sigma2 * 40.0 * math.log(10)))) + 1
+    y = np.arange(-reach, reach + 1)
+    return float(np.sum(np.exp(-(y.astype(float) ** 2) / (2.0 * sigma2))))
+
+
+def discrete_gaussian_pmf(x: object, sigma2: float) -> float | np.ndarray:
+    r"""P[X = x] for the discrete Gaussian N_Z(0, σ²): exp(−x²/(2σ²)) / Σ_y exp(−y²/(2σ²)),
+    normalised over the integers to an absolute error ≤ 1e-12. Vectorised over integer x
+    (a float for a scalar); a non-integer x raises ValueError."""
+    sigma2 = _check_sigma2(sigma2)
+    scalar = not isinstance(x, np.ndarray | list | tuple)
+    if scalar:
+        values = np.array(float(_whole("x", x)))
+    else:
+        try:
+            values = np.asarray(x, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError("x must hold integers") from None
+        if not np.all(np.isfinite(values)) or np.any(values != np.floor(values)):
+            raise ValueError("x must hold integers")
+    pmf = np.exp(-(values**2) / (2.0 * sigma2)) / _normaliser(sigma2)
+    return float(pmf) if scalar else pmf
+
+
+def _whole(name: str, x: object) -> int:
+    """An integer (any sign) or a float with no fractional part."""
+    if isinstance(x, bool | np.bool_):
+        raise TypeError(f"{name} must be an integer, got {x!r}")
+    value = check_real(name, x)
+    if value != math.floor(value):
+        raise ValueError(f"{name} must be an integer, got {value:g}")
+    return int(value)
+
+
+def simplex_projection(values: object, total: float) -> np.ndarray:
+    r"""The Euclidean projection of `values` onto {x ≥ 0, Σx = total}: x = max(v − θ, 0)
+    with θ chosen so that the sum is `total` (sort, then the largest ρ with
+    v_(ρ) − (Σ_{i≤ρ} v_(i) − total)/ρ > 0; Duchi et al. 2008). `values` 1-D, finite, non-empty;
+    total ≥ 0."""
+    v = check_finite_array("values", values)
+    if v.ndim != 1:
+        raise ValueError(f"values must be 1-D, got {v.ndim} dimensions")
+    total = check_real("total", total, low=0.0, range_text="finite and >= 0")
+    if total == 0.0:  # the simplex is one point
+        return np.zeros_like(v)
+    ordered = np.sort(v)[::-1]
+    running = np.cumsum(ordered) - total
+    ranks = np.arange(1, v.size + 1)
+    rho = int(np.flatnonzero(ordered - running / ranks > 0)[-1]) + 1
+    theta = running[rho - 1] / rho
+    return np.maximum(v - theta, 0.0)
+
+
+def round_preserving_sum(values: object) -> np.ndarray:
+    r"""Whole numbers with the same sum: floor every value, then add 1 to the entries with
+    the largest fractional parts until the sum is round(Σ values). Fractional parts are
+    compared after rounding to 9 decimals, so parts that differ only by round-off tie; ties
+    go to the lower index first. `values` non-empty, 1-D, finite, summing to within 1e-9 of
+    an integer."""
+    v = check_finite_array("values", values)
+    if v.ndim != 1:
+        raise ValueError(f"values must be 1-D, got {v.ndim} dimensions")
+    total = float(np.sum(v))
+    target = round(total)
+    if abs(total - target) > 1e-9:
+        raise ValueError(f"values must sum to a whole number (within 1e-9), got {total!r}")
+    floors = np.floor(v)
+    fractions = np.round(v - floors, 9)
+    missing = int(target - np.sum(floors))
+    order = np.lexsort((np.arange(v.size), -fractions))  # largest part first, then index
+    result = floors.astype(np.int64)
+    result[order[:missing]] += 1
+    return result
+
+
+def topdown(noisy_levels: object, parents: object, total: int) -> list[np.ndarray]:
+    r"""TopDown's post-processing (module docstring): level 0 is the invariant `total`; for
+    each level ℓ ≥ 1, `noisy_levels[ℓ−1]` holds its cells' noisy counts and `parents[ℓ−1]`
+    each cell's parent index in level ℓ−1 (`parents[0]` all zeros: the one cell of level 0).
+    Each parent's children get round_preserving_sum(simplex_projection(their noisy counts,
+    the parent's final count)). A cell with a positive count and no child raises ValueError.
+    Returns one integer vector per level ≥ 1: non-negative, children summing to their
+    parent."""
+    total = check_integer("total", total, low=0)
+    if not isinstance(noisy_levels, list | tuple) or not isinstance(parents, list | tuple):
+        raise TypeError("noisy_levels and parents must be lists, one entry per level")
+    if len(noisy_levels) == 0:
+        raise ValueError("noisy_levels must hold at least one level")
+    if len(noisy_levels) != len(parents):
+        raise ValueError(
+            f"noisy_levels and parents must have one entry per level, got {len(noisy_levels)} "
+            f"and {len(parents)}"
+        )
+    above = np.array([total], dtype=np.int64)
+    result = []
+    for level, (noisy, parent) in enumerate(zip(noisy_levels, parents, strict=True), start=1):
+        counts = check_finite_array(f"noisy_levels[{level - 1}]", noisy)
+        index = np.asarray(parent)
+        if counts.ndim != 1 or index.shape != counts.shape:
+            raise ValueError(
+                f"parents[{level - 1}] must give one parent per cell of noisy_levels[{level - 1}]"
+            )
+        if (
+            not np.issubdtype(index.dtype, np.integer)
+            or np.any(index < 0)
+            or np.any(index >= above.size)
+        ):
+            raise ValueError(
+                f"parents[{level - 1}] must hold indices of level {level - 1}'s "
+                f"{above.size:,} cells"
+            )
+        final = np.zeros(counts.size, dtype=np.int64)
+        for cell in range(above.size):
+            children = np.flatnonzero(index == cell)
+            if children.size == 0:
+                if above[cell] > 0:
+                    raise ValueError(
+                        f"cell {cell} of level {level - 1} has a count of {above[cell]:,} and "
+                        f"no child in level {level}"
+                    )
+                continue
+            projected = simplex_projection(counts[children], float(above[cell]))
+            final[children] = round_preserving_sum(projected)
+        result.append(final)
+        above = final
+    return result
