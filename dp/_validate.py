@@ -330,3 +330,17 @@ def check_ids(name: str, ids: object) -> np.ndarray:
             )
         codes[position] = lookup.setdefault(value, len(lookup))
     return codes
+
+
+def check_id_columns(
+    first_name: str, first: object, second_name: str, second: object
+) -> tuple[np.ndarray, np.ndarray]:
+    """Two id columns of one table (a user and a partition, a class and a sensitive value):
+    each as `check_ids` codes, of the same length."""
+    a, b = check_ids(first_name, first), check_ids(second_name, second)
+    if a.size != b.size:
+        raise ValueError(
+            f"{first_name} and {second_name} must have the same length, got {a.size:,} and "
+            f"{b.size:,}"
+        )
+    return a, b

@@ -31,7 +31,7 @@ from ._validate import (
     _as_numeric_array,
     as_rng,
     check_epsilon,
-    check_ids,
+    check_id_columns,
     check_integer,
     check_real_array,
     check_size,
@@ -206,13 +206,9 @@ def tracing_score(targets, released_means, reference_means):
 
 
 def _class_and_sensitive(class_codes: object, sensitive_codes: object):
-    classes = check_ids("class_codes", class_codes)
-    sensitive = check_ids("sensitive_codes", sensitive_codes)
-    if classes.size != sensitive.size:
-        raise ValueError(
-            f"class_codes and sensitive_codes must have the same length, got {classes.size:,} "
-            f"and {sensitive.size:,}"
-        )
+    classes, sensitive = check_id_columns(
+        "class_codes", class_codes, "sensitive_codes", sensitive_codes
+    )
     table = np.zeros((int(classes.max()) + 1, int(sensitive.max()) + 1), dtype=np.int64)
     np.add.at(table, (classes, sensitive), 1)
     return table  # people per (class, sensitive value)

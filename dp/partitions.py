@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from ._validate import as_rng, check_epsilon, check_ids, check_integer, check_real
+from ._validate import as_rng, check_epsilon, check_id_columns, check_integer, check_real
 
 
 def _ranks_within(groups: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -65,13 +65,7 @@ def bound_partitions(
     the distribution of what a user keeps does not depend on anyone else's rows.
     After it, one user moves at most L0 partition counts by at most L∞ each (L1
     sensitivity L0·L∞). (Wilson et al. 2020, §3.)"""
-    users = check_ids("user_ids", user_ids)
-    partitions = check_ids("partition_keys", partition_keys)
-    if users.size != partitions.size:
-        raise ValueError(
-            f"user_ids and partition_keys must have the same length, got {users.size:,} and "
-            f"{partitions.size:,}"
-        )
+    users, partitions = check_id_columns("user_ids", user_ids, "partition_keys", partition_keys)
     l0 = check_integer("max_partitions", max_partitions, low=1)
     linf = check_integer("max_per_partition", max_per_partition, low=1)
     generator = as_rng(rng)
