@@ -1,8 +1,8 @@
 r"""The 2020 US Census in miniature: discrete Gaussian noise and the TopDown algorithm.
 
 The Census Bureau's Disclosure Avoidance System (Abowd et al. 2022, "The 2020 Census
-Disclosure Avoidance System TopDown Algorithm", Harvard Data Science Review, special
-issue 2) adds discrete Gaussian noise to counts at every level of a geographic hierarchy
+Disclosure Avoidance System TopDown Algorithm", Harvard Data Science Review)
+adds discrete Gaussian noise to counts at every level of a geographic hierarchy
 (nation, states, counties, …) under zCDP, then post-processes the noisy counts top down:
 each level is made non-negative, whole, and consistent with the level above (children sum
 to their parent), the nation's total held exact (an invariant).
