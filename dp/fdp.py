@@ -28,6 +28,7 @@ from ._validate import (
     check_epsilon,
     check_integer,
     check_real,
+    check_real_array,
 )
 
 
@@ -40,18 +41,13 @@ def _check_rate(sample_rate: object) -> float:
 
 
 def _check_alpha(alpha: object) -> tuple[np.ndarray, bool]:
-    scalar = not isinstance(alpha, np.ndarray | list | tuple)
-    if scalar:
-        return np.array(check_real("alpha", alpha, low=0.0, high=1.0)), True
-    try:
-        values = np.asarray(alpha, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError("alpha must hold numbers in [0, 1]") from None
+    """alpha as floats in [0, 1], and whether it was a scalar (a float goes back)."""
+    values = check_real_array("alpha", alpha, allow_inf=False)
     if values.size == 0:
         raise ValueError("alpha must not be empty")
-    if not np.all(np.isfinite(values)) or np.any(values < 0) or np.any(values > 1):
-        raise ValueError("alpha must hold numbers in [0, 1] (no NaN)")
-    return values, False
+    if np.any(values < 0) or np.any(values > 1):
+        raise ValueError("alpha must hold numbers in [0, 1]")
+    return values, values.ndim == 0
 
 
 def subsampled_privacy(epsilon: float, delta: float, sample_rate: float) -> tuple[float, float]:

@@ -33,7 +33,14 @@ import math
 
 import numpy as np
 
-from ._validate import as_rng, check_epsilon, check_id_columns, check_integer, check_real
+from ._validate import (
+    as_rng,
+    check_epsilon,
+    check_id_columns,
+    check_integer,
+    check_real,
+    check_real_array,
+)
 
 
 def _ranks_within(groups: np.ndarray, keys: np.ndarray) -> np.ndarray:
@@ -117,8 +124,9 @@ def partition_selection_probability(
     epsilon = check_epsilon(epsilon)
     delta = _check_delta(delta)
     m = check_integer("max_partitions", max_partitions, low=1)
-    scalar = not isinstance(count, np.ndarray | list | tuple)
-    n = np.array(float(check_integer("count", count, low=0))) if scalar else _check_counts(count)
+    n = check_real_array("count", count, allow_inf=False)
+    if np.any(n < 0) or np.any(n != np.floor(n)):
+        raise ValueError("count must hold whole numbers >= 0")
     eps, dlt = epsilon / m, delta / m
     growth = math.expm1(eps)  # e^ε' − 1, exact for a small ε'
     p_star = (1.0 - dlt) / (2.0 + growth)
@@ -131,19 +139,4 @@ def partition_selection_probability(
     falling = 1.0 - ((1.0 - p_k + c) * np.exp(-(np.maximum(n, k) - k) * eps) - c)
     p = np.where(n <= k, rising, np.minimum(falling, 1.0))
     p = np.where(n == 0, 0.0, p)
-    return float(p) if scalar else p
-
-
-def _check_counts(count: object) -> np.ndarray:
-    try:
-        array = np.asarray(count)
-    except (TypeError, ValueError) as error:
-        raise TypeError(f"count must be whole numbers: {error}") from None
-    if array.dtype == bool or not (
-        np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
-    ):
-        raise TypeError(f"count must hold whole numbers, got dtype {array.dtype}")
-    values = array.astype(float)
-    if not np.all(np.isfinite(values)) or np.any(values < 0) or np.any(values != np.floor(values)):
-        raise ValueError("count must hold whole numbers >= 0")
-    return values
+    return float(p) if n.ndim == 0 else p

@@ -28,7 +28,14 @@ import math
 
 import numpy as np
 
-from ._validate import as_rng, check_finite_array, check_integer, check_real, check_size
+from ._validate import (
+    as_rng,
+    check_finite_array,
+    check_integer,
+    check_real,
+    check_real_array,
+    check_size,
+)
 
 _PMF_ABS_ERROR = 1e-12
 
@@ -81,28 +88,11 @@ def discrete_gaussian_pmf(x: object, sigma2: float) -> float | np.ndarray:
     normalised over the integers to an absolute error ≤ 1e-12. Vectorised over integer x
     (a float for a scalar); a non-integer x raises ValueError."""
     sigma2 = _check_sigma2(sigma2)
-    scalar = not isinstance(x, np.ndarray | list | tuple)
-    if scalar:
-        values = np.array(float(_whole("x", x)))
-    else:
-        try:
-            values = np.asarray(x, dtype=float)
-        except (TypeError, ValueError):
-            raise TypeError("x must hold integers") from None
-        if not np.all(np.isfinite(values)) or np.any(values != np.floor(values)):
-            raise ValueError("x must hold integers")
+    values = check_real_array("x", x, allow_inf=False)
+    if np.any(values != np.floor(values)):
+        raise ValueError("x must hold integers")
     pmf = np.exp(-(values**2) / (2.0 * sigma2)) / _normaliser(sigma2)
-    return float(pmf) if scalar else pmf
-
-
-def _whole(name: str, x: object) -> int:
-    """An integer (any sign) or a float with no fractional part."""
-    if isinstance(x, bool | np.bool_):
-        raise TypeError(f"{name} must be an integer, got {x!r}")
-    value = check_real(name, x)
-    if value != math.floor(value):
-        raise ValueError(f"{name} must be an integer, got {value:g}")
-    return int(value)
+    return float(pmf) if values.ndim == 0 else pmf
 
 
 def simplex_projection(values: object, total: float) -> np.ndarray:

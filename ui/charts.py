@@ -230,6 +230,7 @@ class Template:
         _label_nonlinear_axes(spec)
         _share_legends(spec)
         self.spec: dict = spec
+        self._field_titles: dict[str, FieldName] | None = None
         # Data written into the chart when it was built (alt.Data values that Altair moved
         # to the top-level "datasets") is part of the template, not something to fill.
         self.datasets: frozenset[str] = frozenset(
@@ -279,15 +280,17 @@ class Template:
         fixed = isinstance(spec.get("width"), int | float)
         st.vega_lite_chart(spec, width="content" if fixed else "stretch", alt=alt)
         if numbers_key is None:
-            caller = sys._getframe(1).f_code.co_filename, sys._getframe(1).f_lineno
-            numbers_key = f"{caller[0].rsplit('/', 2)[-2]}_{caller[1]}"
+            caller = sys._getframe(1)
+            numbers_key = f"{caller.f_code.co_filename.rsplit('/', 2)[-2]}_{caller.f_lineno}"
         _show_numbers(self, datasets, key=NUMBERS_KEY_PREFIX + numbers_key)
 
     def field_titles(self) -> dict[str, FieldName]:
         """What the chart calls each field its encodings read: the tooltip's title (written
         for one value), else an encoding's, axis's or legend's; the field's own name where
         it has none (a colour's series); and whether it is shown as a percentage."""
-        return _field_titles(self.spec)
+        if self._field_titles is None:  # the spec never changes: walk it once
+            self._field_titles = _field_titles(self.spec)
+        return self._field_titles
 
 
 # --- "Show the numbers": a chart's data as tables, for a screen reader (WCAG 1.1.1) ---------
