@@ -9,6 +9,7 @@ Vega-Lite JSON (with any inline `data.values`), and every named dataset is moved
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -18,6 +19,7 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from conftest import APPTEST_TIMEOUT_S, PAGES, page_apptest
+from ui import charts as ui_charts
 
 # app.py's frame around a page: the link guard, (optionally) the classroom panel and the
 # dataset picker with its uploader.
@@ -207,21 +209,76 @@ def charts(at: AppTest) -> list:
 
 
 def spec_of(element) -> dict:
-    """A chart element's Vega-Lite spec."""
-    return json.loads(element.proto.spec)
+    """A chart element's Vega-Lite spec as drawn: a title that the spec reads from its
+    ui.charts.TITLE_DATA dataset (so that the spec stays the same from run to run) is put
+    back in as the lines it reads, with its subtitle. `element.proto.spec` is the raw spec."""
+    spec = json.loads(element.proto.spec)
+    title = spec.get("title")
+    if isinstance(title, dict) and isinstance(title.get("text"), dict):
+        (words,) = [
+            pa.ipc.open_stream(d.data.data).read_all().column("text")[0].as_py()
+            for d in element.proto.datasets
+            if d.name == ui_charts.TITLE_DATA
+        ]
+        lines = words.split(ui_charts.TITLE_LINE_BREAK)
+        text = lines[0] if len(lines) == 1 else lines
+        # as the page gave it: a one-line title alone is a string
+        spec["title"] = (
+            text
+            if set(title) == {"anchor", "frame", "text"} and len(lines) == 1
+            else {**title, "text": text}
+        )
+    return spec
 
 
 def title_of(spec: dict) -> str:
     """A spec's title text (a title may be a string or {"text": …, "subtitle": …}, and a
-    long text a list of lines: ui.charts.title_lines), its lines joined by spaces."""
+    long text a list of lines: ui.charts.title_lines), its lines joined by spaces. Give it
+    `spec_of(element)`, which reads a title kept in the chart's data."""
     title = spec.get("title", "")
     text = title.get("text", "") if isinstance(title, dict) else title
     return " ".join(text) if isinstance(text, list) else str(text)
 
 
+def _in_page_order(node) -> list:
+    found = [node]
+    for child in getattr(node, "children", {}).values():
+        found.extend(_in_page_order(child))
+    return found
+
+
+def described_charts(at: AppTest) -> list[tuple[object, str]]:
+    """Every chart of the run with its description: the current numbers in words, which
+    ui.charts.Template.show writes right after the chart for a screen reader (the chart's
+    own alt text is fixed, so that it redraws in place)."""
+    nodes = [node for node in _in_page_order(at._tree) if getattr(node, "type", None)]
+    found = []
+    for position, node in enumerate(nodes):
+        if node.type != "vega_lite_chart":
+            continue
+        after = nodes[position + 1] if position + 1 < len(nodes) else None
+        body = after.proto.body if after is not None and after.type == "html" else ""
+        match = re.fullmatch(rf'<p class="{ui_charts.DESCRIPTION_CLASS}">(.*)</p>', body, re.S)
+        found.append((node, html.unescape(match.group(1)) if match else ""))
+    return found
+
+
+def description_of(at: AppTest, chart) -> str:
+    """The description written after `chart` (an element of `charts(at)`)."""
+    for node, words in described_charts(at):
+        if node is chart:
+            return words
+    raise AssertionError("that chart is not in this run")
+
+
 def frames_of(element) -> dict[str, pd.DataFrame]:
-    """A chart element's named datasets (Arrow on the proto) as DataFrames, by name."""
-    return {d.name: convert_arrow_bytes_to_pandas_df(d.data.data) for d in element.proto.datasets}
+    """A chart element's named datasets (Arrow on the proto) as DataFrames, by name; not its
+    title's words (ui.charts.TITLE_DATA, read by `spec_of`)."""
+    return {
+        d.name: convert_arrow_bytes_to_pandas_df(d.data.data)
+        for d in element.proto.datasets
+        if d.name != ui_charts.TITLE_DATA
+    }
 
 
 def chart_titled(at: AppTest, title: str, *, prefix: bool = False):

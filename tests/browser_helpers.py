@@ -268,6 +268,15 @@ DRIVEN_CHART = """(slider) => {
 }"""
 
 
+# A chart's description: the current numbers in words that ui/charts.Template.show writes
+# right after it for a screen reader (its own aria-label stays fixed).
+CHART_DESCRIPTION = """(chart) => {
+  const next = chart.closest('[data-testid="stElementContainer"]').nextElementSibling;
+  const words = next && next.querySelector('.pp-chart-description');
+  return words ? words.textContent : null;
+}"""
+
+
 def control_to_chart_px(page: Page, control: str) -> tuple[float, float]:
     """For the slider whose label contains `control` and the chart it drives (a chart
     beside it, i.e. overlapping it vertically, else the first chart after it in the page):

@@ -178,17 +178,18 @@ def serve_app(log_dir: Path, script: Path = APP) -> Iterator[str]:
 
 @contextlib.contextmanager
 def serve_app_process(
-    log_dir: Path, script: Path = APP, extra_args: tuple[str, ...] = ()
+    log_dir: Path, script: Path = APP, extra_args: tuple[str, ...] = (), root: Path = ROOT
 ) -> Iterator[tuple[str, subprocess.Popen]]:
     """`serve_app` with extra `streamlit run` options, yielding (base URL, the server's
-    process) — for tests that read the server's memory in /proc."""
+    process) — for tests that read the server's memory in /proc. `root` serves another
+    checkout's app (bench/bench_browser.py --against: an earlier commit, back to back)."""
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
     log_path = log_dir / "server.log"
     # The course's own app starts as `make run` starts it (deploy/serve.py: preloaded, then
     # `streamlit run app.py`); other scripts with `streamlit run`.
     start = (
-        [sys.executable, str(ROOT / "deploy" / "serve.py")]
+        [sys.executable, str(root / "deploy" / "serve.py")]
         if script == APP
         else [sys.executable, "-m", "streamlit", "run", str(script)]
     )
@@ -207,7 +208,7 @@ def serve_app_process(
         *extra_args,
     ]
     with log_path.open("wb") as log:
-        server = subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(command, cwd=root, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while not _healthy(f"{base_url}/_stcore/health"):

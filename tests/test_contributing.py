@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 import dp
 import lessons
-from apptest_helpers import assert_quiz_marks, charts, frames_of
+from apptest_helpers import assert_quiz_marks, charts, description_of, frames_of
 from conftest import APPTEST_TIMEOUT_S, ROOT
 from lesson_rules import page_problems, problems
 from lessons.catalogue import CENTRAL, LESSONS, Lesson
@@ -112,8 +112,8 @@ def test_the_recipes_page_runs_draws_from_dp_and_answers_its_slider(recipe_lesso
         )[0]
         assert frames["bins"]["count"].tolist() == expected.tolist()
         within = np.mean(np.abs(noisy - truth) <= 2 / epsilon)
-        assert f"ε = {epsilon:g}" in chart.proto.alt
-        assert text.percent(within) in chart.proto.alt
+        assert f"ε = {epsilon:g}" in description_of(at, chart)
+        assert text.percent(within) in description_of(at, chart)
         assert at.metric[0].value == text.percent(within)
     # its question, from quiz.toml, marked: the wrong answer wrong, then the right one right
     assert_quiz_marks(at, ("noisy_count", 0, 0), "twice the scale", ("noisy_count", 0, 1))

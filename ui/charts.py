@@ -7,6 +7,7 @@ labelled rule (`truth_rule_layers`)."""
 
 from __future__ import annotations
 
+import html
 import math
 import re
 import sys
@@ -83,6 +84,107 @@ def _named_data(node, found: set[str]) -> set[str]:
         for item in node:
             _named_data(item, found)
     return found
+
+
+# --- A title that changes without changing the spec ----------------------------------------
+# Streamlit (1.67) embeds a chart again, a full Vega parse, compile and render, whenever its
+# spec's text changes, and otherwise swaps only the datasets that changed (bench/README.md,
+# "When Streamlit 1.67 keeps a chart's Vega view"). A title with the current numbers ("ε = 1")
+# is therefore read from a one-row dataset: its lines joined by TITLE_LINE_BREAK.
+TITLE_DATA = "chart_title"
+TITLE_LINE_BREAK = "\n"
+_TITLE_KEEPS_KEYS = {
+    "$schema",
+    "title",
+    "width",
+    "height",
+    "padding",
+    "autosize",
+    "config",
+    "datasets",
+    "background",
+    "usermeta",
+    "description",
+    "resolve",
+}
+# Draws nothing; only makes Vega-Lite compile TITLE_DATA into the view's data.
+_TITLE_LAYER = {
+    "data": {"name": TITLE_DATA},
+    "mark": {"type": "text", "opacity": 0, "aria": False},
+    "encoding": {},
+}
+
+
+def _title_expression() -> dict:
+    rows = f"data('{TITLE_DATA}')"
+    return {"expr": f"length({rows}) ? split({rows}[0].text, '\\n') : ''"}
+
+
+def _with_title_layer(spec: dict) -> dict | None:
+    """`spec` with _TITLE_LAYER added: as one more layer, or a single view made the first of
+    two layers (its view-level keys move into it), or in a concat's first view (Vega-Lite
+    compiles every dataset into the one view, where the top-level title reads it). None for
+    a facet or a repeat."""
+    if "layer" in spec:
+        return {**spec, "layer": [*spec["layer"], _TITLE_LAYER]}
+    for key in ("vconcat", "hconcat", "concat"):
+        if spec.get(key):
+            first = _with_title_layer({k: v for k, v in spec[key][0].items() if k != "title"})
+            if first is None:
+                return None
+            if "title" in spec[key][0]:
+                first["title"] = spec[key][0]["title"]
+            return {**spec, key: [first, *spec[key][1:]]}
+    if "mark" not in spec:
+        return None
+    top = {key: value for key, value in spec.items() if key in _TITLE_KEEPS_KEYS}
+    view = {key: value for key, value in spec.items() if key not in _TITLE_KEEPS_KEYS}
+    return {**top, "layer": [view, _TITLE_LAYER]}
+
+
+def _title_from_data(title: str | list[str] | dict) -> tuple[dict, pa.Table]:
+    """A (wrapped) title as the spec's title, whose text is read from TITLE_DATA, and that
+    one-row table. Lines start at the chart's left edge, long or short, so that the spec
+    does not change when a title grows a second line. A subtitle stays in the spec
+    (Vega-Lite reads only a title's text from an expression): it holds no slider's value."""
+    if not isinstance(title, dict):
+        title = {"text": title}
+    lines = title["text"] if isinstance(title["text"], list) else [title["text"]]
+    row = {"text": [TITLE_LINE_BREAK.join(str(line) for line in lines)]}
+    params = {"anchor": "start", "frame": "bounds", **title, "text": _title_expression()}
+    return params, pa.table(row)
+
+
+def _about(spec: dict) -> str:
+    """What a chart shows, from its encodings' titles ("Chart of share of answers against
+    noisy answer"), for its accessible name: words that do not change from run to run."""
+    found: dict[str, str] = {}
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            encoding = node.get("encoding")
+            if isinstance(encoding, dict):
+                for channel in ("x", "y", "color"):
+                    definition = encoding.get(channel)
+                    name = _title_of(definition) if isinstance(definition, dict) else None
+                    if name and channel not in found:
+                        found[channel] = name
+            for key in ("layer", "hconcat", "vconcat", "concat", "spec"):
+                walk(node.get(key))
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(spec)
+    if "x" in found and "y" in found:
+        what = f"Chart of {found['y']} against {found['x']}"
+    elif found:
+        what = "Chart of " + ", ".join(found.values())
+    elif titled := [name.title for name in _field_titles(spec).values() if name.titled]:
+        what = "Chart of " + ", ".join(titled[:3])  # no titled axis: a heatmap's tooltip
+    else:
+        what = "Chart"
+    return f"{what}. The numbers it shows now follow it."
 
 
 def arrow_table(frame: pd.DataFrame) -> pa.Table:
@@ -230,6 +332,10 @@ class Template:
         _label_nonlinear_axes(spec)
         _share_legends(spec)
         self.spec: dict = spec
+        # What the chart is, in words that never change (its accessible name); the current
+        # numbers are the text `show` puts right after it.
+        self.about: str = _about(spec)
+        self._titled: dict | None = None  # self.spec with a title read from TITLE_DATA
         self._field_titles: dict[str, FieldName] | None = None
         # Data written into the chart when it was built (alt.Data values that Altair moved
         # to the top-level "datasets") is part of the template, not something to fill.
@@ -238,7 +344,13 @@ class Template:
         )
 
     def filled(self, *, title: str | dict | None = None, **datasets: pd.DataFrame) -> dict:
-        """The Vega-Lite spec with this run's title and data (a new top-level dict)."""
+        """The Vega-Lite spec with this run's title and data (a new top-level dict).
+
+        The spec stays the same from run to run, so that the browser updates the chart in
+        place (Streamlit embeds it again, ~50 ms, whenever the spec's text changes): the
+        title's words go into the one-row dataset TITLE_DATA, which the spec's title reads
+        (`titled_spec`). A chart whose top level is a concat or a facet keeps its title in
+        the spec."""
         given = set(datasets)
         if given != self.datasets:
             missing, unknown = sorted(self.datasets - given), sorted(given - self.datasets)
@@ -252,12 +364,24 @@ class Template:
                     f"datasets: {name!r} must be a DataFrame, not {type(frame).__name__}"
                 )
         filled = dict(self.spec)
+        tables = {name: _arrow(frame) for name, frame in datasets.items()}
         if title is not None:
-            filled["title"] = title
-        if datasets:
-            tables = {name: _arrow(frame) for name, frame in datasets.items()}
+            titled = self.titled_spec()
+            if titled is None:
+                filled["title"] = title
+            else:
+                filled = dict(titled)
+                filled["title"], tables[TITLE_DATA] = _title_from_data(title)
+        if tables:
             filled["datasets"] = {**self.spec.get("datasets", {}), **tables}
         return filled
+
+    def titled_spec(self) -> dict | None:
+        """The spec with one more layer, which draws nothing and reads TITLE_DATA, so that
+        Vega-Lite compiles that dataset for the title to read (None for a facet or a repeat)."""
+        if self._titled is None:
+            self._titled = _with_title_layer(self.spec) or {}
+        return self._titled or None
 
     def show(
         self,
@@ -268,8 +392,10 @@ class Template:
         **datasets: pd.DataFrame,
     ) -> None:
         """Draw the chart as wide as its container (or at the width in pixels its template
-        gives: a square plot), with `alt` as its alt text (the current numbers, for a screen
-        reader); in presenter mode with projector fonts. Under it, "Show the numbers": the
+        gives: a square plot); in presenter mode with projector fonts. Its accessible name is
+        `about` (fixed, so that the chart updates in place), and right after it comes `alt`,
+        the current numbers in words, as text that only a screen reader reads (WCAG 1.1.1: a
+        short name and a long description next to it). Under it, "Show the numbers": the
         chart's data as tables (`numbers`), sent only once opened. `numbers_key` names that
         expander where one line of a page draws several charts (a loop); by default it is
         the page line that called `show`."""
@@ -278,7 +404,8 @@ class Template:
         if presenting:
             spec = presenter_spec(spec)
         fixed = isinstance(spec.get("width"), int | float)
-        st.vega_lite_chart(spec, width="content" if fixed else "stretch", alt=alt)
+        st.vega_lite_chart(spec, width="content" if fixed else "stretch", alt=self.about)
+        st.html(f'<p class="{DESCRIPTION_CLASS}">{html.escape(alt)}</p>')
         if numbers_key is None:
             caller = sys._getframe(1)
             numbers_key = f"{caller.f_code.co_filename.rsplit('/', 2)[-2]}_{caller.f_lineno}"
@@ -295,6 +422,9 @@ class Template:
 
 # --- "Show the numbers": a chart's data as tables, for a screen reader (WCAG 1.1.1) ---------
 NUMBERS_LABEL = "Show the numbers"
+# The current numbers in words, right after a chart: read by a screen reader, not shown
+# (ui/style.css takes it out of the layout).
+DESCRIPTION_CLASS = "pp-chart-description"
 NUMBERS_KEY_PREFIX = "numbers_"
 NUMBERS_HEIGHT_PX = 320  # a longer table scrolls in its box, under a sticky header
 _TITLED_PARTS = ("axis", "legend", "header")
@@ -995,12 +1125,13 @@ WIN_ROW_HEIGHT = 22
 
 
 @datasets.cached(max_entries=64)
-def win_bars(labels: tuple[str, ...], x_title: str) -> Template:
-    """Template: one row per candidate (in the given order), a bar for its exact chance of
+def win_bars(rows: int, x_title: str) -> Template:
+    """Template: one row per candidate (`rows` of them, in the data's order: the labels are
+    data, so the spec does not change when a label does), a bar for its exact chance of
     being chosen (x fixed 0..100%) and a black tick for the share of simulated runs it won.
     Dataset "wins" (label, exact probability, share of runs)."""
     x_scale = alt.Scale(domain=[0.0, 1.0], nice=False)
-    y = alt.Y("label:N", sort=list(labels), title=None, axis=alt.Axis(labelLimit=220))
+    y = alt.Y("label:N", sort=None, title=None, axis=alt.Axis(labelLimit=220))
     base = alt.Chart(alt.NamedData(name="wins"))
     tooltip = [
         alt.Tooltip("label:N", title="candidate"),
@@ -1020,7 +1151,7 @@ def win_bars(labels: tuple[str, ...], x_title: str) -> Template:
     ticks = base.mark_tick(color=BLACK, thickness=3, size=WIN_ROW_HEIGHT - 6).encode(
         y=y, x=alt.X("share of runs:Q", scale=x_scale), tooltip=tooltip
     )
-    height = WIN_ROW_HEIGHT * max(len(labels), 2)
+    height = WIN_ROW_HEIGHT * max(rows, 2)
     return Template((bars + ticks).properties(height=height, width=DEFAULT_WIDTH))
 
 

@@ -162,7 +162,9 @@ _LOSS_EDGES = np.round(np.arange(LOSS_DOMAIN[0], LOSS_DOMAIN[1] + 1e-9, LOSS_BIN
 
 def _loss_bins(cdf_at_edges: np.ndarray) -> pd.DataFrame:
     """Mass per right-closed bin (a, b] of the loss / ε from its CDF at the bin edges (so
-    Laplace's atom at exactly ε lands in the bin ending at 1, not beyond it)."""
+    Laplace's atom at exactly ε lands in the bin ending at 1, not beyond it). Every bin is a
+    row, an empty one with no mass (NaN, which the chart leaves out): the same rows at every
+    ε and δ, so that the chart is redrawn in place."""
     mass = np.diff(cdf_at_edges)
     starts, ends = _LOSS_EDGES[:-1], _LOSS_EDGES[1:]
     return pd.DataFrame(
@@ -172,7 +174,7 @@ def _loss_bins(cdf_at_edges: np.ndarray) -> pd.DataFrame:
             "mass": np.where(mass > 0, np.maximum(mass, LOSS_MASS_DOMAIN[0] / 10), np.nan),
             "side": np.where(starts >= 1.0 - 1e-9, BEYOND, WITHIN),
         }
-    ).dropna(subset=["mass"])
+    )
 
 
 @datasets.cached(max_entries=128)

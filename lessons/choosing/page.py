@@ -79,7 +79,7 @@ def noisy_max_winner() -> None:
         )
     shown = model.bars_frame(frame)
     with bars_column:
-        charts.win_bars(tuple(shown["label"]), "chance of being reported").show(
+        charts.win_bars(len(shown), "chance of being reported").show(
             title=f"Who wins report noisy max at ε = {text.number(epsilon)}",
             alt=(
                 f"Horizontal bars, one per value of {column}, for the exact chance of being "
@@ -141,7 +141,7 @@ def most_common_trait(m: int) -> None:
     trait_frame = model.trait_frame(epsilon, controls.seed() + model.SEED_RUNS)
     shown_traits = model.bars_frame(trait_frame)
     with bars_column:
-        charts.win_bars(tuple(shown_traits["label"]), "chance of being reported").show(
+        charts.win_bars(len(shown_traits), "chance of being reported").show(
             title=f"Most common trait, ε = {text.number(epsilon)}",
             alt=(
                 f"Horizontal bars for {m} overlapping yes/no questions about the census, the "
@@ -315,7 +315,7 @@ def gumbel_choice() -> None:
         st.metric(f"Without the 2: {top} chosen", text.percent(monotone[0]))
     shown_gumbel = model.gumbel_bars(cats, epsilon, controls.seed() + model.SEED_GUMBEL)
     with bars_column:
-        charts.win_bars(tuple(shown_gumbel["label"]), "chance of being chosen").show(
+        charts.win_bars(len(shown_gumbel), "chance of being chosen").show(
             title=f"Noisy max with Gumbel noise, ε = {text.number(epsilon)}",
             alt=(
                 f"Horizontal bars for the exponential mechanism's exact chance of choosing "

@@ -26,6 +26,7 @@ DEFAULT_STUDY = 50
 ATTRIBUTE_COUNTS: tuple[int, ...] = (10, 20, 50, 100, 200, 500, 1_000)
 DEFAULT_ATTRIBUTES = 200
 NON_MEMBERS = 2_000  # scored beside the members: the false positives come from them
+NO_NOISE = "no noise"  # the ROC curve of the attack on exact averages
 REFERENCE = 2_000  # the attacker's reference sample (people not in the study)
 SAMPLE_SEED = 31  # who is in the pool: fixed, so every student sees the same study
 QUESTION_SEED = 32  # which random half of the one-hot answers each question reads

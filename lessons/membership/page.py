@@ -109,9 +109,14 @@ with predict:
         ],
         title="Predict first",
     )
-curve = f"no noise (n = {text.number(n)}, d = {text.number(d)})"
+# The curves' names are the legend's, part of the chart's spec: they hold no slider's value
+# (the title does), so that a move redraws the chart in place.
+curve = model.NO_NOISE
 charts.roc((curve,), False).show(
-    title="The attack's ROC: members found against non-members flagged",
+    title=(
+        f"The attack's ROC at n = {text.number(n)}, d = {text.number(d)}: members found "
+        "against non-members flagged"
+    ),
     alt=(
         f"ROC curve of the tracing attack on {text.number(n)} members and {model.NON_MEMBERS:,} "
         f"non-members with d = {text.number(d)}: at 1% false positives it finds "
@@ -176,8 +181,8 @@ def noise_defeats_it(n: int, d: int) -> None:
             )
             + f" Without noise: {text.percent(model.attack(n, d).tpr_at_target)}."
         )
-    plain = f"no noise (n = {text.number(n)}, d = {text.number(d)})"
-    noisy_name = f"{mechanism}, ε = {text.number(epsilon)}"
+    plain = model.NO_NOISE
+    noisy_name = f"with {mechanism} noise"
     frame = model.noisy_roc(
         n, d, mechanism, epsilon, controls.seed() + model.SEED_RELEASE, plain, noisy_name
     )

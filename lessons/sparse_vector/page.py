@@ -112,7 +112,7 @@ def above_threshold(threshold: float) -> None:
     shown = model.bars_frame(frame, threshold)
     best = int(frame["exact probability"].to_numpy().argmax())
     with bars_column:
-        charts.win_bars(tuple(shown["label"]), "chance of stopping there").show(
+        charts.win_bars(len(shown), "chance of stopping there").show(
             title=f"Where AboveThreshold stops at ε = {text.number(epsilon)}, T = "
             f"{text.number(threshold)}",
             alt=(

@@ -33,6 +33,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from browser_helpers import (
     AXE_FAILS,
+    CHART_DESCRIPTION,
     DRIVEN_CHART,
     FINISHED,
     HEADER_PX,
@@ -136,13 +137,13 @@ PAGE_OVERFLOW_PX = """() => {
 CHARTS_DRAWN = """() => [...document.querySelectorAll('[data-testid=stVegaLiteChart]')]
   .every((chart) => chart.querySelector('svg g.mark-group, canvas'))"""
 
-# The text of the chart a slider drives (browser_helpers.DRIVEN_CHART): its alt text, which
-# states its numbers, and every label it draws.
+# The text of the chart a slider drives (browser_helpers.DRIVEN_CHART): its description,
+# which states its numbers, and every label it draws.
 DRIVEN_CHART_TEXT = f"""(slider) => {{
   const chart = ({DRIVEN_CHART})(slider);
   const svg = chart && chart.querySelector('svg');
   if (!svg) return null;
-  return (chart.getAttribute('aria-label') || '') + ' | ' + svg.textContent;
+  return (({CHART_DESCRIPTION})(chart) || '') + ' | ' + svg.textContent;
 }}"""
 
 # Where the sliders, charts, tables and metrics are: a page has settled when this stops changing

@@ -50,7 +50,9 @@ def test_filling_never_changes_the_shared_template() -> None:
     before = json.dumps(template.spec, sort_keys=True)
     frame = pd.DataFrame({"x": [1.0], "y": [2.0]})
     filled = template.filled(title="a title", bins=frame, truth=frame)
-    assert filled["title"] == "a title" and set(filled["datasets"]) == {"bins", "truth"}
+    assert set(filled["datasets"]) == {"bins", "truth", charts.TITLE_DATA}
+    assert filled["datasets"][charts.TITLE_DATA].to_pylist() == [{"text": "a title"}]
+    assert filled["title"]["text"] == charts._title_expression()
     assert json.dumps(template.spec, sort_keys=True) == before
 
 
@@ -82,7 +84,9 @@ def test_every_chart_the_page_draws_is_valid_vega_lite(lesson) -> None:
         errors = validate_jsonschema(json.loads(json.dumps(spec, default=str)), SCHEMA)
         assert errors is None, f"{lesson.folder}: {errors}"
         # a palette of its own, every two series apart for every reader (colour_vision.py)
-        assert palette_problems(spec) == [], f"{lesson.folder}: {title_of(spec)}"
+        assert palette_problems(spec) == [], (
+            f"{lesson.folder}: {title_of(helpers.spec_of(element))}"
+        )
     _assert_every_chart_shows_its_numbers(at, lesson.folder)
 
 
@@ -98,8 +102,8 @@ def _assert_every_chart_shows_its_numbers(at, folder: str) -> None:
     assert not at.exception, at.exception
     boxes = [box for box in at.expander if box.label == charts.NUMBERS_LABEL]
     for element, box in zip(at.get("vega_lite_chart"), boxes, strict=True):
-        spec = json.loads(element.proto.spec)
-        rows = {len(_rows(d)) for d in element.proto.datasets}
+        spec = helpers.spec_of(element)
+        rows = {len(_rows(d)) for d in element.proto.datasets if d.name != charts.TITLE_DATA}
         words = _titles(spec)
         tables = [table.value for table in box.get("table")]
         assert tables, (folder, title_of(spec))

@@ -60,7 +60,9 @@ def test_every_group_size_shows_its_median_and_both_sensitivities(size, everyone
 
 def test_local_sensitivity_leaks_only_after_the_guess() -> None:
     at = helpers.run_lesson(PAGE)
-    assert not [c for c in at.get("vega_lite_chart") if "Lap(LS/ε)" in c.proto.spec]
+    assert not [
+        c for c in helpers.charts(at) if "Lap(LS/ε)" in helpers.title_of(helpers.spec_of(c))
+    ]
     assert at.button(key="bg_leak_show").disabled  # one behaviour: a guess first
     assert "Pick your guess first: the releases appear here once you have." in [
         c.value for c in at.caption
@@ -216,4 +218,4 @@ def test_the_smooth_charts_alt_text_names_the_ks_it_draws(size) -> None:
     chart = helpers.chart_titled(at, "A⁽ᵏ⁾ and its discounted version", prefix=True)
     drawn = int(helpers.frames_of(chart)["curves"]["k"].max())
     assert drawn == (11 if size == 11 else lesson.MAX_K_DRAWN)
-    assert f"Two lines against k from 0 to {drawn}:" in chart.proto.alt
+    assert f"Two lines against k from 0 to {drawn}:" in helpers.description_of(at, chart)

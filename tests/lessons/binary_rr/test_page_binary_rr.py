@@ -1,7 +1,6 @@
 """AppTest for lessons/binary_rr/page.py: the mode radio, the p and q sliders and the ε slider
 moved; metrics and chart data checked against dp/ at the chosen values."""
 
-import json
 import math
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from apptest_helpers import (
     ignored_link_notice,
     metrics,
     record_downloads,
+    spec_of,
     toasts,
     upload_csv,
 )
@@ -285,9 +285,9 @@ def test_an_uploaded_file_replaces_the_census_numbers():
     assert not any("3,650" in v or "32,561" in v for v in shown)
     sd = dp.rr_count_std(0.6, 1_000, 0.75, 0.75)
     assert metric(at, "Typical error (SD)") == f"± {sd:,.0f}"
-    spec = json.loads(chart_titled(at, SAMPLING_TITLE).proto.spec)
+    spec = spec_of(chart_titled(at, SAMPLING_TITLE))
     assert spec["title"]["subtitle"] == "1,000 surveys of n = 1,000"
-    error = json.loads(chart_titled(at, ERROR_TITLE).proto.spec)
+    error = spec_of(chart_titled(at, ERROR_TITLE))
     assert error["title"]["subtitle"] == "Is your Job “Clerk”? (n = 1,000)"
     assert "true_yes, n, p, q = 600, 1000, 0.75, 0.75" in sampling_code(at)
     at.selectbox(key="brr_ask").set_value("Job = Sales").run()

@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import apptest_helpers as helpers
 import dp
 from apptest_helpers import (
     answer_quiz,
@@ -57,7 +58,7 @@ def test_default_shows_truth_and_typical_errors():
     )
     # sqrt(32,561) e^0.5 / (e - 1) / (sqrt 2 / 1) = 122.4
     assert metric_starting(at, "Local is worse here by") == "about 122×"
-    assert all(element.proto.alt for element in at.get("vega_lite_chart"))
+    assert all(words for _, words in helpers.described_charts(at))
     # One answer from each model, drawn as the page draws them: truth + Lap(1/ε) centrally,
     # a whole randomized-response survey de-biased locally (p = q = e/(1 + e)).
     seed = DEFAULT_SEED + lesson.SEED_ONE_ANSWER

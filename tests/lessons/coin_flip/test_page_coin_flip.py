@@ -1,6 +1,5 @@
 """AppTest for lessons/coin_flip/page.py: every widget moved, the numbers checked against dp/."""
 
-import json
 import math
 import re
 from pathlib import Path
@@ -17,6 +16,8 @@ from apptest_helpers import (
     hosted_lesson,
     ignored_link_notice,
     record_downloads,
+    spec_of,
+    title_of,
     toasts,
     upload_csv,
 )
@@ -40,11 +41,11 @@ def metric(at: AppTest, label: str) -> str:
 
 
 def specs(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
+    return [spec_of(chart) for chart in at.get("vega_lite_chart")]
 
 
 def titles(at: AppTest) -> list[str]:
-    return [spec.get("title", "") for spec in specs(at)]
+    return [title_of(spec) for spec in specs(at)]
 
 
 def chart_rows(at: AppTest, title: str) -> list[dict]:

@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import apptest_helpers as helpers
 import dp
 from apptest_helpers import (
     answer_quiz,
@@ -61,7 +62,7 @@ def test_defaults_show_the_dp_numbers():
         == f"± {text.number(dp.laplace_std(1, 0.1))}"
     )
     assert len(at.get("vega_lite_chart")) == 5
-    assert all(element.proto.alt for element in at.get("vega_lite_chart"))
+    assert all(words for _, words in helpers.described_charts(at))
 
 
 def test_sequential_sliders_change_per_query_epsilon_and_the_marked_point():

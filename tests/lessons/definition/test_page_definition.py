@@ -6,6 +6,7 @@ import math
 import pytest
 from streamlit.testing.v1 import AppTest
 
+import apptest_helpers as helpers
 import dp
 from apptest_helpers import (
     answer_quiz,
@@ -251,7 +252,7 @@ def test_a_neighbour_who_does_not_change_the_count_gets_no_e_to_the_epsilon_clai
     captions = " ".join(c.value for c in at.caption)
     assert "ratio reaches $e^ε$" not in captions
     assert "does not change the count" in captions
-    loss_alt = at.get("vega_lite_chart")[1].proto.alt
+    loss_alt = helpers.described_charts(at)[1][1]
     assert "0 everywhere" in loss_alt and "·ε left of" not in loss_alt
 
 

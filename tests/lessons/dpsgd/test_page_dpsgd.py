@@ -406,7 +406,6 @@ def test_one_step_is_drawn_square_so_the_clip_circle_is_round() -> None:
     """The plane of two weights has the same pixels per unit both ways: a square plot over
     the same domain on both axes (as wide as the column, the radius-C circle was an ellipse
     1.3 times wider than tall); larger in presenter mode."""
-    import json
 
     from ui import classroom
 
@@ -415,7 +414,7 @@ def test_one_step_is_drawn_square_so_the_clip_circle_is_round() -> None:
         at.session_state[classroom.PRESENT_KEY] = presenting
         at.run()
         assert not at.exception
-        spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+        spec = helpers.spec_of(at.get("vega_lite_chart")[0])
         title = helpers.title_of(spec)
         assert title.startswith("One step: C = ")
         assert (spec["width"], spec["height"]) == (size, size)

@@ -139,10 +139,7 @@ def test_mechanism_and_epsilon_move_the_curves_and_the_region(mechanism, epsilon
     np.testing.assert_allclose(
         frames["region"]["tpr"], dp.tpr_bound(frames["region"]["fpr"], epsilon, delta=delta)
     )
-    assert set(frames["roc"]["curve"]) == {
-        "no noise (n = 50, d = 200)",
-        f"{mechanism}, ε = {text.number(epsilon)}",
-    }
+    assert set(frames["roc"]["curve"]) == {"no noise", f"with {mechanism} noise"}
     scale = lesson.noise_scale(mechanism, 50, 200, epsilon)
     caption = " ".join(c.value for c in at.caption)
     assert text.number(scale) in caption

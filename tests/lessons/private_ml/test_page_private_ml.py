@@ -13,6 +13,7 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 
+import apptest_helpers as helpers
 import dp
 from apptest_helpers import (
     answer_quiz,
@@ -224,8 +225,8 @@ def test_each_section_moves_with_its_own_epsilon(at):
         mark = frames_of(accuracy)["mark"]
         assert mark["epsilon"].iloc[0] == epsilon
         assert mark["value"].iloc[0] == pytest.approx(here["accuracy"])
-        assert text.number(epsilon) in accuracy.proto.alt
-        assert text.percent(here["accuracy"]) in accuracy.proto.alt
+        assert text.number(epsilon) in helpers.description_of(at, accuracy)
+        assert text.percent(here["accuracy"]) in helpers.description_of(at, accuracy)
         gap = frames_of(chart_titled(at, "Accuracy gap, women − men"))["mark"]
         assert gap["value"].iloc[0] == pytest.approx(100 * here["gap"])
         chart_titled(at, f"Coefficients at ε = {text.number(epsilon)}")

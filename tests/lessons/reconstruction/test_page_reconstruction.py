@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import apptest_helpers as helpers
 import dp
 from apptest_helpers import answer_quiz, chart_titled, frames_of, rows_table, spec_of
 from conftest import page_apptest
@@ -171,7 +172,7 @@ def test_epsilon_moves_the_defence_to_the_dp_numbers(at, people):
         element = chart_titled(at, "Reconstruction against ε")
         mark = frames_of(element)["mark"]
         assert mark["epsilon"].iloc[0] == epsilon and mark["share"].iloc[0] == right / 10
-        assert text.number(epsilon) in element.proto.alt
+        assert text.number(epsilon) in helpers.description_of(at, element)
 
 
 def test_the_accuracy_curve_has_fixed_axes_and_falls_with_epsilon(at):
@@ -204,7 +205,7 @@ def test_dinur_nissim_metrics_and_curve_are_the_dp_attack(at, people):
         assert metric(at, "Bits the attack gets right") == text.percent(accuracy)
         assert metric(at, "E") == text.number(ratio * math.sqrt(n))
         element = chart_titled(at, f"{n:,} people, {m:,} queries")
-        assert text.percent(accuracy) in element.proto.alt
+        assert text.percent(accuracy) in helpers.description_of(at, element)
     curve = frames_of(element)["curve"]
     assert curve["share"].iloc[0] == 1.0  # exact answers: every bit
 

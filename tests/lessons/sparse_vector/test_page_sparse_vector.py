@@ -146,7 +146,7 @@ def test_more_positives_find_more_and_the_budget_slider_works(answers) -> None:
 
 def test_the_audit_waits_for_a_guess_then_reveals_every_verdict(audit_rows) -> None:
     at = helpers.run_lesson(PAGE)
-    assert not [c for c in at.get("vega_lite_chart") if AUDIT in c.proto.spec]
+    assert not [c for c in helpers.charts(at) if AUDIT in helpers.title_of(helpers.spec_of(c))]
     at.multiselect(key="svt_guess").set_value(["no_query_noise", "correct"]).run()
     at.button(key="svt_audit").click().run(timeout=TIMEOUT)
     assert not at.exception
@@ -166,7 +166,7 @@ def test_the_audit_waits_for_a_guess_then_reveals_every_verdict(audit_rows) -> N
     assert "never prove one private" in words
     # a new guess hides the results until the audit is asked for again
     at.multiselect(key="svt_guess").set_value(list(lesson.VARIANT_LABELS)[1:]).run()
-    assert not [c for c in at.get("vega_lite_chart") if AUDIT in c.proto.spec]
+    assert not [c for c in helpers.charts(at) if AUDIT in helpers.title_of(helpers.spec_of(c))]
     at.button(key="svt_audit").click().run(timeout=TIMEOUT)
     assert helpers.metrics(at)["Your guesses that the audit and the theory agree with"] == "6 of 6"
 
