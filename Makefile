@@ -9,6 +9,8 @@ BIN      := $(VENV)/bin
 CHROMIUM := /usr/bin/chromium
 HAPROXY  := /usr/sbin/haproxy
 WORKERS  ?= 2
+# make bench times each lesson's main slider back to back against this commit (a git rev)
+BENCH_BASE ?= HEAD~1
 
 .PHONY: run dev room test test-fast lint bench bench-room notebooks lab chromium haproxy clean distclean help
 
@@ -121,7 +123,7 @@ test-fast: $(VENV)/.stamp-dev lint
 bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_dp.py
 	$(BIN)/python bench/bench_pages.py
-	$(BIN)/python bench/bench_browser.py
+	$(BIN)/python bench/bench_browser.py --against $(BENCH_BASE)
 	$(BIN)/python bench/profile_press.py
 	$(BIN)/python bench/bench_first_visit.py
 	$(BIN)/python bench/bench_flood.py

@@ -3,6 +3,13 @@ switches (Debian Chromium through Playwright, against a live `streamlit run`).
 
     python bench/bench_browser.py            # every lesson; prints Markdown tables
     python bench/bench_browser.py clamping   # only lessons whose url_path contains "clamping"
+    python bench/bench_browser.py --against HEAD~1   # back to back with an earlier commit
+
+With `--against REV` (as `make bench` runs it, BENCH_BASE=HEAD~1 unless told), REV is checked
+out in a temporary git worktree and served beside this tree, and each lesson's presses are
+timed on both, in the order before, after, after, before (this machine's speed drifts by up
+to 2x within an hour; so each lesson's pair shares the same minutes). Page switches are timed
+on this tree only.
 
 Per lesson, at 1280x800: open it, focus the slider its catalogue entry names as
 `main_control`, press ArrowRight once to warm up, then PRESSES more times in one direction
@@ -15,15 +22,18 @@ painted, so the chart's redraw is inside the time. Bytes are every websocket fra
 server sent for that press. Page switches: from Home, a click on each lesson's link in the
 navigation to the end of that page's first run.
 
-Targets: keypress median <= 250 ms and p90 <= 400 ms, <= 30 KB per rerun, page
+Targets: keypress median <= 100 ms and p90 <= 150 ms, <= 30 KB per rerun, page
 switch <= 1 s median. Nothing is asserted: timings depend on the machine, so they are printed.
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -37,7 +47,7 @@ from playwright.sync_api import Page, sync_playwright  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
 
 from browser_helpers import RAN_SINCE, RUN_TIMEOUT_MS, open_page, runs_seen  # noqa: E402
-from conftest import CHROMIUM, CHROMIUM_ARGS, serve_app  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS, serve_app, serve_app_process  # noqa: E402
 from lessons.catalogue import LESSONS, Lesson  # noqa: E402
 
 PRESSES = 10
@@ -132,46 +142,132 @@ def p90(values: list[float]) -> float:
     return statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]
 
 
+@contextlib.contextmanager
+def checkout(rev: str):
+    """REV in a temporary git worktree (removed afterwards); yields (its path, its commit)."""
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", rev],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    with tempfile.TemporaryDirectory() as parent:
+        path = Path(parent) / "base"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(path), commit],
+            check=True,
+        )
+        try:
+            yield path, commit
+        finally:
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(path)], check=False
+            )
+
+
+def this_tree() -> str:
+    """This checkout's commit, and whether its files differ from it."""
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True
+    ).stdout.strip()
+    dirty = subprocess.run(
+        ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return f"{commit}{' with uncommitted changes' if dirty else ''}"
+
+
+def timed_presses(browser, base_url: str, lesson: Lesson) -> tuple[list[float], list[int]]:
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    wire = Wire(page)
+    open_page(page, base_url, lesson.url_path)
+    try:
+        return press_times(page, wire, lesson)
+    finally:
+        context.close()
+
+
 def main() -> None:
-    chosen = [lesson for lesson in LESSONS if any(a in lesson.url_path for a in sys.argv[1:])]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("lessons", nargs="*", help="parts of lessons' url paths")
+    parser.add_argument("--against", metavar="REV", help="an earlier commit, timed back to back")
+    args = parser.parse_args()
+    chosen = [lesson for lesson in LESSONS if any(a in lesson.url_path for a in args.lessons)]
     lessons = chosen or list(LESSONS)
     if not CHROMIUM.exists():
         sys.exit(f"{CHROMIUM} is missing: sudo apt-get install chromium")
-    rows, switches = [], []
-    with (
-        tempfile.TemporaryDirectory() as log_dir,
-        serve_app(Path(log_dir)) as base_url,
-        sync_playwright() as playwright,
-    ):
+    rows, switches, base_commit = [], [], None
+    with contextlib.ExitStack() as stack:
+        log_dir = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        base_url = stack.enter_context(serve_app(log_dir))
+        old_url = None
+        if args.against:
+            old_root, base_commit = stack.enter_context(checkout(args.against))
+            (log_dir / "base").mkdir()
+            old_url, _ = stack.enter_context(serve_app_process(log_dir / "base", root=old_root))
+        playwright = stack.enter_context(sync_playwright())
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
         for lesson in lessons:
             print(f"timing {lesson.title} ...", file=sys.stderr, flush=True)
             context = browser.new_context(viewport=VIEWPORT)
-            page = context.new_page()
-            wire = Wire(page)
-            switches.append((lesson, *switch_times(page, base_url, lesson)))
-            if lesson.main_control:
-                open_page(page, base_url, lesson.url_path)
-                rows.append((lesson, *press_times(page, wire, lesson)))
+            switches.append((lesson, *switch_times(context.new_page(), base_url, lesson)))
             context.close()
+            if not lesson.main_control:
+                continue
+            if old_url is None:
+                rows.append((lesson, *timed_presses(browser, base_url, lesson), None, None))
+                continue
+            old_times, old_sizes, new_times, new_sizes = [], [], [], []
+            for url, times, sizes in (
+                (old_url, old_times, old_sizes),
+                (base_url, new_times, new_sizes),
+                (base_url, new_times, new_sizes),
+                (old_url, old_times, old_sizes),
+            ):
+                pressed, sent = timed_presses(browser, url, lesson)
+                times += pressed
+                sizes += sent
+            rows.append((lesson, new_times, new_sizes, old_times, old_sizes))
         browser.close()
 
     print("# Keypress to updated chart (Chromium)\n")
     print(
         f"Machine: {os.cpu_count()} cores, {platform.machine()}, Python "
         f"{platform.python_version()}, Streamlit {st.__version__}, viewport 1280x800. "
-        f"{PRESSES} presses per lesson after one warm-up; targets: median <= 250 ms, "
-        "p90 <= 400 ms, <= 30 KB per rerun.\n"
+        f"{PRESSES} presses per lesson after one warm-up; targets: median <= 100 ms, "
+        "p90 <= 150 ms, <= 30 KB per rerun.\n"
     )
-    print("| lesson | slider | median ms | p90 ms | max ms | KB per rerun (median) |")
-    print("|---|---|---:|---:|---:|---:|")
-    for lesson, times, sizes in rows:
+    if base_commit is None:
+        print(f"This tree: {this_tree()}.\n")
+        print("| lesson | slider | median ms | p90 ms | max ms | KB per rerun (median) |")
+        print("|---|---|---:|---:|---:|---:|")
+        for lesson, times, sizes, _, _ in rows:
+            print(
+                f"| {lesson.title} | {lesson.main_control} | {statistics.median(times):,.0f} | "
+                f"{p90(times):,.0f} | {max(times):,.0f} | {statistics.median(sizes) / 1000:,.1f} |"
+            )
+    else:
         print(
-            f"| {lesson.title} | {lesson.main_control} | {statistics.median(times):,.0f} | "
-            f"{p90(times):,.0f} | {max(times):,.0f} | {statistics.median(sizes) / 1000:,.1f} |"
+            f"Before: {base_commit}; after: {this_tree()}; {2 * PRESSES} presses each, "
+            "timed before, after, after, before.\n"
         )
+        print(
+            "| lesson | slider | median ms before | after | p90 ms before | after "
+            "| KB per rerun before | after |"
+        )
+        print("|---|---|---:|---:|---:|---:|---:|---:|")
+        for lesson, times, sizes, old_times, old_sizes in rows:
+            print(
+                f"| {lesson.title} | {lesson.main_control} | "
+                f"{statistics.median(old_times):,.0f} | {statistics.median(times):,.0f} | "
+                f"{p90(old_times):,.0f} | {p90(times):,.0f} | "
+                f"{statistics.median(old_sizes) / 1000:,.1f} | "
+                f"{statistics.median(sizes) / 1000:,.1f} |"
+            )
     print("\n# Page switch from Home (Chromium)\n")
     print(f"{SWITCHES} clicks per lesson on its navigation link; target: median <= 1 s.\n")
     print("| lesson | median ms | max ms | clicks not taken |")
