@@ -124,6 +124,7 @@ bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_dp.py
 	$(BIN)/python bench/bench_pages.py
 	$(BIN)/python bench/bench_browser.py --against $(BENCH_BASE)
+	$(BIN)/python bench/bench_press_floor.py
 	$(BIN)/python bench/profile_press.py
 	$(BIN)/python bench/bench_first_visit.py
 	$(BIN)/python bench/bench_flood.py
