@@ -139,6 +139,17 @@ LESSONS: tuple[Lesson, ...] = (
         "Privacy loss ε",
     ),
     Lesson(
+        "group_by",
+        "DP group-by",
+        ":material/group_work:",
+        "group-by",
+        "One person, many rows: user-level bounds, bias against noise, which groups may appear.",
+        CENTRAL,
+        "Privacy loss ε",
+        # event and user level, clamping's trade-off, δ, composition, a private quantile
+        ("clamping", "composition", "approximate_dp", "choosing"),
+    ),
+    Lesson(
         "beyond_global",
         "Beyond global sensitivity",
         ":material/zoom_in:",

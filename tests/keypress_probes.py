@@ -207,6 +207,22 @@ def _membership() -> Probe:
     )
 
 
+def _group_by() -> Probe:
+    from lessons.group_by import model
+
+    def total(epsilon: float) -> str:
+        return text.number(model.bounding(model.DEFAULT_L0, model.DEFAULT_LINF, epsilon).total)
+
+    noise = dp.laplace_std(model.DEFAULT_L0 * model.DEFAULT_LINF, AFTER)
+    return Probe(
+        (
+            Metric("Total error per clinic count", lambda: total(1.0), lambda: total(AFTER)),
+            Metric("Noise SD per clinic, √2·L0·L∞/ε", lambda: "14.14", lambda: text.number(noise)),
+        ),
+        ("gb_eps", f"{AFTER:g}"),
+    )
+
+
 def _choosing() -> Probe:
     from lessons.choosing import model
     from ui.datasets import load_census
@@ -439,4 +455,5 @@ PROBES: dict[str, Probe] = {
     "central_vs_local": _central_vs_local(),
     "private_ml": _private_ml(),
     "dpsgd": _dpsgd(),
+    "group_by": _group_by(),
 }

@@ -9,7 +9,7 @@ import pytest
 
 import dp
 from lessons.clamping.model import visits_per_person
-from lessons.groupby import model
+from lessons.group_by import model
 from ui import datasets
 
 
@@ -88,13 +88,22 @@ def test_the_selection_curves_are_dps_and_the_optimal_one_shows_more() -> None:
     n = model.SELECTION_USERS
     np.testing.assert_allclose(optimal, dp.partition_selection_probability(n, 1.0, 1e-5, 1))
     tau = dp.laplace_partition_threshold(1.0, 1e-5, 1)
-    assert laplace[0] == 0.0
-    assert laplace[1] == pytest.approx(0.5 * math.exp(-(tau - 1)), rel=1e-9)  # = δ
+    assert n[0] == 1 and laplace[0] == pytest.approx(0.5 * math.exp(-(tau - 1)), rel=1e-9)
+    assert laplace[0] == pytest.approx(1e-5, rel=1e-9)  # one user's partition: δ
     assert np.all(optimal >= laplace - 1e-12)
-    half_optimal = model.shown_half_the_time(curves, model.OPTIMAL_RULE)
-    half_laplace = model.shown_half_the_time(curves, model.LAPLACE_RULE)
-    assert optimal[half_optimal] >= 0.5 > optimal[half_optimal - 1]
-    assert half_optimal <= half_laplace == math.ceil(tau)
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "delta", "l0"), [(1.0, 1e-5, 1), (0.1, 1e-8, 6), (10.0, 1e-3, 2)]
+)
+def test_half_the_time_is_the_first_whole_number_of_users_at_one_half(epsilon, delta, l0) -> None:
+    optimal = model.half_the_time(model.OPTIMAL_RULE, epsilon, delta, l0)
+    p = dp.partition_selection_probability(np.array([optimal - 1, optimal]), epsilon, delta, l0)
+    assert p[0] < 0.5 <= p[1]
+    laplace = model.half_the_time(model.LAPLACE_RULE, epsilon, delta, l0)
+    tau = dp.laplace_partition_threshold(epsilon, delta, l0)
+    assert laplace - 1 < tau <= laplace
+    assert optimal <= laplace  # the optimal rule shows a group at least as early
 
 
 def test_the_census_cells_and_what_selection_hides() -> None:

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import altair as alt
 
-from lessons.groupby.model import GRID_L0, GRID_LINF, LAPLACE_RULE, OPTIMAL_RULE, SELECTION_USERS
+from lessons.group_by.model import (
+    GRID_L0,
+    GRID_LINF,
+    LAPLACE_RULE,
+    OPTIMAL_RULE,
+    SELECTION_USERS,
+    VISITS_FLOOR,
+)
 from ui import charts as ui_charts
 from ui import datasets
 
 ERROR_DOMAIN = (10.0, 10_000.0)  # the total error per clinic count, every ε on the slider
+TEXT_SWITCH = 180.0
 RULE_COLOURS = [ui_charts.BLUE, ui_charts.VERMILLION]
 RULE_DASHES = [[1, 0], [6, 3]]
 
@@ -21,11 +29,11 @@ def error_heatmap() -> ui_charts.Template:
     (l0, linf, label)."""
     x = alt.X(
         "linf:O",
-        title="L∞: visits counted per person and clinic",
+        title="L∞ (visits per person and clinic)",
         sort=list(GRID_LINF),
         axis=alt.Axis(labelAngle=0),
     )
-    y = alt.Y("l0:O", title="L0: clinics counted per person", sort=list(GRID_L0))
+    y = alt.Y("l0:O", title="L0 (clinics per person)", sort=list(GRID_L0))
     grid = alt.Chart(alt.NamedData(name="grid"))
     cells = grid.mark_rect().encode(
         x=x,
@@ -44,12 +52,14 @@ def error_heatmap() -> ui_charts.Template:
             alt.Tooltip("total:Q", format=",.0f", title="total error"),
         ],
     )
-    values = grid.mark_text(fontSize=11).encode(
+    values = grid.mark_text().encode(
         x=x,
         y=y,
         text=alt.Text("total:Q", format=",.0f"),
+        # white on the dark (low) end of viridis, black on the light end: the switch at
+        # 180 (log position 0.42, #2a788e) is where both reach about 4.5:1
         color=alt.condition(
-            alt.datum.total > 300, alt.value(ui_charts.BLACK), alt.value("#ffffff")
+            alt.datum.total > TEXT_SWITCH, alt.value(ui_charts.BLACK), alt.value("#ffffff")
         ),
     )
     marks = (
@@ -61,7 +71,8 @@ def error_heatmap() -> ui_charts.Template:
             stroke=alt.Stroke(
                 "label:N",
                 scale=alt.Scale(range=[ui_charts.BLACK, ui_charts.ORANGE]),
-                legend=ui_charts.STACKED_LEGEND,
+                # above the plot: beside the colour bar it was cut on a phone
+                legend=alt.Legend(orient="top", title=None, direction="vertical", labelLimit=0),
             ),
         )
     )
@@ -73,13 +84,14 @@ def error_heatmap() -> ui_charts.Template:
 @datasets.cached()
 def selection_curves() -> ui_charts.Template:
     """Template: the chance that a partition touched by n users is released (0..100%, n on
-    0..100), one line per rule, coloured and dashed; 50% as a labelled rule and each rule's
-    smallest group shown half the time as a point. Datasets "curves" (users, probability,
-    rule), "half" (y, label) and "points" (users, probability, rule)."""
+    a log axis 1..10,000), one line per rule, coloured and dashed; 50% as a labelled rule
+    and each rule's smallest group shown half the time as a point. Datasets "curves" (users,
+    probability, rule), "half" (y, label) and "points" (users, probability, rule)."""
     x = alt.X(
         "users:Q",
         title="users who touch the partition",
-        scale=alt.Scale(domain=[0, int(SELECTION_USERS[-1])], nice=False),
+        scale=alt.Scale(type="log", domain=[1, int(SELECTION_USERS[-1])], nice=False),
+        axis=alt.Axis(values=[1, 10, 100, 1_000, 10_000], format=",~r"),
     )
     y = alt.Y(
         "probability:Q",
@@ -119,4 +131,63 @@ def selection_curves() -> ui_charts.Template:
     )
     return ui_charts.Template(
         (lines + points + half).properties(height=260, width=ui_charts.DEFAULT_WIDTH)
+    )
+
+
+USERS_DOMAIN = (5.0, 20_000.0)
+VISITS_DOMAIN = (VISITS_FLOOR, 50_000.0)
+STATUS = ("released (noisy count)", "not released")
+
+
+@datasets.cached()
+def release() -> ui_charts.Template:
+    """Template: every clinic at its number of users (after bounding, log x) against its
+    visits (log y): a released clinic's noisy count as a filled blue circle, an unreleased
+    one's true visits as a hollow grey square, each clinic's true visits as a black tick,
+    and the smallest group the selection shows half the time as a labelled dashed rule.
+    Datasets "clinics" (clinic, users, visits, true visits, status) and "truth" (x, label)."""
+    x_scale = alt.Scale(type="log", domain=list(USERS_DOMAIN), nice=False)
+    y_scale = alt.Scale(type="log", domain=list(VISITS_DOMAIN), nice=False, clamp=True)
+    x = alt.X(
+        "users:Q",
+        title="users who visit the clinic (after bounding)",
+        scale=x_scale,
+        axis=alt.Axis(values=[10, 100, 1_000, 10_000], format=",~r", grid=False),
+    )
+    base = alt.Chart(alt.NamedData(name="clinics"))
+    truth = base.mark_tick(color=ui_charts.BLACK, thickness=2, size=10).encode(
+        x=x, y=alt.Y("true visits:Q", scale=y_scale)
+    )
+    points = base.mark_point(size=45, strokeWidth=1.5).encode(
+        x=x,
+        y=alt.Y(
+            "visits:Q",
+            title="visits (log scale)",
+            scale=y_scale,
+            axis=alt.Axis(values=[10, 100, 1_000, 10_000], format=",~r"),
+        ),
+        color=alt.Color(
+            "status:N",
+            scale=alt.Scale(domain=list(STATUS), range=[ui_charts.BLUE, ui_charts.GREY]),
+            legend=ui_charts.STACKED_LEGEND,
+        ),
+        shape=alt.Shape(
+            "status:N", scale=alt.Scale(domain=list(STATUS), range=["circle", "square"])
+        ),
+        fill=alt.Fill(
+            "status:N",
+            scale=alt.Scale(domain=list(STATUS), range=[ui_charts.BLUE, "#ffffff"]),
+            legend=None,
+        ),
+        tooltip=[
+            alt.Tooltip("clinic:N"),
+            alt.Tooltip("users:Q", format=","),
+            alt.Tooltip("true visits:Q", format=","),
+            alt.Tooltip("visits:Q", format=",.0f", title="shown"),
+            alt.Tooltip("status:N"),
+        ],
+    )
+    rule = ui_charts.truth_rule_layers(x_scale)
+    return ui_charts.Template(
+        (truth + points + rule).properties(height=300, width=ui_charts.DEFAULT_WIDTH)
     )

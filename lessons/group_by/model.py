@@ -25,11 +25,15 @@ POPULARITY = np.arange(1, PLACES + 1) ** -1.3  # Zipf-like: a few busy clinics, 
 FAVOURITE = 0.5  # a person's j-th clinic gets a share ∝ FAVOURITE^j of their visits
 GRID_L0 = (1, 2, 3, 4, 5, 6)  # clinics one person may count in (a person visits at most 6)
 GRID_LINF = (1, 2, 3, 5, 8, 13, 20, 30, 50, 80)  # visits counted per person and clinic
-SELECTION_USERS = np.arange(0, 101)  # users in a partition, on the selection chart
+# users in a partition, on the selection chart (log axis 1..10,000): every whole number up to
+# 100, then about 200 more
+SELECTION_USERS = np.unique(
+    np.r_[np.arange(1, 101), np.round(np.geomspace(100, 10_000, 200))]
+).astype(np.int64)
 HALF = 0.5
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def visits() -> pd.DataFrame:
     """One row per visit: `user` (0..32,560, a census person) and `place` (0..PLACES-1).
 
@@ -60,7 +64,7 @@ class Contributions:
     median_rows: float
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def contributions() -> Contributions:
     table = visits()
     per_user = np.bincount(table["user"])
@@ -76,13 +80,13 @@ def contributions() -> Contributions:
     )
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def true_counts() -> np.ndarray:
     """Rows per clinic (what an event-level release counts)."""
     return np.bincount(visits()["place"], minlength=PLACES).astype(np.float64)
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def _pairs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each (user, clinic) pair: its clinic, its row count r, and the user's clinics d."""
     pairs = visits().groupby(["user", "place"]).size().reset_index(name="rows")
@@ -90,7 +94,7 @@ def _pairs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return pairs["place"].to_numpy(), pairs["rows"].to_numpy(), distinct
 
 
-@datasets.cached(max_entries=128)
+@datasets.cached(max_entries=128, census_only=True)
 def expected_kept(max_partitions: int, max_per_partition: int) -> np.ndarray:
     """E[rows per clinic after dp.bound_partitions(L0, L∞)], exactly: a user with d clinics
     keeps each with probability min(L0, d)/d, and min(L∞, r) of its r rows there."""
@@ -99,7 +103,7 @@ def expected_kept(max_partitions: int, max_per_partition: int) -> np.ndarray:
     return np.bincount(place, weights=kept, minlength=PLACES)
 
 
-@datasets.cached(max_entries=64)
+@datasets.cached(max_entries=64, census_only=True)
 def error_grid(epsilon: float) -> tuple[pd.DataFrame, tuple[int, int]]:
     """Over L0 in GRID_L0 and L∞ in GRID_LINF: the bias (root mean square over the clinics
     of the rows bounding drops), the noise (SD of Lap(L0·L∞/ε)) and their total
@@ -130,7 +134,7 @@ LAPLACE_RULE = "Laplace threshold"
 OPTIMAL_RULE = "optimal selection"
 
 
-@datasets.cached(max_entries=128)
+@datasets.cached(max_entries=128, census_only=True)
 def selection_curves(epsilon: float, delta: float, max_partitions: int) -> pd.DataFrame:
     """The chance that a partition touched by n users (SELECTION_USERS) is released: the
     optimal (ε, δ) selection and Laplace thresholding of the user count, each at L0."""
@@ -140,7 +144,6 @@ def selection_curves(epsilon: float, delta: float, max_partitions: int) -> pd.Da
     scale = dp.laplace_scale(max_partitions, epsilon)
     # P[n + Lap(L0/ε) ≥ τ] = 1 − F(τ − n) for the centred Laplace CDF F
     laplace = 1.0 - dp.laplace_cdf(tau - n, loc=0.0, scale=scale)
-    laplace[n == 0] = 0.0  # an empty partition has no key to release
     return pd.concat(
         [
             pd.DataFrame({"users": SELECTION_USERS, "probability": optimal, "rule": OPTIMAL_RULE}),
@@ -150,17 +153,31 @@ def selection_curves(epsilon: float, delta: float, max_partitions: int) -> pd.Da
     )
 
 
-def shown_half_the_time(curves: pd.DataFrame, rule: str) -> int | None:
-    """The smallest number of users whose partition is released at least half the time."""
-    rows = curves[(curves["rule"] == rule) & (curves["probability"] >= HALF)]
-    return int(rows["users"].min()) if len(rows) else None
+HALF_SEARCH_LIMIT = 10_000_000  # users: beyond every setting on the page
+
+
+def half_the_time(rule: str, epsilon: float, delta: float, max_partitions: int) -> int:
+    """The smallest number of users whose partition `rule` releases at least half the time:
+    ⌈τ⌉ for the Laplace threshold (n + Lap ≥ τ has chance ½ exactly at n = τ), and for the
+    optimal selection the first n with p(n) ≥ ½ (p grows with n: a binary search over the
+    whole numbers, exact, not read off the chart's grid)."""
+    if rule == LAPLACE_RULE:
+        return math.ceil(dp.laplace_partition_threshold(epsilon, delta, max_partitions))
+    low, high = 1, HALF_SEARCH_LIMIT
+    while low < high:
+        middle = (low + high) // 2
+        if dp.partition_selection_probability(middle, epsilon, delta, max_partitions) >= HALF:
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 # --- The census's rare cells: occupation × native country, one row per person ------------
 CELL_COLUMNS = ("Occupation", "NativeCountry")
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)
 def census_cells() -> pd.DataFrame:
     """People per (occupation, native country) cell of the census, largest first."""
     census = datasets.census()
@@ -176,7 +193,7 @@ class CellsShown:
     hidden_people: int  # people in cells released less than half the time
 
 
-@datasets.cached(max_entries=128)
+@datasets.cached(max_entries=128, census_only=True)
 def cells_shown(epsilon: float, delta: float) -> CellsShown:
     """One person is in one cell (L0 = 1): each cell is released with the optimal
     selection's probability for its head count."""
@@ -199,7 +216,7 @@ class Release:
     dropped_rows: int  # by bounding
 
 
-@datasets.cached(max_entries=64)
+@datasets.cached(max_entries=64, census_only=True)
 def pipeline(
     max_partitions: int, max_per_partition: int, epsilon: float, delta: float, seed: int
 ) -> Release:
@@ -236,3 +253,193 @@ def pipeline(
         dropped_clinics=int(PLACES - released.sum()),
         dropped_rows=int(len(table) - kept.sum()),
     )
+
+
+# --- Choosing the bounds privately ---------------------------------------------------------
+QUANTILE = 0.99  # bounds that cover 99% of the people
+BOUNDS_EPSILON = 0.1  # spent on choosing them, before the release
+SEED_BOUNDS = 1
+SEED_PIPELINE = 2
+
+
+@datasets.cached(census_only=True)
+def per_user() -> tuple[np.ndarray, np.ndarray]:
+    """For each person: the clinics they visit, and the most visits they make to one."""
+    pairs = visits().groupby(["user", "place"]).size()
+    by_user = pairs.groupby(level=0)
+    return by_user.size().to_numpy(), by_user.max().to_numpy()
+
+
+@datasets.cached(max_entries=64, census_only=True)
+def private_bounds(seed: int) -> tuple[int, int]:
+    """L0 and L∞ chosen with BOUNDS_EPSILON (half each, sequential composition): the private
+    QUANTILE-quantile (dp.private_quantile, add/remove, one value per person) of the
+    clinics per person over GRID_L0, and of the most visits to one clinic over GRID_LINF."""
+    places, most = per_user()
+    rng = np.random.default_rng(seed)
+    half = BOUNDS_EPSILON / 2
+    l0 = dp.private_quantile(places, np.array(GRID_L0), QUANTILE, half, rng=rng)
+    linf = dp.private_quantile(most, np.array(GRID_LINF), QUANTILE, half, rng=rng)
+    return int(l0), int(linf)
+
+
+def group_loss(epsilon: float, rows: int) -> float:
+    """Event-level ε-DP protects a person with `rows` rows only as a group of that many:
+    dp.group_privacy."""
+    return dp.group_privacy(epsilon, rows)
+
+
+# --- What the page draws ------------------------------------------------------------------
+DEFAULT_L0, DEFAULT_LINF = 2, 5
+DEFAULT_DELTA = 1e-5
+DELTAS: tuple[float, ...] = (1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8)
+PIPELINE_L0, PIPELINE_LINF = 3, 13  # fixed before the release: the private bounds above
+
+
+@dataclass(frozen=True)
+class Bounding:
+    kept: float  # visits kept, on average
+    dropped: float  # visits dropped, on average
+    bias: float  # RMS over the clinics of the visits dropped
+    noise: float  # SD of Lap(L0·L∞/ε) on one clinic's count
+    total: float  # √(bias² + noise²)
+
+
+@datasets.cached(max_entries=256, census_only=True)
+def bounding(max_partitions: int, max_per_partition: int, epsilon: float) -> Bounding:
+    frame, _ = error_grid(epsilon)
+    row = frame[(frame["l0"] == max_partitions) & (frame["linf"] == max_per_partition)].iloc[0]
+    kept = float(expected_kept(max_partitions, max_per_partition).sum())
+    return Bounding(
+        kept=kept,
+        dropped=float(len(visits())) - kept,
+        bias=float(row["bias"]),
+        noise=float(row["noise"]),
+        total=float(row["total"]),
+    )
+
+
+YOUR_CHOICE = "your choice"
+
+
+@datasets.cached(max_entries=512, census_only=True)
+def heatmap_marks(
+    best: tuple[int, int], max_partitions: int, max_per_partition: int
+) -> pd.DataFrame:
+    """The two cells outlined on the heatmap: the lowest total and the student's choice."""
+    return pd.DataFrame(
+        {
+            "l0": [best[0], max_partitions],
+            "linf": [best[1], max_per_partition],
+            "label": [
+                f"lowest total: L0 = {best[0]}, L∞ = {best[1]}",
+                f"{YOUR_CHOICE}: L0 = {max_partitions}, L∞ = {max_per_partition}",
+            ],
+        }
+    )
+
+
+@datasets.cached(census_only=True)
+def half_rule() -> pd.DataFrame:
+    return pd.DataFrame({"y": [HALF], "label": ["shown half the time"]})
+
+
+@datasets.cached(max_entries=128, census_only=True)
+def half_points(epsilon: float, delta: float, max_partitions: int) -> pd.DataFrame:
+    """Each rule's smallest group shown at least half the time, as a point on its curve."""
+    rows = []
+    for rule in (OPTIMAL_RULE, LAPLACE_RULE):
+        users = half_the_time(rule, epsilon, delta, max_partitions)
+        if rule == OPTIMAL_RULE:
+            chance = dp.partition_selection_probability(users, epsilon, delta, max_partitions)
+        else:
+            tau = dp.laplace_partition_threshold(epsilon, delta, max_partitions)
+            scale = dp.laplace_scale(max_partitions, epsilon)
+            chance = 1.0 - dp.laplace_cdf(tau - users, loc=0.0, scale=scale)
+        rows.append((users, float(chance), rule))
+    return pd.DataFrame(rows, columns=["users", "probability", "rule"])
+
+
+VISITS_FLOOR = 10.0  # the release chart's lowest visits (a log axis)
+
+
+@datasets.derived
+def released_points(table: pd.DataFrame) -> pd.DataFrame:
+    """Every clinic as a point: its users after bounding against its visits, released or
+    not (a dropped clinic is drawn at its true visits, marked as dropped; a noisy count
+    below VISITS_FLOOR, zero or negative included, at the floor of the log axis)."""
+    noisy = np.maximum(table["noisy count"].to_numpy(), VISITS_FLOOR)
+    return pd.DataFrame(
+        {
+            "clinic": table["clinic"],
+            "users": table["users"],
+            "visits": np.where(table["released"], noisy, table["true rows"]),
+            "true visits": table["true rows"],
+            "status": np.where(table["released"], "released (noisy count)", "not released"),
+        }
+    )
+
+
+@datasets.cached(max_entries=128, census_only=True)
+def pipeline_rule(epsilon: float, delta: float) -> pd.DataFrame:
+    """The users at which the pipeline's selection (ε/2, δ, PIPELINE_L0) shows a clinic
+    half the time, as the release chart's labelled rule."""
+    users = half_the_time(OPTIMAL_RULE, epsilon / 2, delta, PIPELINE_L0)
+    return pd.DataFrame({"x": [float(users)], "label": [f"shown half the time: {users:,} users"]})
+
+
+def noise_sd(sensitivity: float, epsilon: float) -> float:
+    """The SD of Lap(sensitivity/ε): dp.laplace_std."""
+    return dp.laplace_std(sensitivity, epsilon)
+
+
+@datasets.derived
+def release_rows(table: pd.DataFrame) -> pd.DataFrame:
+    """The release beside the truth, as the page's table: a released count rounded to a
+    whole number of visits (post-processing), an unreleased one missing."""
+    return pd.DataFrame(
+        {
+            "clinic": table["clinic"],
+            "true visits": table["true rows"],
+            "visits kept": table["kept rows"],
+            "users": table["users"],
+            "released": table["released"],
+            "noisy count": table["noisy count"].round(),
+        }
+    )
+
+
+# --- Predict first ---------------------------------------------------------------------------
+ERROR_CHANGES = ("goes down", "goes up", "stays within 5%")
+PREDICT_USERS = 10
+SHOWN_HOW_OFTEN = ("almost never (under 5%)", "sometimes (5% to 95%)", "almost always (over 95%)")
+
+
+def next_linf(max_per_partition: int) -> int:
+    """The next L∞ on the grid (the one before it at the grid's end)."""
+    at = GRID_LINF.index(max_per_partition)
+    return GRID_LINF[at + 1] if at + 1 < len(GRID_LINF) else GRID_LINF[at - 1]
+
+
+def error_change(
+    max_partitions: int, max_per_partition: int, epsilon: float
+) -> tuple[int, float, float]:
+    """Which of ERROR_CHANGES moving L∞ to next_linf makes, and both totals."""
+    here = bounding(max_partitions, max_per_partition, epsilon).total
+    there = bounding(max_partitions, next_linf(max_per_partition), epsilon).total
+    if abs(there - here) <= 0.05 * here:
+        return 2, here, there
+    return (0 if there < here else 1), here, there
+
+
+def shown_how_often(epsilon: float, delta: float, max_partitions: int) -> tuple[int, float]:
+    """Which of SHOWN_HOW_OFTEN a partition of PREDICT_USERS users is, and its chance."""
+    chance = float(
+        dp.partition_selection_probability(PREDICT_USERS, epsilon, delta, max_partitions)
+    )
+    return (0 if chance < 0.05 else 2 if chance > 0.95 else 1), chance
+
+
+def growth_per_user(epsilon: float, max_partitions: int) -> float:
+    """e^(ε/L0): the most one more user can multiply a partition's release chance by."""
+    return math.exp(epsilon / max_partitions)
