@@ -25,7 +25,8 @@ RULE_DASHES = [[1, 0], [6, 3]]
 def error_heatmap() -> ui_charts.Template:
     """Template: total error per clinic count over (L∞ across, L0 down), log colour on a fixed
     domain, each cell's value written in it, the lowest total outlined in black and the
-    student's choice in white. Datasets "grid" (l0, linf, bias, noise, total) and "marks"
+    student's choice in orange (the page's subtitle says so). Datasets "grid" (l0, linf,
+    bias, noise, total) and "marks"
     (l0, linf, label)."""
     x = alt.X(
         "linf:O",
@@ -71,13 +72,12 @@ def error_heatmap() -> ui_charts.Template:
             stroke=alt.Stroke(
                 "label:N",
                 scale=alt.Scale(range=[ui_charts.BLACK, ui_charts.ORANGE]),
-                # above the plot: beside the colour bar it was cut on a phone
-                legend=alt.Legend(orient="top", title=None, direction="vertical", labelLimit=0),
+                legend=None,  # the title's subtitle says which outline is which
             ),
         )
     )
     return ui_charts.Template(
-        (cells + values + marks).properties(height=260, width=ui_charts.DEFAULT_WIDTH)
+        (cells + values + marks).properties(height=216, width=ui_charts.DEFAULT_WIDTH)
     )
 
 
@@ -130,7 +130,7 @@ def selection_curves() -> ui_charts.Template:
         alt.NamedData(name="half"), "y", y_scale=alt.Scale(domain=[0.0, 1.0])
     )
     return ui_charts.Template(
-        (lines + points + half).properties(height=260, width=ui_charts.DEFAULT_WIDTH)
+        (lines + points + half).properties(height=220, width=ui_charts.DEFAULT_WIDTH)
     )
 
 

@@ -122,7 +122,7 @@ def bounding() -> None:
     with control_column:
         l0 = int(
             controls.select_slider(
-                "L0: clinics counted per person  (fewer → more visits dropped, less noise)",
+                "L0: clinics per person  (fewer → less noise, more dropped)",
                 options=model.GRID_L0,
                 value=model.DEFAULT_L0,
                 key="gb_l0",
@@ -130,7 +130,7 @@ def bounding() -> None:
         )
         linf = int(
             controls.select_slider(
-                "L∞: visits counted per person and clinic  (fewer → more dropped, less noise)",
+                "L∞: visits per clinic  (fewer → less noise, more dropped)",
                 options=model.GRID_LINF,
                 value=model.DEFAULT_LINF,
                 key="gb_linf",
@@ -145,7 +145,10 @@ def bounding() -> None:
     best_here = model.bounding(best[0], best[1], epsilon)
     with chart_column:
         charts.error_heatmap().show(
-            title=f"Total error per clinic count at ε = {text.number(epsilon)}",
+            title={
+                "text": f"Total error per clinic count at ε = {text.number(epsilon)}",
+                "subtitle": "Outlined: black, the lowest; orange, your choice",
+            },
             alt=(
                 f"Heatmap of the total error of one clinic's count for L0 from 1 to "
                 f"{model.GRID_L0[-1]} and L∞ from 1 to {model.GRID_LINF[-1]} at ε = "
@@ -247,7 +250,7 @@ def selection() -> None:
         )
         l0 = int(
             controls.select_slider(
-                "L0: partitions one user may touch  (more → each needs more users)",
+                "L0: partitions per user  (more → each needs more users)",
                 options=model.GRID_L0,
                 value=1,
                 key="gb_sel_l0",

@@ -26,6 +26,34 @@ def recursion(count: int, epsilon: float, delta: float, m: int = 1) -> float:
 # --- partition_selection_probability ---------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("epsilon", "delta", "m"), [(1.0, 1e-5, 1), (0.1, 1e-8, 1), (0.5, 1e-6, 3), (2.0, 1e-3, 5)]
+)
+def test_both_rules_agree_with_googles_library(epsilon, delta, m) -> None:
+    """Google's DP library (python-dp 1.1.5, an independent implementation in C++): its
+    truncated-geometric strategy is the optimal selection, its Laplace strategy the
+    threshold. For one partition per user they are ours exactly. For m > 1 it splits δ as
+    1 − (1 − δ)^(1/m) where the contract splits it as δ/m (both valid; they differ by
+    O(δ²)); given the same per-partition δ, they agree."""
+    from pydp.algorithms import partition_selection as google
+
+    per_partition = -math.expm1(math.log1p(-delta) / m)  # 1 − (1 − δ)^(1/m), no round-off
+    optimal = google.create_truncated_geometric_partition_strategy(epsilon, delta, m)
+    threshold = google.create_laplace_partition_strategy(epsilon, delta, m)
+    users = np.arange(1, 400)
+    ours = dp.partition_selection_probability(users, epsilon, per_partition * m, m)
+    theirs = np.array([optimal.probability_of_keep(int(n)) for n in users])
+    np.testing.assert_allclose(ours, theirs, rtol=1e-8, atol=1e-12)
+    tau = dp.laplace_partition_threshold(epsilon, per_partition * m, m)
+    laplace = 1.0 - dp.laplace_cdf(tau - users, loc=0.0, scale=m / epsilon)
+    theirs = np.array([threshold.probability_of_keep(int(n)) for n in users])
+    np.testing.assert_allclose(laplace, theirs, rtol=1e-8, atol=1e-12)
+    if m == 1:  # the contract's δ itself
+        np.testing.assert_allclose(
+            dp.partition_selection_probability(users, epsilon, delta, 1), ours, rtol=1e-12
+        )
+
+
 def test_the_pinned_values() -> None:
     # p(1) = δ, p(2) = e·δ + δ = 3.71828e-5 at ε = 1, δ = 1e-5
     assert dp.partition_selection_probability(1, 1.0, 1e-5) == pytest.approx(1e-5, rel=1e-12)

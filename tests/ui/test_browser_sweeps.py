@@ -593,7 +593,8 @@ def test_no_formula_is_wider_than_a_phone(visits) -> None:
             visit.formula_forms,
         )
     assert scaled >= 2  # reconstruction's and the class survey's widest were scaled
-    assert narrow == 4  # large domains (2), beyond global sensitivity, synthetic data
+    # large domains (2), beyond global sensitivity, synthetic data, DP group-by (3)
+    assert narrow == 7
 
 
 # --- 200% zoom ----------------------------------------------------------------------------------
