@@ -144,6 +144,7 @@ from .partitions import (
 )
 from .postprocess import (
     clip_counts,
+    clipped_laplace_bias,
     project_counts,
 )
 from .pure import (
@@ -300,6 +301,7 @@ __all__ = [
     "clamping_bias_curve",
     "class_size_per_person",
     "clip_counts",
+    "clipped_laplace_bias",
     "closest_dataset",
     "coin_flip_probabilities",
     "contribution_bias",

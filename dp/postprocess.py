@@ -7,12 +7,29 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import check_finite_array, check_real
+from ._validate import check_finite_array, check_positive, check_real
 
 
 def clip_counts(estimates) -> np.ndarray:
     r"""max(ĉ_v, 0): removes negative counts, but the total no longer equals n."""
     return np.maximum(check_finite_array("estimates", estimates), 0.0)
+
+
+def clipped_laplace_bias(count, scale: float) -> float | np.ndarray:
+    r"""The bias that clipping at 0 adds to a Laplace release: E[max(c + Lap(b), 0)] − c for
+    a true value c and scale b.
+
+        E[max(c + L, 0)] = max(c, 0) + (b/2)·e^(−|c|/b),  so the bias is
+        (b/2)·e^(−|c|/b) − min(c, 0)
+
+    (for c ≥ 0 the noise falls below −c with probability ½e^(−c/b), and then by b on
+    average: the Laplace tail is memoryless). It is largest at c = 0, b/2, and fades for
+    counts of a few b. `count`: a real number (a float back) or an array of them (an array
+    of the same shape back); `scale` > 0."""
+    c = check_finite_array("count", count)
+    b = check_positive("scale", scale)
+    bias = 0.5 * b * np.exp(-np.abs(c) / b) - np.minimum(c, 0.0)
+    return float(bias) if bias.ndim == 0 else bias
 
 
 def project_counts(estimates, n: float) -> np.ndarray:

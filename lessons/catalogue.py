@@ -150,6 +150,17 @@ LESSONS: tuple[Lesson, ...] = (
         ("clamping", "composition", "approximate_dp", "choosing"),
     ),
     Lesson(
+        "uncertainty",
+        "Uncertainty in DP answers",
+        ":material/straighten:",
+        "uncertainty",
+        "Sampling error and noise together, how often intervals hold, biases none show.",
+        CENTRAL,
+        "Privacy loss ε",
+        # the Laplace mechanism and its interval, clamping, post-processing
+        ("laplace", "clamping", "group_by"),
+    ),
+    Lesson(
         "beyond_global",
         "Beyond global sensitivity",
         ":material/zoom_in:",

@@ -223,6 +223,18 @@ def _group_by() -> Probe:
     )
 
 
+def _uncertainty() -> Probe:
+    from lessons.uncertainty import model
+
+    def noise(epsilon: float) -> str:
+        return text.percent(model.noise_sd(model.DEFAULT_SAMPLE, epsilon))
+
+    return Probe(
+        (Metric("Noise SD, √2/(nε)", lambda: noise(1.0), lambda: noise(AFTER)),),
+        ("unc_eps", f"{AFTER:g}"),
+    )
+
+
 def _choosing() -> Probe:
     from lessons.choosing import model
     from ui.datasets import load_census
@@ -456,4 +468,5 @@ PROBES: dict[str, Probe] = {
     "private_ml": _private_ml(),
     "dpsgd": _dpsgd(),
     "group_by": _group_by(),
+    "uncertainty": _uncertainty(),
 }

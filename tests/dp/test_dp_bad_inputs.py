@@ -348,6 +348,7 @@ VALID = {
     ),
     "class_size_per_person": (dp.class_size_per_person, {"codes": [[1, 2], [1, 2], [3, 4]]}),
     "clip_counts": (dp.clip_counts, {"estimates": [3.0, -1.0]}),
+    "clipped_laplace_bias": (dp.clipped_laplace_bias, {"count": [0.0, 3.0], "scale": 1.0}),
     "differencing_attack_successes": (
         dp.differencing_attack_successes,
         {"count_all": 10, "count_without": 9, "epsilon": 1.0, "tries": 10, "rng": 0},

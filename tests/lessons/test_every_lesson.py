@@ -27,6 +27,15 @@ FRAGMENT_KEYS = {
     "large_domains": ("ld_eps", "ld_live_eps", "ld_eps0", "ld_n"),
     "membership": ("mi_mechanism", "mi_eps", "mi_audit_eps", "mi_trials"),
     "sparse_vector": ("svt_eps", "svt_c", "svt_c_eps", "svt_guess", "svt_audit"),
+    "uncertainty": (
+        "unc_n",
+        "unc_eps",
+        "unc_cov_n",
+        "unc_cov_eps",
+        "unc_clip_eps",
+        "unc_group",
+        "unc_ratio_eps",
+    ),
     "synthetic": ("syn_naive_eps", "syn_pair", "syn_eps", "syn_rounds"),
 }
 
@@ -38,6 +47,7 @@ QUIZ_MARKS = {
     "large_domains": (("large_domains", 1, 1), "g = round(3 + 1) = 4", ("large_domains", 1, 0)),
     "membership": (("membership", 1, 0), "2.7%", ("membership", 1, 1)),
     "sparse_vector": (("sparse_vector", 0, 1), "Theorem 3.23", ("sparse_vector", 0, 0)),
+    "uncertainty": (("uncertainty", 2, 0), "b/2", ("uncertainty", 2, 1)),
     "synthetic": (
         ("synthetic", 1, 0),
         "Sequential composition over 2T steps",

@@ -593,8 +593,9 @@ def test_no_formula_is_wider_than_a_phone(visits) -> None:
             visit.formula_forms,
         )
     assert scaled >= 2  # reconstruction's and the class survey's widest were scaled
-    # large domains (2), beyond global sensitivity, synthetic data, DP group-by (3)
-    assert narrow == 7
+    # large domains (2), beyond global sensitivity, synthetic data, DP group-by (3),
+    # uncertainty (1)
+    assert narrow == 8
 
 
 # --- 200% zoom ----------------------------------------------------------------------------------

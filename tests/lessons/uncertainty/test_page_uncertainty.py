@@ -1,0 +1,147 @@
+"""AppTest for lessons/uncertainty/page.py: the survey's release and intervals against dp/,
+the coverage experiment against its own simulation, the clipping bias against its formula,
+the ratio's bias, the predictions, the code, the links and the questions."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import apptest_helpers as helpers
+import dp
+from lessons.group_by.model import census_cells
+from lessons.uncertainty import model as lesson
+from ui import controls, datasets, text
+
+PAGE = "uncertainty/page.py"
+CENSUS_PEOPLE, CENSUS_EARNERS = 32_561, 7_841
+
+
+@pytest.mark.parametrize(("n", "epsilon"), [(1_000, 1.0), (100, 0.1), (10_000, 10.0)])
+def test_the_survey_release_and_its_intervals(n, epsilon) -> None:
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="unc_n").set_value(n)
+    at.select_slider(key="unc_eps").set_value(epsilon).run()
+    assert not at.exception
+    rng = np.random.default_rng(controls.DEFAULT_SEED + lesson.SEED_SURVEY)
+    count = rng.hypergeometric(CENSUS_EARNERS, CENSUS_PEOPLE - CENSUS_EARNERS, n)
+    release = dp.laplace_mechanism(float(count), 1, epsilon, rng=rng) / n
+    p = min(max(release, 0.0), 1.0)
+    sd = math.sqrt(p * (1 - p) / n * (CENSUS_PEOPLE - n) / (CENSUS_PEOPLE - 1))
+    scale = 1 / (n * epsilon)
+    low, high = dp.noise_sampling_interval(release, sd, scale, 0.95)
+    shown = helpers.metrics(at)
+    assert shown["Released share earning >50K"] == text.percent(release)
+    assert shown["Sampling SD (estimated)"] == text.percent(sd)
+    assert shown["Noise SD, √2/(nε)"] == text.percent(math.sqrt(2) * scale)
+    assert shown["95% interval, both errors: ±"] == text.percent((high - low) / 2)
+    frames = helpers.frames_of(helpers.chart_titled(at, f"One survey of {n:,} people", prefix=True))
+    rows = frames["intervals"].set_index("interval")
+    assert rows.loc[lesson.COMBINED, "low"] == pytest.approx(low)
+    noise_half = scale * math.log(20)  # P(|Lap(b)| ≤ t) = 95% at t = b ln 20
+    assert rows.loc[lesson.NOISE_ONLY, "high"] - release == pytest.approx(noise_half)
+    assert rows.loc[lesson.SAMPLING_ONLY, "high"] - release == pytest.approx(
+        stats.norm.ppf(0.975) * sd
+    )
+    assert frames["truth"]["x"].tolist() == [pytest.approx(CENSUS_EARNERS / CENSUS_PEOPLE)]
+    # the sentence says which error dominates, from the two SDs at the population's share
+    p0 = CENSUS_EARNERS / CENSUS_PEOPLE
+    sampling = math.sqrt(p0 * (1 - p0) / n * (CENSUS_PEOPLE - n) / (CENSUS_PEOPLE - 1))
+    noise = math.sqrt(2) * scale
+    words = "the sampling error is" if sampling >= noise else "the privacy noise is"
+    assert words in helpers.prose(at)
+
+
+def test_the_prediction_is_marked_from_the_two_errors() -> None:
+    at = helpers.run_lesson(PAGE)  # n = 1,000, ε = 1: sampling 9 times the noise
+    helpers.answer_quiz(at, "uncertainty_predict", 0, 1)
+    assert "Sampling SD" in at.error[-1].value
+    helpers.answer_quiz(at, "uncertainty_predict", 0, 0)
+    assert at.success[-1].value.startswith("Right.")
+    at = helpers.run_lesson(PAGE, unc_n="100", unc_eps="0.1")  # noise 3 times sampling
+    helpers.answer_quiz(at, "uncertainty_predict", 0, 1)
+    assert at.success[-1].value.startswith("Right.")
+
+
+@pytest.mark.parametrize(("n", "epsilon", "short"), [(1_000, 1.0, 1), (100, 0.1, 2)])
+def test_coverage_is_what_the_repeats_show(n, epsilon, short) -> None:
+    """The combined interval holds its 95% within 2 standard errors; the interval that
+    ignores the dominant error falls far short, and the page says which."""
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="unc_cov_n").set_value(n)
+    at.select_slider(key="unc_cov_eps").set_value(epsilon).run()
+    assert not at.exception
+    frame = helpers.frames_of(helpers.chart_titled(at, "1,000 surveys of", prefix=True))[
+        "coverage"
+    ].set_index("interval")
+    combined = frame.loc[lesson.COMBINED]
+    assert abs(combined["coverage"] - 0.95) <= 2.6 * math.sqrt(0.95 * 0.05 / lesson.REPEATS)
+    kind = lesson.KINDS[short]
+    assert frame.loc[kind, "coverage"] < 0.6
+    shown = helpers.metrics(at)
+    assert shown[f"Held the truth: {kind}"] == text.percent(frame.loc[kind, "coverage"])
+    assert f"Falling short of 95%: {kind}" in helpers.prose(at)
+    # the experiment is the model's, repeat by repeat
+    np.testing.assert_allclose(
+        frame["coverage"].to_numpy(),
+        lesson.coverage(n, epsilon, controls.DEFAULT_SEED + lesson.SEED_COVERAGE)["coverage"],
+    )
+
+
+@pytest.mark.parametrize("epsilon", [1.0, 0.1])
+def test_clipping_bias_follows_its_formula(epsilon) -> None:
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="unc_clip_eps").set_value(epsilon).run()
+    assert not at.exception
+    b = 1 / epsilon
+    frame = helpers.frames_of(helpers.chart_titled(at, "What clipping at 0 adds", prefix=True))
+    added = frame["bias"].set_index("count")["added"]
+    for c in (0, 3, 10, 30):
+        exact = 0.5 * b * math.exp(-c / b)
+        if exact >= 1e-3:
+            assert added.loc[c] == pytest.approx(exact)
+        else:  # below the log axis: no value, but still a row
+            assert math.isnan(added.loc[c])
+    assert len(added) == 31
+    shown = helpers.metrics(at)
+    assert shown["Bias at a true zero, b/2"] == text.number(b / 2)
+    people = census_cells()["people"].to_numpy()  # the group-by lesson's census cells
+    small = people[people < lesson.SMALL].astype(float)
+    total = np.sum(0.5 * b * np.exp(-small / b))
+    assert shown[f"People clipping adds to the {small.size} cells under 10"] == text.number(total)
+
+
+def test_the_ratio_mean_is_biased_for_a_small_group_and_not_a_large_one() -> None:
+    at = helpers.run_lesson(PAGE, unc_group="5", unc_ratio_eps="1")
+    small = lesson.ratio_mean(5, 1.0, controls.DEFAULT_SEED + lesson.SEED_RATIO)
+    assert small.bias > 6 * small.se  # far beyond the simulation's own noise
+    assert helpers.metrics(at)["Average of 20,000 ratio releases"] == text.number(small.average)
+    large = lesson.ratio_mean(1_000, 1.0, controls.DEFAULT_SEED + lesson.SEED_RATIO)
+    assert abs(large.bias) < 6 * large.se + 0.01
+    # the simulation is what the page says it is: 20,000 releases of sum/count
+    ages = datasets.census()["Age"].to_numpy(dtype=float)
+    rng = np.random.default_rng(controls.DEFAULT_SEED + lesson.SEED_RATIO)
+    group = np.clip(rng.choice(ages, size=5, replace=False), 0, 100)
+    sums = group.sum() + rng.laplace(scale=100 / 0.5, size=20_000)
+    counts = 5 + rng.laplace(scale=1 / 0.5, size=20_000)
+    assert small.true_mean == pytest.approx(group.mean())
+    assert small.average == pytest.approx(np.mean(sums / np.maximum(counts, 0.5)))
+
+
+def test_a_link_reproduces_the_view_and_the_code_has_its_values() -> None:
+    params = {"unc_n": "3000", "unc_eps": "0.5", "unc_group": "50"}
+    at = helpers.run_lesson(PAGE, **params)
+    for key, value in params.items():
+        assert float(at.select_slider(key=key).value) == float(value)
+    helpers.open_snippets(at)
+    code = " ".join(helpers.code_texts(at))
+    assert "n, epsilon = 3000, 0.5" in code
+    assert "n, epsilon = 50, 1.0" in code
+
+
+def test_its_questions_are_marked() -> None:
+    at = helpers.run_lesson(PAGE)
+    helpers.assert_quiz_marks(at, ("uncertainty", 2, 0), "b/2", ("uncertainty", 2, 1))
