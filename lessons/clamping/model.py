@@ -396,7 +396,7 @@ def data_bound(name: str, size: int, newcomer: float, epsilon: float) -> DataBou
 # --- 5. one person, many rows ----------------------------------------------------------------
 
 
-@datasets.cached()
+@datasets.cached(census_only=True)  # simulated for the census's people, whatever is uploaded
 def visits_per_person() -> np.ndarray:
     """A simulated table: visits to a clinic in a year, one row per visit, for each of the
     32,561 census people. Skewed: most have 1-3 rows, a few have hundreds (lognormal,

@@ -216,7 +216,7 @@ class Release:
     dropped_rows: int  # by bounding
 
 
-@datasets.cached(max_entries=64, census_only=True)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES, census_only=True)
 def pipeline(
     max_partitions: int, max_per_partition: int, epsilon: float, delta: float, seed: int
 ) -> Release:
@@ -270,7 +270,7 @@ def per_user() -> tuple[np.ndarray, np.ndarray]:
     return by_user.size().to_numpy(), by_user.max().to_numpy()
 
 
-@datasets.cached(max_entries=64, census_only=True)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES, census_only=True)
 def private_bounds(seed: int) -> tuple[int, int]:
     """L0 and L∞ chosen with BOUNDS_EPSILON (half each, sequential composition): the private
     QUANTILE-quantile (dp.private_quantile, add/remove, one value per person) of the

@@ -163,7 +163,7 @@ def bounding() -> None:
     change, now, then = model.error_change(l0, linf, epsilon)
     with predict:
         quiz.check_yourself(
-            "group_by_predict_bounds",
+            "group_by_bounds_predict",
             [
                 quiz.Question(
                     f"At L0 = {l0} and ε = {text.number(epsilon)}, you raise L∞ from {linf} to "
@@ -284,7 +284,7 @@ def selection() -> None:
     how_often, chance = model.shown_how_often(epsilon, delta, l0)
     with predict:
         quiz.check_yourself(
-            "group_by_predict_selection",
+            "group_by_selection_predict",
             [
                 quiz.Question(
                     f"At ε = {text.number(epsilon)}, δ = {text.power_of_ten(delta)} and L0 = "

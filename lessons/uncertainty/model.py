@@ -82,7 +82,7 @@ def intervals(
     }
 
 
-@datasets.cached(max_entries=256, census_only=True)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES, census_only=True)
 def survey(n: int, epsilon: float, seed: int) -> Survey:
     """One survey of n people and its release at ε."""
     pop = population()
@@ -94,7 +94,7 @@ def survey(n: int, epsilon: float, seed: int) -> Survey:
     return Survey(n, epsilon, count, release, sd, scale, intervals(release, sd, scale))
 
 
-@datasets.cached(max_entries=256, census_only=True)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES, census_only=True)
 def interval_frame(n: int, epsilon: float, seed: int) -> pd.DataFrame:
     """The chart's rows: each interval's ends and the release."""
     result = survey(n, epsilon, seed)
@@ -127,7 +127,7 @@ def dominant(n: int, epsilon: float) -> tuple[str, float]:
     return ("sampling", sampling / noise) if sampling >= noise else ("noise", noise / sampling)
 
 
-@datasets.cached(max_entries=256, census_only=True)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES, census_only=True)
 def coverage(n: int, epsilon: float, seed: int) -> pd.DataFrame:
     """REPEATS seeded surveys of n at ε: how often each interval holds the population's
     share, with the binomial standard error of that share of repeats."""
@@ -218,7 +218,7 @@ class RatioMean:
     bias: float
 
 
-@datasets.cached(max_entries=128, census_only=True)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES, census_only=True)
 def ratio_mean(n: int, epsilon: float, seed: int) -> RatioMean:
     """A group of n people (a fixed random sample of the census): their mean age released
     as (Σ clamped ages + Lap(100/(ε/2))) / (n + Lap(1/(ε/2))), half the budget each, over
@@ -290,7 +290,7 @@ def coverage_words(frame: pd.DataFrame, n: int, epsilon: float) -> str:
     )
 
 
-@datasets.cached(max_entries=64, census_only=True)
+@datasets.cached(max_entries=datasets.SEED_ENTRIES, census_only=True)
 def ratio_curve(epsilon: float, seed: int) -> pd.DataFrame:
     """The ratio estimate's bias for every group size, ± 2 standard errors of the draws."""
     rows = [ratio_mean(n, epsilon, seed) for n in GROUP_SIZES]

@@ -61,13 +61,13 @@ def test_the_bounds_prediction_is_marked_from_the_grid() -> None:
     here = lesson.bounding(2, 5, 1.0).total
     there = lesson.bounding(2, 8, 1.0).total
     assert there < 0.95 * here
-    helpers.answer_quiz(at, "group_by_predict_bounds", 0, 1)  # "goes up": wrong
+    helpers.answer_quiz(at, "group_by_bounds_predict", 0, 1)  # "goes up": wrong
     assert text.number(there) in at.error[-1].value
-    helpers.answer_quiz(at, "group_by_predict_bounds", 0, 0)
+    helpers.answer_quiz(at, "group_by_bounds_predict", 0, 0)
     assert at.success[-1].value.startswith("Right.")
     # where the noise dominates, raising L∞ makes it worse, and the question says so
     at = helpers.run_lesson(PAGE, gb_l0="6", gb_linf="50", gb_eps="0.1")
-    helpers.answer_quiz(at, "group_by_predict_bounds", 0, 1)
+    helpers.answer_quiz(at, "group_by_bounds_predict", 0, 1)
     assert at.success[-1].value.startswith("Right.")
 
 
@@ -117,12 +117,12 @@ def test_the_selection_prediction_is_marked_from_the_chance() -> None:
     at = helpers.run_lesson(PAGE)  # 10 users at ε = 1, δ = 10⁻⁵, L0 = 1
     chance = dp.partition_selection_probability(10, 1.0, 1e-5, 1)
     assert 0.05 < chance < 0.95
-    helpers.answer_quiz(at, "group_by_predict_selection", 0, 1)
+    helpers.answer_quiz(at, "group_by_selection_predict", 0, 1)
     assert at.success[-1].value.startswith("Right.")
     assert text.percent(chance) in at.success[-1].value
     at = helpers.run_lesson(PAGE, gb_sel_l0="6")  # 10 users, L0 = 6: almost never
     assert dp.partition_selection_probability(10, 1.0, 1e-5, 6) < 0.05
-    helpers.answer_quiz(at, "group_by_predict_selection", 0, 0)
+    helpers.answer_quiz(at, "group_by_selection_predict", 0, 0)
     assert at.success[-1].value.startswith("Right.")
 
 
