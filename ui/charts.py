@@ -115,9 +115,9 @@ _TITLE_LAYER = {
 }
 
 
-def _title_expression() -> dict:
-    rows = f"data('{TITLE_DATA}')"
-    return {"expr": f"length({rows}) ? split({rows}[0].text, '\\n') : ''"}
+_TITLE_ROWS = f"data('{TITLE_DATA}')"
+# The title's text as the spec writes it: the dataset's one row, split into its lines.
+TITLE_TEXT = {"expr": f"length({_TITLE_ROWS}) ? split({_TITLE_ROWS}[0].text, '\\n') : ''"}
 
 
 def _with_title_layer(spec: dict) -> dict | None:
@@ -129,12 +129,8 @@ def _with_title_layer(spec: dict) -> dict | None:
         return {**spec, "layer": [*spec["layer"], _TITLE_LAYER]}
     for key in ("vconcat", "hconcat", "concat"):
         if spec.get(key):
-            first = _with_title_layer({k: v for k, v in spec[key][0].items() if k != "title"})
-            if first is None:
-                return None
-            if "title" in spec[key][0]:
-                first["title"] = spec[key][0]["title"]
-            return {**spec, key: [first, *spec[key][1:]]}
+            first = _with_title_layer(spec[key][0])
+            return None if first is None else {**spec, key: [first, *spec[key][1:]]}
     if "mark" not in spec:
         return None
     top = {key: value for key, value in spec.items() if key in _TITLE_KEEPS_KEYS}
@@ -151,7 +147,7 @@ def _title_from_data(title: str | list[str] | dict) -> tuple[dict, pa.Table]:
         title = {"text": title}
     lines = title["text"] if isinstance(title["text"], list) else [title["text"]]
     row = {"text": [TITLE_LINE_BREAK.join(str(line) for line in lines)]}
-    params = {"anchor": "start", "frame": "bounds", **title, "text": _title_expression()}
+    params = {"anchor": "start", "frame": "bounds", **title, "text": TITLE_TEXT}
     return params, pa.table(row)
 
 
@@ -349,8 +345,7 @@ class Template:
         The spec stays the same from run to run, so that the browser updates the chart in
         place (Streamlit embeds it again, ~50 ms, whenever the spec's text changes): the
         title's words go into the one-row dataset TITLE_DATA, which the spec's title reads
-        (`titled_spec`). A chart whose top level is a concat or a facet keeps its title in
-        the spec."""
+        (`titled_spec`). A facet or a repeat keeps its title in the spec."""
         given = set(datasets)
         if given != self.datasets:
             missing, unknown = sorted(self.datasets - given), sorted(given - self.datasets)

@@ -8,9 +8,11 @@ from lessons.group_by.model import (
     GRID_L0,
     GRID_LINF,
     LAPLACE_RULE,
+    LOWEST,
     OPTIMAL_RULE,
     SELECTION_USERS,
     VISITS_FLOOR,
+    YOUR_CHOICE,
 )
 from ui import charts as ui_charts
 from ui import datasets
@@ -27,7 +29,7 @@ def error_heatmap() -> ui_charts.Template:
     domain, each cell's value written in it, the lowest total outlined in black and the
     student's choice in orange (the page's subtitle says so). Datasets "grid" (l0, linf,
     bias, noise, total) and "marks"
-    (l0, linf, label)."""
+    (l0, linf, mark)."""
     x = alt.X(
         "linf:O",
         title="L∞ (visits per person and clinic)",
@@ -70,8 +72,10 @@ def error_heatmap() -> ui_charts.Template:
             x=x,
             y=y,
             stroke=alt.Stroke(
-                "label:N",
-                scale=alt.Scale(range=[ui_charts.BLACK, ui_charts.ORANGE]),
+                "mark:N",
+                scale=alt.Scale(
+                    domain=[LOWEST, YOUR_CHOICE], range=[ui_charts.BLACK, ui_charts.ORANGE]
+                ),
                 legend=None,  # the title's subtitle says which outline is which
             ),
         )

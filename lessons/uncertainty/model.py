@@ -266,8 +266,8 @@ def clip_bias(count: int, epsilon: float) -> float:
 def coverage_words(frame: pd.DataFrame, n: int, epsilon: float) -> str:
     """Which intervals held the truth less often than 95% (beyond two standard errors)."""
     short = [
-        f"{kind} ({text.percent(row.coverage)})"
-        for kind, row in zip(frame["interval"], frame.itertuples(), strict=True)
+        f"{row.interval} ({text.percent(row.coverage)})"
+        for row in frame.itertuples()
         if row.coverage + 2 * row.se < CONFIDENCE
     ]
     which, factor = dominant(n, epsilon)

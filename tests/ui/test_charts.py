@@ -52,7 +52,7 @@ def test_filling_never_changes_the_shared_template() -> None:
     filled = template.filled(title="a title", bins=frame, truth=frame)
     assert set(filled["datasets"]) == {"bins", "truth", charts.TITLE_DATA}
     assert filled["datasets"][charts.TITLE_DATA].to_pylist() == [{"text": "a title"}]
-    assert filled["title"]["text"] == charts._title_expression()
+    assert filled["title"]["text"] == charts.TITLE_TEXT
     assert json.dumps(template.spec, sort_keys=True) == before
 
 
