@@ -104,6 +104,11 @@ def simplex_projection(values: object, total: float) -> np.ndarray:
     if v.ndim != 1:
         raise ValueError(f"values must be 1-D, got {v.ndim} dimensions")
     total = check_real("total", total, low=0.0, range_text="finite and >= 0")
+    return _project(v, total)
+
+
+def _project(v: np.ndarray, total: float) -> np.ndarray:
+    """simplex_projection on checked input."""
     if total == 0.0:  # the simplex is one point
         return np.zeros_like(v)
     ordered = np.sort(v)[::-1]
@@ -127,6 +132,11 @@ def round_preserving_sum(values: object) -> np.ndarray:
     target = round(total)
     if abs(total - target) > 1e-9:
         raise ValueError(f"values must sum to a whole number (within 1e-9), got {total!r}")
+    return _round(v, target)
+
+
+def _round(v: np.ndarray, target: int) -> np.ndarray:
+    """round_preserving_sum on checked input whose sum rounds to `target`."""
     floors = np.floor(v)
     fractions = np.round(v - floors, 9)
     missing = int(target - np.sum(floors))
@@ -173,17 +183,20 @@ def topdown(noisy_levels: object, parents: object, total: int) -> list[np.ndarra
                 f"{above.size:,} cells"
             )
         final = np.zeros(counts.size, dtype=np.int64)
+        childless = np.flatnonzero((np.bincount(index, minlength=above.size) == 0) & (above > 0))
+        if childless.size:
+            cell = int(childless[0])
+            raise ValueError(
+                f"cell {cell} of level {level - 1} has a count of {above[cell]:,} and "
+                f"no child in level {level}"
+            )
+        order = np.argsort(index, kind="stable")  # each parent's children, in cell order
+        starts = np.searchsorted(index[order], np.arange(above.size + 1))
         for cell in range(above.size):
-            children = np.flatnonzero(index == cell)
-            if children.size == 0:
-                if above[cell] > 0:
-                    raise ValueError(
-                        f"cell {cell} of level {level - 1} has a count of {above[cell]:,} and "
-                        f"no child in level {level}"
-                    )
-                continue
-            projected = simplex_projection(counts[children], float(above[cell]))
-            final[children] = round_preserving_sum(projected)
+            children = order[starts[cell] : starts[cell + 1]]
+            if children.size:
+                projected = _project(counts[children], float(above[cell]))
+                final[children] = _round(projected, int(above[cell]))
         result.append(final)
         above = final
     return result

@@ -161,6 +161,28 @@ LESSONS: tuple[Lesson, ...] = (
         ("laplace", "clamping", "group_by"),
     ),
     Lesson(
+        "epsilon_meaning",
+        "What ε means in practice",
+        ":material/speed:",
+        "epsilon-meaning",
+        "ε as odds and as an attack's ceiling, what deployments chose, splitting a budget.",
+        CENTRAL,
+        "Privacy loss ε",
+        # the definition's posterior bound, the membership audit, zCDP's ρ, composition
+        ("definition", "composition", "approximate_dp", "membership"),
+    ),
+    Lesson(
+        "census_topdown",
+        "The 2020 Census in miniature",
+        ":material/account_tree:",
+        "census-topdown",
+        "TopDown on the census: noise at every level, a consistent table, who pays.",
+        CENTRAL,
+        "Total ρ",
+        # the census's attack, zCDP and its conversion, post-processing's biases
+        ("reconstruction", "approximate_dp", "uncertainty", "epsilon_meaning"),
+    ),
+    Lesson(
         "beyond_global",
         "Beyond global sensitivity",
         ":material/zoom_in:",

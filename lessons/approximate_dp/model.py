@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 import dp
+from data.deployments import load_deployments
 from ui import datasets, text
 
 SENSITIVITY = 1.0
@@ -422,110 +423,33 @@ def crossover_rule(result: Budget) -> pd.DataFrame:
 # --- 5. real numbers ------------------------------------------------------------------------
 
 
-class Deployment(NamedTuple):
-    name: str
-    model: str  # central / local
-    published: str  # the parameters as published
-    epsilon: float | None  # pure or (ε, δ): ε as published
-    delta: float | None
-    rho: float | None
-    unit: str
-    period: str
-    source: str
-
-
-DEPLOYMENTS: tuple[Deployment, ...] = (
-    Deployment(
-        "US Census 2020, redistricting data (P.L. 94-171)",
-        "central",
-        "ρ = 2.63 in total: persons 2.56, housing units 0.07",
-        None,
-        None,
-        2.56,
-        "a person (persons tables); neighbours: one person's record changed",
-        "the whole 2020 census release",
-        "Abowd et al. 2022, Harvard Data Science Review, doi:10.1162/99608f92.529e3cb9",
-    ),
-    Deployment(
-        "Google COVID-19 Community Mobility Reports",
-        "central",
-        "ε = 2.64",
-        2.64,
-        None,
-        None,
-        "a user",
-        "per day",
-        "Aktay et al. 2020, arXiv:2004.04145",
-    ),
-    Deployment(
-        "Microsoft Windows telemetry (app usage)",
-        "local",
-        "ε = 1.672",
-        1.672,
-        None,
-        None,
-        "a device",
-        "per 6 hours",
-        "Ding, Kulkarni & Yekhanin 2017, NeurIPS, arXiv:1712.01524",
-    ),
-    Deployment(
-        "Apple QuickType suggestions",
-        "local",
-        "ε = 16",
-        16.0,
-        None,
-        None,
-        "a user",
-        "per day",
-        "Apple Differential Privacy Team 2017, “Learning with Privacy at Scale”",
-    ),
-    Deployment(
-        "LinkedIn Audience Engagements API",
-        "central",
-        "ε = 34.9, δ = 7·10⁻⁹",
-        34.9,
-        7e-9,
-        None,
-        "a member",
-        "per month",
-        "Rogers et al. 2020, arXiv:2002.05839",
-    ),
-    Deployment(
-        "Wikimedia pageviews by country",
-        "central",
-        "ρ = 0.015",
-        None,
-        None,
-        0.015,
-        "a device's first 10 distinct pageviews of the day",
-        "per day",
-        "Adeleye et al. 2023, arXiv:2308.16298; the dataset's README on analytics.wikimedia.org",
-    ),
-)
 CENSUS_RHO_TOTAL = 2.63
 
 
 @datasets.cached(max_entries=64)
 def deployments_frame(delta: float) -> pd.DataFrame:
-    """The table of deployments; for a ρ, the ε it implies at your δ (tight conversion)."""
+    """The deployments of data/deployments.csv (the one list; "What ε means in practice"
+    charts it); a budget published as ρ gets the ε it implies at your δ (tight conversion)."""
     rows = []
-    for d in DEPLOYMENTS:
-        if d.rho is not None:
-            at_delta = text.number(dp.zcdp_to_approx_dp(d.rho, delta))
+    for d in load_deployments().to_dict("records"):
+        if not math.isnan(d["rho"]):
+            at_delta = text.number(dp.zcdp_to_approx_dp(d["rho"], delta))
+            published = f"ρ = {text.number(d['rho'])}"
             note = f"{at_delta} at δ = {text.power_of_ten(delta)} (converted here)"
-        elif d.delta is not None:
-            note = f"{text.number(d.epsilon)} at δ = {text.power_of_ten(d.delta)}"
+        elif not math.isnan(d["delta"]):
+            published = f"ε = {text.number(d['epsilon'])}, δ = {text.power_of_ten(d['delta'])}"
+            note = f"{text.number(d['epsilon'])} at δ = {text.power_of_ten(d['delta'])}"
         else:
-            note = f"{text.number(d.epsilon)} (δ = 0)"
+            published = f"ε = {text.number(d['epsilon'])}"
+            note = f"{text.number(d['epsilon'])} (δ = 0)"
         rows.append(
             {
-                "deployment": d.name,
-                "model": d.model,
-                "published": d.published,
+                "deployment": f"{d['organisation']}: {d['release']} ({d['year']})",
+                "published": published,
                 "ε": note,
-                "unit of privacy": d.unit,
-                "period": d.period,
-                "source": d.source,
+                "unit of privacy": d["unit_of_privacy"],
+                "period": d["period"],
+                "source": d["source"],
             }
         )
     return pd.DataFrame(rows)

@@ -1,0 +1,337 @@
+"""The 2020 US Census in miniature (the numbers behind the page): TopDown on the course's
+census, with its invented ZIP codes as the geography.
+
+Geography: nation → region (the ZIP's first digit, 10) → ZIP3 (40) → ZIP5 (300). In every
+unit a small histogram, sex × 3 age bands (6 cells), so a level's cells are its units × 6
+and a cell's parent is the same histogram cell of its parent unit. Each person is in one
+cell per level, so under add/remove-one-person neighbours every level's counts have
+sensitivity 1: the discrete Gaussian with σ² = 1/(2ρ_ℓ) makes level ℓ ρ_ℓ-zCDP, and the
+release is Σρ_ℓ-zCDP (dp/topdown.py, dp/gaussian.py). The nation's total is published exact,
+as the states' totals were in 2020 (an invariant, outside the accounting).
+
+The split of ρ over levels starts from the Census's production proportions for its persons
+file (US 104, State 1440, County 447, Tract 687, Block group 1256, Block 165, out of 4099:
+`persons_geolevel_props` in the Bureau's DAS_2020_Redistricting_Production_Code), with
+nation ← US, region ← State, ZIP3 ← County and ZIP5 ← the three levels below the county."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+import dp
+from ui import datasets, text
+
+LEVELS = ("nation", "region", "ZIP3", "ZIP5")
+CENSUS_PROPORTIONS = {
+    "US": 104,
+    "State": 1440,
+    "County": 447,
+    "Tract": 687,
+    "Block group": 1256,
+    "Block": 165,
+}
+CENSUS_TOTAL = 4099
+# the Census's proportions mapped onto the four levels, in whole percent (they add up to 100)
+CENSUS_WEIGHTS = (3, 35, 11, 51)  # 104, 1440, 447 and 687 + 1256 + 165 = 2108 of 4099
+RHOS: tuple[float, ...] = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 2.56, 5.0, 10.0)
+DEFAULT_RHO = 0.5
+DELTA = 1e-10  # the δ the Census Bureau converts its ρ at
+AGE_EDGES = (30, 50)  # bands 17–29, 30–49, 50+
+AGE_BANDS = ("17–29", "30–49", "50+")
+CELLS = tuple(f"{sex} {band}" for sex in ("men", "women") for band in AGE_BANDS)
+RUNS = 10  # seeded TopDown runs behind "who pays"
+SEED_RUNS = 1
+
+
+@dataclass(frozen=True)
+class Geography:
+    units: tuple[tuple[str, ...], ...]  # per level ≥ 1: the unit names, in cell order
+    unit_parents: tuple[np.ndarray, ...]  # per level ≥ 1: each unit's parent unit
+    true: tuple[np.ndarray, ...]  # per level ≥ 1: the true counts, units × 6 cells, flat
+    parents: tuple[np.ndarray, ...]  # per level ≥ 1: each cell's parent cell (dp.topdown's)
+    total: int
+
+
+@datasets.cached(census_only=True, max_entries=1)
+def geography() -> Geography:
+    """The units, the true counts of every level's cells and the cells' parents."""
+    census = datasets.census()
+    zips = census["Zip"].astype(str).to_numpy()
+    zip5 = np.unique(zips)
+    zip3 = np.unique([z[:3] for z in zip5])
+    region = np.unique([z[0] for z in zip3])
+    person_zip5 = np.searchsorted(zip5, zips)
+    zip5_parent = np.searchsorted(zip3, [z[:3] for z in zip5])
+    zip3_parent = np.searchsorted(region, [z[0] for z in zip3])
+    band = np.digitize(census["Age"].to_numpy(), AGE_EDGES)
+    cell = (census["Sex"] == "Female").to_numpy().astype(int) * len(AGE_BANDS) + band
+    units_of_person = (
+        np.zeros(len(census), dtype=np.int64),
+        zip3_parent[zip5_parent[person_zip5]],
+        zip5_parent[person_zip5],
+        person_zip5,
+    )
+    sizes = (1, region.size, zip3.size, zip5.size)
+    true = []
+    for unit, size in zip(units_of_person, sizes, strict=True):
+        counts = np.zeros((size, len(CELLS)), dtype=np.int64)
+        np.add.at(counts, (unit, cell), 1)
+        true.append(counts.ravel())
+    unit_parents = (
+        np.zeros(1, dtype=np.int64),
+        np.zeros(region.size, dtype=np.int64),
+        zip3_parent,
+        zip5_parent,
+    )
+    parents = [np.zeros(len(CELLS), dtype=np.int64)]  # the nation's cells under the total
+    for level in range(1, len(LEVELS)):
+        parents.append((unit_parents[level][:, None] * len(CELLS) + np.arange(len(CELLS))).ravel())
+    return Geography(
+        units=(("nation",), tuple(f"region {r}" for r in region), tuple(zip3), tuple(zip5)),
+        unit_parents=unit_parents,
+        true=tuple(true),
+        parents=tuple(parents),
+        total=len(census),
+    )
+
+
+def level_rhos(rho: float, weights: tuple[int, ...]) -> np.ndarray:
+    """ρ_ℓ = ρ·w_ℓ/Σw: the total split in proportion to the weights."""
+    w = np.asarray(weights, dtype=float)
+    return rho * w / w.sum()
+
+
+def level_variances(rho: float, weights: tuple[int, ...]) -> np.ndarray:
+    """σ²_ℓ = 1/(2ρ_ℓ): a sensitivity-1 count with discrete Gaussian noise is ρ_ℓ-zCDP."""
+    return 1.0 / (2.0 * level_rhos(rho, weights))
+
+
+@dataclass(frozen=True)
+class Runs:
+    noisy: tuple[np.ndarray, ...]  # per level: RUNS × cells, the noisy measurements
+    final: tuple[np.ndarray, ...]  # per level: RUNS × cells, after TopDown
+
+
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
+def runs(rho: float, weights: tuple[int, ...], seed: int) -> Runs:
+    """RUNS seeded releases: every level's true counts + discrete Gaussian noise
+    (dp.discrete_gaussian, σ²_ℓ), then dp.topdown under the exact nation total."""
+    geo = geography()
+    rng = np.random.default_rng(seed)
+    variances = level_variances(rho, weights)
+    noisy = [np.empty((RUNS, t.size)) for t in geo.true]
+    final = [np.empty((RUNS, t.size), dtype=np.int64) for t in geo.true]
+    for run in range(RUNS):
+        measured = [
+            t + dp.discrete_gaussian(float(v), size=t.size, rng=rng)
+            for t, v in zip(geo.true, variances, strict=True)
+        ]
+        released = dp.topdown(measured, list(geo.parents), geo.total)
+        for level in range(len(LEVELS)):
+            noisy[level][run] = measured[level]
+            final[level][run] = released[level]
+    return Runs(tuple(noisy), tuple(final))
+
+
+def epsilon_of(rho: float) -> float:
+    """The (ε, δ = 10⁻¹⁰) the total ρ converts to (dp.zcdp_to_approx_dp)."""
+    return dp.zcdp_to_approx_dp(rho, DELTA)
+
+
+@datasets.cached(max_entries=64)
+def levels_frame(rho: float, weights: tuple[int, ...]) -> pd.DataFrame:
+    """Per level: its share of ρ, ρ_ℓ, the noise SD σ_ℓ and the median true cell count."""
+    geo = geography()
+    rhos = level_rhos(rho, weights)
+    return pd.DataFrame(
+        {
+            "level": list(LEVELS),
+            "share": rhos / rho,
+            "rho": rhos,
+            "sd": np.sqrt(level_variances(rho, weights)),
+            "median cell": [float(np.median(t)) for t in geo.true],
+        }
+    )
+
+
+# --- 2. Making it a table ---------------------------------------------------------------------
+def zip3_choices() -> tuple[str, ...]:
+    return geography().units[2]
+
+
+DEFAULT_ZIP3_INDEX = 0
+
+
+@datasets.derived
+def children_frame(result: Runs, zip3_index: int, cell: int) -> pd.DataFrame:
+    """The first run's ZIP5 counts of one ZIP3, one histogram cell: true, noisy, final."""
+    geo = geography()
+    units = np.flatnonzero(geo.unit_parents[3] == zip3_index)
+    cells = units * len(CELLS) + cell
+    return pd.DataFrame(
+        {
+            "zip": [geo.units[3][u] for u in units],
+            "true": geo.true[3][cells],
+            "noisy": result.noisy[3][0, cells],
+            "final": result.final[3][0, cells],
+        }
+    )
+
+
+def parent_count(result: Runs, zip3_index: int, cell: int) -> tuple[int, float, int]:
+    """The parent's (ZIP3's) true count, its noisy measurement and its final count, first
+    run."""
+    geo = geography()
+    at = zip3_index * len(CELLS) + cell
+    return int(geo.true[2][at]), float(result.noisy[2][0, at]), int(result.final[2][0, at])
+
+
+# --- 3. Who pays ------------------------------------------------------------------------------
+@datasets.derived
+def unit_errors(result: Runs) -> pd.DataFrame:
+    """Per unit below the nation: its true population and the mean over the runs of
+    |final total − true total| ÷ true total (the relative error of its population)."""
+    geo = geography()
+    rows = []
+    for level in range(1, len(LEVELS)):
+        true = geo.true[level].reshape(-1, len(CELLS)).sum(axis=1)
+        final = result.final[level].reshape(RUNS, -1, len(CELLS)).sum(axis=2)
+        relative = np.mean(np.abs(final - true), axis=0) / true
+        rows.append(pd.DataFrame({"level": LEVELS[level], "people": true, "error": relative}))
+    return pd.concat(rows, ignore_index=True)
+
+
+COUNT_BINS = (0, 1, 2, 3, 5, 10, 20, 50, 100, 200, 10_000)
+NOISY = "noisy measurement"
+FINAL = "after TopDown"
+
+
+@datasets.derived
+def bias_frame(result: Runs) -> pd.DataFrame:
+    """ZIP5 cells grouped by their true count: the mean signed error of the noisy
+    measurement and of the released count, ± 2 standard errors (over cells and runs)."""
+    geo = geography()
+    true = geo.true[3]
+    edges = np.asarray(COUNT_BINS)
+    which = np.digitize(true, edges[1:-1])
+    rows = []
+    for kind, values in ((NOISY, result.noisy[3]), (FINAL, result.final[3].astype(float))):
+        errors = values - true[None, :]
+        for b in range(edges.size - 1):
+            chosen = errors[:, which == b].ravel()
+            low, high = edges[b], edges[b + 1] - 1
+            label = (
+                f"{low}" if low == high else f"{low}–{high}" if b < edges.size - 2 else (f"{low}+")
+            )
+            mean = float(chosen.mean()) if chosen.size else np.nan
+            se = float(chosen.std(ddof=1) / np.sqrt(chosen.size)) if chosen.size > 1 else np.nan
+            rows.append(
+                {
+                    "true count": label,
+                    "kind": kind,
+                    "bias": mean,
+                    "low": mean - 2 * se,
+                    "high": mean + 2 * se,
+                    "cells": int(chosen.size),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def bin_labels() -> tuple[str, ...]:
+    edges = COUNT_BINS
+    out = []
+    for b in range(len(edges) - 1):
+        low, high = edges[b], edges[b + 1] - 1
+        out.append(
+            f"{low}" if low == high else f"{low}–{high}" if b < len(edges) - 2 else f"{low}+"
+        )
+    return tuple(out)
+
+
+ACCURATE = 0.05  # "accurate": a population within 5% on average
+
+
+def accurate_from(errors: pd.DataFrame) -> int | None:
+    """The smallest population from which every unit (of any level) has a mean relative
+    error under ACCURATE; None if even the largest does not."""
+    ordered = errors.sort_values("people")
+    bad = ordered["error"].to_numpy() >= ACCURATE
+    if bad[-1]:
+        return None
+    last_bad = np.flatnonzero(bad)
+    start = 0 if last_bad.size == 0 else int(last_bad[-1]) + 1
+    return int(ordered["people"].to_numpy()[start])
+
+
+@datasets.cached(max_entries=16)
+def accurate_rule(people: int | None) -> pd.DataFrame:
+    if people is None:
+        return pd.DataFrame({"x": [np.nan], "label": [""]})
+    return pd.DataFrame({"x": [float(people)], "label": [f"within 5% from {people:,}"]})
+
+
+@datasets.cached(max_entries=64)
+def levels_long(rho: float, weights: tuple[int, ...]) -> pd.DataFrame:
+    """The levels chart's rows: per level, the noise SD and the median true cell count."""
+    frame = levels_frame(rho, weights)
+    return pd.DataFrame(
+        {
+            "level": list(frame["level"]) * 2,
+            "kind": ["noise SD σ"] * len(frame) + ["median true count in a cell"] * len(frame),
+            "people": np.concatenate([frame["sd"], frame["median cell"]]),
+        }
+    )
+
+
+TRUE_KIND, NOISY_KIND, FINAL_KIND = "true count", "noisy measurement", "released (after TopDown)"
+
+
+@datasets.derived
+def children_long(children: pd.DataFrame) -> pd.DataFrame:
+    """The children chart's rows: per ZIP5, its true, noisy and released count."""
+    return pd.DataFrame(
+        {
+            "zip": list(children["zip"]) * 3,
+            "kind": [TRUE_KIND] * len(children)
+            + [NOISY_KIND] * len(children)
+            + [FINAL_KIND] * len(children),
+            "count": np.concatenate(
+                [children["true"], children["noisy"], children["final"]]
+            ).astype(float),
+        }
+    )
+
+
+def weights_words(weights: tuple[int, ...]) -> str:
+    shares = np.asarray(weights, dtype=float) / sum(weights)
+    return ", ".join(f"{level} {text.percent(s)}" for level, s in zip(LEVELS, shares, strict=True))
+
+
+SMALL_PLACE = (20, 40)  # the prediction's ZIP5s: this many people
+ERROR_BANDS = ("under 1%", "1% to 5%", "5% to 20%", "20% or more")
+ERROR_EDGES = (0.01, 0.05, 0.2)
+
+
+def small_place_error(errors: pd.DataFrame) -> float:
+    """The mean relative error of the ZIP5s of SMALL_PLACE people."""
+    low, high = SMALL_PLACE
+    chosen = errors[(errors["level"] == "ZIP5") & errors["people"].between(low, high)]
+    return float(chosen["error"].mean())
+
+
+def error_band(errors: pd.DataFrame) -> int:
+    return int(np.searchsorted(ERROR_EDGES, small_place_error(errors), side="right"))
+
+
+def negatives_words(children: pd.DataFrame) -> str:
+    """Which of one parent's children were measured below zero, and what they became."""
+    negatives = children[children["noisy"] < 0]
+    if negatives.empty:
+        return "None measured below zero here: try a smaller ρ, or a ZIP3 with small ZIP5s."
+    measured = ", ".join(f"{row.zip}: {text.number(row.noisy)}" for row in negatives.itertuples())
+    released = ", ".join(f"{row.final}" for row in negatives.itertuples())
+    return f"{len(negatives)} measured below zero ({measured}) and came out as {released}."

@@ -1,0 +1,300 @@
+"""Lesson: the 2020 US Census in miniature — TopDown on the course's census: noisy
+measurements at every level of a geography, post-processing into a consistent table, and
+who pays for the noise."""
+
+import streamlit as st
+
+from lessons.catalogue import LESSONS
+from lessons.census_topdown import charts, model, snippets
+from ui import controls, downloads, notebook, quiz, tables, text, userdata
+
+controls.lesson_header(
+    "The 2020 Census in miniature",
+    "The largest DP deployment ever made, rebuilt on the course's census: every level of a "
+    "geography (nation, 10 regions, 40 ZIP3s, 300 ZIP5s) gets discrete Gaussian noise, and "
+    "TopDown turns the noisy, negative, inconsistent counts into a table whose counts are "
+    "whole, never negative and add up. Then you see who pays: small places, and small counts.",
+)
+userdata.census_only_notice("its geography is the census's invented ZIP codes.")
+LESSON = {lesson.folder: lesson for lesson in LESSONS}
+geo = model.geography()
+
+# --- 1. Noisy measurements --------------------------------------------------------------------
+st.header("1. Noisy measurements")
+st.markdown(
+    "In every unit of every level, a small table: sex × age band (17–29, 30–49, 50+), 6 "
+    f"cells. Level by level that is {', '.join(f'{t.size:,}' for t in geo.true)} counts. "
+    "Each person is in one cell per level, so adding or removing one person changes one "
+    "count per level by 1 (sensitivity 1, add/remove neighbours). Each level ℓ gets its "
+    "share ρ_ℓ of the budget and **discrete Gaussian** noise, integers with "
+    "P[x] ∝ exp(−x²/(2σ²)) (Canonne, Kamath & Steinke 2020):"
+)
+notebook.latex(
+    r"""\tilde c = c + \mathcal N_{\mathbb Z}(0, \sigma_\ell^2), \quad
+    \sigma_\ell^2 = \frac{1}{2\rho_\ell}, \quad \rho = \sum_\ell \rho_\ell
+    \ \text{(zCDP adds up)}, \quad \varepsilon = \varepsilon(\rho, \delta = 10^{-10})."""
+)
+st.markdown(
+    f"The nation's total, **{geo.total:,}**, is published exact: an *invariant*, as the "
+    "2020 Census published each state's population exactly. An invariant is outside the "
+    "privacy accounting: the guarantee covers everything else."
+)
+
+share_columns = st.columns(4)
+weights = []
+for column, level, default in zip(share_columns, model.LEVELS, model.CENSUS_WEIGHTS, strict=True):
+    with column:
+        weights.append(
+            int(
+                controls.slider(
+                    f"Weight of the {level} level",
+                    1,
+                    100,
+                    default,
+                    1,
+                    key=f"ct_weight_{level.lower()}",
+                    help="Each level gets weight ÷ (sum of weights) of ρ. The defaults are the "
+                    "2020 Census's persons-file proportions, in whole percent.",
+                )
+            )
+        )
+weights = tuple(weights)
+
+
+def rho_slider(key: str) -> float:
+    return float(
+        controls.select_slider(
+            f"Total ρ  ({controls.MORE_PRIVATE_LEFT})",
+            options=model.RHOS,
+            value=model.DEFAULT_RHO,
+            key=key,
+            help="2.56 is the 2020 Census's ρ for its persons tables.",
+        )
+    )
+
+
+@st.fragment
+def measurements(weights: tuple[int, ...]) -> None:
+    """Total ρ beside each level's noise against its counts."""
+    control_column, chart_column = st.columns([2, 3], gap="medium")
+    with control_column:
+        rho = rho_slider("ct_rho")
+        st.metric("Total ρ as (ε, δ = 10⁻¹⁰): ε", text.number(model.epsilon_of(rho)))
+        levels = model.levels_frame(rho, weights)
+        st.metric("Noise SD at ZIP5", text.number(float(levels["sd"].iloc[3])))
+        st.caption(f"The split: {model.weights_words(weights)}.")
+    with chart_column:
+        charts.levels().show(
+            title=f"Noise against the counts it hides, ρ = {text.number(rho)}",
+            alt=(
+                "Per level, the noise's SD against the median true count of a cell, on a log "
+                "axis of people: "
+                + "; ".join(
+                    f"{row.level}: σ {text.number(row.sd)}, median count {text.number(row._5)}"
+                    for row in levels.itertuples()
+                )
+                + "."
+            ),
+            levels=model.levels_long(rho, weights),
+        )
+    tables.written(
+        levels.assign(
+            share=[text.percent(s) for s in levels["share"]],
+            rho=[text.number(r) for r in levels["rho"]],
+            sd=[text.number(s) for s in levels["sd"]],
+            **{"median cell": [text.number(m) for m in levels["median cell"]]},
+        ).rename(columns={"share": "share of ρ", "rho": "ρ_ℓ", "sd": "noise SD σ_ℓ"})
+    )
+    snippets.MEASURE.show(rho=rho, weights=weights)
+
+
+measurements(weights)
+
+# --- 2. Making it a table ---------------------------------------------------------------------
+st.header("2. Making it a table")
+st.markdown(
+    "The noisy counts are useless as a table: some are negative, and a ZIP3's ZIP5 counts do "
+    "not add up to the ZIP3's own count. **TopDown** fixes both, level by level from the top "
+    "(deterministic post-processing, so it costs no privacy): each parent's children are "
+    "projected onto the non-negative counts that sum to the parent's final count "
+    "(`dp.simplex_projection`), then rounded to whole numbers keeping the sum "
+    "(`dp.round_preserving_sum`)."
+)
+notebook.latex(
+    r"""x^\star = \arg\min_{x \ge 0,\ \sum_i x_i = P} \sum_i (x_i - \tilde c_i)^2
+    = \max(\tilde c - \theta, 0), \quad \theta \text{ such that } \sum_i x_i = P."""
+)
+
+
+@st.fragment
+def table_from_noise(weights: tuple[int, ...]) -> None:
+    """ρ, a ZIP3 and a cell beside its ZIP5s' true, noisy and released counts."""
+    control_column, chart_column = st.columns([2, 3], gap="medium")
+    choices = model.zip3_choices()
+    with control_column:
+        rho = rho_slider("ct_table_rho")
+        result = model.runs(rho, weights, controls.seed() + model.SEED_RUNS)
+        zip3 = controls.selectbox(
+            "ZIP3", list(choices), index=model.DEFAULT_ZIP3_INDEX, key="ct_zip3"
+        )
+        cell_name = controls.selectbox("Cell", list(model.CELLS), index=5, key="ct_cell")
+        zip3_index, cell = choices.index(zip3), model.CELLS.index(cell_name)
+        frame = model.children_frame(result, zip3_index, cell)
+        true, noisy, final = model.parent_count(result, zip3_index, cell)
+        st.metric(f"ZIP3 {zip3}, released", f"{final:,}")
+        st.metric("Its ZIP5s' noisy counts add up to", text.number(float(frame["noisy"].sum())))
+        st.metric("Its ZIP5s' released counts add up to", f"{int(frame['final'].sum()):,}")
+    with chart_column:
+        charts.children().show(
+            title=f"ZIP3 {zip3}, {cell_name}: from noise to a table",
+            alt=(
+                f"For each ZIP5 of ZIP3 {zip3}, {cell_name}: true, noisy and released counts "
+                "on a symlog axis: "
+                + "; ".join(
+                    f"{row.zip} true {row.true}, noisy {text.number(row.noisy)}, released "
+                    f"{row.final}"
+                    for row in frame.itertuples()
+                )
+                + "."
+            ),
+            counts=model.children_long(frame),
+        )
+    st.markdown(
+        f"In this run ZIP3 {zip3}'s {cell_name} measured {text.number(noisy)} "
+        f"(true {true:,}) and was released as {final:,}. Its {len(frame)} ZIP5 counts were "
+        f"measured adding up to {text.number(float(frame['noisy'].sum()))}, and released "
+        f"adding up to {int(frame['final'].sum()):,}, exactly their parent. "
+        + model.negatives_words(frame)
+    )
+    snippets.TOPDOWN.show(rho=rho, weights=weights, seed=controls.seed() + model.SEED_RUNS)
+    downloads.download_csv(frame, filename="topdown-one-zip3.csv", key="ct_dl_children")
+
+
+table_from_noise(weights)
+
+# --- 3. Who pays --------------------------------------------------------------------------------
+st.header("3. Who pays")
+st.markdown(
+    f"Over {model.RUNS} seeded releases, how far is each unit's "
+    "released population from its true one, relative to its size? The noise is the same "
+    "size everywhere in a level, so it weighs most on small places."
+)
+
+
+@st.fragment
+def who_pays(weights: tuple[int, ...]) -> None:
+    """ρ beside each place's relative error and the bias by count; the prediction above."""
+    predict = st.container()
+    control_column, metric_column = st.columns([2, 3], gap="medium")
+    with control_column:
+        rho = rho_slider("ct_pay_rho")
+    result = model.runs(rho, weights, controls.seed() + model.SEED_RUNS)
+    errors = model.unit_errors(result)
+    accurate = model.accurate_from(errors)
+    charts.who_pays().show(
+        title=f"Relative error of each place's population, ρ = {text.number(rho)}",
+        alt=(
+            "Points for the 10 regions, 40 ZIP3s and 300 ZIP5s: population on a log axis against "
+            "the mean relative error of the released population. Median error: "
+            + "; ".join(
+                f"{level} {text.percent(float(errors[errors['level'] == level]['error'].median()))}"
+                for level in model.LEVELS[1:]
+            )
+            + (
+                f". Every unit of at least {accurate:,} people is within 5%."
+                if accurate is not None
+                else ". Even the largest units are not all within 5%."
+            )
+        ),
+        units=errors.assign(error=errors["error"].clip(lower=charts.ERROR_FLOOR)),
+        truth=model.accurate_rule(accurate),
+    )
+    st.markdown(
+        (
+            f"At ρ = {text.number(rho)}, every place of at least **{accurate:,} people** is "
+            "within 5% on average; below that the error grows as the place shrinks. "
+            if accurate is not None
+            else f"At ρ = {text.number(rho)} not even the largest places are all within 5%. "
+        )
+        + "The Census Bureau found the same shape at the scale of the nation: its counts are "
+        "fit for use for places of several hundred people and more, not for single blocks."
+    )
+    bias = model.bias_frame(result)
+    st.markdown(
+        "Post-processing has a price of its own. Making counts non-negative pushes small counts "
+        "**up** (a noisy −2 becomes 0, never a negative that would cancel a +2), and since "
+        "every parent's children must still add up, the larger counts beside them are pushed "
+        "**down**. The measurements themselves are unbiased:"
+    )
+    charts.bias().show(
+        title="Mean error of a ZIP5 cell by its true count",
+        alt=(
+            f"Mean signed error of ZIP5 cells grouped by their true count, over {model.RUNS} "
+            "releases: "
+            + "; ".join(
+                f"{row._1}: measured {text.signed(row.bias, 2)}"
+                for row in bias[bias["kind"] == model.NOISY].itertuples()
+            )
+            + "; released "
+            + "; ".join(
+                f"{row._1}: {text.signed(row.bias, 2)}"
+                for row in bias[bias["kind"] == model.FINAL].itertuples()
+            )
+            + "."
+        ),
+        bias=bias,
+    )
+    zero = bias[(bias["kind"] == model.FINAL) & (bias["true count"] == "0")]["bias"].iloc[0]
+    st.markdown(
+        f"A ZIP5 cell with no one in it is released with {text.number(zero, 3)} people on "
+        "average; add up many empty cells (a rare group in every block) and the bias is no "
+        "longer small. The 2020 Census's users found exactly this in small places."
+    )
+    downloads.download_csv(errors, filename="topdown-who-pays.csv", key="ct_dl_errors")
+    with predict:
+        quiz.check_yourself(
+            "census_topdown_predict",
+            [
+                quiz.Question(
+                    f"At ρ = {text.number(rho)}, how far off is the released population of a "
+                    f"ZIP5 of {model.SMALL_PLACE[0]} to {model.SMALL_PLACE[1]} people, on "
+                    "average?",
+                    model.ERROR_BANDS,
+                    correct=model.error_band(errors),
+                    explanation=(
+                        f"Over {model.RUNS} releases those ZIP5s were off by "
+                        f"{text.percent(model.small_place_error(errors))} of their population "
+                        "on average: the noise is the same in every place, the place is small."
+                    ),
+                )
+            ],
+            title="Predict first",
+        )
+    with metric_column:
+        st.metric(
+            "Every place within 5% from",
+            "none" if accurate is None else f"{accurate:,} people",
+        )
+
+
+who_pays(weights)
+
+# --- 4. Why ------------------------------------------------------------------------------------
+st.header("4. Why the Census did this")
+reconstruction = LESSON["reconstruction"]
+st.markdown(
+    "For 2010 the Bureau published more than 150 billion statistics, most of them down to "
+    "single blocks, protected by the assumption that aggregates are safer than rows. Its own "
+    "attack on 34 of those table sets rebuilt records of block, sex, age, race and ethnicity "
+    "that an attacker could verify as right in 70% of all blocks (97 million people; Abowd "
+    "et al. 2023, the source the *Reconstruction attacks* lesson cites). That lesson runs "
+    "the attack on one block: enough exact tables pin down the people. Noise on every "
+    "published count, with a budget that adds up over all the tables, is the answer that "
+    "holds however many tables are published; TopDown is what makes the noisy counts a "
+    "table again."
+)
+controls.page_link(
+    reconstruction.path, label=f"Back to {reconstruction.title}", icon=reconstruction.icon
+)
+
+quiz.check_yourself("census_topdown", quiz.bank(__file__, "census_topdown"))

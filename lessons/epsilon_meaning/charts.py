@@ -1,0 +1,102 @@
+"""Chart templates of the lesson "What ε means in practice" (data-free; the page fills them)."""
+
+from __future__ import annotations
+
+import altair as alt
+
+from lessons.epsilon_meaning.model import CURVES, EPSILON_DOMAIN, SPLITS, STATISTICS
+from ui import charts as ui_charts
+from ui import datasets
+
+EPSILON_TICKS = (0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20)
+
+
+@datasets.cached()
+def odds() -> ui_charts.Template:
+    """Template: the posterior bound and the advantage bound against ε (log axis 0.05..20),
+    both 0..100%, with the current ε as a labelled dashed rule. Datasets "curves" (epsilon,
+    bound, curve) and "truth" (x, label)."""
+    return ui_charts.curves(
+        ui_charts.Axis(
+            "epsilon", "ε (log scale)", EPSILON_DOMAIN, log=True, values=EPSILON_TICKS, tip="ε"
+        ),
+        ui_charts.Axis("bound", "at most", (0.0, 1.0), format="~%", tip_format=".1%"),
+        ui_charts.Series("curve", CURVES, legend="stacked"),
+        rule=True,
+        rule_flip_at=5.0,
+    )
+
+
+DEPLOYED_DOMAIN = (0.5, 50.0)  # ε: every deployment in the table lies inside
+
+
+@datasets.cached()
+def deployed() -> ui_charts.Template:
+    """Template: one row per deployment of one unit of privacy, its ε as a point on a log
+    axis (0.5..50) with a thin bar from the axis' start, labelled with the value. Dataset
+    "deployments" (deployment, epsilon, how, year)."""
+    x_scale = alt.Scale(type="log", domain=list(DEPLOYED_DOMAIN), nice=False, clamp=True)
+    y = alt.Y("deployment:N", title=None, sort=None, axis=alt.Axis(labelLimit=260))
+    base = alt.Chart(alt.NamedData(name="deployments"))
+    tooltip = [
+        alt.Tooltip("deployment:N"),
+        alt.Tooltip("epsilon:Q", format=".3~g", title="ε"),
+        alt.Tooltip("how:N", title="ε is"),
+        alt.Tooltip("year:Q", format="d"),
+    ]
+    x = alt.X(
+        "epsilon:Q",
+        title="ε (log scale)",
+        scale=x_scale,
+        axis=alt.Axis(values=[0.5, 1, 2, 5, 10, 20, 50], format="~g"),
+    )
+    stems = (
+        base.mark_bar(height=3, color=ui_charts.GREY)
+        .encode(x=alt.X("start:Q", scale=x_scale), x2="epsilon:Q", y=y)
+        .transform_calculate(start=str(DEPLOYED_DOMAIN[0]))
+    )
+    points = base.mark_point(filled=True, size=90, color=ui_charts.BLUE).encode(
+        x=x, y=y, tooltip=tooltip
+    )
+    labels = base.mark_text(align="left", dx=8, color=ui_charts.BLACK).encode(
+        x=x, y=y, text=alt.Text("epsilon:Q", format=".3~g")
+    )
+    return ui_charts.Template(
+        (stems + points + labels).properties(height=260, width=ui_charts.DEFAULT_WIDTH)
+    )
+
+
+SPLIT_COLOURS = [ui_charts.BLUE, ui_charts.BLACK, ui_charts.ORANGE]
+SD_DOMAIN = (0.0, 40.0)  # the error's SD in people: ε_i from 0.05 (SD 28) to 1 (SD 1.4)
+
+
+@datasets.cached()
+def split() -> ui_charts.Template:
+    """Template: per statistic, the SD of its error under your split, the best Laplace split
+    and the best Gaussian split (grouped bars, fixed axis 0..40 people). Dataset "split"
+    (statistic, split, sd)."""
+    x_scale = alt.Scale(domain=list(SD_DOMAIN), nice=False, clamp=True)
+    chart = (
+        alt.Chart(alt.NamedData(name="split"))
+        .mark_bar()
+        .encode(
+            x=alt.X("sd:Q", title="SD of the answer's error (people)", scale=x_scale),
+            y=alt.Y(
+                "statistic:N", title=None, sort=list(STATISTICS), axis=alt.Axis(labelLimit=220)
+            ),
+            yOffset=alt.YOffset("split:N", sort=list(SPLITS)),
+            color=alt.Color(
+                "split:N",
+                sort=list(SPLITS),
+                scale=alt.Scale(domain=list(SPLITS), range=SPLIT_COLOURS),
+                legend=ui_charts.STACKED_LEGEND,
+            ),
+            tooltip=[
+                alt.Tooltip("statistic:N"),
+                alt.Tooltip("split:N"),
+                alt.Tooltip("sd:Q", format=".2f", title="SD (people)"),
+            ],
+        )
+        .properties(height=260, width=ui_charts.DEFAULT_WIDTH)
+    )
+    return ui_charts.Template(chart)

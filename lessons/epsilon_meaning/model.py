@@ -1,0 +1,380 @@
+"""What ε means in practice (the numbers behind the page): ε as the odds an attacker may
+reach and as the advantage any test may have, an attack's rates inside the (ε, δ) privacy
+region, the budgets real deployments published (data/deployments.csv), and a budget split
+over five statistics.
+
+Every formula is dp/'s: dp.posterior_bound and dp.advantage_bound (dp/definition.py),
+dp.tpr_bound (dp/audit.py), dp.zcdp_to_approx_dp and dp.zcdp_compose (dp/gaussian.py),
+dp.sequential_composition (dp/composition.py)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import optimize
+
+import dp
+from data.deployments import load_deployments
+from lessons.membership import model as membership
+from ui import datasets, text
+
+# --- 1. ε as odds -----------------------------------------------------------------------------
+EPSILONS: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0, math.log(3), 2.0, 3.0, 5.0, 10.0, 20.0)
+DEFAULT_EPSILON = 1.0
+TABLE_EPSILONS: tuple[float, ...] = (0.1, 1.0, math.log(3), 5.0, 10.0, 20.0)
+PRIORS: tuple[float, ...] = (0.01, 0.05, 0.1, 0.25, 0.5)
+DEFAULT_PRIOR = 0.1
+EPSILON_DOMAIN = (0.05, 20.0)
+CURVE_EPSILONS = np.geomspace(*EPSILON_DOMAIN, 121)
+POSTERIOR = "the attacker's belief, at most"
+ADVANTAGE = "the best test's advantage, at most"
+CURVES = (POSTERIOR, ADVANTAGE)
+
+
+def epsilon_label(epsilon: float) -> str:
+    """ε as the page writes it: ln 3 by its name."""
+    return "ln 3" if math.isclose(epsilon, math.log(3)) else text.number(epsilon)
+
+
+@datasets.cached(max_entries=16)
+def odds_curves(prior: float) -> pd.DataFrame:
+    """Both bounds against ε (log axis): the posterior an attacker who started at `prior`
+    may reach (dp.posterior_bound) and the largest TPR − FPR of any test telling the two
+    neighbours apart (dp.advantage_bound, δ = 0)."""
+    posterior = [dp.posterior_bound(prior, float(e)) for e in CURVE_EPSILONS]
+    advantage = [dp.advantage_bound(float(e)) for e in CURVE_EPSILONS]
+    return pd.DataFrame(
+        {
+            "epsilon": np.concatenate([CURVE_EPSILONS, CURVE_EPSILONS]),
+            "bound": np.concatenate([posterior, advantage]),
+            "curve": [POSTERIOR] * CURVE_EPSILONS.size + [ADVANTAGE] * CURVE_EPSILONS.size,
+        }
+    )
+
+
+@datasets.cached(max_entries=16)
+def odds_table(prior: float) -> pd.DataFrame:
+    """The two bounds at ε = 0.1, 1, ln 3, 5, 10, 20 (and e^ε, the likelihood ratio)."""
+    return pd.DataFrame(
+        {
+            "ε": [epsilon_label(e) for e in TABLE_EPSILONS],
+            "exp(ε): odds grow at most ×": [text.number(math.exp(e)) for e in TABLE_EPSILONS],
+            f"belief from {text.percent(prior)}, at most": [
+                text.percent(dp.posterior_bound(prior, e)) for e in TABLE_EPSILONS
+            ],
+            "advantage of any test, at most": [
+                text.percent(dp.advantage_bound(e)) for e in TABLE_EPSILONS
+            ],
+        }
+    )
+
+
+@datasets.cached(max_entries=32)
+def epsilon_rule(epsilon: float) -> pd.DataFrame:
+    return pd.DataFrame({"x": [epsilon], "label": [f"ε = {epsilon_label(epsilon)}"]})
+
+
+def belief(prior: float, epsilon: float) -> float:
+    return dp.posterior_bound(prior, epsilon)
+
+
+def advantage(epsilon: float) -> float:
+    return dp.advantage_bound(epsilon)
+
+
+def odds_factor(epsilon: float) -> float:
+    return dp.likelihood_ratio_bound(epsilon)
+
+
+BELIEF_BANDS = ("under 20%", "20% to 50%", "50% to 90%", "90% or more")
+BAND_EDGES = (0.2, 0.5, 0.9)
+
+
+def belief_band(prior: float, epsilon: float) -> int:
+    """The index in BELIEF_BANDS of the most an attacker can believe after one output."""
+    return int(np.searchsorted(BAND_EDGES, dp.posterior_bound(prior, epsilon), side="right"))
+
+
+# --- 2. ε as an attack's ceiling ---------------------------------------------------------------
+ATTACK_EPSILONS = membership.EPSILONS
+ATTACK_STUDY = membership.DEFAULT_STUDY
+ATTACK_ATTRIBUTES = membership.DEFAULT_ATTRIBUTES
+SEED_ATTACK = membership.SEED_RELEASE  # the membership lesson's release, the same draw
+
+
+def attack_name(epsilon: float) -> str:
+    return "with Laplace noise"
+
+
+@dataclass(frozen=True)
+class Ceiling:
+    epsilon: float
+    advantage: float  # the attack's largest TPR − FPR over its thresholds
+    bound: float  # dp.advantage_bound(ε)
+    found: float  # members found at 1% false positives
+    allowed: float  # the most any attack finds at 1% (dp.tpr_bound)
+
+
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
+def attack_roc(epsilon: float, seed: int) -> pd.DataFrame:
+    """The membership lesson's tracing attack (n = 50, d = 200) on exact averages and on
+    averages with Laplace noise at ε: both ROC curves."""
+    return membership.noisy_roc(
+        ATTACK_STUDY,
+        ATTACK_ATTRIBUTES,
+        "Laplace",
+        epsilon,
+        seed,
+        membership.NO_NOISE,
+        attack_name(epsilon),
+    )
+
+
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
+def ceiling(epsilon: float, seed: int) -> Ceiling:
+    frame = attack_roc(epsilon, seed)
+    noisy = frame[frame["curve"] == attack_name(epsilon)]
+    result = membership.noisy_attack(ATTACK_STUDY, ATTACK_ATTRIBUTES, "Laplace", epsilon, seed)
+    return Ceiling(
+        epsilon=epsilon,
+        advantage=float((noisy["tpr"] - noisy["fpr"]).max()),
+        bound=dp.advantage_bound(epsilon),
+        found=result.tpr_at_target,
+        allowed=membership.most_found(membership.FPR_TARGET, epsilon, 0.0),
+    )
+
+
+# --- 3. What deployments chose --------------------------------------------------------------
+ASSUMED_DELTA = 1e-10  # for a ρ whose source states no δ: the census's δ, said on the page
+ALL_UNITS = "every unit (not comparable)"
+
+
+@dataclass(frozen=True)
+class Deployments:
+    table: pd.DataFrame  # every row, with "unit" (unit · period) and "ε used" columns
+    units: tuple[str, ...]  # unit · period, the largest group first
+
+
+def unit_of(row) -> str:
+    return f"per {row['unit_of_privacy']}, {row['period']}"
+
+
+@datasets.cached(max_entries=1)
+def deployments() -> Deployments:
+    """data/deployments.csv with, per row, the ε it is charted at: ε as published or, for
+    a ρ, dp.zcdp_to_approx_dp(ρ, δ) at the source's δ (ASSUMED_DELTA where it states none),
+    and how that ε was reached."""
+    table = load_deployments()
+    used, how = [], []
+    for row in table.to_dict("records"):
+        if not math.isnan(row["epsilon"]):
+            used.append(row["epsilon"])
+            how.append(
+                "as published"
+                if math.isnan(row["delta"])
+                else f"as published, δ = {text.power_of_ten(row['delta'])}"
+            )
+        else:
+            delta = ASSUMED_DELTA if math.isnan(row["delta"]) else row["delta"]
+            used.append(dp.zcdp_to_approx_dp(row["rho"], delta))
+            stated = "" if not math.isnan(row["delta"]) else " (δ chosen here; none stated)"
+            how.append(
+                f"from ρ = {text.number(row['rho'])} at δ = {text.power_of_ten(delta)}{stated}"
+            )
+    table = table.assign(
+        unit=[unit_of(row) for row in table.to_dict("records")],
+        label=[
+            f"{o}: {r.split(' (')[0]}"
+            for o, r in zip(table["organisation"], table["release"], strict=True)
+        ],
+        epsilon_used=used,
+        how=how,
+    )
+    sizes = table["unit"].value_counts(sort=False)
+    units = tuple(sorted(sizes.index, key=lambda unit: (-sizes[unit], unit)))
+    return Deployments(table, units)
+
+
+@datasets.cached(max_entries=32)
+def unit_frame(unit: str) -> pd.DataFrame:
+    """The chart's rows for one unit of privacy: deployment, ε as charted, how it was
+    reached; the largest ε first."""
+    table = deployments().table
+    rows = table[table["unit"] == unit].sort_values("epsilon_used", ascending=False)
+    return pd.DataFrame(
+        {
+            "deployment": rows["label"].to_numpy(),
+            "epsilon": rows["epsilon_used"].to_numpy(dtype=float),
+            "how": rows["how"].to_numpy(),
+            "year": rows["year"].to_numpy(),
+        }
+    )
+
+
+DAYS_PER_YEAR = 365
+
+
+def per_year(epsilon_per_day: float) -> float:
+    """A per-day budget spent every day for a year, by basic composition (the bound the
+    stated parameters give; a tighter one needs more than the published ε)."""
+    return dp.sequential_composition([epsilon_per_day] * DAYS_PER_YEAR)
+
+
+# --- 4. Splitting a budget --------------------------------------------------------------------
+TOTAL_EPSILON = 1.0
+SPLIT_DELTA = 1e-5  # the Gaussian split's δ: (1, 10⁻⁵)-DP in total
+STATISTICS = (
+    "people aged 60 or over",
+    "women",
+    "people earning >50K",
+    "self-employed people",
+    "people born outside the US",
+)
+SHARE_OPTIONS: tuple[float, ...] = tuple(round(0.05 * k, 2) for k in range(1, 21))
+DEFAULT_SHARE = 0.2
+WEIGHT_OPTIONS: tuple[float, ...] = (1.0, 2.0, 5.0, 10.0)
+YOURS = "your split (Laplace)"
+BEST = "best split (Laplace)"
+GAUSSIAN = "best split (Gaussian, zCDP)"
+SPLITS = (YOURS, BEST, GAUSSIAN)
+
+
+@datasets.cached(max_entries=1, census_only=True)
+def statistic_counts() -> tuple[int, ...]:
+    """The five true counts (each of sensitivity 1 under add/remove-one-person)."""
+    census = datasets.census()
+    return (
+        int((census["Age"] >= 60).sum()),
+        int((census["Sex"] == "Female").sum()),
+        int((census["Income"] == ">50K").sum()),
+        int(census["Workclass"].astype(str).str.startswith("Self-emp").sum()),
+        int(
+            (
+                census["NativeCountry"].notna()
+                & (census["NativeCountry"].astype(str) != "United-States")
+            ).sum()
+        ),
+    )
+
+
+def laplace_best(weights: tuple[float, ...], total: float = TOTAL_EPSILON) -> np.ndarray:
+    """The ε_i that minimise Σ w_i·Var_i = Σ w_i·2/ε_i² with Σ ε_i = total (basic
+    composition): setting the derivative −4w_i/ε_i³ equal for all i gives ε_i ∝ w_i^(1/3)."""
+    w = np.asarray(weights, dtype=float) ** (1 / 3)
+    return total * w / w.sum()
+
+
+@datasets.cached(max_entries=16)
+def gaussian_rho(epsilon: float = TOTAL_EPSILON, delta: float = SPLIT_DELTA) -> float:
+    """The largest total ρ whose (ε, δ) conversion (dp.zcdp_to_approx_dp, increasing in ρ)
+    is at most ε at δ."""
+    return float(
+        optimize.brentq(lambda rho: dp.zcdp_to_approx_dp(rho, delta) - epsilon, 1e-9, epsilon)
+    )
+
+
+def gaussian_best(weights: tuple[float, ...], rho: float) -> np.ndarray:
+    """The ρ_i that minimise Σ w_i·Var_i = Σ w_i/(2ρ_i) with Σ ρ_i = ρ (zCDP composes by
+    adding ρ): ρ_i ∝ √w_i."""
+    w = np.sqrt(np.asarray(weights, dtype=float))
+    return rho * w / w.sum()
+
+
+@dataclass(frozen=True)
+class Split:
+    shares: tuple[float, ...]  # your ε_i
+    spent: float  # Σ ε_i, by dp.sequential_composition
+    over: bool  # spent beyond the budget: nothing is released
+    frame: pd.DataFrame  # statistic, split, sd (the error's standard deviation)
+    yours: float | None  # Σ w_i·Var_i of your split (None when over budget)
+    best: float
+    gaussian: float
+    best_shares: tuple[float, ...]
+    gaussian_rhos: tuple[float, ...]
+
+
+@datasets.cached(max_entries=64)
+def split(shares: tuple[float, ...], weights: tuple[float, ...]) -> Split:
+    """Each statistic's error SD under your ε_i (Laplace, √2/ε_i), under the best Laplace
+    split and under the best Gaussian split at (1, 10⁻⁵) in total, and each split's weighted
+    total Σ w_i·Var_i."""
+    spent = dp.sequential_composition(list(shares))
+    over = spent > TOTAL_EPSILON + 1e-9
+    w = np.asarray(weights, dtype=float)
+    yours_sd = np.array([dp.laplace_std(1, s) for s in shares])
+    best_eps = laplace_best(weights)
+    best_sd = np.array([dp.laplace_std(1, float(e)) for e in best_eps])
+    rho = gaussian_rho()
+    rhos = gaussian_best(weights, rho)
+    assert math.isclose(dp.zcdp_compose(list(rhos)), rho, rel_tol=1e-9)
+    gauss_sd = np.array([dp.gaussian_sigma_for_rho(1, float(r)) for r in rhos])
+    frame = pd.DataFrame(
+        {
+            "statistic": list(STATISTICS) * 3,
+            "split": [YOURS] * 5 + [BEST] * 5 + [GAUSSIAN] * 5,
+            "sd": np.concatenate([np.full(5, np.nan) if over else yours_sd, best_sd, gauss_sd]),
+        }
+    )
+    return Split(
+        shares=tuple(shares),
+        spent=spent,
+        over=over,
+        frame=frame,
+        yours=None if over else float(np.sum(w * yours_sd**2)),
+        best=float(np.sum(w * best_sd**2)),
+        gaussian=float(np.sum(w * gauss_sd**2)),
+        best_shares=tuple(float(e) for e in best_eps),
+        gaussian_rhos=tuple(float(r) for r in rhos),
+    )
+
+
+def split_words(result: Split) -> str:
+    """What the split buys, from the numbers: over budget, the best, or how far from it;
+    and which mechanism needs less noise here."""
+    best = ", ".join(text.number(e, 3) for e in result.best_shares)
+    if result.over:
+        head = (
+            f"**Over budget:** your five ε add up to {text.number(result.spent)} > "
+            f"{text.number(TOTAL_EPSILON)} (basic composition), so nothing may be released. "
+        )
+    else:
+        ratio = result.yours / result.best
+        head = (
+            f"Your split spends ε = {text.number(result.spent)} of {text.number(TOTAL_EPSILON)}"
+            + (
+                " and is the best there is for these weights. "
+                if ratio < 1 + 1e-6
+                else f"; its weighted error is {text.number(ratio, 3)} times the best split's. "
+            )
+        )
+    if result.gaussian < result.best:
+        which = (
+            f"Here Gaussian noise under zCDP does better ({text.number(result.gaussian)} "
+            f"against {text.number(result.best)}): it pays for five answers at (1, 10⁻⁵) "
+            "less than Laplace does at ε = 1."
+        )
+    else:
+        which = (
+            f"Here Laplace noise does better than Gaussian noise under zCDP "
+            f"({text.number(result.best)} against {text.number(result.gaussian)}): with only "
+            "five answers, the δ and the conversion cost more than zCDP's composition saves."
+        )
+    return head + f"The best Laplace split for these weights is ε = {best}. " + which
+
+
+def sd_rows(result: Split) -> list[tuple[str, tuple[float, float, float]]]:
+    """Per statistic: the SD under your split, the best Laplace and the best Gaussian."""
+    frame = result.frame
+    return [
+        (
+            name,
+            tuple(
+                float(frame[(frame["statistic"] == name) & (frame["split"] == kind)]["sd"].iloc[0])
+                for kind in SPLITS
+            ),
+        )
+        for name in STATISTICS
+    ]

@@ -1,0 +1,361 @@
+"""Lesson: what ε means in practice — the odds an attacker may reach, the advantage any test
+may have, an attack's rates under that ceiling, the budgets deployments chose, and splitting
+a budget over several answers."""
+
+import streamlit as st
+
+from data.deployments import COLUMNS as deployment_columns
+from lessons.catalogue import LESSONS
+from lessons.epsilon_meaning import charts, model, snippets
+from lessons.membership import model as membership
+from ui import charts as ui_charts
+from ui import controls, downloads, notebook, quiz, tables, text, userdata
+
+controls.lesson_header(
+    "What ε means in practice",
+    "\u201cIs ε = 8 a lot?\u201d You read ε as the odds an attacker may reach about one "
+    "person and as the most any test can tell two neighbouring datasets apart, place a real "
+    "attack under that ceiling, compare the ε that 16 published deployments chose (and why "
+    "most of them cannot be compared), and split a budget of ε = 1 over five statistics.",
+)
+userdata.census_only_notice("its attack and its five statistics are the census's.")
+LESSON = {lesson.folder: lesson for lesson in LESSONS}
+
+# --- 1. ε as odds -----------------------------------------------------------------------------
+st.header("1. ε as odds")
+st.markdown(
+    "Under ε-DP, any output is at most $e^\\varepsilon$ times as likely with one person's "
+    "record as without it (add/remove neighbours; replace-one neighbours give the same bound for a "
+    "change of one record). By Bayes, an attacker's odds that the record is there move by "
+    "at most that factor; and any test that tells the two datasets apart has a true-positive "
+    "rate at most tanh(ε/2) above its false-positive rate (Kairouz, Oh & Viswanath 2015):"
+)
+notebook.latex(
+    r"""\Pr[\text{in} \mid \text{output}] \le \frac{e^{\varepsilon}p}{e^{\varepsilon}p + 1 - p},
+    \qquad \mathrm{TPR} - \mathrm{FPR} \le \frac{e^{\varepsilon} - 1 + 2\delta}{e^{\varepsilon}
+    + 1} = \tanh\frac{\varepsilon}{2} + \frac{2\delta}{e^{\varepsilon} + 1}.""",
+    narrow=r"""\begin{aligned}
+    &\Pr[\text{in} \mid \text{output}] \le \frac{e^{\varepsilon}p}{e^{\varepsilon}p + 1 - p}, \\
+    &\mathrm{TPR} - \mathrm{FPR} \le \tanh\frac{\varepsilon}{2}
+      + \frac{2\delta}{e^{\varepsilon} + 1}.
+    \end{aligned}""",
+)
+st.caption("p: what the attacker believed before seeing the output (the prior). δ = 0 here.")
+
+
+@st.fragment
+def odds() -> None:
+    """ε and the prior beside both bounds against ε; the prediction above them."""
+    predict = st.container()
+    control_column, chart_column = st.columns([2, 3], gap="medium")
+    with control_column:
+        epsilon = controls.epsilon_slider(
+            key="em_eps", default=model.DEFAULT_EPSILON, options=model.EPSILONS
+        )
+        prior = float(
+            controls.select_slider(
+                "The attacker's belief before, p  (lower → less to start from)",
+                options=model.PRIORS,
+                value=model.DEFAULT_PRIOR,
+                format_func=text.percent,
+                key="em_prior",
+            )
+        )
+        belief = model.belief(prior, epsilon)
+        advantage = model.advantage(epsilon)
+        st.metric(
+            f"Belief after one output, from {text.percent(prior)}: at most", text.percent(belief)
+        )
+        st.metric("Any test's TPR − FPR: at most", text.percent(advantage))
+        st.metric("Odds move by at most a factor exp(ε)", text.number(model.odds_factor(epsilon)))
+    with chart_column:
+        charts.odds().show(
+            title=f"What ε = {model.epsilon_label(epsilon)} allows, from a prior of "
+            f"{text.percent(prior)}",
+            alt=(
+                f"Two rising curves against ε from 0.05 to 20 on a log axis: the most an "
+                f"attacker who believed {text.percent(prior)} can believe after one output, "
+                f"and the largest advantage of any test. At ε = {model.epsilon_label(epsilon)}: "
+                f"belief {text.percent(belief)}, advantage {text.percent(advantage)}."
+            ),
+            curves=model.odds_curves(prior),
+            truth=model.epsilon_rule(epsilon),
+        )
+    with predict:
+        quiz.check_yourself(
+            "epsilon_meaning_predict",
+            [
+                quiz.Question(
+                    f"An attacker is {text.percent(prior)} sure that Ana's record is in the "
+                    f"data. After one output of an ε = {model.epsilon_label(epsilon)} "
+                    "mechanism, how sure can they be, at most?",
+                    model.BELIEF_BANDS,
+                    correct=model.belief_band(prior, epsilon),
+                    explanation=(
+                        f"exp(ε)·p / (exp(ε)·p + 1 − p) = {text.percent(belief)}: the odds "
+                        f"p/(1 − p) = {text.number(prior / (1 - prior), 3)} grow by at most "
+                        f"exp(ε) = {text.number(model.odds_factor(epsilon))}."
+                    ),
+                )
+            ],
+            title="Predict first",
+        )
+    tables.written(model.odds_table(prior))
+    st.markdown(
+        f"**What ε = {model.epsilon_label(epsilon)} guarantees.** Whatever the attacker knew "
+        f"before, one output moves their odds about one person by a factor of at most "
+        f"{text.number(model.odds_factor(epsilon))}: from {text.percent(prior)} to at most "
+        f"{text.percent(belief)}. No test, however clever, tells the data with the person from "
+        f"the data without them with a true-positive rate more than "
+        f"{text.percent(advantage)} above its false-positive rate.\n\n"
+        "**What it does not.** It does not say the attacker learns nothing about the person: "
+        "a study can reveal that smokers get cancer, and so something about every smoker, "
+        "whether or not they took part. It bounds the difference that *taking part* makes. "
+        "And it is a bound per unit of privacy and per release: a household, a user's year "
+        "or the next release are not covered unless the accounting says so."
+    )
+    snippets.ODDS.show(prior=prior)
+
+
+odds()
+
+# --- 2. ε as an attack's ceiling --------------------------------------------------------------
+st.header("2. ε as an attack's ceiling")
+membership_lesson = LESSON["membership"]
+st.markdown(
+    f"The *{membership_lesson.title}* lesson traces people from a study's "
+    f"{model.ATTACK_ATTRIBUTES} published averages (n = {model.ATTACK_STUDY}). Each threshold "
+    "of its score is a test with a false- and a true-positive rate; together they are its "
+    "ROC curve. Under ε-DP every test lies under the edge of the privacy region, "
+    "TPR ≤ exp(ε)·FPR and TPR ≤ 1 − exp(−ε)·(1 − FPR) (the same replace-one neighbours as that "
+    "lesson). Read it off the chart rather than take it on trust:"
+)
+
+
+@st.fragment
+def ceiling() -> None:
+    """ε of the release beside the attack's ROC inside the privacy region."""
+    control_column, chart_column = st.columns([2, 3], gap="medium")
+    with control_column:
+        epsilon = controls.epsilon_slider(
+            key="em_attack_eps",
+            default=model.DEFAULT_EPSILON,
+            options=model.ATTACK_EPSILONS,
+            label="ε of the study's release",
+        )
+        seed = controls.seed() + model.SEED_ATTACK
+        result = model.ceiling(epsilon, seed)
+        st.metric("The attack's best TPR − FPR", text.percent(result.advantage))
+        st.metric("The most any test may reach, tanh(ε/2)", text.percent(result.bound))
+        st.metric("Members found at 1% false positives", text.percent(result.found))
+    with chart_column:
+        ui_charts.roc((membership.NO_NOISE, model.attack_name(epsilon)), True).show(
+            title=f"The tracing attack against ε = {text.number(epsilon)}",
+            alt=(
+                f"The ROC of the tracing attack without noise and with Laplace noise at ε = "
+                f"{text.number(epsilon)}, and the dashed edge of the ε-DP privacy region. "
+                f"With noise the attack's best advantage is {text.percent(result.advantage)} "
+                f"against a ceiling of {text.percent(result.bound)}; at 1% false positives "
+                f"it finds {text.percent(result.found)} of members, the region allows "
+                f"{text.percent(result.allowed)}."
+            ),
+            roc=model.attack_roc(epsilon, seed),
+            region=membership.region_frame(epsilon, 0.0),
+            truth=membership.target_rule(),
+        )
+    below = result.advantage <= result.bound
+    st.markdown(
+        f"At ε = {text.number(epsilon)} the attack with noise reaches an advantage of "
+        f"{text.percent(result.advantage)}; no test can exceed {text.percent(result.bound)}"
+        + (
+            ". It stays under the line: the ceiling holds for this attack as it must for any."
+            if below
+            else ", and this finite sample of people pokes above it by chance (the region "
+            "bounds rates, this curve estimates them from 50 members)."
+        )
+        + " The curve without noise is under no such promise. At ε = 10 the ceiling is "
+        f"{text.percent(model.advantage(10.0))}: a promise that allows almost any "
+        "attack."
+    )
+    controls.page_link(
+        membership_lesson.path,
+        label=f"Back to {membership_lesson.title}",
+        icon=membership_lesson.icon,
+    )
+
+
+ceiling()
+
+# --- 3. What deployments chose ----------------------------------------------------------------
+st.header("3. What deployments chose")
+table = model.deployments().table
+st.markdown(
+    f"{len(table)} published budgets from {table['organisation'].nunique()} organisations, each "
+    "as its source states it. An ε is a promise **per unit of privacy and per period**: "
+    "ε = 8 per user per day composes to far more over a year, while ε = 8 per person for "
+    "a whole census is spent once. So the chart puts on one scale only deployments whose "
+    "unit and period match; pick a unit to see its group."
+)
+
+
+@st.fragment
+def deployed() -> None:
+    """The unit of privacy beside the ε of the deployments that share it."""
+    control_column, chart_column = st.columns([2, 3], gap="medium")
+    units = model.deployments().units
+    with control_column:
+        unit = controls.selectbox(
+            "Unit of privacy and period",
+            list(units),
+            format_func=lambda u: f"{u} ({(table['unit'] == u).sum()})",
+            key="em_unit",
+        )
+        frame = model.unit_frame(unit)
+        st.metric("Deployments with this unit", f"{len(frame)}")
+        st.metric(
+            "Their ε, from",
+            f"{text.number(frame['epsilon'].min())} to {text.number(frame['epsilon'].max())}",
+        )
+    with chart_column:
+        charts.deployed().show(
+            title=f"ε {unit}",
+            alt=(
+                f"Points on a log ε axis for the {len(frame)} deployments whose unit of "
+                f"privacy is {unit}: "
+                + "; ".join(
+                    f"{row.deployment} {text.number(row.epsilon)}" for row in frame.itertuples()
+                )
+                + "."
+            ),
+            deployments=frame,
+        )
+    if unit.endswith("per day"):
+        top = frame.iloc[0]
+        st.markdown(
+            f"**Per day, every day.** A budget per day is spent again the next day. By basic "
+            f"composition, {top.deployment} at ε = {text.number(top.epsilon)} per day is "
+            f"bounded by ε = {text.number(model.per_year(float(top.epsilon)))} over a year: "
+            "the published numbers promise no more than that about a whole year of your data."
+        )
+    elif any("ρ" in how for how in frame["how"]):
+        st.markdown(
+            "**From ρ.** These budgets were published as zCDP's ρ; the ε charted is "
+            "dp.zcdp_to_approx_dp(ρ, δ) at the δ in the table (the tight conversion of "
+            "Canonne, Kamath & Steinke 2020). A different δ gives a different ε for the same ρ."
+        )
+    else:
+        st.markdown(
+            "**One of its kind.** No other deployment in the table has this unit and period, "
+            "so its ε has nothing on the same scale to be compared with."
+        )
+
+
+deployed()
+
+st.markdown("Every row, with the ε as charted and where it comes from:")
+tables.show(
+    table[["organisation", "release", "year", "unit_of_privacy", "period", "how", "source"]]
+    .assign(year=table["year"].astype(str), ε=[text.number(e) for e in table["epsilon_used"]])
+    .rename(columns={"unit_of_privacy": "unit of privacy", "how": "ε is"}),
+    key="em_deployments",
+    height=360,
+)
+downloads.download_csv(
+    table[list(deployment_columns)],
+    filename="dp-deployments.csv",
+    key="em_dl_deployments",
+)
+census = table.iloc[0]
+st.caption(
+    f"The census's persons tables: ρ = {text.number(census['rho'])}, at δ = "
+    f"{text.power_of_ten(census['delta'])} that is ε = {text.number(census['epsilon_used'])} "
+    "(the Bureau's own figure is 17.14, from its unrounded ρ = (542/339)² = 2.5563). ρ adds up "
+    "over releases (dp.zcdp_compose); ε converted from each does not."
+)
+
+# --- 4. Splitting a budget ---------------------------------------------------------------------
+st.header("4. Splitting a budget")
+st.markdown(
+    "You may spend ε = 1 in total on five counts of the census (each of sensitivity 1: one "
+    "person more or fewer changes it by at most 1). Laplace noise at εᵢ has standard "
+    "deviation √2/εᵢ, and basic composition adds the εᵢ. Some counts matter more to your "
+    "users: weight them, and see which split gives the smallest total of weight × variance:"
+)
+notebook.latex(
+    r"""\min \sum_i w_i \frac{2}{\varepsilon_i^2}\ \text{ s.t. } \sum_i \varepsilon_i = 1
+    \ \Rightarrow\ \varepsilon_i \propto w_i^{1/3}; \qquad
+    \min \sum_i \frac{w_i}{2\rho_i}\ \text{ s.t. } \sum_i \rho_i = \rho
+    \ \Rightarrow\ \rho_i \propto \sqrt{w_i}."""
+)
+rho = model.gaussian_rho()
+st.caption(
+    f"The Gaussian split: the largest ρ with ε ≤ 1 at δ = 10⁻⁵ is ρ = {text.number(rho)} "
+    "(dp.zcdp_to_approx_dp); zCDP composes by adding the ρᵢ (dp.zcdp_compose), and each "
+    "count gets Gaussian noise with σ² = 1/(2ρᵢ)."
+)
+
+
+@st.fragment
+def budget_split() -> None:
+    """Each count's ε and weight beside the three splits' errors."""
+    shares, weights = [], []
+    counts = model.statistic_counts()
+    for index, name in enumerate(model.STATISTICS):
+        share_column, weight_column = st.columns(2, gap="medium")
+        with share_column:
+            shares.append(
+                float(
+                    controls.select_slider(
+                        f"ε for {name}  ({controls.MORE_PRIVATE_LEFT})",
+                        options=model.SHARE_OPTIONS,
+                        value=model.DEFAULT_SHARE,
+                        key=f"em_share_{index}",
+                    )
+                )
+            )
+        with weight_column:
+            weights.append(
+                float(
+                    controls.select_slider(
+                        f"How much {name} ({counts[index]:,}) matters",
+                        options=model.WEIGHT_OPTIONS,
+                        value=1.0,
+                        key=f"em_weight_{index}",
+                    )
+                )
+            )
+    result = model.split(tuple(shares), tuple(weights))
+    metric_columns = st.columns(4)
+    metric_columns[0].metric("ε spent (basic composition)", text.number(result.spent))
+    metric_columns[1].metric(
+        "Your weighted error", "over budget" if result.yours is None else text.number(result.yours)
+    )
+    metric_columns[2].metric("Best Laplace split", text.number(result.best))
+    metric_columns[3].metric("Best Gaussian split", text.number(result.gaussian))
+    charts.split().show(
+        title="Each count's error under three splits of ε = 1",
+        alt=(
+            "Grouped bars of each count's error SD in people: "
+            + "; ".join(
+                f"{name}: yours "
+                + ("not released" if result.over else text.number(row_sd[0]))
+                + f", best Laplace {text.number(row_sd[1])}, best Gaussian "
+                f"{text.number(row_sd[2])}"
+                for name, row_sd in model.sd_rows(result)
+            )
+            + "."
+        ),
+        split=result.frame,
+    )
+    if result.over:
+        st.error(
+            f"Over budget: ε = {text.number(result.spent)} > {text.number(model.TOTAL_EPSILON)}."
+        )
+    st.markdown(model.split_words(result))
+    snippets.SPLIT.show(weights=tuple(weights))
+    downloads.download_csv(result.frame, filename="budget-split.csv", key="em_dl_split")
+
+
+budget_split()
+
+quiz.check_yourself("epsilon_meaning", quiz.bank(__file__, "epsilon_meaning"))
