@@ -235,6 +235,44 @@ def _uncertainty() -> Probe:
     )
 
 
+def _epsilon_meaning() -> Probe:
+    from lessons.epsilon_meaning import model
+
+    after = model.EPSILONS[model.EPSILONS.index(model.DEFAULT_EPSILON) + 1]  # ln 3
+
+    def advantage(epsilon: float) -> str:
+        return text.percent(dp.advantage_bound(epsilon))
+
+    return Probe(
+        (
+            Metric(
+                "Any test's TPR − FPR: at most", lambda: advantage(1.0), lambda: advantage(after)
+            ),
+        ),
+        ("em_eps", repr(after)),
+    )
+
+
+def _census_topdown() -> Probe:
+    from lessons.census_topdown import model
+
+    after = model.RHOS[model.RHOS.index(model.DEFAULT_RHO) + 1]
+
+    def epsilon(rho: float) -> str:
+        return text.number(dp.zcdp_to_approx_dp(rho, 1e-10))
+
+    return Probe(
+        (
+            Metric(
+                "Total ρ as (ε, δ = 10⁻¹⁰): ε",
+                lambda: epsilon(model.DEFAULT_RHO),
+                lambda: epsilon(after),
+            ),
+        ),
+        ("ct_rho", f"{after:g}"),
+    )
+
+
 def _choosing() -> Probe:
     from lessons.choosing import model
     from ui.datasets import load_census
@@ -469,4 +507,6 @@ PROBES: dict[str, Probe] = {
     "dpsgd": _dpsgd(),
     "group_by": _group_by(),
     "uncertainty": _uncertainty(),
+    "epsilon_meaning": _epsilon_meaning(),
+    "census_topdown": _census_topdown(),
 }

@@ -117,3 +117,33 @@ def test_the_laplace_partition_threshold_gives_opendp_the_same_delta(epsilon, de
     got_epsilon, got_delta = release.map((1, 1.0, 1.0))
     assert got_epsilon == pytest.approx(epsilon, rel=REL)
     assert got_delta == pytest.approx(delta, rel=1e-8)
+
+
+@pytest.mark.parametrize("sigma", [0.8, 3.0])
+def test_the_discrete_gaussian_is_opendps(sigma):
+    """OpenDP's Gaussian on integers is the discrete Gaussian: its draws follow our pmf (a
+    chi-square test), the same as ours (a two-sample chi-square test), and it charges
+    ρ = 1/(2σ²) for a count, the ρ the census lesson splits over its levels."""
+    import numpy as np
+    from scipy import stats
+
+    from dp_helpers import P_REJECT, goodness_of_fit_pvalue
+
+    measurement = odp.m.make_gaussian(
+        odp.atom_domain(T=int), odp.absolute_distance(T=int), scale=sigma
+    )
+    assert measurement.map(1) == pytest.approx(1 / (2 * sigma**2), rel=REL)
+    theirs = np.array([measurement(0) for _ in range(8_000)])
+    ours = dp.discrete_gaussian(sigma**2, size=8_000, rng=5)
+    reach = int(max(np.abs(theirs).max(), np.abs(ours).max())) + 1
+    support = np.arange(-reach, reach + 1)
+    pmf = dp.discrete_gaussian_pmf(support, sigma**2)
+    assert goodness_of_fit_pvalue(theirs + reach, pmf / pmf.sum()) > P_REJECT
+    table = np.array(
+        [
+            np.bincount(theirs + reach, minlength=support.size),
+            np.bincount(ours + reach, minlength=support.size),
+        ]
+    )
+    table = table[:, table.sum(axis=0) >= 10]  # cells with enough draws for the test
+    assert stats.chi2_contingency(table).pvalue > P_REJECT

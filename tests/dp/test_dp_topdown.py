@@ -127,3 +127,41 @@ def test_topdown_refuses_a_count_with_nowhere_to_go() -> None:
         [10, 0],
         [4, 6],
     ]
+
+
+def _topdown_by_loop(noisy_levels, parents, total):
+    """TopDown written the plain way, one parent at a time through the public functions (the
+    reference for dp.topdown's grouped loop)."""
+    above = np.array([total])
+    result = []
+    for noisy, parent in zip(noisy_levels, parents, strict=True):
+        noisy, parent = np.asarray(noisy, dtype=float), np.asarray(parent)
+        final = np.zeros(noisy.size, dtype=np.int64)
+        for cell in range(above.size):
+            children = np.flatnonzero(parent == cell)
+            if children.size:
+                projected = dp.simplex_projection(noisy[children], float(above[cell]))
+                final[children] = dp.round_preserving_sum(projected)
+        result.append(final)
+        above = final
+    return result
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_topdown_is_the_plain_loop_over_parents(seed) -> None:
+    # a shuffled hierarchy: children of one parent are not next to each other
+    rng = np.random.default_rng(seed)
+    sizes = (5, 23, 140)
+    parents = [np.zeros(sizes[0], dtype=int)]
+    for above, size in zip(sizes[:-1], sizes[1:], strict=True):
+        parent = np.concatenate([np.arange(above), rng.integers(0, above, size - above)])
+        parents.append(rng.permutation(parent))
+    true = rng.integers(0, 30, size=sizes[-1])
+    levels = [true]
+    for parent, above in zip(parents[:0:-1], sizes[-2::-1], strict=True):
+        levels.insert(0, np.bincount(parent, weights=levels[0], minlength=above).astype(int))
+    noisy = [level + dp.discrete_gaussian(4.0, size=level.size, rng=rng) for level in levels]
+    got = dp.topdown(noisy, parents, int(true.sum()))
+    want = _topdown_by_loop(noisy, parents, int(true.sum()))
+    for g, w in zip(got, want, strict=True):
+        assert np.array_equal(g, w)

@@ -37,6 +37,10 @@ FRAGMENT_KEYS = {
         "unc_ratio_eps",
     ),
     "synthetic": ("syn_naive_eps", "syn_pair", "syn_eps", "syn_rounds"),
+    "epsilon_meaning": ("em_eps", "em_prior", "em_attack_eps", "em_unit")
+    + tuple(f"em_share_{i}" for i in range(5))
+    + tuple(f"em_weight_{i}" for i in range(5)),
+    "census_topdown": ("ct_rho", "ct_table_rho", "ct_zip3", "ct_cell", "ct_pay_rho"),
 }
 
 # A wrong answer (quiz key, question, option), a phrase of its explanation, the right answer.
@@ -48,6 +52,8 @@ QUIZ_MARKS = {
     "membership": (("membership", 1, 0), "2.7%", ("membership", 1, 1)),
     "sparse_vector": (("sparse_vector", 0, 1), "Theorem 3.23", ("sparse_vector", 0, 0)),
     "uncertainty": (("uncertainty", 2, 0), "b/2", ("uncertainty", 2, 1)),
+    "epsilon_meaning": (("epsilon_meaning", 2, 0), "tanh(ε/2)", ("epsilon_meaning", 2, 1)),
+    "census_topdown": (("census_topdown", 2, 0), "halves the variance", ("census_topdown", 2, 1)),
     "synthetic": (
         ("synthetic", 1, 0),
         "Sequential composition over 2T steps",

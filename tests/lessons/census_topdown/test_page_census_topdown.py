@@ -1,0 +1,198 @@
+"""AppTest for lessons/census_topdown/page.py: the geography's true counts against the census,
+each level's noise against σ² = 1/(2ρ_ℓ), a release that is whole, non-negative and adds up
+to the exact total, the snippet that rebuilds it, the error and bias of the releases, the
+prediction marked from them, the links and the questions."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import apptest_helpers as helpers
+import dp
+from lessons.census_topdown import model as lesson
+from ui import controls, datasets, text
+
+PAGE = "census_topdown/page.py"
+SEED = controls.DEFAULT_SEED + lesson.SEED_RUNS
+
+
+def test_the_geography_counts_are_the_census() -> None:
+    census = datasets.census()
+    band = np.digitize(census["Age"], [30, 50])
+    cell = (census["Sex"] == "Female").astype(int).to_numpy() * 3 + band
+    zip5 = pd.crosstab(census["Zip"].astype(str), cell).reindex(columns=range(6), fill_value=0)
+    geo = lesson.geography()
+    assert geo.true[3].tolist() == zip5.to_numpy().ravel().tolist()
+    assert geo.units[3] == tuple(zip5.index)
+    assert [t.size for t in geo.true] == [6, 60, 240, 1_800]
+    assert [int(t.sum()) for t in geo.true] == [32_561] * 4
+    # each level's counts are its children's, added up
+    for level in range(1, 4):
+        added = np.bincount(
+            geo.parents[level], weights=geo.true[level], minlength=geo.true[level - 1].size
+        )
+        assert added.astype(int).tolist() == geo.true[level - 1].tolist()
+
+
+@pytest.mark.parametrize(("rho", "weights"), [(0.5, (3, 35, 11, 51)), (2.56, (25, 25, 25, 25))])
+def test_each_level_gets_its_share_of_rho(rho, weights) -> None:
+    at = helpers.run_lesson(PAGE)
+    for level, weight in zip(lesson.LEVELS, weights, strict=True):
+        at.slider(key=f"ct_weight_{level.lower()}").set_value(weight)
+    at.select_slider(key="ct_rho").set_value(rho).run()
+    assert not at.exception
+    assert helpers.metrics(at)["Total ρ as (ε, δ = 10⁻¹⁰): ε"] == text.number(
+        dp.zcdp_to_approx_dp(rho, 1e-10)
+    )
+    frame = helpers.frames_of(helpers.chart_titled(at, "Noise against the counts", prefix=True))[
+        "levels"
+    ]
+    sd = frame[frame["kind"] == "noise SD σ"]["people"].to_numpy()
+    shares = np.array(weights) / sum(weights)
+    np.testing.assert_allclose(sd, np.sqrt(1 / (2 * rho * shares)), rtol=1e-12)
+    assert math.isclose(dp.zcdp_compose(list(rho * shares)), rho)
+
+
+def test_a_release_is_whole_nonnegative_consistent_and_keeps_the_total() -> None:
+    geo = lesson.geography()
+    runs = lesson.runs(0.1, lesson.CENSUS_WEIGHTS, SEED)
+    assert any((noisy < 0).any() for noisy in runs.noisy)  # there was something to fix
+    for run in range(lesson.RUNS):
+        above = np.array([geo.total])
+        for level in range(4):
+            final = runs.final[level][run]
+            assert final.dtype.kind == "i" and (final >= 0).all()
+            added = np.bincount(geo.parents[level], weights=final, minlength=above.size)
+            assert added.astype(int).tolist() == above.tolist()
+            above = final
+
+
+def test_the_noise_is_the_discrete_gaussian_at_each_level() -> None:
+    """The measurements minus the truth, pooled over runs, against the discrete Gaussian's
+    variance (within 6 standard errors) at each level's σ²."""
+    geo = lesson.geography()
+    runs = lesson.runs(0.5, lesson.CENSUS_WEIGHTS, SEED)
+    variances = lesson.level_variances(0.5, lesson.CENSUS_WEIGHTS)
+    for level in range(1, 4):  # the nation's 6 cells × 10 runs are too few to test
+        noise = (runs.noisy[level] - geo.true[level][None, :]).ravel()
+        assert np.all(noise == np.round(noise))
+        support = np.arange(-200, 201)
+        pmf = dp.discrete_gaussian_pmf(support, float(variances[level]))
+        variance = float(np.sum(support**2 * pmf))
+        assert abs(noise.var() - variance) <= 6 * variance * math.sqrt(2 / noise.size)
+        assert abs(noise.mean()) <= 6 * math.sqrt(variance / noise.size)
+
+
+def test_the_table_section_shows_the_first_run_and_the_snippet_rebuilds_it() -> None:
+    at = helpers.run_lesson(PAGE, ct_table_rho="0.1")
+    runs = lesson.runs(0.1, lesson.CENSUS_WEIGHTS, SEED)
+    geo = lesson.geography()
+    zip3 = at.selectbox(key="ct_zip3").value
+    cell = lesson.CELLS.index(at.selectbox(key="ct_cell").value)
+    z3 = geo.units[2].index(zip3)
+    frame = helpers.frames_of(helpers.chart_titled(at, f"ZIP3 {zip3}", prefix=True))["counts"]
+    released = frame[frame["kind"] == lesson.FINAL_KIND]["count"]
+    parent = int(runs.final[2][0, z3 * 6 + cell])
+    assert int(released.sum()) == parent
+    assert helpers.metrics(at)[f"ZIP3 {zip3}, released"] == f"{parent:,}"
+    # the snippet, run as a student would, gives the same release
+    helpers.open_snippets(at)
+    code = next(c for c in helpers.code_texts(at) if "dp.topdown" in c)
+    scope: dict = {}
+    exec(code, scope)
+    assert scope["frame"]["ZIP5 released"].tolist() == runs.final[3][0].tolist()
+    assert scope["frame"]["ZIP5 noisy"].tolist() == runs.noisy[3][0].tolist()
+
+
+def test_who_pays_is_computed_from_the_releases() -> None:
+    at = helpers.run_lesson(PAGE)
+    runs = lesson.runs(lesson.DEFAULT_RHO, lesson.CENSUS_WEIGHTS, SEED)
+    geo = lesson.geography()
+    true5 = geo.true[3].reshape(-1, 6).sum(axis=1)
+    final5 = runs.final[3].reshape(lesson.RUNS, -1, 6).sum(axis=2)
+    error5 = np.mean(np.abs(final5 - true5), axis=0) / true5
+    frame = helpers.frames_of(helpers.chart_titled(at, "Relative error of each place", prefix=True))
+    units = frame["units"]
+    np.testing.assert_allclose(
+        units[units["level"] == "ZIP5"]["error"],
+        np.maximum(error5, 1e-4),
+        rtol=1e-12,
+    )
+    # the rule: the smallest population from which every unit is within 5%
+    every = pd.concat(
+        [pd.DataFrame({"people": true5, "error": error5})]
+        + [
+            pd.DataFrame(
+                {
+                    "people": geo.true[level].reshape(-1, 6).sum(axis=1),
+                    "error": np.mean(
+                        np.abs(
+                            runs.final[level].reshape(lesson.RUNS, -1, 6).sum(axis=2)
+                            - geo.true[level].reshape(-1, 6).sum(axis=1)
+                        ),
+                        axis=0,
+                    )
+                    / geo.true[level].reshape(-1, 6).sum(axis=1),
+                }
+            )
+            for level in (1, 2)
+        ]
+    )
+    frm = min(p for p in every["people"] if (every[every["people"] >= p]["error"] < 0.05).all())
+    assert helpers.metrics(at)["Every place within 5% from"] == f"{frm:,} people"
+    assert frame["truth"]["x"].tolist() == [float(frm)]
+
+
+def test_post_processing_biases_small_counts_up_and_the_measurements_not() -> None:
+    at = helpers.run_lesson(PAGE, ct_pay_rho="0.1")
+    bias = helpers.frames_of(helpers.chart_titled(at, "Mean error of a ZIP5 cell", prefix=True))[
+        "bias"
+    ]
+    measured = bias[bias["kind"] == lesson.NOISY]
+    se = (measured["high"] - measured["bias"]) / 2
+    assert (measured["bias"].abs() <= 6 * se).all()  # unbiased, within 6 standard errors
+    released = bias[bias["kind"] == lesson.FINAL].set_index("true count")
+    zero = released.loc["0"]
+    assert zero["bias"] > 6 * (zero["high"] - zero["bias"]) / 2  # true zeros come out above 0
+    assert f"released with {text.number(zero['bias'], 3)} people" in helpers.prose(at)
+
+
+def test_the_prediction_is_marked_from_the_releases() -> None:
+    for rho in ("0.05", "10"):
+        at = helpers.run_lesson(PAGE, ct_pay_rho=rho)
+        runs = lesson.runs(float(rho), lesson.CENSUS_WEIGHTS, SEED)
+        geo = lesson.geography()
+        true5 = geo.true[3].reshape(-1, 6).sum(axis=1)
+        error5 = (
+            np.mean(np.abs(runs.final[3].reshape(lesson.RUNS, -1, 6).sum(axis=2) - true5), axis=0)
+            / true5
+        )
+        small = float(error5[(true5 >= 20) & (true5 <= 40)].mean())
+        right = int(np.searchsorted([0.01, 0.05, 0.2], small, side="right"))
+        helpers.answer_quiz(at, "census_topdown_predict", 0, right)
+        assert at.success[-1].value.startswith("Right.")
+        helpers.answer_quiz(at, "census_topdown_predict", 0, (right + 1) % 4)
+        assert text.percent(small) in at.error[-1].value
+
+
+def test_a_link_reproduces_the_view() -> None:
+    params = {"ct_rho": "2.56", "ct_weight_zip5": "80", "ct_cell": "men 17–29"}
+    at = helpers.run_lesson(PAGE, **params)
+    assert float(at.select_slider(key="ct_rho").value) == 2.56
+    assert at.slider(key="ct_weight_zip5").value == 80
+    assert at.selectbox(key="ct_cell").value == "men 17–29"
+    helpers.open_snippets(at)
+    assert "rho, weights = 2.56, np.array([3, 35, 11, 80], dtype=float)" in " ".join(
+        helpers.code_texts(at)
+    )
+
+
+def test_its_questions_are_marked() -> None:
+    at = helpers.run_lesson(PAGE)
+    helpers.assert_quiz_marks(
+        at, ("census_topdown", 2, 0), "halves the variance", ("census_topdown", 2, 1)
+    )

@@ -1,0 +1,177 @@
+"""AppTest for lessons/epsilon_meaning/page.py: both bounds against their closed forms, the
+prediction marked from the sliders, the attack under its ceiling, the deployments as the
+file states them, the budget split against its Lagrange solution, the links, the code and the
+questions."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import apptest_helpers as helpers
+import dp
+from data.deployments import load_deployments
+from lessons.epsilon_meaning import model as lesson
+from ui import controls, text
+
+PAGE = "epsilon_meaning/page.py"
+
+
+def _posterior(prior: float, epsilon: float) -> float:
+    return math.exp(epsilon) * prior / (math.exp(epsilon) * prior + 1 - prior)
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "prior"), [(1.0, 0.1), (math.log(3), 0.5), (5.0, 0.01), (0.1, 0.25)]
+)
+def test_both_bounds_are_their_closed_forms(epsilon, prior) -> None:
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="em_eps").set_value(epsilon)
+    at.select_slider(key="em_prior").set_value(prior).run()
+    assert not at.exception
+    shown = helpers.metrics(at)
+    assert shown[f"Belief after one output, from {text.percent(prior)}: at most"] == (
+        text.percent(_posterior(prior, epsilon))
+    )
+    advantage = (math.exp(epsilon) - 1) / (math.exp(epsilon) + 1)
+    assert shown["Any test's TPR − FPR: at most"] == text.percent(advantage)
+    frame = helpers.frames_of(helpers.chart_titled(at, "What ε =", prefix=True))["curves"]
+    posterior = frame[frame["curve"] == lesson.POSTERIOR]
+    np.testing.assert_allclose(
+        posterior["bound"], [_posterior(prior, e) for e in posterior["epsilon"]], rtol=1e-12
+    )
+    tests = frame[frame["curve"] == lesson.ADVANTAGE]
+    np.testing.assert_allclose(tests["bound"], np.tanh(tests["epsilon"] / 2), rtol=1e-12)
+
+
+def test_the_table_reads_both_bounds_at_the_six_epsilons() -> None:
+    at = helpers.run_lesson(PAGE, em_prior="0.5")
+    table = at.table[0].value
+    assert list(table["ε"]) == ["0.1", "1", "ln 3", "5", "10", "20"]
+    row = table.set_index("ε").loc["ln 3"]
+    assert row["advantage of any test, at most"] == "50%"  # tanh(ln 3 / 2) = 1/2
+    assert row["belief from 50%, at most"] == "75%"  # odds 1 → 3
+
+
+def test_the_prediction_is_marked_from_the_sliders() -> None:
+    at = helpers.run_lesson(PAGE)  # ε = 1, prior 10%: at most 23.2%
+    helpers.answer_quiz(at, "epsilon_meaning_predict", 0, 0)
+    assert "23.2%" in at.error[-1].value
+    helpers.answer_quiz(at, "epsilon_meaning_predict", 0, 1)
+    assert at.success[-1].value.startswith("Right.")
+    at = helpers.run_lesson(PAGE, em_eps="5", em_prior="0.5")  # 99.3%
+    helpers.answer_quiz(at, "epsilon_meaning_predict", 0, 3)
+    assert at.success[-1].value.startswith("Right.")
+
+
+@pytest.mark.parametrize("epsilon", [0.5, 1.0, 20.0])
+def test_the_attack_sits_under_its_ceiling(epsilon) -> None:
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="em_attack_eps").set_value(epsilon).run()
+    assert not at.exception
+    frames = helpers.frames_of(helpers.chart_titled(at, "The tracing attack against", prefix=True))
+    roc = frames["roc"]
+    noisy = roc[roc["curve"] == lesson.attack_name(epsilon)]
+    best = float((noisy["tpr"] - noisy["fpr"]).max())
+    shown = helpers.metrics(at)
+    assert shown["The attack's best TPR − FPR"] == text.percent(best)
+    assert shown["The most any test may reach, tanh(ε/2)"] == text.percent(math.tanh(epsilon / 2))
+    region = frames["region"]
+    edge = np.minimum(
+        np.minimum(math.exp(epsilon) * region["fpr"], 1 - math.exp(-epsilon) * (1 - region["fpr"])),
+        1.0,
+    )
+    np.testing.assert_allclose(region["tpr"], edge, rtol=1e-12, atol=1e-15)
+    words = "It stays under the line" if best <= math.tanh(epsilon / 2) else "pokes above it"
+    assert words in helpers.prose(at)
+
+
+def test_each_unit_charts_its_deployments_as_the_file_states_them() -> None:
+    table = load_deployments()
+    at = helpers.run_lesson(PAGE)
+    frame = helpers.frames_of(helpers.chart_titled(at, "ε per user, per day"))["deployments"]
+    daily = table[(table["unit_of_privacy"] == "user") & (table["period"] == "per day")]
+    assert len(frame) == len(daily) >= 8
+    assert sorted(frame["epsilon"]) == sorted(daily["epsilon"])
+    assert frame["epsilon"].is_monotonic_decreasing
+    # basic composition over a year, from the largest per-day ε (Apple's QuickType, 16)
+    assert f"bounded by ε = {text.number(16 * 365)} over a year" in helpers.prose(at)
+    at.selectbox(key="em_unit").set_value("per person, one release").run()
+    frame = helpers.frames_of(helpers.chart_titled(at, "ε per person, one release"))["deployments"]
+    assert frame["epsilon"].tolist() == [pytest.approx(dp.zcdp_to_approx_dp(2.56, 1e-10))]
+    assert "from ρ = 2.56 at δ = 10⁻¹⁰" in frame["how"].iloc[0]
+    assert "**From ρ.**" in helpers.prose(at) or "From ρ." in helpers.prose(at)
+    shown = helpers.rows_table(at, "em_deployments")
+    assert len(shown) == len(table) and set(shown["source"]) == set(table["source"])
+
+
+def test_the_best_split_is_the_lagrange_solution() -> None:
+    at = helpers.run_lesson(PAGE)
+    shown = helpers.metrics(at)
+    # equal weights, equal shares of 0.2: that is the best split, Σ 2/0.2² = 250
+    assert shown["Your weighted error"] == shown["Best Laplace split"] == text.number(250.0)
+    at.select_slider(key="em_weight_0").set_value(10.0).run()
+    # ε_i ∝ w_i^(1/3): found independently by minimising numerically
+    from scipy import optimize
+
+    weights = np.array([10.0, 1, 1, 1, 1])
+    solved = optimize.minimize(
+        lambda e: np.sum(weights * 2 / e**2),
+        np.full(5, 0.2),
+        constraints=[{"type": "eq", "fun": lambda e: e.sum() - 1}],
+        bounds=[(1e-3, 1)] * 5,
+        method="SLSQP",
+        options={"ftol": 1e-14, "maxiter": 500},
+    )
+    shown = helpers.metrics(at)
+    assert shown["Best Laplace split"] == text.number(float(solved.fun))
+    assert shown["Your weighted error"] == text.number(float(np.sum(weights * 2 / 0.2**2)))
+    # the Gaussian split spends (1, 10⁻⁵) in total: ρ_i ∝ √w_i adding up to ρ
+    rho = lesson.gaussian_rho()
+    assert dp.zcdp_to_approx_dp(rho, 1e-5) == pytest.approx(1.0, abs=1e-9)
+    rhos = rho * np.sqrt(weights) / np.sqrt(weights).sum()
+    assert shown["Best Gaussian split"] == text.number(float(np.sum(weights / (2 * rhos))))
+    frame = helpers.frames_of(helpers.chart_titled(at, "Each count's error", prefix=True))["split"]
+    gaussian = frame[frame["split"] == lesson.GAUSSIAN]["sd"].to_numpy()
+    np.testing.assert_allclose(gaussian, np.sqrt(1 / (2 * rhos)), rtol=1e-9)
+
+
+def test_spending_more_than_the_budget_releases_nothing() -> None:
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="em_share_0").set_value(0.5).run()
+    assert not at.exception
+    assert helpers.metrics(at)["ε spent (basic composition)"] == "1.3"
+    assert helpers.metrics(at)["Your weighted error"] == "over budget"
+    assert "Over budget" in at.error[-1].value
+    frame = helpers.frames_of(helpers.chart_titled(at, "Each count's error", prefix=True))["split"]
+    assert frame[frame["split"] == lesson.YOURS]["sd"].isna().all()
+    assert len(frame) == 15  # every bar stays a row: the chart is redrawn in place
+
+
+def test_a_link_reproduces_the_view_and_the_code_has_its_values() -> None:
+    params = {"em_eps": "5", "em_prior": "0.25", "em_weight_2": "5"}
+    at = helpers.run_lesson(PAGE, **params)
+    assert float(at.select_slider(key="em_eps").value) == 5.0
+    assert float(at.select_slider(key="em_prior").value) == 0.25
+    helpers.open_snippets(at)
+    code = " ".join(helpers.code_texts(at))
+    assert "prior = 0.25" in code
+    assert "weights = np.array([1.0, 1.0, 5.0, 1.0, 1.0])" in code
+
+
+def test_the_census_counts_are_the_census() -> None:
+    from ui import datasets
+
+    census = datasets.census()
+    counts = lesson.statistic_counts()
+    assert counts[0] == int((census["Age"] >= 60).sum())
+    assert counts[1] == 10_771  # women in the census extract
+    assert counts[2] == 7_841  # earning >50K
+    assert controls.DEFAULT_SEED  # the attack reads the page's seed
+
+
+def test_its_questions_are_marked() -> None:
+    at = helpers.run_lesson(PAGE)
+    helpers.assert_quiz_marks(at, ("epsilon_meaning", 2, 0), "tanh(ε/2)", ("epsilon_meaning", 2, 1))
