@@ -236,20 +236,16 @@ def _uncertainty() -> Probe:
 
 
 def _epsilon_meaning() -> Probe:
-    from lessons.epsilon_meaning import model
-
-    after = model.EPSILONS[model.EPSILONS.index(model.DEFAULT_EPSILON) + 1]  # ln 3
-
     def advantage(epsilon: float) -> str:
         return text.percent(dp.advantage_bound(epsilon))
 
     return Probe(
         (
             Metric(
-                "Any test's TPR − FPR: at most", lambda: advantage(1.0), lambda: advantage(after)
+                "Any test's TPR − FPR: at most", lambda: advantage(1.0), lambda: advantage(AFTER)
             ),
         ),
-        ("em_eps", repr(after)),
+        ("em_eps", f"{AFTER:g}"),
     )
 
 

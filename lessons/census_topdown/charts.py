@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from lessons.census_topdown.model import ACCURATE, FINAL, LEVELS, NOISY, bin_labels
+from lessons.census_topdown.model import ACCURATE, ERROR_FLOOR, FINAL, LEVELS, NOISY, bin_labels
 from ui import charts as ui_charts
 from ui import datasets
 
@@ -116,9 +116,6 @@ def children() -> ui_charts.Template:
         .encode(x=alt.X("x:Q", scale=x_scale))
     )
     return ui_charts.Template((zero + points).properties(height=260, width=ui_charts.DEFAULT_WIDTH))
-
-
-ERROR_FLOOR = 1e-4  # the who-pays chart's log axis starts here (an exact unit sits on it)
 
 
 @datasets.cached()

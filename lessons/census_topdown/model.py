@@ -335,3 +335,28 @@ def negatives_words(children: pd.DataFrame) -> str:
     measured = ", ".join(f"{row.zip}: {text.number(row.noisy)}" for row in negatives.itertuples())
     released = ", ".join(f"{row.final}" for row in negatives.itertuples())
     return f"{len(negatives)} measured below zero ({measured}) and came out as {released}."
+
+
+@datasets.cached(max_entries=64)
+def levels_table(rho: float, weights: tuple[int, ...]) -> pd.DataFrame:
+    """The levels as the page's table writes them."""
+    levels = levels_frame(rho, weights)
+    return pd.DataFrame(
+        {
+            "level": levels["level"],
+            "share of ρ": [text.percent(s) for s in levels["share"]],
+            "ρ_ℓ": [text.number(r) for r in levels["rho"]],
+            "noise SD σ_ℓ": [text.number(s) for s in levels["sd"]],
+            "median cell": [text.number(m) for m in levels["median cell"]],
+        }
+    )
+
+
+ERROR_FLOOR = 1e-4  # the who-pays chart's log axis starts here (an exact unit sits on it)
+
+
+@datasets.derived
+def units_frame(result: Runs) -> pd.DataFrame:
+    """unit_errors with an error of 0 raised to ERROR_FLOOR, where the log axis starts."""
+    errors = unit_errors(result)
+    return errors.assign(error=errors["error"].clip(lower=ERROR_FLOOR))

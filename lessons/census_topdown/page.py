@@ -61,10 +61,10 @@ for column, level, default in zip(share_columns, model.LEVELS, model.CENSUS_WEIG
 weights = tuple(weights)
 
 
-def rho_slider(key: str) -> float:
+def rho_slider(*, key: str, label: str = "Total ρ") -> float:
     return float(
         controls.select_slider(
-            f"Total ρ  ({controls.MORE_PRIVATE_LEFT})",
+            f"{label}  ({controls.MORE_PRIVATE_LEFT})",
             options=model.RHOS,
             value=model.DEFAULT_RHO,
             key=key,
@@ -78,7 +78,7 @@ def measurements(weights: tuple[int, ...]) -> None:
     """Total ρ beside each level's noise against its counts."""
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
-        rho = rho_slider("ct_rho")
+        rho = rho_slider(key="ct_rho")
         st.metric("Total ρ as (ε, δ = 10⁻¹⁰): ε", text.number(model.epsilon_of(rho)))
         levels = model.levels_frame(rho, weights)
         st.metric("Noise SD at ZIP5", text.number(float(levels["sd"].iloc[3])))
@@ -97,14 +97,7 @@ def measurements(weights: tuple[int, ...]) -> None:
             ),
             levels=model.levels_long(rho, weights),
         )
-    tables.written(
-        levels.assign(
-            share=[text.percent(s) for s in levels["share"]],
-            rho=[text.number(r) for r in levels["rho"]],
-            sd=[text.number(s) for s in levels["sd"]],
-            **{"median cell": [text.number(m) for m in levels["median cell"]]},
-        ).rename(columns={"share": "share of ρ", "rho": "ρ_ℓ", "sd": "noise SD σ_ℓ"})
-    )
+    tables.written(model.levels_table(rho, weights))
     snippets.MEASURE.show(rho=rho, weights=weights)
 
 
@@ -132,7 +125,7 @@ def table_from_noise(weights: tuple[int, ...]) -> None:
     control_column, chart_column = st.columns([2, 3], gap="medium")
     choices = model.zip3_choices()
     with control_column:
-        rho = rho_slider("ct_table_rho")
+        rho = rho_slider(key="ct_table_rho", label="ρ of this release")
         result = model.runs(rho, weights, controls.seed() + model.SEED_RUNS)
         zip3 = controls.selectbox(
             "ZIP3", list(choices), index=model.DEFAULT_ZIP3_INDEX, key="ct_zip3"
@@ -187,7 +180,7 @@ def who_pays(weights: tuple[int, ...]) -> None:
     predict = st.container()
     control_column, metric_column = st.columns([2, 3], gap="medium")
     with control_column:
-        rho = rho_slider("ct_pay_rho")
+        rho = rho_slider(key="ct_pay_rho", label="ρ of each release")
     result = model.runs(rho, weights, controls.seed() + model.SEED_RUNS)
     errors = model.unit_errors(result)
     accurate = model.accurate_from(errors)
@@ -206,7 +199,7 @@ def who_pays(weights: tuple[int, ...]) -> None:
                 else ". Even the largest units are not all within 5%."
             )
         ),
-        units=errors.assign(error=errors["error"].clip(lower=charts.ERROR_FLOOR)),
+        units=model.units_frame(result),
         truth=model.accurate_rule(accurate),
     )
     st.markdown(

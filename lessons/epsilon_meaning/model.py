@@ -22,7 +22,6 @@ from lessons.membership import model as membership
 from ui import datasets, text
 
 # --- 1. ε as odds -----------------------------------------------------------------------------
-EPSILONS: tuple[float, ...] = (0.1, 0.2, 0.5, 1.0, math.log(3), 2.0, 3.0, 5.0, 10.0, 20.0)
 DEFAULT_EPSILON = 1.0
 TABLE_EPSILONS: tuple[float, ...] = (0.1, 1.0, math.log(3), 5.0, 10.0, 20.0)
 PRIORS: tuple[float, ...] = (0.01, 0.05, 0.1, 0.25, 0.5)

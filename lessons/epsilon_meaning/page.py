@@ -49,9 +49,7 @@ def odds() -> None:
     predict = st.container()
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
-        epsilon = controls.epsilon_slider(
-            key="em_eps", default=model.DEFAULT_EPSILON, options=model.EPSILONS
-        )
+        epsilon = controls.epsilon_slider(key="em_eps", default=model.DEFAULT_EPSILON)
         prior = float(
             controls.select_slider(
                 "The attacker's belief before, p  (lower → less to start from)",

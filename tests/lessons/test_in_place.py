@@ -64,7 +64,11 @@ def _step(widget) -> bool:
         if widget.format_func(value) == there:
             widget.set_value(value)
             return True
-    return False
+    try:  # a number the one formatter wrote plainly (0.5, 2.56, 1,000)
+        widget.set_value(float(there.replace(",", "")))
+    except ValueError:
+        return False
+    return True
 
 
 def _moves(lesson, at) -> list[tuple[str, str]]:
