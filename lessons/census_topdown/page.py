@@ -32,7 +32,13 @@ st.markdown(
 notebook.latex(
     r"""\tilde c = c + \mathcal N_{\mathbb Z}(0, \sigma_\ell^2), \quad
     \sigma_\ell^2 = \frac{1}{2\rho_\ell}, \quad \rho = \sum_\ell \rho_\ell
-    \ \text{(zCDP adds up)}, \quad \varepsilon = \varepsilon(\rho, \delta = 10^{-10})."""
+    \ \text{(zCDP adds up)}, \quad \varepsilon = \varepsilon(\rho, \delta = 10^{-10}).""",
+    narrow=r"""\begin{aligned}
+    \tilde c &= c + \mathcal N_{\mathbb Z}(0, \sigma_\ell^2), \quad
+      \sigma_\ell^2 = \frac{1}{2\rho_\ell}, \\
+    \rho &= \sum_\ell \rho_\ell \ \text{(zCDP adds up)}, \\
+    \varepsilon &= \varepsilon(\rho, \delta = 10^{-10}).
+    \end{aligned}""",
 )
 st.markdown(
     f"The nation's total, **{geo.total:,}**, is published exact: an *invariant*, as the "
@@ -115,7 +121,11 @@ st.markdown(
 )
 notebook.latex(
     r"""x^\star = \arg\min_{x \ge 0,\ \sum_i x_i = P} \sum_i (x_i - \tilde c_i)^2
-    = \max(\tilde c - \theta, 0), \quad \theta \text{ such that } \sum_i x_i = P."""
+    = \max(\tilde c - \theta, 0), \quad \theta \text{ such that } \sum_i x_i = P.""",
+    narrow=r"""\begin{aligned}
+    x^\star &= \arg\min_{x \ge 0,\ \sum_i x_i = P} \sum_i (x_i - \tilde c_i)^2 \\
+    &= \max(\tilde c - \theta, 0),\ \theta:\ \sum_i x_i = P.
+    \end{aligned}""",
 )
 
 

@@ -36,7 +36,9 @@ def deployed() -> ui_charts.Template:
     axis (0.5..50) with a thin bar from the axis' start, labelled with the value. Dataset
     "deployments" (deployment, epsilon, how, year)."""
     x_scale = alt.Scale(type="log", domain=list(DEPLOYED_DOMAIN), nice=False, clamp=True)
-    y = alt.Y("deployment:N", title=None, sort=None, axis=alt.Axis(labelLimit=260))
+    # the names are written above their rows, inside the plot: on a phone an axis of
+    # names would leave the ε axis no room
+    y = alt.Y("deployment:N", title=None, sort=None, axis=None)
     base = alt.Chart(alt.NamedData(name="deployments"))
     tooltip = [
         alt.Tooltip("deployment:N"),
@@ -58,11 +60,16 @@ def deployed() -> ui_charts.Template:
     points = base.mark_point(filled=True, size=90, color=ui_charts.BLUE).encode(
         x=x, y=y, tooltip=tooltip
     )
-    labels = base.mark_text(align="left", dx=8, color=ui_charts.BLACK).encode(
+    values = base.mark_text(align="left", dx=8, color=ui_charts.BLACK).encode(
         x=x, y=y, text=alt.Text("epsilon:Q", format=".3~g")
     )
+    names = (
+        base.mark_text(align="left", baseline="bottom", dy=-5, color=ui_charts.BLACK)
+        .encode(x=alt.X("start:Q", scale=x_scale), y=y, text="deployment:N")
+        .transform_calculate(start=str(DEPLOYED_DOMAIN[0]))
+    )
     return ui_charts.Template(
-        (stems + points + labels).properties(height=260, width=ui_charts.DEFAULT_WIDTH)
+        (stems + points + values + names).properties(height=340, width=ui_charts.DEFAULT_WIDTH)
     )
 
 

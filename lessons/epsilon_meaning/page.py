@@ -283,7 +283,13 @@ notebook.latex(
     r"""\min \sum_i w_i \frac{2}{\varepsilon_i^2}\ \text{ s.t. } \sum_i \varepsilon_i = 1
     \ \Rightarrow\ \varepsilon_i \propto w_i^{1/3}; \qquad
     \min \sum_i \frac{w_i}{2\rho_i}\ \text{ s.t. } \sum_i \rho_i = \rho
-    \ \Rightarrow\ \rho_i \propto \sqrt{w_i}."""
+    \ \Rightarrow\ \rho_i \propto \sqrt{w_i}.""",
+    narrow=r"""\begin{aligned}
+    &\min \sum_i w_i \frac{2}{\varepsilon_i^2},\ \sum_i \varepsilon_i = 1
+      \ \Rightarrow\ \varepsilon_i \propto w_i^{1/3}; \\
+    &\min \sum_i \frac{w_i}{2\rho_i},\ \sum_i \rho_i = \rho
+      \ \Rightarrow\ \rho_i \propto \sqrt{w_i}.
+    \end{aligned}""",
 )
 rho = model.gaussian_rho()
 st.caption(
@@ -296,6 +302,8 @@ st.caption(
 @st.fragment
 def budget_split() -> None:
     """Each count's ε and weight beside the three splits' errors."""
+    chart_place = st.container()  # the chart above its sliders: on a phone, ten sliders
+    # below it would push it two screens away from the first
     shares, weights = [], []
     counts = model.statistic_counts()
     for index, name in enumerate(model.STATISTICS):
@@ -323,6 +331,19 @@ def budget_split() -> None:
                 )
             )
     result = model.split(tuple(shares), tuple(weights))
+    with chart_place:
+        _split_chart(result)
+    if result.over:
+        st.error(
+            f"Over budget: ε = {text.number(result.spent)} > {text.number(model.TOTAL_EPSILON)}."
+        )
+    st.markdown(model.split_words(result))
+    snippets.SPLIT.show(weights=tuple(weights))
+    downloads.download_csv(result.frame, filename="budget-split.csv", key="em_dl_split")
+
+
+def _split_chart(result) -> None:
+    """The four totals and the chart of each count's error."""
     metric_columns = st.columns(4)
     metric_columns[0].metric("ε spent (basic composition)", text.number(result.spent))
     metric_columns[1].metric(
@@ -345,13 +366,6 @@ def budget_split() -> None:
         ),
         split=result.frame,
     )
-    if result.over:
-        st.error(
-            f"Over budget: ε = {text.number(result.spent)} > {text.number(model.TOTAL_EPSILON)}."
-        )
-    st.markdown(model.split_words(result))
-    snippets.SPLIT.show(weights=tuple(weights))
-    downloads.download_csv(result.frame, filename="budget-split.csv", key="em_dl_split")
 
 
 budget_split()
