@@ -455,6 +455,13 @@ def deployments_frame(delta: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+@datasets.cached(max_entries=64)
+def deployments_shown(delta: float) -> pd.DataFrame:
+    """The table as the page shows it: without the sources, whose long addresses would
+    scroll each cell (they are in the download, and in "What ε means in practice")."""
+    return deployments_frame(delta).drop(columns="source")
+
+
 RHO_DEFAULT = 2.56
 RHO_RANGE = (0.001, 100.0)
 CONVERT_DELTAS = np.geomspace(1e-14, 1e-2, 61)

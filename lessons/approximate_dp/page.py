@@ -459,12 +459,13 @@ def real_numbers() -> None:
         model.conversion_frame(rho), filename="zcdp-to-approx-dp.csv", key="ad_dl_conversion"
     )
     deployments = model.deployments_frame(convert_delta)
-    tables.show(deployments, key="ad_deployments", height=360)
+    tables.show(model.deployments_shown(convert_delta), key="ad_deployments", height=360)
     st.caption(
         "The census total is ρ = 2.63: persons 2.56 and housing units 0.07 (a person is in the "
         "persons tables, a housing unit in the housing tables). A budget published as ρ is "
         f"converted here with the tight conversion at your δ = {text.power_of_ten(convert_delta)}"
-        "; the others are as published. The list is data/deployments.csv, with its sources; "
+        "; the others are as published. The list is data/deployments.csv (its download has every "
+        "row's source); "
         "the lesson “What ε means in practice” charts it by unit of privacy. "
         "Desfontaines keeps a longer list at "
         "desfontain.es/privacy/real-world-differential-privacy.html."

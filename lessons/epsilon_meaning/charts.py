@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import altair as alt
 
-from lessons.epsilon_meaning.model import CURVES, EPSILON_DOMAIN, SPLITS, STATISTICS
+from lessons.epsilon_meaning.model import (
+    CURVES,
+    EPSILON_DOMAIN,
+    SHARE_KINDS,
+    SPLITS,
+    STATISTICS,
+)
 from ui import charts as ui_charts
 from ui import datasets
 
@@ -107,3 +113,39 @@ def split() -> ui_charts.Template:
         .properties(height=260, width=ui_charts.DEFAULT_WIDTH)
     )
     return ui_charts.Template(chart)
+
+
+@datasets.cached()
+def shares() -> ui_charts.Template:
+    """Template: per count, its share of the budget in the best split under Laplace and under
+    Gaussian noise (grouped bars, 0..100%), the equal split as a labelled dashed rule.
+    Datasets "shares" (statistic, kind, share) and "truth" (x, label)."""
+    x_scale = alt.Scale(domain=[0.0, 1.0], nice=False)
+    bars = (
+        alt.Chart(alt.NamedData(name="shares"))
+        .mark_bar()
+        .encode(
+            x=alt.X(
+                "share:Q", title="share of the budget", scale=x_scale, axis=alt.Axis(format="%")
+            ),
+            y=alt.Y(
+                "statistic:N", title=None, sort=list(STATISTICS), axis=alt.Axis(labelLimit=220)
+            ),
+            yOffset=alt.YOffset("kind:N", sort=list(SHARE_KINDS)),
+            color=alt.Color(
+                "kind:N",
+                sort=list(SHARE_KINDS),
+                scale=alt.Scale(
+                    domain=list(SHARE_KINDS), range=[ui_charts.BLACK, ui_charts.ORANGE]
+                ),
+                legend=ui_charts.STACKED_LEGEND,
+            ),
+            tooltip=[
+                alt.Tooltip("statistic:N"),
+                alt.Tooltip("kind:N", title="split"),
+                alt.Tooltip("share:Q", format=".1%"),
+            ],
+        )
+    )
+    rule = ui_charts.truth_rule_layers(x_scale, flip_at=0.6)
+    return ui_charts.Template((bars + rule).properties(height=230, width=ui_charts.DEFAULT_WIDTH))

@@ -377,3 +377,43 @@ def sd_rows(result: Split) -> list[tuple[str, tuple[float, float, float]]]:
         )
         for name in STATISTICS
     ]
+
+
+LAPLACE_SHARE = "Laplace: εᵢ of ε"
+GAUSSIAN_SHARE = "Gaussian: ρᵢ of ρ"
+SHARE_KINDS = (LAPLACE_SHARE, GAUSSIAN_SHARE)
+
+
+@datasets.cached(max_entries=64)
+def best_shares(weights: tuple[float, ...]) -> pd.DataFrame:
+    """Each count's share of the budget in the best split for these weights: εᵢ/ε under
+    Laplace noise (∝ w^(1/3)) and ρᵢ/ρ under Gaussian noise (∝ √w)."""
+    laplace = laplace_best(weights) / TOTAL_EPSILON
+    gaussian = gaussian_best(weights, 1.0)
+    return pd.DataFrame(
+        {
+            "statistic": list(STATISTICS) * 2,
+            "kind": [LAPLACE_SHARE] * len(STATISTICS) + [GAUSSIAN_SHARE] * len(STATISTICS),
+            "share": np.concatenate([laplace, gaussian]),
+        }
+    )
+
+
+@dataclass(frozen=True)
+class ShareRow:
+    statistic: str
+    laplace: float
+    gaussian: float
+
+
+def shares_rows(frame: pd.DataFrame) -> list[ShareRow]:
+    by = frame.pivot(index="statistic", columns="kind", values="share")
+    return [
+        ShareRow(name, float(by.loc[name, LAPLACE_SHARE]), float(by.loc[name, GAUSSIAN_SHARE]))
+        for name in STATISTICS
+    ]
+
+
+@datasets.cached(max_entries=1)
+def equal_rule() -> pd.DataFrame:
+    return pd.DataFrame({"x": [1 / len(STATISTICS)], "label": ["equal split"]})

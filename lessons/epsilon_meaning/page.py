@@ -299,51 +299,82 @@ st.caption(
 )
 
 
+st.subheader("What matters to your users")
+counts = model.statistic_counts()
+weight_column, best_column = st.columns([2, 3], gap="medium")
+with weight_column:
+    weights = tuple(
+        float(
+            controls.select_slider(
+                f"How much {name} ({counts[index]:,}) matters",
+                options=model.WEIGHT_OPTIONS,
+                value=1.0,
+                key=f"em_weight_{index}",
+            )
+        )
+        for index, name in enumerate(model.STATISTICS)
+    )
+best = model.best_shares(weights)
+with best_column:
+    charts.shares().show(
+        title="The best split for these weights",
+        alt=(
+            "Bars of each count's best share of the budget: "
+            + "; ".join(
+                f"{row.statistic}: Laplace {text.percent(row.laplace)}, Gaussian "
+                f"{text.percent(row.gaussian)}"
+                for row in model.shares_rows(best)
+            )
+            + ". An equal split is a dashed line at 20%."
+        ),
+        shares=best,
+        truth=model.equal_rule(),
+    )
+st.caption(
+    "A count that matters w times more gets w^(1/3) times the ε under Laplace noise, and "
+    "√w times the ρ under Gaussian noise: the Gaussian split follows the weights more."
+)
+
+st.subheader("Your split")
+
+
 @st.fragment
-def budget_split() -> None:
-    """Each count's ε and weight beside the three splits' errors."""
-    chart_place = st.container()  # the chart above its sliders: on a phone, ten sliders
-    # below it would push it two screens away from the first
-    shares, weights = [], []
-    counts = model.statistic_counts()
-    for index, name in enumerate(model.STATISTICS):
-        share_column, weight_column = st.columns(2, gap="medium")
-        with share_column:
-            shares.append(
-                float(
-                    controls.select_slider(
-                        f"ε for {name}  ({controls.MORE_PRIVATE_LEFT})",
-                        options=model.SHARE_OPTIONS,
-                        value=model.DEFAULT_SHARE,
-                        key=f"em_share_{index}",
-                    )
+def budget_split(weights: tuple[float, ...]) -> None:
+    """Each count's ε beside the errors of the three splits."""
+    control_column, chart_column = st.columns([2, 3], gap="medium")
+    with control_column:
+        shares = tuple(
+            float(
+                controls.select_slider(
+                    f"ε for {name}  ({controls.MORE_PRIVATE_LEFT})",
+                    options=model.SHARE_OPTIONS,
+                    value=model.DEFAULT_SHARE,
+                    key=f"em_share_{index}",
                 )
             )
-        with weight_column:
-            weights.append(
-                float(
-                    controls.select_slider(
-                        f"How much {name} ({counts[index]:,}) matters",
-                        options=model.WEIGHT_OPTIONS,
-                        value=1.0,
-                        key=f"em_weight_{index}",
-                    )
+            for index, name in enumerate(model.STATISTICS)
+        )
+    result = model.split(shares, weights)
+    with chart_column:
+        charts.split().show(
+            title="Each count's error under three splits of ε = 1",
+            alt=(
+                "Grouped bars of each count's error SD in people: "
+                + "; ".join(
+                    f"{name}: yours "
+                    + ("not released" if result.over else text.number(row_sd[0]))
+                    + f", best Laplace {text.number(row_sd[1])}, best Gaussian "
+                    f"{text.number(row_sd[2])}"
+                    for name, row_sd in model.sd_rows(result)
                 )
-            )
-    result = model.split(tuple(shares), tuple(weights))
-    with chart_place:
-        _split_chart(result)
+                + "."
+            ),
+            split=result.frame,
+        )
     if result.over:
         st.error(
             f"Over budget: ε = {text.number(result.spent)} > {text.number(model.TOTAL_EPSILON)}."
         )
-    st.markdown(model.split_words(result))
-    snippets.SPLIT.show(weights=tuple(weights))
-    downloads.download_csv(result.frame, filename="budget-split.csv", key="em_dl_split")
-
-
-def _split_chart(result) -> None:
-    """The four totals and the chart of each count's error."""
     metric_columns = st.columns(4)
     metric_columns[0].metric("ε spent (basic composition)", text.number(result.spent))
     metric_columns[1].metric(
@@ -351,23 +382,11 @@ def _split_chart(result) -> None:
     )
     metric_columns[2].metric("Best Laplace split", text.number(result.best))
     metric_columns[3].metric("Best Gaussian split", text.number(result.gaussian))
-    charts.split().show(
-        title="Each count's error under three splits of ε = 1",
-        alt=(
-            "Grouped bars of each count's error SD in people: "
-            + "; ".join(
-                f"{name}: yours "
-                + ("not released" if result.over else text.number(row_sd[0]))
-                + f", best Laplace {text.number(row_sd[1])}, best Gaussian "
-                f"{text.number(row_sd[2])}"
-                for name, row_sd in model.sd_rows(result)
-            )
-            + "."
-        ),
-        split=result.frame,
-    )
+    st.markdown(model.split_words(result))
+    snippets.SPLIT.show(weights=weights)
+    downloads.download_csv(result.frame, filename="budget-split.csv", key="em_dl_split")
 
 
-budget_split()
+budget_split(weights)
 
 quiz.check_yourself("epsilon_meaning", quiz.bank(__file__, "epsilon_meaning"))
