@@ -457,9 +457,11 @@ def deployments_frame(delta: float) -> pd.DataFrame:
 
 @datasets.cached(max_entries=64)
 def deployments_shown(delta: float) -> pd.DataFrame:
-    """The table as the page shows it: without the sources, whose long addresses would
-    scroll each cell (they are in the download, and in "What ε means in practice")."""
-    return deployments_frame(delta).drop(columns="source")
+    """The table as the page writes it (its cells wrap): without the sources, whose long
+    addresses are in the download and in "What ε means in practice", and every cell from the
+    file made plain text."""
+    frame = deployments_frame(delta).drop(columns="source")
+    return frame.map(text.plain)
 
 
 RHO_DEFAULT = 2.56

@@ -459,7 +459,7 @@ def real_numbers() -> None:
         model.conversion_frame(rho), filename="zcdp-to-approx-dp.csv", key="ad_dl_conversion"
     )
     deployments = model.deployments_frame(convert_delta)
-    tables.show(model.deployments_shown(convert_delta), key="ad_deployments", height=360)
+    tables.written(model.deployments_shown(convert_delta))
     st.caption(
         "The census total is ρ = 2.63: persons 2.56 and housing units 0.07 (a person is in the "
         "persons tables, a housing unit in the housing tables). A budget published as ρ is "

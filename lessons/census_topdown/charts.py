@@ -60,7 +60,7 @@ def levels() -> ui_charts.Template:
         ),
     )
     return ui_charts.Template(
-        (points + labels).properties(height=200, width=ui_charts.DEFAULT_WIDTH)
+        (points + labels).properties(height=150, width=ui_charts.DEFAULT_WIDTH)
     )
 
 

@@ -360,3 +360,21 @@ def units_frame(result: Runs) -> pd.DataFrame:
     """unit_errors with an error of 0 raised to ERROR_FLOOR, where the log axis starts."""
     errors = unit_errors(result)
     return errors.assign(error=errors["error"].clip(lower=ERROR_FLOOR))
+
+
+def who_pays_alt(errors: pd.DataFrame, accurate: int | None) -> str:
+    """The who-pays chart's numbers in words: each level's median error, and the size from
+    which every place is within 5%."""
+    medians = "; ".join(
+        f"{level} {text.percent(float(errors[errors['level'] == level]['error'].median()))}"
+        for level in LEVELS[1:]
+    )
+    tail = (
+        f"Every unit of at least {accurate:,} people is within 5%."
+        if accurate is not None
+        else "Even the largest units are not all within 5%."
+    )
+    return (
+        "Points for the 10 regions, 40 ZIP3s and 300 ZIP5s: population on a log axis against "
+        f"the mean relative error of the released population. Median error: {medians}. {tail}"
+    )

@@ -188,30 +188,23 @@ st.markdown(
 def who_pays(weights: tuple[int, ...]) -> None:
     """ρ beside each place's relative error and the bias by count; the prediction above."""
     predict = st.container()
-    control_column, metric_column = st.columns([2, 3], gap="medium")
+    control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
         rho = rho_slider(key="ct_pay_rho", label="ρ of each release")
-    result = model.runs(rho, weights, controls.seed() + model.SEED_RUNS)
-    errors = model.unit_errors(result)
-    accurate = model.accurate_from(errors)
-    charts.who_pays().show(
-        title=f"Relative error of each place's population, ρ = {text.number(rho)}",
-        alt=(
-            "Points for the 10 regions, 40 ZIP3s and 300 ZIP5s: population on a log axis against "
-            "the mean relative error of the released population. Median error: "
-            + "; ".join(
-                f"{level} {text.percent(float(errors[errors['level'] == level]['error'].median()))}"
-                for level in model.LEVELS[1:]
-            )
-            + (
-                f". Every unit of at least {accurate:,} people is within 5%."
-                if accurate is not None
-                else ". Even the largest units are not all within 5%."
-            )
-        ),
-        units=model.units_frame(result),
-        truth=model.accurate_rule(accurate),
-    )
+        result = model.runs(rho, weights, controls.seed() + model.SEED_RUNS)
+        errors = model.unit_errors(result)
+        accurate = model.accurate_from(errors)
+        st.metric(
+            "Every place within 5% from",
+            "none" if accurate is None else f"{accurate:,} people",
+        )
+    with chart_column:
+        charts.who_pays().show(
+            title=f"Relative error of each place's population, ρ = {text.number(rho)}",
+            alt=model.who_pays_alt(errors, accurate),
+            units=model.units_frame(result),
+            truth=model.accurate_rule(accurate),
+        )
     st.markdown(
         (
             f"At ρ = {text.number(rho)}, every place of at least **{accurate:,} people** is "
@@ -272,11 +265,6 @@ def who_pays(weights: tuple[int, ...]) -> None:
                 )
             ],
             title="Predict first",
-        )
-    with metric_column:
-        st.metric(
-            "Every place within 5% from",
-            "none" if accurate is None else f"{accurate:,} people",
         )
 
 

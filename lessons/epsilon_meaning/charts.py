@@ -148,4 +148,4 @@ def shares() -> ui_charts.Template:
         )
     )
     rule = ui_charts.truth_rule_layers(x_scale, flip_at=0.6)
-    return ui_charts.Template((bars + rule).properties(height=230, width=ui_charts.DEFAULT_WIDTH))
+    return ui_charts.Template((bars + rule).properties(height=180, width=ui_charts.DEFAULT_WIDTH))

@@ -225,13 +225,7 @@ def per_year(epsilon_per_day: float) -> float:
 # --- 4. Splitting a budget --------------------------------------------------------------------
 TOTAL_EPSILON = 1.0
 SPLIT_DELTA = 1e-5  # the Gaussian split's δ: (1, 10⁻⁵)-DP in total
-STATISTICS = (
-    "people aged 60 or over",
-    "women",
-    "people earning >50K",
-    "self-employed people",
-    "people born outside the US",
-)
+STATISTICS = ("aged 60+", "women", "earning >50K", "self-employed", "born abroad")
 SHARE_OPTIONS: tuple[float, ...] = tuple(round(0.05 * k, 2) for k in range(1, 21))
 DEFAULT_SHARE = 0.2
 WEIGHT_OPTIONS: tuple[float, ...] = (1.0, 2.0, 5.0, 10.0)

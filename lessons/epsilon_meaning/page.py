@@ -274,22 +274,20 @@ st.caption(
 # --- 4. Splitting a budget ---------------------------------------------------------------------
 st.header("4. Splitting a budget")
 st.markdown(
-    "You may spend ε = 1 in total on five counts of the census (each of sensitivity 1: one "
+    "You may spend ε = 1 in total on five counts of the census: people aged 60 or over, "
+    "women, people earning more than \\$50K, the self-employed and people born outside the "
+    "US (each of sensitivity 1: one "
     "person more or fewer changes it by at most 1). Laplace noise at εᵢ has standard "
     "deviation √2/εᵢ, and basic composition adds the εᵢ. Some counts matter more to your "
     "users: weight them, and see which split gives the smallest total of weight × variance:"
 )
 notebook.latex(
-    r"""\min \sum_i w_i \frac{2}{\varepsilon_i^2}\ \text{ s.t. } \sum_i \varepsilon_i = 1
-    \ \Rightarrow\ \varepsilon_i \propto w_i^{1/3}; \qquad
-    \min \sum_i \frac{w_i}{2\rho_i}\ \text{ s.t. } \sum_i \rho_i = \rho
-    \ \Rightarrow\ \rho_i \propto \sqrt{w_i}.""",
-    narrow=r"""\begin{aligned}
+    r"""\begin{aligned}
     &\min \sum_i w_i \frac{2}{\varepsilon_i^2},\ \sum_i \varepsilon_i = 1
       \ \Rightarrow\ \varepsilon_i \propto w_i^{1/3}; \\
     &\min \sum_i \frac{w_i}{2\rho_i},\ \sum_i \rho_i = \rho
       \ \Rightarrow\ \rho_i \propto \sqrt{w_i}.
-    \end{aligned}""",
+    \end{aligned}"""
 )
 rho = model.gaussian_rho()
 st.caption(
@@ -306,7 +304,7 @@ with weight_column:
     weights = tuple(
         float(
             controls.select_slider(
-                f"How much {name} ({counts[index]:,}) matters",
+                f"Weight of \u201c{name}\u201d ({counts[index]:,} people)",
                 options=model.WEIGHT_OPTIONS,
                 value=1.0,
                 key=f"em_weight_{index}",
@@ -346,7 +344,7 @@ def budget_split(weights: tuple[float, ...]) -> None:
         shares = tuple(
             float(
                 controls.select_slider(
-                    f"ε for {name}  ({controls.MORE_PRIVATE_LEFT})",
+                    f"ε for \u201c{name}\u201d  ({controls.MORE_PRIVATE_LEFT})",
                     options=model.SHARE_OPTIONS,
                     value=model.DEFAULT_SHARE,
                     key=f"em_share_{index}",

@@ -131,7 +131,9 @@ def test_the_best_split_is_the_lagrange_solution() -> None:
     assert dp.zcdp_to_approx_dp(rho, 1e-5) == pytest.approx(1.0, abs=1e-9)
     rhos = rho * np.sqrt(weights) / np.sqrt(weights).sum()
     assert shown["Best Gaussian split"] == text.number(float(np.sum(weights / (2 * rhos))))
-    best = helpers.frames_of(helpers.chart_titled(at, "The best split for these", prefix=True))["shares"]
+    best = helpers.frames_of(helpers.chart_titled(at, "The best split for these", prefix=True))[
+        "shares"
+    ]
     laplace_share = best[best["kind"] == lesson.LAPLACE_SHARE]["share"].to_numpy()
     np.testing.assert_allclose(laplace_share, solved.x, atol=1e-4)  # ∝ w^(1/3)
     gaussian_share = best[best["kind"] == lesson.GAUSSIAN_SHARE]["share"].to_numpy()
