@@ -9,7 +9,7 @@ from lessons.census_topdown.model import ACCURATE, ERROR_FLOOR, FINAL, LEVELS, N
 from ui import charts as ui_charts
 from ui import datasets
 
-LEVEL_KINDS = ("noise SD σ", "median true count in a cell")
+LEVEL_KINDS = ("noise SD σ", "median cell count")
 
 
 @datasets.cached()
@@ -22,13 +22,13 @@ def levels() -> ui_charts.Template:
         "kind:N",
         sort=list(LEVEL_KINDS),
         scale=alt.Scale(domain=list(LEVEL_KINDS), range=[ui_charts.VERMILLION, ui_charts.BLACK]),
-        legend=ui_charts.STACKED_LEGEND,
+        legend=ui_charts.ROW_LEGEND,
     )
     shape = alt.Shape(
         "kind:N",
         sort=list(LEVEL_KINDS),
         scale=alt.Scale(domain=list(LEVEL_KINDS), range=["circle", "square"]),
-        legend=ui_charts.STACKED_LEGEND,
+        legend=ui_charts.ROW_LEGEND,
     )
     base = alt.Chart(alt.NamedData(name="levels"))
     points = base.mark_point(filled=True, size=110).encode(
@@ -60,11 +60,11 @@ def levels() -> ui_charts.Template:
         ),
     )
     return ui_charts.Template(
-        (points + labels).properties(height=150, width=ui_charts.DEFAULT_WIDTH)
+        (points + labels).properties(height=130, width=ui_charts.DEFAULT_WIDTH)
     )
 
 
-COUNT_KINDS = ("true count", "noisy measurement", "released (after TopDown)")
+COUNT_KINDS = ("true", "noisy", "released")
 COUNT_DOMAIN = (-10, 1_000)
 
 
@@ -95,13 +95,13 @@ def children() -> ui_charts.Template:
                     domain=list(COUNT_KINDS),
                     range=[ui_charts.BLACK, ui_charts.ORANGE, ui_charts.BLUE],
                 ),
-                legend=ui_charts.STACKED_LEGEND,
+                legend=ui_charts.ROW_LEGEND,
             ),
             shape=alt.Shape(
                 "kind:N",
                 sort=list(COUNT_KINDS),
                 scale=alt.Scale(domain=list(COUNT_KINDS), range=["M0,-1L0,1", "diamond", "circle"]),
-                legend=ui_charts.STACKED_LEGEND,
+                legend=ui_charts.ROW_LEGEND,
             ),
             tooltip=[
                 alt.Tooltip("zip:N", title="ZIP5"),
@@ -115,7 +115,7 @@ def children() -> ui_charts.Template:
         .mark_rule(color=ui_charts.GREY, strokeDash=[2, 2])
         .encode(x=alt.X("x:Q", scale=x_scale))
     )
-    return ui_charts.Template((zero + points).properties(height=260, width=ui_charts.DEFAULT_WIDTH))
+    return ui_charts.Template((zero + points).properties(height=220, width=ui_charts.DEFAULT_WIDTH))
 
 
 @datasets.cached()

@@ -281,13 +281,13 @@ def levels_long(rho: float, weights: tuple[int, ...]) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "level": list(frame["level"]) * 2,
-            "kind": ["noise SD σ"] * len(frame) + ["median true count in a cell"] * len(frame),
+            "kind": ["noise SD σ"] * len(frame) + ["median cell count"] * len(frame),
             "people": np.concatenate([frame["sd"], frame["median cell"]]),
         }
     )
 
 
-TRUE_KIND, NOISY_KIND, FINAL_KIND = "true count", "noisy measurement", "released (after TopDown)"
+TRUE_KIND, NOISY_KIND, FINAL_KIND = "true", "noisy", "released"
 
 
 @datasets.derived

@@ -149,7 +149,7 @@ def table_from_noise(weights: tuple[int, ...]) -> None:
         st.metric("Its ZIP5s' released counts add up to", f"{int(frame['final'].sum()):,}")
     with chart_column:
         charts.children().show(
-            title=f"ZIP3 {zip3}, {cell_name}: from noise to a table",
+            title=f"ZIP3 {zip3}, {cell_name}: noise to table",
             alt=(
                 f"For each ZIP5 of ZIP3 {zip3}, {cell_name}: true, noisy and released counts "
                 "on a symlog axis: "

@@ -102,7 +102,7 @@ def split() -> ui_charts.Template:
                 "split:N",
                 sort=list(SPLITS),
                 scale=alt.Scale(domain=list(SPLITS), range=SPLIT_COLOURS),
-                legend=ui_charts.STACKED_LEGEND,
+                legend=ui_charts.ROW_LEGEND,
             ),
             tooltip=[
                 alt.Tooltip("statistic:N"),
@@ -110,7 +110,7 @@ def split() -> ui_charts.Template:
                 alt.Tooltip("sd:Q", format=".2f", title="SD (people)"),
             ],
         )
-        .properties(height=260, width=ui_charts.DEFAULT_WIDTH)
+        .properties(height=170, width=ui_charts.DEFAULT_WIDTH)
     )
     return ui_charts.Template(chart)
 
@@ -138,7 +138,7 @@ def shares() -> ui_charts.Template:
                 scale=alt.Scale(
                     domain=list(SHARE_KINDS), range=[ui_charts.BLACK, ui_charts.ORANGE]
                 ),
-                legend=ui_charts.STACKED_LEGEND,
+                legend=ui_charts.ROW_LEGEND,
             ),
             tooltip=[
                 alt.Tooltip("statistic:N"),
@@ -148,4 +148,4 @@ def shares() -> ui_charts.Template:
         )
     )
     rule = ui_charts.truth_rule_layers(x_scale, flip_at=0.6)
-    return ui_charts.Template((bars + rule).properties(height=180, width=ui_charts.DEFAULT_WIDTH))
+    return ui_charts.Template((bars + rule).properties(height=100, width=ui_charts.DEFAULT_WIDTH))

@@ -10,6 +10,7 @@ dp.sequential_composition (dp/composition.py)."""
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -213,6 +214,46 @@ def unit_frame(unit: str) -> pd.DataFrame:
     )
 
 
+_ADDRESS = re.compile(r"https?://[^\s;,)]+")
+
+
+@datasets.cached(max_entries=1)
+def deployments_table() -> pd.DataFrame:
+    """Every row as the page's written table shows it (plain text, wrapping): its number in
+    the list of sources under it, and the ε as charted with how it was reached."""
+    table = deployments().table
+    return pd.DataFrame(
+        {
+            "#": [str(i) for i in range(1, len(table) + 1)],
+            "organisation": table["organisation"].map(text.plain),
+            "release": table["release"].map(text.plain),
+            "year": table["year"].astype(str),
+            "unit of privacy": table["unit_of_privacy"].map(text.plain),
+            "period": table["period"].map(text.plain),
+            "ε": [text.number(e) for e in table["epsilon_used"]],
+            "ε is": table["how"].map(text.plain),
+        }
+    )
+
+
+@datasets.cached(max_entries=1)
+def sources_markdown() -> str:
+    """The sources as a numbered Markdown list: each reference as plain text, then each of
+    its addresses as a link (an address is only ever a link target, never Markdown)."""
+    lines = []
+    for number, source in enumerate(deployments().table["source"], start=1):
+        addresses = _ADDRESS.findall(source)
+        parts = (_ADDRESS.sub("", part).strip(" ,:") for part in source.split(";"))
+        words = "; ".join(part for part in parts if part)
+        links = " ".join(f"[{text.plain(_host(a))}]({a})" for a in addresses)
+        lines.append(f"{number}. {text.plain(words)} {links}".rstrip())
+    return "\n".join(lines)
+
+
+def _host(address: str) -> str:
+    return address.split("/")[2]
+
+
 DAYS_PER_YEAR = 365
 
 
@@ -229,9 +270,9 @@ STATISTICS = ("aged 60+", "women", "earning >50K", "self-employed", "born abroad
 SHARE_OPTIONS: tuple[float, ...] = tuple(round(0.05 * k, 2) for k in range(1, 21))
 DEFAULT_SHARE = 0.2
 WEIGHT_OPTIONS: tuple[float, ...] = (1.0, 2.0, 5.0, 10.0)
-YOURS = "your split (Laplace)"
-BEST = "best split (Laplace)"
-GAUSSIAN = "best split (Gaussian, zCDP)"
+YOURS = "yours"
+BEST = "best Laplace"
+GAUSSIAN = "best Gaussian"
 SPLITS = (YOURS, BEST, GAUSSIAN)
 
 
@@ -294,10 +335,12 @@ def split(shares: tuple[float, ...], weights: tuple[float, ...]) -> Split:
     """Each statistic's error SD under your ε_i (Laplace, √2/ε_i), under the best Laplace
     split and under the best Gaussian split at (1, 10⁻⁵) in total, and each split's weighted
     total Σ w_i·Var_i."""
-    spent = dp.sequential_composition(list(shares))
-    over = spent > TOTAL_EPSILON + 1e-9
+    released = [s for s in shares if s > 0]
+    spent = dp.sequential_composition(released) if released else 0.0
+    # a count with nothing left of the budget cannot be released at all
+    over = spent > TOTAL_EPSILON + 1e-9 or len(released) < len(shares)
     w = np.asarray(weights, dtype=float)
-    yours_sd = np.array([dp.laplace_std(1, s) for s in shares])
+    yours_sd = np.array([dp.laplace_std(1, s) if s > 0 else np.nan for s in shares])
     best_eps = laplace_best(weights)
     best_sd = np.array([dp.laplace_std(1, float(e)) for e in best_eps])
     rho = gaussian_rho()
@@ -324,14 +367,20 @@ def split(shares: tuple[float, ...], weights: tuple[float, ...]) -> Split:
     )
 
 
+def remaining(shares: tuple[float, ...]) -> float:
+    """What the first four counts leave of the budget for the fifth (0 when nothing)."""
+    return max(round(TOTAL_EPSILON - sum(shares), 10), 0.0)
+
+
 def split_words(result: Split) -> str:
     """What the split buys, from the numbers: over budget, the best, or how far from it;
     and which mechanism needs less noise here."""
     best = ", ".join(text.number(e, 3) for e in result.best_shares)
     if result.over:
         head = (
-            f"**Over budget:** your five ε add up to {text.number(result.spent)} > "
-            f"{text.number(TOTAL_EPSILON)} (basic composition), so nothing may be released. "
+            f"**Over budget:** the first four counts spend ε = "
+            f"{text.number(sum(result.shares[:-1]))} of {text.number(TOTAL_EPSILON)}, which "
+            f"leaves nothing for \u201c{STATISTICS[-1]}\u201d: not every count can be released. "
         )
     else:
         ratio = result.yours / result.best
@@ -373,8 +422,8 @@ def sd_rows(result: Split) -> list[tuple[str, tuple[float, float, float]]]:
     ]
 
 
-LAPLACE_SHARE = "Laplace: εᵢ of ε"
-GAUSSIAN_SHARE = "Gaussian: ρᵢ of ρ"
+LAPLACE_SHARE = "Laplace εᵢ/ε"
+GAUSSIAN_SHARE = "Gaussian ρᵢ/ρ"
 SHARE_KINDS = (LAPLACE_SHARE, GAUSSIAN_SHARE)
 
 

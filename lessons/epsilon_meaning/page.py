@@ -251,13 +251,9 @@ def deployed() -> None:
 deployed()
 
 st.markdown("Every row, with the ε as charted and where it comes from:")
-tables.show(
-    table[["organisation", "release", "year", "unit_of_privacy", "period", "how", "source"]]
-    .assign(year=table["year"].astype(str), ε=[text.number(e) for e in table["epsilon_used"]])
-    .rename(columns={"unit_of_privacy": "unit of privacy", "how": "ε is"}),
-    key="em_deployments",
-    height=360,
-)
+tables.written(model.deployments_table())
+with st.expander(f"Sources ({len(table)})", icon=":material/menu_book:"):
+    st.markdown(model.sources_markdown())
 downloads.download_csv(
     table[list(deployment_columns)],
     filename="dp-deployments.csv",
@@ -274,7 +270,8 @@ st.caption(
 # --- 4. Splitting a budget ---------------------------------------------------------------------
 st.header("4. Splitting a budget")
 st.markdown(
-    "You may spend ε = 1 in total on five counts of the census: people aged 60 or over, "
+    "You may spend ε = 1 in total on five counts of the census (the fifth gets what the "
+    "first four leave): people aged 60 or over, "
     "women, people earning more than \\$50K, the self-employed and people born outside the "
     "US (each of sensitivity 1: one "
     "person more or fewer changes it by at most 1). Laplace noise at εᵢ has standard "
@@ -315,7 +312,7 @@ with weight_column:
 best = model.best_shares(weights)
 with best_column:
     charts.shares().show(
-        title="The best split for these weights",
+        title="Best split for these weights",
         alt=(
             "Bars of each count's best share of the budget: "
             + "; ".join(
@@ -341,7 +338,7 @@ def budget_split(weights: tuple[float, ...]) -> None:
     """Each count's ε beside the errors of the three splits."""
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
-        shares = tuple(
+        chosen = tuple(
             float(
                 controls.select_slider(
                     f"ε for \u201c{name}\u201d  ({controls.MORE_PRIVATE_LEFT})",
@@ -350,12 +347,14 @@ def budget_split(weights: tuple[float, ...]) -> None:
                     key=f"em_share_{index}",
                 )
             )
-            for index, name in enumerate(model.STATISTICS)
+            for index, name in enumerate(model.STATISTICS[:-1])
         )
+        shares = (*chosen, model.remaining(chosen))
+        st.metric(f"Left for \u201c{model.STATISTICS[-1]}\u201d", text.number(shares[-1]))
     result = model.split(shares, weights)
     with chart_column:
         charts.split().show(
-            title="Each count's error under three splits of ε = 1",
+            title="Each count's error, three splits",
             alt=(
                 "Grouped bars of each count's error SD in people: "
                 + "; ".join(
@@ -371,7 +370,8 @@ def budget_split(weights: tuple[float, ...]) -> None:
         )
     if result.over:
         st.error(
-            f"Over budget: ε = {text.number(result.spent)} > {text.number(model.TOTAL_EPSILON)}."
+            f"Over budget: the first four counts spend ε = {text.number(sum(chosen))} of "
+            f"{text.number(model.TOTAL_EPSILON)}."
         )
     metric_columns = st.columns(4)
     metric_columns[0].metric("ε spent (basic composition)", text.number(result.spent))

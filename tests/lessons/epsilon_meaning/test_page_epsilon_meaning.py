@@ -6,6 +6,7 @@ questions."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -101,8 +102,12 @@ def test_each_unit_charts_its_deployments_as_the_file_states_them() -> None:
     assert frame["epsilon"].tolist() == [pytest.approx(dp.zcdp_to_approx_dp(2.56, 1e-10))]
     assert "from ρ = 2.56 at δ = 10⁻¹⁰" in frame["how"].iloc[0]
     assert "**From ρ.**" in helpers.prose(at) or "From ρ." in helpers.prose(at)
-    shown = helpers.rows_table(at, "em_deployments")
-    assert len(shown) == len(table) and set(shown["source"]) == set(table["source"])
+    shown = at.table[1].value
+    assert len(shown) == len(table)
+    sources = lesson.sources_markdown()
+    for number, source in enumerate(table["source"], start=1):
+        for address in re.findall(r"https?://[^\s;,)]+", source):  # every address, a link
+            assert f"]({address})" in sources.splitlines()[number - 1]
 
 
 def test_the_best_split_is_the_lagrange_solution() -> None:
@@ -131,7 +136,7 @@ def test_the_best_split_is_the_lagrange_solution() -> None:
     assert dp.zcdp_to_approx_dp(rho, 1e-5) == pytest.approx(1.0, abs=1e-9)
     rhos = rho * np.sqrt(weights) / np.sqrt(weights).sum()
     assert shown["Best Gaussian split"] == text.number(float(np.sum(weights / (2 * rhos))))
-    best = helpers.frames_of(helpers.chart_titled(at, "The best split for these", prefix=True))[
+    best = helpers.frames_of(helpers.chart_titled(at, "Best split for these", prefix=True))[
         "shares"
     ]
     laplace_share = best[best["kind"] == lesson.LAPLACE_SHARE]["share"].to_numpy()
@@ -145,11 +150,13 @@ def test_the_best_split_is_the_lagrange_solution() -> None:
 
 def test_spending_more_than_the_budget_releases_nothing() -> None:
     at = helpers.run_lesson(PAGE)
-    at.select_slider(key="em_share_0").set_value(0.5).run()
+    at.select_slider(key="em_share_0").set_value(0.3).run()
+    assert helpers.metrics(at)["Left for “born abroad”"] == "0.1"  # 1 − 0.3 − 3 × 0.2
+    at.select_slider(key="em_share_1").set_value(0.5).run()
     assert not at.exception
-    assert helpers.metrics(at)["ε spent (basic composition)"] == "1.3"
+    assert helpers.metrics(at)["Left for “born abroad”"] == "0"
     assert helpers.metrics(at)["Your weighted error"] == "over budget"
-    assert "Over budget" in at.error[-1].value
+    assert "Over budget" in at.error[-1].value and "1.2" in at.error[-1].value
     frame = helpers.frames_of(helpers.chart_titled(at, "Each count's error", prefix=True))["split"]
     assert frame[frame["split"] == lesson.YOURS]["sd"].isna().all()
     assert len(frame) == 15  # every bar stays a row: the chart is redrawn in place
