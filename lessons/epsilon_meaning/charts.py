@@ -102,7 +102,7 @@ def split() -> ui_charts.Template:
                 "split:N",
                 sort=list(SPLITS),
                 scale=alt.Scale(domain=list(SPLITS), range=SPLIT_COLOURS),
-                legend=ui_charts.ROW_LEGEND,
+                legend=ui_charts.TWO_COLUMN_LEGEND,
             ),
             tooltip=[
                 alt.Tooltip("statistic:N"),

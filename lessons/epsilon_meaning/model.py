@@ -219,12 +219,12 @@ _ADDRESS = re.compile(r"https?://[^\s;,)]+")
 
 @datasets.cached(max_entries=1)
 def deployments_table() -> pd.DataFrame:
-    """Every row as the page's written table shows it (plain text, wrapping): its number in
-    the list of sources under it, and the ε as charted with how it was reached."""
+    """Every row as the page's written table shows it (plain text, wrapping): the number of
+    its source in the list under it, and the ε as charted with how it was reached."""
     table = deployments().table
     return pd.DataFrame(
         {
-            "#": [str(i) for i in range(1, len(table) + 1)],
+            "source": [str(i) for i in range(1, len(table) + 1)],
             "organisation": table["organisation"].map(text.plain),
             "release": table["release"].map(text.plain),
             "year": table["year"].astype(str),
