@@ -378,3 +378,23 @@ def who_pays_alt(errors: pd.DataFrame, accurate: int | None) -> str:
         "Points for the 10 regions, 40 ZIP3s and 300 ZIP5s: population on a log axis against "
         f"the mean relative error of the released population. Median error: {medians}. {tail}"
     )
+
+
+def bias_words(bias: pd.DataFrame) -> str:
+    """Which groups of ZIP5 cells these releases moved up or down beyond two standard
+    errors (the chart's whiskers), from the numbers."""
+    released = bias[bias["kind"] == FINAL]
+    up = [f"{r._1} ({text.signed(r.bias, 2)})" for r in released.itertuples() if r.low > 0]
+    down = [f"{r._1} ({text.signed(r.bias, 2)})" for r in released.itertuples() if r.high < 0]
+    said = []
+    if up:
+        said.append(f"higher than true, beyond two standard errors: {', '.join(up)}")
+    if down:
+        said.append(f"lower: {', '.join(down)}")
+    if not said:
+        return "In these releases no group of cells moved beyond two standard errors."
+    return (
+        f"In these {RUNS} releases, the groups of cells by true count that came out "
+        + "; ".join(said)
+        + "."
+    )

@@ -219,8 +219,9 @@ def who_pays(weights: tuple[int, ...]) -> None:
     st.markdown(
         "Post-processing has a price of its own. Making counts non-negative pushes small counts "
         "**up** (a noisy −2 becomes 0, never a negative that would cancel a +2), and since "
-        "every parent's children must still add up, the larger counts beside them are pushed "
-        "**down**. The measurements themselves are unbiased:"
+        "every parent's children must still add up, what the small ones gain the others "
+        "lose: larger counts tend to come out **lower**. The measurements themselves are "
+        "unbiased:"
     )
     charts.bias().show(
         title="Mean error of a ZIP5 cell by its true count",
@@ -242,7 +243,8 @@ def who_pays(weights: tuple[int, ...]) -> None:
     )
     zero = bias[(bias["kind"] == model.FINAL) & (bias["true count"] == "0")]["bias"].iloc[0]
     st.markdown(
-        f"A ZIP5 cell with no one in it is released with {text.number(zero, 3)} people on "
+        model.bias_words(bias)
+        + f" A ZIP5 cell with no one in it is released with {text.number(zero, 3)} people on "
         "average; add up many empty cells (a rare group in every block) and the bias is no "
         "longer small. The 2020 Census's users found exactly this in small places."
     )

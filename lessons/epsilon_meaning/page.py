@@ -326,7 +326,7 @@ with best_column:
         truth=model.equal_rule(),
     )
 st.caption(
-    "A count that matters w times more gets w^(1/3) times the ε under Laplace noise, and "
+    "A count that matters w times more gets ∛w times the ε under Laplace noise, and "
     "√w times the ρ under Gaussian noise: the Gaussian split follows the weights more."
 )
 

@@ -159,6 +159,13 @@ def test_post_processing_biases_small_counts_up_and_the_measurements_not() -> No
     zero = released.loc["0"]
     assert zero["bias"] > 6 * (zero["high"] - zero["bias"]) / 2  # true zeros come out above 0
     assert f"released with {text.number(zero['bias'], 3)} people" in helpers.prose(at)
+    # the words name exactly the groups whose whiskers lie above or below 0
+    up = released[released["low"] > 0].index.tolist()
+    assert up and up[0] == "0"
+    words = helpers.prose(at)
+    for label, row in released.iterrows():
+        named = f"{label} ({text.signed(row['bias'], 2)})" in words
+        assert named == (row["low"] > 0 or row["high"] < 0), label
 
 
 def test_the_prediction_is_marked_from_the_releases() -> None:
