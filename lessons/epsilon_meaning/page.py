@@ -250,10 +250,19 @@ def deployed() -> None:
 
 deployed()
 
-st.markdown("Every row, with the ε as charted and where it comes from:")
-tables.written(model.deployments_table())
-with st.expander(f"Sources ({len(table)})", icon=":material/menu_book:"):
-    st.markdown(model.sources_markdown())
+# sent only once opened (Streamlit's lazy expander): a 16-row table and its sources were a
+# fifth of the page's first render
+with st.expander(
+    f"Every deployment, with its source ({len(table)})",
+    icon=":material/menu_book:",
+    key="em_every_deployment",
+    on_change="rerun",
+) as every:
+    if every.open:
+        st.markdown("Each row, with the ε as charted and how it was reached:")
+        tables.written(model.deployments_table())
+        st.markdown("**Sources**, numbered as the table's rows:")
+        st.markdown(model.sources_markdown())
 downloads.download_csv(
     table[list(deployment_columns)],
     filename="dp-deployments.csv",

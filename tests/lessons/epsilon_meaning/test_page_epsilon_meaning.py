@@ -102,6 +102,8 @@ def test_each_unit_charts_its_deployments_as_the_file_states_them() -> None:
     assert frame["epsilon"].tolist() == [pytest.approx(dp.zcdp_to_approx_dp(2.56, 1e-10))]
     assert "from ρ = 2.56 at δ = 10⁻¹⁰" in frame["how"].iloc[0]
     assert "**From ρ.**" in helpers.prose(at) or "From ρ." in helpers.prose(at)
+    assert len(at.table) == 1  # the odds table; every deployment's row waits in its expander
+    helpers.open_expanders(at, f"Every deployment, with its source ({len(table)})")
     shown = at.table[1].value
     assert len(shown) == len(table)
     sources = lesson.sources_markdown()
