@@ -423,9 +423,6 @@ def crossover_rule(result: Budget) -> pd.DataFrame:
 # --- 5. real numbers ------------------------------------------------------------------------
 
 
-CENSUS_RHO_TOTAL = 2.63
-
-
 @datasets.cached(max_entries=64)
 def deployments_frame(delta: float) -> pd.DataFrame:
     """The deployments of data/deployments.csv (the one list; "What ε means in practice"

@@ -139,7 +139,7 @@ def who_pays() -> ui_charts.Template:
             ),
             y=alt.Y(
                 "error:Q",
-                title="mean relative error of its population (log scale)",
+                title="relative error of its population (log)",
                 scale=y_scale,
                 axis=alt.Axis(values=[0.0001, 0.001, 0.01, 0.1, 1], format="~%"),
             ),

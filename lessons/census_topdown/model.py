@@ -25,6 +25,7 @@ import dp
 from ui import datasets, text
 
 LEVELS = ("nation", "region", "ZIP3", "ZIP5")
+# the persons file's proportions per geographic level, out of 4099 (`persons_geolevel_props`)
 CENSUS_PROPORTIONS = {
     "US": 104,
     "State": 1440,
@@ -33,9 +34,12 @@ CENSUS_PROPORTIONS = {
     "Block group": 1256,
     "Block": 165,
 }
-CENSUS_TOTAL = 4099
-# the Census's proportions mapped onto the four levels, in whole percent (they add up to 100)
-CENSUS_WEIGHTS = (3, 35, 11, 51)  # 104, 1440, 447 and 687 + 1256 + 165 = 2108 of 4099
+# mapped onto the four levels (nation ← US, region ← State, ZIP3 ← County, ZIP5 ← the rest)
+CENSUS_LEVEL_PROPORTIONS = (104, 1440, 447, 687 + 1256 + 165)
+# the sliders' defaults: those proportions in whole percent (3, 35, 11, 51; they add up to 100)
+CENSUS_WEIGHTS = tuple(
+    round(100 * p / sum(CENSUS_PROPORTIONS.values())) for p in CENSUS_LEVEL_PROPORTIONS
+)
 RHOS: tuple[float, ...] = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 2.56, 5.0, 10.0)
 DEFAULT_RHO = 0.5
 DELTA = 1e-10  # the δ the Census Bureau converts its ρ at
@@ -220,12 +224,8 @@ def bias_frame(result: Runs) -> pd.DataFrame:
     rows = []
     for kind, values in ((NOISY, result.noisy[3]), (FINAL, result.final[3].astype(float))):
         errors = values - true[None, :]
-        for b in range(edges.size - 1):
+        for b, label in enumerate(bin_labels()):
             chosen = errors[:, which == b].ravel()
-            low, high = edges[b], edges[b + 1] - 1
-            label = (
-                f"{low}" if low == high else f"{low}–{high}" if b < edges.size - 2 else (f"{low}+")
-            )
             mean = float(chosen.mean()) if chosen.size else np.nan
             se = float(chosen.std(ddof=1) / np.sqrt(chosen.size)) if chosen.size > 1 else np.nan
             rows.append(
@@ -242,6 +242,7 @@ def bias_frame(result: Runs) -> pd.DataFrame:
 
 
 def bin_labels() -> tuple[str, ...]:
+    """The bias chart's groups of true counts: "0", "3–4", …, "200+"."""
     edges = COUNT_BINS
     out = []
     for b in range(len(edges) - 1):

@@ -105,8 +105,7 @@ ATTACK_ATTRIBUTES = membership.DEFAULT_ATTRIBUTES
 SEED_ATTACK = membership.SEED_RELEASE  # the membership lesson's release, the same draw
 
 
-def attack_name(epsilon: float) -> str:
-    return "with Laplace noise"
+ATTACK_NAME = "with Laplace noise"  # the attack's curve with noise (the other: no noise)
 
 
 @dataclass(frozen=True)
@@ -129,14 +128,14 @@ def attack_roc(epsilon: float, seed: int) -> pd.DataFrame:
         epsilon,
         seed,
         membership.NO_NOISE,
-        attack_name(epsilon),
+        ATTACK_NAME,
     )
 
 
 @datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def ceiling(epsilon: float, seed: int) -> Ceiling:
     frame = attack_roc(epsilon, seed)
-    noisy = frame[frame["curve"] == attack_name(epsilon)]
+    noisy = frame[frame["curve"] == ATTACK_NAME]
     result = membership.noisy_attack(ATTACK_STUDY, ATTACK_ATTRIBUTES, "Laplace", epsilon, seed)
     return Ceiling(
         epsilon=epsilon,
@@ -149,13 +148,13 @@ def ceiling(epsilon: float, seed: int) -> Ceiling:
 
 # --- 3. What deployments chose --------------------------------------------------------------
 ASSUMED_DELTA = 1e-10  # for a ρ whose source states no δ: the census's δ, said on the page
-ALL_UNITS = "every unit (not comparable)"
 
 
 @dataclass(frozen=True)
 class Deployments:
     table: pd.DataFrame  # every row, with "unit" (unit · period) and "ε used" columns
     units: tuple[str, ...]  # unit · period, the largest group first
+    sizes: dict[str, int]  # deployments per unit · period
 
 
 def unit_of(row) -> str:
@@ -195,7 +194,7 @@ def deployments() -> Deployments:
     )
     sizes = table["unit"].value_counts(sort=False)
     units = tuple(sorted(sizes.index, key=lambda unit: (-sizes[unit], unit)))
-    return Deployments(table, units)
+    return Deployments(table, units, {unit: int(sizes[unit]) for unit in units})
 
 
 @datasets.cached(max_entries=32)
@@ -328,6 +327,7 @@ class Split:
     gaussian: float
     best_shares: tuple[float, ...]
     gaussian_rhos: tuple[float, ...]
+    gaussian_spent: float  # the ρᵢ composed (dp.zcdp_compose): the ρ of (1, 10⁻⁵)
 
 
 @datasets.cached(max_entries=64)
@@ -345,7 +345,6 @@ def split(shares: tuple[float, ...], weights: tuple[float, ...]) -> Split:
     best_sd = np.array([dp.laplace_std(1, float(e)) for e in best_eps])
     rho = gaussian_rho()
     rhos = gaussian_best(weights, rho)
-    assert math.isclose(dp.zcdp_compose(list(rhos)), rho, rel_tol=1e-9)
     gauss_sd = np.array([dp.gaussian_sigma_for_rho(1, float(r)) for r in rhos])
     frame = pd.DataFrame(
         {
@@ -364,6 +363,7 @@ def split(shares: tuple[float, ...], weights: tuple[float, ...]) -> Split:
         gaussian=float(np.sum(w * gauss_sd**2)),
         best_shares=tuple(float(e) for e in best_eps),
         gaussian_rhos=tuple(float(r) for r in rhos),
+        gaussian_spent=dp.zcdp_compose(list(rhos)),
     )
 
 
@@ -404,7 +404,12 @@ def split_words(result: Split) -> str:
             f"({text.number(result.best)} against {text.number(result.gaussian)}): with only "
             "five answers, the δ and the conversion cost more than zCDP's composition saves."
         )
-    return head + f"The best Laplace split for these weights is ε = {best}. " + which
+    spent = (
+        f"The Gaussian split's ρᵢ compose to ρ = {text.number(result.gaussian_spent)}, "
+        f"ε = {text.number(dp.zcdp_to_approx_dp(result.gaussian_spent, SPLIT_DELTA))} at "
+        f"δ = {text.power_of_ten(SPLIT_DELTA)}. "
+    )
+    return head + f"The best Laplace split for these weights is ε = {best}. " + spent + which
 
 
 def sd_rows(result: Split) -> list[tuple[str, tuple[float, float, float]]]:

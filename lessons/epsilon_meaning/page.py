@@ -147,7 +147,7 @@ def ceiling() -> None:
         st.metric("The most any test may reach, tanh(ε/2)", text.percent(result.bound))
         st.metric("Members found at 1% false positives", text.percent(result.found))
     with chart_column:
-        ui_charts.roc((membership.NO_NOISE, model.attack_name(epsilon)), True).show(
+        ui_charts.roc((membership.NO_NOISE, model.ATTACK_NAME), True).show(
             title=f"The tracing attack against ε = {text.number(epsilon)}",
             alt=(
                 f"The ROC of the tracing attack without noise and with Laplace noise at ε = "
@@ -200,20 +200,15 @@ st.markdown(
 def deployed() -> None:
     """The unit of privacy beside the ε of the deployments that share it."""
     control_column, chart_column = st.columns([2, 3], gap="medium")
-    units = model.deployments().units
+    units, sizes = model.deployments().units, model.deployments().sizes
     with control_column:
         unit = controls.selectbox(
             "Unit of privacy and period",
             list(units),
-            format_func=lambda u: f"{u} ({(table['unit'] == u).sum()})",
+            format_func=lambda u: f"{u} ({sizes[u]})",
             key="em_unit",
         )
         frame = model.unit_frame(unit)
-        st.metric("Deployments with this unit", f"{len(frame)}")
-        st.metric(
-            "Their ε, from",
-            f"{text.number(frame['epsilon'].min())} to {text.number(frame['epsilon'].max())}",
-        )
     with chart_column:
         charts.deployed().show(
             title=f"ε {unit}",

@@ -20,6 +20,14 @@ PAGE = "census_topdown/page.py"
 SEED = controls.DEFAULT_SEED + lesson.SEED_RUNS
 
 
+def test_the_default_split_is_the_census_persons_file() -> None:
+    # the Bureau's persons_geolevel_props (US, State, County, Tract, Block group, Block)
+    props = [104 / 4099, 1440 / 4099, 447 / 4099, 687 / 4099, 1256 / 4099, 165 / 4099]
+    levels = [props[0], props[1], props[2], sum(props[3:])]
+    assert lesson.CENSUS_WEIGHTS == (3, 35, 11, 51)
+    np.testing.assert_allclose(np.array(lesson.CENSUS_WEIGHTS) / 100, levels, atol=0.005)
+
+
 def test_the_geography_counts_are_the_census() -> None:
     census = datasets.census()
     band = np.digitize(census["Age"], [30, 50])

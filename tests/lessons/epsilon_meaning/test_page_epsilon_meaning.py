@@ -72,7 +72,7 @@ def test_the_attack_sits_under_its_ceiling(epsilon) -> None:
     assert not at.exception
     frames = helpers.frames_of(helpers.chart_titled(at, "The tracing attack against", prefix=True))
     roc = frames["roc"]
-    noisy = roc[roc["curve"] == lesson.attack_name(epsilon)]
+    noisy = roc[roc["curve"] == lesson.ATTACK_NAME]
     best = float((noisy["tpr"] - noisy["fpr"]).max())
     shown = helpers.metrics(at)
     assert shown["The attack's best TPR − FPR"] == text.percent(best)
@@ -137,6 +137,7 @@ def test_the_best_split_is_the_lagrange_solution() -> None:
     rho = lesson.gaussian_rho()
     assert dp.zcdp_to_approx_dp(rho, 1e-5) == pytest.approx(1.0, abs=1e-9)
     rhos = rho * np.sqrt(weights) / np.sqrt(weights).sum()
+    assert f"compose to ρ = {text.number(rho)}, ε = 1 at δ = 10⁻⁵" in helpers.prose(at)
     assert shown["Best Gaussian split"] == text.number(float(np.sum(weights / (2 * rhos))))
     best = helpers.frames_of(helpers.chart_titled(at, "Best split for these", prefix=True))[
         "shares"
