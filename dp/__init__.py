@@ -63,6 +63,7 @@ from .fdp import (
     gaussian_tradeoff,
     gdp_clt_mu,
     gdp_delta,
+    gdp_epsilon,
     subsampled_privacy,
 )
 from .gaussian import (
@@ -238,6 +239,7 @@ __all__ = [
     "gaussian_tradeoff",
     "gdp_clt_mu",
     "gdp_delta",
+    "gdp_epsilon",
     "increments_variance",
     "l_diversity",
     "recompute_variance",

@@ -10,7 +10,7 @@ an attacker tests "your record is in" against "it is not". For a test with type 
 - (ε, δ)-DP is exactly f-DP with f(α) = max(0, 1 − δ − e^ε·α, e^(−ε)·(1 − δ − α)).
 - μ-GDP is f-DP with G_μ(α) = Φ(Φ⁻¹(1 − α) − μ): telling N(0, 1) from N(μ, 1) apart.
 - μ-GDP implies (ε, δ(ε))-DP for every ε ≥ 0 with
-  δ(ε) = Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2) (their Corollary 2.13).
+  δ(ε) = Φ(−ε/μ + μ/2) − e^ε·Φ(−ε/μ − μ/2) (their Corollary 2.13); gdp_epsilon inverts it.
 - DP-SGD with sampling rate q, T steps and noise multiplier σ is asymptotically μ-GDP with
   μ = q·sqrt(T·(e^(1/σ²) − 1)) (Bu, Dong, Long & Su 2020, "Deep learning with Gaussian
   differential privacy", their central limit theorem).
@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import special
+from scipy import optimize, special
 
 from ._validate import (
     MAX_EXP_EPSILON,
@@ -97,10 +97,33 @@ def gdp_delta(mu: float, epsilon: float) -> float:
     (Dong, Roth & Su 2022, Corollary 2.13); mu > 0. e^ε·Φ(·) is taken through log Φ, so a
     large ε does not overflow."""
     mu = check_real("mu", mu, low=0.0, low_open=True, range_text="finite and > 0")
-    epsilon = check_epsilon(epsilon)
+    return _gdp_delta(mu, check_epsilon(epsilon))
+
+
+def _gdp_delta(mu: float, epsilon: float) -> float:
+    """gdp_delta's formula for a checked μ > 0 and any ε ≥ 0."""
     first = float(special.ndtr(-epsilon / mu + mu / 2.0))
     second = math.exp(epsilon + float(special.log_ndtr(-epsilon / mu - mu / 2.0)))
     return max(0.0, first - second)
+
+
+def gdp_epsilon(mu: float, delta: float) -> float:
+    r"""The smallest ε ≥ 0 at which μ-GDP gives (ε, δ)-DP: the root of gdp_delta(μ, ε) = δ
+    (δ(ε) falls as ε grows), 0 when δ(0) ≤ δ already. The same curve as the Gaussian
+    mechanism's exact δ(ε) at Δ/σ = μ (Balle & Wang 2018, Theorem 8), so a Gaussian
+    mechanism with noise multiplier σ has this ε at μ = 1/σ. mu > 0; delta in (0, 1)."""
+    mu = check_real("mu", mu, low=0.0, low_open=True, range_text="finite and > 0")
+    delta = check_real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
+    if _gdp_delta(mu, 0.0) <= delta:
+        return 0.0
+    high = 1.0
+    while _gdp_delta(mu, high) > delta:  # δ(ε) → 0 as ε → ∞: a bracket is found by doubling
+        high *= 2.0
+        if high > MAX_EXP_EPSILON:
+            raise ValueError(f"mu = {mu:g} needs an epsilon beyond {MAX_EXP_EPSILON:g}")
+    return float(
+        optimize.brentq(lambda e: _gdp_delta(mu, e) - delta, 0.0, high, xtol=1e-12, rtol=1e-12)
+    )
 
 
 def gdp_clt_mu(sample_rate: float, steps: int, sigma: float) -> float:

@@ -302,6 +302,7 @@ VALID = {
     "gaussian_tradeoff": (dp.gaussian_tradeoff, {"mu": 1.0, "alpha": 0.1}),
     "gdp_delta": (dp.gdp_delta, {"mu": 1.0, "epsilon": 1.0}),
     "gdp_clt_mu": (dp.gdp_clt_mu, {"sample_rate": 0.01, "steps": 100, "sigma": 1.0}),
+    "gdp_epsilon": (dp.gdp_epsilon, {"mu": 1.0, "delta": 1e-5}),
     "subsampled_privacy": (
         dp.subsampled_privacy,
         {"epsilon": 1.0, "delta": 1e-5, "sample_rate": 0.01},
@@ -1283,7 +1284,7 @@ def build_cases():
             ("0", TypeError),
         ):
             add(name, {"delta": value}, exc, "delta", f"delta={value!r}")
-    for name in ("gaussian_tradeoff", "gdp_delta"):
+    for name in ("gaussian_tradeoff", "gdp_delta", "gdp_epsilon"):
         for value, exc in (
             (-1.0, ValueError),
             (INF, ValueError),
@@ -1292,6 +1293,10 @@ def build_cases():
         ):
             add(name, {"mu": value}, exc, "mu", f"mu={value!r}")
     add("gdp_delta", {"mu": 0.0}, ValueError, "mu", "mu=0")
+    add("gdp_epsilon", {"mu": 0.0}, ValueError, "mu", "mu=0")
+    for value, exc in ((0.0, ValueError), (1.0, ValueError), (NAN, ValueError), ("0", TypeError)):
+        add("gdp_epsilon", {"delta": value}, exc, "delta", f"delta={value!r}")
+    add("gdp_epsilon", {"mu": 1e6}, ValueError, "mu", "epsilon beyond the largest exp")
     add("gaussian_tradeoff", {"alpha": [0.1, 1.5]}, ValueError, "alpha", "array>1")
     add("gaussian_tradeoff", {"alpha": []}, ValueError, "alpha", "empty")
     add("approx_dp_tradeoff", {"epsilon": 800.0}, ValueError, "epsilon", "e^eps overflows")

@@ -76,3 +76,22 @@ def test_bad_streams_are_refused() -> None:
         dp.binary_tree_counts([0, 2], 1.0)
     with pytest.raises(ValueError, match="t must be at most horizon"):
         dp.binary_tree_variance(9, 8, 1.0)
+
+
+@pytest.mark.parametrize("horizon", [100, 37])
+def test_powers_of_two_and_the_days_before_them_at_a_horizon_that_is_not_one(horizon) -> None:
+    # T = 100: L = ⌊log2 100⌋ + 1 = 7 (not log2 100 = 6.64 rounded); the days 2^k and
+    # 2^k − 1 have 1 and k nodes: unbiased, with the formula's variance within 6 SEs
+    levels = math.floor(math.log2(horizon)) + 1
+    assert dp.binary_tree_variance(1, horizon, 1.0) == 2 * levels**2
+    rng = np.random.default_rng(horizon)
+    stream = rng.integers(0, 2, size=horizon)
+    days = [t for t in (1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, horizon) if t <= horizon]
+    runs = np.array([dp.binary_tree_counts(stream, 1.0, rng=rng) for _ in range(20_000)])
+    errors = runs[:, np.array(days) - 1] - np.cumsum(stream)[np.array(days) - 1]
+    variance = np.array([2 * levels**2 * bin(t).count("1") for t in days], dtype=float)
+    np.testing.assert_allclose(
+        variance, [dp.binary_tree_variance(t, horizon, 1.0) for t in days], rtol=1e-12
+    )
+    assert_mean_close(errors, 0.0, variance, label=f"T = {horizon}")
+    assert_variance_close(errors, variance, label=f"T = {horizon}")

@@ -122,3 +122,72 @@ def test_the_clt_mu_of_dpsgd() -> None:
     assert dp.gdp_clt_mu(0.01, 40_000, 1.0) == pytest.approx(2 * dp.gdp_clt_mu(0.01, 10_000, 1.0))
     with pytest.raises(ValueError, match="sigma"):
         dp.gdp_clt_mu(0.01, 10, 0.01)
+
+
+def test_gdp_epsilon_inverts_gdp_delta_and_is_the_analytic_gaussians_epsilon() -> None:
+    for mu, delta in ((0.5, 1e-5), (1.0, 1e-5), (2.0, 1e-10), (4.0, 1e-3)):
+        epsilon = dp.gdp_epsilon(mu, delta)
+        assert dp.gdp_delta(mu, epsilon) == pytest.approx(delta, rel=1e-8)
+        # the Gaussian mechanism with Δ/σ = μ: the analytic σ for (ε, δ) gives Δ/σ back
+        assert 1.0 / dp.analytic_gaussian_sigma(1.0, epsilon, delta) == pytest.approx(mu, rel=1e-7)
+    # δ(0) = 2Φ(μ/2) − 1: a δ above it needs no ε at all
+    assert dp.gdp_epsilon(0.1, 0.5) == 0.0
+    with pytest.raises(ValueError, match="delta"):
+        dp.gdp_epsilon(1.0, 0.0)
+    with pytest.raises(ValueError, match="mu"):
+        dp.gdp_epsilon(0.0, 1e-5)
+
+
+# --- the issue's audits and shapes ---------------------------------------------------------------
+
+
+def _subsampled_laplace_counts(
+    epsilon: float, q: float, with_x: bool, runs: int, rng
+) -> np.ndarray:
+    """A count of one person x (0 or 1) on a Poisson sample at rate q, plus Lap(1/ε): the
+    mechanism run on the sample, drawn for real (who is sampled, then the noise)."""
+    sampled = rng.random(runs) < q if with_x else np.zeros(runs, dtype=bool)
+    return sampled.astype(float) + rng.laplace(0.0, 1.0 / epsilon, runs)
+
+
+def test_an_audit_of_a_subsampled_laplace_count_stays_under_the_amplified_epsilon() -> None:
+    rng = np.random.default_rng(54)
+    epsilon, q, runs = 2.0, 0.2, 400_000
+    amplified, _ = dp.subsampled_privacy(epsilon, 0.0, q)  # ln(1 + 0.2(e² − 1)) = 0.84
+    thresholds = np.linspace(-1.0, 4.0, 11)
+    with_x = _subsampled_laplace_counts(epsilon, q, True, runs, rng)
+    without = _subsampled_laplace_counts(epsilon, q, False, runs, rng)
+    found = dp.audit_epsilon(with_x, without, alpha=1e-6, thresholds=thresholds)
+    assert 0.5 * amplified < found <= amplified  # close to ε', never above it
+    # the broken claim: the same ε' for the mechanism run on everyone (no sampling) is beaten
+    everyone = _subsampled_laplace_counts(epsilon, 1.0, True, runs, rng)
+    broken = dp.audit_epsilon(everyone, without, alpha=1e-6, thresholds=thresholds)
+    assert broken > amplified
+
+
+def test_the_tradeoff_functions_are_convex_and_symmetric() -> None:
+    alphas = np.linspace(0, 1, 2_001)
+    for curve in (dp.gaussian_tradeoff(1.3, alphas), dp.approx_dp_tradeoff(0.7, 0.02, alphas)):
+        # convex: second differences non-negative
+        assert np.min(np.diff(curve, 2)) >= -1e-12
+        # symmetric (f = f⁻¹): the curve's points (α, f(α)) are also (f(α), α) up to the grid
+        inverse = np.interp(alphas, curve[::-1], alphas[::-1])
+        np.testing.assert_allclose(inverse, curve, atol=2e-3)
+        # never above the coin's line β = 1 − α
+        assert np.all(curve <= 1 - alphas + 1e-12)
+    # G_μ is exactly symmetric: G_μ(G_μ(α)) = α
+    for alpha in (0.01, 0.2, 0.6):
+        assert dp.gaussian_tradeoff(1.3, dp.gaussian_tradeoff(1.3, alpha)) == pytest.approx(alpha)
+
+
+@pytest.mark.slow
+def test_the_clt_mu_against_dp_accounting_at_a_large_t() -> None:
+    # q = 0.01, σ = 2, T = 10,000: the CLT's ε at δ = 10⁻⁵ is within 5% of the PLD
+    # accountant's (the regime the theorem is for: many steps, q√T moderate)
+    sigma, q, steps, delta = 2.0, 0.01, 10_000, 1e-5
+    clt = dp.gdp_epsilon(dp.gdp_clt_mu(q, steps, sigma), delta)
+    pld = dp.dpsgd_epsilon(sigma, q, steps, delta, accountant="pld")
+    assert abs(clt / pld - 1) < 0.05, (clt, pld)
+    # and at a small T it is optimistic: below PLD's ε by far
+    few = dp.gdp_epsilon(dp.gdp_clt_mu(q, 10, 0.7), delta)
+    assert few < 0.5 * dp.dpsgd_epsilon(0.7, q, 10, delta, accountant="pld")
