@@ -203,6 +203,17 @@ LESSONS: tuple[Lesson, ...] = (
         ("laplace", "choosing"),  # Laplace noise, noisy max
     ),
     Lesson(
+        "counting_over_time",
+        "Counting over time",
+        ":material/timeline:",
+        "counting-over-time",
+        "A running count every day: noisy increments, recomputing, and the binary tree.",
+        CENTRAL,
+        "Privacy loss ε",
+        # Laplace noise, sequential composition, post-processing, the deployments' table
+        ("laplace", "composition", "epsilon_meaning"),
+    ),
+    Lesson(
         "synthetic",
         "Synthetic data",
         ":material/dataset:",
@@ -289,6 +300,17 @@ LESSONS: tuple[Lesson, ...] = (
             "membership",
             "private_ml",
         ),  # the Gaussian mechanism, the attack, the RR model
+    ),
+    Lesson(
+        "subsampling",
+        "Subsampling and DP as a test",
+        ":material/query_stats:",
+        "subsampling",
+        "Amplification by sampling, trade-off curves and Gaussian DP, DP-SGD's accounting.",
+        ML,
+        "Privacy loss ε of the mechanism",
+        # (ε, δ) and the Gaussian mechanism, the tracing attack, DP-SGD's schedule
+        ("approximate_dp", "membership", "dpsgd"),
     ),
     Lesson(
         "class_survey",

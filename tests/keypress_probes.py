@@ -269,6 +269,38 @@ def _census_topdown() -> Probe:
     )
 
 
+def _counting_over_time() -> Probe:
+    from lessons.counting_over_time import model
+
+    def tree(epsilon: float) -> str:
+        return text.number(
+            math.sqrt(dp.binary_tree_variance(model.DEFAULT_DAY, model.HORIZON, epsilon))
+        )
+
+    return Probe(
+        (
+            Metric(
+                f"Error SD on day {model.DEFAULT_DAY}: {model.TREE}",
+                lambda: tree(1.0),
+                lambda: tree(AFTER),
+            ),
+        ),
+        ("ot_eps", f"{AFTER:g}"),
+    )
+
+
+def _subsampling() -> Probe:
+    from lessons.subsampling import model
+
+    def sampled(epsilon: float) -> str:
+        return text.number(dp.subsampled_privacy(epsilon, 0.0, model.DEFAULT_RATE)[0])
+
+    return Probe(
+        (Metric("ε' on the sample", lambda: sampled(1.0), lambda: sampled(AFTER)),),
+        ("ss_eps", f"{AFTER:g}"),
+    )
+
+
 def _choosing() -> Probe:
     from lessons.choosing import model
     from ui.datasets import load_census
@@ -505,4 +537,6 @@ PROBES: dict[str, Probe] = {
     "uncertainty": _uncertainty(),
     "epsilon_meaning": _epsilon_meaning(),
     "census_topdown": _census_topdown(),
+    "counting_over_time": _counting_over_time(),
+    "subsampling": _subsampling(),
 }

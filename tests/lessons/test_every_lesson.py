@@ -41,6 +41,8 @@ FRAGMENT_KEYS = {
     # em_weight_i, which this static check cannot read)
     "epsilon_meaning": ("em_eps", "em_prior", "em_attack_eps", "em_unit"),
     "census_topdown": ("ct_rho", "ct_table_rho", "ct_zip3", "ct_cell", "ct_pay_rho"),
+    "counting_over_time": ("ot_eps", "ot_day", "ot_tree_day", "ot_event_day"),
+    "subsampling": ("ss_eps", "ss_q", "ss_mu", "ss_line_eps", "ss_sigma", "ss_clt_q", "ss_steps"),
 }
 
 # A wrong answer (quiz key, question, option), a phrase of its explanation, the right answer.
@@ -54,6 +56,12 @@ QUIZ_MARKS = {
     "uncertainty": (("uncertainty", 2, 0), "b/2", ("uncertainty", 2, 1)),
     "epsilon_meaning": (("epsilon_meaning", 2, 0), "tanh(ε/2)", ("epsilon_meaning", 2, 1)),
     "census_topdown": (("census_topdown", 2, 0), "halves the variance", ("census_topdown", 2, 1)),
+    "subsampling": (("subsampling", 2, 0), "Φ(Φ⁻¹(1 − α) − μ)", ("subsampling", 2, 1)),
+    "counting_over_time": (
+        ("counting_over_time", 0, 1),
+        "sequential composition gives 100 × 0.1 = 10",
+        ("counting_over_time", 0, 2),
+    ),
     "synthetic": (
         ("synthetic", 1, 0),
         "Sequential composition over 2T steps",
