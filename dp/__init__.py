@@ -66,6 +66,7 @@ from .fdp import (
     gdp_epsilon,
     subsampled_privacy,
 )
+from .floating import float_laplace, possible_outputs
 from .gaussian import (
     advanced_composition,
     advanced_composition_linear_from,
@@ -237,6 +238,8 @@ __all__ = [
     "discrete_gaussian",
     "discrete_gaussian_pmf",
     "gaussian_tradeoff",
+    "float_laplace",
+    "possible_outputs",
     "gdp_clt_mu",
     "gdp_delta",
     "gdp_epsilon",

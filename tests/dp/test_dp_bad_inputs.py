@@ -303,6 +303,8 @@ VALID = {
     "gdp_delta": (dp.gdp_delta, {"mu": 1.0, "epsilon": 1.0}),
     "gdp_clt_mu": (dp.gdp_clt_mu, {"sample_rate": 0.01, "steps": 100, "sigma": 1.0}),
     "gdp_epsilon": (dp.gdp_epsilon, {"mu": 1.0, "delta": 1e-5}),
+    "float_laplace": (dp.float_laplace, {"value": 0.0, "scale": 1.0, "size": 3, "rng": 0}),
+    "possible_outputs": (dp.possible_outputs, {"outputs": [0.5, 1.5], "value": 0.0, "scale": 1.0}),
     "subsampled_privacy": (
         dp.subsampled_privacy,
         {"epsilon": 1.0, "delta": 1e-5, "sample_rate": 0.01},
@@ -1297,6 +1299,24 @@ def build_cases():
     for value, exc in ((0.0, ValueError), (1.0, ValueError), (NAN, ValueError), ("0", TypeError)):
         add("gdp_epsilon", {"delta": value}, exc, "delta", f"delta={value!r}")
     add("gdp_epsilon", {"mu": 1e6}, ValueError, "mu", "epsilon beyond the largest exp")
+    for name in ("float_laplace", "possible_outputs"):
+        for value, exc in (
+            (0.0, ValueError),
+            (-1.0, ValueError),
+            (NAN, ValueError),
+            ("1", TypeError),
+        ):
+            add(name, {"scale": value}, exc, "scale", f"scale={value!r}")
+        for value, exc in ((NAN, ValueError), (INF, ValueError), ("0", TypeError)):
+            add(name, {"value": value}, exc, "value", f"value={value!r}")
+        add(name, {"mechanism": "exact"}, ValueError, "mechanism", "unknown mechanism")
+        add(name, {"mechanism": "snapping"}, ValueError, "bound", "snapping without B")
+        add(name, {"bound": 5.0}, ValueError, "bound", "B without snapping")
+        add(name, {"mechanism": "snapping", "bound": -1.0}, ValueError, "bound", "B<0")
+    add("float_laplace", {"size": -1}, ValueError, "size", "size<0")
+    add("possible_outputs", {"outputs": [0.5, NAN]}, ValueError, "outputs", "NaN output")
+    add("possible_outputs", {"outputs": [INF]}, ValueError, "outputs", "inf output")
+    add("possible_outputs", {"outputs": ["a"]}, TypeError, "outputs", "text output")
     add("gaussian_tradeoff", {"alpha": [0.1, 1.5]}, ValueError, "alpha", "array>1")
     add("gaussian_tradeoff", {"alpha": []}, ValueError, "alpha", "empty")
     add("approx_dp_tradeoff", {"epsilon": 800.0}, ValueError, "epsilon", "e^eps overflows")
