@@ -65,6 +65,15 @@ LESSONS: tuple[Lesson, ...] = (
         "Privacy loss ε",
     ),
     Lesson(
+        "beyond_k_anonymity",
+        "Beyond k-anonymity",
+        ":material/diversity_3:",
+        "beyond-k-anonymity",
+        "A k-anonymous release that still reveals; l-diversity, t-closeness and their limits.",
+        WHY,
+        "Ages in bands of",
+    ),
+    Lesson(
         "reconstruction",
         "Reconstruction attacks",
         ":material/grid_on:",
@@ -222,6 +231,17 @@ LESSONS: tuple[Lesson, ...] = (
         CENTRAL,
         "Privacy loss ε",
         ("composition", "choosing"),  # MWEM: the exponential mechanism, ε split over rounds
+    ),
+    Lesson(
+        "floating_point",
+        "When the implementation breaks the proof",
+        ":material/bug_report:",
+        "floating-point",
+        "Floating-point Laplace names its input; snapping and discrete noise; other leaks.",
+        CENTRAL,
+        "Privacy loss ε",
+        # the definition's ratio, Laplace noise, clamping's bounds, a private bound
+        ("definition", "laplace", "clamping", "choosing"),
     ),
     Lesson(
         "coin_flip",

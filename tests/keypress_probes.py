@@ -301,6 +301,44 @@ def _subsampling() -> Probe:
     )
 
 
+def _floating_point() -> Probe:
+    from lessons.floating_point import model
+    from ui.controls import DEFAULT_SEED
+
+    def named(epsilon: float) -> str:
+        return text.percent(
+            model.textbook_attack(epsilon, DEFAULT_SEED + model.SEED_TEXTBOOK).named
+        )
+
+    return Probe(
+        (Metric("Outputs that name their count", lambda: named(1.0), lambda: named(AFTER)),),
+        ("fp_eps", f"{AFTER:g}"),
+    )
+
+
+def _beyond_k_anonymity() -> Probe:
+    from lessons.beyond_k_anonymity import model
+
+    after = model.AGE_BANDS[model.AGE_BANDS.index(model.DEFAULT_AGE_BAND) + 1]
+
+    def classes(band: int) -> str:
+        return model.lost_detail(
+            band, model.DEFAULT_ZIP_DIGITS, True, model.DEFAULT_MIN_CLASS, model.DEFAULT_SENSITIVE
+        )["classes"]
+
+    return Probe(
+        (
+            Metric(
+                "Classes",
+                lambda: classes(model.DEFAULT_AGE_BAND),
+                lambda: classes(after),
+                whole_label=True,
+            ),
+        ),
+        ("bk_age", f"{after:g}"),
+    )
+
+
 def _choosing() -> Probe:
     from lessons.choosing import model
     from ui.datasets import load_census
@@ -539,4 +577,6 @@ PROBES: dict[str, Probe] = {
     "census_topdown": _census_topdown(),
     "counting_over_time": _counting_over_time(),
     "subsampling": _subsampling(),
+    "floating_point": _floating_point(),
+    "beyond_k_anonymity": _beyond_k_anonymity(),
 }

@@ -42,6 +42,8 @@ FRAGMENT_KEYS = {
     "epsilon_meaning": ("em_eps", "em_prior", "em_attack_eps", "em_unit"),
     "census_topdown": ("ct_rho", "ct_table_rho", "ct_zip3", "ct_cell", "ct_pay_rho"),
     "counting_over_time": ("ot_eps", "ot_day", "ot_tree_day", "ot_event_day"),
+    "beyond_k_anonymity": ("bk_age", "bk_zip", "bk_sex", "bk_k", "bk_sensitive"),
+    "floating_point": ("fp_eps", "fp_near", "fp_micro_eps", "fp_fix_eps", "fp_bound"),
     "subsampling": ("ss_eps", "ss_q", "ss_mu", "ss_line_eps", "ss_sigma", "ss_clt_q", "ss_steps"),
 }
 
@@ -56,6 +58,16 @@ QUIZ_MARKS = {
     "uncertainty": (("uncertainty", 2, 0), "b/2", ("uncertainty", 2, 1)),
     "epsilon_meaning": (("epsilon_meaning", 2, 0), "tanh(ε/2)", ("epsilon_meaning", 2, 1)),
     "census_topdown": (("census_topdown", 2, 0), "halves the variance", ("census_topdown", 2, 1)),
+    "beyond_k_anonymity": (
+        ("beyond_k_anonymity", 1, 0),
+        "A skewness attack",
+        ("beyond_k_anonymity", 1, 1),
+    ),
+    "floating_point": (
+        ("floating_point", 2, 0),
+        "the two releases are not independent",
+        ("floating_point", 2, 1),
+    ),
     "subsampling": (("subsampling", 2, 0), "Φ(Φ⁻¹(1 − α) − μ)", ("subsampling", 2, 1)),
     "counting_over_time": (
         ("counting_over_time", 0, 1),
