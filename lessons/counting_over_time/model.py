@@ -168,7 +168,7 @@ def release_wide(epsilon: float, seed: int) -> pd.DataFrame:
     return wide.reset_index()
 
 
-@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES * len(DAYS))
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def on_day(epsilon: float, seed: int, day: int) -> dict[str, float]:
     """Each release's count on one day (the alt text's numbers)."""
     row = release_wide(epsilon, seed).iloc[day - 1]
@@ -191,6 +191,7 @@ def measured(epsilon: float, seed: int) -> pd.DataFrame:
     return pd.DataFrame({"day": np.array(DAYS), "sd": np.sqrt(np.mean(errors**2, axis=0))})
 
 
+@datasets.cached(max_entries=len(DAYS))
 def day_rule(day: int) -> pd.DataFrame:
     return pd.DataFrame({"x": [float(day)], "label": [f"day {day:,}"]})
 

@@ -133,7 +133,9 @@ def dpsgd_chain() -> Chain:
     )
 
 
-def chain_table(chain: Chain) -> pd.DataFrame:
+@datasets.cached(max_entries=1)
+def chain_table() -> pd.DataFrame:
+    chain = dpsgd_chain()
     return pd.DataFrame(
         {
             "": [
@@ -186,7 +188,8 @@ def touch_alpha(mu: float, epsilon: float) -> float:
     return float(special.ndtr(-epsilon / mu - mu / 2.0))
 
 
-@datasets.cached(max_entries=len(MUS) * len(LINE_EPSILONS))
+# census_only: it is also called from tradeoff_frame, which always runs on the census
+@datasets.cached(census_only=True, max_entries=len(MUS) * len(LINE_EPSILONS))
 def tradeoff_curves(mu: float, epsilon: float) -> pd.DataFrame:
     delta = line_delta(mu, epsilon)
     values = {
@@ -243,7 +246,7 @@ def attack(mu: float, seed: int) -> Attack:
     )
 
 
-@datasets.cached(census_only=True, max_entries=len(MUS) * len(LINE_EPSILONS))
+@datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def tradeoff_frame(mu: float, epsilon: float, seed: int) -> pd.DataFrame:
     """The chart's curves: G_μ, the touching (ε, δ) edge and the coin, then the attack's
     (α, β) over its thresholds."""
@@ -333,6 +336,7 @@ def composition_frame(sigma: float, q: float) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["steps", "accountant", "epsilon"])
 
 
+@datasets.cached(max_entries=len(STEPS))
 def steps_rule(steps: int) -> pd.DataFrame:
     return pd.DataFrame({"x": [float(steps)], "label": [f"T = {steps:,}"]})
 

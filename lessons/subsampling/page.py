@@ -129,7 +129,7 @@ st.markdown(
     f"proves {text.number(chain.accountant)}: it composes the steps' whole privacy loss "
     "distributions, not their (ε, δ) pairs. The rest of this lesson is about that view."
 )
-tables.written(model.chain_table(chain))
+tables.written(model.chain_table())
 st.caption(
     "One step on everyone: Gaussian noise σ·C on a sum of gradients clipped to C is "
     "(1/σ)-Gaussian DP, whose ε at the step's δ is dp.gdp_epsilon(1/σ, δ). Each step's δ is "
