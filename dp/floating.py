@@ -1,4 +1,4 @@
-r"""When the implementation breaks the proof: the Laplace mechanism in floating point.
+r"""When code breaks the proof: the Laplace mechanism in floating point.
 
 The textbook sampler (Dwork & Roth's inverse CDF, as written in many libraries before 2012):
 
@@ -20,7 +20,9 @@ found by binary search over the draw with the sampler's own arithmetic.
 The fix of Mironov's paper, snapping: clamp the value to [−B, B], add noise
 S·b·ln(U) with U = k/2⁵³ on (0, 1] and a random sign S, round to the nearest multiple of
 Λ, the smallest power of two ≥ b, and clamp again. For a sensitivity-1 query it is
-(1/b + 2⁻⁴⁹·B/b)-DP when b < B < 2⁴⁶·b (his Theorem 1).
+(1/b + 2⁻⁴⁹·B/b)-DP when b < B < 2⁴⁶·b (his Theorem 1). His proof draws U over every
+double in (0, 1]; here U is on the 2⁻⁵³ grid, as the textbook's u, so the noise stops at
+±53·ln 2·b ≈ ±36.7·b, a tail the Laplace distribution reaches with probability 2⁻⁵³.
 """
 
 from __future__ import annotations

@@ -234,7 +234,7 @@ LESSONS: tuple[Lesson, ...] = (
     ),
     Lesson(
         "floating_point",
-        "When the implementation breaks the proof",
+        "When code breaks the proof",
         ":material/bug_report:",
         "floating-point",
         "Floating-point Laplace names its input; snapping and discrete noise; other leaks.",

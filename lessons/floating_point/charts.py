@@ -1,4 +1,4 @@
-"""Chart templates of the lesson "When the implementation breaks the proof" (data-free; the
+"""Chart templates of the lesson "When code breaks the proof" (data-free; the
 page fills them)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""When the implementation breaks the proof (the numbers behind the page): the textbook
+"""When code breaks the proof (the numbers behind the page): the textbook
 Laplace sampler in doubles against a count of 0 and a count of 1, the outputs only one of
 the two can produce (decided exactly by dp.possible_outputs, which inverts the sampler on
 the double grid), the same attack on Mironov's snapping mechanism and on the discrete

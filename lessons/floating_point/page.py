@@ -1,4 +1,4 @@
-"""Lesson: when the implementation breaks the proof — the textbook Laplace sampler in doubles
+"""Lesson: when code breaks the proof — the textbook Laplace sampler in doubles
 names its input from an output's low bits; snapping and the discrete Laplace do not; timing,
 a reused seed and a data-dependent bound leak too."""
 
@@ -9,7 +9,7 @@ from lessons.floating_point import charts, model, snippets
 from ui import controls, downloads, notebook, quiz, tables, text
 
 controls.lesson_header(
-    "When the implementation breaks the proof",
+    "When code breaks the proof",
     "The Laplace mechanism is ε-DP on real numbers; computers use doubles. You draw outputs "
     "of the textbook sampler for a count of 0 and a count of 1, decide exactly which outputs "
     "only one of the two counts can produce, watch that attack beat every promise ε makes, "
@@ -151,7 +151,9 @@ st.markdown(
     "**Snapping** (Mironov 2012): clamp the count to [−B, B], add the noise, round the result "
     "to a multiple of Λ, the smallest power of two at least b, and clamp again. Outputs are "
     "then on a grid far coarser than any rounding error, and near each grid point there are "
-    "noise values from both counts. Mironov proves it (1/b + 2⁻⁴⁹·B/b)-DP for b < B < 2⁴⁶·b. "
+    "noise values from both counts. Mironov proves it (1/b + 2⁻⁴⁹·B/b)-DP for b < B < 2⁴⁶·b "
+    "(his U is any double in (0, 1]; the course's is on the same 2⁻⁵³ grid as u, which stops "
+    "the noise at ±36.7·b, a tail of probability 2⁻⁵³). "
     "**The discrete Laplace** (dp.discrete_laplace_mechanism) adds a whole number K with "
     "P[K = k] ∝ exp(−ε|k|): its outputs are whole numbers, with no low bits to read, and every "
     "whole number is possible from both counts. The same attack, the same number of outputs:"
