@@ -11,6 +11,7 @@ from .accuracy import (
     running_average,
 )
 from .attacks import (
+    class_distances,
     class_size_per_person,
     differencing_attack_successes,
     differencing_success_probability,
@@ -304,6 +305,7 @@ __all__ = [
     "clamped_sum_squared_error",
     "clamping_bias",
     "clamping_bias_curve",
+    "class_distances",
     "class_size_per_person",
     "clip_counts",
     "clipped_laplace_bias",

@@ -223,12 +223,18 @@ def l_diversity(class_codes: object, sensitive_codes: object) -> int:
     return int(np.min(np.count_nonzero(table, axis=1)))
 
 
-def t_closeness(class_codes: object, sensitive_codes: object) -> float:
-    r"""The t of t-closeness: the largest distance between a class's distribution of the
-    sensitive value and the whole table's, ½·Σ|p_class − p_all| (the earth mover's distance
-    with equal ground distance; Li, Li & Venkatasubramanian 2007). 0: every class looks like
-    the table; near 1: some class is nothing like it."""
+def class_distances(class_codes: object, sensitive_codes: object) -> np.ndarray:
+    r"""Each class's distance from the whole table: ½·Σ|p_class − p_all| over the sensitive
+    values (the earth mover's distance with equal ground distance; Li, Li &
+    Venkatasubramanian 2007), one per distinct class, in the sorted order of the codes."""
     table = _class_and_sensitive(class_codes, sensitive_codes).astype(float)
     overall = table.sum(axis=0) / table.sum()
     within = table / table.sum(axis=1, keepdims=True)
-    return float(np.max(0.5 * np.abs(within - overall).sum(axis=1)))
+    return 0.5 * np.abs(within - overall).sum(axis=1)
+
+
+def t_closeness(class_codes: object, sensitive_codes: object) -> float:
+    r"""The t of t-closeness: the largest distance between a class's distribution of the
+    sensitive value and the whole table's (`class_distances`). 0: every class looks like
+    the table; near 1: some class is nothing like it."""
+    return float(np.max(class_distances(class_codes, sensitive_codes)))

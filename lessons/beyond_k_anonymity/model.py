@@ -148,10 +148,16 @@ def homogeneous(
     return Revealed(which, people, people / total if total else 0.0)
 
 
+def _table(found: Release) -> np.ndarray:
+    """People per (class, sensitive value)."""
+    table = np.zeros((found.sizes.size, len(found.names)))
+    np.add.at(table, (found.classes, found.values), 1.0)
+    return table
+
+
 def _distinct_per_class(found: Release) -> np.ndarray:
     """How many distinct sensitive values each class holds."""
-    pairs = np.unique(np.column_stack([found.classes, found.values]), axis=0)
-    return np.bincount(pairs[:, 0], minlength=found.sizes.size)
+    return np.count_nonzero(_table(found), axis=1)
 
 
 @datasets.cached(census_only=True, max_entries=64)
@@ -205,21 +211,12 @@ def closeness_frame(
     """The published people by their class's distance from the whole table's distribution
     (½Σ|p_class − p_all|, t-closeness's distance), in bins of 0.05 from 0 to 1."""
     found = release(age_band, zip_digits, keep_sex, min_class, sensitive)
-    distance = class_distances(found)
+    distance = dp.class_distances(found.classes, found.values)
     edges = np.linspace(0.0, 1.0, 21)
     index = np.clip(np.digitize(distance, edges) - 1, 0, 19)
     people = np.bincount(index, weights=found.sizes, minlength=20)
     total = max(people.sum(), 1)
     return pd.DataFrame({"start": edges[:-1], "end": edges[1:], "share": people / total})
-
-
-def class_distances(found: Release) -> np.ndarray:
-    """Each class's total-variation distance from the table (the largest is dp.t_closeness)."""
-    table = np.zeros((found.sizes.size, len(found.names)))
-    np.add.at(table, (found.classes, found.values), 1.0)
-    overall = table.sum(axis=0) / table.sum()
-    within = table / table.sum(axis=1, keepdims=True)
-    return 0.5 * np.abs(within - overall).sum(axis=1)
 
 
 @datasets.cached(max_entries=64)
@@ -269,8 +266,7 @@ def most_skewed(
     excess of a value over the table's share is greatest (a skewness attack: the class is
     diverse, yet one value is far likelier in it than elsewhere)."""
     found = release(age_band, zip_digits, keep_sex, min_class, sensitive)
-    table = np.zeros((found.sizes.size, len(found.names)))
-    np.add.at(table, (found.classes, found.values), 1.0)
+    table = _table(found)
     overall = table.sum(axis=0) / table.sum()
     within = table / table.sum(axis=1, keepdims=True)
     diverse = np.count_nonzero(table, axis=1) >= 2

@@ -88,10 +88,12 @@ def best_method(t: int, epsilon: float) -> int:
 @datasets.cached(max_entries=1)
 def tree_always_wins_from() -> int:
     """The first day from which the tree's error is below the increments' on every later
-    day up to T (its variance grows with the 1 bits, theirs with t)."""
-    tree = np.array([ones(t) for t in range(1, HORIZON + 1)]) * 2 * levels() ** 2
-    increments = 2.0 * np.arange(1, HORIZON + 1)
-    loses = np.flatnonzero(tree >= increments)  # ε cancels: both are (…)/ε²
+    day up to T (its variance grows with the 1 bits, theirs with t; ε cancels: both are
+    (…)/ε², so ε = 1 decides for every ε)."""
+    days = range(1, HORIZON + 1)
+    tree = np.array([dp.binary_tree_variance(t, HORIZON, 1.0) for t in days])
+    increments = np.array([dp.increments_variance(t, 1.0) for t in days])
+    loses = np.flatnonzero(tree >= increments)
     return int(loses[-1]) + 2 if loses.size else 1
 
 
@@ -135,8 +137,8 @@ def releases(epsilon: float, seed: int) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
     truth = np.cumsum(values).astype(float)
     days = np.arange(1, HORIZON + 1)
-    increments = np.cumsum(values + rng.laplace(0.0, 1.0 / epsilon, HORIZON))
-    recompute = truth + rng.laplace(0.0, HORIZON / epsilon, HORIZON)
+    increments = np.cumsum(dp.laplace_mechanism(values, 1.0, epsilon, rng=rng))
+    recompute = dp.laplace_mechanism(truth, 1.0, epsilon / HORIZON, rng=rng)  # ε/T per count
     tree = dp.binary_tree_counts(values, epsilon, rng=rng)
     # compact types: the chart sends 4,000 rows on every move of ε (float32 keeps a count to
     # a millionth of a person; the CSV reads the same values)
@@ -203,8 +205,9 @@ def true_count(day: int) -> int:
 def larger_horizon(horizon: int, epsilon: float) -> tuple[float, float]:
     """At a longer horizon, the tree's worst error SD over its days (the most 1 bits a day
     up to T has) against the increments' SD on day T."""
-    worst_ones = max(ones(horizon), horizon.bit_length() - 1)  # 2^k − 1 ≤ T has k ones
-    tree = math.sqrt(2.0 * (levels(horizon) / epsilon) ** 2 * worst_ones)
+    below = (1 << (horizon.bit_length() - 1)) - 1  # 2^k − 1 < T: k ones, the most below T
+    worst = horizon if ones(horizon) >= ones(below) else below
+    tree = math.sqrt(dp.binary_tree_variance(worst, horizon, epsilon))
     return tree, math.sqrt(dp.increments_variance(horizon, epsilon))
 
 

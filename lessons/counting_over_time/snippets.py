@@ -24,9 +24,11 @@ STREAM = Snippet(
                 "day": np.arange(1, horizon + 1),
                 "true count": truth,
                 # each day's value + Lap(1/ε), added up: ε-DP, error SD √(2t)/ε
-                "noisy increments": np.cumsum(stream + rng.laplace(0, 1 / epsilon, horizon)),
+                "noisy increments": np.cumsum(dp.laplace_mechanism(stream, 1, epsilon, rng=rng)),
                 # each day's count afresh with ε/T: error SD √2·T/ε
-                "recompute each day, ε/T": truth + rng.laplace(0, horizon / epsilon, horizon),
+                "recompute each day, ε/T": dp.laplace_mechanism(
+                    truth, 1, epsilon / horizon, rng=rng
+                ),
                 # the binary tree: error SD (L/ε)·√(2 × the 1 bits of t), L = 10
                 "binary tree": dp.binary_tree_counts(stream, epsilon, rng=rng),
             }

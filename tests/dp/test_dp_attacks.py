@@ -298,6 +298,23 @@ def test_t_closeness_is_the_largest_total_variation_from_the_table() -> None:
     assert dp.t_closeness(rare, values) == pytest.approx(0.98)
 
 
+def test_class_distances_are_each_classs_total_variation_and_t_their_largest() -> None:
+    rng = np.random.default_rng(7)
+    classes = rng.choice(["x", "y", "z"], size=60)
+    values = rng.integers(0, 3, size=60)
+    overall = np.bincount(values, minlength=3) / 60
+    want = [
+        0.5
+        * np.abs(
+            np.bincount(values[classes == c], minlength=3) / np.sum(classes == c) - overall
+        ).sum()
+        for c in ("x", "y", "z")  # the codes' sorted order
+    ]
+    found = dp.class_distances(classes, values)
+    np.testing.assert_allclose(found, want, rtol=1e-12)
+    assert dp.t_closeness(classes, values) == pytest.approx(max(want))
+
+
 def test_l_and_t_refuse_tables_of_two_lengths() -> None:
     with pytest.raises(ValueError, match="same length"):
         dp.l_diversity([0, 1], [1])

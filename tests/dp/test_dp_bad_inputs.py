@@ -323,6 +323,10 @@ VALID = {
     ),
     "l_diversity": (dp.l_diversity, {"class_codes": [0, 0, 1], "sensitive_codes": [1, 2, 1]}),
     "t_closeness": (dp.t_closeness, {"class_codes": [0, 0, 1], "sensitive_codes": [1, 2, 1]}),
+    "class_distances": (
+        dp.class_distances,
+        {"class_codes": [0, 0, 1], "sensitive_codes": [1, 2, 1]},
+    ),
     "bound_partitions": (
         dp.bound_partitions,
         {
@@ -1369,7 +1373,7 @@ def build_cases():
     add("topdown", {"parents": []}, ValueError, "parents", "levels")
     add("topdown", {"noisy_levels": "12"}, TypeError, "noisy_levels", "a string")
     add("topdown", {"noisy_levels": [[1.0, NAN]]}, ValueError, "noisy_levels", "nan")
-    for name in ("l_diversity", "t_closeness"):
+    for name in ("l_diversity", "t_closeness", "class_distances"):
         add(name, {"class_codes": [0, 1]}, ValueError, "same length", "lengths")
         add(name, {"sensitive_codes": []}, ValueError, "sensitive_codes", "empty")
         add(name, {"class_codes": [0, None, 1]}, ValueError, "class_codes", "None")
