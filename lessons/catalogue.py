@@ -350,6 +350,24 @@ LESSONS: tuple[Lesson, ...] = (
         CLASSROOM,
         activity=True,
     ),
+    Lesson(
+        "class_heist",
+        "Class heist",
+        ":material/policy:",
+        "class-heist",
+        "A differencing attack on the room's made-up answers, then Laplace noise and a budget.",
+        CLASSROOM,
+        activity=True,
+    ),
+    Lesson(
+        "class_game",
+        "The ε guessing game",
+        ":material/casino:",
+        "class-game",
+        "With or without a volunteer? The room guesses, and proves a lower bound on ε.",
+        CLASSROOM,
+        activity=True,
+    ),
 )
 
 

@@ -9,14 +9,18 @@ By job, each module using only the others' public names:
 - activity.py: what a survey and a quiz share (join codes, admin keys, one answer each);
 - surveys.py: surveys, responses and joins, and `SurveyStore`, the class store;
 - quiz.py: quizzes, their questions, answers and nicknames (`QuizStore`);
+- heist.py: the class heist's made-up answers and the agency's ledger (`HeistStore`);
+- game.py: the ε guessing game's rounds, guesses and nicknames (`GameStore`);
 - security.py: codes, keys, salts and signatures; protocols.py: the survey's protocols.
 
-The pages lessons/class_survey and lessons/class_quiz use it through `SurveyStore` (with its
-`tokens` and `limits`) and `QuizStore`.
+The pages lessons/class_survey, class_quiz, class_heist and class_game use it through
+`SurveyStore` (with its `tokens` and `limits`), `QuizStore`, `HeistStore` and `GameStore`.
 """
 
 from .activity import AdminKeyError, SubmitResult
 from .database import SCHEMA_VERSION, STORAGE_FAULTS, StorageError
+from .game import Game, GameStore, NewGame, Round, Tally
+from .heist import Heist, HeistStore, NewHeist, Query
 from .protocols import CUSTOM, DIE, TWO_COINS, Protocol, custom, die, protocol_for, two_coins
 from .quiz import (
     MAX_NICKNAME_CHARS,
@@ -42,6 +46,15 @@ from .surveys import (
 )
 
 __all__ = [
+    "Game",
+    "GameStore",
+    "Heist",
+    "HeistStore",
+    "NewGame",
+    "NewHeist",
+    "Query",
+    "Round",
+    "Tally",
     "MAX_NICKNAME_CHARS",
     "MAX_OPTIONS",
     "MAX_OPTION_CHARS",

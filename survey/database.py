@@ -39,8 +39,9 @@ from sqlalchemy.pool import StaticPool
 
 # 2: survey_joins (devices that opened the student page); 3: survey_secrets; 4: survey_limits;
 # 5: the class quiz's quiz_quizzes, quiz_questions, quiz_answers (survey/quiz.py);
-# 6: quiz_players (a browser's optional nickname in a quiz)
-SCHEMA_VERSION = 6
+# 6: quiz_players (a browser's optional nickname in a quiz); 7: the class heist's heist_*
+# tables (survey/heist.py) and the guessing game's game_* tables (survey/game.py)
+SCHEMA_VERSION = 7
 # SQLite "database is locked": each statement waits up to BUSY_TIMEOUT_MS for the lock, a
 # write is retried until BUSY_DEADLINE_S have passed, then the caller hears "busy".
 BUSY_TIMEOUT_MS = 1000

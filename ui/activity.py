@@ -109,6 +109,29 @@ def quiz_store(url: str) -> survey.QuizStore:
     return survey.QuizStore(class_store(url))
 
 
+@st.cache_resource(show_spinner=False)
+def heist_store(url: str) -> survey.HeistStore:
+    """One heist store per database URL and process, on the class store (its pool)."""
+    return survey.HeistStore(class_store(url))
+
+
+@st.cache_resource(show_spinner=False)
+def game_store(url: str) -> survey.GameStore:
+    """One guessing-game store per database URL and process, on the class store (its pool),
+    so that a round, once drawn, is read once per process."""
+    return survey.GameStore(class_store(url))
+
+
+def open_heists() -> survey.HeistStore:
+    """The heist store on the database `database_url()` names (for `route`)."""
+    return heist_store(database_url())
+
+
+def open_games() -> survey.GameStore:
+    """The guessing-game store on the database `database_url()` names (for `route`)."""
+    return game_store(database_url())
+
+
 def open_surveys() -> survey.SurveyStore:
     """The class store on the database `database_url()` names (for `route`)."""
     return class_store(database_url())
@@ -198,7 +221,13 @@ def tap_allowed(
     return store.limits.allow(name, token, events, window_s)
 
 
-ACTIVITIES = {"survey": "class survey", "quiz": "class quiz"}  # what each page calls itself
+# what each page calls itself
+ACTIVITIES = {
+    "survey": "class survey",
+    "quiz": "class quiz",
+    "heist": "class heist",
+    "game": "guessing game",
+}
 
 
 def _plural(activity: str) -> str:
@@ -206,10 +235,13 @@ def _plural(activity: str) -> str:
 
 
 def recent_open_activities(store: survey.SurveyStore) -> int:
-    """Open surveys and unfinished quizzes created in the last RECENT_HOURS hours: together
-    they bound the storage anonymous creations may use."""
-    return store.recent_open_surveys(RECENT_HOURS) + survey.QuizStore(store).recent_open_quizzes(
-        RECENT_HOURS
+    """Open surveys, and unfinished quizzes, heists and games, created in the last
+    RECENT_HOURS hours: together they bound the storage anonymous creations may use."""
+    return (
+        store.recent_open_surveys(RECENT_HOURS)
+        + survey.QuizStore(store).recent_open_quizzes(RECENT_HOURS)
+        + survey.HeistStore(store).recent_open_heists(RECENT_HOURS)
+        + survey.GameStore(store).recent_open_games(RECENT_HOURS)
     )
 
 
@@ -458,7 +490,12 @@ _LECTURER_FAULTS = {
         "first), then start a new {activity}."
     ),
 }
-_MOVES = {"survey": "closing or reset", "quiz": "moving to the next question or revealing"}
+_MOVES = {
+    "survey": "closing or reset",
+    "quiz": "moving to the next question or revealing",
+    "heist": "picking a target or asking the agency",
+    "game": "moving to the next round or revealing",
+}
 
 
 def fault_message(reason: str, *, student: bool, activity: str = "survey") -> str:

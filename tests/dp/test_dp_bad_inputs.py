@@ -365,6 +365,10 @@ VALID = {
         {"epsilon": 1.0, "sensitivity": 1.0},
     ),
     "discrete_laplace_pmf": (dp.discrete_laplace_pmf, {"x": [0, 1, -2], "epsilon": 1.0}),
+    "discrete_laplace_sum_half_width": (
+        dp.discrete_laplace_sum_half_width,
+        {"epsilon": [0.5, 0.1], "count": [2, 4], "confidence": 0.95},
+    ),
     "discrete_laplace_mechanism": (
         dp.discrete_laplace_mechanism,
         {"value": 10, "epsilon": 1.0, "rng": 0},
@@ -1373,6 +1377,14 @@ def build_cases():
     add("topdown", {"parents": []}, ValueError, "parents", "levels")
     add("topdown", {"noisy_levels": "12"}, TypeError, "noisy_levels", "a string")
     add("topdown", {"noisy_levels": [[1.0, NAN]]}, ValueError, "noisy_levels", "nan")
+    name = "discrete_laplace_sum_half_width"
+    add(name, {"count": [2, 2.5]}, ValueError, "count", "fraction")
+    add(name, {"count": [2, -1]}, ValueError, "count", "negative")
+    add(name, {"count": [1, 2, 3]}, ValueError, "same length", "lengths")
+    add(name, {"epsilon": [0.5, 0.0]}, ValueError, "epsilon", "eps=0")
+    add(name, {"epsilon": [0.5, NAN]}, ValueError, "epsilon", "nan")
+    add(name, {"epsilon": 1e-6, "count": 10**9}, ValueError, "too wide", "too wide")
+    add(name, {"confidence": 1.0}, ValueError, "confidence", "confidence=1")
     for name in ("l_diversity", "t_closeness", "class_distances"):
         add(name, {"class_codes": [0, 1]}, ValueError, "same length", "lengths")
         add(name, {"sensitive_codes": []}, ValueError, "sensitive_codes", "empty")

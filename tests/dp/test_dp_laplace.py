@@ -199,3 +199,67 @@ def test_event_probability_matches_simulation() -> None:
 def test_event_probabilities_reject_bad_input(args, kwargs, error, name) -> None:
     with pytest.raises(error, match=name):
         dp.laplace_event_probabilities(*args, **kwargs)
+
+
+# --- the sum of discrete Laplace noises (the class heist's interval) -------------------------
+def _brute_half_width(epsilons, counts, confidence) -> int:
+    """The half-width by direct convolution of the pmfs on a wide lattice."""
+    support = np.arange(-3000, 3001)
+    pmf = np.array([1.0])
+    for epsilon, count in zip(epsilons, counts, strict=True):
+        one = dp.discrete_laplace_pmf(support, epsilon)
+        for _ in range(count):
+            pmf = np.convolve(pmf, one)
+    middle = len(pmf) // 2
+    inside, width = pmf[middle], 0
+    while inside < confidence:
+        width += 1
+        inside += pmf[middle + width] + pmf[middle - width]
+    return width
+
+
+@pytest.mark.parametrize(
+    ("epsilons", "counts", "confidence"),
+    [
+        ([1.0], [1], 0.95),
+        ([1.0], [2], 0.95),
+        ([0.1], [2], 0.95),
+        ([0.05], [1], 0.9),
+        ([0.5, 0.2], [2, 4], 0.95),
+        ([2.0], [6], 0.99),
+        ([0.05], [6], 0.5),
+    ],
+)
+def test_the_sums_half_width_equals_direct_convolution(epsilons, counts, confidence) -> None:
+    got = dp.discrete_laplace_sum_half_width(epsilons, counts, confidence=confidence)
+    assert got == _brute_half_width(epsilons, counts, confidence)
+
+
+def test_one_noises_half_width_is_its_closed_form() -> None:
+    """P[|K| ≤ w] = 1 − 2a^(w+1)/(1 + a) for one discrete Laplace noise (a = e^(−ε)): the
+    smallest w reaching 95%."""
+    for epsilon in (0.05, 0.3, 1.0, 3.0):
+        a = math.exp(-epsilon)
+        w = 0
+        while 1 - 2 * a ** (w + 1) / (1 + a) < 0.95:
+            w += 1
+        assert dp.discrete_laplace_sum_half_width(epsilon, 1) == w
+
+
+def test_the_sums_interval_covers_95_percent_of_simulated_sums() -> None:
+    """200,000 sums of 20 noises at ε = 0.05: the share inside ±w is at least 95% and
+    within 6 standard errors of it (the lattice makes it a little above)."""
+    rng = np.random.default_rng(7)
+    w = dp.discrete_laplace_sum_half_width(0.05, 20)
+    sums = dp.discrete_laplace_mechanism(0, 0.05, size=(200_000, 20), rng=rng).sum(axis=1)
+    inside = np.mean(np.abs(sums) <= w)
+    below = np.mean(np.abs(sums) <= w - 1)
+    se = math.sqrt(0.95 * 0.05 / 200_000)
+    assert inside > 0.95 - 6 * se and below < 0.95 + 6 * se
+
+
+def test_no_noise_has_no_width_and_a_scalar_count_broadcasts() -> None:
+    assert dp.discrete_laplace_sum_half_width([0.5, 1.0], [0, 0]) == 0
+    assert dp.discrete_laplace_sum_half_width([0.5, 0.5], 3) == dp.discrete_laplace_sum_half_width(
+        0.5, 6
+    )

@@ -357,4 +357,4 @@ def test_a_class_activity_is_marked_in_the_catalogue_and_routed_by_ui_activity()
         routed = "activity.route(" in lesson.path.read_text(encoding="utf-8")
         assert routed == lesson.activity, lesson.folder
     activities = [lesson.folder for lesson in LESSONS if lesson.activity]
-    assert activities == ["class_survey", "class_quiz"]
+    assert activities == ["class_survey", "class_quiz", "class_heist", "class_game"]

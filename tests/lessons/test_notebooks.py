@@ -21,7 +21,8 @@ from ui import notebook
 from ui.text import number
 
 ROOT = Path(__file__).resolve().parents[2]
-NO_QUIZ = {"class_survey", "class_quiz"}  # classroom tools: no check-yourself questions
+# classroom tools: no check-yourself questions
+NO_QUIZ = {"class_survey", "class_quiz", "class_heist", "class_game"}
 
 
 def _stdout(code: str, result: str) -> tuple[str, str]:

@@ -85,6 +85,35 @@ def running_quiz_and_survey() -> tuple[str, str]:
     return quiz.quiz.code, poll.survey.code
 
 
+@pytest.fixture(scope="module")
+def running_heist_and_game() -> tuple[str, str]:
+    store = survey.SurveyStore(f"sqlite:///{SURVEY_DB_DIR / 'survey.sqlite3'}")
+    heist = survey.HeistStore(store).create_heist("Forged", "Row", 5, "Month", 12)
+    games = survey.GameStore(store)
+    game = games.create_game("Forged", 1.0, 3)
+    games.next_round(game.game.id, game.admin_key)
+    return heist.heist.code, game.game.code
+
+
+def test_the_heist_and_the_game_read_only_valid_values(
+    app_server: str, running_heist_and_game: tuple[str, str]
+) -> None:
+    """The heist's answer form (select boxes, a checkbox, a form button) and the game's
+    guess buttons, fed every forged value: never an exception."""
+    heist_code, game_code = running_heist_and_game
+    kinds: set[str] = set()
+    for page, query in [
+        ("class-heist", ""),
+        ("class-heist", f"join={heist_code}"),
+        ("class-game", ""),
+        ("class-game", f"join={game_code}"),
+    ]:
+        forged, exceptions = forge(app_server, page, query)
+        kinds |= forged
+        assert exceptions == [], (page, query, exceptions)
+    assert {"selectbox", "checkbox", "button", "text_input", "number_input"} <= kinds
+
+
 def test_the_classroom_pages_and_home_read_only_valid_values(
     app_server: str, running_quiz_and_survey: tuple[str, str]
 ) -> None:

@@ -1,0 +1,397 @@
+"""The ε guessing game: each round the projector shows one noisy count, computed with or
+without a volunteer's record (a hidden coin); every phone guesses which. After each reveal,
+the room's true- and false-positive rates are drawn inside the ε privacy region, with the ε
+the room has proven (Clopper–Pearson). At large ε the room wins; at small ε it does no
+better than a coin.
+
+Three modes, chosen by the URL, as the class survey and quiz:
+- no parameters: the lecturer sets a game up;
+- ?manage=CODE (&key=ADMIN_KEY from the private link): the projector;
+- ?join=CODE: a student's phone.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import survey
+from lessons.catalogue import by_folder
+from lessons.class_game import charts, model, snippets
+from ui import activity, controls, tables, text
+
+ACTIVITY = model.ACTIVITY
+SUBMIT_MESSAGES = {
+    survey.SubmitResult.DUPLICATE: "This browser has already guessed in this round.",
+    survey.SubmitResult.CLOSED: "Too late: the lecturer has revealed this round.",
+    survey.SubmitResult.UNKNOWN: "This round is no longer on show.",
+}
+
+
+def show_fault(reason: str, *, student: bool) -> None:
+    activity.show_fault(reason, student=student, activity=ACTIVITY.name)
+
+
+def counts_line(game: survey.Game) -> str:
+    return (
+        f"A made-up dataset of 100 people: **{game.base_count}** have the trait without the "
+        f"volunteer's record, **{game.base_count + 1}** with it (the volunteer has it). "
+        f"Each release adds discrete Laplace noise at ε = {text.number(game.epsilon)}."
+    )
+
+
+# --- Student -----------------------------------------------------------------------------------
+def send(games: survey.GameStore, game_id: int, position: int, token: str, guess: bool) -> None:
+    """Button callback: store this browser's guess for the round on show."""
+    try:
+        if not activity.tap_allowed(games.store, token, model.TAP_LIMIT, model.TAPS_PER_MINUTE):
+            ACTIVITY.rate_limited.set(True)
+            return
+        result = games.submit(game_id, position, token, guess)
+    except survey.StorageError as error:
+        ACTIVITY.tap_fault.set(error.reason)
+        return
+    model.outcome(game_id, position).set(result.value)
+
+
+@st.fragment(run_every=model.POLL_S)
+@ACTIVITY.faults_shown(student=True)
+def follow(games: survey.GameStore, game_id: int, token: str) -> None:
+    """The round on show, the release and the two buttons; every POLL_S seconds."""
+    game = games.get_game(game_id)
+    if game is None:
+        st.error("This game no longer exists.")
+        return
+    if not game.started:
+        st.info("Waiting for your lecturer to start the first round.", icon=":material/schedule:")
+        return
+    mine = games.own_guesses(game.id, token)
+    rounds = games.rounds(game.id)
+    if game.finished:
+        right, guessed = model.own_record(rounds, mine, game.rounds)
+        best = text.percent(model.best_rates(game.epsilon)[0])
+        st.success(
+            f"The game is over. You guessed {right:,} of {guessed:,} rounds right; a coin "
+            f"gets half, the best possible guesser {best}."
+        )
+        return
+    found = games.round(game.id, game.position)
+    if found is None:
+        st.info("The next round is on its way.")
+        return
+    st.caption(f"Round {game.position + 1} of {game.rounds} · ε = {text.number(game.epsilon)}")
+    st.metric("This round's release", f"{found.release:,}")
+    st.caption(
+        f"Without the volunteer the true count is {game.base_count}; with, {game.base_count + 1}."
+    )
+    guess = mine.get(game.position)
+    if guess is None and not game.revealed:
+        if games.read_only:
+            show_fault(survey.database.READ_ONLY, student=True)
+        else:
+            left, right = st.columns(2)
+            for column, value, label in (
+                (left, True, "With the record"),
+                (right, False, "Without it"),
+            ):
+                column.button(
+                    label,
+                    key=f"game_guess_{game.position}_{int(value)}",
+                    width="stretch",
+                    type="primary" if value else "secondary",
+                    on_click=send,
+                    args=(games, game.id, game.position, token, value),
+                )
+        if ACTIVITY.rate_limited.pop(False):
+            st.warning("Too many taps in a minute. Wait a moment, then try again.")
+        fault = ACTIVITY.tap_fault.pop()
+        if fault is not None:
+            show_fault(fault, student=True)
+        last = model.outcome(game.id, game.position).get()
+        if last in {r.value for r in SUBMIT_MESSAGES}:
+            st.warning(SUBMIT_MESSAGES[survey.SubmitResult(last)])
+    elif guess is None:
+        st.warning("This round is revealed: you did not guess.")
+    else:
+        st.success(f"Your guess is in: **{model.side(guess)}** the record.")
+    if game.revealed:
+        truth = model.side(found.with_record)
+        mark = (
+            ""
+            if guess is None
+            else (" You were right." if guess == found.with_record else " You were wrong.")
+        )
+        st.info(f"It was **{truth}** the volunteer's record.{mark}")
+
+
+def nickname_box(games: survey.GameStore, game: survey.Game, token: str) -> None:
+    """An optional nickname: shown only if the lecturer projects the scores at the end."""
+    if games.read_only:
+        return
+    kept = model.nickname(game.id)
+    if not kept.is_set():
+        kept.set(games.nickname(game.id, token) or "")
+        model.NICKNAME_INPUT.set(kept.get())
+    current = kept.get()
+    title = f"Nickname: {text.plain(current)}" if current else "Nickname (optional)"
+    with st.expander(title, expanded=False):
+        with st.form("game_nickname", border=False):
+            st.text_input(
+                f"Nickname (at most {survey.MAX_NICKNAME_CHARS} characters; empty: none)",
+                max_chars=survey.MAX_NICKNAME_CHARS,
+                key=model.NICKNAME_INPUT.key,
+            )
+            st.form_submit_button(
+                "Save nickname", on_click=save_nickname, args=(games, game.id, token)
+            )
+        problem = model.NICKNAME_PROBLEM.get()
+        if problem:
+            st.warning(text.plain(problem))
+        st.caption(
+            "You can stay anonymous. A nickname is shown only if your lecturer projects the "
+            "scores at the end, beside how many rounds you guessed right."
+        )
+
+
+def save_nickname(games: survey.GameStore, game_id: int, token: str) -> None:
+    raw = model.NICKNAME_INPUT.get("")
+    model.NICKNAME_PROBLEM.pop()
+    try:
+        if not activity.tap_allowed(
+            games.store, token, model.NICKNAME_LIMIT, model.NICKNAMES_PER_10_MINUTES, 600.0
+        ):
+            model.NICKNAME_PROBLEM.set("Too many changes: wait a few minutes, then try again.")
+            return
+        saved = games.set_nickname(game_id, token, raw)
+    except (ValueError, TypeError) as error:
+        model.NICKNAME_PROBLEM.set(f"Not saved: {error}.")
+        return
+    except survey.StorageError as error:
+        model.NICKNAME_PROBLEM.set(
+            activity.fault_message(error.reason, student=True, activity=ACTIVITY.name)
+        )
+        return
+    model.nickname(game_id).set(saved or "")
+    model.NICKNAME_INPUT.set(saved or "")
+
+
+def student_view(games: survey.GameStore, raw_code: str) -> None:
+    refused = activity.lookup_refused(games.store)
+    if refused is not None:
+        st.warning(activity.limit_message("guess", refused, activity=ACTIVITY.name))
+        return
+    found = games.find(raw_code)
+    if found is None:
+        activity.record_guess(games.store)
+        st.error("There is no game with this code. Check the code on the projector.")
+        return
+    st.caption(f"{text.plain(found.title)} · game {found.code}")
+    token = activity.session_token(games.store)
+    follow(games, found.id, token)
+    nickname_box(games, found, token)
+    st.caption(
+        "No names are asked: the lecturer sees how many guessed each way, and a nickname "
+        "only if you give one and the scores are shown."
+    )
+
+
+# --- Lecturer: set up ------------------------------------------------------------------------
+def create_view(games: survey.GameStore) -> None:
+    controls.lesson_header(
+        "The ε guessing game",
+        "Your class audits ε. Each round the projector shows one noisy count of a made-up "
+        "dataset, computed with or without a volunteer's record: a hidden coin decides. "
+        "Every phone guesses which. After each reveal, the room's hit rates are drawn "
+        "inside the privacy region of the ε you chose, with the ε the room has proven. At "
+        "a large ε the room wins; at a small one it does no better than a coin.",
+    )
+    if games.read_only:
+        show_fault(survey.database.READ_ONLY, student=False)
+    title = st.text_input(
+        "Title",
+        value="The ε guessing game",
+        max_chars=survey.game.MAX_TITLE_CHARS,
+        key="game_title",
+    )
+    epsilon = st.select_slider(
+        "ε of each release  (← more private · easier to guess →)",
+        options=model.EPSILONS,
+        value=5.0,
+        key="game_eps",
+        format_func=text.number,
+    )
+    rounds = st.select_slider("Rounds", options=model.ROUNDS, value=10, key="game_rounds")
+    best = model.best_rates(float(epsilon))[0]
+    st.caption(
+        f"At ε = {text.number(epsilon)} the best possible guesser is right "
+        f"{text.percent(best)} of the time (a coin: 50%)."
+    )
+    if st.button(
+        "Create game",
+        key="game_create",
+        type="primary",
+        icon=":material/casino:",
+        disabled=games.read_only,
+    ):
+        limits = games.store
+        refused = activity.create_refused(limits, lambda: False)
+        if refused is not None:
+            st.warning(activity.limit_message("create", refused, activity=ACTIVITY.name))
+            return
+        try:
+            made = games.create_game(title or "The ε guessing game", float(epsilon), int(rounds))
+        except (TypeError, ValueError) as error:
+            st.warning(f"The game cannot be created: {text.plain(error)}.")
+            return
+        activity.count_create(limits)
+        activity.created(ACTIVITY, made.game.code, made.admin_key)
+
+
+# --- Lecturer: the projector ------------------------------------------------------------------
+def _do(move, *args, **kwargs) -> None:
+    try:
+        move(*args, **kwargs)
+    except survey.StorageError as error:
+        model.LECTURER_FAULT.set(error.reason)
+    except RuntimeError:  # another tab moved the game first: the next poll shows where
+        pass
+
+
+@st.fragment(run_every=model.POLL_S)
+@ACTIVITY.faults_shown(student=False)
+def projector(games: survey.GameStore, game_id: int, admin_key: str) -> None:
+    fault = model.LECTURER_FAULT.pop()
+    if fault is not None:
+        show_fault(fault, student=False)
+    game = games.get_game(game_id)
+    if game is None:
+        st.error("This game no longer exists.")
+        return
+    disabled = games.read_only
+    status, *buttons = st.columns([5, 2, 2], vertical_alignment="center")
+    if not game.started:
+        status.markdown(
+            f"**{game.rounds} rounds at ε = {text.number(game.epsilon)}.** Students join now, "
+            "then press Start."
+        )
+        buttons[0].button(
+            "Start",
+            key="game_start",
+            type="primary",
+            shortcut="Right",
+            disabled=disabled,
+            on_click=_do,
+            args=(games.next_round, game.id, admin_key),
+        )
+        st.markdown(counts_line(game))
+        return
+    rounds = games.rounds(game.id)
+    tallies = games.tallies(game.id)
+    rates = model.room_rates(game, rounds, tallies)
+    if game.finished:
+        status.markdown(f"**The game is over.** {game.rounds} rounds.")
+    else:
+        tally = tallies.get(game.position, survey.Tally(0, 0))
+        status.markdown(
+            f"Round {game.position + 1} of {game.rounds} · **{tally.n:,} "
+            f"{'guess' if tally.n == 1 else 'guesses'}**"
+        )
+        if not game.revealed:
+            buttons[0].button(
+                "Reveal",
+                key="game_reveal",
+                type="primary",
+                shortcut="V",
+                disabled=disabled,
+                on_click=_do,
+                args=(games.reveal, game.id, admin_key),
+            )
+        last = game.position + 1 == game.rounds
+        buttons[1].button(
+            "Summary" if last else "Next round",
+            key="game_next",
+            shortcut="Right",
+            disabled=disabled,
+            on_click=_do,
+            args=(games.next_round, game.id, admin_key),
+        )
+    play, chart = st.columns([2, 3], gap="medium")
+    with play:
+        if not game.finished:
+            found = games.round(game.id, game.position)
+            if found is not None:
+                st.metric("This round's release", f"{found.release:,}")
+                st.markdown(counts_line(game))
+                if game.revealed:
+                    tally = tallies.get(game.position, survey.Tally(0, 0))
+                    guess = model.room_guess(tally)
+                    room = (
+                        "nobody guessed"
+                        if guess is None
+                        else f"the room said **{model.side(guess)}** "
+                        f"({tally.with_record:,} with, {tally.without:,} without)"
+                    )
+                    st.success(f"It was **{model.side(found.with_record)}** the record: {room}.")
+        st.markdown(model.verdict(rates, game.epsilon))
+        if game.finished:
+            scores_table(games, game)
+    with chart:
+        proven = rates.proven()
+        charts.region().show(
+            alt=model.describe_chart(rates, game.epsilon),
+            title=f"What the room's guesses prove, at ε = {text.number(game.epsilon)}",
+            region=model.region_frame(game.epsilon),
+            proven=model.proven_frame(proven),
+            points=model.points_frame(rates, game.epsilon),
+        )
+    if game.finished:
+        snippets.PROOF.show(
+            epsilon=game.epsilon,
+            tp=rates.true_positives,
+            positives=rates.positives,
+            fp=rates.false_positives,
+            negatives=rates.negatives,
+        )
+
+
+def scores_table(games: survey.GameStore, game: survey.Game) -> None:
+    """The nicknamed students' scores, hidden until the lecturer shows them."""
+    scores = games.scores(game.id)
+    show = st.toggle(
+        "Show nicknames and scores", key=f"game_show_scores_{game.id}", disabled=not scores
+    )
+    if not scores:
+        st.caption("No student gave a nickname, so there are no scores to show.")
+    elif show:
+        tables.show(model.score_table(scores), key="game-scores")
+    else:
+        st.caption(
+            f"{len(scores):,} gave a nickname; the best {min(len(scores), model.SCORES_SHOWN)} "
+            "appear here only when you show them."
+        )
+
+
+def lecturer_view(games: survey.GameStore, raw_code: str) -> None:
+    gate = activity.lecturer_gate(ACTIVITY, games, games.store, raw_code)
+    if gate is None:
+        return
+    found, admin_key = gate
+    st.markdown(f"#### {text.plain(found.title)}")
+    if games.read_only:
+        show_fault(survey.database.READ_ONLY, student=False)
+    address, main_column = activity.projector_row(ACTIVITY, found.code, model.join_url)
+    with main_column:
+        projector(games, found.id, admin_key)
+    st.caption(
+        "Keys: → next round, V reveal. The room's guess in a round is its majority (a tie "
+        "says without): one guess a round, because every phone sees the same release."
+    )
+    activity.lecturer_links(ACTIVITY, found.code, admin_key, address)
+
+
+activity.route(
+    ACTIVITY, activity.open_games, create=create_view, projector=lecturer_view, phone=student_view
+)
+
+if "join" not in st.query_params:
+    heist = by_folder("class_heist")
+    controls.page_link(heist.path, label="The class heist", icon=heist.icon)

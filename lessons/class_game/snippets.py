@@ -1,0 +1,24 @@
+"""The code behind the game's verdict: the room's rates and the ε they prove (Clopper–Pearson,
+as the membership lesson's audit; see ui/snippets.py)."""
+
+from ui.snippets import Snippet
+
+PROOF = Snippet(
+    "game_proof",
+    "The ε the room has proven, from its guesses",
+    """
+    import math
+
+    import dp
+
+    epsilon = $epsilon  # what the mechanism promises
+    # rounds with the volunteer's record, and how many the room found; rounds without, and
+    # how many it wrongly called "with"
+    true_positives, positives = $tp, $positives
+    false_positives, negatives = $fp, $negatives
+    proven = dp.epsilon_lower_bound(true_positives, positives, false_positives, negatives)
+    best = 1 / (1 + math.exp(-epsilon))  # the best possible guesser's share right
+    print(f"proven ε ≥ {proven:.3f} (95%); promised ε = {epsilon}; best share right {best:.1%}")
+    """,
+    {"epsilon": 5.0, "tp": 5, "positives": 5, "fp": 0, "negatives": 5},
+)

@@ -1,0 +1,57 @@
+"""Chart template of the class heist's projector (data-free; the page fills it)."""
+
+from __future__ import annotations
+
+import altair as alt
+
+from survey import heist as store
+from ui import charts as ui_charts
+from ui import datasets
+
+HEIGHT = 240
+PAIRS_DOMAIN = (1, 10_000)  # noisy pairs asked (log axis)
+Y_DOMAIN = (-60, 70)  # the estimate of a secret 1..10, its interval clipped to this
+
+
+@datasets.cached(max_entries=2)
+def closing_in() -> ui_charts.Template:
+    """Template: the attacker's estimate of the target's secret (blue points and line)
+    against the number of noisy pairs asked (log x, fixed), its exact 95% interval as a
+    band, and the range a secret can take (1 to 10) as a grey band with labelled edges.
+    Dataset "running" (pairs, estimate, low, high)."""
+    x = alt.X(
+        "pairs:Q",
+        title="noisy pairs asked (log)",
+        scale=alt.Scale(type="log", domain=list(PAIRS_DOMAIN), nice=False),
+        axis=alt.Axis(format="~s", values=[1, 10, 100, 1000, 10_000]),
+    )
+    y_scale = alt.Scale(domain=list(Y_DOMAIN), nice=False, clamp=True)
+    y_title = "the attacker's estimate of the secret"
+    secret_range = (
+        alt.Chart(alt.Data(values=[{"low": store.SECRET_MIN, "high": store.SECRET_MAX}]))
+        .mark_rect(color=ui_charts.GREY, opacity=0.25)
+        .encode(y=alt.Y("low:Q", scale=y_scale, title=y_title), y2="high:Q")
+    )
+    range_label = (
+        alt.Chart(alt.Data(values=[{"y": store.SECRET_MAX, "label": "a secret is 1 to 10"}]))
+        .mark_text(align="right", dx=-4, dy=-8, color=ui_charts.BLACK, fontSize=12)
+        .encode(y=alt.Y("y:Q", scale=y_scale), x=alt.value("width"), text="label:N")
+    )
+    base = alt.Chart(alt.NamedData(name="running"))
+    tooltip = [
+        alt.Tooltip("pairs:Q", title="pairs asked", format=","),
+        alt.Tooltip("estimate:Q", title="estimate", format=".2f"),
+        alt.Tooltip("low:Q", title="95% interval from", format=".2f"),
+        alt.Tooltip("high:Q", title="95% interval to", format=".2f"),
+    ]
+    band = base.mark_area(color=ui_charts.SKY, opacity=0.35).encode(
+        x=x, y=alt.Y("low:Q", scale=y_scale, title=y_title), y2="high:Q", tooltip=tooltip
+    )
+    line = base.mark_line(color=ui_charts.BLUE, strokeWidth=2, point=True).encode(
+        x=x, y=alt.Y("estimate:Q", scale=y_scale, title=y_title), tooltip=tooltip
+    )
+    return ui_charts.Template(
+        alt.layer(secret_range, band, line, range_label).properties(
+            height=HEIGHT, width=ui_charts.DEFAULT_WIDTH
+        )
+    )

@@ -1,0 +1,180 @@
+"""The class heist's own parts: its names (URL, session state, limits), what the projector
+computes from the agency's ledger (the differencing attack's answer, the noisy attack's
+estimate and its exact interval), and the words of each query. Storage is survey/heist.py;
+the machine it runs on (store, routing, join block, lecturer memory, student token, limits,
+faults) is ui/activity.py, shared with the class survey and quiz."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+import dp
+import survey
+from survey import heist as store
+from ui import activity, text
+
+URL_PATH = "class-heist"
+POLL_S = 2  # a phone (and the projector's count) asks every POLL_S seconds
+TAPS_PER_MINUTE = 20
+TAP_LIMIT = "heist-tap/token"
+EPSILONS: tuple[float, ...] = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
+BUDGETS: tuple[float | None, ...] = (1.0, 2.0, 5.0, 10.0, 50.0, None)
+REPEATS: tuple[int, ...] = (1, 10, 100)
+CONFIDENCE = 0.95
+LEDGER_ROWS = 8  # the projector's ledger: the last few queries (the CSV has them all)
+SECRETS = tuple(range(store.SECRET_MIN, store.SECRET_MAX + 1))
+
+ACTIVITY = activity.Activity(
+    "heist",
+    "Class heist",
+    URL_PATH,
+    no_key_message="To run a heist, open your private lecturer link in this browser. Students "
+    "join with the link or the code on the projector.",
+    power="Anyone with this link can run this heist: pick the target and ask the agency. "
+    "Keep it to yourself.",
+    new_label="New heist",
+    new_help="This browser comes back to this heist until you start a new one; your private "
+    "link still opens it.",
+)
+LECTURER = ACTIVITY.memory
+
+Value = activity.SessionValue
+LECTURER_FAULT: Value[str] = Value("heist_lecturer_fault")  # a button that failed
+PROBLEM: Value[str] = Value("heist_problem")  # why the lecturer's last move was refused
+
+
+def outcome(heist_id: int) -> activity.SessionValue[str]:
+    """What became of this browser's answer (a SubmitResult's value)."""
+    return Value(f"heist_outcome_{heist_id}")
+
+
+def join_url(base: str, code: str) -> str:
+    return activity.join_url(base, URL_PATH, code)
+
+
+def budget_label(budget: float | None) -> str:
+    return "no budget" if budget is None else f"ε = {text.number(budget)} in all"
+
+
+def value_name(heist: survey.Heist, a: int | None, b: int | None) -> str:
+    """ "Seat row 3 and Birthday month 5" (plain text: the names are the lecturer's)."""
+    parts = []
+    if a is not None:
+        parts.append(f"{text.plain(heist.a_name)} {a}")
+    if b is not None:
+        parts.append(f"{text.plain(heist.b_name)} {b}")
+    return " and ".join(parts)
+
+
+def describe(heist: survey.Heist, query: survey.Query) -> str:
+    """A query in words, as the ledger writes it."""
+    what = "number of people" if query.kind == "count" else "sum of secrets"
+    group = value_name(heist, query.a, query.b)
+    if query.who == "all":
+        who = "everyone"
+    elif query.who == "only":
+        who = f"those with {group}"
+    elif query.who == "except":
+        who = f"everyone but {group}"
+    else:
+        return f"{what}: everyone, minus everyone but {group}"
+    return f"{what}: {who}"
+
+
+def answer_text(query: survey.Query) -> str:
+    """What the agency said: the answer, the mean of repeated noisy answers, or why not."""
+    if query.refused is not None:
+        return f"refused: {query.refused}"
+    assert query.total is not None
+    if query.repeats == 1:
+        return f"{query.total:,}"
+    return f"{text.number(query.total / query.repeats, 3)} (mean of {query.repeats:,})"
+
+
+def ledger_frame(heist: survey.Heist, ledger: list[survey.Query]) -> pd.DataFrame:
+    """The ledger as the projector and the CSV show it: one row a query, newest last."""
+    return pd.DataFrame(
+        {
+            "query": [q.id for q in ledger],
+            "asked": [describe(heist, q) for q in ledger],
+            "noise": [
+                "exact" if q.epsilon is None else f"ε = {text.number(q.epsilon)} each"
+                for q in ledger
+            ],
+            "answer": [answer_text(q) for q in ledger],
+            "ε spent": [text.number(q.cost) for q in ledger],
+        }
+    )
+
+
+@dataclass(frozen=True)
+class Attack:
+    """What the attacker knows about the target from the ledger: the exact differencing
+    answer (None until asked), and from the noisy pairs their mean and its exact interval."""
+
+    exact: int | None
+    pairs: int
+    estimate: float | None
+    half_width: float | None
+    spent: float
+
+    @property
+    def low(self) -> float | None:
+        return None if self.estimate is None else self.estimate - self.half_width
+
+    @property
+    def high(self) -> float | None:
+        return None if self.estimate is None else self.estimate + self.half_width
+
+    def stated(self) -> tuple[float, float] | None:
+        """The interval the attacker can state, cut to what a secret can be (1 to 10)."""
+        if self.estimate is None:
+            return None
+        low = min(max(self.low, store.SECRET_MIN), store.SECRET_MAX)
+        high = max(min(self.high, store.SECRET_MAX), store.SECRET_MIN)
+        return low, high
+
+
+def attack(ledger: list[survey.Query], target: survey.heist.Answer | None) -> Attack:
+    """The differencing attack on the target, from the ledger's sum pairs about the
+    target's group: the exact pair's answer; the noisy pairs' mean S/M, where S is the sum
+    of their answers and M how many pairs, and ±w/M with w the exact 95% half-width of the
+    sum of their 2M discrete Laplace noises (each with parameter ε/Δ, Δ = 10 for a sum)."""
+    spent = sum(q.cost for q in ledger)
+    if target is None:
+        return Attack(None, 0, None, None, spent)
+    about = [
+        q
+        for q in ledger
+        if q.who == "pair" and q.kind == "sum" and q.refused is None
+        if (q.a, q.b) == (target.a, target.b)
+    ]
+    exact = next((q.total for q in reversed(about) if q.epsilon is None), None)
+    noisy = [q for q in about if q.epsilon is not None]
+    if not noisy:
+        return Attack(exact, 0, None, None, spent)
+    pairs = sum(q.repeats for q in noisy)
+    total = sum(q.total for q in noisy)
+    width = dp.discrete_laplace_sum_half_width(
+        [q.epsilon / store.SENSITIVITY["sum"] for q in noisy],
+        [2 * q.repeats for q in noisy],
+        confidence=CONFIDENCE,
+    )
+    return Attack(exact, pairs, total / pairs, width / pairs, spent)
+
+
+def running(ledger: list[survey.Query], target: survey.heist.Answer) -> pd.DataFrame:
+    """The attacker's estimate and interval after each noisy pair query about the target
+    (the chart's "running" dataset): pairs so far, estimate, low, high."""
+    rows = []
+    for i in range(len(ledger)):
+        step = ledger[i]
+        if step.who != "pair" or step.epsilon is None or step.refused is not None:
+            continue
+        if (step.a, step.b) != (target.a, target.b) or step.kind != "sum":
+            continue
+        found = attack(ledger[: i + 1], target)
+        rows.append((found.pairs, found.estimate, found.low, found.high))
+    return pd.DataFrame(rows, columns=["pairs", "estimate", "low", "high"])

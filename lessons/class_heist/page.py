@@ -1,0 +1,487 @@
+"""The class heist: the room's made-up answers are the data of a statistics "agency" on the
+projector, which answers only counts and sums about groups of at least a minimum size. The
+lecturer, as the attacker, isolates one student with two allowed queries (a differencing
+attack); then asks them again through the Laplace mechanism, with the budget ledger live.
+
+Three modes, chosen by the URL, as the class survey and quiz:
+- no parameters: the lecturer sets up a heist;
+- ?manage=CODE (&key=ADMIN_KEY from the private link): the projector;
+- ?join=CODE: a student's phone.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import survey
+from lessons.catalogue import by_folder
+from lessons.class_heist import charts, model, snippets
+from survey import heist as store
+from ui import activity, controls, downloads, tables, text
+
+ACTIVITY = model.ACTIVITY
+SUBMIT_MESSAGES = {
+    survey.SubmitResult.DUPLICATE: "This browser has already sent its answer.",
+    survey.SubmitResult.CLOSED: "Too late: the lecturer has closed the answers.",
+    survey.SubmitResult.UNKNOWN: "This heist no longer exists.",
+}
+WHY_MADE_UP = (
+    "**Make everything up.** No real personal data is asked for: this heist shows how a "
+    "secret leaks from statistics that look safe, so whatever you type here is what leaks. "
+    "Pick any number; the lecturer never sees who sent what."
+)
+
+
+def show_fault(reason: str, *, student: bool) -> None:
+    activity.show_fault(reason, student=student, activity=ACTIVITY.name)
+
+
+# --- Student -----------------------------------------------------------------------------------
+def send(heists: survey.HeistStore, heist: survey.Heist, token: str) -> None:
+    """Form callback: store this browser's made-up answer (once)."""
+    try:
+        if not activity.tap_allowed(heists.store, token, model.TAP_LIMIT, model.TAPS_PER_MINUTE):
+            ACTIVITY.rate_limited.set(True)
+            return
+        result = heists.submit(
+            heist.id,
+            token,
+            st.session_state["heist_secret"],
+            st.session_state["heist_a"],
+            st.session_state["heist_b"],
+            volunteer=bool(st.session_state.get("heist_volunteer", False)),
+        )
+    except survey.StorageError as error:
+        ACTIVITY.tap_fault.set(error.reason)
+        return
+    except (TypeError, ValueError):  # a forged widget value: nothing stored
+        result = survey.SubmitResult.UNKNOWN
+    model.outcome(heist.id).set(result.value)
+
+
+def answer_form(heists: survey.HeistStore, heist: survey.Heist, token: str) -> None:
+    st.markdown(WHY_MADE_UP)
+    with st.form("heist_answer", border=False):
+        st.selectbox(
+            "Your secret: a made-up number from 1 to 10",
+            model.SECRETS,
+            index=None,
+            key="heist_secret",
+            placeholder="Pick a number",
+        )
+        st.selectbox(
+            text.plain(heist.a_name),
+            range(1, heist.a_max + 1),
+            index=None,
+            key="heist_a",
+            placeholder="Pick one",
+        )
+        st.selectbox(
+            text.plain(heist.b_name),
+            range(1, heist.b_max + 1),
+            index=None,
+            key="heist_b",
+            placeholder="Pick one",
+        )
+        st.checkbox("I volunteer to be the target", key="heist_volunteer")
+        st.form_submit_button(
+            "Send my made-up answer",
+            type="primary",
+            width="stretch",
+            on_click=send,
+            args=(heists, heist, token),
+        )
+    if ACTIVITY.rate_limited.pop(False):
+        st.warning("Too many taps in a minute. Wait a moment, then try again.")
+    fault = ACTIVITY.tap_fault.pop()
+    if fault is not None:
+        show_fault(fault, student=True)
+    last = model.outcome(heist.id).pop()
+    if last == survey.SubmitResult.UNKNOWN.value and heists.get_heist(heist.id) is not None:
+        st.warning("Pick a secret and both values, then send.")
+    elif last in {r.value for r in SUBMIT_MESSAGES}:
+        st.warning(SUBMIT_MESSAGES[survey.SubmitResult(last)])
+
+
+@st.fragment(run_every=model.POLL_S)
+@ACTIVITY.faults_shown(student=True)
+def follow(heists: survey.HeistStore, heist_id: int, token: str) -> None:
+    """The phone: its answer, then whether it is the target and what the attacker knows;
+    it asks every POLL_S seconds, so it follows the projector without a reload."""
+    heist = heists.get_heist(heist_id)
+    if heist is None:
+        st.error("This heist no longer exists.")
+        return
+    mine = heists.own_answer(heist.id, token)
+    if mine is None:
+        if heist.closed:
+            st.warning("The answers are closed: you did not send one.")
+        elif heists.read_only:
+            show_fault(survey.database.READ_ONLY, student=True)
+        else:
+            answer_form(heists, heist, token)
+        return
+    st.success(
+        f"Your made-up answer is in: secret **{mine.secret}**, "
+        f"{model.value_name(heist, mine.a, mine.b)}."
+    )
+    if not heist.has_target:
+        st.info("Waiting for the lecturer to pick a target.", icon=":material/schedule:")
+        return
+    if heists.digest(heist.id, token) != heist.target_hash:
+        st.info("The target is picked, and it is not you. Watch the projector.")
+        return
+    st.error(
+        f"**You are the target.** The attacker knows your "
+        f"{model.value_name(heist, mine.a, mine.b)}, and nothing else."
+    )
+    found = model.attack(heists.ledger(heist.id), mine)
+    if found.exact is not None:
+        verdict = "**They found you.**" if found.exact == mine.secret else "They missed."
+        st.warning(
+            f"{verdict} The agency's two exact answers differ by {found.exact:,}; your "
+            f"secret is {mine.secret}."
+        )
+    stated = found.stated()
+    if stated is not None:
+        inside = stated[0] <= mine.secret <= stated[1]
+        st.info(
+            f"With noise, after {found.pairs:,} pairs, the attacker can say: your secret is "
+            f"between {text.number(stated[0], 3)} and {text.number(stated[1], 3)} (95%). "
+            f"Your secret is {mine.secret} ({'inside' if inside else 'outside'}). Only your "
+            "phone shows it."
+        )
+
+
+def student_view(heists: survey.HeistStore, raw_code: str) -> None:
+    refused = activity.lookup_refused(heists.store)
+    if refused is not None:
+        st.warning(activity.limit_message("guess", refused, activity=ACTIVITY.name))
+        return
+    found = heists.find(raw_code)
+    if found is None:
+        activity.record_guess(heists.store)
+        st.error("There is no heist with this code. Check the code on the projector.")
+        return
+    st.caption(f"{text.plain(found.title)} · heist {found.code}")
+    token = activity.session_token(heists.store)
+    follow(heists, found.id, token)
+    st.caption(
+        "No names are asked. The agency keeps your made-up answer; the projector shows only "
+        "counts and sums over groups, and the target's two values."
+    )
+
+
+# --- Lecturer: set up ------------------------------------------------------------------------
+def create_view(heists: survey.HeistStore) -> None:
+    controls.lesson_header(
+        "Class heist",
+        "Your room becomes a statistics agency's data. Every phone sends a made-up secret "
+        "and two harmless attributes; the projector answers only counts and sums about "
+        "groups of at least a few people, like a statistics office. You, the attacker, "
+        "find one student's secret with two allowed queries (a differencing attack); then "
+        "the same queries through the Laplace mechanism, with the privacy budget's ledger "
+        "live, turn the difference into noise.",
+    )
+    if heists.read_only:
+        show_fault(survey.database.READ_ONLY, student=False)
+    title = st.text_input(
+        "Title", value="Class heist", max_chars=store.MAX_TITLE_CHARS, key="heist_title"
+    )
+    left, right = st.columns(2)
+    a_name = left.text_input(
+        "Attribute A (harmless)",
+        value="Seat row",
+        max_chars=store.MAX_ATTRIBUTE_CHARS,
+        key="heist_a_name",
+    )
+    a_max = left.number_input(
+        "Values of A: 1 to", store.MIN_VALUES, store.MAX_VALUES, 20, key="heist_a_max"
+    )
+    b_name = right.text_input(
+        "Attribute B (harmless)",
+        value="Birthday month (made up)",
+        max_chars=store.MAX_ATTRIBUTE_CHARS,
+        key="heist_b_name",
+    )
+    b_max = right.number_input(
+        "Values of B: 1 to", store.MIN_VALUES, store.MAX_VALUES, 12, key="heist_b_max"
+    )
+    min_group = st.slider(
+        "The agency answers only about groups of at least  (← answers more · refuses more →)",
+        *store.MIN_GROUP_RANGE,
+        5,
+        key="heist_min_group",
+    )
+    if st.button(
+        "Create heist",
+        key="heist_create",
+        type="primary",
+        icon=":material/policy:",
+        disabled=heists.read_only,
+    ):
+        limits = heists.store
+        refused = activity.create_refused(limits, lambda: False)
+        if refused is not None:
+            st.warning(activity.limit_message("create", refused, activity=ACTIVITY.name))
+            return
+        try:
+            made = heists.create_heist(
+                title or "Class heist",
+                a_name,
+                int(a_max),
+                b_name,
+                int(b_max),
+                min_group=int(min_group),
+            )
+        except (TypeError, ValueError) as error:
+            st.warning(f"The heist cannot be created: {text.plain(error)}.")
+            return
+        activity.count_create(limits)
+        activity.created(ACTIVITY, made.heist.code, made.admin_key)
+
+
+# --- Lecturer: the projector ------------------------------------------------------------------
+def _do(move, *args) -> None:
+    """A projector button (a callback): a fault or a refusal is told in words."""
+    try:
+        move(*args)
+    except survey.StorageError as error:
+        model.LECTURER_FAULT.set(error.reason)
+    except ValueError as error:
+        model.PROBLEM.set(str(error))
+
+
+def _ask(heists, heist_id, admin_key, kind, who, a, b, private, repeats=1) -> None:
+    heists.ask(heist_id, admin_key, kind, who, a, b, private=private, repeats=repeats)
+
+
+def _privacy(heists: survey.HeistStore, heist_id: int, admin_key: str) -> None:
+    heists.set_privacy(
+        heist_id,
+        admin_key,
+        float(st.session_state["heist_eps"]),
+        model.BUDGETS[int(st.session_state["heist_budget"])],
+    )
+
+
+@st.fragment(run_every=model.POLL_S)
+@ACTIVITY.faults_shown(student=False)
+def collecting(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) -> None:
+    """While the room answers: the count, every POLL_S seconds, and the button. Once a
+    target is picked (here, or from another tab), the whole page moves to the attack."""
+    now = heists.get_heist(heist.id)
+    if now is not None and now.has_target:
+        st.rerun(scope="app")
+    n, volunteers = heists.count_answers(heist.id)
+    st.metric("Made-up answers", f"{n:,}", help="One per browser.")
+    st.markdown(
+        f"{volunteers:,} {'volunteers' if volunteers != 1 else 'volunteer'} to be the "
+        "target. When everyone has answered, close the answers: the target is drawn at "
+        "random among the volunteers (among everyone if nobody volunteers)."
+    )
+    st.button(
+        "Close answers and pick the target",
+        key="heist_pick",
+        type="primary",
+        on_click=_do,
+        args=(heists.pick_target, heist.id, admin_key),
+        disabled=n == 0 or heists.read_only,
+        icon=":material/person_search:",
+    )
+
+
+def without_dp(heists, heist: survey.Heist, admin_key: str, target, found) -> None:
+    st.subheader("1. The attack, exact answers")
+    group = model.value_name(heist, target.a, target.b)
+    st.markdown(
+        f"Sum of secrets of **everyone**, minus the sum of **everyone but {group}**: both "
+        f"groups are large, so the agency answers both."
+    )
+    st.button(
+        "Ask both, exactly",
+        key="heist_exact",
+        type="primary",
+        on_click=_do,
+        args=(_ask, heists, heist.id, admin_key, "sum", "pair", target.a, target.b, False),
+        disabled=heists.read_only,
+    )
+    if found.exact is not None:
+        st.metric("Their difference: the target's secret", f"{found.exact:,}")
+        st.caption(
+            "Only the target's phone can confirm it. A group of one was never asked about, "
+            "and the rule was kept; the difference of two large groups is the person."
+        )
+
+
+def with_dp(heists, heist: survey.Heist, admin_key: str, target, found, ledger) -> None:
+    st.subheader("2. The same, through the Laplace mechanism")
+    eps_col, budget_col = st.columns(2)
+    eps_col.select_slider(  # the store holds it (not the link): every tab of it agrees
+        "ε of each query  (← more private · more accurate →)",
+        options=model.EPSILONS,
+        value=heist.epsilon if heist.epsilon in model.EPSILONS else 0.5,
+        key="heist_eps",
+        format_func=text.number,
+        on_change=_do,
+        args=(_privacy, heists, heist.id, admin_key),
+    )
+    budget_col.selectbox(
+        "Budget (← more private)",
+        range(len(model.BUDGETS)),
+        index=model.BUDGETS.index(heist.budget) if heist.budget in model.BUDGETS else 1,
+        format_func=lambda i: model.budget_label(model.BUDGETS[i]),
+        key="heist_budget",
+        on_change=_do,
+        args=(_privacy, heists, heist.id, admin_key),
+    )
+    buttons = st.columns(len(model.REPEATS))
+    for column, repeats in zip(buttons, model.REPEATS, strict=True):
+        column.button(
+            "Ask the pair once" if repeats == 1 else f"× {repeats:,}",
+            key=f"heist_noisy_{repeats}",
+            on_click=_do,
+            args=(
+                _ask,
+                heists,
+                heist.id,
+                admin_key,
+                "sum",
+                "pair",
+                target.a,
+                target.b,
+                True,
+                repeats,
+            ),
+            disabled=heists.read_only,
+            help=f"Costs ε = {text.number(2 * heist.epsilon * repeats)}: two queries "
+            f"of ε = {text.number(heist.epsilon)} each time.",
+        )
+    spent, budget = found.spent, heist.budget
+    left = "no limit" if budget is None else text.number(max(budget - spent, 0.0))
+    st.markdown(
+        f"**Ledger:** ε spent {text.number(spent)} · left {left} "
+        f"(basic composition: ε adds up over queries)."
+    )
+    frame = model.running(ledger, target)
+    stated = found.stated()
+    if stated is None:
+        alt_text = "No noisy pair asked yet."
+        title = "No noisy pair asked yet"
+    else:
+        alt_text = (
+            f"After {found.pairs:,} noisy pairs the estimate is {text.number(found.estimate, 3)}"
+            f" ± {text.number(found.half_width, 3)} (95%)."
+        )
+        title = (
+            f"After {found.pairs:,} pairs: {text.number(found.estimate, 3)} ± "
+            f"{text.number(found.half_width, 3)}"
+        )
+    charts.closing_in().show(alt=alt_text, title=title, running=frame)
+    if stated is not None:
+        st.caption(
+            f"The attacker can state: the secret is between {text.number(stated[0], 3)} and "
+            f"{text.number(stated[1], 3)} (95%, exact for discrete Laplace noise). Averaging "
+            "more pairs narrows it as 1/√pairs; the budget is what stops it."
+        )
+
+
+def own_query(heists, heist: survey.Heist, admin_key: str) -> None:
+    with st.expander("Ask the agency a query of your own"):
+        kind = st.radio(
+            "What",
+            store.KINDS,
+            horizontal=True,
+            key="heist_q_kind",
+            format_func=lambda k: {"count": "number of people", "sum": "sum of secrets"}[k],
+        )
+        who = st.radio(
+            "About",
+            ("all", "only", "except"),
+            horizontal=True,
+            key="heist_q_who",
+            format_func=lambda w: {
+                "all": "everyone",
+                "only": "a group",
+                "except": "everyone but a group",
+            }[w],
+        )
+        any_value = "any"
+        a_col, b_col = st.columns(2)
+        a = a_col.selectbox(
+            text.plain(heist.a_name), (any_value, *range(1, heist.a_max + 1)), key="heist_q_a"
+        )
+        b = b_col.selectbox(
+            text.plain(heist.b_name), (any_value, *range(1, heist.b_max + 1)), key="heist_q_b"
+        )
+        private = st.toggle("Through the Laplace mechanism (spends ε)", key="heist_q_private")
+        a = None if a == any_value else a
+        b = None if b == any_value else b
+        st.button(
+            "Ask",
+            key="heist_q_ask",
+            on_click=_do,
+            args=(_ask, heists, heist.id, admin_key, kind, who, a, b, private),
+            disabled=heists.read_only or (who != "all" and a is None and b is None),
+        )
+
+
+def attack_view(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) -> None:
+    target = heists.target_answer(heist)
+    ledger = heists.ledger(heist.id)
+    found = model.attack(ledger, target)
+    n, _ = heists.count_answers(heist.id)
+    st.markdown(
+        f"**{n:,} made-up answers, closed.** The target's background knowledge: "
+        f"**{model.value_name(heist, target.a, target.b)}**. The agency answers only about "
+        f"groups of at least {heist.min_group:,}."
+    )
+    exact_col, noisy_col = st.columns([2, 3], gap="large")
+    with exact_col:
+        without_dp(heists, heist, admin_key, target, found)
+        own_query(heists, heist, admin_key)
+    with noisy_col:
+        with_dp(heists, heist, admin_key, target, found, ledger)
+    with st.expander(f"The ledger: {len(ledger):,} queries"):
+        frame = model.ledger_frame(heist, ledger)
+        tables.show(frame.tail(model.LEDGER_ROWS), key="heist-ledger")
+        downloads.download_csv(
+            frame,
+            filename="heist_ledger.csv",
+            label="Download the ledger (CSV)",
+            key="heist_ledger_csv",
+        )
+        snippets.ATTACK.show(epsilon=heist.epsilon, pairs=max(found.pairs, 1))
+
+
+def lecturer_view(heists: survey.HeistStore, raw_code: str) -> None:
+    gate = activity.lecturer_gate(ACTIVITY, heists, heists.store, raw_code)
+    if gate is None:
+        return
+    found, admin_key = gate
+    st.markdown(f"#### {text.plain(found.title)}")
+    fault = model.LECTURER_FAULT.pop()
+    if fault is not None:
+        show_fault(fault, student=False)
+    problem = model.PROBLEM.pop()
+    if problem:
+        st.warning(f"Not done: {text.plain(problem)}.")
+    if heists.read_only:
+        show_fault(survey.database.READ_ONLY, student=False)
+    if not found.has_target:
+        address, main_column = activity.projector_row(ACTIVITY, found.code, model.join_url)
+        with main_column:
+            collecting(heists, found, admin_key)
+    else:
+        address = activity.student_address(ACTIVITY)
+        attack_view(heists, found, admin_key)
+    activity.lecturer_links(ACTIVITY, found.code, admin_key, address)
+
+
+activity.route(
+    ACTIVITY, activity.open_heists, create=create_view, projector=lecturer_view, phone=student_view
+)
+
+if "join" not in st.query_params:
+    game = by_folder("class_game")
+    controls.page_link(game.path, label="The ε guessing game", icon=game.icon)

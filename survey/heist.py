@@ -1,0 +1,625 @@
+"""Storage for the class heist (schema 7): a room's made-up answers, the "agency" that
+answers aggregate queries over them, and the ledger of every query asked.
+
+What is stored, and why nothing more:
+- a heist: its join code, title, the names and ranges of the two harmless attributes the
+  lecturer chose (e.g. "Seat row" 1–20, "Birthday month" 1–12), the smallest group the
+  agency answers about, ε of one noisy query and the total budget (NULL: none), whether
+  answers are closed, the digest of the target's browser (NULL until one is picked), the
+  SHA-256 of its admin key (never the key), a salt, the creation minute;
+- an answer: the heist, the made-up secret (a whole number 1–10), the two attributes,
+  whether the student volunteers to be the target, the minute, and HMAC(salt, session
+  token). One per browser (a unique constraint). The data are invented on purpose: the
+  heist shows how such a secret leaks, so nobody types a real one;
+- a query (the ledger): what was asked (a count or a sum of secrets; everyone, a group, all
+  but a group, or the differencing pair "everyone minus all but a group"), exact or noisy,
+  its ε, how many times, the total of the answers given, the ε it cost, or why it was
+  refused (a group smaller than the minimum, a budget spent).
+
+The agency's rule is a statistics office's: a group smaller than `min_group` people is never
+answered about. The differencing pair passes that rule (both of its groups are large) and
+still isolates one person. Noise is the discrete Laplace mechanism (dp/laplace.py): a count
+has sensitivity 1 and a sum of secrets 10, when neighbouring rooms differ by one student
+added or removed (a secret is at most 10).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from sqlalchemy import (
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    Integer,
+    String,
+    Table,
+    UniqueConstraint,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
+
+import dp
+
+from . import activity, security
+from .activity import SubmitResult
+from .database import metadata, now_minute
+from .quiz import _clean_text
+from .tokens import Salts, check_session_token
+
+MAX_TITLE_CHARS = 100
+MAX_ATTRIBUTE_CHARS = 30
+MIN_VALUES, MAX_VALUES = 2, 31  # an attribute takes the values 1..its maximum
+SECRET_MIN, SECRET_MAX = 1, 10
+MIN_GROUP_RANGE = (2, 10)
+MIN_EPSILON, MAX_EPSILON = 0.05, 5.0
+MAX_BUDGET = 1000.0
+MAX_REPEATS = 1000  # one press asks a query at most this many times
+KINDS = ("count", "sum")
+WHO = ("all", "only", "except", "pair")
+SENSITIVITY = {"count": 1, "sum": SECRET_MAX}  # one student added or removed
+
+heists_table = Table(
+    "heist_heists",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("join_code", String(16), nullable=False, unique=True),
+    Column("title", String(MAX_TITLE_CHARS), nullable=False),
+    Column("a_name", String(MAX_ATTRIBUTE_CHARS), nullable=False),
+    Column("a_max", Integer, nullable=False),
+    Column("b_name", String(MAX_ATTRIBUTE_CHARS), nullable=False),
+    Column("b_max", Integer, nullable=False),
+    Column("min_group", Integer, nullable=False),
+    Column("epsilon", Float, nullable=False),
+    Column("budget", Float, nullable=True),
+    Column("closed", Boolean, nullable=False),
+    Column("target_hash", String(64), nullable=True),
+    *activity.secret_columns(),
+)
+
+heist_answers_table = Table(
+    "heist_answers",
+    metadata,
+    activity.answer_id(),
+    activity.belongs_to("heist_heists", "heist_id"),
+    Column("secret", Integer, nullable=False),
+    Column("a", Integer, nullable=False),
+    Column("b", Integer, nullable=False),
+    Column("volunteer", Boolean, nullable=False),
+    activity.browser_digest(),
+    activity.minute("submitted_at"),
+    UniqueConstraint("heist_id", "session_hash", name="one_heist_answer_per_browser"),
+)
+
+heist_queries_table = Table(
+    "heist_queries",
+    metadata,
+    activity.answer_id(),
+    activity.belongs_to("heist_heists", "heist_id"),
+    Column("kind", String(8), nullable=False),
+    Column("who", String(8), nullable=False),
+    Column("a", Integer, nullable=True),
+    Column("b", Integer, nullable=True),
+    Column("epsilon", Float, nullable=True),  # NULL: answered exactly
+    Column("repeats", Integer, nullable=False),
+    Column("total", Integer, nullable=True),  # the sum of the answers given (NULL: refused)
+    Column("cost", Float, nullable=False),
+    Column("refused", String(200), nullable=True),
+    Column("asked_at", DateTime, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class Heist:
+    """A heist as its projector and phones see it (no admin key digest, no salt)."""
+
+    id: int
+    code: str
+    title: str
+    a_name: str
+    a_max: int
+    b_name: str
+    b_max: int
+    min_group: int
+    epsilon: float
+    budget: float | None
+    closed: bool
+    target_hash: str | None = field(repr=False)
+
+    @property
+    def has_target(self) -> bool:
+        return self.target_hash is not None
+
+
+@dataclass(frozen=True)
+class NewHeist:
+    heist: Heist
+    admin_key: str = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One student's made-up answer."""
+
+    secret: int
+    a: int
+    b: int
+    volunteer: bool
+
+
+@dataclass(frozen=True)
+class Query:
+    """One line of the ledger: `total` is the sum of the `repeats` answers given (a pair's
+    answer is its first query's minus its second's); `cost` the ε it spent."""
+
+    id: int
+    kind: str
+    who: str
+    a: int | None
+    b: int | None
+    epsilon: float | None
+    repeats: int
+    total: int | None
+    cost: float
+    refused: str | None
+
+    @property
+    def private(self) -> bool:
+        return self.epsilon is not None
+
+    @property
+    def queries(self) -> int:
+        """How many queries the agency answered (a pair is two a time)."""
+        return self.repeats * (2 if self.who == "pair" else 1)
+
+
+class BudgetSpent(ValueError):
+    """The query would spend more than the heist's budget."""
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(f"{name} must be a whole number, got {type(value).__name__}")
+    if not low <= int(value) <= high:
+        raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
+    return int(value)
+
+
+def _check_float(name: str, value: object, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    if not (math.isfinite(value) and low <= value <= high):
+        raise ValueError(f"{name} must be in [{low:g}, {high:g}], got {value!r}")
+    return float(value)
+
+
+def check_budget(budget: object) -> float | None:
+    """None (no budget) or a number in [ε's minimum, MAX_BUDGET]."""
+    return None if budget is None else _check_float("budget", budget, MIN_EPSILON, MAX_BUDGET)
+
+
+def in_group(answers_a: np.ndarray, answers_b: np.ndarray, a: int | None, b: int | None):
+    """Whether each answer is in the group "attribute A = a and attribute B = b" (None: any)."""
+    inside = np.ones(answers_a.shape, dtype=bool)
+    if a is not None:
+        inside &= answers_a == a
+    if b is not None:
+        inside &= answers_b == b
+    return inside
+
+
+def exact_answer(kind: str, who: str, a: int | None, b: int | None, answers: list[Answer]):
+    """(the exact answer, the sizes of the groups it reads): what the agency computes before
+    any noise. A pair reads everyone and everyone outside the group."""
+    secret = np.array([x.secret for x in answers], dtype=np.int64)
+    column_a = np.array([x.a for x in answers], dtype=np.int64)
+    column_b = np.array([x.b for x in answers], dtype=np.int64)
+    group = in_group(column_a, column_b, a, b)
+    everyone = np.ones(len(answers), dtype=bool)
+    masks = {"all": [everyone], "only": [group], "except": [~group], "pair": [everyone, ~group]}[
+        who
+    ]
+    values = [int(mask.sum()) if kind == "count" else int(secret[mask].sum()) for mask in masks]
+    sizes = [int(mask.sum()) for mask in masks]
+    answer = values[0] - values[1] if who == "pair" else values[0]
+    return answer, sizes
+
+
+class HeistStore:
+    """Heists in the class store's database (the same engine, limits and token key)."""
+
+    def __init__(self, store):
+        self.store = store
+        self.db = store.db
+        self._salts = Salts(self.db, heists_table)
+
+    @property
+    def read_only(self) -> bool:
+        return self.db.read_only
+
+    # -- creating ---------------------------------------------------------------------------
+    def create_heist(
+        self,
+        title: str,
+        a_name: str,
+        a_max: int,
+        b_name: str,
+        b_max: int,
+        *,
+        min_group: int = 5,
+        epsilon: float = 0.5,
+        budget: float | None = 2.0,
+    ) -> NewHeist:
+        """A new heist, open for answers, with a fresh join code and admin key."""
+        row = {
+            "title": _clean_text("title", title, MAX_TITLE_CHARS),
+            "a_name": _clean_text("attribute A's name", a_name, MAX_ATTRIBUTE_CHARS),
+            "a_max": _check_int("attribute A's values", a_max, MIN_VALUES, MAX_VALUES),
+            "b_name": _clean_text("attribute B's name", b_name, MAX_ATTRIBUTE_CHARS),
+            "b_max": _check_int("attribute B's values", b_max, MIN_VALUES, MAX_VALUES),
+            "min_group": _check_int("min_group", min_group, *MIN_GROUP_RANGE),
+            "epsilon": _check_float("epsilon", epsilon, MIN_EPSILON, MAX_EPSILON),
+            "budget": check_budget(budget),
+        }
+        if row["a_name"].casefold() == row["b_name"].casefold():
+            raise ValueError("the two attributes must have different names")
+        admin_key = security.new_admin_key()
+
+        def insert_row(code: str) -> int:
+            return self.db.write(
+                insert(heists_table).values(
+                    join_code=code,
+                    closed=False,
+                    target_hash=None,
+                    **row,
+                    **activity.new_row_secrets(admin_key),
+                ),
+                primary_key=True,
+            )
+
+        heist_id = activity.with_fresh_join_code(insert_row)
+        heist = self.get_heist(heist_id)
+        assert heist is not None
+        return NewHeist(heist, admin_key)
+
+    # -- reading ----------------------------------------------------------------------------
+    def _heist_where(self, condition) -> Heist | None:
+        t = heists_table
+        with self.db.reading() as conn:
+            row = conn.execute(
+                select(
+                    t.c.id,
+                    t.c.join_code,
+                    t.c.title,
+                    t.c.a_name,
+                    t.c.a_max,
+                    t.c.b_name,
+                    t.c.b_max,
+                    t.c.min_group,
+                    t.c.epsilon,
+                    t.c.budget,
+                    t.c.closed,
+                    t.c.target_hash,
+                    t.c.session_salt,
+                ).where(condition)
+            ).first()
+        if row is None:
+            return None
+        self._salts.remember(int(row.id), row.session_salt)
+        return Heist(
+            int(row.id),
+            row.join_code,
+            row.title,
+            row.a_name,
+            int(row.a_max),
+            row.b_name,
+            int(row.b_max),
+            int(row.min_group),
+            float(row.epsilon),
+            None if row.budget is None else float(row.budget),
+            bool(row.closed),
+            row.target_hash,
+        )
+
+    def get_heist(self, heist_id: int) -> Heist | None:
+        if isinstance(heist_id, bool) or not isinstance(heist_id, int):
+            return None
+        return self._heist_where(heists_table.c.id == heist_id)
+
+    def find(self, code: str) -> Heist | None:
+        """The heist with this join code (any case, spaces allowed), or None."""
+        code = security.normalize_join_code(code)
+        return None if code is None else self._heist_where(heists_table.c.join_code == code)
+
+    def recent_open_heists(self, hours: float) -> int:
+        """Heists created in the last `hours` hours whose answers are still open."""
+        since = now_minute() - dt.timedelta(hours=hours)
+        t = heists_table
+        with self.db.reading() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).where(t.c.created_at >= since, t.c.closed.is_(False))
+                ).scalar_one()
+            )
+
+    def check_admin_key(self, heist_id: int, admin_key: object) -> bool:
+        return activity.admin_key_matches(self.db, heists_table, heist_id, admin_key)
+
+    def _require_admin(self, heist_id: int, admin_key: object) -> None:
+        activity.require_admin(self.db, heists_table, heist_id, admin_key, "heist")
+
+    def digest(self, heist_id: int, session_token: str) -> str | None:
+        """HMAC(the heist's salt, token): how a browser is known in the heist's rows."""
+        return self._salts.digest(heist_id, session_token)
+
+    def answers(self, heist_id: int) -> list[Answer]:
+        """Every answer (the agency's data: never shown on the projector)."""
+        t = heist_answers_table
+        with self.db.reading() as conn:
+            rows = conn.execute(
+                select(t.c.secret, t.c.a, t.c.b, t.c.volunteer)
+                .where(t.c.heist_id == heist_id)
+                .order_by(t.c.id)
+            ).all()
+        return [Answer(int(r.secret), int(r.a), int(r.b), bool(r.volunteer)) for r in rows]
+
+    def count_answers(self, heist_id: int) -> tuple[int, int]:
+        """(answers, volunteers among them): what the projector shows while the room answers."""
+        t = heist_answers_table
+        volunteers = func.sum(t.c.volunteer.cast(Integer))
+        with self.db.reading() as conn:
+            n, v = conn.execute(
+                select(func.count(), volunteers).where(t.c.heist_id == heist_id)
+            ).one()
+        return int(n), int(v or 0)
+
+    def own_answer(self, heist_id: int, session_token: str) -> Answer | None:
+        """What this browser sent, or None."""
+        digest, t = self.digest(heist_id, session_token), heist_answers_table
+        if digest is None:
+            return None
+        with self.db.reading() as conn:
+            row = conn.execute(
+                select(t.c.secret, t.c.a, t.c.b, t.c.volunteer).where(
+                    t.c.heist_id == heist_id, t.c.session_hash == digest
+                )
+            ).first()
+        return None if row is None else Answer(int(row[0]), int(row[1]), int(row[2]), bool(row[3]))
+
+    def target_answer(self, heist: Heist) -> Answer | None:
+        """The target's answer (the projector shows only its two attributes)."""
+        if heist.target_hash is None:
+            return None
+        t = heist_answers_table
+        with self.db.reading() as conn:
+            row = conn.execute(
+                select(t.c.secret, t.c.a, t.c.b, t.c.volunteer).where(
+                    t.c.heist_id == heist.id, t.c.session_hash == heist.target_hash
+                )
+            ).first()
+        return None if row is None else Answer(int(row[0]), int(row[1]), int(row[2]), bool(row[3]))
+
+    def ledger(self, heist_id: int) -> list[Query]:
+        """Every query asked, oldest first."""
+        q = heist_queries_table
+        with self.db.reading() as conn:
+            rows = conn.execute(
+                select(
+                    q.c.id,
+                    q.c.kind,
+                    q.c.who,
+                    q.c.a,
+                    q.c.b,
+                    q.c.epsilon,
+                    q.c.repeats,
+                    q.c.total,
+                    q.c.cost,
+                    q.c.refused,
+                )
+                .where(q.c.heist_id == heist_id)
+                .order_by(q.c.id)
+            ).all()
+        return [
+            Query(
+                int(r.id),
+                r.kind,
+                r.who,
+                r.a,
+                r.b,
+                r.epsilon,
+                int(r.repeats),
+                None if r.total is None else int(r.total),
+                float(r.cost),
+                r.refused,
+            )
+            for r in rows
+        ]
+
+    def spent(self, heist_id: int) -> float:
+        """The ε the noisy queries have spent (basic composition: the sum of their costs)."""
+        q = heist_queries_table
+        with self.db.reading() as conn:
+            return float(
+                conn.execute(
+                    select(func.coalesce(func.sum(q.c.cost), 0.0)).where(q.c.heist_id == heist_id)
+                ).scalar_one()
+            )
+
+    # -- the students --------------------------------------------------------------------
+    def submit(
+        self,
+        heist_id: int,
+        session_token: str,
+        secret: object,
+        a: object,
+        b: object,
+        *,
+        volunteer: bool = False,
+    ) -> SubmitResult:
+        """Store this browser's made-up answer, once (later taps: DUPLICATE), while the heist
+        takes answers (else CLOSED); an unknown heist is UNKNOWN."""
+        check_session_token(session_token)
+        heist = self.get_heist(heist_id)
+        if heist is None:
+            return SubmitResult.UNKNOWN
+        secret = _check_int("secret", secret, SECRET_MIN, SECRET_MAX)
+        a = _check_int(heist.a_name, a, 1, heist.a_max)
+        b = _check_int(heist.b_name, b, 1, heist.b_max)
+        if not isinstance(volunteer, bool):
+            raise TypeError("volunteer must be True or False")
+        digest = self.digest(heist_id, session_token)
+        t = heists_table
+        statement = insert(heist_answers_table).from_select(
+            ["heist_id", "secret", "a", "b", "volunteer", "session_hash", "submitted_at"],
+            select(
+                t.c.id,
+                literal(secret, Integer),
+                literal(a, Integer),
+                literal(b, Integer),
+                literal(volunteer, Boolean),
+                literal(digest, String),
+                literal(now_minute(), DateTime),
+            ).where(t.c.id == heist_id, t.c.closed.is_(False)),
+        )
+        return activity.answer_once(self.db, statement)
+
+    # -- the lecturer ---------------------------------------------------------------------
+    def set_closed(self, heist_id: int, admin_key: str, closed: bool) -> None:
+        """Close the answers (the agency's data stop changing) or reopen them."""
+        self._require_admin(heist_id, admin_key)
+        self.db.write(
+            update(heists_table).where(heists_table.c.id == heist_id).values(closed=bool(closed))
+        )
+
+    def set_privacy(
+        self, heist_id: int, admin_key: str, epsilon: float, budget: float | None
+    ) -> None:
+        """ε of each noisy query from now on, and the total budget (None: no budget)."""
+        self._require_admin(heist_id, admin_key)
+        epsilon = _check_float("epsilon", epsilon, MIN_EPSILON, MAX_EPSILON)
+        budget = check_budget(budget)
+        self.db.write(
+            update(heists_table)
+            .where(heists_table.c.id == heist_id)
+            .values(epsilon=epsilon, budget=budget)
+        )
+
+    def pick_target(self, heist_id: int, admin_key: str, rng=None) -> Answer:
+        """Close the answers and draw the target at random among the volunteers (among
+        everyone when nobody volunteered); returns the target's answer. ValueError when
+        nobody has answered."""
+        self._require_admin(heist_id, admin_key)
+        t = heist_answers_table
+        with self.db.reading() as conn:
+            rows = conn.execute(
+                select(t.c.session_hash, t.c.volunteer).where(t.c.heist_id == heist_id)
+            ).all()
+        if not rows:
+            raise ValueError("nobody has answered yet: there is no one to target")
+        pool = [r.session_hash for r in rows if r.volunteer] or [r.session_hash for r in rows]
+        generator = np.random.default_rng(rng)
+        chosen = pool[int(generator.integers(len(pool)))]
+        self.db.write(
+            update(heists_table)
+            .where(heists_table.c.id == heist_id)
+            .values(closed=True, target_hash=chosen)
+        )
+        heist = self.get_heist(heist_id)
+        assert heist is not None
+        found = self.target_answer(heist)
+        assert found is not None
+        return found
+
+    def ask(
+        self,
+        heist_id: int,
+        admin_key: str,
+        kind: str,
+        who: str,
+        a: int | None = None,
+        b: int | None = None,
+        *,
+        private: bool,
+        repeats: int = 1,
+        rng=None,
+    ) -> Query:
+        """Ask the agency a query (`repeats` times when noisy; an exact one once) and write it
+        in the ledger. Refused, at no cost, when a group it reads is smaller than the
+        heist's minimum or when it would spend more than what is left of the budget."""
+        self._require_admin(heist_id, admin_key)
+        heist = self.get_heist(heist_id)
+        assert heist is not None
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+        if who not in WHO:
+            raise ValueError(f"who must be one of {WHO}, got {who!r}")
+        a = None if a is None else _check_int(heist.a_name, a, 1, heist.a_max)
+        b = None if b is None else _check_int(heist.b_name, b, 1, heist.b_max)
+        if who != "all" and a is None and b is None:
+            raise ValueError("a group needs a value of at least one attribute")
+        if who == "all":
+            a = b = None
+        repeats = _check_int("repeats", repeats, 1, MAX_REPEATS) if private else 1
+        answers = self.answers(heist_id)
+        exact, sizes = exact_answer(kind, who, a, b, answers)
+        epsilon = heist.epsilon if private else None
+        per_answer = 2 if who == "pair" else 1
+        cost = heist.epsilon * per_answer * repeats if private else 0.0
+        refused = None
+        small = [size for size in sizes if size < heist.min_group]
+        if small:
+            refused = (
+                f"a group of {min(small):,} is smaller than the agency's minimum of "
+                f"{heist.min_group:,}"
+            )
+        total = None
+        with self.db.transaction() as conn:
+            if refused is None and private and heist.budget is not None:
+                q = heist_queries_table
+                spent = float(
+                    conn.execute(
+                        select(func.coalesce(func.sum(q.c.cost), 0.0)).where(
+                            q.c.heist_id == heist_id
+                        )
+                    ).scalar_one()
+                )
+                if spent + cost > heist.budget + 1e-9:
+                    refused = (
+                        f"it costs ε = {cost:g}, and {max(heist.budget - spent, 0.0):g} of the "
+                        f"budget of {heist.budget:g} is left"
+                    )
+            if refused is None:
+                total = exact * repeats
+                if private:
+                    generator = np.random.default_rng(rng)
+                    step = heist.epsilon / SENSITIVITY[kind]  # ε/Δ: Δ = 1 (count), 10 (sum)
+                    noise = dp.discrete_laplace_mechanism(
+                        0, step, size=(repeats, per_answer), rng=generator
+                    )
+                    signs = np.array([1, -1][:per_answer])
+                    total += int((noise * signs).sum())
+            else:
+                cost = 0.0
+            query_id = conn.execute(
+                insert(heist_queries_table).values(
+                    heist_id=heist_id,
+                    kind=kind,
+                    who=who,
+                    a=a,
+                    b=b,
+                    epsilon=epsilon,
+                    repeats=repeats,
+                    total=total,
+                    cost=cost,
+                    refused=refused,
+                    asked_at=now_minute(),
+                )
+            ).inserted_primary_key[0]
+        return Query(int(query_id), kind, who, a, b, epsilon, repeats, total, cost, refused)
