@@ -52,7 +52,9 @@ from lessons.catalogue import all_pages
 # The modules a lesson's page imports, other than its page script (which Streamlit executes).
 LESSON_MODULES: tuple[str, ...] = ("model", "views", "charts", "snippets")
 # Lessons whose modules are left to their first visit (see above).
-LEFT_TO_FIRST_VISIT: frozenset[str] = frozenset({"class_survey", "class_quiz"})
+LEFT_TO_FIRST_VISIT: frozenset[str] = frozenset(
+    {"class_survey", "class_quiz", "class_heist", "class_game"}
+)
 # Seconds between the full collections of the collector thread (see above).
 COLLECT_EVERY_S = 5.0
 COLLECTOR_THREAD = "privacy-playground-gc"

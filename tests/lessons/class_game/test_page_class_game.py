@@ -1,0 +1,136 @@
+"""AppTest for lessons/class_game/page.py: a lecturer creates a game at ε = 5 and 4 rounds,
+30 phones follow each round and guess (most with the best rule), the projector reveals; the
+chart's points and the verdict's proven ε are dp.epsilon_lower_bound on the stored guesses;
+nicknames stay hidden until shown; a phone sees its own record at the end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import dp
+import survey
+from apptest_helpers import classroom_page, frames_of, rows_table
+from lessons.class_game import model
+from ui import text
+
+ROOT = Path(__file__).resolve().parents[3]
+PAGE = str(ROOT / "lessons" / "class_game/page.py")
+PHONES = 30
+ROUNDS = 4
+
+
+def page(**params: str) -> AppTest:
+    return classroom_page(PAGE, **params).run()
+
+
+def words(at: AppTest) -> str:
+    return (
+        " ".join(
+            [m.value for m in at.markdown]
+            + [c.value for c in at.caption]
+            + [s.value for s in at.success]
+            + [i.value for i in at.info]
+            + [w.value for w in at.warning]
+            + [e.value for e in at.error]
+            + [str(m.value) for m in at.metric]
+        )
+        .replace("\\", "")
+        .replace("\u2060", "")
+    )
+
+
+def create(epsilon: float = 5.0, rounds: int = ROUNDS) -> AppTest:
+    at = page()
+    at.select_slider(key="game_eps").set_value(epsilon)
+    at.select_slider(key="game_rounds").set_value(rounds if rounds in model.ROUNDS else 5).run()
+    at.button(key="game_create").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_a_game_with_30_phones(store) -> None:
+    lecturer = create(rounds=5)
+    code = lecturer.query_params["manage"]
+    games = survey.GameStore(store)
+    game = games.find(code)
+    phones = [page(join=code) for _ in range(PHONES)]
+    assert "Waiting for your lecturer" in words(phones[0])
+    named = phones[0]
+    named.text_input(key=model.NICKNAME_INPUT.key).input("**Ada**")
+    named.button(key="FormSubmitter:game_nickname-Save nickname").click().run()
+    lecturer.button(key="game_start").click().run()
+    for position in range(5):
+        drawn = games.round(game.id, position)
+        for i, phone in enumerate(phones):
+            phone.run()  # the fragment's poll, here a rerun
+            assert f"Round {position + 1} of 5" in words(phone)
+            assert f"{drawn.release:,}" in words(phone)
+            smart = drawn.release >= game.base_count + 1
+            guess = smart if i % 3 else not smart
+            phone.button(key=f"game_guess_{position}_{int(guess)}").click().run()
+            assert "Your guess is in" in words(phone)
+        lecturer.run()
+        assert f"**{PHONES} guesses**" in words(lecturer)
+        lecturer.button(key="game_reveal").click().run()
+        assert f"It was **{model.side(drawn.with_record)}** the record" in words(lecturer)
+        phones[1].run()
+        assert "You were right" in words(phones[1]) or "You were wrong" in words(phones[1])
+        lecturer.button(key="game_next").click().run()
+    assert "The game is over" in words(lecturer)
+    # the verdict and the chart from the stored guesses, recomputed here
+    coins = {r.position: r.with_record for r in games.rounds(game.id)}
+    votes: dict[int, list[int]] = {}
+    for position, guess, _ in games.guesses(game.id):
+        votes.setdefault(position, [0, 0])[0 if guess else 1] += 1
+    tp = sum(1 for p, (w, wo) in votes.items() if coins[p] and w > wo)
+    fp = sum(1 for p, (w, wo) in votes.items() if not coins[p] and w > wo)
+    positives = sum(coins.values())
+    negatives = 5 - positives
+    points = frames_of(lecturer.get("vega_lite_chart")[0])["points"]
+    if positives and negatives:
+        assert points["tpr"].iloc[0] == tp / positives
+        assert points["fpr"].iloc[0] == fp / negatives
+        proven = dp.epsilon_lower_bound(tp, positives, fp, negatives)
+        assert f"proven ε ≥ {text.number(proven, 3)}" in words(lecturer) or proven == 0.0
+    best_tpr, best_fpr = model.best_rates(5.0)
+    assert (points["tpr"].iloc[1], points["fpr"].iloc[1]) == (best_tpr, best_fpr)
+    # the scores: hidden until shown, the nickname as plain text
+    assert "1 gave a nickname" in words(lecturer)
+    lecturer.toggle(key=f"game_show_scores_{game.id}").set_value(True).run()
+    scores = rows_table(lecturer, "game-scores")
+    assert scores["nickname"].tolist() == ["**Ada**"]
+    phones[2].run()
+    assert "The game is over. You guessed" in words(phones[2])
+
+
+def test_a_guess_after_the_reveal_is_not_counted(store) -> None:
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    lecturer.button(key="game_start").click().run()
+    phone = page(join=code)
+    lecturer.button(key="game_reveal").click().run()
+    phone.button(key="game_guess_0_1").click().run()  # the phone still showed the buttons
+    assert not phone.exception
+    assert "This round is revealed: you did not guess" in words(phone)
+    games = survey.GameStore(store)
+    assert games.tallies(games.find(code).id) == {}
+
+
+def test_without_the_key_the_projector_shows_nothing(store) -> None:
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    stranger = page(manage=code)
+    assert "open your private lecturer link" in words(stranger)
+    assert "game_start" not in [b.key for b in stranger.button]
+    assert "There is no game with this code" in words(page(join="ZZZZZZ"))
+
+
+@pytest.mark.parametrize("epsilon", model.EPSILONS)
+def test_the_create_view_says_the_best_guessers_share_at_each_epsilon(store, epsilon) -> None:
+    at = page()
+    at.select_slider(key="game_eps").set_value(epsilon).run()
+    best = model.best_rates(epsilon)[0]
+    assert f"right {text.percent(best)} of the time" in words(at)

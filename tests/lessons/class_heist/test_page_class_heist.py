@@ -1,0 +1,173 @@
+"""AppTest for lessons/class_heist/page.py: a lecturer sets up a heist, 30 phones send made-up
+answers (one volunteers), the projector picks the volunteer, the exact differencing pair
+reveals the target's secret on the projector and the target's phone says "They found you";
+then noisy pairs fill the ledger until the budget refuses, the projector's interval is the
+one dp computes from the stored ledger, and only the target's phone shows the truth."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+import dp
+import survey
+from apptest_helpers import classroom_page, frames_of, rows_table
+from lessons.class_heist import model
+from ui import text
+
+ROOT = Path(__file__).resolve().parents[3]
+PAGE = str(ROOT / "lessons" / "class_heist/page.py")
+PHONES = 30
+
+
+def page(**params: str) -> AppTest:
+    return classroom_page(PAGE, **params).run()
+
+
+def words(at: AppTest) -> str:
+    return (
+        " ".join(
+            [m.value for m in at.markdown]
+            + [c.value for c in at.caption]
+            + [s.value for s in at.success]
+            + [i.value for i in at.info]
+            + [w.value for w in at.warning]
+            + [e.value for e in at.error]
+            + [str(m.value) for m in at.metric]
+        )
+        .replace("\\", "")
+        .replace("\u2060", "")
+    )
+
+
+def create(**fields) -> AppTest:
+    at = page()
+    at.text_input(key="heist_a_name").input(fields.get("a_name", "Seat row"))
+    at.number_input(key="heist_a_max").set_value(fields.get("a_max", 6))
+    at.button(key="heist_create").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def answer(phone: AppTest, secret: int, a: int, b: int, volunteer: bool = False) -> None:
+    phone.selectbox(key="heist_secret").set_value(secret)
+    phone.selectbox(key="heist_a").set_value(a)
+    phone.selectbox(key="heist_b").set_value(b)
+    phone.checkbox(key="heist_volunteer").set_value(volunteer)
+    phone.button(key="FormSubmitter:heist_answer-Send my made-up answer").click().run()
+    assert not phone.exception, phone.exception
+
+
+def test_a_heist_with_30_phones(store) -> None:
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    assert "key" not in lecturer.query_params  # the admin key never sits in the address bar
+    rng = np.random.default_rng(3)
+    phones, sent = [], []
+    for i in range(PHONES):
+        phone = page(join=code)
+        if i == 0:
+            assert "Make everything up" in words(phone)
+            assert "No real personal data is asked for" in words(phone)
+        secret, a, b = int(rng.integers(1, 11)), int(rng.integers(1, 7)), int(rng.integers(1, 13))
+        if i == 4:  # the volunteer: alone in row 6, month 12
+            secret, a, b = 9, 6, 12
+        elif (a, b) == (6, 12):
+            b = 11
+        answer(phone, secret, a, b, volunteer=i == 4)
+        assert "Your made-up answer is in" in words(phone)
+        phones.append(phone)
+        sent.append((secret, a, b))
+    lecturer.run()
+    assert any(m.value == "30" for m in lecturer.metric)
+    assert "1 volunteer to be the target" in words(lecturer)
+    lecturer.button(key="heist_pick").click().run()
+    lecturer.run()  # the fragment asks for the whole page once the target is picked
+    assert not lecturer.exception, lecturer.exception
+    assert "Seat row 6 and Birthday month (made up) 12" in words(lecturer)
+    assert "9" not in [m.value for m in lecturer.metric]  # nothing revealed yet
+
+    lecturer.button(key="heist_exact").click().run()
+    metrics = {m.label: m.value for m in lecturer.metric}
+    assert metrics["Their difference: the target's secret"] == "9"
+    target, bystander = phones[4], phones[5]
+    target.run()
+    assert "You are the target" in words(target) and "They found you" in words(target)
+    bystander.run()
+    assert "it is not you" in words(bystander) and "They found you" not in words(bystander)
+
+    # Through noise: ε = 0.5 a query, a budget of 2 (the defaults): two pairs, then refused
+    for _ in range(3):
+        lecturer.button(key="heist_noisy_1").click().run()
+    assert "budget" in words(lecturer)  # the third pair was refused, and said so
+    heists = survey.HeistStore(store)
+    heist = heists.find(code)
+    ledger = heists.ledger(heist.id)
+    noisy = [q for q in ledger if q.epsilon is not None and q.refused is None]
+    assert len(noisy) == 2 and heists.spent(heist.id) == 2.0
+    width = dp.discrete_laplace_sum_half_width(0.05, 4) / 2
+    estimate = sum(q.total for q in noisy) / 2
+    running = frames_of(lecturer.get("vega_lite_chart")[0])["running"]
+    assert running["estimate"].tolist()[-1] == estimate
+    assert running["high"].tolist()[-1] == estimate + width
+    low, high = model.attack(ledger, heists.target_answer(heist)).stated()
+    assert max(estimate - width, 1) == low and min(estimate + width, 10) == high
+    stated = f"between {text.number(low, 3)} and {text.number(high, 3)} (95%"
+    assert stated in words(lecturer)
+    target.run()
+    assert stated in words(target) and "Your secret is 9" in words(target)
+    bystander.run()
+    assert "secret is between" not in words(bystander)  # only the target hears it
+    ledger_rows = rows_table(lecturer, "heist-ledger")
+    assert ledger_rows["ε spent"].tolist()[-3:] == ["1", "1", "0"]
+    assert ledger_rows["answer"].tolist()[0] == "9"
+
+
+def test_a_small_group_query_is_refused_on_the_projector(store) -> None:
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    for secret, a, b in [(3, 1, 1), (4, 2, 2), (5, 2, 2), (6, 3, 3), (7, 3, 3), (8, 4, 4)]:
+        answer(page(join=code), secret, a, b, volunteer=(a, b) == (1, 1))
+    lecturer.run()
+    lecturer.button(key="heist_pick").click().run()
+    lecturer.run()
+    lecturer.radio(key="heist_q_who").set_value("only").run()
+    lecturer.selectbox(key="heist_q_a").set_value(1).run()
+    lecturer.button(key="heist_q_ask").click().run()
+    assert not lecturer.exception
+    assert (
+        "a group of 1 is smaller than the agency's minimum of 5"
+        in rows_table(lecturer, "heist-ledger")["answer"].iloc[-1]
+    )
+
+
+def test_a_phone_without_a_heist_and_a_stranger_on_the_projector(store) -> None:
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    assert "There is no heist with this code" in words(page(join="ZZZZZZ"))
+    stranger = page(manage=code)
+    assert "open your private lecturer link" in words(stranger)
+    assert "heist_pick" not in [b.key for b in stranger.button]
+
+
+def test_an_incomplete_answer_is_not_sent(store) -> None:
+    lecturer = create()
+    phone = page(join=lecturer.query_params["manage"])
+    phone.selectbox(key="heist_secret").set_value(5)
+    phone.button(key="FormSubmitter:heist_answer-Send my made-up answer").click().run()
+    assert not phone.exception
+    assert "Pick a secret and both values" in words(phone)
+    heists = survey.HeistStore(store)
+    assert heists.count_answers(heists.find(lecturer.query_params["manage"]).id) == (0, 0)
+
+
+def test_the_attributes_names_are_plain_text(store) -> None:
+    lecturer = create(a_name="**Row** [x](http://e.io)")
+    phone = page(join=lecturer.query_params["manage"])
+    labels = [s.label for s in phone.selectbox]
+    assert text.plain("**Row** [x](http://e.io)") in labels
+    assert model.value_name(
+        survey.HeistStore(store).find(lecturer.query_params["manage"]), 1, None
+    ).startswith(text.plain("**Row**"))
