@@ -13,6 +13,10 @@ server runs exactly what it runs for a tab. Per room size N (10, 50, 100, 200):
   class-quiz  N phones join a class quiz (?join=CODE) on its first question, each taps an
           option within 10 s (time to the acknowledgement; the store must hold exactly N),
           then each polls once, as a phone does every 2 s to follow the lecturer;
+  class-heist  N phones join a class heist, each sends its made-up answer (the form: a
+          secret, two attributes; the store must hold exactly N), then each polls once;
+  class-game  N phones join an ε guessing game on its first round, each guesses "with" or
+          "without" (the store must hold exactly N), then each polls once;
   busy    (50 students, after every room size on every server) each moves the slider again as
           soon as the last move is answered, for 15 s: the server's capacity in reruns per
           second. Three rounds, the servers taking turns, so that a drift in the machine's
@@ -329,7 +333,94 @@ async def poll_quiz(students: list[Student], fragment_ids: list[str]) -> list[fl
     return times
 
 
-PARTS = ("lesson", "survey", "class-quiz", "capacity")
+def new_heist(db_url: str) -> tuple[str, int]:
+    """A class heist open for answers (seat row 1–20, made-up birthday month 1–12)."""
+    import survey
+
+    store = survey.SurveyStore(db_url)
+    created = survey.HeistStore(store).create_heist(
+        "Bench heist", "Seat row", 20, "Birthday month", 12
+    )
+    store.dispose()
+    return created.heist.code, created.heist.id
+
+
+def stored_heist_answers(db_url: str, heist_id: int) -> int:
+    import survey
+
+    store = survey.SurveyStore(db_url)
+    n, _ = survey.HeistStore(store).count_answers(heist_id)
+    store.dispose()
+    return n
+
+
+async def tap_heist(students: list[Student]) -> list[float]:
+    """Each phone fills the heist's form (a made-up secret, row and month) and sends it: one
+    rerun with the form's widget states and its submit button."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    times: list[float] = []
+
+    async def one(student: Student) -> None:
+        secret = student.widget("selectbox", "Your secret")
+        row_box = student.widget("selectbox", "Seat row")
+        month = student.widget("selectbox", "Birthday month")
+        volunteer = student.widget("checkbox", "volunteer")
+        send = student.widget("button", "Send my made-up answer")
+        states = [
+            WidgetState(id=secret.id, string_value=str(random.randint(1, 10))),
+            WidgetState(id=row_box.id, string_value=str(random.randint(1, 20))),
+            WidgetState(id=month.id, string_value=str(random.randint(1, 12))),
+            WidgetState(id=volunteer.id, bool_value=random.random() < 0.1),
+            Student.button_state(send),
+        ]
+        await asyncio.sleep(random.uniform(0, TAP_WINDOW_S))
+        result = await student.rerun(*states, fragment_id=send.fragment_id)
+        if "Your made-up answer is in" not in student.text():
+            raise ProtocolError(f"no acknowledgement after the tap: {student.text()[:200]!r}")
+        times.append(result.seconds)
+
+    await asyncio.gather(*(one(s) for s in students))
+    return times
+
+
+def new_game(db_url: str) -> tuple[str, int]:
+    """An ε guessing game at ε = 1, its first round on show."""
+    import survey
+
+    store = survey.SurveyStore(db_url)
+    games = survey.GameStore(store)
+    created = games.create_game("Bench game", 1.0, 10)
+    games.next_round(created.game.id, created.admin_key)
+    store.dispose()
+    return created.game.code, created.game.id
+
+
+def stored_guesses(db_url: str, game_id: int) -> int:
+    import survey
+
+    store = survey.SurveyStore(db_url)
+    tallies = survey.GameStore(store).tallies(game_id)
+    store.dispose()
+    return sum(t.n for t in tallies.values())
+
+
+async def tap_game(students: list[Student]) -> list[float]:
+    times: list[float] = []
+
+    async def one(student: Student) -> None:
+        button = student.widget("button", random.choice(("With the record", "Without it")))
+        await asyncio.sleep(random.uniform(0, TAP_WINDOW_S))
+        result = await student.tap(button)
+        if "Your guess is in" not in student.text():
+            raise ProtocolError(f"no acknowledgement after the tap: {student.text()[:200]!r}")
+        times.append(result.seconds)
+
+    await asyncio.gather(*(one(s) for s in students))
+    return times
+
+
+PARTS = ("lesson", "survey", "class-quiz", "class-heist", "class-game", "capacity")
 
 
 def row(
@@ -352,6 +443,10 @@ async def run_size(server: Server, n: int, db_url: str, page: str, parts: set[st
         await survey_rows(server, n, db_url)
     if "class-quiz" in parts:
         await class_quiz_rows(server, n, db_url)
+    if "class-heist" in parts:
+        await class_heist_rows(server, n, db_url)
+    if "class-game" in parts:
+        await class_game_rows(server, n, db_url)
     print(f"  (load average before N={n}: {load:.2f}; server RSS now / peak {rss_mb(server.pids)})")
 
 
@@ -418,6 +513,52 @@ async def class_quiz_rows(server: Server, n: int, db_url: str) -> None:
     before = cpu_seconds(server.pids)
     times = await poll_quiz(students, fragments)
     row("qpoll", n, times, cpu_seconds(server.pids) - before, len(times))
+    await asyncio.gather(*(s.close() for s in students))
+
+
+async def class_heist_rows(server: Server, n: int, db_url: str) -> None:
+    code, heist_id = new_heist(db_url)
+    before = cpu_seconds(server.pids)
+    students, times = await open_all(server.url, "class-heist", f"join={code}", n)
+    row("hjoin", n, times, cpu_seconds(server.pids) - before, len(times))
+    before = cpu_seconds(server.pids)
+    times = await tap_heist(students)
+    stored = stored_heist_answers(db_url, heist_id)
+    row(
+        "heist",
+        n,
+        times,
+        cpu_seconds(server.pids) - before,
+        len(times),
+        f", {stored}/{n} answers stored",
+    )
+    fragments = [s.widget("button", "Send my made-up answer").fragment_id for s in students]
+    before = cpu_seconds(server.pids)
+    times = await poll_quiz(students, fragments)
+    row("hpoll", n, times, cpu_seconds(server.pids) - before, len(times))
+    await asyncio.gather(*(s.close() for s in students))
+
+
+async def class_game_rows(server: Server, n: int, db_url: str) -> None:
+    code, game_id = new_game(db_url)
+    before = cpu_seconds(server.pids)
+    students, times = await open_all(server.url, "class-game", f"join={code}", n)
+    row("gjoin", n, times, cpu_seconds(server.pids) - before, len(times))
+    fragments = [s.widget("button", "With the record").fragment_id for s in students]
+    before = cpu_seconds(server.pids)
+    times = await tap_game(students)
+    stored = stored_guesses(db_url, game_id)
+    row(
+        "game",
+        n,
+        times,
+        cpu_seconds(server.pids) - before,
+        len(times),
+        f", {stored}/{n} guesses stored",
+    )
+    before = cpu_seconds(server.pids)
+    times = await poll_quiz(students, fragments)
+    row("gpoll", n, times, cpu_seconds(server.pids) - before, len(times))
     await asyncio.gather(*(s.close() for s in students))
 
 

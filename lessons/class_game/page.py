@@ -212,14 +212,17 @@ def create_view(games: survey.GameStore) -> None:
         max_chars=survey.game.MAX_TITLE_CHARS,
         key="game_title",
     )
-    epsilon = st.select_slider(
+    epsilon = st.segmented_control(
         "ε of each release  (← more private · easier to guess →)",
-        options=model.EPSILONS,
-        value=5.0,
-        key="game_eps",
+        model.EPSILONS,
+        default=5.0,
         format_func=text.number,
+        key="game_eps",
     )
-    rounds = st.select_slider("Rounds", options=model.ROUNDS, value=10, key="game_rounds")
+    rounds = st.segmented_control("Rounds", model.ROUNDS, default=10, key="game_rounds")
+    # none chosen (a second tap on the chosen one), or a forged value: the defaults
+    epsilon = epsilon if epsilon in model.EPSILONS else 5.0
+    rounds = rounds if rounds in model.ROUNDS else 10
     best = model.best_rates(float(epsilon))[0]
     st.caption(
         f"At ε = {text.number(epsilon)} the best possible guesser is right "

@@ -9,6 +9,8 @@ PROOF = Snippet(
     """
     import math
 
+    import pandas as pd
+
     import dp
 
     epsilon = $epsilon  # what the mechanism promises
@@ -18,7 +20,9 @@ PROOF = Snippet(
     false_positives, negatives = $fp, $negatives
     proven = dp.epsilon_lower_bound(true_positives, positives, false_positives, negatives)
     best = 1 / (1 + math.exp(-epsilon))  # the best possible guesser's share right
-    print(f"proven ε ≥ {proven:.3f} (95%); promised ε = {epsilon}; best share right {best:.1%}")
+    frame = pd.DataFrame({
+        "proven ε (95%)": [proven], "promised ε": [epsilon], "best share right": [best],
+    })
     """,
     {"epsilon": 5.0, "tp": 5, "positives": 5, "fp": 0, "negatives": 5},
 )

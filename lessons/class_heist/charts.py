@@ -9,24 +9,25 @@ from ui import charts as ui_charts
 from ui import datasets
 
 HEIGHT = 240
+PRESENTER_HEIGHT = 170  # with projector fonts, the whole attack fits 1280×720
 PAIRS_DOMAIN = (1, 10_000)  # noisy pairs asked (log axis)
 Y_DOMAIN = (-60, 70)  # the estimate of a secret 1..10, its interval clipped to this
 
 
 @datasets.cached(max_entries=2)
-def closing_in() -> ui_charts.Template:
+def closing_in(presenting: bool = False) -> ui_charts.Template:
     """Template: the attacker's estimate of the target's secret (blue points and line)
     against the number of noisy pairs asked (log x, fixed), its exact 95% interval as a
     band, and the range a secret can take (1 to 10) as a grey band with labelled edges.
     Dataset "running" (pairs, estimate, low, high)."""
     x = alt.X(
         "pairs:Q",
-        title="noisy pairs asked (log)",
+        title="noisy pairs (log)",
         scale=alt.Scale(type="log", domain=list(PAIRS_DOMAIN), nice=False),
         axis=alt.Axis(format="~s", values=[1, 10, 100, 1000, 10_000]),
     )
     y_scale = alt.Scale(domain=list(Y_DOMAIN), nice=False, clamp=True)
-    y_title = "the attacker's estimate of the secret"
+    y_title = "estimate of the secret"
     secret_range = (
         alt.Chart(alt.Data(values=[{"low": store.SECRET_MIN, "high": store.SECRET_MAX}]))
         .mark_rect(color=ui_charts.GREY, opacity=0.25)
@@ -52,6 +53,6 @@ def closing_in() -> ui_charts.Template:
     )
     return ui_charts.Template(
         alt.layer(secret_range, band, line, range_label).properties(
-            height=HEIGHT, width=ui_charts.DEFAULT_WIDTH
+            height=PRESENTER_HEIGHT if presenting else HEIGHT, width=ui_charts.DEFAULT_WIDTH
         )
     )

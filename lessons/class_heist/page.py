@@ -17,7 +17,7 @@ import survey
 from lessons.catalogue import by_folder
 from lessons.class_heist import charts, model, snippets
 from survey import heist as store
-from ui import activity, controls, downloads, tables, text
+from ui import activity, classroom, controls, downloads, tables, text
 
 ACTIVITY = model.ACTIVITY
 SUBMIT_MESSAGES = {
@@ -27,13 +27,22 @@ SUBMIT_MESSAGES = {
 }
 WHY_MADE_UP = (
     "**Make everything up.** No real personal data is asked for: this heist shows how a "
-    "secret leaks from statistics that look safe, so whatever you type here is what leaks. "
-    "Pick any number; the lecturer never sees who sent what."
+    "secret leaks from statistics that look safe, so whatever you type here can leak, to "
+    "the whole room. No name is asked; pick any number."
 )
 
 
 def show_fault(reason: str, *, student: bool) -> None:
     activity.show_fault(reason, student=student, activity=ACTIVITY.name)
+
+
+def plain_select(where, name: str, options, *, key: str, **kwargs):
+    """A select box named by outside text (an attribute the lecturer typed): the name shown
+    above it as plain text, and given to a screen reader as it is. (A visible label is
+    Markdown, so it would need escapes, and Streamlit reads a select box's label out with
+    them: "Birthday month \\(made up\\)".)"""
+    where.markdown(text.plain(name))
+    return where.selectbox(name, options, key=key, label_visibility="collapsed", **kwargs)
 
 
 # --- Student -----------------------------------------------------------------------------------
@@ -69,15 +78,17 @@ def answer_form(heists: survey.HeistStore, heist: survey.Heist, token: str) -> N
             key="heist_secret",
             placeholder="Pick a number",
         )
-        st.selectbox(
-            text.plain(heist.a_name),
+        plain_select(
+            st,
+            heist.a_name,
             range(1, heist.a_max + 1),
             index=None,
             key="heist_a",
             placeholder="Pick one",
         )
-        st.selectbox(
-            text.plain(heist.b_name),
+        plain_select(
+            st,
+            heist.b_name,
             range(1, heist.b_max + 1),
             index=None,
             key="heist_b",
@@ -207,11 +218,13 @@ def create_view(heists: survey.HeistStore) -> None:
     b_max = right.number_input(
         "Values of B: 1 to", store.MIN_VALUES, store.MAX_VALUES, 12, key="heist_b_max"
     )
-    min_group = st.slider(
-        "The agency answers only about groups of at least  (← answers more · refuses more →)",
+    min_group = st.number_input(
+        "The agency answers only about groups of at least (people)",
         *store.MIN_GROUP_RANGE,
         5,
         key="heist_min_group",
+        help="A statistics office's rule: no table cell about fewer people. Larger refuses "
+        "more queries; the differencing attack passes it anyway.",
     )
     if st.button(
         "Create heist",
@@ -253,7 +266,10 @@ def _do(move, *args) -> None:
 
 
 def _ask(heists, heist_id, admin_key, kind, who, a, b, private, repeats=1) -> None:
-    heists.ask(heist_id, admin_key, kind, who, a, b, private=private, repeats=repeats)
+    """Ask the agency; a refusal (a small group, a spent budget) is said on the projector."""
+    query = heists.ask(heist_id, admin_key, kind, who, a, b, private=private, repeats=repeats)
+    if query.refused is not None:
+        model.PROBLEM.set(f"the agency refused: {query.refused}")
 
 
 def _privacy(heists: survey.HeistStore, heist_id: int, admin_key: str) -> None:
@@ -292,13 +308,12 @@ def collecting(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) -
 
 
 def without_dp(heists, heist: survey.Heist, admin_key: str, target, found) -> None:
-    st.subheader("1. The attack, exact answers")
-    group = model.value_name(heist, target.a, target.b)
     st.markdown(
-        f"Sum of secrets of **everyone**, minus the sum of **everyone but {group}**: both "
-        f"groups are large, so the agency answers both."
+        "**1. Exact.** The sum of secrets of everyone, minus that of everyone but the "
+        "target's group: both groups are large, so the agency answers both."
     )
-    st.button(
+    button, result = st.columns(2, vertical_alignment="center")
+    button.button(
         "Ask both, exactly",
         key="heist_exact",
         type="primary",
@@ -307,18 +322,39 @@ def without_dp(heists, heist: survey.Heist, admin_key: str, target, found) -> No
         disabled=heists.read_only,
     )
     if found.exact is not None:
-        st.metric("Their difference: the target's secret", f"{found.exact:,}")
-        st.caption(
-            "Only the target's phone can confirm it. A group of one was never asked about, "
-            "and the rule was kept; the difference of two large groups is the person."
+        result.metric(
+            "Their difference",
+            f"{found.exact:,}",
+            help="The target's secret. No group of one was asked about, and the rule was "
+            "kept: the difference of two large groups is the person. Only the target's "
+            "phone can confirm it.",
         )
 
 
-def with_dp(heists, heist: survey.Heist, admin_key: str, target, found, ledger) -> None:
-    st.subheader("2. The same, through the Laplace mechanism")
-    eps_col, budget_col = st.columns(2)
+def noisy_buttons(heists, heist: survey.Heist, admin_key: str, target) -> None:
+    st.markdown(
+        "**2. With noise.** The same pair through the Laplace mechanism, once or many times:"
+    )
+    buttons = st.columns(len(model.REPEATS))
+    for column, repeats in zip(buttons, model.REPEATS, strict=True):
+        pair = (heists, heist.id, admin_key, "sum", "pair", target.a, target.b, True, repeats)
+        column.button(
+            "Ask once" if repeats == 1 else f"× {repeats:,}",
+            key=f"heist_noisy_{repeats}",
+            on_click=_do,
+            args=(_ask, *pair),
+            disabled=heists.read_only,
+            help=f"Ask the pair {'once' if repeats == 1 else f'{repeats:,} times'}: costs "
+            f"ε = {text.number(2 * heist.epsilon * repeats)} (two queries of "
+            f"ε = {text.number(heist.epsilon)} each time).",
+        )
+
+
+def closing_in(heists, heist: survey.Heist, admin_key: str, target, found, ledger) -> None:
+    """ε, the budget and its ledger, and the attacker's estimate closing in on the secret."""
+    eps_col, budget_col = st.columns(2, vertical_alignment="bottom")
     eps_col.select_slider(  # the store holds it (not the link): every tab of it agrees
-        "ε of each query  (← more private · more accurate →)",
+        "ε a query  (← more private)",
         options=model.EPSILONS,
         value=heist.epsilon if heist.epsilon in model.EPSILONS else 0.5,
         key="heist_eps",
@@ -327,7 +363,7 @@ def with_dp(heists, heist: survey.Heist, admin_key: str, target, found, ledger) 
         args=(_privacy, heists, heist.id, admin_key),
     )
     budget_col.selectbox(
-        "Budget (← more private)",
+        "Budget  (← more private)",
         range(len(model.BUDGETS)),
         index=model.BUDGETS.index(heist.budget) if heist.budget in model.BUDGETS else 1,
         format_func=lambda i: model.budget_label(model.BUDGETS[i]),
@@ -335,54 +371,28 @@ def with_dp(heists, heist: survey.Heist, admin_key: str, target, found, ledger) 
         on_change=_do,
         args=(_privacy, heists, heist.id, admin_key),
     )
-    buttons = st.columns(len(model.REPEATS))
-    for column, repeats in zip(buttons, model.REPEATS, strict=True):
-        column.button(
-            "Ask the pair once" if repeats == 1 else f"× {repeats:,}",
-            key=f"heist_noisy_{repeats}",
-            on_click=_do,
-            args=(
-                _ask,
-                heists,
-                heist.id,
-                admin_key,
-                "sum",
-                "pair",
-                target.a,
-                target.b,
-                True,
-                repeats,
-            ),
-            disabled=heists.read_only,
-            help=f"Costs ε = {text.number(2 * heist.epsilon * repeats)}: two queries "
-            f"of ε = {text.number(heist.epsilon)} each time.",
-        )
-    spent, budget = found.spent, heist.budget
-    left = "no limit" if budget is None else text.number(max(budget - spent, 0.0))
-    st.markdown(
-        f"**Ledger:** ε spent {text.number(spent)} · left {left} "
-        f"(basic composition: ε adds up over queries)."
+    budget = heist.budget
+    left = "no limit" if budget is None else text.number(max(budget - found.spent, 0.0))
+    spent = f"ε spent {text.number(found.spent)}" + (
+        "" if budget is None else f" of {text.number(budget)}"
     )
-    frame = model.running(ledger, target)
     stated = found.stated()
     if stated is None:
-        alt_text = "No noisy pair asked yet."
-        title = "No noisy pair asked yet"
+        alt_text, title = f"{spent}. No noisy pair asked yet.", f"{spent} · no noisy pair yet"
     else:
+        estimate, half = text.number(found.estimate, 3), text.number(found.half_width, 3)
         alt_text = (
-            f"After {found.pairs:,} noisy pairs the estimate is {text.number(found.estimate, 3)}"
-            f" ± {text.number(found.half_width, 3)} (95%)."
+            f"{spent}. After {found.pairs:,} noisy pairs the estimate is {estimate} ± {half} (95%)."
         )
-        title = (
-            f"After {found.pairs:,} pairs: {text.number(found.estimate, 3)} ± "
-            f"{text.number(found.half_width, 3)}"
-        )
-    charts.closing_in().show(alt=alt_text, title=title, running=frame)
+        title = f"{spent} · after {found.pairs:,} pairs: {estimate} ± {half}"
+    charts.closing_in(classroom.presenting()).show(
+        alt=alt_text, title=title, running=model.running(ledger, target)
+    )
     if stated is not None:
         st.caption(
             f"The attacker can state: the secret is between {text.number(stated[0], 3)} and "
-            f"{text.number(stated[1], 3)} (95%, exact for discrete Laplace noise). Averaging "
-            "more pairs narrows it as 1/√pairs; the budget is what stops it."
+            f"{text.number(stated[1], 3)} (95%, exact). More pairs narrow it as 1/√pairs; "
+            f"the budget ({left} left) is what stops them."
         )
 
 
@@ -408,11 +418,11 @@ def own_query(heists, heist: survey.Heist, admin_key: str) -> None:
         )
         any_value = "any"
         a_col, b_col = st.columns(2)
-        a = a_col.selectbox(
-            text.plain(heist.a_name), (any_value, *range(1, heist.a_max + 1)), key="heist_q_a"
+        a = plain_select(
+            a_col, heist.a_name, (any_value, *range(1, heist.a_max + 1)), key="heist_q_a"
         )
-        b = b_col.selectbox(
-            text.plain(heist.b_name), (any_value, *range(1, heist.b_max + 1)), key="heist_q_b"
+        b = plain_select(
+            b_col, heist.b_name, (any_value, *range(1, heist.b_max + 1)), key="heist_q_b"
         )
         private = st.toggle("Through the Laplace mechanism (spends ε)", key="heist_q_private")
         a = None if a == any_value else a
@@ -431,17 +441,19 @@ def attack_view(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) 
     ledger = heists.ledger(heist.id)
     found = model.attack(ledger, target)
     n, _ = heists.count_answers(heist.id)
-    st.markdown(
-        f"**{n:,} made-up answers, closed.** The target's background knowledge: "
-        f"**{model.value_name(heist, target.a, target.b)}**. The agency answers only about "
-        f"groups of at least {heist.min_group:,}."
+    st.markdown(f"#### The target: {model.value_name(heist, target.a, target.b)}")
+    st.caption(
+        f"{text.plain(heist.title)}: {n:,} made-up answers, closed. The agency answers only "
+        f"about groups of at least {heist.min_group:,}. The attacker knows the target's two "
+        "values, nothing else."
     )
-    exact_col, noisy_col = st.columns([2, 3], gap="large")
-    with exact_col:
+    moves, chart = st.columns([2, 3], gap="large")
+    with moves:
         without_dp(heists, heist, admin_key, target, found)
+        noisy_buttons(heists, heist, admin_key, target)
         own_query(heists, heist, admin_key)
-    with noisy_col:
-        with_dp(heists, heist, admin_key, target, found, ledger)
+    with chart:
+        closing_in(heists, heist, admin_key, target, found, ledger)
     with st.expander(f"The ledger: {len(ledger):,} queries"):
         frame = model.ledger_frame(heist, ledger)
         tables.show(frame.tail(model.LEDGER_ROWS), key="heist-ledger")
@@ -459,7 +471,8 @@ def lecturer_view(heists: survey.HeistStore, raw_code: str) -> None:
     if gate is None:
         return
     found, admin_key = gate
-    st.markdown(f"#### {text.plain(found.title)}")
+    if not found.has_target:
+        st.markdown(f"#### {text.plain(found.title)}")
     fault = model.LECTURER_FAULT.pop()
     if fault is not None:
         show_fault(fault, student=False)

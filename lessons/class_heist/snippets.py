@@ -8,6 +8,7 @@ ATTACK = Snippet(
     "The differencing attack through noise: what averaging the pairs tells the attacker",
     """
     import numpy as np
+    import pandas as pd
 
     import dp
 
@@ -23,7 +24,10 @@ ATTACK = Snippet(
     # the mean's noise is a sum of 2·pairs discrete Laplace noises, divided by pairs
     half = dp.discrete_laplace_sum_half_width(epsilon / 10, 2 * pairs) / pairs
     spent = 2 * pairs * epsilon  # basic composition
-    print(f"secret {target}: estimate {estimate:.2f} ± {half:.2f} (95%), ε spent {spent:g}")
+    frame = pd.DataFrame({
+        "secret": [target], "estimate": [estimate], "low": [estimate - half],
+        "high": [estimate + half], "ε spent": [spent],
+    })
     """,
     {"epsilon": 0.5, "pairs": 10},
 )

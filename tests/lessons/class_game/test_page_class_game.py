@@ -44,8 +44,8 @@ def words(at: AppTest) -> str:
 
 def create(epsilon: float = 5.0, rounds: int = ROUNDS) -> AppTest:
     at = page()
-    at.select_slider(key="game_eps").set_value(epsilon)
-    at.select_slider(key="game_rounds").set_value(rounds if rounds in model.ROUNDS else 5).run()
+    at.button_group(key="game_eps").set_value(epsilon)
+    at.button_group(key="game_rounds").set_value(rounds if rounds in model.ROUNDS else 5).run()
     at.button(key="game_create").click().run()
     assert not at.exception, at.exception
     return at
@@ -131,6 +131,6 @@ def test_without_the_key_the_projector_shows_nothing(store) -> None:
 @pytest.mark.parametrize("epsilon", model.EPSILONS)
 def test_the_create_view_says_the_best_guessers_share_at_each_epsilon(store, epsilon) -> None:
     at = page()
-    at.select_slider(key="game_eps").set_value(epsilon).run()
+    at.button_group(key="game_eps").set_value(epsilon).run()
     best = model.best_rates(epsilon)[0]
     assert f"right {text.percent(best)} of the time" in words(at)
