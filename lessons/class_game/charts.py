@@ -9,10 +9,12 @@ from ui import charts as ui_charts
 from ui import datasets
 
 HEIGHT = 260
+PRESENTER_HEIGHT = 210  # with projector fonts, the chart and the verdict fit 1280×720
+INSIDE_LEGEND = alt.Legend(orient="bottom-right", title=None, direction="vertical", labelLimit=0)
 
 
 @datasets.cached(max_entries=2)
-def region() -> ui_charts.Template:
+def region(presenting: bool = False) -> ui_charts.Template:
     """Template: true- against false-positive rate (both 0..1), the diagonal of a coin, the
     edge of the privacy region at the promised ε (black, dashed) and at the ε the room has
     proven (vermillion, dotted), the room's point (blue circle) and the best possible
@@ -60,13 +62,13 @@ def region() -> ui_charts.Template:
                 "what:N",
                 sort=list(POINT_NAMES),
                 scale=alt.Scale(domain=list(POINT_NAMES), range=[ui_charts.BLUE, ui_charts.GREEN]),
-                legend=ui_charts.STACKED_LEGEND,
+                legend=INSIDE_LEGEND,
             ),
             shape=alt.Shape(
                 "what:N",
                 sort=list(POINT_NAMES),
                 scale=alt.Scale(domain=list(POINT_NAMES), range=["circle", "square"]),
-                legend=ui_charts.STACKED_LEGEND,
+                legend=INSIDE_LEGEND,
             ),
             tooltip=[alt.Tooltip("what:N", title="who"), *tooltip],
         )
@@ -75,7 +77,8 @@ def region() -> ui_charts.Template:
         alt.Chart(
             alt.Data(
                 values=[
-                    {"fpr": 0.62, "tpr": 0.97, "label": "promised ε's edge (dashed)"},
+                    {"fpr": 0.2, "tpr": 0.8, "label": "dashed: the promised ε's edge"},
+                    {"fpr": 0.2, "tpr": 0.72, "label": "red dots: the proven ε's edge"},
                     {"fpr": 0.62, "tpr": 0.55, "label": "a coin"},
                 ]
             )
@@ -85,6 +88,6 @@ def region() -> ui_charts.Template:
     )
     return ui_charts.Template(
         alt.layer(diagonal, promised, proven, points, labels).properties(
-            height=HEIGHT, width=ui_charts.DEFAULT_WIDTH
+            height=PRESENTER_HEIGHT if presenting else HEIGHT, width=ui_charts.DEFAULT_WIDTH
         )
     )

@@ -30,7 +30,8 @@ NICKNAME_LIMIT = "game-nickname/token"
 NICKNAMES_PER_10_MINUTES = 10
 SCORES_SHOWN = 10
 EPSILONS: tuple[float, ...] = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0)
-ROUNDS: tuple[int, ...] = (5, 10, 15, 20, 30, 40)
+ROUNDS: tuple[int, ...] = (10, 20, 30, 40)
+DEFAULT_ROUNDS = 20
 CONFIDENCE = 0.95
 REGION_POINTS = 101
 
@@ -180,6 +181,28 @@ def points_frame(rates: Rates, epsilon: float) -> pd.DataFrame:
     )
 
 
+def provable(positives: int, negatives: int) -> float:
+    """The most a room could prove with this many rounds of each kind: right every time
+    (Clopper–Pearson at 95%, as `Rates.proven`). With 5 and 5 even that is 0."""
+    return dp.epsilon_lower_bound(positives, positives, 0, negatives, confidence=CONFIDENCE)
+
+
+def even_split(rounds: int) -> tuple[int, int]:
+    """The rounds with and without the record that fair coins give on average."""
+    return rounds // 2, rounds - rounds // 2
+
+
+def headline(rates: Rates, epsilon: float) -> str:
+    """The chart's title: the room's score and what it proves, in a few words."""
+    if rates.played == 0:
+        return f"ε = {text.number(epsilon)} promised · no round revealed yet"
+    proven = rates.proven()
+    proof = "nothing proven yet" if not proven else f"proven ε ≥ {text.number(proven, 3)}"
+    return (
+        f"{rates.right:,} of {rates.played:,} right · {proof} · ε = {text.number(epsilon)} promised"
+    )
+
+
 def verdict(rates: Rates, epsilon: float) -> str:
     """The page's sentence on the room's play, from its own numbers."""
     if rates.played == 0:
@@ -195,9 +218,17 @@ def verdict(rates: Rates, epsilon: float) -> str:
     if proven is None:
         return said + " The proof needs at least one round with the record and one without."
     if proven == 0.0:
+        most = provable(rates.positives, rates.negatives)
+        if most == 0.0:
+            return (
+                said + f" With {rates.positives:,} rounds with the record and "
+                f"{rates.negatives:,} without, even a room that is always right proves "
+                "nothing at 95% confidence: an audit needs enough trials."
+            )
         return (
             said + " So far the room has proven nothing: with 95% confidence its guesses "
-            "are consistent with ε = 0, a mechanism that reveals nothing."
+            "are consistent with ε = 0, a mechanism that reveals nothing (a room always "
+            f"right in these rounds would have proven ε ≥ {text.number(most, 3)})."
         )
     return (
         said + f" With 95% confidence the room has proven ε ≥ {text.number(proven, 3)}; "

@@ -17,7 +17,7 @@ import streamlit as st
 import survey
 from lessons.catalogue import by_folder
 from lessons.class_game import charts, model, snippets
-from ui import activity, controls, tables, text
+from ui import activity, classroom, controls, tables, text
 
 ACTIVITY = model.ACTIVITY
 SUBMIT_MESSAGES = {
@@ -33,9 +33,9 @@ def show_fault(reason: str, *, student: bool) -> None:
 
 def counts_line(game: survey.Game) -> str:
     return (
-        f"A made-up dataset of 100 people: **{game.base_count}** have the trait without the "
-        f"volunteer's record, **{game.base_count + 1}** with it (the volunteer has it). "
-        f"Each release adds discrete Laplace noise at ε = {text.number(game.epsilon)}."
+        f"The true count: **{game.base_count}** without the volunteer's record, "
+        f"**{game.base_count + 1}** with it; plus discrete Laplace noise at "
+        f"ε = {text.number(game.epsilon)}."
     )
 
 
@@ -96,8 +96,7 @@ def follow(games: survey.GameStore, game_id: int, token: str) -> None:
                 column.button(
                     label,
                     key=f"game_guess_{game.position}_{int(value)}",
-                    width="stretch",
-                    type="primary" if value else "secondary",
+                    width="stretch",  # the same style for both: no answer is suggested
                     on_click=send,
                     args=(games, game.id, game.position, token, value),
                 )
@@ -219,14 +218,19 @@ def create_view(games: survey.GameStore) -> None:
         format_func=text.number,
         key="game_eps",
     )
-    rounds = st.segmented_control("Rounds", model.ROUNDS, default=10, key="game_rounds")
+    rounds = st.segmented_control(
+        "Rounds", model.ROUNDS, default=model.DEFAULT_ROUNDS, key="game_rounds"
+    )
     # none chosen (a second tap on the chosen one), or a forged value: the defaults
     epsilon = epsilon if epsilon in model.EPSILONS else 5.0
-    rounds = rounds if rounds in model.ROUNDS else 10
+    rounds = rounds if rounds in model.ROUNDS else model.DEFAULT_ROUNDS
     best = model.best_rates(float(epsilon))[0]
+    most = model.provable(*model.even_split(rounds))
     st.caption(
         f"At ε = {text.number(epsilon)} the best possible guesser is right "
-        f"{text.percent(best)} of the time (a coin: 50%)."
+        f"{text.percent(best)} of the time (a coin: 50%). In {rounds} rounds (about "
+        f"{rounds // 2} each way), a room that is always right proves ε ≥ "
+        f"{text.number(most, 3)} at most, with 95% confidence: more rounds, a stronger proof."
     )
     if st.button(
         "Create game",
@@ -339,9 +343,9 @@ def projector(games: survey.GameStore, game_id: int, admin_key: str) -> None:
             scores_table(games, game)
     with chart:
         proven = rates.proven()
-        charts.region().show(
+        charts.region(classroom.presenting()).show(
             alt=model.describe_chart(rates, game.epsilon),
-            title=f"What the room's guesses prove, at ε = {text.number(game.epsilon)}",
+            title=model.headline(rates, game.epsilon),
             region=model.region_frame(game.epsilon),
             proven=model.proven_frame(proven),
             points=model.points_frame(rates, game.epsilon),
@@ -359,9 +363,7 @@ def projector(games: survey.GameStore, game_id: int, admin_key: str) -> None:
 def scores_table(games: survey.GameStore, game: survey.Game) -> None:
     """The nicknamed students' scores, hidden until the lecturer shows them."""
     scores = games.scores(game.id)
-    show = st.toggle(
-        "Show nicknames and scores", key=f"game_show_scores_{game.id}", disabled=not scores
-    )
+    show = st.toggle("Show the scores", key=f"game_show_scores_{game.id}", disabled=not scores)
     if not scores:
         st.caption("No student gave a nickname, so there are no scores to show.")
     elif show:

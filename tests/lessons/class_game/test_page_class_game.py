@@ -19,7 +19,8 @@ from ui import text
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "lessons" / "class_game/page.py")
 PHONES = 30
-ROUNDS = 4
+ROUNDS = 10
+PLAYED_ON_PHONES = 2  # rounds tapped through the 30 AppTest phones; the rest store-level
 
 
 def page(**params: str) -> AppTest:
@@ -45,14 +46,14 @@ def words(at: AppTest) -> str:
 def create(epsilon: float = 5.0, rounds: int = ROUNDS) -> AppTest:
     at = page()
     at.button_group(key="game_eps").set_value(epsilon)
-    at.button_group(key="game_rounds").set_value(rounds if rounds in model.ROUNDS else 5).run()
+    at.button_group(key="game_rounds").set_value(rounds).run()
     at.button(key="game_create").click().run()
     assert not at.exception, at.exception
     return at
 
 
 def test_a_game_with_30_phones(store) -> None:
-    lecturer = create(rounds=5)
+    lecturer = create(rounds=ROUNDS)
     code = lecturer.query_params["manage"]
     games = survey.GameStore(store)
     game = games.find(code)
@@ -61,23 +62,28 @@ def test_a_game_with_30_phones(store) -> None:
     named = phones[0]
     named.text_input(key=model.NICKNAME_INPUT.key).input("**Ada**")
     named.button(key="FormSubmitter:game_nickname-Save nickname").click().run()
+    tokens = [phone.session_state["survey_session_token"] for phone in phones]
     lecturer.button(key="game_start").click().run()
-    for position in range(5):
+    for position in range(ROUNDS):
         drawn = games.round(game.id, position)
         for i, phone in enumerate(phones):
-            phone.run()  # the fragment's poll, here a rerun
-            assert f"Round {position + 1} of 5" in words(phone)
-            assert f"{drawn.release:,}" in words(phone)
             smart = drawn.release >= game.base_count + 1
             guess = smart if i % 3 else not smart
+            if position >= PLAYED_ON_PHONES:  # the same browsers, straight to the store
+                games.submit(game.id, position, tokens[i], guess)
+                continue
+            phone.run()  # the fragment's poll, here a rerun
+            assert f"Round {position + 1} of {ROUNDS}" in words(phone)
+            assert f"{drawn.release:,}" in words(phone)
             phone.button(key=f"game_guess_{position}_{int(guess)}").click().run()
             assert "Your guess is in" in words(phone)
         lecturer.run()
         assert f"**{PHONES} guesses**" in words(lecturer)
         lecturer.button(key="game_reveal").click().run()
         assert f"It was **{model.side(drawn.with_record)}** the record" in words(lecturer)
-        phones[1].run()
-        assert "You were right" in words(phones[1]) or "You were wrong" in words(phones[1])
+        if position < PLAYED_ON_PHONES:
+            phones[1].run()
+            assert "You were right" in words(phones[1]) or "You were wrong" in words(phones[1])
         lecturer.button(key="game_next").click().run()
     assert "The game is over" in words(lecturer)
     # the verdict and the chart from the stored guesses, recomputed here
@@ -88,7 +94,7 @@ def test_a_game_with_30_phones(store) -> None:
     tp = sum(1 for p, (w, wo) in votes.items() if coins[p] and w > wo)
     fp = sum(1 for p, (w, wo) in votes.items() if not coins[p] and w > wo)
     positives = sum(coins.values())
-    negatives = 5 - positives
+    negatives = ROUNDS - positives
     points = frames_of(lecturer.get("vega_lite_chart")[0])["points"]
     if positives and negatives:
         assert points["tpr"].iloc[0] == tp / positives

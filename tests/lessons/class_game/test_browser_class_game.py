@@ -1,0 +1,92 @@
+"""The ε guessing game in real Chromium: a lecturer's projector (1280×720, presenter mode)
+runs a game of 10 rounds at ε = 5 (created in the store, its private link opened); two
+phones (390×844) follow each round without a reload, see the release and both buttons
+above the fold and guess (one from the keyboard); "V"
+reveals and "→" moves on. At the end the region chart and the verdict share one projector
+screen, the phones show their record, and axe finds no serious or critical WCAG violation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from playwright.sync_api import Page, expect
+
+import survey
+from browser_helpers import (
+    AXE_FAILS,
+    STATUS,
+    assert_no_exception,
+    assert_on_one_screen,
+    axe_violations,
+    lesson_url,
+    metric,
+    open_page,
+    press_from_the_keyboard,
+)
+from conftest import SURVEY_DB_DIR
+
+URL_PATH = lesson_url("class_game/page.py")
+PHONE = {"width": 390, "height": 844}
+PROJECTOR = {"width": 1280, "height": 720}
+LIVE_TIMEOUT_MS = 15_000
+ROUNDS = 10
+
+
+def serious(page: Page) -> list:
+    return [v for v in axe_violations(page) if v[1] in AXE_FAILS]
+
+
+def test_a_projector_and_two_phones(
+    page: Page, another_device: Callable[..., Page], app_server: str
+) -> None:
+    page.set_viewport_size(PROJECTOR)
+    open_page(page, app_server, f"{URL_PATH}?present=true")
+    assert_no_exception(page)
+    assert serious(page) == []  # the create view
+    games = survey.GameStore(survey.SurveyStore(f"sqlite:///{SURVEY_DB_DIR / 'survey.sqlite3'}"))
+    made = games.create_game("The ε guessing game", 5.0, ROUNDS)
+    code = made.game.code
+    open_page(page, app_server, f"{URL_PATH}?manage={code}&key={made.admin_key}&present=true")
+    expect(metric(page, "Join code")).to_contain_text(code)
+    phones = []
+    for _ in range(2):
+        phone = another_device(viewport=PHONE)
+        open_page(phone, app_server, f"{URL_PATH}?join={code}")
+        expect(phone.get_by_text("Waiting for your lecturer")).to_be_visible()
+        phones.append(phone)
+    page.get_by_role("button", name="Start").click()
+    for position in range(ROUNDS):
+        for i, phone in enumerate(phones):
+            expect(phone.get_by_text(f"Round {position + 1} of {ROUNDS}")).to_be_visible(
+                timeout=LIVE_TIMEOUT_MS
+            )
+            with_button = phone.get_by_role("button", name="With the record")
+            without = phone.get_by_role("button", name="Without it")
+            for button in (with_button, without):
+                box = button.bounding_box()
+                assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
+            if position == 0 and i == 0:
+                assert serious(phone) == []
+                press_from_the_keyboard(phone, with_button, "Enter")
+            else:
+                (with_button if i == 0 else without).click()
+            done = phone.locator(STATUS).filter(has_text="Your guess is in")
+            expect(done).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+        expect(page.get_by_text("2 guesses")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+        page.keyboard.press("v")
+        expect(page.get_by_text("the record:").first).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+        expect(phones[1].get_by_text("the volunteer's record.")).to_be_visible(
+            timeout=LIVE_TIMEOUT_MS
+        )
+        page.keyboard.press("ArrowRight")
+    expect(page.get_by_text("The game is over.")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+    chart = page.locator('[data-testid="stVegaLiteChart"]').first
+    verdict = page.get_by_text("The room guessed").first
+    assert_on_one_screen({"chart": chart, "verdict": verdict}, PROJECTOR)
+    assert serious(page) == []
+    for phone in phones:
+        expect(phone.get_by_text("The game is over. You guessed")).to_be_visible(
+            timeout=LIVE_TIMEOUT_MS
+        )
+        assert_no_exception(phone)
+    assert_no_exception(page)
