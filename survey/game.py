@@ -339,6 +339,20 @@ class GameStore:
             ).all()
         return {int(p): bool(x) for p, x in rows}
 
+    def own_guess(self, game_id: int, position: int, session_token: str) -> bool | None:
+        """This browser's guess in round `position`, or None (what a phone polls until it
+        knows; a stored guess never changes)."""
+        digest, g = self.digest(game_id, session_token), game_guesses_table
+        if digest is None:
+            return None
+        with self.db.reading() as conn:
+            guess = conn.execute(
+                select(g.c.guess).where(
+                    g.c.game_id == game_id, g.c.position == position, g.c.session_hash == digest
+                )
+            ).scalar()
+        return None if guess is None else bool(guess)
+
     def digest(self, game_id: int, session_token: str) -> str | None:
         return self._salts.digest(game_id, session_token)
 

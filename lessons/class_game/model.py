@@ -58,6 +58,11 @@ def outcome(game_id: int, position: int) -> activity.SessionValue[str]:
     return Value(f"game_outcome_{game_id}_{position}")
 
 
+def guessed(game_id: int, position: int) -> activity.SessionValue[bool]:
+    """This browser's guess in a round, once stored (it never changes)."""
+    return Value(f"game_guessed_{game_id}_{position}")
+
+
 def nickname(game_id: int) -> activity.SessionValue[str]:
     return Value(f"game_nickname_{game_id}")
 

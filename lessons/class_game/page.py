@@ -51,6 +51,20 @@ def send(games: survey.GameStore, game_id: int, position: int, token: str, guess
         ACTIVITY.tap_fault.set(error.reason)
         return
     model.outcome(game_id, position).set(result.value)
+    if result is survey.SubmitResult.ACCEPTED:
+        model.guessed(game_id, position).set(guess)
+
+
+def own_guess(games: survey.GameStore, game: survey.Game, token: str) -> bool | None:
+    """This browser's guess in the round on show: from this session once known, else read
+    from the store (another tab, a reload)."""
+    kept = model.guessed(game.id, game.position)
+    known = kept.get()
+    if known is None:
+        known = games.own_guess(game.id, game.position, token)
+        if known is not None:
+            kept.set(known)
+    return known
 
 
 @st.fragment(run_every=model.POLL_S)
@@ -64,9 +78,8 @@ def follow(games: survey.GameStore, game_id: int, token: str) -> None:
     if not game.started:
         st.info("Waiting for your lecturer to start the first round.", icon=":material/schedule:")
         return
-    mine = games.own_guesses(game.id, token)
-    rounds = games.rounds(game.id)
     if game.finished:
+        rounds, mine = games.rounds(game.id), games.own_guesses(game.id, token)
         right, guessed = model.own_record(rounds, mine, game.rounds)
         best = text.percent(model.best_rates(game.epsilon)[0])
         st.success(
@@ -83,7 +96,7 @@ def follow(games: survey.GameStore, game_id: int, token: str) -> None:
     st.caption(
         f"Without the volunteer the true count is {game.base_count}; with, {game.base_count + 1}."
     )
-    guess = mine.get(game.position)
+    guess = own_guess(games, game, token)
     if guess is None and not game.revealed:
         if games.read_only:
             show_fault(survey.database.READ_ONLY, student=True)
