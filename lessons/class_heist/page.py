@@ -265,6 +265,17 @@ def _do(move, *args) -> None:
         model.PROBLEM.set(str(error))
 
 
+def said() -> None:
+    """What the lecturer's last button could not do: a database fault, or the agency's
+    refusal (shown once)."""
+    fault = model.LECTURER_FAULT.pop()
+    if fault is not None:
+        show_fault(fault, student=False)
+    problem = model.PROBLEM.pop()
+    if problem:
+        st.warning(f"Not done: {text.plain(problem)}.")
+
+
 def _ask(heists, heist_id, admin_key, kind, who, a, b, private, repeats=1) -> None:
     """Ask the agency; a refusal (a small group, a spent budget) is said on the projector."""
     query = heists.ask(heist_id, admin_key, kind, who, a, b, private=private, repeats=repeats)
@@ -286,6 +297,7 @@ def _privacy(heists: survey.HeistStore, heist_id: int, admin_key: str) -> None:
 def collecting(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) -> None:
     """While the room answers: the count, every POLL_S seconds, and the button. Once a
     target is picked (here, or from another tab), the whole page moves to the attack."""
+    said()  # a fault or a refusal of this fragment's button, at its own rerun
     now = heists.get_heist(heist.id)
     if now is not None and now.has_target:
         st.rerun(scope="app")
@@ -473,12 +485,7 @@ def lecturer_view(heists: survey.HeistStore, raw_code: str) -> None:
     found, admin_key = gate
     if not found.has_target:
         st.markdown(f"#### {text.plain(found.title)}")
-    fault = model.LECTURER_FAULT.pop()
-    if fault is not None:
-        show_fault(fault, student=False)
-    problem = model.PROBLEM.pop()
-    if problem:
-        st.warning(f"Not done: {text.plain(problem)}.")
+    said()
     if heists.read_only:
         show_fault(survey.database.READ_ONLY, student=False)
     if not found.has_target:
