@@ -8,7 +8,8 @@ By job, each module using only the others' public names:
 - limits.py: rate limits counted in the database;
 - activity.py: what a survey and a quiz share (join codes, admin keys, one answer each);
 - surveys.py: surveys, responses and joins, and `SurveyStore`, the class store;
-- quiz.py: quizzes, their questions, answers and nicknames (`QuizStore`);
+- quiz.py: quizzes, their questions and answers (`QuizStore`);
+- players.py: the nicknames a quiz and a game let students give, and their scores;
 - heist.py: the class heist's made-up answers and the agency's ledger (`HeistStore`);
 - game.py: the ε guessing game's rounds, guesses and nicknames (`GameStore`);
 - security.py: codes, keys, salts and signatures; protocols.py: the survey's protocols.
@@ -21,9 +22,9 @@ from .activity import AdminKeyError, SubmitResult
 from .database import SCHEMA_VERSION, STORAGE_FAULTS, StorageError
 from .game import Game, GameStore, NewGame, Round, Tally
 from .heist import Heist, HeistStore, NewHeist, Query
+from .players import MAX_NICKNAME_CHARS, Score
 from .protocols import CUSTOM, DIE, TWO_COINS, Protocol, custom, die, protocol_for, two_coins
 from .quiz import (
-    MAX_NICKNAME_CHARS,
     MAX_OPTION_CHARS,
     MAX_OPTIONS,
     MAX_QUESTIONS,
@@ -32,7 +33,6 @@ from .quiz import (
     Quiz,
     QuizQuestion,
     QuizStore,
-    Score,
 )
 from .security import new_session_token, normalize_join_code
 from .surveys import (

@@ -5,6 +5,7 @@ statement."""
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Callable
 
 from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, Integer, String, Table, select
@@ -72,6 +73,19 @@ def new_row_secrets(admin_key: str) -> dict:
         "session_salt": security.new_salt(),
         "created_at": now_minute(),
     }
+
+
+def clean_text(name: str, value: object, limit: int, *, allow_empty: bool = False) -> str:
+    """`value` with its whitespace collapsed: a string (TypeError), not empty unless allowed,
+    at most `limit` characters (ValueError naming `name`)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, got {type(value).__name__}")
+    cleaned = re.sub(r"\s+", " ", value).strip()
+    if not cleaned and not allow_empty:
+        raise ValueError(f"{name} must not be empty")
+    if len(cleaned) > limit:
+        raise ValueError(f"{name} must be at most {limit} characters, got {len(cleaned):,}")
+    return cleaned
 
 
 def with_fresh_join_code(insert: Callable[[str], int]) -> int:

@@ -35,7 +35,6 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
-    delete,
     func,
     insert,
     literal,
@@ -48,7 +47,7 @@ import dp
 from . import activity, security
 from .activity import SubmitResult
 from .database import metadata, now_minute
-from .quiz import MAX_NICKNAME_CHARS, Score, _clean_text, clean_nickname
+from .players import Players, Score, players_table, ranked
 from .tokens import Salts, check_session_token
 
 MAX_TITLE_CHARS = 100
@@ -91,14 +90,7 @@ game_guesses_table = Table(
     UniqueConstraint("game_id", "position", "session_hash", name="one_guess_per_round"),
 )
 
-game_players_table = Table(
-    "game_players",
-    metadata,
-    activity.belongs_to("game_games", "game_id", primary_key=True),
-    Column("session_hash", String(64), primary_key=True),
-    Column("nickname", String(MAX_NICKNAME_CHARS), nullable=False),
-    activity.minute("named_at"),
-)
+game_players_table = players_table("game_players", "game_games", "game_id")
 
 
 @dataclass(frozen=True)
@@ -177,6 +169,7 @@ class GameStore:
         self.store = store
         self.db = store.db
         self._salts = Salts(self.db, games_table)
+        self._players = Players(self.db, game_players_table, "game_id")
         self._rounds: dict[tuple[int, int], Round] = {}  # a round never changes once drawn
 
     @property
@@ -186,7 +179,7 @@ class GameStore:
     # -- creating ---------------------------------------------------------------------------
     def create_game(self, title: str, epsilon: float, rounds: int, *, rng=None) -> NewGame:
         """A new game before its first round, with a fresh join code and admin key."""
-        title = _clean_text("title", title, MAX_TITLE_CHARS)
+        title = activity.clean_text("title", title, MAX_TITLE_CHARS)
         epsilon = _check_epsilon(epsilon)
         rounds = _check_rounds(rounds)
         low, high = BASE_COUNT_RANGE
@@ -441,32 +434,12 @@ class GameStore:
     def set_nickname(self, game_id: int, session_token: str, nickname: object) -> str | None:
         """Give this browser a nickname in the game (empty: none); returns it as stored."""
         check_session_token(session_token)
-        nickname = clean_nickname(nickname)
         if self.get_game(game_id) is None:
             raise LookupError("no such game")
-        digest, t = self.digest(game_id, session_token), game_players_table
-        if not nickname:
-            self.db.write(delete(t).where(t.c.game_id == game_id, t.c.session_hash == digest))
-            return None
-        statement = self.db.upsert(t).values(
-            game_id=game_id, session_hash=digest, nickname=nickname, named_at=now_minute()
-        )
-        self.db.write(
-            statement.on_conflict_do_update(
-                index_elements=[t.c.game_id, t.c.session_hash],
-                set_={"nickname": nickname, "named_at": now_minute()},
-            )
-        )
-        return nickname
+        return self._players.set(game_id, self.digest(game_id, session_token), nickname)
 
     def nickname(self, game_id: int, session_token: str) -> str | None:
-        digest, t = self.digest(game_id, session_token), game_players_table
-        if digest is None:
-            return None
-        with self.db.reading() as conn:
-            return conn.execute(
-                select(t.c.nickname).where(t.c.game_id == game_id, t.c.session_hash == digest)
-            ).scalar()
+        return self._players.get(game_id, self.digest(game_id, session_token))
 
     def scores(self, game_id: int) -> list[Score]:
         """Every nicknamed player's right guesses over the revealed rounds, best first."""
@@ -475,20 +448,12 @@ class GameStore:
             return []
         done = game.position + (1 if game.revealed else 0)
         coins = {r.position: r.with_record for r in self.rounds(game_id) if r.position < done}
-        p, g = game_players_table, game_guesses_table
-        with self.db.reading() as conn:
-            players = conn.execute(
-                select(p.c.session_hash, p.c.nickname).where(p.c.game_id == game_id)
-            ).all()
-            rows = conn.execute(
-                select(g.c.session_hash, g.c.position, g.c.guess)
-                .join(p, (p.c.game_id == g.c.game_id) & (p.c.session_hash == g.c.session_hash))
-                .where(g.c.game_id == game_id)
-            ).all()
-        tally = {digest: [0, 0] for digest, _ in players}
-        for digest, position, guess in rows:
-            if digest in tally and position in coins:
-                tally[digest][1] += 1
-                tally[digest][0] += int(bool(guess) == coins[position])
-        scores = [Score(name, *tally[digest]) for digest, name in players]
-        return sorted(scores, key=lambda s: (-s.correct, s.answered, s.nickname))
+        named = self._players.named(game_id)
+        return ranked(
+            named,
+            (
+                (digest, guess == coins[position])
+                for position, guess, digest in self.guesses(game_id)
+                if position in coins
+            ),
+        )

@@ -51,7 +51,6 @@ import dp
 from . import activity, security
 from .activity import SubmitResult
 from .database import metadata, now_minute
-from .quiz import _clean_text
 from .tokens import Salts, check_session_token
 
 MAX_TITLE_CHARS = 100
@@ -259,10 +258,10 @@ class HeistStore:
     ) -> NewHeist:
         """A new heist, open for answers, with a fresh join code and admin key."""
         row = {
-            "title": _clean_text("title", title, MAX_TITLE_CHARS),
-            "a_name": _clean_text("attribute A's name", a_name, MAX_ATTRIBUTE_CHARS),
+            "title": activity.clean_text("title", title, MAX_TITLE_CHARS),
+            "a_name": activity.clean_text("attribute A's name", a_name, MAX_ATTRIBUTE_CHARS),
             "a_max": _check_int("attribute A's values", a_max, MIN_VALUES, MAX_VALUES),
-            "b_name": _clean_text("attribute B's name", b_name, MAX_ATTRIBUTE_CHARS),
+            "b_name": activity.clean_text("attribute B's name", b_name, MAX_ATTRIBUTE_CHARS),
             "b_max": _check_int("attribute B's values", b_max, MIN_VALUES, MAX_VALUES),
             "min_group": _check_int("min_group", min_group, *MIN_GROUP_RANGE),
             "epsilon": _check_float("epsilon", epsilon, MIN_EPSILON, MAX_EPSILON),

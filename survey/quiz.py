@@ -30,9 +30,7 @@ import dataclasses
 import datetime as dt
 import json
 import math
-import re
 import time
-import unicodedata
 from dataclasses import dataclass, field
 
 from sqlalchemy import (
@@ -47,7 +45,6 @@ from sqlalchemy import (
     UniqueConstraint,
     case,
     cast,
-    delete,
     func,
     insert,
     literal,
@@ -58,8 +55,9 @@ from sqlalchemy import (
 )
 
 from . import activity, security
-from .activity import SubmitResult
+from .activity import SubmitResult, clean_text
 from .database import metadata, now_minute
+from .players import Players, Score, clean_nickname, players_table, ranked
 from .surveys import MAX_QUESTION_CHARS, SurveyStore
 from .tokens import Salts, check_session_token
 
@@ -70,16 +68,6 @@ MIN_OPTIONS, MAX_OPTIONS = 2, 6
 MAX_QUESTIONS = 30
 MAX_COUNTDOWN_S = 600
 MIN_EPSILON, MAX_EPSILON = 0.1, 10.0
-MAX_NICKNAME_CHARS = 20
-# Not printable in a nickname: control and format characters (a right-to-left override, a
-# zero-width joiner), unassigned and private-use code points, surrogates, line separators.
-_UNPRINTABLE = frozenset({"Cc", "Cf", "Cn", "Co", "Cs", "Zl", "Zp"})
-# Letters and symbols that draw nothing: Hangul fillers, the Braille blank, Khmer's inherent
-# vowels, the Mongolian vowel separator. A nickname needs one visible character.
-_BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
-ZWJ = "\u200d"  # the zero-width joiner: allowed only between two emoji (👨‍👩‍👧)
-_EMOJI_MODIFIERS = frozenset("\ufe0f") | {chr(c) for c in range(0x1F3FB, 0x1F400)}
-
 quizzes_table = Table(
     "quiz_quizzes",
     metadata,
@@ -118,86 +106,13 @@ quiz_answers_table = Table(
 )
 
 
-quiz_players_table = Table(
-    "quiz_players",
-    metadata,
-    activity.belongs_to("quiz_quizzes", "quiz_id", primary_key=True),
-    Column("session_hash", String(64), primary_key=True),
-    Column("nickname", String(MAX_NICKNAME_CHARS), nullable=False),
-    activity.minute("named_at"),
-)
-
-
-@dataclass(frozen=True)
-class Score:
-    """A nicknamed player's score: the options sent that were the correct one."""
-
-    nickname: str
-    correct: int
-    answered: int
+quiz_players_table = players_table("quiz_players", "quiz_quizzes", "quiz_id")
 
 
 def quiz_clock() -> float:
     """Seconds since the epoch: the countdown's clock, shared by every replica (tests
     freeze it)."""
     return time.time()
-
-
-def _clean_text(name: str, value: object, limit: int, *, allow_empty: bool = False) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a string, got {type(value).__name__}")
-    cleaned = re.sub(r"\s+", " ", value).strip()
-    if not cleaned and not allow_empty:
-        raise ValueError(f"{name} must not be empty")
-    if len(cleaned) > limit:
-        raise ValueError(f"{name} must be at most {limit} characters, got {len(cleaned):,}")
-    return cleaned
-
-
-def _emoji(c: str) -> bool:
-    return unicodedata.category(c) == "So" and ord(c) >= 0x2000
-
-
-def _joins_emoji(text: str, at: int) -> bool:
-    """Whether the zero-width joiner at `at` sits inside an emoji sequence: an emoji (with
-    its variation selector or skin tone) before it and an emoji after it."""
-    before = at - 1
-    while before >= 0 and text[before] in _EMOJI_MODIFIERS:
-        before -= 1
-    return before >= 0 and _emoji(text[before]) and at + 1 < len(text) and _emoji(text[at + 1])
-
-
-def _visible(c: str) -> bool:
-    """A character that draws something: a letter, digit, punctuation mark or symbol, not
-    one of the blank-looking ones."""
-    return unicodedata.category(c)[0] in "LNPS" and c not in _BLANK_LOOKING
-
-
-def clean_nickname(nickname: object) -> str:
-    """A nickname as stored and shown: NFC-normalized, whitespace collapsed, at most 20
-    characters, no control or format characters (ValueError naming them; a zero-width
-    joiner only inside an emoji sequence), at least one visible character; "" means none."""
-    if not isinstance(nickname, str):
-        raise TypeError(f"nickname must be a string, got {type(nickname).__name__}")
-    nickname = unicodedata.normalize("NFC", nickname)
-    nickname = re.sub(r"\s+", " ", nickname).strip()
-    joins = {i for i, c in enumerate(nickname) if c == ZWJ and _joins_emoji(nickname, i)}
-    bad = sorted(
-        {
-            f"U+{ord(c):04X}"
-            for i, c in enumerate(nickname)
-            if unicodedata.category(c) in _UNPRINTABLE and i not in joins
-        }
-    )
-    if bad:
-        raise ValueError(f"nickname must be printable text; it holds {', '.join(bad[:3])}")
-    if nickname and not any(_visible(c) for c in nickname):
-        raise ValueError("nickname must have a visible character; it shows as blank")
-    if len(nickname) > MAX_NICKNAME_CHARS:
-        raise ValueError(
-            f"nickname must be at most {MAX_NICKNAME_CHARS} characters, got {len(nickname):,}"
-        )
-    return nickname
 
 
 @dataclass(frozen=True)
@@ -212,7 +127,7 @@ class QuizQuestion:
     explanation: str = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "prompt", _clean_text("prompt", self.prompt, MAX_QUESTION_CHARS))
+        object.__setattr__(self, "prompt", clean_text("prompt", self.prompt, MAX_QUESTION_CHARS))
         if isinstance(self.options, str) or not isinstance(self.options, tuple | list):
             raise TypeError("options must be a list of strings")
         if not MIN_OPTIONS <= len(self.options) <= MAX_OPTIONS:
@@ -220,7 +135,7 @@ class QuizQuestion:
                 f"options: a question needs {MIN_OPTIONS} to {MAX_OPTIONS}, got {len(self.options)}"
             )
         options = tuple(
-            _clean_text(f"option {i + 1}", o, MAX_OPTION_CHARS) for i, o in enumerate(self.options)
+            clean_text(f"option {i + 1}", o, MAX_OPTION_CHARS) for i, o in enumerate(self.options)
         )
         if len(set(options)) != len(options):
             raise ValueError("options must be different from each other")
@@ -232,7 +147,7 @@ class QuizQuestion:
         object.__setattr__(
             self,
             "explanation",
-            _clean_text("explanation", self.explanation, MAX_EXPLANATION_CHARS, allow_empty=True),
+            clean_text("explanation", self.explanation, MAX_EXPLANATION_CHARS, allow_empty=True),
         )
 
 
@@ -302,6 +217,7 @@ class QuizStore:
         # phone polls the quiz every 2 s; then only its state row is read).
         self._questions_of: dict[int, tuple[QuizQuestion, ...]] = {}
         self._salts = Salts(self.db, quizzes_table)
+        self._players = Players(self.db, quiz_players_table, "quiz_id")
 
     @property
     def read_only(self) -> bool:
@@ -323,7 +239,7 @@ class QuizStore:
             raise TypeError("countdown_s must be a whole number of seconds")
         if not 0 <= countdown_s <= MAX_COUNTDOWN_S:
             raise ValueError(f"countdown_s must be in [0, {MAX_COUNTDOWN_S}], got {countdown_s}")
-        title = _clean_text("title", title, MAX_TITLE_CHARS)
+        title = clean_text("title", title, MAX_TITLE_CHARS)
         questions = list(questions)
         if not 1 <= len(questions) <= MAX_QUESTIONS:
             raise ValueError(f"a quiz needs 1 to {MAX_QUESTIONS} questions, got {len(questions)}")
@@ -600,30 +516,11 @@ class QuizStore:
             raise LookupError("no such quiz")
         if quiz.private:
             raise ValueError("nickname: a quiz in private mode takes no nicknames")
-        digest, t = self._digest(quiz_id, session_token), quiz_players_table
-        if not nickname:
-            self.db.write(delete(t).where(t.c.quiz_id == quiz_id, t.c.session_hash == digest))
-            return None
-        statement = self.db.upsert(t).values(
-            quiz_id=quiz_id, session_hash=digest, nickname=nickname, named_at=now_minute()
-        )
-        self.db.write(
-            statement.on_conflict_do_update(
-                index_elements=[t.c.quiz_id, t.c.session_hash],
-                set_={"nickname": nickname, "named_at": now_minute()},
-            )
-        )
-        return nickname
+        return self._players.set(quiz_id, self._digest(quiz_id, session_token), nickname)
 
     def nickname(self, quiz_id: int, session_token: str) -> str | None:
         """This browser's nickname in the quiz, or None."""
-        digest, t = self._digest(quiz_id, session_token), quiz_players_table
-        if digest is None:
-            return None
-        with self.db.reading() as conn:
-            return conn.execute(
-                select(t.c.nickname).where(t.c.quiz_id == quiz_id, t.c.session_hash == digest)
-            ).scalar()
+        return self._players.get(quiz_id, self._digest(quiz_id, session_token))
 
     def scores(self, quiz_id: int) -> list[Score]:
         """Every nicknamed player's score, best first (most correct; then fewer answered,
@@ -631,23 +528,22 @@ class QuizStore:
         questions = self._fixed_questions(quiz_id)
         if questions is None:
             return []
+        named = self._players.named(quiz_id)
         p, a = quiz_players_table, quiz_answers_table
         with self.db.reading() as conn:
-            players = conn.execute(
-                select(p.c.session_hash, p.c.nickname).where(p.c.quiz_id == quiz_id)
-            ).all()
             answers = conn.execute(
                 select(a.c.session_hash, a.c.position, a.c.option)
                 .join(p, (p.c.quiz_id == a.c.quiz_id) & (p.c.session_hash == a.c.session_hash))
                 .where(a.c.quiz_id == quiz_id)
             ).all()
-        tally = {digest: [0, 0] for digest, _ in players}
-        for digest, position, option in answers:
-            if digest in tally and 0 <= position < len(questions):
-                tally[digest][1] += 1
-                tally[digest][0] += int(option == questions[position].correct)
-        scores = [Score(name, *tally[digest]) for digest, name in players]
-        return sorted(scores, key=lambda s: (-s.correct, s.answered, s.nickname))
+        return ranked(
+            named,
+            (
+                (digest, option == questions[position].correct)
+                for digest, position, option in answers
+                if 0 <= position < len(questions)
+            ),
+        )
 
     def counts(self, quiz_id: int) -> dict[int, list[int]]:
         """Per question position: how many phones sent each option (what was sent)."""

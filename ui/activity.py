@@ -582,6 +582,25 @@ class Activity:
         return _faults_shown(self.name, student)
 
     @property
+    def nickname_input(self) -> SessionValue[str]:
+        """The nickname box's text (its widget key)."""
+        return SessionValue(f"{self.name}_nickname_input")
+
+    @property
+    def nickname_problem(self) -> SessionValue[str]:
+        """Why the last nickname was not saved."""
+        return SessionValue(f"{self.name}_nickname_problem")
+
+    def nickname(self, owner_id: int) -> SessionValue[str]:
+        """This browser's nickname in one quiz or game, as stored ("" for none), read once."""
+        return SessionValue(f"{self.name}_nickname_{owner_id}")
+
+    @property
+    def nickname_limit(self) -> str:
+        """The rate limit's name for nickname changes (per student token)."""
+        return f"{self.name}-nickname/token"
+
+    @property
     def base_url_key(self) -> str:
         """The widget key of "Address of this app for students"."""
         return f"{self.name}_base_url"
@@ -770,3 +789,92 @@ def lecturer_links(activity: Activity, code: str, admin_key: str, address: Stude
         icon=":material/add_circle:",
         help=activity.new_help,
     )
+
+
+# --- nicknames (the quiz's and the game's, optional) ----------------------------------------------
+NICKNAMES_PER_10_MINUTES = 10  # a browser may change its nickname this often
+
+
+class NicknameStore(Protocol):
+    """What the nickname box needs of a quiz's or game's store."""
+
+    store: survey.SurveyStore
+
+    def set_nickname(self, owner_id: int, session_token: str, nickname: object) -> str | None: ...
+
+    def nickname(self, owner_id: int, session_token: str) -> str | None: ...
+
+
+def nickname_problem(reason: str) -> str:
+    """Why a nickname was refused, in a student's words (the store's reason names code
+    points, as U+202E, for the logs and tests)."""
+    if "printable" in reason:
+        return (
+            "Not saved: your nickname holds an invisible or control character (one that "
+            "can hide or reverse text). Type it again with letters, digits or emoji."
+        )
+    if "visible" in reason:
+        return "Not saved: your nickname shows as blank. Use at least one letter, digit or emoji."
+    return f"Not saved: {reason}."
+
+
+def save_nickname(activity: Activity, players: NicknameStore, owner_id: int, token: str) -> None:
+    """Form callback: store the nickname typed (empty: none), within the change limit."""
+    raw = activity.nickname_input.get("")
+    activity.nickname_problem.pop()
+    try:
+        if not tap_allowed(
+            players.store, token, activity.nickname_limit, NICKNAMES_PER_10_MINUTES, 600.0
+        ):
+            activity.nickname_problem.set("Too many changes: wait a few minutes, then try again.")
+            return
+        saved = players.set_nickname(owner_id, token, raw)
+    except (ValueError, TypeError) as error:
+        activity.nickname_problem.set(nickname_problem(str(error)))
+        return
+    except survey.StorageError as error:
+        activity.nickname_problem.set(
+            fault_message(error.reason, student=True, activity=activity.name)
+        )
+        return
+    activity.nickname(owner_id).set(saved or "")
+    activity.nickname_input.set(saved or "")
+
+
+def nickname_box(
+    activity: Activity,
+    players: NicknameStore,
+    owner_id: int,
+    token: str,
+    *,
+    expanded: bool,
+    scored: str,
+) -> None:
+    """An optional nickname in a closed box (open while `expanded`, when this browser has
+    none): only the lecturer's scores table at the end ever shows it, beside `scored` ("how
+    many questions you got right"), and only when the lecturer chooses to."""
+    kept = activity.nickname(owner_id)
+    if not kept.is_set():  # read once per session
+        kept.set(players.nickname(owner_id, token) or "")
+        activity.nickname_input.set(kept.get())
+    current = kept.get()
+    title = f"Nickname: {text.plain(current)}" if current else "Nickname (optional)"
+    with st.expander(title, expanded=expanded and not current):
+        with st.form(f"{activity.name}_nickname", border=False):
+            st.text_input(
+                f"Nickname (at most {survey.MAX_NICKNAME_CHARS} characters; empty: none)",
+                max_chars=survey.MAX_NICKNAME_CHARS,
+                key=activity.nickname_input.key,
+            )
+            st.form_submit_button(
+                "Save nickname",
+                on_click=save_nickname,
+                args=(activity, players, owner_id, token),
+            )
+        problem = activity.nickname_problem.get()
+        if problem:
+            st.warning(text.plain(problem))
+        st.caption(
+            "You can stay anonymous. A nickname is shown only if your lecturer projects "
+            f"the scores at the end, beside {scored}."
+        )

@@ -26,8 +26,6 @@ URL_PATH = "class-game"
 POLL_S = 2
 TAPS_PER_MINUTE = 30
 TAP_LIMIT = "game-tap/token"
-NICKNAME_LIMIT = "game-nickname/token"
-NICKNAMES_PER_10_MINUTES = 10
 SCORES_SHOWN = 10
 EPSILONS: tuple[float, ...] = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0)
 ROUNDS: tuple[int, ...] = (10, 20, 30, 40)
@@ -49,8 +47,7 @@ ACTIVITY = activity.Activity(
 
 Value = activity.SessionValue
 LECTURER_FAULT: Value[str] = Value("game_lecturer_fault")
-NICKNAME_INPUT: Value[str] = Value("game_nickname_input")
-NICKNAME_PROBLEM: Value[str] = Value("game_nickname_problem")
+NICKNAME_INPUT: Value[str] = ACTIVITY.nickname_input
 
 
 def outcome(game_id: int, position: int) -> activity.SessionValue[str]:
@@ -61,10 +58,6 @@ def outcome(game_id: int, position: int) -> activity.SessionValue[str]:
 def guessed(game_id: int, position: int) -> activity.SessionValue[bool]:
     """This browser's guess in a round, once stored (it never changes)."""
     return Value(f"game_guessed_{game_id}_{position}")
-
-
-def nickname(game_id: int) -> activity.SessionValue[str]:
-    return Value(f"game_nickname_{game_id}")
 
 
 def join_url(base: str, code: str) -> str:

@@ -136,54 +136,17 @@ def follow(games: survey.GameStore, game_id: int, token: str) -> None:
 
 
 def nickname_box(games: survey.GameStore, game: survey.Game, token: str) -> None:
-    """An optional nickname: shown only if the lecturer projects the scores at the end."""
+    """An optional nickname (ui/activity.py): shown only if the lecturer projects the scores."""
     if games.read_only:
         return
-    kept = model.nickname(game.id)
-    if not kept.is_set():
-        kept.set(games.nickname(game.id, token) or "")
-        model.NICKNAME_INPUT.set(kept.get())
-    current = kept.get()
-    title = f"Nickname: {text.plain(current)}" if current else "Nickname (optional)"
-    with st.expander(title, expanded=False):
-        with st.form("game_nickname", border=False):
-            st.text_input(
-                f"Nickname (at most {survey.MAX_NICKNAME_CHARS} characters; empty: none)",
-                max_chars=survey.MAX_NICKNAME_CHARS,
-                key=model.NICKNAME_INPUT.key,
-            )
-            st.form_submit_button(
-                "Save nickname", on_click=save_nickname, args=(games, game.id, token)
-            )
-        problem = model.NICKNAME_PROBLEM.get()
-        if problem:
-            st.warning(text.plain(problem))
-        st.caption(
-            "You can stay anonymous. A nickname is shown only if your lecturer projects the "
-            "scores at the end, beside how many rounds you guessed right."
-        )
-
-
-def save_nickname(games: survey.GameStore, game_id: int, token: str) -> None:
-    raw = model.NICKNAME_INPUT.get("")
-    model.NICKNAME_PROBLEM.pop()
-    try:
-        if not activity.tap_allowed(
-            games.store, token, model.NICKNAME_LIMIT, model.NICKNAMES_PER_10_MINUTES, 600.0
-        ):
-            model.NICKNAME_PROBLEM.set("Too many changes: wait a few minutes, then try again.")
-            return
-        saved = games.set_nickname(game_id, token, raw)
-    except (ValueError, TypeError) as error:
-        model.NICKNAME_PROBLEM.set(f"Not saved: {error}.")
-        return
-    except survey.StorageError as error:
-        model.NICKNAME_PROBLEM.set(
-            activity.fault_message(error.reason, student=True, activity=ACTIVITY.name)
-        )
-        return
-    model.nickname(game_id).set(saved or "")
-    model.NICKNAME_INPUT.set(saved or "")
+    activity.nickname_box(
+        ACTIVITY,
+        games,
+        game.id,
+        token,
+        expanded=False,
+        scored="how many rounds you guessed right",
+    )
 
 
 def student_view(games: survey.GameStore, raw_code: str) -> None:

@@ -22,7 +22,6 @@ URL_PATH = "class-quiz"
 LETTERS = "ABCDEF"
 CUSTOM_KEY = "quiz_custom_questions"  # the lecturer's own questions, before creating
 TAPS_PER_MINUTE = 30
-NICKNAMES_PER_10_MINUTES = 10  # a browser may change its nickname this often
 SCORES_SHOWN = 10  # the projector's table of scores: the best ten nicknames
 POLL_S = 2  # a phone asks which question is on show every POLL_S seconds
 EPSILONS: tuple[float, ...] = (0.5, 1.0, 2.0, 3.0, 5.0)
@@ -77,7 +76,6 @@ ACTIVITY = activity.Activity(
 LECTURER = ACTIVITY.memory
 ADMIN_KEYS_KEY, MANAGE_COOKIE = LECTURER.keys, LECTURER.cookie
 TAP_LIMIT = "quiz-tap/token"
-NICKNAME_LIMIT = "quiz-nickname/token"
 
 # What a session keeps, by name (ui.activity.SessionValue), instead of raw key strings.
 Value = activity.SessionValue
@@ -86,8 +84,8 @@ CUSTOM: Value[list] = Value(CUSTOM_KEY)  # the lecturer's own questions
 OWN_ERROR: Value[str] = Value("quiz_own_error")  # why the last own question was refused
 OWN_PROMPT, OWN_OPTIONS = Value("quiz_own_prompt"), Value("quiz_own_options")  # the form's
 OWN_CORRECT, OWN_EXPLANATION = Value("quiz_own_correct"), Value("quiz_own_explanation")
-NICKNAME_INPUT: Value[str] = Value("quiz_nickname_input")  # the nickname box's text
-NICKNAME_PROBLEM: Value[str] = Value("quiz_nickname_problem")  # why it was not saved
+NICKNAME_INPUT: Value[str] = ACTIVITY.nickname_input  # the nickname box's text
+NICKNAMES_PER_10_MINUTES = activity.NICKNAMES_PER_10_MINUTES
 
 
 def outcome(quiz_id: int, position: int) -> activity.SessionValue[str]:
@@ -98,11 +96,6 @@ def outcome(quiz_id: int, position: int) -> activity.SessionValue[str]:
 def stored(quiz_id: int, position: int) -> activity.SessionValue[int]:
     """The option this browser sent for a question, once stored (it never changes)."""
     return Value(f"quiz_stored_{quiz_id}_{position}")
-
-
-def nickname(quiz_id: int) -> activity.SessionValue[str]:
-    """This browser's nickname in the quiz, as stored ("" for none), read once."""
-    return Value(f"quiz_nickname_{quiz_id}")
 
 
 def kept_score(quiz_id: int) -> activity.SessionValue[tuple[int, int]]:

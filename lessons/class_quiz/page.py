@@ -195,70 +195,18 @@ def own_result(quizzes: survey.QuizStore, quiz: survey.Quiz, token: str) -> str:
     return f"You got {correct:,} of {len(quiz.questions):,} right ({answered:,} answered)."
 
 
-def save_nickname(quizzes: survey.QuizStore, quiz_id: int, token: str) -> None:
-    """Form callback: store the nickname typed (empty: none), within the change limit."""
-    raw = model.NICKNAME_INPUT.get("")
-    model.NICKNAME_PROBLEM.pop()
-    try:
-        if not activity.tap_allowed(
-            quizzes.store, token, model.NICKNAME_LIMIT, model.NICKNAMES_PER_10_MINUTES, 600.0
-        ):
-            model.NICKNAME_PROBLEM.set("Too many changes: wait a few minutes, then try again.")
-            return
-        saved = quizzes.set_nickname(quiz_id, token, raw)
-    except (ValueError, TypeError) as error:
-        model.NICKNAME_PROBLEM.set(nickname_problem(str(error)))
-        return
-    except survey.StorageError as error:
-        model.NICKNAME_PROBLEM.set(
-            activity.fault_message(error.reason, student=True, activity=ACTIVITY.name)
-        )
-        return
-    model.nickname(quiz_id).set(saved or "")
-    model.NICKNAME_INPUT.set(saved or "")
-
-
-def nickname_problem(reason: str) -> str:
-    """Why a nickname was refused, in a student's words (the store's reason names code
-    points, as U+202E, for the logs and tests)."""
-    if "printable" in reason:
-        return (
-            "Not saved: your nickname holds an invisible or control character (one that "
-            "can hide or reverse text). Type it again with letters, digits or emoji."
-        )
-    if "visible" in reason:
-        return "Not saved: your nickname shows as blank. Use at least one letter, digit or emoji."
-    return f"Not saved: {reason}."
-
-
 def nickname_box(quizzes: survey.QuizStore, quiz: survey.Quiz, token: str) -> None:
-    """An optional nickname, below the question: only the lecturer's scores table at the
-    end ever shows it, and only when the lecturer chooses to. Not in private mode."""
+    """An optional nickname, below the question (ui/activity.py). Not in private mode."""
     if quiz.private or quizzes.read_only:
         return
-    kept = model.nickname(quiz.id)
-    if not kept.is_set():  # read once per session
-        kept.set(quizzes.nickname(quiz.id, token) or "")
-        model.NICKNAME_INPUT.set(kept.get())
-    current = kept.get()
-    title = f"Nickname: {text.plain(current)}" if current else "Nickname (optional)"
-    with st.expander(title, expanded=not quiz.started and not current):
-        with st.form("quiz_nickname", border=False):
-            st.text_input(
-                f"Nickname (at most {survey.MAX_NICKNAME_CHARS} characters; empty: none)",
-                max_chars=survey.MAX_NICKNAME_CHARS,
-                key=model.NICKNAME_INPUT.key,
-            )
-            st.form_submit_button(
-                "Save nickname", on_click=save_nickname, args=(quizzes, quiz.id, token)
-            )
-        problem = model.NICKNAME_PROBLEM.get()
-        if problem:
-            st.warning(text.plain(problem))
-        st.caption(
-            "You can stay anonymous. A nickname is shown only if your lecturer projects "
-            "the scores at the end, beside how many questions you got right."
-        )
+    activity.nickname_box(
+        ACTIVITY,
+        quizzes,
+        quiz.id,
+        token,
+        expanded=not quiz.started,
+        scored="how many questions you got right",
+    )
 
 
 def student_view(quizzes: survey.QuizStore, raw_code: str) -> None:
