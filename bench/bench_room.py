@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import os
 import platform
 import random
@@ -45,6 +46,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -493,73 +495,55 @@ async def survey_rows(server: Server, n: int, db_url: str) -> None:
     await asyncio.gather(*(s.close() for s in students))
 
 
-async def class_quiz_rows(server: Server, n: int, db_url: str) -> None:
-    code, quiz_id = new_quiz(db_url)
+async def phone_rows(
+    server: Server,
+    n: int,
+    page: str,
+    code: str,
+    names: tuple[str, str, str],
+    tap: Callable[[list[Student]], Awaitable[list[float]]],
+    stored: Callable[[], int],
+    poll_label: str,
+) -> None:
+    """A classroom activity's three rows: `n` phones join `page` at `?join=code`, each taps
+    once (`tap`; the store must then hold `stored()` == n), and each polls once (the
+    fragment of the widget labelled `poll_label`, as its 2-second timer reruns it)."""
+    join, taps, poll = names
     before = cpu_seconds(server.pids)
-    students, times = await open_all(server.url, "class-quiz", f"join={code}", n)
-    row("qjoin", n, times, cpu_seconds(server.pids) - before, len(times))
-    fragments = [s.widget("button", "A.").fragment_id for s in students]
+    students, times = await open_all(server.url, page, f"join={code}", n)
+    row(join, n, times, cpu_seconds(server.pids) - before, len(times))
+    fragments = [s.widget("button", poll_label).fragment_id for s in students]
     before = cpu_seconds(server.pids)
-    times = await tap_quiz(students)
-    stored = stored_quiz_answers(db_url, quiz_id)
-    row(
-        "class-quiz",
-        n,
-        times,
-        cpu_seconds(server.pids) - before,
-        len(times),
-        f", {stored}/{n} answers stored",
-    )
+    times = await tap(students)
+    count = stored()
+    row(taps, n, times, cpu_seconds(server.pids) - before, len(times), f", {count}/{n} stored")
     before = cpu_seconds(server.pids)
     times = await poll_quiz(students, fragments)
-    row("qpoll", n, times, cpu_seconds(server.pids) - before, len(times))
+    row(poll, n, times, cpu_seconds(server.pids) - before, len(times))
     await asyncio.gather(*(s.close() for s in students))
+
+
+async def class_quiz_rows(server: Server, n: int, db_url: str) -> None:
+    code, quiz_id = new_quiz(db_url)
+    names = ("qjoin", "class-quiz", "qpoll")
+    stored = functools.partial(stored_quiz_answers, db_url, quiz_id)
+    await phone_rows(server, n, "class-quiz", code, names, tap_quiz, stored, "A.")
 
 
 async def class_heist_rows(server: Server, n: int, db_url: str) -> None:
     code, heist_id = new_heist(db_url)
-    before = cpu_seconds(server.pids)
-    students, times = await open_all(server.url, "class-heist", f"join={code}", n)
-    row("hjoin", n, times, cpu_seconds(server.pids) - before, len(times))
-    before = cpu_seconds(server.pids)
-    times = await tap_heist(students)
-    stored = stored_heist_answers(db_url, heist_id)
-    row(
-        "heist",
-        n,
-        times,
-        cpu_seconds(server.pids) - before,
-        len(times),
-        f", {stored}/{n} answers stored",
+    names = ("hjoin", "heist", "hpoll")
+    stored = functools.partial(stored_heist_answers, db_url, heist_id)
+    await phone_rows(
+        server, n, "class-heist", code, names, tap_heist, stored, "Send my made-up answer"
     )
-    fragments = [s.widget("button", "Send my made-up answer").fragment_id for s in students]
-    before = cpu_seconds(server.pids)
-    times = await poll_quiz(students, fragments)
-    row("hpoll", n, times, cpu_seconds(server.pids) - before, len(times))
-    await asyncio.gather(*(s.close() for s in students))
 
 
 async def class_game_rows(server: Server, n: int, db_url: str) -> None:
     code, game_id = new_game(db_url)
-    before = cpu_seconds(server.pids)
-    students, times = await open_all(server.url, "class-game", f"join={code}", n)
-    row("gjoin", n, times, cpu_seconds(server.pids) - before, len(times))
-    fragments = [s.widget("button", "With the record").fragment_id for s in students]
-    before = cpu_seconds(server.pids)
-    times = await tap_game(students)
-    stored = stored_guesses(db_url, game_id)
-    row(
-        "game",
-        n,
-        times,
-        cpu_seconds(server.pids) - before,
-        len(times),
-        f", {stored}/{n} guesses stored",
-    )
-    before = cpu_seconds(server.pids)
-    times = await poll_quiz(students, fragments)
-    row("gpoll", n, times, cpu_seconds(server.pids) - before, len(times))
-    await asyncio.gather(*(s.close() for s in students))
+    names = ("gjoin", "game", "gpoll")
+    stored = functools.partial(stored_guesses, db_url, game_id)
+    await phone_rows(server, n, "class-game", code, names, tap_game, stored, "With the record")
 
 
 LESSON_ROUNDS = 3  # the median of three rounds: one round moved ±20% on a shared VM

@@ -238,6 +238,9 @@ class HeistStore:
         self.store = store
         self.db = store.db
         self._salts = Salts(self.db, heists_table)
+        # A heist as last read: `submit` needs only what never changes (names and ranges),
+        # so a phone's tap reads no heist row (whether it is closed, the insert checks).
+        self._shapes: dict[int, Heist] = {}
 
     @property
     def read_only(self) -> bool:
@@ -312,7 +315,7 @@ class HeistStore:
         if row is None:
             return None
         self._salts.remember(int(row.id), row.session_salt)
-        return Heist(
+        found = Heist(
             int(row.id),
             row.join_code,
             row.title,
@@ -326,6 +329,8 @@ class HeistStore:
             bool(row.closed),
             row.target_hash,
         )
+        self._shapes[found.id] = found  # its names and ranges never change (a dict write)
+        return found
 
     def get_heist(self, heist_id: int) -> Heist | None:
         if isinstance(heist_id, bool) or not isinstance(heist_id, int):
@@ -465,7 +470,9 @@ class HeistStore:
         """Store this browser's made-up answer, once (later taps: DUPLICATE), while the heist
         takes answers (else CLOSED); an unknown heist is UNKNOWN."""
         check_session_token(session_token)
-        heist = self.get_heist(heist_id)
+        heist = self._shapes.get(heist_id) if isinstance(heist_id, int) else None
+        if heist is None:
+            heist = self.get_heist(heist_id)  # (remembers its shape)
         if heist is None:
             return SubmitResult.UNKNOWN
         secret = _check_int("secret", secret, SECRET_MIN, SECRET_MAX)

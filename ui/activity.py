@@ -718,6 +718,26 @@ def lecturer_gate(
     return found, admin_key
 
 
+def joined(activity: Activity, store: Any, raw_code: str) -> tuple[Any, str] | None:
+    """A phone at `?join=CODE` of a quiz, heist or game: (the activity, this browser's
+    token), with its title and code written at the top; or None, having said why (over the
+    guesses' limit, or no such code: counted as a guess). `store` has `find` and the class
+    store as `store.store`."""
+    limits = store.store
+    refused = lookup_refused(limits)
+    if refused is not None:
+        st.warning(limit_message("guess", refused, activity=activity.name))
+        return None
+    found = store.find(raw_code)
+    noun = ACTIVITIES[activity.name].split()[-1]
+    if found is None:
+        record_guess(limits)
+        st.error(f"There is no {noun} with this code. Check the code on the projector.")
+        return None
+    st.caption(f"{text.plain(found.title)} · {noun} {found.code}")
+    return found, session_token(limits)
+
+
 class StudentAddress(NamedTuple):
     """The base of the links students open (`base`), as guessed (`default`, with a `note`
     for the lecturer when the guess is doubtful) and as the lecturer may have corrected it

@@ -150,17 +150,10 @@ def nickname_box(games: survey.GameStore, game: survey.Game, token: str) -> None
 
 
 def student_view(games: survey.GameStore, raw_code: str) -> None:
-    refused = activity.lookup_refused(games.store)
-    if refused is not None:
-        st.warning(activity.limit_message("guess", refused, activity=ACTIVITY.name))
+    phone = activity.joined(ACTIVITY, games, raw_code)
+    if phone is None:
         return
-    found = games.find(raw_code)
-    if found is None:
-        activity.record_guess(games.store)
-        st.error("There is no game with this code. Check the code on the projector.")
-        return
-    st.caption(f"{text.plain(found.title)} · game {found.code}")
-    token = activity.session_token(games.store)
+    found, token = phone
     follow(games, found.id, token)
     nickname_box(games, found, token)
     st.caption(

@@ -13,7 +13,7 @@ import pandas as pd
 import dp
 import survey
 from survey import heist as store
-from ui import activity, text
+from ui import activity, datasets, text
 
 URL_PATH = "class-heist"
 POLL_S = 2  # a phone (and the projector's count) asks every POLL_S seconds
@@ -48,6 +48,11 @@ PROBLEM: Value[str] = Value("heist_problem")  # why the lecturer's last move was
 def outcome(heist_id: int) -> activity.SessionValue[str]:
     """What became of this browser's answer (a SubmitResult's value)."""
     return Value(f"heist_outcome_{heist_id}")
+
+
+def sent(heist_id: int) -> activity.SessionValue[survey.heist.Answer]:
+    """This browser's answer, once stored (it never changes)."""
+    return Value(f"heist_sent_{heist_id}")
 
 
 def join_url(base: str, code: str) -> str:
@@ -157,12 +162,17 @@ def attack(ledger: list[survey.Query], target: survey.heist.Answer | None) -> At
         return Attack(exact, 0, None, None, spent)
     pairs = sum(q.repeats for q in noisy)
     total = sum(q.total for q in noisy)
-    width = dp.discrete_laplace_sum_half_width(
-        [q.epsilon / store.SENSITIVITY["sum"] for q in noisy],
-        [2 * q.repeats for q in noisy],
-        confidence=CONFIDENCE,
-    )
+    width = half_width(tuple((q.epsilon / store.SENSITIVITY["sum"], 2 * q.repeats) for q in noisy))
     return Attack(exact, pairs, total / pairs, width / pairs, spent)
+
+
+@datasets.cached(census_only=True, max_entries=256)
+def half_width(noises: tuple[tuple[float, int], ...]) -> int:
+    """dp.discrete_laplace_sum_half_width of these (parameter, how many) noises, once a
+    process: the projector's chart recomputes every step of the ledger on every run."""
+    return dp.discrete_laplace_sum_half_width(
+        [e for e, _ in noises], [n for _, n in noises], confidence=CONFIDENCE
+    )
 
 
 def running(ledger: list[survey.Query], target: survey.heist.Answer) -> pd.DataFrame:

@@ -114,6 +114,18 @@ def answer_form(heists: survey.HeistStore, heist: survey.Heist, token: str) -> N
         st.warning(SUBMIT_MESSAGES[survey.SubmitResult(last)])
 
 
+def own_answer(heists: survey.HeistStore, heist_id: int, token: str):
+    """This browser's answer: from this session once known (a stored answer never
+    changes), else read from the store (another tab, a reload)."""
+    kept = model.sent(heist_id)
+    known = kept.get()
+    if known is None:
+        known = heists.own_answer(heist_id, token)
+        if known is not None:
+            kept.set(known)
+    return known
+
+
 @st.fragment(run_every=model.POLL_S)
 @ACTIVITY.faults_shown(student=True)
 def follow(heists: survey.HeistStore, heist_id: int, token: str) -> None:
@@ -123,7 +135,7 @@ def follow(heists: survey.HeistStore, heist_id: int, token: str) -> None:
     if heist is None:
         st.error("This heist no longer exists.")
         return
-    mine = heists.own_answer(heist.id, token)
+    mine = own_answer(heists, heist.id, token)
     if mine is None:
         if heist.closed:
             st.warning("The answers are closed: you did not send one.")
@@ -165,17 +177,10 @@ def follow(heists: survey.HeistStore, heist_id: int, token: str) -> None:
 
 
 def student_view(heists: survey.HeistStore, raw_code: str) -> None:
-    refused = activity.lookup_refused(heists.store)
-    if refused is not None:
-        st.warning(activity.limit_message("guess", refused, activity=ACTIVITY.name))
+    phone = activity.joined(ACTIVITY, heists, raw_code)
+    if phone is None:
         return
-    found = heists.find(raw_code)
-    if found is None:
-        activity.record_guess(heists.store)
-        st.error("There is no heist with this code. Check the code on the projector.")
-        return
-    st.caption(f"{text.plain(found.title)} · heist {found.code}")
-    token = activity.session_token(heists.store)
+    found, token = phone
     follow(heists, found.id, token)
     st.caption(
         "No names are asked. The agency keeps your made-up answer; the projector shows only "

@@ -210,17 +210,10 @@ def nickname_box(quizzes: survey.QuizStore, quiz: survey.Quiz, token: str) -> No
 
 
 def student_view(quizzes: survey.QuizStore, raw_code: str) -> None:
-    refused = activity.lookup_refused(quizzes.store)
-    if refused is not None:
-        st.warning(activity.limit_message("guess", refused, activity=ACTIVITY.name))
+    phone = activity.joined(ACTIVITY, quizzes, raw_code)
+    if phone is None:
         return
-    found = quizzes.get_quiz_by_code(raw_code)
-    if found is None:
-        activity.record_guess(quizzes.store)
-        st.error("There is no quiz with this code. Check the code on the projector.")
-        return
-    st.caption(f"{text.plain(found.title)} · quiz {found.code}")
-    token = activity.session_token(quizzes.store)
+    found, token = phone
     follow(quizzes, found.id, token)
     nickname_box(quizzes, found, token)
     if found.private:
