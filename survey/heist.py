@@ -410,6 +410,16 @@ class HeistStore:
             ).first()
         return None if row is None else Answer(int(row[0]), int(row[1]), int(row[2]), bool(row[3]))
 
+    def group_size(self, heist_id: int, a: int, b: int) -> int:
+        """How many answers have A = a and B = b (the target's group; the agency's data)."""
+        t = heist_answers_table
+        with self.db.reading() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).where(t.c.heist_id == heist_id, t.c.a == a, t.c.b == b)
+                ).scalar_one()
+            )
+
     def ledger(self, heist_id: int) -> list[Query]:
         """Every query asked, oldest first."""
         q = heist_queries_table

@@ -124,6 +124,7 @@ class Attack:
     estimate: float | None
     half_width: float | None
     spent: float
+    group: int = 1  # how many people share the target's two values (the pair reads all)
 
     @property
     def low(self) -> float | None:
@@ -134,22 +135,25 @@ class Attack:
         return None if self.estimate is None else self.estimate + self.half_width
 
     def stated(self) -> tuple[float, float] | None:
-        """The interval the attacker can state, cut to what a secret can be (1 to 10)."""
+        """The interval the attacker can state, cut to what the group's total can be: 1 to
+        10 for one person (g to 10g for a group of g)."""
         if self.estimate is None:
             return None
-        low = min(max(self.low, store.SECRET_MIN), store.SECRET_MAX)
-        high = max(min(self.high, store.SECRET_MAX), store.SECRET_MIN)
-        return low, high
+        least, most = store.SECRET_MIN * self.group, store.SECRET_MAX * self.group
+        return min(max(self.low, least), most), max(min(self.high, most), least)
 
 
-def attack(ledger: list[survey.Query], target: survey.heist.Answer | None) -> Attack:
+def attack(
+    ledger: list[survey.Query], target: survey.heist.Answer | None, group: int = 1
+) -> Attack:
     """The differencing attack on the target, from the ledger's sum pairs about the
     target's group: the exact pair's answer; the noisy pairs' mean S/M, where S is the sum
     of their answers and M how many pairs, and ±w/M with w the exact 95% half-width of the
-    sum of their 2M discrete Laplace noises (each with parameter ε/Δ, Δ = 10 for a sum)."""
+    sum of their 2M discrete Laplace noises (each with parameter ε/Δ, Δ = 10 for a sum).
+    The pair reads everyone who shares the target's values: `group` of them."""
     spent = sum(q.cost for q in ledger)
     if target is None:
-        return Attack(None, 0, None, None, spent)
+        return Attack(None, 0, None, None, spent, group)
     about = [
         q
         for q in ledger
@@ -159,11 +163,11 @@ def attack(ledger: list[survey.Query], target: survey.heist.Answer | None) -> At
     exact = next((q.total for q in reversed(about) if q.epsilon is None), None)
     noisy = [q for q in about if q.epsilon is not None]
     if not noisy:
-        return Attack(exact, 0, None, None, spent)
+        return Attack(exact, 0, None, None, spent, group)
     pairs = sum(q.repeats for q in noisy)
     total = sum(q.total for q in noisy)
     width = half_width(tuple((q.epsilon / store.SENSITIVITY["sum"], 2 * q.repeats) for q in noisy))
-    return Attack(exact, pairs, total / pairs, width / pairs, spent)
+    return Attack(exact, pairs, total / pairs, width / pairs, spent, group)
 
 
 @datasets.cached(census_only=True, max_entries=256)
@@ -175,7 +179,9 @@ def half_width(noises: tuple[tuple[float, int], ...]) -> int:
     )
 
 
-def running(ledger: list[survey.Query], target: survey.heist.Answer) -> pd.DataFrame:
+def running(
+    ledger: list[survey.Query], target: survey.heist.Answer, group: int = 1
+) -> pd.DataFrame:
     """The attacker's estimate and interval after each noisy pair query about the target
     (the chart's "running" dataset): pairs so far, estimate, low, high."""
     rows = []
@@ -185,6 +191,6 @@ def running(ledger: list[survey.Query], target: survey.heist.Answer) -> pd.DataF
             continue
         if (step.a, step.b) != (target.a, target.b) or step.kind != "sum":
             continue
-        found = attack(ledger[: i + 1], target)
+        found = attack(ledger[: i + 1], target, group)
         rows.append((found.pairs, found.estimate, found.low, found.high))
     return pd.DataFrame(rows, columns=["pairs", "estimate", "low", "high"])

@@ -158,21 +158,35 @@ def follow(heists: survey.HeistStore, heist_id: int, token: str) -> None:
         f"**You are the target.** The attacker knows your "
         f"{model.value_name(heist, mine.a, mine.b)}, and nothing else."
     )
-    found = model.attack(heists.ledger(heist.id), mine)
-    if found.exact is not None:
-        verdict = "**They found you.**" if found.exact == mine.secret else "They missed."
-        st.warning(
-            f"{verdict} The agency's two exact answers differ by {found.exact:,}; your "
-            f"secret is {mine.secret}."
+    group = heists.group_size(heist.id, mine.a, mine.b)
+    found = model.attack(heists.ledger(heist.id), mine, group)
+    if group > 1:
+        st.caption(
+            f"{group - 1:,} other {'student shares' if group == 2 else 'students share'} your "
+            "two values: the attack reads your group's total, not your secret alone."
         )
+    if found.exact is not None:
+        if group == 1:
+            verdict = "**They found you.**" if found.exact == mine.secret else "They missed."
+            st.warning(
+                f"{verdict} The agency's two exact answers differ by {found.exact:,}; your "
+                f"secret is {mine.secret}."
+            )
+        else:
+            st.warning(
+                f"The agency's two exact answers differ by {found.exact:,}: your group's "
+                f"total. Your secret is {mine.secret}; one more query about the group's "
+                "size, and a classmate's word, would finish the job."
+            )
     stated = found.stated()
     if stated is not None:
-        inside = stated[0] <= mine.secret <= stated[1]
+        what = "your secret" if group == 1 else "your group's total"
+        inside = stated[0] <= mine.secret <= stated[1] if group == 1 else None
+        where = "" if inside is None else f" ({'inside' if inside else 'outside'})"
         st.info(
-            f"With noise, after {found.pairs:,} pairs, the attacker can say: your secret is "
+            f"With noise, after {found.pairs:,} pairs, the attacker can say: {what} is "
             f"between {text.number(stated[0], 3)} and {text.number(stated[1], 3)} (95%). "
-            f"Your secret is {mine.secret} ({'inside' if inside else 'outside'}). Only your "
-            "phone shows it."
+            f"Your secret is {mine.secret}{where}. Only your phone shows it."
         )
 
 
@@ -342,15 +356,20 @@ def without_dp(heists, heist: survey.Heist, admin_key: str, target, found) -> No
         result.metric(
             "Their difference",
             f"{found.exact:,}",
-            help="The target's secret. No group of one was asked about, and the rule was "
-            "kept: the difference of two large groups is the person. Only the target's "
-            "phone can confirm it.",
+            help=(
+                "The target's secret. No group of one was asked about, and the rule was "
+                "kept: the difference of two large groups is the person. Only the target's "
+                "phone can confirm it."
+            )
+            if found.group == 1
+            else "The total of the people who share the target's two values.",
         )
 
 
 def noisy_buttons(heists, heist: survey.Heist, admin_key: str, target) -> None:
     st.markdown(
-        "**2. With noise.** The same pair through the Laplace mechanism, once or many times:"
+        "**2. With noise.** The same pair, each answer with discrete Laplace noise of scale "
+        "10/ε (one student added or removed moves a sum of secrets by at most 10):"
     )
     buttons = st.columns(len(model.REPEATS))
     for column, repeats in zip(buttons, model.REPEATS, strict=True):
@@ -403,7 +422,7 @@ def closing_in(heists, heist: survey.Heist, admin_key: str, target, found, ledge
         )
         title = f"{spent} · after {found.pairs:,} pairs: {estimate} ± {half}"
     charts.closing_in(classroom.presenting()).show(
-        alt=alt_text, title=title, running=model.running(ledger, target)
+        alt=alt_text, title=title, running=model.running(ledger, target, found.group)
     )
     if stated is not None:
         st.caption(
@@ -456,7 +475,8 @@ def own_query(heists, heist: survey.Heist, admin_key: str) -> None:
 def attack_view(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) -> None:
     target = heists.target_answer(heist)
     ledger = heists.ledger(heist.id)
-    found = model.attack(ledger, target)
+    group = heists.group_size(heist.id, target.a, target.b)
+    found = model.attack(ledger, target, group)
     n, _ = heists.count_answers(heist.id)
     st.markdown(f"#### The target: {model.value_name(heist, target.a, target.b)}")
     st.caption(
@@ -471,6 +491,11 @@ def attack_view(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) 
         own_query(heists, heist, admin_key)
     with chart:
         closing_in(heists, heist, admin_key, target, found, ledger)
+        if group > 1:
+            st.caption(
+                f"{group:,} people share the target's two values: the pair's difference is "
+                "their total, not one secret."
+            )
     with st.expander(f"The ledger: {len(ledger):,} queries"):
         frame = model.ledger_frame(heist, ledger)
         tables.show(frame.tail(model.LEDGER_ROWS), key="heist-ledger")
