@@ -340,8 +340,8 @@ def collecting(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) -
 
 def without_dp(heists, heist: survey.Heist, admin_key: str, target, found) -> None:
     st.markdown(
-        "**1. Exact.** The sum of secrets of everyone, minus that of everyone but the "
-        "target's group: both groups are large, so the agency answers both."
+        "**1. Exact.** Everyone's sum of secrets, minus that of everyone but the target's "
+        "group: two large groups, so the agency answers both."
     )
     button, result = st.columns(2, vertical_alignment="center")
     button.button(
@@ -367,10 +367,7 @@ def without_dp(heists, heist: survey.Heist, admin_key: str, target, found) -> No
 
 
 def noisy_buttons(heists, heist: survey.Heist, admin_key: str, target) -> None:
-    st.markdown(
-        "**2. With noise.** The same pair, each answer with discrete Laplace noise of scale "
-        "10/ε (one student added or removed moves a sum of secrets by at most 10):"
-    )
+    st.markdown("**2. With noise.** The same pair, noise of scale 10/ε on each answer:")
     buttons = st.columns(len(model.REPEATS))
     for column, repeats in zip(buttons, model.REPEATS, strict=True):
         pair = (heists, heist.id, admin_key, "sum", "pair", target.a, target.b, True, repeats)
@@ -391,6 +388,9 @@ def closing_in(heists, heist: survey.Heist, admin_key: str, target, found, ledge
     eps_col, budget_col = st.columns(2, vertical_alignment="bottom")
     eps_col.select_slider(  # the store holds it (not the link): every tab of it agrees
         "ε a query  (← more private)",
+        help="One student added or removed moves a sum of secrets by at most 10 (its "
+        "sensitivity), so each answer gets discrete Laplace noise of scale 10/ε. The "
+        "budget adds up the ε of every query (basic composition).",
         options=model.EPSILONS,
         value=heist.epsilon if heist.epsilon in model.EPSILONS else 0.5,
         key="heist_eps",
@@ -488,6 +488,7 @@ def attack_view(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) 
     with moves:
         without_dp(heists, heist, admin_key, target, found)
         noisy_buttons(heists, heist, admin_key, target)
+        said()  # a refusal or a fault, beside the buttons that asked
         own_query(heists, heist, admin_key)
     with chart:
         closing_in(heists, heist, admin_key, target, found, ledger)
@@ -515,7 +516,6 @@ def lecturer_view(heists: survey.HeistStore, raw_code: str) -> None:
     found, admin_key = gate
     if not found.has_target:
         st.markdown(f"#### {text.plain(found.title)}")
-    said()
     if heists.read_only:
         show_fault(survey.database.READ_ONLY, student=False)
     if not found.has_target:
