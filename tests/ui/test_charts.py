@@ -7,17 +7,13 @@ import altair as alt
 import pandas as pd
 import pyarrow as pa
 import pytest
-from altair.utils.schemapi import validate_jsonschema
-from altair.vegalite.v6.schema.core import load_schema
+from chart_checks import assert_valid_charts
 
-import apptest_helpers as helpers
-from apptest_helpers import title_of
 from colour_vision import delta_e, palette_problems, too_close
 from conftest import page_apptest
 from lessons.catalogue import all_pages
-from ui import charts, datasets, text
+from ui import charts, datasets
 
-SCHEMA = load_schema()
 PAGES = all_pages()
 
 
@@ -65,66 +61,11 @@ def test_shared_data_is_given_back_to_each_layer() -> None:
     assert all(layer["data"] == {"name": "both"} for layer in template.spec["layer"])
 
 
-def _rows(dataset) -> list[dict]:
-    return pa.ipc.open_stream(dataset.data.data).read_all().to_pylist()
-
-
 @pytest.mark.parametrize("lesson", PAGES, ids=[lesson.folder for lesson in PAGES])
 def test_every_chart_the_page_draws_is_valid_vega_lite(lesson) -> None:
     at = page_apptest(lesson.file).run()
     assert not at.exception, at.exception
-    for element in at.get("vega_lite_chart"):
-        spec = json.loads(element.proto.spec)
-        # Streamlit sends the data beside the spec; put it back where Vega-Lite reads it.
-        datasets = {d.name: _rows(d) for d in element.proto.datasets}
-        if datasets:
-            spec["datasets"] = {**spec.get("datasets", {}), **datasets}
-        if element.proto.data.data:
-            spec["data"] = {"values": _rows(element.proto.data)}
-        errors = validate_jsonschema(json.loads(json.dumps(spec, default=str)), SCHEMA)
-        assert errors is None, f"{lesson.folder}: {errors}"
-        # a palette of its own, every two series apart for every reader (colour_vision.py)
-        assert palette_problems(spec) == [], (
-            f"{lesson.folder}: {title_of(helpers.spec_of(element))}"
-        )
-    _assert_every_chart_shows_its_numbers(at, lesson.folder)
-
-
-def _assert_every_chart_shows_its_numbers(at, folder: str) -> None:
-    """Under each chart, "Show the numbers" (WCAG 1.1.1: its data reachable as a table):
-    closed, it sends no table; open, tables of that chart's own rows, headed in the chart's
-    own words (a title its axes, legends or tooltips give)."""
-    drawn = at.get("vega_lite_chart")
-    boxes = [box for box in at.expander if box.label == charts.NUMBERS_LABEL]
-    assert len(boxes) == len(drawn), folder
-    assert not [box for box in boxes if box.get("table")], folder  # closed: nothing sent
-    helpers.open_numbers(at)
-    assert not at.exception, at.exception
-    boxes = [box for box in at.expander if box.label == charts.NUMBERS_LABEL]
-    for element, box in zip(at.get("vega_lite_chart"), boxes, strict=True):
-        spec = helpers.spec_of(element)
-        rows = {len(_rows(d)) for d in element.proto.datasets if d.name != charts.TITLE_DATA}
-        words = _titles(spec)
-        tables = [table.value for table in box.get("table")]
-        assert tables, (folder, title_of(spec))
-        for table in tables:
-            assert len(table) in rows, (folder, title_of(spec), len(table), rows)
-        headers = {text.plain(title) for title in words}
-        assert headers & set(tables[0].columns), (folder, title_of(spec), list(tables[0].columns))
-
-
-def _titles(node) -> set[str]:
-    """Every axis, legend, encoding and tooltip title in a spec."""
-    found: set[str] = set()
-    if isinstance(node, dict):
-        for key, value in node.items():
-            if key == "title" and isinstance(value, str):
-                found.add(value)
-            found |= _titles(value)
-    elif isinstance(node, list):
-        for value in node:
-            found |= _titles(value)
-    return found
+    assert_valid_charts(at, lesson.folder)
 
 
 def test_a_chart_table_sends_columns_only_and_text_as_a_dictionary() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from chart_checks import assert_valid_charts
 from streamlit.testing.v1 import AppTest
 
 import dp
@@ -101,6 +102,7 @@ def test_a_game_with_30_phones(store) -> None:
         assert points["fpr"].iloc[0] == fp / negatives
         proven = dp.epsilon_lower_bound(tp, positives, fp, negatives)
         assert f"proven ε ≥ {text.number(proven, 3)}" in words(lecturer) or proven == 0.0
+    assert_valid_charts(lecturer, "class_game")
     best_tpr, best_fpr = model.best_rates(5.0)
     assert (points["tpr"].iloc[1], points["fpr"].iloc[1]) == (best_tpr, best_fpr)
     # the scores: hidden until shown, the nickname as plain text

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from chart_checks import assert_valid_charts
 from streamlit.testing.v1 import AppTest
 
 import dp
@@ -120,6 +121,7 @@ def test_a_heist_with_30_phones(store) -> None:
     assert stated in words(target) and "Your secret is 9" in words(target)
     bystander.run()
     assert "secret is between" not in words(bystander)  # only the target hears it
+    assert_valid_charts(lecturer, "class_heist")
     ledger_rows = rows_table(lecturer, "heist-ledger")
     assert ledger_rows["ε spent"].tolist()[-3:] == ["1", "1", "0"]
     assert ledger_rows["answer"].tolist()[0] == "9"
