@@ -280,7 +280,7 @@ def _do(move, *args) -> None:
         move(*args)
     except survey.StorageError as error:
         model.LECTURER_FAULT.set(error.reason)
-    except ValueError as error:
+    except (ValueError, TypeError) as error:  # the store's checks (a forged value too)
         model.PROBLEM.set(str(error))
 
 
@@ -303,12 +303,11 @@ def _ask(heists, heist_id, admin_key, kind, who, a, b, private, repeats=1) -> No
 
 
 def _privacy(heists: survey.HeistStore, heist_id: int, admin_key: str) -> None:
-    heists.set_privacy(
-        heist_id,
-        admin_key,
-        float(st.session_state["heist_eps"]),
-        model.BUDGETS[int(st.session_state["heist_budget"])],
-    )
+    """ε or the budget moved: both are stored (a value no option has is not)."""
+    epsilon, budget = st.session_state.get("heist_eps"), st.session_state.get("heist_budget")
+    if epsilon not in model.EPSILONS or budget not in range(len(model.BUDGETS)):
+        return
+    heists.set_privacy(heist_id, admin_key, float(epsilon), model.BUDGETS[budget])
 
 
 @st.fragment(run_every=model.POLL_S)

@@ -86,32 +86,48 @@ def running_quiz_and_survey() -> tuple[str, str]:
 
 
 @pytest.fixture(scope="module")
-def running_heist_and_game() -> tuple[str, str]:
+def running_heist_and_game() -> dict[str, str]:
+    """A heist open for answers, one under attack (a target picked) and a game on its first
+    round: their codes, and the private links' queries of the last two."""
     store = survey.SurveyStore(f"sqlite:///{SURVEY_DB_DIR / 'survey.sqlite3'}")
-    heist = survey.HeistStore(store).create_heist("Forged", "Row", 5, "Month", 12)
+    heists = survey.HeistStore(store)
+    heist = heists.create_heist("Forged", "Row", 5, "Month", 12)
+    attacked = heists.create_heist("Attacked", "Row", 5, "Month", 12)
+    for i in range(8):
+        heists.submit(attacked.heist.id, survey.new_session_token(), 1 + i, 1 + i % 5, 1 + i)
+    heists.pick_target(attacked.heist.id, attacked.admin_key)
     games = survey.GameStore(store)
-    game = games.create_game("Forged", 1.0, 3)
+    game = games.create_game("Forged", 1.0, 10)
     games.next_round(game.game.id, game.admin_key)
-    return heist.heist.code, game.game.code
+    return {
+        "heist": heist.heist.code,
+        "attack": f"manage={attacked.heist.code}&key={attacked.admin_key}",
+        "game": game.game.code,
+        "projector": f"manage={game.game.code}&key={game.admin_key}",
+    }
 
 
 def test_the_heist_and_the_game_read_only_valid_values(
-    app_server: str, running_heist_and_game: tuple[str, str]
+    app_server: str, running_heist_and_game: dict[str, str]
 ) -> None:
-    """The heist's answer form (select boxes, a checkbox, a form button) and the game's
-    guess buttons, fed every forged value: never an exception."""
-    heist_code, game_code = running_heist_and_game
+    """The heist's answer form (select boxes, a checkbox, a form button), its projector
+    under attack (ε, the budget, a query of one's own) and the game's guess buttons and
+    projector, fed every forged value: never an exception."""
+    running = running_heist_and_game
     kinds: set[str] = set()
     for page, query in [
         ("class-heist", ""),
-        ("class-heist", f"join={heist_code}"),
+        ("class-heist", f"join={running['heist']}"),
+        ("class-heist", running["attack"]),
         ("class-game", ""),
-        ("class-game", f"join={game_code}"),
+        ("class-game", f"join={running['game']}"),
+        ("class-game", running["projector"]),
     ]:
         forged, exceptions = forge(app_server, page, query)
         kinds |= forged
         assert exceptions == [], (page, query, exceptions)
-    assert {"selectbox", "checkbox", "button", "text_input", "number_input"} <= kinds
+    assert {"selectbox", "checkbox", "button", "text_input", "number_input", "radio"} <= kinds
+    assert "slider" in kinds  # the heist's ε (a select slider)
 
 
 def test_the_classroom_pages_and_home_read_only_valid_values(

@@ -76,6 +76,11 @@ def test_a_game_with_30_phones(store) -> None:
             phone.run()  # the fragment's poll, here a rerun
             assert f"Round {position + 1} of {ROUNDS}" in words(phone)
             assert f"{drawn.release:,}" in words(phone)
+            # the coin stays on the server until the reveal: nothing the phone was sent
+            # or keeps says which way it fell
+            assert "It was" not in words(phone) and "the record:" not in words(phone)
+            kept = phone.session_state.values()
+            assert not [v for v in kept if isinstance(v, survey.Round)]
             phone.button(key=f"game_guess_{position}_{int(guess)}").click().run()
             assert "Your guess is in" in words(phone)
         lecturer.run()
