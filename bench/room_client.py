@@ -46,6 +46,7 @@ WIDGET_KINDS = (
     "multiselect",
     "text_input",
     "text_area",
+    "button_group",
 )
 
 

@@ -748,9 +748,21 @@ class StudentAddress(NamedTuple):
     note: str
 
 
+MAX_BASE_URL_CHARS = 200  # an address a QR code of the join link can still hold
+
+
 def student_address(activity: Activity) -> StudentAddress:
+    """The base of the students' links: the lecturer's correction when it is a usable
+    address (http or https, at most MAX_BASE_URL_CHARS characters: a QR code holds ~2 KB,
+    and a forged 100,000-character one crashed the QR encoder), else the guess."""
     default, note = base_url_guess(st.context.url, st.get_option("server.address"))
-    return StudentAddress(st.session_state.get(activity.base_url_key, default), default, note)
+    typed = st.session_state.get(activity.base_url_key, default)
+    usable = (
+        isinstance(typed, str)
+        and len(typed) <= MAX_BASE_URL_CHARS
+        and urlsplit(typed).scheme in ("http", "https")
+    )
+    return StudentAddress(typed if usable else default, default, note)
 
 
 def projector_row(activity: Activity, code: str, join_url: Callable[[str, str], str]):
@@ -790,16 +802,23 @@ def lecturer_links(activity: Activity, code: str, admin_key: str, address: Stude
             "Address of this app for students",
             value=default_base,
             key=activity.base_url_key,
+            max_chars=MAX_BASE_URL_CHARS,
             label_visibility="collapsed",
             help="The start of the link students open. Change it if phones reach this "
             "computer under another name.",
         )
         if note:
             st.caption(note)
+        typed = st.session_state.get(activity.base_url_key)
+        if isinstance(typed, str) and typed != address.base:
+            st.warning(
+                "Not used: an address starts with http:// or https:// and has at most "
+                f"{MAX_BASE_URL_CHARS} characters. The link and QR code use "
+                f"{text.plain(address.base)}."
+            )
     with st.expander("Private lecturer link — do not project"):
         st.markdown(activity.power)
-        base = st.session_state.get(activity.base_url_key, default_base)
-        link = lecturer_url(base, activity.url_path, code, admin_key)
+        link = lecturer_url(address.base, activity.url_path, code, admin_key)
         st.code(link, language=None, wrap_lines=True)
     st.button(
         activity.new_label,

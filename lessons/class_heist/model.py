@@ -43,6 +43,7 @@ LECTURER = ACTIVITY.memory
 Value = activity.SessionValue
 LECTURER_FAULT: Value[str] = Value("heist_lecturer_fault")  # a button that failed
 PROBLEM: Value[str] = Value("heist_problem")  # why the lecturer's last move was refused
+PRIVACY_SEEN: Value[tuple] = Value("heist_privacy_seen")  # (ε, budget) the last run showed
 
 
 def outcome(heist_id: int) -> activity.SessionValue[str]:
@@ -57,6 +58,16 @@ def sent(heist_id: int) -> activity.SessionValue[survey.heist.Answer]:
 
 def join_url(base: str, code: str) -> str:
     return activity.join_url(base, URL_PATH, code)
+
+
+def epsilon_label(epsilon: object) -> str:
+    """An ε option as the slider writes it (anything else, a forged value: "?")."""
+    return text.number(epsilon) if epsilon in EPSILONS else "?"
+
+
+def budget_choice(index: object) -> str:
+    """The budget select box's option `index` in words (a forged value: "?")."""
+    return budget_label(BUDGETS[index]) if index in range(len(BUDGETS)) else "?"
 
 
 def budget_label(budget: float | None) -> str:

@@ -302,14 +302,6 @@ def _ask(heists, heist_id, admin_key, kind, who, a, b, private, repeats=1) -> No
         model.PROBLEM.set(f"the agency refused: {query.refused}")
 
 
-def _privacy(heists: survey.HeistStore, heist_id: int, admin_key: str) -> None:
-    """ε or the budget moved: both are stored (a value no option has is not)."""
-    epsilon, budget = st.session_state.get("heist_eps"), st.session_state.get("heist_budget")
-    if epsilon not in model.EPSILONS or budget not in range(len(model.BUDGETS)):
-        return
-    heists.set_privacy(heist_id, admin_key, float(epsilon), model.BUDGETS[budget])
-
-
 @st.fragment(run_every=model.POLL_S)
 @ACTIVITY.faults_shown(student=False)
 def collecting(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) -> None:
@@ -382,30 +374,41 @@ def noisy_buttons(heists, heist: survey.Heist, admin_key: str, target) -> None:
         )
 
 
-def closing_in(heists, heist: survey.Heist, admin_key: str, target, found, ledger) -> None:
-    """ε, the budget and its ledger, and the attacker's estimate closing in on the secret."""
-    eps_col, budget_col = st.columns(2, vertical_alignment="bottom")
-    eps_col.select_slider(  # the store holds it (not the link): every tab of it agrees
+def privacy_controls(heists, heist: survey.Heist, admin_key: str, where) -> survey.Heist:
+    """ε a query and the budget, in `where`; a move is stored, and the heist as it now is
+    returned (drawn before the buttons whose cost it sets). A move is told from the value
+    the widgets had in the last run; an ε tapped off (none chosen) changes nothing. (A
+    select slider fed a forged frame of the wrong type raised a TypeError inside
+    Streamlit; a segmented control does not.)"""
+    eps_col, budget_col = where.columns(2, vertical_alignment="bottom")
+    epsilon = eps_col.segmented_control(  # the store holds it (not the link)
         "ε a query  (← more private)",
+        model.EPSILONS,
+        default=heist.epsilon if heist.epsilon in model.EPSILONS else 0.5,
+        key="heist_eps",
+        format_func=model.epsilon_label,
         help="One student added or removed moves a sum of secrets by at most 10 (its "
         "sensitivity), so each answer gets discrete Laplace noise of scale 10/ε. The "
         "budget adds up the ε of every query (basic composition).",
-        options=model.EPSILONS,
-        value=heist.epsilon if heist.epsilon in model.EPSILONS else 0.5,
-        key="heist_eps",
-        format_func=text.number,
-        on_change=_do,
-        args=(_privacy, heists, heist.id, admin_key),
     )
-    budget_col.selectbox(
+    index = budget_col.selectbox(
         "Budget  (← more private)",
         range(len(model.BUDGETS)),
         index=model.BUDGETS.index(heist.budget) if heist.budget in model.BUDGETS else 1,
-        format_func=lambda i: model.budget_label(model.BUDGETS[i]),
+        format_func=model.budget_choice,
         key="heist_budget",
-        on_change=_do,
-        args=(_privacy, heists, heist.id, admin_key),
     )
+    seen, now = model.PRIVACY_SEEN.get(), (epsilon, index)
+    model.PRIVACY_SEEN.set(now)
+    if seen is None or seen == now:
+        return heist
+    if epsilon in model.EPSILONS and index in range(len(model.BUDGETS)):
+        _do(heists.set_privacy, heist.id, admin_key, float(epsilon), model.BUDGETS[index])
+    return heists.get_heist(heist.id) or heist
+
+
+def closing_in(heist: survey.Heist, target, found, ledger) -> None:
+    """The budget's ledger, and the attacker's estimate closing in on the secret."""
     budget = heist.budget
     left = "no limit" if budget is None else text.number(max(budget - found.spent, 0.0))
     spent = f"ε spent {text.number(found.spent)}" + (
@@ -484,13 +487,14 @@ def attack_view(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) 
         "values, nothing else."
     )
     moves, chart = st.columns([2, 3], gap="large")
+    heist = privacy_controls(heists, heist, admin_key, chart)  # before the buttons' costs
     with moves:
         without_dp(heists, heist, admin_key, target, found)
         noisy_buttons(heists, heist, admin_key, target)
         said()  # a refusal or a fault, beside the buttons that asked
         own_query(heists, heist, admin_key)
     with chart:
-        closing_in(heists, heist, admin_key, target, found, ledger)
+        closing_in(heist, target, found, ledger)
         if group > 1:
             st.caption(
                 f"{group:,} people share the target's two values: the pair's difference is "

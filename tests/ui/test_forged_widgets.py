@@ -35,6 +35,7 @@ FORGERIES: dict[str, list[dict]] = {
     "multiselect": [{"string_array_value": ["no such lesson", "../../etc"]}],
     "text_input": [{"string_value": "x" * 100_000}],
     "text_area": [{"string_value": "x\n" * 50_000}],
+    "button_group": [{"string_array_value": ["no such option"]}, {"string_array_value": []}],
 }
 REDACTED = "This app has encountered an error. The original error message is redacted"
 
@@ -127,7 +128,7 @@ def test_the_heist_and_the_game_read_only_valid_values(
         kinds |= forged
         assert exceptions == [], (page, query, exceptions)
     assert {"selectbox", "checkbox", "button", "text_input", "number_input", "radio"} <= kinds
-    assert "slider" in kinds  # the heist's ε (a select slider)
+    assert "button_group" in kinds  # the heist's ε, the game's ε and rounds
 
 
 def test_the_classroom_pages_and_home_read_only_valid_values(

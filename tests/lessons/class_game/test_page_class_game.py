@@ -147,3 +147,38 @@ def test_the_create_view_says_the_best_guessers_share_at_each_epsilon(store, eps
     at.button_group(key="game_eps").set_value(epsilon).run()
     best = model.best_rates(epsilon)[0]
     assert f"right {text.percent(best)} of the time" in words(at)
+
+
+@pytest.mark.parametrize(
+    ("typed", "used"),
+    [
+        ("http://10.0.0.5:8501", True),
+        ("10.0.0.5:8501", False),  # no scheme: a phone could not open it
+    ],
+)
+def test_the_students_address_is_used_only_when_phones_can_open_it(store, typed, used) -> None:
+    """The projector's "Address of this app for students" (the machine's, every activity's)
+    sets the join link and QR code when it is a usable address; otherwise the page says why
+    and keeps its guess."""
+    games = survey.GameStore(store)
+    made = games.create_game("Address", 1.0, 10)
+    lecturer = page(manage=made.game.code, key=made.admin_key)
+    lecturer.session_state["game_base_url"] = typed  # as the browser sends it
+    lecturer.run()
+    assert not lecturer.exception, lecturer.exception
+    link = [m.value for m in lecturer.markdown if "pp-join-link" in m.value][0]
+    assert ("10.0.0.5" in link) == used
+    assert ("Not used: an address starts with http" in words(lecturer)) == (not used)
+
+
+def test_an_address_too_long_for_a_qr_code_never_reaches_it(store) -> None:
+    """A forged 100,000-character address crashed the QR encoder on every activity's
+    projector: the link now holds at most 200 characters of it, and nothing raises."""
+    games = survey.GameStore(store)
+    made = games.create_game("Address", 1.0, 10)
+    lecturer = page(manage=made.game.code, key=made.admin_key)
+    lecturer.session_state["game_base_url"] = "http://" + "x" * 100_000
+    lecturer.run()
+    assert not lecturer.exception, lecturer.exception
+    link = [m.value for m in lecturer.markdown if "pp-join-link" in m.value][0]
+    assert "x" * 201 not in link.replace('</span><wbr><span class="pp-nowrap">', "")

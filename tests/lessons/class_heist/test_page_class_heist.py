@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 import dp
 import survey
-from apptest_helpers import classroom_page, frames_of, rows_table
+from apptest_helpers import classroom_page, frames_of, rows_table, spec_of, title_of
 from lessons.class_heist import model
 from ui import text
 
@@ -207,3 +207,25 @@ def test_a_target_who_shares_its_values_is_told_the_attack_reads_the_groups_tota
     low, high = found.stated()
     assert 2 <= low <= high <= 20
     assert f"your group's total is between {text.number(low, 3)}" in words(target)
+
+
+def test_the_projectors_epsilon_and_budget_are_stored_and_priced(store) -> None:
+    """ε 1 a query and no budget, moved on the projector: the store holds them, × 10 costs
+    ε = 20 (10 pairs of two queries), and its button said so before it was pressed."""
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    for secret in range(1, 9):
+        answer(page(join=code), secret, secret % 5 + 1, secret, volunteer=secret == 3)
+    lecturer.run()
+    lecturer.button(key="heist_pick").click().run()
+    lecturer.run()
+    lecturer.button_group(key="heist_eps").set_value(1.0).run()
+    lecturer.selectbox(key="heist_budget").set_value(model.BUDGETS.index(None)).run()
+    heists = survey.HeistStore(store)
+    heist = heists.find(code)
+    assert (heist.epsilon, heist.budget) == (1.0, None)
+    assert "costs ε = 20" in lecturer.button(key="heist_noisy_10").help
+    lecturer.button(key="heist_noisy_10").click().run()
+    assert heists.spent(heist.id) == 20.0
+    title = title_of(spec_of(lecturer.get("vega_lite_chart")[0]))
+    assert title.startswith("ε spent 20 · after 10 pairs")
