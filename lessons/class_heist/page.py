@@ -380,7 +380,7 @@ def privacy_controls(heists, heist: survey.Heist, admin_key: str, where) -> surv
     the widgets had in the last run; an ε tapped off (none chosen) changes nothing. (A
     select slider fed a forged frame of the wrong type raised a TypeError inside
     Streamlit; a segmented control does not.)"""
-    eps_col, budget_col = where.columns(2, vertical_alignment="bottom")
+    eps_col, budget_col = where.columns([3, 2], vertical_alignment="bottom")
     epsilon = eps_col.segmented_control(  # the store holds it (not the link)
         "ε a query  (← more private)",
         model.EPSILONS,
