@@ -12,7 +12,7 @@ WORKERS  ?= 2
 # make bench times each lesson's main slider back to back against this commit (a git rev)
 BENCH_BASE ?= HEAD~1
 
-.PHONY: run dev room test test-fast lint bench bench-room notebooks lab chromium haproxy clean distclean help
+.PHONY: run dev room test test-fast lint bench bench-room notebooks homework lab chromium haproxy clean distclean help
 
 help:
 	@echo "make run        serve the app on http://$(HOST):$(PORT) (HOST=0.0.0.0 for a classroom)"
@@ -23,6 +23,7 @@ help:
 	@echo "make bench      time the dp/ mechanisms, page reruns (AppTest and Chromium), the survey, uploads"
 	@echo "make bench-room simulated students (10-200) against one process, then WORKERS=N replicas"
 	@echo "make notebooks  every lesson as a Jupyter notebook in notebooks/ (at its defaults)"
+	@echo "make homework   homework notebooks, solutions and Gradescope autograders in dist/homework/"
 	@echo "make lab        the notebooks, opened in JupyterLab (installed into .venv/ once)"
 	@echo "make clean      remove caches;  make distclean  also removes .venv"
 
@@ -139,6 +140,11 @@ bench: $(VENV)/.stamp-dev chromium
 # Every lesson as a notebook (lessons/notebooks.py); the project is installed for `import dp`.
 notebooks: $(VENV)/.stamp-dev
 	$(BIN)/python -m lessons.notebooks notebooks
+
+# Homework (homework/build.py): per lesson the student notebook, the solutions and a
+# Gradescope autograder zip, in dist/homework/<lesson>/.
+homework: $(VENV)/.stamp-dev
+	$(BIN)/python -m homework.build dist/homework
 
 # The notebooks in JupyterLab, installed into the venv on first use (not a test dependency).
 JUPYTERLAB := jupyterlab==4.6.6

@@ -1,0 +1,153 @@
+"""`make homework`: for every lesson with homework, the student notebook (starter cells, no
+solution), the solution notebook, and a Gradescope autograder (a zip with `setup.sh` and
+`run_autograder` at its root, as Gradescope documents: setup.sh installs what grading needs
+once, run_autograder grades /autograder/submission and writes
+/autograder/results/results.json).
+
+    python -m homework.build [OUT_DIR]          # default dist/homework
+
+The autograder carries the course's own code it needs (dp/, homework/ and ui/text.py, which
+the notebooks' setup cell imports), so grading installs only NumPy, SciPy and Jupyter's
+runner, at the versions this repository pins.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import io
+import stat
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+from nbformat import v4
+
+from homework import exercises
+from homework.lessons import LESSONS
+from lessons.catalogue import by_folder
+from ui import notebook
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "dist" / "homework"
+GRADING_PACKAGES = ("numpy", "scipy", "nbformat", "nbclient", "ipykernel")
+VENDORED = ("dp", "homework")  # packages copied whole into the autograder
+VENDORED_FILES = ("ui/__init__.py", "ui/text.py")  # the setup cell's number formatter
+
+HOW = """\
+**Homework.** Each exercise has a code cell to complete and a `check(...)` cell below it:
+run it as often as you like. It says whether your answer is right and, if not, gives a
+hint; it never shows the answer. Your lecturer's autograder runs the same checks on the
+notebook you hand in, so run every cell from the top before you submit.
+"""
+
+
+def _cells(lesson: str, *, solutions: bool) -> list:
+    page = by_folder(lesson)
+    kind = "Solutions" if solutions else "Homework"
+    cells = [
+        v4.new_markdown_cell(f"# {kind}: {page.title}\n\n{HOW}\n{notebook.INSTALL}"),
+        v4.new_code_cell(
+            notebook.setup_cell(notebook.repository())
+            + "\nfrom homework import check, unanswered\n"
+        ),
+    ]
+    for exercise in exercises(lesson):
+        cells.append(v4.new_markdown_cell(f"## {exercise.title}\n\n{exercise.prompt}"))
+        cells.append(v4.new_code_cell(exercise.solution if solutions else exercise.starter))
+        cells.append(v4.new_code_cell(f"check({exercise.id!r}, {exercise.name})"))
+    return cells
+
+
+def notebook_for(lesson: str, *, solutions: bool) -> nbformat.NotebookNode:
+    """The lesson's homework notebook: the student's (starters) or the solutions."""
+    built = v4.new_notebook(cells=_cells(lesson, solutions=solutions))
+    built.metadata["kernelspec"] = {
+        "name": "python3",
+        "display_name": "Python 3",
+        "language": "python",
+    }
+    built.metadata["language_info"] = {"name": "python"}
+    nbformat.validate(built)
+    return built
+
+
+SETUP_SH = """\
+#!/usr/bin/env bash
+# Gradescope runs this once, in /autograder/source, to build the grading image.
+set -euo pipefail
+cd "$(dirname "$0")"
+python3 -m pip install --quiet -r requirements.txt
+python3 -m ipykernel install --sys-prefix --name python3
+"""
+
+RUN_AUTOGRADER = """\
+#!/usr/bin/env bash
+# Gradescope runs this for each submission: it grades /autograder/submission and writes
+# /autograder/results/results.json. AUTOGRADER_ROOT moves the whole layout (a local trial).
+set -euo pipefail
+ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
+cd "$ROOT/source"
+export PYTHONPATH="$ROOT/source"
+python3 -m homework.autograder {lesson} "$ROOT/submission" "$ROOT/results/results.json"
+"""
+
+
+def requirements() -> str:
+    """The grading packages at the versions installed here (this repository's pins)."""
+    return "".join(f"{p}=={importlib.metadata.version(p)}\n" for p in GRADING_PACKAGES)
+
+
+def _add(archive: zipfile.ZipFile, name: str, data: bytes, *, executable: bool = False) -> None:
+    info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
+    mode = 0o755 if executable else 0o644
+    info.external_attr = (stat.S_IFREG | mode) << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    archive.writestr(info, data)
+
+
+def autograder_zip(lesson: str) -> bytes:
+    """Gradescope's autograder for the lesson: setup.sh and run_autograder at the root, the
+    course's code it needs and requirements.txt beside them (the same bytes every build)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        _add(archive, "setup.sh", SETUP_SH.encode(), executable=True)
+        _add(
+            archive,
+            "run_autograder",
+            RUN_AUTOGRADER.format(lesson=lesson).encode(),
+            executable=True,
+        )
+        _add(archive, "requirements.txt", requirements().encode())
+        files = [p for package in VENDORED for p in sorted((ROOT / package).rglob("*.py"))]
+        files += [ROOT / name for name in VENDORED_FILES]
+        for path in files:
+            _add(archive, path.relative_to(ROOT).as_posix(), path.read_bytes())
+    return buffer.getvalue()
+
+
+def build(out: Path = OUT) -> list[Path]:
+    """Every lesson's student notebook, solution notebook and autograder, under `out`."""
+    written = []
+    for lesson in LESSONS:
+        folder = out / lesson
+        folder.mkdir(parents=True, exist_ok=True)
+        for solutions, name in ((False, "homework"), (True, "solutions")):
+            path = folder / f"{lesson}-{name}.ipynb"
+            nbformat.write(notebook_for(lesson, solutions=solutions), path)
+            written.append(path)
+        path = folder / f"{lesson}-autograder.zip"
+        path.write_bytes(autograder_zip(lesson))
+        written.append(path)
+    return written
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0]) if argv else OUT
+    for path in build(out):
+        print(path.relative_to(out.parent) if path.is_relative_to(out.parent) else path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

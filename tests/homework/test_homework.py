@@ -1,0 +1,188 @@
+"""Homework that grades itself (homework/): every solution passes its check, every starter
+fails it without crashing, deliberately wrong solutions fail, the student notebook holds no
+solution, and the Gradescope autograder, unzipped into a clean virtual environment, grades a
+submitted notebook and writes a valid results.json."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+from homework import build, check, exercises, unanswered
+from homework.core import REGISTRY
+from homework.lessons import LESSONS
+
+ALL = [e for lesson in LESSONS for e in exercises(lesson)]
+
+
+def defined(code: str, name: str):
+    """What a code cell defines under `name` (run as the notebook runs it)."""
+    namespace: dict = {"unanswered": unanswered}
+    exec(compile(code, "<cell>", "exec"), namespace)  # noqa: S102 — our own cells
+    return namespace.get(name)
+
+
+def test_every_lesson_has_two_to_four_exercises_and_every_exercise_a_home() -> None:
+    for lesson in LESSONS:
+        assert 2 <= len(exercises(lesson)) <= 4, lesson
+    assert len(REGISTRY) == len(ALL)
+
+
+@pytest.mark.parametrize("exercise", ALL, ids=[e.id for e in ALL])
+def test_the_solution_passes_its_check(exercise) -> None:
+    result = check(exercise.id, defined(exercise.solution, exercise.name), quiet=True)
+    assert result.passed, result.feedback
+
+
+@pytest.mark.parametrize("exercise", ALL, ids=[e.id for e in ALL])
+def test_the_starter_fails_its_check_and_says_what_to_do(exercise) -> None:
+    result = check(exercise.id, defined(exercise.starter, exercise.name), quiet=True)
+    assert not result.passed
+    assert "unanswered" in result.feedback or "your answer" in result.feedback
+
+
+def laplace_half_scale(true_count, epsilon, rng):
+    return true_count + rng.laplace(0.0, 1 / (2 * epsilon))  # b = 1/(2ε): too little noise
+
+
+def laplace_gaussian(true_count, epsilon, rng):
+    return true_count + rng.normal(0.0, np.sqrt(2) / epsilon)  # the right spread, wrong shape
+
+
+def laplace_global_rng(true_count, epsilon, rng):
+    return true_count + np.random.laplace(0.0, 1 / epsilon)  # noqa: NPY002 (the mistake)
+
+
+def laplace_biased(true_count, epsilon, rng):
+    return true_count + 1 + rng.laplace(0.0, 1 / epsilon)
+
+
+def laplace_raises(true_count, epsilon, rng):
+    return true_count / 0
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "wrong", "says"),
+    [
+        ("laplace.count", laplace_half_scale, "times the Laplace mechanism's"),
+        ("laplace.count", laplace_gaussian, "not the Laplace shape"),
+        ("laplace.count", laplace_global_rng, "draw every random number from `rng`"),
+        ("laplace.count", laplace_biased, "centred +1"),
+        ("laplace.count", laplace_raises, "ZeroDivisionError"),
+        ("laplace.count", 3.0, "must be a function"),
+        ("laplace.epsilon", np.log(2) / 5 * 1.05, "Too large"),
+        ("laplace.epsilon", 1 / 5, "Too large"),  # ln 2 forgotten
+        ("laplace.epsilon", "0.14", "must be a number"),
+        ("laplace.malicious", 1 - np.exp(-1) / 2, "Too high"),  # e^(−ε) for e^(−ε/2)
+        ("laplace.malicious", 0.5, "Too low"),
+    ],
+)
+def test_a_wrong_answer_fails_with_a_hint_and_never_the_answer(exercise_id, wrong, says) -> None:
+    result = check(exercise_id, wrong, quiet=True)
+    assert not result.passed and says in result.feedback, result.feedback
+    assert "0.1386" not in result.feedback and "0.6967" not in result.feedback
+
+
+def test_the_student_notebook_holds_no_solution() -> None:
+    for lesson in LESSONS:
+        student = build.notebook_for(lesson, solutions=False)
+        solutions = build.notebook_for(lesson, solutions=True)
+        student_text = "\n".join(cell.source for cell in student.cells)
+        solution_cells = [cell.source for cell in solutions.cells]
+        for exercise in exercises(lesson):
+            assert exercise.starter in [cell.source for cell in student.cells]
+            assert exercise.solution in solution_cells
+            for line in exercise.solution.splitlines():
+                if line.strip() and line not in exercise.starter:
+                    assert line not in student_text, line
+
+
+def test_the_autograder_zip_is_gradescopes_layout_and_the_same_every_build() -> None:
+    data = build.autograder_zip("laplace")
+    assert data == build.autograder_zip("laplace")
+    with zipfile.ZipFile(__import__("io").BytesIO(data)) as archive:
+        names = archive.namelist()
+        modes = {i.filename: i.external_attr >> 16 for i in archive.infolist()}
+    assert {"setup.sh", "run_autograder", "requirements.txt"} <= set(names)
+    assert modes["run_autograder"] & 0o111 and modes["setup.sh"] & 0o111
+    assert "homework/autograder.py" in names and "dp/laplace.py" in names
+    assert not [n for n in names if n.startswith(("lessons/", "survey/"))]
+
+
+@pytest.fixture(scope="module")
+def clean_venv(tmp_path_factory) -> Path:
+    """A new virtual environment with nothing but what the autograder's setup.sh installs."""
+    where = tmp_path_factory.mktemp("autograder-venv")
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True)
+    return where
+
+
+def graded(tmp_path: Path, venv: Path, lesson: str, notebook) -> dict:
+    """Unzip the autograder as Gradescope lays it out under `tmp_path`, run setup.sh (once
+    per venv) and run_autograder on `notebook`; results.json as written."""
+    root = tmp_path / "autograder"
+    source, submission = root / "source", root / "submission"
+    source.mkdir(parents=True)
+    submission.mkdir()
+    path = tmp_path / "autograder.zip"
+    path.write_bytes(build.autograder_zip(lesson))
+    with zipfile.ZipFile(path) as archive:
+        archive.extractall(source)
+    for name in ("setup.sh", "run_autograder"):
+        (source / name).chmod(0o755)
+    (root / "run_autograder").write_bytes((source / "run_autograder").read_bytes())
+    nbformat.write(notebook, submission / "submission.ipynb")
+    env = {
+        "PATH": f"{venv / 'bin'}:{os.environ['PATH']}",
+        "HOME": str(tmp_path / "home"),  # nothing of this trial reaches the real home
+        "AUTOGRADER_ROOT": str(root),
+    }
+    if not (venv / ".setup-done").exists():
+        subprocess.run(["bash", str(source / "setup.sh")], check=True, env=env)
+        (venv / ".setup-done").write_text("")
+    subprocess.run(["bash", str(root / "run_autograder")], check=True, env=env, timeout=600)
+    return json.loads((root / "results" / "results.json").read_text())
+
+
+def assert_gradescope_results(results: dict, lesson: str) -> None:
+    assert set(results) == {"score", "tests"}
+    assert len(results["tests"]) == len(exercises(lesson))
+    for test in results["tests"]:
+        assert set(test) == {"name", "score", "max_score", "output", "visibility"}
+        assert 0 <= test["score"] <= test["max_score"]
+    assert results["score"] == sum(t["score"] for t in results["tests"])
+
+
+@pytest.mark.slow
+def test_the_autograder_grades_in_a_clean_venv(tmp_path, clean_venv) -> None:
+    """Solutions: full marks. The starter: zero, every test saying what to do, no crash. A
+    notebook whose Laplace count uses half the scale, and which raises in another cell:
+    that exercise scores 0, the others stand."""
+    solutions = build.notebook_for("laplace", solutions=True)
+    results = graded(tmp_path / "solutions", clean_venv, "laplace", solutions)
+    assert_gradescope_results(results, "laplace")
+    assert results["score"] == sum(e.points for e in exercises("laplace"))
+
+    starter = build.notebook_for("laplace", solutions=False)
+    results = graded(tmp_path / "starter", clean_venv, "laplace", starter)
+    assert_gradescope_results(results, "laplace")
+    assert results["score"] == 0
+    assert all("Not yet" in t["output"] for t in results["tests"])
+
+    wrong = build.notebook_for("laplace", solutions=True)
+    for cell in wrong.cells:
+        if cell.cell_type == "code" and "def laplace_count" in cell.source:
+            cell.source = cell.source.replace("scale = 1 / epsilon", "scale = 1 / (2 * epsilon)")
+    wrong.cells.insert(3, nbformat.v4.new_code_cell("raise RuntimeError('a broken cell')"))
+    results = graded(tmp_path / "wrong", clean_venv, "laplace", wrong)
+    scores = {t["name"]: t["score"] for t in results["tests"]}
+    assert scores["1. Implement the Laplace count"] == 0
+    assert results["score"] == sum(e.points for e in exercises("laplace")[1:])
