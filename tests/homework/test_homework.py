@@ -69,6 +69,18 @@ def laplace_raises(true_count, epsilon, rng):
     return true_count / 0
 
 
+def coin_fair_formula(reports, honest, yes):
+    return 2 * reports.mean() - 0.5  # the textbook's, right only for fair coins
+
+
+def coin_clipped(reports, honest, yes):
+    return min(max((reports.mean() - (1 - honest) * yes) / honest, 0.0), 1.0)
+
+
+def coin_wrong_divisor(reports, honest, yes):
+    return (reports.mean() - (1 - honest) * yes) / (honest + yes)
+
+
 @pytest.mark.parametrize(
     ("exercise_id", "wrong", "says"),
     [
@@ -83,6 +95,11 @@ def laplace_raises(true_count, epsilon, rng):
         ("laplace.epsilon", "0.14", "must be a number"),
         ("laplace.malicious", 1 - np.exp(-1) / 2, "Too high"),  # e^(−ε) for e^(−ε/2)
         ("laplace.malicious", 0.5, "Too low"),
+        ("coin_flip.estimate", coin_fair_formula, "Right for fair coins only"),
+        ("coin_flip.estimate", coin_clipped, "Do not clip"),
+        ("coin_flip.estimate", coin_wrong_divisor, "misses the unbiased one"),
+        ("coin_flip.epsilon", np.log(3), "Too small"),  # the fair coins' ε
+        ("coin_flip.standard_error", 0.0145, "Too small"),  # the truth's SE, not the estimate's
     ],
 )
 def test_a_wrong_answer_fails_with_a_hint_and_never_the_answer(exercise_id, wrong, says) -> None:
@@ -103,6 +120,18 @@ def test_the_student_notebook_holds_no_solution() -> None:
             for line in exercise.solution.splitlines():
                 if line.strip() and line not in exercise.starter:
                     assert line not in student_text, line
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_every_lessons_notebooks_and_autograder_build(lesson) -> None:
+    for solutions in (False, True):
+        nbformat.validate(build.notebook_for(lesson, solutions=solutions))
+    assert (
+        f"homework.autograder {lesson} "
+        in zipfile.ZipFile(__import__("io").BytesIO(build.autograder_zip(lesson)))
+        .read("run_autograder")
+        .decode()
+    )
 
 
 def test_the_autograder_zip_is_gradescopes_layout_and_the_same_every_build() -> None:
