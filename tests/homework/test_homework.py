@@ -100,6 +100,11 @@ def coin_wrong_divisor(reports, honest, yes):
         ("coin_flip.estimate", coin_wrong_divisor, "misses the unbiased one"),
         ("coin_flip.epsilon", np.log(3), "Too small"),  # the fair coins' ε
         ("coin_flip.standard_error", 0.0145, "Too small"),  # the truth's SE, not the estimate's
+        ("composition.total", lambda epsilons, disjoint: sum(epsilons), "disjoint parts"),
+        ("composition.total", lambda epsilons, disjoint: max(epsilons), "the same data"),
+        ("composition.advanced", 100, "basic composition's count"),
+        ("composition.advanced", 361, "Too many"),  # the √k term alone, without k·ε(e^ε − 1)
+        ("composition.averaging", 3, "Too few"),  # √2/ε read as the variance
     ],
 )
 def test_a_wrong_answer_fails_with_a_hint_and_never_the_answer(exercise_id, wrong, says) -> None:

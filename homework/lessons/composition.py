@@ -1,0 +1,141 @@
+"""Homework for "Composition and the budget": basic sequential and parallel composition as a
+function, how many queries advanced composition fits in a budget, and how many repeated
+answers an averaging attack needs. Every number a grade compares with comes from dp/."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import dp
+from homework.core import Exercise, Result, number_in, register
+
+LESSON = "composition"
+SEED = 11
+
+
+def grade_total(total) -> Result:
+    """`total_epsilon(epsilons, disjoint)` equals sequential composition (the sum) on the same
+    data and parallel composition (the largest) on disjoint parts, on 200 random budgets."""
+    if not callable(total):
+        return Result(False, "total_epsilon must be a function of (epsilons, disjoint).")
+    rng = np.random.default_rng(SEED)
+    for _ in range(200):
+        epsilons = list(rng.uniform(0.05, 2.0, size=int(rng.integers(1, 8))))
+        for disjoint, ours in (
+            (False, dp.sequential_composition(epsilons)),
+            (True, dp.parallel_composition(epsilons)),
+        ):
+            theirs = float(total(list(epsilons), disjoint))
+            if abs(theirs - ours) > 1e-9 * max(1.0, ours):
+                where = "disjoint parts of the data" if disjoint else "the same data"
+                return Result(
+                    False,
+                    f"For releases on {where}, {len(epsilons)} of them, your total is off. "
+                    "Which releases can one person appear in?",
+                )
+    return Result(True, "Sequential on the same data, parallel on disjoint parts.")
+
+
+ADVANCED = {"epsilon": 0.01, "delta_prime": 1e-6, "budget": 1.0}
+
+
+def advanced_queries() -> int:
+    """The most k with advanced composition's ε′ ≤ the budget (δ = 0), from dp."""
+    k = 1
+    while (
+        dp.advanced_composition(ADVANCED["epsilon"], 0.0, k + 1, ADVANCED["delta_prime"])[0]
+        <= ADVANCED["budget"]
+    ):
+        k += 1
+    return k
+
+
+def grade_advanced(k) -> Result:
+    answer = advanced_queries()
+    basic = dp.queries_within_budget(ADVANCED["budget"], ADVANCED["epsilon"])
+    verdict = number_in(
+        k,
+        answer,
+        answer,
+        what="advanced_queries",
+        too_low="Too few: more queries fit under the bound before ε′ reaches the budget.",
+        too_high="Too many: at that k, advanced composition's ε′ is over the budget.",
+    )
+    if not verdict.passed and k == basic:
+        return Result(
+            False,
+            "That is basic composition's count. Advanced composition's ε′ "
+            "grows like √k: how large can k be before ε′ reaches 1?",
+        )
+    return verdict
+
+
+AVERAGING = {"epsilon": 0.5, "sd": 1.0}
+
+
+def grade_averaging(m) -> Result:
+    """The fewest repeated answers whose average has a standard deviation of at most 1."""
+    answer = 1
+    while dp.averaged_laplace_std(1.0, AVERAGING["epsilon"], answer) > AVERAGING["sd"]:
+        answer += 1
+    return number_in(
+        m,
+        answer,
+        answer,
+        what="answers_needed",
+        too_low="Too few: the average of that many answers is still noisier than ±1.",
+        too_high="More than needed: fewer answers already average to within ±1.",
+    )
+
+
+register(
+    Exercise(
+        id="composition.total",
+        lesson=LESSON,
+        title="1. Add up a budget",
+        prompt="Write `total_epsilon(epsilons, disjoint)`: the total ε of releases with these "
+        "ε's, each ε-DP on its own, by basic composition, when they all read the same data "
+        "(`disjoint=False`) or each reads a disjoint part of it (`disjoint=True`, one person "
+        "in one part).",
+        name="total_epsilon",
+        starter="def total_epsilon(epsilons, disjoint):\n"
+        "    # your code\n"
+        "    return unanswered()\n",
+        solution="def total_epsilon(epsilons, disjoint):\n"
+        "    return max(epsilons) if disjoint else sum(epsilons)\n",
+        grade=grade_total,
+    ),
+    Exercise(
+        id="composition.advanced",
+        lesson=LESSON,
+        title="2. Advanced composition's count",
+        prompt=f"Each query is ε = {ADVANCED['epsilon']:g}-DP. By advanced composition "
+        f"(δ′ = 10⁻⁶), what is the largest number of queries whose total ε′ stays at most "
+        f"{ADVANCED['budget']:g}? Set `advanced_queries` to that whole number. "
+        "(Basic composition allows 100.)",
+        name="advanced_queries",
+        starter="advanced_queries = ...  # your answer, a whole number\n",
+        solution="import math\n\n"
+        "def eps_prime(k, eps=0.01, delta_prime=1e-6):\n"
+        "    spread = eps * math.sqrt(2 * k * math.log(1 / delta_prime))\n"
+        "    return spread + k * eps * math.expm1(eps)\n\n"
+        "advanced_queries = max(k for k in range(1, 10_000) if eps_prime(k) <= 1)\n",
+        grade=grade_advanced,
+    ),
+    Exercise(
+        id="composition.averaging",
+        lesson=LESSON,
+        title="3. The averaging attack",
+        prompt=f"A count is answered again and again, each time with fresh Laplace noise at "
+        f"ε = {AVERAGING['epsilon']:g}. How many answers must an attacker average before the "
+        f"average's standard deviation is at most {AVERAGING['sd']:g}? Set `answers_needed` "
+        "(a whole number).",
+        name="answers_needed",
+        starter="answers_needed = ...  # your answer, a whole number\n",
+        solution="import math\n\n"
+        "epsilon = 0.5\n"
+        "variance_one = 2 / epsilon**2  # Var[Lap(1/ε)] = 2/ε²; the average's is that / m\n"
+        "answers_needed = math.ceil(variance_one / 1.0**2)  # the smallest m with SD <= 1\n",
+        grade=grade_averaging,
+    ),
+)
