@@ -1,6 +1,6 @@
 """Every lesson's homework: importing this package registers their exercises."""
 
-from homework.lessons import coin_flip, composition, laplace  # noqa: F401
+from homework.lessons import approximate_dp, coin_flip, composition, kary_rr, laplace  # noqa: F401
 
 LESSONS = (
     "laplace",

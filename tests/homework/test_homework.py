@@ -81,6 +81,15 @@ def coin_wrong_divisor(reports, honest, yes):
     return (reports.mean() - (1 - honest) * yes) / (honest + yes)
 
 
+def sigma_without_the_1_25(sensitivity, epsilon, delta):
+    return sensitivity * np.sqrt(2 * np.log(1 / delta)) / epsilon  # the dropped constant
+
+
+def grr_any_value(value, k, epsilon, rng):
+    keep = np.exp(epsilon) / (np.exp(epsilon) + k - 1)
+    return value if rng.random() < keep else int(rng.integers(k))  # may "change" to itself
+
+
 @pytest.mark.parametrize(
     ("exercise_id", "wrong", "says"),
     [
@@ -105,6 +114,11 @@ def coin_wrong_divisor(reports, honest, yes):
         ("composition.advanced", 100, "basic composition's count"),
         ("composition.advanced", 361, "Too many"),  # the √k term alone, without k·ε(e^ε − 1)
         ("composition.averaging", 3, "Too few"),  # √2/ε read as the variance
+        ("approximate_dp.sigma", sigma_without_the_1_25, "times the classic one"),
+        ("approximate_dp.analytic", 1.0, "Too large"),
+        ("kary_rr.randomize", grr_any_value, "keep the true value"),
+        ("kary_rr.randomize", lambda value, k, epsilon, rng: value, "keep the true value"),
+        ("kary_rr.count", 412, "*reported* A"),
     ],
 )
 def test_a_wrong_answer_fails_with_a_hint_and_never_the_answer(exercise_id, wrong, says) -> None:
