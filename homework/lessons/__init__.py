@@ -2,8 +2,5 @@
 
 from homework.lessons import approximate_dp, coin_flip, composition, kary_rr, laplace  # noqa: F401
 
-LESSONS = (
-    "laplace",
-    "composition",
-    "coin_flip",
-)  # the lessons with homework, in the course's order
+# the lessons with homework, in the course's order
+LESSONS = ("laplace", "composition", "approximate_dp", "coin_flip", "kary_rr")
