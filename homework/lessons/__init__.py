@@ -1,6 +1,22 @@
 """Every lesson's homework: importing this package registers their exercises."""
 
-from homework.lessons import approximate_dp, coin_flip, composition, kary_rr, laplace  # noqa: F401
+from homework.lessons import (  # noqa: F401
+    approximate_dp,
+    clamping,
+    coin_flip,
+    composition,
+    kary_rr,
+    laplace,
+    membership,
+)
 
 # the lessons with homework, in the course's order
-LESSONS = ("laplace", "composition", "approximate_dp", "coin_flip", "kary_rr")
+LESSONS = (
+    "laplace",
+    "clamping",
+    "composition",
+    "approximate_dp",
+    "membership",
+    "coin_flip",
+    "kary_rr",
+)

@@ -119,6 +119,11 @@ def grr_any_value(value, k, epsilon, rng):
         ("kary_rr.randomize", grr_any_value, "keep the true value"),
         ("kary_rr.randomize", lambda value, k, epsilon, rng: value, "keep the true value"),
         ("kary_rr.count", 412, "*reported* A"),
+        ("membership.rates", lambda tpr, fpr: max(0.0, np.log(tpr / fpr)), "its complement"),
+        ("membership.proven", float(np.log(30.0)), "the rates' own ε"),
+        ("clamping.sensitivity", lambda lower, upper, neighbours: upper - lower, "added or"),
+        ("clamping.sensitivity", lambda lower, upper, neighbours: upper, "bounds [-"),
+        ("clamping.bias", 400_000, "Too high"),
     ],
 )
 def test_a_wrong_answer_fails_with_a_hint_and_never_the_answer(exercise_id, wrong, says) -> None:
