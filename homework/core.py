@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import math
 import traceback
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 RIGHT = "✓ Right."
 NOT_YET = "✗ Not yet."
@@ -83,7 +86,9 @@ def guarded(grade: Callable[[Any], Result], value: Any) -> Result:
     """`grade(value)`, with the student's own errors reported as feedback: an unanswered
     starter, or an exception their code raised (its type, message and line)."""
     try:
-        return grade(value)
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")  # an overflow is judged by its result (inf)
+            return grade(value)
     except Unanswered:
         return Result(False, "Replace the starter's `unanswered(...)` with your code.")
     except Exception as error:  # noqa: BLE001 (the student's code may raise anything)
