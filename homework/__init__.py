@@ -6,10 +6,10 @@ from homework.core import REGISTRY, Exercise, Result, check, unanswered
 
 
 def exercises(lesson: str) -> list[Exercise]:
-    """The exercises of one lesson, in order."""
+    """The exercises of one lesson, in order (their titles are numbered)."""
     from homework import lessons  # noqa: F401  (registers them)
 
-    return [e for e in REGISTRY.values() if e.lesson == lesson]
+    return sorted((e for e in REGISTRY.values() if e.lesson == lesson), key=lambda e: e.title)
 
 
 __all__ = ["Exercise", "Result", "check", "exercises", "unanswered"]

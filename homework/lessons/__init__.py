@@ -9,10 +9,12 @@ from homework.lessons import (  # noqa: F401
     laplace,
     membership,
     more,
+    ring,
 )
 
 # the lessons with homework, in the course's order
 LESSONS = (
+    "anonymisation",
     "definition",
     "laplace",
     "clamping",
@@ -20,10 +22,15 @@ LESSONS = (
     "approximate_dp",
     "membership",
     "choosing",
+    "group_by",
+    "beyond_global",
+    "sparse_vector",
     "counting_over_time",
     "coin_flip",
     "binary_rr",
     "kary_rr",
     "unary_encoding",
+    "large_domains",
+    "central_vs_local",
     "subsampling",
 )

@@ -20,6 +20,7 @@ import pytest
 from homework import build, check, exercises, unanswered
 from homework.core import REGISTRY
 from homework.lessons import LESSONS
+from lessons.catalogue import by_folder
 
 ALL = [e for lesson in LESSONS for e in exercises(lesson)]
 
@@ -33,7 +34,10 @@ def defined(code: str, name: str):
 
 def test_every_lesson_has_two_to_four_exercises_and_every_exercise_a_home() -> None:
     for lesson in LESSONS:
-        assert 2 <= len(exercises(lesson)) <= 4, lesson
+        found = exercises(lesson)
+        assert 2 <= len(found) <= 4, lesson
+        assert [e.title.split(".")[0] for e in found] == [str(i + 1) for i in range(len(found))]
+        assert by_folder(lesson).folder == lesson  # a lesson of the catalogue
     assert len(REGISTRY) == len(ALL)
 
 
@@ -147,6 +151,15 @@ def tree_variance_log2(t, horizon, epsilon):
         ("counting_over_time.variance", tree_variance_log2, "1 bits"),
         ("subsampling.amplified", lambda eps, q: q * eps, "not q·ε"),
         ("subsampling.steps", 300.0, "Too high"),
+        ("anonymisation.k", lambda rows: len(set(rows)), "smallest group"),
+        ("anonymisation.unique", 0.5, "Too high"),
+        ("sparse_vector.flaw", "b", "bounded amount"),
+        ("sparse_vector.flaw", "z", "must be one of"),
+        ("central_vs_local.std", lambda n, eps: np.sqrt(2) / eps, "grows like √n"),
+        ("large_domains.olh", lambda eps: 2, "rounded"),
+        ("group_by.threshold", 1.0, "Too low"),
+        ("beyond_global.local", lambda values, lower, upper: upper - lower, "neighbouring value"),
+        ("beyond_global.global", 50, "Too low"),
     ],
 )
 def test_a_wrong_answer_fails_with_a_hint_and_never_the_answer(exercise_id, wrong, says) -> None:
