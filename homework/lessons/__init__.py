@@ -9,18 +9,22 @@ from homework.lessons import (  # noqa: F401
     laplace,
     membership,
     more,
+    outer,
     ring,
 )
 
 # the lessons with homework, in the course's order
 LESSONS = (
     "anonymisation",
+    "beyond_k_anonymity",
     "definition",
     "laplace",
     "clamping",
     "composition",
     "approximate_dp",
     "membership",
+    "uncertainty",
+    "epsilon_meaning",
     "choosing",
     "group_by",
     "beyond_global",
@@ -32,5 +36,6 @@ LESSONS = (
     "unary_encoding",
     "large_domains",
     "central_vs_local",
+    "dpsgd",
     "subsampling",
 )

@@ -160,6 +160,18 @@ def tree_variance_log2(t, horizon, epsilon):
         ("group_by.threshold", 1.0, "Too low"),
         ("beyond_global.local", lambda values, lower, upper: upper - lower, "neighbouring value"),
         ("beyond_global.global", 50, "Too low"),
+        ("epsilon_meaning.advantage", lambda eps: 1 - np.exp(-eps), "the bound"),
+        ("epsilon_meaning.exposure", 1e-5, "Too low"),
+        ("uncertainty.interval", 1.96 * 10 + 20 * np.log(20), "Too wide"),
+        ("uncertainty.se", lambda share, n: np.sqrt(share * (1 - share)), "p(1 − p)/n"),
+        (
+            "dpsgd.clip",
+            lambda gradients, clip_norm: np.clip(gradients, -clip_norm, clip_norm),
+            "own L2 norm",
+        ),
+        ("dpsgd.noise", 1.1, "Too high"),
+        ("beyond_k_anonymity.l", lambda classes, sensitive: len(set(sensitive)), "one class"),
+        ("beyond_k_anonymity.distance", 0.746, "Too high"),  # the sum, not halved
     ],
 )
 def test_a_wrong_answer_fails_with_a_hint_and_never_the_answer(exercise_id, wrong, says) -> None:
