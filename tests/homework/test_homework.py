@@ -172,6 +172,16 @@ def tree_variance_log2(t, horizon, epsilon):
         ("dpsgd.noise", 1.1, "Too high"),
         ("beyond_k_anonymity.l", lambda classes, sensitive: len(set(sensitive)), "one class"),
         ("beyond_k_anonymity.distance", 0.746, "Too high"),  # the sum, not halved
+        ("reconstruction.rebuild", lambda answer, n: [0] * n, "wrong"),
+        ("reconstruction.accuracy", 0.5, "Too low"),
+        ("census_topdown.sigma", lambda sensitivity, rho: sensitivity / rho, "zCDP"),
+        ("census_topdown.rounding", lambda values: [round(v) for v in values], "add up"),
+        ("synthetic.table", lambda records, a, b: np.zeros((a, b), dtype=int), "entry [i, j]"),
+        ("synthetic.pairs", 36, "Too many"),
+        ("floating_point.doubles", 2**53, "Too many"),
+        ("floating_point.seed", "c", "subtract"),
+        ("private_ml.variance", lambda width, epsilon: (width / epsilon) ** 2, "2b²"),
+        ("private_ml.rows", 10_000, "Too few"),
     ],
 )
 def test_a_wrong_answer_fails_with_a_hint_and_never_the_answer(exercise_id, wrong, says) -> None:
