@@ -297,3 +297,11 @@ def test_the_autograder_grades_in_a_clean_venv(tmp_path, clean_venv) -> None:
     scores = {t["name"]: t["score"] for t in results["tests"]}
     assert scores["1. Implement the Laplace count"] == 0
     assert results["score"] == sum(e.points for e in exercises("laplace")[1:])
+
+
+def test_every_lesson_of_the_course_has_homework_and_the_readme_counts_it() -> None:
+    from lessons.catalogue import LESSONS as COURSE
+
+    assert set(LESSONS) == {lesson.folder for lesson in COURSE if not lesson.activity}
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"({len(REGISTRY)} in all)" in readme
