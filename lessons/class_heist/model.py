@@ -56,6 +56,11 @@ def sent(heist_id: int) -> activity.SessionValue[survey.heist.Answer]:
     return Value(f"heist_sent_{heist_id}")
 
 
+def pairs_text(pairs: int, noun: str = "pair") -> str:
+    """ "1 pair", "2,000 pairs"."""
+    return f"{pairs:,} {noun}{'' if pairs == 1 else 's'}"
+
+
 def join_url(base: str, code: str) -> str:
     return activity.join_url(base, URL_PATH, code)
 

@@ -184,7 +184,7 @@ def follow(heists: survey.HeistStore, heist_id: int, token: str) -> None:
         inside = stated[0] <= mine.secret <= stated[1] if group == 1 else None
         where = "" if inside is None else f" ({'inside' if inside else 'outside'})"
         st.info(
-            f"With noise, after {found.pairs:,} pairs, the attacker can say: {what} is "
+            f"With noise, after {model.pairs_text(found.pairs)}, the attacker can say: {what} is "
             f"between {text.number(stated[0], 3)} and {text.number(stated[1], 3)} (95%). "
             f"Your secret is {mine.secret}{where}. Only your phone shows it."
         )
@@ -420,9 +420,10 @@ def closing_in(heist: survey.Heist, target, found, ledger) -> None:
     else:
         estimate, half = text.number(found.estimate, 3), text.number(found.half_width, 3)
         alt_text = (
-            f"{spent}. After {found.pairs:,} noisy pairs the estimate is {estimate} ± {half} (95%)."
+            f"{spent}. After {model.pairs_text(found.pairs, 'noisy pair')} the estimate is "
+            f"{estimate} ± {half} (95%)."
         )
-        title = f"{spent} · after {found.pairs:,} pairs: {estimate} ± {half}"
+        title = f"{spent} · after {model.pairs_text(found.pairs)}: {estimate} ± {half}"
     charts.closing_in(classroom.presenting()).show(
         alt=alt_text, title=title, running=model.running(ledger, target, found.group)
     )

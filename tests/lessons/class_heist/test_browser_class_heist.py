@@ -103,8 +103,10 @@ def test_a_projector_and_two_phones(
     chart = page.locator('[data-testid="stVegaLiteChart"]').first
     assert_on_one_screen({"chart": chart, "exact": exact}, PROJECTOR)
     expect(page.get_by_text("The attacker can state")).to_be_visible()
-    expect(target.get_by_text("Your secret is 7")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
-    expect(bystander.get_by_text("Your secret is")).to_have_count(0)
+    interval = target.get_by_text("With noise, after 1 pair, the attacker can say")
+    expect(interval).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+    expect(interval).to_contain_text("Your secret is 7")  # only the target's phone says it
+    expect(bystander.get_by_text("the attacker can say")).to_have_count(0)
     assert serious(page) == [] and serious(target) == []
     assert_no_exception(page)
     assert_no_exception(target)
