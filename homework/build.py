@@ -9,6 +9,9 @@ once, run_autograder grades /autograder/submission and writes
 The autograder carries the course's own code it needs (dp/, homework/ and ui/text.py, which
 the notebooks' setup cell imports), so grading installs only NumPy, SciPy and Jupyter's
 runner, at the versions this repository pins.
+
+For a course that grades with Otter-Grader, the same build writes `OUT_DIR/otter/`: one Otter
+Assign master notebook per lesson whose tests call the same `check` (homework/otter.py).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from pathlib import Path
 import nbformat
 from nbformat import v4
 
-from homework import exercises
+from homework.cells import IMPORTS, exercise_cells
 from homework.lessons import LESSONS
 from lessons.catalogue import by_folder
 from ui import notebook
@@ -45,18 +48,11 @@ notebook you hand in, so run every cell from the top before you submit.
 def _cells(lesson: str, *, solutions: bool) -> list:
     page = by_folder(lesson)
     kind = "Solutions" if solutions else "Homework"
-    cells = [
+    return [
         v4.new_markdown_cell(f"# {kind}: {page.title}\n\n{HOW}\n{notebook.INSTALL}"),
-        v4.new_code_cell(
-            notebook.setup_cell(notebook.repository())
-            + "\nfrom homework import check, unanswered\n"
-        ),
+        v4.new_code_cell(notebook.setup_cell(notebook.repository()) + "\n" + IMPORTS),
+        *exercise_cells(lesson, solutions=solutions),
     ]
-    for exercise in exercises(lesson):
-        cells.append(v4.new_markdown_cell(f"## {exercise.title}\n\n{exercise.prompt}"))
-        cells.append(v4.new_code_cell(exercise.solution if solutions else exercise.starter))
-        cells.append(v4.new_code_cell(f"check({exercise.id!r}, {exercise.name})"))
-    return cells
 
 
 def notebook_for(lesson: str, *, solutions: bool) -> nbformat.NotebookNode:
@@ -127,7 +123,10 @@ def autograder_zip(lesson: str) -> bytes:
 
 
 def build(out: Path = OUT) -> list[Path]:
-    """Every lesson's student notebook, solution notebook and autograder, under `out`."""
+    """Every lesson's student notebook, solution notebook and autograder, under `out`, and
+    the Otter-Grader masters under `out/otter` (homework/otter.py)."""
+    from homework import otter
+
     written = []
     for lesson in LESSONS:
         folder = out / lesson
@@ -139,6 +138,7 @@ def build(out: Path = OUT) -> list[Path]:
         path = folder / f"{lesson}-autograder.zip"
         path.write_bytes(autograder_zip(lesson))
         written.append(path)
+    written += otter.build(out / "otter", LESSONS)
     return written
 
 
