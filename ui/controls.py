@@ -14,7 +14,9 @@ from __future__ import annotations
 import functools
 import math
 import numbers
+import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -77,8 +79,10 @@ def seed() -> int:
 
 def lesson_header(title: str, what_you_will_see: str) -> None:
     """The title and the one-paragraph 'what you will see' that opens every lesson (and
-    the start of the lesson's notebook: ui/notebook.py)."""
-    notebook.begin(title, what_you_will_see)
+    the start of the lesson's notebook: ui/notebook.py, which finds the lesson's homework
+    by the folder of the page that calls this)."""
+    page = Path(sys._getframe(1).f_code.co_filename)
+    notebook.begin(title, what_you_will_see, page.parent.name)
     st.title(title)
     st.markdown(f"**What you will see.** {what_you_will_see}")
 

@@ -10,8 +10,9 @@ copied: the notebook holds the same text as the page.
 
 The notebook (nbformat 4): the title and how it runs (a setup cell that installs the course
 from its repository outside a clone: `repository()`), "what you will see", the formulas,
-each snippet as a code cell followed by a cell that prints its result, and up to three
-exercises from the check-yourself questions, each answer in a collapsed cell.
+each snippet as a code cell followed by a cell that prints its result, up to three
+exercises from the check-yourself questions, each answer in a collapsed cell, and the
+lesson's homework (homework/: a starter and a `check(...)` cell per exercise).
 `download_button` offers it at the end of a lesson (built when pressed); `make notebooks`
 (lessons/notebooks.py) writes every lesson's at its defaults.
 """
@@ -140,6 +141,7 @@ class Record:
 
     title: str
     intro: str
+    folder: str = ""  # lessons/<folder>/: where its homework is found (homework/lessons/)
     formulas: dict[tuple[str, int], str] = field(default_factory=dict)
     snippets: dict[str, tuple[str, str, str]] = field(default_factory=dict)  # title, code, result
     questions: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # quiz key → Questions
@@ -150,9 +152,9 @@ def _record() -> Record | None:
     return record if isinstance(record, Record) else None
 
 
-def begin(title: str, intro: str) -> None:
-    """A lesson starts (a full run): a new record for it."""
-    st.session_state[RECORD_KEY] = Record(title, intro)
+def begin(title: str, intro: str, folder: str = "") -> None:
+    """A lesson starts (a full run): a new record for it (`folder`: lessons/<folder>/)."""
+    st.session_state[RECORD_KEY] = Record(title, intro, folder)
 
 
 NARROW_PX = 640  # ui/style.css shows a formula's narrow form up to this width (a phone)
@@ -237,7 +239,7 @@ def build(record: Record) -> nbformat.NotebookNode:
     if questions:
         cells.append(
             v4.new_markdown_cell(
-                "## Exercises\n\nAnswer first, then open the answer below each question "
+                "## Check yourself\n\nAnswer first, then open the answer below each question "
                 "(click the collapsed cell)."
             )
         )
@@ -255,6 +257,7 @@ def build(record: Record) -> nbformat.NotebookNode:
                 metadata={"jupyter": {"source_hidden": True}},
             )
         )
+    cells += homework_cells(record.folder)
     notebook = v4.new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {
         "name": "python3",
@@ -263,6 +266,31 @@ def build(record: Record) -> nbformat.NotebookNode:
     }
     notebook.metadata["language_info"] = {"name": "python"}
     return notebook
+
+
+HOMEWORK = """\
+## Homework
+
+Each exercise below has a code cell to complete and a `check(...)` cell under it: run it as
+often as you like. It says whether your answer is right and, if not, gives a hint; it never
+shows the answer. A lecturer who sets this lesson as homework grades the notebook you hand
+in with the same checks.
+"""
+
+
+def homework_cells(folder: str) -> list[nbformat.NotebookNode]:
+    """The homework of the lesson in lessons/<folder>/ (homework/: its exercises, each with
+    a starter and a `check` cell); none for a page without homework."""
+    from homework.cells import IMPORTS, exercise_cells
+    from homework.lessons import LESSONS as WITH_HOMEWORK
+
+    if folder not in WITH_HOMEWORK:
+        return []
+    return [
+        v4.new_markdown_cell(HOMEWORK),
+        v4.new_code_cell(IMPORTS.rstrip("\n")),
+        *exercise_cells(folder, solutions=False, level=3),
+    ]
 
 
 def notebook_bytes(record: Record) -> bytes:
@@ -298,5 +326,6 @@ def download_button() -> None:
         on_click="ignore",
         icon=":material/book_2:",
         help="A Jupyter notebook: what you will see, the formulas, the code behind the "
-        "charts with the values on screen now, and exercises with their answers.",
+        "charts with the values on screen now, exercises with their answers, and homework "
+        "that checks your code.",
     )

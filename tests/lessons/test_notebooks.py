@@ -1,6 +1,7 @@
 """Every lesson as a notebook (`make notebooks`, lessons/notebooks.py): built from one run of
 its page at the defaults, it holds the page's own "what you will see", formulas and code
-(the same text), two or three exercises from its check-yourself questions, and it runs in a
+(the same text), two or three exercises from its check-yourself questions and its homework
+(a starter and a `check` cell per exercise, each check saying "not yet"), and it runs in a
 real Jupyter kernel (nbclient + ipykernel, with the project installed: `pip install -e .`)
 without an error, printing exactly what the same code prints here."""
 
@@ -60,7 +61,12 @@ def test_every_lesson_runs_as_a_notebook_and_prints_what_its_code_prints(
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.output_type == "error"]
     assert errors == []
     assert "Running from" in _printed(nb.cells[1])
-    code_cells = [c for c in nb.cells if c.cell_type == "code"][1:]
+    homework = [i for i, c in enumerate(nb.cells) if c.source.startswith("## Homework")]
+    end = homework[0] if homework else len(nb.cells)
+    assert (lesson.folder in NO_QUIZ) == (not homework)
+    for check_cell in [c for c in nb.cells[end:] if c.source.startswith("check(")]:
+        assert _printed(check_cell).count("✗ Not yet.") == 1  # a starter: a hint, no crash
+    code_cells = [c for c in nb.cells[:end] if c.cell_type == "code"][1:]
     assert len(code_cells) == 2 * len(record.snippets)
     monkeypatch.chdir(ROOT)  # the notebook's setup cell moves there too
     for (_, code, result), run, shown in zip(

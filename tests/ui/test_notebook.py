@@ -65,6 +65,27 @@ def test_a_page_without_snippets_or_questions_still_builds() -> None:
     assert json.loads(notebook.notebook_bytes(notebook.Record("Empty", "x")))["nbformat"] == 4
 
 
+def test_a_lessons_notebook_ends_with_its_homework_and_no_solution() -> None:
+    from homework import exercises
+
+    nb = notebook.build(notebook.Record("The Laplace mechanism", "Noise.", "laplace"))
+    nbformat.validate(nb)
+    sources = [c.source for c in nb.cells]
+    start = next(i for i, s in enumerate(sources) if s.startswith("## Homework"))
+    assert sources[start + 1] == "from homework import check, unanswered"
+    found = exercises("laplace")
+    assert len(sources) == start + 2 + 3 * len(found)
+    text = "\n".join(sources)
+    for i, exercise in enumerate(found):
+        prompt, starter, check = sources[start + 2 + 3 * i : start + 5 + 3 * i]
+        assert prompt.startswith(f"### {exercise.title}")
+        assert starter == exercise.starter
+        assert check == f"check({exercise.id!r}, {exercise.name})"
+        for line in exercise.solution.splitlines():
+            if "=" in line or "return" in line:
+                assert line in exercise.starter or line not in text, line
+
+
 def test_file_names() -> None:
     assert (
         notebook.file_name("Private training with DP-SGD") == "private-training-with-dp-sgd.ipynb"
@@ -187,11 +208,13 @@ def test_a_downloaded_notebook_installs_the_course_and_runs_outside_a_clone(tmp_
     clone. Its setup cell runs here in a new environment that has the course's third-party
     packages but not the course, from a folder outside any clone, with the repository's
     address (a local clone, as git+file): it installs the course, imports dp, finds the
-    census and prints with the page's formatter."""
+    census and prints with the page's formatter, and the homework's `check` runs."""
     import subprocess
     import sys
     import sysconfig
     from pathlib import Path
+
+    from homework import cells as homework_cells
 
     root = Path(notebook.__file__).resolve().parents[1]
     clone = tmp_path / "clone"
@@ -209,7 +232,12 @@ def test_a_downloaded_notebook_installs_the_course_and_runs_outside_a_clone(tmp_
     # editable install among them) are not read, so `dp` is not importable there
     Path(own, "course_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     cell = notebook.SETUP.format(repository=f"file://{clone}")
-    script = cell + "\nfrom data.census import load_census\nprint(number(len(load_census())))\n"
+    script = (
+        cell
+        + "\nfrom data.census import load_census\nprint(number(len(load_census())))\n"
+        + homework_cells.IMPORTS  # the homework section's cell, then a starter's check
+        + "check('laplace.epsilon', ...)\n"
+    )
     away = tmp_path / "elsewhere"
     away.mkdir()
     before = subprocess.run(
@@ -221,5 +249,10 @@ def test_a_downloaded_notebook_installs_the_course_and_runs_outside_a_clone(tmp_
     )
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert "Installing Privacy Playground from file://" in ran.stdout
-    assert ran.stdout.rstrip().endswith("32,561")
+    *_, census, checked = ran.stdout.rstrip().splitlines()
+    assert census == "32,561"
+    assert checked == (
+        "2. Find the ε for an error: ✗ Not yet. "
+        "Set epsilon_for_median_error to your answer, then run the check again."
+    )
     assert str(env_dir) in ran.stdout  # dp was installed into the notebook's environment
