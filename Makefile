@@ -23,7 +23,7 @@ help:
 	@echo "make bench      time the dp/ mechanisms, page reruns (AppTest and Chromium), the survey, uploads"
 	@echo "make bench-room simulated students (10-200) against one process, then WORKERS=N replicas"
 	@echo "make notebooks  every lesson as a Jupyter notebook in notebooks/ (at its defaults)"
-	@echo "make homework   homework notebooks, solutions and Gradescope autograders in dist/homework/"
+	@echo "make homework   homework notebooks, solutions, Gradescope autograders, Otter masters: dist/homework/"
 	@echo "make lab        the notebooks, opened in JupyterLab (installed into .venv/ once)"
 	@echo "make clean      remove caches;  make distclean  also removes .venv"
 
@@ -142,7 +142,8 @@ notebooks: $(VENV)/.stamp-dev
 	$(BIN)/python -m lessons.notebooks notebooks
 
 # Homework (homework/build.py): per lesson the student notebook, the solutions and a
-# Gradescope autograder zip, in dist/homework/<lesson>/.
+# Gradescope autograder zip, in dist/homework/<lesson>/; the Otter-Grader masters in
+# dist/homework/otter/ (homework/otter.py).
 homework: $(VENV)/.stamp-dev
 	$(BIN)/python -m homework.build dist/homework
 
