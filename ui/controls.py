@@ -96,6 +96,18 @@ def page_link(path, *, label: str, icon: str | None = None) -> None:
         st.markdown(f"**{text.plain(label)}**")
 
 
+def with_plain_label(widget: Callable[..., Any], label: str, *args: Any, where: Any = st, **kw):
+    """`widget(label, *args, **kw)` for a label that holds outside text (a file's column
+    name, a lecturer's words): the label is shown above the widget as plain text, and given
+    to the widget as written, collapsed, for a screen reader. (A visible widget label is
+    Markdown, so outside text in it needs `text.plain`'s escapes, and Streamlit hands the
+    label to a screen reader as written: "Capital gain \\(\\$\\)".) `where`: the container
+    the widget goes in (`widget` is its method there, or a function of this module)."""
+    with where.container(key=f"pp-label-{kw['key']}"):
+        st.markdown(text.plain(label))
+    return widget(label, *args, label_visibility="collapsed", **kw)
+
+
 # --- Widgets bound to the URL ---------------------------------------------------------------
 
 

@@ -2,7 +2,11 @@
 plain text on every surface: markdown, captions, toasts, errors and widget labels.
 
     st.caption("Dataset: " + text.plain(name))
-    st.selectbox(f"Pick a respondent by {text.plain(column)}", …)
+    controls.with_plain_label(controls.selectbox, f"Pick a respondent by {column}", …)
+
+(A widget's label goes to a screen reader as written, escapes included: a label with
+outside text is shown by `controls.with_plain_label`, which shows it through `plain` and
+gives the widget the text itself, collapsed.)
 
 Streamlit renders markdown (and, in labels, a subset of it) in all of those. `plain` makes
 any string render exactly as written: every markdown, HTML and LaTeX metacharacter is

@@ -251,8 +251,9 @@ st.markdown(
 def data_bound_leak() -> None:
     """Its own ε and the newcomer: what a bound read off the data gives away (a fragment)."""
     epsilon = controls.epsilon_slider(key="clamp_leak_eps", label="ε for the released sum")
-    newcomer = controls.number_input(
-        f"A newcomer joins with {label} =",
+    newcomer = controls.with_plain_label(
+        controls.number_input,
+        f"A newcomer joins with {column.label} =",
         value=float(min(top.largest * 2, column.high * 10)) if top.largest > 0 else column.high,
         min_value=float(column.low),
         max_value=float(max(column.high, abs(top.largest)) * 10),

@@ -36,15 +36,6 @@ def show_fault(reason: str, *, student: bool) -> None:
     activity.show_fault(reason, student=student, activity=ACTIVITY.name)
 
 
-def plain_select(where, name: str, options, *, key: str, **kwargs):
-    """A select box named by outside text (an attribute the lecturer typed): the name shown
-    above it as plain text, and given to a screen reader as it is. (A visible label is
-    Markdown, so it would need escapes, and Streamlit reads a select box's label out with
-    them: "Birthday month \\(made up\\)".)"""
-    where.markdown(text.plain(name))
-    return where.selectbox(name, options, key=key, label_visibility="collapsed", **kwargs)
-
-
 # --- Student -----------------------------------------------------------------------------------
 def send(heists: survey.HeistStore, heist: survey.Heist, token: str) -> None:
     """Form callback: store this browser's made-up answer (once)."""
@@ -78,16 +69,16 @@ def answer_form(heists: survey.HeistStore, heist: survey.Heist, token: str) -> N
             key="heist_secret",
             placeholder="Pick a number",
         )
-        plain_select(
-            st,
+        controls.with_plain_label(
+            st.selectbox,
             heist.a_name,
             range(1, heist.a_max + 1),
             index=None,
             key="heist_a",
             placeholder="Pick one",
         )
-        plain_select(
-            st,
+        controls.with_plain_label(
+            st.selectbox,
             heist.b_name,
             range(1, heist.b_max + 1),
             index=None,
@@ -457,11 +448,19 @@ def own_query(heists, heist: survey.Heist, admin_key: str) -> None:
         )
         any_value = "any"
         a_col, b_col = st.columns(2)
-        a = plain_select(
-            a_col, heist.a_name, (any_value, *range(1, heist.a_max + 1)), key="heist_q_a"
+        a = controls.with_plain_label(
+            a_col.selectbox,
+            heist.a_name,
+            (any_value, *range(1, heist.a_max + 1)),
+            where=a_col,
+            key="heist_q_a",
         )
-        b = plain_select(
-            b_col, heist.b_name, (any_value, *range(1, heist.b_max + 1)), key="heist_q_b"
+        b = controls.with_plain_label(
+            b_col.selectbox,
+            heist.b_name,
+            (any_value, *range(1, heist.b_max + 1)),
+            where=b_col,
+            key="heist_q_b",
         )
         private = st.toggle("Through the Laplace mechanism (spends ε)", key="heist_q_private")
         a = None if a == any_value else a

@@ -266,10 +266,10 @@ def picked_questions() -> list[survey.QuizQuestion]:
     picked: list[survey.QuizQuestion] = []
     for folder in [f for f in chosen if f in titles]:  # a forged value names no lesson
         with st.expander(titles[folder], expanded=True):
+            # the course's own prose, shown as the lesson shows it (a label escaped for
+            # Markdown would be read out with its backslashes)
             for i, question in enumerate(model.lesson_questions(folder)):
-                if st.checkbox(
-                    text.plain(question.prompt), value=True, key=f"quiz_pick_{folder}_{i}"
-                ):
+                if st.checkbox(question.prompt, value=True, key=f"quiz_pick_{folder}_{i}"):
                     picked.append(question)
     return picked
 

@@ -36,8 +36,9 @@ st.markdown(
     f"There are {attr.k} values of {title}. Your value becomes {attr.k} bits: a 1 at your "
     "value, 0 everywhere else."
 )
-category = controls.selectbox(
-    f"Pick a respondent by {title}",
+category = controls.with_plain_label(
+    controls.selectbox,
+    f"Pick a respondent by {attr.title}",
     options=list(attr.labels),
     index=attr.labels.index("Sales") if "Sales" in attr.labels else 0,
     key="ue_value",

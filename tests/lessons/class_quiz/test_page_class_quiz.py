@@ -97,6 +97,9 @@ def test_a_lecturer_builds_a_quiz_from_lessons_and_their_own_question(store) -> 
     at = page()
     at.multiselect(key="quiz_lessons").set_value(["laplace", "dpsgd"]).run()
     assert len(at.checkbox) == 6
+    # each is named by the lesson's own prompt, as written (a screen reader hears the label)
+    prompts = [q.prompt for f in ("laplace", "dpsgd") for q in model.lesson_questions(f)]
+    assert [box.label for box in at.checkbox] == prompts
     at.checkbox(key="quiz_pick_dpsgd_1").uncheck().run()
     at.text_input(key="quiz_own_prompt").input("Which is the **privacy** unit?")
     at.text_area(key="quiz_own_options").input("A person\n\nA row\n[a link](http://e.io)")
