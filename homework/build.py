@@ -57,13 +57,7 @@ def _cells(lesson: str, *, solutions: bool) -> list:
 
 def notebook_for(lesson: str, *, solutions: bool) -> nbformat.NotebookNode:
     """The lesson's homework notebook: the student's (starters) or the solutions."""
-    built = v4.new_notebook(cells=_cells(lesson, solutions=solutions))
-    built.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    built.metadata["language_info"] = {"name": "python"}
+    built = notebook.python_notebook(_cells(lesson, solutions=solutions))
     nbformat.validate(built)
     return built
 

@@ -127,13 +127,7 @@ def master_notebook(lesson: str) -> nbformat.NotebookNode:
             _raw("# END TESTS"),
             _raw("# END QUESTION"),
         ]
-    built = v4.new_notebook(cells=cells)
-    built.metadata["kernelspec"] = {
-        "name": "python3",
-        "display_name": "Python 3",
-        "language": "python",
-    }
-    built.metadata["language_info"] = {"name": "python"}
+    built = notebook.python_notebook(cells)
     nbformat.validate(built)
     return built
 

@@ -258,6 +258,11 @@ def build(record: Record) -> nbformat.NotebookNode:
             )
         )
     cells += homework_cells(record.folder)
+    return python_notebook(cells)
+
+
+def python_notebook(cells: list[nbformat.NotebookNode]) -> nbformat.NotebookNode:
+    """A notebook (nbformat 4) of `cells`, for Jupyter's Python 3 kernel."""
     notebook = v4.new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {
         "name": "python3",
