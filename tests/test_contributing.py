@@ -51,7 +51,12 @@ def recipe_lesson(tmp_path, monkeypatch):
 def test_the_recipe_has_a_lessons_four_files_and_its_catalogue_entry() -> None:
     paths = set(blocks())
     files = {f"lessons/{FOLDER}/{name}.py" for name in ("page", "model", "charts", "snippets")}
-    assert files | {f"lessons/{FOLDER}/quiz.toml", "lessons/catalogue.py"} == paths
+    others = {
+        f"lessons/{FOLDER}/quiz.toml",
+        "lessons/catalogue.py",
+        f"homework/lessons/{FOLDER}.py",
+    }
+    assert files | others == paths
 
 
 def test_the_recipes_files_keep_the_lesson_rules() -> None:
@@ -125,3 +130,30 @@ def test_the_recipes_snippet_runs_with_its_example_values(recipe_lesson) -> None
     namespace: dict = {}
     exec(snippets.ANSWERS.render(), namespace)
     assert np.asarray(namespace["noisy"]).shape == (2_000,)
+
+
+def test_the_recipes_homework_grades_its_solution_right_and_a_wrong_epsilon_wrong(
+    monkeypatch,
+) -> None:
+    """The recipe's homework module, run with `register` capturing its exercise (the real
+    registry stays as it is): the solution passes; the starter and ε = √2 (the sd's √2
+    without the /2) fail with their hints."""
+    import homework.core
+    from homework import unanswered
+
+    registered = []
+    monkeypatch.setattr(homework.core, "register", lambda *found: registered.extend(found))
+    exec(compile(blocks()[f"homework/lessons/{FOLDER}.py"], "<recipe>", "exec"), {})  # noqa: S102
+    (exercise,) = registered
+    assert exercise.lesson == FOLDER and exercise.id not in homework.core.REGISTRY
+
+    def answer(code: str):
+        namespace: dict = {"unanswered": unanswered}
+        exec(compile(code, "<cell>", "exec"), namespace)  # noqa: S102 — the recipe's cells
+        return namespace[exercise.name]
+
+    assert homework.core.guarded(exercise.grade, answer(exercise.solution)).passed
+    starter = homework.core.guarded(exercise.grade, answer(exercise.starter))
+    assert not starter.passed and "your answer" in starter.feedback
+    wrong = homework.core.guarded(exercise.grade, 2**0.5)
+    assert not wrong.passed and "Too much ε" in wrong.feedback
