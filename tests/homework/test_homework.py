@@ -276,7 +276,8 @@ def assert_gradescope_results(results: dict, lesson: str) -> None:
 def test_the_autograder_grades_in_a_clean_venv(tmp_path, clean_venv) -> None:
     """Solutions: full marks. The starter: zero, every test saying what to do, no crash. A
     notebook whose Laplace count uses half the scale, and which raises in another cell:
-    that exercise scores 0, the others stand."""
+    that exercise scores 0, the others stand. The app's notebook of the lesson, solved:
+    full marks, though its lesson cells fail there."""
     solutions = build.notebook_for("laplace", solutions=True)
     results = graded(tmp_path / "solutions", clean_venv, "laplace", solutions)
     assert_gradescope_results(results, "laplace")
@@ -297,6 +298,25 @@ def test_the_autograder_grades_in_a_clean_venv(tmp_path, clean_venv) -> None:
     scores = {t["name"]: t["score"] for t in results["tests"]}
     assert scores["1. Implement the Laplace count"] == 0
     assert results["score"] == sum(e.points for e in exercises("laplace")[1:])
+
+    # the lesson's own notebook, as the app downloads it, with the solutions filled in: its
+    # lesson cells need lessons/ and the census, which the autograder does not carry; they
+    # fail, and the exercises are graded all the same
+    from ui import notebook
+
+    record = notebook.Record("The Laplace mechanism", "Noise.", "laplace")
+    record.snippets["answers"] = (
+        "The answers",
+        "from lessons.laplace import model\nframe = model.noisy_answers()\n",
+        "frame",
+    )
+    app = notebook.build(record)
+    solved = {e.starter: e.solution for e in exercises("laplace")}
+    for cell in app.cells:
+        cell.source = solved.get(cell.source, cell.source)
+    results = graded(tmp_path / "from-app", clean_venv, "laplace", app)
+    assert_gradescope_results(results, "laplace")
+    assert results["score"] == sum(e.points for e in exercises("laplace"))
 
 
 def test_every_lesson_of_the_course_has_homework_and_the_readme_counts_it() -> None:
