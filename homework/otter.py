@@ -39,11 +39,15 @@ OTTER_VERSION = "7.0.0"  # the Otter-Grader these notebooks are built for (make 
 OTTER_GRADING = f"otter-grader[grading]=={OTTER_VERSION}"  # Otter with its notebook runner
 REQUIREMENTS = "requirements.txt"
 
-HOW = """\
+HOW = f"""\
 **Homework.** Each exercise has a code cell to complete and a `grader.check("qN")` cell
 below it: run it as often as you like. It says whether your answer passes and, if not,
 gives a hint; it never shows the answer. Your lecturer grades the notebook you hand in with
 the same checks, so run every cell from the top before you submit.
+
+**Run it** in the folder it came in (the course's code, `dp/` and `homework/`, is beside
+it), with Otter-Grader, NumPy and SciPy installed where the notebook runs:
+`pip install otter-grader=={OTTER_VERSION} numpy scipy`. The first cell starts Otter.
 """
 
 
@@ -109,7 +113,7 @@ def master_notebook(lesson: str) -> nbformat.NotebookNode:
     page = by_folder(lesson)
     cells = [
         _raw("# ASSIGNMENT CONFIG", assignment_config(lesson)),
-        v4.new_markdown_cell(f"# Homework: {page.title}\n\n{HOW}\n{notebook.INSTALL}"),
+        v4.new_markdown_cell(f"# Homework: {page.title}\n\n{HOW}"),
         v4.new_code_cell(
             notebook.setup_cell(notebook.repository())
             + "\nfrom homework import check, unanswered\n"

@@ -46,6 +46,8 @@ def test_the_master_notebook_has_one_question_per_exercise_tested_by_its_check(l
     master = otter.master_notebook(lesson)
     raw = cells(master, "raw")
     assert raw[0].startswith("# ASSIGNMENT CONFIG")
+    # the student is told what the notebook needs (its first cell imports Otter)
+    assert f"pip install otter-grader=={otter.OTTER_VERSION} numpy scipy" in master.cells[1].source
     found = exercises(lesson)
     questions = [r for r in raw if r.startswith("# BEGIN QUESTION")]
     assert [re.search(r"name: (\S+)", q).group(1) for q in questions] == [
