@@ -72,6 +72,21 @@ def classroom_page(page_path: str, **params: str) -> AppTest:
     return at
 
 
+def fault_messages(at: AppTest) -> list[str]:
+    """What a classroom page said went wrong: its errors, then its warnings."""
+    return [e.value for e in at.error] + [w.value for w in at.warning]
+
+
+def failing_with(reason: str):
+    """A stand-in for a store method that fails as the database would: StorageError(reason)."""
+    import survey
+
+    def fail(*_args, **_kwargs):
+        raise survey.StorageError(reason)
+
+    return fail
+
+
 def upload_csv(at: AppTest, filename: str, data: bytes) -> AppTest:
     """Upload `data` as a CSV file through the host's dataset picker and rerun."""
     return at.file_uploader[0].upload(filename, data, "text/csv").run()

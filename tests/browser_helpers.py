@@ -365,3 +365,15 @@ def axe_violations(page: Page, rules: list[str] | None = None) -> list[tuple[str
     options = {"runOnly": only, "resultTypes": ["violations"]}
     found = Axe().run(page, options=options).response["violations"]
     return [(v["id"], v["impact"], len(v["nodes"]), v["nodes"][0]["html"][:160]) for v in found]
+
+
+def serious_violations(page: Page) -> list[tuple[str, str, int, str]]:
+    """`axe_violations` at the impacts that fail a test (AXE_FAILS)."""
+    return [v for v in axe_violations(page) if v[1] in AXE_FAILS]
+
+
+# The classroom activities' screens: a phone that joins by QR code, the lecturer's projector
+# (presenter mode), and how long a live view may take to show a change (each polls every 2 s).
+PHONE = {"width": 390, "height": 844}
+PROJECTOR = {"width": 1280, "height": 720}
+LIVE_TIMEOUT_MS = 15_000

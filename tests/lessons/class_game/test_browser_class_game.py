@@ -13,28 +13,23 @@ from playwright.sync_api import Page, expect
 
 import survey
 from browser_helpers import (
-    AXE_FAILS,
+    LIVE_TIMEOUT_MS,
+    PHONE,
+    PROJECTOR,
     STATUS,
     assert_no_exception,
     assert_on_one_screen,
-    axe_violations,
     lesson_url,
     metric,
     open_page,
     press_from_the_keyboard,
+    serious_violations,
 )
 from conftest import SURVEY_DB_DIR
 
 URL_PATH = lesson_url("class_game/page.py")
-PHONE = {"width": 390, "height": 844}
-PROJECTOR = {"width": 1280, "height": 720}
-LIVE_TIMEOUT_MS = 15_000
 ROUNDS = 10
 IN_THE_BROWSER = 2  # rounds played on the phones; the rest through the store, as fast
-
-
-def serious(page: Page) -> list:
-    return [v for v in axe_violations(page) if v[1] in AXE_FAILS]
 
 
 def test_a_projector_and_two_phones(
@@ -43,7 +38,7 @@ def test_a_projector_and_two_phones(
     page.set_viewport_size(PROJECTOR)
     open_page(page, app_server, f"{URL_PATH}?present=true")
     assert_no_exception(page)
-    assert serious(page) == []  # the create view
+    assert serious_violations(page) == []  # the create view
     games = survey.GameStore(survey.SurveyStore(f"sqlite:///{SURVEY_DB_DIR / 'survey.sqlite3'}"))
     made = games.create_game("The ε guessing game", 5.0, ROUNDS)
     code = made.game.code
@@ -67,7 +62,7 @@ def test_a_projector_and_two_phones(
                 box = button.bounding_box()
                 assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
             if position == 0 and i == 0:
-                assert serious(phone) == []
+                assert serious_violations(phone) == []
                 press_from_the_keyboard(phone, with_button, "Enter")
             else:
                 (with_button if i == 0 else without).click()
@@ -92,7 +87,7 @@ def test_a_projector_and_two_phones(
     chart = page.locator('[data-testid="stVegaLiteChart"]').first
     verdict = page.get_by_text("The room guessed").first
     assert_on_one_screen({"chart": chart, "verdict": verdict}, PROJECTOR)
-    assert serious(page) == []
+    assert serious_violations(page) == []
     for phone in phones:
         expect(phone.get_by_text("The game is over. You guessed")).to_be_visible(
             timeout=LIVE_TIMEOUT_MS

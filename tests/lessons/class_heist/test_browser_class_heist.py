@@ -14,23 +14,22 @@ from playwright.sync_api import Page, expect
 
 import survey
 from browser_helpers import (
-    AXE_FAILS,
+    LIVE_TIMEOUT_MS,
+    PHONE,
+    PROJECTOR,
     STATUS,
     assert_no_exception,
     assert_on_one_screen,
-    axe_violations,
     create_from_the_bottom,
     expect_rerun,
     lesson_url,
     metric,
     open_page,
+    serious_violations,
 )
 from conftest import SURVEY_DB_DIR
 
 URL_PATH = lesson_url("class_heist/page.py")
-PHONE = {"width": 390, "height": 844}
-PROJECTOR = {"width": 1280, "height": 720}
-LIVE_TIMEOUT_MS = 15_000
 
 
 def choose(phone: Page, label: str, option: str) -> None:
@@ -39,17 +38,13 @@ def choose(phone: Page, label: str, option: str) -> None:
     phone.get_by_role("option", name=option, exact=True).click()
 
 
-def serious(page: Page) -> list:
-    return [v for v in axe_violations(page) if v[1] in AXE_FAILS]
-
-
 def test_a_projector_and_two_phones(
     page: Page, another_device: Callable[..., Page], app_server: str
 ) -> None:
     page.set_viewport_size(PROJECTOR)
     open_page(page, app_server, f"{URL_PATH}?present=true")
     assert_no_exception(page)
-    assert serious(page) == []
+    assert serious_violations(page) == []
     code = create_from_the_bottom(page, "Create heist", URL_PATH)
     expect(metric(page, "Join code")).to_contain_text(code)
 
@@ -62,7 +57,7 @@ def test_a_projector_and_two_phones(
         box = send.bounding_box()
         assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
         if i == 0:
-            assert serious(phone) == []
+            assert serious_violations(phone) == []
         choose(phone, "Your secret: a made-up number from 1 to 10", secret)
         choose(phone, "Seat row", row)
         choose(phone, "Birthday month (made up)", "12")
@@ -107,6 +102,6 @@ def test_a_projector_and_two_phones(
     expect(interval).to_be_visible(timeout=LIVE_TIMEOUT_MS)
     expect(interval).to_contain_text("Your secret is 7")  # only the target's phone says it
     expect(bystander.get_by_text("the attacker can say")).to_have_count(0)
-    assert serious(page) == [] and serious(target) == []
+    assert serious_violations(page) == [] and serious_violations(target) == []
     assert_no_exception(page)
     assert_no_exception(target)

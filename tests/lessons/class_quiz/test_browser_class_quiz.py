@@ -11,6 +11,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser_helpers import (
+    LIVE_TIMEOUT_MS,
+    PHONE,
+    PROJECTOR,
     STATUS,
     assert_no_exception,
     assert_on_one_screen,
@@ -26,8 +29,6 @@ from browser_helpers import (
 from lessons.class_quiz import model
 
 URL_PATH = lesson_url("class_quiz/page.py")
-PHONE = {"width": 390, "height": 844}
-LIVE_TIMEOUT_MS = 15_000  # phones and projector poll every 2 s
 
 
 def pick_laplace(page: Page) -> None:
@@ -87,9 +88,6 @@ def test_a_lecturer_and_three_phones(
     for phone in phones:
         expect(phone.get_by_text("Question 2 of 3")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
     assert_no_exception(page)
-
-
-PROJECTOR = {"width": 1280, "height": 720}
 
 
 @pytest.mark.parametrize("private", [False, True], ids=["normal", "private"])

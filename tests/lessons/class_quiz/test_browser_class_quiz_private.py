@@ -25,12 +25,11 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 
 import dp
 import survey
-from browser_helpers import lesson_url, open_page
+from browser_helpers import PHONE, lesson_url, open_page
 from conftest import SURVEY_DB_DIR, as_a_new_visitor
 from ui import private_choice
 
 URL_PATH = lesson_url("class_quiz/page.py")
-PHONE = {"width": 390, "height": 844}
 EPSILON = 0.5  # the smallest ε the builder offers: every (choice, sent) pair is likely
 OPTIONS = ("yes, *often*", "no <b>never</b>")  # markup must show as written
 MAX_PHONES = 40  # a bound on the loop; ~8 phones cover the four pairs on average

@@ -10,6 +10,9 @@ from collections.abc import Callable
 from playwright.sync_api import Page, expect
 
 from browser_helpers import (
+    LIVE_TIMEOUT_MS,
+    PHONE,
+    PROJECTOR,
     STATUS,
     assert_no_exception,
     assert_on_one_screen,
@@ -24,8 +27,6 @@ from browser_helpers import (
 )
 
 URL_PATH = lesson_url("class_survey/page.py")
-PHONE = {"width": 390, "height": 844}
-LIVE_TIMEOUT_MS = 15_000  # the projector refreshes every 2 s
 
 
 def open_student(another_device: Callable[..., Page], base_url: str, code: str) -> Page:
@@ -250,9 +251,6 @@ def test_a_forwarded_address_lets_a_friend_answer_and_the_sender_stays_answered(
     )
     for shown in (sender, friend, page):
         assert_no_exception(shown)
-
-
-PROJECTOR = {"width": 1280, "height": 720}
 
 
 def test_the_projector_fits_one_screen_right_after_create(page: Page, app_server: str):
