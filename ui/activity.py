@@ -79,6 +79,16 @@ class SessionValue(Generic[T]):
     def setdefault(self, value: T) -> T:
         return st.session_state.setdefault(self.key, value)
 
+    def read_through(self, read: Callable[[], T | None]) -> T | None:
+        """The kept value; else `read()` (the store: another tab, a reload), kept once it
+        is known. For what never changes once stored, such as a browser's own answer."""
+        known = self.get()
+        if known is None:
+            known = read()
+            if known is not None:
+                self.set(known)
+        return known
+
 
 # --- the class store -----------------------------------------------------------------------
 def database_url() -> str:

@@ -55,18 +55,6 @@ def send(games: survey.GameStore, game_id: int, position: int, token: str, guess
         model.guessed(game_id, position).set(guess)
 
 
-def own_guess(games: survey.GameStore, game: survey.Game, token: str) -> bool | None:
-    """This browser's guess in the round on show: from this session once known, else read
-    from the store (another tab, a reload)."""
-    kept = model.guessed(game.id, game.position)
-    known = kept.get()
-    if known is None:
-        known = games.own_guess(game.id, game.position, token)
-        if known is not None:
-            kept.set(known)
-    return known
-
-
 @st.fragment(run_every=model.POLL_S)
 @ACTIVITY.faults_shown(student=True)
 def follow(games: survey.GameStore, game_id: int, token: str) -> None:
@@ -96,7 +84,9 @@ def follow(games: survey.GameStore, game_id: int, token: str) -> None:
     st.caption(
         f"Without the volunteer the true count is {game.base_count}; with, {game.base_count + 1}."
     )
-    guess = own_guess(games, game, token)
+    guess = model.guessed(game.id, game.position).read_through(
+        lambda: games.own_guess(game.id, game.position, token)
+    )
     if guess is None and not game.revealed:
         if games.read_only:
             show_fault(survey.database.READ_ONLY, student=True)

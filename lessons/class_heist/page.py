@@ -105,18 +105,6 @@ def answer_form(heists: survey.HeistStore, heist: survey.Heist, token: str) -> N
         st.warning(SUBMIT_MESSAGES[survey.SubmitResult(last)])
 
 
-def own_answer(heists: survey.HeistStore, heist_id: int, token: str):
-    """This browser's answer: from this session once known (a stored answer never
-    changes), else read from the store (another tab, a reload)."""
-    kept = model.sent(heist_id)
-    known = kept.get()
-    if known is None:
-        known = heists.own_answer(heist_id, token)
-        if known is not None:
-            kept.set(known)
-    return known
-
-
 @st.fragment(run_every=model.POLL_S)
 @ACTIVITY.faults_shown(student=True)
 def follow(heists: survey.HeistStore, heist_id: int, token: str) -> None:
@@ -126,7 +114,7 @@ def follow(heists: survey.HeistStore, heist_id: int, token: str) -> None:
     if heist is None:
         st.error("This heist no longer exists.")
         return
-    mine = own_answer(heists, heist.id, token)
+    mine = model.sent(heist.id).read_through(lambda: heists.own_answer(heist.id, token))
     if mine is None:
         if heist.closed:
             st.warning("The answers are closed: you did not send one.")

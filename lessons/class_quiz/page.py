@@ -80,18 +80,6 @@ def record(quizzes: survey.QuizStore, quiz_id: int, position: int, token: str, s
         model.stored(quiz_id, position).set(sent)
 
 
-def stored_answer(quizzes: survey.QuizStore, quiz: survey.Quiz, token: str) -> int | None:
-    """What this browser sent for the question on show: from this session once known (a
-    stored answer never changes), else read from the store (another tab, a reload)."""
-    kept = model.stored(quiz.id, quiz.position)
-    known = kept.get()
-    if known is None:
-        known = quizzes.sent_option(quiz.id, quiz.position, token)
-        if known is not None:
-            kept.set(known)
-    return known
-
-
 @st.fragment(run_every=model.POLL_S)
 @ACTIVITY.faults_shown(student=True)
 def follow(quizzes: survey.QuizStore, quiz_id: int, token: str) -> None:
@@ -110,7 +98,9 @@ def follow(quizzes: survey.QuizStore, quiz_id: int, token: str) -> None:
         return
     st.caption(f"Question {quiz.position + 1} of {len(quiz.questions)}")
     st.markdown(f"## {text.plain(question.prompt)}")
-    sent = stored_answer(quizzes, quiz, token)
+    sent = model.stored(quiz.id, quiz.position).read_through(
+        lambda: quizzes.sent_option(quiz.id, quiz.position, token)
+    )
     outcome = model.outcome(quiz.id, quiz.position).get()
     left = quiz.seconds_left()
     k = len(question.options)
