@@ -40,7 +40,9 @@ from .choosing import (
     report_noisy_max,
     report_noisy_max_probabilities,
 )
+from .composition import BudgetExceeded as BudgetExceeded
 from .composition import (
+    PrivacyBudget,
     group_privacy,
     parallel_composition,
     queries_within_budget,
@@ -288,6 +290,7 @@ __all__ = [
     "sparse_vector",
     "sparse_vector_variant",
     "stopping_probabilities",
+    "PrivacyBudget",
     "advanced_composition",
     "advanced_composition_linear_from",
     "analytic_gaussian_sigma",

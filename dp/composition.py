@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from ._validate import check_epsilon, check_finite_array, check_integer
+from ._validate import check_epsilon, check_finite_array, check_integer, check_real
 
 
 def _check_epsilons(epsilons) -> np.ndarray:
@@ -65,3 +65,52 @@ def queries_within_budget(total_epsilon: float, epsilon_per_query: float) -> int
             f"({total_epsilon:g} / {epsilon_per_query:g})"
         )
     return int(math.floor(ratio + 1e-9))
+
+
+# Spending compared with a tolerance, so that 0.1 + 0.2 fits a budget of 0.3.
+BUDGET_TOLERANCE = 1e-9
+
+
+class BudgetExceeded(ValueError):
+    """A request would spend more than what is left of a privacy budget."""
+
+
+class PrivacyBudget:
+    r"""A total ε, spent by sequential composition (Dwork & Roth 2014, Thm 3.16): after
+    requests ε₁ … ε_m the spend is Σ εᵢ, and a request that would take it over the total is
+    refused whole (nothing is spent). `total=None` is no budget: every request is granted.
+
+    Pure bookkeeping, no storage: a caller that shares a budget between processes reads the
+    spend and records a request in one atomic step (survey/heist.py does, under a row lock).
+    """
+
+    def __init__(self, total: float | None, spent: float = 0.0):
+        self.total = None if total is None else check_epsilon(total, "total")
+        spent = check_real("spent", spent, low=0.0)
+        if self.total is not None and spent > self.total + BUDGET_TOLERANCE:
+            raise ValueError(f"spent must be <= total ({self.total:g}), got {spent:g}")
+        self.spent = spent
+
+    @property
+    def remaining(self) -> float:
+        """What is left: total − spent (never below 0; inf without a budget)."""
+        return math.inf if self.total is None else max(self.total - self.spent, 0.0)
+
+    def allows(self, epsilon: float) -> bool:
+        """Whether a request of ε fits what is left."""
+        epsilon = check_epsilon(epsilon)
+        return self.total is None or self.spent + epsilon <= self.total + BUDGET_TOLERANCE
+
+    def request(self, epsilon: float) -> float:
+        """Spend ε and return the new total spend; BudgetExceeded (nothing spent) when it
+        does not fit."""
+        if not self.allows(epsilon):
+            raise BudgetExceeded(
+                f"a request of ε = {epsilon:g} does not fit: {self.remaining:g} of the budget "
+                f"of {self.total:g} is left"
+            )
+        self.spent += float(epsilon)
+        return self.spent
+
+    def __repr__(self) -> str:
+        return f"PrivacyBudget(total={self.total!r}, spent={self.spent!r})"

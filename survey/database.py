@@ -28,10 +28,22 @@ import os
 import re
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
-from sqlalchemy import Column, Integer, MetaData, Table, create_engine, event, func, insert, select
+from sqlalchemy import (
+    Column,
+    Integer,
+    MetaData,
+    Table,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
@@ -285,6 +297,7 @@ class Database:
         try:
             with self.engine.begin() as conn:
                 yield conn
+                _check_journal(conn)
         except IntegrityError:
             raise
         except _DATABASE_ERRORS as error:
@@ -302,7 +315,51 @@ class Database:
             try:
                 with self.engine.begin() as conn:
                     result = conn.execute(statement, execution_options={"preserve_rowcount": True})
+                    _check_journal(conn)
                     return int(result.inserted_primary_key[0]) if primary_key else result.rowcount
+            except IntegrityError:
+                raise
+            except _DATABASE_ERRORS as error:
+                busy = self.is_sqlite and _fault(error) == BUSY
+                if not busy or time.monotonic() >= deadline:
+                    raise _storage_error(error) from None
+            attempt += 1
+            time.sleep(min(0.01 * attempt, 0.2))
+
+    def atomically(self, table: Table, row_id: int, body: Callable):
+        """`body(conn)` in one transaction that first locks row `row_id` of `table`, so that
+        what it reads and what it then writes are one step: a concurrent `atomically` on the
+        same row waits until this one has committed, then reads what it wrote. How a state
+        change is applied (a spend against a budget, a lecturer's press from a named state).
+
+        The lock: PostgreSQL's SELECT … FOR NO KEY UPDATE (students' answers, which only
+        reference the row, still go through); on SQLite a no-op UPDATE of the row as the
+        transaction's first statement, which takes the database's write lock before anything
+        is read. While SQLite is locked by another writer the whole transaction is retried
+        (body included) until BUSY_DEADLINE_S have passed, then StorageError("busy").
+        Returns body's result; LookupError when the row does not exist."""
+        self.require_writable()
+        deadline = time.monotonic() + BUSY_DEADLINE_S
+        attempt = 0
+        while True:
+            try:
+                with self.engine.begin() as conn:
+                    if self.is_sqlite:
+                        found = conn.execute(
+                            update(table).where(table.c.id == row_id).values(id=table.c.id),
+                            execution_options={"preserve_rowcount": True},
+                        ).rowcount
+                    else:
+                        found = conn.execute(
+                            select(table.c.id)
+                            .where(table.c.id == row_id)
+                            .with_for_update(key_share=True)
+                        ).first()
+                    if not found:
+                        raise LookupError(f"no row {row_id} in {table.name}")
+                    result = body(conn)
+                    _check_journal(conn)
+                    return result
             except IntegrityError:
                 raise
             except _DATABASE_ERRORS as error:
@@ -335,14 +392,49 @@ def _mask_password(text: str) -> str:
     return re.sub(r"(://[^:/@\s]*:)[^@\s]*@", r"\1***@", text)
 
 
-def _sqlite_pragmas(dbapi_connection, _record) -> None:
+def _sqlite_pragmas(dbapi_connection, record) -> None:
     """WAL lets readers (the projector) run while students write; wait, do not fail,
-    when another process holds the write lock."""
+    when another process holds the write lock. Notes the write-ahead log and shared-memory
+    files this connection opened (see _check_journal)."""
     cursor = dbapi_connection.cursor()
     cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys = ON")
     # In-memory databases ignore it; a read-only or locked one keeps its mode (reads work).
+    mode = None
     with contextlib.suppress(sqlite3.OperationalError):
-        cursor.execute("PRAGMA journal_mode = WAL")
+        mode = cursor.execute("PRAGMA journal_mode = WAL").fetchone()[0]
     cursor.execute("PRAGMA synchronous = NORMAL")
+    files = [row[2] for row in cursor.execute("PRAGMA database_list") if row[1] == "main"]
     cursor.close()
+    if mode == "wal" and files and files[0]:
+        journal = [Path(files[0] + suffix) for suffix in ("-wal", "-shm")]
+        record.info["journal"] = [(path, None) for path in journal]
+
+
+def _check_journal(conn) -> None:
+    """StorageError("missing") when the write-ahead log or its shared-memory index that this
+    connection opened was removed or replaced. SQLite keeps writing into an open file that
+    was deleted, so a write committed there would be acknowledged and then lost at the next
+    start (and a new log made by another connection would split the database in two): the
+    transaction is rolled back instead. While any connection is open, SQLite itself never
+    removes these files."""
+    journal = conn.connection.info.get("journal")
+    if not journal:
+        return
+    for index, (path, identity) in enumerate(journal):
+        if identity is None:  # SQLite makes both files at the connection's first read
+            journal[index] = (path, _identity(path))
+        elif _identity(path) != identity:
+            _LOG.error(
+                "survey database file %s was removed or replaced while open: refusing writes "
+                "(restart the app to open the database again)",
+                path,
+            )
+            # What was acknowledged before lives in the removed log, which this connection
+            # still holds open: roll this transaction back and copy the log into the
+            # database file, so that a restart finds every acknowledged write.
+            raw = conn.connection.dbapi_connection
+            raw.rollback()
+            with contextlib.suppress(sqlite3.Error):
+                raw.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            raise StorageError(MISSING)

@@ -179,10 +179,6 @@ class Query:
         return self.repeats * (2 if self.who == "pair" else 1)
 
 
-class BudgetSpent(ValueError):
-    """The query would spend more than the heist's budget."""
-
-
 def _check_int(name: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise TypeError(f"{name} must be a whole number, got {type(value).__name__}")
@@ -363,15 +359,20 @@ class HeistStore:
         """HMAC(the heist's salt, token): how a browser is known in the heist's rows."""
         return self._salts.digest(heist_id, session_token)
 
-    def answers(self, heist_id: int) -> list[Answer]:
-        """Every answer (the agency's data: never shown on the projector)."""
+    def answers(self, heist_id: int, *, conn=None) -> list[Answer]:
+        """Every answer (the agency's data: never shown on the projector); `conn`: read in
+        that transaction."""
         t = heist_answers_table
-        with self.db.reading() as conn:
-            rows = conn.execute(
-                select(t.c.secret, t.c.a, t.c.b, t.c.volunteer)
-                .where(t.c.heist_id == heist_id)
-                .order_by(t.c.id)
-            ).all()
+        statement = (
+            select(t.c.secret, t.c.a, t.c.b, t.c.volunteer)
+            .where(t.c.heist_id == heist_id)
+            .order_by(t.c.id)
+        )
+        if conn is None:
+            with self.db.reading() as reader:
+                rows = reader.execute(statement).all()
+        else:
+            rows = conn.execute(statement).all()
         return [Answer(int(r.secret), int(r.a), int(r.b), bool(r.volunteer)) for r in rows]
 
     def count_answers(self, heist_id: int) -> tuple[int, int]:
@@ -567,8 +568,16 @@ class HeistStore:
         rng=None,
     ) -> Query:
         """Ask the agency a query (`repeats` times when noisy; an exact one once) and write it
-        in the ledger. Refused, at no cost, when a group it reads is smaller than the
-        heist's minimum or when it would spend more than what is left of the budget."""
+        in the ledger.
+
+        Exact: refused, at no cost, when a group it reads is smaller than the heist's
+        minimum (the statistics office's rule that the differencing pair gets around).
+        Noisy: never refused for a group's size, which would make the answer depend on exact
+        counts outside the noise (two rooms that differ in one student would be told apart
+        by whether a query is refused); refused only when its ε would overspend the budget.
+        Reading what was spent and recording the spend are one atomic step
+        (`Database.atomically`: a lock on the heist's row), so that concurrent presses in
+        several projector tabs never spend more than the budget."""
         self._require_admin(heist_id, admin_key)
         heist = self.get_heist(heist_id)
         assert heist is not None
@@ -583,39 +592,48 @@ class HeistStore:
         if who == "all":
             a = b = None
         repeats = _check_int("repeats", repeats, 1, MAX_REPEATS) if private else 1
-        answers = self.answers(heist_id)
-        exact, sizes = exact_answer(kind, who, a, b, answers)
-        epsilon = heist.epsilon if private else None
         per_answer = 2 if who == "pair" else 1
-        cost = heist.epsilon * per_answer * repeats if private else 0.0
-        refused = None
-        small = [size for size in sizes if size < heist.min_group]
-        if small:
-            refused = (
-                f"a group of {min(small):,} is smaller than the agency's minimum of "
-                f"{heist.min_group:,}"
-            )
-        total = None
-        with self.db.transaction() as conn:
-            if refused is None and private and heist.budget is not None:
-                q = heist_queries_table
-                spent = float(
-                    conn.execute(
-                        select(func.coalesce(func.sum(q.c.cost), 0.0)).where(
-                            q.c.heist_id == heist_id
-                        )
-                    ).scalar_one()
+        generator = np.random.default_rng(rng)
+
+        def answer(conn) -> Query:
+            # Inside the lock: the heist's ε and budget as they are now, what was spent.
+            current = conn.execute(
+                select(heists_table.c.epsilon, heists_table.c.budget).where(
+                    heists_table.c.id == heist_id
                 )
-                if spent + cost > heist.budget + 1e-9:
+            ).one()
+            epsilon = float(current.epsilon) if private else None
+            budget_total = None if current.budget is None else float(current.budget)
+            answers = self.answers(heist_id, conn=conn)
+            exact, sizes = exact_answer(kind, who, a, b, answers)
+            cost = epsilon * per_answer * repeats if private else 0.0
+            refused = total = None
+            if private:
+                q = heist_queries_table
+                spent = conn.execute(
+                    select(func.coalesce(func.sum(q.c.cost), 0.0)).where(q.c.heist_id == heist_id)
+                ).scalar_one()
+                # A budget lowered below what was spent is simply used up.
+                ledger = dp.PrivacyBudget(budget_total, min(float(spent), budget_total or math.inf))
+                try:
+                    ledger.request(cost)
+                except dp.BudgetExceeded:
+                    left = ledger.remaining
                     refused = (
-                        f"it costs ε = {cost:g}, and {max(heist.budget - spent, 0.0):g} of the "
-                        f"budget of {heist.budget:g} is left"
+                        f"it costs ε = {cost:g}, and {left:g} of the budget of "
+                        f"{budget_total:g} is left"
+                    )
+            else:
+                small = [size for size in sizes if size < heist.min_group]
+                if small:
+                    refused = (
+                        f"a group of {min(small):,} is smaller than the agency's minimum of "
+                        f"{heist.min_group:,}"
                     )
             if refused is None:
                 total = exact * repeats
                 if private:
-                    generator = np.random.default_rng(rng)
-                    step = heist.epsilon / SENSITIVITY[kind]  # ε/Δ: Δ = 1 (count), 10 (sum)
+                    step = epsilon / SENSITIVITY[kind]  # ε/Δ: Δ = 1 (count), 10 (sum)
                     noise = dp.discrete_laplace_mechanism(
                         0, step, size=(repeats, per_answer), rng=generator
                     )
@@ -638,4 +656,6 @@ class HeistStore:
                     asked_at=now_minute(),
                 )
             ).inserted_primary_key[0]
-        return Query(int(query_id), kind, who, a, b, epsilon, repeats, total, cost, refused)
+            return Query(int(query_id), kind, who, a, b, epsilon, repeats, total, cost, refused)
+
+        return self.db.atomically(heists_table, heist_id, answer)

@@ -221,8 +221,9 @@ def create_view(heists: survey.HeistStore) -> None:
         *store.MIN_GROUP_RANGE,
         5,
         key="heist_min_group",
-        help="A statistics office's rule: no table cell about fewer people. Larger refuses "
-        "more queries; the differencing attack passes it anyway.",
+        help="A statistics office's rule for exact answers: no table cell about fewer "
+        "people. Larger refuses more queries; the differencing attack passes it anyway. Noisy "
+        "answers do not use it: a refusal decided on an exact group size would itself leak.",
     )
     if st.button(
         "Create heist",
@@ -470,9 +471,10 @@ def attack_view(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) 
     n, _ = heists.count_answers(heist.id)
     st.markdown(f"#### The target: {model.value_name(heist, target.a, target.b)}")
     st.caption(
-        f"{text.plain(heist.title)}: {n:,} made-up answers, closed. The agency answers only "
-        f"about groups of at least {heist.min_group:,}. The attacker knows the target's two "
-        "values, nothing else."
+        f"{text.plain(heist.title)}: {n:,} made-up answers, closed. Exact answers: only "
+        f"about groups of at least {heist.min_group:,}. Noisy answers: any group, never a "
+        "refusal for its size (checking an exact size would leak it), only for the ε budget. "
+        "The attacker knows the target's two values, nothing else."
     )
     moves, chart = st.columns([2, 3], gap="large")
     heist = privacy_controls(heists, heist, admin_key, chart)  # before the buttons' costs

@@ -455,6 +455,7 @@ VALID = {
     "running_average": (dp.running_average, {"answers": [1.0, 2.0, 3.0]}),
     "share_unique": (dp.share_unique, {"class_sizes": [2, 2, 1]}),
     "split_budget": (dp.split_budget, {"total_epsilon": 1.0, "queries": 4}),
+    "PrivacyBudget": (dp.PrivacyBudget, {"total": 2.0, "spent": 0.5}),
     "ue_estimate_from_counts": (
         dp.ue_estimate_from_counts,
         {"bit_counts": [5, 3], "n": 8, "p": 0.5, "q": 0.25},
@@ -692,6 +693,12 @@ def build_cases():
     for name in WITH_EPSILON:
         for value, exc in BAD_EPSILONS:
             add(name, {"epsilon": value}, exc, "epsilon", f"epsilon={value!r}")
+    for value, exc in BAD_EPSILONS:  # a budget is an ε, finite and > 0 (None: no budget)
+        if value is None:
+            continue
+        add("PrivacyBudget", {"total": value}, exc, "total", f"total={value!r}")
+    for value, exc in [(-0.1, ValueError), (2.5, ValueError), (NAN, ValueError), ("0", TypeError)]:
+        add("PrivacyBudget", {"spent": value}, exc, "spent", f"spent={value!r}")
     for name in ("sequential_composition", "parallel_composition"):
         add(name, {"epsilons": []}, ValueError, "epsilon", "empty")
         for value, exc in BAD_EPSILONS:

@@ -8,9 +8,11 @@ from __future__ import annotations
 import math
 import os
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import numpy as np
 import pytest
+from concurrency_helpers import at_once
 from sqlalchemy import inspect
 
 import dp
@@ -87,18 +89,59 @@ def test_a_full_heist_with_30_phones(heists) -> None:
     assert found.exact == group_total and found.estimate is None
 
 
-def test_a_small_group_is_refused_and_costs_nothing(heists) -> None:
+def test_a_small_group_is_refused_exactly_and_costs_nothing(heists) -> None:
     made, _, sent = room(heists, 30, seed=3)
     heist_id, key = made.heist.id, made.admin_key
     a, b = sent[0][1], sent[0][2]
     size = sum(1 for s in sent if (s[1], s[2]) == (a, b))
     assert size < 5
-    query = heists.ask(heist_id, key, "sum", "only", a, b, private=True)
+    query = heists.ask(heist_id, key, "sum", "only", a, b, private=False)
     assert query.refused is not None and query.total is None and query.cost == 0.0
     assert f"a group of {size:,}" in query.refused
     assert heists.spent(heist_id) == 0.0
     # its complement is answered: the attack's loophole
     assert heists.ask(heist_id, key, "sum", "except", a, b, private=False).refused is None
+
+
+def test_with_noise_a_small_group_is_answered_and_its_size_never_told(heists) -> None:
+    """Finding: with noise on, a query was refused whenever the exact size of a group it
+    read was under the minimum, and the refusal stated that size: two rooms that differ only
+    by the target were told apart 20 times in 20 ("Row = 1" answered in one, refused in the
+    other). A noisy query now never looks at exact sizes: both rooms answer every time."""
+    refused = {}
+    for with_target in (False, True):
+        made = heists.create_heist("Heist", "Row", 5, "Month", 12, min_group=5)
+        heists.set_privacy(made.heist.id, made.admin_key, 0.5, None)
+        for i in range(12):  # nobody else sits in row 1
+            assert heists.submit(made.heist.id, _token(), 1 + i % 10, 2 + i % 4, 1 + i % 12).value
+        if with_target:
+            heists.submit(made.heist.id, _token(), 7, 1, 3)
+        asked = [
+            heists.ask(made.heist.id, made.admin_key, "count", "only", 1, None, private=True)
+            for _ in range(20)
+        ]
+        refused[with_target] = sum(query.refused is not None for query in asked)
+        assert all(query.total is not None or query.refused is None for query in asked)
+    assert refused == {False: 0, True: 0}
+
+
+def test_concurrent_presses_never_spend_more_than_the_budget(heists) -> None:
+    """Finding: eight projector tabs pressing "Ask once" together (ε = 0.5 a query, a pair
+    is two, budget 1.0: one press fits) overspent in 1 of 5 rounds on SQLite (3.0 of 1.0)
+    and 3 of 5 on PostgreSQL (up to 5.0). Reading the spend and recording it are now one
+    atomic step: 20 rounds of 8 threads released together, each round exactly one answer."""
+    for round_ in range(20):
+        made, _, _ = room(heists, 10, seed=round_, volunteer=0)
+        heist_id, key = made.heist.id, made.admin_key
+        heists.set_privacy(heist_id, key, 0.5, 1.0)
+        target = heists.pick_target(heist_id, key)
+        asked = at_once(
+            8,
+            partial(heists.ask, heist_id, key, "sum", "pair", target.a, target.b, private=True),
+        )
+        assert sum(query.refused is None for query in asked) == 1, round_
+        assert heists.spent(heist_id) == pytest.approx(1.0), round_
+        assert all("budget" in query.refused for query in asked if query.refused)
 
 
 def test_the_budget_stops_the_averaging(heists) -> None:
