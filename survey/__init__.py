@@ -18,7 +18,7 @@ The pages lessons/class_survey, class_quiz, class_heist and class_game use it th
 `SurveyStore` (with its `tokens` and `limits`), `QuizStore`, `HeistStore` and `GameStore`.
 """
 
-from .activity import AdminKeyError, SubmitResult
+from .activity import AdminKeyError, StaleState, SubmitResult
 from .database import SCHEMA_VERSION, STORAGE_FAULTS, StorageError
 from .game import Game, GameStore, NewGame, Round, Tally
 from .heist import Heist, HeistStore, NewHeist, Query
@@ -76,6 +76,7 @@ __all__ = [
     "NewSurvey",
     "Protocol",
     "Response",
+    "StaleState",
     "StorageError",
     "SubmitResult",
     "Survey",

@@ -26,6 +26,11 @@ class SubmitResult(enum.Enum):
     UNKNOWN = "unknown"
 
 
+class StaleState(RuntimeError):
+    """A lecturer's press named the state it was made from, and the activity has left that
+    state (another tab, or another lecturer, moved it first): nothing was changed."""
+
+
 class AdminKeyError(PermissionError):
     """The admin key does not belong to this survey or quiz."""
 

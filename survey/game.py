@@ -45,7 +45,7 @@ from sqlalchemy import (
 import dp
 
 from . import activity, security
-from .activity import SubmitResult
+from .activity import StaleState, SubmitResult
 from .database import metadata, now_minute
 from .players import Players, Score, players_table, ranked
 from .tokens import Salts, check_session_token
@@ -356,18 +356,39 @@ class GameStore:
         activity.require_admin(self.db, games_table, game_id, admin_key, "game")
 
     # -- the lecturer -------------------------------------------------------------------------
-    def next_round(self, game_id: int, admin_key: str, *, rng=None) -> Round | None:
+    def next_round(
+        self, game_id: int, admin_key: str, *, since: int | None = None, rng=None
+    ) -> Round | None:
         """Move to the next round and draw it: a fair coin (with the volunteer's record or
         without) and the release, base + coin + discrete Laplace noise at the game's ε. After
-        the last round: the summary (None). A round is drawn once; moving on is one way."""
+        the last round: the summary (None). A round is drawn once; moving on is one way.
+
+        `since`: the position the press was made from, as the projector showed it. The move
+        is one transaction that first moves the position on from exactly that state (which
+        locks the game's row), then draws the round: two tabs pressing Next together move
+        one round, and the other press changes nothing and raises StaleState. None: from
+        whatever is stored (scripts and tests)."""
         self._require_admin(game_id, admin_key)
         game = self.get_game(game_id)
         assert game is not None
-        if game.finished:
+        if since is not None and (isinstance(since, bool) or not isinstance(since, int)):
+            raise TypeError("since must be an int (the position the press was made from)")
+        start = game.position if since is None else since
+        if start >= game.rounds:  # on the summary: nothing further
+            if since is not None and game.position != since:
+                raise StaleState("the game moved on meanwhile: this press changed nothing")
             return None
-        position = game.position + 1
+        position = start + 1
         drawn = None
         with self.db.transaction() as conn:
+            moved = conn.execute(
+                update(games_table)
+                .where(games_table.c.id == game_id, games_table.c.position == start)
+                .values(position=position, revealed=False),
+                execution_options={"preserve_rowcount": True},
+            ).rowcount
+            if moved != 1:  # another projector moved first: nothing is drawn here
+                raise StaleState("the game moved on meanwhile: this press changed nothing")
             if position < game.rounds:
                 generator = np.random.default_rng(rng)
                 with_record = bool(generator.integers(2))
@@ -383,19 +404,16 @@ class GameStore:
                         release=int(release),
                     )
                 )
-            moved = conn.execute(
-                update(games_table)
-                .where(games_table.c.id == game_id, games_table.c.position == game.position)
-                .values(position=position, revealed=False)
-            ).rowcount
-            if moved != 1:  # another projector moved first: nothing drawn here is kept
-                raise RuntimeError("the game moved on meanwhile")
         return drawn
 
-    def reveal(self, game_id: int, admin_key: str) -> None:
-        """Show the round's coin: guessing stops."""
+    def reveal(self, game_id: int, admin_key: str, *, since: int | None = None) -> None:
+        """Show the round's coin: guessing stops. `since`: the round the press was made from
+        (StaleState, nothing changed, when the game has left it)."""
         self._require_admin(game_id, admin_key)
-        self.db.write(update(games_table).where(games_table.c.id == game_id).values(revealed=True))
+        t = games_table
+        where = [t.c.id == game_id] + ([] if since is None else [t.c.position == since])
+        if self.db.write(update(t).where(*where).values(revealed=True)) != 1 and since is not None:
+            raise StaleState("the game moved on meanwhile: this press changed nothing")
 
     # -- the students -----------------------------------------------------------------------
     def submit(

@@ -49,7 +49,7 @@ from sqlalchemy import (
 import dp
 
 from . import activity, security
-from .activity import SubmitResult
+from .activity import StaleState, SubmitResult
 from .database import metadata, now_minute
 from .tokens import Salts, check_session_token
 
@@ -531,7 +531,7 @@ class HeistStore:
     def pick_target(self, heist_id: int, admin_key: str, rng=None) -> Answer:
         """Close the answers and draw the target at random among the volunteers (among
         everyone when nobody volunteered); returns the target's answer. ValueError when
-        nobody has answered."""
+        nobody has answered; StaleState when a target was already picked (once per heist)."""
         self._require_admin(heist_id, admin_key)
         t = heist_answers_table
         with self.db.reading() as conn:
@@ -543,11 +543,16 @@ class HeistStore:
         pool = [r.session_hash for r in rows if r.volunteer] or [r.session_hash for r in rows]
         generator = np.random.default_rng(rng)
         chosen = pool[int(generator.integers(len(pool)))]
-        self.db.write(
-            update(heists_table)
-            .where(heists_table.c.id == heist_id)
+        # From "no target yet" only: a second tab's press cannot draw another target (the
+        # room would see the target change after the projector showed it).
+        t = heists_table
+        picked = self.db.write(
+            update(t)
+            .where(t.c.id == heist_id, t.c.target_hash.is_(None))
             .values(closed=True, target_hash=chosen)
         )
+        if picked != 1:
+            raise StaleState("the target was picked meanwhile: this press changed nothing")
         heist = self.get_heist(heist_id)
         assert heist is not None
         found = self.target_answer(heist)

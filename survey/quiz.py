@@ -55,7 +55,7 @@ from sqlalchemy import (
 )
 
 from . import activity, security
-from .activity import SubmitResult, clean_text
+from .activity import StaleState, SubmitResult, clean_text
 from .database import metadata, now_minute
 from .players import Players, Score, clean_nickname, players_table, ranked
 from .surveys import MAX_QUESTION_CHARS, SurveyStore
@@ -107,6 +107,19 @@ quiz_answers_table = Table(
 
 
 quiz_players_table = players_table("quiz_players", "quiz_quizzes", "quiz_id")
+
+
+def _from_state(since: tuple[int, bool] | None) -> list:
+    """The WHERE terms of a move made from `since` = (position, revealed) (none for None)."""
+    if since is None:
+        return []
+    position, revealed = since
+    if isinstance(position, bool) or not isinstance(position, int):
+        raise TypeError("since's position must be an int")
+    if not isinstance(revealed, bool):
+        raise TypeError("since's revealed must be True or False")
+    t = quizzes_table
+    return [t.c.position == position, t.c.revealed.is_(revealed)]
 
 
 def quiz_clock() -> float:
@@ -379,11 +392,23 @@ class QuizStore:
         activity.require_admin(self.db, quizzes_table, quiz_id, admin_key, "quiz")
 
     def show(
-        self, quiz_id: int, admin_key: str, position: int, *, seconds: float | None = None
+        self,
+        quiz_id: int,
+        admin_key: str,
+        position: int,
+        *,
+        seconds: float | None = None,
+        since: tuple[int, bool] | None = None,
     ) -> None:
         """Put question `position` on show, unrevealed (a position past the last: the
         summary), with a countdown of `seconds` (None: the quiz's own; 0: none). A position
-        before the one on show comes back revealed, with no countdown: it stays closed."""
+        before the one on show comes back revealed, with no countdown: it stays closed.
+
+        `since`: the (position, revealed) the press was made from, as the projector showed
+        it. The move is applied only from that state, in one statement; from any other (a
+        stale tab pressing Next or Start after another tab moved on and revealed) it changes
+        nothing and raises StaleState. A projector always passes it; None moves from
+        whatever is stored (scripts and tests)."""
         self._require_admin(quiz_id, admin_key)
         quiz = self.get_quiz(quiz_id)
         assert quiz is not None
@@ -400,9 +425,9 @@ class QuizStore:
         # shows it closed and revealed: a question never reopens once answered and shown.
         # One statement, comparing with the position stored (SET reads the old row).
         back = quizzes_table.c.position > position
-        self.db.write(
+        moved = self.db.write(
             update(quizzes_table)
-            .where(quizzes_table.c.id == quiz_id)
+            .where(quizzes_table.c.id == quiz_id, *_from_state(since))
             .values(
                 position=position,
                 revealed=back,
@@ -410,13 +435,18 @@ class QuizStore:
                 deadline=case((back, null()), else_=cast(literal(deadline, Float), Float)),
             )
         )
+        if since is not None and moved != 1:
+            raise StaleState("the quiz moved on meanwhile: this press changed nothing")
 
-    def reveal(self, quiz_id: int, admin_key: str) -> None:
-        """Show the answers' distribution and the correct option: answering stops."""
+    def reveal(self, quiz_id: int, admin_key: str, *, since: int | None = None) -> None:
+        """Show the answers' distribution and the correct option: answering stops. `since`:
+        the position the press was made from (StaleState, nothing changed, when the quiz has
+        left it)."""
         self._require_admin(quiz_id, admin_key)
-        self.db.write(
-            update(quizzes_table).where(quizzes_table.c.id == quiz_id).values(revealed=True)
-        )
+        t = quizzes_table
+        where = [t.c.id == quiz_id] + ([] if since is None else [t.c.position == since])
+        if self.db.write(update(t).where(*where).values(revealed=True)) != 1 and since is not None:
+            raise StaleState("the quiz moved on meanwhile: this press changed nothing")
 
     # -- the students ---------------------------------------------------------------------
     def _fixed_questions(self, quiz_id: int) -> tuple[QuizQuestion, ...] | None:

@@ -520,8 +520,34 @@ def fault_message(reason: str, *, student: bool, activity: str = "survey") -> st
     return f"The {name} cannot work normally: {what}. {advice}"
 
 
+# Kept in a page's lecturer-fault value when a press was made from a state the activity had
+# already left (survey.StaleState): not a fault of the database.
+STALE_PRESS = "stale"
+
+
+def lecturer_press(fault: SessionValue[str], move: Callable, *args, **kwargs) -> None:
+    """A projector button's callback: `move(*args, **kwargs)`, where a move names the state it
+    was made from (`since=`). A class-database fault, or a press that another tab made stale,
+    is kept in `fault` and told in words on the next run (show_fault), never raised."""
+    try:
+        move(*args, **kwargs)
+    except survey.StorageError as error:
+        fault.set(error.reason)
+    except survey.StaleState:
+        fault.set(STALE_PRESS)
+
+
 def show_fault(reason: str, *, student: bool, activity: str) -> None:
-    """The class database failed: say what happened (and, to the lecturer, what to do)."""
+    """The class database failed: say what happened (and, to the lecturer, what to do). A
+    stale press (STALE_PRESS) is told as what it is: nothing changed."""
+    if reason == STALE_PRESS:
+        name = ACTIVITIES[activity]
+        st.info(
+            f"Another tab or window moved the {name} on first, so this press changed nothing. "
+            f"This screen now shows where the {name} is.",
+            icon=":material/sync:",
+        )
+        return
     message = fault_message(reason, student=student, activity=activity)
     if reason == survey.database.BUSY:
         st.warning(message, icon=":material/hourglass_top:")

@@ -213,15 +213,6 @@ def create_view(games: survey.GameStore) -> None:
 
 
 # --- Lecturer: the projector ------------------------------------------------------------------
-def _do(move, *args, **kwargs) -> None:
-    try:
-        move(*args, **kwargs)
-    except survey.StorageError as error:
-        model.LECTURER_FAULT.set(error.reason)
-    except RuntimeError:  # another tab moved the game first: the next poll shows where
-        pass
-
-
 @st.fragment(run_every=model.POLL_S)
 @ACTIVITY.faults_shown(student=False)
 def projector(games: survey.GameStore, game_id: int, admin_key: str) -> None:
@@ -245,8 +236,9 @@ def projector(games: survey.GameStore, game_id: int, admin_key: str) -> None:
             type="primary",
             shortcut="Right",
             disabled=disabled,
-            on_click=_do,
-            args=(games.next_round, game.id, admin_key),
+            on_click=activity.lecturer_press,
+            args=(model.LECTURER_FAULT, games.next_round, game.id, admin_key),
+            kwargs={"since": game.position},
         )
         st.markdown(counts_line(game))
         return
@@ -268,8 +260,9 @@ def projector(games: survey.GameStore, game_id: int, admin_key: str) -> None:
                 type="primary",
                 shortcut="V",
                 disabled=disabled,
-                on_click=_do,
-                args=(games.reveal, game.id, admin_key),
+                on_click=activity.lecturer_press,
+                args=(model.LECTURER_FAULT, games.reveal, game.id, admin_key),
+                kwargs={"since": game.position},
             )
         last = game.position + 1 == game.rounds
         buttons[1].button(
@@ -277,8 +270,9 @@ def projector(games: survey.GameStore, game_id: int, admin_key: str) -> None:
             key="game_next",
             shortcut="Right",
             disabled=disabled,
-            on_click=_do,
-            args=(games.next_round, game.id, admin_key),
+            on_click=activity.lecturer_press,
+            args=(model.LECTURER_FAULT, games.next_round, game.id, admin_key),
+            kwargs={"since": game.position},
         )
     play, chart = st.columns([2, 3], gap="medium")
     with play:

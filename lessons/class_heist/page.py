@@ -260,6 +260,8 @@ def _do(move, *args) -> None:
         move(*args)
     except survey.StorageError as error:
         model.LECTURER_FAULT.set(error.reason)
+    except survey.StaleState:
+        model.LECTURER_FAULT.set(activity.STALE_PRESS)
     except (ValueError, TypeError) as error:  # the store's checks (a forged value too)
         model.PROBLEM.set(str(error))
 

@@ -378,20 +378,16 @@ def create_view(quizzes: survey.QuizStore) -> None:
 
 
 # --- Lecturer: the projector ------------------------------------------------------------------
-def _move(quizzes: survey.QuizStore, quiz_id: int, admin_key: str, position: int) -> None:
-    """Start / Next / Summary / Back (a callback): a storage fault is told in words on the
-    projector, never as a traceback."""
-    try:
-        quizzes.show(quiz_id, admin_key, position)
-    except survey.StorageError as error:
-        model.LECTURER_FAULT.set(error.reason)
+def _move(quizzes: survey.QuizStore, quiz_id: int, admin_key: str, position: int, since) -> None:
+    """Start / Next / Summary / Back (a callback), from the (position, revealed) this screen
+    showed: a storage fault, or a press another tab made stale, is told in words."""
+    activity.lecturer_press(
+        model.LECTURER_FAULT, quizzes.show, quiz_id, admin_key, position, since=since
+    )
 
 
-def _reveal(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
-    try:
-        quizzes.reveal(quiz_id, admin_key)
-    except survey.StorageError as error:
-        model.LECTURER_FAULT.set(error.reason)
+def _reveal(quizzes: survey.QuizStore, quiz_id: int, admin_key: str, since: int) -> None:
+    activity.lecturer_press(model.LECTURER_FAULT, quizzes.reveal, quiz_id, admin_key, since=since)
 
 
 def _button(where, label: str, on_click, args: tuple, *, key: str = "", **kwargs) -> None:
@@ -423,12 +419,19 @@ def projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
         status.markdown(
             f"**{n} {'question' if n == 1 else 'questions'}.** Students join now, then press Start."
         )
-        start = (quizzes, quiz.id, admin_key, 0)
+        start = (quizzes, quiz.id, admin_key, 0, (quiz.position, quiz.revealed))
         _button(buttons[0], "Start", _move, start, type="primary", shortcut="Right")
         return
     if quiz.finished:
         status.markdown("**The quiz is over.** Share correct per question:")
-        _button(buttons[0], "Back", _move, (quizzes, quiz.id, admin_key, len(quiz.questions) - 1))
+        back = (
+            quizzes,
+            quiz.id,
+            admin_key,
+            len(quiz.questions) - 1,
+            (quiz.position, quiz.revealed),
+        )
+        _button(buttons[0], "Back", _move, back)
         tables.show(model.summary(quiz, counts), key="quiz-summary")
         scores_table(quizzes, quiz)
         return
@@ -445,12 +448,13 @@ def projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
             buttons[0],
             "Reveal",
             _reveal,
-            (quizzes, quiz.id, admin_key),
+            (quizzes, quiz.id, admin_key, quiz.position),
             type="primary",
             shortcut="V",
         )
     last = quiz.position + 1 == len(quiz.questions)
-    label, forward = "Summary" if last else "Next", (quizzes, quiz.id, admin_key, quiz.position + 1)
+    label = "Summary" if last else "Next"
+    forward = (quizzes, quiz.id, admin_key, quiz.position + 1, (quiz.position, quiz.revealed))
     _button(buttons[1], label, _move, forward, key="quiz_next", shortcut="Right")
     st.markdown(f"## {text.plain(question.prompt)}")
     if not quiz.revealed:

@@ -300,3 +300,15 @@ def test_the_rows_keep_no_identity(heists) -> None:
     flat = " ".join(str(v) for row in rows + heist_rows for v in row)
     assert not any(token in flat for token in tokens)
     assert made.admin_key not in flat
+
+
+def test_eight_tabs_picking_the_target_pick_it_once(heists) -> None:
+    """ "Close answers and pick the target" pressed in eight tabs at once: one target, drawn
+    once; the other presses change nothing (StaleState), so the room never sees it change."""
+    made, tokens, _ = room(heists, 12, seed=4)
+    results = at_once(8, partial(heists.pick_target, made.heist.id, made.admin_key))
+    picked = [r for r in results if not isinstance(r, Exception)]
+    assert len(picked) == 1, results
+    assert all(isinstance(r, survey.StaleState) for r in results if isinstance(r, Exception))
+    heist = heists.get_heist(made.heist.id)
+    assert heists.target_answer(heist) == picked[0]

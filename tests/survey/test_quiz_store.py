@@ -14,10 +14,12 @@ import signal
 import subprocess
 import sys
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
+from concurrency_helpers import at_once
 from sqlalchemy import delete, insert, select, text
 
 import dp
@@ -484,3 +486,40 @@ def test_private_mode_debiases_what_the_phones_sent(quizzes) -> None:
         se = math.sqrt(dp.grr_variance(n, epsilon, k, true_counts[v] / n))
         assert abs(estimate[v] - true_counts[v]) < 6 * se
     assert np.abs(counts - true_counts).max() > 100  # and the raw counts are far off
+
+
+def test_a_stale_tab_cannot_reopen_a_revealed_question(quizzes) -> None:
+    """Finding: tab 1 pressed Next, then Reveal; tab 2, which had not polled, pressed its own
+    Next (or Start): the question went back to open and a phone's tap was accepted after the
+    answer was on screen. A press now names the state it was made from, and from a stale one
+    changes nothing."""
+    new = quizzes.create_quiz("Q", _questions(3))
+    qid, key = new.quiz.id, new.admin_key
+    quizzes.show(qid, key, 0, since=(-1, False))  # both tabs saw the start; tab 1 pressed Start
+    with pytest.raises(survey.StaleState):  # tab 2's Start, from the same old screen
+        quizzes.show(qid, key, 0, since=(-1, False))
+    quizzes.show(qid, key, 1, since=(0, False))  # tab 1: Next
+    quizzes.reveal(qid, key, since=1)  # tab 1: Reveal
+    for stale_press in (
+        lambda: quizzes.show(qid, key, 1, since=(0, False)),  # tab 2's Next, from question 0
+        lambda: quizzes.show(qid, key, 0, since=(-1, False)),  # tab 2's Start
+        lambda: quizzes.reveal(qid, key, since=0),  # tab 2's Reveal of question 0
+    ):
+        with pytest.raises(survey.StaleState):
+            stale_press()
+    assert quizzes.state(qid)[:2] == (1, True)
+    token = security.new_session_token()
+    assert quizzes.submit(qid, 1, token, 0) is SubmitResult.CLOSED
+
+
+def test_eight_tabs_pressing_next_together_move_one_question(quizzes) -> None:
+    """Eight projector tabs on question 0 press Next at once (real threads): exactly one
+    press moves the quiz, the seven others are told they were stale, and nothing is skipped."""
+    new = quizzes.create_quiz("Q", _questions(3))
+    qid, key = new.quiz.id, new.admin_key
+    quizzes.show(qid, key, 0, since=(-1, False))
+    for position in (1, 2):
+        results = at_once(8, partial(quizzes.show, qid, key, position, since=(position - 1, False)))
+        assert sum(result is None for result in results) == 1, results
+        assert all(isinstance(r, survey.StaleState) for r in results if r is not None), results
+        assert quizzes.state(qid)[:2] == (position, False)

@@ -182,3 +182,21 @@ def test_an_address_too_long_for_a_qr_code_never_reaches_it(store) -> None:
     assert not lecturer.exception, lecturer.exception
     link = [m.value for m in lecturer.markdown if "pp-join-link" in m.value][0]
     assert "x" * 201 not in link.replace('</span><wbr><span class="pp-nowrap">', "")
+
+
+def test_next_round_pressed_in_a_stale_tab_skips_nothing_and_says_so(store) -> None:
+    """Finding: "Next round" pressed in two tabs skipped a round, and the losing press showed
+    an error box. The second tab's press now names the round it was made from: the game
+    stays on the round the first tab moved to, and the second tab says what happened."""
+    games = survey.GameStore(store)
+    made = games.create_game("G", 1.0, 10)
+    first = page(manage=made.game.code, key=made.admin_key)
+    second = page(manage=made.game.code, key=made.admin_key)
+    first.button(key="game_start").click().run()
+    second.run()  # both tabs show round 1
+    first.button(key="game_next").click().run()
+    second.button(key="game_next").click().run()  # made from round 1: stale
+    assert not second.exception and not second.error
+    assert games.state(made.game.id)[0] == 1  # round 2, nothing skipped
+    assert [r.position for r in games.rounds(made.game.id)] == [0, 1]
+    assert any("on first, so this press changed nothing" in i.value for i in second.info)

@@ -453,3 +453,26 @@ def test_private_bars_add_up_to_100_percent_even_with_two_answers() -> None:
     code = snippets.PRIVATE_ESTIMATE.render(epsilon=1.0, sent=[1, 0, 1])
     exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102 — our own template
     np.testing.assert_allclose(namespace["frame"]["estimate"], two)
+
+
+def test_a_stale_projector_tab_changes_nothing_and_says_so(store, jar) -> None:
+    """Finding: tab 1 pressed Next, then Reveal; tab 2, which had not polled, pressed its own
+    Next: the question reopened and a phone's tap was accepted after the answer was shown.
+    Tab 2's press now carries the screen it was made from, changes nothing, and says so."""
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    lecturer.button(key="quiz_start").click().run()
+    jar["quiz_manage"] = f"{code}.{lecturer.session_state[model.ADMIN_KEYS_KEY][code]}"
+    second = page(manage=code)  # a second tab, on question 1
+    lecturer.button(key="quiz_next").click().run()
+    lecturer.button(key="quiz_reveal").click().run()
+    quizzes = survey.QuizStore(store)
+    quiz_id = quizzes.get_quiz_by_code(code).id
+    assert quizzes.state(quiz_id)[:2] == (1, True)
+    second.button(key="quiz_next").click().run()  # made from question 1, unrevealed
+    assert not second.exception
+    assert quizzes.state(quiz_id)[:2] == (1, True)
+    assert any("on first, so this press changed nothing" in i.value for i in second.info)
+    assert "Question 2 of 3" in words(second)  # it now shows where the quiz is
+    phone = page(join=code)
+    assert not answer_buttons(phone)
