@@ -184,12 +184,17 @@ def create_view(games: survey.GameStore) -> None:
     epsilon = epsilon if epsilon in model.EPSILONS else 5.0
     rounds = rounds if rounds in model.ROUNDS else model.DEFAULT_ROUNDS
     best = model.best_rates(float(epsilon))[0]
-    most = model.provable(*model.even_split(rounds))
+    most = model.provable(*model.even_split(rounds), looks=rounds)
+    can_prove = (
+        f"a room that is always right proves ε ≥ {text.number(most, 3)} at most"
+        if most > 0
+        else "even a room that is always right can prove nothing"
+    )
     st.caption(
         f"At ε = {text.number(epsilon)} the best possible guesser is right "
         f"{text.percent(best)} of the time (a coin: 50%). In {rounds} rounds (about "
-        f"{rounds // 2} each way), a room that is always right proves ε ≥ "
-        f"{text.number(most, 3)} at most, with 95% confidence: more rounds, a stronger proof."
+        f"{rounds // 2} each way), {can_prove}, with 95% confidence over the whole game "
+        "(the bound is recomputed after every round): more rounds, a stronger proof."
     )
     if st.button(
         "Create game",
@@ -310,6 +315,7 @@ def projector(games: survey.GameStore, game_id: int, admin_key: str) -> None:
             positives=rates.positives,
             fp=rates.false_positives,
             negatives=rates.negatives,
+            rounds=game.rounds,
         )
 
 

@@ -18,11 +18,16 @@ PROOF = Snippet(
     # how many it wrongly called "with"
     true_positives, positives = $tp, $positives
     false_positives, negatives = $fp, $negatives
-    proven = dp.epsilon_lower_bound(true_positives, positives, false_positives, negatives)
+    # the projector recomputes the bound after each of the game's rounds: each look at
+    # 1 − 5%/rounds, so that all of them hold together with 95% confidence (union bound)
+    rounds = $rounds
+    proven = dp.epsilon_lower_bound(
+        true_positives, positives, false_positives, negatives, confidence=1 - 0.05 / rounds
+    )
     best = 1 / (1 + math.exp(-epsilon))  # the best possible guesser's share right
     frame = pd.DataFrame({
         "proven ε (95%)": [proven], "promised ε": [epsilon], "best share right": [best],
     })
     """,
-    {"epsilon": 5.0, "tp": 5, "positives": 5, "fp": 0, "negatives": 5},
+    {"epsilon": 5.0, "tp": 5, "positives": 5, "fp": 0, "negatives": 5, "rounds": 10},
 )

@@ -105,7 +105,9 @@ def test_a_game_with_30_phones(store) -> None:
     if positives and negatives:
         assert points["tpr"].iloc[0] == tp / positives
         assert points["fpr"].iloc[0] == fp / negatives
-        proven = dp.epsilon_lower_bound(tp, positives, fp, negatives)
+        proven = dp.epsilon_lower_bound(
+            tp, positives, fp, negatives, confidence=model.looks_confidence(ROUNDS)
+        )
         assert f"proven ε ≥ {text.number(proven, 3)}" in words(lecturer) or proven == 0.0
     assert_valid_charts(lecturer, "class_game")
     best_tpr, best_fpr = model.best_rates(5.0)
@@ -200,3 +202,15 @@ def test_next_round_pressed_in_a_stale_tab_skips_nothing_and_says_so(store) -> N
     assert games.state(made.game.id)[0] == 1  # round 2, nothing skipped
     assert [r.position for r in games.rounds(made.game.id)] == [0, 1]
     assert any("on first, so this press changed nothing" in i.value for i in second.info)
+
+
+def test_the_create_view_says_ten_rounds_can_prove_nothing(store) -> None:
+    """Finding: with 10 rounds the builder said "a room that is always right proves ε ≥ 0 at
+    most". It now says it can prove nothing, and with 40 it names the corrected bound."""
+    at = page()
+    at.button_group(key="game_rounds").set_value(10).run()
+    assert "even a room that is always right can prove nothing" in words(at)
+    assert "ε ≥ 0 at most" not in words(at)
+    at.button_group(key="game_rounds").set_value(40).run()
+    most = model.provable(20, 20, looks=40)
+    assert most > 0.5 and f"proves ε ≥ {text.number(most, 3)} at most" in words(at)
