@@ -1,6 +1,6 @@
-"""survey: the classroom's storage — live class surveys and quizzes with randomized response,
-in one database that every replica of the app shares. Pure Python + SQLAlchemy (no
-Streamlit).
+"""survey: the classroom's storage — the live class activities (surveys, quizzes, heists
+and games), in one database that every replica of the app shares. Pure Python +
+SQLAlchemy (no Streamlit).
 
 By job, each module using only the others' public names:
 - database.py: the engine, the schema, writes with their busy retry, faults, read-only files;

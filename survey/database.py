@@ -78,7 +78,7 @@ UNREACHABLE = "unreachable"
 FAILED = "failed"
 MISSING = "missing"
 STORAGE_FAULTS = {
-    BUSY: "the class database (surveys and quizzes) is busy with other answers",
+    BUSY: "the class database is busy with other answers",
     DAMAGED: "the class database file is damaged (it is not a database, or it was cut short)",
     READ_ONLY: "the class database is read-only, so nothing can be saved",
     FULL: "the disk that holds the class database is full",

@@ -20,8 +20,9 @@ MAX_NICKNAME_CHARS = 20
 # zero-width joiner), unassigned and private-use code points, surrogates, line separators.
 _UNPRINTABLE = frozenset({"Cc", "Cf", "Cn", "Co", "Cs", "Zl", "Zp"})
 # Letters and symbols that draw nothing: Hangul fillers, the Braille blank, Khmer's inherent
-# vowels, the Mongolian vowel separator. A nickname needs one visible character.
-_BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
+# vowels, the Mongolian vowel separator, the object replacement character (U+FFFC). A
+# nickname needs one visible character.
+_BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e\ufffc")
 ZWJ = "\u200d"  # the zero-width joiner: allowed only between two emoji (👨‍👩‍👧)
 _EMOJI_MODIFIERS = frozenset("\ufe0f") | {chr(c) for c in range(0x1F3FB, 0x1F400)}
 

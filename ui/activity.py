@@ -164,8 +164,16 @@ def open_quizzes() -> survey.QuizStore:
 # succeeds, against this session's allowance; what anonymous creators can store is bounded
 # by the number of open surveys created in the last RECENT_HOURS hours, a bound a browser
 # that manages a survey does not meet.
+#
+# Creating is counted per browser (its signed cookie, `session_token`: a new server session
+# does not bring a new allowance) and per address (a client that drops its cookies still
+# has one). A browser that runs an open activity of the page's kind is counted by that
+# activity's code instead of its address, so a flood from a shared address never locks out
+# the lecturer who is running the class.
 LIMITS = {
-    ("create", "session"): (5, 600.0),
+    ("create", "browser"): (5, 600.0),
+    ("create", "address"): (20, 600.0),
+    ("create", "lecturer"): (5, 600.0),
     ("guess", "session"): (10, 60.0),
     ("guess", "address"): (120, 60.0),
 }
@@ -255,22 +263,40 @@ def recent_open_activities(store: survey.SurveyStore) -> int:
     )
 
 
-def create_refused(store: survey.SurveyStore, manages_open: Callable[[], bool]) -> str | None:
-    """None when this browser may create a survey or quiz now; else "session" (this
-    session's own allowance is used up) or "storage" (too many open surveys and quizzes
-    were created recently, and this browser manages no open one: a lecturer who is running
-    one is never locked out by strangers). `manages_open` tells whether this browser runs an
-    open activity."""
-    if not _check(store, "create", "session", _session_limit_key()):
-        return "session"
-    if recent_open_activities(store) >= MAX_RECENT_OPEN_SURVEYS and not manages_open():
+_CREATING_AS = "activity_creating_as"  # the open activity a create was allowed through
+
+
+def create_refused(store: survey.SurveyStore, running: Callable[[], str | None]) -> str | None:
+    """None when this browser may create an activity now; else why not: "browser" (this
+    browser's allowance, or that of the activity it runs, is used up), "address" (its
+    address's allowance) or "storage" (too many open activities were created recently).
+    `running()` is the code of an open activity of the page's own kind that this browser
+    runs (`Activity.running_code`), or None: such a browser is not held to its address's
+    count nor to the storage bound, only to that activity's own allowance, so a lecturer
+    running a class is never locked out by strangers, and one lecturer key cannot fill the
+    storage. The same rule for every activity."""
+    if not _check(store, "create", "browser", session_token(store)):
+        return "browser"
+    code = running()
+    st.session_state[_CREATING_AS] = code
+    if code is not None:
+        return None if _check(store, "create", "lecturer", code) else "browser"
+    if not _check(store, "create", "address", client_address()):
+        return "address"
+    if recent_open_activities(store) >= MAX_RECENT_OPEN_SURVEYS:
         return "storage"
     return None
 
 
 def count_create(store: survey.SurveyStore) -> None:
-    """Count a creation that succeeded (a failed one costs nothing)."""
-    _allow(store, "create", "session", _session_limit_key())
+    """Count a creation that succeeded (a failed one costs nothing), where create_refused
+    checked it."""
+    _allow(store, "create", "browser", session_token(store))
+    code = st.session_state.pop(_CREATING_AS, None)
+    if code is not None:
+        _allow(store, "create", "lecturer", code)
+    else:
+        _allow(store, "create", "address", client_address())
 
 
 def limit_message(action: str, who: str, *, activity: str = "survey") -> str:
@@ -279,19 +305,22 @@ def limit_message(action: str, who: str, *, activity: str = "survey") -> str:
     name = ACTIVITIES[activity]
     if action == "create" and who == "storage":
         return (
-            f"This app already holds {MAX_RECENT_OPEN_SURVEYS:,} open class surveys and "
-            f"quizzes created in the last {RECENT_HOURS:.0f} hours, the most it keeps for new "
-            "lecturers. Try again later, or ask whoever runs the app to close old ones. A "
-            f"browser that is running an open {name} can still create one."
+            f"This app already holds {MAX_RECENT_OPEN_SURVEYS:,} open class activities "
+            f"(surveys, quizzes, heists and games) created in the last {RECENT_HOURS:.0f} "
+            "hours, the most it keeps for new lecturers. Try again later, or ask whoever runs "
+            f"the app to close old ones. A browser that is running an open {name} can still "
+            "create one."
         )
-    events, window = LIMITS[(action, "session" if who == "storage" else who)]
-    span = "a minute" if window <= 60 else f"{window / 60:.0f} minutes"
     if action == "create":
+        events, window = LIMITS[(action, who)]
+        span = "a minute" if window <= 60 else f"{window / 60:.0f} minutes"
+        source = "this browser" if who == "browser" else "your network address"
         return (
-            f"At most {events} class surveys and quizzes can be created from this browser in "
-            f"{span}. Wait a few minutes, then create it again; the {_plural(name)} you made "
-            "keep running."
+            f"At most {events} class activities can be created from {source} in {span}. "
+            f"Wait a few minutes, then create it again; the {_plural(name)} you made keep "
+            "running."
         )
+    events, window = LIMITS[(action, who)]
     source = "this browser" if who == "session" else "your network"
     return (
         f"Too many wrong codes from {source} in the last minute. Wait a minute, then check "
@@ -588,6 +617,23 @@ class Activity:
     power: str
     new_label: str
     new_help: str
+    # Whether one of its activities, as the store finds it, is still running (an open
+    # survey, an unfinished quiz or game, a heist still taking answers).
+    running: Callable[[Any], bool] = lambda found: True
+
+    def running_code(self, store: ActivityStore) -> str | None:
+        """The code of a running activity of this kind that this browser runs (its lecturer
+        key, from this session or its cookie, still valid), or None: what lets a lecturer
+        create past the limits that strangers meet (create_refused)."""
+        for code, admin_key in self.memory.held():
+            found = store.find(code)
+            if (
+                found is not None
+                and self.running(found)
+                and store.check_admin_key(found.id, admin_key)
+            ):
+                return found.code
+        return None
 
     @functools.cached_property
     def memory(self) -> LecturerMemory:

@@ -43,6 +43,7 @@ ACTIVITY = activity.Activity(
     new_label="New game",
     new_help="This browser comes back to this game until you start a new one; your private "
     "link still opens it.",
+    running=lambda game: not game.finished,
 )
 
 Value = activity.SessionValue

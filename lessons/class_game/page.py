@@ -204,7 +204,7 @@ def create_view(games: survey.GameStore) -> None:
         disabled=games.read_only,
     ):
         limits = games.store
-        refused = activity.create_refused(limits, lambda: False)
+        refused = activity.create_refused(limits, lambda: ACTIVITY.running_code(games))
         if refused is not None:
             st.warning(activity.limit_message("create", refused, activity=ACTIVITY.name))
             return

@@ -37,6 +37,7 @@ ACTIVITY = activity.Activity(
     new_label="New heist",
     new_help="This browser comes back to this heist until you start a new one; your private "
     "link still opens it.",
+    running=lambda heist: not heist.closed,
 )
 LECTURER = ACTIVITY.memory
 

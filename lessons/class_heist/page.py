@@ -233,7 +233,7 @@ def create_view(heists: survey.HeistStore) -> None:
         disabled=heists.read_only,
     ):
         limits = heists.store
-        refused = activity.create_refused(limits, lambda: False)
+        refused = activity.create_refused(limits, lambda: ACTIVITY.running_code(heists))
         if refused is not None:
             st.warning(activity.limit_message("create", refused, activity=ACTIVITY.name))
             return

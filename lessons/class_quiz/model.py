@@ -70,6 +70,7 @@ ACTIVITY = activity.Activity(
     new_label="New quiz",
     new_help="This browser comes back to this quiz until you start a new one; your private "
     "link still opens it.",
+    running=lambda quiz: not quiz.finished,
 )
 # What this browser remembers of the quiz it runs: the admin keys this session holds
 # (ADMIN_KEYS_KEY), and "CODE.ADMINKEY" of the last one in a cookie (MANAGE_COOKIE).
@@ -101,19 +102,6 @@ def stored(quiz_id: int, position: int) -> activity.SessionValue[int]:
 def kept_score(quiz_id: int) -> activity.SessionValue[tuple[int, int]]:
     """(correct, answered) at the end, read once."""
     return Value(f"quiz_own_score_{quiz_id}")
-
-
-def manages_open_quiz(quizzes: survey.QuizStore) -> bool:
-    """Whether this browser holds a valid lecturer key of a quiz that is not finished."""
-    for code, admin_key in LECTURER.held():
-        found = quizzes.get_quiz_by_code(code)
-        if (
-            found is not None
-            and not found.finished
-            and quizzes.check_admin_key(found.id, admin_key)
-        ):
-            return True
-    return False
 
 
 def join_url(base_url: str, code: str) -> str:

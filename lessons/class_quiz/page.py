@@ -20,7 +20,6 @@ import streamlit as st
 import survey
 from lessons.catalogue import by_folder
 from lessons.class_quiz import charts, model, snippets
-from lessons.class_survey import model as surveys  # what a survey lecturer's browser holds
 from ui import activity, classroom, controls, private_choice, tables, text
 
 ACTIVITY = model.ACTIVITY
@@ -360,9 +359,7 @@ def create_view(quizzes: survey.QuizStore) -> None:
         disabled=not 1 <= n <= survey.MAX_QUESTIONS or quizzes.read_only,
     ):
         store = quizzes.store
-        refused = activity.create_refused(
-            store, lambda: surveys.manages_a_survey(store) or model.manages_open_quiz(quizzes)
-        )
+        refused = activity.create_refused(store, lambda: ACTIVITY.running_code(quizzes))
         if refused is not None:
             st.warning(activity.limit_message("create", refused, activity=ACTIVITY.name))
             return

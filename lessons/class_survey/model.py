@@ -30,6 +30,7 @@ ACTIVITY = activity.Activity(
     new_label="Start a new survey",
     new_help="This browser comes back to this survey until you start a new one. The survey "
     "itself stays as it is; your private link still opens it.",
+    running=lambda found: found.is_open,
 )
 # What this browser remembers of the survey it runs: the admin keys this session holds
 # (ADMIN_KEYS_KEY), and "CODE.ADMINKEY" of the last one in a cookie (MANAGE_COOKIE).
@@ -40,16 +41,6 @@ ADMIN_KEYS_KEY, MANAGE_COOKIE = LECTURER.keys, LECTURER.cookie
 def outcome(survey_id: int) -> activity.SessionValue[str]:
     """What became of this session's tap on the survey (a SubmitResult's value)."""
     return activity.SessionValue(f"survey_outcome_{survey_id}")
-
-
-def manages_a_survey(store: survey.SurveyStore) -> bool:
-    """Whether this browser holds a valid lecturer key of an open survey: one this session
-    created or opened (kept after "Start a new survey"), or the one in its cookie."""
-    for code, admin_key in LECTURER.held():
-        found = store.get_by_code(code)
-        if found is not None and found.is_open and store.check_admin_key(found.id, admin_key):
-            return True
-    return False
 
 
 def join_url(base_url: str, code: str) -> str:

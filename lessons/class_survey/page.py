@@ -282,7 +282,7 @@ def create_view(store: survey.SurveyStore) -> None:
         except ValueError:
             st.warning("Write a question first (at most 200 characters).")
             return
-        refused = activity.create_refused(store, lambda: model.manages_a_survey(store))
+        refused = activity.create_refused(store, lambda: ACTIVITY.running_code(store))
         if refused is not None:
             message = activity.limit_message("create", refused)
             st.warning(message, icon=":material/hourglass_top:")

@@ -386,6 +386,7 @@ def test_a_nickname_is_cleaned(raw, stored) -> None:
         ("a\ue000", ValueError, "U\\+E000"),  # private use
         ("\u3164", ValueError, "visible character"),  # Hangul filler: a blank name
         ("\u2800\u2800", ValueError, "visible character"),  # Braille blank
+        ("\ufffc", ValueError, "visible character"),  # object replacement: draws nothing
         ("\u3164 \u115f", ValueError, "visible character"),
         ("\u0301", ValueError, "visible character"),  # a combining accent on nothing
         ("a\u200db", ValueError, "U\\+200D"),  # a joiner between letters
