@@ -7,7 +7,9 @@ p = e^ε/(e^ε + k − 1), else one of the other k − 1 options, each with prob
 (1 − p)/(k − 1) (dp/kary.py, `grr_probabilities`; Wang et al. 2017). Only the randomized
 option goes back to Python, as the component's one trigger value: the true choice never
 leaves the browser. The phone remembers it in its own `sessionStorage` (kept by this tab,
-never sent), so that it can show its student "you chose B, your phone sent D".
+never sent), so that it can show its student "you chose B, your phone sent D"; and it keeps
+the randomized report itself (`localStorage`, what the server is sent anyway), so that a
+retry after a failed tap or a reload sends the same report instead of drawing a second one.
 
 A test records the WebSocket frames a phone sends and checks that two taps with different
 true choices and the same randomized answer send the same bytes (tests/ui/
@@ -58,6 +60,23 @@ function remembered(memoryKey) {
   }
 }
 
+// One randomized report per question and browser: once drawn it is kept (localStorage: it
+// is only what the server is sent anyway, never the choice) and every retry sends it again.
+function drawnReport(memoryKey, k) {
+  try {
+    const report = JSON.parse(window.localStorage.getItem(memoryKey + ":report") || "null");
+    return Number.isInteger(report) && report >= 0 && report < k ? report : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+function keepReport(memoryKey, sent) {
+  try {
+    window.localStorage.setItem(memoryKey + ":report", JSON.stringify(sent));
+  } catch (error) { /* no storage: a retry after a reload would draw again */ }
+}
+
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   let root = parentElement.querySelector(".pp-choice");
@@ -68,6 +87,22 @@ export default function (component) {
   }
   root.replaceChildren();
   if (data.sent === null || data.sent === undefined) {
+    const drawn = drawnReport(data.memory, data.options.length);
+    if (drawn !== null) {  // a tap that was not stored: the same report, never a new draw
+      const line = document.createElement("p");
+      line.textContent = `Your phone has drawn its answer (it sends ${data.letters[drawn]}), `
+        + "but it is not stored yet. Sending it again reveals nothing more: "
+        + "it is the same report.";
+      const again = document.createElement("button");
+      again.type = "button";
+      again.textContent = "Send my answer again";
+      again.addEventListener("click", () => {
+        again.disabled = true;
+        setTriggerValue("sent", drawn);
+      });
+      root.append(line, again);
+      return;
+    }
     const buttons = data.options.map((label, choice) => {
       const button = document.createElement("button");
       button.type = "button";
@@ -75,6 +110,7 @@ export default function (component) {
       button.addEventListener("click", () => {
         buttons.forEach((b) => { b.disabled = true; });
         const sent = krr(choice, data.options.length, data.keep);
+        keepReport(data.memory, sent);
         try {
           window.sessionStorage.setItem(data.memory, JSON.stringify({ chose: choice, sent }));
         } catch (error) { /* no storage: the phone just cannot remind its student */ }
@@ -121,13 +157,27 @@ def ask(
     epsilon: float,
     memory: str,
     on_sent: Callable[[], None],
+    *,
+    letters: Sequence[str],
+    attempt: int = 0,
 ) -> None:
     """The options as buttons; a tap randomizes in the browser and sends only the result,
-    then `on_sent` runs (read the result with `sent_value(key, k)`)."""
+    then `on_sent` runs (read the result with `sent_value(key, k)`). The browser keeps that
+    one report per question (`memory`): when it was not stored (a busy database, a reload
+    before the answer was in), the phone offers "Send my answer again" with the same
+    report, never a new draw (two independent reports would spend 2ε). `attempt` counts the
+    taps that failed, so that the button comes back each time one does."""
     keep = dp.grr_probabilities(epsilon, len(labels))[0]
     _component()(
         key=key,
-        data={"options": list(labels), "keep": float(keep), "memory": memory, "sent": None},
+        data={
+            "options": list(labels),
+            "letters": list(letters),
+            "keep": float(keep),
+            "memory": memory,
+            "sent": None,
+            "attempt": int(attempt),
+        },
         on_sent_change=on_sent,
     )
 

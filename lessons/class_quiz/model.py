@@ -99,6 +99,13 @@ def stored(quiz_id: int, position: int) -> activity.SessionValue[int]:
     return Value(f"quiz_stored_{quiz_id}_{position}")
 
 
+def failed_taps(quiz_id: int, position: int) -> activity.SessionValue[int]:
+    """How many of this browser's taps on a question were not stored (a database fault, the
+    taps' limit): the private component draws again when it changes, so that its button
+    comes back as soon as the store does."""
+    return Value(f"quiz_failed_taps_{quiz_id}_{position}")
+
+
 def kept_score(quiz_id: int) -> activity.SessionValue[tuple[int, int]]:
     """(correct, answered) at the end, read once."""
     return Value(f"quiz_own_score_{quiz_id}")

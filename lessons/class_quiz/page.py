@@ -66,13 +66,16 @@ def send_private(
 
 def record(quizzes: survey.QuizStore, quiz_id: int, position: int, token: str, sent: int) -> None:
     """Store what this browser sent (only that; the outcome is kept to tell the student)."""
+    failed = model.failed_taps(quiz_id, position)
     try:
         if not activity.tap_allowed(quizzes.store, token, model.TAP_LIMIT, model.TAPS_PER_MINUTE):
             ACTIVITY.rate_limited.set(True)
+            failed.set(failed.get(0) + 1)
             return
         outcome = quizzes.submit(quiz_id, position, token, sent)
     except survey.StorageError as error:
         ACTIVITY.tap_fault.set(error.reason)
+        failed.set(failed.get(0) + 1)
         return
     model.outcome(quiz_id, position).set(outcome.value)
     if outcome is survey.SubmitResult.ACCEPTED:
@@ -113,6 +116,8 @@ def follow(quizzes: survey.QuizStore, quiz_id: int, token: str) -> None:
                 quiz.epsilon,
                 memory=memory_key(quiz),
                 on_sent=functools.partial(send_private, quizzes, quiz.id, quiz.position, token, k),
+                letters=LETTERS[:k],
+                attempt=model.failed_taps(quiz.id, quiz.position).get(0),
             )
         else:
             for i, option in enumerate(question.options):

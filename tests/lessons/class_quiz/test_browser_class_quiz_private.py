@@ -173,3 +173,55 @@ def test_the_phones_randomizer_is_k_ary_randomized_response(
     )
     assert broken != private_choice.KRR_JS
     assert _pvalue(_draws(page, broken, k, keep, choice), keep, choice) < P_FLOOR
+
+
+def _sent_reports(frames: list[bytes | str]) -> list[str]:
+    """The private component's trigger values in the frames a phone sent (its reports)."""
+    reports = []
+    for frame in frames:
+        message = _message(frame)
+        if message.WhichOneof("type") != "rerun_script":
+            continue
+        for widget in message.rerun_script.widget_states.widgets:
+            if PRIVATE_WIDGET in widget.id and widget.WhichOneof("value") == "json_trigger_value":
+                reports.append(widget.json_trigger_value)
+    return reports
+
+
+def test_a_private_tap_that_fails_is_sent_again_as_the_same_report(
+    page: Page, app_server: str
+) -> None:
+    """Finding: while the database was busy a private tap was not stored, the option buttons
+    stayed disabled 6–8 s after it was free, and after a reload the tap drew a fresh
+    randomization: two independent reports of one choice (2ε for the question). The phone
+    now keeps its one report per question: after the failed tap, and after a reload, it
+    offers "Send my answer again", which sends the same report; the store keeps one."""
+    quizzes, quiz = _quiz()
+    page.set_viewport_size(PHONE)
+    as_a_new_visitor(page)
+    frames: list[bytes | str] = []
+    page.on("websocket", lambda websocket: websocket.on("framesent", lambda f: frames.append(f)))
+    open_page(page, app_server, f"{URL_PATH}?join={quiz.code}")
+    expect(page.get_by_role("button", name="A.")).to_be_visible(timeout=20_000)
+    # Another process holds SQLite's write lock: the tap's write fails as "busy" (reads, the
+    # phone's polls, go on in WAL mode).
+    lock = sqlite3.connect(SURVEY_DB_DIR / "survey.sqlite3", isolation_level=None)
+    try:
+        lock.execute("BEGIN IMMEDIATE")
+        page.get_by_role("button", name="A.").click()
+        expect(page.get_by_text("but it is not stored yet")).to_be_visible(timeout=20_000)
+        again = page.get_by_role("button", name="Send my answer again")
+        expect(again).to_be_enabled(timeout=1_000)  # back with the fault, not seconds later
+        page.reload()  # a reload before the answer is in: still the same report
+        expect(again).to_be_enabled(timeout=20_000)
+        expect(page.get_by_role("button", name="A.")).to_have_count(0)
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+    again.click()
+    expect(page.get_by_text("Your answer is in")).to_be_visible(timeout=20_000)
+    reports = _sent_reports(frames)
+    assert len(reports) == 2 and reports[0] == reports[1], reports
+    stored = quizzes.counts(quiz.id)[0]
+    assert sum(stored) == 1
+    assert str(stored.index(1)) in reports[0]
