@@ -38,6 +38,7 @@ MAX_WORKERS = 8  # the server lines deploy/haproxy.cfg has
 FIRST_BACKOFF_S = 1.0  # a process that died is started again after this, doubling per
 MAX_BACKOFF_S = 30.0  # death in a row up to this; STEADY_S of life resets the doubling
 STEADY_S = 60.0
+START_RESTARTS = 3  # a replica that dies while the room starts is started again this often
 PR_SET_PDEATHSIG = 1  # Linux prctl: a signal the child gets when its parent dies
 
 
@@ -198,15 +199,34 @@ class Room:
             raise
         return self
 
-    def wait_healthy(self, urls: list[str]) -> None:
+    def wait_healthy(self, urls: list[str], *, say=print) -> None:
+        """Wait until every URL answers its health check. A replica that dies meanwhile is
+        started again at once, as supervise() does after start-up (at most
+        START_RESTARTS times each: a replica that keeps dying is a broken setup, told with
+        its log); HAProxy exiting is a broken setup at once."""
         deadline = time.monotonic() + self.start_timeout_s
+        restarts = [0] * len(self.replicas)
         pending = list(urls)
         while pending:
-            for process in [*self.replicas, self.haproxy]:
-                if process is not None and process.poll() is not None:
+            if self.haproxy is not None and self.haproxy.poll() is not None:
+                raise RuntimeError(
+                    f"haproxy exited with {self.haproxy.returncode}; see {self.log_dir}"
+                )
+            for i, process in enumerate(self.replicas):
+                if process.poll() is None:
+                    continue
+                if restarts[i] == START_RESTARTS:
                     raise RuntimeError(
-                        f"{process.args[0]} exited with {process.returncode}; see {self.log_dir}"
+                        f"replica {i + 1} exited with {process.returncode} "
+                        f"{START_RESTARTS + 1} times while the room started; see {self.log_dir}"
                     )
+                restarts[i] += 1
+                say(
+                    f"replica {i + 1} exited ({process.returncode}) while the room started; "
+                    "restarting it",
+                    flush=True,
+                )
+                self.replicas[i] = self.start_replica(i)
             pending = [url for url in pending if not healthy(f"{url}/_stcore/health")]
             if pending and time.monotonic() > deadline:
                 raise TimeoutError(f"not healthy after {self.start_timeout_s:.0f} s: {pending}")

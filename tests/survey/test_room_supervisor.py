@@ -23,7 +23,7 @@ from test_room_replicas import AFFINITY, ROOM_MARKS, TOKEN_COOKIE, run_in_own_lo
 
 import survey
 from bench.room_client import ProtocolError, Student
-from deploy.room import ROOT, free_port, healthy
+from deploy.room import ROOT, Room, free_port, healthy
 
 pytestmark = ROOM_MARKS
 
@@ -171,3 +171,48 @@ def test_make_room_restarts_a_dead_replica_and_stops_every_child(tmp_path) -> No
     assert not [pid for pid in children if alive(pid)], room.text()
     assert "SIGTERM: stopping the room" in room.text()
     quizzes.store.dispose()
+
+
+class _StaticReplicas(Room):
+    """A room whose replicas are tiny static servers answering /_stcore/health (the logic of
+    start-up under test, not Streamlit), and whose first replica is SIGKILLed just as HAProxy
+    starts: after every replica answered, before the room is up."""
+
+    def __init__(self, site: Path, **kwargs):
+        super().__init__(2, **kwargs)
+        self.site = site
+        self.said: list[str] = []
+
+    def start_replica(self, index: int) -> subprocess.Popen:
+        port = str(self.replica_ports[index])
+        return subprocess.Popen(
+            [sys.executable, "-m", "http.server", port, "--bind", "127.0.0.1"],
+            cwd=self.site,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def start_haproxy(self) -> subprocess.Popen:
+        self.kill_replica(0)
+        return super().start_haproxy()
+
+    def wait_healthy(self, urls: list[str], *, say=print) -> None:
+        super().wait_healthy(urls, say=lambda line, **_: self.said.append(line))
+
+
+def test_a_replica_that_dies_while_the_room_starts_is_restarted(tmp_path) -> None:
+    """Finding: a replica dying during `make room`'s start-up (after HAProxy answers, before
+    the banner) ended the whole room with "RuntimeError … exited with -9" (3 of 3). It is
+    now started again, as after start-up, and the room comes up with every replica."""
+    site = tmp_path / "site"
+    (site / "_stcore").mkdir(parents=True)
+    (site / "_stcore" / "health").write_text("ok")
+    room = _StaticReplicas(site, log_dir=tmp_path / "logs", start_timeout_s=30)
+    with room:
+        assert room.said == ["replica 1 exited (-9) while the room started; restarting it"]
+        assert all(process.poll() is None for process in room.replicas)
+        deadline = time.monotonic() + 20
+        while not all(healthy(f"{url}/_stcore/health") for url in room.replica_urls):
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        assert healthy(f"{room.url}/_stcore/health")
