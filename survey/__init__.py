@@ -6,8 +6,10 @@ By job, each module using only the others' public names:
 - database.py: the engine, the schema, writes with their busy retry, faults, read-only files;
 - tokens.py: students' signed tokens and the salted digests that stand for them in rows;
 - limits.py: rate limits counted in the database;
-- activity.py: what a survey and a quiz share (join codes, admin keys, one answer each);
-- surveys.py: surveys, responses and joins, and `SurveyStore`, the class store;
+- activity.py: what every activity shares (join codes, admin keys, one answer each,
+  `ActivityStore`: lookup, records, recent counts, admin checks, digests; `StaleState`);
+- store.py: `ClassStore`, the database with its tokens and limits;
+- surveys.py: surveys, responses and joins: `SurveyStore`, a class store with surveys;
 - quiz.py: quizzes, their questions and answers (`QuizStore`);
 - players.py: the nicknames a quiz and a game let students give, and their scores;
 - heist.py: the class heist's made-up answers and the agency's ledger (`HeistStore`);
@@ -15,10 +17,11 @@ By job, each module using only the others' public names:
 - security.py: codes, keys, salts and signatures; protocols.py: the survey's protocols.
 
 The pages lessons/class_survey, class_quiz, class_heist and class_game use it through
-`SurveyStore` (with its `tokens` and `limits`), `QuizStore`, `HeistStore` and `GameStore`.
+`SurveyStore` (a `ClassStore`, with its `tokens` and `limits`), `QuizStore`, `HeistStore`
+and `GameStore` (each an `ActivityStore`).
 """
 
-from .activity import AdminKeyError, StaleState, SubmitResult
+from .activity import ActivityStore, AdminKeyError, StaleState, SubmitResult
 from .database import SCHEMA_VERSION, STORAGE_FAULTS, StorageError
 from .game import Game, GameStore, NewGame, Round, Tally
 from .heist import Heist, HeistStore, NewHeist, Query
@@ -35,6 +38,7 @@ from .quiz import (
     QuizStore,
 )
 from .security import new_session_token, normalize_join_code
+from .store import ClassStore
 from .surveys import (
     MAX_QUESTION_CHARS,
     Counts,
@@ -46,6 +50,8 @@ from .surveys import (
 )
 
 __all__ = [
+    "ActivityStore",
+    "ClassStore",
     "Game",
     "GameStore",
     "Heist",

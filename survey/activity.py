@@ -1,18 +1,34 @@
-"""What a class survey and a class quiz share in the database: a join code drawn until it is
-free, an admin key kept only as a digest, and one answer per browser, taken by one atomic
-statement."""
+"""What every class activity shares in the database: a join code drawn until it is free, an
+admin key kept only as a digest, one answer per browser taken by one atomic statement, and
+`ActivityStore`, the base of every activity's store (finding a row by id or join code and
+reading it into its record, the recent running count, the admin-key check, the browsers'
+digests). A lecturer's press names the state it starts from (StaleState when it has left it):
+see `Database.atomically` and each store's moves."""
 
 from __future__ import annotations
 
+import datetime as dt
 import enum
 import re
 from collections.abc import Callable
+from typing import Any, ClassVar
 
-from sqlalchemy import BigInteger, Column, DateTime, ForeignKey, Integer, String, Table, select
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Table,
+    func,
+    select,
+)
 from sqlalchemy.exc import IntegrityError
 
 from . import security
 from .database import Database, now_minute
+from .tokens import Salts
 
 JOIN_CODE_ATTEMPTS = 20
 
@@ -127,3 +143,80 @@ def answer_once(db: Database, statement) -> SubmitResult:
     except IntegrityError:
         return SubmitResult.DUPLICATE
     return SubmitResult.ACCEPTED if inserted == 1 else SubmitResult.CLOSED
+
+
+class ActivityStore:
+    """The base of an activity's store (quizzes, heists, games), in a class store's database
+    (`ClassStore`: its engine, tokens and limits). A subclass names its table, the columns
+    its record is read from, how a row becomes the record (`_record`) and which rows are
+    still running (`_running`, SQL); what every activity does with those is here, once."""
+
+    table: ClassVar[Table]
+    noun: ClassVar[str]  # "quiz", "heist", "game": in messages
+    columns: ClassVar[tuple[str, ...]]  # read with the row's salt, in this order
+
+    def __init__(self, store):
+        self.store = store
+        self.db: Database = store.db
+        self._salts = Salts(self.db, self.table)
+
+    @property
+    def read_only(self) -> bool:
+        return self.db.read_only
+
+    # -- what a subclass defines ------------------------------------------------------------
+    def _record(self, row, conn) -> Any:
+        """The activity's record from `row` (its `columns`), read in `conn`."""
+        raise NotImplementedError
+
+    def _running(self):
+        """The SQL condition of a row that is still running (counted by recent_open)."""
+        raise NotImplementedError
+
+    # -- reading ----------------------------------------------------------------------------
+    def _where(self, condition) -> Any:
+        t = self.table
+        with self.db.reading() as conn:
+            row = conn.execute(
+                select(*(t.c[name] for name in self.columns), t.c.session_salt).where(condition)
+            ).first()
+            if row is None:
+                return None
+            self._salts.remember(int(row.id), row.session_salt)
+            return self._record(row, conn)
+
+    def get(self, row_id: int) -> Any:
+        """The activity with this id, or None (also for an id that is not an int)."""
+        if isinstance(row_id, bool) or not isinstance(row_id, int):
+            return None
+        return self._where(self.table.c.id == row_id)
+
+    def find(self, code: str) -> Any:
+        """The activity with this join code (typed in any case, spaces allowed), or None."""
+        code = security.normalize_join_code(code)
+        return None if code is None else self._where(self.table.c.join_code == code)
+
+    def recent_open(self, hours: float) -> int:
+        """How many were created in the last `hours` hours and are still running: counted
+        together against the storage anonymous creations may use (ui/activity.py)."""
+        since = now_minute() - dt.timedelta(hours=hours)
+        t = self.table
+        with self.db.reading() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).where(t.c.created_at >= since, self._running())
+                ).scalar_one()
+            )
+
+    # -- the lecturer and the browsers ------------------------------------------------------
+    def check_admin_key(self, row_id: int, admin_key: object) -> bool:
+        """Whether `admin_key` is this activity's key (constant-time comparison)."""
+        return admin_key_matches(self.db, self.table, row_id, admin_key)
+
+    def require_admin(self, row_id: int, admin_key: object) -> None:
+        """AdminKeyError unless `admin_key` is this activity's key."""
+        require_admin(self.db, self.table, row_id, admin_key, self.noun)
+
+    def digest(self, row_id: int, session_token: str) -> str | None:
+        """HMAC(the activity's salt, token): how a browser is known in its rows."""
+        return self._salts.digest(row_id, session_token)

@@ -21,7 +21,6 @@ with P[K = k] ∝ e^(−ε|k|): ε-DP for a count, neighbours differing in the v
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from dataclasses import dataclass, field
 
@@ -48,7 +47,7 @@ from . import activity, security
 from .activity import StaleState, SubmitResult
 from .database import metadata, now_minute
 from .players import Players, Score, players_table, ranked
-from .tokens import Salts, check_session_token
+from .tokens import check_session_token
 
 MAX_TITLE_CHARS = 100
 MIN_EPSILON, MAX_EPSILON = 0.05, 10.0
@@ -162,19 +161,44 @@ def _check_rounds(rounds: object) -> int:
     return rounds
 
 
-class GameStore:
+class GameStore(activity.ActivityStore):
     """Guessing games in the class store's database (the same engine, limits and token key)."""
 
+    table = games_table
+    noun = "game"
+    columns = (
+        "id",
+        "join_code",
+        "title",
+        "epsilon",
+        "rounds",
+        "position",
+        "revealed",
+        "base_count",
+    )
+
     def __init__(self, store):
-        self.store = store
-        self.db = store.db
-        self._salts = Salts(self.db, games_table)
+        super().__init__(store)
         self._players = Players(self.db, game_players_table, "game_id")
         self._rounds: dict[tuple[int, int], Round] = {}  # a round never changes once drawn
 
-    @property
-    def read_only(self) -> bool:
-        return self.db.read_only
+    def _record(self, row, conn) -> Game:
+        return Game(
+            int(row.id),
+            row.join_code,
+            row.title,
+            float(row.epsilon),
+            int(row.rounds),
+            int(row.position),
+            bool(row.revealed),
+            int(row.base_count),
+        )
+
+    def _running(self):
+        return games_table.c.position < games_table.c.rounds  # not finished
+
+    get_game = activity.ActivityStore.get
+    recent_open_games = activity.ActivityStore.recent_open
 
     # -- creating ---------------------------------------------------------------------------
     def create_game(self, title: str, epsilon: float, rounds: int, *, rng=None) -> NewGame:
@@ -205,58 +229,6 @@ class GameStore:
         game = self.get_game(game_id)
         assert game is not None
         return NewGame(game, admin_key)
-
-    # -- reading ----------------------------------------------------------------------------
-    def _game_where(self, condition) -> Game | None:
-        t = games_table
-        with self.db.reading() as conn:
-            row = conn.execute(
-                select(
-                    t.c.id,
-                    t.c.join_code,
-                    t.c.title,
-                    t.c.epsilon,
-                    t.c.rounds,
-                    t.c.position,
-                    t.c.revealed,
-                    t.c.base_count,
-                    t.c.session_salt,
-                ).where(condition)
-            ).first()
-        if row is None:
-            return None
-        self._salts.remember(int(row.id), row.session_salt)
-        return Game(
-            int(row.id),
-            row.join_code,
-            row.title,
-            float(row.epsilon),
-            int(row.rounds),
-            int(row.position),
-            bool(row.revealed),
-            int(row.base_count),
-        )
-
-    def get_game(self, game_id: int) -> Game | None:
-        if isinstance(game_id, bool) or not isinstance(game_id, int):
-            return None
-        return self._game_where(games_table.c.id == game_id)
-
-    def find(self, code: str) -> Game | None:
-        """The game with this join code (any case, spaces allowed), or None."""
-        code = security.normalize_join_code(code)
-        return None if code is None else self._game_where(games_table.c.join_code == code)
-
-    def recent_open_games(self, hours: float) -> int:
-        """Games created in the last `hours` hours and not finished."""
-        since = now_minute() - dt.timedelta(hours=hours)
-        t = games_table
-        with self.db.reading() as conn:
-            return int(
-                conn.execute(
-                    select(func.count()).where(t.c.created_at >= since, t.c.position < t.c.rounds)
-                ).scalar_one()
-            )
 
     def state(self, game_id: int) -> tuple[int, bool] | None:
         """(position, revealed) only: what a phone polls, one small read."""
@@ -346,15 +318,6 @@ class GameStore:
             ).scalar()
         return None if guess is None else bool(guess)
 
-    def digest(self, game_id: int, session_token: str) -> str | None:
-        return self._salts.digest(game_id, session_token)
-
-    def check_admin_key(self, game_id: int, admin_key: object) -> bool:
-        return activity.admin_key_matches(self.db, games_table, game_id, admin_key)
-
-    def _require_admin(self, game_id: int, admin_key: object) -> None:
-        activity.require_admin(self.db, games_table, game_id, admin_key, "game")
-
     # -- the lecturer -------------------------------------------------------------------------
     def next_round(
         self, game_id: int, admin_key: str, *, since: int | None = None, rng=None
@@ -368,7 +331,7 @@ class GameStore:
         locks the game's row), then draws the round: two tabs pressing Next together move
         one round, and the other press changes nothing and raises StaleState. None: from
         whatever is stored (scripts and tests)."""
-        self._require_admin(game_id, admin_key)
+        self.require_admin(game_id, admin_key)
         game = self.get_game(game_id)
         assert game is not None
         if since is not None and (isinstance(since, bool) or not isinstance(since, int)):
@@ -409,7 +372,7 @@ class GameStore:
     def reveal(self, game_id: int, admin_key: str, *, since: int | None = None) -> None:
         """Show the round's coin: guessing stops. `since`: the round the press was made from
         (StaleState, nothing changed, when the game has left it)."""
-        self._require_admin(game_id, admin_key)
+        self.require_admin(game_id, admin_key)
         t = games_table
         where = [t.c.id == game_id] + ([] if since is None else [t.c.position == since])
         if self.db.write(update(t).where(*where).values(revealed=True)) != 1 and since is not None:

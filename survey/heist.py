@@ -25,7 +25,6 @@ added or removed (a secret is at most 10).
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from dataclasses import dataclass, field
 
@@ -51,7 +50,7 @@ import dp
 from . import activity, security
 from .activity import StaleState, SubmitResult
 from .database import metadata, now_minute
-from .tokens import Salts, check_session_token
+from .tokens import check_session_token
 
 MAX_TITLE_CHARS = 100
 MAX_ATTRIBUTE_CHARS = 30
@@ -227,20 +226,55 @@ def exact_answer(kind: str, who: str, a: int | None, b: int | None, answers: lis
     return answer, sizes
 
 
-class HeistStore:
+class HeistStore(activity.ActivityStore):
     """Heists in the class store's database (the same engine, limits and token key)."""
 
+    table = heists_table
+    noun = "heist"
+    columns = (
+        "id",
+        "join_code",
+        "title",
+        "a_name",
+        "a_max",
+        "b_name",
+        "b_max",
+        "min_group",
+        "epsilon",
+        "budget",
+        "closed",
+        "target_hash",
+    )
+
     def __init__(self, store):
-        self.store = store
-        self.db = store.db
-        self._salts = Salts(self.db, heists_table)
+        super().__init__(store)
         # A heist as last read: `submit` needs only what never changes (names and ranges),
         # so a phone's tap reads no heist row (whether it is closed, the insert checks).
         self._shapes: dict[int, Heist] = {}
 
-    @property
-    def read_only(self) -> bool:
-        return self.db.read_only
+    def _record(self, row, conn) -> Heist:
+        found = Heist(
+            int(row.id),
+            row.join_code,
+            row.title,
+            row.a_name,
+            int(row.a_max),
+            row.b_name,
+            int(row.b_max),
+            int(row.min_group),
+            float(row.epsilon),
+            None if row.budget is None else float(row.budget),
+            bool(row.closed),
+            row.target_hash,
+        )
+        self._shapes[found.id] = found  # its names and ranges never change (a dict write)
+        return found
+
+    def _running(self):
+        return heists_table.c.closed.is_(False)  # still taking answers
+
+    get_heist = activity.ActivityStore.get
+    recent_open_heists = activity.ActivityStore.recent_open
 
     # -- creating ---------------------------------------------------------------------------
     def create_heist(
@@ -288,77 +322,6 @@ class HeistStore:
         return NewHeist(heist, admin_key)
 
     # -- reading ----------------------------------------------------------------------------
-    def _heist_where(self, condition) -> Heist | None:
-        t = heists_table
-        with self.db.reading() as conn:
-            row = conn.execute(
-                select(
-                    t.c.id,
-                    t.c.join_code,
-                    t.c.title,
-                    t.c.a_name,
-                    t.c.a_max,
-                    t.c.b_name,
-                    t.c.b_max,
-                    t.c.min_group,
-                    t.c.epsilon,
-                    t.c.budget,
-                    t.c.closed,
-                    t.c.target_hash,
-                    t.c.session_salt,
-                ).where(condition)
-            ).first()
-        if row is None:
-            return None
-        self._salts.remember(int(row.id), row.session_salt)
-        found = Heist(
-            int(row.id),
-            row.join_code,
-            row.title,
-            row.a_name,
-            int(row.a_max),
-            row.b_name,
-            int(row.b_max),
-            int(row.min_group),
-            float(row.epsilon),
-            None if row.budget is None else float(row.budget),
-            bool(row.closed),
-            row.target_hash,
-        )
-        self._shapes[found.id] = found  # its names and ranges never change (a dict write)
-        return found
-
-    def get_heist(self, heist_id: int) -> Heist | None:
-        if isinstance(heist_id, bool) or not isinstance(heist_id, int):
-            return None
-        return self._heist_where(heists_table.c.id == heist_id)
-
-    def find(self, code: str) -> Heist | None:
-        """The heist with this join code (any case, spaces allowed), or None."""
-        code = security.normalize_join_code(code)
-        return None if code is None else self._heist_where(heists_table.c.join_code == code)
-
-    def recent_open_heists(self, hours: float) -> int:
-        """Heists created in the last `hours` hours whose answers are still open."""
-        since = now_minute() - dt.timedelta(hours=hours)
-        t = heists_table
-        with self.db.reading() as conn:
-            return int(
-                conn.execute(
-                    select(func.count()).where(t.c.created_at >= since, t.c.closed.is_(False))
-                ).scalar_one()
-            )
-
-    def check_admin_key(self, heist_id: int, admin_key: object) -> bool:
-        return activity.admin_key_matches(self.db, heists_table, heist_id, admin_key)
-
-    def _require_admin(self, heist_id: int, admin_key: object) -> None:
-        activity.require_admin(self.db, heists_table, heist_id, admin_key, "heist")
-
-    def digest(self, heist_id: int, session_token: str) -> str | None:
-        """HMAC(the heist's salt, token): how a browser is known in the heist's rows."""
-        return self._salts.digest(heist_id, session_token)
-
     def answers(self, heist_id: int, *, conn=None) -> list[Answer]:
         """Every answer (the agency's data: never shown on the projector); `conn`: read in
         that transaction."""
@@ -510,7 +473,7 @@ class HeistStore:
     # -- the lecturer ---------------------------------------------------------------------
     def set_closed(self, heist_id: int, admin_key: str, closed: bool) -> None:
         """Close the answers (the agency's data stop changing) or reopen them."""
-        self._require_admin(heist_id, admin_key)
+        self.require_admin(heist_id, admin_key)
         self.db.write(
             update(heists_table).where(heists_table.c.id == heist_id).values(closed=bool(closed))
         )
@@ -519,7 +482,7 @@ class HeistStore:
         self, heist_id: int, admin_key: str, epsilon: float, budget: float | None
     ) -> None:
         """ε of each noisy query from now on, and the total budget (None: no budget)."""
-        self._require_admin(heist_id, admin_key)
+        self.require_admin(heist_id, admin_key)
         epsilon = _check_float("epsilon", epsilon, MIN_EPSILON, MAX_EPSILON)
         budget = check_budget(budget)
         self.db.write(
@@ -532,7 +495,7 @@ class HeistStore:
         """Close the answers and draw the target at random among the volunteers (among
         everyone when nobody volunteered); returns the target's answer. ValueError when
         nobody has answered; StaleState when a target was already picked (once per heist)."""
-        self._require_admin(heist_id, admin_key)
+        self.require_admin(heist_id, admin_key)
         t = heist_answers_table
         with self.db.reading() as conn:
             rows = conn.execute(
@@ -583,7 +546,7 @@ class HeistStore:
         Reading what was spent and recording the spend are one atomic step
         (`Database.atomically`: a lock on the heist's row), so that concurrent presses in
         several projector tabs never spend more than the budget."""
-        self._require_admin(heist_id, admin_key)
+        self.require_admin(heist_id, admin_key)
         heist = self.get_heist(heist_id)
         assert heist is not None
         if kind not in KINDS:

@@ -27,7 +27,6 @@ keys and the one-answer rule are written once for both (survey/activity.py).
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import json
 import math
 import time
@@ -58,8 +57,8 @@ from . import activity, security
 from .activity import StaleState, SubmitResult, clean_text
 from .database import metadata, now_minute
 from .players import Players, Score, clean_nickname, players_table, ranked
-from .surveys import MAX_QUESTION_CHARS, SurveyStore
-from .tokens import Salts, check_session_token
+from .surveys import MAX_QUESTION_CHARS
+from .tokens import check_session_token
 
 MAX_TITLE_CHARS = 100
 MAX_OPTION_CHARS = 150
@@ -220,21 +219,57 @@ def _check_epsilon(epsilon: object) -> float | None:
     return float(epsilon)
 
 
-class QuizStore:
-    """Quizzes in the survey store's database (the same engine, limits and token key)."""
+class QuizStore(activity.ActivityStore):
+    """Quizzes in the class store's database (the same engine, limits and token key)."""
 
-    def __init__(self, store: SurveyStore):
-        self.store = store
-        self.db = store.db
+    table = quizzes_table
+    noun = "quiz"
+    columns = (
+        "id",
+        "join_code",
+        "title",
+        "epsilon",
+        "position",
+        "revealed",
+        "deadline",
+        "countdown_s",
+    )
+
+    def __init__(self, store):
+        super().__init__(store)
         # A quiz's questions and salt never change once written: read once per process (a
         # phone polls the quiz every 2 s; then only its state row is read).
         self._questions_of: dict[int, tuple[QuizQuestion, ...]] = {}
-        self._salts = Salts(self.db, quizzes_table)
         self._players = Players(self.db, quiz_players_table, "quiz_id")
 
-    @property
-    def read_only(self) -> bool:
-        return self.db.read_only
+    def _record(self, row, conn) -> Quiz:
+        questions = self._questions_of.get(int(row.id))
+        if questions is None:
+            questions = self._questions(conn, int(row.id))
+            self._questions_of[int(row.id)] = questions  # a dict write: atomic
+        return Quiz(
+            int(row.id),
+            row.join_code,
+            row.title,
+            row.epsilon,
+            int(row.position),
+            bool(row.revealed),
+            row.deadline,
+            int(row.countdown_s),
+            questions,
+        )
+
+    def _running(self):
+        """Not finished: the position is before the end of its questions."""
+        t, questions = quizzes_table, quiz_questions_table
+        count = (
+            select(func.count()).where(questions.c.quiz_id == t.c.id).correlate(t).scalar_subquery()
+        )
+        return t.c.position < count
+
+    get_quiz = activity.ActivityStore.get
+    get_quiz_by_code = activity.ActivityStore.find
+    recent_open_quizzes = activity.ActivityStore.recent_open
 
     # -- creating ---------------------------------------------------------------------
     def create_quiz(
@@ -309,71 +344,6 @@ class QuizStore:
             for r in rows
         )
 
-    def _quiz_where(self, condition) -> Quiz | None:
-        t = quizzes_table
-        with self.db.reading() as conn:
-            row = conn.execute(
-                select(
-                    t.c.id,
-                    t.c.join_code,
-                    t.c.title,
-                    t.c.epsilon,
-                    t.c.position,
-                    t.c.revealed,
-                    t.c.deadline,
-                    t.c.countdown_s,
-                    t.c.session_salt,
-                ).where(condition)
-            ).first()
-            if row is None:
-                return None
-            questions = self._questions_of.get(int(row.id))
-            if questions is None:
-                questions = self._questions(conn, int(row.id))
-                self._questions_of[int(row.id)] = questions  # a dict write: atomic
-                self._salts.remember(int(row.id), row.session_salt)
-        return Quiz(
-            int(row.id),
-            row.join_code,
-            row.title,
-            row.epsilon,
-            int(row.position),
-            bool(row.revealed),
-            row.deadline,
-            int(row.countdown_s),
-            questions,
-        )
-
-    def get_quiz(self, quiz_id: int) -> Quiz | None:
-        if isinstance(quiz_id, bool) or not isinstance(quiz_id, int):
-            return None
-        return self._quiz_where(quizzes_table.c.id == quiz_id)
-
-    def get_quiz_by_code(self, code: str) -> Quiz | None:
-        """The quiz with this join code (typed in any case, spaces allowed), or None."""
-        code = security.normalize_join_code(code)
-        return None if code is None else self._quiz_where(quizzes_table.c.join_code == code)
-
-    def find(self, code: str) -> Quiz | None:
-        """The quiz with this join code, or None (what ui/activity.py looks up)."""
-        return self.get_quiz_by_code(code)
-
-    def recent_open_quizzes(self, hours: float) -> int:
-        """How many quizzes created in the last `hours` hours are not finished (their
-        position is before the end of their questions): counted, with the open surveys,
-        against the storage anonymous creations may use."""
-        since = now_minute() - dt.timedelta(hours=hours)
-        t, questions = quizzes_table, quiz_questions_table
-        count = (
-            select(func.count()).where(questions.c.quiz_id == t.c.id).correlate(t).scalar_subquery()
-        )
-        with self.db.reading() as conn:
-            return int(
-                conn.execute(
-                    select(func.count()).where(t.c.created_at >= since, t.c.position < count)
-                ).scalar_one()
-            )
-
     def state(self, quiz_id: int) -> tuple[int, bool, float | None] | None:
         """(position, revealed, deadline) only: what a phone polls, one small read."""
         t = quizzes_table
@@ -384,13 +354,6 @@ class QuizStore:
         return None if row is None else (int(row.position), bool(row.revealed), row.deadline)
 
     # -- the lecturer -------------------------------------------------------------------
-    def check_admin_key(self, quiz_id: int, admin_key: object) -> bool:
-        """Whether `admin_key` is this quiz's key (constant-time comparison)."""
-        return activity.admin_key_matches(self.db, quizzes_table, quiz_id, admin_key)
-
-    def _require_admin(self, quiz_id: int, admin_key: object) -> None:
-        activity.require_admin(self.db, quizzes_table, quiz_id, admin_key, "quiz")
-
     def show(
         self,
         quiz_id: int,
@@ -409,7 +372,7 @@ class QuizStore:
         stale tab pressing Next or Start after another tab moved on and revealed) it changes
         nothing and raises StaleState. A projector always passes it; None moves from
         whatever is stored (scripts and tests)."""
-        self._require_admin(quiz_id, admin_key)
+        self.require_admin(quiz_id, admin_key)
         quiz = self.get_quiz(quiz_id)
         assert quiz is not None
         if isinstance(position, bool) or not isinstance(position, int):
@@ -442,7 +405,7 @@ class QuizStore:
         """Show the answers' distribution and the correct option: answering stops. `since`:
         the position the press was made from (StaleState, nothing changed, when the quiz has
         left it)."""
-        self._require_admin(quiz_id, admin_key)
+        self.require_admin(quiz_id, admin_key)
         t = quizzes_table
         where = [t.c.id == quiz_id] + ([] if since is None else [t.c.position == since])
         if self.db.write(update(t).where(*where).values(revealed=True)) != 1 and since is not None:
@@ -482,7 +445,7 @@ class QuizStore:
                 f"option must be in [0, {len(questions[position].options) - 1}], got {option}"
             )
         # The state (on show, unrevealed, in time) is checked by the insert itself.
-        digest = self._salts.digest(quiz_id, session_token)
+        digest = self.digest(quiz_id, session_token)
         t = quizzes_table
         now = quiz_clock()
         statement = insert(quiz_answers_table).from_select(
@@ -502,13 +465,9 @@ class QuizStore:
         )
         return activity.answer_once(self.db, statement)
 
-    def _digest(self, quiz_id: int, session_token: str) -> str | None:
-        """HMAC(the quiz's salt, token): how a browser is known in the quiz's rows."""
-        return self._salts.digest(quiz_id, session_token)
-
     def sent_option(self, quiz_id: int, position: int, session_token: str) -> int | None:
         """The option this browser sent for question `position`, or None."""
-        digest, a = self._digest(quiz_id, session_token), quiz_answers_table
+        digest, a = self.digest(quiz_id, session_token), quiz_answers_table
         if digest is None:
             return None
         with self.db.reading() as conn:
@@ -521,7 +480,7 @@ class QuizStore:
     def sent_options(self, quiz_id: int, session_token: str) -> dict[int, int]:
         """Question position → the option this browser sent, for every question it answered
         (what a phone shows its student at the end)."""
-        digest, a = self._digest(quiz_id, session_token), quiz_answers_table
+        digest, a = self.digest(quiz_id, session_token), quiz_answers_table
         if digest is None:
             return {}
         with self.db.reading() as conn:
@@ -546,11 +505,11 @@ class QuizStore:
             raise LookupError("no such quiz")
         if quiz.private:
             raise ValueError("nickname: a quiz in private mode takes no nicknames")
-        return self._players.set(quiz_id, self._digest(quiz_id, session_token), nickname)
+        return self._players.set(quiz_id, self.digest(quiz_id, session_token), nickname)
 
     def nickname(self, quiz_id: int, session_token: str) -> str | None:
         """This browser's nickname in the quiz, or None."""
-        return self._players.get(quiz_id, self._digest(quiz_id, session_token))
+        return self._players.get(quiz_id, self.digest(quiz_id, session_token))
 
     def scores(self, quiz_id: int) -> list[Score]:
         """Every nicknamed player's score, best first (most correct; then fewer answered,

@@ -40,10 +40,10 @@ from sqlalchemy.exc import IntegrityError
 
 from . import activity, security
 from .activity import SubmitResult
-from .database import Database, metadata, now_minute
-from .limits import RateLimits
+from .database import metadata, now_minute
 from .protocols import Protocol, protocol_for
-from .tokens import Salts, StudentTokens, check_session_token
+from .store import ClassStore
+from .tokens import Salts, check_session_token
 
 MAX_QUESTION_CHARS = 200
 
@@ -159,39 +159,15 @@ def _survey_from_row(row) -> Survey:
     )
 
 
-class SurveyStore:
-    """The class store on the database at `url`: surveys and their randomized responses;
-    `tokens` and `limits` for both activities (`QuizStore(store)` adds the quizzes)."""
+class SurveyStore(ClassStore):
+    """The class store on the database at `url` (`ClassStore`: its engine, tokens and
+    limits), with the class surveys and their randomized responses. The other activities'
+    stores take it as their class store: `QuizStore(store)`, `HeistStore(store)`,
+    `GameStore(store)`."""
 
     def __init__(self, url: str, *, pool_size: int = 10):
-        self.db = Database(url, pool_size=pool_size)
-        self.tokens = StudentTokens(self.db)
-        self.limits = RateLimits(self.db)
+        super().__init__(url, pool_size=pool_size)
         self._salts = Salts(self.db, surveys_table)
-
-    def __repr__(self) -> str:
-        return f"SurveyStore({self.db.url.render_as_string(hide_password=True)!r})"
-
-    @property
-    def read_only(self) -> bool:
-        """Whether nothing can be written (every write raises StorageError("read_only"))."""
-        return self.db.read_only
-
-    @property
-    def engine(self):
-        return self.db.engine
-
-    @property
-    def url(self):
-        """The database's URL (a SQLAlchemy URL; its password hidden when rendered)."""
-        return self.db.url
-
-    def schema_version(self) -> int:
-        return self.db.schema_version()
-
-    def dispose(self) -> None:
-        """Close the connection pool."""
-        self.db.dispose()
 
     # -- surveys ------------------------------------------------------------------------
     def recent_open_surveys(self, hours: float) -> int:

@@ -232,7 +232,7 @@ def record_guess(store: survey.SurveyStore) -> None:
 
 
 def tap_allowed(
-    store: survey.SurveyStore, token: str, name: str, events: int, window_s: float = 60.0
+    store: survey.ClassStore, token: str, name: str, events: int, window_s: float = 60.0
 ) -> bool:
     """Count one tap of this student token for the limit `name`: at most `events` in
     `window_s` seconds (in the store, so the same on every replica)."""
@@ -255,11 +255,9 @@ def _plural(activity: str) -> str:
 def recent_open_activities(store: survey.SurveyStore) -> int:
     """Open surveys, and unfinished quizzes, heists and games, created in the last
     RECENT_HOURS hours: together they bound the storage anonymous creations may use."""
-    return (
-        store.recent_open_surveys(RECENT_HOURS)
-        + survey.QuizStore(store).recent_open_quizzes(RECENT_HOURS)
-        + survey.HeistStore(store).recent_open_heists(RECENT_HOURS)
-        + survey.GameStore(store).recent_open_games(RECENT_HOURS)
+    others = (survey.QuizStore, survey.HeistStore, survey.GameStore)
+    return store.recent_open_surveys(RECENT_HOURS) + sum(
+        kind(store).recent_open(RECENT_HOURS) for kind in others
     )
 
 
@@ -656,6 +654,40 @@ class Activity:
     def rate_limited(self) -> SessionValue[bool]:
         """A student's last tap was over the taps' limit."""
         return SessionValue(f"{self.name}_rate_limited")
+
+    def tap(
+        self,
+        store: survey.ClassStore,
+        token: str,
+        limit: str,
+        per_minute: int,
+        submit: Callable[[], survey.SubmitResult],
+    ) -> survey.SubmitResult | None:
+        """A phone's tap, the one path of every activity: counted against the taps' limit
+        `limit` (`per_minute` for this browser's token), then `submit()`. Returns what the
+        store said, or None when nothing was stored: over the limit (`rate_limited`) or a
+        database fault (`tap_fault`), both told by `tap_feedback` on the next run."""
+        try:
+            if not tap_allowed(store, token, limit, per_minute):
+                self.rate_limited.set(True)
+                return None
+            return submit()
+        except survey.StorageError as error:
+            self.tap_fault.set(error.reason)
+            return None
+
+    def tap_feedback(self, outcome: str | None = None, messages: dict | None = None) -> None:
+        """Under the buttons: why the last tap was not stored (the taps' limit, a database
+        fault, in words), or what the store said of it (`outcome`, a SubmitResult's value,
+        worded by `messages`)."""
+        if self.rate_limited.pop(False):
+            st.warning("Too many taps in a minute. Wait a moment, then try again.")
+        fault = self.tap_fault.pop()
+        if fault is not None:
+            show_fault(fault, student=True, activity=self.name)
+        worded = {result.value: text for result, text in (messages or {}).items()}
+        if outcome in worded:
+            st.warning(worded[outcome])
 
     def faults_shown(self, *, student: bool) -> contextlib.AbstractContextManager:
         """A block (or, as a decorator, a function) whose class-database fault is told in

@@ -42,13 +42,14 @@ def counts_line(game: survey.Game) -> str:
 # --- Student -----------------------------------------------------------------------------------
 def send(games: survey.GameStore, game_id: int, position: int, token: str, guess: bool) -> None:
     """Button callback: store this browser's guess for the round on show."""
-    try:
-        if not activity.tap_allowed(games.store, token, model.TAP_LIMIT, model.TAPS_PER_MINUTE):
-            ACTIVITY.rate_limited.set(True)
-            return
-        result = games.submit(game_id, position, token, guess)
-    except survey.StorageError as error:
-        ACTIVITY.tap_fault.set(error.reason)
+    result = ACTIVITY.tap(
+        games.store,
+        token,
+        model.TAP_LIMIT,
+        model.TAPS_PER_MINUTE,
+        lambda: games.submit(game_id, position, token, guess),
+    )
+    if result is None:
         return
     model.outcome(game_id, position).set(result.value)
     if result is survey.SubmitResult.ACCEPTED:
@@ -103,14 +104,7 @@ def follow(games: survey.GameStore, game_id: int, token: str) -> None:
                     on_click=send,
                     args=(games, game.id, game.position, token, value),
                 )
-        if ACTIVITY.rate_limited.pop(False):
-            st.warning("Too many taps in a minute. Wait a moment, then try again.")
-        fault = ACTIVITY.tap_fault.pop()
-        if fault is not None:
-            show_fault(fault, student=True)
-        last = model.outcome(game.id, game.position).get()
-        if last in {r.value for r in SUBMIT_MESSAGES}:
-            st.warning(SUBMIT_MESSAGES[survey.SubmitResult(last)])
+        ACTIVITY.tap_feedback(model.outcome(game.id, game.position).get(), SUBMIT_MESSAGES)
     elif guess is None:
         st.warning("This round is revealed: you did not guess.")
     else:

@@ -39,24 +39,23 @@ def show_fault(reason: str, *, student: bool) -> None:
 # --- Student -----------------------------------------------------------------------------------
 def send(heists: survey.HeistStore, heist: survey.Heist, token: str) -> None:
     """Form callback: store this browser's made-up answer (once)."""
-    try:
-        if not activity.tap_allowed(heists.store, token, model.TAP_LIMIT, model.TAPS_PER_MINUTE):
-            ACTIVITY.rate_limited.set(True)
-            return
-        result = heists.submit(
-            heist.id,
-            token,
-            st.session_state["heist_secret"],
-            st.session_state["heist_a"],
-            st.session_state["heist_b"],
-            volunteer=bool(st.session_state.get("heist_volunteer", False)),
-        )
-    except survey.StorageError as error:
-        ACTIVITY.tap_fault.set(error.reason)
-        return
-    except (TypeError, ValueError):  # a forged widget value: nothing stored
-        result = survey.SubmitResult.UNKNOWN
-    model.outcome(heist.id).set(result.value)
+
+    def submit() -> survey.SubmitResult:
+        try:
+            return heists.submit(
+                heist.id,
+                token,
+                st.session_state["heist_secret"],
+                st.session_state["heist_a"],
+                st.session_state["heist_b"],
+                volunteer=bool(st.session_state.get("heist_volunteer", False)),
+            )
+        except (TypeError, ValueError):  # a forged widget value: nothing stored
+            return survey.SubmitResult.UNKNOWN
+
+    result = ACTIVITY.tap(heists.store, token, model.TAP_LIMIT, model.TAPS_PER_MINUTE, submit)
+    if result is not None:
+        model.outcome(heist.id).set(result.value)
 
 
 def answer_form(heists: survey.HeistStore, heist: survey.Heist, token: str) -> None:
@@ -93,16 +92,12 @@ def answer_form(heists: survey.HeistStore, heist: survey.Heist, token: str) -> N
             on_click=send,
             args=(heists, heist, token),
         )
-    if ACTIVITY.rate_limited.pop(False):
-        st.warning("Too many taps in a minute. Wait a moment, then try again.")
-    fault = ACTIVITY.tap_fault.pop()
-    if fault is not None:
-        show_fault(fault, student=True)
     last = model.outcome(heist.id).pop()
     if last == survey.SubmitResult.UNKNOWN.value and heists.get_heist(heist.id) is not None:
+        ACTIVITY.tap_feedback()
         st.warning("Pick a secret and both values, then send.")
-    elif last in {r.value for r in SUBMIT_MESSAGES}:
-        st.warning(SUBMIT_MESSAGES[survey.SubmitResult(last)])
+    else:
+        ACTIVITY.tap_feedback(last, SUBMIT_MESSAGES)
 
 
 @st.fragment(run_every=model.POLL_S)

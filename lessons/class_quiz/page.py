@@ -66,15 +66,15 @@ def send_private(
 
 def record(quizzes: survey.QuizStore, quiz_id: int, position: int, token: str, sent: int) -> None:
     """Store what this browser sent (only that; the outcome is kept to tell the student)."""
-    failed = model.failed_taps(quiz_id, position)
-    try:
-        if not activity.tap_allowed(quizzes.store, token, model.TAP_LIMIT, model.TAPS_PER_MINUTE):
-            ACTIVITY.rate_limited.set(True)
-            failed.set(failed.get(0) + 1)
-            return
-        outcome = quizzes.submit(quiz_id, position, token, sent)
-    except survey.StorageError as error:
-        ACTIVITY.tap_fault.set(error.reason)
+    outcome = ACTIVITY.tap(
+        quizzes.store,
+        token,
+        model.TAP_LIMIT,
+        model.TAPS_PER_MINUTE,
+        lambda: quizzes.submit(quiz_id, position, token, sent),
+    )
+    if outcome is None:  # not stored: the private component offers the same report again
+        failed = model.failed_taps(quiz_id, position)
         failed.set(failed.get(0) + 1)
         return
     model.outcome(quiz_id, position).set(outcome.value)
@@ -130,13 +130,7 @@ def follow(quizzes: survey.QuizStore, quiz_id: int, token: str) -> None:
                 )
         if left is not None:
             st.caption(f"{left:.0f} s left")
-        if ACTIVITY.rate_limited.pop(False):
-            st.warning("Too many taps in a minute. Wait a moment, then try again.")
-        fault = ACTIVITY.tap_fault.pop()
-        if fault is not None:
-            show_fault(fault, student=True)
-        if outcome in SUBMIT_MESSAGES:
-            st.warning(SUBMIT_MESSAGES[survey.SubmitResult(outcome)])
+        ACTIVITY.tap_feedback(outcome, SUBMIT_MESSAGES)
     elif sent is None:
         st.warning("This question is closed: you did not answer it.")
     elif quiz.private:

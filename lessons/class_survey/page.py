@@ -99,15 +99,15 @@ def submit_report(store: survey.SurveyStore, survey_id: int, reported_bit: int) 
     """Button callback: send the reported bit (once per session; rate-limited). Runs
     before the rerun, so the page that follows already shows the outcome, not buttons."""
     token = activity.session_token(store)
-    try:
-        if not activity.tap_allowed(store, token, model.TAP_LIMIT, model.SUBMITS_PER_MINUTE):
-            ACTIVITY.rate_limited.set(True)
-            return
-        outcome = store.submit(survey_id, token, reported_bit)
-    except survey.StorageError as error:  # not recorded: the buttons stay, to tap again
-        ACTIVITY.tap_fault.set(error.reason)
-        return
-    model.outcome(survey_id).set(outcome.value)
+    outcome = ACTIVITY.tap(
+        store,
+        token,
+        model.TAP_LIMIT,
+        model.SUBMITS_PER_MINUTE,
+        lambda: store.submit(survey_id, token, reported_bit),
+    )
+    if outcome is not None:  # else not recorded: the buttons stay, to tap again
+        model.outcome(survey_id).set(outcome.value)
 
 
 def show_outcome(found: survey.Survey, result: survey.SubmitResult) -> None:
@@ -177,11 +177,7 @@ def _answer_box(store: survey.SurveyStore, found: survey.Survey, token: str) -> 
                 on_click=submit_report,
                 args=(store, found.id, bit),
             )
-        if ACTIVITY.rate_limited.pop(False):
-            st.warning("Too many taps in a minute. Wait a moment, then try again.")
-        fault = ACTIVITY.tap_fault.pop()
-        if fault is not None:
-            show_fault(fault, student=True)
+        ACTIVITY.tap_feedback()
     return True
 
 
