@@ -152,8 +152,22 @@ class ActivityStore:
     still running (`_running`, SQL); what every activity does with those is here, once."""
 
     table: ClassVar[Table]
-    noun: ClassVar[str]  # "quiz", "heist", "game": in messages
+    noun: ClassVar[str]  # "quiz", "heist", "game": its name in code, keys and messages
+    display: ClassVar[str]  # what its page calls it: "class quiz"
+    moves: ClassVar[str]  # what its lecturer does ("moving to the next question …")
     columns: ClassVar[tuple[str, ...]]  # read with the row's salt, in this order
+    _kinds: ClassVar[list[type[ActivityStore]]] = []
+
+    def __init_subclass__(cls, **kwargs):
+        """Every store kind registers itself (imported by survey/__init__.py): what counts
+        against the storage bound, and what the pages name, is the list of kinds."""
+        super().__init_subclass__(**kwargs)
+        ActivityStore._kinds.append(cls)
+
+    @classmethod
+    def kinds(cls) -> tuple[type[ActivityStore], ...]:
+        """Every activity store kind (QuizStore, HeistStore, GameStore, …)."""
+        return tuple(cls._kinds)
 
     def __init__(self, store):
         self.store = store

@@ -166,6 +166,8 @@ class GameStore(activity.ActivityStore):
 
     table = games_table
     noun = "game"
+    display = "guessing game"
+    moves = "moving to the next round or revealing"
     columns = (
         "id",
         "join_code",

@@ -231,6 +231,8 @@ class HeistStore(activity.ActivityStore):
 
     table = heists_table
     noun = "heist"
+    display = "class heist"
+    moves = "picking a target or asking the agency"
     columns = (
         "id",
         "join_code",

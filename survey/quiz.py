@@ -224,6 +224,8 @@ class QuizStore(activity.ActivityStore):
 
     table = quizzes_table
     noun = "quiz"
+    display = "class quiz"
+    moves = "moving to the next question or revealing"
     columns = (
         "id",
         "join_code",

@@ -14,7 +14,7 @@ from conftest import ROOT
 # st.cache_resource is for resources, not results: a connection pool, a registered
 # component, the census file itself (the one loader ui.datasets.cached builds on).
 RESOURCES = {
-    "ui/activity.py": {"class_store", "quiz_store", "heist_store", "game_store"},
+    "ui/activity.py": {"class_store", "activity_store"},
     "ui/private_choice.py": {"_component"},
     "ui/datasets.py": {"census"},
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,11 +27,28 @@ BLOCK = re.compile(r"^```(?:python|toml) (\S+)\n(.*?)^```$", re.S | re.M)
 FOLDER = "noisy_count"
 
 
-def blocks() -> dict[str, str]:
-    """The recipe's code blocks, by the path each names."""
+ACTIVITY = "activity:"  # the class activity recipe's blocks: ```python activity:<path>
+
+
+def all_blocks() -> dict[str, str]:
+    """Every recipe's code blocks, by the path each names."""
     found = {path: code for path, code in BLOCK.findall(CONTRIBUTING.read_text("utf-8"))}
     assert found, "CONTRIBUTING.md has no ```python <path> or ```toml <path> blocks"
     return found
+
+
+def blocks() -> dict[str, str]:
+    """The lesson recipe's code blocks, by the path each names."""
+    return {path: code for path, code in all_blocks().items() if not path.startswith(ACTIVITY)}
+
+
+def activity_blocks() -> dict[str, str]:
+    """The class activity recipe's code blocks, by their path in the repository."""
+    return {
+        path.removeprefix(ACTIVITY): code
+        for path, code in all_blocks().items()
+        if path.startswith(ACTIVITY)
+    }
 
 
 @pytest.fixture
@@ -157,3 +175,99 @@ def test_the_recipes_homework_grades_its_solution_right_and_a_wrong_epsilon_wron
     assert not starter.passed and "your answer" in starter.feedback
     wrong = homework.core.guarded(exercise.grade, 2**0.5)
     assert not wrong.passed and "Too much ε" in wrong.feedback
+
+
+# The activity recipe runs in a fresh interpreter: its tables join the schema and its store
+# kind the registry, which must not leak into the other tests of this worker.
+_RUN_THE_ACTIVITY = r"""
+import sys
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+scratch = Path(sys.argv[1])
+import survey
+import lessons
+
+survey.__path__.append(str(scratch / "survey"))
+lessons.__path__.append(str(scratch / "lessons"))
+from survey import hands  # the recipe's line in survey/__init__.py
+
+from ui import activity
+
+PAGE = str(scratch / "lessons" / "class_hands" / "page.py")
+
+
+def page(**params):
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+store = survey.SurveyStore(sys.argv[2])
+votes = hands.HandStore(store)
+assert activity.ACTIVITIES["hands"] == "show of hands"
+lecturer = page()
+lecturer.text_input(key="hands_title").set_value("Did you sleep well?").run()
+lecturer.button(key="hands_create").click().run()
+code = lecturer.query_params["manage"]
+vote = votes.find(code)
+assert vote.title == "Did you sleep well?" and vote.is_open
+assert activity.recent_open_activities(store) == 1  # it counts toward the storage bound
+for raised in (True, False):
+    phone = page(join=code)
+    phone.button(key=f"hands_{raised}").click().run()
+    assert [s.value for s in phone.success] == ["Your hand is counted."], phone.success
+assert votes.counts(vote.id) == (2, 1)
+lecturer.run()
+assert [m.value for m in lecturer.metric] == [code, "1 of 2"]  # the join code, the count
+admin_key = lecturer.session_state["hands_admin_keys"][code]
+other_tab = page(manage=code, key=admin_key)
+lecturer.button(key="hands_close").click().run()
+other_tab.button(key="hands_close").click().run()  # made from "open": stale now
+assert any("so this press changed nothing" in i.value for i in other_tab.info)
+late = page(join=code)
+late.button(key="hands_True").click().run()
+assert [w.value for w in late.warning] == ["Too late: the vote is closed."], late.warning
+assert votes.counts(vote.id) == (2, 1)
+print("the show of hands ran")
+"""
+
+
+def test_the_activity_recipe_runs_a_whole_show_of_hands(tmp_path) -> None:
+    """CONTRIBUTING's class activity recipe, written verbatim into a scratch copy (a store
+    module, the Activity, its views): a lecturer creates a show of hands, two phones vote, the
+    projector counts, a stale tab's Close changes nothing, a late phone is told so."""
+    import subprocess
+
+    found = activity_blocks()
+    assert set(found) == {
+        "survey/hands.py",
+        "lessons/class_hands/model.py",
+        "lessons/class_hands/page.py",
+    }
+    for path, code in found.items():
+        target = tmp_path / "scratch" / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(code, encoding="utf-8")
+    (tmp_path / "scratch" / "lessons" / "class_hands" / "__init__.py").write_text("")
+    url = f"sqlite:///{tmp_path / 'class.sqlite3'}"
+    done = subprocess.run(
+        [sys.executable, "-c", _RUN_THE_ACTIVITY, str(tmp_path / "scratch"), url],
+        cwd=ROOT,
+        env={**__import__("os").environ, "SURVEY_DB_URL": url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "the show of hands ran" in done.stdout
+    # and the recipe is code as the project writes it (its lint and format rules)
+    ruff = [str(Path(sys.executable).with_name("ruff"))]
+    scratch = str(tmp_path / "scratch")
+    for check in (["check", "--no-cache"], ["format", "--check", "--no-cache"]):
+        linted = subprocess.run([*ruff, *check, scratch], cwd=ROOT, capture_output=True, text=True)
+        assert linted.returncode == 0, linted.stdout + linted.stderr

@@ -1,9 +1,10 @@
-"""A class activity — the class survey, the class quiz, and any that follow — as one
+"""A class activity — the survey, the quiz, the heist, the game, and any that follow — as one
 machine. The lecturer creates one; the projector shows it with a join block (code, QR code,
 link); students join from their phones and answer. Everything here is what the activities
 share, so that a new activity is a small page and a store, not a third copy:
 
-- the class store (`class_store`, `quiz_store`) on the database `database_url()` names;
+- the class store (`class_store`) and each activity kind's store (`activity_store`, `opener`)
+  on the database `database_url()` names;
 - the routing between create, projector and phone (`route`), and the projector's gate
   (`lecturer_gate`: the admin key from the private link or this browser's memory, never
   in the address bar; a page without a valid key counts as a guess);
@@ -113,43 +114,23 @@ def class_store(url: str) -> survey.SurveyStore:
 
 
 @st.cache_resource(show_spinner=False)
-def quiz_store(url: str) -> survey.QuizStore:
-    """One quiz store per database URL and process, on the class store (its pool), so that
-    what never changes in a quiz (questions, salt) is read once per process."""
-    return survey.QuizStore(class_store(url))
+def activity_store(noun: str, url: str) -> survey.ActivityStore:
+    """One store of the activity kind `noun` per database URL and process, on the class
+    store (its pool), so that what never changes in an activity (a quiz's questions, a
+    drawn round, a salt) is read once per process."""
+    (kind,) = [kind for kind in survey.ActivityStore.kinds() if kind.noun == noun]
+    return kind(class_store(url))
 
 
-@st.cache_resource(show_spinner=False)
-def heist_store(url: str) -> survey.HeistStore:
-    """One heist store per database URL and process, on the class store (its pool)."""
-    return survey.HeistStore(class_store(url))
-
-
-@st.cache_resource(show_spinner=False)
-def game_store(url: str) -> survey.GameStore:
-    """One guessing-game store per database URL and process, on the class store (its pool),
-    so that a round, once drawn, is read once per process."""
-    return survey.GameStore(class_store(url))
-
-
-def open_heists() -> survey.HeistStore:
-    """The heist store on the database `database_url()` names (for `route`)."""
-    return heist_store(database_url())
-
-
-def open_games() -> survey.GameStore:
-    """The guessing-game store on the database `database_url()` names (for `route`)."""
-    return game_store(database_url())
+def opener(noun: str) -> Callable[[], survey.ActivityStore]:
+    """What `route` opens for the activity kind `noun`: its store on the database
+    `database_url()` names."""
+    return lambda: activity_store(noun, database_url())
 
 
 def open_surveys() -> survey.SurveyStore:
     """The class store on the database `database_url()` names (for `route`)."""
     return class_store(database_url())
-
-
-def open_quizzes() -> survey.QuizStore:
-    """The quiz store on the database `database_url()` names (for `route`)."""
-    return quiz_store(database_url())
 
 
 # --- rate limits -----------------------------------------------------------------------------
@@ -240,11 +221,8 @@ def tap_allowed(
 
 
 # what each page calls itself
-ACTIVITIES = {
-    "survey": "class survey",
-    "quiz": "class quiz",
-    "heist": "class heist",
-    "game": "guessing game",
+ACTIVITIES = {"survey": "class survey"} | {
+    kind.noun: kind.display for kind in survey.ActivityStore.kinds()
 }
 
 
@@ -255,9 +233,8 @@ def _plural(activity: str) -> str:
 def recent_open_activities(store: survey.SurveyStore) -> int:
     """Open surveys, and unfinished quizzes, heists and games, created in the last
     RECENT_HOURS hours: together they bound the storage anonymous creations may use."""
-    others = (survey.QuizStore, survey.HeistStore, survey.GameStore)
     return store.recent_open_surveys(RECENT_HOURS) + sum(
-        kind(store).recent_open(RECENT_HOURS) for kind in others
+        kind(store).recent_open(RECENT_HOURS) for kind in survey.ActivityStore.kinds()
     )
 
 
@@ -527,11 +504,8 @@ _LECTURER_FAULTS = {
         "first), then start a new {activity}."
     ),
 }
-_MOVES = {
-    "survey": "closing or reset",
-    "quiz": "moving to the next question or revealing",
-    "heist": "picking a target or asking the agency",
-    "game": "moving to the next round or revealing",
+_MOVES = {"survey": "closing or reset"} | {
+    kind.noun: kind.moves for kind in survey.ActivityStore.kinds()
 }
 
 

@@ -347,7 +347,11 @@ def lecturer_view(games: survey.GameStore, raw_code: str) -> None:
 
 
 activity.route(
-    ACTIVITY, activity.open_games, create=create_view, projector=lecturer_view, phone=student_view
+    ACTIVITY,
+    activity.opener("game"),
+    create=create_view,
+    projector=lecturer_view,
+    phone=student_view,
 )
 
 if "join" not in st.query_params:

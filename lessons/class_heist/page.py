@@ -519,7 +519,11 @@ def lecturer_view(heists: survey.HeistStore, raw_code: str) -> None:
 
 
 activity.route(
-    ACTIVITY, activity.open_heists, create=create_view, projector=lecturer_view, phone=student_view
+    ACTIVITY,
+    activity.opener("heist"),
+    create=create_view,
+    projector=lecturer_view,
+    phone=student_view,
 )
 
 if "join" not in st.query_params:

@@ -527,7 +527,11 @@ def lecturer_view(quizzes: survey.QuizStore, raw_code: str) -> None:
 
 
 activity.route(
-    ACTIVITY, activity.open_quizzes, create=create_view, projector=lecturer_view, phone=student_view
+    ACTIVITY,
+    activity.opener("quiz"),
+    create=create_view,
+    projector=lecturer_view,
+    phone=student_view,
 )
 
 survey_page = by_folder("class_survey")

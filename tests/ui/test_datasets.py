@@ -20,7 +20,7 @@ ROWS = ["Planet,Moon,Weight"] + [
 FILE = ("planets.csv", ("\n".join(ROWS) + "\n").encode())
 # What may be in a shared cache while a file is active: the bundled census itself (public),
 # and the survey's and quiz's storage handles (not data).
-ALLOWED = {"census", "class_store", "quiz_store", "heist_store", "game_store"}
+ALLOWED = {"census", "class_store", "activity_store"}
 
 
 def clear_all() -> None:

@@ -354,24 +354,24 @@ def test_quizzes_count_toward_the_storage_bound_and_only_an_open_activity_gets_p
     assert created == activity.LIMITS[("create", "lecturer")][0]
 
 
-def _create_on(page: str, at: AppTest) -> None:
-    if page == "class_quiz":
+def _create_on(lesson: str, at: AppTest) -> None:
+    if lesson == "class_quiz":
         at.multiselect(key="quiz_lessons").set_value(["laplace"]).run()
-    key = {"class_survey": "survey_create", "class_quiz": "quiz_create"}.get(page)
-    key = key or {"class_heist": "heist_create", "class_game": "game_create"}[page]
+    key = {"class_survey": "survey_create", "class_quiz": "quiz_create"}.get(lesson)
+    key = key or {"class_heist": "heist_create", "class_game": "game_create"}[lesson]
     at.button(key=key).click().run()
     assert not at.exception, at.exception
 
 
-@pytest.mark.parametrize("page", ["class_survey", "class_quiz", "class_heist", "class_game"])
-def test_one_rule_for_all_four_activities(store, monkeypatch, page):
+@pytest.mark.parametrize("lesson", ["class_survey", "class_quiz", "class_heist", "class_game"])
+def test_one_rule_for_all_four_activities(store, monkeypatch, lesson):
     """Finding: the heist's and the game's pages said "a browser that is running an open
     heist can still create one", while their rule let nobody past the bound. One rule now:
     over the storage bound a stranger is refused with words naming the page's activity, and
     a browser running an open activity of that same kind creates."""
     monkeypatch.setattr(activity, "MAX_RECENT_OPEN_SURVEYS", 0)
-    path = str(ROOT / "lessons" / page / "page.py")
-    name = page.removeprefix("class_")
+    path = str(ROOT / "lessons" / lesson / "page.py")
+    name = lesson.removeprefix("class_")
     running = {
         "survey": lambda: store.create_survey("Q?", survey.two_coins()),
         "quiz": lambda: survey.QuizStore(store).create_quiz(
@@ -384,7 +384,7 @@ def test_one_rule_for_all_four_activities(store, monkeypatch, page):
     cookies: dict[str, str] = {}
     monkeypatch.setattr(browser, "cookie", lambda cookie: cookies.get(cookie))
     stranger = AppTest.from_file(path, default_timeout=30).run()
-    _create_on(page, stranger)
+    _create_on(lesson, stranger)
     assert "manage" not in stranger.query_params
     assert stranger.warning[0].value == activity.limit_message("create", "storage", activity=name)
     assert f"running an open {activity.ACTIVITIES[name]}" in stranger.warning[0].value
@@ -392,7 +392,7 @@ def test_one_rule_for_all_four_activities(store, monkeypatch, page):
     lecturer = AppTest.from_file(path, default_timeout=30).run()
     if "manage" in lecturer.query_params:  # back to the activity it runs: "New …" first
         lecturer.button(key=f"{name}_new").click().run()
-    _create_on(page, lecturer)
+    _create_on(lesson, lecturer)
     assert lecturer.query_params.get("manage") not in (None, made.code)
 
 
