@@ -214,6 +214,7 @@ from .synthetic import marginal_queries, mwem, mwem_trace, synthetic_rows
 from .topdown import (
     discrete_gaussian,
     discrete_gaussian_pmf,
+    discrete_gaussian_std,
     round_preserving_sum,
     simplex_projection,
     topdown,
@@ -241,6 +242,7 @@ __all__ = [
     "binary_tree_variance",
     "discrete_gaussian",
     "discrete_gaussian_pmf",
+    "discrete_gaussian_std",
     "gaussian_tradeoff",
     "float_laplace",
     "possible_outputs",

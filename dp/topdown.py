@@ -95,6 +95,19 @@ def discrete_gaussian_pmf(x: object, sigma2: float) -> float | np.ndarray:
     return float(pmf) if values.ndim == 0 else pmf
 
 
+def discrete_gaussian_std(sigma2: float) -> float:
+    r"""The standard deviation of the discrete Gaussian N_Z(0, σ²): sqrt(Σ_x x²·P[X = x]),
+    summed over |x| ≤ 12σ + 10 (what lies beyond is below 1e-30 of it). It is below σ, and
+    far below when σ ≲ 0.8: at σ² = 0.098 it is 0.1098, not 0.3131 (Canonne, Kamath &
+    Steinke 2020 bound the variance by σ²). `sigma2` = σ², finite and > 0."""
+    sigma2 = _check_sigma2(sigma2)
+    reach = math.ceil(12.0 * math.sqrt(sigma2)) + 10
+    x = np.arange(1, reach + 1, dtype=float)
+    weights = np.exp(-(x**2) / (2.0 * sigma2))
+    variance = 2.0 * float(np.sum(x**2 * weights)) / (1.0 + 2.0 * float(np.sum(weights)))
+    return math.sqrt(variance)
+
+
 def simplex_projection(values: object, total: float) -> np.ndarray:
     r"""The Euclidean projection of `values` onto {x ≥ 0, Σx = total}: x = max(v − θ, 0)
     with θ chosen so that the sum is `total` (sort, then the largest ρ with

@@ -9,7 +9,7 @@ from lessons.census_topdown.model import ACCURATE, ERROR_FLOOR, FINAL, LEVELS, N
 from ui import charts as ui_charts
 from ui import datasets
 
-LEVEL_KINDS = ("noise SD σ", "median cell count")
+LEVEL_KINDS = ("noise SD", "median cell count")
 
 
 @datasets.cached()

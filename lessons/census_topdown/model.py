@@ -7,7 +7,8 @@ and a cell's parent is the same histogram cell of its parent unit. Each person i
 cell per level, so under add/remove-one-person neighbours every level's counts have
 sensitivity 1: the discrete Gaussian with σ² = 1/(2ρ_ℓ) makes level ℓ ρ_ℓ-zCDP, and the
 release is Σρ_ℓ-zCDP (dp/topdown.py, dp/gaussian.py). The nation's total is published exact,
-as the states' totals were in 2020 (an invariant, outside the accounting).
+as the states' totals were in 2020 (an invariant, outside the accounting: the guarantee
+then holds between datasets with the same total, one person's record changed).
 
 The split of ρ over levels starts from the Census's production proportions for its persons
 file (US 104, State 1440, County 447, Tract 687, Block group 1256, Block 165, out of 4099:
@@ -147,15 +148,18 @@ def epsilon_of(rho: float) -> float:
 
 @datasets.cached(max_entries=64)
 def levels_frame(rho: float, weights: tuple[int, ...]) -> pd.DataFrame:
-    """Per level: its share of ρ, ρ_ℓ, the noise SD σ_ℓ and the median true cell count."""
+    """Per level: its share of ρ, ρ_ℓ, the noise's SD (dp.discrete_gaussian_std: below its
+    parameter σ_ℓ, far below when σ_ℓ is small), σ_ℓ, and the median true cell count."""
     geo = geography()
     rhos = level_rhos(rho, weights)
+    variances = level_variances(rho, weights)
     return pd.DataFrame(
         {
             "level": list(LEVELS),
             "share": rhos / rho,
             "rho": rhos,
-            "sd": np.sqrt(level_variances(rho, weights)),
+            "sd": [dp.discrete_gaussian_std(float(v)) for v in variances],
+            "sigma": np.sqrt(variances),
             "median cell": [float(np.median(t)) for t in geo.true],
         }
     )
@@ -257,15 +261,16 @@ ACCURATE = 0.05  # "accurate": a population within 5% on average
 
 
 def accurate_from(errors: pd.DataFrame) -> int | None:
-    """The smallest population from which every unit (of any level) has a mean relative
-    error under ACCURATE; None if even the largest does not."""
-    ordered = errors.sort_values("people")
-    bad = ordered["error"].to_numpy() >= ACCURATE
-    if bad[-1]:
-        return None
-    last_bad = np.flatnonzero(bad)
-    start = 0 if last_bad.size == 0 else int(last_bad[-1]) + 1
-    return int(ordered["people"].to_numpy()[start])
+    """The smallest population p such that every unit (of any level) of at least p people
+    has a mean relative error under ACCURATE: the next population above the largest unit
+    that misses it (ties included: a unit of the same size as one that misses is not "from"
+    it); None if even the largest units miss it."""
+    people = errors["people"].to_numpy()
+    bad = errors["error"].to_numpy() >= ACCURATE
+    if not bad.any():
+        return int(people.min())
+    above = people[people > people[bad].max()]
+    return int(above.min()) if above.size else None
 
 
 @datasets.cached(max_entries=16)
@@ -282,7 +287,7 @@ def levels_long(rho: float, weights: tuple[int, ...]) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "level": list(frame["level"]) * 2,
-            "kind": ["noise SD σ"] * len(frame) + ["median cell count"] * len(frame),
+            "kind": ["noise SD"] * len(frame) + ["median cell count"] * len(frame),
             "people": np.concatenate([frame["sd"], frame["median cell"]]),
         }
     )
@@ -347,7 +352,8 @@ def levels_table(rho: float, weights: tuple[int, ...]) -> pd.DataFrame:
             "level": levels["level"],
             "share of ρ": [text.percent(s) for s in levels["share"]],
             "ρ_ℓ": [text.number(r) for r in levels["rho"]],
-            "noise SD σ_ℓ": [text.number(s) for s in levels["sd"]],
+            "σ_ℓ (parameter)": [text.number(s) for s in levels["sigma"]],
+            "noise SD": [text.number(s) for s in levels["sd"]],
             "median cell": [text.number(m) for m in levels["median cell"]],
         }
     )
@@ -398,4 +404,25 @@ def bias_words(bias: pd.DataFrame) -> str:
         f"In these {RUNS} releases, the groups of cells by true count that came out "
         + "; ".join(said)
         + "."
+    )
+
+
+def measurement_words(bias: pd.DataFrame) -> str:
+    """What the noisy measurements' group means show, from the numbers: each is unbiased, so
+    a group beyond two standard errors of 0 is chance (about 1 group in 20)."""
+    measured = bias[bias["kind"] == NOISY]
+    off = [
+        f"{r._1} ({text.signed(r.bias, 2)})"
+        for r in measured.itertuples()
+        if r.low > 0 or r.high < 0
+    ]
+    if not off:
+        return (
+            f"Every one of the {len(measured)} groups of measurements is within two standard "
+            "errors of its true count, as unbiased noise should be."
+        )
+    return (
+        f"{len(off)} of the {len(measured)} groups of measurements sit beyond two standard "
+        f"errors ({', '.join(off)}): the noise has mean 0, and with {len(measured)} groups "
+        "about 1 in 20 does so by chance."
     )

@@ -42,8 +42,12 @@ notebook.latex(
 )
 st.markdown(
     f"The nation's total, **{geo.total:,}**, is published exact: an *invariant*, as the "
-    "2020 Census published each state's population exactly. An invariant is outside the "
-    "privacy accounting: the guarantee covers everything else."
+    "2020 Census published each state's population exactly. With the total exact, adding or "
+    "removing one person is detected with certainty, so the guarantee no longer holds "
+    "between add/remove neighbours: it holds between datasets that share the invariant, "
+    "those that differ in one person's record (a person moved, or changed age band, the "
+    "total unchanged). Such a change moves two counts of a level by 1 each (L2 sensitivity "
+    "√2), so between them the same noise gives 2ρ-zCDP."
 )
 
 share_columns = st.columns(4)
@@ -88,6 +92,11 @@ def measurements(weights: tuple[int, ...]) -> None:
         st.metric("Total ρ as (ε, δ = 10⁻¹⁰): ε", text.number(model.epsilon_of(rho)))
         levels = model.levels_frame(rho, weights)
         st.metric("Noise SD at ZIP5", text.number(float(levels["sd"].iloc[3])))
+        st.caption(
+            f"That is the noise's standard deviation, from its pmf; its parameter "
+            f"σ_ℓ = √(1/(2ρ_ℓ)) = {text.number(float(levels['sigma'].iloc[3]))} is larger: a "
+            "discrete Gaussian's variance is below σ², far below when σ is under about 0.8."
+        )
         st.caption(f"The split: {model.weights_words(weights)}.")
     with chart_column:
         charts.levels().show(
@@ -96,7 +105,7 @@ def measurements(weights: tuple[int, ...]) -> None:
                 "Per level, the noise's SD against the median true count of a cell, on a log "
                 "axis of people: "
                 + "; ".join(
-                    f"{row.level}: σ {text.number(row.sd)}, median count {text.number(row._5)}"
+                    f"{row.level}: SD {text.number(row.sd)}, median count {text.number(row._6)}"
                     for row in levels.itertuples()
                 )
                 + "."
@@ -219,9 +228,9 @@ def who_pays(weights: tuple[int, ...]) -> None:
     st.markdown(
         "Post-processing has a price of its own. Making counts non-negative pushes small counts "
         "**up** (a noisy −2 becomes 0, never a negative that would cancel a +2), and since "
-        "every parent's children must still add up, what the small ones gain the others "
-        "lose: larger counts tend to come out **lower**. The measurements themselves are "
-        "unbiased:"
+        "every parent's children must still add up, what the small ones gain is taken from "
+        "their siblings. Each measurement is unbiased in expectation (the true count plus "
+        "noise of mean 0). The chart shows both, with two standard errors:"
     )
     charts.bias().show(
         title="Mean error of a ZIP5 cell by its true count",
@@ -244,6 +253,8 @@ def who_pays(weights: tuple[int, ...]) -> None:
     zero = bias[(bias["kind"] == model.FINAL) & (bias["true count"] == "0")]["bias"].iloc[0]
     st.markdown(
         model.bias_words(bias)
+        + " "
+        + model.measurement_words(bias)
         + f" A ZIP5 cell with no one in it is released with {text.number(zero, 3)} people on "
         "average; add up many empty cells (a rare group in every block) and the bias is no "
         "longer small. The 2020 Census's users found exactly this in small places."

@@ -18,7 +18,9 @@ MEASURE = Snippet(
             {
                 "level": ["nation", "region", "ZIP3", "ZIP5"],
                 "rho": rhos,
-                "noise SD": np.sqrt(1 / (2 * rhos)),  # σ² = 1/(2ρ) for a count
+                "sigma": np.sqrt(1 / (2 * rhos)),  # the parameter: σ² = 1/(2ρ) for a count
+                # its standard deviation, from the pmf: below σ, far below when σ < 0.8
+                "noise SD": [dp.discrete_gaussian_std(1 / (2 * r)) for r in rhos],
             }
         )
         epsilon = dp.zcdp_to_approx_dp(dp.zcdp_compose(rhos), 1e-10)

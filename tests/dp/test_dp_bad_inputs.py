@@ -315,6 +315,7 @@ VALID = {
     "recompute_variance": (dp.recompute_variance, {"horizon": 8, "epsilon": 1.0}),
     "discrete_gaussian": (dp.discrete_gaussian, {"sigma2": 2.0, "size": 3, "rng": 0}),
     "discrete_gaussian_pmf": (dp.discrete_gaussian_pmf, {"x": [0, 1], "sigma2": 2.0}),
+    "discrete_gaussian_std": (dp.discrete_gaussian_std, {"sigma2": 2.0}),
     "simplex_projection": (dp.simplex_projection, {"values": [1.0, 2.0], "total": 2.0}),
     "round_preserving_sum": (dp.round_preserving_sum, {"values": [0.5, 0.5]}),
     "topdown": (
@@ -1356,7 +1357,7 @@ def build_cases():
     for name in ("binary_tree_variance", "recompute_variance"):
         for value, exc in ((0, ValueError), (2.5, EITHER), ("8", TypeError)):
             add(name, {"horizon": value}, exc, "horizon", f"T={value!r}")
-    for name in ("discrete_gaussian", "discrete_gaussian_pmf"):
+    for name in ("discrete_gaussian", "discrete_gaussian_pmf", "discrete_gaussian_std"):
         for value, exc in (
             (0.0, ValueError),
             (-1.0, ValueError),

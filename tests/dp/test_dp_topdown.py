@@ -3,6 +3,8 @@ against a direct sum) and its sampler (chi-square against the pmf); the simplex 
 against a numerical solver of the same least-squares problem; the rounding as specified
 (ties to the lower index, round-off tied); TopDown's consistency."""
 
+import math
+
 import numpy as np
 import pytest
 from scipy import optimize
@@ -165,3 +167,30 @@ def test_topdown_is_the_plain_loop_over_parents(seed) -> None:
     want = _topdown_by_loop(noisy, parents, int(true.sum()))
     for g, w in zip(got, want, strict=True):
         assert np.array_equal(g, w)
+
+
+@pytest.mark.parametrize(
+    ("sigma2", "expected"),
+    # the Census lesson's levels at ρ = 10 (σ² = 1/(2ρ_ℓ)): ZIP5 with 51% of ρ (σ = 0.3131),
+    # a region with 35% (σ = 0.378), and the nation with weights (100, 1, 1, 1) (σ = 0.2269):
+    # the SD is far below σ
+    [(1 / (2 * 5.1), 0.1098), (1 / (2 * 3.5), 0.2387), (1 / (2 * 10 * 100 / 103), 0.0110)],
+)
+def test_the_discrete_gaussians_sd_is_below_sigma_at_known_points(sigma2, expected):
+    assert dp.discrete_gaussian_std(sigma2) == pytest.approx(expected, abs=6e-5)
+
+
+@pytest.mark.parametrize("sigma2", [0.05, 0.5, 2.0, 30.0, 1e4])
+def test_the_discrete_gaussians_sd_is_the_pmfs_and_the_samplers(sigma2):
+    """Against the normalised pmf summed far out, and against 200,000 draws (the sample
+    variance within 6 of its standard errors: var(s²) ≈ (μ₄ − σ⁴)/n)."""
+    reach = int(40 * math.sqrt(sigma2)) + 40
+    x = np.arange(-reach, reach + 1)
+    pmf = dp.discrete_gaussian_pmf(x, sigma2)
+    variance = float(np.sum(x**2 * pmf))
+    assert dp.discrete_gaussian_std(sigma2) == pytest.approx(math.sqrt(variance), rel=1e-9)
+    draws = dp.discrete_gaussian(sigma2, size=200_000, rng=7).astype(float)
+    fourth = float(np.sum(x**4 * pmf))
+    spread = math.sqrt((fourth - variance**2) / draws.size)
+    assert abs(np.var(draws) - variance) < 6 * spread
+    assert dp.discrete_gaussian_std(sigma2) <= math.sqrt(sigma2)

@@ -59,10 +59,23 @@ def test_each_level_gets_its_share_of_rho(rho, weights) -> None:
     frame = helpers.frames_of(helpers.chart_titled(at, "Noise against the counts", prefix=True))[
         "levels"
     ]
-    sd = frame[frame["kind"] == "noise SD σ"]["people"].to_numpy()
+    sd = frame[frame["kind"] == "noise SD"]["people"].to_numpy()
     shares = np.array(weights) / sum(weights)
-    np.testing.assert_allclose(sd, np.sqrt(1 / (2 * rho * shares)), rtol=1e-12)
+    expected = [dp.discrete_gaussian_std(1 / (2 * rho * share)) for share in shares]
+    np.testing.assert_allclose(sd, expected, rtol=1e-12)
+    assert (sd <= np.sqrt(1 / (2 * rho * shares))).all()
     assert math.isclose(dp.zcdp_compose(list(rho * shares)), rho)
+
+
+def test_the_noise_sd_shown_is_the_discrete_gaussians_not_its_parameter() -> None:
+    """Finding: "Noise SD at ZIP5" showed σ = √(1/(2ρ_ℓ)) = 0.3131 at ρ = 10, while the
+    discrete Gaussian's SD there is 0.1098; the nation with weights (100, 1, 1, 1) was 20×
+    overstated (0.2269 against 0.0110)."""
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="ct_rho").set_value(10.0).run()
+    assert helpers.metrics(at)["Noise SD at ZIP5"] == "0.1098"
+    table = lesson.levels_table(10.0, (100, 1, 1, 1))
+    assert table["noise SD"].iloc[0] == "0.01102" and table["σ_ℓ (parameter)"].iloc[0] == "0.2269"
 
 
 def test_a_release_is_whole_nonnegative_consistent_and_keeps_the_total() -> None:
@@ -209,5 +222,50 @@ def test_a_link_reproduces_the_view() -> None:
 def test_its_questions_are_marked() -> None:
     at = helpers.run_lesson(PAGE)
     helpers.assert_quiz_marks(
-        at, ("census_topdown", 2, 0), "halves the variance", ("census_topdown", 2, 1)
+        at, ("census_topdown", 2, 0), "halves it, so σ_ℓ falls by √2", ("census_topdown", 2, 1)
     )
+
+
+def test_within_5_percent_from_counts_a_tie_with_a_unit_that_misses() -> None:
+    """Finding: at ρ = 10 the page said "every place within 5% from 45 people" while its own
+    chart had a 45-person ZIP5 at 5.33%: the search started after the last bad unit in sort
+    order, which could be a tied unit of the same size."""
+    errors = pd.DataFrame(
+        {"people": [30, 45, 45, 46, 80], "error": [0.2, 0.0533, 0.01, 0.02, 0.001]}
+    )
+    assert lesson.accurate_from(errors) == 46
+    assert lesson.accurate_from(errors.iloc[::-1]) == 46  # whatever the order
+    assert lesson.accurate_from(errors.assign(error=0.0)) == 30
+    assert lesson.accurate_from(errors.assign(error=[0, 0, 0, 0, 0.06])) is None
+    # and on the page's own releases at ρ = 10: no unit at or above the stated size misses
+    units = lesson.unit_errors(lesson.runs(10.0, lesson.CENSUS_WEIGHTS, SEED))
+    found = lesson.accurate_from(units)
+    assert found is not None
+    assert (units[units["people"] >= found]["error"] < lesson.ACCURATE).all()
+    assert (units[units["people"] < found]["error"] >= lesson.ACCURATE).any()
+
+
+def test_the_bias_sentences_are_computed_from_what_is_drawn() -> None:
+    """Finding: the page said "larger counts tend to come out lower" while its chart showed
+    cells of 200+ at +0.2, and "the measurements themselves are unbiased:" above a
+    measurement group at +0.25. Every direction said is now read off the chart's numbers."""
+    at = helpers.run_lesson(PAGE)
+    said = " ".join(m.value for m in at.markdown)
+    assert "tend to come out" not in said
+    bias = lesson.bias_frame(lesson.runs(lesson.DEFAULT_RHO, lesson.CENSUS_WEIGHTS, SEED))
+    assert lesson.bias_words(bias) in said and lesson.measurement_words(bias) in said
+    measured = bias[bias["kind"] == lesson.NOISY]
+    off = measured[(measured["low"] > 0) | (measured["high"] < 0)]
+    for label in off["true count"]:
+        assert f"{label} (" in lesson.measurement_words(bias)
+    if off.empty:
+        assert "Every one of the" in lesson.measurement_words(bias)
+
+
+def test_the_invariant_is_said_to_change_the_neighbours() -> None:
+    """Finding: "An invariant is outside the privacy accounting: the guarantee covers
+    everything else", right after add/remove neighbours; with an exact total, adding or
+    removing a person is detected with certainty."""
+    said = " ".join(m.value for m in helpers.run_lesson(PAGE).markdown)
+    assert "the guarantee covers everything else" not in said
+    assert "detected with certainty" in said and "2ρ-zCDP" in said
