@@ -1,4 +1,5 @@
-"""dp.PrivacyBudget: sequential composition as bookkeeping (spent, remaining, request)."""
+"""dp/composition.py: PrivacyBudget, sequential composition as bookkeeping (spent, remaining,
+request)."""
 
 import math
 
