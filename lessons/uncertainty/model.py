@@ -304,6 +304,43 @@ def ratio_curve(epsilon: float, seed: int) -> pd.DataFrame:
     )
 
 
+RATIO_TOLERANCE = 1.0  # years: a mean age whose bias stays within this is "about right"
+
+
+def ratio_verdict(curve: pd.DataFrame, epsilon: float) -> str:
+    """From the curve drawn: the smallest group size from which the ratio's bias stays
+    within RATIO_TOLERANCE for every larger size shown (the bias with its two standard
+    errors), or that none does; and whether it grows somewhere before it falls."""
+    within = (curve["low"] >= -RATIO_TOLERANCE) & (curve["high"] <= RATIO_TOLERANCE)
+    fine = within.to_numpy()[::-1].cumprod()[::-1].astype(bool)  # within from here on
+    sizes, biases = curve["people"].to_numpy(), curve["bias"].to_numpy()
+    grows = next(
+        (
+            (int(a), int(b))
+            for a, b, x, y in zip(sizes, sizes[1:], biases, biases[1:], strict=False)
+            if abs(y) > abs(x) + 2 * RATIO_TOLERANCE
+        ),
+        None,
+    )
+    rise = (
+        f" Its size is no safeguard by itself: from {grows[0]:,} to {grows[1]:,} people the "
+        "bias grows, because the count's noise still reaches near zero."
+        if grows
+        else ""
+    )
+    if fine.any():
+        first = int(sizes[int(np.argmax(fine))])
+        return (
+            f"At ε = {text.number(epsilon)} the bias stays within {RATIO_TOLERANCE:g} year "
+            f"from groups of {first:,} people on (of the sizes shown).{rise}"
+        )
+    return (
+        f"At ε = {text.number(epsilon)} no group size shown keeps the bias within "
+        f"{RATIO_TOLERANCE:g} year: even {int(sizes[-1]):,} people are off by "
+        f"{text.signed(float(biases[-1]))} years.{rise}"
+    )
+
+
 @datasets.cached(max_entries=16, census_only=True)
 def group_rule(n: int) -> pd.DataFrame:
     return pd.DataFrame({"x": [float(n)], "label": [f"your group: {n:,}"]})

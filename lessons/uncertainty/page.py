@@ -250,7 +250,7 @@ def ratio_bias() -> None:
     with control_column:
         n = int(
             controls.select_slider(
-                "People in the group  (more → the ratio's bias vanishes)",
+                "People in the group  (more → the noisy count is further from zero)",
                 options=model.GROUP_SIZES,
                 value=model.DEFAULT_GROUP,
                 key="unc_group",
@@ -280,8 +280,8 @@ def ratio_bias() -> None:
         f"standard errors of {model.RATIO_DRAWS:,} seeded releases). Ages are clamped to "
         f"[0, {model.AGE_BOUND:g}], so the sum gets Lap({model.AGE_BOUND:g}/(ε/2)) and the "
         "count Lap(1/(ε/2)); a noisy count below ½ is taken as ½ (a group has at least one "
-        "person). Large groups are fine; for small ones, report the sum and the count, or "
-        "use a method built for means."
+        f"person). {model.ratio_verdict(curve, epsilon)} Where it does not, report the sum and "
+        "the count, or use a method built for means."
     )
     snippets.RATIO.show(n=n, epsilon=epsilon, seed=controls.seed() + model.SEED_RATIO)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -145,3 +146,31 @@ def test_a_link_reproduces_the_view_and_the_code_has_its_values() -> None:
 def test_its_questions_are_marked() -> None:
     at = helpers.run_lesson(PAGE)
     helpers.assert_quiz_marks(at, ("uncertainty", 2, 0), "b/2", ("uncertainty", 2, 1))
+
+
+def test_the_ratios_verdict_is_computed_from_the_curve_at_small_epsilon() -> None:
+    """Finding: at ε = 0.01 the page showed biases of +12.95 … +2,656 and +289.8 years for
+    groups of 5 to 1,000, then said "Large groups are fine"; at ε = 0.05 the bias rose from
+    145 years (n = 5) to 546 (n = 50) before falling. The sentence now reads the curve."""
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="unc_ratio_eps").set_value(0.01).run()
+    said = " ".join(m.value for m in at.markdown)
+    assert "Large groups are fine" not in said
+    curve = lesson.ratio_curve(0.01, controls.DEFAULT_SEED + lesson.SEED_RATIO)
+    assert lesson.ratio_verdict(curve, 0.01) in said
+    assert "no group size shown keeps the bias within 1 year" in said
+    at.select_slider(key="unc_ratio_eps").set_value(1.0).run()
+    curve = lesson.ratio_curve(1.0, controls.DEFAULT_SEED + lesson.SEED_RATIO)
+    verdict = lesson.ratio_verdict(curve, 1.0)
+    assert verdict in " ".join(m.value for m in at.markdown)
+    first = int(verdict.split("from groups of ")[1].split(" ")[0].replace(",", ""))
+    shown = curve[curve["people"] >= first]
+    assert (shown["high"] <= 1).all() and (shown["low"] >= -1).all()
+
+
+def test_the_ratio_verdict_says_when_the_bias_grows_with_the_group() -> None:
+    curve = pd.DataFrame(
+        {"people": [5, 50, 1000], "bias": [145.0, 546.0, 3.0], "low": [140, 540, 2.5]}
+    ).assign(high=lambda f: f["bias"] + 5)
+    said = lesson.ratio_verdict(curve, 0.05)
+    assert "from 5 to 50 people the bias grows" in said and "no group size shown" in said
