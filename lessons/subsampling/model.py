@@ -44,6 +44,25 @@ def growth(epsilon: float) -> float:
     return math.expm1(epsilon)
 
 
+NEAR = 1.1  # exp(ε) − 1 "≈ ε" while within 10% of it (ε below about 0.19)
+
+
+def growth_words(epsilon: float) -> str:
+    """Whether exp(ε) − 1 is close to ε, chosen by ε itself (not by how ε' compares with
+    q·ε, which is also close at a large q whatever ε)."""
+    grown = growth(epsilon)
+    if grown <= NEAR * epsilon:
+        return (
+            f"For an ε this small, exp(ε) − 1 = {text.number(grown)} ≈ ε, and q·ε is a fair "
+            "guide. "
+        )
+    return (
+        f"With ε = {text.number(epsilon)}, exp(ε) − 1 = {text.number(grown)} is "
+        f"{text.number(grown / epsilon, 3)} times ε: sampling helps a mechanism with a small "
+        "ε much more than one with a large ε. "
+    )
+
+
 def amplified(epsilon: float, q: float) -> float:
     return dp.subsampled_privacy(epsilon, 0.0, q)[0]
 

@@ -99,13 +99,7 @@ def amplification() -> None:
     st.markdown(
         f"**Here** the sample turns ε = {text.number(epsilon)} into ε' = "
         f"{text.number(sampled)}, {text.number(ratio)} times q·ε. "
-        + (
-            "For an ε this small, exp(ε) − 1 ≈ ε and q·ε is a fair guide. "
-            if ratio < 2
-            else f"With ε = {text.number(epsilon)}, exp(ε) − 1 = "
-            f"{text.number(model.growth(epsilon))} is far above ε: sampling helps "
-            "a mechanism with a small ε much more than one with a large ε. "
-        )
+        + model.growth_words(epsilon)
         + "q·ε is never a bound: ε' lies above it at every q below 1 (ln(1 + qx) is "
         "concave in q)."
     )

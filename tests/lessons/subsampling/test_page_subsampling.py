@@ -244,3 +244,16 @@ def test_each_section_downloads_what_its_chart_draws(monkeypatch) -> None:
         line.startswith("3000,PLD accountant,") and math.isclose(float(line.split(",")[2]), pld)
         for line in lines
     )
+
+
+@pytest.mark.parametrize(("epsilon", "q"), [(5.0, 0.5), (10.0, 1.0), (0.1, 0.01), (0.1, 1.0)])
+def test_exp_minus_one_is_said_close_to_epsilon_only_when_it_is(epsilon, q) -> None:
+    """Finding: "For an ε this small, exp(ε) − 1 ≈ ε" showed at ε = 5, q = 0.5 (e⁵ − 1 =
+    147.4) and at ε = 10, q = 1: the sentence was chosen by ε'/(qε), close to 1 at large q."""
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="ss_eps").set_value(epsilon)
+    at.select_slider(key="ss_q").set_value(q).run()
+    said = " ".join(m.value for m in at.markdown)
+    small = math.expm1(epsilon) <= 1.1 * epsilon
+    assert ("For an ε this small" in said) == small
+    assert lesson.growth_words(epsilon) in said
