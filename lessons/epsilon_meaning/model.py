@@ -256,6 +256,36 @@ def _host(address: str) -> str:
 DAYS_PER_YEAR = 365
 
 
+CENSUS_RHO_UNROUNDED = (542 / 339) ** 2  # the Bureau's persons-file ρ: 2.556226…
+
+
+def year_words(unit: str) -> str:
+    """What a per-day unit's largest budget says about a whole year, composed in the
+    currency it was published in: ε adds up by basic composition; a ρ adds up as ρ (zCDP
+    composes by addition) and is converted to ε once, after composing. Converting each
+    day's ρ first and adding the ε's would give a far looser bound."""
+    table = deployments().table
+    top = table[table["unit"] == unit].sort_values("epsilon_used", ascending=False).iloc[0]
+    head = "**Per day, every day.** A budget per day is spent again the next day. "
+    if math.isnan(top["epsilon"]):
+        delta = ASSUMED_DELTA if math.isnan(top["delta"]) else float(top["delta"])
+        rho_year = dp.zcdp_compose([float(top["rho"])] * DAYS_PER_YEAR)
+        epsilon = dp.zcdp_to_approx_dp(rho_year, delta)
+        return head + (
+            f"{top['label']} is ρ = {text.number(float(top['rho']))}-zCDP per day, and ρ adds "
+            f"up: {DAYS_PER_YEAR} days are {text.number(rho_year)}-zCDP, that is ε = "
+            f"{text.number(epsilon)} at δ = {text.power_of_ten(delta)} over a year (converted "
+            "after composing; adding up each day's ε would give "
+            f"{text.number(per_year(float(top['epsilon_used'])))}, a bound far looser than "
+            "what the published ρ promises)."
+        )
+    return head + (
+        f"By basic composition, {top['label']} at ε = {text.number(float(top['epsilon']))} per "
+        f"day is bounded by ε = {text.number(per_year(float(top['epsilon'])))} over a year: "
+        "the published numbers promise no more than that about a whole year of your data."
+    )
+
+
 def per_year(epsilon_per_day: float) -> float:
     """A per-day budget spent every day for a year, by basic composition (the bound the
     stated parameters give; a tighter one needs more than the published ε)."""

@@ -223,13 +223,7 @@ def deployed() -> None:
             deployments=frame,
         )
     if unit.endswith("per day"):
-        top = frame.iloc[0]
-        st.markdown(
-            f"**Per day, every day.** A budget per day is spent again the next day. By basic "
-            f"composition, {top.deployment} at ε = {text.number(top.epsilon)} per day is "
-            f"bounded by ε = {text.number(model.per_year(float(top.epsilon)))} over a year: "
-            "the published numbers promise no more than that about a whole year of your data."
-        )
+        st.markdown(model.year_words(unit))
     elif any("ρ" in how for how in frame["how"]):
         st.markdown(
             "**From ρ.** These budgets were published as zCDP's ρ; the ε charted is "
@@ -267,7 +261,8 @@ census = table.iloc[0]
 st.caption(
     f"The census's persons tables: ρ = {text.number(census['rho'])}, at δ = "
     f"{text.power_of_ten(census['delta'])} that is ε = {text.number(census['epsilon_used'])} "
-    "(the Bureau's own figure is 17.14, from its unrounded ρ = (542/339)² = 2.5563). ρ adds up "
+    "(the Bureau's own figure is 17.14, from its unrounded ρ = (542/339)² = "
+    f"{text.number(model.CENSUS_RHO_UNROUNDED, 5)}). ρ adds up "
     "over releases (dp.zcdp_compose); ε converted from each does not."
 )
 

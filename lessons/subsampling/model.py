@@ -53,8 +53,7 @@ def growth_words(epsilon: float) -> str:
     grown = growth(epsilon)
     if grown <= NEAR * epsilon:
         return (
-            f"For an ε this small, exp(ε) − 1 = {text.number(grown)} ≈ ε, and q·ε is a fair "
-            "guide. "
+            f"For an ε this small, exp(ε) − 1 = {text.number(grown)} ≈ ε, and q·ε is a fair guide. "
         )
     return (
         f"With ε = {text.number(epsilon)}, exp(ε) − 1 = {text.number(grown)} is "

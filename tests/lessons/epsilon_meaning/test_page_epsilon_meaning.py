@@ -190,3 +190,24 @@ def test_the_census_counts_are_the_census() -> None:
 def test_its_questions_are_marked() -> None:
     at = helpers.run_lesson(PAGE)
     helpers.assert_quiz_marks(at, ("epsilon_meaning", 2, 0), "tanh(ε/2)", ("epsilon_meaning", 2, 1))
+
+
+def test_a_per_day_rho_is_composed_as_rho_then_converted() -> None:
+    """Finding: the Wikimedia row (ρ = 0.015 zCDP per day) was said to be "bounded by ε =
+    389.4" over a year: each day's ρ converted to ε, then the ε's added. ρ adds up: 365 ×
+    0.015 = 5.475-zCDP, ε ≈ 27.0 at δ = 10⁻¹⁰ (even the simple bound gives 27.9)."""
+    unit = next(u for u in lesson.deployments().units if u.startswith("per device"))
+    at = helpers.run_lesson(PAGE)
+    at.selectbox(key="em_unit").set_value(unit).run()
+    said = " ".join(m.value for m in at.markdown)
+    year = dp.zcdp_to_approx_dp(365 * 0.015, 1e-10)
+    assert year == pytest.approx(26.98, abs=0.01)
+    assert year < dp.zcdp_to_approx_dp_simple(365 * 0.015, 1e-10) < 28
+    assert f"5.475-zCDP, that is ε = {text.number(year)}" in said
+    assert "bounded by ε = 389.4" not in said
+
+
+def test_the_census_rho_is_written_to_its_fourth_decimal_right() -> None:
+    """Finding: "(542/339)² = 2.5563"; it is 293,764/114,921 = 2.556226…"""
+    said = " ".join(c.value for c in helpers.run_lesson(PAGE).caption)
+    assert "(542/339)² = 2.5562" in said
