@@ -393,18 +393,26 @@ def noise_sd(sensitivity: float, epsilon: float) -> float:
 
 @datasets.derived
 def release_rows(table: pd.DataFrame) -> pd.DataFrame:
-    """The release beside the truth, as the page's table: a released count rounded to a
-    whole number of visits (post-processing), an unreleased one missing."""
+    """The release beside the truth, as the page's table, the busiest clinics (by true
+    visits) first: a released count rounded to a whole number of visits (post-processing),
+    an unreleased one missing."""
+    ordered = table.sort_values(["true rows", "clinic"], ascending=[False, True], kind="stable")
     return pd.DataFrame(
         {
-            "clinic": table["clinic"],
-            "true visits": table["true rows"],
-            "visits kept": table["kept rows"],
-            "users": table["users"],
-            "released": table["released"],
-            "noisy count": table["noisy count"].round(),
+            "clinic": ordered["clinic"],
+            "true visits": ordered["true rows"],
+            "visits kept": ordered["kept rows"],
+            "users": ordered["users"],
+            "released": ordered["released"],
+            "noisy count": ordered["noisy count"].round(),
         }
-    )
+    ).reset_index(drop=True)
+
+
+def pipeline_epsilon(epsilon: float) -> float:
+    """The whole pipeline's ε: the bounds' private choice (BOUNDS_EPSILON) and the release's
+    ε, by sequential composition."""
+    return dp.sequential_composition([BOUNDS_EPSILON, epsilon])
 
 
 # --- Predict first ---------------------------------------------------------------------------

@@ -227,7 +227,9 @@ notebook.latex(
 st.caption(
     "n_p: the users who touch partition p. A key one person creates (n = 1) appears with "
     "chance at most δ/L0 under either rule (Korolova et al. 2009; Desfontaines, Voss, "
-    "Gipson & Mandayam 2022, whose rule is the largest release chance (ε, δ)-DP allows)."
+    "Gipson & Mandayam 2022, whose rule is the largest release chance (ε, δ)-DP allows for "
+    "L0 = 1; for L0 > 1 it runs here at (ε/L0, δ/L0) per partition, basic composition over "
+    "the partitions one user can touch: valid, not optimal)."
 )
 
 
@@ -325,8 +327,10 @@ st.markdown(
     f"in this order. The bounds come first, fixed before the release: here L0 = "
     f"{model.PIPELINE_L0} and L∞ = {model.PIPELINE_LINF}, the private choice of section 2. "
     "Half the budget selects the clinics (optimal selection on the bounded data's user "
-    "counts), the other half counts their visits with Lap(L0·L∞/(ε/2)): (ε, δ) in all, at "
-    "user level, by sequential composition."
+    "counts), the other half counts their visits with Lap(L0·L∞/(ε/2)). Choosing the bounds "
+    f"privately spent ε = {text.number(model.BOUNDS_EPSILON)} too, so the whole pipeline is "
+    f"(ε + {text.number(model.BOUNDS_EPSILON)}, δ)-DP at user level, by sequential "
+    "composition."
 )
 
 
@@ -347,6 +351,10 @@ def pipeline() -> None:
         )
         seed = controls.seed() + model.SEED_PIPELINE
         release = model.pipeline(model.PIPELINE_L0, model.PIPELINE_LINF, epsilon, delta, seed)
+        st.metric(
+            "Total ε, the bounds' choice included",
+            text.number(model.pipeline_epsilon(epsilon)),
+        )
         st.metric("Clinics released", f"{release.released} of {model.PLACES}")
         st.metric("Visits dropped by bounding", f"{release.dropped_rows:,}")
         st.metric(
@@ -367,7 +375,7 @@ def pipeline() -> None:
             clinics=model.released_points(release.table),
             truth=rule,
         )
-    st.markdown("The release beside the truth (the busiest clinics first):")
+    st.markdown("The release beside the truth (the busiest clinics first, by true visits):")
     tables.show(model.release_rows(release.table), key="gb_release", height=320)
     snippets.PIPELINE.show(
         l0=model.PIPELINE_L0, linf=model.PIPELINE_LINF, epsilon=epsilon, delta=delta, seed=seed

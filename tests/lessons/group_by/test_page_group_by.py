@@ -150,6 +150,17 @@ def test_the_pipeline_releases_what_the_model_draws(epsilon) -> None:
     half = _first_at_half(epsilon / 2, 1e-5, lesson.PIPELINE_L0)
     assert frames["truth"]["x"].tolist() == [half]
     assert (frames["clinics"]["status"] == "not released").sum() == release.dropped_clinics
+    # the busiest clinics first, as the sentence says (84 pairs were out of order before)
+    visits = [int(v.replace(",", "")) for v in table["true visits"]]
+    assert visits == sorted(visits, reverse=True)
+    # every spend counted: the bounds' private choice (ε = 0.1) and the release
+    total = dp.sequential_composition([lesson.BOUNDS_EPSILON, epsilon])
+    assert shown["Total ε, the bounds' choice included"] == text.number(total)
+    said = " ".join(m.value for m in at.markdown)
+    assert "(ε + 0.1, δ)-DP at user level" in said and "(ε, δ) in all" not in said
+    assert "L0 = 1; for L0 > 1 it runs here at (ε/L0, δ/L0)" in " ".join(
+        c.value for c in at.caption
+    )
 
 
 def test_a_link_reproduces_the_view_and_the_code_has_its_values() -> None:
