@@ -69,7 +69,7 @@ from .fdp import (
     gdp_epsilon,
     subsampled_privacy,
 )
-from .floating import float_laplace, possible_outputs
+from .floating import float_laplace, possible_outputs, snapping_delta, snapping_probabilities
 from .gaussian import (
     advanced_composition,
     advanced_composition_linear_from,
@@ -246,6 +246,8 @@ __all__ = [
     "gaussian_tradeoff",
     "float_laplace",
     "possible_outputs",
+    "snapping_delta",
+    "snapping_probabilities",
     "gdp_clt_mu",
     "gdp_delta",
     "gdp_epsilon",

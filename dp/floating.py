@@ -31,7 +31,15 @@ import math
 
 import numpy as np
 
-from ._validate import MAX_DRAWS, as_rng, check_positive, check_real, check_real_array, check_size
+from ._validate import (
+    MAX_DRAWS,
+    as_rng,
+    check_epsilon,
+    check_positive,
+    check_real,
+    check_real_array,
+    check_size,
+)
 
 GRID = 2**53  # u and U are multiples of 2⁻⁵³
 TEXTBOOK = "textbook"
@@ -132,17 +140,64 @@ def possible_outputs(
     scale = check_positive("scale", scale)
     bound = _check_mechanism(mechanism, bound)
     flat = values.reshape(-1)
-    low_draw, high_draw = _draw_range(mechanism)
-    low = np.full(flat.size, low_draw, dtype=np.int64)
-    high = np.full(flat.size, high_draw, dtype=np.int64)  # the answer lies in [low, high]
-    active = low < high
-    while np.any(active):
-        middle = low + (high - low) // 2
-        below = _outputs(mechanism, value, scale, bound, middle) < flat
-        low = np.where(active & below, middle + 1, low)
-        high = np.where(active & ~below, middle, high)
-        active = low < high
+    _, high_draw = _draw_range(mechanism)
+    low = _first_draws(mechanism, value, scale, bound, flat)
     found = low < high_draw
     first = np.minimum(low, high_draw - 1)
     hit = found & (_outputs(mechanism, value, scale, bound, first) == flat)
     return hit.reshape(values.shape)
+
+
+def _first_draws(mechanism: str, value: float, scale: float, bound, targets: np.ndarray):
+    """For each target output, the first draw whose output is not below it (the end of the
+    draw range when none is): the output never decreases with the draw."""
+    low_draw, high_draw = _draw_range(mechanism)
+    low = np.full(targets.size, low_draw, dtype=np.int64)
+    high = np.full(targets.size, high_draw, dtype=np.int64)  # the answer lies in [low, high]
+    active = low < high
+    while np.any(active):
+        middle = np.minimum(low + (high - low) // 2, high_draw - 1)  # a draw that exists
+        below = _outputs(mechanism, value, scale, bound, middle) < targets
+        low = np.where(active & below, middle + 1, low)
+        high = np.where(active & ~below, middle, high)
+        active = low < high
+    return low
+
+
+def snapping_probabilities(value: float, scale: float, bound: float) -> tuple[np.ndarray, ...]:
+    r"""Every output of the snapping mechanism (`float_laplace(…, mechanism="snapping")`) for
+    `value`, with its exact probability: the outputs are the multiples of Λ inside (−B, B)
+    and the clamps ±B; an output's draws are an interval of integers (the output never
+    decreases with the draw), found by binary search, and its probability is their number
+    over 2⁵⁴. Returns (outputs ascending, probabilities summing to 1)."""
+    value = check_real("value", value)
+    scale = check_positive("scale", scale)
+    bound = check_positive("bound", bound)
+    lam = snapping_grid(scale)
+    steps = math.floor(bound / lam)
+    if steps > 1_000_000:
+        raise ValueError(f"bound: B/Λ must be at most 1,000,000 here, got {steps:,}")
+    grid = lam * np.arange(-steps, steps + 1, dtype=np.float64)
+    outputs = np.unique(np.concatenate([[-bound], grid[np.abs(grid) < bound], [bound]]))
+    first = _first_draws(SNAPPING, value, scale, bound, outputs)
+    ends = np.append(first[1:], 2 * GRID)
+    counts = ends - first
+    return outputs, counts.astype(np.float64) / (2 * GRID)
+
+
+def snapping_delta(value: float, neighbour: float, scale: float, bound: float, epsilon: float):
+    r"""The exact δ of the snapping mechanism at ε between two inputs: the largest of
+    Σ_y max(0, P[y | x] − e^ε·P[y | x']) over (x, x') = (value, neighbour) and
+    (neighbour, value), from `snapping_probabilities` (the hockey-stick divergence; Balle &
+    Wang 2018). With U on the 2⁻⁵³ grid the noise stops at ±36.7·b, so when B is beyond
+    that reach some outputs come from one input only and δ > 0 at every ε; Mironov's pure
+    (1/b + 2⁻⁴⁹·B/b) assumes U over every double in (0, 1]."""
+    epsilon = check_epsilon(epsilon)
+    outputs_a, p = snapping_probabilities(value, scale, bound)
+    outputs_b, q = snapping_probabilities(neighbour, scale, bound)
+    if not np.array_equal(outputs_a, outputs_b):  # the same grid and clamps: never differs
+        raise AssertionError("the two inputs' outputs are not on one grid")
+    factor = math.exp(epsilon)
+    one = float(np.sum(np.maximum(p - factor * q, 0.0)))
+    other = float(np.sum(np.maximum(q - factor * p, 0.0)))
+    return max(one, other)

@@ -305,6 +305,14 @@ VALID = {
     "gdp_epsilon": (dp.gdp_epsilon, {"mu": 1.0, "delta": 1e-5}),
     "float_laplace": (dp.float_laplace, {"value": 0.0, "scale": 1.0, "size": 3, "rng": 0}),
     "possible_outputs": (dp.possible_outputs, {"outputs": [0.5, 1.5], "value": 0.0, "scale": 1.0}),
+    "snapping_probabilities": (
+        dp.snapping_probabilities,
+        {"value": 0.0, "scale": 1.0, "bound": 20.0},
+    ),
+    "snapping_delta": (
+        dp.snapping_delta,
+        {"value": 0.0, "neighbour": 1.0, "scale": 1.0, "bound": 20.0, "epsilon": 1.0},
+    ),
     "subsampled_privacy": (
         dp.subsampled_privacy,
         {"epsilon": 1.0, "delta": 1e-5, "sample_rate": 0.01},
@@ -1330,6 +1338,19 @@ def build_cases():
         add(name, {"bound": 5.0}, ValueError, "bound", "B without snapping")
         add(name, {"mechanism": "snapping", "bound": -1.0}, ValueError, "bound", "B<0")
     add("float_laplace", {"size": -1}, ValueError, "size", "size<0")
+    for name in ("snapping_probabilities", "snapping_delta"):
+        for param in ("scale", "bound"):
+            for value, exc in (
+                (0.0, ValueError),
+                (-1.0, ValueError),
+                (NAN, ValueError),
+                ("1", TypeError),
+            ):
+                add(name, {param: value}, exc, param, f"{param}={value!r}")
+        add(name, {"value": NAN}, ValueError, "value", "value=nan")
+    add("snapping_probabilities", {"bound": 1e9}, ValueError, "bound", "too many outputs")
+    add("snapping_delta", {"neighbour": INF}, ValueError, "value", "neighbour=inf")
+    add("snapping_delta", {"epsilon": -1.0}, ValueError, "epsilon", "epsilon<0")
     add("possible_outputs", {"outputs": [0.5, NAN]}, ValueError, "outputs", "NaN output")
     add("possible_outputs", {"outputs": [INF]}, ValueError, "outputs", "inf output")
     add("possible_outputs", {"outputs": ["a"]}, TypeError, "outputs", "text output")

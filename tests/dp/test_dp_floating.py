@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 
 import dp
 from dp import floating
@@ -62,3 +63,41 @@ def test_bad_inputs_name_their_parameter() -> None:
         dp.float_laplace(0.0, 0.0)
     with pytest.raises(ValueError, match="outputs"):
         dp.possible_outputs([np.nan], 0.0, 1.0)
+
+
+@pytest.mark.parametrize(("epsilon", "bound"), [(1.0, 20.0), (5.0, 20.0), (0.5, 100.0)])
+def test_snapping_probabilities_are_the_samplers(epsilon, bound) -> None:
+    """The exact output probabilities (draws counted by binary search) sum to 1, are
+    positive exactly where possible_outputs says an output can occur, and match 200,000
+    draws of the sampler (chi-square over the outputs expected 5 times or more)."""
+    scale = 1 / epsilon
+    outputs, probabilities = dp.snapping_probabilities(0.0, scale, bound)
+    assert probabilities.sum() == pytest.approx(1.0, abs=1e-15)
+    possible = dp.possible_outputs(outputs, 0.0, scale, mechanism="snapping", bound=bound)
+    assert np.array_equal(probabilities > 0, possible)
+    draws = dp.float_laplace(0.0, scale, mechanism="snapping", bound=bound, size=200_000, rng=3)
+    counts = np.array([np.sum(draws == y) for y in outputs])
+    assert counts.sum() == draws.size  # every draw is one of the outputs listed
+    expected = probabilities * draws.size
+    kept = expected >= 5
+    observed = np.append(counts[kept], counts[~kept].sum())
+    wanted = np.append(expected[kept], expected[~kept].sum())
+    assert stats.chisquare(observed, wanted).pvalue > 1e-6
+
+
+def test_snapping_on_the_grid_is_not_pure_where_the_noise_cannot_reach() -> None:
+    """With U on the 2⁻⁵³ grid the noise stops at ±36.7·b: at ε = 5, B = 20, outputs in
+    (7.25, 8.25] come from count 1 only, so no ε makes δ zero; δ is at least their mass
+    under count 1, and the exact δ counts it."""
+    scale, bound = 0.2, 20.0
+    outputs, from_one = dp.snapping_probabilities(1.0, scale, bound)
+    never_from_zero = ~dp.possible_outputs(outputs, 0.0, scale, mechanism="snapping", bound=bound)
+    one_sided = outputs[never_from_zero & (from_one > 0)]
+    assert one_sided.min() > 7.25 and one_sided.max() <= 8.25
+    mass = from_one[never_from_zero].sum()
+    for epsilon in (5.0, 50.0):
+        assert dp.snapping_delta(0.0, 1.0, scale, bound, epsilon) >= mass > 0
+    # where the clamp cuts the noise before it ends, both counts reach every output
+    outputs, p = dp.snapping_probabilities(0.0, 1.0, 20.0)
+    _, q = dp.snapping_probabilities(1.0, 1.0, 20.0)
+    assert ((p > 0) == (q > 0)).all()

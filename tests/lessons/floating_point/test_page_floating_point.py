@@ -65,6 +65,23 @@ def test_the_page_shows_the_attack_against_the_ceiling() -> None:
     table = at.table[0].value
     assert table["outputs examined"].tolist() == ["40,000"] * 3
     assert "1 + 3.55·10⁻¹⁴" in " ".join(table["what it promises"])  # 2⁻⁴⁹·20/1
+    # not pure: δ, computed from the sampler's draws, is said (4.83·10⁻¹⁶ at the defaults)
+    delta = dp.snapping_delta(0.0, 1.0, 1.0, 20.0, 1.0 + 2.0**-49 * 20)
+    assert delta > 0 and f"δ = {text.power_of_ten(delta)}" in " ".join(table["what it promises"])
+
+
+@pytest.mark.parametrize(("epsilon", "bound"), [(5.0, 20.0), (2.0, 50.0), (0.5, 100.0)])
+def test_snapping_is_never_said_pure_where_it_is_not(epsilon, bound) -> None:
+    """Finding: snapping "promised" pure ε + 2⁻⁴⁹·B/b (Mironov's Theorem 1) at every setting,
+    while on the course's 2⁻⁵³ grid some outputs come from one count only (ε = 5, B = 20:
+    (7.25, 8.25] only from count 1). The page states (ε, δ) with δ computed."""
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="fp_fix_eps").set_value(epsilon)
+    at.select_slider(key="fp_bound").set_value(bound).run()
+    promise = " ".join(at.table[0].value["what it promises"])
+    total, delta = lesson.snapping_guarantee(epsilon, bound)
+    assert delta >= 1e-16 and f"δ = {text.power_of_ten(delta)}" in promise
+    assert "Theorem 1" not in promise
 
 
 def test_the_prediction_is_marked_from_the_measured_rate() -> None:
