@@ -12,7 +12,9 @@ controls.lesson_header(
     "Counting over time",
     "A dashboard that updates every day spends privacy every day. You release a running "
     f"count over {model.HORIZON:,} days three ways, see one error grow like √t, one like the "
-    "number of days T and one like log T, take the binary tree apart for 16 days, and see "
+    "number of days T and one only polylogarithmically (its SD is √(2·ones(t))·L/ε with "
+    "L = ⌊log₂ T⌋ + 1, typically about (log T)^(3/2)), take the binary tree apart for 16 "
+    "days, and see "
     "where continual release is used, from published budgets to private training.",
 )
 userdata.census_only_notice("its stream is the census's people arriving one a day.")

@@ -302,7 +302,11 @@ st.markdown(
     "confidence interval alone ignores the noise (section 2 measured both failing). "
     "Statistical agencies that adopted DP publish the privacy-loss budget and the noise's "
     "distribution for this reason (the US Census Bureau did so for the 2020 Census's "
-    "redistricting data), so that users can add the noise to their own error estimates."
+    "redistricting data), so that users can add the noise to their own error estimates. "
+    "That works for the noisy measurements themselves; the published counts went through "
+    "post-processing (TopDown's non-negativity and consistency, see the Census lesson), "
+    "whose error is not that distribution: it is biased for small counts and depends on "
+    "the other counts, so the published noise distribution only approximates it."
 )
 
 quiz.check_yourself("uncertainty", quiz.bank(__file__, "uncertainty"))

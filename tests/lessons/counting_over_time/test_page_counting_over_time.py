@@ -187,3 +187,10 @@ def test_its_questions_are_marked() -> None:
         at, ("counting_over_time", 1, 1), "⌊log₂ 1,024⌋ + 1 = 11", ("counting_over_time", 1, 2)
     )
     assert dp.binary_tree_variance(256, 1_000, 1.0) < dp.binary_tree_variance(255, 1_000, 1.0)
+
+
+def test_the_trees_error_is_said_as_it_grows() -> None:
+    """Finding (imprecise): the tree's error was said to grow "like log T"; its SD is
+    √(2·ones(t))·L/ε, L = ⌊log₂ T⌋ + 1: about (log T)^(3/2) (Chan, Shi & Song 2011)."""
+    said = " ".join(m.value for m in helpers.run_lesson(PAGE).markdown)
+    assert "like log T" not in said and "(log T)^(3/2)" in said

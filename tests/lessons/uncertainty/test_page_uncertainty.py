@@ -174,3 +174,11 @@ def test_the_ratio_verdict_says_when_the_bias_grows_with_the_group() -> None:
     ).assign(high=lambda f: f["bias"] + 5)
     said = lesson.ratio_verdict(curve, 0.05)
     assert "from 5 to 50 people the bias grows" in said and "no group size shown" in said
+
+
+def test_the_published_noise_distribution_is_qualified_after_post_processing() -> None:
+    """Finding: the Census published its noise distribution "so that users can add the noise
+    to their own error estimates", while after TopDown the published counts' error is not
+    that distribution."""
+    said = " ".join(m.value for m in helpers.run_lesson(PAGE).markdown)
+    assert "whose error is not that distribution" in said
