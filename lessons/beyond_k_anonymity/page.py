@@ -186,6 +186,10 @@ st.markdown(
     "(ε₁ + ε₂)-DP, whatever they are and whatever the attacker knows: the guarantee degrades "
     "gracefully and is counted, never lost to a clever join."
 )
+definition = LESSON["definition"]
+controls.page_link(
+    definition.path, label=f"What DP promises: {definition.title}", icon=definition.icon
+)
 controls.page_link(
     composition.path, label=f"How DP counts it: {composition.title}", icon=composition.icon
 )

@@ -13,7 +13,7 @@ controls.lesson_header(
     "A dashboard that updates every day spends privacy every day. You release a running "
     f"count over {model.HORIZON:,} days three ways, see one error grow like √t, one like the "
     "number of days T and one only polylogarithmically (its SD is √(2·ones(t))·L/ε with "
-    "L = ⌊log₂ T⌋ + 1, typically about (log T)^(3/2)), take the binary tree apart for 16 "
+    "L = ⌊log₂ T⌋ + 1, typically about (log T)·√(log T)), take the binary tree apart for 16 "
     "days, and see "
     "where continual release is used, from published budgets to private training.",
 )

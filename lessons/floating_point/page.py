@@ -155,7 +155,7 @@ st.markdown(
     "when U is drawn from every double in (0, 1]. The course's U is on the same 2⁻⁵³ grid as "
     "u, which stops the noise at ±36.7·b: where B lets an output lie beyond that reach "
     "(ε = 5 with B = 20: outputs in (7.25, 8.25] come from count 1 only), and where the "
-    "tail's few draws make the ratio of two outputs' chances exceed e^ε, the pure guarantee "
+    "tail's few draws make the ratio of two outputs' chances exceed exp(ε), the pure guarantee "
     "fails. What this sampler does have is (ε + 2⁻⁴⁹·B/b, δ)-DP with a tiny δ, computed "
     "below exactly by counting its draws (dp.snapping_delta). "
     "**The discrete Laplace** (dp.discrete_laplace_mechanism) adds a whole number K with "

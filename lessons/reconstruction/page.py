@@ -123,7 +123,8 @@ snippets.BLOCK.show(zip_code=zip_code, size=size, seed=seed)
 st.header("3. The defence: noisy tables")
 st.markdown(
     "Now the agency adds Laplace noise to every cell before it publishes, and rounds to "
-    "whole numbers ≥ 0 (post-processing: free). Neighbours are *add or remove one person*: "
+    "whole numbers ≥ 0 (rounding uses only the noisy numbers, so it costs no privacy). "
+    "Neighbours are *add or remove one person*: "
     "one person is in one cell of each of the six tables, so all tables together change by "
     "at most 6, and each cell gets"
 )

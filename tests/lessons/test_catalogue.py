@@ -358,3 +358,57 @@ def test_a_class_activity_is_marked_in_the_catalogue_and_routed_by_ui_activity()
         assert routed == lesson.activity, lesson.folder
     activities = [lesson.folder for lesson in LESSONS if lesson.activity]
     assert activities == ["class_survey", "class_quiz", "class_heist", "class_game"]
+
+
+# Terms a lesson may use only after the lesson that defines them, or with a link forward to
+# it (its title in a page link on the page): what a student reads in prose, captions,
+# formulas, metric and control labels, not only the declared prerequisites.
+DEFINED_IN = {
+    r"ε-DP|\\varepsilon\\text\{-DP|[Dd]ifferential(ly)? priva|[Pp]rivacy loss|\bDP\b": "definition",
+    r"[Cc]omposition|ε₁ \+ ε₂|[Bb]udget": "composition",
+    r"[Pp]ost-processing": "clamping",
+}
+
+
+def _shown_words(at) -> str:
+    """What a run shows a student: prose, captions, formulas, notes, metric and control
+    labels (with their help)."""
+    parts = [block.value for block in at.markdown] + [c.value for c in at.caption]
+    parts += [f.value for f in at.latex]
+    parts += [n.value for kind in (at.info, at.success, at.warning, at.error) for n in kind]
+    parts += [m.label for m in at.metric]
+    for kind in (at.slider, at.select_slider, at.selectbox, at.radio, at.number_input):
+        parts += [w.label for w in kind] + [w.help or "" for w in kind]
+    return " ".join(parts).replace("\\(", "(").replace("\\)", ")")
+
+
+@pytest.mark.parametrize(
+    "lesson",
+    [lesson for lesson in LESSONS if lesson.section == LESSONS[0].section],
+    ids=_ids([lesson for lesson in LESSONS if lesson.section == LESSONS[0].section]),
+)
+def test_an_early_lesson_links_forward_for_every_term_it_uses(lesson) -> None:
+    """Finding: the first three lessons used ε-DP, composition and post-processing before The
+    definition (Anonymisation's main control "Privacy loss ε"; Reconstruction's "the whole
+    release is ε-DP … (post-processing: free)"; Beyond k-anonymity's "(ε₁ + ε₂)-DP"). A
+    term used before the lesson that defines it comes with a link forward to that lesson."""
+    position = {entry.folder: i for i, entry in enumerate(LESSONS)}
+    at = run_in_the_app(lesson.folder)
+    words = _shown_words(at)
+    # the page's own links (not the app's menu), the footer's "Next:" included: a lesson
+    # whose next one defines the term links forward to it already
+    links = [element.proto.label for element in at.main.get("page_link")]
+    missing = [
+        (pattern, defining)
+        for pattern, defining in DEFINED_IN.items()
+        if position[defining] > position[lesson.folder]
+        and re.search(pattern, words)
+        and not any(label.endswith(by_folder(defining).title) for label in links)
+    ]
+    assert not missing, missing
+
+
+def test_the_forward_link_rule_would_catch_a_term_without_its_link() -> None:
+    assert re.search(list(DEFINED_IN)[0], "the whole release is ε-DP")
+    assert re.search(list(DEFINED_IN)[1], "(ε₁ + ε₂)-DP")
+    assert not re.search(list(DEFINED_IN)[0], "noise of scale b = 1/ε")

@@ -193,4 +193,4 @@ def test_the_trees_error_is_said_as_it_grows() -> None:
     """Finding (imprecise): the tree's error was said to grow "like log T"; its SD is
     √(2·ones(t))·L/ε, L = ⌊log₂ T⌋ + 1: about (log T)^(3/2) (Chan, Shi & Song 2011)."""
     said = " ".join(m.value for m in helpers.run_lesson(PAGE).markdown)
-    assert "like log T" not in said and "(log T)^(3/2)" in said
+    assert "like log T" not in said and "(log T)·√(log T)" in said
