@@ -92,11 +92,7 @@ def measurements(weights: tuple[int, ...]) -> None:
         st.metric("Total ρ as (ε, δ = 10⁻¹⁰): ε", text.number(model.epsilon_of(rho)))
         levels = model.levels_frame(rho, weights)
         st.metric("Noise SD at ZIP5", text.number(float(levels["sd"].iloc[3])))
-        st.caption(
-            f"That is the noise's standard deviation, from its pmf; its parameter "
-            f"σ_ℓ = √(1/(2ρ_ℓ)) = {text.number(float(levels['sigma'].iloc[3]))} is larger: a "
-            "discrete Gaussian's variance is below σ², far below when σ is under about 0.8."
-        )
+        st.caption(model.sd_words(float(levels["sd"].iloc[3]), float(levels["sigma"].iloc[3])))
         st.caption(f"The split: {model.weights_words(weights)}.")
     with chart_column:
         charts.levels().show(

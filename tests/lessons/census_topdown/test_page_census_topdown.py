@@ -75,7 +75,7 @@ def test_the_noise_sd_shown_is_the_discrete_gaussians_not_its_parameter() -> Non
     at.select_slider(key="ct_rho").set_value(10.0).run()
     assert helpers.metrics(at)["Noise SD at ZIP5"] == "0.1098"
     table = lesson.levels_table(10.0, (100, 1, 1, 1))
-    assert table["noise SD"].iloc[0] == "0.01102" and table["σ_ℓ (parameter)"].iloc[0] == "0.2269"
+    assert table["SD"].iloc[0] == "0.01102" and table["σ_ℓ"].iloc[0] == "0.2269"
 
 
 def test_a_release_is_whole_nonnegative_consistent_and_keeps_the_total() -> None:
@@ -269,3 +269,15 @@ def test_the_invariant_is_said_to_change_the_neighbours() -> None:
     said = " ".join(m.value for m in helpers.run_lesson(PAGE).markdown)
     assert "the guarantee covers everything else" not in said
     assert "detected with certainty" in said and "2ρ-zCDP" in said
+
+
+def test_the_sd_and_its_parameter_are_compared_as_they_are() -> None:
+    """Seen on the screenshot: at ρ = 0.5 the caption called σ_ℓ = 1.4 "larger" than an SD
+    of 1.4. The comparison is made from the two numbers."""
+    at = helpers.run_lesson(PAGE)
+    said = " ".join(c.value for c in at.caption)
+    assert "equals its parameter σ_ℓ = √(1/(2ρ_ℓ)) = 1.4" in said
+    at.select_slider(key="ct_rho").set_value(10.0).run()
+    said = " ".join(c.value for c in at.caption)
+    zip5 = lesson.levels_frame(10.0, lesson.CENSUS_WEIGHTS).iloc[3]
+    assert f"is {text.number(zip5['sigma'] / zip5['sd'], 3)} times larger" in said
