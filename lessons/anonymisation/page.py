@@ -193,12 +193,6 @@ st.markdown(
     '">50K" when the difference exceeds ½. The difference is the truth plus '
     "L₁ − L₂, two independent Laplace noises, whose distribution you can work out:"
 )
-st.caption(
-    "Here ε only sets the noise's strength (smaller ε, more noise). What it guarantees about "
-    "one person, and why two answers use 2ε, come later:"
-)
-for later, why in (("definition", "What ε guarantees"), ("composition", "Why two answers cost 2ε")):
-    controls.page_link(LESSON[later].path, label=f"{why}: {LESSON[later].title}")
 notebook.latex(
     r"\begin{aligned} F(t) &= P[L_1 - L_2 \le t] \\"
     r" &= 1 - \frac{(2 + t/b)\,e^{-t/b}}{4} \end{aligned}"
@@ -209,6 +203,12 @@ notebook.latex(
     r"\begin{aligned} P[\text{right}] &= P\!\left[L_1 - L_2 > -\tfrac12\right] \\"
     r" &= 1 - \frac{(2 + \varepsilon/2)\,e^{-\varepsilon/2}}{4} \end{aligned}"
 )
+st.caption(
+    "Here ε only sets the noise's strength (smaller ε, more noise). What it guarantees about "
+    "one person, and why two answers use 2ε, come later:"
+)
+for later, why in (("definition", "What ε guarantees"), ("composition", "Why two answers cost 2ε")):
+    controls.page_link(LESSON[later].path, label=f"{why}: {LESSON[later].title}")
 
 
 @st.fragment
