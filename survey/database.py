@@ -303,61 +303,18 @@ class Database:
         except _DATABASE_ERRORS as error:
             raise _storage_error(error) from None
 
-    def write(self, statement, *, primary_key: bool = False) -> int:
-        """Execute one write in its own transaction. While SQLite is locked by another
-        writer, retry until BUSY_DEADLINE_S have passed, then raise StorageError("busy").
-        IntegrityError (a constraint) is left to the caller; any other database error
-        becomes StorageError. Returns the rows touched, or the new primary key if asked."""
+    def _retried(self, run: Callable):
+        """`run(conn)` in one transaction, its journal checked before the commit. While
+        SQLite is locked by another writer the whole transaction is retried until
+        BUSY_DEADLINE_S have passed, then StorageError("busy"). IntegrityError (a
+        constraint) is left to the caller; any other database error becomes StorageError."""
         self.require_writable()
         deadline = time.monotonic() + BUSY_DEADLINE_S
         attempt = 0
         while True:
             try:
                 with self.engine.begin() as conn:
-                    result = conn.execute(statement, execution_options={"preserve_rowcount": True})
-                    _check_journal(conn)
-                    return int(result.inserted_primary_key[0]) if primary_key else result.rowcount
-            except IntegrityError:
-                raise
-            except _DATABASE_ERRORS as error:
-                busy = self.is_sqlite and _fault(error) == BUSY
-                if not busy or time.monotonic() >= deadline:
-                    raise _storage_error(error) from None
-            attempt += 1
-            time.sleep(min(0.01 * attempt, 0.2))
-
-    def atomically(self, table: Table, row_id: int, body: Callable):
-        """`body(conn)` in one transaction that first locks row `row_id` of `table`, so that
-        what it reads and what it then writes are one step: a concurrent `atomically` on the
-        same row waits until this one has committed, then reads what it wrote. How a state
-        change is applied (a spend against a budget, a lecturer's press from a named state).
-
-        The lock: PostgreSQL's SELECT … FOR NO KEY UPDATE (students' answers, which only
-        reference the row, still go through); on SQLite a no-op UPDATE of the row as the
-        transaction's first statement, which takes the database's write lock before anything
-        is read. While SQLite is locked by another writer the whole transaction is retried
-        (body included) until BUSY_DEADLINE_S have passed, then StorageError("busy").
-        Returns body's result; LookupError when the row does not exist."""
-        self.require_writable()
-        deadline = time.monotonic() + BUSY_DEADLINE_S
-        attempt = 0
-        while True:
-            try:
-                with self.engine.begin() as conn:
-                    if self.is_sqlite:
-                        found = conn.execute(
-                            update(table).where(table.c.id == row_id).values(id=table.c.id),
-                            execution_options={"preserve_rowcount": True},
-                        ).rowcount
-                    else:
-                        found = conn.execute(
-                            select(table.c.id)
-                            .where(table.c.id == row_id)
-                            .with_for_update(key_share=True)
-                        ).first()
-                    if not found:
-                        raise LookupError(f"no row {row_id} in {table.name}")
-                    result = body(conn)
+                    result = run(conn)
                     _check_journal(conn)
                     return result
             except IntegrityError:
@@ -368,6 +325,44 @@ class Database:
                     raise _storage_error(error) from None
             attempt += 1
             time.sleep(min(0.01 * attempt, 0.2))
+
+    def write(self, statement, *, primary_key: bool = False) -> int:
+        """Execute one write in its own transaction (`_retried`: busy retry, faults).
+        Returns the rows touched, or the new primary key if asked."""
+
+        def run(conn) -> int:
+            result = conn.execute(statement, execution_options={"preserve_rowcount": True})
+            return int(result.inserted_primary_key[0]) if primary_key else result.rowcount
+
+        return self._retried(run)
+
+    def atomically(self, table: Table, row_id: int, body: Callable):
+        """`body(conn)` in one transaction that first locks row `row_id` of `table`, so that
+        what it reads and what it then writes are one step: a concurrent `atomically` on the
+        same row waits until this one has committed, then reads what it wrote. How a state
+        change is applied (a spend against a budget, a lecturer's press from a named state).
+
+        The lock: PostgreSQL's SELECT … FOR NO KEY UPDATE (students' answers, which only
+        reference the row, still go through); on SQLite a no-op UPDATE of the row as the
+        transaction's first statement, which takes the database's write lock before anything
+        is read. The whole transaction, body included, is retried while SQLite is busy
+        (`_retried`). Returns body's result; LookupError when the row does not exist."""
+
+        def run(conn):
+            if self.is_sqlite:
+                found = conn.execute(
+                    update(table).where(table.c.id == row_id).values(id=table.c.id),
+                    execution_options={"preserve_rowcount": True},
+                ).rowcount
+            else:
+                found = conn.execute(
+                    select(table.c.id).where(table.c.id == row_id).with_for_update(key_share=True)
+                ).first()
+            if not found:
+                raise LookupError(f"no row {row_id} in {table.name}")
+            return body(conn)
+
+        return self._retried(run)
 
     def upsert(self, table: Table):
         """An INSERT of this database's dialect, which has `.on_conflict_do_update(...)`."""

@@ -205,7 +205,7 @@ def snapping_excess(epsilon: float, bound: float) -> float:
     return 2.0**-49 * bound / scale(epsilon)
 
 
-@datasets.cached(max_entries=len(EPSILONS) * 3)
+@datasets.cached(max_entries=len(EPSILONS) * 3, census_only=True)  # no data: one for all
 def snapping_guarantee(epsilon: float, bound: float) -> tuple[float, float]:
     """(ε, δ) that the course's snapping sampler has between the counts 0 and 1: Mironov's
     ε (1/b + 2⁻⁴⁹·B/b) and, at that ε, the exact δ from its output probabilities
