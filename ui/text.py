@@ -76,9 +76,14 @@ def arrow(value: float) -> str:
     return "down" if float(value) < 0 else "up" if float(value) > 0 else "off"
 
 
+ROUND_OFF = 1e-12  # a share this close to 0 is floating-point residue: shown as 0%
+
+
 def percent(share: float, digits: int = 3) -> str:
-    """A share as a percentage with `number`'s rules: 0.0001234 → "0.01234%", 0.5 → "50%"."""
-    return number(100.0 * float(share), digits) + "%"
+    """A share as a percentage with `number`'s rules: 0.0001234 → "0.01234%", 0.5 → "50%";
+    floating-point residue (|share| < 1e-12, e.g. 5.55e-17) is "0%"."""
+    share = float(share)
+    return number(0.0 if abs(share) < ROUND_OFF else 100.0 * share, digits) + "%"
 
 
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")

@@ -162,9 +162,9 @@ def grade_doubles(value) -> Result:
 
 
 SEED_OPTIONS = {
-    "a": "the two releases differ by exactly the person's value, since the noise cancels",
-    "b": "the second release is twice as noisy",
-    "c": "nothing: each release is ε-DP on its own",
+    "a": "their difference is exactly the person's value",
+    "b": "their difference is the person's value plus twice the noise",
+    "c": "no more than either release alone, each being ε-DP",
 }
 SEED_SHA256 = hashlib.sha256(b"a").hexdigest()
 

@@ -169,7 +169,8 @@ def smooth_sensitivity(size: int) -> None:
                 f"Two lines against k from 0 to {int(result.curves['k'].max())}: the local "
                 "sensitivity "
                 f"k replacements away, A⁽ᵏ⁾, rising from "
-                f"{text.number(model.sensitivities(size).local)}, and $e^{{−kβ}}$·A⁽ᵏ⁾ with β = "
+                f"{text.number(model.sensitivities(size).local)}, and A⁽ᵏ⁾ discounted by "
+                "e to the power −kβ, with β = "
                 f"{text.number(result.beta)}; its maximum, the smooth sensitivity, is "
                 f"{text.number(result.smooth)}."
             ),

@@ -99,6 +99,20 @@ def stored(quiz_id: int, position: int) -> activity.SessionValue[int]:
     return Value(f"quiz_stored_{quiz_id}_{position}")
 
 
+def pull_words(pull: float) -> str:
+    """How far randomized response pulls the raw shares from the class's: "exactly" when the
+    pull is 0 to the digits shown (every option chosen equally: nothing to pull)."""
+    if text.percent(pull) == "0%":
+        return (
+            "The raw shares are exactly what the class would have answered: every option "
+            "has the same share, where randomized response pulls them all."
+        )
+    return (
+        f"The raw shares sit up to {text.percent(pull)} from what the class would have "
+        "answered: randomized response pulls every option toward the same share."
+    )
+
+
 def failed_taps(quiz_id: int, position: int) -> activity.SessionValue[int]:
     """How many of this browser's taps on a question were not stored (a database fault, the
     taps' limit): the private component draws again when it changes, so that its button

@@ -99,7 +99,7 @@ def follow(quizzes: survey.QuizStore, quiz_id: int, token: str) -> None:
         st.success(f"The quiz is over. Thank you! {own_result(quizzes, quiz, token)}")
         return
     st.caption(f"Question {quiz.position + 1} of {len(quiz.questions)}")
-    st.markdown(f"## {text.plain(question.prompt)}")
+    st.header(text.plain(question.prompt), anchor=False)  # no link icon beside it on a phone
     sent = model.stored(quiz.id, quiz.position).read_through(
         lambda: quizzes.sent_option(quiz.id, quiz.position, token)
     )
@@ -472,9 +472,7 @@ def projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
             "Black ticks: what the phones sent. Bars: the debiased estimate of what the "
             "class chose (the nearest shares that are never negative and add up to 100%), "
             f"± {text.percent(min(result.half_width, 1.0))} at most (95%). "
-            f"The raw shares sit up to {text.percent(result.pull)} from what the class "
-            "would have answered: randomized response pulls every option toward the "
-            "same share."
+            + model.pull_words(result.pull)
         )
         snippets.PRIVATE_ESTIMATE.show(epsilon=quiz.epsilon, sent=result.frame["sent"].tolist())
 

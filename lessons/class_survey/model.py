@@ -43,6 +43,20 @@ def outcome(survey_id: int) -> activity.SessionValue[str]:
     return activity.SessionValue(f"survey_outcome_{survey_id}")
 
 
+def phone_promise(protocol: survey.Protocol) -> str:
+    """What the phone promises its student, with this protocol's numbers: the true answer
+    is never asked, and what ε bounds about a report (not that nobody can guess)."""
+    return (
+        "**This page never asks for your true answer.** You randomize it yourself, with your "
+        "own coin or die, and send only the result. With this protocol a true yes is "
+        f"reported yes {text.percent(protocol.p)} of the time and a true no reported no "
+        f"{text.percent(protocol.q)} of the time, so a report is a hint, never a proof: "
+        f"ε = {text.number(protocol.epsilon, 3)} means any report is at most "
+        f"{text.number(protocol.likelihood_ratio_bound, 3)} times as likely under one true "
+        "answer as under the other, for your lecturer and for this app alike."
+    )
+
+
 def join_url(base_url: str, code: str) -> str:
     """The link students open: …/class-survey?join=CODE."""
     return activity.join_url(base_url, URL_PATH, code)

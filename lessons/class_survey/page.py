@@ -201,11 +201,7 @@ def student_view(store: survey.SurveyStore, raw_code: str) -> None:
         activity.record_join(store, found.id, token)
     if not answer_box(store, found, token):
         return
-    st.info(
-        "**This page never asks for your true answer.** You randomize it yourself, with "
-        "your own coin or die, and send only the result. Nobody — not your lecturer, not "
-        "this app — can tell whether a reported answer is true."
-    )
+    st.info(model.phone_promise(found.protocol))
     st.header("How to answer")
     for number, step in enumerate(found.protocol.steps, 1):
         st.markdown(f"{number}. {step}")

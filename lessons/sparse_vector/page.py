@@ -264,7 +264,9 @@ def spot_the_flaw() -> None:
         key="svt_audit",
         on_click=_reveal_audit,
         icon=":material/fact_check:",
-        help="Runs each version hundreds of thousands of times on a neighbouring pair.",
+        disabled=not guesses,  # as elsewhere: predict first
+        help="Runs each version hundreds of thousands of times on a neighbouring pair. "
+        "Pick your guess first.",
     )
     if not st.session_state.get("svt_audit_revealed"):
         st.caption("The audit's results appear here once you have made your guess.")

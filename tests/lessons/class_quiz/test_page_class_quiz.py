@@ -476,3 +476,23 @@ def test_a_stale_projector_tab_changes_nothing_and_says_so(store, jar) -> None:
     assert "Question 2 of 3" in words(second)  # it now shows where the quiz is
     phone = page(join=code)
     assert not answer_buttons(phone)
+
+
+def test_floating_point_residue_is_said_as_exactly() -> None:
+    """Finding: the private projector printed "sit up to 0.00000000000000555% from what the
+    class would have answered". Residue is 0%, said "exactly"."""
+    assert text.percent(5.55e-17) == "0%" and text.percent(-1e-15) == "0%"
+    assert text.percent(1e-4) == "0.01%"
+    assert model.pull_words(5.55e-17).startswith("The raw shares are exactly")
+    assert "up to 12.5%" in model.pull_words(0.125)
+
+
+def test_the_phones_question_is_a_heading_without_a_link_icon(store) -> None:
+    """Finding: the phone's quiz question showed a link-anchor icon beside it."""
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    lecturer.button(key="quiz_start").click().run()
+    phone = page(join=code)
+    question = model.lesson_questions("laplace")[0]
+    (heading,) = [h for h in phone.header if h.value == text.plain(question.prompt)]
+    assert heading.proto.hide_anchor

@@ -333,3 +333,19 @@ def test_without_settings_the_database_goes_to_the_repository_var_folder(monkeyp
     monkeypatch.delenv("SURVEY_DB_DIR", raising=False)
     assert activity.DEFAULT_DB_DIR == ROOT / "var"
     assert activity.database_url().endswith(f"{ROOT / 'var' / 'survey.sqlite3'}")
+
+
+@pytest.mark.parametrize("make", [survey.two_coins, survey.die])
+def test_the_phone_says_what_epsilon_bounds_not_that_nobody_can_tell(store, make) -> None:
+    """Finding: the phone said "Nobody — not your lecturer, not this app — can tell whether a
+    reported answer is true", while at ε = ln 3, 75% of reports are true. It now says what
+    ε bounds, with the protocol's numbers."""
+    protocol = make()
+    created = store.create_survey("Did you?", protocol)
+    phone = AppTest.from_file(PAGE, default_timeout=30)
+    phone.query_params["join"] = created.survey.code
+    phone.run()
+    said = " ".join(i.value for i in phone.info)
+    assert "can tell whether a reported answer is true" not in said
+    assert f"reported yes {text.percent(protocol.p)} of the time" in said
+    assert f"at most {text.number(protocol.likelihood_ratio_bound, 3)} times as likely" in said

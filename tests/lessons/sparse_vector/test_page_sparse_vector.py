@@ -147,7 +147,11 @@ def test_more_positives_find_more_and_the_budget_slider_works(answers) -> None:
 def test_the_audit_waits_for_a_guess_then_reveals_every_verdict(audit_rows) -> None:
     at = helpers.run_lesson(PAGE)
     assert not [c for c in helpers.charts(at) if AUDIT in helpers.title_of(helpers.spec_of(c))]
+    # Finding: "Run the audit" worked without a guess, under a caption saying the results
+    # appear once you have guessed; it is off until there is one
+    assert at.button(key="svt_audit").disabled
     at.multiselect(key="svt_guess").set_value(["no_query_noise", "correct"]).run()
+    assert not at.button(key="svt_audit").disabled
     at.button(key="svt_audit").click().run(timeout=TIMEOUT)
     assert not at.exception
     # right: B broken, and C, D, E, F left "private" are wrong; A called broken is wrong
@@ -252,6 +256,7 @@ def test_code_downloads_and_the_snippet_rebuilds_the_chart(monkeypatch, audit_ro
     np.testing.assert_allclose(namespace["frame"]["share of runs"], bars["share of runs"])
     assert sent["svt_dl_stops"][1][0] == "label,true count,exact probability,share of runs"
     assert sent["svt_dl_c"][1][0] == "c,measure,value"
+    at.multiselect(key="svt_guess").set_value(["correct"]).run()
     at.button(key="svt_audit").click().run(timeout=TIMEOUT)
     (audit_code,) = helpers.code_texts(at, "audit_epsilon")
     exec(compile(audit_code, "<snippet>", "exec"), namespace)  # noqa: S102
