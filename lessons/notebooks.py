@@ -10,6 +10,7 @@ text as the page's "Download this lesson as a notebook" button gives at the defa
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
@@ -33,10 +34,20 @@ def record_for(lesson: Lesson) -> notebook.Record:
     return record
 
 
+def notebook_lessons() -> tuple[Lesson, ...]:
+    """The lessons that become notebooks: not the class activities (a phone's question, with
+    nothing to compute at home)."""
+    return tuple(lesson for lesson in LESSONS if not lesson.activity)
+
+
 def write_all(directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
+    # AppTest runs each page outside a server: Streamlit then warns "missing
+    # ScriptRunContext" once per cached call, which is nothing the user can act on.
+    for name in ("streamlit.runtime.scriptrunner_utils.script_run_context",):
+        logging.getLogger(name).setLevel(logging.ERROR)
     written = []
-    for lesson in LESSONS:
+    for lesson in notebook_lessons():
         record = record_for(lesson)
         path = directory / f"{lesson.folder}.ipynb"
         path.write_bytes(notebook.notebook_bytes(record))
