@@ -21,5 +21,6 @@ def exercise_cells(lesson: str, *, solutions: bool, level: int = 2) -> list[nbfo
         heading = "#" * level
         cells.append(v4.new_markdown_cell(f"{heading} {exercise.title}\n\n{exercise.prompt}"))
         cells.append(v4.new_code_cell(exercise.solution if solutions else exercise.starter))
-        cells.append(v4.new_code_cell(f"check({exercise.id!r}, {exercise.name})"))
+        # the semicolon: Jupyter shows the printed verdict only, not the returned Result
+        cells.append(v4.new_code_cell(f"check({exercise.id!r}, {exercise.name});"))
     return cells

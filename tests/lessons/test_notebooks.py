@@ -66,6 +66,8 @@ def test_every_lesson_runs_as_a_notebook_and_prints_what_its_code_prints(
     assert (lesson.folder in NO_QUIZ) == (not homework)
     for check_cell in [c for c in nb.cells[end:] if c.source.startswith("check(")]:
         assert _printed(check_cell).count("✗ Not yet.") == 1  # a starter: a hint, no crash
+        # and only that: no raw "Result(passed=…, feedback=…)" shown under it
+        assert [o.output_type for o in check_cell.outputs] == ["stream"]
     code_cells = [c for c in nb.cells[:end] if c.cell_type == "code"][1:]
     assert len(code_cells) == 2 * len(record.snippets)
     monkeypatch.chdir(ROOT)  # the notebook's setup cell moves there too
