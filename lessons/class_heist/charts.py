@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
+from lessons.class_heist import model
 from survey import heist as store
 from ui import charts as ui_charts
 from ui import datasets
@@ -11,7 +12,6 @@ from ui import datasets
 HEIGHT = 240
 PRESENTER_HEIGHT = 170  # with projector fonts, the whole attack fits 1280×720
 PAIRS_DOMAIN = (1, 10_000)  # noisy pairs asked (log axis)
-Y_DOMAIN = (-60, 70)  # the estimate of a secret 1..10, its interval clipped to this
 
 
 @datasets.cached(max_entries=2)
@@ -26,7 +26,7 @@ def closing_in(presenting: bool = False) -> ui_charts.Template:
         scale=alt.Scale(type="log", domain=list(PAIRS_DOMAIN), nice=False),
         axis=alt.Axis(format="~s", values=[1, 10, 100, 1000, 10_000]),
     )
-    y_scale = alt.Scale(domain=list(Y_DOMAIN), nice=False, clamp=True)
+    y_scale = alt.Scale(domain=list(model.ESTIMATE_DOMAIN), nice=False, clamp=True)
     y_title = "estimate of the secret"
     secret_range = (
         alt.Chart(alt.Data(values=[{"low": store.SECRET_MIN, "high": store.SECRET_MAX}]))
@@ -51,8 +51,23 @@ def closing_in(presenting: bool = False) -> ui_charts.Template:
     line = base.mark_line(color=ui_charts.BLUE, strokeWidth=2, point=True).encode(
         x=x, y=alt.Y("estimate:Q", scale=y_scale, title=y_title), tooltip=tooltip
     )
+    # an estimate beyond the axis: a triangle at the edge pointing its way, and its value
+    off_axis = base.transform_filter("datum.beyond != ''")
+    beyond = off_axis.mark_point(filled=True, size=110, color=ui_charts.VERMILLION).encode(
+        x=x,
+        y=alt.Y("edge:Q", scale=y_scale),
+        shape=alt.Shape(
+            "beyond:N",
+            scale=alt.Scale(domain=["above", "below"], range=["triangle-up", "triangle-down"]),
+            legend=None,
+        ),
+        tooltip=tooltip,
+    )
+    beyond_label = off_axis.mark_text(
+        align="left", dx=8, color=ui_charts.BLACK, fontSize=12
+    ).encode(x=x, y=alt.Y("edge:Q", scale=y_scale), text="label:N")
     return ui_charts.Template(
-        alt.layer(secret_range, band, line, range_label).properties(
+        alt.layer(secret_range, band, line, beyond, beyond_label, range_label).properties(
             height=PRESENTER_HEIGHT if presenting else HEIGHT, width=ui_charts.DEFAULT_WIDTH
         )
     )

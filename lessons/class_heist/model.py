@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 import dp
@@ -196,11 +197,18 @@ def half_width(noises: tuple[tuple[float, int], ...]) -> int:
     )
 
 
+# The chart's fixed y axis: the estimate of a secret 1..10 and its interval, clipped to this;
+# an estimate beyond it (a first noisy pair at a small ε) is marked at the edge with its value.
+ESTIMATE_DOMAIN = (-60, 70)
+
+
 def running(
     ledger: list[survey.Query], target: survey.heist.Answer, group: int = 1
 ) -> pd.DataFrame:
     """The attacker's estimate and interval after each noisy pair query about the target
-    (the chart's "running" dataset): pairs so far, estimate, low, high."""
+    (the chart's "running" dataset): pairs so far, estimate, low, high; `beyond` ("above",
+    "below" or "") says an estimate lies off the chart's fixed axis, drawn at `edge` with its
+    value as `label`."""
     rows = []
     for i in range(len(ledger)):
         step = ledger[i]
@@ -210,4 +218,14 @@ def running(
             continue
         found = attack(ledger[: i + 1], target, group)
         rows.append((found.pairs, found.estimate, found.low, found.high))
-    return pd.DataFrame(rows, columns=["pairs", "estimate", "low", "high"])
+    frame = pd.DataFrame(rows, columns=["pairs", "estimate", "low", "high"])
+    low, high = ESTIMATE_DOMAIN
+    estimate = frame["estimate"].to_numpy(dtype=float)
+    beyond = np.where(estimate > high, "above", np.where(estimate < low, "below", ""))
+    return frame.assign(
+        beyond=beyond,
+        edge=np.clip(estimate, low, high),  # where a point beyond the axis is drawn
+        label=[
+            f"{value:,.0f}" if side else "" for value, side in zip(estimate, beyond, strict=True)
+        ],
+    )

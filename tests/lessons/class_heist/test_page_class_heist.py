@@ -229,3 +229,21 @@ def test_the_projectors_epsilon_and_budget_are_stored_and_priced(store) -> None:
     assert heists.spent(heist.id) == 20.0
     title = title_of(spec_of(lecturer.get("vega_lite_chart")[0]))
     assert title.startswith("ε spent 20 · after 10 pairs")
+
+
+def test_an_estimate_beyond_the_axis_is_marked_with_its_value() -> None:
+    """Finding: the chart's y range is fixed at about ±70, so a first estimate of −105 sat
+    on the edge as if it were −60. It is now drawn at the edge as a triangle pointing its
+    way, labelled with its value."""
+    target = survey.heist.Answer(7, 2, 3, True)
+
+    def pair(total: int, n: int) -> survey.Query:
+        return survey.Query(n, "sum", "pair", 2, 3, 0.1, 1, total, 0.2, None)
+
+    frame = model.running([pair(-105, 1), pair(130, 2), pair(10, 3)], target)
+    low, high = model.ESTIMATE_DOMAIN
+    assert frame["estimate"].tolist() == [-105.0, 12.5, 11.666666666666666]
+    assert frame["beyond"].tolist() == ["below", "", ""]
+    assert frame["edge"].tolist()[0] == low and frame["label"].tolist()[0] == "-105"
+    over = model.running([pair(200, 1)], target)
+    assert over["beyond"].tolist() == ["above"] and over["edge"].tolist() == [high]
