@@ -167,9 +167,22 @@ _FIT_FORMULAS = """(() => {
     // region, read whole, label and value (WCAG 4.1.3). Streamlit keeps a metric's element
     // from run to run and changes its text, which is what a live region announces.
     for (const metric of metrics) {
-      if (metric.hasAttribute("aria-live")) continue;
-      metric.setAttribute("aria-live", "polite");
-      metric.setAttribute("aria-atomic", "true");
+      if (!metric.hasAttribute("aria-live")) {
+        metric.setAttribute("aria-live", "polite");
+        metric.setAttribute("aria-atomic", "true");
+      }
+      // A number is never cut: a value wider than its column (presenter mode's large type
+      // in a narrow column) is set smaller until it fits, as a formula is; measured at its
+      // own size first when it was scaled before.
+      const box = metric.querySelector('[data-testid="stMetricValue"] > div');
+      const number = box && box.querySelector("p");
+      if (!number) continue;
+      if (number.style.fontSize) number.style.fontSize = "";
+      const room = box.clientWidth, need = box.scrollWidth;
+      if (room > 0 && need > room + 1) {
+        const size = parseFloat(getComputedStyle(number).fontSize) || 16;
+        number.style.fontSize = Math.max(%(min_px)s, (size * (room - 2)) / need).toFixed(1) + "px";
+      }
     }
   };
   let queued = false;

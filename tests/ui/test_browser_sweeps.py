@@ -207,6 +207,14 @@ READER = """() => {
 }"""
 
 
+# The metric values whose text does not fit (an element of the value scrolls: the browser
+# draws "…" where the number goes on).
+CUT_METRICS = """() => [...document.querySelectorAll('[data-testid="stMetricValue"]')]
+  .filter((value) => [value, ...value.querySelectorAll('*')]
+    .some((e) => e.scrollWidth > e.clientWidth + 1))
+  .map((value) => value.innerText)"""
+
+
 @dataclass
 class Visit:
     """What one lesson showed on one screen."""
@@ -220,6 +228,7 @@ class Visit:
     keypress: list[str] | None = None  # what went wrong when its main control was moved
     out_of_chart: list[str] = field(default_factory=list)
     cut_numbers: list[str] = field(default_factory=list)
+    cut_metrics: list[str] = field(default_factory=list)  # metric values ending in "…"
     phone_spans: list[tuple[str, float | None, str]] = field(default_factory=list)
     formulas: list[dict] = field(default_factory=list)
     formula_forms: list[str] = field(default_factory=list)
@@ -281,6 +290,7 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
                 page.wait_for_function(CHARTS_DRAWN, timeout=10_000)
             visit.charts_drawn = page.evaluate(CHARTS_DRAWN)
             _settle(page)
+            visit.cut_metrics = page.evaluate(CUT_METRICS)
             if screen != "laptop":
                 visit.out_of_chart = page.evaluate(OUT_OF_CHART, SLACK_PX)
                 visit.cut_numbers = page.evaluate(CUT_NUMBERS)
@@ -539,6 +549,14 @@ def test_the_axe_check_finds_what_it_is_for(browser: Browser) -> None:
 def test_no_legend_or_title_runs_out_of_its_chart(visits, screen: str) -> None:
     found = {folder: visit.out_of_chart for folder, visit in visits(screen).items()}
     assert not {folder: out for folder, out in found.items() if out}
+
+
+@pytest.mark.parametrize("screen", ["laptop", "presenter", "phone"])
+def test_no_metric_value_is_cut(visits, screen: str) -> None:
+    """Finding: presenter mode cut Laplace's "0.00993%" to "0.0099…" (losing the %) and
+    Sparse vector's "15 × 0.008333 = 0.125" to "15 × 0.008333 = 0.…"."""
+    cut = {folder: v.cut_metrics for folder, v in visits(screen).items() if v.cut_metrics}
+    assert cut == {}
 
 
 @pytest.mark.parametrize("screen", ["phone", "presenter"])
