@@ -46,6 +46,11 @@ def set_cookie(name: str, value: str, *, max_age_s: int) -> None:
 
 
 _SCROLL_TO_TOP = """(() => {
+  // On a phone the menu covers the page (300 of 390 px): a page switch closes it, as a
+  // phone's menus do, so the student sees the lesson they picked.
+  const sidebar = document.querySelector('[data-testid="stSidebar"]');
+  const covers = sidebar && window.innerWidth < 640 && sidebar.getBoundingClientRect().right > 1;
+  if (covers) document.querySelector('[data-testid="stSidebar"] button[aria-label="Collapse sidebar"]')?.click();
   if (location.hash) return;  // a link that names an anchor goes there instead
   const top = () => document.querySelector('[data-testid="stMain"]')?.scrollTo(0, 0);
   top();
@@ -57,7 +62,8 @@ _SCROLL_TO_TOP = """(() => {
 def scroll_to_top(reason: str) -> None:
     """Ask the browser to show the top of the page, once per distinct `reason` (a page
     switch, a survey just created): Streamlit keeps the main area's scroll position when
-    the same page, or another one, redraws in it (documented st.html with JavaScript)."""
+    the same page, or another one, redraws in it (documented st.html with JavaScript). On a
+    phone it also closes the menu, which would otherwise cover the page just opened."""
     if not SAFE_VALUE.fullmatch(reason):
         raise ValueError("reason must be letters, digits, '_', '-' or '.' (at most 200)")
     st.html(

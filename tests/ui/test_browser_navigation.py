@@ -99,3 +99,23 @@ def test_a_page_switch_from_the_bottom_of_a_lesson_starts_at_the_top(
     page.wait_for_timeout(1_500)
     assert _main_scroll(page) == 0
     assert_no_exception(page)
+
+
+def test_on_a_phone_the_menu_closes_when_a_lesson_is_picked(page: Page, app_server: str) -> None:
+    """Finding: at 390×844 the 300 px menu stayed open over the page after picking a lesson;
+    a student closed it by hand after every navigation."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_page(page, app_server, "laplace")
+    page.get_by_test_id("stExpandSidebarButton").click()
+    sidebar = page.get_by_test_id("stSidebar")
+    link = sidebar.get_by_role("link", name="Composition and the budget")
+    expect(link).to_be_visible()
+    link.click()
+    expect(page.get_by_role("heading", name="Composition and the budget", level=1)).to_be_visible()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=stSidebar]').getBoundingClientRect().right"
+        " <= 1",
+        timeout=10_000,
+    )
+    assert_no_exception(page)
+    page.set_viewport_size({"width": 1280, "height": 800})
