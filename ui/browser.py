@@ -50,7 +50,8 @@ _SCROLL_TO_TOP = """(() => {
   // phone's menus do, so the student sees the lesson they picked.
   const sidebar = document.querySelector('[data-testid="stSidebar"]');
   const covers = sidebar && window.innerWidth < 640 && sidebar.getBoundingClientRect().right > 1;
-  if (covers) document.querySelector('[data-testid="stSidebar"] button[aria-label="Collapse sidebar"]')?.click();
+  const close = '[data-testid="stSidebar"] button[aria-label="Collapse sidebar"]';
+  if (covers) document.querySelector(close)?.click();
   if (location.hash) return;  // a link that names an anchor goes there instead
   const top = () => document.querySelector('[data-testid="stMain"]')?.scrollTo(0, 0);
   top();
