@@ -190,6 +190,13 @@ from .reconstruction import (
     subset_sum_answers,
     subset_sum_attack,
 )
+from .renyi import (
+    rdp_gaussian,
+    rdp_laplace,
+    rdp_randomized_response,
+    rdp_subsampled_gaussian,
+    rdp_to_dp,
+)
 from .sensitivity import (
     best_clamp_upper,
     bound_contributions,
@@ -236,6 +243,11 @@ from .unary import (
 )
 
 __all__ = [
+    "rdp_gaussian",
+    "rdp_laplace",
+    "rdp_randomized_response",
+    "rdp_subsampled_gaussian",
+    "rdp_to_dp",
     "advantage_bound",
     "approx_dp_tradeoff",
     "binary_tree_counts",

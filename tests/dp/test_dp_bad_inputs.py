@@ -464,6 +464,17 @@ VALID = {
     "running_average": (dp.running_average, {"answers": [1.0, 2.0, 3.0]}),
     "share_unique": (dp.share_unique, {"class_sizes": [2, 2, 1]}),
     "split_budget": (dp.split_budget, {"total_epsilon": 1.0, "queries": 4}),
+    "rdp_gaussian": (dp.rdp_gaussian, {"alpha": [2.0, 3.0], "sigma": 1.0, "sensitivity": 1.0}),
+    "rdp_laplace": (dp.rdp_laplace, {"alpha": 2.0, "scale": 1.0, "sensitivity": 1.0}),
+    "rdp_randomized_response": (
+        dp.rdp_randomized_response,
+        {"alpha": 2.0, "keep_probability": 0.75},
+    ),
+    "rdp_subsampled_gaussian": (
+        dp.rdp_subsampled_gaussian,
+        {"alpha": [2, 3], "sigma": 1.0, "sample_rate": 0.01},
+    ),
+    "rdp_to_dp": (dp.rdp_to_dp, {"alphas": [2.0, 3.0], "rdp": [0.5, 0.8], "delta": 1e-5}),
     "PrivacyBudget": (dp.PrivacyBudget, {"total": 2.0, "spent": 0.5}),
     "ue_estimate_from_counts": (
         dp.ue_estimate_from_counts,
@@ -702,6 +713,48 @@ def build_cases():
     for name in WITH_EPSILON:
         for value, exc in BAD_EPSILONS:
             add(name, {"epsilon": value}, exc, "epsilon", f"epsilon={value!r}")
+    # Rényi DP: orders > 1 and finite (α = ∞ is pure DP, refused), integer ones where asked
+    for name in ("rdp_gaussian", "rdp_laplace", "rdp_randomized_response"):
+        for value, exc in (
+            (1.0, ValueError),
+            (0.5, ValueError),
+            (INF, ValueError),
+            (NAN, ValueError),
+            ("2", TypeError),
+            ([], ValueError),
+        ):
+            add(name, {"alpha": value}, exc, "alpha", f"alpha={value!r}")
+    for value, exc in (
+        (2.5, ValueError),
+        (1, ValueError),
+        ([2, 3.5], ValueError),
+        (True, TypeError),
+        ("2", TypeError),
+        (INF, ValueError),
+    ):
+        add("rdp_subsampled_gaussian", {"alpha": value}, exc, "alpha", f"alpha={value!r}")
+    for value, exc in ((0.0, ValueError), (1.5, ValueError), (NAN, ValueError), ("q", TypeError)):
+        add("rdp_subsampled_gaussian", {"sample_rate": value}, exc, "sample_rate", f"q={value!r}")
+    for value, exc in (
+        (0.5, ValueError),
+        (1.0, ValueError),
+        (0.3, ValueError),
+        (NAN, ValueError),
+        ("p", TypeError),
+    ):
+        add(
+            "rdp_randomized_response",
+            {"keep_probability": value},
+            exc,
+            "keep_probability",
+            f"p={value!r}",
+        )
+    add("rdp_to_dp", {"alphas": [1.0, 3.0]}, ValueError, "alphas", "order 1")
+    add("rdp_to_dp", {"alphas": [[2.0, 3.0]], "rdp": [[0.5, 0.8]]}, ValueError, "alphas", "2-D")
+    add("rdp_to_dp", {"rdp": [0.5]}, ValueError, "rdp", "length")
+    add("rdp_to_dp", {"rdp": [0.5, NAN]}, ValueError, "rdp", "nan")
+    add("rdp_to_dp", {"rdp": [-0.5, 0.8]}, ValueError, "rdp", "negative")
+    add("rdp_to_dp", {"conversion": "tight"}, ValueError, "conversion", "unknown conversion")
     for value, exc in BAD_EPSILONS:  # a budget is an ε, finite and > 0 (None: no budget)
         if value is None:
             continue
