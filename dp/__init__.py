@@ -10,6 +10,7 @@ from .accuracy import (
     proportion_standard_error,
     running_average,
 )
+from .adaptive import thresholdout
 from .attacks import (
     class_distances,
     class_size_per_person,
@@ -243,6 +244,7 @@ from .unary import (
 )
 
 __all__ = [
+    "thresholdout",
     "rdp_gaussian",
     "rdp_laplace",
     "rdp_randomized_response",

@@ -475,6 +475,17 @@ VALID = {
         {"alpha": [2, 3], "sigma": 1.0, "sample_rate": 0.01},
     ),
     "rdp_to_dp": (dp.rdp_to_dp, {"alphas": [2.0, 3.0], "rdp": [0.5, 0.8], "delta": 1e-5}),
+    "thresholdout": (
+        dp.thresholdout,
+        {
+            "train_values": [0.5, 0.6],
+            "holdout_values": [0.5, 0.7],
+            "threshold": 0.04,
+            "tolerance": 0.01,
+            "budget": 2,
+            "rng": 0,
+        },
+    ),
     "PrivacyBudget": (dp.PrivacyBudget, {"total": 2.0, "spent": 0.5}),
     "ue_estimate_from_counts": (
         dp.ue_estimate_from_counts,
@@ -755,6 +766,16 @@ def build_cases():
     add("rdp_to_dp", {"rdp": [0.5, NAN]}, ValueError, "rdp", "nan")
     add("rdp_to_dp", {"rdp": [-0.5, 0.8]}, ValueError, "rdp", "negative")
     add("rdp_to_dp", {"conversion": "tight"}, ValueError, "conversion", "unknown conversion")
+    add("thresholdout", {"holdout_values": [0.5]}, ValueError, "holdout_values", "lengths")
+    add("thresholdout", {"train_values": [[0.5, 0.6]]}, ValueError, "train_values", "2-D")
+    add("thresholdout", {"train_values": [0.5, NAN]}, ValueError, "train_values", "nan")
+    add("thresholdout", {"holdout_values": ["a", "b"]}, TypeError, "holdout_values", "text")
+    for value, exc in ((-0.1, ValueError), (NAN, ValueError), (INF, ValueError), ("0", TypeError)):
+        add("thresholdout", {"threshold": value}, exc, "threshold", f"T={value!r}")
+    for value, exc in ((0.0, ValueError), (-1.0, ValueError), (NAN, ValueError), ("1", TypeError)):
+        add("thresholdout", {"tolerance": value}, exc, "tolerance", f"sigma={value!r}")
+    for value, exc in ((0, ValueError), (2.5, EITHER), (True, TypeError), ("2", TypeError)):
+        add("thresholdout", {"budget": value}, exc, "budget", f"budget={value!r}")
     for value, exc in BAD_EPSILONS:  # a budget is an ε, finite and > 0 (None: no budget)
         if value is None:
             continue
