@@ -62,6 +62,7 @@ from .definition import (
     posterior_bound,
 )
 from .dpsgd import clip_rows, dpsgd_epsilon, dpsgd_noise_multiplier, dpsgd_step
+from .erm import l2_laplace_vector, logistic_erm, objective_perturbation, output_perturbation
 from .fdp import (
     approx_dp_tradeoff,
     gaussian_tradeoff,
@@ -244,6 +245,10 @@ from .unary import (
 )
 
 __all__ = [
+    "l2_laplace_vector",
+    "logistic_erm",
+    "objective_perturbation",
+    "output_perturbation",
     "thresholdout",
     "rdp_gaussian",
     "rdp_laplace",

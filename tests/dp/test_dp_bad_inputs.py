@@ -475,6 +475,16 @@ VALID = {
         {"alpha": [2, 3], "sigma": 1.0, "sample_rate": 0.01},
     ),
     "rdp_to_dp": (dp.rdp_to_dp, {"alphas": [2.0, 3.0], "rdp": [0.5, 0.8], "delta": 1e-5}),
+    "logistic_erm": (dp.logistic_erm, {"X": [[0.5, 0.1], [-0.3, 0.2]], "y": [1, -1], "lam": 0.1}),
+    "l2_laplace_vector": (dp.l2_laplace_vector, {"dim": 3, "beta": 1.0, "rng": 0}),
+    "output_perturbation": (
+        dp.output_perturbation,
+        {"X": [[0.5, 0.1], [-0.3, 0.2]], "y": [1, -1], "epsilon": 1.0, "lam": 0.1, "rng": 0},
+    ),
+    "objective_perturbation": (
+        dp.objective_perturbation,
+        {"X": [[0.5, 0.1], [-0.3, 0.2]], "y": [1, -1], "epsilon": 1.0, "lam": 0.1, "rng": 0},
+    ),
     "thresholdout": (
         dp.thresholdout,
         {
@@ -766,6 +776,23 @@ def build_cases():
     add("rdp_to_dp", {"rdp": [0.5, NAN]}, ValueError, "rdp", "nan")
     add("rdp_to_dp", {"rdp": [-0.5, 0.8]}, ValueError, "rdp", "negative")
     add("rdp_to_dp", {"conversion": "tight"}, ValueError, "conversion", "unknown conversion")
+    for name in ("logistic_erm", "output_perturbation", "objective_perturbation"):
+        add(name, {"X": [[0.9, 0.9], [0.1, 0.1]]}, ValueError, "X", "a row outside the ball")
+        add(name, {"X": [0.5, 0.1]}, ValueError, "X", "1-D")
+        add(name, {"X": [[0.5, NAN], [0.1, 0.1]]}, ValueError, "X", "nan")
+        add(name, {"y": [1, 0]}, ValueError, "y", "a 0 label")
+        add(name, {"y": [1]}, ValueError, "y", "one label short")
+        for value, exc in (
+            (0.0, ValueError),
+            (-1.0, ValueError),
+            (NAN, ValueError),
+            ("1", TypeError),
+        ):
+            add(name, {"lam": value}, exc, "lam", f"lam={value!r}")
+    for value, exc in ((0, ValueError), (2.5, EITHER), ("3", TypeError)):
+        add("l2_laplace_vector", {"dim": value}, exc, "dim", f"dim={value!r}")
+    for value, exc in ((0.0, ValueError), (-1.0, ValueError), (INF, ValueError), ("1", TypeError)):
+        add("l2_laplace_vector", {"beta": value}, exc, "beta", f"beta={value!r}")
     add("thresholdout", {"holdout_values": [0.5]}, ValueError, "holdout_values", "lengths")
     add("thresholdout", {"train_values": [[0.5, 0.6]]}, ValueError, "train_values", "2-D")
     add("thresholdout", {"train_values": [0.5, NAN]}, ValueError, "train_values", "nan")
