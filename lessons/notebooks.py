@@ -21,10 +21,20 @@ ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 300  # a page's first run on a cold process (the DP-SGD page trains nothing until asked)
 
 
+def quiet_streamlit() -> None:
+    """AppTest runs each page outside a server, and Streamlit's loggers then warn "missing
+    ScriptRunContext" once per cached call: nothing a user of `make notebooks` can act on.
+    Only their errors are shown (Python's logging API, on the loggers Streamlit made)."""
+    for name in list(logging.root.manager.loggerDict):
+        if name == "streamlit" or name.startswith("streamlit."):
+            logging.getLogger(name).setLevel(logging.ERROR)
+
+
 def record_for(lesson: Lesson) -> notebook.Record:
     """What `lesson`'s page shows at its defaults, from one run of it."""
     from streamlit.testing.v1 import AppTest
 
+    quiet_streamlit()
     at = AppTest.from_file(str(lesson.path), default_timeout=TIMEOUT_S).run()
     if at.exception:
         raise RuntimeError(f"{lesson.folder}: the page raised {at.exception[0].value}")
@@ -42,10 +52,6 @@ def notebook_lessons() -> tuple[Lesson, ...]:
 
 def write_all(directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
-    # AppTest runs each page outside a server: Streamlit then warns "missing
-    # ScriptRunContext" once per cached call, which is nothing the user can act on.
-    for name in ("streamlit.runtime.scriptrunner_utils.script_run_context",):
-        logging.getLogger(name).setLevel(logging.ERROR)
     written = []
     for lesson in notebook_lessons():
         record = record_for(lesson)
