@@ -12,7 +12,16 @@ import pytest
 
 from conftest import ROOT
 
-DOCS = ["README.md", "CONTRIBUTING.md", "docs/ARCHITECTURE.md", "bench/README.md"]
+DOCS = [
+    "README.md",
+    "CONTRIBUTING.md",
+    "docs/ARCHITECTURE.md",
+    "docs/lecturer.md",
+    "docs/deployment.md",
+    "docs/homework.md",
+    "docs/accessibility.md",
+    "bench/README.md",
+]
 # a path in backticks: a folder/ or a file with an extension, under a top-level folder or at
 # the root (`tests/ui/test_browser_sweeps.py`, `ui/charts.py`, `app.py`, `deploy/`)
 PATH = re.compile(r"`((?:[\w.-]+/)+(?:[\w.-]+\.(?:py|md|cfg|toml|yaml|css|sh|gz))?)`")
@@ -70,3 +79,13 @@ def test_no_comment_says_issue_n_instead_of_what_it_means() -> None:
                 if ISSUE.search(line):
                     found.append(f"{name}:{number + 1}: {line.strip()}")
     assert found == [], "\n".join(found)
+
+
+def test_the_readme_fits_a_newcomers_screen() -> None:
+    """The README was 47.8 KB, its opening a log of test timings: what it is, the two
+    commands, the lessons, the classroom and deployment in brief, and links, in 16 KB."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.encode()) <= 16_000
+    assert "make run" in readme and "make test" in readme
+    for guide in ("docs/lecturer.md", "docs/deployment.md", "docs/homework.md"):
+        assert f"]({guide})" in readme
