@@ -80,7 +80,7 @@ def test_a_lessons_notebook_ends_with_its_homework_and_no_solution() -> None:
         prompt, starter, check = sources[start + 2 + 3 * i : start + 5 + 3 * i]
         assert prompt.startswith(f"### {exercise.title}")
         assert starter == exercise.starter
-        assert check == f"check({exercise.id!r}, {exercise.name})"
+        assert check == f"check({exercise.id!r}, {exercise.name});"
         for line in exercise.solution.splitlines():
             if "=" in line or "return" in line:
                 assert line in exercise.starter or line not in text, line

@@ -33,9 +33,16 @@ def test_the_curves_sit_under_epsilon_and_the_audit_runs_from_its_button(
     assert gap is not None and gap < 60, gap
     button = page.get_by_role("button", name="Run the audit")
     button.scroll_into_view_if_needed()
+    expect(button).to_be_disabled()  # predict first
+    picker = page.get_by_role("combobox", name="Predict first")
+    picker.click()
+    with expect_rerun(page):
+        page.get_by_role("option", name="B", exact=True).click()
+    page.keyboard.press("Escape")
+    expect(button).to_be_enabled()
     with expect_rerun(page, timeout_ms=120_000):
         button.click()
-    # no guess made: only A ("private") is judged right
-    expect(metric_value(page, SCORE)).to_have_text("1 of 6", timeout=120_000)
+    # B guessed broken (right), A judged private (right), C to F left private (wrong)
+    expect(metric_value(page, SCORE)).to_have_text("2 of 6", timeout=120_000)
     expect(page.get_by_text("What an audit cannot do.")).to_be_visible()
     assert_no_exception(page)
