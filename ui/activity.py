@@ -869,15 +869,18 @@ def join_block(code: str, link: str) -> None:
     code is the PNG as made (Streamlit's "auto" re-encodes it as JPEG, whose artefacts blur
     the modules a phone's camera must read); the link breaks only after a "/" or before the
     "?" (a code block broke it mid-port)."""
-    st.metric("Join code", code)
-    st.image(
-        qr_png(link),
-        caption="Scan to join",
-        width=QR_WIDTH,
-        output_format="PNG",
-        alt=f"QR code of the join link, {link}",  # axe's image-alt: an image needs a name
-    )
-    st.markdown(f'<p class="pp-join-link">{text.breakable_url(link)}</p>', unsafe_allow_html=True)
+    with st.container(key="pp-join"):  # its QR code's fullscreen button: style.css
+        st.metric("Join code", code)
+        st.image(
+            qr_png(link),
+            caption="Scan to join",
+            width=QR_WIDTH,
+            output_format="PNG",
+            alt=f"QR code of the join link, {link}",  # axe's image-alt: an image needs a name
+        )
+        st.markdown(
+            f'<p class="pp-join-link">{text.breakable_url(link)}</p>', unsafe_allow_html=True
+        )
 
 
 def lecturer_links(activity: Activity, code: str, admin_key: str, address: StudentAddress) -> None:

@@ -44,6 +44,17 @@ def test_a_projector_and_two_phones(
     code = made.game.code
     open_page(page, app_server, f"{URL_PATH}?manage={code}&key={made.admin_key}&present=true")
     expect(metric(page, "Join code")).to_contain_text(code)
+    # Finding: with the pointer on the QR code, its fullscreen button covered the join code's
+    # last letter; it now sits beside "Scan to join", over neither the code nor the QR code
+    qr = page.get_by_role("img", name="QR code of the join link")
+    qr.hover()
+    button = page.get_by_test_id("stElementToolbar").locator("button").first
+    expect(button).to_be_visible()
+    for other in (metric(page, "Join code"), qr):
+        a, b = button.bounding_box(), other.bounding_box()
+        apart = a["x"] >= b["x"] + b["width"] or b["x"] >= a["x"] + a["width"]
+        assert apart or a["y"] >= b["y"] + b["height"] or b["y"] >= a["y"] + a["height"]
+    page.mouse.move(0, 0)
     phones = []
     for _ in range(2):
         phone = another_device(viewport=PHONE)
