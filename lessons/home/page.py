@@ -39,18 +39,25 @@ sections: dict[str, list[Lesson]] = {}
 for lesson in LESSONS:
     sections.setdefault(lesson.section, []).append(lesson)
 
-# At most three sections a row: five columns at 1280 px cut the titles ("Why anonym…",
-# "In the classroo / m").
+# Three columns a row (five at 1280 px cut the titles: "Why anonym…", "In the classroo / m"),
+# read left to right in the catalogue's order. A section longer than COLUMN_LESSONS goes on in
+# the next column ("continued"), so that no column runs far below the others (the central
+# model's 16 lessons in one column left large empty areas beside them).
 SECTIONS_PER_ROW = 3
-listed = list(sections.items())
-for start in range(0, len(listed), SECTIONS_PER_ROW):
-    row = listed[start : start + SECTIONS_PER_ROW]
-    for column, (section, section_lessons) in zip(
+COLUMN_LESSONS = 8
+blocks: list[tuple[str, list[Lesson]]] = []
+for section, section_lessons in sections.items():
+    for first in range(0, len(section_lessons), COLUMN_LESSONS):
+        title = section if first == 0 else f"{section}, continued"
+        blocks.append((title, section_lessons[first : first + COLUMN_LESSONS]))
+for start in range(0, len(blocks), SECTIONS_PER_ROW):
+    row = blocks[start : start + SECTIONS_PER_ROW]
+    for column, (title, block_lessons) in zip(
         st.columns(SECTIONS_PER_ROW, gap="large"), row, strict=False
     ):
         with column:
-            st.subheader(section)
-            for lesson in section_lessons:
+            st.subheader(title)
+            for lesson in block_lessons:
                 lesson_link(lesson)
 
 st.header("The dataset")

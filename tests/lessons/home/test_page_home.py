@@ -32,3 +32,22 @@ def test_home_names_the_courses_sections_in_the_catalogues_order() -> None:
     sections = list(dict.fromkeys(lesson.section for lesson in LESSONS))
     assert f"The sections, in order: {', '.join(sections)}." in words
     assert "finish in the local model" not in words
+
+
+def test_no_column_of_the_lesson_grid_runs_far_below_the_others() -> None:
+    """Finding: the central model's column listed 16 lessons while the others were short,
+    leaving large empty areas at 1280×800. A long section goes on in the next column."""
+    from apptest_helpers import run_lesson
+    from lessons.catalogue import LESSONS
+
+    at = run_lesson("home/page.py")
+    titles = [h.value for h in at.subheader]
+    assert "The central model, continued" in titles
+    grid = titles[: titles.index("In the classroom") + 1]
+    sections = list(dict.fromkeys(lesson.section for lesson in LESSONS))
+    assert [t for t in grid if not t.endswith(", continued")] == sections  # catalogue order
+    summaries = {lesson.summary for lesson in LESSONS}
+    per_column = [
+        sum(caption.value in summaries for caption in column.caption) for column in at.columns
+    ]
+    assert sum(per_column) == len(LESSONS) and max(per_column) <= 8
