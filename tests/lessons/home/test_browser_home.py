@@ -52,7 +52,7 @@ def test_the_lesson_grid_shows_every_title_whole(page: Page, app_server: str, si
         )
         assert not cut, lesson.title
     for section in dict.fromkeys(lesson.section for lesson in LESSONS):
-        heading = main.get_by_role("heading", name=section)
+        heading = main.get_by_role("heading", name=section, exact=True)
         lines = lines_of_text(heading.locator("[data-heading-text]"))
         assert "".join(lines) == section, lines
         for line, after in zip(lines, lines[1:], strict=False):  # only between words
