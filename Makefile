@@ -67,11 +67,12 @@ run: $(VENV)/.stamp-run
 # make run, make room and the Docker image read); these flags override three of them for
 # this server only: a file watcher (polling the app's own files: inotify watches every folder
 # below the repository, .venv/ included, and overflows its queue), a rerun on every save,
-# errors shown in the page.
+# errors shown in the page. PLAYGROUND_DEV=1 lets through the websocket messages a production
+# room refuses (deploy/guard.py: load_git_info, clear_cache).
 DEV_FLAGS := --server.fileWatcherType poll --server.runOnSave true --client.showErrorDetails full
 
 dev: $(VENV)/.stamp-run
-	$(BIN)/python deploy/serve.py --server.address $(HOST) --server.port $(PORT) $(DEV_FLAGS)
+	PLAYGROUND_DEV=1 $(BIN)/python deploy/serve.py --server.address $(HOST) --server.port $(PORT) $(DEV_FLAGS)
 
 # A Debian package whose program is missing: installed with apt-get when run as root, else
 # the command to run. $(1) the program's path, $(2) the package, $(3) who needs it.

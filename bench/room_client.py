@@ -128,6 +128,7 @@ class Student:
         self._finished: asyncio.Future | None = None
         self._exceptions: list[str] = []
         self._lost = ""
+        self.runs_finished = 0  # script_finished messages seen, every run counted
 
     # --- connection -------------------------------------------------------------------
     def _load_html(self) -> None:
@@ -229,12 +230,13 @@ class Student:
         elif kind == "page_not_found":
             self._finish(error=ProtocolError(f"page not found: {self.page!r}"))
         elif kind == "script_finished":
+            self.runs_finished += 1
             status = ForwardMsg.ScriptFinishedStatus.Name(forward.script_finished)
             if status != "FINISHED_EARLY_FOR_RERUN":  # else a rerun the script asked for follows
                 self._finish(status=status)
 
     def _on_lost(self, reason: str) -> None:
-        self._lost = reason
+        self._lost = self._lost or reason  # the first word: a close frame, then the drop
         self._finish(error=ProtocolError(f"connection lost: {reason}"))
 
     def _finish(self, status: str = "", error: Exception | None = None) -> None:

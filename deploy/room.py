@@ -1,7 +1,7 @@
 """`make room WORKERS=N`: N `streamlit run` replicas of the app behind HAProxy, on one host.
 
 The standard way to serve one Streamlit app to more people than one process can: each
-replica is an ordinary `streamlit run app.py` (deploy/serve.py: preloaded first) on its own
+replica is the course's server (deploy/serve.py: the guarded, preloaded `st.App`) on its own
 loopback port, and Debian's HAProxy
 (deploy/haproxy.cfg, read as it is: this script only sets its environment variables) is
 the one address the class opens. What the replicas share:
@@ -136,7 +136,7 @@ class Room:
         port = self.replica_ports[index]
         command = [
             sys.executable,
-            str(ROOT / "deploy" / "serve.py"),  # streamlit run app.py, preloaded
+            str(ROOT / "deploy" / "serve.py"),  # the course's st.App: guarded, preloaded
             "--server.headless",
             "true",
             "--server.address",

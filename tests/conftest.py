@@ -186,8 +186,8 @@ def serve_app_process(
     port = _free_port()
     base_url = f"http://127.0.0.1:{port}"
     log_path = log_dir / "server.log"
-    # The course's own app starts as `make run` starts it (deploy/serve.py: preloaded, then
-    # `streamlit run app.py`); other scripts with `streamlit run`.
+    # The course's own app starts as `make run` starts it (deploy/serve.py: its st.App, with
+    # the message budget and the preload); other scripts with `streamlit run`.
     start = (
         [sys.executable, str(root / "deploy" / "serve.py")]
         if script == APP

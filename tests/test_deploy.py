@@ -112,7 +112,7 @@ def test_dockerfile_pins_its_base_runs_as_a_user_and_checks_health():
     assert HEALTH in health and "--retries=5" in health and "--timeout=10s" in health
     (cmd,) = [rest for name, rest in instructions if name == "CMD"]
     command = yaml.safe_load(cmd)  # the exec form is a JSON array
-    assert command[:2] == ["python", "deploy/serve.py"]  # streamlit run app.py, preloaded
+    assert command[:2] == ["python", "deploy/serve.py"]  # the course's st.App: guarded, preloaded
     assert "--server.address=0.0.0.0" in command
     port = next(c for c in command if c.startswith("--server.port=")).split("=")[1]
     assert ("EXPOSE", port) in instructions

@@ -151,38 +151,67 @@ def test_streamlit_reads_the_file_watcher_as_off():
 
 
 LAUNCHER_PROBE = """
-import gc, json, sys
+import json, os, sys
 from streamlit.web import cli
 seen = {}
 def main(args=None, prog_name=None):  # stands in for the `streamlit` command
-    seen.update(args=args, prog_name=prog_name, frozen=gc.get_freeze_count(),
+    seen.update(args=args, prog_name=prog_name, cwd=os.getcwd(),
                 laplace="lessons.laplace.model" in sys.modules)
     return 0
 cli.main = main
-sys.argv = ["deploy/serve.py", "--server.port", "8599"]
+sys.argv = [sys.argv[1], "--server.port", "8599"]
 import runpy
 try:
-    runpy.run_path("deploy/serve.py", run_name="__main__")
+    runpy.run_path(sys.argv[0], run_name="__main__")
 except SystemExit as stop:
     seen["exit"] = stop.code
 print(json.dumps(seen))
 """
 
+LIFESPAN_PROBE = """
+import asyncio, gc, json, sys
+import deploy.asgi as server
+seen = {"before": "lessons.laplace.model" in sys.modules}
+async def start():
+    async with server.lifespan(server.app):
+        seen.update(frozen=gc.get_freeze_count(), laplace="lessons.laplace.model" in sys.modules)
+asyncio.run(start())
+print(json.dumps(seen))
+"""
 
-def test_the_launcher_preloads_before_streamlit_starts_serving():
-    """deploy/serve.py (make run, make room, the Dockerfile, the browser tests): by the time
-    Streamlit's command line runs, every lesson's code is imported and frozen, so the first
-    visitor after a restart does not wait for it."""
+
+def test_the_launcher_runs_the_course_server_from_the_repository():
+    """deploy/serve.py (make run, make room, the Dockerfile, the browser tests) is
+    `streamlit run deploy/asgi.py`, from the repository's folder, where Streamlit finds
+    .streamlit/config.toml; it imports no lesson itself."""
     done = subprocess.run(
-        [sys.executable, "-c", LAUNCHER_PROBE],
+        [sys.executable, "-c", LAUNCHER_PROBE, str(ROOT / "deploy" / "serve.py")],
+        cwd="/",
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["args"] == ["run", str(ROOT / "deploy" / "asgi.py"), "--server.port", "8599"]
+    assert seen["prog_name"] == "streamlit"
+    assert seen["cwd"] == str(ROOT)
+    assert seen["laplace"] is False
+    assert seen["exit"] == 0
+
+
+def test_the_server_preloads_in_its_lifespan_before_the_first_visitor():
+    """deploy/asgi.py's lifespan, which uvicorn completes before it accepts a connection:
+    every lesson's code imported and frozen (the first student after a restart would
+    otherwise wait for it on Home)."""
+    done = subprocess.run(
+        [sys.executable, "-c", LIFESPAN_PROBE],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,
     )
     seen = json.loads(done.stdout.splitlines()[-1])
+    assert seen["before"] is False
     assert seen["laplace"] is True
     assert seen["frozen"] > 100_000
-    assert seen["args"] == ["run", str(ROOT / "app.py"), "--server.port", "8599"]
-    assert seen["prog_name"] == "streamlit"
-    assert seen["exit"] == 0

@@ -1,0 +1,37 @@
+"""The course's server as an ASGI app: Streamlit's documented `st.App` over app.py, with the
+per-connection message budget (deploy/guard.py) in front of Streamlit's websocket, and the
+per-process preload (lessons/preload.py) in its lifespan, before the first visitor.
+
+deploy/serve.py starts it (`make run`, `make dev`, every replica of `make room`, the Docker
+image) as `streamlit run deploy/asgi.py [options]`: Streamlit's command line finds `app`
+below and serves it with uvicorn, with the same options and .streamlit/config.toml.
+Streamlit Community Cloud runs app.py itself, without this module.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # uvicorn imports this module with deploy/ on the path
+    sys.path.insert(0, str(ROOT))
+
+import streamlit as st  # noqa: E402
+from starlette.middleware import Middleware  # noqa: E402
+
+from deploy.guard import FloodGuard  # noqa: E402
+
+
+@asynccontextmanager
+async def lifespan(_app: st.App) -> AsyncIterator[None]:
+    """Before the server takes its first connection: import and freeze every lesson's code
+    (the first student after a restart would otherwise wait for it on Home)."""
+    import lessons.preload  # noqa: F401
+
+    yield
+
+
+app = st.App(ROOT / "app.py", middleware=[Middleware(FloodGuard)], lifespan=lifespan)
