@@ -159,6 +159,7 @@ lab: notebooks
 bench-room: $(VENV)/.stamp-dev haproxy
 	$(BIN)/python bench/bench_room.py --target single --lessons
 	$(BIN)/python bench/bench_room.py --target both --workers $(WORKERS)
+	$(BIN)/python bench/bench_flood.py --replicas $(WORKERS)
 
 clean:
 	rm -rf .pytest_cache .ruff_cache .hypothesis test-results

@@ -8,9 +8,9 @@ connection, the server's CPU during the flood and until idle again (utime + stim
 /proc, every replica, and the `git` it ran), the bystander's time to open the quiz and the
 slowest tap.
 
-Cases (issue 73's findings): reruns at 1,800 a second for 10 s; 2,000 reruns at once; 2,000
-`load_git_info` at once; 2,000 `clear_cache` at once; with --replicas 2, 1,500
-`load_git_info` to each replica of `make room` while two students tap.
+Cases (the floods that once stalled the room): reruns at 1,800 a second for 10 s; 2,000
+reruns at once; 2,000 `load_git_info` at once; 2,000 `clear_cache` at once; with --replicas
+2, 1,500 `load_git_info` to each replica of `make room` while two students tap.
 
     .venv/bin/python bench/bench_flood.py                 # every case, one process
     .venv/bin/python bench/bench_flood.py --replicas 2    # the room case, behind HAProxy

@@ -3,10 +3,10 @@
 One process runs every session's script on one interpreter lock, so one tab that sends
 messages as fast as its socket takes them stalls the room: 13,000 rerun messages in 10 s kept
 a bystander waiting 44 s for the class quiz, and 2,000 `load_git_info` messages (each runs
-`git` on the server's event loop) stopped the health check for 78 s (issue 73). ui/pace.py
-budgets full page runs, but Streamlit has already paid for each message by the time a script
-starts; this guard sits at the layer that owns the websocket (an ASGI middleware of the
-course's `st.App`, deploy/asgi.py) and decides per connection, per message:
+`git` on the server's event loop) stopped the health check for 78 s (bench/bench_flood.py).
+ui/pace.py budgets full page runs, but Streamlit has already paid for each message by the
+time a script starts; this guard sits at the layer that owns the websocket (an ASGI
+middleware of the course's `st.App`, deploy/asgi.py) and decides per connection, per message:
 
 - **Refused**: `load_git_info`, `clear_cache`, `set_run_on_save` and Streamlit's debug
   messages, which a production room never needs (a student could empty every shared cache of

@@ -2,14 +2,15 @@
 
 The Gate's rules at exact points; the ASGI middleware with a stand-in app (what reaches
 Streamlit, in order, and when a connection is closed); then the real server (deploy/serve.py
-as `make run` starts it), flooded by a modified tab with each kind of message issue 73
-found, while a bystander opens the class quiz and taps; and a real Chromium tab, driven as
-fast as a student's keyboard, that never meets the budget. Speed is printed, not asserted
-(bench/bench_flood.py measures it)."""
+as `make run` starts it), flooded by a modified tab with each kind of message that once
+stalled the room, while a bystander opens the class quiz and taps. Speed is printed, not
+asserted (bench/bench_flood.py measures it). A real Chromium tab at keyboard speed:
+tests/test_guard_browser.py."""
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import time
 from pathlib import Path
@@ -20,6 +21,13 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from bench.room_client import Student
 from deploy import guard
 from deploy.guard import BURST, CLOSE, HELD, PASS, PATIENCE, RATE, REFUSE, Bucket, Gate
+
+
+def in_thread(coroutine):
+    """asyncio.run in a thread of its own: a browser test earlier in this worker leaves
+    Playwright's event loop running in this one, where asyncio.run refuses to start."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def rerun(fragment: str = "", value: int = 0) -> bytes:
@@ -161,7 +169,7 @@ def test_the_middleware_passes_a_burst_then_the_newest_held_rerun():
         app = guard.FloodGuard(lambda s, r, w: streamlit_like(s, r, w, seen, until=int(BURST) + 1))
         await asyncio.wait_for(app(SCOPE, socket.receive, socket.send), timeout=10)
 
-    asyncio.run(run())
+    in_thread(run())
     assert seen[: int(BURST)] == frames[: int(BURST)]
     assert seen[int(BURST)] == frames[-1]  # the 30 over budget coalesced into the newest
 
@@ -174,7 +182,7 @@ def test_the_middleware_closes_a_flooding_connection_and_streamlit_sees_a_discon
         app = guard.FloodGuard(lambda s, r, w: streamlit_like(s, r, w, seen), dev=False)
         await asyncio.wait_for(app(SCOPE, socket.receive, socket.send), timeout=10)
 
-    asyncio.run(run())
+    in_thread(run())
     assert seen == []  # Streamlit never saw one of them
     closes = [m for m in socket.sent if m["type"] == "websocket.close"]
     assert closes == [{"type": "websocket.close", "code": 1008, "reason": guard.CLOSE_REASON}]
@@ -193,8 +201,8 @@ def test_other_requests_are_not_touched():
         return None
 
     middleware = guard.FloodGuard(app)
-    asyncio.run(middleware({"type": "http", "path": "/_stcore/health"}, receive, send))
-    asyncio.run(middleware({"type": "websocket", "path": "/other"}, receive, send))
+    in_thread(middleware({"type": "http", "path": "/_stcore/health"}, receive, send))
+    in_thread(middleware({"type": "websocket", "path": "/other"}, receive, send))
     assert calls == [("http", receive, send), ("websocket", receive, send)]
 
 
@@ -261,7 +269,7 @@ def _rerun_of(student: Student) -> bytes:
 
 @pytest.mark.slow
 def test_one_flooding_tab_is_closed_and_the_room_goes_on(tmp_path, git_log):
-    """Through the real server: each kind of flood issue 73 found ends with that connection
+    """Through the real server: each kind of flood that stalled the room ends with that connection
     closed (1008), Streamlit having run no git at all and at most a burst of the page's
     reruns, while a bystander opens the class quiz and has a tap answered."""
     from conftest import serve_app_process
@@ -273,7 +281,7 @@ def test_one_flooding_tab_is_closed_and_the_room_goes_on(tmp_path, git_log):
     }
     with serve_app_process(tmp_path) as (url, _server):
         for name, data_for in cases.items():
-            flooder, opened, tapped = asyncio.run(flood_with_bystander(url, data_for, 2_000))
+            flooder, opened, tapped = in_thread(flood_with_bystander(url, data_for, 2_000))
             print(
                 f"{name}: bystander opened the quiz in {opened:.2f} s, tap {tapped:.2f} s; "
                 f"the flooder saw {flooder.runs_during_flood} runs"
@@ -304,26 +312,5 @@ def test_in_development_load_git_info_still_reaches_streamlit(tmp_path, git_log,
         await student.close()
 
     with serve_app_process(tmp_path) as (url, _server):
-        asyncio.run(ask())
+        in_thread(ask())
     assert git_log.exists()
-
-
-@pytest.mark.browser
-def test_a_student_at_keyboard_speed_never_meets_the_budget(page, tmp_path):
-    """A real tab: a slider moved by 120 key presses as fast as Playwright types them (far
-    faster than a held arrow key repeats). The server's log shows the guard never held a
-    message of it."""
-    from browser_helpers import open_lesson
-    from conftest import serve_app_process
-
-    with serve_app_process(tmp_path) as (url, _server):
-        open_lesson(page, url, "laplace/page.py")
-        slider = page.get_by_role("slider").first
-        slider.focus()
-        start = time.perf_counter()
-        for _ in range(120):
-            page.keyboard.press("ArrowRight")
-        print(f"120 key presses in {time.perf_counter() - start:.2f} s")
-        page.wait_for_timeout(1500)
-        log = (tmp_path / "server.log").read_text()
-    assert "guard:" not in log, log[-2000:]
