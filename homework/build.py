@@ -7,8 +7,10 @@ once, run_autograder grades /autograder/submission and writes
     python -m homework.build [OUT_DIR]          # default dist/homework
 
 The autograder carries the course's own code it needs (dp/, homework/ and ui/text.py, which
-the notebooks' setup cell imports), so grading installs only NumPy, SciPy and Jupyter's
-runner, at the versions this repository pins.
+the notebooks' setup cell imports) and grading/, the half no student gets (solutions, the
+grades of fixed answers, hidden seeds, the grader itself), so grading installs only NumPy,
+SciPy and IPython, at the versions this repository pins. It grades the notebook in another
+process (grading/autograder.py).
 
 For a course that grades with Otter-Grader, the same build writes `OUT_DIR/otter/`: one Otter
 Assign master notebook per lesson whose tests call the same `check` (homework/otter.py).
@@ -34,7 +36,8 @@ from ui import notebook
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "dist" / "homework"
 GRADING_PACKAGES = ("numpy", "scipy", "nbformat", "nbclient", "ipykernel")
-VENDORED = ("dp", "homework")  # packages copied whole into the autograder
+VENDORED = ("dp", "homework")  # packages a student has too, copied whole into the autograder
+GRADER = ("grading",)  # the grader's alone: solutions, fixed answers' grades, hidden seeds
 VENDORED_FILES = ("ui/__init__.py", "ui/text.py")  # the setup cell's number formatter
 
 HOW = """\
@@ -79,7 +82,7 @@ set -euo pipefail
 ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
 cd "$ROOT/source"
 export PYTHONPATH="$ROOT/source"
-python3 -m homework.autograder {lesson} "$ROOT/submission" "$ROOT/results/results.json"
+python3 -m grading.autograder {lesson} "$ROOT/submission" "$ROOT/results/results.json"
 """
 
 
@@ -109,7 +112,8 @@ def autograder_zip(lesson: str) -> bytes:
             executable=True,
         )
         _add(archive, "requirements.txt", requirements().encode())
-        files = [p for package in VENDORED for p in sorted((ROOT / package).rglob("*.py"))]
+        packages = (*VENDORED, *GRADER)
+        files = [p for package in packages for p in sorted((ROOT / package).rglob("*.py"))]
         files += [ROOT / name for name in VENDORED_FILES]
         for path in files:
             _add(archive, path.relative_to(ROOT).as_posix(), path.read_bytes())

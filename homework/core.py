@@ -1,13 +1,18 @@
-"""Exercises that grade themselves: what an exercise is, and `check`, the call a student runs.
+"""Exercises and `check`, the call a student runs: the half of the homework a student gets.
 
-An exercise asks for a function or a number. Its `grade` tests *behaviour*: a mechanism is
-run many times at fixed seeds and its output distribution tested with the course's own
-tolerances (a mean within 6 standard errors, a Kolmogorov–Smirnov test); a fixed numeric
-answer is compared with an interval kept here, never in the notebook. Feedback says what is
-wrong and gives a hint; it never prints the answer. A student's code that raises is
+An exercise asks for a function or a fixed answer (a number, a letter). A function's `grade`
+tests *behaviour*: it is run many times on cases drawn from the lesson module's SEED and its
+outputs tested with the course's own tolerances (a mean within 6 standard errors, a
+Kolmogorov–Smirnov test, dp/ as the reference). That code is public: the autograder runs
+the same grade on cases drawn from a seed only it has, in its own process, and scores 0 a
+function that merely calls dp/ for what it was asked to write (grading/).
+
+A fixed answer is checked here for its form only (a number, whole, a probability, a
+letter): what it is compared with, and every solution, live in grading/, which only the
+autograder has. Feedback gives a hint, never the answer. A student's code that raises is
 reported, not re-raised: `check` never crashes the notebook.
 
-No Streamlit: the autograder (homework/autograder.py) runs this on Gradescope's machines.
+No Streamlit: the autograder runs this on Gradescope's machines.
 """
 
 from __future__ import annotations
@@ -25,24 +30,31 @@ RIGHT = "✓ Right."
 NOT_YET = "✗ Not yet."
 
 
+READY = "✓ Ready to hand in."
+
+
 @dataclass(frozen=True)
 class Result:
-    """A grade: passed or not, and feedback that never gives the answer away."""
+    """A grade: passed or not, and feedback that never gives the answer away. `final` is
+    False for a fixed answer checked for its form only (its value is graded on hand-in)."""
 
     passed: bool
     feedback: str
+    final: bool = True
 
     def __str__(self) -> str:
-        return f"{RIGHT if self.passed else NOT_YET} {self.feedback}".strip()
+        verdict = (RIGHT if self.final else READY) if self.passed else NOT_YET
+        return f"{verdict} {self.feedback}".strip()
 
 
 @dataclass(frozen=True)
 class Exercise:
     """One exercise of a lesson's homework.
 
-    `name` is the variable the student defines (a function or a number); `starter` the code
-    cell the student notebook gives (it defines `name` so that the notebook runs, and fails
-    the check); `solution` the code the solution notebook gives; `grade` tests a value."""
+    `name` is the variable the student defines; `starter` the code cell the student
+    notebook gives (it defines `name` so that the notebook runs, and fails the check);
+    `grade` tests a function's behaviour (None for a fixed answer, whose grade is in
+    grading/)."""
 
     id: str
     lesson: str
@@ -50,9 +62,24 @@ class Exercise:
     prompt: str
     name: str
     starter: str
-    solution: str
-    grade: Callable[[Any], Result]
+    grade: Callable[[Any], Result] | None = None
     points: float = 1.0
+
+    @property
+    def kind(self) -> str:
+        """ "function", or the form of a fixed answer: "letter", "whole", "probability" or
+        "number" (read from the starter's comment, which says so to the student)."""
+        if self.grade is not None:
+            return "function"
+        comment = self.starter.partition("#")[2]
+        for word, kind in (
+            ("letter", "letter"),
+            ("whole", "whole"),
+            ("probability", "probability"),
+        ):
+            if word in comment:
+                return kind
+        return "number"
 
 
 class Unanswered(Exception):
@@ -92,12 +119,93 @@ def guarded(grade: Callable[[Any], Result], value: Any) -> Result:
     except Unanswered:
         return Result(False, "Replace the starter's `unanswered(...)` with your code.")
     except Exception as error:  # noqa: BLE001 (the student's code may raise anything)
+        worded = getattr(error, "feedback", None)  # the grader's: the call broke or timed out
+        if isinstance(worded, str):
+            return Result(False, worded)
         where = traceback.extract_tb(error.__traceback__)[-1]
         return Result(
             False,
             f"Your code raised {type(error).__name__}: {error} (line {where.lineno}). "
             "Fix it, then run the check again.",
         )
+
+
+DP_NOTE = (
+    "Write it yourself: an answer that calls dp/ for it (the course's own library) scores 0 "
+    "when graded."
+)
+
+
+def uses_dp(fn: Any) -> bool:
+    """Whether `fn` (or a function it calls by name, defined beside it) refers to dp/: a
+    module or function of the course's library among the globals its code names."""
+    seen: set[int] = set()
+    todo = [fn]
+    while todo:
+        current = todo.pop()
+        code = getattr(current, "__code__", None)
+        if code is None or id(code) in seen:
+            continue
+        seen.add(id(code))
+        scope = dict(getattr(current, "__globals__", {}))
+        for name, cell in zip(
+            code.co_freevars, getattr(current, "__closure__", None) or (), strict=False
+        ):
+            try:
+                scope[name] = cell.cell_contents  # a name from an enclosing function
+            except ValueError:
+                continue
+        names = set(code.co_names) | set(code.co_freevars)
+        for const in code.co_consts:  # nested functions and lambdas
+            if hasattr(const, "co_names"):
+                names |= set(const.co_names) | set(const.co_freevars)
+        for name in names:
+            value = scope.get(name)
+            module = getattr(value, "__name__", "") if type(value).__name__ == "module" else ""
+            owner = getattr(value, "__module__", "") or ""
+            if (
+                module == "dp"
+                or module.startswith("dp.")
+                or owner == "dp"
+                or owner.startswith("dp.")
+            ):
+                return True
+            if callable(value) and getattr(value, "__code__", None) is not None:
+                todo.append(value)
+    return False
+
+
+def form(exercise: Exercise, value: Any) -> Result:
+    """A fixed answer's form: set, and a finite number (whole, or a probability, when the
+    exercise says so) or one letter. Its value is graded on hand-in (grading/)."""
+    what = exercise.name
+    if value is Ellipsis or value is None:
+        return Result(False, f"Set {what} to your answer, then run the check again.")
+    kind = exercise.kind
+    if kind == "letter":
+        if not isinstance(value, str) or len(value.strip()) != 1 or not value.strip().isalpha():
+            return Result(False, f"{what} must be one letter, the option you choose.")
+        return Result(True, "Your letter is graded when you hand the notebook in.", final=False)
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        return Result(False, f"{what} must be a number, got {type(value).__name__}.")
+    if not math.isfinite(value):
+        return Result(False, f"{what} must be a finite number, got {value!r}.")
+    if kind == "whole" and value != int(value):
+        return Result(False, f"{what} must be a whole number, got {value!r}.")
+    if kind == "probability" and not 0 <= value <= 1:
+        return Result(False, f"{what} is a probability: between 0 and 1, got {value!r}.")
+    return Result(True, "Your number is graded when you hand the notebook in.", final=False)
+
+
+def public_check(exercise: Exercise, value: Any) -> Result:
+    """What `check` runs: a function's behaviour on the public cases (and a warning when it
+    calls dp/); a fixed answer's form."""
+    if exercise.grade is None:
+        return form(exercise, value)
+    result = guarded(exercise.grade, value)
+    if result.passed and callable(value) and uses_dp(value):
+        return Result(False, "Your function calls dp/ for what it was asked to do. " + DP_NOTE)
+    return result
 
 
 REGISTRY: dict[str, Exercise] = {}
@@ -111,14 +219,15 @@ def register(*exercises: Exercise) -> None:
 
 
 def check(exercise_id: str, value: Any, *, quiet: bool = False) -> Result:
-    """Grade `value` for the exercise `exercise_id` and print the verdict (right, or not yet
-    with a hint). Returns the Result (the autograder reads it)."""
+    """Check `value` for the exercise `exercise_id` and print the verdict (right, ready to
+    hand in, or not yet with a hint). Returns the Result. The score is the autograder's
+    (grading/), in its own process: nothing done to this function changes it."""
     from homework import lessons  # noqa: F401  (registers every lesson's exercises)
 
     exercise = REGISTRY.get(exercise_id)
     if exercise is None:
         raise KeyError(f"no exercise {exercise_id!r}; have {sorted(REGISTRY)}")
-    result = guarded(exercise.grade, value)
+    result = public_check(exercise, value)
     if not quiet:
         print(f"{exercise.title}: {result}")
     return result

@@ -14,10 +14,16 @@ laplace/autograder/ (the solutions and Otter's Gradescope autograder zip). `otte
 <that zip> <a submission>` grades one notebook locally.
 
 In the master notebook each exercise is one Otter question: its starter as the prompt cell,
-its solution as the solution cell, and one exception-based test that calls `check` and fails
-with its feedback (the hint, never the answer). Otter gives the question the exercise's
-points. Otter's `grader.check("q1")` cell replaces the `check(...)` cell of the Gradescope
-notebook; both run the same grade.
+its solution as the solution cell, a public test that calls `check` (the student's own check:
+a function on the public cases, a fixed answer's form) and a hidden test, which only Otter's
+autograder has, that calls grading/ (the fixed answers' grades, the hidden cases). grading/ is
+one of the assignment's `autograder_files`: Otter copies it into the autograder, never into
+student/.
+
+What Otter cannot promise: it runs the hidden tests inside the student's own kernel, after
+the student's cells, so a notebook that patches what the tests call (numpy, the grade) can
+pass them, and can read grading/ from the autograder's folder. The Gradescope zip of `make
+homework` grades outside the student's process and holds against both (docs/homework.md).
 """
 
 from __future__ import annotations
@@ -31,7 +37,8 @@ import yaml
 from nbformat import v4
 
 from homework import exercises
-from homework.build import GRADING_PACKAGES, ROOT, VENDORED, VENDORED_FILES, requirements
+from homework.build import GRADER, GRADING_PACKAGES, ROOT, VENDORED, VENDORED_FILES, requirements
+from homework.cells import prompt, solution
 from lessons.catalogue import by_folder
 from ui import notebook
 
@@ -56,10 +63,22 @@ def question(index: int) -> str:
     return f"q{index}"
 
 
-def test_cell(exercise_id: str, name: str) -> str:
-    """An exception-based Otter test: `check` the student's `name`; fail with its feedback."""
+def test_cell(exercise_id: str, name: str, *, hidden: bool = False) -> str:
+    """An exception-based Otter test of the student's `name`, failing with the feedback: the
+    public one runs the student's `check`; the hidden one (Otter's `# HIDDEN` first line)
+    the grader's grade, from grading/."""
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
         raise ValueError(f"name must be a Python identifier, got {name!r}")
+    if hidden:
+        return (
+            "# HIDDEN\n"
+            f"def test_{name}_graded({name}):\n"
+            "    import grading\n"
+            f"    result = grading.grade({exercise_id!r}, {name})\n"
+            "    assert result.passed, result.feedback\n"
+            "\n"
+            f"test_{name}_graded({name})\n"
+        )
     return (
         f"def test_{name}({name}):\n"
         "    from homework.core import check\n"
@@ -100,6 +119,7 @@ def assignment_config(lesson: str) -> dict:
         "name": lesson,
         "requirements": REQUIREMENTS,
         "files": [*VENDORED, "ui"],
+        "autograder_files": list(GRADER),
         "tests": {"ok_format": False},
         "export_cell": {"pdf": False},
         "generate": {"pdf": False, "show_stdout": False},
@@ -121,13 +141,16 @@ def master_notebook(lesson: str) -> nbformat.NotebookNode:
     ]
     for index, exercise in enumerate(exercises(lesson), start=1):
         cells += [
-            _raw("# BEGIN QUESTION", {"name": question(index), "points": exercise.points}),
-            v4.new_markdown_cell(f"## {exercise.title}\n\n{exercise.prompt}"),
+            # the public test scores nothing (it checks a fixed answer's form only); the
+            # hidden one, the autograder's, scores the exercise's points
+            _raw("# BEGIN QUESTION", {"name": question(index), "points": [0, exercise.points]}),
+            v4.new_markdown_cell(f"## {exercise.title}\n\n{prompt(exercise)}"),
             _raw("# BEGIN SOLUTION"),
-            v4.new_code_cell(answer_cell(exercise.starter, exercise.solution)),
+            v4.new_code_cell(answer_cell(exercise.starter, solution(exercise.id))),
             _raw("# END SOLUTION"),
             _raw("# BEGIN TESTS"),
             v4.new_code_cell(test_cell(exercise.id, exercise.name)),
+            v4.new_code_cell(test_cell(exercise.id, exercise.name, hidden=True)),
             _raw("# END TESTS"),
             _raw("# END QUESTION"),
         ]
@@ -152,7 +175,7 @@ def build(out: Path, lessons: tuple[str, ...]) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = [out / REQUIREMENTS]
     written[0].write_text(otter_requirements(), encoding="utf-8")
-    for package in VENDORED:
+    for package in (*VENDORED, *GRADER):  # grading/: Otter puts it in the autograder only
         target = out / package
         shutil.rmtree(target, ignore_errors=True)
         for path in sorted((ROOT / package).rglob("*.py")):

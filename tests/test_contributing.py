@@ -73,6 +73,7 @@ def test_the_recipe_has_a_lessons_four_files_and_its_catalogue_entry() -> None:
         f"lessons/{FOLDER}/quiz.toml",
         "lessons/catalogue.py",
         f"homework/lessons/{FOLDER}.py",
+        f"grading/lessons/{FOLDER}.py",
     }
     assert files | others == paths
 
@@ -153,9 +154,10 @@ def test_the_recipes_snippet_runs_with_its_example_values(recipe_lesson) -> None
 def test_the_recipes_homework_grades_its_solution_right_and_a_wrong_epsilon_wrong(
     monkeypatch,
 ) -> None:
-    """The recipe's homework module, run with `register` capturing its exercise (the real
-    registry stays as it is): the solution passes; the starter and ε = √2 (the sd's √2
-    without the /2) fail with their hints."""
+    """The recipe's two homework modules, run with `register` capturing its exercise (the
+    real registry stays as it is): the student's check takes the solution's form; the
+    grader's grade passes the solution and fails the starter and ε = √2 (the sd's √2 without
+    the /2) with their hints."""
     import homework.core
     from homework import unanswered
 
@@ -164,16 +166,21 @@ def test_the_recipes_homework_grades_its_solution_right_and_a_wrong_epsilon_wron
     exec(compile(blocks()[f"homework/lessons/{FOLDER}.py"], "<recipe>", "exec"), {})  # noqa: S102
     (exercise,) = registered
     assert exercise.lesson == FOLDER and exercise.id not in homework.core.REGISTRY
+    grader: dict = {}
+    exec(compile(blocks()[f"grading/lessons/{FOLDER}.py"], "<recipe>", "exec"), grader)  # noqa: S102
+    grade = grader["GRADES"][exercise.id]
 
     def answer(code: str):
         namespace: dict = {"unanswered": unanswered}
         exec(compile(code, "<cell>", "exec"), namespace)  # noqa: S102 — the recipe's cells
         return namespace[exercise.name]
 
-    assert homework.core.guarded(exercise.grade, answer(exercise.solution)).passed
-    starter = homework.core.guarded(exercise.grade, answer(exercise.starter))
+    solution = answer(grader["SOLUTIONS"][exercise.id])
+    assert homework.core.public_check(exercise, solution).passed
+    assert homework.core.guarded(grade, solution).passed
+    starter = homework.core.guarded(grade, answer(exercise.starter))
     assert not starter.passed and "your answer" in starter.feedback
-    wrong = homework.core.guarded(exercise.grade, 2**0.5)
+    wrong = homework.core.guarded(grade, 2**0.5)
     assert not wrong.passed and "Too much ε" in wrong.feedback
 
 

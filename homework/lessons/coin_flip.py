@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 import dp
-from homework.core import Exercise, Result, number_in, register
+from homework.core import Exercise, Result, register
 
 LESSON = "coin_flip"
 SEED = 7
@@ -78,35 +78,7 @@ def grade_estimate(estimate) -> Result:
     return Result(True, "Unbiased, with fair coins and biased ones.")
 
 
-def grade_epsilon(epsilon) -> Result:
-    """ε of the protocol with a first coin honest 60% of the time and a fair second coin."""
-    answer = float(dp.rr_epsilon(*dp.coin_flip_probabilities(0.6, 0.5)))
-    return number_in(
-        epsilon,
-        answer * 0.995,
-        answer * 1.005,
-        what="epsilon_biased_coins",
-        too_low="Too small: compare how likely a 'yes' report is under a true yes and under "
-        "a true no.",
-        too_high="Too large: ε is the log of the largest ratio of those two likelihoods.",
-    )
-
-
 SE_SHARE, SE_PEOPLE = 0.3, 1000
-
-
-def grade_standard_error(value) -> Result:
-    """The standard error of r̂ with fair coins, 1,000 people and a true share of 0.3."""
-    answer = math.sqrt(dp.rr_variance(SE_SHARE, SE_PEOPLE, 0.75, 0.75))
-    return number_in(
-        value,
-        answer * 0.99,
-        answer * 1.01,
-        what="standard_error",
-        too_low="Too small: the reports are noisier than the truth, and dividing by "
-        "p + q − 1 = ½ doubles their spread.",
-        too_high="Too large: check the variance of one report and the division by n.",
-    )
 
 
 register(
@@ -123,9 +95,6 @@ register(
         starter="def estimate_share(reports, honest, yes):\n"
         "    # your code: the unbiased estimate of the true share of 'yes'\n"
         "    return unanswered()\n",
-        solution="def estimate_share(reports, honest, yes):\n"
-        "    forced_yes = (1 - honest) * yes  # reports of 'yes' that coin 2 made\n"
-        "    return (reports.mean() - forced_yes) / honest  # E[mean] = honest·r + forced\n",
         grade=grade_estimate,
         points=2.0,
     ),
@@ -137,10 +106,6 @@ register(
         "Set `epsilon_biased_coins` (within 0.5%).",
         name="epsilon_biased_coins",
         starter="epsilon_biased_coins = ...  # your answer\n",
-        solution="import math\n\n"
-        "p = 0.6 + 0.4 * 0.5  # P[report yes | truth yes]\n"
-        "epsilon_biased_coins = math.log(p / (1 - p))  # p = q here\n",
-        grade=grade_epsilon,
     ),
     Exercise(
         id="coin_flip.standard_error",
@@ -150,11 +115,5 @@ register(
         "is the standard error of the unbiased estimate? Set `standard_error` (within 1%).",
         name="standard_error",
         starter="standard_error = ...  # your answer\n",
-        solution="import math\n\n"
-        "p = q = 0.75\n"
-        f"r, n = {SE_SHARE}, {SE_PEOPLE}\n"
-        "variance = (r * p * (1 - p) + (1 - r) * q * (1 - q)) / (n * (p + q - 1) ** 2)\n"
-        "standard_error = math.sqrt(variance)\n",
-        grade=grade_standard_error,
     ),
 )

@@ -4,8 +4,6 @@ report histogram. Every number a grade compares with comes from dp/."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from scipy import stats
 
@@ -58,28 +56,6 @@ HISTOGRAM = (412, 180, 201, 207)  # reports of "A", "B", "C", "D" from 1,000 peo
 EPSILON = 1.0
 
 
-def grade_count(estimate) -> Result:
-    """The unbiased count of people whose true answer is A, from HISTOGRAM (within 0.5)."""
-    answer = float(dp.grr_estimate_from_counts(np.array(HISTOGRAM), EPSILON)[0])
-    if estimate is Ellipsis or estimate is None:
-        return Result(False, "Set people_answering_a to your answer, then run the check again.")
-    if (
-        isinstance(estimate, bool)
-        or not isinstance(estimate, int | float)
-        or not math.isfinite(estimate)
-    ):
-        return Result(False, "people_answering_a must be a finite number.")
-    if abs(estimate - answer) <= 0.5:
-        return Result(True, "")
-    if abs(estimate - HISTOGRAM[0]) <= 0.5:
-        return Result(False, "That is how many *reported* A. Some of them were randomized.")
-    direction = "low" if estimate < answer else "high"
-    return Result(
-        False,
-        f"Too {direction}: reports of A = n·q + count·(p − q) in expectation; solve for the count.",
-    )
-
-
 register(
     Exercise(
         id="kary_rr.randomize",
@@ -93,13 +69,6 @@ register(
         starter="def grr(value, k, epsilon, rng):\n"
         "    # your code: return the reported value\n"
         "    return unanswered()\n",
-        solution="import math\n\n"
-        "def grr(value, k, epsilon, rng):\n"
-        "    keep = math.exp(epsilon) / (math.exp(epsilon) + k - 1)\n"
-        "    if rng.random() < keep:\n"
-        "        return value\n"
-        "    others = [v for v in range(k) if v != value]\n"
-        "    return others[rng.integers(k - 1)]\n",
         grade=grade_randomizer,
         points=2.0,
     ),
@@ -113,11 +82,5 @@ register(
         "A: set `people_answering_a` (within 0.5).",
         name="people_answering_a",
         starter="people_answering_a = ...  # your answer\n",
-        solution="import math\n\n"
-        "n, k, eps = 1000, 4, 1.0\n"
-        "p = math.exp(eps) / (math.exp(eps) + k - 1)\n"
-        "q = 1 / (math.exp(eps) + k - 1)\n"
-        "people_answering_a = (412 - n * q) / (p - q)\n",
-        grade=grade_count,
     ),
 )

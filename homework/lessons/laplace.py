@@ -10,7 +10,7 @@ import numpy as np
 from scipy import stats
 
 import dp
-from homework.core import Exercise, Result, number_in, register
+from homework.core import Exercise, Result, register
 
 LESSON = "laplace"
 DRAWS = 4000  # calls of the student's mechanism per setting
@@ -91,43 +91,7 @@ def grade_count(mechanism) -> Result:
 MEDIAN_ERROR = 5  # people
 
 
-def grade_epsilon(epsilon) -> Result:
-    """ε such that half the noisy counts miss by more than MEDIAN_ERROR people: within 1% of
-    dp's (the median of |Lap(1/ε)| is ln 2/ε)."""
-    answer = math.log(2.0) / MEDIAN_ERROR  # dp.laplace_median_abs_error(1, ε) = MEDIAN_ERROR
-    assert math.isclose(dp.laplace_median_abs_error(1.0, answer), MEDIAN_ERROR)
-    verdict = number_in(
-        epsilon,
-        0.99 * answer,
-        1.01 * answer,
-        what="epsilon_for_median_error",
-        too_low="Too small: at that ε the noise is wider, and half the answers miss by more "
-        f"than {MEDIAN_ERROR} people.",
-        too_high=f"Too large: at that ε half the answers miss by less than {MEDIAN_ERROR}.",
-    )
-    if not verdict.passed and isinstance(epsilon, int | float) and epsilon > 0:
-        median = dp.laplace_median_abs_error(1.0, float(epsilon))
-        return Result(False, f"{verdict.feedback} (Your ε gives a median error of {median:.2f}.)")
-    return verdict
-
-
 MALICIOUS_EPSILON = 1.0
-
-
-def grade_malicious(accuracy) -> Result:
-    """How often "1 if the answer > ½" is right on the malicious query at ε = 1: within
-    0.002 of dp.best_guess_accuracy."""
-    answer = float(dp.best_guess_accuracy(MALICIOUS_EPSILON))
-    return number_in(
-        accuracy,
-        answer - 0.002,
-        answer + 0.002,
-        what="best_guess_accuracy",
-        too_low="Too low: the guess is wrong only when the noise crosses ½ toward the other "
-        "answer.",
-        too_high="Too high: at ε = 1 the noise still crosses ½ often. Which probability of "
-        "the Laplace distribution is that?",
-    )
 
 
 register(
@@ -144,9 +108,6 @@ register(
         starter="def laplace_count(true_count, epsilon, rng):\n"
         "    # your code: return the noisy count\n"
         "    return unanswered()\n",
-        solution="def laplace_count(true_count, epsilon, rng):\n"
-        "    scale = 1 / epsilon  # b = Δ/ε, Δ = 1 for a count\n"
-        "    return true_count + rng.laplace(loc=0.0, scale=scale)\n",
         grade=grade_count,
         points=2.0,
     ),
@@ -159,9 +120,6 @@ register(
         "close enough).",
         name="epsilon_for_median_error",
         starter="epsilon_for_median_error = ...  # your answer\n",
-        solution="import math\n\nepsilon_for_median_error = math.log(2) / "
-        f"{MEDIAN_ERROR}  # P[|Lap(b)| > t] = e^(-t/b) = 1/2\n",
-        grade=grade_epsilon,
     ),
     Exercise(
         id="laplace.malicious",
@@ -173,8 +131,5 @@ register(
         "that probability (within 0.002).",
         name="best_guess_accuracy",
         starter="best_guess_accuracy = ...  # your answer, a probability\n",
-        solution="import math\n\nbest_guess_accuracy = 1 - 0.5 * math.exp(-1 / 2)"
-        "  # wrong when Lap(1) crosses 1/2\n",
-        grade=grade_malicious,
     ),
 )

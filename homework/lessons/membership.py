@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 import dp
-from homework.core import Exercise, Result, number_in, register
+from homework.core import Exercise, Result, register
 
 LESSON = "membership"
 SEED = 17
@@ -44,36 +44,6 @@ def grade_rates(epsilon_of) -> Result:
 ATTACK = {"true_positives": 300, "members": 1000, "false_positives": 10, "non_members": 1000}
 
 
-def grade_proven(epsilon) -> Result:
-    a = ATTACK
-    answer = dp.epsilon_lower_bound(
-        a["true_positives"], a["members"], a["false_positives"], a["non_members"]
-    )
-    point = dp.epsilon_from_rates(
-        a["true_positives"] / a["members"], a["false_positives"] / a["non_members"]
-    )
-    verdict = number_in(
-        epsilon,
-        answer * 0.99,
-        answer * 1.01,
-        what="proven_epsilon",
-        too_low="Too low: the attack proves more than that with 95% confidence.",
-        too_high="Too high: with 95% confidence, take the lower Clopper–Pearson bound of the "
-        "true-positive rate and the upper one of the false-positive rate.",
-    )
-    if (
-        not verdict.passed
-        and isinstance(epsilon, float)
-        and math.isclose(epsilon, point, rel_tol=0.01)
-    ):
-        return Result(
-            False,
-            "That is the rates' own ε, not what 1,000 + 1,000 trials prove: "
-            "allow for chance with Clopper–Pearson bounds.",
-        )
-    return verdict
-
-
 register(
     Exercise(
         id="membership.rates",
@@ -84,14 +54,6 @@ register(
         "admits such a test (pure DP, δ = 0).",
         name="epsilon_from_rates",
         starter="def epsilon_from_rates(tpr, fpr):\n    # your code\n    return unanswered()\n",
-        solution="import math\n\n"
-        "def epsilon_from_rates(tpr, fpr):\n"
-        "    bounds = [0.0]\n"
-        "    if tpr > 0:\n"
-        "        bounds.append(math.log(tpr / fpr))\n"
-        "    if fpr < 1:\n"
-        "        bounds.append(math.log((1 - fpr) / (1 - tpr)))\n"
-        "    return max(bounds)\n",
         grade=grade_rates,
     ),
     Exercise(
@@ -104,7 +66,5 @@ register(
         "`proven_epsilon` (within 1%). `dp.epsilon_lower_bound` may help.",
         name="proven_epsilon",
         starter="proven_epsilon = ...  # your answer\n",
-        solution="import dp\n\nproven_epsilon = dp.epsilon_lower_bound(300, 1000, 10, 1000)\n",
-        grade=grade_proven,
     ),
 )

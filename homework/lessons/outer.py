@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 import dp
-from homework.core import Result, number_in, register
+from homework.core import Result, register
 from homework.lessons.more import _function, _matches, _number
 
 SEED = 31
@@ -32,34 +32,7 @@ def grade_advantage(fn) -> Result:
     return wrong or Result(True, "The most any test can tell, at every ε tried.")
 
 
-def grade_exposure(value) -> Result:
-    answer = dp.delta_exposure(1e-5, 1_000_000)[1]
-    return number_in(
-        value,
-        answer - 5e-4,
-        answer + 5e-4,
-        what="someone_published",
-        too_low="Too low: a million people each get the δ = 10⁻⁵ chance.",
-        too_high="Too high: it is a probability, and the chances do not simply add up.",
-    )
-
-
 # --- uncertainty --------------------------------------------------------------------------------
-def grade_interval(value) -> Result:
-    """The 95% half-width for a release with sampling SD 10 and Laplace noise of scale 20."""
-    low, high = dp.noise_sampling_interval(0.0, 10.0, 20.0)
-    answer = (high - low) / 2
-    return number_in(
-        value,
-        answer * 0.995,
-        answer * 1.005,
-        what="half_width",
-        too_low="Too narrow: both errors count, and Laplace noise has heavy tails.",
-        too_high="Too wide: adding the two 95% half-widths overstates it; find t with "
-        "P(|Z + L| ≤ t) = 95%, by simulation if you like.",
-    )
-
-
 def grade_se(fn) -> Result:
     rng = np.random.default_rng(SEED)
     cases = [(0.5, 100), (0.01, 10_000)] + [
@@ -103,19 +76,6 @@ def grade_clip(fn) -> Result:
     return Result(True, "Per-example clipping, zero gradients included.")
 
 
-def grade_noise_sd(value) -> Result:
-    """The SD of one coordinate of a step's noise, divided by the batch: σ·C/B."""
-    answer = 1.1 * 1.0 / 256
-    return number_in(
-        value,
-        answer * 0.995,
-        answer * 1.005,
-        what="noise_sd_per_coordinate",
-        too_low="Too low: the noise is added to the sum of clipped gradients, N(0, σ²C²).",
-        too_high="Too high: the noisy sum is divided by the expected batch size.",
-    )
-
-
 # --- beyond k-anonymity ------------------------------------------------------------------------
 def grade_l(fn) -> Result:
     """`l_of(classes, sensitive)` equals dp.l_diversity on 200 random tables."""
@@ -142,24 +102,6 @@ def grade_l(fn) -> Result:
 SKEW_CLASS, SKEW_TABLE = (123, 200), (484, 2000)
 
 
-def grade_distance(value) -> Result:
-    """The class's distance from the table, dp.class_distances on that table."""
-    (yes_in, size_in), (yes_all, size_all) = SKEW_CLASS, SKEW_TABLE
-    classes = np.array([0] * size_in + [1] * (size_all - size_in))
-    sensitive = np.zeros(size_all, dtype=int)
-    sensitive[:yes_in] = 1
-    sensitive[size_in : size_in + yes_all - yes_in] = 1
-    answer = float(dp.class_distances(classes, sensitive)[0])
-    return number_in(
-        value,
-        answer - 5e-4,
-        answer + 5e-4,
-        what="class_distance",
-        too_low="Too low: add the differences of both values' shares, then halve.",
-        too_high="Too high: halve the sum of the absolute differences.",
-    )
-
-
 register(
     _function(
         "epsilon_meaning.advantage",
@@ -169,9 +111,6 @@ register(
         "tells two neighbouring datasets apart from an ε-DP release.",
         "advantage_bound",
         "epsilon",
-        "import math\n\n"
-        "def advantage_bound(epsilon):\n"
-        "    return math.tanh(epsilon / 2)  # (e^ε − 1)/(e^ε + 1)\n",
         grade_advantage,
     ),
     _number(
@@ -182,8 +121,6 @@ register(
         "independently. With 1,000,000 people, what is the chance that at least one record is "
         "published? Set `someone_published` (within 0.0005).",
         "someone_published",
-        "import math\n\nsomeone_published = 1 - (1 - 1e-5) ** 1_000_000\n",
-        grade_exposure,
     ),
     _number(
         "uncertainty.interval",
@@ -194,10 +131,6 @@ register(
         "population's value 95% of the time? Set `half_width` (within 0.5%). "
         "`dp.noise_sampling_interval` may help.",
         "half_width",
-        "import dp\n\n"
-        "low, high = dp.noise_sampling_interval(0.0, 10.0, 20.0)\n"
-        "half_width = (high - low) / 2\n",
-        grade_interval,
     ),
     _function(
         "uncertainty.se",
@@ -207,9 +140,6 @@ register(
         "yes over n people chosen at random.",
         "share_standard_error",
         "share, n",
-        "import math\n\n"
-        "def share_standard_error(share, n):\n"
-        "    return math.sqrt(share * (1 - share) / n)\n",
         grade_se,
     ),
     _function(
@@ -221,11 +151,6 @@ register(
         "it is shorter.",
         "clip",
         "gradients, clip_norm",
-        "import numpy as np\n\n"
-        "def clip(gradients, clip_norm):\n"
-        "    norms = np.linalg.norm(gradients, axis=1, keepdims=True)\n"
-        "    scale = np.minimum(1.0, clip_norm / np.maximum(norms, 1e-300))\n"
-        "    return gradients * scale\n",
         grade_clip,
     ),
     _number(
@@ -237,8 +162,6 @@ register(
         "deviation of one coordinate's noise in the update? Set `noise_sd_per_coordinate` "
         "(within 0.5%).",
         "noise_sd_per_coordinate",
-        "noise_sd_per_coordinate = 1.1 * 1.0 / 256\n",
-        grade_noise_sd,
     ),
     _function(
         "beyond_k_anonymity.l",
@@ -248,12 +171,6 @@ register(
         "person). Write `l_of(classes, sensitive)`: the l of l-diversity (distinct values).",
         "l_of",
         "classes, sensitive",
-        "from collections import defaultdict\n\n"
-        "def l_of(classes, sensitive):\n"
-        "    values = defaultdict(set)\n"
-        "    for c, s in zip(classes, sensitive):\n"
-        "        values[c].add(s)\n"
-        "    return min(len(v) for v in values.values())\n",
         grade_l,
     ),
     _number(
@@ -264,10 +181,5 @@ register(
         "484 of 2,000 (24.2%). What is the class's distance from the table, "
         "½ Σ |p_class − p_table| over the two values? Set `class_distance` (within 0.0005).",
         "class_distance",
-        "share_class, share_table = 123 / 200, 484 / 2000\n"
-        "class_distance = 0.5 * (\n"
-        "    abs(share_class - share_table) + abs((1 - share_class) - (1 - share_table))\n"
-        ")\n",
-        grade_distance,
     ),
 )

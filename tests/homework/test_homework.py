@@ -1,22 +1,23 @@
-"""Homework that grades itself (homework/): every solution passes its check, every starter
-fails it without crashing, deliberately wrong solutions fail, the student notebook holds no
-solution, and the Gradescope autograder, unzipped into a clean virtual environment, grades a
-submitted notebook and writes a valid results.json."""
+"""Homework that grades itself: every solution passes the student's check (homework/) and the
+grader's (grading/, on hidden cases), every starter fails both without crashing, deliberately
+wrong solutions fail the grader's with a hint, the student notebook holds no solution, and
+the Gradescope autograder, unzipped into a clean virtual environment, grades a submitted
+notebook and writes a valid results.json. What a student may try against the grader:
+tests/homework/test_cheats.py."""
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import nbformat
 import numpy as np
 import pytest
 
+import grading
+from autograder_helpers import assert_gradescope_results, autograder_venv, graded
 from homework import build, check, exercises, unanswered
 from homework.core import REGISTRY
 from homework.lessons import LESSONS
@@ -42,16 +43,69 @@ def test_every_lesson_has_two_to_four_exercises_and_every_exercise_a_home() -> N
 
 
 @pytest.mark.parametrize("exercise", ALL, ids=[e.id for e in ALL])
-def test_the_solution_passes_its_check(exercise) -> None:
-    result = check(exercise.id, defined(exercise.solution, exercise.name), quiet=True)
+def test_the_solution_passes_the_students_check_and_the_graders(exercise) -> None:
+    answer = defined(grading.solution(exercise.id), exercise.name)
+    result = check(exercise.id, answer, quiet=True)
     assert result.passed, result.feedback
+    assert result.final == (exercise.kind == "function")  # a fixed answer: its form only
+    graded = grading.grade(exercise.id, answer)
+    assert graded.passed and graded.final, graded.feedback
 
 
 @pytest.mark.parametrize("exercise", ALL, ids=[e.id for e in ALL])
-def test_the_starter_fails_its_check_and_says_what_to_do(exercise) -> None:
-    result = check(exercise.id, defined(exercise.starter, exercise.name), quiet=True)
-    assert not result.passed
-    assert "unanswered" in result.feedback or "your answer" in result.feedback
+def test_the_starter_fails_both_checks_and_says_what_to_do(exercise) -> None:
+    for verdict in (check, grading.grade):
+        kwargs = {"quiet": True} if verdict is check else {}
+        result = verdict(exercise.id, defined(exercise.starter, exercise.name), **kwargs)
+        assert not result.passed
+        assert "unanswered" in result.feedback or "your answer" in result.feedback
+
+
+@pytest.mark.parametrize("exercise", [e for e in ALL if e.kind == "function"], ids=lambda e: e.id)
+def test_the_grader_draws_other_cases_than_the_students_check(exercise) -> None:
+    """A function graded on the public cases only could be a table of their answers: the
+    grader's cases differ (the arguments of every call are recorded, both ways)."""
+    solution = defined(grading.solution(exercise.id), exercise.name)
+    calls: dict[str, list] = {"public": [], "hidden": []}
+
+    def seen(arg):
+        if isinstance(arg, np.random.Generator):  # a generator: where it stands
+            return arg.bit_generator.state["state"]["state"]
+        if callable(arg):  # an oracle the grade hands over: what it holds
+            held = [cell.cell_contents for cell in arg.__closure__ or ()]
+            return [seen(value) for value in [*held, *(arg.__defaults__ or ())]]
+        return np.asarray(arg).tolist() if hasattr(arg, "shape") else arg
+
+    def spy(into):
+        def call(*args):
+            into.append(repr([seen(a) for a in args]))
+            return solution(*args)
+
+        return call
+
+    check(exercise.id, spy(calls["public"]), quiet=True)
+    grading.grade(exercise.id, spy(calls["hidden"]))
+    assert calls["public"] and calls["hidden"]
+    assert set(calls["hidden"]) - set(calls["public"]), "the hidden cases are the public ones"
+
+
+def test_a_fixed_answer_is_checked_for_its_form_only_and_graded_on_hand_in() -> None:
+    wrong = check("laplace.epsilon", 0.2, quiet=True)  # ln 2 forgotten: its form is right
+    assert wrong.passed and not wrong.final and "graded when you hand" in str(wrong)
+    assert not grading.grade("laplace.epsilon", 0.2).passed
+    assert not check("laplace.malicious", 1.5, quiet=True).passed  # not a probability
+    assert not check("composition.advanced", 2.5, quiet=True).passed  # not whole
+    assert not check("sparse_vector.flaw", "bb", quiet=True).passed  # not one letter
+
+
+def test_a_function_that_calls_dp_is_told_so_by_the_students_check() -> None:
+    import dp
+
+    def laplace_count(true_count, epsilon, rng):
+        return dp.laplace_mechanism(true_count, 1.0, epsilon, rng=rng)
+
+    result = check("laplace.count", laplace_count, quiet=True)
+    assert not result.passed and "calls dp/" in result.feedback
 
 
 def laplace_half_scale(true_count, epsilon, rng):
@@ -115,7 +169,7 @@ def tree_variance_log2(t, horizon, epsilon):
         ("laplace.count", laplace_half_scale, "times the Laplace mechanism's"),
         ("laplace.count", laplace_gaussian, "not the Laplace shape"),
         ("laplace.count", laplace_global_rng, "draw every random number from `rng`"),
-        ("laplace.count", laplace_biased, "centred +1"),
+        ("laplace.count", laplace_biased, "centred +"),
         ("laplace.count", laplace_raises, "ZeroDivisionError"),
         ("laplace.count", 3.0, "must be a function"),
         ("laplace.epsilon", np.log(2) / 5 * 1.05, "Too large"),
@@ -185,7 +239,7 @@ def tree_variance_log2(t, horizon, epsilon):
     ],
 )
 def test_a_wrong_answer_fails_with_a_hint_and_never_the_answer(exercise_id, wrong, says) -> None:
-    result = check(exercise_id, wrong, quiet=True)
+    result = grading.grade(exercise_id, wrong)
     assert not result.passed and says in result.feedback, result.feedback
     assert "0.1386" not in result.feedback and "0.6967" not in result.feedback
 
@@ -198,8 +252,8 @@ def test_the_student_notebook_holds_no_solution() -> None:
         solution_cells = [cell.source for cell in solutions.cells]
         for exercise in exercises(lesson):
             assert exercise.starter in [cell.source for cell in student.cells]
-            assert exercise.solution in solution_cells
-            for line in exercise.solution.splitlines():
+            assert grading.solution(exercise.id) in solution_cells
+            for line in grading.solution(exercise.id).splitlines():
                 if re.search(r"[A-Za-z0-9]", line) and not line.startswith(("import ", "from ")):
                     assert line in exercise.starter or line not in student_text, line
 
@@ -209,7 +263,7 @@ def test_every_lessons_notebooks_and_autograder_build(lesson) -> None:
     for solutions in (False, True):
         nbformat.validate(build.notebook_for(lesson, solutions=solutions))
     assert (
-        f"homework.autograder {lesson} "
+        f"grading.autograder {lesson} "
         in zipfile.ZipFile(__import__("io").BytesIO(build.autograder_zip(lesson)))
         .read("run_autograder")
         .decode()
@@ -224,52 +278,14 @@ def test_the_autograder_zip_is_gradescopes_layout_and_the_same_every_build() -> 
         modes = {i.filename: i.external_attr >> 16 for i in archive.infolist()}
     assert {"setup.sh", "run_autograder", "requirements.txt"} <= set(names)
     assert modes["run_autograder"] & 0o111 and modes["setup.sh"] & 0o111
-    assert "homework/autograder.py" in names and "dp/laplace.py" in names
+    assert "grading/autograder.py" in names and "grading/lessons/laplace.py" in names
+    assert "dp/laplace.py" in names and "homework/runner.py" in names
     assert not [n for n in names if n.startswith(("lessons/", "survey/"))]
 
 
 @pytest.fixture(scope="module")
-def clean_venv(tmp_path_factory) -> Path:
-    """A new virtual environment with nothing but what the autograder's setup.sh installs."""
-    where = tmp_path_factory.mktemp("autograder-venv")
-    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True)
-    return where
-
-
-def graded(tmp_path: Path, venv: Path, lesson: str, notebook) -> dict:
-    """Unzip the autograder as Gradescope lays it out under `tmp_path`, run setup.sh (once
-    per venv) and run_autograder on `notebook`; results.json as written."""
-    root = tmp_path / "autograder"
-    source, submission = root / "source", root / "submission"
-    source.mkdir(parents=True)
-    submission.mkdir()
-    path = tmp_path / "autograder.zip"
-    path.write_bytes(build.autograder_zip(lesson))
-    with zipfile.ZipFile(path) as archive:
-        archive.extractall(source)
-    for name in ("setup.sh", "run_autograder"):
-        (source / name).chmod(0o755)
-    (root / "run_autograder").write_bytes((source / "run_autograder").read_bytes())
-    nbformat.write(notebook, submission / "submission.ipynb")
-    env = {
-        "PATH": f"{venv / 'bin'}:{os.environ['PATH']}",
-        "HOME": str(tmp_path / "home"),  # nothing of this trial reaches the real home
-        "AUTOGRADER_ROOT": str(root),
-    }
-    if not (venv / ".setup-done").exists():
-        subprocess.run(["bash", str(source / "setup.sh")], check=True, env=env)
-        (venv / ".setup-done").write_text("")
-    subprocess.run(["bash", str(root / "run_autograder")], check=True, env=env, timeout=600)
-    return json.loads((root / "results" / "results.json").read_text())
-
-
-def assert_gradescope_results(results: dict, lesson: str) -> None:
-    assert set(results) == {"score", "tests"}
-    assert len(results["tests"]) == len(exercises(lesson))
-    for test in results["tests"]:
-        assert set(test) == {"name", "score", "max_score", "output", "visibility"}
-        assert 0 <= test["score"] <= test["max_score"]
-    assert results["score"] == sum(t["score"] for t in results["tests"])
+def clean_venv() -> Iterator[Path]:
+    yield from autograder_venv()
 
 
 @pytest.mark.slow
@@ -311,7 +327,7 @@ def test_the_autograder_grades_in_a_clean_venv(tmp_path, clean_venv) -> None:
         "frame",
     )
     app = notebook.build(record)
-    solved = {e.starter: e.solution for e in exercises("laplace")}
+    solved = {e.starter: grading.solution(e.id) for e in exercises("laplace")}
     for cell in app.cells:
         cell.source = solved.get(cell.source, cell.source)
     results = graded(tmp_path / "from-app", clean_venv, "laplace", app)

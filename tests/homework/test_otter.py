@@ -11,11 +11,13 @@ import os
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import nbformat
 import pytest
 
+import grading
 from homework import exercises, otter, unanswered
 from homework.core import Unanswered
 from homework.lessons import LESSONS
@@ -58,14 +60,19 @@ def test_the_master_notebook_has_one_question_per_exercise_tested_by_its_check(l
         (answer,) = [
             c
             for c in code
-            if c.startswith('r""" # BEGIN PROMPT') and exercise.solution.rstrip() in c
+            if c.startswith('r""" # BEGIN PROMPT') and grading.solution(exercise.id).rstrip() in c
         ]
         assert exercise.starter.rstrip() in answer
         # the solutions notebook runs the cell: the solution defines the name (the starter
         # is a string there)
         assert defined(answer, exercise.name) is not None
         (test,) = [c for c in code if f"check({exercise.id!r}" in c]
-        run_test_cell(test, defined(exercise.solution, exercise.name))
+        (hidden,) = [c for c in code if f"grading.grade({exercise.id!r}" in c]
+        assert hidden.startswith("# HIDDEN\n")
+        run_test_cell(
+            hidden.split("\n", 1)[1], defined(grading.solution(exercise.id), exercise.name)
+        )
+        run_test_cell(test, defined(grading.solution(exercise.id), exercise.name))
         with pytest.raises(AssertionError) as failed:
             run_test_cell(test, defined(exercise.starter, exercise.name))
         assert "unanswered" in str(failed.value) or "your answer" in str(failed.value)
@@ -148,7 +155,7 @@ def test_otter_assigns_and_grades_the_homework_with_the_same_checks(tmp_path, ot
     found = exercises("laplace")
     for exercise in found:
         assert exercise.starter.rstrip() in student_text
-        for line in exercise.solution.splitlines():
+        for line in grading.solution(exercise.id).splitlines():
             if re.search(r"[A-Za-z0-9]", line) and not line.startswith(("import ", "from ")):
                 assert line in exercise.starter or line not in student_text, line
     checks = re.findall(r'grader\.check\("(q\d+)"\)', student_text)
@@ -194,6 +201,22 @@ def test_otter_assigns_and_grades_the_homework_with_the_same_checks(tmp_path, ot
     assert {q: s for q, (s, m, _) in full.items()} == {
         otter.question(i): e.points for i, e in enumerate(found, start=1)
     }
+
+    # grading/ is the autograder's alone: never in the folder handed to students
+    assert not (student_dir / "grading").exists() and (student_dir / "homework").is_dir()
+    with zipfile.ZipFile(zip_path) as archive:
+        assert any(name.startswith("files/grading/") for name in archive.namelist())
+
+    # the student's check patched to say yes: the hidden tests do not call it
+    patched = nbformat.read(folder / "out" / "student" / "laplace.ipynb", as_version=4)
+    patched.cells.append(
+        nbformat.v4.new_code_cell(
+            "import homework.core\n"
+            "homework.core.check = lambda *a, **k: homework.core.Result(True, '')\n"
+        )
+    )
+    cheat = otter_results(otter_venv, tmp_path / "patched", zip_path, patched)
+    assert all(score == 0 for score, _, _ in cheat.values()), cheat
 
     zero = otter_results(otter_venv, tmp_path / "starter", zip_path, student)
     assert all(score == 0 for score, _, _ in zero.values())

@@ -1,0 +1,496 @@
+"""Grade a submitted notebook as Gradescope's autograder does, with the student's code kept out
+of the grader's process, and write results/results.json in Gradescope's documented format.
+
+    python -m grading.autograder LESSON SUBMISSION_DIR RESULTS_JSON
+
+How. The notebook's code cells run in another Python process (homework/runner.py), in a
+fresh folder, with only what a student has on its path (dp/, homework/, ui/: no grading/),
+limits on memory, file size and time, and, when the grader runs as root (Gradescope does),
+as the unprivileged user `nobody`, with the autograder's own folder closed to it. The grader
+then asks that process for each exercise's name: a fixed answer comes back as data and is
+graded here against grading/lessons; a function is graded here by the lesson's grade on the
+hidden cases, each call sent to the student's process and only its result sent back. What
+the notebook prints, patches or defines never reaches this process: the score and its
+feedback are computed and written here alone. A function that refers to dp/ (the notebook's
+code says so) scores 0. A notebook that loops, allocates too much or exits loses what it
+broke, with a message, and the grader carries on.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import ctypes
+import importlib
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import numpy as np
+
+import grading
+from homework import exercises, wire
+from homework.core import DP_NOTE, Exercise, Result
+
+SOURCE = Path(__file__).resolve().parents[1]  # the autograder's folder: dp/, homework/, …
+STUDENT_LIB = ("dp", "homework", "ui")  # what a student has, copied for the notebook's process
+RUN_S = float(os.environ.get("GRADER_RUN_S", 600))  # the notebook's cells, all of them
+EXERCISE_S = float(os.environ.get("GRADER_EXERCISE_S", 180))  # one exercise's calls
+MEMORY_BYTES = int(os.environ.get("GRADER_MEMORY_BYTES", 4 * 1024**3))
+FILE_BYTES = 64 * 1024**2
+RESTARTS = 3  # a notebook process that died or timed out is started again this often
+NOBODY = 65534
+FEEDBACK_CHARS = 300
+
+
+class Broken(Exception):
+    """The notebook's process cannot answer: `feedback` says why (timed out, exited)."""
+
+    def __init__(self, feedback: str):
+        super().__init__(feedback)
+        self.feedback = feedback
+
+
+class StudentError(Exception):
+    """The student's function raised: its type, message and line, as feedback."""
+
+    def __init__(self, reply: dict):
+        kind = str(reply.get("error", "an error"))[:80]
+        message = str(reply.get("message", ""))[:FEEDBACK_CHARS]
+        line = reply.get("line")
+        where = f" (line {line})" if isinstance(line, int) else ""
+        self.feedback = (
+            "Replace the starter's `unanswered(...)` with your code."
+            if kind == "Unanswered"
+            else f"Your code raised {kind}: {message}{where}. Fix it, then hand it in again."
+        )
+        super().__init__(self.feedback)
+
+
+def _student_lib(root: Path) -> Path:
+    """A world-readable copy of what a student has (no grading/)."""
+    lib = Path(tempfile.mkdtemp(prefix="grader-lib-"))
+    for package in STUDENT_LIB:
+        shutil.copytree(root / package, lib / package, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in [lib, *lib.rglob("*")]:
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return lib
+
+
+def _as_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+class Sandbox:
+    """The notebook's process: started, asked, killed."""
+
+    as_nobody = False  # run it as the unprivileged user (seal() decides)
+
+    def __init__(self, notebook: Path, submission: Path, lib: Path):
+        self.notebook, self.submission, self.lib = notebook, submission, lib
+        self.process: subprocess.Popen | None = None
+        self.channel: wire.Channel | None = None
+        self.cell_errors: list = []
+        self.work: Path | None = None
+
+    def start(self) -> None:
+        self.work = Path(tempfile.mkdtemp(prefix="grader-work-"))
+        for path in self.submission.iterdir():  # the submission's files, beside the notebook
+            if path.is_file() and path.stat().st_size <= FILE_BYTES:
+                shutil.copy(path, self.work / path.name)
+        shutil.copy(self.notebook, self.work / "submission.ipynb")
+        if self.as_nobody:
+            for path in [self.work, *self.work.iterdir()]:
+                os.chown(path, NOBODY, NOBODY)
+        to_child_r, to_child_w = os.pipe()
+        from_child_r, from_child_w = os.pipe()
+        env = {
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": str(self.work),
+            "PYTHONPATH": str(self.lib),
+            "OPENBLAS_NUM_THREADS": "1",
+            "MPLBACKEND": "Agg",
+            "LANG": "C.UTF-8",
+        }
+        as_nobody = self.as_nobody
+
+        def limits() -> None:
+            import resource
+
+            os.setsid()
+            resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+            resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
+            resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+            if as_nobody:
+                os.setgroups([])
+                os.setgid(NOBODY)
+                os.setuid(NOBODY)
+
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                str(self.lib / "homework" / "runner.py"),
+                "submission.ipynb",
+                str(to_child_r),
+                str(from_child_w),
+            ],
+            cwd=self.work,
+            env=env,
+            pass_fds=(to_child_r, from_child_w),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            preexec_fn=limits,
+        )
+        os.close(to_child_r)
+        os.close(from_child_w)
+        self.channel = wire.Channel(from_child_r, to_child_w)
+        self.channel.deadline = time.monotonic() + RUN_S
+        try:
+            ready = self.channel.receive()
+        except TimeoutError:
+            self.kill()
+            raise Broken(
+                f"The notebook did not finish running within {RUN_S:.0f} s: does a cell loop "
+                "forever?"
+            ) from None
+        except wire.ChannelClosed:
+            ready = None
+        if not isinstance(ready, dict) or ready.get("ready") is not True:
+            self.kill()
+            raise Broken(
+                "The notebook stopped before it finished running (exit(), os._exit(), or "
+                "memory beyond the grader's limit)."
+            )
+        errors = ready.get("errors")
+        self.cell_errors = errors if isinstance(errors, list) else []
+
+    def ask(self, request: dict, deadline: float, callbacks: list | None = None) -> dict:
+        """Send `request`; answer the student's calls of `callbacks` (the grade's oracles)
+        until the reply comes."""
+        if self.channel is None:
+            raise Broken("The notebook is not running.")
+        try:
+            self.channel.deadline = deadline
+            self.channel.send(request)
+            reply = self.channel.receive()
+            while isinstance(reply, dict) and "callback" in reply and callbacks:
+                self.channel.send(_call_back(callbacks, reply))
+                reply = self.channel.receive()
+        except TimeoutError:
+            self.kill()
+            raise Broken(
+                f"Your code took longer than the grader allows ({EXERCISE_S:.0f} s for an "
+                "exercise): does it loop forever?"
+            ) from None
+        except (OSError, wire.ChannelClosed, ValueError):
+            reply = None
+        if not isinstance(reply, dict):
+            self.kill()
+            raise Broken(
+                "Your code stopped the notebook's Python while it was graded (exit(), "
+                "os._exit(), or memory beyond the grader's limit)."
+            )
+        return reply
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except OSError:
+                self.process.kill()
+            self.process.wait()
+        if self.channel is not None:
+            for fd in (self.channel.read_fd, self.channel.write_fd):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.channel = None
+        if self.work is not None:
+            shutil.rmtree(self.work, ignore_errors=True)
+
+    @property
+    def alive(self) -> bool:
+        return self.channel is not None and self.process is not None and self.process.poll() is None
+
+
+def _call_back(callbacks: list, request: dict) -> dict:
+    """The grader's oracle, called with the student's arguments (data only)."""
+    try:
+        function = callbacks[int(request["callback"])]
+        result = function(*wire.decode(request.get("args", [])))
+        return {"result": wire.encode(result)}
+    except Exception as error:  # noqa: BLE001 (the oracle refuses a bad question: say so)
+        return {"error": type(error).__name__, "message": str(error)[:FEEDBACK_CHARS]}
+
+
+class Remote:
+    """The student's function, called in the notebook's process: arguments and result pass
+    as data; a random generator argument continues from where the student's call left it."""
+
+    def __init__(self, sandbox: Sandbox, name: str, deadline: float):
+        self.sandbox, self.name, self.deadline = sandbox, name, deadline
+
+    def __call__(self, *args: Any) -> Any:
+        callbacks: list = []
+        encoded = wire.encode(list(args), callbacks=callbacks)
+        reply = self.sandbox.ask(
+            {"op": "call", "name": self.name, "args": encoded}, self.deadline, callbacks
+        )
+        if not reply.get("ok"):
+            raise StudentError(reply)
+        states = reply.get("rngs") or []
+        for arg, state in zip(args, states, strict=False):
+            if isinstance(arg, np.random.Generator) and isinstance(state, dict):
+                arg.bit_generator.state = state
+        try:
+            return wire.decode(reply.get("result"))
+        except (ValueError, KeyError, TypeError) as error:
+            raise Broken(
+                f"Your function returned something the grader cannot read ({error})."
+            ) from None
+
+
+# --- what the notebook's code says --------------------------------------------------------
+
+
+def _parse(source: str) -> ast.Module | None:
+    lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
+    try:
+        return ast.parse("\n".join(lines))
+    except SyntaxError:
+        return None
+
+
+def refers_to_dp(sources: list[str], name: str) -> bool:
+    """Whether the notebook's last definition of `name`, or a function of the notebook it
+    calls, refers to dp/: by a name imported from it (`import dp`, `from dp import …`, a
+    star import), a name assigned from it, or an import inside the function."""
+    aliases: set[str] = set()
+    star = False
+    definitions: dict[str, ast.AST] = {}
+    for source in sources:
+        tree = _parse(source)
+        if tree is None:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name == "dp" or alias.name.startswith("dp."):
+                        aliases.add((alias.asname or alias.name).split(".")[0])
+            elif (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and (node.module == "dp" or node.module.startswith("dp."))
+            ):
+                for alias in node.names:
+                    if alias.name == "*":
+                        star = True
+                    else:
+                        aliases.add(alias.asname or alias.name)
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                definitions[node.name] = node
+            elif isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name):
+                        definitions[target.id] = node
+    changed = True
+    while changed:  # a global assigned from dp is dp too
+        changed = False
+        for key, node in definitions.items():
+            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            if key not in aliases and isinstance(node, ast.Assign) and names & aliases:
+                aliases.add(key)
+                changed = True
+    import dp
+
+    public = set(dir(dp)) if star else set()
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        current = todo.pop()
+        if current in seen or current not in definitions:
+            continue
+        seen.add(current)
+        node = definitions[current]
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Name):
+                if inner.id in aliases or inner.id in public:
+                    return True
+                todo.append(inner.id)
+            elif isinstance(inner, ast.Import | ast.ImportFrom):
+                modules = (
+                    [a.name for a in inner.names]
+                    if isinstance(inner, ast.Import)
+                    else [inner.module or ""]
+                )
+                if any(m == "dp" or m.startswith("dp.") for m in modules):
+                    return True
+            elif isinstance(inner, ast.Constant) and inner.value == "dp":
+                return True  # __import__("dp"), importlib.import_module("dp")
+    return False
+
+
+# --- grading -------------------------------------------------------------------------------
+
+
+def _grade_one(exercise: Exercise, sandbox: Sandbox, sources: list[str]) -> Result:
+    deadline = time.monotonic() + EXERCISE_S
+    reply = sandbox.ask({"op": "get", "name": exercise.name}, deadline)
+    kind = reply.get("kind")
+    if kind == "missing":
+        return Result(False, f"The notebook does not define {exercise.name}.")
+    if exercise.grade is not None:
+        if kind != "function":
+            return Result(False, f"{exercise.name} must be a function.")
+        if refers_to_dp(sources, exercise.name):
+            return Result(
+                False, f"{exercise.name} calls dp/ for what it was asked to do. {DP_NOTE}"
+            )
+        return grading.grade(exercise.id, Remote(sandbox, exercise.name, deadline))
+    if kind == "function":
+        return Result(False, f"{exercise.name} must be your answer, not a function.")
+    if kind != "value":
+        return Result(False, f"{exercise.name} cannot be graded: {reply.get('error', 'its type')}.")
+    try:
+        value = wire.decode(reply.get("value"))
+    except (ValueError, KeyError, TypeError):
+        return Result(False, f"{exercise.name} cannot be read by the grader.")
+    return grading.grade(exercise.id, value)
+
+
+def _world_can_run(paths: list[Path]) -> bool:
+    """Whether another user can run this Python: every folder above each path searchable
+    by others, each file readable by them."""
+    for path in paths:
+        for part in [path, *path.parents]:
+            mode = part.stat().st_mode
+            if not mode & (stat.S_IXOTH if part.is_dir() else stat.S_IROTH):
+                return False
+    return True
+
+
+def _not_dumpable() -> None:
+    """No other process of this user may read this one's memory (prctl PR_SET_DUMPABLE 0)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
+
+
+def seal() -> tuple[str, Any]:
+    """Keep the grader's files from the notebook's process. As root with a Python others can
+    run (Gradescope): the notebook runs as `nobody` and the autograder's folder is closed to
+    it ("nobody"). Otherwise, in an unzipped autograder: grading/ is loaded, then deleted
+    from this disposable copy ("deleted"). In a clone of the course: nothing ("clone").
+    Returns how, and what undoes it."""
+    importlib.import_module("grading.lessons")  # every grade, before grading/ may go
+    _not_dumpable()
+    import IPython
+
+    runnable = [Path(sys.executable).resolve(), Path(np.__file__), Path(IPython.__file__)]
+    if _as_root() and _world_can_run(runnable):
+        mode = SOURCE.stat().st_mode
+        SOURCE.chmod(0o700)
+        return "nobody", lambda: SOURCE.chmod(stat.S_IMODE(mode))
+    if (SOURCE / "setup.sh").exists() and not (SOURCE / "pyproject.toml").exists():
+        shutil.rmtree(SOURCE / "grading", ignore_errors=True)
+        return "deleted", lambda: None
+    print("grading from a clone: the notebook's process can read grading/", file=sys.stderr)
+    return "clone", lambda: None
+
+
+def grade_notebook(lesson: str, notebook_path: Path, submission: Path) -> dict[str, list]:
+    """Each exercise's [passed, feedback], the student's code run in its own process."""
+    notebook = nbformat.read(notebook_path, as_version=4)
+    sources = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
+    lib = _student_lib(SOURCE)
+    how, unseal = seal()
+    Sandbox.as_nobody = how == "nobody"
+    sandbox = Sandbox(notebook_path, submission, lib)
+    graded: dict[str, list] = {}
+    restarts = 0
+    broken: str | None = None
+    try:
+        for exercise in exercises(lesson):
+            if broken is None and not sandbox.alive:
+                if restarts > RESTARTS:
+                    broken = "The notebook stopped too often to grade the rest."
+                else:
+                    restarts += 1
+                    try:
+                        sandbox.start()
+                    except Broken as error:
+                        broken = error.feedback
+            if broken is not None:
+                graded[exercise.id] = [False, broken]
+                continue
+            try:
+                result = _grade_one(exercise, sandbox, sources)
+            except Broken as error:
+                result = Result(False, error.feedback)
+            graded[exercise.id] = [bool(result.passed), str(result.feedback)[:1000]]
+    finally:
+        sandbox.kill()
+        shutil.rmtree(lib, ignore_errors=True)
+        unseal()
+    return graded
+
+
+def results(lesson: str, graded: dict[str, list]) -> dict:
+    """Gradescope's results.json: one test per exercise (its points when it passed), the
+    feedback as its output, and the total score."""
+    tests = []
+    for exercise in exercises(lesson):
+        passed, feedback = graded.get(exercise.id, [False, "The notebook did not run."])
+        tests.append(
+            {
+                "name": exercise.title,
+                "score": exercise.points if passed else 0.0,
+                "max_score": exercise.points,
+                "output": ("Right. " if passed else "Not yet. ") + feedback,
+                "visibility": "visible",
+            }
+        )
+    return {"score": sum(t["score"] for t in tests), "tests": tests}
+
+
+def grade_submission(lesson: str, submission: Path, results_path: Path) -> dict:
+    """Grade the one notebook in `submission` (a missing or unreadable notebook scores 0 with
+    a message) and write `results_path`."""
+    notebooks = sorted(submission.glob("*.ipynb"))
+    if len(notebooks) != 1:
+        found = ", ".join(n.name for n in notebooks) or "none"
+        message = f"Submit exactly one .ipynb notebook (found: {found})."
+        graded = {e.id: [False, message] for e in exercises(lesson)}
+    else:
+        try:
+            nbformat.read(notebooks[0], as_version=4)
+        except Exception as error:  # noqa: BLE001 (any broken file: a message, not a crash)
+            graded = {
+                e.id: [False, f"The notebook could not be read: {str(error)[:200]}"]
+                for e in exercises(lesson)
+            }
+        else:
+            graded = grade_notebook(lesson, notebooks[0], submission)
+    out = results(lesson, graded)
+    results_path.parent.mkdir(parents=True, exist_ok=True)
+    results_path.write_text(json.dumps(out, indent=2, ensure_ascii=False), encoding="utf-8")
+    return out
+
+
+def main(argv: list[str]) -> int:
+    lesson, submission, results_path = argv
+    grade_submission(lesson, Path(submission), Path(results_path))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,265 @@
+"""A student who wants marks without the work, against the real Gradescope autograder (the zip
+of `make homework`, unzipped into a clean virtual environment and run as Gradescope runs it):
+every cheat scores 0 for what it touched, with a worded message, and the grader never
+crashes. Then every student-facing artifact is searched for the solutions and the answers
+they compare with: none is there."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import tomllib
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import nbformat
+import pytest
+import setuptools
+from nbformat import v4
+
+import grading
+from autograder_helpers import autograder_venv, graded
+from homework import build, exercises
+from homework.lessons import LESSONS
+
+LESSON = "laplace"
+FULL = sum(e.points for e in exercises(LESSON))
+QUICK = {"GRADER_RUN_S": "30", "GRADER_EXERCISE_S": "20"}
+
+
+@pytest.fixture(scope="module")
+def clean_venv() -> Iterator[Path]:
+    yield from autograder_venv()
+
+
+def starter_with(*cells: str):
+    notebook = build.notebook_for(LESSON, solutions=False)
+    notebook.cells.extend(v4.new_code_cell(code) for code in cells)
+    return notebook
+
+
+def solutions_with(*cells: str, replace: dict[str, str] | None = None):
+    notebook = build.notebook_for(LESSON, solutions=True)
+    for cell in notebook.cells:
+        for old, new in (replace or {}).items():
+            if cell.cell_type == "code" and old in cell.source:
+                cell.source = cell.source.replace(old, new)
+    notebook.cells.extend(v4.new_code_cell(code) for code in cells)
+    return notebook
+
+
+def outputs(results: dict) -> str:
+    return "\n".join(test["output"] for test in results["tests"])
+
+
+PATCH_CHECK = """
+import homework, homework.core
+always = lambda *a, **k: homework.core.Result(True, "")
+homework.core.check = homework.check = always
+homework.core.public_check = homework.core.guarded = always
+"""
+FORGE_PRINT = """
+import builtins, json
+ids = ["laplace.count", "laplace.epsilon", "laplace.malicious"]
+print("HOMEWORK-RESULTS " + json.dumps({i: [True, ""] for i in ids}))
+builtins.print = lambda *a, **k: None
+"""
+RUN_SOLUTIONS = """
+from homework.core import REGISTRY
+for exercise in REGISTRY.values():
+    exec(exercise.solution, globals())
+"""
+IMPORT_GRADING = """
+import grading
+for exercise_id in ["laplace.count", "laplace.epsilon", "laplace.malicious"]:
+    exec(grading.solution(exercise_id), globals())
+"""
+LEAK_IN_FEEDBACK = """
+import homework.core
+def leak(*args, **kwargs):
+    import pathlib
+    text = " ".join(p.read_text() for p in pathlib.Path.cwd().parent.glob("*/grading/*/*.py"))
+    return homework.core.Result(False, text or "NOTHING-FOUND")
+homework.core.public_check = homework.core.guarded = leak
+"""
+READ_FILES = """
+import os, pathlib
+found = {{}}
+for root in [{root!r}, "/autograder"]:  # where an autograder's files are
+    for here, _dirs, files in os.walk(root):
+        if "grading" in pathlib.Path(here).parts:
+            for name in files:
+                if name.endswith(".py"):
+                    try:
+                        found[here + name] = pathlib.Path(here, name).read_text()
+                    except Exception:
+                        pass
+for text in found.values():
+    namespace = {{}}
+    try:
+        exec(text, namespace)
+    except Exception:
+        continue
+    for code in namespace.get("SOLUTIONS", {{}}).values():
+        try:
+            exec(code, globals())
+        except Exception:
+            pass
+"""
+
+
+@pytest.mark.slow
+def test_no_cheat_scores(tmp_path, clean_venv) -> None:
+    """Each cheat, on the starter (or the solutions where it breaks only a part)."""
+    root = tmp_path / "read-files" / "autograder"
+    cheats = {
+        "patch check()": (starter_with(PATCH_CHECK), 0, "Replace the starter"),
+        "forge the results line": (starter_with(FORGE_PRINT), 0, "Replace the starter"),
+        "run REGISTRY's solutions": (starter_with(RUN_SOLUTIONS), 0, "Replace the starter"),
+        "import grading": (starter_with(IMPORT_GRADING), 0, "Replace the starter"),
+        "leak solutions through check's feedback": (
+            starter_with(LEAK_IN_FEEDBACK),
+            0,
+            "Replace the starter",
+        ),
+        "read the autograder's files": (
+            starter_with(READ_FILES.format(root=str(root))),
+            0,
+            "Replace the starter",
+        ),
+        "a cell that loops forever": (
+            solutions_with("while True:\n    pass\n"),
+            0,
+            "did not finish running within",
+        ),
+        "exit the kernel": (solutions_with("import os\nos._exit(0)\n"), 0, "stopped before"),
+        "a function that loops forever": (
+            solutions_with(replace={"    scale = 1 / epsilon": "    while True:\n        pass\n"}),
+            FULL - 2,
+            "took longer than the grader allows",
+        ),
+        "a function that allocates 10 GB": (
+            solutions_with(
+                replace={
+                    "    scale = 1 / epsilon": "    hog = bytearray(10 * 1024**3)\n"
+                    "    scale = 1 / epsilon"
+                }
+            ),
+            FULL - 2,
+            "MemoryError",
+        ),
+        "a cell that allocates 10 GB": (
+            solutions_with("hog = bytearray(10 * 1024**3)\n"),
+            FULL,
+            "",
+        ),
+        "a function that calls dp": (
+            solutions_with(
+                replace={
+                    "    return true_count + rng.laplace(loc=0.0, scale=scale)": (
+                        "    import dp\n"
+                        "    return dp.laplace_mechanism(true_count, 1.0, epsilon, rng=rng)"
+                    )
+                }
+            ),
+            FULL - 2,
+            "calls dp/",
+        ),
+    }
+    for index, (name, (notebook, score, says)) in enumerate(cheats.items()):
+        where = tmp_path / ("read-files" if name == "read the autograder's files" else f"c{index}")
+        results = graded(where, clean_venv, LESSON, notebook, QUICK)
+        text = outputs(results)
+        print(f"{name}: {results['score']}/{FULL}")
+        assert results["score"] == score, (name, text)
+        assert says in text, (name, text)
+        assert "def laplace_count" not in text and "math.log(2)" not in text, name
+        assert "NOTHING-FOUND" not in text  # the student's own feedback never gets through
+
+
+# --- what a student has: no solution, no answer ----------------------------------------------
+
+
+def secrets() -> list[str]:
+    """Every solution's lines of code, and every fixed answer's value (as a solution
+    computes it, with 4 significant digits or more), that no student artifact may hold."""
+    # (The test below shows the search finds them where they are.)
+    root = Path(__file__).resolve().parents[2]
+    library = "\n".join(path.read_text() for path in (root / "dp").glob("*.py"))
+    found = []
+    for lesson in LESSONS:
+        for exercise in exercises(lesson):
+            code = grading.solution(exercise.id)
+            for line in code.splitlines():
+                line = line.strip()
+                code_line = len(line) > 12 and not line.startswith(("import ", "from ", "#"))
+                # dp/ is the course's public library: a line of it is no secret (writing
+                # the function without calling dp/ is the exercise), nor is a seeded rng
+                code_line = code_line and line not in library and "default_rng(" not in line
+                if code_line and line not in exercise.starter and line not in exercise.prompt:
+                    found.append(line)
+            if exercise.grade is None:
+                namespace: dict = {}
+                exec(code, namespace)  # noqa: S102 (our own solution)
+                value = namespace[exercise.name]
+                if isinstance(value, float) and abs(value) not in (0.0, 1.0):
+                    found += [f"{value:.4g}", f"{value:.6f}".rstrip("0")]
+                elif isinstance(value, str):
+                    pass  # one letter: in every text; its grade holds a hash
+    return [s for s in found if len(s) >= 5]
+
+
+def student_texts(tmp_path: Path) -> dict[str, str]:
+    """What reaches a student: the student notebooks, the course package pip installs (the
+    packages pyproject.toml lists, as setuptools finds them), and the course code beside
+    Otter's student notebook."""
+    texts = {}
+    for lesson in LESSONS:
+        notebook = build.notebook_for(lesson, solutions=False)
+        texts[f"{lesson}-homework.ipynb"] = nbformat.writes(notebook)
+    root = Path(__file__).resolve().parents[2]
+    include = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"
+    ]["find"]["include"]
+    for package in setuptools.find_namespace_packages(where=str(root), include=include):
+        for path in (root / package.replace(".", "/")).glob("*.py"):
+            texts[f"installed:{path.relative_to(root)}"] = path.read_text()
+    from homework import otter
+
+    out = tmp_path / "otter"
+    otter.build(out, ("laplace",))
+    student_side = [p for p in out.rglob("*.py") if "grading" not in p.relative_to(out).parts]
+    for path in student_side:
+        texts[f"otter:{path.relative_to(out)}"] = path.read_text()
+    return texts
+
+
+def test_no_student_artifact_holds_a_solution_or_an_answer(tmp_path) -> None:
+    hidden = secrets()
+    assert len(hidden) > 100  # the search has something to find
+    texts = student_texts(tmp_path)
+    assert any(name.startswith("installed:homework/") for name in texts)
+    assert not any("grading/" in name for name in texts)
+    leaks = [(name, secret) for name, text in texts.items() for secret in hidden if secret in text]
+    assert leaks == []
+
+
+def test_the_search_would_find_a_leak() -> None:
+    """The same search on the lecturer's solution notebook finds the solutions."""
+    hidden = secrets()
+    solutions = nbformat.writes(build.notebook_for(LESSON, solutions=True))
+    assert sum(secret in solutions for secret in hidden) >= 3
+
+
+def test_the_zip_has_grading_and_the_otter_student_side_does_not(tmp_path) -> None:
+    with zipfile.ZipFile(io.BytesIO(build.autograder_zip(LESSON))) as archive:
+        assert "grading/lessons/laplace.py" in archive.namelist()
+    from homework import otter
+
+    config = otter.assignment_config(LESSON)
+    assert config["autograder_files"] == ["grading"]
+    assert "grading" not in config["files"]
+    assert json.dumps(config)  # plain data, as Otter reads it
+    assert not re.search(r"grading", " ".join(config["files"]))
