@@ -205,14 +205,52 @@ _FIT_FORMULAS = """(() => {
 })();"""
 
 
+# Vega's SVG renderer names a gradient or clip path by the page's full address,
+# `url(<address>#gradient_1)` (so that a <base> element cannot break it). A control's move
+# rewrites the address (its value goes into the link, history.replaceState) while a legend
+# that did not change is not redrawn: its fill then names another document, and the colour
+# bar vanished (group-by's heatmap, 3 runs in 4). After every change of address, each such
+# reference is pointed at the address the page now has.
+_SVG_REFERENCES = """(() => {
+  if (window.__ppSvgReferences) return;
+  window.__ppSvgReferences = true;
+  const ATTRIBUTES = ["fill", "stroke", "clip-path", "mask", "filter"];
+  const REFERENCE = /^url\\((['"]?)(.*)#([^)'"]+)\\1\\)$/;
+  const follow = () => {
+    const here = location.href.replace(/#.*$/, "");
+    for (const name of ATTRIBUTES) {
+      for (const node of document.querySelectorAll(`svg [${name}^="url("]`)) {
+        const found = REFERENCE.exec(node.getAttribute(name));
+        if (found && found[2] !== here) node.setAttribute(name, `url(${here}#${found[3]})`);
+      }
+    }
+  };
+  for (const method of ["pushState", "replaceState"]) {
+    const original = history[method];
+    history[method] = function (...args) {
+      const result = original.apply(this, args);
+      follow();
+      requestAnimationFrame(follow);  // and once Vega has drawn this run's changes
+      return result;
+    };
+  }
+  window.addEventListener("popstate", follow);
+})();"""
+
+
 def fit_formulas() -> None:
     """Install, once per browser page, the script that scales display formulas wider than
     the screen down to fit (phones at 390 px), makes every box that still scrolls (a
     formula, a table) a tab stop with a name, and makes each metric a live region (read out
-    when its value changes); app.py calls it on every run."""
+    when its value changes), and keeps every chart's gradient and clip references pointing
+    at the page's address when a control changes it; app.py calls it on every run."""
     script = _FIT_FORMULAS % {
         "minimum": MIN_FORMULA_SCALE,
         "min_px": MIN_FORMULA_PX,
         "slack": FORMULA_SLACK_PX,
     }
-    st.html(f"<script>{script}</script>", unsafe_allow_javascript=True, width="content")
+    st.html(
+        f"<script>{script}</script><script>{_SVG_REFERENCES}</script>",
+        unsafe_allow_javascript=True,
+        width="content",
+    )
