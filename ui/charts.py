@@ -570,12 +570,40 @@ def wrapped_title(title: str | dict | None, *, presenting: bool) -> str | list[s
     return {"anchor": "start", "frame": "bounds", **title, "text": lines}
 
 
+# An axis or legend that sets its own labelLimit (in px, for the page's own label size) gets
+# it scaled with the presenter's labels: "has a university degree (8…" and "Handlers-clean…"
+# were cut at 19 px. Streamlit's own labels are 11-12 px.
+PRESENTER_LABEL_SCALE = PRESENTER_FONTS["axis"]["labelFontSize"] / 11
+_DATA_KEYS = frozenset({"data", "datasets", "values"})  # never walked: the rows
+
+
+def _presenter_limits(node):
+    """`node` with every explicit axis or legend labelLimit scaled for the projector."""
+    if isinstance(node, list):
+        return [_presenter_limits(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {}
+    for key, value in node.items():
+        if key in _DATA_KEYS:
+            out[key] = value
+            continue
+        if key in ("axis", "legend") and isinstance(value, dict):
+            limit = value.get("labelLimit")
+            if isinstance(limit, int | float) and limit > 0:
+                scaled = min(PRESENTER_FONTS["axis"]["labelLimit"], limit * PRESENTER_LABEL_SCALE)
+                value = {**value, "labelLimit": round(scaled)}
+        out[key] = _presenter_limits(value)
+    return out
+
+
 def presenter_spec(spec: dict) -> dict:
-    """`spec` (a filled template) with PRESENTER_FONTS merged into its config, per group."""
+    """`spec` (a filled template) with PRESENTER_FONTS merged into its config, per group,
+    and its own label limits scaled to the projector's labels."""
     config = dict(spec.get("config", {}))
     for group, sizes in PRESENTER_FONTS.items():
         config[group] = {**config.get(group, {}), **sizes}
-    return {**spec, "config": config}
+    return {**_presenter_limits({k: v for k, v in spec.items() if k != "config"}), "config": config}
 
 
 def histogram_frame(

@@ -131,6 +131,30 @@ def test_presenter_fonts_keep_the_specs_own_config():
     assert spec["config"]["axis"]["labelFontSize"] == 9  # the template is not changed
 
 
+def test_presenter_mode_scales_a_charts_own_label_limits_and_leaves_its_rows_alone():
+    """A bar chart's category axis with labelLimit 140 px (for the page's 11 px labels) cut
+    "Handlers-cleaners" at the projector's 19 px: the limit grows with the labels, up to the
+    projector's 400; the rows are not walked or changed."""
+    from ui import charts
+
+    rows = [{"axis": {"labelLimit": 5}, "category": "Handlers-cleaners"}]
+    spec = {
+        "data": {"values": rows},
+        "layer": [
+            {"encoding": {"y": {"field": "category", "axis": {"labelLimit": 140}}}},
+            {"encoding": {"y": {"axis": {"labelLimit": 300}}, "color": {"legend": None}}},
+            {"encoding": {"x": {"axis": {"labelLimit": 0, "grid": False}}}},
+        ],
+    }
+    merged = charts.presenter_spec(spec)
+    axes = [layer["encoding"] for layer in merged["layer"]]
+    assert axes[0]["y"]["axis"]["labelLimit"] == round(140 * 19 / 11) == 242
+    assert axes[1]["y"]["axis"]["labelLimit"] == 400  # capped at the projector's limit
+    assert axes[2]["x"]["axis"] == {"labelLimit": 0, "grid": False}  # 0: no limit, kept
+    assert merged["data"]["values"] is rows and rows[0]["axis"]["labelLimit"] == 5
+    assert spec["layer"][0]["encoding"]["y"]["axis"]["labelLimit"] == 140  # not changed
+
+
 @pytest.mark.parametrize(
     ("param", "value"),
     [
