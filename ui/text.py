@@ -64,6 +64,19 @@ def number(value: float, digits: int = 4) -> str:
     return sign + shown if shown != "0" else "0"
 
 
+def table(frame, max_rows: int = 40) -> str:
+    """A table as text, every number in it written by `number`, whole or not ("28320",
+    "22,773.0" and "882.6" in one table were three ways of writing numbers): what a
+    notebook prints under a lesson's code. Columns of text, dates and truth values as they
+    are."""
+    numeric = [
+        name
+        for name, dtype in frame.dtypes.items()
+        if dtype.kind in "iuf"  # whole or not; booleans stay True/False
+    ]
+    return frame.to_string(max_rows=max_rows, formatters={name: number for name in numeric})
+
+
 def signed(value: float, digits: int = 4) -> str:
     """A change with its sign always shown, by `number`'s rules: +4.3, −1,234, 0. (Give
     st.metric its arrow with `arrow`: Streamlit reads only a hyphen as "down".)"""

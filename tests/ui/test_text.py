@@ -67,3 +67,21 @@ def test_plain_leaves_no_markdown_metacharacter_unescaped(hostile) -> None:
 )
 def test_power_of_ten_writes_small_probabilities_readably(value, shown) -> None:
     assert text.power_of_ten(value) == shown
+
+
+def test_a_table_writes_every_number_as_the_page_does():
+    """A notebook's table once mixed "28320", "22,773" and "882.6": whole numbers, floats
+    and both in one column now read alike; text and truth values stay as they are."""
+    import pandas as pd
+
+    frame = pd.DataFrame(
+        {
+            "people": [28_320, 5],
+            "answer": [22_773.0, 882.6],
+            "kept": [True, False],
+            "who": ["a", "b"],
+        }
+    )
+    lines = text.table(frame).splitlines()
+    assert lines[1].split() == ["0", "28,320", "22,773", "True", "a"]
+    assert lines[2].split() == ["1", "5", "882.6", "False", "b"]
