@@ -25,6 +25,11 @@ intervals (up to 500 ms, plus a round trip each) and added 70-900 ms to a visit 
 by animation frame, in the same runs). Cold: the first pass over the lessons on a fresh
 server; warm: the median of the next three passes.
 Target: warm <= 1 s settled on every lesson. Nothing is asserted.
+
+    python bench/bench_first_visit.py --home   # Home just after a restart, against the floor
+
+With --home: Home on a server just started, from browsers that never loaded the app, against
+Streamlit's own floor (an app that draws one heading) measured the same way in the same run.
 """
 
 from __future__ import annotations
@@ -109,11 +114,53 @@ def create_survey_ms(browser, base: str) -> float:
     return elapsed
 
 
+# Streamlit's own floor for a first visit: an app that draws one heading, nothing else.
+FLOOR_APP = 'import streamlit as st\n\nst.title("Privacy Playground")\n'
+
+
+def first_loads(browser, script: Path | None, logs: Path) -> list[tuple[float, float]]:
+    """A server just started: the first visit from a browser that has never loaded the app
+    (empty cache: it fetches and compiles Streamlit's scripts), a second from another such
+    browser, then a third from the second browser (its cache warm). (shown, settled) each."""
+    with serve_app(logs, script) if script else serve_app(logs) as base:
+        out = []
+        for _ in range(2):
+            context, page = new_page(browser)
+            out.append(first_visit_ms(page, base))
+        out.append(first_visit_ms(page, base))
+        context.close()
+    return out
+
+
+def home_after_a_restart(browser) -> None:
+    """Home, against the floor, measured the same way in the same run."""
+    with tempfile.TemporaryDirectory() as logs:
+        floor_script = Path(logs) / "floor.py"
+        floor_script.write_text(FLOOR_APP)
+        floor = first_loads(browser, floor_script, Path(logs))
+        home = first_loads(browser, None, Path(logs))
+    print("| just after a (re)start | Home: shown / settled (ms) | floor (one heading) | ratio |")
+    print("|---|---:|---:|---:|")
+    names = ("first visitor, empty browser cache", "second visitor, empty cache", "reload")
+    for name, (h_shown, h_settled), (f_shown, f_settled) in zip(names, home, floor, strict=True):
+        print(
+            f"| {name} | {h_shown:,.0f} / {h_settled:,.0f} | {f_shown:,.0f} / {f_settled:,.0f}"
+            f" | {h_shown / f_shown:.2f} / {h_settled / f_settled:.2f} |"
+        )
+    print()
+
+
 def main() -> None:
     print(
         f"# First visits — {platform.node()}, {os.cpu_count()} cores, load "
         f"{os.getloadavg()[0]:.2f}\n"
     )
+    if "--home" in sys.argv:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            home_after_a_restart(browser)
+            browser.close()
+        return
     with (
         tempfile.TemporaryDirectory() as logs,
         serve_app(Path(logs)) as base,
