@@ -72,3 +72,9 @@ def load_census(path: str | Path = DATA_PATH) -> pd.DataFrame:
     )
     df["DOB"] = pd.to_datetime(df["DOB"], format="%Y-%m-%d")
     return df
+
+
+# Age in bands of about ten years (the census's youngest are 17): each band's first age, and
+# its name. Reconstruction attacks and Privatized data for ML tabulate people by them.
+AGE_BAND_EDGES: tuple[int, ...] = (17, 25, 35, 45, 55, 65)
+AGE_BANDS: tuple[str, ...] = ("17–24", "25–34", "35–44", "45–54", "55–64", "65+")

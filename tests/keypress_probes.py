@@ -145,12 +145,12 @@ def _laplace() -> Probe:
 def _clamping() -> Probe:
     import numpy as np
 
-    from lessons.clamping import model
+    from ui.columns import SAMPLE_SEED
     from ui.datasets import load_census
 
     def bias(lower: float) -> str:
         gains = load_census()["CapitalGain"].to_numpy(dtype=float)
-        sample = np.random.default_rng(model.SAMPLE_SEED).choice(gains, size=100, replace=False)
+        sample = np.random.default_rng(SAMPLE_SEED).choice(gains, size=100, replace=False)
         return text.number(dp.clamping_bias(sample, lower, 5_000.0))
 
     # The main control is the window's lower thumb: L = 0 -> 500 (a step of 500).
@@ -188,7 +188,7 @@ def _approximate_dp() -> Probe:
 
 
 def _membership() -> Probe:
-    from lessons.membership import model
+    from ui import tracing as model
 
     following = _following(model.EPSILONS, model.DEFAULT_EPSILON)
 

@@ -35,6 +35,17 @@ EPSILON_GRID: tuple[float, ...] = (
     *(1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 7.0, 10.0),
 )
 
+# From ε = 0.001 (nearly a lottery for a choice among counts of thousands) to 10: the grid
+# and the curves' ε of the lessons that choose privately (Choosing privately, the sparse
+# vector technique), where the interesting range starts lower than EPSILON_GRID's.
+LOW_EPSILON_GRID: tuple[float, ...] = (
+    *(0.001, 0.002, 0.003, 0.005, 0.007),
+    *(0.01, 0.02, 0.03, 0.05, 0.07),
+    *(0.1, 0.15, 0.2, 0.3, 0.5, 0.7),
+    *(1.0, 1.5, 2.0, 3.0, 5.0, 10.0),
+)
+LOW_EPSILON_CURVE = np.geomspace(0.001, 10.0, 25)
+
 MORE_PRIVATE_LEFT = "← more private · less private →"
 
 

@@ -11,27 +11,21 @@ import numpy as np
 import pandas as pd
 
 import dp
-from lessons.clamping.model import (
+from ui import controls, datasets, text, userdata
+from ui.columns import (
     NumericColumn,
     column_values,
     numeric_columns,
     present_count,
     sample_label,
 )
-from ui import datasets, text, userdata
 from ui.datasets import census
 
 # Report noisy max on category counts of thousands is interesting from ε = 0.001 (nearly a
-# lottery) to about 0.1 (the top category almost surely): the grid starts lower than the
-# app's usual one.
-EPSILONS: tuple[float, ...] = (
-    *(0.001, 0.002, 0.003, 0.005, 0.007),
-    *(0.01, 0.02, 0.03, 0.05, 0.07),
-    *(0.1, 0.15, 0.2, 0.3, 0.5, 0.7),
-    *(1.0, 1.5, 2.0, 3.0, 5.0, 10.0),
-)
+# lottery) to about 0.1 (the top category almost surely): ui/controls.py's low grid.
+EPSILONS = controls.LOW_EPSILON_GRID
 DEFAULT_EPSILON = 0.01
-CURVE_EPSILONS = np.geomspace(0.001, 10.0, 25)
+CURVE_EPSILONS = controls.LOW_EPSILON_CURVE
 TOP_CURVES = 4  # categories drawn one by one on the curve chart; the rest are summed
 OTHERS = "all the others"
 RUNS = 1_000  # simulated releases beside the exact probabilities

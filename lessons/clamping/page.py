@@ -5,6 +5,7 @@ import streamlit as st
 
 from lessons.catalogue import LESSONS
 from lessons.clamping import charts, model, snippets
+from ui import columns as shared_columns
 from ui import controls, datasets, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
@@ -20,7 +21,7 @@ controls.lesson_header(
 # --- 1. Why a sum's sensitivity is not 1 -----------------------------------------------------
 st.header("1. A sum has no sensitivity until you bound it")
 userdata.show_dataset_in_use()
-columns = model.numeric_columns()
+columns = shared_columns.numeric_columns()
 if not columns:
     names = ", ".join(str(name) for name in datasets.active().frame.columns)
     st.warning(
@@ -38,20 +39,22 @@ column = by_name[
         key="clamp_col",
     )
 ]
-sizes = model.sample_options(model.present_count(column.name))
+sizes = shared_columns.sample_options(shared_columns.present_count(column.name))
 size = 0  # everyone, unless the column is large enough to offer samples
 if len(sizes) > 1:
     size = controls.select_slider(
         "People in the data  (fewer people → noise matters more, cutting values less)",
         options=sizes,
-        value=model.DEFAULT_SAMPLE if model.DEFAULT_SAMPLE in sizes else sizes[-1],
-        format_func=model.sample_label,
+        value=shared_columns.DEFAULT_SAMPLE
+        if shared_columns.DEFAULT_SAMPLE in sizes
+        else sizes[-1],
+        format_func=shared_columns.sample_label,
         key="clamp_n",
     )
 label = text.plain(column.label)
-values_missing = model.missing_count(column.name)
+values_missing = shared_columns.missing_count(column.name)
 top = model.extremes(column.name, size)
-people = model.sample_label(size)
+people = shared_columns.sample_label(size)
 st.markdown(
     "Neighbours here add or remove one person. A count changes by at most 1, so Lap(1/ε) "
     f"hides anyone. A sum of **{label}** changes by that person's whole value: among "
@@ -207,7 +210,7 @@ def window_sum_and_mean() -> None:
             max_value=column.high,
             value=column.default,
             step=column.step,
-            format=model.slider_format(column),
+            format=shared_columns.slider_format(column),
             key=window_key,
         )
         epsilon = controls.epsilon_slider(key="clamp_eps")
@@ -258,7 +261,7 @@ def data_bound_leak() -> None:
         min_value=float(column.low),
         max_value=float(max(column.high, abs(top.largest)) * 10),
         step=float(column.step),
-        format=model.slider_format(column),
+        format=shared_columns.slider_format(column),
         key="clamp_newcomer",
     )
     leak = model.data_bound(column.name, size, float(newcomer), epsilon)
@@ -353,13 +356,14 @@ def rows_per_person() -> None:
         "dropped (a random choice of the person's rows is kept), so the count's sensitivity is "
         f"m = {max_rows} under add/remove-one-*person*."
     )
-    snippets.CONTRIBUTIONS.show(seed=model.VISITS_SEED, epsilon=epsilon)
+    snippets.CONTRIBUTIONS.show(seed=shared_columns.VISITS_SEED, epsilon=epsilon)
 
     charts.protection().show(
         title="The ε one person really gets",
         alt=(
             f"Log-log lines against the number of rows a person has, from 1 to "
-            f"{model.VISITS_CAP}: with event-level protection at ε = {text.number(epsilon)} a "
+            f"{shared_columns.VISITS_CAP}: with event-level protection at "
+            f"ε = {text.number(epsilon)} a "
             f"person with r rows gets r·ε ({text.number(epsilon * visits['largest'])} for the "
             f"person with {visits['largest']:,} rows); with at most m rows per person every "
             f"person gets ε = {text.number(epsilon)}."

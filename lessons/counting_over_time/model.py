@@ -16,8 +16,7 @@ import numpy as np
 import pandas as pd
 
 import dp
-from lessons.epsilon_meaning import model as meaning
-from ui import datasets, text
+from ui import datasets, deployments, text
 
 # --- 1. three ways to count a stream -----------------------------------------------------------
 HORIZON = 1_000  # T: days released, one count each
@@ -306,13 +305,13 @@ def binary(t: int) -> str:
 def daily_deployments() -> pd.DataFrame:
     """The deployments of data/deployments.csv whose budget is per user per day: each a
     dashboard-like release spent again every day (the ε-meaning lesson's table)."""
-    frame = meaning.unit_frame("per user, per day")
+    frame = deployments.unit_frame("per user, per day")
     return pd.DataFrame(
         {
             "deployment": frame["deployment"],
             "ε per day": [text.number(e) for e in frame["epsilon"]],
             "ε over a year, by composition": [
-                text.number(meaning.per_year(float(e))) for e in frame["epsilon"]
+                text.number(deployments.per_year(float(e))) for e in frame["epsilon"]
             ],
         }
     )

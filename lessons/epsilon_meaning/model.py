@@ -18,9 +18,13 @@ import pandas as pd
 from scipy import optimize
 
 import dp
-from data.deployments import load_deployments
-from lessons.membership import model as membership
-from ui import datasets, text
+from ui import datasets, text, tracing
+from ui.deployments import (
+    ASSUMED_DELTA,
+    DAYS_PER_YEAR,
+    deployments,
+    per_year,
+)
 
 # --- 1. ε as odds -----------------------------------------------------------------------------
 DEFAULT_EPSILON = 1.0
@@ -99,10 +103,10 @@ def belief_band(prior: float, epsilon: float) -> int:
 
 
 # --- 2. ε as an attack's ceiling ---------------------------------------------------------------
-ATTACK_EPSILONS = membership.EPSILONS
-ATTACK_STUDY = membership.DEFAULT_STUDY
-ATTACK_ATTRIBUTES = membership.DEFAULT_ATTRIBUTES
-SEED_ATTACK = membership.SEED_RELEASE  # the membership lesson's release, the same draw
+ATTACK_EPSILONS = tracing.EPSILONS
+ATTACK_STUDY = tracing.DEFAULT_STUDY
+ATTACK_ATTRIBUTES = tracing.DEFAULT_ATTRIBUTES
+SEED_ATTACK = tracing.SEED_RELEASE  # the membership lesson's release, the same draw
 
 
 ATTACK_NAME = "with Laplace noise"  # the attack's curve with noise (the other: no noise)
@@ -121,13 +125,13 @@ class Ceiling:
 def attack_roc(epsilon: float, seed: int) -> pd.DataFrame:
     """The membership lesson's tracing attack (n = 50, d = 200) on exact averages and on
     averages with Laplace noise at ε: both ROC curves."""
-    return membership.noisy_roc(
+    return tracing.noisy_roc(
         ATTACK_STUDY,
         ATTACK_ATTRIBUTES,
         "Laplace",
         epsilon,
         seed,
-        membership.NO_NOISE,
+        tracing.NO_NOISE,
         ATTACK_NAME,
     )
 
@@ -136,83 +140,17 @@ def attack_roc(epsilon: float, seed: int) -> pd.DataFrame:
 def ceiling(epsilon: float, seed: int) -> Ceiling:
     frame = attack_roc(epsilon, seed)
     noisy = frame[frame["curve"] == ATTACK_NAME]
-    result = membership.noisy_attack(ATTACK_STUDY, ATTACK_ATTRIBUTES, "Laplace", epsilon, seed)
+    result = tracing.noisy_attack(ATTACK_STUDY, ATTACK_ATTRIBUTES, "Laplace", epsilon, seed)
     return Ceiling(
         epsilon=epsilon,
         advantage=float((noisy["tpr"] - noisy["fpr"]).max()),
         bound=dp.advantage_bound(epsilon),
         found=result.tpr_at_target,
-        allowed=membership.most_found(membership.FPR_TARGET, epsilon, 0.0),
+        allowed=tracing.most_found(tracing.FPR_TARGET, epsilon, 0.0),
     )
 
 
 # --- 3. What deployments chose --------------------------------------------------------------
-ASSUMED_DELTA = 1e-10  # for a ρ whose source states no δ: the census's δ, said on the page
-
-
-@dataclass(frozen=True)
-class Deployments:
-    table: pd.DataFrame  # every row, with "unit" (unit · period) and "ε used" columns
-    units: tuple[str, ...]  # unit · period, the largest group first
-    sizes: dict[str, int]  # deployments per unit · period
-
-
-def unit_of(row) -> str:
-    return f"per {row['unit_of_privacy']}, {row['period']}"
-
-
-@datasets.cached(max_entries=1)
-def deployments() -> Deployments:
-    """data/deployments.csv with, per row, the ε it is charted at: ε as published or, for
-    a ρ, dp.zcdp_to_approx_dp(ρ, δ) at the source's δ (ASSUMED_DELTA where it states none),
-    and how that ε was reached."""
-    table = load_deployments()
-    used, how = [], []
-    for row in table.to_dict("records"):
-        if not math.isnan(row["epsilon"]):
-            used.append(row["epsilon"])
-            how.append(
-                "as published"
-                if math.isnan(row["delta"])
-                else f"as published, δ = {text.power_of_ten(row['delta'])}"
-            )
-        else:
-            delta = ASSUMED_DELTA if math.isnan(row["delta"]) else row["delta"]
-            used.append(dp.zcdp_to_approx_dp(row["rho"], delta))
-            stated = "" if not math.isnan(row["delta"]) else " (δ chosen here; none stated)"
-            how.append(
-                f"from ρ = {text.number(row['rho'])} at δ = {text.power_of_ten(delta)}{stated}"
-            )
-    table = table.assign(
-        unit=[unit_of(row) for row in table.to_dict("records")],
-        label=[
-            f"{o}: {r.split(' (')[0]}"
-            for o, r in zip(table["organisation"], table["release"], strict=True)
-        ],
-        epsilon_used=used,
-        how=how,
-    )
-    sizes = table["unit"].value_counts(sort=False)
-    units = tuple(sorted(sizes.index, key=lambda unit: (-sizes[unit], unit)))
-    return Deployments(table, units, {unit: int(sizes[unit]) for unit in units})
-
-
-@datasets.cached(max_entries=32)
-def unit_frame(unit: str) -> pd.DataFrame:
-    """The chart's rows for one unit of privacy: deployment, ε as charted, how it was
-    reached; the largest ε first."""
-    table = deployments().table
-    rows = table[table["unit"] == unit].sort_values("epsilon_used", ascending=False)
-    return pd.DataFrame(
-        {
-            "deployment": rows["label"].to_numpy(),
-            "epsilon": rows["epsilon_used"].to_numpy(dtype=float),
-            "how": rows["how"].to_numpy(),
-            "year": rows["year"].to_numpy(),
-        }
-    )
-
-
 _ADDRESS = re.compile(r"https?://[^\s;,)]+")
 
 
@@ -253,9 +191,6 @@ def _host(address: str) -> str:
     return address.split("/")[2]
 
 
-DAYS_PER_YEAR = 365
-
-
 CENSUS_RHO_UNROUNDED = (542 / 339) ** 2  # the Bureau's persons-file ρ: 2.556226…
 
 
@@ -284,12 +219,6 @@ def year_words(unit: str) -> str:
         f"day is bounded by ε = {text.number(per_year(float(top['epsilon'])))} over a year: "
         "the published numbers promise no more than that about a whole year of your data."
     )
-
-
-def per_year(epsilon_per_day: float) -> float:
-    """A per-day budget spent every day for a year, by basic composition (the bound the
-    stated parameters give; a tighter one needs more than the published ε)."""
-    return dp.sequential_composition([epsilon_per_day] * DAYS_PER_YEAR)
 
 
 # --- 4. Splitting a budget --------------------------------------------------------------------

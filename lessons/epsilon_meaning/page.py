@@ -7,9 +7,8 @@ import streamlit as st
 from data.deployments import COLUMNS as deployment_columns
 from lessons.catalogue import LESSONS
 from lessons.epsilon_meaning import charts, model, snippets
-from lessons.membership import model as membership
 from ui import charts as ui_charts
-from ui import controls, downloads, notebook, quiz, tables, text, userdata
+from ui import controls, deployments, downloads, notebook, quiz, tables, text, tracing, userdata
 
 controls.lesson_header(
     "What ε means in practice",
@@ -147,7 +146,7 @@ def ceiling() -> None:
         st.metric("The most any test may reach, tanh(ε/2)", text.percent(result.bound))
         st.metric("Members found at 1% false positives", text.percent(result.found))
     with chart_column:
-        ui_charts.roc((membership.NO_NOISE, model.ATTACK_NAME), True).show(
+        ui_charts.roc((tracing.NO_NOISE, model.ATTACK_NAME), True).show(
             title=f"The tracing attack against ε = {text.number(epsilon)}",
             alt=(
                 f"The ROC of the tracing attack without noise and with Laplace noise at ε = "
@@ -158,8 +157,8 @@ def ceiling() -> None:
                 f"{text.percent(result.allowed)}."
             ),
             roc=model.attack_roc(epsilon, seed),
-            region=membership.region_frame(epsilon, 0.0),
-            truth=membership.target_rule(),
+            region=tracing.region_frame(epsilon, 0.0),
+            truth=tracing.target_rule(),
         )
     below = result.advantage <= result.bound
     st.markdown(
@@ -186,7 +185,7 @@ ceiling()
 
 # --- 3. What deployments chose ----------------------------------------------------------------
 st.header("3. What deployments chose")
-table = model.deployments().table
+table = deployments.deployments().table
 st.markdown(
     f"{len(table)} published budgets from {table['organisation'].nunique()} organisations, each "
     "as its source states it. An ε is a promise **per unit of privacy and per period**: "
@@ -200,7 +199,7 @@ st.markdown(
 def deployed() -> None:
     """The unit of privacy beside the ε of the deployments that share it."""
     control_column, chart_column = st.columns([2, 3], gap="medium")
-    units, sizes = model.deployments().units, model.deployments().sizes
+    units, sizes = deployments.deployments().units, deployments.deployments().sizes
     with control_column:
         unit = controls.selectbox(
             "Unit of privacy and period",
@@ -208,7 +207,7 @@ def deployed() -> None:
             format_func=lambda u: f"{u} ({sizes[u]})",
             key="em_unit",
         )
-        frame = model.unit_frame(unit)
+        frame = deployments.unit_frame(unit)
     with chart_column:
         charts.deployed().show(
             title=f"ε {unit}",

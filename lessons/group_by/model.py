@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 import dp
-from lessons.clamping.model import visits_per_person
 from ui import datasets
+from ui.columns import census_cells, visits_per_person
 
 PLACES = 200
 PLACE_NAMES = tuple(f"Clinic {i + 1:03d}" for i in range(PLACES))
@@ -174,18 +174,7 @@ def half_the_time(rule: str, epsilon: float, delta: float, max_partitions: int) 
     return low
 
 
-# --- The census's rare cells: occupation × native country, one row per person ------------
-CELL_COLUMNS = ("Occupation", "NativeCountry")
-
-
-@datasets.cached(census_only=True)
-def census_cells() -> pd.DataFrame:
-    """People per (occupation, native country) cell of the census, largest first."""
-    census = datasets.census()
-    cells = census.groupby(list(CELL_COLUMNS), observed=True).size().reset_index(name="people")
-    return cells.sort_values("people", ascending=False, ignore_index=True)
-
-
+# --- The census's rare cells: occupation × native country (ui/columns.py) -----------------
 @dataclass(frozen=True)
 class CellsShown:
     cells: int

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import altair as alt
 
-from lessons.membership.model import BUGGY, HONEST, SCORE_DOMAIN, TRIALS
+from lessons.membership.model import BUGGY, HONEST, TRIALS
 from ui import charts as ui_charts
 from ui import datasets
+from ui.tracing import SCORE_DOMAIN
 
 roc = ui_charts.roc
 

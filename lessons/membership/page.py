@@ -3,7 +3,7 @@
 import streamlit as st
 
 from lessons.membership import charts, model, snippets
-from ui import controls, downloads, notebook, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, text, tracing, userdata
 
 controls.lesson_header(
     "Membership inference",
@@ -31,7 +31,7 @@ st.markdown(
     "Steinke, Ullman & Vadhan 2015). The attacker flags whoever scores above the level that "
     "only 1% of non-members reach. One vote is weak; d of them add up."
 )
-columns = model.one_hot_count()
+columns = tracing.one_hot_count()
 st.caption(
     f"The questions: each census column's categories, with age and hours bands, give "
     f"{columns} yes/no columns, few and strongly tied to each other (everyone has exactly "
@@ -46,43 +46,43 @@ with study_column:
     n = int(
         controls.select_slider(
             "People in the study n  (more → each one hides better)",
-            options=model.STUDY_SIZES,
-            value=model.DEFAULT_STUDY,
+            options=tracing.STUDY_SIZES,
+            value=tracing.DEFAULT_STUDY,
             key="mi_n",
         )
     )
     d = int(
         controls.select_slider(
             "Published averages d  (more → easier to trace)",
-            options=model.ATTRIBUTE_COUNTS,
-            value=model.DEFAULT_ATTRIBUTES,
+            options=tracing.ATTRIBUTE_COUNTS,
+            value=tracing.DEFAULT_ATTRIBUTES,
             key="mi_d",
         )
     )
-    exact = model.attack(n, d)
+    exact = tracing.attack(n, d)
     st.metric(
-        f"Members found when {text.percent(model.FPR_TARGET)} of non-members are flagged",
+        f"Members found when {text.percent(tracing.FPR_TARGET)} of non-members are flagged",
         text.percent(exact.tpr_at_target),
     )
-    one_hot = model.one_hot_attack(n)
+    one_hot = tracing.one_hot_attack(n)
     st.caption(
         f"With the {columns} one-hot columns published instead, the attack finds "
         f"{text.percent(one_hot.tpr_at_target)} of the {text.number(n)} members at the same 1%."
     )
 with scores_column:
     charts.score_histograms().show(
-        title=f"Tracing scores: {text.number(n)} members against {model.NON_MEMBERS:,} "
+        title=f"Tracing scores: {text.number(n)} members against {tracing.NON_MEMBERS:,} "
         f"non-members, d = {text.number(d)}",
         alt=(
             f"Two histograms of tracing scores, in standard deviations of the non-members' "
-            f"scores from {text.number(model.SCORE_DOMAIN[0])} to "
-            f"{text.number(model.SCORE_DOMAIN[1])}: {text.number(n)} study members and "
-            f"{model.NON_MEMBERS:,} non-members, for d = {text.number(d)} published averages. "
+            f"scores from {text.number(tracing.SCORE_DOMAIN[0])} to "
+            f"{text.number(tracing.SCORE_DOMAIN[1])}: {text.number(n)} study members and "
+            f"{tracing.NON_MEMBERS:,} non-members, for d = {text.number(d)} published averages. "
             "Flagging the "
             f"top 1% of non-members finds {text.percent(exact.tpr_at_target)} of the members."
         ),
-        scores=model.histogram_frame(exact),
-        truth=model.threshold_rule(exact),
+        scores=tracing.histogram_frame(exact),
+        truth=tracing.threshold_rule(exact),
     )
 other_d = model.neighbour_for_prediction(d)
 with predict:
@@ -95,7 +95,7 @@ with predict:
                 ("more members", "fewer members", "about as many"),
                 correct=model.compare_found(n, d, other_d),
                 explanation=(
-                    f"{text.percent(model.attack(n, other_d).tpr_at_target)} at d = "
+                    f"{text.percent(tracing.attack(n, other_d).tpr_at_target)} at d = "
                     f"{text.number(other_d)} against {text.percent(exact.tpr_at_target)} at d = "
                     f"{text.number(d)}. A change within "
                     f"{text.percent(model.found_noise(n, d, other_d))} (two standard errors of "
@@ -111,22 +111,22 @@ with predict:
     )
 # The curves' names are the legend's, part of the chart's spec: they hold no slider's value
 # (the title does), so that a move redraws the chart in place.
-curve = model.NO_NOISE
+curve = tracing.NO_NOISE
 charts.roc((curve,), False).show(
     title=(
         f"The attack's ROC at n = {text.number(n)}, d = {text.number(d)}: members found "
         "against non-members flagged"
     ),
     alt=(
-        f"ROC curve of the tracing attack on {text.number(n)} members and {model.NON_MEMBERS:,} "
+        f"ROC curve of the tracing attack on {text.number(n)} members and {tracing.NON_MEMBERS:,} "
         f"non-members with d = {text.number(d)}: at 1% false positives it finds "
         f"{text.percent(exact.tpr_at_target)} of the members. The dotted diagonal is guessing."
     ),
-    roc=model.roc_frame(exact, curve),
-    truth=model.target_rule(),
+    roc=tracing.roc_frame(exact, curve),
+    truth=tracing.target_rule(),
 )
 snippets.TRACING.show(n=n, d=d)
-downloads.download_csv(model.roc_frame(exact, curve), filename="tracing-roc.csv", key="mi_dl_roc")
+downloads.download_csv(tracing.roc_frame(exact, curve), filename="tracing-roc.csv", key="mi_dl_roc")
 st.markdown(
     f"**Why it works.** A member's answers appear in the average with weight 1/n, so their "
     f"score is higher by about Σ Var(t_j)/n ≈ d/(4n) = {text.number(d / (4 * n))}, while "
@@ -137,7 +137,7 @@ st.markdown(
 
 # --- 2. Noise defeats it -------------------------------------------------------------------------
 st.header("2. Noise defeats it")
-l1, l2 = model.sensitivities(n, d)
+l1, l2 = tracing.sensitivities(n, d)
 st.markdown(
     "Publish the averages through a mechanism instead. When one person is **replaced** "
     f"(n is public), each of the d = {text.number(d)} averages moves by at most 1/n = "
@@ -158,15 +158,17 @@ def noise_defeats_it(n: int, d: int) -> None:
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
         mechanism = controls.radio(
-            "Mechanism", list(model.MECHANISMS), horizontal=True, key="mi_mechanism"
+            "Mechanism", list(tracing.MECHANISMS), horizontal=True, key="mi_mechanism"
         )
         epsilon = controls.epsilon_slider(
-            key="mi_eps", default=model.DEFAULT_EPSILON, options=model.EPSILONS
+            key="mi_eps", default=tracing.DEFAULT_EPSILON, options=tracing.EPSILONS
         )
-        delta = model.DELTA if mechanism == "Gaussian" else 0.0
-        noisy = model.noisy_attack(n, d, mechanism, epsilon, controls.seed() + model.SEED_RELEASE)
-        bound = model.most_found(model.FPR_TARGET, epsilon, delta)
-        scale = model.noise_scale(mechanism, n, d, epsilon)
+        delta = tracing.DELTA if mechanism == "Gaussian" else 0.0
+        noisy = tracing.noisy_attack(
+            n, d, mechanism, epsilon, controls.seed() + tracing.SEED_RELEASE
+        )
+        bound = tracing.most_found(tracing.FPR_TARGET, epsilon, delta)
+        scale = tracing.noise_scale(mechanism, n, d, epsilon)
         st.metric(
             f"Members found at 1%, with {mechanism} noise",
             text.percent(noisy.tpr_at_target),
@@ -177,14 +179,14 @@ def noise_defeats_it(n: int, d: int) -> None:
                 f"Laplace noise b = Δ₁/ε = {text.number(scale)} on each average."
                 if mechanism == "Laplace"
                 else f"Gaussian noise σ = {text.number(scale)} on each average (analytic σ, "
-                f"δ = {text.number(model.DELTA)})."
+                f"δ = {text.number(tracing.DELTA)})."
             )
-            + f" Without noise: {text.percent(model.attack(n, d).tpr_at_target)}."
+            + f" Without noise: {text.percent(tracing.attack(n, d).tpr_at_target)}."
         )
-    plain = model.NO_NOISE
+    plain = tracing.NO_NOISE
     noisy_name = f"with {mechanism} noise"
-    frame = model.noisy_roc(
-        n, d, mechanism, epsilon, controls.seed() + model.SEED_RELEASE, plain, noisy_name
+    frame = tracing.noisy_roc(
+        n, d, mechanism, epsilon, controls.seed() + tracing.SEED_RELEASE, plain, noisy_name
     )
     with chart_column:
         charts.roc((plain, noisy_name), True).show(
@@ -192,14 +194,14 @@ def noise_defeats_it(n: int, d: int) -> None:
             alt=(
                 f"Two ROC curves of the tracing attack (n = {text.number(n)}, d = "
                 f"{text.number(d)}): without noise it "
-                f"finds {text.percent(model.attack(n, d).tpr_at_target)} of members at 1% "
+                f"finds {text.percent(tracing.attack(n, d).tpr_at_target)} of members at 1% "
                 f"false positives, with {mechanism} noise at ε = {text.number(epsilon)} it "
                 f"finds {text.percent(noisy.tpr_at_target)}. The dashed line is the edge of "
                 f"the privacy region; at 1% it allows at most {text.percent(bound)}."
             ),
             roc=frame,
-            region=model.region_frame(epsilon, delta),
-            truth=model.target_rule(),
+            region=tracing.region_frame(epsilon, delta),
+            truth=tracing.target_rule(),
         )
     downloads.download_csv(frame, filename="tracing-roc-noise.csv", key="mi_dl_noise")
     st.markdown(

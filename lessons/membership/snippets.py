@@ -11,10 +11,10 @@ TRACING = Snippet(
         import pandas as pd
 
         import dp
-        from lessons.membership import model  # the census pool and its yes/no questions
+        from ui import tracing  # the census pool and its yes/no questions
 
         n, d = $n, $d
-        pool = model.attributes()
+        pool = tracing.attributes()
         questions = pool.questions[:, :d]  # one row per person, one 0/1 column per question
         members = pool.rows(questions, "members")[:n]
         released = members.mean(axis=0)  # what the study publishes

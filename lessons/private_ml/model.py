@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 import dp
-from lessons.reconstruction.model import AGE_BANDS, AGE_EDGES
+from data.census import AGE_BAND_EDGES as AGE_EDGES
+from data.census import AGE_BANDS
 from ui import datasets, text
 from ui.datasets import census
 

@@ -16,13 +16,13 @@ import pandas as pd
 import pyarrow as pa
 
 import dp
+from data.census import AGE_BAND_EDGES, AGE_BANDS
 from ui import datasets, text
 from ui.datasets import census
 
 ATTRIBUTES: tuple[str, ...] = ("Sex", "Age band", "Race", "Income")
 SEXES: tuple[str, ...] = ("Female", "Male")
-AGE_EDGES: tuple[int, ...] = (17, 25, 35, 45, 55, 65)  # each band's first age
-AGE_BANDS: tuple[str, ...] = ("17–24", "25–34", "35–44", "45–54", "55–64", "65+")
+AGE_EDGES = AGE_BAND_EDGES  # each band's first age (data/census.py)
 RACES: tuple[str, ...] = ("White", "Black", "Other")  # Other: the census's three smallest groups
 INCOMES: tuple[str, ...] = ("<=50K", ">50K")
 VALUES: tuple[tuple[str, ...], ...] = (SEXES, AGE_BANDS, RACES, INCOMES)

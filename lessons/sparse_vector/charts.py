@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import altair as alt
 
-from lessons.choosing.model import CURVE_EPSILONS
 from lessons.sparse_vector.model import AGE_STARTS, HOURS_OVER, MAX_POSITIVES, MEASURES
 from ui import charts as ui_charts
 from ui import datasets
+from ui.controls import LOW_EPSILON_CURVE as CURVE_EPSILONS
 
 EPSILON_DOMAIN = (float(CURVE_EPSILONS[0]), float(CURVE_EPSILONS[-1]))  # as "Choosing"'s
 win_bars = ui_charts.win_bars

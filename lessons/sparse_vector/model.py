@@ -15,8 +15,9 @@ import pyarrow as pa
 
 import dp
 from dp.sparse_vector import SPARSE_VECTOR_VARIANTS
-from lessons.choosing.model import CURVE_EPSILONS, EPSILONS
 from ui import datasets, text, work
+from ui.controls import LOW_EPSILON_CURVE as CURVE_EPSILONS
+from ui.controls import LOW_EPSILON_GRID as EPSILONS
 
 # --- 1. the queries -------------------------------------------------------------------------------
 AGE_STARTS: tuple[int, ...] = tuple(range(17, 90, 5))  # 17–21, 22–26, …, 87–91: 15 bands

@@ -19,9 +19,8 @@ from scipy import special
 
 import dp
 from lessons.dpsgd import model as dpsgd
-from lessons.membership import model as membership
 from lessons.subsampling import tables
-from ui import datasets, text
+from ui import datasets, text, tracing
 
 DELTA = 1e-5  # DP-SGD's δ, as in the DP-SGD lesson
 
@@ -191,8 +190,8 @@ EDGE = "(ε, δ(ε))-DP: its edge"
 COIN = "a coin: β = 1 − α"
 ATTACK = "the tracing attack on a μ-GDP release"
 TRADEOFF_CURVES = (GDP, EDGE, COIN, ATTACK)
-FPR_TARGET = membership.FPR_TARGET
-SEED_ATTACK = membership.SEED_RELEASE  # the membership lesson's release draw
+FPR_TARGET = tracing.FPR_TARGET
+SEED_ATTACK = tracing.SEED_RELEASE  # the membership lesson's release draw
 
 
 def line_delta(mu: float, epsilon: float) -> float:
@@ -227,7 +226,7 @@ def tradeoff_curves(mu: float, epsilon: float) -> pd.DataFrame:
 def release_epsilon(mu: float) -> float:
     """The study's Gaussian release made exactly μ-GDP: noise σ = Δ₂/μ, which is the
     analytic Gaussian's σ for (ε, δ = the membership lesson's δ) at this ε."""
-    return dp.gdp_epsilon(mu, membership.DELTA)
+    return dp.gdp_epsilon(mu, tracing.DELTA)
 
 
 @dataclass(frozen=True)
@@ -246,11 +245,11 @@ def attack(mu: float, seed: int) -> Attack:
     released with Gaussian noise σ = Δ₂/μ (exactly μ-GDP under replace-one, the membership
     lesson's relation), as a trade-off: α = its false-positive rate, β = 1 − its true-positive
     rate, over every threshold."""
-    n, d = membership.DEFAULT_STUDY, membership.DEFAULT_ATTRIBUTES
+    n, d = tracing.DEFAULT_STUDY, tracing.DEFAULT_ATTRIBUTES
     epsilon = release_epsilon(mu)
-    _, l2 = membership.sensitivities(n, d)
-    sigma = membership.noise_scale("Gaussian", n, d, epsilon)
-    roc = membership.roc_frame(membership.noisy_attack(n, d, "Gaussian", epsilon, seed), ATTACK)
+    _, l2 = tracing.sensitivities(n, d)
+    sigma = tracing.noise_scale("Gaussian", n, d, epsilon)
+    roc = tracing.roc_frame(tracing.noisy_attack(n, d, "Gaussian", epsilon, seed), ATTACK)
     frame = pd.DataFrame({"alpha": roc["fpr"], "beta": 1.0 - roc["tpr"]})
     at = int(np.argmin(np.abs(frame["alpha"].to_numpy() - FPR_TARGET)))
     floor = dp.gaussian_tradeoff(mu, frame["alpha"].to_numpy())
@@ -293,8 +292,8 @@ def test_words(mu: float, epsilon: float, found: Attack) -> str:
         "test on a μ-GDP release."
         if found.below == 0
         else f"{found.below} of the attack's points dip below the floor: its rates are "
-        f"estimated from {membership.DEFAULT_STUDY} members and "
-        f"{membership.NON_MEMBERS:,} non-members, so a finite sample can pass the floor by "
+        f"estimated from {tracing.DEFAULT_STUDY} members and "
+        f"{tracing.NON_MEMBERS:,} non-members, so a finite sample can pass the floor by "
         "chance (the floor bounds the true rates)."
     )
     return (

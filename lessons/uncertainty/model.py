@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 import dp
-from lessons.group_by.model import census_cells
 from ui import datasets, text
+from ui.columns import census_cells
 
 SAMPLE_SIZES: tuple[int, ...] = (100, 300, 1_000, 3_000, 10_000)
 DEFAULT_SAMPLE = 1_000

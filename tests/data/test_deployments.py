@@ -63,16 +63,15 @@ def test_a_wrong_header_is_refused(tmp_path) -> None:
 
 def test_every_rho_converts_as_the_lessons_show_it() -> None:
     from lessons.approximate_dp import model as approximate
-    from lessons.epsilon_meaning import model as meaning
-    from ui import text
+    from ui import deployments, text
 
-    charted = meaning.deployments().table
+    charted = deployments.deployments().table
     listed = approximate.deployments_frame(1e-10)
     for index, row in charted.iterrows():
         if math.isnan(row["rho"]):
             assert row["epsilon_used"] == row["epsilon"]
             continue
-        delta = meaning.ASSUMED_DELTA if math.isnan(row["delta"]) else row["delta"]
+        delta = deployments.ASSUMED_DELTA if math.isnan(row["delta"]) else row["delta"]
         assert row["epsilon_used"] == dp.zcdp_to_approx_dp(row["rho"], delta)
         assert f"from ρ = {text.number(row['rho'])} at δ = {text.power_of_ten(delta)}" in row["how"]
         assert listed.loc[index, "ε"].startswith(

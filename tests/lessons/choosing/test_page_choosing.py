@@ -8,8 +8,8 @@ from streamlit.testing.v1 import AppTest
 import apptest_helpers as helpers
 import dp
 from lessons.choosing import model as lesson
-from lessons.clamping.model import SAMPLE_SEED
 from ui import controls, text
+from ui.columns import SAMPLE_SEED
 
 PAGE = "choosing/page.py"
 WINS = "Who wins report noisy max"

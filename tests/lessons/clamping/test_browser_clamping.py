@@ -17,15 +17,14 @@ from browser_helpers import (
     wait_for_run,
 )
 from data.census import load_census
-from lessons.clamping import model
-from ui import text
+from ui import columns, text
 
 WINDOW_LABEL = "Clamp window [L, U]"
 
 
 def _sample() -> np.ndarray:
     gains = load_census()["CapitalGain"].to_numpy(dtype=float)
-    return np.random.default_rng(model.SAMPLE_SEED).choice(gains, size=100, replace=False)
+    return np.random.default_rng(columns.SAMPLE_SEED).choice(gains, size=100, replace=False)
 
 
 def test_moving_the_upper_bound_updates_bias_noise_and_link(page: Page, app_server: str) -> None:

@@ -11,7 +11,7 @@ import apptest_helpers as helpers
 import dp
 from data.census import load_census
 from lessons.clamping import model as lesson
-from ui import controls, text
+from ui import columns, controls, text
 
 PAGE = "clamping/page.py"
 GAIN_WINDOW = "clamp_window_0"  # Capital gain, the first census column
@@ -21,7 +21,7 @@ AGE_WINDOW = "clamp_window_1"
 def sample(people, column: str, size: int) -> np.ndarray:
     values = people[column].dropna().to_numpy(dtype=float)
     if 0 < size < values.size:
-        values = np.random.default_rng(lesson.SAMPLE_SEED).choice(values, size=size, replace=False)
+        values = np.random.default_rng(columns.SAMPLE_SEED).choice(values, size=size, replace=False)
     return values
 
 
@@ -62,7 +62,7 @@ def test_the_window_moves_bias_noise_and_the_marker_not_the_axes(people) -> None
     curve = helpers.chart_titled(at, "Bias against noise", prefix=True)
     frames = helpers.frames_of(curve)
     assert frames["truth"]["x"].tolist() == [20_000.0]
-    uppers = lesson.curve_uppers(lesson.CENSUS_COLUMNS[0], 0.0)
+    uppers = lesson.curve_uppers(columns.CENSUS_COLUMNS[0], 0.0)
     best = dp.best_clamp_upper(values, 0.0, 1.0, uppers)
     assert frames["best"]["upper"].tolist() == [best]
     assert frames["best"]["error"][0] == pytest.approx(
@@ -96,7 +96,7 @@ def test_epsilon_scales_the_noise_and_moves_the_best_bound_down(people) -> None:
     values = sample(people, "CapitalGain", 100)
     assert helpers.metrics(at)["Noise scale b = Δ/ε"] == "50,000"
     curve = helpers.frames_of(helpers.chart_titled(at, "Bias against noise", prefix=True))
-    uppers = lesson.curve_uppers(lesson.CENSUS_COLUMNS[0], 0.0)
+    uppers = lesson.curve_uppers(columns.CENSUS_COLUMNS[0], 0.0)
     small_eps_best = curve["best"]["upper"][0]
     assert small_eps_best == dp.best_clamp_upper(values, 0.0, 0.1, uppers)
     assert small_eps_best < dp.best_clamp_upper(values, 0.0, 1.0, uppers)
@@ -120,7 +120,7 @@ def test_everyone_and_another_column(people) -> None:
     best = helpers.frames_of(helpers.chart_titled(at, "Bias against noise", prefix=True))["best"][
         "upper"
     ][0]
-    uppers = lesson.curve_uppers(lesson.CENSUS_COLUMNS[1], 18.0)
+    uppers = lesson.curve_uppers(columns.CENSUS_COLUMNS[1], 18.0)
     assert best == dp.best_clamp_upper(ages, 18.0, 1.0, uppers)
     few = sample(people, "Age", 100)
     assert best > dp.best_clamp_upper(few, 18.0, 1.0, uppers)
@@ -158,7 +158,7 @@ def test_a_newcomer_above_the_maximum_moves_a_data_derived_bound(people) -> None
 
 def test_bounding_contributions_trades_dropped_rows_for_noise() -> None:
     at = run_page()
-    rows = lesson.visits_per_person()
+    rows = columns.visits_per_person()
     for m in (1, 10, 40):
         at.select_slider(key="clamp_m").set_value(m).run()
         shown = helpers.metrics(at)
@@ -174,7 +174,7 @@ def test_bounding_contributions_trades_dropped_rows_for_noise() -> None:
     # event level: the person with the most rows gets rows·ε
     levels = helpers.frames_of(helpers.chart_titled(at, "The ε one person really gets"))["levels"]
     event = levels[levels["level"] == lesson.LEVEL_EVENT]
-    assert event["epsilon"].tolist() == [float(r) for r in range(1, lesson.VISITS_CAP + 1)]
+    assert event["epsilon"].tolist() == [float(r) for r in range(1, columns.VISITS_CAP + 1)]
 
 
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:
@@ -205,7 +205,7 @@ def test_a_clamp_window_is_one_link_parameter() -> None:
     assert link_values(at, AGE_WINDOW) == ["10..70"]
     at.slider(key=AGE_WINDOW).set_value((18.0, 65.5)).run()
     assert link_values(at, AGE_WINDOW) == ["18..65.5"]
-    at.slider(key=AGE_WINDOW).set_value(lesson.CENSUS_COLUMNS[1].default).run()
+    at.slider(key=AGE_WINDOW).set_value(columns.CENSUS_COLUMNS[1].default).run()
     assert AGE_WINDOW not in at.query_params  # the default leaves the link
     # the legacy form: the parameter twice
     at = hosted(clamp_window_0=["0", "5500"])

@@ -15,7 +15,7 @@ import apptest_helpers as helpers
 import dp
 from data.deployments import load_deployments
 from lessons.epsilon_meaning import model as lesson
-from ui import controls, text
+from ui import controls, deployments, text
 
 PAGE = "epsilon_meaning/page.py"
 
@@ -196,7 +196,7 @@ def test_a_per_day_rho_is_composed_as_rho_then_converted() -> None:
     """Finding: the Wikimedia row (ρ = 0.015 zCDP per day) was said to be "bounded by ε =
     389.4" over a year: each day's ρ converted to ε, then the ε's added. ρ adds up: 365 ×
     0.015 = 5.475-zCDP, ε ≈ 27.0 at δ = 10⁻¹⁰ (even the simple bound gives 27.9)."""
-    unit = next(u for u in lesson.deployments().units if u.startswith("per device"))
+    unit = next(u for u in deployments.deployments().units if u.startswith("per device"))
     at = helpers.run_lesson(PAGE)
     at.selectbox(key="em_unit").set_value(unit).run()
     said = " ".join(m.value for m in at.markdown)

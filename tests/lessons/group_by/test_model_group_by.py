@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import dp
-from lessons.clamping.model import visits_per_person
 from lessons.group_by import model
 from ui import datasets
+from ui.columns import CELL_COLUMNS, census_cells, visits_per_person
 
 
 def test_the_visits_table_is_every_census_person_with_their_rows() -> None:
@@ -107,8 +107,8 @@ def test_half_the_time_is_the_first_whole_number_of_users_at_one_half(epsilon, d
 
 
 def test_the_census_cells_and_what_selection_hides() -> None:
-    cells = model.census_cells()
-    census_counts = datasets.census().groupby(list(model.CELL_COLUMNS), observed=True).size()
+    cells = census_cells()
+    census_counts = datasets.census().groupby(list(CELL_COLUMNS), observed=True).size()
     assert cells["people"].sum() == census_counts.sum() and len(cells) == len(census_counts)
     shown = model.cells_shown(1.0, 1e-5)
     chance = dp.partition_selection_probability(cells["people"].to_numpy(), 1.0, 1e-5, 1)

@@ -13,6 +13,7 @@ import apptest_helpers as helpers
 import dp
 from lessons.group_by import model as lesson
 from ui import controls, text
+from ui.columns import census_cells
 
 PAGE = "group_by/page.py"
 HEATMAP = "Total error per clinic count"
@@ -101,7 +102,7 @@ def test_the_selection_curves_and_half_the_time(epsilon, delta, l0) -> None:
     assert shown["Shown half the time from (optimal)"] == f"{first:,} users"
     assert shown["Shown half the time from (Laplace threshold)"] == f"{math.ceil(tau):,} users"
     assert sorted(frames["points"]["users"]) == sorted([first, math.ceil(tau)])
-    cells = lesson.census_cells()["people"].to_numpy()
+    cells = census_cells()["people"].to_numpy()
     expected = dp.partition_selection_probability(cells, epsilon, delta, 1).sum()
     assert f"shows {text.number(expected)} of them" in helpers.prose(at)
 

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 import apptest_helpers as helpers
 import dp
 from lessons.membership import model as lesson
-from ui import controls, notebook, text
+from ui import controls, notebook, text, tracing
 
 PAGE = "membership/page.py"
 SCORES = "Tracing scores:"
@@ -25,7 +25,7 @@ def hosted(*, upload: tuple[str, bytes] | None = None, **params: str) -> AppTest
 
 
 def scores_by_hand(n: int, d: int) -> tuple[np.ndarray, np.ndarray]:
-    pool = lesson.attributes()
+    pool = tracing.attributes()
     questions = pool.questions[:, :d]
     members = pool.rows(questions, "members")[:n]
     reference = pool.rows(questions, "reference").mean(axis=0)
@@ -36,9 +36,9 @@ def scores_by_hand(n: int, d: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_the_questions_are_parities_of_the_one_hot_answers_and_nearly_fair() -> None:
-    pool = lesson.attributes()
-    assert pool.one_hot.shape == (4_500, lesson.one_hot_count())
-    assert np.all(pool.one_hot.sum(axis=1) == len(lesson.CATEGORICAL) + 2)  # one per column
+    pool = tracing.attributes()
+    assert pool.one_hot.shape == (4_500, tracing.one_hot_count())
+    assert np.all(pool.one_hot.sum(axis=1) == len(tracing.CATEGORICAL) + 2)  # one per column
     assert set(np.unique(pool.questions)) == {0.0, 1.0}
     shares = pool.questions.mean(axis=0)
     assert shares.min() > 0.4 and shares.max() < 0.6
@@ -60,14 +60,14 @@ def test_defaults_trace_50_members_from_200_averages() -> None:
 
 
 def test_the_roc_matches_scikit_learn() -> None:
-    result = lesson.attack(50, 200)
-    frame = lesson.roc_frame(result, "x")
+    result = tracing.attack(50, 200)
+    frame = tracing.roc_frame(result, "x")
     truth = np.r_[np.ones(result.members.size), np.zeros(result.non_members.size)]
     fpr, tpr, _ = roc_curve(truth, np.r_[result.members, result.non_members])
     for grid_fpr, grid_tpr in zip(frame["fpr"], frame["tpr"], strict=True):
         expected = tpr[fpr <= grid_fpr + 1e-12].max()
         assert grid_tpr == pytest.approx(expected)
-    at_target = tpr[fpr <= lesson.FPR_TARGET].max()
+    at_target = tpr[fpr <= tracing.FPR_TARGET].max()
     assert result.tpr_at_target == pytest.approx(at_target)
 
 
@@ -83,36 +83,36 @@ def test_study_size_and_averages_at_their_extremes(n, d) -> None:
     title = f"Tracing scores: {n} members against 2,000 non-members, d = {text.number(d)}"
     spec = helpers.chart_titled(at, title).proto.spec
     assert '"domain": [-4.0, 16.0]' in spec or '"domain":[-4.0,16.0]' in spec  # fixed axis
-    l1, l2 = lesson.sensitivities(n, d)
+    l1, l2 = tracing.sensitivities(n, d)
     assert f"Δ₁ = d/n = {text.number(l1)}" in helpers.prose(at)
     assert f"Δ₂ = √d/n = {text.number(l2)}" in helpers.prose(at)
 
 
 def test_the_attack_grows_with_d_and_fades_with_n() -> None:
-    for n in lesson.STUDY_SIZES:
-        found = [lesson.attack(n, d).tpr_at_target for d in lesson.ATTRIBUTE_COUNTS]
+    for n in tracing.STUDY_SIZES:
+        found = [tracing.attack(n, d).tpr_at_target for d in tracing.ATTRIBUTE_COUNTS]
         assert found[-1] > found[0]
     for d in (200, 1000):
-        found = [lesson.attack(n, d).tpr_at_target for n in lesson.STUDY_SIZES]
+        found = [tracing.attack(n, d).tpr_at_target for n in tracing.STUDY_SIZES]
         assert found[0] > found[-1]
-    assert lesson.attack(20, 1000).tpr_at_target == 1.0
+    assert tracing.attack(20, 1000).tpr_at_target == 1.0
 
 
 def test_noise_pushes_the_attack_into_the_privacy_region() -> None:
     """Averaged over 5 seeded releases: the attack finds fewer members at ε = 1 than at
     ε = 200, and never more than the region allows (plus the wobble of 50 members)."""
-    for mechanism in lesson.MECHANISMS:
+    for mechanism in tracing.MECHANISMS:
         found = {
             eps: np.mean(
-                [lesson.noisy_attack(50, 200, mechanism, eps, s).tpr_at_target for s in range(5)]
+                [tracing.noisy_attack(50, 200, mechanism, eps, s).tpr_at_target for s in range(5)]
             )
             for eps in (1.0, 200.0)
         }
         assert found[1.0] < found[200.0]
-        delta = lesson.DELTA if mechanism == "Gaussian" else 0.0
-        assert found[1.0] <= lesson.most_found(lesson.FPR_TARGET, 1.0, delta) + 0.05
-        result = lesson.noisy_attack(50, 200, mechanism, 1.0, 0)
-        roc = lesson.roc_frame(result, "x")
+        delta = tracing.DELTA if mechanism == "Gaussian" else 0.0
+        assert found[1.0] <= tracing.most_found(tracing.FPR_TARGET, 1.0, delta) + 0.05
+        result = tracing.noisy_attack(50, 200, mechanism, 1.0, 0)
+        roc = tracing.roc_frame(result, "x")
         edge = dp.tpr_bound(roc["fpr"].to_numpy(), 1.0, delta=delta)
         assert np.all(roc["tpr"].to_numpy() <= edge + 3 * np.sqrt(0.25 / 50))
 
@@ -123,9 +123,9 @@ def test_mechanism_and_epsilon_move_the_curves_and_the_region(mechanism, epsilon
     at.radio(key="mi_mechanism").set_value(mechanism).run()
     at.select_slider(key="mi_eps").set_value(epsilon).run()
     assert not at.exception
-    delta = lesson.DELTA if mechanism == "Gaussian" else 0.0
-    seed = controls.DEFAULT_SEED + lesson.SEED_RELEASE
-    noisy = lesson.noisy_attack(50, 200, mechanism, epsilon, seed)
+    delta = tracing.DELTA if mechanism == "Gaussian" else 0.0
+    seed = controls.DEFAULT_SEED + tracing.SEED_RELEASE
+    noisy = tracing.noisy_attack(50, 200, mechanism, epsilon, seed)
     shown = helpers.metrics(at)
     assert shown[f"Members found at 1%, with {mechanism} noise"] == text.percent(
         noisy.tpr_at_target
@@ -140,7 +140,7 @@ def test_mechanism_and_epsilon_move_the_curves_and_the_region(mechanism, epsilon
         frames["region"]["tpr"], dp.tpr_bound(frames["region"]["fpr"], epsilon, delta=delta)
     )
     assert set(frames["roc"]["curve"]) == {"no noise", f"with {mechanism} noise"}
-    scale = lesson.noise_scale(mechanism, 50, 200, epsilon)
+    scale = tracing.noise_scale(mechanism, 50, 200, epsilon)
     caption = " ".join(c.value for c in at.caption)
     assert text.number(scale) in caption
 
@@ -180,7 +180,7 @@ def test_the_prediction_compares_with_the_next_d() -> None:
     at = helpers.run_lesson(PAGE)
     helpers.answer_quiz(at, "membership_predict", 0, 1)  # "fewer": wrong, 500 averages find more
     feedback = at.error[-1].value
-    assert text.percent(lesson.attack(50, 500).tpr_at_target) in feedback
+    assert text.percent(tracing.attack(50, 500).tpr_at_target) in feedback
     at.select_slider(key="mi_d").set_value(1000).run()
     prompt = at.radio(key="quiz_membership_predict_0_choice").label
     assert "publishes 500 averages instead of 1,000" in prompt
@@ -190,7 +190,7 @@ def _expected_verdict(n: int, d: int, other_d: int) -> int:
     """More / fewer / about as many, from the members each run finds: the change in the
     share found against two standard errors of that paired change (np.var of each member's
     found-at-other minus found-here, over n)."""
-    here, there = lesson.attack(n, d), lesson.attack(n, other_d)
+    here, there = tracing.attack(n, d), tracing.attack(n, other_d)
     change = (there.members > there.threshold).astype(float) - (here.members > here.threshold)
     if abs(change.mean()) <= 2 * np.sqrt(np.var(change) / n):
         return lesson.ABOUT_AS_MANY
@@ -204,8 +204,8 @@ def test_the_predictions_answer_follows_the_two_runs_for_every_move() -> None:
     moves, e.g. n = 100, d 10 → 20 finds 2% → 0%)."""
     at = helpers.run_lesson(PAGE)
     marked = {}
-    for n in lesson.STUDY_SIZES:
-        for d in lesson.ATTRIBUTE_COUNTS:
+    for n in tracing.STUDY_SIZES:
+        for d in tracing.ATTRIBUTE_COUNTS:
             at.select_slider(key="mi_n").set_value(n)
             at.select_slider(key="mi_d").set_value(d).run()
             (question,) = at.session_state[notebook.RECORD_KEY].questions["membership_predict"]
@@ -234,9 +234,9 @@ def test_code_downloads_and_the_snippets_rebuild_the_numbers(monkeypatch) -> Non
     sent = helpers.record_downloads(monkeypatch)
     at = helpers.run_lesson(PAGE)
     namespace: dict = {}
-    (tracing,) = helpers.code_texts(at, "tracing_score")
-    exec(compile(tracing, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
-    assert namespace["tpr_at_1_percent"] == pytest.approx(lesson.attack(50, 200).tpr_at_target)
+    (snippet,) = helpers.code_texts(at, "tracing_score")
+    exec(compile(snippet, "<snippet>", "exec"), namespace)  # noqa: S102 — our own snippet
+    assert namespace["tpr_at_1_percent"] == pytest.approx(tracing.attack(50, 200).tpr_at_target)
     (audit,) = helpers.code_texts(at, "epsilon_lower_bound")
     exec(compile(audit, "<snippet>", "exec"), namespace)  # noqa: S102
     honest, buggy = namespace["frame"]["ε is at least"]
@@ -248,7 +248,7 @@ def test_code_downloads_and_the_snippets_rebuild_the_numbers(monkeypatch) -> Non
 
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
     at = helpers.census_after_upload(PAGE)
-    assert helpers.metrics(at)[FOUND] == text.percent(lesson.attack(50, 200).tpr_at_target)
+    assert helpers.metrics(at)[FOUND] == text.percent(tracing.attack(50, 200).tpr_at_target)
 
 
 def test_the_prediction_comes_before_the_sliders_and_chart_that_answer_it() -> None:

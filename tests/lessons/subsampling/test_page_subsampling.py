@@ -119,7 +119,7 @@ def test_the_tradeoff_curves_and_the_touching_line(mu, epsilon) -> None:
 
 @pytest.mark.parametrize("mu", [0.5, 1.0, 3.0])
 def test_the_attack_reads_a_release_that_is_exactly_mu_gdp(mu) -> None:
-    from lessons.membership import model as membership
+    from ui import tracing as membership
 
     at = helpers.run_lesson(PAGE, ss_mu=f"{mu:g}")
     found = lesson.attack(mu, 2026 + lesson.SEED_ATTACK)

@@ -13,9 +13,9 @@ from scipy import stats
 
 import apptest_helpers as helpers
 import dp
-from lessons.group_by.model import census_cells
 from lessons.uncertainty import model as lesson
 from ui import controls, datasets, text
+from ui.columns import census_cells
 
 PAGE = "uncertainty/page.py"
 CENSUS_PEOPLE, CENSUS_EARNERS = 32_561, 7_841
