@@ -5,9 +5,9 @@ from __future__ import annotations
 import altair as alt
 
 from lessons.binary_rr.model import LN_RATIO_LIMIT, REPORTS
-from lessons.coin_flip.model import REPEATS
 from ui import charts as ui_charts
 from ui import datasets
+from ui.rr_survey import REPEATS
 
 RATIO_TITLE = "What each report reveals"
 

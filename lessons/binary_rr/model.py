@@ -1,6 +1,6 @@
 """Cached computations of the lesson "Binary randomized response with any p and q" (any p and q).
 
-It reuses the coin-flip lesson's survey machinery (lessons/coin_flip/model.py)."""
+Its survey is the coin-flip lesson's too (ui/rr_survey.py)."""
 
 from __future__ import annotations
 

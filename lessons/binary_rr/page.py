@@ -7,9 +7,8 @@ import streamlit as st
 
 import dp
 from lessons.binary_rr import charts, model, snippets
-from lessons.coin_flip import model as rr
 from ui import charts as ui_charts
-from ui import controls, downloads, links, notebook, quiz, text
+from ui import controls, downloads, links, notebook, quiz, rr_survey, text
 
 # The widgets were called grr_* while this lesson was "Generalized RR" (GRR now names the
 # k-ary mechanism): links made then open the same view.
@@ -22,7 +21,7 @@ controls.lesson_header(
     "numbers in it, the spread of the estimated count for everybody in the dataset, "
     "and which answer is better protected when p ≠ q.",
 )
-survey = rr.survey_question_picker("brr_ask")
+survey = rr_survey.survey_question_picker("brr_ask")
 
 st.caption(
     "Local DP, as in the coin-flip lesson: the neighbour relation is one person's value "
@@ -182,7 +181,7 @@ def estimating_the_true_count(survey, m: Mechanism, sd_people: float | None) -> 
         st.info("No estimate is possible while p + q = 1.")
     else:
         yes_count = int(
-            rr.repeated_yes_counts(
+            rr_survey.repeated_yes_counts(
                 true_sales, n_people, p, q, 1, controls.seed() + model.SEED_ONE_SURVEY
             )[0]
         )
@@ -198,11 +197,11 @@ def estimating_the_true_count(survey, m: Mechanism, sd_people: float | None) -> 
             rf" &= \frac{{{text.number(yes_count / n_people)} + {text.number(q)} - "
             rf"1}}{{{text.number(p)} + {text.number(q)} - 1}}"
             rf" \\ &= {text.number(share_estimate)} \\"
-            rf"{rr.latex_number(n_people)}\,\hat r &\approx "
-            rf"{rr.latex_number(n_people * share_estimate)}\end{{aligned}}"
+            rf"{rr_survey.latex_number(n_people)}\,\hat r &\approx "
+            rf"{rr_survey.latex_number(n_people * share_estimate)}\end{{aligned}}"
         )
         estimate_columns = st.columns(3)
-        error = rr.relative_error_percent(n_people * share_estimate, true_sales)
+        error = rr_survey.relative_error_percent(n_people * share_estimate, true_sales)
         estimate_columns[0].metric(
             "This survey's estimate",
             f"{n_people * share_estimate:,.0f}",
@@ -213,9 +212,9 @@ def estimating_the_true_count(survey, m: Mechanism, sd_people: float | None) -> 
         estimate_columns[2].metric(f"Truth ({survey.who})", f"{true_sales:,}")
 
         repeat_seed = controls.seed() + model.SEED_REPEATED_SURVEYS
-        repeated_args = (true_sales, n_people, p, q, rr.REPEATS, repeat_seed)
-        repeated = rr.repeated_surveys(*repeated_args)
-        estimates = rr.repeated_count_estimates(*repeated_args)
+        repeated_args = (true_sales, n_people, p, q, rr_survey.REPEATS, repeat_seed)
+        repeated = rr_survey.repeated_surveys(*repeated_args)
+        estimates = rr_survey.repeated_count_estimates(*repeated_args)
         description = ui_charts.describe_histogram(estimates, true_sales, what="estimates") + (
             f" Dotted lines at the truth ± 2 SD = ± {2 * sd_people:,.0f}."
         )
@@ -241,7 +240,7 @@ def estimating_the_true_count(survey, m: Mechanism, sd_people: float | None) -> 
             n=n_people,
             p=p,
             q=q,
-            surveys=rr.REPEATS,
+            surveys=rr_survey.REPEATS,
             seed=repeat_seed,
         )
         downloads.download_csv(

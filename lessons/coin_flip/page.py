@@ -8,7 +8,7 @@ import streamlit as st
 import dp
 from lessons.coin_flip import charts, model, snippets
 from ui import charts as ui_charts
-from ui import controls, downloads, notebook, quiz, tables, text
+from ui import controls, downloads, notebook, quiz, rr_survey, tables, text
 
 controls.lesson_header(
     "Coin-flip randomized response",
@@ -21,7 +21,7 @@ controls.lesson_header(
     "you bias the coins and hunt for a bug that a textbook formula hides.",
 )
 
-survey = model.survey_question_picker("cf_ask")
+survey = rr_survey.survey_question_picker("cf_ask")
 question = "Do you work in Sales?" if survey is None else survey.question
 
 # --- 1. One respondent ---------------------------------------------------------------------
@@ -155,13 +155,13 @@ if survey is not None:
     survey_columns[0].metric(
         'Naive count of "yes"',
         f"{naive:,}",
-        f"{model.relative_error_percent(naive, true_sales):+,.1f}% off",
+        f"{rr_survey.relative_error_percent(naive, true_sales):+,.1f}% off",
         delta_color="off",
     )
     survey_columns[1].metric(
         "Debiased estimate",
         f"{estimate:,.0f}",
-        f"{model.relative_error_percent(estimate, true_sales):+,.1f}% off",
+        f"{rr_survey.relative_error_percent(estimate, true_sales):+,.1f}% off",
         delta_color="off",
     )
     survey_columns[2].metric(f"Truth ({survey.who})", f"{true_sales:,}")
@@ -175,16 +175,16 @@ if survey is not None:
         r"\begin{aligned}"
         r"\hat r &= \frac{\hat Y - 1/4}{1/2} = 2\hat Y - \tfrac12 \\"
         rf"&= 2 \cdot {shown_share} - 0.5 = {shown_estimate} \\"
-        rf"{model.latex_number(n_people)}\,\hat r"
-        rf" &\approx {model.latex_number(estimate)}"
+        rf"{rr_survey.latex_number(n_people)}\,\hat r"
+        rf" &\approx {rr_survey.latex_number(estimate)}"
         r"\end{aligned}"
     )
 
-    st.subheader(f"Repeat the survey {model.REPEATS:,} times")
+    st.subheader(f"Repeat the survey {rr_survey.REPEATS:,} times")
     repeat_seed = controls.seed() + model.SEED_REPEATED_SURVEYS
-    repeated_args = (true_sales, n_people, p_fair, q_fair, model.REPEATS, repeat_seed)
-    repeated = model.repeated_surveys(*repeated_args)
-    estimates = model.repeated_count_estimates(*repeated_args)
+    repeated_args = (true_sales, n_people, p_fair, q_fair, rr_survey.REPEATS, repeat_seed)
+    repeated = rr_survey.repeated_surveys(*repeated_args)
+    estimates = rr_survey.repeated_count_estimates(*repeated_args)
     sd_fair = dp.rr_count_std(true_sales / n_people, n_people, p_fair, q_fair)
     window = max(1_000.0, 6 * sd_fair)
     ui_charts.band_histogram(
@@ -194,7 +194,7 @@ if survey is not None:
         ui_charts.NOISY_COLOUR,
         with_band=True,
     ).show(
-        title=f"Debiased estimates from {model.REPEATS:,} surveys",
+        title=f"Debiased estimates from {rr_survey.REPEATS:,} surveys",
         alt=ui_charts.describe_histogram(estimates, true_sales, what="debiased estimates"),
         **ui_charts.band_histogram_data(
             estimates,
@@ -210,7 +210,7 @@ if survey is not None:
         n=n_people,
         p=p_fair,
         q=q_fair,
-        surveys=model.REPEATS,
+        surveys=rr_survey.REPEATS,
         seed=repeat_seed,
     )
     downloads.download_csv(repeated, filename="coin_flip-surveys.csv", key="coin_flip_dl_surveys")
@@ -260,7 +260,7 @@ share_estimates = model.repeated_share_estimates(
     n_synthetic,
     p_fair,
     q_fair,
-    model.REPEATS,
+    rr_survey.REPEATS,
     controls.seed() + model.SEED_SYNTHETIC,
 )
 chart_columns = st.columns(2)
@@ -268,7 +268,7 @@ with chart_columns[0]:
     ui_charts.band_histogram(
         (-50.0, 150.0), "estimated share of yes (%)", 1.0, ui_charts.NOISY_COLOUR, with_band=False
     ).show(
-        title=f"Estimated share from {model.REPEATS:,} surveys of {n_synthetic:,}",
+        title=f"Estimated share from {rr_survey.REPEATS:,} surveys of {n_synthetic:,}",
         alt=ui_charts.describe_histogram(
             share_estimates,
             model.percent(synthetic_yes / n_synthetic),
@@ -361,7 +361,7 @@ def debiased_histogram(survey, coin_estimates) -> None:
         ui_charts.band_histogram(
             coin_domain, survey.x_title, 1.0, ui_charts.BLUE, with_band=False
         ).show(
-            title=f"{model.REPEATS:,} surveys with these coins, debiased",
+            title=f"{rr_survey.REPEATS:,} surveys with these coins, debiased",
             alt=ui_charts.describe_histogram(
                 coin_estimates, survey.true_yes, what="debiased estimates"
             ),
@@ -412,7 +412,7 @@ def debiasing(survey, coins: Coins, coin_estimates) -> bool:
         result_columns[0].metric(
             "One survey, debiased",
             f"{biased_estimate:,.0f}",
-            f"{model.relative_error_percent(biased_estimate, true_sales):+,.1f}% off",
+            f"{rr_survey.relative_error_percent(biased_estimate, true_sales):+,.1f}% off",
             delta_color="off",
         )
         result_columns[1].metric("Typical error (SD)", f"± {biased_sd:,.0f} people")
@@ -515,9 +515,9 @@ def biased_coins(survey) -> None:
     coin_estimates, coin_surveys = None, ()
     if survey is not None:
         seed = controls.seed() + model.SEED_BIASED_COINS
-        coin_surveys = (survey.true_yes, survey.n, p, q, model.REPEATS, seed)
+        coin_surveys = (survey.true_yes, survey.n, p, q, rr_survey.REPEATS, seed)
         if honest != 0:  # p + q − 1 = h: with h = 0 nothing can be debiased
-            coin_estimates = model.repeated_count_estimates(*coin_surveys)
+            coin_estimates = rr_survey.repeated_count_estimates(*coin_surveys)
     with bias_chart:
         debiased_histogram(survey, coin_estimates)
     informative = debiasing(survey, coins, coin_estimates)

@@ -5,7 +5,7 @@ import streamlit as st
 
 import dp
 from lessons.kary_rr import charts, model, snippets
-from ui import controls, downloads, notebook, quiz, tables, text, userdata
+from ui import categories, controls, downloads, notebook, quiz, tables, text, userdata
 
 controls.lesson_header(
     "k-ary randomized response",
@@ -37,7 +37,7 @@ st.markdown(
     "than from anyone else: that is ε-local differential privacy."
 )
 
-attr = model.pick_attribute("kary")
+attr = categories.pick_attribute("kary")
 if attr is None:
     st.stop()
 title = text.plain(attr.title)

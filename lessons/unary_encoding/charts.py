@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import altair as alt
 
-from lessons.kary_rr.model import Attribute, count_domain
 from lessons.unary_encoding.model import COMPARE_KS, STEP_ROWS
 from ui import charts as ui_charts
 from ui import datasets
+from ui.categories import Attribute, count_domain
 
 
 @datasets.cached(max_entries=64)

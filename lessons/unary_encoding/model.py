@@ -13,9 +13,8 @@ import numpy as np
 import pandas as pd
 
 import dp
-from lessons.kary_rr import model as lesson_kary
-from lessons.kary_rr.model import Attribute
-from ui import charts, controls, datasets, text
+from ui import categories, charts, controls, datasets, text
+from ui.categories import Attribute
 from ui.datasets import census
 
 MODES = {"custom": "Custom p and q", "sue": "SUE (symmetric)", "oue": "OUE (optimized)"}
@@ -31,7 +30,7 @@ STEP_ROWS = ("1 · your bits", "2 · P[report 1]", "3 · reported")
 
 def occupations() -> Attribute:
     """The occupation histogram (14 categories; people with none recorded left out)."""
-    return lesson_kary.attribute("occupation")
+    return categories.attribute("occupation")
 
 
 @datasets.cached()
@@ -106,7 +105,7 @@ def estimate_frames(
 ) -> dict[str, pd.DataFrame]:
     """Rows for `estimate_spec`: estimate with its ±2 SD interval, all pinned to the fixed
     axis (an end beyond it is marked » or «), and the true counts."""
-    lo, hi = lesson_kary.count_domain(attr)
+    lo, hi = categories.count_domain(attr)
     low, high = estimates - 2 * sd, estimates + 2 * sd
     frame = pd.DataFrame(
         {

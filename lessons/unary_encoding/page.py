@@ -6,9 +6,8 @@ from dataclasses import dataclass
 import streamlit as st
 
 import dp
-from lessons.kary_rr import model as kary
 from lessons.unary_encoding import charts, model, snippets
-from ui import controls, downloads, notebook, quiz, text, userdata
+from ui import categories, controls, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Unary encoding",
@@ -20,7 +19,7 @@ controls.lesson_header(
 )
 userdata.show_dataset_in_use()
 
-attr = kary.pick_attribute("ue")
+attr = categories.pick_attribute("ue")
 if attr is None:
     st.stop()
 title = text.plain(attr.title)

@@ -229,7 +229,7 @@ def sampling_code(at: AppTest) -> str:
 
 
 def test_code_behind_the_chart_has_the_current_values_and_rebuilds_it():
-    from lessons.coin_flip import model as lesson_rr
+    from ui import rr_survey as lesson_rr
 
     at = set_p_q(0.9, 0.6)
     code = sampling_code(at)

@@ -23,7 +23,7 @@ from apptest_helpers import (
 )
 from apptest_helpers import chart_rows as rows_of
 from conftest import page_apptest
-from ui import text
+from ui import rr_survey, text
 from ui.datasets import census
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -211,7 +211,7 @@ def code_blocks(at: AppTest) -> list[str]:
 
 
 def test_code_behind_the_chart_has_the_current_values_and_rebuilds_it():
-    from lessons.coin_flip import model as lesson_rr
+    from ui import rr_survey as lesson_rr
     from ui.controls import DEFAULT_SEED
 
     (code,) = code_blocks(run_page())
@@ -333,14 +333,14 @@ def test_the_biased_coins_chart_bins_the_dp_estimates_of_repeated_surveys(honest
     slider(at, "cf_yes").set_value(yes).run()
     p, q = dp.coin_flip_probabilities(honest, yes)
     counts = dp.sample_rr_counts(
-        TRUE_SALES, N, p, q, size=lesson.REPEATS, rng=2026 + lesson.SEED_BIASED_COINS
+        TRUE_SALES, N, p, q, size=rr_survey.REPEATS, rng=2026 + lesson.SEED_BIASED_COINS
     )
     estimates = N * dp.estimate_proportion_from_counts(counts, N, p, q)
-    se = N * math.sqrt(dp.rr_variance(TRUE_SALES / N, N, p, q) / lesson.REPEATS)
+    se = N * math.sqrt(dp.rr_variance(TRUE_SALES / N, N, p, q) / rr_survey.REPEATS)
     assert abs(estimates.mean() - TRUE_SALES) < 6 * se
     domain = (TRUE_SALES - N / 4, TRUE_SALES + N / 4)
     expected = ui_charts.band_histogram_data(estimates, truth=TRUE_SALES, domain=domain, bins=80)
-    chart = chart_titled(at, f"{lesson.REPEATS:,} surveys with these coins, debiased")
+    chart = chart_titled(at, f"{rr_survey.REPEATS:,} surveys with these coins, debiased")
     shown = frames_of(chart)["bins"]
     assert shown["share"].tolist() == pytest.approx(expected["bins"]["share"].tolist())
     assert shown["start"].iloc[0] == pytest.approx(domain[0])

@@ -20,7 +20,7 @@ from apptest_helpers import (
 )
 from conftest import page_apptest
 from lessons.kary_rr import model as lesson_kary
-from ui import controls, text
+from ui import categories, controls, text
 
 SEED = controls.DEFAULT_SEED
 
@@ -63,7 +63,7 @@ def test_every_attribute_and_epsilon_shows_dp_numbers(key, k, n, epsilon):
     at.select_slider(key="kary_eps").set_value(epsilon)
     at.select_slider(key="kary_var_eps").set_value(epsilon).run()  # the variance's own ε
     assert not at.exception
-    attr = lesson_kary.attribute(key)
+    attr = categories.attribute(key)
     assert attr.k == k and attr.n == n
     p, q = dp.grr_probabilities(epsilon, k)
     assert metric(at, "Categories k") == str(k)
@@ -90,7 +90,7 @@ def test_every_attribute_and_epsilon_shows_dp_numbers(key, k, n, epsilon):
     np.testing.assert_array_equal(data["truth"]["true count"], attr.counts)
     np.testing.assert_allclose(post["bars"][post["bars"].series == "projected"]["count"], projected)
     assert spec["layer"][1]["encoding"]["x"]["scale"]["domain"] == list(
-        lesson_kary.count_domain(attr)
+        categories.count_domain(attr)
     )
     np.testing.assert_allclose(
         vdata["curve"]["variance"], [dp.grr_variance(n, epsilon, kk) for kk in range(2, 65)]
@@ -125,7 +125,7 @@ def test_error_table_is_a_mean_over_many_surveys():
     # Mean L2 error over 200 surveys vs the known variance: E[L2²] = Σ_v Var[ĉ_v]; with
     # Jensen, mean L2 <= sqrt(Σ Var); with ~4 effective degrees of freedom the gap is about
     # 10 %, and the mean of 200 draws sits within ~2 % of its expectation (SE ≈ 0.35/√200).
-    attr = lesson_kary.attribute("race")
+    attr = categories.attribute("race")
     table = lesson_kary.error_table("race", SEED)
     row = table[table["ε"] == 1.0].iloc[0]
     total_variance = sum(
@@ -157,7 +157,7 @@ def test_link_parameters_reproduce_the_view():
     assert not at.exception and not at.toast
     assert at.radio(key="kary_attribute").value == "race"
     assert at.select_slider(key="kary_eps").value == 2.0
-    attr = lesson_kary.attribute("race")
+    attr = categories.attribute("race")
     reported = dp.sample_grr_counts(attr.counts, 2.0, rng=7 + lesson_kary.SEED_HISTOGRAM)
     raw = dp.grr_estimate_from_counts(reported, 2.0)
     assert metric(at, "L1 error, raw") == text.number(dp.l1_error(raw, attr.counts))
@@ -185,7 +185,7 @@ def test_code_behind_the_charts_has_the_current_values():
     at.radio(key="kary_attribute").set_value("age_sex").run()
     at.select_slider(key="kary_eps").set_value(3.0)
     at.select_slider(key="kary_var_eps").set_value(3.0).run()
-    attr = lesson_kary.attribute("age_sex")
+    attr = categories.attribute("age_sex")
     estimates, variance = code_blocks(at)
     assert "epsilon = 3.0" in estimates
     assert f"rng={SEED + lesson_kary.SEED_HISTOGRAM})" in estimates
@@ -203,7 +203,7 @@ def test_downloads_carry_the_chart_data():
     at = page_apptest("kary_rr/page.py").run()
     buttons = {b.key: b for b in at.get("download_button")}
     assert {"kary_rr_dl_estimates", "kary_rr_dl_variance"} <= set(buttons)
-    attr = lesson_kary.attribute("occupation")
+    attr = categories.attribute("occupation")
     frame = lesson_kary.estimates_frame(attr, lesson_kary.grr_survey(attr, 0.5, SEED))
     assert list(frame.columns) == ["value", "true", "reported", "estimate", "projected"]
     assert frame["true"].tolist() == attr.counts.tolist()
@@ -246,7 +246,7 @@ def test_an_uploaded_file_replaces_the_census_numbers():
     (spec, data), _, (_, vdata) = specs_and_frames(at)
     assert data["truth"]["category"].tolist() == ["Baker", "Clerk", "Sales"]
     assert spec["layer"][1]["encoding"]["x"]["scale"]["domain"] == list(
-        lesson_kary.count_domain(lesson_kary.Attribute("file:Job", "Job", ("a",) * 3, counts, 7))
+        categories.count_domain(categories.Attribute("file:Job", "Job", ("a",) * 3, counts, 7))
     )
     assert "n, epsilon = 1010, 0.5" in code_blocks(at)[1]
     # The other column, then back to the census.

@@ -18,9 +18,8 @@ from apptest_helpers import (
     upload_csv,
 )
 from conftest import page_apptest
-from lessons.kary_rr import model as lesson_kary
 from lessons.unary_encoding import model as lesson_unary
-from ui import controls, text
+from ui import categories, controls, text
 
 SEED = controls.DEFAULT_SEED
 N = 30_718  # 32,561 people minus the 1,843 with no occupation recorded
@@ -193,7 +192,7 @@ def test_link_parameters_reproduce_the_view():
     assert not at.exception and not at.toast
     assert at.selectbox(key="ue_value").value == "Masters"
     assert metric(at, "Privacy loss ε") == text.number(dp.ue_epsilon(0.6, 0.1))
-    attr = lesson_kary.attribute("education")
+    attr = categories.attribute("education")
     counts = dp.sample_ue_counts(attr.counts, 0.6, 0.1, rng=5 + lesson_unary.SEED_SURVEY)
     masters = attr.labels.index("Masters")
     assert metric(at, "Reports with the Masters bit set") == f"{counts[masters]:,}"
