@@ -1,9 +1,9 @@
 """Which modules a lesson may import (docs/ARCHITECTURE.md, "The lesson contract").
 
-A file of lessons/<folder>/ may import, of lessons/: its own folder's modules, the catalogue,
-and the `model.py` of a lesson that comes earlier in the catalogue. Never another lesson's
-page, charts or snippets (a chart or snippet that two lessons show lives in ui/), and every
-such import at the top of the file, where a reader looks (not inside a function)."""
+A file of lessons/<folder>/ may import, of lessons/: its own folder's modules and the
+catalogue, never another lesson (what two lessons share lives in dp/, data/ or ui/; two
+pairs are still listed in tests/lesson_rules.py), and every such import at the top of the
+file, where a reader looks (not inside a function)."""
 
 from __future__ import annotations
 
@@ -34,10 +34,10 @@ def test_the_rule_catches_each_kind_of_breach() -> None:
         [
             "from lessons.membership.charts import roc",  # another lesson's charts
             "from lessons.coin_flip import snippets",  # another lesson's snippets
-            "import lessons.sparse_vector.model",  # a later lesson's model
+            "import lessons.sparse_vector.model",  # another lesson's model
             "from lessons.nowhere import model",  # not a lesson
             "def f():",
-            "    from lessons.laplace import model",  # an earlier model, but hidden
+            "    from lessons.choosing import model",  # its own model, but hidden
         ]
     )
     found = problems("choosing", "charts.py", source)
@@ -46,8 +46,8 @@ def test_the_rule_catches_each_kind_of_breach() -> None:
         [
             "from lessons.catalogue import LESSONS",
             "from lessons.choosing import charts, model, snippets",
-            "from lessons.laplace.model import SENSITIVITY",
-            "from lessons.clamping import model as clamping",
         ]
     )
     assert problems("choosing", "page.py", allowed) == []
+    # another lesson's model, earlier in the course: no longer allowed
+    assert len(problems("choosing", "page.py", "from lessons.clamping import model")) == 1
