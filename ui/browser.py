@@ -215,13 +215,16 @@ _SVG_REFERENCES = """(() => {
   if (window.__ppSvgReferences) return;
   window.__ppSvgReferences = true;
   const ATTRIBUTES = ["fill", "stroke", "clip-path", "mask", "filter"];
-  const REFERENCE = /^url\\((['"]?)(.*)#([^)'"]+)\\1\\)$/;
   const follow = () => {
-    const here = location.href.replace(/#.*$/, "");
+    const here = location.href.split("#")[0];
     for (const name of ATTRIBUTES) {
-      for (const node of document.querySelectorAll(`svg [${name}^="url("]`)) {
-        const found = REFERENCE.exec(node.getAttribute(name));
-        if (found && found[2] !== here) node.setAttribute(name, `url(${here}#${found[3]})`);
+      for (const node of document.querySelectorAll(`svg [${name}*="url("]`)) {
+        const value = node.getAttribute(name).trim();
+        if (!value.startsWith("url(") || !value.endsWith(")")) continue;
+        const target = value.slice(4, -1).replace(/["']/g, "");
+        const mark = target.lastIndexOf("#");
+        if (mark < 0 || target.slice(0, mark) === here) continue;
+        node.setAttribute(name, `url(${here}#${target.slice(mark + 1)})`);
       }
     }
   };

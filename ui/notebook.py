@@ -119,7 +119,7 @@ if importlib.util.find_spec("dp") is None:
     importlib.invalidate_caches()
 
 import dp
-from ui.text import number, table  # the page's number formatter, for the tables printed below
+from ui.text import number, table_text  # the page's number formatter, for tables below
 
 os.chdir(Path(dp.__file__).resolve().parents[1])  # the code cells read data/ from here
 print("Running from", Path.cwd().name, "with dp from", Path(dp.__file__).parent)
@@ -232,7 +232,7 @@ def build(record: Record) -> nbformat.NotebookNode:
     for title, code, result in record.snippets.values():
         cells.append(v4.new_markdown_cell(f"### {title}"))
         cells.append(v4.new_code_cell(code.rstrip("\n")))
-        cells.append(v4.new_code_cell(f"print(table({result}))"))
+        cells.append(v4.new_code_cell(f"print(table_text({result}))"))
     questions = exercises(record)
     if questions:
         cells.append(

@@ -64,7 +64,7 @@ def number(value: float, digits: int = 4) -> str:
     return sign + shown if shown != "0" else "0"
 
 
-def table(frame, max_rows: int = 40) -> str:
+def table_text(frame, max_rows: int = 40) -> str:
     """A table as text, every number in it written by `number`, whole or not ("28320",
     "22,773.0" and "882.6" in one table were three ways of writing numbers): what a
     notebook prints under a lesson's code. Columns of text, dates and truth values as they

@@ -19,7 +19,7 @@ from nbclient import NotebookClient
 from lessons import notebooks
 from lessons.catalogue import LESSONS
 from ui import notebook
-from ui.text import table
+from ui.text import table_text
 
 ROOT = Path(__file__).resolve().parents[2]
 # classroom tools: no check-yourself questions
@@ -33,7 +33,7 @@ def _stdout(code: str, result: str) -> tuple[str, str]:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, "<snippet>", "exec"), namespace)  # noqa: S102 - our own snippets
-    return out.getvalue(), table(namespace[result]) + "\n"
+    return out.getvalue(), table_text(namespace[result]) + "\n"
 
 
 def _printed(cell) -> str:

@@ -42,7 +42,7 @@ def test_the_notebook_is_valid_and_in_the_pages_order() -> None:
     code = [c.source for c in nb.cells if c.cell_type == "code"]
     assert code[1:] == [
         "import numpy as np\nframe = 1",
-        "print(table(frame))",
+        "print(table_text(frame))",
     ]
     assert nb.metadata["kernelspec"]["name"] == "python3"
 
@@ -149,8 +149,8 @@ def test_a_notebook_prints_its_tables_with_the_pages_formatter() -> None:
 
     built = notebook.build(_record())
     code = [cell.source for cell in built.cells if cell.cell_type == "code"]
-    assert "from ui.text import number, table" in code[0]
-    assert code[-1] == "print(table(frame))"
+    assert "from ui.text import number, table_text" in code[0]
+    assert code[-1] == "print(table_text(frame))"
     frame = pd.DataFrame({"p": [0.9999995, 9.643749e-17, 12345.678]})
     printed = frame.to_string(float_format=text.number)
     assert "e-" not in printed and "12,346" in printed and "0.00000000000000009644" in printed

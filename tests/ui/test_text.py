@@ -82,6 +82,6 @@ def test_a_table_writes_every_number_as_the_page_does():
             "who": ["a", "b"],
         }
     )
-    lines = text.table(frame).splitlines()
+    lines = text.table_text(frame).splitlines()
     assert lines[1].split() == ["0", "28,320", "22,773", "True", "a"]
     assert lines[2].split() == ["1", "5", "882.6", "False", "b"]
