@@ -14,6 +14,7 @@ from pathlib import Path
 
 import dp
 from lessons.dpsgd import model
+from ui import dpsgd_setup
 
 TABLES = Path(__file__).with_name("tables.py")
 
@@ -24,7 +25,11 @@ def compute() -> dict[str, dict]:
     for each σ and number of steps of the accountant chart."""
     noise = {
         epsilon: dp.dpsgd_noise_multiplier(
-            epsilon, model.SAMPLE_RATE, model.steps(), model.DELTA, accountant=model.ACCOUNTANT
+            epsilon,
+            dpsgd_setup.SAMPLE_RATE,
+            dpsgd_setup.steps(),
+            dpsgd_setup.DELTA,
+            accountant=model.ACCOUNTANT,
         )
         for epsilon in model.EPSILONS
     }
@@ -33,17 +38,19 @@ def compute() -> dict[str, dict]:
             epsilon,
             model.ATTACK_RATE,
             model.attack_steps(),
-            model.DELTA,
+            dpsgd_setup.DELTA,
             accountant=model.ACCOUNTANT,
         )
         for epsilon in model.ATTACK_EPSILONS
     }
     accountants = {
         (sigma, steps): tuple(
-            dp.dpsgd_epsilon(sigma, model.SAMPLE_RATE, steps, model.DELTA, accountant=name)
+            dp.dpsgd_epsilon(
+                sigma, dpsgd_setup.SAMPLE_RATE, steps, dpsgd_setup.DELTA, accountant=name
+            )
             for name in ("pld", "rdp")
         )
-        for sigma in model.ACCOUNTANT_SIGMAS
+        for sigma in dpsgd_setup.ACCOUNTANT_SIGMAS
         for steps in model.STEP_GRID
     }
     return {"NOISE": noise, "ATTACK_NOISE": attack, "ACCOUNTANT": accountants}

@@ -23,8 +23,12 @@ import dp
 from data.census import CATEGORY_COLUMNS
 from data.upload import MAX_CATEGORIES, Condition
 from lessons.dpsgd import tables
-from lessons.private_ml import model as private_ml
-from ui import datasets, text, work
+from ui import datasets, rr_training, text, work
+from ui.dpsgd_setup import (
+    ACCOUNTANT_SIGMAS,
+    EPOCHS,
+    SAMPLE_RATE,
+)
 
 # The model's categorical features: every categorical column of the census but the one it
 # predicts (Income) and the country (42 values, most of them a handful of people).
@@ -46,9 +50,6 @@ NUMERIC: dict[str, tuple[float, float]] = {
 LOG_SCALED = frozenset({"CapitalGain", "CapitalLoss"})
 TEST_SHARE = 0.2
 SPLIT_SEED = 32  # which rows are held out: fixed
-DELTA = 1e-5
-SAMPLE_RATE = 0.01  # Poisson subsampling: each example joins a step's batch with chance q
-EPOCHS = 3
 LEARNING_RATE = 2.0
 DEFAULT_CLIP = 1.0
 ACCOUNTANT = "rdp"  # σ for the accuracy curve: RDP's ε is never below PLD's, so it is safe
@@ -152,10 +153,6 @@ def expected_batch() -> int:
     return round(SAMPLE_RATE * len(data().y_train))
 
 
-def steps() -> int:
-    return round(EPOCHS / SAMPLE_RATE)
-
-
 # σ for each ε of the curve (q = 0.01, 300 steps, δ = 1e-5, RDP): tables.py, written by
 # make_tables.py because the search takes ~5 s of a first visit; the tests recompute it.
 NOISE_TABLE: dict[float, float] = tables.NOISE
@@ -188,7 +185,7 @@ def accuracy_curve() -> pd.DataFrame:
     rows = []
     base = accuracy(non_private(), d.x_test, d.y_test)
     work.step("Trained the non-private model.")
-    rr = private_ml.accuracy_curve((), private_ml.GRR, 2026).set_index("epsilon")["accuracy"]
+    rr = rr_training.accuracy_curve((), rr_training.GRR, 2026).set_index("epsilon")["accuracy"]
     work.step("Fitted the previous lesson's models on randomized-response data.")
     trained = 0
     for epsilon in EPSILONS:
@@ -320,8 +317,6 @@ def clip_rule(clip: float) -> pd.DataFrame:
 
 # --- 4. the accountant ---------------------------------------------------------------------------
 STEP_GRID: tuple[int, ...] = (30, 300, 3_000)
-ACCOUNTANT_SIGMAS: tuple[float, ...] = (0.7, 1.1, 2.0)
-DEFAULT_ACCOUNTANT_SIGMA = 1.1
 
 
 # ε at q = 0.01, δ = 1e-5 by PLD and by RDP for each σ and number of steps: tables.py (the

@@ -9,6 +9,7 @@ from ui import (
     controls,
     datasets,
     downloads,
+    dpsgd_setup,
     notebook,
     quiz,
     tables,
@@ -151,9 +152,9 @@ clipping()
 # --- 3. Accuracy against ε -----------------------------------------------------------------------
 st.header("3. Accuracy against ε")
 st.markdown(
-    f"Train with C = {text.number(model.DEFAULT_CLIP)}, q = {text.number(model.SAMPLE_RATE)} "
+    f"Train with C = {text.number(model.DEFAULT_CLIP)}, q = {text.number(dpsgd_setup.SAMPLE_RATE)} "
     f"(a batch of about {text.number(model.expected_batch())}) for "
-    f"{model.EPOCHS} epochs ({text.number(model.steps())} steps), with the σ that "
+    f"{dpsgd_setup.EPOCHS} epochs ({text.number(dpsgd_setup.steps())} steps), with the σ that "
     '`dpsgd_noise_multiplier(..., accountant="rdp")` finds for each ε at δ = 10⁻⁵: '
     "calibrated with the Rényi DP accountant, the more cautious of the two in section 4 "
     "(PLD would allow a little less noise for the same ε)."
@@ -211,10 +212,10 @@ st.markdown(
     f"(median {text.percent(SAVINGS.median(), 2)})"
     + (
         "; at every σ the saving shrinks as the steps add up."
-        if all(SAVINGS[sigma].is_monotonic_decreasing for sigma in model.ACCOUNTANT_SIGMAS)
+        if all(SAVINGS[sigma].is_monotonic_decreasing for sigma in dpsgd_setup.ACCOUNTANT_SIGMAS)
         else "."
     )
-    + f" Section 3's trainings take {text.number(model.steps())} steps; the chart runs on to "
+    + f" Section 3's trainings take {text.number(dpsgd_setup.steps())} steps; the chart runs on to "
     f"{text.number(model.STEP_GRID[-1])} to show how ε grows with the length of training "
     "(a longer training at the same σ is a larger ε)."
 )
@@ -227,8 +228,8 @@ def accountant() -> None:
         sigma = float(
             controls.select_slider(
                 "Noise multiplier σ  (larger → a smaller ε)",
-                options=model.ACCOUNTANT_SIGMAS,
-                value=model.DEFAULT_ACCOUNTANT_SIGMA,
+                options=dpsgd_setup.ACCOUNTANT_SIGMAS,
+                value=dpsgd_setup.DEFAULT_ACCOUNTANT_SIGMA,
                 key="dps_acc_sigma",
             )
         )
@@ -243,12 +244,12 @@ def accountant() -> None:
     with chart_column:
         charts.accountant().show(
             title=f"ε against steps, σ = {text.number(sigma)}, "
-            f"q = {text.number(model.SAMPLE_RATE)}",
+            f"q = {text.number(dpsgd_setup.SAMPLE_RATE)}",
             alt=(
                 f"Two lines against the number of steps from {model.STEP_GRID[0]} to "
                 f"{text.number(model.STEP_GRID[-1])} (log x): ε at δ = 10⁻⁵ from the PLD and "
                 f"the RDP accountant of dp-accounting, for σ = {text.number(sigma)} and q = "
-                f"{text.number(model.SAMPLE_RATE)}. After {text.number(model.STEP_GRID[-1])} "
+                f"{text.number(dpsgd_setup.SAMPLE_RATE)}. After {text.number(model.STEP_GRID[-1])} "
                 f"steps: PLD {text.number(last['PLD'])}, RDP {text.number(last['RDP'])}."
             ),
             curves=curves,
@@ -384,7 +385,7 @@ def your_file() -> None:
         )
         if not pressed:
             st.caption(
-                f"{model.UPLOAD_TRAININGS} trainings of {text.number(model.steps())} steps "
+                f"{model.UPLOAD_TRAININGS} trainings of {text.number(dpsgd_setup.steps())} steps "
                 f"each, in this browser session only: about {views.CURVE_QUIET_S} s on a "
                 f"quiet server, up to {views.CURVE_BUSY_S} s while a room is busy; a bar "
                 "shows each training."

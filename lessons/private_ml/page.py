@@ -4,7 +4,7 @@ census records and score it on the truth."""
 import streamlit as st
 
 from lessons.private_ml import charts, model, snippets
-from ui import controls, downloads, notebook, quiz, text, userdata
+from ui import controls, downloads, notebook, quiz, rr_training, text, userdata
 from ui import tables as ui_tables
 
 controls.lesson_header(
@@ -32,16 +32,19 @@ setup_left, setup_right = st.columns(2, gap="medium")
 with setup_left:
     chosen = controls.multiselect(
         "Privatize as well (more columns → each gets less of ε)",
-        list(model.EXTRA_COLUMNS),
+        list(rr_training.EXTRA_COLUMNS),
         key="pml_cols",
-        format_func=model.EXTRA_COLUMNS.get,
+        format_func=rr_training.EXTRA_COLUMNS.get,
         placeholder="only age band × sex",
     )
 with setup_right:
     mechanism = controls.radio(
-        "Mechanism for every privatized column", model.MECHANISMS, key="pml_mech", horizontal=True
+        "Mechanism for every privatized column",
+        rr_training.MECHANISMS,
+        key="pml_mech",
+        horizontal=True,
     )
-columns = tuple(column for column in model.EXTRA_COLUMNS if column in chosen)
+columns = tuple(column for column in rr_training.EXTRA_COLUMNS if column in chosen)
 count = 1 + len(columns)
 st.markdown(
     f"A person's ε is split evenly over the **{count}** privatized "
@@ -49,7 +52,7 @@ st.markdown(
     "ε′ = ε / c, with c the number of privatized columns. A column with k categories is then "
     "reported with the keep-probabilities"
 )
-if mechanism == model.GRR:
+if mechanism == rr_training.GRR:
     notebook.latex(
         r"p = \frac{e^{\varepsilon'}}{e^{\varepsilon'} + k - 1},\qquad "
         r"q = \frac{1}{e^{\varepsilon'} + k - 1}"
@@ -75,10 +78,10 @@ st.markdown(
     "for real people: (a) trained on the true table; (b) trained on the privatized table "
     "as it arrives; (c) trained without the privatized columns, the baseline."
 )
-reference = model.reference_models(columns, seed)
-draw = seed + model.SEED_PRIVATIZE
+reference = rr_training.reference_models(columns, seed)
+draw = seed + rr_training.SEED_PRIVATIZE
 with st.spinner("Training 24 models (once per choice of columns and seed)…"):
-    curve = model.accuracy_curve(columns, mechanism, seed)
+    curve = rr_training.accuracy_curve(columns, mechanism, seed)
 
 
 @st.fragment
@@ -88,8 +91,8 @@ def three_models() -> None:
     controls_column, chart_column = st.columns([1, 2], gap="medium")
     with controls_column:
         epsilon = controls.epsilon_slider(key="pml_eps", default=1.0)
-        share = model.column_epsilon(epsilon, columns)
-        here = model.privatized_model(columns, mechanism, epsilon, seed, draw)
+        share = rr_training.column_epsilon(epsilon, columns)
+        here = rr_training.privatized_model(columns, mechanism, epsilon, seed, draw)
         st.metric("ε′ per privatized column", text.number(share))
         st.metric("(a) true table", text.percent(reference["true"]["accuracy"]))
         st.metric("(b) privatized table", text.percent(here["accuracy"]))
@@ -107,7 +110,7 @@ def three_models() -> None:
             alt=model.describe_accuracy(curve, reference, epsilon, here),
         )
     st.caption(
-        f"Blue: model (b)'s test accuracy, the mean of {model.REPEATS} privatizations per ε "
+        f"Blue: model (b)'s test accuracy, the mean of {rr_training.REPEATS} privatizations per ε "
         "(bars: ± 1 standard error); the diamond is this page's own privatization at your ε. "
         f"Test set: {reference['test']:,} people, so one person more or less right moves the "
         f"accuracy by {text.percent(1 / reference['test'])}. Axes fixed: ε 0.01–10, accuracy "
@@ -149,7 +152,7 @@ def analyst_table() -> None:
     epsilon = controls.epsilon_slider(
         key="pml_table_eps", default=1.0, label="ε for the analyst's table"
     )
-    share = model.column_epsilon(epsilon, columns)
+    share = rr_training.column_epsilon(epsilon, columns)
     table = model.privatized_table(columns, mechanism, epsilon, draw)
     left, right = st.columns([3, 2], gap="medium")
     with left:
@@ -191,9 +194,9 @@ def model_and_fairness() -> None:
         epsilon = controls.epsilon_slider(
             key="pml_model_eps", default=1.0, label="ε for the coefficients and the fairness gap"
         )
-        share = model.column_epsilon(epsilon, columns)
-        here = model.privatized_model(columns, mechanism, epsilon, seed, draw)
-        gap = model.keep_gap(mechanism, share, len(model.AGE_SEX_CATEGORIES))
+        share = rr_training.column_epsilon(epsilon, columns)
+        here = rr_training.privatized_model(columns, mechanism, epsilon, seed, draw)
+        gap = rr_training.keep_gap(mechanism, share, len(rr_training.AGE_SEX_CATEGORIES))
         slope = model.shrinkage(here["coefficients"], reference["coefficients"])
         st.metric("p − q for age band × sex", text.number(gap, 3))
         st.metric("Privatized ÷ true coefficients", text.number(slope, 3))

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import dp
 from lessons.subsampling import model
+from ui import dpsgd_setup
 
 TABLES = Path(__file__).with_name("tables.py")
 
@@ -36,7 +37,19 @@ def compute() -> dict[tuple[float, float, int], tuple[float, float]]:
     }
 
 
-def render(table: dict[tuple[float, float, int], tuple[float, float]]) -> str:
+def chain_noise() -> dict[float, float]:
+    """σ of the DP-SGD run (ui/dpsgd_setup.py) at the chain's ε, RDP: the noise the chain of
+    section 1 starts from."""
+    setup = dpsgd_setup
+    sigma = dp.dpsgd_noise_multiplier(
+        model.CHAIN_EPSILON, setup.SAMPLE_RATE, setup.steps(), setup.DELTA, accountant="rdp"
+    )
+    return {model.CHAIN_EPSILON: sigma}
+
+
+def render(
+    table: dict[tuple[float, float, int], tuple[float, float]], chain: dict[float, float]
+) -> str:
     lines = [
         '"""Written by `python -m lessons.subsampling.make_tables` (see there): do not edit by',
         "hand.",
@@ -47,10 +60,13 @@ def render(table: dict[tuple[float, float, int], tuple[float, float]]) -> str:
         "ACCOUNTANT: dict[tuple[float, float, int], tuple[float, float]] = {",
     ]
     lines += [f"    {key!r}: {value!r}," for key, value in table.items()]
+    lines += ["}", "", "# σ of the DP-SGD run at the chain's ε (RDP)."]
+    lines += ["CHAIN_NOISE: dict[float, float] = {"]
+    lines += [f"    {key!r}: {value!r}," for key, value in chain.items()]
     lines += ["}", ""]
     return "\n".join(lines)
 
 
 if __name__ == "__main__":
-    TABLES.write_text(render(compute()), encoding="utf-8")
+    TABLES.write_text(render(compute(), chain_noise()), encoding="utf-8")
     print(f"wrote {TABLES}")

@@ -18,9 +18,8 @@ import pandas as pd
 from scipy import special
 
 import dp
-from lessons.dpsgd import model as dpsgd
 from lessons.subsampling import tables
-from ui import datasets, text, tracing
+from ui import datasets, dpsgd_setup, text, tracing
 
 DELTA = 1e-5  # DP-SGD's δ, as in the DP-SGD lesson
 
@@ -129,8 +128,8 @@ def dpsgd_chain() -> Chain:
     counted: one Gaussian step with noise multiplier σ on everyone is (1/σ)-GDP; run on a
     q-sample it has ε' = ln(1 + q(e^ε − 1)) and δ' = qδ; T steps by basic composition add the
     ε' and the δ' (the step's δ chosen so that they add up to DELTA)."""
-    q, steps = dpsgd.SAMPLE_RATE, dpsgd.steps()
-    sigma = dpsgd.noise_for(CHAIN_EPSILON)
+    q, steps = dpsgd_setup.SAMPLE_RATE, dpsgd_setup.steps()
+    sigma = tables.CHAIN_NOISE[CHAIN_EPSILON]
     sampled_delta = DELTA / steps
     step_delta = sampled_delta / q
     step_epsilon = dp.gdp_epsilon(1.0 / sigma, step_delta)
@@ -318,11 +317,11 @@ def pairs_table(mu: float) -> pd.DataFrame:
 
 
 # --- 3. composition in this view ---------------------------------------------------------------
-SIGMAS: tuple[float, ...] = dpsgd.ACCOUNTANT_SIGMAS  # 0.7, 1.1, 2.0: the DP-SGD lesson's
-DEFAULT_SIGMA = dpsgd.DEFAULT_ACCOUNTANT_SIGMA
-RATES: tuple[float, ...] = (dpsgd.SAMPLE_RATE, 0.1)  # the DP-SGD lesson's q, and a large one
+SIGMAS: tuple[float, ...] = dpsgd_setup.ACCOUNTANT_SIGMAS  # 0.7, 1.1, 2.0: the DP-SGD lesson's
+DEFAULT_SIGMA = dpsgd_setup.DEFAULT_ACCOUNTANT_SIGMA
+RATES: tuple[float, ...] = (dpsgd_setup.SAMPLE_RATE, 0.1)  # the DP-SGD lesson's q, and a large one
 STEPS: tuple[int, ...] = (10, 30, 100, 300, 1_000, 3_000, 10_000)
-DEFAULT_STEPS = dpsgd.steps()  # 300
+DEFAULT_STEPS = dpsgd_setup.steps()  # 300
 CLT = "GDP central limit theorem"
 PLD = "PLD accountant"
 RDP = "RDP accountant"

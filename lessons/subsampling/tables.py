@@ -48,3 +48,8 @@ ACCOUNTANT: dict[tuple[float, float, int], tuple[float, float]] = {
     (2.0, 0.1, 3000): (16.18372670697784, 17.41850582066477),
     (2.0, 0.1, 10000): (36.00369785735128, 38.488913766486974),
 }
+
+# σ of the DP-SGD run at the chain's ε (RDP).
+CHAIN_NOISE: dict[float, float] = {
+    1.0: 1.171829977266474,
+}

@@ -1,9 +1,8 @@
 """Which modules a lesson may import (docs/ARCHITECTURE.md, "The lesson contract").
 
 A file of lessons/<folder>/ may import, of lessons/: its own folder's modules and the
-catalogue, never another lesson (what two lessons share lives in dp/, data/ or ui/; two
-pairs are still listed in tests/lesson_rules.py), and every such import at the top of the
-file, where a reader looks (not inside a function)."""
+catalogue, never another lesson (what two lessons share lives in dp/, data/ or ui/), and
+every such import at the top of the file, where a reader looks (not inside a function)."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from data.census import load_census
 from data.upload import Condition
 from lessons.dpsgd import charts, make_tables, tables, views
 from lessons.dpsgd import model as lesson
-from ui import datasets, text, userdata, work
+from ui import datasets, dpsgd_setup, text, userdata, work
 
 PAGE = "dpsgd/page.py"
 
@@ -64,7 +64,11 @@ def test_the_tables_are_the_accountants_and_what_make_tables_writes() -> None:
     assert list(tables.ATTACK_NOISE) == list(lesson.ATTACK_EPSILONS)
     for epsilon, sigma in lesson.NOISE_TABLE.items():
         assert dp.dpsgd_noise_multiplier(
-            epsilon, lesson.SAMPLE_RATE, lesson.steps(), lesson.DELTA, accountant="rdp"
+            epsilon,
+            dpsgd_setup.SAMPLE_RATE,
+            dpsgd_setup.steps(),
+            dpsgd_setup.DELTA,
+            accountant="rdp",
         ) == pytest.approx(sigma, rel=1e-9)
     assert list(computed["ACCOUNTANT"]) == list(lesson.ACCOUNTANT_TABLE)
     for point, (pld, rdp) in lesson.ACCOUNTANT_TABLE.items():
@@ -152,7 +156,9 @@ def test_clipping_at_its_extremes(clip) -> None:
         assert result.clipped_share == 1.0
 
 
-@pytest.mark.parametrize("sigma", lesson.ACCOUNTANT_SIGMAS[:1] + lesson.ACCOUNTANT_SIGMAS[-1:])
+@pytest.mark.parametrize(
+    "sigma", dpsgd_setup.ACCOUNTANT_SIGMAS[:1] + dpsgd_setup.ACCOUNTANT_SIGMAS[-1:]
+)
 def test_the_accountant_chart_is_dp_accounting(sigma) -> None:
     at = helpers.run_lesson(PAGE)
     at.select_slider(key="dps_acc_sigma").set_value(sigma).run()
@@ -163,9 +169,9 @@ def test_the_accountant_chart_is_dp_accounting(sigma) -> None:
     for _, row in frame.iterrows():
         expected = dp.dpsgd_epsilon(
             sigma,
-            lesson.SAMPLE_RATE,
+            dpsgd_setup.SAMPLE_RATE,
             int(row["steps"]),
-            lesson.DELTA,
+            dpsgd_setup.DELTA,
             accountant=row["accountant"].lower(),
         )
         assert row["epsilon"] == pytest.approx(expected)
@@ -472,7 +478,7 @@ def test_the_walkthroughs_details_are_fixed() -> None:
     assert not helpers.code_texts(at, "dpsgd_noise_multiplier")  # no code before its chart
     words = helpers.prose(at)
     assert "The button trains a non-private model and DP-SGD at ε = 1 and ε = 10" in words
-    assert f"Section 3's trainings take {text.number(lesson.steps())} steps" in words
+    assert f"Section 3's trainings take {text.number(dpsgd_setup.steps())} steps" in words
     clips = [s.label for s in at.select_slider if s.label.startswith("Clip norm C")]
     assert len(set(clips)) == 2 and len({c.split("(")[1] for c in clips}) == 1
     at.radio(key="dps_guess").set_value(at.radio(key="dps_guess").options[0]).run()

@@ -28,7 +28,7 @@ from conftest import page_apptest
 from data.census import SYNTHETIC_COLUMNS
 from lessons.private_ml import model as lesson
 from lessons.private_ml import snippets
-from ui import text
+from ui import rr_training, text
 
 PAGE = "private_ml/page.py"
 SEED = 2026
@@ -50,8 +50,8 @@ def run(widget):
 def held_out(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The page's split, rebuilt: a permutation drawn at seed + SEED_SPLIT, the first quarter
     held out."""
-    order = np.random.default_rng(seed + lesson.SEED_SPLIT).permutation(n)
-    cut = round(n * lesson.TEST_SHARE)
+    order = np.random.default_rng(seed + rr_training.SEED_SPLIT).permutation(n)
+    cut = round(n * rr_training.TEST_SHARE)
     return np.sort(order[cut:]), np.sort(order[:cut])
 
 
@@ -78,7 +78,7 @@ def test_true_table_accuracy_matches_a_direct_scikit_learn_fit(people):
     baseline = LogisticRegression(solver="newton-cholesky", max_iter=1000).fit(
         scaled[train], label[train]
     )
-    reference = lesson.reference_models((), SEED)
+    reference = rr_training.reference_models((), SEED)
     # Same data, same estimator: the same predictions up to the solver's tolerance (a column
     # order of its own may flip a person or two on the boundary).
     assert abs(reference["true"]["accuracy"] - accuracy) <= 2 / test.size
@@ -95,7 +95,7 @@ def test_true_table_accuracy_matches_a_direct_scikit_learn_fit(people):
 def test_the_true_coefficients_order_the_categories_as_the_income_rates_do(people):
     """A sanity check of what the model learns: the age band × sex category with the highest
     share of >50K has the highest coefficient, the lowest the lowest."""
-    coefficients = lesson.reference_models((), SEED)["coefficients"]
+    coefficients = rr_training.reference_models((), SEED)["coefficients"]
     rate = (
         (people["Income"] == ">50K")
         .groupby(age_sex_dummies(people).idxmax(axis=1))
@@ -104,21 +104,21 @@ def test_the_true_coefficients_order_the_categories_as_the_income_rates_do(peopl
     )
     assert coefficients.sum() == pytest.approx(0.0, abs=1e-9)  # centred
     order = np.argsort(coefficients)
-    assert lesson.AGE_SEX_CATEGORIES[order[-1]] == "45–54 Male"
+    assert rr_training.AGE_SEX_CATEGORIES[order[-1]] == "45–54 Male"
     assert rate.idxmax() == "3_Male"  # 45–54 is band 3
-    assert lesson.AGE_SEX_CATEGORIES[order[0]] == "17–24 Female"
+    assert rr_training.AGE_SEX_CATEGORIES[order[0]] == "17–24 Female"
     assert rate.idxmin() == "0_Female"
 
 
 @pytest.mark.parametrize(
     ("columns", "mechanism"),
-    [((), lesson.GRR), (("MaritalStatus",), lesson.OUE)],
+    [((), rr_training.GRR), (("MaritalStatus",), rr_training.OUE)],
 )
 def test_privatized_accuracy_rises_with_epsilon_from_the_baseline_to_the_truth(columns, mechanism):
-    reference = lesson.reference_models(columns, SEED)
-    curve = lesson.accuracy_curve(columns, mechanism, SEED)
+    reference = rr_training.reference_models(columns, SEED)
+    curve = rr_training.accuracy_curve(columns, mechanism, SEED)
     true, baseline = reference["true"]["accuracy"], reference["baseline"]["accuracy"]
-    assert list(curve["epsilon"]) == list(lesson.EPSILON_CURVE)
+    assert list(curve["epsilon"]) == list(rr_training.EPSILON_CURVE)
     low, high = curve["accuracy"].iloc[0], curve["accuracy"].iloc[-1]
     # The ends, not every step: noise at ε = 0.01 leaves the baseline's accuracy (seeded
     # tolerance: a quarter of the gap), ε = 10 nearly the truth's.
@@ -131,15 +131,19 @@ def test_privatized_accuracy_rises_with_epsilon_from_the_baseline_to_the_truth(c
 
 
 def test_coefficients_shrink_at_small_epsilon_and_return_at_large():
-    reference = lesson.reference_models((), SEED)
-    small = lesson.privatized_model((), lesson.GRR, 0.1, SEED, SEED + lesson.SEED_PRIVATIZE)
-    large = lesson.privatized_model((), lesson.GRR, 10.0, SEED, SEED + lesson.SEED_PRIVATIZE)
+    reference = rr_training.reference_models((), SEED)
+    small = rr_training.privatized_model(
+        (), rr_training.GRR, 0.1, SEED, SEED + rr_training.SEED_PRIVATIZE
+    )
+    large = rr_training.privatized_model(
+        (), rr_training.GRR, 10.0, SEED, SEED + rr_training.SEED_PRIVATIZE
+    )
     assert lesson.shrinkage(small["coefficients"], reference["coefficients"]) < 0.1
     assert lesson.shrinkage(large["coefficients"], reference["coefficients"]) > 0.8
     # p − q, the share of a category left in the expected report (dp.grr_probabilities).
     e = math.exp(1.0)
-    assert lesson.keep_gap(lesson.GRR, 1.0, 12) == pytest.approx((e - 1) / (e + 11))
-    assert lesson.keep_gap(lesson.OUE, 1.0, 12) == pytest.approx(0.5 - 1 / (e + 1))
+    assert rr_training.keep_gap(rr_training.GRR, 1.0, 12) == pytest.approx((e - 1) / (e + 11))
+    assert rr_training.keep_gap(rr_training.OUE, 1.0, 12) == pytest.approx(0.5 - 1 / (e + 1))
 
 
 # --- The privatized table ------------------------------------------------------------------
@@ -147,14 +151,14 @@ def test_coefficients_shrink_at_small_epsilon_and_return_at_large():
 
 @pytest.mark.parametrize("epsilon", [0.3, 1.0, 4.0])
 def test_grr_marginals_de_biased_match_the_truth_within_6_se(people, epsilon):
-    draw = SEED + lesson.SEED_PRIVATIZE
-    reports = lesson.privatized((), lesson.GRR, epsilon, draw)[0].argmax(axis=1)
+    draw = SEED + rr_training.SEED_PRIVATIZE
+    reports = rr_training.privatized((), rr_training.GRR, epsilon, draw)[0].argmax(axis=1)
     truth = age_sex_dummies(people).sum(axis=0).to_numpy()  # pandas order: band, then sex
     estimate = dp.grr_estimate(reports, 12, epsilon)
     n = len(people)
     se = np.sqrt([dp.grr_variance(n, epsilon, 12, frequency=c / n) for c in truth])
     assert np.all(np.abs(estimate - truth) <= 6 * se)
-    shown = lesson.marginal((), lesson.GRR, epsilon, draw)
+    shown = lesson.marginal((), rr_training.GRR, epsilon, draw)
     assert list(shown["true count"]) == list(truth)
     assert list(shown["debiased estimate"]) == list(np.round(estimate).astype(int))
     assert list(shown["reported"]) == list(np.bincount(reports, minlength=12))
@@ -162,7 +166,7 @@ def test_grr_marginals_de_biased_match_the_truth_within_6_se(people, epsilon):
 
 def test_a_broken_privatization_fails_the_marginal_check(people):
     """The 6-SE check can fail: reports drawn at ε = 4 but debiased as if ε = 1."""
-    reports = lesson.privatized((), lesson.GRR, 4.0, SEED)[0].argmax(axis=1)
+    reports = rr_training.privatized((), rr_training.GRR, 4.0, SEED)[0].argmax(axis=1)
     truth = age_sex_dummies(people).sum(axis=0).to_numpy()
     estimate = dp.grr_estimate(reports, 12, 1.0)
     n = len(people)
@@ -171,8 +175,8 @@ def test_a_broken_privatization_fails_the_marginal_check(people):
 
 
 def test_oue_marginals_de_biased_match_the_truth_within_6_se(people):
-    epsilon, draw = 1.0, SEED + lesson.SEED_PRIVATIZE
-    bits = lesson.privatized((), lesson.OUE, epsilon, draw)[0]
+    epsilon, draw = 1.0, SEED + rr_training.SEED_PRIVATIZE
+    bits = rr_training.privatized((), rr_training.OUE, epsilon, draw)[0]
     p, q = dp.oue_probabilities(epsilon)
     estimate = dp.ue_aggregate(bits.astype(np.int8), p, q)
     truth = age_sex_dummies(people).sum(axis=0).to_numpy()
@@ -183,17 +187,19 @@ def test_oue_marginals_de_biased_match_the_truth_within_6_se(people):
 
 
 def test_each_column_gets_an_even_share_of_epsilon():
-    assert lesson.column_epsilon(2.0, ()) == 2.0
-    assert lesson.column_epsilon(2.0, ("MaritalStatus",)) == 1.0
-    assert lesson.column_epsilon(3.0, ("Race", "Occupation")) == 1.0
+    assert rr_training.column_epsilon(2.0, ()) == 2.0
+    assert rr_training.column_epsilon(2.0, ("MaritalStatus",)) == 1.0
+    assert rr_training.column_epsilon(3.0, ("Race", "Occupation")) == 1.0
 
 
 # --- The page ------------------------------------------------------------------------------
 
 
 def test_metrics_are_the_models_numbers(at):
-    reference = lesson.reference_models((), SEED)
-    here = lesson.privatized_model((), lesson.GRR, 1.0, SEED, SEED + lesson.SEED_PRIVATIZE)
+    reference = rr_training.reference_models((), SEED)
+    here = rr_training.privatized_model(
+        (), rr_training.GRR, 1.0, SEED, SEED + rr_training.SEED_PRIVATIZE
+    )
     shown = metrics(at)
     assert shown["ε′ per privatized column"] == "1"
     assert shown["(a) true table"] == text.percent(reference["true"]["accuracy"])
@@ -219,7 +225,9 @@ def test_each_section_moves_with_its_own_epsilon(at):
         assert f"**Age band × sex at ε′ = {text.number(epsilon)}**" in [
             m.value for m in at.markdown
         ]
-        here = lesson.privatized_model((), lesson.GRR, epsilon, SEED, SEED + lesson.SEED_PRIVATIZE)
+        here = rr_training.privatized_model(
+            (), rr_training.GRR, epsilon, SEED, SEED + rr_training.SEED_PRIVATIZE
+        )
         assert metrics(at)["(b) privatized table"] == text.percent(here["accuracy"])
         accuracy = chart_titled(at, "(b) trained on privatized data", prefix=True)
         mark = frames_of(accuracy)["mark"]
@@ -238,17 +246,17 @@ def test_the_analysts_tables_are_static_and_hold_the_models_numbers(at):
     through the one formatter, labels as plain text."""
     assert not at.dataframe
     at = run(at.select_slider(key="pml_table_eps").set_value(4.0))
-    marginal = lesson.marginal((), lesson.GRR, 4.0, SEED + lesson.SEED_PRIVATIZE)
+    marginal = lesson.marginal((), rr_training.GRR, 4.0, SEED + rr_training.SEED_PRIVATIZE)
     shown = rows_table(at, "marginal")
     assert list(shown.columns) == list(marginal.columns)
-    assert list(shown[lesson.AGE_SEX]) == list(marginal[lesson.AGE_SEX])
+    assert list(shown[rr_training.AGE_SEX]) == list(marginal[rr_training.AGE_SEX])
     for column in ("true count", "reported", "debiased estimate", "± 1 SE"):
         assert list(shown[column]) == [f"{v:,}".replace("-", "−") for v in marginal[column]]
     assert any("," in value for value in shown["true count"])  # e.g. "2,510", not "2510"
     first = rows_table(at, "first-rows")
-    table = lesson.privatized_table((), lesson.GRR, 4.0, SEED + lesson.SEED_PRIVATIZE)
+    table = lesson.privatized_table((), rr_training.GRR, 4.0, SEED + rr_training.SEED_PRIVATIZE)
     assert list(first.columns) == [str(c) for c in table.columns] and len(first) == 8
-    assert list(first[lesson.LABEL]) == table[lesson.LABEL].head(8).astype(str).tolist()
+    assert list(first[rr_training.LABEL]) == table[rr_training.LABEL].head(8).astype(str).tolist()
 
 
 def test_charts_have_fixed_axes_and_the_true_value_as_a_labelled_line(at):
@@ -257,11 +265,11 @@ def test_charts_have_fixed_axes_and_the_true_value_as_a_labelled_line(at):
     assert '"domain": [0.74, 0.86]' in str(spec).replace("'", '"')
     assert '"domain": [0.01, 10.0]' in str(spec).replace("'", '"')
     levels = frames_of(accuracy)["levels"]
-    reference = lesson.reference_models((), SEED)
+    reference = rr_training.reference_models((), SEED)
     assert any(label.startswith("(a) true table") for label in levels["label"])
     assert reference["true"]["accuracy"] in list(levels["value"])
     curve = frames_of(accuracy)["curve"]
-    assert len(curve) == len(lesson.EPSILON_CURVE)  # pre-aggregated: one row per ε
+    assert len(curve) == len(rr_training.EPSILON_CURVE)  # pre-aggregated: one row per ε
     gap_spec = str(spec_of(chart_titled(at, "Accuracy gap, women − men"))).replace("'", '"')
     assert '"domain": [5.0, 20.0]' in gap_spec
 
@@ -274,7 +282,7 @@ def test_more_columns_split_epsilon_and_change_the_table(monkeypatch):
     filename, lines = sent["private_ml_dl_table"]
     header = lines[0].split(",")
     assert "Marital status (reported)" in header and "Race (reported)" in header
-    app = run(app.radio(key="pml_mech").set_value(lesson.OUE))
+    app = run(app.radio(key="pml_mech").set_value(rr_training.OUE))
     filename, lines = sent["private_ml_dl_table"]
     header = lines[0]
     assert "Age band × sex = 65+ Male (bit)" in header
@@ -292,7 +300,7 @@ def test_the_privatized_table_download_has_no_identifiers(monkeypatch, people):
     assert not set(SYNTHETIC_COLUMNS) & set(header)
     assert len(lines) == len(people) + 1
     reported = {line.rsplit(",", 1)[1] for line in lines[1:]}
-    assert reported <= set(lesson.AGE_SEX_CATEGORIES)
+    assert reported <= set(rr_training.AGE_SEX_CATEGORIES)
     # Each person's clear columns are their own, in census order.
     first = lines[1].split(",")
     assert first[:3] == [
@@ -305,7 +313,7 @@ def test_the_privatized_table_download_has_no_identifiers(monkeypatch, people):
 def test_the_snippet_rebuilds_the_three_accuracies(monkeypatch, at):
     monkeypatch.chdir(Path(__file__).resolve().parents[3])
     namespace: dict = {}
-    code = snippets.ONE_POINT.render(columns=(), mechanism=lesson.GRR, epsilon=1.0, seed=SEED)
+    code = snippets.ONE_POINT.render(columns=(), mechanism=rr_training.GRR, epsilon=1.0, seed=SEED)
     exec(code, namespace)  # noqa: S102
     frame = namespace["frame"]
     shown = metrics(at)
@@ -327,12 +335,12 @@ def test_a_link_reopens_the_same_settings():
     app = page_apptest(PAGE)
     app.query_params["pml_eps"] = "2"
     app.query_params["pml_cols"] = ["Race"]
-    app.query_params["pml_mech"] = lesson.OUE
+    app.query_params["pml_mech"] = rr_training.OUE
     app = app.run()
     assert not app.exception, app.exception
     assert app.select_slider(key="pml_eps").value == 2.0
     assert app.multiselect(key="pml_cols").value == ["Race"]
-    assert app.radio(key="pml_mech").value == lesson.OUE
+    assert app.radio(key="pml_mech").value == rr_training.OUE
     assert metrics(app)["ε′ per privatized column"] == "1"
 
 
@@ -343,19 +351,21 @@ def test_a_bad_link_value_is_ignored_with_a_notice():
     app = app.run()
     assert not app.exception, app.exception
     assert app.select_slider(key="pml_eps").value == 1.0
-    assert app.radio(key="pml_mech").value == lesson.GRR
+    assert app.radio(key="pml_mech").value == rr_training.GRR
 
 
 def test_the_share_of_the_columns_worth_kept_is_computed_from_the_models(at):
     """(b − c) / (a − c) at your ε, and along the curve at ε = 0.1, 1 and 4, each from the
     models' accuracies; the gain (a) − (c) in percentage points."""
-    reference = lesson.reference_models((), SEED)
-    here = lesson.privatized_model((), lesson.GRR, 1.0, SEED, SEED + lesson.SEED_PRIVATIZE)
+    reference = rr_training.reference_models((), SEED)
+    here = rr_training.privatized_model(
+        (), rr_training.GRR, 1.0, SEED, SEED + rr_training.SEED_PRIVATIZE
+    )
     true, baseline = reference["true"]["accuracy"], reference["baseline"]["accuracy"]
     shown = "\n".join(m.value for m in at.markdown)
     assert f"**{text.number(100 * (true - baseline), 3)} percentage points**" in shown
     assert f"keeps **{text.percent((here['accuracy'] - baseline) / (true - baseline))}**" in shown
-    curve = lesson.accuracy_curve((), lesson.GRR, SEED).set_index("epsilon")["accuracy"]
+    curve = rr_training.accuracy_curve((), rr_training.GRR, SEED).set_index("epsilon")["accuracy"]
     kept = {
         e: text.percent(max((curve[e] - baseline) / (true - baseline), 0.0)) for e in curve.index
     }

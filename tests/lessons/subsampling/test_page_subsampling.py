@@ -15,11 +15,10 @@ from scipy import stats
 
 import apptest_helpers as helpers
 import dp
-from lessons.dpsgd import model as dpsgd
 from lessons.dpsgd import tables as dpsgd_tables
 from lessons.subsampling import model as lesson
 from lessons.subsampling import tables
-from ui import text
+from ui import dpsgd_setup, text
 
 PAGE = "subsampling/page.py"
 
@@ -57,7 +56,9 @@ def test_the_prediction_is_marked_from_the_sliders() -> None:
 
 def test_the_dpsgd_chain_is_recomputed() -> None:
     chain = lesson.dpsgd_chain()
-    sigma = dpsgd_tables.NOISE[1.0]
+    sigma = tables.CHAIN_NOISE[1.0]
+    # the same run as the DP-SGD lesson's (which the chain describes), and its σ at ε = 1
+    assert sigma == dpsgd_tables.NOISE[1.0] and chain.q == dpsgd_setup.SAMPLE_RATE
     assert chain.sigma == sigma and chain.q == 0.01 and chain.steps == 300
     # one step on everyone: the Gaussian mechanism at Δ/σ = 1/σ, by its exact δ(ε)
     assert dp.gaussian_delta(sigma, 1.0, chain.step_epsilon) == pytest.approx(
@@ -162,13 +163,20 @@ def test_the_pairs_table_inverts_both_ways() -> None:
     assert table["ε"].iloc[5] == text.number(epsilon)
 
 
+@pytest.mark.slow
+def test_the_chains_noise_is_recomputed_by_dp_accounting() -> None:
+    from lessons.subsampling import make_tables
+
+    assert make_tables.chain_noise() == pytest.approx(tables.CHAIN_NOISE, rel=1e-9)
+
+
 def test_the_accountant_table_is_dp_accountings() -> None:
     assert set(tables.ACCOUNTANT) == {
         (s, q, t) for s in lesson.SIGMAS for q in lesson.RATES for t in lesson.STEPS
     }
     # where the DP-SGD lesson shows the same points, its own table agrees
     for (sigma, steps), pair in dpsgd_tables.ACCOUNTANT.items():
-        assert tables.ACCOUNTANT[(sigma, dpsgd.SAMPLE_RATE, steps)] == pytest.approx(pair)
+        assert tables.ACCOUNTANT[(sigma, dpsgd_setup.SAMPLE_RATE, steps)] == pytest.approx(pair)
     # RDP's ε is never below PLD's, and ε grows with T
     for (sigma, q, steps), (pld, rdp) in tables.ACCOUNTANT.items():
         assert rdp >= pld * (1 - 1e-9), (sigma, q, steps)
