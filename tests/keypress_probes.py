@@ -511,7 +511,7 @@ def _central_vs_local() -> Probe:
 
 
 def _private_ml() -> Probe:
-    from lessons.private_ml import model
+    from ui import rr_training as model
 
     def true_accuracy() -> str:
         return text.percent(model.reference_models((), 2026)["true"]["accuracy"])
