@@ -23,9 +23,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from page_timing import median_ms, once_ms, quiet_script_context, row  # noqa: E402
 
-from ui import rr_training as model  # noqa: E402  (the lesson's training pipeline)
 from session_memory import rss_mb  # noqa: E402
 from ui import datasets  # noqa: E402
+from ui import rr_training as model  # noqa: E402  (the lesson's training pipeline)
 
 SEED = 2026
 ALL = tuple(model.EXTRA_COLUMNS)
