@@ -163,13 +163,6 @@ def test_the_pairs_table_inverts_both_ways() -> None:
     assert table["ε"].iloc[5] == text.number(epsilon)
 
 
-@pytest.mark.slow
-def test_the_chains_noise_is_recomputed_by_dp_accounting() -> None:
-    from lessons.subsampling import make_tables
-
-    assert make_tables.chain_noise() == pytest.approx(tables.CHAIN_NOISE, rel=1e-9)
-
-
 def test_the_accountant_table_is_dp_accountings() -> None:
     assert set(tables.ACCOUNTANT) == {
         (s, q, t) for s in lesson.SIGMAS for q in lesson.RATES for t in lesson.STEPS

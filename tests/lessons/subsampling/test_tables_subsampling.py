@@ -17,5 +17,8 @@ def test_every_written_epsilon_is_dp_accountings_now() -> None:
     assert list(computed) == list(tables.ACCOUNTANT)
     for point, pair in tables.ACCOUNTANT.items():
         assert computed[point] == pytest.approx(pair, rel=1e-6), point
-    assert make_tables.render(tables.ACCOUNTANT) == make_tables.TABLES.read_text(encoding="utf-8")
+    rendered = make_tables.render(tables.ACCOUNTANT, tables.CHAIN_NOISE)
+    assert rendered == make_tables.TABLES.read_text(encoding="utf-8")
+    # the chain's σ, recomputed too
+    assert make_tables.chain_noise() == pytest.approx(tables.CHAIN_NOISE, rel=1e-9)
     assert len(tables.ACCOUNTANT) == len(lesson.SIGMAS) * len(lesson.RATES) * len(lesson.STEPS)
