@@ -17,23 +17,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from homework.core import DP_NOTE as DP_NOTE
-from homework.core import REGISTRY, Result, guarded
-
-# The seed each lesson module's function grades draw their cases from when the autograder
-# grades (a student's `check` draws them from the module's public SEED).
-HIDDEN_SEEDS = {
-    "approximate_dp": 905_113,
-    "clamping": 771_209,
-    "coin_flip": 640_331,
-    "composition": 518_447,
-    "kary_rr": 402_559,
-    "laplace": 391_663,
-    "last": 288_781,
-    "membership": 177_893,
-    "more": 166_997,
-    "outer": 155_101,
-    "ring": 144_203,
-}
+from homework.core import Result, guarded
+from homework.lessons import REGISTRY
 
 
 def solution(exercise_id: str) -> str:
@@ -49,7 +34,7 @@ def hidden_cases(exercise_id: str) -> Iterator[None]:
     grade = REGISTRY[exercise_id].grade
     module = importlib.import_module(grade.__module__)
     public = module.SEED
-    module.SEED = HIDDEN_SEEDS[module.__name__.rsplit(".", 1)[1]]
+    module.SEED = importlib.import_module(f"grading.lessons.{module.LESSON}").HIDDEN_SEED
     try:
         yield
     finally:
@@ -61,7 +46,6 @@ def grade(exercise_id: str, value: Any) -> Result:
     grading/lessons holds, a function's behaviour on the hidden cases. (That a function may
     not call dp/ is judged on the notebook's code, grading/autograder.py.)"""
     from grading.lessons import GRADES
-    from homework import lessons  # noqa: F401  (registers every exercise)
 
     exercise = REGISTRY[exercise_id]
     if exercise.grade is None:

@@ -18,7 +18,6 @@ Assign master notebook per lesson whose tests call the same `check` (homework/ot
 
 from __future__ import annotations
 
-import importlib.metadata
 import io
 import stat
 import sys
@@ -28,17 +27,14 @@ from pathlib import Path
 import nbformat
 from nbformat import v4
 
+from homework import otter
 from homework.cells import IMPORTS, exercise_cells
 from homework.lessons import LESSONS
+from homework.vendored import GRADER, ROOT, VENDORED, VENDORED_FILES, requirements
 from lessons.catalogue import by_folder
 from ui import notebook
 
-ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "dist" / "homework"
-GRADING_PACKAGES = ("numpy", "scipy", "nbformat", "nbclient", "ipykernel")
-VENDORED = ("dp", "homework")  # packages a student has too, copied whole into the autograder
-GRADER = ("grading",)  # the grader's alone: solutions, fixed answers' grades, hidden seeds
-VENDORED_FILES = ("ui/__init__.py", "ui/text.py")  # the setup cell's number formatter
 
 HOW = """\
 **Homework.** Each exercise has a code cell to complete and a `check(...)` cell below it:
@@ -86,11 +82,6 @@ python3 -m grading.autograder {lesson} "$ROOT/submission" "$ROOT/results/results
 """
 
 
-def requirements() -> str:
-    """The grading packages at the versions installed here (this repository's pins)."""
-    return "".join(f"{p}=={importlib.metadata.version(p)}\n" for p in GRADING_PACKAGES)
-
-
 def _add(archive: zipfile.ZipFile, name: str, data: bytes, *, executable: bool = False) -> None:
     info = zipfile.ZipInfo(name, date_time=(2026, 1, 1, 0, 0, 0))
     mode = 0o755 if executable else 0o644
@@ -123,8 +114,6 @@ def autograder_zip(lesson: str) -> bytes:
 def build(out: Path = OUT) -> list[Path]:
     """Every lesson's student notebook, solution notebook and autograder, under `out`, and
     the Otter-Grader masters under `out/otter` (homework/otter.py)."""
-    from homework import otter
-
     written = []
     for lesson in LESSONS:
         folder = out / lesson

@@ -208,26 +208,57 @@ def public_check(exercise: Exercise, value: Any) -> Result:
     return result
 
 
-REGISTRY: dict[str, Exercise] = {}
+def matches(fn, cases, ours, *, name: str, hint) -> Result | None:
+    """None when fn(*case) equals ours(*case) (relative 1e-9) on every case; else the hint
+    for the first case that differs (hint(case) words it)."""
+    if not callable(fn):
+        return Result(False, f"{name} must be a function.")
+    for case in cases:
+        expected = ours(*case)
+        got = float(fn(*case))
+        if not math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12):
+            return Result(False, hint(case))
+    return None
 
 
-def register(*exercises: Exercise) -> None:
-    for exercise in exercises:
-        if exercise.id in REGISTRY:
-            raise ValueError(f"exercise {exercise.id!r} is registered twice")
-        REGISTRY[exercise.id] = exercise
+def function_exercise(exercise_id, lesson, title, prompt, name, args, grade) -> Exercise:
+    """An exercise that asks for a function `name(args)`, graded on its behaviour."""
+    return Exercise(
+        id=exercise_id,
+        lesson=lesson,
+        title=title,
+        prompt=prompt,
+        name=name,
+        starter=f"def {name}({args}):\n    # your code\n    return unanswered()\n",
+        grade=grade,
+    )
 
 
-def check(exercise_id: str, value: Any, *, quiet: bool = False) -> Result:
-    """Check `value` for the exercise `exercise_id` and print the verdict (right, ready to
-    hand in, or not yet with a hint). Returns the Result. The score is the autograder's
-    (grading/), in its own process: nothing done to this function changes it."""
-    from homework import lessons  # noqa: F401  (registers every lesson's exercises)
+def number_exercise(exercise_id, lesson, title, prompt, name, form: str = "") -> Exercise:
+    """A fixed answer; `form` ("a letter", "a probability", "a whole number") is said in the
+    starter's comment, and the student's check holds the answer to it."""
+    return Exercise(
+        id=exercise_id,
+        lesson=lesson,
+        title=title,
+        prompt=prompt,
+        name=name,
+        starter=f"{name} = ...  # your answer{', ' + form if form else ''}\n",
+    )
 
-    exercise = REGISTRY.get(exercise_id)
-    if exercise is None:
-        raise KeyError(f"no exercise {exercise_id!r}; have {sorted(REGISTRY)}")
-    result = public_check(exercise, value)
-    if not quiet:
-        print(f"{exercise.title}: {result}")
-    return result
+
+def registry(modules) -> dict[str, Exercise]:
+    """Every exercise of the lesson modules, by id: each module's EXERCISES, all of its
+    lesson (the module's own name), no id twice."""
+    found: dict[str, Exercise] = {}
+    for module in modules:
+        lesson = module.__name__.rsplit(".", 1)[-1]
+        for exercise in module.EXERCISES:
+            if exercise.lesson != lesson:
+                raise ValueError(
+                    f"{exercise.id!r} is in {lesson}'s module, not {exercise.lesson}'s"
+                )
+            if exercise.id in found:
+                raise ValueError(f"exercise {exercise.id!r} is registered twice")
+            found[exercise.id] = exercise
+    return found

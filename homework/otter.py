@@ -37,8 +37,8 @@ import yaml
 from nbformat import v4
 
 from homework import exercises
-from homework.build import GRADER, GRADING_PACKAGES, ROOT, VENDORED, VENDORED_FILES, requirements
 from homework.cells import prompt, solution
+from homework.vendored import GRADER, GRADING_PACKAGES, ROOT, VENDORED, VENDORED_FILES, requirements
 from lessons.catalogue import by_folder
 from ui import notebook
 
@@ -81,7 +81,7 @@ def test_cell(exercise_id: str, name: str, *, hidden: bool = False) -> str:
         )
     return (
         f"def test_{name}({name}):\n"
-        "    from homework.core import check\n"
+        "    from homework import check\n"
         f"    result = check({exercise_id!r}, {name}, quiet=True)\n"
         "    assert result.passed, result.feedback\n"
         "\n"

@@ -151,24 +151,22 @@ def test_the_recipes_snippet_runs_with_its_example_values(recipe_lesson) -> None
     assert np.asarray(namespace["noisy"]).shape == (2_000,)
 
 
-def test_the_recipes_homework_grades_its_solution_right_and_a_wrong_epsilon_wrong(
-    monkeypatch,
-) -> None:
-    """The recipe's two homework modules, run with `register` capturing its exercise (the
-    real registry stays as it is): the student's check takes the solution's form; the
-    grader's grade passes the solution and fails the starter and ε = √2 (the sd's √2 without
-    the /2) with their hints."""
+def test_the_recipes_homework_grades_its_solution_right_and_a_wrong_epsilon_wrong() -> None:
+    """The recipe's two homework modules, run on their own: the student's check takes the
+    solution's form; the grader's grade passes the solution and fails the starter and
+    ε = √2 (the sd's √2 without the /2) with their hints."""
     import homework.core
     from homework import unanswered
+    from homework.lessons import REGISTRY
 
-    registered = []
-    monkeypatch.setattr(homework.core, "register", lambda *found: registered.extend(found))
-    exec(compile(blocks()[f"homework/lessons/{FOLDER}.py"], "<recipe>", "exec"), {})  # noqa: S102
-    (exercise,) = registered
-    assert exercise.lesson == FOLDER and exercise.id not in homework.core.REGISTRY
+    student: dict = {}
+    exec(compile(blocks()[f"homework/lessons/{FOLDER}.py"], "<recipe>", "exec"), student)  # noqa: S102
+    (exercise,) = student["EXERCISES"]
+    assert exercise.lesson == FOLDER and exercise.id not in REGISTRY
     grader: dict = {}
     exec(compile(blocks()[f"grading/lessons/{FOLDER}.py"], "<recipe>", "exec"), grader)  # noqa: S102
     grade = grader["GRADES"][exercise.id]
+    assert isinstance(grader["HIDDEN_SEED"], int) and grader["HIDDEN_SEED"] != student["SEED"]
 
     def answer(code: str):
         namespace: dict = {"unanswered": unanswered}

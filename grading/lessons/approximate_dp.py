@@ -26,12 +26,14 @@ def grade_ratio(ratio) -> Result:
     )
 
 
-# The fixed answers' grades, by exercise id.
+HIDDEN_SEED = 905_113  # the cases a function's grade draws when the autograder grades
+
+
 GRADES = {
     "approximate_dp.analytic": grade_ratio,
 }
 
-# Every exercise's solution cell, as the lecturer's solution notebook shows it.
+
 SOLUTIONS = {
     "approximate_dp.analytic": "import dp\n"
     "\n"

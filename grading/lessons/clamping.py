@@ -24,12 +24,14 @@ def grade_bias(value) -> Result:
     )
 
 
-# The fixed answers' grades, by exercise id.
+HIDDEN_SEED = 771_209  # the cases a function's grade draws when the autograder grades
+
+
 GRADES = {
     "clamping.bias": grade_bias,
 }
 
-# Every exercise's solution cell, as the lecturer's solution notebook shows it.
+
 SOLUTIONS = {
     "clamping.bias": "incomes = [12_000, 35_000, 48_000, 51_000, 75_000, 120_000, 480_000]\n"
     "clamping_change = sum(min(v, 100000) - v for v in incomes)\n",

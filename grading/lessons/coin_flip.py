@@ -38,13 +38,15 @@ def grade_standard_error(value) -> Result:
     )
 
 
-# The fixed answers' grades, by exercise id.
+HIDDEN_SEED = 640_331  # the cases a function's grade draws when the autograder grades
+
+
 GRADES = {
     "coin_flip.epsilon": grade_epsilon,
     "coin_flip.standard_error": grade_standard_error,
 }
 
-# Every exercise's solution cell, as the lecturer's solution notebook shows it.
+
 SOLUTIONS = {
     "coin_flip.epsilon": "import math\n"
     "\n"

@@ -54,13 +54,15 @@ def grade_averaging(m) -> Result:
     )
 
 
-# The fixed answers' grades, by exercise id.
+HIDDEN_SEED = 518_447  # the cases a function's grade draws when the autograder grades
+
+
 GRADES = {
     "composition.advanced": grade_advanced,
     "composition.averaging": grade_averaging,
 }
 
-# Every exercise's solution cell, as the lecturer's solution notebook shows it.
+
 SOLUTIONS = {
     "composition.advanced": "import math\n"
     "\n"

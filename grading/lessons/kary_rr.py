@@ -34,12 +34,14 @@ def grade_count(estimate) -> Result:
     )
 
 
-# The fixed answers' grades, by exercise id.
+HIDDEN_SEED = 402_559  # the cases a function's grade draws when the autograder grades
+
+
 GRADES = {
     "kary_rr.count": grade_count,
 }
 
-# Every exercise's solution cell, as the lecturer's solution notebook shows it.
+
 SOLUTIONS = {
     "kary_rr.count": "import math\n"
     "\n"

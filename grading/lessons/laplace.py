@@ -46,13 +46,15 @@ def grade_malicious(accuracy) -> Result:
     )
 
 
-# The fixed answers' grades, by exercise id.
+HIDDEN_SEED = 391_663  # the cases a function's grade draws when the autograder grades
+
+
 GRADES = {
     "laplace.epsilon": grade_epsilon,
     "laplace.malicious": grade_malicious,
 }
 
-# Every exercise's solution cell, as the lecturer's solution notebook shows it.
+
 SOLUTIONS = {
     "laplace.count": "def laplace_count(true_count, epsilon, rng):\n"
     "    scale = 1 / epsilon  # b = Δ/ε, Δ = 1 for a count\n"

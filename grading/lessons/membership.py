@@ -40,12 +40,14 @@ def grade_proven(epsilon) -> Result:
     return verdict
 
 
-# The fixed answers' grades, by exercise id.
+HIDDEN_SEED = 177_893  # the cases a function's grade draws when the autograder grades
+
+
 GRADES = {
     "membership.proven": grade_proven,
 }
 
-# Every exercise's solution cell, as the lecturer's solution notebook shows it.
+
 SOLUTIONS = {
     "membership.proven": "import dp\n"
     "\n"

@@ -8,9 +8,10 @@ import math
 import numpy as np
 
 import dp
-from homework.core import Exercise, Result, register
+from homework.core import Exercise, Result
 
 LESSON = "clamping"
+
 SEED = 19
 
 
@@ -41,10 +42,11 @@ def grade_sensitivity(sensitivity) -> Result:
 
 
 INCOMES = (12_000, 35_000, 48_000, 51_000, 75_000, 120_000, 480_000)
+
 UPPER = 100_000
 
 
-register(
+EXERCISES = (
     Exercise(
         id="clamping.sensitivity",
         lesson=LESSON,

@@ -9,12 +9,15 @@ import math
 import numpy as np
 
 import dp
-from homework.core import Exercise, Result, register
+from homework.core import Exercise, Result
 
 LESSON = "coin_flip"
+
 SEED = 7
+
 # (first coin honest, second coin yes, true share, people): fair coins, then biased ones
 SURVEYS = ((0.5, 0.5, 0.3, 500), (0.6, 0.5, 0.3, 500), (0.7, 0.2, 0.55, 800), (0.4, 0.9, 0.1, 300))
+
 REPEATS = 2000  # surveys for the unbiasedness check
 
 
@@ -81,7 +84,7 @@ def grade_estimate(estimate) -> Result:
 SE_SHARE, SE_PEOPLE = 0.3, 1000
 
 
-register(
+EXERCISES = (
     Exercise(
         id="coin_flip.estimate",
         lesson=LESSON,

@@ -7,9 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 import dp
-from homework.core import Exercise, Result, register
+from homework.core import Exercise, Result
 
 LESSON = "composition"
+
 SEED = 11
 
 
@@ -38,11 +39,10 @@ def grade_total(total) -> Result:
 
 ADVANCED = {"epsilon": 0.01, "delta_prime": 1e-6, "budget": 1.0}
 
-
 AVERAGING = {"epsilon": 0.5, "sd": 1.0}
 
 
-register(
+EXERCISES = (
     Exercise(
         id="composition.total",
         lesson=LESSON,

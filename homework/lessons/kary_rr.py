@@ -8,11 +8,14 @@ import numpy as np
 from scipy import stats
 
 import dp
-from homework.core import Exercise, Result, register
+from homework.core import Exercise, Result
 
 LESSON = "kary_rr"
+
 SEED = 13
+
 DRAWS = 6000
+
 ALPHA = 1e-6
 
 
@@ -53,10 +56,11 @@ def grade_randomizer(randomize) -> Result:
 
 
 HISTOGRAM = (412, 180, 201, 207)  # reports of "A", "B", "C", "D" from 1,000 people at ε = 1
+
 EPSILON = 1.0
 
 
-register(
+EXERCISES = (
     Exercise(
         id="kary_rr.randomize",
         lesson=LESSON,

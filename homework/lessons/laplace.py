@@ -10,13 +10,18 @@ import numpy as np
 from scipy import stats
 
 import dp
-from homework.core import Exercise, Result, register
+from homework.core import Exercise, Result
 
 LESSON = "laplace"
+
 DRAWS = 4000  # calls of the student's mechanism per setting
+
 SETTINGS = ((0.5, 120), (2.0, 40))  # (ε, true count)
+
 SEED = 2024
+
 AUDIT_DRAWS = 20_000
+
 ALPHA = 1e-6  # the audit's and the tests' chance of failing a right answer
 
 
@@ -90,11 +95,10 @@ def grade_count(mechanism) -> Result:
 
 MEDIAN_ERROR = 5  # people
 
-
 MALICIOUS_EPSILON = 1.0
 
 
-register(
+EXERCISES = (
     Exercise(
         id="laplace.count",
         lesson=LESSON,

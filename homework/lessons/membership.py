@@ -9,9 +9,10 @@ import math
 import numpy as np
 
 import dp
-from homework.core import Exercise, Result, register
+from homework.core import Exercise, Result
 
 LESSON = "membership"
+
 SEED = 17
 
 
@@ -44,7 +45,7 @@ def grade_rates(epsilon_of) -> Result:
 ATTACK = {"true_positives": 300, "members": 1000, "false_positives": 10, "non_members": 1000}
 
 
-register(
+EXERCISES = (
     Exercise(
         id="membership.rates",
         lesson=LESSON,

@@ -30,14 +30,6 @@ DISPLAY = {"Income": "income", "Occupation": "occupation"}  # the column, in a s
 MISSING = "not recorded"
 
 
-def age_band_label(width: int) -> str:
-    return "exact age" if width == 1 else f"{width}-year bands"
-
-
-def zip_label(digits: int) -> str:
-    return "no ZIP code" if digits == 0 else "the whole ZIP" if digits == 5 else f"ZIP{digits}"
-
-
 @dataclass(frozen=True)
 class Release:
     """A generalised release: who is published, their class and sensitive value."""

@@ -129,11 +129,6 @@ def curve_progress_label() -> str:
     )
 
 
-def curve_ready() -> bool:
-    """Whether this process has trained the curve's models already (no progress bar then)."""
-    return CURVE_WORK.ready()
-
-
 # --- 5. attack the model -------------------------------------------------------------------------
 
 

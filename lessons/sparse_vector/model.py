@@ -434,11 +434,6 @@ def audit_table() -> tuple[AuditRow, ...]:
     return AUDIT_WORK.result()
 
 
-def audit_ready() -> bool:
-    """Whether the audit has been computed in this process (no progress bar then)."""
-    return AUDIT_WORK.ready()
-
-
 # The audit's wait, measured on the 2-core test box from the button to the table, the audit
 # not yet started: 5.5 s of CPU on a quiet server (7.8 s beside a test run); 6-9 s in a
 # walkthrough. Usually no wait: it starts when the page opens.

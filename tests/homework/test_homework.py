@@ -19,8 +19,7 @@ import pytest
 import grading
 from autograder_helpers import assert_gradescope_results, autograder_venv, graded
 from homework import build, check, exercises, unanswered
-from homework.core import REGISTRY
-from homework.lessons import LESSONS
+from homework.lessons import LESSONS, REGISTRY
 from lessons.catalogue import by_folder
 
 ALL = [e for lesson in LESSONS for e in exercises(lesson)]
