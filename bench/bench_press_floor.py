@@ -5,7 +5,7 @@ machine, and what each element a press re-sends adds to it.
 
 A small app (written to a temporary folder) holds one fragment with an ε slider and, by its
 link parameters: one markdown line (`?chart=0`), or Laplace's histogram drawn by
-`ui.charts.Template.show` (in place, as the lessons draw it), plus `md` markdown paragraphs,
+`ui.template.Template.show` (in place, as the lessons draw it), plus `md` markdown paragraphs,
 `metric` metrics, `latex` formulas or `cols` rows of two columns. Each variant is pressed as
 bench_browser.py presses a lesson (10 presses after a warm-up, two rounds, interleaved) and
 its median and p90 are printed. Nothing is asserted (bench/README.md, "Keypress to chart: in

@@ -19,7 +19,7 @@ from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
 
 from conftest import APPTEST_TIMEOUT_S, PAGES, page_apptest
-from ui import charts as ui_charts
+from ui import template as ui_template
 
 # app.py's frame around a page: the link guard, (optionally) the classroom panel and the
 # dataset picker with its uploader.
@@ -139,7 +139,7 @@ def open_snippets(at: AppTest) -> AppTest:
 
 def open_numbers(at: AppTest) -> AppTest:
     """Open every chart's "Show the numbers" expander and rerun: a closed one sends no table."""
-    from ui.charts import NUMBERS_LABEL
+    from ui.template import NUMBERS_LABEL
 
     return open_expanders(at, NUMBERS_LABEL)
 
@@ -225,7 +225,7 @@ def charts(at: AppTest) -> list:
 
 def spec_of(element) -> dict:
     """A chart element's Vega-Lite spec as drawn: a title that the spec reads from its
-    ui.charts.TITLE_DATA dataset (so that the spec stays the same from run to run) is put
+    ui.ui_template.TITLE_DATA dataset (so that the spec stays the same from run to run) is put
     back in as the lines it reads, with its subtitle. `element.proto.spec` is the raw spec."""
     spec = json.loads(element.proto.spec)
     title = spec.get("title")
@@ -233,9 +233,9 @@ def spec_of(element) -> dict:
         (words,) = [
             pa.ipc.open_stream(d.data.data).read_all().column("text")[0].as_py()
             for d in element.proto.datasets
-            if d.name == ui_charts.TITLE_DATA
+            if d.name == ui_template.TITLE_DATA
         ]
-        lines = words.split(ui_charts.TITLE_LINE_BREAK)
+        lines = words.split(ui_template.TITLE_LINE_BREAK)
         text = lines[0] if len(lines) == 1 else lines
         # as the page gave it: a one-line title alone is a string
         spec["title"] = (
@@ -248,7 +248,7 @@ def spec_of(element) -> dict:
 
 def title_of(spec: dict) -> str:
     """A spec's title text (a title may be a string or {"text": …, "subtitle": …}, and a
-    long text a list of lines: ui.charts.title_lines), its lines joined by spaces. Give it
+    long text a list of lines: ui.ui_template.title_lines), its lines joined by spaces. Give it
     `spec_of(element)`, which reads a title kept in the chart's data."""
     title = spec.get("title", "")
     text = title.get("text", "") if isinstance(title, dict) else title
@@ -264,7 +264,7 @@ def _in_page_order(node) -> list:
 
 def described_charts(at: AppTest) -> list[tuple[object, str]]:
     """Every chart of the run with its description: the current numbers in words, which
-    ui.charts.Template.show writes right after the chart for a screen reader (the chart's
+    ui.ui_template.Template.show writes right after the chart for a screen reader (the chart's
     own alt text is fixed, so that it redraws in place)."""
     nodes = [node for node in _in_page_order(at._tree) if getattr(node, "type", None)]
     found = []
@@ -273,7 +273,7 @@ def described_charts(at: AppTest) -> list[tuple[object, str]]:
             continue
         after = nodes[position + 1] if position + 1 < len(nodes) else None
         body = after.proto.body if after is not None and after.type == "html" else ""
-        match = re.fullmatch(rf'<p class="{ui_charts.DESCRIPTION_CLASS}">(.*)</p>', body, re.S)
+        match = re.fullmatch(rf'<p class="{ui_template.DESCRIPTION_CLASS}">(.*)</p>', body, re.S)
         found.append((node, html.unescape(match.group(1)) if match else ""))
     return found
 
@@ -288,11 +288,11 @@ def description_of(at: AppTest, chart) -> str:
 
 def frames_of(element) -> dict[str, pd.DataFrame]:
     """A chart element's named datasets (Arrow on the proto) as DataFrames, by name; not its
-    title's words (ui.charts.TITLE_DATA, read by `spec_of`)."""
+    title's words (ui.ui_template.TITLE_DATA, read by `spec_of`)."""
     return {
         d.name: convert_arrow_bytes_to_pandas_df(d.data.data)
         for d in element.proto.datasets
-        if d.name != ui_charts.TITLE_DATA
+        if d.name != ui_template.TITLE_DATA
     }
 
 

@@ -268,7 +268,7 @@ DRIVEN_CHART = """(slider) => {
 }"""
 
 
-# A chart's description: the current numbers in words that ui/charts.Template.show writes
+# A chart's description: the current numbers in words that ui/template.Template.show writes
 # right after it for a screen reader (its own aria-label stays fixed).
 CHART_DESCRIPTION = """(chart) => {
   const next = chart.closest('[data-testid="stElementContainer"]').nextElementSibling;

@@ -12,7 +12,8 @@ from altair.vegalite.v6.schema.core import load_schema
 import apptest_helpers as helpers
 from apptest_helpers import title_of
 from colour_vision import palette_problems
-from ui import charts, text
+from ui import template as ui_template
+from ui import text
 
 SCHEMA = load_schema()
 
@@ -45,15 +46,17 @@ def assert_every_chart_shows_its_numbers(at, folder: str) -> None:
     closed, it sends no table; open, tables of that chart's own rows, headed in the chart's
     own words (a title its axes, legends or tooltips give)."""
     drawn = at.get("vega_lite_chart")
-    boxes = [box for box in at.expander if box.label == charts.NUMBERS_LABEL]
+    boxes = [box for box in at.expander if box.label == ui_template.NUMBERS_LABEL]
     assert len(boxes) == len(drawn), folder
     assert not [box for box in boxes if box.get("table")], folder  # closed: nothing sent
     helpers.open_numbers(at)
     assert not at.exception, at.exception
-    boxes = [box for box in at.expander if box.label == charts.NUMBERS_LABEL]
+    boxes = [box for box in at.expander if box.label == ui_template.NUMBERS_LABEL]
     for element, box in zip(at.get("vega_lite_chart"), boxes, strict=True):
         spec = helpers.spec_of(element)
-        rows = {len(dataset_rows(d)) for d in element.proto.datasets if d.name != charts.TITLE_DATA}
+        rows = {
+            len(dataset_rows(d)) for d in element.proto.datasets if d.name != ui_template.TITLE_DATA
+        }
         words = titles(spec)
         tables = [table.value for table in box.get("table")]
         assert tables, (folder, title_of(spec))

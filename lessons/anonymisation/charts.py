@@ -8,10 +8,11 @@ import pandas as pd
 from lessons.anonymisation.model import CLASS_SIZE_LABELS, success_curve
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 
 @datasets.cached(max_entries=64)
-def class_sizes(people: int) -> ui_charts.Template:
+def class_sizes(people: int) -> Template:
     """Template: how many people share their combination ("classes": bucket, people, share,
     unique): fixed categories, a fixed 0–100% axis, the unique bar vermillion, every bar
     labelled with its count."""
@@ -44,11 +45,11 @@ def class_sizes(people: int) -> ui_charts.Template:
     chart = (bars + labels).properties(
         height=ui_charts.DEFAULT_HEIGHT, width=ui_charts.DEFAULT_WIDTH
     )
-    return ui_charts.Template(chart)
+    return Template(chart)
 
 
 @datasets.cached(max_entries=64)
-def success(right_half: bool, tries: int) -> ui_charts.Template:
+def success(right_half: bool, tries: int) -> Template:
     """Template: exact success rate versus ε (log x axis, fixed 0.01–10 and 40–100%), a
     dashed coin-toss line at 50%, the chosen ε as a dashed rule labelled with the exact rate
     and the simulated share as an orange diamond beside the black exact circle ("marker":
@@ -131,4 +132,4 @@ def success(right_half: bool, tries: int) -> ui_charts.Template:
         height=ui_charts.DEFAULT_HEIGHT,
         width=ui_charts.DEFAULT_WIDTH,
     )
-    return ui_charts.Template(chart)
+    return Template(chart)

@@ -8,6 +8,7 @@ import altair as alt
 from lessons.approximate_dp import model
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 ROW_LEGEND = ui_charts.ROW_LEGEND
 POWERS = ui_charts.POWERS
@@ -15,7 +16,7 @@ HEIGHT = ui_charts.CURVE_HEIGHT
 Axis, Series, curves = ui_charts.Axis, ui_charts.Series, ui_charts.curves
 
 
-def exposure() -> ui_charts.Template:
+def exposure() -> Template:
     """The chance that at least one record is published, against δ."""
     return curves(
         Axis(
@@ -33,7 +34,7 @@ def exposure() -> ui_charts.Template:
 
 
 @datasets.cached(max_entries=8)
-def densities(colour: str) -> ui_charts.Template:
+def densities(colour: str) -> Template:
     """Template: the output densities of M(D) (solid) and M(D') (dashed) on a fixed log
     density axis, over output − true count. Dataset "densities" (output, world, density)."""
     x_scale = alt.Scale(domain=list(model.OUTPUT_DOMAIN), nice=False)
@@ -63,11 +64,11 @@ def densities(colour: str) -> ui_charts.Template:
             ],
         )
     )
-    return ui_charts.Template(chart.properties(height=200, width=ui_charts.DEFAULT_WIDTH))
+    return Template(chart.properties(height=200, width=ui_charts.DEFAULT_WIDTH))
 
 
 @datasets.cached(max_entries=8)
-def loss_bars() -> ui_charts.Template:
+def loss_bars() -> Template:
     """Template: the privacy loss's distribution in units of ε (bars of probability mass on
     a fixed log axis; beyond ε in vermillion) and ε as a labelled rule. Datasets "bins"
     (start, end, mass, side) and "truth" (x, label)."""
@@ -100,10 +101,10 @@ def loss_bars() -> ui_charts.Template:
         )
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4)
-    return ui_charts.Template((bars + rule).properties(height=200, width=ui_charts.DEFAULT_WIDTH))
+    return Template((bars + rule).properties(height=200, width=ui_charts.DEFAULT_WIDTH))
 
 
-def delta_curve() -> ui_charts.Template:
+def delta_curve() -> Template:
     return curves(
         Axis("epsilon", "ε′ (log scale)", (0.01, 10.0), log=True),
         Axis("delta", "δ (log scale)", model.DELTA_CURVE_DOMAIN, log=True, format=POWERS),
@@ -112,7 +113,7 @@ def delta_curve() -> ui_charts.Template:
     )
 
 
-def sigma() -> ui_charts.Template:
+def sigma() -> Template:
     return curves(
         Axis(
             "epsilon",
@@ -126,7 +127,7 @@ def sigma() -> ui_charts.Template:
     )
 
 
-def composition() -> ui_charts.Template:
+def composition() -> Template:
     return curves(
         Axis("queries", "k queries answered (log scale)", (1.0, 1_000.0), log=True),
         Axis("total epsilon", "total ε (log scale; ↓ more private)", model.TOTAL_DOMAIN, log=True),
@@ -135,7 +136,7 @@ def composition() -> ui_charts.Template:
     )
 
 
-def conversion() -> ui_charts.Template:
+def conversion() -> Template:
     return curves(
         Axis(
             "delta",

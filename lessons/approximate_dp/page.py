@@ -174,6 +174,7 @@ def densities_and_losses() -> None:
             densities=model.laplace_densities(epsilon),
         )
         charts.loss_bars().show(
+            numbers_key="laplace_loss",
             title="Laplace: privacy loss ÷ ε",
             alt=(
                 f"Bars of the Laplace mechanism's privacy loss in units of ε = "
@@ -195,6 +196,7 @@ def densities_and_losses() -> None:
             densities=model.gaussian_densities(epsilon, delta),
         )
         charts.loss_bars().show(
+            numbers_key="gaussian_loss",
             title="Gaussian: privacy loss ÷ ε",
             alt=(
                 f"Bars of the Gaussian mechanism's privacy loss in units of ε: a normal "

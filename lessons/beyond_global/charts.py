@@ -17,12 +17,13 @@ from lessons.beyond_global.model import (
 )
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 AGE_SCALE = alt.Scale(domain=[LOW, HIGH], nice=False)
 
 
 @datasets.cached(max_entries=4)
-def around_median(height: int = 240) -> ui_charts.Template:
+def around_median(height: int = 240) -> Template:
     """Template: the sorted ages at ranks m − 8 … m + 8 as points (y fixed 0..100), the
     median x_m in its own colour and as a labelled line. Datasets "ages" (offset, age,
     which) and "median" (y, label)."""
@@ -49,13 +50,11 @@ def around_median(height: int = 240) -> ui_charts.Template:
         )
     )
     line = ui_charts.reference_line_layers(alt.NamedData(name="median"), "y", y_scale=AGE_SCALE)
-    return ui_charts.Template(
-        (points + line).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((points + line).properties(height=height, width=ui_charts.DEFAULT_WIDTH))
 
 
 @datasets.cached(max_entries=4)
-def leak(height: int = 220) -> ui_charts.Template:
+def leak(height: int = 220) -> Template:
     """Template: the release density for x (Laplace around the median) over ages 0..100 and,
     for y, the single value it always releases as a labelled rule. Datasets "density" (age,
     density) and "truth" (x, label)."""
@@ -73,12 +72,10 @@ def leak(height: int = 220) -> ui_charts.Template:
         )
     )
     spike = ui_charts.truth_rule_layers(AGE_SCALE, label_dy=4, flip_at=70.0)
-    return ui_charts.Template(
-        (line + spike).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((line + spike).properties(height=height, width=ui_charts.DEFAULT_WIDTH))
 
 
-def smooth_curves(height: int = 260) -> ui_charts.Template:
+def smooth_curves(height: int = 260) -> Template:
     """Template: A^(k)(x) and e^(−kβ)·A^(k)(x) against k = 0..60 (y fixed 0..100), the
     maximum of the second marked. Datasets "curves" (k, curve, value) and "peak" (k, value,
     label)."""
@@ -94,7 +91,7 @@ def smooth_curves(height: int = 260) -> ui_charts.Template:
     )
 
 
-def errors_by_n(height: int = 260) -> ui_charts.Template:
+def errors_by_n(height: int = 260) -> Template:
     """Template: typical error of each private median against n (log-log, fixed), the
     current n as a rule. Datasets "errors" (n, method, error) and "truth" (x, label)."""
     return ui_charts.curves(
@@ -132,7 +129,7 @@ def errors_by_n(height: int = 260) -> ui_charts.Template:
     )
 
 
-def refusal(height: int = 240) -> ui_charts.Template:
+def refusal(height: int = 240) -> Template:
     """Template: the exact chance that propose-test-release refuses, against the proposed
     bound b (log x, y 0..100%), the current b as a rule. Datasets "curve" (bound, refusal)
     and "truth" (x, label)."""
@@ -157,7 +154,7 @@ def refusal(height: int = 240) -> ui_charts.Template:
 PARTS = ("noise", "the blocks' own error", "total")
 
 
-def errors_by_k(height: int = 260) -> ui_charts.Template:
+def errors_by_k(height: int = 260) -> Template:
     """Template: the typical error of sample-and-aggregate against k (log-log, fixed), split
     into noise and the blocks' own error, the current k as a rule. Datasets "errors" (k,
     part, error) and "truth" (x, label)."""

@@ -7,12 +7,13 @@ import altair as alt
 from lessons.beyond_k_anonymity.model import KINDS
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 KIND_COLOURS = (ui_charts.VERMILLION, ui_charts.BLUE)
 
 
 @datasets.cached()
-def diversity() -> ui_charts.Template:
+def diversity() -> Template:
     """Template: the published people (share, 0..100%) by how many distinct sensitive values
     their class holds, the bar of one value (the class reveals it) in its own colour.
     Dataset "diversity" (values, share, kind)."""
@@ -44,11 +45,11 @@ def diversity() -> ui_charts.Template:
         )
         .properties(height=190, width=ui_charts.DEFAULT_WIDTH)
     )
-    return ui_charts.Template(chart)
+    return Template(chart)
 
 
 @datasets.cached()
-def closeness() -> ui_charts.Template:
+def closeness() -> Template:
     """Template: a histogram of the published people by their class's distance from the
     table's distribution (0..1, bins of 0.05), the release's t (the largest) as a labelled
     dashed rule. Datasets "closeness" (start, end, share) and "truth" (x, label)."""
@@ -74,4 +75,4 @@ def closeness() -> ui_charts.Template:
         )
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=0.6)
-    return ui_charts.Template((bars + rule).properties(height=200, width=ui_charts.DEFAULT_WIDTH))
+    return Template((bars + rule).properties(height=200, width=ui_charts.DEFAULT_WIDTH))

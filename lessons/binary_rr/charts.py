@@ -8,12 +8,13 @@ from lessons.binary_rr.model import LN_RATIO_LIMIT, REPORTS
 from ui import charts as ui_charts
 from ui import datasets
 from ui.rr_survey import REPEATS
+from ui.template import Template
 
 RATIO_TITLE = "What each report reveals"
 
 
 @datasets.cached(max_entries=64)
-def error_epsilon() -> ui_charts.Template:
+def error_epsilon() -> Template:
     """Template, log-log: SD of the count estimate versus ε ("curve"), the current point
     ("here", possibly empty)."""
     x = alt.X(
@@ -33,7 +34,7 @@ def error_epsilon() -> ui_charts.Template:
     here = alt.Chart(alt.NamedData(name="here"))
     point = here.mark_point(shape="diamond", size=140, filled=True, color=ui_charts.VERMILLION)
     text = here.mark_text(align="left", dx=9, dy=-9, fontWeight="bold", color=ui_charts.BLACK)
-    return ui_charts.Template(
+    return Template(
         (line + point.encode(x=x, y=y) + text.encode(x=x, y=y, text="label:N")).properties(
             title="",
             height=ui_charts.DEFAULT_HEIGHT,
@@ -43,7 +44,7 @@ def error_epsilon() -> ui_charts.Template:
 
 
 @datasets.cached(max_entries=64)
-def ratio() -> ui_charts.Template:
+def ratio() -> Template:
     """Template, horizontal bars: |ln| of each report's likelihood ratio ("reports"), the
     band [0, ε] shaded ("band")."""
     x_scale = alt.Scale(domain=[0, LN_RATIO_LIMIT], nice=False, clamp=True)
@@ -74,7 +75,7 @@ def ratio() -> ui_charts.Template:
     labels = reports.mark_text(align="left", dx=4, fontWeight="bold").encode(
         y=y, x=alt.X("size:Q", scale=x_scale), text="text:N"
     )
-    return ui_charts.Template(
+    return Template(
         (shade + edge + bars + labels).properties(
             title=alt.Title(RATIO_TITLE, subtitle="grey band: up to ε · dashed line: ε"),
             # Two rows of 40 px. A step height made Vega-Lite warn ('Dropping "fit-y"') under

@@ -8,12 +8,13 @@ import altair as alt
 from lessons.census_topdown.model import ACCURATE, ERROR_FLOOR, FINAL, LEVELS, NOISY, bin_labels
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 LEVEL_KINDS = ("noise SD", "median cell count")
 
 
 @datasets.cached()
-def levels() -> ui_charts.Template:
+def levels() -> Template:
     """Template: per level, the noise's SD against the median true count of its cells, on
     one log axis of people (0.1..10,000). Dataset "levels" (level, kind, people)."""
     x_scale = alt.Scale(type="log", domain=[0.1, 10_000], nice=False, clamp=True)
@@ -59,9 +60,7 @@ def levels() -> ui_charts.Template:
             legend=None,
         ),
     )
-    return ui_charts.Template(
-        (points + labels).properties(height=130, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((points + labels).properties(height=130, width=ui_charts.DEFAULT_WIDTH))
 
 
 COUNT_KINDS = ("true", "noisy", "released")
@@ -69,7 +68,7 @@ COUNT_DOMAIN = (-10, 1_000)
 
 
 @datasets.cached()
-def children() -> ui_charts.Template:
+def children() -> Template:
     """Template: one ZIP3's ZIP5 counts of one histogram cell (a row per ZIP5): the true
     count, the noisy measurement and the released count as three marks on a fixed symlog
     axis (−10..1,000), 0 as a grey rule. Dataset "counts" (zip, kind, count)."""
@@ -115,11 +114,11 @@ def children() -> ui_charts.Template:
         .mark_rule(color=ui_charts.GREY, strokeDash=[2, 2])
         .encode(x=alt.X("x:Q", scale=x_scale))
     )
-    return ui_charts.Template((zero + points).properties(height=220, width=ui_charts.DEFAULT_WIDTH))
+    return Template((zero + points).properties(height=220, width=ui_charts.DEFAULT_WIDTH))
 
 
 @datasets.cached()
-def who_pays() -> ui_charts.Template:
+def who_pays() -> Template:
     """Template: every unit below the nation, its population (log x) against the mean
     relative error of its released population (log y), by level; 5% as a grey line and the
     population from which every unit is within 5% as a labelled dashed rule. Datasets
@@ -170,16 +169,14 @@ def who_pays() -> ui_charts.Template:
         .encode(y=alt.Y("y:Q", scale=y_scale))
     )
     rule = ui_charts.truth_rule_layers(x_scale, flip_at=2_000)
-    return ui_charts.Template(
-        (five + points + rule).properties(height=300, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((five + points + rule).properties(height=300, width=ui_charts.DEFAULT_WIDTH))
 
 
 BIAS_DOMAIN = (-1.5, 1.5)  # people
 
 
 @datasets.cached()
-def bias() -> ui_charts.Template:
+def bias() -> Template:
     """Template: ZIP5 cells grouped by true count (ordered bins), the mean signed error of
     the noisy measurement and of the released count, ± 2 standard errors, 0 as a grey line;
     a fixed axis of −1.5..1.5 people. Dataset "bias" (true count, kind, bias, low, high)."""
@@ -225,6 +222,4 @@ def bias() -> ui_charts.Template:
         .mark_rule(color=ui_charts.GREY, strokeDash=[2, 2])
         .encode(y=alt.Y("y:Q", scale=y_scale))
     )
-    return ui_charts.Template(
-        (zero + bars + points).properties(height=260, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((zero + bars + points).properties(height=260, width=ui_charts.DEFAULT_WIDTH))

@@ -14,6 +14,7 @@ from lessons.central_vs_local.model import (
 )
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 MODEL_COLOURS = alt.Scale(domain=[CENTRAL, LOCAL], range=[ui_charts.BLUE, ui_charts.ORANGE])
 
@@ -86,11 +87,11 @@ def _error_distribution_layers(bins_data, typical_data) -> alt.LayerChart:
 
 
 @datasets.cached(max_entries=64)
-def error_distribution() -> ui_charts.Template:
+def error_distribution() -> Template:
     """Template: both |error| distributions on one log axis (0.01 … 100,000 people), central
     solid blue, local dashed orange ("bins": model, start, end, share), each model's typical
     error as a labelled rule ("typical": model, x, label)."""
-    return ui_charts.Template(
+    return Template(
         _error_distribution_layers(alt.NamedData(name="bins"), alt.NamedData(name="typical"))
     )
 
@@ -148,10 +149,10 @@ def _error_versus_n_layers(lines_data, ends_data, size_data) -> alt.LayerChart:
 
 
 @datasets.cached(max_entries=64)
-def error_versus_n() -> ui_charts.Template:
+def error_versus_n() -> Template:
     """Template: log-log lines of sd versus n, fixed axes ("lines", "ends" labelling each
     line's end); the dataset's size as a dashed labelled rule ("size")."""
-    return ui_charts.Template(
+    return Template(
         _error_versus_n_layers(
             alt.NamedData(name="lines"), alt.NamedData(name="ends"), alt.NamedData(name="size")
         )

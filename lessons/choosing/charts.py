@@ -7,6 +7,7 @@ import altair as alt
 from lessons.choosing.model import CURVE_EPSILONS
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 EPSILON_DOMAIN = (float(CURVE_EPSILONS[0]), float(CURVE_EPSILONS[-1]))
 win_bars = ui_charts.win_bars
@@ -14,13 +15,13 @@ win_bars = ui_charts.win_bars
 
 def win_curves(
     series: tuple[str, ...], height: int = 260, y_title: str = "chance of being reported"
-) -> ui_charts.Template:
+) -> Template:
     """ui.charts.win_curves over this lesson's ε range (model.CURVE_EPSILONS)."""
     return ui_charts.win_curves(series, EPSILON_DOMAIN, height, y_title)
 
 
 @datasets.cached(max_entries=64)
-def quantile_bars(low: float, high: float, x_title: str, height: int = 260) -> ui_charts.Template:
+def quantile_bars(low: float, high: float, x_title: str, height: int = 260) -> Template:
     """Template: the exponential mechanism's probability for every candidate (bars over the
     column's fixed range, sqrt y 0..100%) and the true quantile as a labelled rule. Datasets
     "candidates" (start, end, candidate, score, probability) and "truth" (x, label)."""
@@ -51,6 +52,4 @@ def quantile_bars(low: float, high: float, x_title: str, height: int = 260) -> u
         )
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=(low + high) / 2)
-    return ui_charts.Template(
-        (bars + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((bars + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH))

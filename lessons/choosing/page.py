@@ -80,6 +80,7 @@ def noisy_max_winner() -> None:
     shown = model.bars_frame(frame)
     with bars_column:
         charts.win_bars(len(shown), "chance of being reported").show(
+            numbers_key="report_noisy_max",
             title=f"Who wins report noisy max at ε = {text.number(epsilon)}",
             alt=(
                 f"Horizontal bars, one per value of {column}, for the exact chance of being "
@@ -142,6 +143,7 @@ def most_common_trait(m: int) -> None:
     shown_traits = model.bars_frame(trait_frame)
     with bars_column:
         charts.win_bars(len(shown_traits), "chance of being reported").show(
+            numbers_key="traits",
             title=f"Most common trait, ε = {text.number(epsilon)}",
             alt=(
                 f"Horizontal bars for {m} overlapping yes/no questions about the census, the "
@@ -240,6 +242,7 @@ def private_quantile() -> None:
     )
     with chart_column:
         charts.quantile_bars(numeric_column.low, numeric_column.high, numeric_column.label).show(
+            numbers_key="quantile",
             title=f"Private {model.QUANTILES[alpha]} at ε = {text.number(quantile_epsilon)}",
             alt=(
                 f"Bars over {numeric_column.label} from {text.number(numeric_column.low)} to "
@@ -316,6 +319,7 @@ def gumbel_choice() -> None:
     shown_gumbel = model.gumbel_bars(cats, epsilon, controls.seed() + model.SEED_GUMBEL)
     with bars_column:
         charts.win_bars(len(shown_gumbel), "chance of being chosen").show(
+            numbers_key="gumbel",
             title=f"Noisy max with Gumbel noise, ε = {text.number(epsilon)}",
             alt=(
                 f"Horizontal bars for the exponential mechanism's exact chance of choosing "
@@ -380,6 +384,7 @@ def private_bound(numeric_column, size: int, label: str) -> None:
     bound = model.private_bound(numeric_column, size, total_epsilon, share, controls.seed())
     with bound_chart:
         charts.quantile_bars(numeric_column.low, numeric_column.high, numeric_column.label).show(
+            numbers_key="private_bound",
             title=f"Where the private U lands (ε = {text.number(bound.epsilon_bound)})",
             alt=(
                 f"Bars over {numeric_column.label}: the chance that the private 99th percentile, "

@@ -14,6 +14,7 @@ from lessons.clamping.model import (
 )
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 SHARE_TICKS = [0.01, 0.05, 0.1, 0.25, 0.5, 1.0]
 PART_COLOURS = [ui_charts.VERMILLION, ui_charts.BLUE, ui_charts.BLACK]
@@ -26,7 +27,7 @@ def _axis_format(high: float) -> str:
 
 
 @datasets.cached(max_entries=64)
-def column_histogram(low: float, high: float, title: str, height: int = 240) -> ui_charts.Template:
+def column_histogram(low: float, high: float, title: str, height: int = 240) -> Template:
     """Template: the share of people per bin over the column's fixed domain (sqrt y 0..100%),
     the clamp window shaded and labelled. Datasets "bins" (start, end, share, count) and
     "window" (lower, upper, label)."""
@@ -70,7 +71,7 @@ def column_histogram(low: float, high: float, title: str, height: int = 240) -> 
         )
     )
     chart = (shade + bars + edges + label).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
-    return ui_charts.Template(chart)
+    return Template(chart)
 
 
 def _parts_chart(
@@ -113,7 +114,7 @@ def _parts_chart(
 @datasets.cached(max_entries=64)
 def error_curves(
     low: float, high: float, y_domain: tuple[float, float], noise_part: str, height: int = 300
-) -> ui_charts.Template:
+) -> Template:
     """Template: |bias|, noise SD and the total against the upper bound U (x fixed to the
     column's domain, log y fixed per column), the lowest total as a labelled diamond, your U
     as a dashed labelled rule. Datasets "curves" (upper, error, part), "best" (upper, error,
@@ -134,13 +135,13 @@ def error_curves(
         flip_at=(low + high) / 2,
     )
     chart = (lines + current + best).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
-    return ui_charts.Template(chart)
+    return Template(chart)
 
 
 @datasets.cached(max_entries=16)
 def contribution_curves(
     y_domain: tuple[float, float], noise_part: str, height: int = 280
-) -> ui_charts.Template:
+) -> Template:
     """Template: the bounded row count's |bias|, noise SD and total against m (1..100), the
     best m as a diamond and your m as a rule. Datasets "curves" (m, error, part), "best",
     "truth"."""
@@ -155,11 +156,11 @@ def contribution_curves(
         alt.NamedData(name="best"), "m", "error", x_scale=x_scale, y_scale=y_scale, flip_at=50
     )
     chart = (lines + current + best).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
-    return ui_charts.Template(chart)
+    return Template(chart)
 
 
 @datasets.cached(max_entries=4)
-def protection(height: int = 260) -> ui_charts.Template:
+def protection(height: int = 260) -> Template:
     """Template: the ε a person with r rows really gets (log-log, fixed axes): r·ε at event
     level, ε at user level. Dataset "levels" (rows, epsilon, level)."""
     x_scale = alt.Scale(type="log", domain=[1, VISITS_CAP], nice=False)
@@ -197,4 +198,4 @@ def protection(height: int = 260) -> ui_charts.Template:
         )
         .properties(height=height, width=ui_charts.DEFAULT_WIDTH)
     )
-    return ui_charts.Template(chart)
+    return Template(chart)

@@ -7,6 +7,7 @@ import altair as alt
 from lessons.class_game.model import POINT_NAMES
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 HEIGHT = 260
 PRESENTER_HEIGHT = 210  # with projector fonts, the chart and the verdict fit 1280×720
@@ -14,7 +15,7 @@ INSIDE_LEGEND = alt.Legend(orient="bottom-right", title=None, direction="vertica
 
 
 @datasets.cached(max_entries=2)
-def region(presenting: bool = False) -> ui_charts.Template:
+def region(presenting: bool = False) -> Template:
     """Template: true- against false-positive rate (both 0..1), the diagonal of a coin, the
     edge of the privacy region at the promised ε (black, dashed) and at the ε the room has
     proven (vermillion, dotted), the room's point (blue circle) and the best possible
@@ -86,7 +87,7 @@ def region(presenting: bool = False) -> ui_charts.Template:
         .mark_text(align="left", fontSize=12, color=ui_charts.BLACK)
         .encode(x=x, y=y, text="label:N")
     )
-    return ui_charts.Template(
+    return Template(
         alt.layer(diagonal, promised, proven, points, labels).properties(
             height=PRESENTER_HEIGHT if presenting else HEIGHT, width=ui_charts.DEFAULT_WIDTH
         )

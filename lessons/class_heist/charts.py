@@ -8,6 +8,7 @@ from lessons.class_heist import model
 from survey import heist as store
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 HEIGHT = 240
 PRESENTER_HEIGHT = 170  # with projector fonts, the whole attack fits 1280×720
@@ -15,7 +16,7 @@ PAIRS_DOMAIN = (1, 10_000)  # noisy pairs asked (log axis)
 
 
 @datasets.cached(max_entries=2)
-def closing_in(presenting: bool = False) -> ui_charts.Template:
+def closing_in(presenting: bool = False) -> Template:
     """Template: the attacker's estimate of the target's secret (blue points and line)
     against the number of noisy pairs asked (log x, fixed), its exact 95% interval as a
     band, and the range a secret can take (1 to 10) as a grey band with labelled edges.
@@ -70,7 +71,7 @@ def closing_in(presenting: bool = False) -> ui_charts.Template:
     beyond_label = off_axis.mark_text(
         align="left", dx=8, color=ui_charts.BLACK, fontSize=12, aria=False
     ).encode(x=x, y=alt.Y("edge:Q", scale=y_scale), text="label:N")
-    return ui_charts.Template(
+    return Template(
         alt.layer(secret_range, band, line, beyond, beyond_label, range_label).properties(
             height=PRESENTER_HEIGHT if presenting else HEIGHT, width=ui_charts.DEFAULT_WIDTH
         )

@@ -7,13 +7,14 @@ import altair as alt
 from lessons.class_quiz.model import LETTERS
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 HEIGHT = 260
 PRESENTER_HEIGHT = 220  # with projector fonts, the chart and the question fit 1280×720
 
 
 @datasets.cached(max_entries=16)
-def answers(k: int, private: bool, presenting: bool = False) -> ui_charts.Template:
+def answers(k: int, private: bool, presenting: bool = False) -> Template:
     """Template: one bar per option A.. (x fixed to the question's k letters, y fixed to
     0..100%), the correct one green. Plain mode: the share of answers. Private mode: the
     debiased estimate of the class's share with its 95% interval, and what the phones sent
@@ -63,7 +64,7 @@ def answers(k: int, private: bool, presenting: bool = False) -> ui_charts.Templa
                 x=x, y=alt.Y("sent_share:Q", scale=y_scale, title=title), tooltip=tooltip
             )
         )
-    return ui_charts.Template(
+    return Template(
         alt.layer(*layers).properties(
             height=PRESENTER_HEIGHT if presenting else HEIGHT, width=ui_charts.DEFAULT_WIDTH
         )

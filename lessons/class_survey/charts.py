@@ -7,10 +7,11 @@ import altair as alt
 from lessons.class_survey.model import CHART_HEIGHT, PRESENTER_CHART_HEIGHT
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 
 @datasets.cached(max_entries=64)
-def estimate(n_max: int, presenting: bool = False) -> ui_charts.Template:
+def estimate(n_max: int, presenting: bool = False) -> Template:
     """Template: the debiased estimate (solid) with its 95% band ("band": n, low, high),
     and the raw share of reported "yes" (dashed; "lines": n, series, share), against the
     number of responses 0..n_max. y is fixed to 0..100 %. Taller on a projector."""
@@ -57,7 +58,7 @@ def estimate(n_max: int, presenting: bool = False) -> ui_charts.Template:
             ],
         )
     )
-    return ui_charts.Template(
+    return Template(
         (band + lines).properties(
             title="Estimate and 95% interval",
             height=PRESENTER_CHART_HEIGHT if presenting else CHART_HEIGHT,

@@ -8,10 +8,11 @@ import altair as alt
 from lessons.coin_flip.model import SPREAD_KINDS
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 
 @datasets.cached(max_entries=64)
-def spread() -> ui_charts.Template:
+def spread() -> Template:
     """Template, log-log: the exact spread ("exact"), simulated points ("simulated"), the
     current n marked ("here")."""
     colour = alt.Color(
@@ -48,7 +49,7 @@ def spread() -> ui_charts.Template:
     label = here.mark_text(
         align="left", dx=5, dy=-8, fontWeight="bold", color=ui_charts.BLACK
     ).encode(x=alt.X("n:Q", scale=x_scale), y=alt.Y("sd:Q", scale=y_scale), text="label:N")
-    return ui_charts.Template(
+    return Template(
         (line + points + rule + label).properties(
             title="The spread shrinks like 1/√n", height=ui_charts.DEFAULT_HEIGHT, width="container"
         )

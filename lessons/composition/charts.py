@@ -16,10 +16,11 @@ from lessons.composition.model import (
 )
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 
 @datasets.cached(max_entries=64)
-def sequential() -> ui_charts.Template:
+def sequential() -> Template:
     """Template: typical error per answer versus the number of queries (log y, fixed axes;
     dataset "curve": m, epsilon, sd), the current m as a labelled point ("current")."""
     x = alt.X(
@@ -54,7 +55,7 @@ def sequential() -> ui_charts.Template:
         .mark_text(align="left", dx=8, dy=-10, fontWeight="bold", color=ui_charts.BLACK)
         .encode(x=x, y=y, text="label:N")
     )
-    return ui_charts.Template(
+    return Template(
         (line + point + text).properties(
             title="Error per answer grows in proportion to m",
             height=320,
@@ -64,7 +65,7 @@ def sequential() -> ui_charts.Template:
 
 
 @datasets.cached(max_entries=64)
-def averaging(truth: int) -> ui_charts.Template:
+def averaging(truth: int) -> Template:
     """Template: single answers (grey dots), their running average (blue line) and the
     ± 2 sd band around the truth (dataset "answers": k, answer, average, lo, hi), on fixed
     axes: answers 1 … 1,000 (log), truth ± 80; the truth as a dashed labelled rule."""
@@ -103,7 +104,7 @@ def averaging(truth: int) -> ui_charts.Template:
         .mark_text(align="right", dy=-8, color=ui_charts.TRUTH_COLOUR, fontWeight="bold")
         .encode(x=alt.value("width"), y=alt.Y("y:Q", scale=y_scale), text="label:N")
     )
-    return ui_charts.Template(
+    return Template(
         (band + dots + line + rule + label).properties(
             title="Averaging repeated answers finds the truth",
             height=380,
@@ -113,7 +114,7 @@ def averaging(truth: int) -> ui_charts.Template:
 
 
 @datasets.cached(max_entries=64)
-def bars(column: str, colour: str) -> ui_charts.Template:
+def bars(column: str, colour: str) -> Template:
     """Template: horizontal noisy bars (dataset "bars": occupation, true, `column`) with the
     true count as a black tick per bar (fixed x axis)."""
     x_scale = alt.Scale(domain=list(HISTOGRAM_DOMAIN), nice=False, clamp=True)
@@ -131,11 +132,11 @@ def bars(column: str, colour: str) -> ui_charts.Template:
     ticks = base.mark_tick(color=ui_charts.TRUTH_COLOUR, thickness=3, size=14).encode(
         x=alt.X("true:Q", scale=x_scale), y=y
     )
-    return ui_charts.Template((bars + ticks).properties(height=440, width=ui_charts.DEFAULT_WIDTH))
+    return Template((bars + ticks).properties(height=440, width=ui_charts.DEFAULT_WIDTH))
 
 
 @datasets.cached(max_entries=64)
-def group() -> ui_charts.Template:
+def group() -> Template:
     """Template: worst-case posterior versus group size (fixed axes 1 … 10 × 0 … 1; dataset
     "curve": g, epsilon, posterior), the prior as a dashed labelled rule ("prior": y, label)
     and the chosen g as a labelled point ("current")."""
@@ -192,7 +193,7 @@ def group() -> ui_charts.Template:
             x=alt.value("width"), y=alt.Y("y:Q", scale=alt.Scale(domain=[0, 1])), text="label:N"
         )
     )
-    return ui_charts.Template(
+    return Template(
         (line + point + text + rule + rule_label).properties(
             title="What an attacker can believe",
             height=320,

@@ -18,6 +18,7 @@ from lessons.counting_over_time.model import (
 )
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 METHOD_COLOURS = (ui_charts.BLUE, ui_charts.VERMILLION, ui_charts.GREEN)
 METHOD_DASHES = ((1, 0), (2, 2), (6, 3))
@@ -25,7 +26,7 @@ DAY_TICKS = (1, 3, 10, 30, 100, 300, 1_000)
 
 
 @datasets.cached()
-def errors() -> ui_charts.Template:
+def errors() -> Template:
     """Template: each method's error SD against the day (both axes log), the tree's as
     measured over the simulated runs as points, the day read as a labelled dashed rule.
     Datasets "curves" (day, sd, method), "measured" (day, sd) and "truth" (x, label)."""
@@ -58,7 +59,7 @@ def errors() -> ui_charts.Template:
             ],
         )
     )
-    return ui_charts.Template(
+    return Template(
         (lines + dots).properties(height=ui_charts.CURVE_HEIGHT, width=ui_charts.DEFAULT_WIDTH)
     )
 
@@ -69,7 +70,7 @@ NOISY_DASHES = ((1, 0), (6, 3))
 
 
 @datasets.cached()
-def dashboard() -> ui_charts.Template:
+def dashboard() -> Template:
     """Template: the running count day by day as the increments and the tree release it,
     and the true count drawn over them (fixed axes: days 1..T, −60..320 people; a line that
     leaves the plot is cut at its edge), the day read as a labelled dashed rule. Datasets
@@ -109,7 +110,7 @@ def dashboard() -> ui_charts.Template:
         .transform_filter(alt.datum.release == TRUTH)
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=HORIZON / 2)
-    return ui_charts.Template(
+    return Template(
         (noisy + truth + rule).properties(
             height=ui_charts.CURVE_HEIGHT, width=ui_charts.DEFAULT_WIDTH
         )
@@ -120,7 +121,7 @@ ROLE_COLOURS = (ui_charts.BLUE, ui_charts.ORANGE, ui_charts.VERMILLION, "#EEEEEE
 
 
 @datasets.cached()
-def tree() -> ui_charts.Template:
+def tree() -> Template:
     """Template: the binary tree over T = 16 days, one bar per node (a row per level, the
     root on top), coloured by its role for day t's count and day s's event and labelled
     with its days. Dataset "nodes" (level, start, end, node, role)."""
@@ -162,4 +163,4 @@ def tree() -> ui_charts.Template:
         )
         .transform_calculate(middle="(datum.start + datum.end) / 2")
     )
-    return ui_charts.Template((bars + labels).properties(height=220, width=ui_charts.DEFAULT_WIDTH))
+    return Template((bars + labels).properties(height=220, width=ui_charts.DEFAULT_WIDTH))

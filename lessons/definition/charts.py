@@ -13,6 +13,7 @@ from lessons.definition.model import (
 )
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 DATASET_SCALE = alt.Scale(domain=[LABEL_D, LABEL_D_PRIME], range=[ui_charts.BLUE, ui_charts.ORANGE])
 
@@ -33,7 +34,7 @@ def _x_output(truth: int, title: str) -> alt.X:
 
 
 @datasets.cached(max_entries=64)
-def densities(truth: int) -> ui_charts.Template:
+def densities(truth: int) -> Template:
     """Template: the two output densities (D solid, D' dashed) on a fixed log axis, with the
     event Y shaded. Datasets: "density" (y, density, dataset), "event" (lo, hi, label)."""
     event = alt.NamedData(name="event")
@@ -69,11 +70,11 @@ def densities(truth: int) -> ui_charts.Template:
         )
     )
     chart = (band + band_text + lines).properties(height=260, width=ui_charts.DEFAULT_WIDTH)
-    return ui_charts.Template(chart)
+    return Template(chart)
 
 
 @datasets.cached(max_entries=64)
-def loss(truth: int) -> ui_charts.Template:
+def loss(truth: int) -> Template:
     """Template: the privacy loss across y inside the shaded band ±ε (fixed symlog axis).
     Datasets: "loss" (y, loss), "band" (x, x2, lo, hi), "edges" (value, label)."""
     y_scale = alt.Scale(type="symlog", constant=0.05, domain=list(LOSS_DOMAIN))
@@ -115,11 +116,11 @@ def loss(truth: int) -> ui_charts.Template:
     chart = (band + edge_rules + edge_text + line).properties(
         height=240, width=ui_charts.DEFAULT_WIDTH
     )
-    return ui_charts.Template(chart)
+    return Template(chart)
 
 
 @datasets.cached(max_entries=64)
-def posterior() -> ui_charts.Template:
+def posterior() -> Template:
     """Template: worst-case posterior versus ε (log x, y fixed 0..1), the prior as a dashed
     labelled rule and the current ε as a labelled diamond.
     Datasets: "curve" (epsilon, posterior), "prior" (p, label), "point" (epsilon, posterior,
@@ -148,4 +149,4 @@ def posterior() -> ui_charts.Template:
         alt.NamedData(name="point"), "epsilon", "posterior", x_scale=x_scale, y_scale=y_scale
     )
     chart = (prior + curve + point).properties(height=240, width=ui_charts.DEFAULT_WIDTH)
-    return ui_charts.Template(chart)
+    return Template(chart)

@@ -15,6 +15,7 @@ from lessons.dpsgd.model import (
 )
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 roc = ui_charts.roc  # the membership lesson's ROC
 
@@ -33,7 +34,7 @@ STEP_LEGEND = alt.Legend(orient="bottom", title=None, columns=2, labelLimit=0)
 
 
 @datasets.cached(max_entries=4)
-def one_step(size: int = STEP_PX) -> ui_charts.Template:
+def one_step(size: int = STEP_PX) -> Template:
     """Template: arrows from the origin in the plane of two weights (fixed ±STEP_LIMIT both ways,
     a square of `size` pixels): each person's gradient, clipped to the circle of radius C,
     their sum, and the sum with noise. Datasets "arrows" (arrow, person, x0, y0, x, y) and
@@ -80,7 +81,7 @@ def one_step(size: int = STEP_PX) -> ui_charts.Template:
         .mark_line(color=ui_charts.BLUE, strokeDash=[4, 3], opacity=0.7)
         .encode(x=alt.X("x:Q", scale=scale), y=alt.Y("y:Q", scale=scale), order="order:Q")
     )
-    return ui_charts.Template(
+    return Template(
         (circle + arrows + tips).properties(
             height=size, width=size, autosize=alt.AutoSizeParams(type="pad")
         )
@@ -88,7 +89,7 @@ def one_step(size: int = STEP_PX) -> ui_charts.Template:
 
 
 @datasets.cached(max_entries=4)
-def norms(height: int = 240) -> ui_charts.Template:
+def norms(height: int = 240) -> Template:
     """Template: the share of training examples per gradient-norm bin (x fixed 0..4), C as a
     labelled rule. Datasets "norms" (start, end, share) and "truth" (x, label)."""
     x_scale = alt.Scale(domain=list(NORM_DOMAIN), nice=False)
@@ -117,14 +118,12 @@ def norms(height: int = 240) -> ui_charts.Template:
         )
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=3.0)
-    return ui_charts.Template(
-        (bars + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((bars + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH))
 
 
 def accuracy_by_epsilon(
     height: int = 260, models: tuple[str, ...] = MODELS, y_domain: tuple[float, float] = (0.7, 0.9)
-) -> ui_charts.Template:
+) -> Template:
     """Template: test accuracy against ε (log x over the fixed ε grid, y fixed at `y_domain`):
     DP-SGD with ± 1 standard error, the non-private model and a third line (the previous
     lesson's model on the census; on a file, always the more common answer).
@@ -147,7 +146,7 @@ def accuracy_by_epsilon(
     )
 
 
-def accountant(height: int = 240) -> ui_charts.Template:
+def accountant(height: int = 240) -> Template:
     """Template: ε against the number of steps (log x) from the PLD and the RDP accountant.
     Dataset "curves" (steps, accountant, epsilon)."""
     return ui_charts.curves(
@@ -161,7 +160,7 @@ def accountant(height: int = 240) -> ui_charts.Template:
     )
 
 
-def upload_accuracy() -> ui_charts.Template:
+def upload_accuracy() -> Template:
     """Section 7: `accuracy_by_epsilon` for a file, y fixed at 50..100% (a yes/no question's
     more common answer is right at least half the time)."""
     return accuracy_by_epsilon(models=UPLOAD_MODELS, y_domain=(0.5, 1.0))

@@ -13,12 +13,13 @@ from lessons.epsilon_meaning.model import (
 )
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 EPSILON_TICKS = (0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20)
 
 
 @datasets.cached()
-def odds() -> ui_charts.Template:
+def odds() -> Template:
     """Template: the posterior bound and the advantage bound against ε (log axis 0.05..20),
     both 0..100%, with the current ε as a labelled dashed rule. Datasets "curves" (epsilon,
     bound, curve) and "truth" (x, label)."""
@@ -37,7 +38,7 @@ DEPLOYED_DOMAIN = (0.5, 50.0)  # ε: every deployment in the table lies inside
 
 
 @datasets.cached()
-def deployed() -> ui_charts.Template:
+def deployed() -> Template:
     """Template: one row per deployment of one unit of privacy, its ε as a point on a log
     axis (0.5..50) with a thin bar from the axis' start, labelled with the value. Dataset
     "deployments" (deployment, epsilon, how, year)."""
@@ -74,7 +75,7 @@ def deployed() -> ui_charts.Template:
         .encode(x=alt.X("start:Q", scale=x_scale), y=y, text="deployment:N")
         .transform_calculate(start=str(DEPLOYED_DOMAIN[0]))
     )
-    return ui_charts.Template(
+    return Template(
         (stems + points + values + names).properties(height=340, width=ui_charts.DEFAULT_WIDTH)
     )
 
@@ -84,7 +85,7 @@ SD_DOMAIN = (0.0, 40.0)  # the error's SD in people: ε_i from 0.05 (SD 28) to 1
 
 
 @datasets.cached()
-def split() -> ui_charts.Template:
+def split() -> Template:
     """Template: per statistic, the SD of its error under your split, the best Laplace split
     and the best Gaussian split (grouped bars, fixed axis 0..40 people). Dataset "split"
     (statistic, split, sd)."""
@@ -112,11 +113,11 @@ def split() -> ui_charts.Template:
         )
         .properties(height=170, width=ui_charts.DEFAULT_WIDTH)
     )
-    return ui_charts.Template(chart)
+    return Template(chart)
 
 
 @datasets.cached()
-def shares() -> ui_charts.Template:
+def shares() -> Template:
     """Template: per count, its share of the budget in the best split under Laplace and under
     Gaussian noise (grouped bars, 0..100%), the equal split as a labelled dashed rule.
     Datasets "shares" (statistic, kind, share) and "truth" (x, label)."""
@@ -148,4 +149,4 @@ def shares() -> ui_charts.Template:
         )
     )
     rule = ui_charts.truth_rule_layers(x_scale, flip_at=0.6)
-    return ui_charts.Template((bars + rule).properties(height=100, width=ui_charts.DEFAULT_WIDTH))
+    return Template((bars + rule).properties(height=100, width=ui_charts.DEFAULT_WIDTH))

@@ -16,12 +16,13 @@ from lessons.floating_point.model import (
 )
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 VERDICT_COLOURS = (ui_charts.GREY, ui_charts.BLUE, ui_charts.VERMILLION)
 
 
 @datasets.cached()
-def verdicts() -> ui_charts.Template:
+def verdicts() -> Template:
     """Template: for the outputs drawn from each count, the share that both counts can
     produce and the shares only one of them can (stacked bars, 0..100%). Dataset "verdicts"
     (drawn, verdict, share)."""
@@ -53,14 +54,14 @@ def verdicts() -> ui_charts.Template:
         .transform_calculate(order=f"indexof({list(VERDICTS)!r}, datum.verdict)".replace("'", '"'))
         .properties(height=110, width=ui_charts.DEFAULT_WIDTH)
     )
-    return ui_charts.Template(chart)
+    return Template(chart)
 
 
 REACHED_COLOURS = (ui_charts.BLUE, "#FFFFFF")
 
 
 @datasets.cached()
-def microscope() -> ui_charts.Template:
+def microscope() -> Template:
     """Template: CELLS consecutive doubles (columns) and, per count (rows), whether the
     textbook sampler ever outputs each: a filled square if it does, an empty one if not.
     Dataset "doubles" (double, drawn, reached, value)."""
@@ -88,14 +89,14 @@ def microscope() -> ui_charts.Template:
         )
         .properties(height=90, width=ui_charts.DEFAULT_WIDTH)
     )
-    return ui_charts.Template(chart)
+    return Template(chart)
 
 
 FIX_COLOURS = (ui_charts.VERMILLION, ui_charts.BLUE, ui_charts.GREEN)
 
 
 @datasets.cached()
-def fixes() -> ui_charts.Template:
+def fixes() -> Template:
     """Template: per mechanism, the share of its outputs that name the count they came from
     (bars, 0..100%), and the most any test may tell the counts apart under ε-DP as a labelled
     dashed rule. Datasets "fixes" (mechanism, named) and "truth" (x, label)."""
@@ -133,6 +134,4 @@ def fixes() -> ui_charts.Template:
         )
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=0.6)
-    return ui_charts.Template(
-        (bars + values + rule).properties(height=130, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((bars + values + rule).properties(height=130, width=ui_charts.DEFAULT_WIDTH))

@@ -16,6 +16,7 @@ from lessons.group_by.model import (
 )
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 ERROR_DOMAIN = (10.0, 10_000.0)  # the total error per clinic count, every ε on the slider
 TEXT_SWITCH = 180.0
@@ -24,7 +25,7 @@ RULE_DASHES = [[1, 0], [6, 3]]
 
 
 @datasets.cached()
-def error_heatmap() -> ui_charts.Template:
+def error_heatmap() -> Template:
     """Template: total error per clinic count over (L∞ across, L0 down), log colour on a fixed
     domain, each cell's value written in it, the lowest total outlined in black and the
     student's choice in orange (the page's subtitle says so). Datasets "grid" (l0, linf,
@@ -80,13 +81,11 @@ def error_heatmap() -> ui_charts.Template:
             ),
         )
     )
-    return ui_charts.Template(
-        (cells + values + marks).properties(height=216, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((cells + values + marks).properties(height=216, width=ui_charts.DEFAULT_WIDTH))
 
 
 @datasets.cached()
-def selection_curves() -> ui_charts.Template:
+def selection_curves() -> Template:
     """Template: the chance that a partition touched by n users is released (0..100%, n on
     a log axis 1..10,000), one line per rule, coloured and dashed; 50% as a labelled rule
     and each rule's smallest group shown half the time as a point. Datasets "curves" (users,
@@ -133,9 +132,7 @@ def selection_curves() -> ui_charts.Template:
     half = ui_charts.reference_line_layers(
         alt.NamedData(name="half"), "y", y_scale=alt.Scale(domain=[0.0, 1.0])
     )
-    return ui_charts.Template(
-        (lines + points + half).properties(height=220, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((lines + points + half).properties(height=220, width=ui_charts.DEFAULT_WIDTH))
 
 
 USERS_DOMAIN = (5.0, 20_000.0)
@@ -144,7 +141,7 @@ STATUS = ("released (noisy count)", "not released")
 
 
 @datasets.cached()
-def release() -> ui_charts.Template:
+def release() -> Template:
     """Template: every clinic at its number of users (after bounding, log x) against its
     visits (log y): a released clinic's noisy count as a filled blue circle, an unreleased
     one's true visits as a hollow grey square, each clinic's true visits as a black tick,
@@ -192,6 +189,4 @@ def release() -> ui_charts.Template:
         ],
     )
     rule = ui_charts.truth_rule_layers(x_scale)
-    return ui_charts.Template(
-        (truth + points + rule).properties(height=300, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((truth + points + rule).properties(height=300, width=ui_charts.DEFAULT_WIDTH))

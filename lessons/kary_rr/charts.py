@@ -7,6 +7,7 @@ import altair as alt
 from lessons.kary_rr.model import VARIANCE_KS, Attribute, count_domain
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 SERIES_STYLE = {
     # name: (colour, fill opacity, dash) — hollow dashed vs solid: a cue beyond colour.
@@ -22,7 +23,7 @@ def histogram_title(title: str, subtitle: str | list[str]) -> dict:
 
 
 @datasets.cached(max_entries=64)
-def histogram(attr: Attribute, names: tuple[str, ...]) -> ui_charts.Template:
+def histogram(attr: Attribute, names: tuple[str, ...]) -> Template:
     """Template: horizontal grouped bars per category (one bar per series, hollow-dashed or
     solid), the true count as a black tick across each group, on the attribute's
     fixed axis. Data: datasets "bars" and "truth" (see `histogram_frames`)."""
@@ -80,11 +81,11 @@ def histogram(attr: Attribute, names: tuple[str, ...]) -> ui_charts.Template:
     chart = (zero + bars + edges + ticks).properties(
         width=ui_charts.DEFAULT_WIDTH, height=band * attr.k
     )
-    return ui_charts.Template(chart)
+    return Template(chart)
 
 
 @datasets.cached(max_entries=64)
-def variance(domain: tuple[float, float]) -> ui_charts.Template:
+def variance(domain: tuple[float, float]) -> Template:
     """Template: variance versus k (log y, fixed `domain`), the current attribute's k
     marked with a diamond and labelled. Data: datasets "curve" (k, variance, sd) and
     "here" (one row of curve plus a label)."""
@@ -124,4 +125,4 @@ def variance(domain: tuple[float, float]) -> ui_charts.Template:
     chart = (grey + grey_labels + line + point + text).properties(
         width=ui_charts.DEFAULT_WIDTH, height=260
     )
-    return ui_charts.Template(chart)
+    return Template(chart)

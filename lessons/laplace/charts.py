@@ -7,12 +7,13 @@ import altair as alt
 from lessons.laplace.model import DENSITY_DOMAIN, LABEL_ONE, LABEL_ZERO, MALICIOUS_X
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 SHARE_TICKS = [0.01, 0.05, 0.1, 0.25, 0.5, 1.0]
 
 
 @datasets.cached(max_entries=64)
-def histogram(truth: int, half_width: float, height: int = 300) -> ui_charts.Template:
+def histogram(truth: int, half_width: float, height: int = 300) -> Template:
     """Template: bars of the share of answers per bin (dataset "bins": start, end, share,
     count) over the fixed window truth ± half_width, y on a fixed square-root axis 0..100%,
     the truth as a dashed labelled rule."""
@@ -47,11 +48,11 @@ def histogram(truth: int, half_width: float, height: int = 300) -> ui_charts.Tem
     truth_data = alt.Data(values=[{"x": float(truth), "label": f"true count {truth:,}"}])
     truth_layers = ui_charts.truth_rule_layers(x_scale, data=truth_data, label_dy=4)
     chart = (bars + truth_layers).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
-    return ui_charts.Template(chart)
+    return Template(chart)
 
 
 @datasets.cached(max_entries=64)
-def worlds() -> ui_charts.Template:
+def worlds() -> Template:
     """Template: the two worlds' densities (log y, fixed), the guessing threshold ½ as a
     dashed labelled rule. Dataset "worlds": y, density, world."""
     x_scale = alt.Scale(domain=list(MALICIOUS_X), nice=False, zero=False)
@@ -83,13 +84,11 @@ def worlds() -> ui_charts.Template:
         .mark_text(align="left", dx=4, dy=4, baseline="top", fontWeight="bold")
         .encode(x=alt.X("x:Q", scale=x_scale), y=alt.value(0), text="label:N")
     )
-    return ui_charts.Template(
-        (lines + rule + text).properties(height=340, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((lines + rule + text).properties(height=340, width=ui_charts.DEFAULT_WIDTH))
 
 
 @datasets.cached(max_entries=64)
-def accuracy() -> ui_charts.Template:
+def accuracy() -> Template:
     """Template: accuracy of the best guess versus ε (log x, y fixed ½..1), a coin flip as a
     dashed labelled rule, the current ε as a labelled diamond (dataset "point")."""
     x_scale = alt.Scale(type="log", domain=[0.01, 10.0], nice=False)
@@ -118,4 +117,4 @@ def accuracy() -> ui_charts.Template:
         alt.NamedData(name="point"), "epsilon", "accuracy", x_scale=x_scale, y_scale=y_scale
     )
     chart = (coin + curve + point).properties(height=300, width=ui_charts.DEFAULT_WIDTH)
-    return ui_charts.Template(chart)
+    return Template(chart)

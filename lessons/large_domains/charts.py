@@ -11,6 +11,7 @@ from lessons.large_domains.model import EPSILON0S, ORACLES
 from ui import charts as ui_charts
 from ui import datasets
 from ui import text as ui_text
+from ui.template import Template
 
 # OUE's and OLH's errors coincide: OUE is drawn wide and solid beneath, OLH dotted on top, so
 # both show (and the legend says which is which by more than colour).
@@ -34,7 +35,7 @@ K_AXIS = ui_charts.Axis(
 )
 
 
-def sd_by_k(height: int = 260) -> ui_charts.Template:
+def sd_by_k(height: int = 260) -> Template:
     """Template: the standard deviation of one estimated count against k (log-log, fixed) for
     GRR, OUE and OLH, and the crossover k* as a labelled rule. Datasets "curves" (k, oracle,
     sd, bits) and "truth" (x, label)."""
@@ -56,7 +57,7 @@ def sd_by_k(height: int = 260) -> ui_charts.Template:
     )
 
 
-def bits_by_k(height: int = 200) -> ui_charts.Template:
+def bits_by_k(height: int = 200) -> Template:
     """Template: the bits each user sends against k (log-log, fixed). Dataset "curves"."""
     return ui_charts.curves(
         replace(K_AXIS, title="k (log scale)"),
@@ -67,7 +68,7 @@ def bits_by_k(height: int = 200) -> ui_charts.Template:
 
 
 @datasets.cached(max_entries=4)
-def live_estimates(height: int = 420) -> ui_charts.Template:
+def live_estimates(height: int = 420) -> Template:
     """Template: for the 20 most common candidate ZIPs, the OLH estimate with its 95%
     interval and the true count as a black tick (x fixed −4,000..8,000). Dataset "zips"
     (zip, true count, estimate, low, high, heavy hitter)."""
@@ -99,7 +100,7 @@ def live_estimates(height: int = 420) -> ui_charts.Template:
     truth = base.mark_tick(color=ui_charts.BLACK, thickness=3, size=14).encode(
         y=y, x=alt.X("true count:Q", scale=x_scale)
     )
-    return ui_charts.Template(
+    return Template(
         (interval + estimate + truth).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
     )
 
@@ -107,7 +108,7 @@ def live_estimates(height: int = 420) -> ui_charts.Template:
 SERIES = tuple(f"ε₀ = {ui_text.number(e)}" for e in EPSILON0S)
 
 
-def shuffle_by_n(height: int = 260) -> ui_charts.Template:
+def shuffle_by_n(height: int = 260) -> Template:
     """Template: the central ε of n shuffled ε₀-LDP reports against n (log-log, fixed), one
     line per ε₀ where the theorem applies, the chosen n as a rule. Datasets "curves" (n,
     series, epsilon) and "truth" (x, label)."""

@@ -8,6 +8,7 @@ import altair as alt
 from lessons.membership.model import BUGGY, HONEST, TRIALS
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 from ui.tracing import SCORE_DOMAIN
 
 roc = ui_charts.roc
@@ -19,7 +20,7 @@ LEGEND = ui_charts.STACKED_LEGEND
 
 
 @datasets.cached(max_entries=4)
-def score_histograms(height: int = 260) -> ui_charts.Template:
+def score_histograms(height: int = 260) -> Template:
     """Template: the share of members and of non-members per tracing-score bin (x fixed in
     non-member standard deviations, √ y 0..100%), the score that flags 1% of non-members as
     a labelled rule. Datasets "scores" (group, start, end, share) and "truth" (x, label)."""
@@ -57,12 +58,10 @@ def score_histograms(height: int = 260) -> ui_charts.Template:
         )
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=8.0)
-    return ui_charts.Template(
-        (bars + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((bars + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH))
 
 
-def audit_bounds(height: int = 280) -> ui_charts.Template:
+def audit_bounds(height: int = 280) -> Template:
     """Template: "ε ≥ bound" against the number of trials (log x, 100 to 1,000,000; y fixed
     0..4.5) for the honest and the buggy count, the claimed ε as a labelled dashed line and
     the chosen number of trials as a rule. Datasets "bounds" (trials, mechanism, bound),

@@ -8,6 +8,7 @@ import altair as alt
 from lessons.private_ml.model import AGE_SEX_CATEGORIES, EPSILON_CURVE
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 ACCURACY_DOMAIN = (0.74, 0.86)
 GAP_DOMAIN = (5.0, 20.0)  # percentage points: accuracy for women minus for men
@@ -20,7 +21,7 @@ EPSILON_AXIS = ui_charts.Axis.on_grid(
 
 def _curve_against_epsilon(
     y: ui_charts.Axis, low: str, high: str, *, labels_below: bool
-) -> ui_charts.Template:
+) -> Template:
     """A mean curve against ε with ± 1 SE bars ("curve": epsilon, value, `low`, `high`),
     labelled reference lines ("levels": value, label) and your ε ("mark": epsilon, value,
     label). Fixed axes; values outside the y domain are clamped to its edge."""
@@ -38,7 +39,7 @@ def _curve_against_epsilon(
     )
 
 
-def accuracy_curve() -> ui_charts.Template:
+def accuracy_curve() -> Template:
     """Template: test accuracy of the model trained on the privatized table against ε (log
     x fixed 0.01–10, y fixed 74–86%), with the true-table, no-privatized-columns and
     majority-guess levels, and your ε."""
@@ -50,7 +51,7 @@ def accuracy_curve() -> ui_charts.Template:
     )
 
 
-def gap_curve() -> ui_charts.Template:
+def gap_curve() -> Template:
     """Template: accuracy for women minus accuracy for men against ε (y fixed 5–20
     percentage points), with the true-table and no-privatized-columns levels, and your ε."""
     return _curve_against_epsilon(
@@ -64,7 +65,7 @@ def gap_curve() -> ui_charts.Template:
 
 
 @datasets.cached(max_entries=8)
-def coefficients() -> ui_charts.Template:
+def coefficients() -> Template:
     """Template: the centred coefficient of each age band × sex category, true table (black
     circle) against privatized table (blue diamond), x fixed −3.5 … 2.5 and clamped; a rule at 0
     ("coefficients": category, model, value)."""
@@ -105,4 +106,4 @@ def coefficients() -> ui_charts.Template:
         )
     )
     chart = (zero + dots).properties(height=300, width=ui_charts.DEFAULT_WIDTH)
-    return ui_charts.Template(chart)
+    return Template(chart)

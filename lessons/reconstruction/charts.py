@@ -7,6 +7,7 @@ import altair as alt
 from lessons.reconstruction.model import EPSILON_CURVE
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 FLIP_AT = 2.0  # the chosen point's label sits right of it below this x, left of it above
 
@@ -28,7 +29,7 @@ def _share(title: str, tip: str, tip_format: str) -> ui_charts.Axis:
 COMMON = {"levels": ("levels", "share"), "mark": "mark", "mark_flip_at": FLIP_AT}
 
 
-def defence_curve() -> ui_charts.Template:
+def defence_curve() -> Template:
     """Template: share of the block reconstructed exactly against ε (log x, fixed 0.1–16;
     y fixed 0–100%): mean of the noisy releases with ± 1 SE bars ("curve": epsilon, share,
     low, high), reference lines for the exact tables and made-up people ("levels"), your ε
@@ -47,7 +48,7 @@ def defence_curve() -> ui_charts.Template:
 
 
 @datasets.cached(max_entries=8)
-def dinur_nissim_curve() -> ui_charts.Template:
+def dinur_nissim_curve() -> Template:
     """Template: share of secret bits the least-squares attack gets right against the noise
     bound in units of √n (x fixed 0–4, y fixed 0–100%) ("curve": ratio, share), the rule
     E = √n, the majority guess ("levels"), your E ("mark": ratio, share, label)."""
@@ -75,4 +76,4 @@ def dinur_nissim_curve() -> ui_charts.Template:
     chart = (line + root_rule + root_text).properties(
         height=ui_charts.DEFAULT_HEIGHT, width=ui_charts.DEFAULT_WIDTH
     )
-    return ui_charts.Template(chart)
+    return Template(chart)

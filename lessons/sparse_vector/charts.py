@@ -10,12 +10,13 @@ from lessons.sparse_vector.model import AGE_STARTS, HOURS_OVER, MAX_POSITIVES, M
 from ui import charts as ui_charts
 from ui import datasets
 from ui.controls import LOW_EPSILON_CURVE as CURVE_EPSILONS
+from ui.template import Template
 
 EPSILON_DOMAIN = (float(CURVE_EPSILONS[0]), float(CURVE_EPSILONS[-1]))  # as "Choosing"'s
 win_bars = ui_charts.win_bars
 
 
-def win_curves(series: tuple[str, ...], y_title: str) -> ui_charts.Template:
+def win_curves(series: tuple[str, ...], y_title: str) -> Template:
     """ui.charts.win_curves over the ε range of "Choosing privately"."""
     return ui_charts.win_curves(series, EPSILON_DOMAIN, y_title=y_title)
 
@@ -28,7 +29,7 @@ AUDIT_DOMAIN = (0.0, 12.0)  # the audit's ceiling with 1,000,000 runs is 11.0
 
 
 @datasets.cached(max_entries=4)
-def answers_bars(height: int = 260) -> ui_charts.Template:
+def answers_bars(height: int = 260) -> Template:
     """Template: one bar per query (age band) for its true count (fixed y 0..1,800), coloured
     by its side of T, and T as a labelled dashed line. Datasets "answers" (query, true
     count, side) and "threshold" (y, label)."""
@@ -64,12 +65,10 @@ def answers_bars(height: int = 260) -> ui_charts.Template:
     line += base.mark_text(
         align="left", dx=4, dy=-6, color=ui_charts.BLACK, fontWeight="bold"
     ).encode(x=alt.value(0), y=y, text="label:N")
-    return ui_charts.Template(
-        (bars + line).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((bars + line).properties(height=height, width=ui_charts.DEFAULT_WIDTH))
 
 
-def misses_by_c(height: int = 240) -> ui_charts.Template:
+def misses_by_c(height: int = 240) -> Template:
     """Template: true positives missed and false positives reported per run (fixed y 0..10)
     against c = 1..8, the current c as a labelled rule. Datasets "curves" (c, measure, value)
     and "truth" (x, label)."""
@@ -94,7 +93,7 @@ def misses_by_c(height: int = 240) -> ui_charts.Template:
 
 
 @datasets.cached(max_entries=4)
-def audit_bars(labels: tuple[str, ...], height: int = 200) -> ui_charts.Template:
+def audit_bars(labels: tuple[str, ...], height: int = 200) -> Template:
     """Template: one bar per variant for the ε its audit measured (a lower bound; x fixed
     0..12), coloured by the verdict, and the claimed ε as a labelled rule. Datasets "audit"
     (label, measured, verdict) and "truth" (x, label)."""
@@ -125,7 +124,7 @@ def audit_bars(labels: tuple[str, ...], height: int = 200) -> ui_charts.Template
         )
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=9.0)
-    return ui_charts.Template(
+    return Template(
         (bars + rule).properties(
             height=max(height, 32 * len(labels)), width=ui_charts.DEFAULT_WIDTH
         )

@@ -14,12 +14,13 @@ from lessons.subsampling.model import (
 )
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 RATE_TICKS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0)
 
 
 @datasets.cached()
-def amplification() -> ui_charts.Template:
+def amplification() -> Template:
     """Template: ε' of the sampled mechanism against q (both axes log), beside q·ε and ε,
     with the current q's ε' as a labelled diamond. Datasets "curves" (q, epsilon, curve) and
     "mark" (q, epsilon, label)."""
@@ -49,7 +50,7 @@ TRADEOFF_WIDTHS = (3.0, 2.5, 1.5, 2.0)
 
 
 @datasets.cached()
-def tradeoff() -> ui_charts.Template:
+def tradeoff() -> Template:
     """Template: the trade-off curves β(α) of μ-GDP and of the (ε, δ(ε))-DP line that touches
     it, the coin's diagonal, and the tracing attack's own (α, β) over its thresholds, with
     its point at 1% false positives as a labelled diamond (both axes 0..100%). Datasets
@@ -79,11 +80,11 @@ def tradeoff() -> ui_charts.Template:
         legend="stacked",
     )
     layers = ui_charts.curve_layers(x, y, series, mark="mark", mark_flip_at=0.5)
-    return ui_charts.Template(layers.properties(height=320, width=ui_charts.DEFAULT_WIDTH))
+    return Template(layers.properties(height=320, width=ui_charts.DEFAULT_WIDTH))
 
 
 @datasets.cached()
-def composition() -> ui_charts.Template:
+def composition() -> Template:
     """Template: DP-SGD's ε at δ = 10⁻⁵ against the number of steps T (both axes log) by the
     GDP central limit theorem and by dp-accounting's PLD and RDP accountants, points at the
     computed T, the T read as a labelled dashed rule. Datasets "curves" (steps, epsilon,

@@ -7,6 +7,7 @@ import altair as alt
 from lessons.synthetic.model import EPSILONS, ROUNDS
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 # A column header word per line ("never" over "married"), so no header is cut to "never marri…"
 # at a projector's font size.
@@ -21,7 +22,7 @@ def heatmaps(
     *,
     row_title: str = "row",
     column_title: str = "column",
-) -> ui_charts.Template:
+) -> Template:
     """Template: a two-way marginal as two heatmaps, real above synthetic (colour: people,
     √ scale fixed 0..32,561), the count written in each cell; stacked, so that a phone
     shows both whole. Datasets "real" and "synthetic" (row, column, count); the two
@@ -58,13 +59,13 @@ def heatmaps(
     chart = alt.vconcat(heatmap("real", "real"), heatmap("synthetic", "synthetic"), spacing=24)
     # The counts' size is the config's, not the mark's, so that presenter mode enlarges them
     # (a mark's own fontSize is kept: 12 px read as 11 on a projector)
-    return ui_charts.Template(chart.configure_text(fontSize=12))
+    return Template(chart.configure_text(fontSize=12))
 
 
 SERIES = ("MWEM, max", "MWEM, mean", "naive, max", "naive, mean")
 
 
-def errors_by_rounds(height: int = 260) -> ui_charts.Template:
+def errors_by_rounds(height: int = 260) -> Template:
     """Template: the workload error (max and mean over every two-way marginal cell) against
     the rounds T (log x), MWEM against the naive release at the same ε (flat), the chosen T
     as a rule; the real table's error is 0, the x axis. Datasets "errors" (rounds, series,
@@ -93,7 +94,7 @@ def errors_by_rounds(height: int = 260) -> ui_charts.Template:
 
 
 @datasets.cached(max_entries=16)
-def choices(marginals: tuple[str, ...]) -> ui_charts.Template:
+def choices(marginals: tuple[str, ...]) -> Template:
     """Template: how many rounds measured each two-way marginal. Dataset "choices"
     (marginal, rounds)."""
     bars = (
@@ -105,7 +106,7 @@ def choices(marginals: tuple[str, ...]) -> ui_charts.Template:
             tooltip=[alt.Tooltip("marginal:N"), alt.Tooltip("rounds:Q", format=",")],
         )
     )
-    return ui_charts.Template(
+    return Template(
         bars.properties(height=22 * max(len(marginals), 2), width=ui_charts.DEFAULT_WIDTH)
     )
 
@@ -117,7 +118,7 @@ MODELS = (
 )
 
 
-def accuracy_by_epsilon(height: int = 240) -> ui_charts.Template:
+def accuracy_by_epsilon(height: int = 240) -> Template:
     """Template: a classifier's accuracy on the real table against ε (log x, y fixed 50..90%).
     Dataset "accuracy" (epsilon, model, accuracy)."""
     return ui_charts.curves(

@@ -8,10 +8,11 @@ from lessons.unary_encoding.model import COMPARE_KS, STEP_ROWS
 from ui import charts as ui_charts
 from ui import datasets
 from ui.categories import Attribute, count_domain
+from ui.template import Template
 
 
 @datasets.cached(max_entries=64)
-def journey(attr: Attribute) -> ui_charts.Template:
+def journey(attr: Attribute) -> Template:
     """Template: a 3 × k grid of cells, shaded by value (white 0 → blue 1) and labelled
     with the value itself, so the meaning never rests on colour."""
     encoding = dict(
@@ -51,11 +52,11 @@ def journey(attr: Attribute) -> ui_charts.Template:
             color=alt.condition("datum.shade > 0.55", alt.value("white"), alt.value("black")),
         )
     )
-    return ui_charts.Template((cells + text).properties(width=ui_charts.DEFAULT_WIDTH, height=110))
+    return Template((cells + text).properties(width=ui_charts.DEFAULT_WIDTH, height=110))
 
 
 @datasets.cached(max_entries=64)
-def estimate(attr: Attribute) -> ui_charts.Template:
+def estimate(attr: Attribute) -> Template:
     """Template: estimated count per category (bars) with ±2 SD error bars (black
     whiskers) and the true count (vermillion tick), on the attribute's fixed axis."""
     lo, hi = count_domain(attr)
@@ -89,11 +90,11 @@ def estimate(attr: Attribute) -> ui_charts.Template:
     chart = (zero + bars + whiskers + ticks + edges).properties(
         width=ui_charts.DEFAULT_WIDTH, height=30 * attr.k
     )
-    return ui_charts.Template(chart)
+    return Template(chart)
 
 
 @datasets.cached(max_entries=64)
-def comparison(domain: tuple[float, float]) -> ui_charts.Template:
+def comparison(domain: tuple[float, float]) -> Template:
     """Template: log-log variance versus k; GRR solid blue, OUE dashed orange, each
     labelled at its right end; the crossover k* as a dashed vertical rule with its value;
     the attribute's k as a grey rule."""
@@ -162,4 +163,4 @@ def comparison(domain: tuple[float, float]) -> ui_charts.Template:
     chart = alt.layer(lines, labels, rules, *rule_text).properties(
         width=ui_charts.DEFAULT_WIDTH, height=340
     )
-    return ui_charts.Template(chart)
+    return Template(chart)

@@ -8,13 +8,14 @@ import altair as alt
 from lessons.uncertainty.model import ADDED_FLOOR, GROUP_SIZES, KINDS, SMALL_COUNTS
 from ui import charts as ui_charts
 from ui import datasets
+from ui.template import Template
 
 INTERVAL_DOMAIN = (-0.1, 0.6)  # the share earning >50K; an interval may reach below 0
 KIND_COLOURS = [ui_charts.BLACK, ui_charts.VERMILLION, ui_charts.BLUE]
 
 
 @datasets.cached()
-def intervals() -> ui_charts.Template:
+def intervals() -> Template:
     """Template: the three 95% intervals around one release (one row each, a thick rule from
     low to high on a fixed share axis, the release as a white-filled point) and the
     population's share as a labelled dashed rule. Datasets "intervals" (interval, low, high,
@@ -47,13 +48,11 @@ def intervals() -> ui_charts.Template:
         x=alt.X("release:Q", scale=x_scale), y=y, color=colour, tooltip=tooltip
     )
     rule = ui_charts.truth_rule_layers(x_scale, flip_at=0.4)
-    return ui_charts.Template(
-        (bars + point + rule).properties(height=150, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((bars + point + rule).properties(height=150, width=ui_charts.DEFAULT_WIDTH))
 
 
 @datasets.cached()
-def coverage() -> ui_charts.Template:
+def coverage() -> Template:
     """Template: how often each interval held the population's share over the repeats (bars
     0..100%), ±1.96 standard errors as whiskers, and the nominal 95% as a labelled rule.
     Datasets "coverage" (interval, coverage, se) and "truth" (x, label)."""
@@ -86,13 +85,11 @@ def coverage() -> ui_charts.Template:
         .encode(x=alt.X("low:Q", scale=x_scale), x2="high:Q", y=y)
     )
     rule = ui_charts.truth_rule_layers(x_scale, flip_at=0.8)
-    return ui_charts.Template(
-        (bars + whiskers + rule).properties(height=150, width=ui_charts.DEFAULT_WIDTH)
-    )
+    return Template((bars + whiskers + rule).properties(height=150, width=ui_charts.DEFAULT_WIDTH))
 
 
 @datasets.cached()
-def clipping() -> ui_charts.Template:
+def clipping() -> Template:
     """Template: for true counts 0..30, how much clipping at 0 adds to the average release
     (a log axis 0.001..100 people, fixed for every ε). Dataset "bias" (count, added)."""
     line = (
@@ -116,14 +113,14 @@ def clipping() -> ui_charts.Template:
             ],
         )
     )
-    return ui_charts.Template(line.properties(height=220, width=ui_charts.DEFAULT_WIDTH))
+    return Template(line.properties(height=220, width=ui_charts.DEFAULT_WIDTH))
 
 
 RATIO_BIAS_DOMAIN = (-5.0, 30.0)  # years
 
 
 @datasets.cached()
-def ratio_bias() -> ui_charts.Template:
+def ratio_bias() -> Template:
     """Template: the ratio estimate's bias in years for each group size (log x), with ± 2
     standard errors of the simulation as whiskers, 0 as a grey line, and the chosen group
     size as a labelled dashed rule. Datasets "curve" (people, bias, low, high) and "truth"
@@ -154,6 +151,6 @@ def ratio_bias() -> ui_charts.Template:
         .encode(y=alt.Y("y:Q", scale=y_scale))
     )
     rule = ui_charts.truth_rule_layers(x_scale, flip_at=300)
-    return ui_charts.Template(
+    return Template(
         (zero + whiskers + points + rule).properties(height=220, width=ui_charts.DEFAULT_WIDTH)
     )

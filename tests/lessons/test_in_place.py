@@ -3,7 +3,7 @@ chart's Vega view"): the browser embeds a chart again, a full Vega parse, compil
 ~50 ms, whenever its spec's text, its alt text or a dataset's row count changes, and otherwise
 swaps only the datasets whose bytes changed. So after a move every chart must have the same
 spec, the same alt text and the same row counts as before; what changed travels in its data
-(the title's words included: ui/charts.TITLE_DATA).
+(the title's words included: ui/ui_template.TITLE_DATA).
 
 Checked for each lesson's main control (the one a lecturer moves first) and every numeric
 slider, one step each, in one session per lesson."""
@@ -19,7 +19,7 @@ import pytest
 
 from conftest import page_apptest
 from lessons.catalogue import LESSONS
-from ui import charts
+from ui import template as ui_template
 from ui.controls import EPSILON_GRID
 
 # A slider whose move changes what a chart is, not only its numbers, and why.
@@ -129,7 +129,7 @@ def _first_difference(a: str, b: str) -> str:
 def test_a_title_change_would_be_caught() -> None:
     # The check above can fail: a title written into the spec (as before this rule) changes
     # the spec's text when a number in it does.
-    template = charts.Template(
+    template = ui_template.Template(
         alt.Chart(alt.NamedData(name="bins")).mark_bar().encode(x="x:Q", y="y:Q")
     )
     frame = pd.DataFrame({"x": [1.0], "y": [2.0]})
@@ -139,4 +139,4 @@ def test_a_title_change_would_be_caught() -> None:
     assert {k: v for k, v in one.items() if k != "datasets"} == {
         k: v for k, v in two.items() if k != "datasets"
     }
-    assert one["datasets"][charts.TITLE_DATA] != two["datasets"][charts.TITLE_DATA]
+    assert one["datasets"][ui_template.TITLE_DATA] != two["datasets"][ui_template.TITLE_DATA]

@@ -30,7 +30,7 @@ from browser_helpers import (
     expect_rerun,
     open_lesson,
 )
-from ui import charts
+from ui import template as ui_template
 
 MAX_STOPS = 200  # a lesson has about 90; more than this and the focus is stuck somewhere
 CHANGED_PIXELS = 40  # a focus ring changes at least this many pixels around its control
@@ -229,7 +229,7 @@ def test_the_lesson_works_from_the_keyboard(page: Page, app_server: str) -> None
     expect(chart).to_have_attribute("aria-label", name or "")
 
     tab_to("summary")
-    assert charts.NUMBERS_LABEL in page.evaluate("() => document.activeElement.textContent")
+    assert ui_template.NUMBERS_LABEL in page.evaluate("() => document.activeElement.textContent")
     with expect_rerun(page):
         page.keyboard.press("Enter")
     expect(page.locator('[data-testid="stExpander"] [data-testid="stTable"]').first).to_be_visible()

@@ -13,14 +13,15 @@ from colour_vision import delta_e, palette_problems, too_close
 from conftest import page_apptest
 from lessons.catalogue import all_pages
 from ui import charts, datasets
+from ui import template as ui_template
 
 PAGES = all_pages()
 
 
-def _template() -> charts.Template:
+def _template() -> ui_template.Template:
     base = alt.Chart(alt.NamedData(name="bins")).mark_bar().encode(x="x:Q", y="y:Q")
     rule = alt.Chart(alt.NamedData(name="truth")).mark_rule().encode(x="x:Q")
-    return charts.Template(base + rule)
+    return ui_template.Template(base + rule)
 
 
 def test_a_template_knows_the_datasets_it_reads() -> None:
@@ -46,9 +47,9 @@ def test_filling_never_changes_the_shared_template() -> None:
     before = json.dumps(template.spec, sort_keys=True)
     frame = pd.DataFrame({"x": [1.0], "y": [2.0]})
     filled = template.filled(title="a title", bins=frame, truth=frame)
-    assert set(filled["datasets"]) == {"bins", "truth", charts.TITLE_DATA}
-    assert filled["datasets"][charts.TITLE_DATA].to_pylist() == [{"text": "a title"}]
-    assert filled["title"]["text"] == charts.TITLE_TEXT
+    assert set(filled["datasets"]) == {"bins", "truth", ui_template.TITLE_DATA}
+    assert filled["datasets"][ui_template.TITLE_DATA].to_pylist() == [{"text": "a title"}]
+    assert filled["title"]["text"] == ui_template.TITLE_TEXT
     assert json.dumps(template.spec, sort_keys=True) == before
 
 
@@ -56,7 +57,7 @@ def test_shared_data_is_given_back_to_each_layer() -> None:
     # Altair hoists data shared by all layers to the top; the template moves it down again.
     data = alt.NamedData(name="both")
     chart = alt.Chart(data).mark_bar().encode(x="x:Q") + alt.Chart(data).mark_tick().encode(x="x:Q")
-    template = charts.Template(chart)
+    template = ui_template.Template(chart)
     assert "data" not in template.spec
     assert all(layer["data"] == {"name": "both"} for layer in template.spec["layer"])
 
@@ -75,7 +76,7 @@ def test_a_chart_table_sends_columns_only_and_text_as_a_dictionary() -> None:
         {"x": [1.0, float("nan"), 3.0] * 100, "world": ["with you", "without you", "x"] * 100},
         index=range(7, 307),
     )
-    table = charts.arrow_table(frame)
+    table = ui_template.arrow_table(frame)
     assert table.column_names == ["x", "world"]
     assert table.schema.metadata is None
     assert table.schema.field("world").type == pa.dictionary(pa.int8(), pa.string())
@@ -129,26 +130,29 @@ def test_a_long_title_is_written_on_lines_that_fit_and_keeps_its_values_whole() 
     """Vega cuts a one-line title that is wider than its chart with "…"
     (e.g. "Where AboveThreshold stops at ε = 0.01, T = …" on a phone)."""
     title = "Where AboveThreshold stops at ε = 0.01, T = 1,000"
-    assert charts.title_lines("Short title", 44) == "Short title"
-    lines = charts.title_lines(title, 44)
+    assert ui_template.title_lines("Short title", 44) == "Short title"
+    lines = ui_template.title_lines(title, 44)
     assert lines == ["Where AboveThreshold stops at ε = 0.01,", "T = 1,000"]
-    assert charts.title_lines(title, 34) == ["Where AboveThreshold stops at", "ε = 0.01, T = 1,000"]
+    assert ui_template.title_lines(title, 34) == [
+        "Where AboveThreshold stops at",
+        "ε = 0.01, T = 1,000",
+    ]
     for width in range(12, 60):
-        shown = charts.title_lines(title, width)
+        shown = ui_template.title_lines(title, width)
         lines = [shown] if isinstance(shown, str) else shown
         assert " ".join(lines) == title  # nothing lost, nothing added
         assert all(len(line) <= width for line in lines if " " in line.strip())
         assert not any(line.endswith(("=", "ε")) for line in lines)  # "ε = 0.01" kept whole
-    wrapped = charts.wrapped_title({"text": title, "subtitle": "s"}, presenting=True)
-    lines = charts.title_lines(title, charts.PRESENTER_TITLE_LINE_CHARS)
+    wrapped = ui_template.wrapped_title({"text": title, "subtitle": "s"}, presenting=True)
+    lines = ui_template.title_lines(title, ui_template.PRESENTER_TITLE_LINE_CHARS)
     # lines start at the chart's left edge (centred over a narrow plot they ran past it)
     assert wrapped == {"text": lines, "subtitle": "s", "anchor": "start", "frame": "bounds"}
-    assert charts.wrapped_title("Short", presenting=False) == "Short"  # as it was given
-    assert charts.wrapped_title({"text": "Short", "subtitle": "s"}, presenting=False) == {
+    assert ui_template.wrapped_title("Short", presenting=False) == "Short"  # as it was given
+    assert ui_template.wrapped_title({"text": "Short", "subtitle": "s"}, presenting=False) == {
         "text": "Short",
         "subtitle": "s",
     }
-    assert charts.wrapped_title(None, presenting=False) is None
+    assert ui_template.wrapped_title(None, presenting=False) is None
 
 
 @pytest.mark.parametrize(
@@ -157,7 +161,7 @@ def test_a_long_title_is_written_on_lines_that_fit_and_keeps_its_values_whole() 
 )
 def test_title_lines_refuses_bad_input(title, width, error) -> None:
     with pytest.raises(error):
-        charts.title_lines(title, width)
+        ui_template.title_lines(title, width)
 
 
 # --- The curve chart (charts.curves): one way to draw a quantity against a parameter ----------
@@ -262,7 +266,7 @@ def test_the_numbers_table_speaks_the_charts_words() -> None:
         .mark_rule()
         .encode(x=alt.X("epsilon:Q", title="ε (← more private)"))
     )
-    template = charts.Template(curves + labels + truth)
+    template = ui_template.Template(curves + labels + truth)
     frames = {
         "curves": pd.DataFrame(
             {
@@ -276,7 +280,7 @@ def test_the_numbers_table_speaks_the_charts_words() -> None:
         "truth": pd.DataFrame({"epsilon": [1.0]}),
         "empty_set": pd.DataFrame({"epsilon": []}),
     }
-    shown = dict(charts.numbers(template, frames))
+    shown = dict(ui_template.numbers(template, frames))
     assert list(shown) == ["curves", "truth"]
     assert shown["curves"].to_dict("list") == {
         "ε": [0.5, 1.0],
@@ -287,9 +291,9 @@ def test_the_numbers_table_speaks_the_charts_words() -> None:
 
 
 def test_a_chart_that_titles_nothing_shows_every_column_it_draws() -> None:
-    template = charts.Template(
+    template = ui_template.Template(
         alt.Chart(alt.NamedData(name="points")).mark_point().encode(x="x:Q", y="y:Q")
     )
     frame = pd.DataFrame({"x": [1, 2], "y": [3, 4], "unused": [0, 0]})
-    ((name, table),) = charts.numbers(template, {"points": frame})
+    ((name, table),) = ui_template.numbers(template, {"points": frame})
     assert name == "points" and table.to_dict("list") == {"x": [1, 2], "y": [3, 4]}

@@ -99,7 +99,7 @@ def _chart_configs(at: AppTest) -> list[dict]:
 def test_presenter_mode_gives_every_chart_projector_font_sizes():
     """Vega-Lite text is in pixels: presenter mode must enlarge it through the charts' own
     config (titles, axes, legends, text marks), and only in presenter mode."""
-    from ui import charts
+    from ui import template as ui_template
 
     at = app_apptest()
     at.query_params["present"] = "true"
@@ -109,7 +109,7 @@ def test_presenter_mode_gives_every_chart_projector_font_sizes():
     configs = _chart_configs(at)
     assert configs
     for config in configs:
-        for group, sizes in charts.PRESENTER_FONTS.items():
+        for group, sizes in ui_template.PRESENTER_FONTS.items():
             for name, size in sizes.items():
                 assert config[group][name] == size
         # every category label of a bar chart stays (Vega hid every other one at 17 px)
@@ -120,14 +120,14 @@ def test_presenter_mode_gives_every_chart_projector_font_sizes():
 
 
 def test_presenter_fonts_keep_the_specs_own_config():
-    from ui import charts
+    from ui import template as ui_template
 
     spec = {"config": {"axis": {"grid": False, "labelFontSize": 9}}, "mark": "point"}
-    merged = charts.presenter_spec(spec)
-    assert merged["config"]["axis"] == {"grid": False, **charts.PRESENTER_FONTS["axis"]}
+    merged = ui_template.presenter_spec(spec)
+    assert merged["config"]["axis"] == {"grid": False, **ui_template.PRESENTER_FONTS["axis"]}
     # readable from the back row: larger than 17 px and near-black, not Vega's grey
     assert merged["config"]["axis"]["labelFontSize"] >= 19
-    assert merged["config"]["axis"]["labelColor"] == charts.PRESENTER_TEXT == "#1f1f1f"
+    assert merged["config"]["axis"]["labelColor"] == ui_template.PRESENTER_TEXT == "#1f1f1f"
     assert spec["config"]["axis"]["labelFontSize"] == 9  # the template is not changed
 
 
@@ -135,7 +135,7 @@ def test_presenter_mode_scales_a_charts_own_label_limits_and_leaves_its_rows_alo
     """A bar chart's category axis with labelLimit 140 px (for the page's 11 px labels) cut
     "Handlers-cleaners" at the projector's 19 px: the limit grows with the labels, up to the
     projector's 400; the rows are not walked or changed."""
-    from ui import charts
+    from ui import template as ui_template
 
     rows = [{"axis": {"labelLimit": 5}, "category": "Handlers-cleaners"}]
     spec = {
@@ -146,7 +146,7 @@ def test_presenter_mode_scales_a_charts_own_label_limits_and_leaves_its_rows_alo
             {"encoding": {"x": {"axis": {"labelLimit": 0, "grid": False}}}},
         ],
     }
-    merged = charts.presenter_spec(spec)
+    merged = ui_template.presenter_spec(spec)
     axes = [layer["encoding"] for layer in merged["layer"]]
     assert axes[0]["y"]["axis"]["labelLimit"] == round(140 * 19 / 11) == 242
     assert axes[1]["y"]["axis"]["labelLimit"] == 400  # capped at the projector's limit

@@ -209,7 +209,7 @@ def test_every_lessons_defaults_fit_the_shared_budget_together(monkeypatch) -> N
     # a chart draws at the defaults is a cached result (or derived from one), so its Arrow
     # form is the one made for the first student (the room's ≤ 50 ms of CPU per first render;
     # before, coin-flip rebuilt its histograms every time, choosing 8 frames, membership 9).
-    from ui import charts, tables
+    from ui import tables, template
 
     converted: dict[str, int] = {}
     current = [""]
@@ -221,7 +221,7 @@ def test_every_lessons_defaults_fit_the_shared_budget_together(monkeypatch) -> N
 
         return wrapper
 
-    monkeypatch.setattr(charts, "arrow_table", counting(charts.arrow_table))
+    monkeypatch.setattr(template, "arrow_table", counting(template.arrow_table))
     monkeypatch.setattr(tables, "_convert", counting(tables._convert))
     for lesson in LESSONS:
         if not lesson.activity:

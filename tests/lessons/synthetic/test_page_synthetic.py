@@ -12,8 +12,8 @@ import apptest_helpers as helpers
 import dp
 from data.census import load_census
 from lessons.synthetic import model as lesson
-from ui import charts as ui_charts
 from ui import controls, text
+from ui import template as ui_template
 
 PAGE = "synthetic/page.py"
 COLUMNS = lesson.DEFAULT_COLUMNS
@@ -241,10 +241,10 @@ def test_the_heatmaps_counts_grow_in_presenter_mode_and_no_header_is_cut(present
     )
     assert spec["config"]["text"]["fontSize"] == size
     if presenting:
-        assert size == ui_charts.PRESENTER_FONTS["text"]["fontSize"]
+        assert size == ui_template.PRESENTER_FONTS["text"]["fontSize"]
     for part in spec["vconcat"]:
         for layer in part["layer"]:
-            if layer.get("data") == {"name": ui_charts.TITLE_DATA}:
+            if layer.get("data") == {"name": ui_template.TITLE_DATA}:
                 continue  # draws nothing: the title's words
             assert "fontSize" not in (layer["mark"] if isinstance(layer["mark"], dict) else {})
             axis = layer["encoding"]["x"].get("axis", {})
