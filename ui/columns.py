@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from data.visits import rows_per_person
 from ui import datasets
 
 
@@ -125,20 +126,11 @@ def missing_count(name: str) -> int:
     return int(datasets.active().frame[name].isna().sum())
 
 
-# A simulated visits table: one row per visit to a clinic.
-VISITS_SEED = 20_261  # fixed: the table is part of the lessons, not a random draw
-VISITS_CAP = 400
-
-
 @datasets.cached(census_only=True)  # simulated for the census's people, whatever is uploaded
 def visits_per_person() -> np.ndarray:
     """A simulated table: visits to a clinic in a year, one row per visit, for each of the
-    32,561 census people. Skewed: most have 1-3 rows, a few have hundreds (lognormal,
-    capped at VISITS_CAP; fixed seed, so every session sees the same table)."""
-    n = len(datasets.census())
-    rng = np.random.default_rng(VISITS_SEED)
-    rows = np.ceil(rng.lognormal(mean=0.3, sigma=1.1, size=n))
-    return np.clip(rows, 1, VISITS_CAP).astype(np.int64)
+    32,561 census people (data/visits.py)."""
+    return rows_per_person(len(datasets.census()))
 
 
 # The census's rare cells: people per (occupation, native country), one cell per person.

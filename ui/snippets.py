@@ -7,7 +7,8 @@ A lesson's snippets.py defines its snippets; its page shows one under its chart:
                             half_width=half_width, seed=controls.seed() + model.SEED_HISTOGRAM)
 
 Every snippet carries example parameters; tests/ui/test_snippets.py runs each one (filled
-with its examples) in a fresh namespace and checks that it produces its result variable.
+with its examples) in a fresh interpreter outside the app, where only dp/, data/ and
+installed packages can be imported, and checks that it produces its result variable.
 Templates use `$name` placeholders (string.Template), filled with
 `repr(value)`, so a snippet is plain Python with literal values: copy, paste, run. Run
 them from the repository root (or `pip install` nothing: they need numpy, pandas and dp/).

@@ -13,22 +13,18 @@ import numpy as np
 import pandas as pd
 
 import dp
-from data.census import CATEGORY_COLUMNS
+from data import tracing_pool as pool
 from ui import datasets, text
 
-# --- the attributes ---------------------------------------------------------------------------
-CATEGORICAL = CATEGORY_COLUMNS  # every categorical column of the census
-AGE_EDGES = tuple(range(15, 95, 5))  # 15–19, …, 85–89, 90
-HOURS_EDGES = (0, 20, 30, 35, 40, 41, 50, 60, 100)  # bands of hours per week
-STUDY_SIZES: tuple[int, ...] = (20, 50, 100, 200, 500)
+# --- the attributes (data/tracing_pool.py: the pool and its yes/no questions) -------------
+CATEGORICAL = pool.CATEGORICAL
+STUDY_SIZES: tuple[int, ...] = (20, 50, 100, 200, pool.STUDY_MAX)
 DEFAULT_STUDY = 50
-ATTRIBUTE_COUNTS: tuple[int, ...] = (10, 20, 50, 100, 200, 500, 1_000)
+ATTRIBUTE_COUNTS: tuple[int, ...] = (10, 20, 50, 100, 200, 500, pool.QUESTIONS)
 DEFAULT_ATTRIBUTES = 200
-NON_MEMBERS = 2_000  # scored beside the members: the false positives come from them
+NON_MEMBERS = pool.NON_MEMBERS  # scored beside the members: the false positives come from them
 NO_NOISE = "no noise"  # the ROC curve of the attack on exact averages
-REFERENCE = 2_000  # the attacker's reference sample (people not in the study)
-SAMPLE_SEED = 31  # who is in the pool: fixed, so every student sees the same study
-QUESTION_SEED = 32  # which random half of the one-hot answers each question reads
+REFERENCE = pool.REFERENCE  # the attacker's reference sample (people not in the study)
 FPR_TARGET = 0.01  # the false-positive rate the attack is judged at
 SCORE_DOMAIN = (-4.0, 16.0)  # scores in non-member standard deviations
 SCORE_BINS = 40
@@ -42,62 +38,11 @@ DEFAULT_EPSILON = 1.0
 SEED_RELEASE = 10  # offsets added to controls.seed(): one per distinct random draw
 
 
-def _bands(values: np.ndarray, edges: tuple[int, ...], unit: str) -> list[tuple[str, np.ndarray]]:
-    out = []
-    for low, high in zip(edges[:-1], edges[1:], strict=True):
-        out.append((f"{unit} {low}–{high - 1}", (values >= low) & (values < high)))
-    out.append((f"{unit} {edges[-1]}+", values >= edges[-1]))
-    return out
-
-
-@dataclass(frozen=True)
-class Attributes:
-    """The pool's yes/no attributes, 0/1 (uint8), one row per person: `one_hot` (each census
-    column's categories, with age and hours bands) and `questions` (ATTRIBUTE_COUNTS[-1] yes/no
-    questions built from them, see `attributes`); and who is who: the first
-    STUDY_SIZES[-1] rows are the study's possible members, then NON_MEMBERS people scored
-    beside them, then the REFERENCE sample."""
-
-    one_hot_names: tuple[str, ...]
-    one_hot: np.ndarray
-    questions: np.ndarray
-
-    def rows(self, matrix: np.ndarray, who: str) -> np.ndarray:
-        n = STUDY_SIZES[-1]
-        cut = {"members": (0, n), "non-members": (n, n + NON_MEMBERS)}
-        low, high = cut.get(who, (n + NON_MEMBERS, matrix.shape[0]))
-        return matrix[low:high]
-
-
 @datasets.cached(census_only=True, max_entries=1)
-def attributes() -> Attributes:
-    """The pool (a fixed sample of census people) and their attributes.
-
-    One-hot columns are few (126) and strongly correlated (a person is in exactly one
-    education, one age band, …), and the tracing attack's power grows with the number of
-    *independent* attributes, as with the hundreds of thousands of genetic markers (SNPs)
-    of Homer et al. So each published attribute is a yes/no question about the person's
-    one-hot answers: "is the number of yes answers among this random half of them odd?"
-    (a parity of a fixed random subset: close to a fair coin per person, and close to
-    independent across questions). A published mean is the share of the study answering
-    yes, as a genomics study publishes the share carrying each marker."""
-    frame = datasets.census()
-    rng = np.random.default_rng(SAMPLE_SEED)
-    pool = rng.permutation(len(frame))[: STUDY_SIZES[-1] + NON_MEMBERS + REFERENCE]
-    people = frame.iloc[pool]
-    columns: list[tuple[str, np.ndarray]] = []
-    for column in CATEGORICAL:
-        values = people[column].astype("string").fillna("(missing)").to_numpy()
-        for category in sorted(set(values)):
-            columns.append((f"{column} = {category}", values == category))
-    columns += _bands(people["Age"].to_numpy(), AGE_EDGES, "age")
-    columns += _bands(people["HoursPerWeek"].to_numpy(), HOURS_EDGES, "hours")
-    one_hot = np.column_stack([c for _, c in columns]).astype(np.int64)
-    subsets = np.random.default_rng(QUESTION_SEED).random((one_hot.shape[1], ATTRIBUTE_COUNTS[-1]))
-    questions = ((one_hot @ (subsets < 0.5).astype(np.int64)) % 2).astype(np.uint8)
-    # 0/1 as bytes: 4.5 MB shared by every session, where float64 took 36 MB (over half the
-    # cache budget, pushing other lessons' defaults out); dp.tracing_score reads floats.
-    return Attributes(tuple(n for n, _ in columns), one_hot.astype(np.uint8), questions)
+def attributes() -> pool.Attributes:
+    """The pool (a fixed sample of census people) and their yes/no questions
+    (data/tracing_pool.py), once per process."""
+    return pool.tracing_pool(datasets.census())
 
 
 # --- 1. tracing from means -------------------------------------------------------------------

@@ -11,11 +11,11 @@ RELEASE = Snippet(
         import pandas as pd
 
         import dp
-        from ui import datasets
+        from data.census import load_census
 
         age_band, zip_digits, keep_sex, min_class = $age_band, $zip_digits, $keep_sex, $min_class
         sensitive = $sensitive
-        census = datasets.census()
+        census = load_census()
         codes = np.column_stack(
             [
                 census["Age"] // age_band,  # ages in bands

@@ -37,10 +37,10 @@ TOPDOWN = Snippet(
         import pandas as pd
 
         import dp
-        from ui import datasets
+        from data.census import load_census
 
         rho, weights = $rho, np.array($weights, dtype=float)
-        census = datasets.census()
+        census = load_census()
         zips = census["Zip"].astype(str)
         cell = (census["Sex"] == "Female").astype(int) * 3 + np.digitize(census["Age"], [30, 50])
         units = [zips.str[:0], zips.str[:1], zips.str[:3], zips]  # nation, region, ZIP3, ZIP5

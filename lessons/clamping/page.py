@@ -356,13 +356,13 @@ def rows_per_person() -> None:
         "dropped (a random choice of the person's rows is kept), so the count's sensitivity is "
         f"m = {max_rows} under add/remove-one-*person*."
     )
-    snippets.CONTRIBUTIONS.show(seed=shared_columns.VISITS_SEED, epsilon=epsilon)
+    snippets.CONTRIBUTIONS.show(seed=model.VISITS_SEED, epsilon=epsilon)
 
     charts.protection().show(
         title="The ε one person really gets",
         alt=(
             f"Log-log lines against the number of rows a person has, from 1 to "
-            f"{shared_columns.VISITS_CAP}: with event-level protection at "
+            f"{model.VISITS_CAP}: with event-level protection at "
             f"ε = {text.number(epsilon)} a "
             f"person with r rows gets r·ε ({text.number(epsilon * visits['largest'])} for the "
             f"person with {visits['largest']:,} rows); with at most m rows per person every "

@@ -11,10 +11,10 @@ STREAM = Snippet(
         import pandas as pd
 
         import dp
-        from ui import datasets
+        from data.census import load_census
 
         epsilon, horizon, seed = $epsilon, 1_000, $seed
-        census = datasets.census()
+        census = load_census()
         order = np.random.default_rng(41).permutation(len(census))[:horizon]
         stream = (census["Income"].to_numpy()[order] == ">50K").astype(int)  # one person a day
         rng = np.random.default_rng(seed)

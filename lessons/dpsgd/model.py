@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 import dp
-from data.census import CATEGORY_COLUMNS
+from data.features import SPLIT_SEED, TEST_SHARE, Data, income_features
 from data.upload import MAX_CATEGORIES, Condition
 from lessons.dpsgd import tables
 from ui import datasets, rr_training, text, work
@@ -30,26 +30,6 @@ from ui.dpsgd_setup import (
     SAMPLE_RATE,
 )
 
-# The model's categorical features: every categorical column of the census but the one it
-# predicts (Income) and the country (42 values, most of them a handful of people).
-CATEGORICAL = tuple(c for c in CATEGORY_COLUMNS if c not in ("Income", "NativeCountry"))
-# The numeric columns and their public ranges: what the census can hold, from its public
-# documentation, never from the data (as the clamping lesson's windows: ages and a week's
-# hours 0–100, education coded 1–16, gains recorded up to $99,999, losses up to $4,356).
-# Scaling by the training rows' own mean and spread would read everyone's values outside
-# DP-SGD's accounting; a public range costs no ε.
-NUMERIC: dict[str, tuple[float, float]] = {
-    "Age": (0.0, 100.0),
-    "EducationNum": (1.0, 16.0),
-    "HoursPerWeek": (0.0, 100.0),
-    "CapitalGain": (0.0, 100_000.0),
-    "CapitalLoss": (0.0, 5_000.0),
-}
-# Money spans orders of magnitude (most people 0, a few 99,999): scaled by log(1 + v), so
-# that $1,000 and $10,000 differ on the model's scale, as in any pipeline for such columns.
-LOG_SCALED = frozenset({"CapitalGain", "CapitalLoss"})
-TEST_SHARE = 0.2
-SPLIT_SEED = 32  # which rows are held out: fixed
 LEARNING_RATE = 2.0
 DEFAULT_CLIP = 1.0
 ACCOUNTANT = "rdp"  # σ for the accuracy curve: RDP's ε is never below PLD's, so it is safe
@@ -60,41 +40,9 @@ SEED_TRAIN = 10  # offsets added to controls.seed()
 SEED_STEP = 20
 
 
-@dataclass(frozen=True)
-class Data:
-    names: tuple[str, ...]
-    x_train: np.ndarray
-    y_train: np.ndarray
-    x_test: np.ndarray
-    y_test: np.ndarray
-
-
 @datasets.cached(census_only=True, max_entries=1)
 def data() -> Data:
-    frame = datasets.census()
-    y = (frame["Income"].astype("string") == ">50K").to_numpy().astype(float)
-    rng = np.random.default_rng(SPLIT_SEED)
-    test = rng.random(len(frame)) < TEST_SHARE
-    blocks, names = [], []
-    for column in CATEGORICAL:
-        values = frame[column].astype("string").fillna("(missing)").to_numpy()
-        for category in sorted(set(values)):
-            blocks.append((values == category).astype(float))
-            names.append(f"{column} = {category}")
-    for column, (low, high) in NUMERIC.items():
-        values = np.clip(frame[column].to_numpy(dtype=float), low, high)
-        if column in LOG_SCALED:
-            values, low, high = np.log1p(values), math.log1p(low), math.log1p(high)
-        blocks.append(public_scale(values, low, high))
-        names.append(f"{column} ({'log-' if column in LOG_SCALED else ''}scaled)")
-    x = np.column_stack(blocks)
-    return Data(tuple(names), x[~test], y[~test], x[test], y[test])
-
-
-def public_scale(values: np.ndarray, low: float, high: float) -> np.ndarray:
-    """Values clipped to their public range [low, high] and mapped onto [−1, 1]: −1 at low,
-    +1 at high. Nothing about the people is read, so this costs no privacy."""
-    return 2.0 * (np.clip(values, low, high) - low) / (high - low) - 1.0
+    return income_features(datasets.census())
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:

@@ -192,7 +192,8 @@ def accuracy_against_epsilon() -> None:
     )
     st.markdown(view.long)
     downloads.download_csv(view.curve, filename="dpsgd-accuracy.csv", key="dps_dl_accuracy")
-    snippets.TRAIN.show(epsilon=1.0)  # the code behind the chart, once the chart is there
+    # the code behind the chart, once the chart is there
+    snippets.TRAIN.show(epsilon=1.0, learning_rate=model.LEARNING_RATE)
 
 
 accuracy_against_epsilon()

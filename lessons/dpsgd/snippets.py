@@ -12,26 +12,32 @@ TRAIN = Snippet(
         import pandas as pd
 
         import dp
-        from lessons.dpsgd import model  # the census features and the numpy trainer
+        from data.census import load_census
+        from data.features import income_features  # one-hot and public-range-scaled columns
 
         epsilon, q, epochs, delta = $epsilon, 0.01, 3, 1e-5
+        learning_rate = $learning_rate
         steps = round(epochs / q)
         sigma = dp.dpsgd_noise_multiplier(epsilon, q, steps, delta, accountant="rdp")
-        data = model.data()
+        data = income_features(load_census())
+        x, y = data.x_train, data.y_train
         rng = np.random.default_rng(0)
-        n = len(data.y_train)
-        weights = np.zeros(data.x_train.shape[1] + 1)
+        n = len(y)
+        weights = np.zeros(x.shape[1] + 1)  # the features' weights, then the bias
         for _ in range(steps):
             batch = rng.random(n) < q  # Poisson subsampling
-            grads = model.per_example_gradients(weights, data.x_train[batch], data.y_train[batch])
+            xb, yb = x[batch], y[batch]
+            p = 0.5 * (1 + np.tanh(0.5 * (xb @ weights[:-1] + weights[-1])))  # the sigmoid
+            grads = (p - yb)[:, None] * np.column_stack([xb, np.ones(len(yb))])  # one row each
             # clip each to norm 1, sum, add N(0, σ²), divide by the expected batch q·n
             step = dp.dpsgd_step(grads, 1.0, sigma, expected_batch_size=q * n, rng=rng)
-            weights -= model.LEARNING_RATE * step
+            weights = weights - learning_rate * step
+        predicted = data.x_test @ weights[:-1] + weights[-1] > 0
         frame = pd.DataFrame(
             {"epsilon": [epsilon], "sigma": [sigma],
-             "test accuracy": [model.accuracy(weights, data.x_test, data.y_test)]}
+             "test accuracy": [np.mean(predicted == (data.y_test == 1))]}
         )
         """,
-    {"epsilon": 1.0},
+    {"epsilon": 1.0, "learning_rate": 2.0},
     "frame",
 )

@@ -15,14 +15,10 @@ import numpy as np
 import pandas as pd
 
 import dp
+from data.visits import PLACE_NAMES, PLACES, clinic_visits
 from ui import datasets
 from ui.columns import census_cells, visits_per_person
 
-PLACES = 200
-PLACE_NAMES = tuple(f"Clinic {i + 1:03d}" for i in range(PLACES))
-PLACES_SEED = 5_207  # fixed: the table is part of the lesson, not a random draw
-POPULARITY = np.arange(1, PLACES + 1) ** -1.3  # Zipf-like: a few busy clinics, a long tail
-FAVOURITE = 0.5  # a person's j-th clinic gets a share ∝ FAVOURITE^j of their visits
 GRID_L0 = (1, 2, 3, 4, 5, 6)  # clinics one person may count in (a person visits at most 6)
 GRID_LINF = (1, 2, 3, 5, 8, 13, 20, 30, 50, 80)  # visits counted per person and clinic
 # users in a partition, on the selection chart (log axis 1..10,000): every whole number up to
@@ -35,23 +31,8 @@ HALF = 0.5
 
 @datasets.cached(census_only=True)
 def visits() -> pd.DataFrame:
-    """One row per visit: `user` (0..32,560, a census person) and `place` (0..PLACES-1).
-
-    Person u with r_u visits uses d_u distinct clinics (1 + a geometric number, at most
-    r_u and PLACES), drawn without replacement by popularity (Gumbel top-k); each visit goes
-    to their j-th clinic with probability ∝ FAVOURITE^j (a truncated geometric)."""
-    rows = visits_per_person()
-    n = rows.size
-    rng = np.random.default_rng(PLACES_SEED)
-    distinct = np.minimum(np.minimum(rng.geometric(0.45, size=n), rows), PLACES)
-    keys = np.log(POPULARITY)[None, :] + rng.gumbel(size=(n, PLACES))
-    order = np.argsort(-keys, axis=1)  # each person's clinics, likeliest first
-    user = np.repeat(np.arange(n), rows)
-    d = distinct[user]
-    u = rng.random(user.size)
-    j = np.floor(np.log1p(-u * (1.0 - FAVOURITE**d)) / math.log(FAVOURITE)).astype(np.int64)
-    j = np.minimum(j, d - 1)
-    return pd.DataFrame({"user": user, "place": order[user, j]})
+    """One row per visit (data/visits.py): `user` (a census person) and `place`."""
+    return clinic_visits(visits_per_person())
 
 
 @dataclass(frozen=True)

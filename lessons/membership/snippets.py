@@ -11,10 +11,11 @@ TRACING = Snippet(
         import pandas as pd
 
         import dp
-        from ui import tracing  # the census pool and its yes/no questions
+        from data.census import load_census
+        from data.tracing_pool import tracing_pool  # census people and yes/no questions
 
         n, d = $n, $d
-        pool = tracing.attributes()
+        pool = tracing_pool(load_census())
         questions = pool.questions[:, :d]  # one row per person, one 0/1 column per question
         members = pool.rows(questions, "members")[:n]
         released = members.mean(axis=0)  # what the study publishes

@@ -14,10 +14,11 @@ MWEM = Snippet(
         import pandas as pd
 
         import dp
-        from lessons.synthetic import model  # the banded census columns
+        from data.banded import contingency_table  # the census columns in bands
+        from data.census import load_census
 
         columns = $columns
-        table = model.table(columns)  # a count vector over the domain, C order
+        table = contingency_table(load_census(), columns)  # counts over the domain, C order
         queries = np.vstack(
             [dp.marginal_queries(table.shape, pair)
              for pair in itertools.combinations(range(len(columns)), 2)]

@@ -13,10 +13,10 @@ SURVEY = Snippet(
         import pandas as pd
 
         import dp
-        from ui import datasets
+        from data.census import load_census
 
         n, epsilon = $n, $epsilon
-        income = datasets.census()["Income"]
+        income = load_census()["Income"]
         people, earners = len(income), int((income == ">50K").sum())
         rng = np.random.default_rng($seed)
         count = rng.hypergeometric(earners, people - earners, n)  # a simple random sample
@@ -47,10 +47,10 @@ RATIO = Snippet(
         import pandas as pd
 
         import dp
-        from ui import datasets
+        from data.census import load_census
 
         n, epsilon = $n, $epsilon
-        ages = datasets.census()["Age"].to_numpy(dtype=float)
+        ages = load_census()["Age"].to_numpy(dtype=float)
         rng = np.random.default_rng($seed)
         group = np.clip(rng.choice(ages, size=n, replace=False), 0, 100)
         sums = group.sum() + rng.laplace(scale=100 / (epsilon / 2), size=20_000)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -51,15 +55,79 @@ def run(code: str) -> dict:
     return namespace
 
 
+# Every snippet, filled with its examples, run in one fresh interpreter outside the app: from
+# the repository root, where only dp/, data/ and installed packages may be imported (the app's
+# own packages and Streamlit are refused), each in a namespace of its own.
+OUTSIDE_THE_APP = r"""
+import json, sys
+
+REFUSED = {"streamlit", "altair", "ui", "lessons", "survey", "homework", "grading", "deploy"}
+
+class Refuse:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in REFUSED:
+            raise ImportError(f"a snippet may not import {name}")
+        return None
+
+sys.meta_path.insert(0, Refuse())
+found = {}
+try:
+    import ui  # noqa: F401
+    found["(the refusal)"] = "ui was importable"
+except ImportError:
+    pass
+for name, (code, result) in json.load(sys.stdin).items():
+    namespace = {}
+    try:
+        exec(compile(code, f"<snippet {name}>", "exec"), namespace)
+    except Exception as error:
+        found[name] = f"raised {type(error).__name__}: {error}"
+        continue
+    frame = namespace.get(result)
+    if type(frame).__name__ != "DataFrame":
+        found[name] = f"left {result} as {type(frame).__name__}, not a DataFrame"
+    elif len(frame) == 0 or frame.isna().any().any():
+        found[name] = f"left {result} empty or with missing values"
+    else:
+        found[name] = "ok"
+print(json.dumps(found))
+"""
+
+
+@pytest.fixture(scope="module")
+def outside_the_app() -> dict[str, str]:
+    codes = {name: (s.render(), s.result) for name, s in SNIPPETS.items()}
+    done = subprocess.run(
+        [sys.executable, "-c", OUTSIDE_THE_APP],
+        input=json.dumps(codes),
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
-def test_every_snippet_runs_with_its_example_params(name, monkeypatch, capsys):
-    monkeypatch.chdir(ROOT)  # data/ paths in snippets are relative to the repository root
-    snippet = SNIPPETS[name]
-    namespace = run(code_for(name))
-    result = namespace[snippet.result]
-    assert isinstance(result, pd.DataFrame)
-    assert len(result) > 0
-    assert not result.isna().any().any()
+def test_every_snippet_runs_outside_the_app_with_its_example_params(name, outside_the_app):
+    assert "(the refusal)" not in outside_the_app  # the app's packages were refused
+    assert outside_the_app[name] == "ok"
+
+
+def test_a_snippet_that_imports_the_app_is_refused_outside_it() -> None:
+    code = "from ui import datasets\nimport pandas as pd\nframe = pd.DataFrame({'a': [1]})\n"
+    done = subprocess.run(
+        [sys.executable, "-c", OUTSIDE_THE_APP],
+        input=json.dumps({"bad": (code, "frame")}),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "may not import ui" in json.loads(done.stdout.strip().splitlines()[-1])["bad"]
 
 
 def test_values_are_filled_in_as_literals():

@@ -174,7 +174,7 @@ def test_bounding_contributions_trades_dropped_rows_for_noise() -> None:
     # event level: the person with the most rows gets rows·ε
     levels = helpers.frames_of(helpers.chart_titled(at, "The ε one person really gets"))["levels"]
     event = levels[levels["level"] == lesson.LEVEL_EVENT]
-    assert event["epsilon"].tolist() == [float(r) for r in range(1, columns.VISITS_CAP + 1)]
+    assert event["epsilon"].tolist() == [float(r) for r in range(1, lesson.VISITS_CAP + 1)]
 
 
 def test_a_link_reproduces_the_view_and_a_bad_one_falls_back() -> None:

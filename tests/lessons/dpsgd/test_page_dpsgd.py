@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import apptest_helpers as helpers
 import dp
+from data import features
 from data.census import load_census
 from data.upload import Condition
 from lessons.dpsgd import charts, make_tables, tables, views
@@ -284,7 +285,7 @@ def test_prepare_one_hot_encodes_standardizes_and_never_uses_the_target() -> Non
         "Job = Sales",
         "Hours (standardized)",
     )
-    test = np.random.default_rng(lesson.UPLOAD_SEED).random(len(frame)) < lesson.TEST_SHARE
+    test = np.random.default_rng(lesson.UPLOAD_SEED).random(len(frame)) < features.TEST_SHARE
     hours = frame["Hours"].to_numpy()
     seen = hours[~test & ~np.isnan(hours)]
     x = np.vstack([d.x_train, d.x_test])
@@ -381,10 +382,10 @@ def test_census_numbers_are_scaled_from_public_ranges_never_from_the_people() ->
     frame = load_census()
     d = lesson.data()
     names = list(d.names)
-    test = np.random.default_rng(lesson.SPLIT_SEED).random(len(frame)) < lesson.TEST_SHARE
-    for column, (low, high) in lesson.NUMERIC.items():
+    test = np.random.default_rng(features.SPLIT_SEED).random(len(frame)) < features.TEST_SHARE
+    for column, (low, high) in features.NUMERIC.items():
         values = np.clip(frame[column].to_numpy(dtype=float)[~test], low, high)
-        if column in lesson.LOG_SCALED:
+        if column in features.LOG_SCALED:
             expected = 2 * np.log1p(values) / np.log1p(high) - 1  # low = 0
             name = f"{column} (log-scaled)"
         else:
@@ -392,7 +393,7 @@ def test_census_numbers_are_scaled_from_public_ranges_never_from_the_people() ->
             name = f"{column} (scaled)"
         np.testing.assert_allclose(d.x_train[:, names.index(name)], expected)
     assert np.abs(d.x_train[:, -5:]).max() <= 1.0
-    assert lesson.public_scale(np.array([0.0, 50.0, 100.0, 120.0]), 0.0, 100.0).tolist() == [
+    assert features.public_scale(np.array([0.0, 50.0, 100.0, 120.0]), 0.0, 100.0).tolist() == [
         -1.0,
         0.0,
         1.0,
