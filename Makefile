@@ -106,13 +106,14 @@ lint: $(VENV)/.stamp-dev
 # Two pytest-xdist workers, a test file one unit of work (tests/conftest.py); PYTEST_WORKERS=0
 # runs everything in this one process. One BLAS thread per process: two workers already fill
 # two cores, and OpenBLAS's idle threads spin (11% more CPU for the page tests). -rfER names
-# every failure, error and automatic rerun at the end, and a rerun shows why it was needed.
+# every failure, error and automatic rerun at the end, and a rerun shows why it was needed;
+# the run ends with its 15 slowest tests and their total (tests/conftest.py).
 # Bytecode is written even where the shell says PYTHONDONTWRITEBYTECODE (this machine does):
 # without pytest's cache of rewritten test modules each worker spends 9 s instead of 5 s
 # collecting, and every server, kernel and process a test starts compiles the project again.
 PYTEST_WORKERS ?= 2
 PYTEST = OPENBLAS_NUM_THREADS=1 PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -rfER -n $(PYTEST_WORKERS) \
-	--rerun-show-tracebacks --durations=20
+	--rerun-show-tracebacks
 
 test: $(VENV)/.stamp-dev chromium haproxy lint
 	$(PYTEST)

@@ -4,6 +4,8 @@ unzipped autograder."""
 
 from __future__ import annotations
 
+import fcntl
+import io
 import json
 import os
 import shutil
@@ -24,19 +26,52 @@ SYSTEM_PYTHON = Path("/usr/bin/python3")  # Gradescope's is the system's too
 def autograder_venv() -> Iterator[Path]:
     """A new virtual environment with nothing but what the autograder's setup.sh installs,
     made from the system's Python where there is one and in a folder any user may enter,
-    as on Gradescope: the grader can then run the notebook as `nobody` (as root)."""
-    where = Path(tempfile.mkdtemp(prefix="autograder-venv-"))
+    as on Gradescope: the grader can then run the notebook as `nobody` (as root).
+
+    One per test run, shared by its workers (made once, under a lock: a venv and setup.sh's
+    installs cost about 25 s of CPU each time); a run without pytest-xdist makes its own.
+    The controller removes it when the run ends (tests/conftest.py)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None:
+        where = Path(tempfile.mkdtemp(prefix="autograder-venv-"))
+        try:
+            _make(where)
+            yield where
+        finally:
+            shutil.rmtree(where, ignore_errors=True)
+        return
+    where = shared_venv_path(run)
+    with open(f"{where}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (where / ".setup-done").exists():
+            shutil.rmtree(where, ignore_errors=True)
+            where.mkdir()
+            _make(where)
+    yield where
+
+
+def shared_venv_path(run: str) -> Path:
+    return Path(tempfile.gettempdir()) / f"autograder-venv-{run}"
+
+
+def _make(where: Path) -> None:
+    """The venv, and setup.sh run in it as Gradescope runs it (once)."""
     where.chmod(0o755)
     python = SYSTEM_PYTHON if SYSTEM_PYTHON.exists() else Path(sys.executable)
     subprocess.run([str(python), "-m", "venv", str(where)], check=True)
-    yield where
-    shutil.rmtree(where, ignore_errors=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        source = Path(scratch) / "source"
+        with zipfile.ZipFile(io.BytesIO(build.autograder_zip("laplace"))) as archive:
+            archive.extractall(source)
+        env = {"PATH": f"{where / 'bin'}:{os.environ['PATH']}", "HOME": scratch}
+        subprocess.run(["bash", str(source / "setup.sh")], check=True, env=env)
+    (where / ".setup-done").write_text("")
 
 
 def graded(tmp_path: Path, venv: Path, lesson: str, notebook, limits: dict | None = None) -> dict:
-    """Unzip the autograder as Gradescope lays it out under `tmp_path`, run setup.sh (once
-    per venv) and run_autograder on `notebook`; results.json as written. `limits`: the
-    grader's GRADER_* time limits for this run."""
+    """Unzip the autograder as Gradescope lays it out under `tmp_path` and run run_autograder
+    on `notebook` (setup.sh ran when the venv was made); results.json as written. `limits`:
+    the grader's GRADER_* time limits for this run."""
     root = tmp_path / "autograder"
     source, submission = root / "source", root / "submission"
     source.mkdir(parents=True)
@@ -55,9 +90,7 @@ def graded(tmp_path: Path, venv: Path, lesson: str, notebook, limits: dict | Non
         "AUTOGRADER_ROOT": str(root),
         **(limits or {}),
     }
-    if not (venv / ".setup-done").exists():
-        subprocess.run(["bash", str(source / "setup.sh")], check=True, env=env)
-        (venv / ".setup-done").write_text("")
+    assert (venv / ".setup-done").exists()  # setup.sh ran in it (autograder_venv)
     subprocess.run(["bash", str(root / "run_autograder")], check=True, env=env, timeout=600)
     return json.loads((root / "results" / "results.json").read_text())
 

@@ -11,6 +11,7 @@ import contextlib
 import functools
 import itertools
 import os
+import shutil
 import socket
 import sqlite3
 import subprocess
@@ -19,6 +20,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -86,6 +88,57 @@ BROWSER_RERUNS = 2
 # Playwright's default 5 s for an `expect` is tight for a cold server on two busy cores;
 # a real failure still fails, only later.
 expect.set_options(timeout=15_000)
+
+
+# What a run costs, printed by the run itself at its end: the SLOWEST tests (setup, call and
+# teardown together) and their total, against the time of every test. A test over BUDGET_S
+# says why it must in a `budget` marker (pyproject.toml); one that does not is named.
+SLOWEST = 15
+BUDGET_S = 20.0
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and config.getoption("testrunuid", None) is None:
+        # the controller names the run, so that it can remove what its workers shared
+        # (autograder_helpers.autograder_venv) when the run ends
+        with contextlib.suppress(ValueError):
+            config.option.testrunuid = uuid.uuid4().hex
+
+
+def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):
+        return
+    spent: dict[str, float] = {}
+    why: set[str] = set()
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if isinstance(report, pytest.TestReport):
+                spent[report.nodeid] = spent.get(report.nodeid, 0.0) + report.duration
+                if "budget" in report.keywords:
+                    why.add(report.nodeid)
+    if not spent:
+        return
+    slowest = sorted(spent.items(), key=lambda item: -item[1])[:SLOWEST]
+    total = sum(spent.values())
+    write = terminalreporter.write_line
+    terminalreporter.section(f"the {len(slowest)} slowest tests")
+    for nodeid, seconds in slowest:
+        write(f"{seconds:7.1f} s  {nodeid}")
+    top = sum(seconds for _, seconds in slowest)
+    write(f"{top:7.1f} s  together: {top / total:.0%} of {total:,.0f} s of test time")
+    unexplained = [n for n, s in spent.items() if s > BUDGET_S and n not in why]
+    for nodeid in unexplained:
+        write(f"over {BUDGET_S:g} s without a budget marker saying why: {nodeid}")
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    run = session.config.getoption("testrunuid", None)
+    if run and not hasattr(session.config, "workerinput"):
+        from autograder_helpers import shared_venv_path
+
+        where = shared_venv_path(run)
+        shutil.rmtree(where, ignore_errors=True)
+        Path(f"{where}.lock").unlink(missing_ok=True)
 
 
 # Test files that share one PostgreSQL database (SURVEY_TEST_PG_URL), whose tests also

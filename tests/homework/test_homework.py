@@ -287,6 +287,7 @@ def clean_venv() -> Iterator[Path]:
     yield from autograder_venv()
 
 
+@pytest.mark.budget("the shared clean venv (setup.sh installs, once per run) and four gradings")
 @pytest.mark.slow
 def test_the_autograder_grades_in_a_clean_venv(tmp_path, clean_venv) -> None:
     """Solutions: full marks. The starter: zero, every test saying what to do, no crash. A

@@ -142,6 +142,9 @@ def otter_results(venv: Path, work: Path, zip_path: Path, notebook) -> dict:
     return {t["name"]: (t["score"], t["max_score"], t["output"]) for t in tests if "score" in t}
 
 
+@pytest.mark.budget(
+    "a venv with Otter-Grader installed (~60 s, once), then otter assign and four otter runs"
+)
 @pytest.mark.slow
 def test_otter_assigns_and_grades_the_homework_with_the_same_checks(tmp_path, otter_venv) -> None:
     folder = tmp_path / "otter"

@@ -28,6 +28,7 @@ FILE_MB = 7.6
 BUDGET_MB = 50
 
 
+@pytest.mark.budget("sessions are given back only when Streamlit expires them")
 @pytest.mark.slow  # about 50 s, most of it waiting for sessions to expire
 def test_closed_sessions_give_their_upload_memory_back(browser: Browser, tmp_path: Path):
     extra = ("--server.disconnectedSessionTTL", str(SESSION_TTL_S))

@@ -48,6 +48,10 @@ from keypress_probes import PROBES, Probe
 from lessons.catalogue import HOME, LESSONS, all_pages
 from ui import browser as browser_module
 
+# Every page is visited once per screen (laptop, projector, phone) and every sweep reads that
+# visit: the first test to read a screen pays for its visits (~35 page loads).
+pytestmark = pytest.mark.budget("the first sweep of a screen visits every page on it")
+
 WITH_CONTROL = [lesson for lesson in LESSONS if lesson.main_control]
 # The sections that got a control of their own when each section became a fragment:
 # (the lesson's folder, part of the control's label). Each sits beside the chart it

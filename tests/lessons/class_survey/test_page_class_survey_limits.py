@@ -191,6 +191,7 @@ def frozen_clock(monkeypatch) -> None:
     monkeypatch.setattr(survey.limits, "limit_clock", lambda: 1_020.0)  # a window's start
 
 
+@pytest.mark.budget("200 students and a flood, each a real session of the page")
 @pytest.mark.slow
 def test_200_students_behind_one_address_answer_while_another_session_floods(store, monkeypatch):
     """Behind one address, 200 students join an open survey while

@@ -11,6 +11,9 @@ from lessons.subsampling import make_tables, tables
 from lessons.subsampling import model as lesson
 
 
+@pytest.mark.budget(
+    "every ε the lesson writes down, recomputed by dp-accounting (ARCHITECTURE rule 8)"
+)
 @pytest.mark.slow
 def test_every_written_epsilon_is_dp_accountings_now() -> None:
     computed = make_tables.compute()
