@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import json
 import os
 import shutil
 import socket
@@ -118,6 +119,8 @@ def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
                     why.add(report.nodeid)
     if not spent:
         return
+    if os.environ.get("PP_DURATIONS"):  # every test's seconds, for a look at the whole run
+        Path(os.environ["PP_DURATIONS"]).write_text(json.dumps(spent, indent=0))
     slowest = sorted(spent.items(), key=lambda item: -item[1])[:SLOWEST]
     total = sum(spent.values())
     write = terminalreporter.write_line

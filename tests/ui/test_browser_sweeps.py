@@ -41,6 +41,7 @@ from browser_helpers import (
     control_to_chart_px,
     expect_rerun,
     link_params,
+    navigate,
     open_page,
     wait_for_run,
 )
@@ -259,7 +260,9 @@ SCREENS = {
 
 @functools.cache
 def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
-    """Open every lesson once on `screen` and read everything the tests below check."""
+    """Open every lesson once on `screen` and read everything the tests below check: Home
+    loads the app, every lesson is then opened from its menu (one document and session, as
+    a student goes through the course)."""
     context = browser.new_context(**SCREENS[screen])
     page = context.new_page()
     visits: dict[str, Visit] = {}
@@ -276,8 +279,11 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
         for lesson in [HOME] if screen == "zoom" else [HOME, *LESSONS]:
             visit = visits[lesson.folder] = Visit()
             current.append(visit)
-            query = "?present=true" if screen == "presenter" else ""
-            open_page(page, app_server, f"{lesson.url_path}{query}")
+            if lesson is HOME:  # the first page loads the app; the others open from its menu
+                query = "?present=true" if screen == "presenter" else ""
+                open_page(page, app_server, f"{lesson.url_path}{query}")
+            else:
+                navigate(page, lesson.url_path)
             if screen == "zoom":
                 visit.overflow_px = page.evaluate(PAGE_OVERFLOW_PX)
                 visit.exceptions = page.locator('[data-testid="stException"]').count()
@@ -329,7 +335,6 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
                     page.evaluate(PAGE_OVERFLOW_PX),
                     page.locator('[data-testid="stException"]').count(),
                 )
-                page.goto("about:blank")
                 page.set_viewport_size(SCREENS["laptop"]["viewport"])
     finally:
         context.close()
