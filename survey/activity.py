@@ -234,3 +234,19 @@ class ActivityStore:
     def digest(self, row_id: int, session_token: str) -> str | None:
         """HMAC(the activity's salt, token): how a browser is known in its rows."""
         return self._salts.digest(row_id, session_token)
+
+    def own_by_position(
+        self, answers: Table, row_id: int, session_token: str, value: str
+    ) -> dict[int, Any]:
+        """Position → this browser's `value` column in `answers` (a table of one row per
+        browser and position, keyed `<noun>_id`), for every position it answered."""
+        digest = self.digest(row_id, session_token)
+        if digest is None:
+            return {}
+        with self.db.reading() as conn:
+            rows = conn.execute(
+                select(answers.c.position, answers.c[value]).where(
+                    answers.c[f"{self.noun}_id"] == row_id, answers.c.session_hash == digest
+                )
+            ).all()
+        return {int(position): found for position, found in rows}

@@ -295,16 +295,8 @@ class GameStore(activity.ActivityStore):
 
     def own_guesses(self, game_id: int, session_token: str) -> dict[int, bool]:
         """Round → this browser's guess, for every round it guessed."""
-        digest, g = self.digest(game_id, session_token), game_guesses_table
-        if digest is None:
-            return {}
-        with self.db.reading() as conn:
-            rows = conn.execute(
-                select(g.c.position, g.c.guess).where(
-                    g.c.game_id == game_id, g.c.session_hash == digest
-                )
-            ).all()
-        return {int(p): bool(x) for p, x in rows}
+        found = self.own_by_position(game_guesses_table, game_id, session_token, "guess")
+        return {position: bool(guess) for position, guess in found.items()}
 
     def own_guess(self, game_id: int, position: int, session_token: str) -> bool | None:
         """This browser's guess in round `position`, or None (what a phone polls until it

@@ -482,16 +482,8 @@ class QuizStore(activity.ActivityStore):
     def sent_options(self, quiz_id: int, session_token: str) -> dict[int, int]:
         """Question position → the option this browser sent, for every question it answered
         (what a phone shows its student at the end)."""
-        digest, a = self.digest(quiz_id, session_token), quiz_answers_table
-        if digest is None:
-            return {}
-        with self.db.reading() as conn:
-            rows = conn.execute(
-                select(a.c.position, a.c.option).where(
-                    a.c.quiz_id == quiz_id, a.c.session_hash == digest
-                )
-            ).all()
-        return {int(position): int(option) for position, option in rows}
+        found = self.own_by_position(quiz_answers_table, quiz_id, session_token, "option")
+        return {position: int(option) for position, option in found.items()}
 
     # -- nicknames (optional; the lecturer may project the scores at the end) ---------------
     def set_nickname(self, quiz_id: int, session_token: str, nickname: object) -> str | None:

@@ -16,7 +16,9 @@ them from the repository root (or `pip install` nothing: they need numpy, pandas
 
 from __future__ import annotations
 
+import inspect
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from string import Template
 from typing import Any
@@ -71,6 +73,16 @@ class Snippet:
     def key(self) -> str:
         """The widget key of this snippet's expander (its open state, in session state)."""
         return f"snippet_{self.name}"
+
+
+def source_of(function: Callable[..., Any]) -> str:
+    """A function's own source, indented as a snippet's template is (8 spaces), to print it
+    in a snippet: the code behind a chart shows the function the model calls, never a copy
+    of it. Only a function of `data/` or `dp/` (a snippet runs outside the app)."""
+    module = function.__module__.split(".")[0]
+    if module not in ("data", "dp"):
+        raise ValueError(f"function: {function.__qualname__} is in {module}, not data/ or dp/")
+    return textwrap.indent(inspect.getsource(function), " " * 8)
 
 
 def _literal(value: Any) -> str:

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 import dp
+from data.quasi_identifiers import quasi_identifiers
 from ui import datasets, text
 from ui.datasets import census
 
@@ -61,25 +62,7 @@ def _codes(series: pd.Series) -> np.ndarray:
 @datasets.cached(census_only=True)
 def quasi_identifier_codes() -> dict[str, np.ndarray]:
     """One int32 code array (32,561 entries) per quasi-identifier, computed once."""
-    people = census()
-    dob = people["DOB"]
-    columns = {
-        "ZIP code": people["Zip"],
-        "ZIP3 (first 3 digits)": people["Zip"].str[:3],
-        "Date of birth": dob,
-        "Birth month": dob.dt.year * 100 + dob.dt.month,
-        "Birth year": dob.dt.year,
-        "Age": people["Age"],
-        "Age band (10 years)": people["Age"] // 10,
-        "Sex": people["Sex"],
-        "Race": people["Race"],
-        "Marital status": people["MaritalStatus"],
-        "Education": people["Education"],
-        "Occupation": people["Occupation"],
-        "Workclass": people["Workclass"],
-        "Relationship": people["Relationship"],
-        "Native country": people["NativeCountry"],
-    }
+    columns = quasi_identifiers(census())  # data/quasi_identifiers.py
     return {name: _codes(columns[name]) for name in QUASI_IDENTIFIERS}
 
 

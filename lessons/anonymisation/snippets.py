@@ -1,8 +1,9 @@
 """The code behind the charts of this lesson: `dp/` calls that rebuild a chart's data in a
 notebook, filled with the page's current values (see ui/snippets.py)."""
 
+from data.quasi_identifiers import quasi_identifiers
 from ui import controls
-from ui.snippets import Snippet
+from ui.snippets import Snippet, source_of
 
 UNIQUENESS = Snippet(
     "anonymisation_uniqueness",
@@ -12,27 +13,16 @@ UNIQUENESS = Snippet(
         import pandas as pd
 
         import dp
+        from data.census import load_census
 
-        census = pd.read_csv($csv_path, dtype={"Zip": str}, keep_default_na=False, na_values=[""])
-        dob = pd.to_datetime(census["DOB"])
-        # The page's attributes; the coarser ones are derived from the raw columns.
-        attributes = {
-            "ZIP code": census["Zip"],
-            "ZIP3 (first 3 digits)": census["Zip"].str[:3],
-            "Date of birth": dob,
-            "Birth month": dob.dt.year * 100 + dob.dt.month,
-            "Birth year": dob.dt.year,
-            "Age": census["Age"],
-            "Age band (10 years)": census["Age"] // 10,
-            "Sex": census["Sex"],
-            "Race": census["Race"],
-            "Marital status": census["MaritalStatus"],
-            "Education": census["Education"],
-            "Occupation": census["Occupation"],  # missing (NaN) is a value of its own
-            "Workclass": census["Workclass"],
-            "Relationship": census["Relationship"],
-            "Native country": census["NativeCountry"],
-        }
+
+"""
+    # the lesson's own function (data/quasi_identifiers.py), printed as it is
+    + source_of(quasi_identifiers)
+    + """
+
+        census = load_census()
+        attributes = quasi_identifiers(census)  # the page's attributes
         columns = $columns
         codes = np.column_stack(
             [pd.factorize(attributes[c])[0] for c in columns] or [np.zeros(len(census), int)]
@@ -47,7 +37,7 @@ UNIQUENESS = Snippet(
             "share": people / len(census),
         })
         """,
-    {"csv_path": "data/census.csv.gz", "columns": ["ZIP code", "Date of birth", "Sex"]},
+    {"columns": ["ZIP code", "Date of birth", "Sex"]},
     "frame",
 )
 

@@ -130,6 +130,22 @@ def test_a_snippet_that_imports_the_app_is_refused_outside_it() -> None:
     assert "may not import ui" in json.loads(done.stdout.strip().splitlines()[-1])["bad"]
 
 
+def test_a_snippet_prints_the_function_the_model_calls_not_a_copy() -> None:
+    """The anonymisation lesson counts the classes of data.quasi_identifiers' attributes, and
+    its snippet prints that function's own source; a function of the app is refused."""
+    import inspect
+
+    from data.quasi_identifiers import quasi_identifiers
+    from lessons.anonymisation import model
+    from ui.snippets import source_of
+
+    code = code_for("anonymisation_uniqueness")
+    assert inspect.getsource(quasi_identifiers) in code
+    assert "quasi_identifiers(census())" in inspect.getsource(model.quasi_identifier_codes)
+    with pytest.raises(ValueError, match="not data/ or dp/"):
+        source_of(model.canonical)
+
+
 def test_values_are_filled_in_as_literals():
     code = code_for("laplace_histogram", epsilon=0.3, seed=np.int64(7), truth=100)
     assert "truth, epsilon, answers, half_width = 100, 0.3, 2000, 50.0" in code
