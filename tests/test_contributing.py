@@ -6,7 +6,10 @@ the code again."""
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -23,7 +26,7 @@ from lessons.catalogue import CENTRAL, LESSONS, Lesson
 from ui import controls, datasets, text
 
 CONTRIBUTING = ROOT / "CONTRIBUTING.md"
-BLOCK = re.compile(r"^```(?:python|toml) (\S+)\n(.*?)^```$", re.S | re.M)
+BLOCK = re.compile(r"^```(?:python|toml|markdown) (\S+)\n(.*?)^```$", re.S | re.M)
 FOLDER = "noisy_count"
 
 
@@ -74,6 +77,9 @@ def test_the_recipe_has_a_lessons_four_files_and_its_catalogue_entry() -> None:
         "lessons/catalogue.py",
         f"homework/lessons/{FOLDER}.py",
         f"grading/lessons/{FOLDER}.py",
+        "docs/homework.md",  # its line in the list
+        f"tests/lessons/{FOLDER}/test_page_{FOLDER}.py",
+        "tests/keypress_probes.py",  # its probe
     }
     assert files | others == paths
 
@@ -161,25 +167,27 @@ def test_the_recipes_homework_grades_its_solution_right_and_a_wrong_epsilon_wron
 
     student: dict = {}
     exec(compile(blocks()[f"homework/lessons/{FOLDER}.py"], "<recipe>", "exec"), student)  # noqa: S102
-    (exercise,) = student["EXERCISES"]
-    assert exercise.lesson == FOLDER and exercise.id not in REGISTRY
+    exercise, scale = student["EXERCISES"]
+    assert {exercise.lesson, scale.lesson} == {FOLDER} and exercise.id not in REGISTRY
     grader: dict = {}
     exec(compile(blocks()[f"grading/lessons/{FOLDER}.py"], "<recipe>", "exec"), grader)  # noqa: S102
-    grade = grader["GRADES"][exercise.id]
     assert isinstance(grader["HIDDEN_SEED"], int) and grader["HIDDEN_SEED"] != student["SEED"]
 
-    def answer(code: str):
+    def answer(of, code: str):
         namespace: dict = {"unanswered": unanswered}
         exec(compile(code, "<cell>", "exec"), namespace)  # noqa: S102 — the recipe's cells
-        return namespace[exercise.name]
+        return namespace[of.name]
 
-    solution = answer(grader["SOLUTIONS"][exercise.id])
-    assert homework.core.public_check(exercise, solution).passed
-    assert homework.core.guarded(grade, solution).passed
-    starter = homework.core.guarded(grade, answer(exercise.starter))
-    assert not starter.passed and "your answer" in starter.feedback
-    wrong = homework.core.guarded(grade, 2**0.5)
+    for each in (exercise, scale):  # every solution passes both checks; no starter passes
+        solution = answer(each, grader["SOLUTIONS"][each.id])
+        assert homework.core.public_check(each, solution).passed
+        assert homework.core.guarded(grader["GRADES"][each.id], solution).passed
+        starter = homework.core.guarded(grader["GRADES"][each.id], answer(each, each.starter))
+        assert not starter.passed and "your answer" in starter.feedback
+    wrong = homework.core.guarded(grader["GRADES"][exercise.id], 2**0.5)
     assert not wrong.passed and "Too much ε" in wrong.feedback
+    half = homework.core.guarded(grader["GRADES"][scale.id], 0.5)  # ε itself, not Δ/ε
+    assert not half.passed and "Too small" in half.feedback
 
 
 # The activity recipe runs in a fresh interpreter: its tables join the schema and its store
@@ -276,3 +284,114 @@ def test_the_activity_recipe_runs_a_whole_show_of_hands(tmp_path) -> None:
     for check in (["check", "--no-cache"], ["format", "--check", "--no-cache"]):
         linted = subprocess.run([*ruff, *check, scratch], cwd=ROOT, capture_output=True, text=True)
         assert linted.returncode == 0, linted.stdout + linted.stderr
+
+
+# The lesson recipe followed exactly, in a copy of the repository: its files written verbatim,
+# and its two prose steps done as it says (the entry into the catalogue after the lesson it
+# builds on; the homework module imported and named in MODULES). Then every test that every
+# lesson meets runs there for the new one (each test parametrized by lesson, selected by its
+# id), and the tests that count or list the lessons: none may fail.
+EVERY_LESSON_TESTS = (
+    "tests/lessons",
+    "tests/ui/test_snippets.py",
+    "tests/ui/test_charts.py",
+    "tests/ui/test_datasets.py",
+    "tests/ui/test_browser_sweeps.py::test_every_lesson_with_a_main_control_has_a_keypress_probe",
+    "tests/homework/test_homework.py",
+    "tests/test_architecture.py",
+    "tests/test_docs.py",
+)
+
+
+OTHERS = tuple(lesson.folder for lesson in LESSONS)  # their tests are not rerun there
+
+
+def _tracked_copy(to: Path) -> None:
+    names = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split("\n")
+    for name in filter(None, names):
+        source = ROOT / name
+        if source.is_file():
+            (to / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, to / name)
+
+
+def _apply_the_lesson_recipe(scratch: Path) -> None:
+    for path, code in blocks().items():
+        if path == "lessons/catalogue.py":
+            catalogue = scratch / path
+            source = catalogue.read_text(encoding="utf-8")
+            entry = eval(code, {"Lesson": Lesson, "CENTRAL": CENTRAL})  # noqa: S307
+            after = entry.prerequisites[-1]
+            start = source.index(f'    Lesson(\n        "{after}",')
+            end = source.index("\n    ),\n", start) + len("\n    ),\n")
+            indented = "".join(f"    {line}\n" for line in code.strip().splitlines())
+            catalogue.write_text(source[:end] + indented[:-1] + ",\n" + source[end:])
+            continue
+        target = scratch / path
+        if path in ("docs/homework.md", "tests/keypress_probes.py"):
+            # a line into the guide's list, after Laplace's; a probe, named in PROBES
+            source = target.read_text(encoding="utf-8")
+            if path == "docs/homework.md":
+                laplace = source.index("- **The Laplace mechanism:** ")
+                after = source.index("\n", laplace) + 1
+                target.write_text(source[:after] + code + source[after:], encoding="utf-8")
+            else:
+                opening = "PROBES: dict[str, Probe] = {\n"
+                table = source.index(opening)
+                named = f'{opening}    "{FOLDER}": _{FOLDER}(),\n'
+                source = source[:table] + code + "\n\n" + named + source[table + len(opening) :]
+                target.write_text(source, encoding="utf-8")
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(code, encoding="utf-8")
+    (scratch / "lessons" / FOLDER / "__init__.py").write_text("")
+    registry = scratch / "homework" / "lessons" / "__init__.py"
+    source = registry.read_text(encoding="utf-8")
+    source = source.replace("    laplace,\n", f"    laplace,\n    {FOLDER},\n")  # both lists
+    registry.write_text(source, encoding="utf-8")
+
+
+@pytest.mark.slow
+@pytest.mark.budget("a copy of the repository with the recipe applied, and its tests run there")
+def test_the_lesson_recipe_followed_exactly_passes_every_lessons_tests(tmp_path) -> None:
+    scratch = tmp_path / "repository"
+    _tracked_copy(scratch)
+    _apply_the_lesson_recipe(scratch)
+    git = ["git", "-c", "user.name=recipe", "-c", "user.email=recipe@localhost"]
+    for step in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the recipe"]):
+        subprocess.run([*git, *step], cwd=scratch, check=True, capture_output=True)
+    env = {**os.environ, "PYTHONPATH": str(scratch), "PYTEST_ADDOPTS": ""}
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-rp",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "not browser and not room",
+            "-k",
+            f"{FOLDER} or not ({' or '.join(OTHERS)} or clean_venv)",  # a lesson's own
+            *EVERY_LESSON_TESTS,
+        ],
+        cwd=scratch,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout[-6000:]
+    passed = [line for line in done.stdout.splitlines() if line.startswith("PASSED ")]
+    ran = {line.split("::")[0].removeprefix("PASSED ") for line in passed if FOLDER in line}
+    assert {  # the new lesson's own test, and the tests every lesson meets, ran for it
+        f"tests/lessons/{FOLDER}/test_page_{FOLDER}.py",
+        "tests/lessons/test_catalogue.py",
+        "tests/lessons/test_notebooks.py",
+        "tests/lessons/test_in_place.py",
+        "tests/ui/test_snippets.py",
+        "tests/ui/test_datasets.py",
+    } <= ran, ran
