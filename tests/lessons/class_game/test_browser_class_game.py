@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page, expect
 
 import survey
@@ -32,6 +33,7 @@ ROUNDS = 10
 IN_THE_BROWSER = 2  # rounds played on the phones; the rest through the store, as fast
 
 
+@pytest.mark.budget("a projector and two phones in real Chromium, two rounds played on them")
 def test_a_projector_and_two_phones(
     page: Page, another_device: Callable[..., Page], app_server: str
 ) -> None:
