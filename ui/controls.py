@@ -391,6 +391,14 @@ def select_slider(
     return _bound(st.select_slider, (label, options), kw, key=key, means=means, default=default)
 
 
+def number_slider(
+    label: str, options: Sequence[float], value: float, *, key: str, kind: type = float, **kw
+) -> float:
+    """A select slider over numbers (bound to the URL, labelled by the one formatter) that
+    returns the chosen number as `kind` (float, or int for counts)."""
+    return kind(select_slider(label, options, value=value, key=key, **kw))
+
+
 def radio(label: str, options: Sequence[Any], index: int | None = 0, *, key: str, **kw):
     """st.radio bound to the URL (the URL holds the option's label)."""
     format_func = kw.setdefault("format_func", str)

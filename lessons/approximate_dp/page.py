@@ -19,15 +19,13 @@ controls.lesson_header(
 
 def delta_slider(key: str, label: str = "δ") -> float:
     """A select slider over δ (log steps), smaller = more private."""
-    return float(
-        controls.select_slider(
-            f"{label}  ({controls.MORE_PRIVATE_LEFT})",
-            options=model.DELTAS,
-            value=model.DEFAULT_DELTA,
-            format_func=text.power_of_ten,
-            key=key,
-            help="δ is the chance that the ε guarantee may fail. Smaller δ: more privacy.",
-        )
+    return controls.number_slider(
+        f"{label}  ({controls.MORE_PRIVATE_LEFT})",
+        model.DELTAS,
+        model.DEFAULT_DELTA,
+        format_func=text.power_of_ten,
+        key=key,
+        help="δ is the chance that the ε guarantee may fail. Smaller δ: more privacy.",
     )
 
 
@@ -252,14 +250,11 @@ def choosing_sigma() -> None:
     notebook.latex(r"\sigma_{\text{classic}} = \frac{\Delta\sqrt{2\ln(1.25/\delta)}}{\varepsilon}")
     sigma_controls, sigma_chart = st.columns([2, 3], vertical_alignment="top")
     with sigma_controls:
-        sigma_epsilon = float(
-            controls.select_slider(
-                f"ε to compare at  ({controls.MORE_PRIVATE_LEFT})",
-                options=model.SIGMA_CHOICES,
-                value=model.REFERENCE_EPSILON,
-                format_func=text.number,
-                key="ad_sigma_eps",
-            )
+        sigma_epsilon = controls.number_slider(
+            f"ε to compare at  ({controls.MORE_PRIVATE_LEFT})",
+            model.SIGMA_CHOICES,
+            model.REFERENCE_EPSILON,
+            key="ad_sigma_eps",
         )
         sigma_delta = delta_slider("ad_sigma_delta")
         comparison = model.sigma_comparison(sigma_delta, sigma_epsilon)
@@ -335,14 +330,11 @@ def many_queries() -> None:
     )
     budget_controls, budget_chart = st.columns([2, 3], vertical_alignment="top")
     with budget_controls:
-        noise_sd = float(
-            controls.select_slider(
-                "Noise SD per answer  (more noise → more private →)",
-                options=model.NOISE_SDS,
-                value=model.DEFAULT_NOISE_SD,
-                format_func=text.number,
-                key="ad_sd",
-            )
+        noise_sd = controls.number_slider(
+            "Noise SD per answer  (more noise → more private →)",
+            model.NOISE_SDS,
+            model.DEFAULT_NOISE_SD,
+            key="ad_sd",
         )
         budget_delta = delta_slider("ad_k_delta")
         budget = model.budget(noise_sd, budget_delta)
@@ -414,14 +406,12 @@ def real_numbers() -> None:
                 key="ad_rho",
             )
         )
-        convert_delta = float(
-            controls.select_slider(
-                f"δ for the conversion  ({controls.MORE_PRIVATE_LEFT})",
-                options=model.DELTAS,
-                value=1e-10,
-                format_func=text.power_of_ten,
-                key="ad_rho_delta",
-            )
+        convert_delta = controls.number_slider(
+            f"δ for the conversion  ({controls.MORE_PRIVATE_LEFT})",
+            model.DELTAS,
+            1e-10,
+            format_func=text.power_of_ten,
+            key="ad_rho_delta",
         )
         converted = model.conversion(rho, convert_delta)
         st.metric(

@@ -26,14 +26,13 @@ st.markdown(
 st.header("1. Global versus local sensitivity")
 group_column, chart_column = st.columns([2, 3], vertical_alignment="top")
 with group_column:
-    size = int(
-        controls.select_slider(
-            "People in the group  (more → the median moves less)",
-            options=model.SIZES,
-            value=model.DEFAULT_SIZE,
-            format_func=model.people,
-            key="bg_n",
-        )
+    size = controls.number_slider(
+        "People in the group  (more → the median moves less)",
+        model.SIZES,
+        model.DEFAULT_SIZE,
+        format_func=model.people,
+        key="bg_n",
+        kind=int,
     )
     sens = model.sensitivities(size)
     st.metric("Median age", text.number(sens.median))
@@ -247,13 +246,11 @@ def propose_test_release(size: int) -> None:
     """The bound and ε beside the chance of refusing (a fragment)."""
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
-        bound = float(
-            controls.select_slider(
-                "Proposed bound b  (larger → passes more often, more noise)",
-                options=model.BOUNDS,
-                value=model.DEFAULT_BOUND,
-                key="bg_bound",
-            )
+        bound = controls.number_slider(
+            "Proposed bound b  (larger → passes more often, more noise)",
+            model.BOUNDS,
+            model.DEFAULT_BOUND,
+            key="bg_bound",
         )
         epsilon = controls.epsilon_slider(
             key="bg_ptr_eps",
@@ -317,13 +314,12 @@ def sample_and_aggregate() -> None:
     """k and ε beside the error against k (a fragment)."""
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
-        k = int(
-            controls.select_slider(
-                "Blocks k  (more → less noise, but each block's slope is worse)",
-                options=model.BLOCKS,
-                value=model.DEFAULT_BLOCKS,
-                key="bg_k",
-            )
+        k = controls.number_slider(
+            "Blocks k  (more → less noise, but each block's slope is worse)",
+            model.BLOCKS,
+            model.DEFAULT_BLOCKS,
+            key="bg_k",
+            kind=int,
         )
         epsilon = controls.epsilon_slider(
             key="bg_sa_eps",

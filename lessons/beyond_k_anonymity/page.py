@@ -40,29 +40,26 @@ def generalise() -> None:
     with control_column:
         sensitive = controls.selectbox("Sensitive value", list(model.SENSITIVE), key="bk_sensitive")
         keep_sex = controls.toggle("Keep sex", value=True, key="bk_sex")
-        age_band = int(
-            controls.select_slider(
-                "Ages in bands of, in years  (← more detail · more hidden →)",
-                options=model.AGE_BANDS,
-                value=model.DEFAULT_AGE_BAND,
-                key="bk_age",
-            )
+        age_band = controls.number_slider(
+            "Ages in bands of, in years  (← more detail · more hidden →)",
+            model.AGE_BANDS,
+            model.DEFAULT_AGE_BAND,
+            key="bk_age",
+            kind=int,
         )
-        zip_digits = int(
-            controls.select_slider(
-                "ZIP code digits kept  (← more hidden · more detail →)",
-                options=tuple(reversed(model.ZIP_DIGITS)),
-                value=model.DEFAULT_ZIP_DIGITS,
-                key="bk_zip",
-            )
+        zip_digits = controls.number_slider(
+            "ZIP code digits kept  (← more hidden · more detail →)",
+            tuple(reversed(model.ZIP_DIGITS)),
+            model.DEFAULT_ZIP_DIGITS,
+            key="bk_zip",
+            kind=int,
         )
-        min_class = int(
-            controls.select_slider(
-                "Withhold classes smaller than k =",
-                options=model.MIN_CLASS,
-                value=model.DEFAULT_MIN_CLASS,
-                key="bk_k",
-            )
+        min_class = controls.number_slider(
+            "Withhold classes smaller than k =",
+            model.MIN_CLASS,
+            model.DEFAULT_MIN_CLASS,
+            key="bk_k",
+            kind=int,
         )
     args = (age_band, zip_digits, keep_sex, min_class, sensitive)
     value = model.DISPLAY[sensitive]

@@ -72,14 +72,12 @@ weights = tuple(weights)
 
 
 def rho_slider(*, key: str, label: str = "Total ρ") -> float:
-    return float(
-        controls.select_slider(
-            f"{label}  ({controls.MORE_PRIVATE_LEFT})",
-            options=model.RHOS,
-            value=model.DEFAULT_RHO,
-            key=key,
-            help="2.56 is the 2020 Census's ρ for its persons tables.",
-        )
+    return controls.number_slider(
+        f"{label}  ({controls.MORE_PRIVATE_LEFT})",
+        model.RHOS,
+        model.DEFAULT_RHO,
+        key=key,
+        help="2.56 is the 2020 Census's ρ for its persons tables.",
     )
 
 

@@ -328,13 +328,11 @@ def create_view(quizzes: survey.QuizStore) -> None:
     private = st.toggle("Private mode: phones randomize each answer", key="quiz_private")
     epsilon = None
     if private:
-        epsilon = float(
-            controls.select_slider(
-                "ε of each answer  (← more private · more accurate →)",
-                options=model.EPSILONS,
-                value=1.0,
-                key="quiz_eps",
-            )
+        epsilon = controls.number_slider(
+            "ε of each answer  (← more private · more accurate →)",
+            model.EPSILONS,
+            1.0,
+            key="quiz_eps",
         )
         st.caption(private_mode_caption(questions, epsilon))
     countdown = st.radio(

@@ -62,14 +62,13 @@ def three_ways() -> None:
         epsilon = controls.epsilon_slider(
             key="ot_eps", default=model.DEFAULT_EPSILON, options=model.EPSILONS
         )
-        day = int(
-            controls.select_slider(
-                "Day t to read",
-                options=model.DAYS,
-                value=model.DEFAULT_DAY,
-                format_func=lambda d: f"{d:,}",
-                key="ot_day",
-            )
+        day = controls.number_slider(
+            "Day t to read",
+            model.DAYS,
+            model.DEFAULT_DAY,
+            format_func=lambda d: f"{d:,}",
+            key="ot_day",
+            kind=int,
         )
     seed = controls.seed() + model.SEED_RUN
     found = model.sds(day, epsilon)
@@ -153,21 +152,19 @@ def small_tree() -> None:
     """The two days beside the tree they colour."""
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
-        t = int(
-            controls.select_slider(
-                "Day t whose count you read",
-                options=model.SMALL_DAYS,
-                value=model.DEFAULT_COUNT_DAY,
-                key="ot_tree_day",
-            )
+        t = controls.number_slider(
+            "Day t whose count you read",
+            model.SMALL_DAYS,
+            model.DEFAULT_COUNT_DAY,
+            key="ot_tree_day",
+            kind=int,
         )
-        s = int(
-            controls.select_slider(
-                "Day s of one person's answer",
-                options=model.SMALL_DAYS,
-                value=model.DEFAULT_EVENT_DAY,
-                key="ot_event_day",
-            )
+        s = controls.number_slider(
+            "Day s of one person's answer",
+            model.SMALL_DAYS,
+            model.DEFAULT_EVENT_DAY,
+            key="ot_event_day",
+            kind=int,
         )
     counted, holds = model.count_nodes(t), model.event_nodes(s)
     with chart_column:

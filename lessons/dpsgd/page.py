@@ -60,21 +60,17 @@ def one_step() -> None:
     """C and σ beside the arrows (a fragment)."""
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
-        clip = float(
-            controls.select_slider(
-                "Clip norm C of this step  (smaller → more gradients cut, less noise σC)",
-                options=model.STEP_CLIPS,
-                value=model.DEFAULT_CLIP,
-                key="dps_step_clip",
-            )
+        clip = controls.number_slider(
+            "Clip norm C of this step  (smaller → more gradients cut, less noise σC)",
+            model.STEP_CLIPS,
+            model.DEFAULT_CLIP,
+            key="dps_step_clip",
         )
-        sigma = float(
-            controls.select_slider(
-                "Noise multiplier σ  (larger → more private)",
-                options=model.SIGMAS,
-                value=model.DEFAULT_SIGMA,
-                key="dps_step_sigma",
-            )
+        sigma = controls.number_slider(
+            "Noise multiplier σ  (larger → more private)",
+            model.SIGMAS,
+            model.DEFAULT_SIGMA,
+            key="dps_step_sigma",
         )
         frame = model.step_frame(clip, sigma, controls.seed() + model.SEED_STEP)
         summed = model.arrow_length(frame, "sum of clipped")
@@ -113,13 +109,11 @@ def clipping() -> None:
     """C beside the gradient norms (a fragment)."""
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
-        clip = float(
-            controls.select_slider(
-                "Clip norm C of the training  (smaller → more gradients cut, less noise σC)",
-                options=model.CLIPS,
-                value=model.DEFAULT_CLIP,
-                key="dps_clip",
-            )
+        clip = controls.number_slider(
+            "Clip norm C of the training  (smaller → more gradients cut, less noise σC)",
+            model.CLIPS,
+            model.DEFAULT_CLIP,
+            key="dps_clip",
         )
         result = model.clipping(clip)
         st.metric("Gradients shortened", text.percent(result.clipped_share))
@@ -226,13 +220,11 @@ st.markdown(
 def accountant() -> None:
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
-        sigma = float(
-            controls.select_slider(
-                "Noise multiplier σ  (larger → a smaller ε)",
-                options=dpsgd_setup.ACCOUNTANT_SIGMAS,
-                value=dpsgd_setup.DEFAULT_ACCOUNTANT_SIGMA,
-                key="dps_acc_sigma",
-            )
+        sigma = controls.number_slider(
+            "Noise multiplier σ  (larger → a smaller ε)",
+            dpsgd_setup.ACCOUNTANT_SIGMAS,
+            dpsgd_setup.DEFAULT_ACCOUNTANT_SIGMA,
+            key="dps_acc_sigma",
         )
         curves = model.accountant_curves(sigma)
         last = curves[curves["steps"] == model.STEP_GRID[-1]].set_index("accountant")["epsilon"]

@@ -49,14 +49,12 @@ def odds() -> None:
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
         epsilon = controls.epsilon_slider(key="em_eps", default=model.DEFAULT_EPSILON)
-        prior = float(
-            controls.select_slider(
-                "The attacker's belief before, p  (lower → less to start from)",
-                options=model.PRIORS,
-                value=model.DEFAULT_PRIOR,
-                format_func=text.percent,
-                key="em_prior",
-            )
+        prior = controls.number_slider(
+            "The attacker's belief before, p  (lower → less to start from)",
+            model.PRIORS,
+            model.DEFAULT_PRIOR,
+            format_func=text.percent,
+            key="em_prior",
         )
         belief = model.belief(prior, epsilon)
         advantage = model.advantage(epsilon)
@@ -297,13 +295,11 @@ counts = model.statistic_counts()
 weight_column, best_column = st.columns([2, 3], gap="medium")
 with weight_column:
     weights = tuple(
-        float(
-            controls.select_slider(
-                f"Weight of \u201c{name}\u201d ({counts[index]:,} people)",
-                options=model.WEIGHT_OPTIONS,
-                value=1.0,
-                key=f"em_weight_{index}",
-            )
+        controls.number_slider(
+            f"Weight of \u201c{name}\u201d ({counts[index]:,} people)",
+            model.WEIGHT_OPTIONS,
+            1.0,
+            key=f"em_weight_{index}",
         )
         for index, name in enumerate(model.STATISTICS)
     )
@@ -337,13 +333,11 @@ def budget_split(weights: tuple[float, ...]) -> None:
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
         chosen = tuple(
-            float(
-                controls.select_slider(
-                    f"ε for \u201c{name}\u201d  ({controls.MORE_PRIVATE_LEFT})",
-                    options=model.SHARE_OPTIONS,
-                    value=model.DEFAULT_SHARE,
-                    key=f"em_share_{index}",
-                )
+            controls.number_slider(
+                f"ε for \u201c{name}\u201d  ({controls.MORE_PRIVATE_LEFT})",
+                model.SHARE_OPTIONS,
+                model.DEFAULT_SHARE,
+                key=f"em_share_{index}",
             )
             for index, name in enumerate(model.STATISTICS[:-1])
         )

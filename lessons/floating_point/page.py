@@ -112,14 +112,8 @@ def microscope() -> None:
     """Where to look and ε beside the consecutive doubles."""
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
-        near = float(
-            controls.select_slider(
-                "Look at the doubles from",
-                options=model.NEAR,
-                value=model.DEFAULT_NEAR,
-                format_func=text.number,
-                key="fp_near",
-            )
+        near = controls.number_slider(
+            "Look at the doubles from", model.NEAR, model.DEFAULT_NEAR, key="fp_near"
         )
         epsilon = controls.epsilon_slider(
             key="fp_micro_eps",
@@ -175,14 +169,8 @@ def fixes() -> None:
             options=model.EPSILONS,
             label="ε of the three samplers",
         )
-        bound = float(
-            controls.select_slider(
-                "Snapping's clamp bound B",
-                options=model.BOUNDS,
-                value=model.DEFAULT_BOUND,
-                format_func=text.number,
-                key="fp_bound",
-            )
+        bound = controls.number_slider(
+            "Snapping's clamp bound B", model.BOUNDS, model.DEFAULT_BOUND, key="fp_bound"
         )
         st.metric("Snapping's grid Λ", text.number(model.snapping_grid(epsilon)))
     seed = controls.seed()

@@ -120,21 +120,19 @@ def bounding() -> None:
     predict = st.container()
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
-        l0 = int(
-            controls.select_slider(
-                "L0: clinics per person  (fewer → less noise, more dropped)",
-                options=model.GRID_L0,
-                value=model.DEFAULT_L0,
-                key="gb_l0",
-            )
+        l0 = controls.number_slider(
+            "L0: clinics per person  (fewer → less noise, more dropped)",
+            model.GRID_L0,
+            model.DEFAULT_L0,
+            key="gb_l0",
+            kind=int,
         )
-        linf = int(
-            controls.select_slider(
-                "L∞: visits per clinic  (fewer → less noise, more dropped)",
-                options=model.GRID_LINF,
-                value=model.DEFAULT_LINF,
-                key="gb_linf",
-            )
+        linf = controls.number_slider(
+            "L∞: visits per clinic  (fewer → less noise, more dropped)",
+            model.GRID_LINF,
+            model.DEFAULT_LINF,
+            key="gb_linf",
+            kind=int,
         )
         epsilon = controls.epsilon_slider(key="gb_eps")
         here = model.bounding(l0, linf, epsilon)
@@ -241,22 +239,19 @@ def selection() -> None:
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
         epsilon = controls.epsilon_slider(key="gb_sel_eps", label="ε of the selection")
-        delta = float(
-            controls.select_slider(
-                "δ  (← more private · less private →)",
-                options=model.DELTAS,
-                value=model.DEFAULT_DELTA,
-                format_func=text.power_of_ten,
-                key="gb_delta",
-            )
+        delta = controls.number_slider(
+            "δ  (← more private · less private →)",
+            model.DELTAS,
+            model.DEFAULT_DELTA,
+            format_func=text.power_of_ten,
+            key="gb_delta",
         )
-        l0 = int(
-            controls.select_slider(
-                "L0: partitions per user  (more → each needs more users)",
-                options=model.GRID_L0,
-                value=1,
-                key="gb_sel_l0",
-            )
+        l0 = controls.number_slider(
+            "L0: partitions per user  (more → each needs more users)",
+            model.GRID_L0,
+            1,
+            key="gb_sel_l0",
+            kind=int,
         )
         curves = model.selection_curves(epsilon, delta, l0)
         optimal = model.half_the_time(model.OPTIMAL_RULE, epsilon, delta, l0)
@@ -340,14 +335,12 @@ def pipeline() -> None:
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
         epsilon = controls.epsilon_slider(key="gb_pipe_eps", label="Total budget ε")
-        delta = float(
-            controls.select_slider(
-                "δ of the selection  (← more private · less private →)",
-                options=model.DELTAS,
-                value=model.DEFAULT_DELTA,
-                format_func=text.power_of_ten,
-                key="gb_pipe_delta",
-            )
+        delta = controls.number_slider(
+            "δ of the selection  (← more private · less private →)",
+            model.DELTAS,
+            model.DEFAULT_DELTA,
+            format_func=text.power_of_ten,
+            key="gb_pipe_delta",
         )
         seed = controls.seed() + model.SEED_PIPELINE
         release = model.pipeline(model.PIPELINE_L0, model.PIPELINE_LINF, epsilon, delta, seed)

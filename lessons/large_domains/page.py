@@ -206,21 +206,18 @@ def shuffle_model() -> None:
     """ε₀ and n beside the central ε against n (a fragment)."""
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
-        epsilon0 = float(
-            controls.select_slider(
-                "Each user's ε₀  (← more private)",
-                options=model.EPSILON0S,
-                value=model.DEFAULT_EPSILON0,
-                key="ld_eps0",
-            )
+        epsilon0 = controls.number_slider(
+            "Each user's ε₀  (← more private)",
+            model.EPSILON0S,
+            model.DEFAULT_EPSILON0,
+            key="ld_eps0",
         )
-        n = int(
-            controls.select_slider(
-                "Users n  (more → a smaller central ε)",
-                options=model.USERS,
-                value=model.DEFAULT_USERS,
-                key="ld_n",
-            )
+        n = controls.number_slider(
+            "Users n  (more → a smaller central ε)",
+            model.USERS,
+            model.DEFAULT_USERS,
+            key="ld_n",
+            kind=int,
         )
         result = model.shuffled(epsilon0, n)
         if result.applies:

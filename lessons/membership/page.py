@@ -43,21 +43,19 @@ st.caption(
 predict = st.container()  # "Predict first" above the sliders and the chart that answer it
 study_column, scores_column = st.columns([2, 3], vertical_alignment="top")
 with study_column:
-    n = int(
-        controls.select_slider(
-            "People in the study n  (more → each one hides better)",
-            options=tracing.STUDY_SIZES,
-            value=tracing.DEFAULT_STUDY,
-            key="mi_n",
-        )
+    n = controls.number_slider(
+        "People in the study n  (more → each one hides better)",
+        tracing.STUDY_SIZES,
+        tracing.DEFAULT_STUDY,
+        key="mi_n",
+        kind=int,
     )
-    d = int(
-        controls.select_slider(
-            "Published averages d  (more → easier to trace)",
-            options=tracing.ATTRIBUTE_COUNTS,
-            value=tracing.DEFAULT_ATTRIBUTES,
-            key="mi_d",
-        )
+    d = controls.number_slider(
+        "Published averages d  (more → easier to trace)",
+        tracing.ATTRIBUTE_COUNTS,
+        tracing.DEFAULT_ATTRIBUTES,
+        key="mi_d",
+        kind=int,
     )
     exact = tracing.attack(n, d)
     st.metric(
@@ -240,21 +238,18 @@ def audit() -> None:
     fragment)."""
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
-        epsilon = float(
-            controls.select_slider(
-                "Claimed ε of the count  (← more private)",
-                options=model.AUDIT_EPSILONS,
-                value=1.0,
-                key="mi_audit_eps",
-            )
+        epsilon = controls.number_slider(
+            "Claimed ε of the count  (← more private)",
+            model.AUDIT_EPSILONS,
+            1.0,
+            key="mi_audit_eps",
         )
-        trials = int(
-            controls.select_slider(
-                "Trials on each dataset  (more → a sharper audit)",
-                options=model.TRIALS,
-                value=model.DEFAULT_TRIALS,
-                key="mi_trials",
-            )
+        trials = controls.number_slider(
+            "Trials on each dataset  (more → a sharper audit)",
+            model.TRIALS,
+            model.DEFAULT_TRIALS,
+            key="mi_trials",
+            kind=int,
         )
         result = model.audit_curve(epsilon, controls.seed() + model.SEED_AUDIT)
         st.metric("Honest Lap(1/ε): the audit proves ε ≥", text.number(result.honest[trials]))

@@ -38,13 +38,12 @@ with zip_column:
         key="recon_zip",
     )
 with size_column:
-    size = int(
-        controls.select_slider(
-            "People in the block (more → more datasets fit the same tables)",
-            options=model.BLOCK_SIZES,
-            value=model.DEFAULT_BLOCK_SIZE,
-            key="recon_size",
-        )
+    size = controls.number_slider(
+        "People in the block (more → more datasets fit the same tables)",
+        model.BLOCK_SIZES,
+        model.DEFAULT_BLOCK_SIZE,
+        key="recon_size",
+        kind=int,
     )
 seed = controls.seed()
 people = model.block(zip_code, size, seed)
@@ -232,24 +231,19 @@ def dinur_nissim(seed: int) -> None:
     moving a slider reruns only this section)."""
     controls_column, chart_column = st.columns([1, 2], gap="medium")
     with controls_column:
-        n = int(
-            controls.select_slider("People n", options=model.DN_PEOPLE, value=200, key="recon_dn_n")
+        n = controls.number_slider("People n", model.DN_PEOPLE, 200, key="recon_dn_n", kind=int)
+        m = controls.number_slider(
+            "Queries m (fewer → less to attack)",
+            model.DN_QUERIES,
+            1_000,
+            key="recon_dn_m",
+            kind=int,
         )
-        m = int(
-            controls.select_slider(
-                "Queries m (fewer → less to attack)",
-                options=model.DN_QUERIES,
-                value=1_000,
-                key="recon_dn_m",
-            )
-        )
-        ratio = float(
-            controls.select_slider(
-                "Noise bound E, in units of √n (right → more private)",
-                options=model.DN_RATIOS,
-                value=0.5,
-                key="recon_dn_e",
-            )
+        ratio = controls.number_slider(
+            "Noise bound E, in units of √n (right → more private)",
+            model.DN_RATIOS,
+            0.5,
+            key="recon_dn_e",
         )
         dn = model.dn_attack(n, m, ratio, seed)
         st.metric("E", text.number(dn["bound"]))

@@ -32,14 +32,12 @@ def threshold_and_answers() -> float:
     """The threshold beside the true answers (not a fragment: sections 2 and 3 use it)."""
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
-        threshold = float(
-            controls.select_slider(
-                "Threshold T (people)",
-                options=model.THRESHOLDS,
-                value=model.DEFAULT_THRESHOLD,
-                key="svt_threshold",
-                help="Public, fixed before looking at the data. It is not a privacy setting.",
-            )
+        threshold = controls.number_slider(
+            "Threshold T (people)",
+            model.THRESHOLDS,
+            model.DEFAULT_THRESHOLD,
+            key="svt_threshold",
+            help="Public, fixed before looking at the data. It is not a privacy setting.",
         )
         above = model.true_positives(q, threshold)
         st.metric("Questions whose true count reaches T", f"{int(above.sum())} of {q.m}")
@@ -162,13 +160,12 @@ def sparse_vector(threshold: float) -> None:
     the right (a fragment)."""
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
     with control_column:
-        positives = int(
-            controls.select_slider(
-                "Positives allowed c  (more → each costs more noise)",
-                options=model.MAX_POSITIVES,
-                value=model.DEFAULT_POSITIVES,
-                key="svt_c",
-            )
+        positives = controls.number_slider(
+            "Positives allowed c  (more → each costs more noise)",
+            model.MAX_POSITIVES,
+            model.DEFAULT_POSITIVES,
+            key="svt_c",
+            kind=int,
         )
         epsilon = controls.epsilon_slider(
             key="svt_c_eps",

@@ -51,14 +51,11 @@ def amplification() -> None:
             options=model.EPSILONS,
             label="Privacy loss ε of the mechanism",
         )
-        q = float(
-            controls.select_slider(
-                f"Sampling rate q  ({controls.MORE_PRIVATE_LEFT})",
-                options=model.SAMPLE_RATES,
-                value=model.DEFAULT_RATE,
-                format_func=text.number,
-                key="ss_q",
-            )
+        q = controls.number_slider(
+            f"Sampling rate q  ({controls.MORE_PRIVATE_LEFT})",
+            model.SAMPLE_RATES,
+            model.DEFAULT_RATE,
+            key="ss_q",
         )
         sampled = model.amplified(epsilon, q)
         st.metric("ε' on the sample", text.number(sampled))
@@ -163,14 +160,11 @@ def as_a_test() -> None:
     """μ and the line's ε beside the trade-off curves and the attack."""
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
-        mu = float(
-            controls.select_slider(
-                f"μ of Gaussian DP  ({controls.MORE_PRIVATE_LEFT})",
-                options=model.MUS,
-                value=model.DEFAULT_MU,
-                format_func=text.number,
-                key="ss_mu",
-            )
+        mu = controls.number_slider(
+            f"μ of Gaussian DP  ({controls.MORE_PRIVATE_LEFT})",
+            model.MUS,
+            model.DEFAULT_MU,
+            key="ss_mu",
         )
         epsilon = controls.epsilon_slider(
             key="ss_line_eps",
@@ -235,14 +229,11 @@ def composition() -> None:
     """σ, q and T beside ε by the three methods against T."""
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
-        sigma = float(
-            controls.select_slider(
-                "Noise multiplier σ  (larger → more private)",
-                options=model.SIGMAS,
-                value=model.DEFAULT_SIGMA,
-                format_func=text.number,
-                key="ss_sigma",
-            )
+        sigma = controls.number_slider(
+            "Noise multiplier σ  (larger → more private)",
+            model.SIGMAS,
+            model.DEFAULT_SIGMA,
+            key="ss_sigma",
         )
         q = float(
             controls.radio(
@@ -255,14 +246,13 @@ def composition() -> None:
                 horizontal=True,
             )
         )
-        steps = int(
-            controls.select_slider(
-                "Steps T  (← more private · less private →)",
-                options=model.STEPS,
-                value=model.DEFAULT_STEPS,
-                format_func=lambda s: f"{s:,}",
-                key="ss_steps",
-            )
+        steps = controls.number_slider(
+            "Steps T  (← more private · less private →)",
+            model.STEPS,
+            model.DEFAULT_STEPS,
+            format_func=lambda s: f"{s:,}",
+            key="ss_steps",
+            kind=int,
         )
         clt = model.clt_epsilon(sigma, q, steps)
         pld, rdp = model.accountant(sigma, q, steps)

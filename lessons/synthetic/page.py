@@ -128,13 +128,12 @@ def mwem_section() -> None:
         epsilon = controls.epsilon_slider(
             key="syn_eps", default=model.DEFAULT_EPSILON, options=model.EPSILONS
         )
-        rounds = int(
-            controls.select_slider(
-                "Rounds T  (more → more measured, each noisier)",
-                options=model.ROUNDS,
-                value=model.DEFAULT_ROUNDS,
-                key="syn_rounds",
-            )
+        rounds = controls.number_slider(
+            "Rounds T  (more → more measured, each noisier)",
+            model.ROUNDS,
+            model.DEFAULT_ROUNDS,
+            key="syn_rounds",
+            kind=int,
         )
         seed = controls.seed()
         shown = model.view(columns, epsilon, rounds, seed)

@@ -56,13 +56,12 @@ def two_errors() -> None:
     predict = st.container()
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
-        n = int(
-            controls.select_slider(
-                "People in the survey n  (more → less sampling error and less noise per share)",
-                options=model.SAMPLE_SIZES,
-                value=model.DEFAULT_SAMPLE,
-                key="unc_n",
-            )
+        n = controls.number_slider(
+            "People in the survey n  (more → less sampling error and less noise per share)",
+            model.SAMPLE_SIZES,
+            model.DEFAULT_SAMPLE,
+            key="unc_n",
+            kind=int,
         )
         epsilon = controls.epsilon_slider(key="unc_eps")
         result = model.survey(n, epsilon, controls.seed() + model.SEED_SURVEY)
@@ -142,13 +141,12 @@ def measured_coverage() -> None:
     """n and ε beside how often each interval held the truth."""
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
-        n = int(
-            controls.select_slider(
-                "People in each survey n  (more → less sampling error)",
-                options=model.SAMPLE_SIZES,
-                value=model.DEFAULT_SAMPLE,
-                key="unc_cov_n",
-            )
+        n = controls.number_slider(
+            "People in each survey n  (more → less sampling error)",
+            model.SAMPLE_SIZES,
+            model.DEFAULT_SAMPLE,
+            key="unc_cov_n",
+            kind=int,
         )
         epsilon = controls.epsilon_slider(key="unc_cov_eps", label="ε of each release")
         frame = model.coverage(n, epsilon, controls.seed() + model.SEED_COVERAGE)
@@ -248,13 +246,12 @@ def ratio_bias() -> None:
     """The group's size and ε beside the ratio estimate's average and its bias."""
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
-        n = int(
-            controls.select_slider(
-                "People in the group  (more → the noisy count is further from zero)",
-                options=model.GROUP_SIZES,
-                value=model.DEFAULT_GROUP,
-                key="unc_group",
-            )
+        n = controls.number_slider(
+            "People in the group  (more → the noisy count is further from zero)",
+            model.GROUP_SIZES,
+            model.DEFAULT_GROUP,
+            key="unc_group",
+            kind=int,
         )
         epsilon = controls.epsilon_slider(key="unc_ratio_eps", label="ε of the mean")
         result = model.ratio_mean(n, epsilon, controls.seed() + model.SEED_RATIO)
