@@ -22,6 +22,8 @@ from sqlalchemy import (
     String,
     Table,
     func,
+    insert,
+    literal,
     select,
 )
 from sqlalchemy.exc import IntegrityError
@@ -132,6 +134,34 @@ def require_admin(db: Database, table: Table, row_id: int, admin_key: object, wh
     """AdminKeyError unless `admin_key` is the key of this `what` (survey, quiz)."""
     if not admin_key_matches(db, table, row_id, admin_key):
         raise AdminKeyError(f"wrong admin key for this {what}")
+
+
+def answer_while(
+    db: Database,
+    answers: Table,
+    values: dict[str, Any],
+    digest: str | None,
+    *,
+    owner: Table,
+    owner_id: int,
+    taking: tuple,
+) -> SubmitResult:
+    """Insert one browser's answer (`values`, its digest, the minute) into `answers` only
+    while row `owner_id` of its activity's table `owner` meets every condition in `taking`
+    (open, on this question, unrevealed …): one INSERT … SELECT, so a lecturer's move and a
+    phone's tap cannot interleave. Each value is typed as its column; the answer's link to
+    its activity is the column named `<owner's noun>_id` (`answers`' foreign key)."""
+    if digest is None:
+        return SubmitResult.UNKNOWN
+    (link,) = [c.name for c in answers.c if any(f.column.table is owner for f in c.foreign_keys)]
+    row = {**values, "session_hash": digest, "submitted_at": now_minute()}
+    statement = insert(answers).from_select(
+        [link, *row],
+        select(owner.c.id, *(literal(v, answers.c[k].type) for k, v in row.items())).where(
+            owner.c.id == owner_id, *taking
+        ),
+    )
+    return answer_once(db, statement)
 
 
 def answer_once(db: Database, statement) -> SubmitResult:

@@ -28,7 +28,6 @@ import numpy as np
 from sqlalchemy import (
     Boolean,
     Column,
-    DateTime,
     Float,
     Integer,
     String,
@@ -36,7 +35,6 @@ from sqlalchemy import (
     UniqueConstraint,
     func,
     insert,
-    literal,
     select,
     update,
 )
@@ -45,7 +43,7 @@ import dp
 
 from . import activity, security
 from .activity import StaleState, SubmitResult
-from .database import metadata, now_minute
+from .database import metadata
 from .players import Players, Score, players_table, ranked
 from .tokens import check_session_token
 
@@ -384,26 +382,16 @@ class GameStore(activity.ActivityStore):
             raise TypeError(f"guess must be True (with) or False (without), got {guess!r}")
         if isinstance(position, bool) or not isinstance(position, int):
             return SubmitResult.UNKNOWN
-        digest = self.digest(game_id, session_token)
-        if digest is None:
-            return SubmitResult.UNKNOWN
         t = games_table
-        statement = insert(game_guesses_table).from_select(
-            ["game_id", "position", "guess", "session_hash", "submitted_at"],
-            select(
-                t.c.id,
-                literal(position, Integer),
-                literal(guess, Boolean),
-                literal(digest, String),
-                literal(now_minute(), DateTime),
-            ).where(
-                t.c.id == game_id,
-                t.c.position == position,
-                t.c.position < t.c.rounds,
-                t.c.revealed.is_(False),
-            ),
+        return activity.answer_while(
+            self.db,
+            game_guesses_table,
+            {"position": position, "guess": guess},
+            self.digest(game_id, session_token),
+            owner=t,
+            owner_id=game_id,
+            taking=(t.c.position == position, t.c.position < t.c.rounds, t.c.revealed.is_(False)),
         )
-        return activity.answer_once(self.db, statement)
 
     # -- nicknames (optional; the lecturer may project the scores at the end) -----------------
     def set_nickname(self, game_id: int, session_token: str, nickname: object) -> str | None:

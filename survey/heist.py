@@ -40,7 +40,6 @@ from sqlalchemy import (
     UniqueConstraint,
     func,
     insert,
-    literal,
     select,
     update,
 )
@@ -456,21 +455,15 @@ class HeistStore(activity.ActivityStore):
         b = _check_int(heist.b_name, b, 1, heist.b_max)
         if not isinstance(volunteer, bool):
             raise TypeError("volunteer must be True or False")
-        digest = self.digest(heist_id, session_token)
-        t = heists_table
-        statement = insert(heist_answers_table).from_select(
-            ["heist_id", "secret", "a", "b", "volunteer", "session_hash", "submitted_at"],
-            select(
-                t.c.id,
-                literal(secret, Integer),
-                literal(a, Integer),
-                literal(b, Integer),
-                literal(volunteer, Boolean),
-                literal(digest, String),
-                literal(now_minute(), DateTime),
-            ).where(t.c.id == heist_id, t.c.closed.is_(False)),
+        return activity.answer_while(
+            self.db,
+            heist_answers_table,
+            {"secret": secret, "a": a, "b": b, "volunteer": volunteer},
+            self.digest(heist_id, session_token),
+            owner=heists_table,
+            owner_id=heist_id,
+            taking=(heists_table.c.closed.is_(False),),
         )
-        return activity.answer_once(self.db, statement)
 
     # -- the lecturer ---------------------------------------------------------------------
     def set_closed(self, heist_id: int, admin_key: str, closed: bool) -> None:

@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from sqlalchemy import (
     Boolean,
     Column,
-    DateTime,
     Float,
     Integer,
     String,
@@ -55,7 +54,7 @@ from sqlalchemy import (
 
 from . import activity, security
 from .activity import StaleState, SubmitResult, clean_text
-from .database import metadata, now_minute
+from .database import metadata
 from .players import Players, Score, clean_nickname, players_table, ranked
 from .surveys import MAX_QUESTION_CHARS
 from .tokens import check_session_token
@@ -447,25 +446,20 @@ class QuizStore(activity.ActivityStore):
                 f"option must be in [0, {len(questions[position].options) - 1}], got {option}"
             )
         # The state (on show, unrevealed, in time) is checked by the insert itself.
-        digest = self.digest(quiz_id, session_token)
-        t = quizzes_table
-        now = quiz_clock()
-        statement = insert(quiz_answers_table).from_select(
-            ["quiz_id", "position", "option", "session_hash", "submitted_at"],
-            select(
-                t.c.id,
-                literal(position, Integer),
-                literal(option, Integer),
-                literal(digest, String),
-                literal(now_minute(), DateTime),
-            ).where(
-                t.c.id == quiz_id,
+        t, now = quizzes_table, quiz_clock()
+        return activity.answer_while(
+            self.db,
+            quiz_answers_table,
+            {"position": position, "option": option},
+            self.digest(quiz_id, session_token),
+            owner=t,
+            owner_id=quiz_id,
+            taking=(
                 t.c.position == position,
                 t.c.revealed.is_(False),
                 or_(t.c.deadline.is_(None), t.c.deadline >= now),
             ),
         )
-        return activity.answer_once(self.db, statement)
 
     def sent_option(self, quiz_id: int, position: int, session_token: str) -> int | None:
         """The option this browser sent for question `position`, or None."""

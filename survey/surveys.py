@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from sqlalchemy import (
     Boolean,
     Column,
-    DateTime,
     Float,
     Integer,
     String,
@@ -32,7 +31,6 @@ from sqlalchemy import (
     UniqueConstraint,
     func,
     insert,
-    literal,
     select,
     update,
 )
@@ -254,20 +252,15 @@ class SurveyStore(ClassStore):
         check_session_token(session_token)
         if isinstance(survey_id, bool) or not isinstance(survey_id, int):
             return SubmitResult.UNKNOWN
-        digest = self._salts.digest(survey_id, session_token)
-        if digest is None:
-            return SubmitResult.UNKNOWN
-        # One atomic statement: insert only while the survey is open.
-        statement = insert(responses_table).from_select(
-            ["survey_id", "reported_yes", "session_hash", "submitted_at"],
-            select(
-                surveys_table.c.id,
-                literal(reported, Boolean),
-                literal(digest, String),
-                literal(now_minute(), DateTime),
-            ).where(surveys_table.c.id == survey_id, surveys_table.c.is_open.is_(True)),
+        return activity.answer_while(
+            self.db,
+            responses_table,
+            {"reported_yes": reported},
+            self._salts.digest(survey_id, session_token),
+            owner=surveys_table,
+            owner_id=survey_id,
+            taking=(surveys_table.c.is_open.is_(True),),
         )
-        return activity.answer_once(self.db, statement)
 
     def has_answered(self, survey_id: int, session_token: str) -> bool:
         """Whether this session's answer is in the survey (False again after a reset)."""
