@@ -26,11 +26,12 @@ from lessons.catalogue import CENTRAL, LESSONS, Lesson
 from ui import controls, datasets, text
 
 CONTRIBUTING = ROOT / "CONTRIBUTING.md"
-BLOCK = re.compile(r"^```(?:python|toml|markdown) (\S+)\n(.*?)^```$", re.S | re.M)
+BLOCK = re.compile(r"^```(?:python|toml|markdown) (\S+(?: \w+)?)\n(.*?)^```$", re.S | re.M)
 FOLDER = "noisy_count"
 
 
 ACTIVITY = "activity:"  # the class activity recipe's blocks: ```python activity:<path>
+DP_FUNCTION = "dp-function:"  # the dp function recipe's: ```python dp-function:<path> [where]
 
 
 def all_blocks() -> dict[str, str]:
@@ -42,7 +43,11 @@ def all_blocks() -> dict[str, str]:
 
 def blocks() -> dict[str, str]:
     """The lesson recipe's code blocks, by the path each names."""
-    return {path: code for path, code in all_blocks().items() if not path.startswith(ACTIVITY)}
+    return {
+        path: code
+        for path, code in all_blocks().items()
+        if not path.startswith((ACTIVITY, DP_FUNCTION))
+    }
 
 
 def activity_blocks() -> dict[str, str]:
@@ -317,6 +322,13 @@ def _tracked_copy(to: Path) -> None:
             shutil.copy2(source, to / name)
 
 
+def _commit(scratch: Path) -> None:
+    """The copy as a git repository of its own (the architecture tests list its files)."""
+    git = ["git", "-c", "user.name=recipe", "-c", "user.email=recipe@localhost"]
+    for step in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the recipe"]):
+        subprocess.run([*git, *step], cwd=scratch, check=True, capture_output=True)
+
+
 def _apply_the_lesson_recipe(scratch: Path) -> None:
     for path, code in blocks().items():
         if path == "lessons/catalogue.py":
@@ -359,9 +371,7 @@ def test_the_lesson_recipe_followed_exactly_passes_every_lessons_tests(tmp_path)
     scratch = tmp_path / "repository"
     _tracked_copy(scratch)
     _apply_the_lesson_recipe(scratch)
-    git = ["git", "-c", "user.name=recipe", "-c", "user.email=recipe@localhost"]
-    for step in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the recipe"]):
-        subprocess.run([*git, *step], cwd=scratch, check=True, capture_output=True)
+    _commit(scratch)
     env = {**os.environ, "PYTHONPATH": str(scratch), "PYTEST_ADDOPTS": ""}
     done = subprocess.run(
         [
@@ -395,3 +405,96 @@ def test_the_lesson_recipe_followed_exactly_passes_every_lessons_tests(tmp_path)
         "tests/ui/test_snippets.py",
         "tests/ui/test_datasets.py",
     } <= ran, ran
+
+
+# The dp function recipe followed exactly, in a copy of the repository: the function at the end
+# of its module, the import it names, its export, its rows in the bad-input table and its test
+# file; then every test that reads dp.__all__, the names of dp's test files, the architecture
+# and the docs, and the recipe's own test file, run there.
+DP_FUNCTION_TESTS = (
+    "tests/dp/test_dp_bad_inputs.py",
+    "tests/dp/test_dp_test_files.py",
+    "tests/dp/test_dp_laplace_truncated.py",
+    "tests/test_architecture.py",
+    "tests/test_docs.py",
+)
+
+
+def _insert_after(source: str, anchor: str, text: str) -> str:
+    assert source.count(anchor) == 1, anchor
+    at = source.index(anchor) + len(anchor)
+    return source[:at] + text + source[at:]
+
+
+def _apply_the_dp_function_recipe(scratch: Path) -> str:
+    """The recipe's blocks and prose steps, applied; returns the function's name."""
+    found = {
+        path.removeprefix(DP_FUNCTION): code
+        for path, code in all_blocks().items()
+        if path.startswith(DP_FUNCTION)
+    }
+    assert set(found) == {
+        "dp/laplace.py",
+        "tests/dp/test_dp_bad_inputs.py VALID",
+        "tests/dp/test_dp_bad_inputs.py build_cases",
+        "tests/dp/test_dp_laplace_truncated.py",
+    }, set(found)
+    function = found.pop("dp/laplace.py")
+    (name,) = re.findall(r"^def (\w+)\(", function, re.M)
+    module = scratch / "dp" / "laplace.py"
+    source = module.read_text(encoding="utf-8")
+    source = _insert_after(source, "    check_finite_array,\n", "    check_integer,\n")
+    module.write_text(source + "\n\n" + function, encoding="utf-8")
+    init = scratch / "dp" / "__init__.py"
+    source = _insert_after(
+        init.read_text(encoding="utf-8"), "    laplace_variance,\n", f"    {name},\n"
+    )
+    source = _insert_after(source, "__all__ = [\n", f'    "{name}",\n')
+    init.write_text(source, encoding="utf-8")
+    table = scratch / "tests" / "dp" / "test_dp_bad_inputs.py"
+    source = _insert_after(
+        table.read_text(encoding="utf-8"),
+        "VALID = {\n",
+        found.pop("tests/dp/test_dp_bad_inputs.py VALID"),
+    )
+    cases = source.index("    return cases\n", source.index("def build_cases():"))
+    source = (
+        source[:cases] + found.pop("tests/dp/test_dp_bad_inputs.py build_cases") + source[cases:]
+    )
+    table.write_text(source, encoding="utf-8")
+    for path, code in found.items():
+        (scratch / path).write_text(code, encoding="utf-8")
+    return name
+
+
+@pytest.mark.slow
+def test_the_dp_function_recipe_followed_exactly_passes_the_tests_of_dp(tmp_path) -> None:
+    scratch = tmp_path / "repository"
+    _tracked_copy(scratch)
+    name = _apply_the_dp_function_recipe(scratch)
+    _commit(scratch)
+    env = {**os.environ, "PYTHONPATH": str(scratch), "PYTEST_ADDOPTS": ""}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rp", "-p", "no:cacheprovider", *DP_FUNCTION_TESTS],
+        cwd=scratch,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-6000:]
+    passed = [line for line in done.stdout.splitlines() if line.startswith("PASSED ")]
+    mine = [line for line in passed if name in line]
+    # its valid call, its own bad inputs and the generic ones (ε, rng) all ran there
+    assert any("test_every_valid_call_in_the_table_succeeds" in line for line in mine), mine
+    assert any("count>n" in line for line in mine) and any("epsilon=" in line for line in mine)
+    assert any("rng" in line for line in mine), mine
+    assert sum("test_dp_laplace_truncated.py" in line for line in passed) == 4, passed
+    # and the recipe is code as the project writes it (its lint and format rules)
+    ruff = [str(Path(sys.executable).with_name("ruff"))]
+    changed = [str(scratch / p) for p in ("dp/laplace.py", "dp/__init__.py", "tests/dp")]
+    for check in (["check", "--no-cache"], ["format", "--check", "--no-cache"]):
+        linted = subprocess.run(
+            [*ruff, *check, *changed], cwd=scratch, capture_output=True, text=True
+        )
+        assert linted.returncode == 0, linted.stdout + linted.stderr
