@@ -51,9 +51,9 @@ from lessons.catalogue import all_pages
 
 # The modules a lesson's page imports, other than its page script (which Streamlit executes).
 LESSON_MODULES: tuple[str, ...] = ("model", "views", "charts", "snippets")
-# Lessons whose modules are left to their first visit (see above).
+# Lessons whose modules are left to their first visit (see above): the class activities.
 LEFT_TO_FIRST_VISIT: frozenset[str] = frozenset(
-    {"class_survey", "class_quiz", "class_heist", "class_game"}
+    lesson.folder for lesson in all_pages() if lesson.activity
 )
 # Seconds between the full collections of the collector thread (see above).
 COLLECT_EVERY_S = 5.0

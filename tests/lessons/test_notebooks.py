@@ -23,7 +23,7 @@ from ui.text import table_text
 
 ROOT = Path(__file__).resolve().parents[2]
 # classroom tools: no check-yourself questions
-NO_QUIZ = {"class_survey", "class_quiz", "class_heist", "class_game"}
+NO_QUIZ = {lesson.folder for lesson in LESSONS if lesson.activity}
 
 
 def _stdout(code: str, result: str) -> tuple[str, str]:
