@@ -93,7 +93,7 @@ def main() -> None:
             )
             for _ in range(ROUNDS):
                 for query in VARIANTS:
-                    pressed, _ = bench_browser.timed_presses(browser, base_url, Variant(query))
+                    pressed, _, _ = bench_browser.timed_presses(browser, base_url, Variant(query))
                     times[query] += pressed
             browser.close()
     print("# The floor under a slider press (Chromium)\n")
