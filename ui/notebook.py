@@ -160,12 +160,15 @@ def begin(title: str, intro: str, folder: str = "") -> None:
 NARROW_PX = 640  # ui/style.css shows a formula's narrow form up to this width (a phone)
 
 
-def latex(body: str, *, narrow: str | None = None) -> None:
+def latex(body: str, *, narrow: str | None = None, shown: bool = True) -> None:
     """st.latex(body), and the formula goes into the lesson's notebook. `narrow`: the same
     formula broken over lines (aligned), shown instead on a phone, where `body` would have
     to shrink below a 12 px font to fit (ui/browser.py fits formulas down to that, then
-    lets them scroll); the notebook keeps `body`."""
-    if narrow is None:
+    lets them scroll); the notebook keeps `body`. `shown=False`: only into the notebook (in
+    a closed lazy expander, ui/layout.py)."""
+    if not shown:
+        pass
+    elif narrow is None:
         st.latex(body)
     else:
         if not isinstance(narrow, str) or not narrow.strip():

@@ -6,7 +6,7 @@ import streamlit as st
 
 import dp
 from lessons.laplace import charts, model, snippets
-from ui import controls, datasets, downloads, notebook, quiz, text, userdata
+from ui import controls, datasets, downloads, layout, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "The Laplace mechanism",
@@ -99,12 +99,15 @@ def choose_noise(truth: int) -> Noise:
     scale = dp.laplace_scale(1, epsilon)
     typical = dp.laplace_std(1, epsilon)
     relative = dp.normalised_error(typical, truth)
-    col_b, col_sd = st.columns(2)
-    col_b.metric("Scale b = 1/ε", text.number(scale))
-    col_sd.metric("Typical error (SD) √2·b", f"± {text.number(typical)}")
-    col_95, col_rel = st.columns(2)
-    col_95.metric("95% of answers within ±", text.number(dp.laplace_interval_half_width(scale)))
-    col_rel.metric("Relative error (SD / truth)", text.percent(relative))
+    layout.metrics(
+        "lap_noise",
+        [
+            ("Scale b = 1/ε", text.number(scale)),
+            ("Typical error (SD) √2·b", f"± {text.number(typical)}"),
+            ("95% of answers within ±", text.number(dp.laplace_interval_half_width(scale))),
+            ("Relative error (SD / truth)", text.percent(relative)),
+        ],
+    )
     return Noise(epsilon, answers, half_width, typical, relative)
 
 
@@ -128,25 +131,31 @@ def typical_error_words(truth: int, noise: Noise) -> None:
 
 def under_the_hood(epsilon: float) -> None:
     """Why real libraries add integer noise to a count (Mironov 2012)."""
-    with st.expander("Under the hood: floating-point noise leaks", icon=":material/memory:"):
-        st.markdown(
-            "A computer cannot draw a real number: the textbook sampler turns a random "
-            "floating-point number into Laplace noise, and which low-order bits can occur "
-            "depends on the true answer. Mironov (2012) showed that an attacker can read the "
-            "true count from those bits, whatever ε says. So real libraries (OpenDP, Google's, "
-            "Tumult) add *integer* noise to a count, or snap the output to a grid. The toggle "
-            "above switches this histogram to the discrete Laplace mechanism:"
-        )
+    with layout.lazy_expander(
+        "Under the hood: floating-point noise leaks", key="lap_hood", icon=":material/memory:"
+    ) as shown:
+        if shown:
+            st.markdown(
+                "A computer cannot draw a real number: the textbook sampler turns a random "
+                "floating-point number into Laplace noise, and which low-order bits can occur "
+                "depends on the true answer. Mironov (2012) showed that an attacker can read "
+                "the true count from those bits, whatever ε says. So real libraries (OpenDP, "
+                "Google's, Tumult) add *integer* noise to a count, or snap the output to a "
+                "grid. The toggle above switches this histogram to the discrete Laplace "
+                "mechanism:"
+            )
         notebook.latex(
             r"\begin{aligned}\Pr[K = k] &= \frac{1 - e^{-\varepsilon}}{1 + e^{-\varepsilon}}\,"
             r" e^{-\varepsilon |k|},\\"
-            r"\frac{\Pr[K = k]}{\Pr[K = k + 1]} &= e^{\varepsilon}\ (k \ge 0).\end{aligned}"
+            r"\frac{\Pr[K = k]}{\Pr[K = k + 1]} &= e^{\varepsilon}\ (k \ge 0).\end{aligned}",
+            shown=shown,
         )
-        st.markdown(
-            "Its answers are whole numbers, so there are no low-order bits to leak, and it is "
-            "exactly ε-DP for a count. At the same ε its spread is almost the same as Lap(1/ε): "
-            f"P[K = 0] = {text.percent(dp.discrete_laplace_pmf(0, epsilon))} here."
-        )
+        if shown:
+            st.markdown(
+                "Its answers are whole numbers, so there are no low-order bits to leak, and it "
+                "is exactly ε-DP for a count. At the same ε its spread is almost the same as "
+                f"Lap(1/ε): P[K = 0] = {text.percent(dp.discrete_laplace_pmf(0, epsilon))} here."
+            )
 
 
 @st.fragment

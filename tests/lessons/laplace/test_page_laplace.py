@@ -17,6 +17,7 @@ from apptest_helpers import (
     ignored_link_notice,
     metrics,
     named_data,
+    open_expanders,
     run_lesson,
     toasts,
 )
@@ -286,7 +287,11 @@ def test_the_discrete_toggle_draws_integer_noise_and_explains_why():
     assert filled_integer <= 11 < filled_continuous
     code = " ".join(code_texts(integer, "discrete_laplace_mechanism"))
     assert "if True:" in code
+    # "Under the hood" is lazy: closed, it sends only its header; opened, the why
+    assert not any("Mironov (2012)" in m.value for m in integer.markdown)
+    open_expanders(integer, "Under the hood: floating-point noise leaks")
     assert any("Mironov (2012)" in m.value for m in integer.markdown)
+    assert any("P[K = 0] = 24.5%" in m.value for m in integer.markdown)  # tanh(ε/2) at ε = 0.5
 
 
 def test_the_query_options_read_whole() -> None:
