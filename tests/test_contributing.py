@@ -281,7 +281,6 @@ def test_the_activity_recipe_followed_exactly_passes_every_activitys_tests(tmp_p
         f"tests/lessons/{HANDS}/test_page_{HANDS}.py",
         f"tests/lessons/{HANDS}/test_browser_{HANDS}.py",
         "tests/lessons/test_catalogue.py",
-        "tests/lessons/test_notebooks.py",
     } <= ran, ran
     # and the recipe is code as the project writes it (its lint and format rules)
     ruff = [str(Path(sys.executable).with_name("ruff"))]
