@@ -19,7 +19,7 @@ from scipy import special
 
 import dp
 from lessons.subsampling import tables
-from ui import datasets, dpsgd_setup, text, tracing
+from ui import accountants, datasets, dpsgd_setup, text, tracing
 
 DELTA = 1e-5  # DP-SGD's δ, as in the DP-SGD lesson
 
@@ -317,10 +317,10 @@ def pairs_table(mu: float) -> pd.DataFrame:
 
 
 # --- 3. composition in this view ---------------------------------------------------------------
-SIGMAS: tuple[float, ...] = dpsgd_setup.ACCOUNTANT_SIGMAS  # 0.7, 1.1, 2.0: the DP-SGD lesson's
+SIGMAS: tuple[float, ...] = accountants.SIGMAS  # 0.7, 1.1, 2.0: the DP-SGD lesson's
 DEFAULT_SIGMA = dpsgd_setup.DEFAULT_ACCOUNTANT_SIGMA
-RATES: tuple[float, ...] = (dpsgd_setup.SAMPLE_RATE, 0.1)  # the DP-SGD lesson's q, and a large one
-STEPS: tuple[int, ...] = (10, 30, 100, 300, 1_000, 3_000, 10_000)
+RATES: tuple[float, ...] = accountants.RATES  # the DP-SGD lesson's q, and a large one
+STEPS: tuple[int, ...] = accountants.STEPS  # 10 … 10,000
 DEFAULT_STEPS = dpsgd_setup.steps()  # 300
 CLT = "GDP central limit theorem"
 PLD = "PLD accountant"
@@ -335,8 +335,9 @@ def clt_epsilon(sigma: float, q: float, steps: int) -> float:
 
 
 def accountant(sigma: float, q: float, steps: int) -> tuple[float, float]:
-    """(PLD's ε, RDP's ε) from the written table (tables.py, make_tables.py)."""
-    return tables.ACCOUNTANT[(sigma, q, steps)]
+    """(PLD's ε, RDP's ε) from the written table (ui/accountant_table.py, which
+    ui/accountants.py writes)."""
+    return accountants.epsilon(sigma, q, steps)
 
 
 @datasets.cached(max_entries=len(SIGMAS) * len(RATES))

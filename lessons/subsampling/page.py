@@ -285,7 +285,7 @@ def composition() -> None:
 composition()
 st.caption(
     "PLD and RDP: dp.dpsgd_epsilon (Google's dp-accounting), computed ahead for every point "
-    "of the chart (lessons/subsampling/tables.py; the tests recompute them). RDP's ε is "
+    "of the chart (ui/accountant_table.py; the tests recompute them). RDP's ε is "
     "never below PLD's: both are upper bounds, PLD's the tighter."
 )
 

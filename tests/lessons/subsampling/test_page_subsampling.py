@@ -18,7 +18,7 @@ import dp
 from lessons.dpsgd import tables as dpsgd_tables
 from lessons.subsampling import model as lesson
 from lessons.subsampling import tables
-from ui import dpsgd_setup, text
+from ui import accountant_table, dpsgd_setup, text
 
 PAGE = "subsampling/page.py"
 
@@ -163,20 +163,13 @@ def test_the_pairs_table_inverts_both_ways() -> None:
     assert table["ε"].iloc[5] == text.number(epsilon)
 
 
-def test_the_accountant_table_is_dp_accountings() -> None:
-    assert set(tables.ACCOUNTANT) == {
+def test_the_composition_chart_reads_the_shared_accountant_table() -> None:
+    """Its points are ui/accountant_table.py's (tests/ui/test_accountants.py recomputes them)."""
+    assert set(accountant_table.ACCOUNTANT) == {
         (s, q, t) for s in lesson.SIGMAS for q in lesson.RATES for t in lesson.STEPS
     }
-    # where the DP-SGD lesson shows the same points, its own table agrees
-    for (sigma, steps), pair in dpsgd_tables.ACCOUNTANT.items():
-        assert tables.ACCOUNTANT[(sigma, dpsgd_setup.SAMPLE_RATE, steps)] == pytest.approx(pair)
-    # RDP's ε is never below PLD's, and ε grows with T
-    for (sigma, q, steps), (pld, rdp) in tables.ACCOUNTANT.items():
-        assert rdp >= pld * (1 - 1e-9), (sigma, q, steps)
-    for sigma in lesson.SIGMAS:
-        for q in lesson.RATES:
-            pld = [tables.ACCOUNTANT[(sigma, q, t)][0] for t in lesson.STEPS]
-            assert pld == sorted(pld)
+    for point, pair in accountant_table.ACCOUNTANT.items():
+        assert lesson.accountant(*point) == pair
 
 
 def test_the_clt_is_its_formula_and_its_verdicts_come_from_the_numbers() -> None:
@@ -187,13 +180,13 @@ def test_the_clt_is_its_formula_and_its_verdicts_come_from_the_numbers() -> None
         mu = 0.01 * math.sqrt(steps * math.expm1(1 / 1.1**2))
         assert dp.gdp_delta(mu, epsilon) == pytest.approx(1e-5, rel=1e-6)
     shown = helpers.metrics(at)
-    pld, rdp = tables.ACCOUNTANT[(1.1, 0.01, 300)]
+    pld, rdp = accountant_table.ACCOUNTANT[(1.1, 0.01, 300)]
     assert shown["ε by PLD"] == text.number(pld) and shown["ε by RDP"] == text.number(rdp)
     # optimistic where the CLT's ε is more than 10% under PLD's, by the table
     under = [
         t
         for t in lesson.STEPS
-        if lesson.clt_epsilon(1.1, 0.01, t) < 0.9 * tables.ACCOUNTANT[(1.1, 0.01, t)][0]
+        if lesson.clt_epsilon(1.1, 0.01, t) < 0.9 * accountant_table.ACCOUNTANT[(1.1, 0.01, t)][0]
     ]
     assert under[:2] == [10, 30]  # small T: the theorem is an approximation for large T
     assert (
@@ -205,7 +198,7 @@ def test_the_clt_is_its_formula_and_its_verdicts_come_from_the_numbers() -> None
     over = [
         t
         for t in lesson.STEPS
-        if lesson.clt_epsilon(0.7, 0.1, t) > 1.1 * tables.ACCOUNTANT[(0.7, 0.1, t)][0]
+        if lesson.clt_epsilon(0.7, 0.1, t) > 1.1 * accountant_table.ACCOUNTANT[(0.7, 0.1, t)][0]
     ]
     assert over  # at a large q and many steps the CLT overshoots
     assert f"more than 10% above PLD at T = {', '.join(f'{t:,}' for t in over)}" in (
@@ -240,7 +233,7 @@ def test_each_section_downloads_what_its_chart_draws(monkeypatch) -> None:
     filename, lines = sent["ss_dl_composition"]
     assert filename == "dpsgd-epsilon-by-accountant.csv"
     assert len(lines) == 1 + 3 * len(lesson.STEPS)
-    pld, _ = tables.ACCOUNTANT[(0.7, 0.01, 3_000)]
+    pld, _ = accountant_table.ACCOUNTANT[(0.7, 0.01, 3_000)]
     assert f"3000,PLD accountant,{pld}" in lines or any(
         line.startswith("3000,PLD accountant,") and math.isclose(float(line.split(",")[2]), pld)
         for line in lines
