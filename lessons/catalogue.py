@@ -128,6 +128,16 @@ LESSONS: tuple[Lesson, ...] = (
         "Privacy loss ε",
     ),
     Lesson(
+        "renyi",
+        "Rényi DP and the accountants",
+        ":material/stacked_line_chart:",
+        "renyi",
+        "Privacy as a curve: Rényi divergence, composition by addition, and four accountants.",
+        CENTRAL,
+        "Order α",
+        ("definition", "composition", "approximate_dp"),
+    ),
+    Lesson(
         "membership",
         "Membership inference",
         ":material/fingerprint:",

@@ -301,6 +301,19 @@ def _subsampling() -> Probe:
     )
 
 
+def _renyi() -> Probe:
+    from lessons.renyi import model
+
+    def gaussian(alpha: float) -> str:
+        return text.number(dp.rdp_gaussian(alpha, model.DEFAULT_SIGMA), 3)
+
+    after = _following(model.ORDERS, model.DEFAULT_ORDER)
+    return Probe(
+        (Metric("Gaussian: ε(α)", lambda: gaussian(model.DEFAULT_ORDER), lambda: gaussian(after)),),
+        ("rd_alpha", f"{after:g}"),
+    )
+
+
 def _floating_point() -> Probe:
     from lessons.floating_point import model
     from ui.controls import DEFAULT_SEED
@@ -551,6 +564,7 @@ def _dpsgd() -> Probe:
 
 
 PROBES: dict[str, Probe] = {
+    "renyi": _renyi(),
     "anonymisation": _anonymisation(),
     "reconstruction": _reconstruction(),
     "definition": _definition(),

@@ -201,6 +201,9 @@ _FIT_FORMULAS = """(() => {
   new MutationObserver((records) => { if (note(records)) soon(); })
     .observe(document.body, {childList: true, subtree: true, characterData: true});
   window.addEventListener("resize", () => { everything = true; soon(); });
+  // KaTeX's fonts load after its first formulas are laid out in a fallback font, narrower:
+  // a formula that fitted then overflows with no change to the page. Measure all again.
+  document.fonts?.addEventListener("loadingdone", () => { everything = true; soon(); });
   soon();
 })();"""
 
