@@ -8,9 +8,12 @@ from lessons.renyi.model import (
     ACCOUNTED_DOMAIN,
     COMPOSED_DOMAIN,
     COMPOSITIONS,
+    DENSITY_DOMAIN,
+    DISTRIBUTIONS,
     EXACT,
     MECHANISMS,
     ORDER_DOMAIN,
+    OUTPUTS,
     RDP_DOMAIN,
     RELEASES,
     STEPS,
@@ -101,4 +104,23 @@ def accountants() -> Template:
         points=True,
         rule=True,
         rule_flip_at=1_000.0,
+    )
+
+
+@datasets.cached()
+def distributions() -> Template:
+    """Template: the output densities of the Gaussian and the Laplace on two neighbours (a
+    count of 0 and of 1), colour by mechanism, dash by neighbour. Dataset "curves" (output,
+    density, curve)."""
+    return ui_charts.curves(
+        ui_charts.Axis("output", "output", (float(OUTPUTS[0]), float(OUTPUTS[-1])), tip="output"),
+        ui_charts.Axis("density", "density", DENSITY_DOMAIN, tip="density", tip_format=".3~g"),
+        ui_charts.Series(
+            "curve",
+            DISTRIBUTIONS,
+            colours=(ui_charts.BLUE, ui_charts.BLUE, ui_charts.VERMILLION, ui_charts.VERMILLION),
+            dashes=((1, 0), (6, 3), (1, 0), (6, 3)),
+            legend="stacked",
+        ),
+        height=180,
     )

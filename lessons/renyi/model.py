@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 import dp
 from ui import accountants, datasets, text
@@ -37,6 +38,44 @@ GAUSSIAN, LAPLACE, RR = "Gaussian", "Laplace", "Randomized response"
 MECHANISMS = (GAUSSIAN, LAPLACE, RR)
 NEAR_ONE = 1.0001  # "as α → 1": the curves' value there is the KL divergence to 3 digits
 FAR = 256.0  # "as α → ∞": Laplace's and RR's value there is within 1% of their pure ε
+
+
+OUTPUTS = np.linspace(-5.0, 6.0, 221)  # the distributions' x axis: D's count 0, D′'s count 1
+DENSITY_DOMAIN = (0.0, 2.0)  # the Laplace's peak at ε = 4 is ε/2 = 2
+ON_D, ON_D_PRIME = "on D (count 0)", "on D′ (count 1)"
+DISTRIBUTIONS = tuple(
+    f"{name} {side}" for name in (GAUSSIAN, LAPLACE) for side in (ON_D, ON_D_PRIME)
+)
+
+
+@datasets.cached(max_entries=len(EPSILONS) * len(SIGMAS))
+def distributions(epsilon: float, sigma: float) -> pd.DataFrame:
+    """The output densities on two neighbours (a count of 0 and of 1): the Gaussian with
+    noise σ, the Laplace with scale 1/ε (x: the output, y: its density, curve)."""
+    scale = dp.laplace_scale(1.0, epsilon)
+    densities = {
+        f"{GAUSSIAN} {ON_D}": stats.norm.pdf(OUTPUTS, 0.0, sigma),
+        f"{GAUSSIAN} {ON_D_PRIME}": stats.norm.pdf(OUTPUTS, 1.0, sigma),
+        f"{LAPLACE} {ON_D}": dp.laplace_pdf(OUTPUTS, loc=0.0, scale=scale),
+        f"{LAPLACE} {ON_D_PRIME}": dp.laplace_pdf(OUTPUTS, loc=1.0, scale=scale),
+    }
+    return pd.DataFrame(
+        {
+            "output": np.tile(OUTPUTS, len(densities)),
+            "density": np.concatenate(list(densities.values())),
+            "curve": np.repeat(list(densities), OUTPUTS.size),
+        }
+    )
+
+
+def rr_words(epsilon: float) -> str:
+    """Randomized response's two distributions, which the chart does not draw (two bars)."""
+    p = keep_probability(epsilon)
+    return (
+        f"Randomized response at ε = {text.number(epsilon)} reports a true yes as yes with "
+        f"probability p = {text.number(p, 3)} and a true no as yes with 1 − p = "
+        f"{text.number(1 - p, 3)}: two distributions on two outputs."
+    )
 
 
 def keep_probability(epsilon: float) -> float:

@@ -88,7 +88,17 @@ def divergence() -> None:
             truth=model.order_rule(alpha),
             mark=model.order_marks(alpha, epsilon, sigma),
         )
-    st.markdown(model.limits_words(epsilon, sigma))
+        charts.distributions().show(
+            title=f"Outputs on neighbours, ε = {text.number(epsilon)}, σ = {text.number(sigma)}",
+            alt=(
+                "The output densities of the Gaussian with σ = "
+                f"{text.number(sigma)} and of the Laplace with scale 1/ε = "
+                f"{text.number(1 / epsilon)}, each on a count of 0 (solid) and of 1 (dashed), "
+                "over outputs from −5 to 6. " + model.rr_words(epsilon)
+            ),
+            curves=model.distributions(epsilon, sigma),
+        )
+    st.markdown(model.rr_words(epsilon) + " " + model.limits_words(epsilon, sigma))
     snippets.DIVERGENCE.show(epsilon=epsilon, sigma=sigma)
 
 

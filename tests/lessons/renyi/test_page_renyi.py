@@ -210,3 +210,29 @@ def test_whether_advanced_composition_helps_is_said_from_the_numbers(sigma, k) -
     helps = found[lesson.ADVANCED] < found[lesson.BASIC]
     assert ("pays off" in words) == helps
     assert text.number(found[lesson.ADVANCED], 3) in words
+
+
+def test_the_two_neighbours_outputs_show_a_bounded_and_an_unbounded_ratio() -> None:
+    """The Laplace's densities on neighbours differ by at most e^ε everywhere (pure ε); the
+    Gaussian's ratio passes any bound in the tails (no pure ε): what section 1 says."""
+    at = helpers.run_lesson(PAGE, rd_eps="1", rd_sigma="1")
+    frame = helpers.frames_of(helpers.chart_titled(at, "Outputs on neighbours, ε = 1, σ = 1"))[
+        "curves"
+    ]
+
+    def density(curve: str) -> np.ndarray:
+        return frame[frame["curve"] == curve]["density"].to_numpy()
+
+    y = frame[frame["curve"] == lesson.DISTRIBUTIONS[0]]["output"].to_numpy()
+    np.testing.assert_allclose(
+        density(f"{lesson.LAPLACE} {lesson.ON_D_PRIME}"), np.exp(-np.abs(y - 1)) / 2, rtol=1e-12
+    )
+    laplace = density(f"{lesson.LAPLACE} {lesson.ON_D_PRIME}") / density(
+        f"{lesson.LAPLACE} {lesson.ON_D}"
+    )
+    assert laplace.max() <= math.e * (1 + 1e-12) and laplace.min() >= 1 / math.e * (1 - 1e-12)
+    gaussian = density(f"{lesson.GAUSSIAN} {lesson.ON_D_PRIME}") / density(
+        f"{lesson.GAUSSIAN} {lesson.ON_D}"
+    )
+    assert gaussian.max() > math.e**5  # e^(y − 1/2) at y = 6: e^5.5
+    assert "reports a true yes as yes with probability p = 0.731" in helpers.prose(at)
