@@ -288,5 +288,7 @@ st.caption(
     "of the chart (ui/accountant_table.py; the tests recompute them). RDP's ε is "
     "never below PLD's: both are upper bounds, PLD's the tighter."
 )
+RENYI = LESSON["renyi"]
+controls.page_link(RENYI.path, label=f"Back to {RENYI.title}: how RDP adds up", icon=RENYI.icon)
 
 quiz.check_yourself("subsampling", quiz.bank(__file__, "subsampling"))
