@@ -245,55 +245,6 @@ def _apply_the_activity_recipe(scratch: Path) -> None:
     init.write_text(_insert_after(source, "__all__ = [\n", '    "HandStore",\n'), encoding="utf-8")
 
 
-@pytest.mark.slow
-@pytest.mark.budget("a copy of the repository with the recipe applied, and its tests run there")
-def test_the_activity_recipe_followed_exactly_passes_every_activitys_tests(tmp_path) -> None:
-    scratch = tmp_path / "repository"
-    _tracked_copy(scratch)
-    _apply_the_activity_recipe(scratch)
-    _commit(scratch)
-    others = _existing_pages_and_snippets()  # their own tests are not rerun there
-    env = {**os.environ, "PYTHONPATH": str(scratch), "PYTEST_ADDOPTS": ""}
-    env.pop("SURVEY_DB_URL", None)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-rp",
-            "-p",
-            "no:cacheprovider",
-            "-m",
-            "not room",
-            "-k",
-            f"{HANDS} or not (browser or {' or '.join(others)} or clean_venv)",
-            *ACTIVITY_TESTS,
-        ],
-        cwd=scratch,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stdout[-6000:]
-    passed = [line for line in done.stdout.splitlines() if line.startswith("PASSED ")]
-    ran = {line.split("::")[0].removeprefix("PASSED ") for line in passed if HANDS in line}
-    assert {  # its own two tests, and the tests every page meets, ran for it
-        f"tests/lessons/{HANDS}/test_page_{HANDS}.py",
-        f"tests/lessons/{HANDS}/test_browser_{HANDS}.py",
-        "tests/lessons/test_catalogue.py",
-    } <= ran, ran
-    # and the recipe is code as the project writes it (its lint and format rules)
-    ruff = [str(Path(sys.executable).with_name("ruff"))]
-    written = [str(scratch / p) for p in ("survey", "lessons", f"tests/lessons/{HANDS}")]
-    for check in (["check", "--no-cache"], ["format", "--check", "--no-cache"]):
-        linted = subprocess.run(
-            [*ruff, *check, *written], cwd=scratch, capture_output=True, text=True
-        )
-        assert linted.returncode == 0, linted.stdout + linted.stderr
-
-
 # The lesson recipe followed exactly, in a copy of the repository: its files written verbatim,
 # and its two prose steps done as it says (the entry into the catalogue after the lesson it
 # builds on; the homework module imported and named in MODULES). Then every test that every
@@ -384,48 +335,6 @@ def _apply_the_lesson_recipe(scratch: Path) -> None:
     registry.write_text(source, encoding="utf-8")
 
 
-@pytest.mark.slow
-@pytest.mark.budget("a copy of the repository with the recipe applied, and its tests run there")
-def test_the_lesson_recipe_followed_exactly_passes_every_lessons_tests(tmp_path) -> None:
-    scratch = tmp_path / "repository"
-    _tracked_copy(scratch)
-    _apply_the_lesson_recipe(scratch)
-    _commit(scratch)
-    env = {**os.environ, "PYTHONPATH": str(scratch), "PYTEST_ADDOPTS": ""}
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-rp",
-            "-p",
-            "no:cacheprovider",
-            "-m",
-            "not browser and not room",
-            "-k",
-            f"{FOLDER} or not ({' or '.join(OTHERS)} or clean_venv)",  # a lesson's own
-            *EVERY_LESSON_TESTS,
-        ],
-        cwd=scratch,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stdout[-6000:]
-    passed = [line for line in done.stdout.splitlines() if line.startswith("PASSED ")]
-    ran = {line.split("::")[0].removeprefix("PASSED ") for line in passed if FOLDER in line}
-    assert {  # the new lesson's own test, and the tests every lesson meets, ran for it
-        f"tests/lessons/{FOLDER}/test_page_{FOLDER}.py",
-        "tests/lessons/test_catalogue.py",
-        "tests/lessons/test_notebooks.py",
-        "tests/lessons/test_in_place.py",
-        "tests/ui/test_snippets.py",
-        "tests/ui/test_datasets.py",
-    } <= ran, ran
-
-
 # The dp function recipe followed exactly, in a copy of the repository: the function at the end
 # of its module, the import it names, its export, its rows in the bad-input table and its test
 # file; then every test that reads dp.__all__, the names of dp's test files, the architecture
@@ -486,34 +395,96 @@ def _apply_the_dp_function_recipe(scratch: Path) -> str:
     return name
 
 
-@pytest.mark.slow
-def test_the_dp_function_recipe_followed_exactly_passes_the_tests_of_dp(tmp_path) -> None:
-    scratch = tmp_path / "repository"
+# Every recipe followed exactly, in one copy of the repository (a lesson, an activity, a dp
+# function: one copy and one run of the tests they meet, instead of three): the tests every
+# lesson and every page meets run there for the new lesson and activity (selected by name),
+# the activity's browser test, and every test that reads dp.__all__; the existing lessons' own
+# tests are not rerun. None may fail, and each recipe's own tests must have run.
+def _applied_and_tested(scratch: Path) -> tuple[str, list[str]]:
     _tracked_copy(scratch)
+    _apply_the_lesson_recipe(scratch)
+    _apply_the_activity_recipe(scratch)
     name = _apply_the_dp_function_recipe(scratch)
     _commit(scratch)
     env = {**os.environ, "PYTHONPATH": str(scratch), "PYTEST_ADDOPTS": ""}
+    env.pop("SURVEY_DB_URL", None)
+    paths = sorted({*EVERY_LESSON_TESTS, *ACTIVITY_TESTS, *DP_FUNCTION_TESTS})
+    ours = f"{FOLDER} or {HANDS} or {name} or test_dp_laplace_truncated or keypress_probe"
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-rp", "-p", "no:cacheprovider", *DP_FUNCTION_TESTS],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-rp",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "not room",
+            "-k",
+            f"{ours} or not (browser or {' or '.join(OTHERS)} or clean_venv)",
+            *paths,
+        ],
         cwd=scratch,
         env=env,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=900,
     )
     assert done.returncode == 0, done.stdout[-6000:]
     passed = [line for line in done.stdout.splitlines() if line.startswith("PASSED ")]
+    return name, passed
+
+
+def _ran(passed: list[str], what: str) -> set[str]:
+    return {line.split("::")[0].removeprefix("PASSED ") for line in passed if what in line}
+
+
+@pytest.mark.slow
+@pytest.mark.budget("one copy of the repository with every recipe followed, and their tests run")
+def test_every_recipe_followed_exactly_passes_the_tests_it_meets(tmp_path) -> None:
+    scratch = tmp_path / "repository"
+    name, passed = _applied_and_tested(scratch)
+    assert {  # the new lesson's own test, and the tests every lesson meets, ran for it
+        f"tests/lessons/{FOLDER}/test_page_{FOLDER}.py",
+        "tests/lessons/test_catalogue.py",
+        "tests/lessons/test_notebooks.py",
+        "tests/lessons/test_in_place.py",
+        "tests/ui/test_snippets.py",
+        "tests/ui/test_datasets.py",
+    } <= _ran(passed, FOLDER)
+    assert {  # the activity's own two tests, and the tests every page meets, ran for it
+        f"tests/lessons/{HANDS}/test_page_{HANDS}.py",
+        f"tests/lessons/{HANDS}/test_browser_{HANDS}.py",
+        "tests/lessons/test_catalogue.py",
+    } <= _ran(passed, HANDS)
+    # the dp function's valid call, its own bad inputs and the generic ones (ε, rng) ran
     mine = [line for line in passed if name in line]
-    # its valid call, its own bad inputs and the generic ones (ε, rng) all ran there
     assert any("test_every_valid_call_in_the_table_succeeds" in line for line in mine), mine
     assert any("count>n" in line for line in mine) and any("epsilon=" in line for line in mine)
     assert any("rng" in line for line in mine), mine
     assert sum("test_dp_laplace_truncated.py" in line for line in passed) == 4, passed
-    # and the recipe is code as the project writes it (its lint and format rules)
+    assert any("test_every_public_function_has_bad_input_cases" in line for line in passed)
+    assert any("keypress_probe" in line for line in passed)
+    # and the recipes are code as the project writes it (its lint and format rules)
     ruff = [str(Path(sys.executable).with_name("ruff"))]
-    changed = [str(scratch / p) for p in ("dp/laplace.py", "dp/__init__.py", "tests/dp")]
+    written = [  # what the recipes write verbatim, and dp's two edited files
+        str(scratch / p)
+        for p in (
+            f"lessons/{FOLDER}",
+            f"homework/lessons/{FOLDER}.py",
+            f"grading/lessons/{FOLDER}.py",
+            f"tests/lessons/{FOLDER}",
+            "survey/hands.py",
+            f"lessons/{HANDS}",
+            f"tests/lessons/{HANDS}",
+            "dp/laplace.py",
+            "dp/__init__.py",
+            "tests/dp",
+        )
+    ]
     for check in (["check", "--no-cache"], ["format", "--check", "--no-cache"]):
         linted = subprocess.run(
-            [*ruff, *check, *changed], cwd=scratch, capture_output=True, text=True
+            [*ruff, *check, *written], cwd=scratch, capture_output=True, text=True
         )
         assert linted.returncode == 0, linted.stdout + linted.stderr
