@@ -279,18 +279,26 @@ def test_one_flooding_tab_is_closed_and_the_room_goes_on(tmp_path, git_log):
         "load_git_info": lambda _student: other("load_git_info"),
         "clear_cache": lambda _student: other("clear_cache"),
     }
+    closed_by_guard = 0
     with serve_app_process(tmp_path) as (url, _server):
         for name, data_for in cases.items():
             flooder, opened, tapped = in_thread(flood_with_bystander(url, data_for, 2_000))
             print(
                 f"{name}: bystander opened the quiz in {opened:.2f} s, tap {tapped:.2f} s; "
-                f"the flooder saw {flooder.runs_during_flood} runs"
+                f"the flooder saw {flooder.runs_during_flood} runs; lost: {flooder._lost}"
             )
             assert flooder._lost, name  # closed (1008; under load the socket may drop first)
             assert flooder.runs_during_flood <= BURST + 1, name
+            by_guard = str(guard.CLOSE_CODE) in flooder._lost  # "closed by the server (…1008>)"
+            # a message a room never needs is refused at once: the guard closes that flood
+            # itself; a rerun flood is held first, and on a loaded machine its socket has
+            # dropped before the guard's count (seen once in a full run)
+            assert by_guard or name == "reruns", (name, flooder._lost)
+            closed_by_guard += by_guard
     assert not git_log.exists()  # Streamlit's load_git_info never ran
     log = (tmp_path / "server.log").read_text()
-    assert log.count("guard: closed a flooding connection") == 3
+    # the guard says so for every flood it closed, and only for those
+    assert log.count("guard: closed a flooding connection") == closed_by_guard >= 2
 
 
 @pytest.mark.slow
