@@ -141,6 +141,7 @@ def walked(browser, app_server: str):
     page.close()
 
 
+@pytest.mark.budget("the first reader of `walked`: it pays for tabbing through all of a lesson")
 def test_the_first_tab_stop_is_the_skip_link(walked) -> None:
     _, _, stops = walked
     assert stops[0]["testid"] == "stSkipToContent", stops[0]
