@@ -10,7 +10,7 @@ from .accuracy import (
     proportion_standard_error,
     running_average,
 )
-from .adaptive import thresholdout
+from .adaptive import Thresholdout, thresholdout, thresholdout_epsilon
 from .attacks import (
     class_distances,
     class_size_per_person,
@@ -250,6 +250,8 @@ __all__ = [
     "objective_perturbation",
     "output_perturbation",
     "thresholdout",
+    "thresholdout_epsilon",
+    "Thresholdout",
     "rdp_gaussian",
     "rdp_laplace",
     "rdp_randomized_response",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from scipy import stats
 
 import dp
@@ -72,3 +73,34 @@ def test_the_threshold_noise_is_redrawn_after_each_holdout_answer() -> None:
     rate_second = seconds / max(both, 1)
     se = math.sqrt(rate_first * (1 - rate_first) * (1 / runs + 1 / max(both, 1)))
     assert abs(rate_first - rate_second) < 6 * se
+
+
+def test_answering_in_turns_is_answering_the_list_at_once() -> None:
+    """The object keeps its noisy threshold and budget between turns: the same queries in
+    pieces (with the same seed) get the same answers as in one list, and `spent` counts the
+    holdout answers; an adaptive analyst loses nothing by asking in turns."""
+    rng = np.random.default_rng(7)
+    train = rng.uniform(0.4, 0.6, 300)
+    holdout = train + rng.normal(0.0, 0.03, 300)
+    whole, used = dp.thresholdout(train, holdout, 0.05, 0.002, 60, rng=8)
+    assert 0 < used.sum() < 60  # some holdout answers, budget not spent
+    mechanism = dp.Thresholdout(0.05, 0.002, 60, rng=8)
+    pieces = [mechanism.answer(train[a:b], holdout[a:b]) for a, b in ((0, 1), (1, 120), (120, 300))]
+    assert np.array_equal(np.concatenate([p[0] for p in pieces]), whole)
+    assert np.array_equal(np.concatenate([p[1] for p in pieces]), used)
+    assert mechanism.spent == used.sum() and mechanism.left == 60 - used.sum()
+    # the budget is shared by the turns: once spent, a later turn gets only ⊥
+    small = dp.Thresholdout(0.0, 0.001, 2, rng=9)
+    assert small.answer([0.0], [1.0])[1].tolist() == [True]
+    assert small.answer([0.0, 0.0], [1.0, 1.0])[1].tolist() == [True, False]
+    late, used_late = small.answer([0.0], [1.0])
+    assert np.isnan(late[0]) and not used_late[0] and small.left == 0
+
+
+def test_the_holdout_is_protected_at_two_b_delta_over_sigma() -> None:
+    """(2BΔ/σ, 0)-DP: B = 100 answers of means over 5,000 rows (Δ = 1/5,000) at σ = 0.01
+    give ε = 4; the paper's form 2B/(σn) at n = 10,000, B = 1, σ = 0.01 is 0.02."""
+    assert dp.thresholdout_epsilon(100, 0.01, 1 / 5_000) == pytest.approx(4.0, rel=1e-12)
+    assert dp.thresholdout_epsilon(1, 0.01, 1 / 10_000) == pytest.approx(0.02, rel=1e-12)
+    # linear in B and Δ, inverse in σ
+    assert dp.thresholdout_epsilon(3, 0.02, 0.3) == pytest.approx(90.0, rel=1e-12)

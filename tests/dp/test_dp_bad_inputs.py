@@ -496,6 +496,14 @@ VALID = {
             "rng": 0,
         },
     ),
+    "Thresholdout": (
+        dp.Thresholdout,
+        {"threshold": 0.04, "tolerance": 0.01, "budget": 2, "rng": 0},
+    ),
+    "thresholdout_epsilon": (
+        dp.thresholdout_epsilon,
+        {"budget": 10, "tolerance": 0.01, "sensitivity": 0.001},
+    ),
     "PrivacyBudget": (dp.PrivacyBudget, {"total": 2.0, "spent": 0.5}),
     "ue_estimate_from_counts": (
         dp.ue_estimate_from_counts,
@@ -803,6 +811,14 @@ def build_cases():
         add("thresholdout", {"tolerance": value}, exc, "tolerance", f"sigma={value!r}")
     for value, exc in ((0, ValueError), (2.5, EITHER), (True, TypeError), ("2", TypeError)):
         add("thresholdout", {"budget": value}, exc, "budget", f"budget={value!r}")
+        add("Thresholdout", {"budget": value}, exc, "budget", f"budget={value!r}")
+        add("thresholdout_epsilon", {"budget": value}, exc, "budget", f"budget={value!r}")
+    for value, exc in ((-0.1, ValueError), (NAN, ValueError), ("0", TypeError)):
+        add("Thresholdout", {"threshold": value}, exc, "threshold", f"T={value!r}")
+    for value, exc in ((0.0, ValueError), (-1.0, ValueError), (INF, ValueError), ("1", TypeError)):
+        add("Thresholdout", {"tolerance": value}, exc, "tolerance", f"sigma={value!r}")
+        add("thresholdout_epsilon", {"tolerance": value}, exc, "tolerance", f"sigma={value!r}")
+        add("thresholdout_epsilon", {"sensitivity": value}, exc, "sensitivity", f"D={value!r}")
     for value, exc in BAD_EPSILONS:  # a budget is an ε, finite and > 0 (None: no budget)
         if value is None:
             continue
