@@ -254,6 +254,17 @@ LESSONS: tuple[Lesson, ...] = (
         ("definition", "laplace", "clamping", "choosing"),
     ),
     Lesson(
+        "holdout",
+        "The reusable holdout",
+        ":material/published_with_changes:",
+        "holdout",
+        "DP beyond people: overfitting a holdout by reusing it, and Thresholdout.",
+        CENTRAL,
+        "Features in the classifier",
+        # Laplace noise, the sparse vector technique's threshold test
+        ("laplace", "sparse_vector"),
+    ),
+    Lesson(
         "coin_flip",
         "Coin-flip randomized response",
         ":material/toll:",

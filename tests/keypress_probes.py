@@ -314,6 +314,23 @@ def _renyi() -> Probe:
     )
 
 
+def _holdout() -> Probe:
+    from lessons.holdout import model
+
+    def questions(k: int) -> str:  # they grow with every round; an accuracy may not move
+        return f"{model.holdout_questions(model.standard(model.BOTH), model.BOTH, k):,}"
+
+    after = _following(model.KS, model.DEFAULT_K)
+    return Probe(
+        (
+            Metric(
+                "Holdout questions", lambda: questions(model.DEFAULT_K), lambda: questions(after)
+            ),
+        ),
+        ("ho_k", f"{after:g}"),
+    )
+
+
 def _floating_point() -> Probe:
     from lessons.floating_point import model
     from ui.controls import DEFAULT_SEED
@@ -565,6 +582,7 @@ def _dpsgd() -> Probe:
 
 PROBES: dict[str, Probe] = {
     "renyi": _renyi(),
+    "holdout": _holdout(),
     "anonymisation": _anonymisation(),
     "reconstruction": _reconstruction(),
     "definition": _definition(),
