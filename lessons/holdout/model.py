@@ -342,8 +342,9 @@ def thresholdout_words(run: Run, tolerance: float, budget: int) -> str:
     from_training = sum(s == t for s, t in zip(run.seen, run.training, strict=True))
     if from_training:
         spent += (
-            f"{from_training} of its {len(run.k)} answers about the classifier's accuracy were "
-            "the training set's own: there the noisy test let the gap through, and the "
+            f"{from_training} of its {len(run.k)} answers about the classifier's accuracy "
+            + ("was" if from_training == 1 else "were")
+            + " the training set's own: there the noisy test let the gap through, and the "
             "analyst's line jumps to the training line. "
         )
     seen = [(s, f) for s, f in zip(run.seen, run.fresh, strict=True) if not math.isnan(s)]

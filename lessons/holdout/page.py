@@ -175,8 +175,9 @@ reusable()
 # --- 3. Why it is differential privacy ---------------------------------------------------------
 st.header("3. Why it is differential privacy")
 st.markdown(
-    f"The test |h − t| > T + γ + η is the sparse vector technique ({SPARSE_VECTOR.title}) "
-    "run on the gaps between holdout and training: γ is its noisy threshold, η its noise on "
+    "The test |h − t| > T + γ + η is the sparse vector technique (its lesson is linked "
+    "below) run on the gaps between holdout and training: γ is its noisy threshold, η its "
+    "noise on "
     "each comparison, and it pays only for the questions that pass. Each question here is "
     f"a mean over the holdout's {ROWS} rows of a value between 0 and 1 (an agreement, an "
     "accuracy), so one row moves it by at most Δ = 1/n. One round of the sparse vector "
