@@ -115,6 +115,7 @@ class Orders(NamedTuple):
     far: dict[str, float]  # at α = FAR
 
 
+@datasets.cached(max_entries=len(ORDERS) * len(EPSILONS) * len(SIGMAS))
 def at_orders(alpha: float, epsilon: float, sigma: float) -> Orders:
     def each(order: float) -> dict[str, float]:
         return {name: float(rdp(name, order, epsilon, sigma)) for name in MECHANISMS}
@@ -189,6 +190,7 @@ class Composed(NamedTuple):
     tight_zcdp: float  # zCDP with the tight conversion (dp.zcdp_to_approx_dp)
 
 
+@datasets.cached(max_entries=len(COMPOSE_SIGMAS) * len(RELEASES))
 def composed(sigma: float, k: int) -> Composed:
     """k Gaussian releases at noise σ, to (ε, δ = DELTA):
     - basic: each release at δ/k, its exact ε times k;
@@ -265,6 +267,7 @@ def advanced_words(sigma: float, k: int) -> str:
     )
 
 
+@datasets.cached(max_entries=len(COMPOSE_SIGMAS))
 def best_orders(sigma: float) -> list[tuple[int, float]]:
     """RDP's best order at each number of releases: it falls as k grows."""
     return [(k, composed(sigma, k).order) for k in RELEASES]
@@ -291,6 +294,7 @@ ACCOUNTED_DOMAIN = (0.01, 100_000.0)
 INTEGER_ORDERS = np.concatenate([np.arange(2, 65), [128, 256]])  # the subsampled Gaussian's
 
 
+@datasets.cached(max_entries=len(STEP_SIGMAS) * len(RATES) * len(STEPS))
 def accounted(sigma: float, q: float, steps: int) -> dict[str, float]:
     """A DP-SGD run's ε at δ = DELTA after `steps` steps (noise σ, Poisson sampling rate q):
     - basic: each step at δ/steps, its exact ε amplified by sampling (dp.subsampled_privacy,
