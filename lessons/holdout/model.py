@@ -403,6 +403,14 @@ PREDICT_OPTIONS = (
 _PREDICT_EDGES = (0.53, 0.58, 0.63, 0.68)
 
 
+def prediction() -> tuple[float, float]:
+    """The holdout's and fresh data's accuracy of the analyst who checks on both, at
+    PREDICT_K features: what the prediction asks about."""
+    run = standard(BOTH)
+    i = run.at(PREDICT_K)
+    return run.seen[i], run.fresh[i]
+
+
 def predicted_option(accuracy: float) -> str:
     """The option an accuracy falls in (below 53%: "about 50%")."""
     return PREDICT_OPTIONS[sum(accuracy >= edge for edge in _PREDICT_EDGES)]

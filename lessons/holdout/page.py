@@ -42,11 +42,32 @@ st.markdown(
     "again, on the holdout. Fresh data it never sees."
 )
 
+# The prediction is about the data, not the sliders: it stays outside the fragment below, so
+# that a press re-sends only what the press changes.
+holdout_at, fresh_at = model.prediction()
+quiz.check_yourself(
+    "holdout_predict",
+    [
+        quiz.Question(
+            "On this data, where nothing can be found, the analyst checks features on the "
+            "training set and the holdout. What holdout accuracy will its classifier of "
+            f"{model.PREDICT_K} features reach?",
+            model.PREDICT_OPTIONS,
+            correct=model.PREDICT_OPTIONS.index(model.predicted_option(holdout_at)),
+            explanation=(
+                f"{text.percent(holdout_at, 3)} on the holdout, against "
+                f"{text.percent(fresh_at, 3)} on fresh data: every feature was kept because "
+                "the holdout agreed with it, so the holdout agrees with their vote."
+            ),
+        )
+    ],
+    title="Predict first",
+)
+
 
 @st.fragment
 def overfitting() -> None:
     """The check and k beside the accuracies against k."""
-    predict = st.container()
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
         check = controls.radio("The analyst checks each feature on", model.CHECKS, key="ho_check")
@@ -77,28 +98,6 @@ def overfitting() -> None:
         )
     st.markdown("**Here** " + model.overfitting_words(run, check, k))
     snippets.REUSED.show(through="holdout" if check == model.BOTH else "training")
-    found = model.standard(model.BOTH)
-    at = found.seen[found.at(model.PREDICT_K)]
-    with predict:
-        quiz.check_yourself(
-            "holdout_predict",
-            [
-                quiz.Question(
-                    f"On this data, where nothing can be found, the analyst checks features "
-                    f"on the training set and the holdout. What holdout accuracy will its "
-                    f"classifier of {model.PREDICT_K} features reach?",
-                    model.PREDICT_OPTIONS,
-                    correct=model.PREDICT_OPTIONS.index(model.predicted_option(at)),
-                    explanation=(
-                        f"{text.percent(at, 3)} on the holdout, against "
-                        f"{text.percent(found.fresh[found.at(model.PREDICT_K)], 3)} on fresh "
-                        "data: every feature was kept because the holdout agreed with it, so "
-                        "the holdout agrees with their vote."
-                    ),
-                )
-            ],
-            title="Predict first",
-        )
 
 
 overfitting()
