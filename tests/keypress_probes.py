@@ -317,16 +317,13 @@ def _renyi() -> Probe:
 def _holdout() -> Probe:
     from lessons.holdout import model
 
-    def questions(k: int) -> str:  # they grow with every round; an accuracy may not move
-        return f"{model.holdout_questions(model.standard(model.BOTH), model.BOTH, k):,}"
+    def training(k: int) -> str:
+        run = model.standard(model.BOTH)
+        return text.percent(run.training[run.at(k)], 3)
 
     after = _following(model.KS, model.DEFAULT_K)
     return Probe(
-        (
-            Metric(
-                "Holdout questions", lambda: questions(model.DEFAULT_K), lambda: questions(after)
-            ),
-        ),
+        (Metric("Training set", lambda: training(model.DEFAULT_K), lambda: training(after)),),
         ("ho_k", f"{after:g}"),
     )
 

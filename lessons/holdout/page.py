@@ -67,10 +67,19 @@ quiz.check_yourself(
 
 @st.fragment
 def overfitting() -> None:
-    """The check and k beside the accuracies against k."""
+    """The check above k and the accuracies against k; a press on k reruns only `rounds`."""
+    check = controls.radio(
+        "The analyst checks each feature on", model.CHECKS, key="ho_check", horizontal=True
+    )
+    rounds(check)
+    snippets.REUSED.show(through="holdout" if check == model.BOTH else "training")
+
+
+@st.fragment
+def rounds(check: str) -> None:
+    """k beside the accuracies against k, and what they say."""
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
-        check = controls.radio("The analyst checks each feature on", model.CHECKS, key="ho_check")
         k = controls.number_slider(
             "Features in the classifier k  (more → more questions to the holdout)",
             model.KS,
@@ -86,7 +95,6 @@ def overfitting() -> None:
                 ("Training set", text.percent(run.training[i], 3)),
                 ("Holdout", text.percent(run.seen[i], 3)),
                 ("Fresh data", text.percent(run.fresh[i], 3)),
-                ("Holdout questions", f"{model.holdout_questions(run, check, k):,}"),
             ],
         )
     with chart_column:
@@ -97,7 +105,6 @@ def overfitting() -> None:
             truth=model.k_rule(k),
         )
     st.markdown("**Here** " + model.overfitting_words(run, check, k))
-    snippets.REUSED.show(through="holdout" if check == model.BOTH else "training")
 
 
 overfitting()
