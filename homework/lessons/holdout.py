@@ -1,7 +1,7 @@
 """Homework for "The reusable holdout": Thresholdout's rule as a function of its noise draws,
 and how many holdout answers a privacy budget buys (the grader's half is
 grading/lessons/holdout.py). Every number a grade compares with comes from dp/ or the rule
-as DESIGN writes it."""
+as dp/adaptive.py writes it."""
 
 from __future__ import annotations
 

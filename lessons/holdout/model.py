@@ -83,10 +83,10 @@ class Data(NamedTuple):
     features: int  # how many features were drawn (FEATURES)
 
 
-@datasets.cached(max_entries=1, census_only=True)
 def data() -> Data:
-    """The three sets, drawn once from SEED: bits packed 8 rows a byte (a feature agrees with
-    the label on a row where their bits are equal), agreements counted with popcount."""
+    """The three sets, drawn from SEED: bits packed 8 rows a byte (a feature agrees with the
+    label on a row where their bits are equal), agreements counted with popcount. Not kept:
+    6 MB of bits that only the analyses read (`runs` keeps what they found); 80 ms."""
     rng = np.random.default_rng(SEED)
     width = N // 8
     agreement, agrees = [], []
@@ -143,11 +143,10 @@ class Run(NamedTuple):
 Ask = Callable[[float, float], float]  # (training value, holdout value) → the answer
 
 
-def analyse(ask_feature: Ask, ask_accuracy: Ask) -> Run:
-    """The analyst of the module docstring. `ask_feature` and `ask_accuracy` answer its
-    questions to the holdout (the holdout's value, the training set's, or Thresholdout's); a
-    NaN answer (Thresholdout's ⊥) ends the analysis."""
-    found = data()
+def analyse(found: Data, ask_feature: Ask, ask_accuracy: Ask) -> Run:
+    """The analyst of the module docstring, on `found`. `ask_feature` and `ask_accuracy`
+    answer its questions to the holdout (the holdout's value, the training set's, or
+    Thresholdout's); a NaN answer (Thresholdout's ⊥) ends the analysis."""
     scores = np.zeros((len(SETS), N), dtype=np.int32)
     names = ("k", "training", "seen", "holdout", "fresh", "checked")
     rounds: dict[str, list] = {name: [] for name in names}
@@ -198,17 +197,15 @@ def _training(training: float, holdout: float) -> float:
     return training
 
 
-@datasets.cached(max_entries=len(CHECKS), census_only=True)
-def standard(check: str) -> Run:
+def _standard(found: Data, check: str) -> Run:
     """The analyst with the holdout answering exactly: features checked on the holdout too
     (BOTH), or on the training set only (the holdout asked only for the accuracies)."""
-    run = analyse(_holdout if check == BOTH else _training, _holdout)
+    run = analyse(found, _holdout if check == BOTH else _training, _holdout)
     asked = run.questions if check == BOTH else len(run.k)
     return run._replace(answered_by_holdout=asked)
 
 
-@datasets.cached(max_entries=len(TOLERANCES) * len(BUDGETS), census_only=True)
-def thresholdout(tolerance: float, budget: int) -> Run:
+def _thresholdout(found: Data, tolerance: float, budget: int) -> Run:
     """The same analyst, every question to the holdout answered by one Thresholdout with
     threshold THRESHOLD, tolerance σ and budget B (its noise drawn from THRESHOLDOUT_SEED)."""
     mechanism = dp.Thresholdout(THRESHOLD, tolerance, budget, rng=THRESHOLDOUT_SEED)
@@ -216,8 +213,31 @@ def thresholdout(tolerance: float, budget: int) -> Run:
     def ask(training: float, holdout: float) -> float:
         return float(mechanism.answer([training], [holdout])[0][0])
 
-    run = analyse(ask, ask)
+    run = analyse(found, ask, ask)
     return run._replace(answered_by_holdout=mechanism.spent)
+
+
+@datasets.cached(max_entries=1, census_only=True)
+def runs() -> dict[tuple, Run]:
+    """Every analysis the page can show, computed once (about 0.7 s on the 2-core test
+    machine) from one draw of the data, which is then let go: by (check,) for the exact
+    holdout and (σ, B) for Thresholdout. No slider press computes anything."""
+    found = data()
+    done: dict[tuple, Run] = {(check,): _standard(found, check) for check in CHECKS}
+    for tolerance in TOLERANCES:
+        for budget in BUDGETS:
+            done[(tolerance, budget)] = _thresholdout(found, tolerance, budget)
+    return done
+
+
+def standard(check: str) -> Run:
+    """The analyst with the exact holdout (see `_standard`)."""
+    return runs()[(check,)]
+
+
+def thresholdout(tolerance: float, budget: int) -> Run:
+    """The analyst through Thresholdout at σ and B (see `_thresholdout`)."""
+    return runs()[(tolerance, budget)]
 
 
 def epsilon(tolerance: float, budget: int) -> float:
@@ -239,6 +259,18 @@ def curves(run: Run) -> pd.DataFrame:
     frames.insert(0, pd.DataFrame({"k": (0, MOST), "accuracy": (CHANCE, CHANCE), "line": TRUTH}))
     frame = pd.concat(frames, ignore_index=True)
     return frame[frame["accuracy"].notna()].reset_index(drop=True)
+
+
+@datasets.cached(max_entries=len(CHECKS), census_only=True)
+def standard_curves(check: str) -> pd.DataFrame:
+    """The first chart's lines (one frame per check, shared: a first render converts none)."""
+    return curves(standard(check))
+
+
+@datasets.cached(max_entries=len(TOLERANCES) * len(BUDGETS), census_only=True)
+def thresholdout_curves(tolerance: float, budget: int) -> pd.DataFrame:
+    """The second chart's lines at σ and B."""
+    return curves(thresholdout(tolerance, budget))
 
 
 def holdout_questions(run: Run, check: str, k: int) -> int:

@@ -101,7 +101,7 @@ def rounds(check: str) -> None:
         charts.accuracy(True).show(
             title=f"The analyst checks on {check}",
             alt=model.accuracy_words(run, k),
-            curves=model.curves(run),
+            curves=model.standard_curves(check),
             truth=model.k_rule(k),
         )
     st.markdown("**Here** " + model.overfitting_words(run, check, k))
@@ -170,7 +170,7 @@ def reusable() -> None:
         charts.accuracy(False).show(
             title=f"Through Thresholdout, σ = {text.number(tolerance)}, B = {budget:,}",
             alt=model.thresholdout_alt(run, tolerance, budget),
-            curves=model.curves(run),
+            curves=model.thresholdout_curves(tolerance, budget),
         )
     st.markdown("**Here** " + model.thresholdout_words(run, tolerance, budget))
     snippets.THRESHOLDOUT.show(through="thresholdout", tolerance=tolerance, budget=budget)

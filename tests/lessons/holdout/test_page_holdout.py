@@ -19,9 +19,15 @@ from ui import text
 PAGE = "holdout/page.py"
 
 
-def unpacked(which: int, column: int) -> np.ndarray:
+@pytest.fixture(scope="module")
+def found() -> lesson.Data:
+    """The data, drawn again (the page keeps only what the analyses found)."""
+    return lesson.data()
+
+
+def unpacked(found: lesson.Data, which: int, column: int) -> np.ndarray:
     """Candidate `column`'s rows on set `which` as 0/1 (1: the feature equals the label)."""
-    return np.unpackbits(lesson.data().agrees[which, column])
+    return np.unpackbits(found.agrees[which, column])
 
 
 def far_from_chance(accuracy: float) -> bool:
@@ -29,11 +35,10 @@ def far_from_chance(accuracy: float) -> bool:
     return abs(accuracy - 0.5) > 6 * 0.5 / math.sqrt(lesson.N)
 
 
-def test_the_data_is_coin_flips_and_the_agreements_are_counted_right() -> None:
-    found = lesson.data()
+def test_the_data_is_coin_flips_and_the_agreements_are_counted_right(found) -> None:
     for which in range(len(lesson.SETS)):
         for column in (0, 1, 17, found.agreement.shape[1] - 1):
-            assert found.agreement[which, column] == unpacked(which, column).mean()
+            assert found.agreement[which, column] == unpacked(found, which, column).mean()
     training = found.agreement[0]
     # strongest first, each beyond the bar on the training set
     assert np.all(np.diff(np.abs(training - 0.5)) <= 0)
@@ -47,11 +52,10 @@ def test_the_data_is_coin_flips_and_the_agreements_are_counted_right() -> None:
         assert abs(values.mean() - 0.5) < 6 * lesson.BAR / math.sqrt(values.size)
 
 
-def test_the_first_round_rebuilt_by_brute_force() -> None:
+def test_the_first_round_rebuilt_by_brute_force(found) -> None:
     """The analyst who checks on the holdout: its first ten features are the first
     candidates whose holdout agreement is beyond the bar on the training side; their
     majority vote on the holdout, ties half right, is the holdout accuracy it sees."""
-    found = lesson.data()
     chosen, signs = [], []
     for column in range(found.agreement.shape[1]):
         t, h = found.agreement[0, column], found.agreement[1, column]
@@ -64,7 +68,7 @@ def test_the_first_round_rebuilt_by_brute_force() -> None:
     assert run.checked[0] == chosen[-1] + 1
     for which, accuracy in ((0, run.training[0]), (1, run.seen[0]), (2, run.fresh[0])):
         pairs = zip(chosen, signs, strict=True)
-        votes = sum(s * (2 * unpacked(which, c).astype(int) - 1) for c, s in pairs)
+        votes = sum(s * (2 * unpacked(found, which, c).astype(int) - 1) for c, s in pairs)
         expected = (np.sum(votes > 0) + 0.5 * np.sum(votes == 0)) / lesson.N
         assert accuracy == expected
     assert run.seen == run.holdout  # the standard holdout answers exactly
