@@ -61,7 +61,9 @@ def income_features(frame: pd.DataFrame) -> Data:
             values, low, high = np.log1p(values), math.log1p(low), math.log1p(high)
         blocks.append(public_scale(values, low, high))
         names.append(f"{column} ({'log-' if column in LOG_SCALED else ''}scaled)")
-    x = np.column_stack(blocks)
+    # float32: exact for the one-hot columns, 7 digits for the scaled ones; half the
+    # memory (the census's 32,561 rows × 63 columns: 8 MB instead of 16)
+    x = np.column_stack(blocks).astype(np.float32)
     return Data(tuple(names), x[~test], y[~test], x[test], y[test])
 
 
