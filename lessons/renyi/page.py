@@ -46,15 +46,10 @@ st.markdown(
 
 @st.fragment
 def divergence() -> None:
-    """α, the pure ε and σ beside the three curves."""
+    """The pure ε and σ beside the outputs on neighbours; the order α, inside, beside the
+    curves (a press on α reruns only `orders`)."""
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
-        alpha = controls.number_slider(
-            "Order α  (larger → closer to the worst case)",
-            model.ORDERS,
-            model.DEFAULT_ORDER,
-            key="rd_alpha",
-        )
         epsilon = controls.epsilon_slider(
             key="rd_eps",
             default=model.DEFAULT_EPSILON,
@@ -66,6 +61,33 @@ def divergence() -> None:
             model.SIGMAS,
             model.DEFAULT_SIGMA,
             key="rd_sigma",
+        )
+    with chart_column:
+        charts.distributions().show(
+            title=f"Outputs on neighbours, ε = {text.number(epsilon)}, σ = {text.number(sigma)}",
+            alt=(
+                "The output densities of the Gaussian with σ = "
+                f"{text.number(sigma)} and of the Laplace with scale 1/ε = "
+                f"{text.number(1 / epsilon)}, each on a count of 0 (solid) and of 1 (dashed), "
+                "over outputs from −5 to 6. " + model.rr_words(epsilon)
+            ),
+            curves=model.distributions(epsilon, sigma),
+        )
+    orders(epsilon, sigma)
+    st.markdown(model.rr_words(epsilon) + " " + model.limits_words(epsilon, sigma))
+    snippets.DIVERGENCE.show(epsilon=epsilon, sigma=sigma)
+
+
+@st.fragment
+def orders(epsilon: float, sigma: float) -> None:
+    """α beside the three curves ε(α) and their values at α."""
+    control_column, chart_column = st.columns([2, 3], gap="medium")
+    with control_column:
+        alpha = controls.number_slider(
+            "Order α  (larger → closer to the worst case)",
+            model.ORDERS,
+            model.DEFAULT_ORDER,
+            key="rd_alpha",
         )
         found = model.at_orders(alpha, epsilon, sigma).at
         layout.metrics(
@@ -88,18 +110,6 @@ def divergence() -> None:
             truth=model.order_rule(alpha),
             mark=model.order_marks(alpha, epsilon, sigma),
         )
-        charts.distributions().show(
-            title=f"Outputs on neighbours, ε = {text.number(epsilon)}, σ = {text.number(sigma)}",
-            alt=(
-                "The output densities of the Gaussian with σ = "
-                f"{text.number(sigma)} and of the Laplace with scale 1/ε = "
-                f"{text.number(1 / epsilon)}, each on a count of 0 (solid) and of 1 (dashed), "
-                "over outputs from −5 to 6. " + model.rr_words(epsilon)
-            ),
-            curves=model.distributions(epsilon, sigma),
-        )
-    st.markdown(model.rr_words(epsilon) + " " + model.limits_words(epsilon, sigma))
-    snippets.DIVERGENCE.show(epsilon=epsilon, sigma=sigma)
 
 
 divergence()
