@@ -317,13 +317,20 @@ def _renyi() -> Probe:
 def _holdout() -> Probe:
     from lessons.holdout import model
 
-    def training(k: int) -> str:
+    def fresh(k: int) -> str:
         run = model.standard(model.BOTH)
-        return text.percent(run.training[run.at(k)], 3)
+        return text.percent(run.fresh[run.at(k)], 3)
 
     after = _following(model.KS, model.DEFAULT_K)
     return Probe(
-        (Metric("Training set", lambda: training(model.DEFAULT_K), lambda: training(after)),),
+        (
+            Metric(
+                "Fresh data",  # not section 2's "Fresh data, last"
+                lambda: fresh(model.DEFAULT_K),
+                lambda: fresh(after),
+                whole_label=True,
+            ),
+        ),
         ("ho_k", f"{after:g}"),
     )
 

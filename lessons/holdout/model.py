@@ -309,7 +309,8 @@ def overfitting_words(run: Run, check: str, k: int) -> str:
     holdout, fresh, training = run.seen[i], run.fresh[i], run.training[i]
     asked = holdout_questions(run, check, k)
     words = (
-        f"after {asked:,} questions to the holdout, the classifier of {k} features: "
+        f"after {asked:,} questions to the holdout, the classifier of {k} features scores "
+        f"{text.percent(training, 3)} on the training set; "
         + chance_words(holdout, "the holdout's")
         + "; "
         + chance_words(fresh, "fresh data's")

@@ -92,7 +92,6 @@ def rounds(check: str) -> None:
         layout.metrics(
             "ho_at",
             [
-                ("Training set", text.percent(run.training[i], 3)),
                 ("Holdout", text.percent(run.seen[i], 3)),
                 ("Fresh data", text.percent(run.fresh[i], 3)),
             ],
