@@ -329,6 +329,16 @@ LESSONS: tuple[Lesson, ...] = (
         "Privacy loss ε",
     ),
     Lesson(
+        "private_erm",
+        "Private ERM",
+        ":material/functions:",
+        "private-erm",
+        "A minimiser's sensitivity; output and objective perturbation against DP-SGD.",
+        ML,
+        "Privacy loss ε",
+        ("laplace", "approximate_dp", "private_ml"),  # Laplace noise, (ε, δ), a private model
+    ),
+    Lesson(
         "dpsgd",
         "Private training with DP-SGD",
         ":material/neurology:",

@@ -335,6 +335,27 @@ def _holdout() -> Probe:
     )
 
 
+def _private_erm() -> Probe:
+    from lessons.private_erm import model
+
+    def objective(epsilon: float) -> str:
+        point = model.point(model.OBJECTIVE, epsilon, model.DEFAULT_LAMBDA)
+        return text.percent(point.mean, 3)
+
+    after = _following(model.EPSILONS, model.DEFAULT_EPSILON)
+    return Probe(
+        (
+            Metric(
+                "Objective",
+                lambda: objective(model.DEFAULT_EPSILON),
+                lambda: objective(after),
+                whole_label=True,
+            ),
+        ),
+        ("erm_eps", f"{after:g}"),
+    )
+
+
 def _floating_point() -> Probe:
     from lessons.floating_point import model
     from ui.controls import DEFAULT_SEED
@@ -587,6 +608,7 @@ def _dpsgd() -> Probe:
 PROBES: dict[str, Probe] = {
     "renyi": _renyi(),
     "holdout": _holdout(),
+    "private_erm": _private_erm(),
     "anonymisation": _anonymisation(),
     "reconstruction": _reconstruction(),
     "definition": _definition(),

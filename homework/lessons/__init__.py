@@ -26,6 +26,7 @@ from homework.lessons import (
     laplace,
     large_domains,
     membership,
+    private_erm,
     private_ml,
     reconstruction,
     renyi,
@@ -66,6 +67,7 @@ MODULES = (
     large_domains,
     central_vs_local,
     private_ml,
+    private_erm,
     dpsgd,
     subsampling,
 )
