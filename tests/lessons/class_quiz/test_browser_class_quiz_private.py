@@ -109,6 +109,10 @@ def _answer(
     return sent, {_normalized(frame) for frame in frames if not _is_poll(frame)}
 
 
+@pytest.mark.budget(
+    "phones join and tap until every (choice, sent) pair is seen: about 8 of them on "
+    "average, each a page load (3 s), and past 20 s when the coin is unlucky (at most 40)"
+)
 def test_a_private_tap_sends_nothing_about_the_choice(page: Page, app_server: str) -> None:
     quizzes, quiz = _quiz()
     page.set_viewport_size(PHONE)
