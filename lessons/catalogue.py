@@ -364,6 +364,17 @@ LESSONS: tuple[Lesson, ...] = (
         ("approximate_dp", "membership", "dpsgd"),
     ),
     Lesson(
+        "who_pays",
+        "Who pays for privacy",
+        ":material/balance:",
+        "who-pays",
+        "The same ε costs small groups most: counts, a private model's accuracy, clipping.",
+        ML,
+        "Privacy loss ε",
+        # Laplace noise on counts, typical error, the private ERM model, DP-SGD's clipping
+        ("laplace", "uncertainty", "private_erm", "dpsgd"),
+    ),
+    Lesson(
         "class_survey",
         "Class survey",
         ":material/how_to_vote:",

@@ -356,6 +356,25 @@ def _private_erm() -> Probe:
     )
 
 
+def _who_pays() -> Probe:
+    from lessons.who_pays import model
+
+    def useless(epsilon: float) -> str:
+        return f"{len(model.useless_groups(epsilon))} of {len(model.rich_counts())}"
+
+    after = _following(model.EPSILONS, model.DEFAULT_EPSILON)
+    return Probe(
+        (
+            Metric(
+                "Counts at least half noise",
+                lambda: useless(model.DEFAULT_EPSILON),
+                lambda: useless(after),
+            ),
+        ),
+        ("wp_eps", f"{after:g}"),
+    )
+
+
 def _floating_point() -> Probe:
     from lessons.floating_point import model
     from ui.controls import DEFAULT_SEED
@@ -609,6 +628,7 @@ PROBES: dict[str, Probe] = {
     "renyi": _renyi(),
     "holdout": _holdout(),
     "private_erm": _private_erm(),
+    "who_pays": _who_pays(),
     "anonymisation": _anonymisation(),
     "reconstruction": _reconstruction(),
     "definition": _definition(),

@@ -35,6 +35,7 @@ from homework.lessons import (
     synthetic,
     unary_encoding,
     uncertainty,
+    who_pays,
 )
 
 # the lessons with homework, in the course's order
@@ -70,6 +71,7 @@ MODULES = (
     private_erm,
     dpsgd,
     subsampling,
+    who_pays,
 )
 LESSONS = tuple(module.__name__.rsplit(".", 1)[-1] for module in MODULES)
 REGISTRY = registry(MODULES)  # every exercise, by id
