@@ -127,10 +127,17 @@ def test_groups() -> np.ndarray:
     return frame["Race"].astype("string").to_numpy()[held]
 
 
+@datasets.cached(max_entries=1, census_only=True)
+def test_sizes() -> dict[str, int]:
+    """Each race group's test rows, largest first."""
+    races, sizes = np.unique(test_groups(), return_counts=True)
+    ranked = sorted(zip(sizes, races, strict=True), reverse=True)
+    return {str(race): int(size) for size, race in ranked}
+
+
 def groups_by_size() -> list[str]:
     """The race groups, largest on the test rows first."""
-    races, sizes = np.unique(test_groups(), return_counts=True)
-    return [race for _, race in sorted(zip(sizes, races, strict=True), reverse=True)]
+    return list(test_sizes())
 
 
 def _right_by_group(weights: np.ndarray, data) -> dict[str, np.ndarray]:
@@ -165,6 +172,7 @@ class Drop(NamedTuple):
     se: float
 
 
+@datasets.cached(max_entries=len(MODEL_EPSILONS) * 8)
 def drop(epsilon: float, race: str) -> Drop:
     values = np.asarray(drops().runs[(epsilon, race)])
     return Drop(float(values.mean()), float(values.std(ddof=1) / math.sqrt(values.size)))
@@ -192,6 +200,7 @@ def _differ(a: Drop, b: Drop) -> bool:
     return abs(a.mean - b.mean) > 1.959964 * math.hypot(a.se, b.se)
 
 
+@datasets.cached(max_entries=len(MODEL_EPSILONS))
 def most_lost(epsilon: float) -> str:
     """The group whose accuracy drops most at ε, or NONE_CLEARLY when the runner-up is
     within the error bars of the difference."""
@@ -207,6 +216,7 @@ def gap(epsilon: float) -> Drop:
     return Drop(small.mean - large.mean, math.hypot(small.se, large.se))
 
 
+@datasets.cached(max_entries=len(MODEL_EPSILONS))
 def drops_alt(epsilon: float) -> str:
     return (
         f"Each race group's accuracy lost to privacy, in percentage points, against ε from "
@@ -219,6 +229,7 @@ def drops_alt(epsilon: float) -> str:
     )
 
 
+@datasets.cached(max_entries=1)
 def prediction_words() -> str:
     """The check-yourself's explanation at PREDICT_EPSILON, from the numbers."""
     found = {race: drop(PREDICT_EPSILON, race) for race in groups_by_size()}
@@ -239,17 +250,18 @@ def test_size_half_width(race: str) -> float:
     """95% half-width, in points, of a group's test accuracy from its rows alone (the
     binomial's normal approximation at the non-private accuracy)."""
     p = drops().plain[race]
-    n = int(np.sum(test_groups() == race))
+    n = test_sizes()[race]
     return 100 * 1.959964 * math.sqrt(p * (1 - p) / n)
 
 
+@datasets.cached(max_entries=len(MODEL_EPSILONS))
 def models_words(epsilon: float) -> str:
     """Whether the smallest group pays more here, and whether that grows as ε shrinks, from
     the numbers."""
     groups = groups_by_size()
     small, large = groups[-1], groups[0]
     here, low, high = gap(epsilon), gap(MODEL_EPSILONS[0]), gap(MODEL_EPSILONS[-1])
-    n_small = int(np.sum(test_groups() == small))
+    n_small = test_sizes()[small]
     words = (
         f"At ε = {text.number(epsilon)} the smallest group ({small}, {n_small} test rows) "
         f"loses {text.number(drop(epsilon, small).mean, 2)} points and the largest "
