@@ -10,7 +10,8 @@ relative to the count it is √2/(ε·count), larger the smaller the group.
 
 Models: dp.objective_perturbation on data.features.unit_ball_features (λ = LAMBDA), RUNS
 seeded models at each ε; each race group's accuracy on the test rows, and its drop from the
-non-private model's (dp.logistic_erm) on the same rows.
+non-private model's (dp.logistic_erm) on the same rows. No slider changes them: make_tables.py
+writes them into tables.py (about 1 s of training a first visit does not wait for).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import pandas as pd
 
 import dp
 from data.features import SPLIT_SEED, TEST_SHARE, unit_ball_features
+from lessons.who_pays import tables
 from ui import datasets, text
 
 # --- 1. counts ---------------------------------------------------------------------------------
@@ -49,7 +51,7 @@ def typical_error(epsilon: float) -> float:
     return math.sqrt(dp.laplace_variance(1.0, epsilon))
 
 
-@datasets.cached(max_entries=len(EPSILONS))
+@datasets.cached(max_entries=len(EPSILONS), census_only=True)
 def relative_errors(epsilon: float) -> pd.DataFrame:
     """Each group's count and its relative typical error √2/(ε·count) (group, count,
     relative)."""
@@ -140,10 +142,18 @@ def groups_by_size() -> list[str]:
     return list(test_sizes())
 
 
-def _right_by_group(weights: np.ndarray, data) -> dict[str, np.ndarray]:
-    right = np.where(data.x_test @ weights > 0, 1.0, -1.0) == data.y_test
+@datasets.cached(max_entries=1, census_only=True)
+def data():
+    """The private ERM lesson's rows (data.features.unit_ball_features)."""
+    return unit_ball_features(datasets.census())
+
+
+def right_by_group(weights: np.ndarray) -> dict[str, int]:
+    """Each race group's test rows the linear classifier sign(wᵀx) gets right."""
+    found = data()
+    right = np.where(found.x_test @ weights > 0, 1.0, -1.0) == found.y_test
     races = test_groups()
-    return {race: right[races == race] for race in groups_by_size()}
+    return {race: int(np.sum(right[races == race])) for race in groups_by_size()}
 
 
 class Drops(NamedTuple):
@@ -154,17 +164,14 @@ class Drops(NamedTuple):
 @datasets.cached(max_entries=1, census_only=True)
 def drops() -> Drops:
     """Every group's accuracy drop, in percentage points, for RUNS objective-perturbation
-    models at each ε (about 0.8 s, once per server)."""
-    data = unit_ball_features(datasets.census())
-    fitted = dp.logistic_erm(data.x_train, data.y_train, LAMBDA)
-    plain = {race: float(right.mean()) for race, right in _right_by_group(fitted, data).items()}
-    runs: dict[tuple[float, str], list[float]] = {}
-    for epsilon in MODEL_EPSILONS:
-        for seed in range(RUNS):
-            w = dp.objective_perturbation(data.x_train, data.y_train, epsilon, LAMBDA, rng=seed)
-            for race, right in _right_by_group(w, data).items():
-                runs.setdefault((epsilon, race), []).append(100 * (plain[race] - right.mean()))
-    return Drops(plain, {key: tuple(values) for key, values in runs.items()})
+    models at each ε, from the counts make_tables.py wrote (tables.py)."""
+    sizes = test_sizes()
+    plain = {race: tables.PLAIN[race] / sizes[race] for race in sizes}
+    runs = {
+        (epsilon, race): tuple(100 * (tables.PLAIN[race] - right) / sizes[race] for right in rights)
+        for (epsilon, race), rights in tables.RIGHT.items()
+    }
+    return Drops(plain, runs)
 
 
 class Drop(NamedTuple):
@@ -172,7 +179,7 @@ class Drop(NamedTuple):
     se: float
 
 
-@datasets.cached(max_entries=len(MODEL_EPSILONS) * 8)
+@datasets.cached(max_entries=len(MODEL_EPSILONS) * 8, census_only=True)
 def drop(epsilon: float, race: str) -> Drop:
     values = np.asarray(drops().runs[(epsilon, race)])
     return Drop(float(values.mean()), float(values.std(ddof=1) / math.sqrt(values.size)))
@@ -200,7 +207,7 @@ def _differ(a: Drop, b: Drop) -> bool:
     return abs(a.mean - b.mean) > 1.959964 * math.hypot(a.se, b.se)
 
 
-@datasets.cached(max_entries=len(MODEL_EPSILONS))
+@datasets.cached(max_entries=len(MODEL_EPSILONS), census_only=True)
 def most_lost(epsilon: float) -> str:
     """The group whose accuracy drops most at ε, or NONE_CLEARLY when the runner-up is
     within the error bars of the difference."""
@@ -216,7 +223,7 @@ def gap(epsilon: float) -> Drop:
     return Drop(small.mean - large.mean, math.hypot(small.se, large.se))
 
 
-@datasets.cached(max_entries=len(MODEL_EPSILONS))
+@datasets.cached(max_entries=len(MODEL_EPSILONS), census_only=True)
 def drops_alt(epsilon: float) -> str:
     return (
         f"Each race group's accuracy lost to privacy, in percentage points, against ε from "
@@ -229,7 +236,7 @@ def drops_alt(epsilon: float) -> str:
     )
 
 
-@datasets.cached(max_entries=1)
+@datasets.cached(max_entries=1, census_only=True)
 def prediction_words() -> str:
     """The check-yourself's explanation at PREDICT_EPSILON, from the numbers."""
     found = {race: drop(PREDICT_EPSILON, race) for race in groups_by_size()}
@@ -254,7 +261,7 @@ def test_size_half_width(race: str) -> float:
     return 100 * 1.959964 * math.sqrt(p * (1 - p) / n)
 
 
-@datasets.cached(max_entries=len(MODEL_EPSILONS))
+@datasets.cached(max_entries=len(MODEL_EPSILONS), census_only=True)
 def models_words(epsilon: float) -> str:
     """Whether the smallest group pays more here, and whether that grows as ε shrinks, from
     the numbers."""
@@ -297,16 +304,16 @@ def gradient_norms() -> pd.DataFrame:
     """Each training row's gradient length at the non-private model (race, norm): the
     logistic loss's slope σ(−y·wᵀx) times ‖x‖."""
     frame = datasets.census()
-    data = unit_ball_features(frame)
-    w = dp.logistic_erm(data.x_train, data.y_train, LAMBDA)
-    margins = data.y_train * (data.x_train @ w)
-    norms = np.linalg.norm(data.x_train, axis=1) / (1.0 + np.exp(margins))
+    found = data()
+    w = dp.logistic_erm(found.x_train, found.y_train, LAMBDA)
+    margins = found.y_train * (found.x_train @ w)
+    norms = np.linalg.norm(found.x_train, axis=1) / (1.0 + np.exp(margins))
     held = np.random.default_rng(SPLIT_SEED).random(len(frame)) < TEST_SHARE
     race = frame["Race"].astype("string").to_numpy()[~held]
     return pd.DataFrame({"race": race, "norm": norms})
 
 
-@datasets.cached(max_entries=len(CLIPS))
+@datasets.cached(max_entries=len(CLIPS), census_only=True)
 def clipped_shares(clip: float) -> pd.DataFrame:
     """Each group's share of gradients longer than C, which clipping shortens (group,
     share), largest group first."""

@@ -10,11 +10,12 @@ import math
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import apptest_helpers as helpers
 import dp
 from data.features import unit_ball_features
-from lessons.who_pays import model, snippets
+from lessons.who_pays import make_tables, model, snippets, tables
 from ui import datasets, text
 
 PAGE = "who_pays/page.py"
@@ -60,7 +61,19 @@ def test_a_drop_is_recomputed_with_dp() -> None:
 
     for race in ("Other", "White"):
         expected = 100 * (accuracy(plain_w, race) - accuracy(w, race))
-        assert model.drops().runs[(0.03, race)][3] == expected
+        assert model.drops().runs[(0.03, race)][3] == pytest.approx(expected, abs=1e-9)
+    assert model.right_by_group(w) == {
+        race: r[3] for (e, race), r in tables.RIGHT.items() if e == 0.03
+    }
+    assert model.right_by_group(plain_w) == tables.PLAIN
+
+
+def test_the_tables_are_what_make_tables_writes() -> None:
+    written = {name: getattr(tables, name) for name in make_tables.TYPES}
+    assert make_tables.render(written) == make_tables.TABLES.read_text(encoding="utf-8")
+    keys = {(e, race) for e in model.MODEL_EPSILONS for race in model.groups_by_size()}
+    assert set(tables.RIGHT) == keys
+    assert all(len(rights) == model.RUNS for rights in tables.RIGHT.values())
 
 
 def test_the_verdicts_follow_the_error_bars() -> None:
