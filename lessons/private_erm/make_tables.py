@@ -17,7 +17,7 @@ import numpy as np
 
 import dp
 from lessons.private_erm import model
-from ui import dpsgd_setup
+from ui import dpsgd_setup, written_tables
 
 TABLES = Path(__file__).with_name("tables.py")
 
@@ -128,25 +128,9 @@ TYPES = {
 }
 
 
-def _key(key) -> str:
-    """A key as ruff format writes it (strings in double quotes)."""
-    if isinstance(key, tuple):
-        return "(" + ", ".join(f'"{k}"' if isinstance(k, str) else repr(k) for k in key) + ")"
-    return repr(key)
-
-
 def render(tables: dict[str, dict]) -> str:
-    """The module's text, formatted as ruff format would leave it."""
-    lines = [DOC]
-    for name, table in tables.items():
-        lines += ["", f"{name}: {TYPES[name]} = {{"]
-        for key, value in table.items():
-            if name == "MOVED":  # twenty long floats: one a line
-                lines += [f"    {_key(key)}: ("] + [f"        {v!r}," for v in value] + ["    ),"]
-            else:
-                lines.append(f"    {_key(key)}: {value!r},")
-        lines += ["}"]
-    return "\n".join(lines) + "\n"
+    """The module's text (ui/written_tables.py)."""
+    return written_tables.render(DOC, TYPES, tables, one_a_line=("MOVED",))
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from pathlib import Path
 import dp
 from data.features import unit_ball_features
 from lessons.who_pays import model
-from ui import datasets
+from ui import datasets, written_tables
 
 TABLES = Path(__file__).with_name("tables.py")
 
@@ -45,21 +45,9 @@ right."""'''
 TYPES = {"PLAIN": "dict[str, int]", "RIGHT": "dict[tuple[float, str], tuple[int, ...]]"}
 
 
-def _key(key) -> str:
-    """A key as ruff format writes it (strings in double quotes)."""
-    if isinstance(key, tuple):
-        return "(" + ", ".join(f'"{k}"' if isinstance(k, str) else repr(k) for k in key) + ")"
-    return f'"{key}"' if isinstance(key, str) else repr(key)
-
-
 def render(tables: dict[str, dict]) -> str:
-    """The module's text, formatted as ruff format would leave it."""
-    lines = [DOC]
-    for name, table in tables.items():
-        lines += ["", f"{name}: {TYPES[name]} = {{"]
-        lines += [f"    {_key(key)}: {value!r}," for key, value in table.items()]
-        lines += ["}"]
-    return "\n".join(lines) + "\n"
+    """The module's text (ui/written_tables.py)."""
+    return written_tables.render(DOC, TYPES, tables)
 
 
 if __name__ == "__main__":
