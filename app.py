@@ -6,8 +6,8 @@ from urllib.parse import urlsplit
 import streamlit as st
 
 import lessons.preload  # noqa: F401  (imported once per process, it freezes the lessons' code)
-from lessons.catalogue import HOME, MOVED, Lesson, all_pages, by_folder, neighbours
-from ui import browser, classroom, links, menu, notebook, pace, userdata
+from lessons.catalogue import HOME, MOVED, PROGRESS, Lesson, all_pages, by_folder, neighbours
+from ui import browser, classroom, links, menu, notebook, pace, progress, userdata
 
 # Presenter mode gives the projector the whole width: the sidebar starts collapsed (its
 # ">" button still opens it; presenter mode itself is in the classroom fold atop the page).
@@ -52,6 +52,11 @@ for lesson in all_pages():
         default=lesson is HOME,
     )
     sections.setdefault(lesson.section, []).append(pages[lesson.folder])
+# "Your progress" (kept in this browser, ui/progress.py): after Home, outside teaching order.
+pages[PROGRESS.folder] = st.Page(
+    PROGRESS.path, title=PROGRESS.title, icon=PROGRESS.icon, url_path=PROGRESS.url_path
+)
+sections[PROGRESS.section].insert(1, pages[PROGRESS.folder])
 menu_sections = {name: list(listed) for name, listed in sections.items()}  # before the forwards
 
 
@@ -104,8 +109,17 @@ if st.session_state.get(LAST_PAGE_KEY, current.url_path) != current.url_path:
     browser.scroll_to_top(f"page-{st.session_state['app_page_switches']}")
 st.session_state[LAST_PAGE_KEY] = current.url_path
 notebook.forget()  # the page's run keeps a new record of what it shows (ui/notebook.py)
-current.run()
 shown = next((lesson for lesson in all_pages() if pages[lesson.folder] is current), None)
+if not STUDENT:  # this browser's own record of the course: never sent (ui/progress.py)
+    progress.install(
+        (lesson.folder, lesson.url_path, lesson.title, lesson.main_control)
+        for lesson in all_pages()
+        if lesson is not HOME and not lesson.activity
+    )
+    lesson_on_show = shown is not None and shown is not HOME and not shown.activity
+    if lesson_on_show and not classroom.presenting():  # the projector: the lesson, no record
+        progress.here(shown.folder)
+current.run()
 if shown is not None and not STUDENT:
     if shown is not HOME and not shown.activity:  # a class activity: nothing to run at home
         notebook.download_button()

@@ -53,6 +53,16 @@ ML = "Machine learning"
 CLASSROOM = "In the classroom"
 
 HOME = Lesson("home", "Home", ":material/home:", "home", "What this app teaches.", START)
+# Not a lesson: the student's own record, kept in their browser (ui/progress.py). In the
+# menu after Home, outside the teaching order (no previous/next links, no notebook).
+PROGRESS = Lesson(
+    "progress",
+    "Your progress",
+    ":material/checklist:",
+    "progress",
+    "Which lessons you have worked through, kept on this device only.",
+    START,
+)
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson(

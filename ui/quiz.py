@@ -33,7 +33,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import datasets, notebook
+from ui import datasets, notebook, progress
 
 BANK_FILE = "quiz.toml"
 BANK_FIELDS = ("prompt", "options", "answer", "explanation")
@@ -142,8 +142,9 @@ def _questions(key: str, asked: tuple[Question, ...]) -> list[bool | None]:
 
 
 def _question(key: str, index: int, question: Question) -> bool | None:
-    """One question in its bordered box."""
-    with st.container(border=True):
+    """One question in its bordered box (its key is how this browser's progress record
+    finds its verdict: ui/progress.py)."""
+    with st.container(border=True, key=progress.question_key(key, index)):
         choice = st.radio(
             f"**{index + 1}.** {question.prompt}",
             range(len(question.options)),

@@ -15,7 +15,7 @@ import pytest
 import apptest_helpers as helpers
 from conftest import ROOT, app_apptest, page_apptest
 from lesson_rules import page_problems
-from lessons.catalogue import HOME, LESSONS, all_pages, by_folder
+from lessons.catalogue import HOME, LESSONS, PROGRESS, all_pages, by_folder
 
 PAGES = all_pages()
 LESSON_DIR = ROOT / "lessons"
@@ -90,7 +90,9 @@ def test_main_control_names_exactly_one_slider_of_the_page(lesson) -> None:
 
 def test_every_lesson_folder_is_in_the_catalogue_once() -> None:
     on_disk = {
-        path.parent.name for path in LESSON_DIR.glob("*/page.py") if path.parent.name != "home"
+        path.parent.name
+        for path in LESSON_DIR.glob("*/page.py")
+        if path.parent.name not in (HOME.folder, PROGRESS.folder)
     }
     listed = [lesson.folder for lesson in LESSONS]
     assert len(listed) == len(set(listed)), "a lesson is listed twice"
