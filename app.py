@@ -20,7 +20,6 @@ st.set_page_config(
 if not pace.allow_run():  # one session flooding reruns must not stall the room
     pace.slow_down()
 st.html(Path(__file__).parent / "ui" / "style.css")
-browser.fit_formulas()  # wide formulas fit a phone; scrolling boxes are tab stops; metrics live
 links.guard_start()
 
 
@@ -37,6 +36,18 @@ def _student_on_a_phone() -> bool:
 
 
 STUDENT = _student_on_a_phone()
+# Wide formulas fit a phone, scrolling boxes are tab stops, metrics are live regions; and,
+# in the same element (one more would push every page down by a gap), this browser's own
+# record of the course, never sent (ui/progress.py). A phone in a class activity keeps none.
+browser.fit_formulas(
+    also=""
+    if STUDENT
+    else progress.script(
+        (lesson.folder, lesson.url_path, lesson.title, lesson.main_control)
+        for lesson in all_pages()
+        if lesson is not HOME and not lesson.activity
+    )
+)
 
 HOME_INTERNAL_PATH = "start"  # never shown: the default page lives at the root URL
 sections: dict[str, list] = {}
@@ -110,15 +121,9 @@ if st.session_state.get(LAST_PAGE_KEY, current.url_path) != current.url_path:
 st.session_state[LAST_PAGE_KEY] = current.url_path
 notebook.forget()  # the page's run keeps a new record of what it shows (ui/notebook.py)
 shown = next((lesson for lesson in all_pages() if pages[lesson.folder] is current), None)
-if not STUDENT:  # this browser's own record of the course: never sent (ui/progress.py)
-    progress.install(
-        (lesson.folder, lesson.url_path, lesson.title, lesson.main_control)
-        for lesson in all_pages()
-        if lesson is not HOME and not lesson.activity
-    )
-    lesson_on_show = shown is not None and shown is not HOME and not shown.activity
-    if lesson_on_show and not classroom.presenting():  # the projector: the lesson, no record
-        progress.here(shown.folder)
+lesson_on_show = shown is not None and shown is not HOME and not shown.activity
+if lesson_on_show and not STUDENT and not classroom.presenting():  # the projector: no record
+    progress.here(shown.folder)  # this lesson's line of the browser's own record
 current.run()
 if shown is not None and not STUDENT:
     if shown is not HOME and not shown.activity:  # a class activity: nothing to run at home

@@ -244,19 +244,22 @@ _SVG_REFERENCES = """(() => {
 })();"""
 
 
-def fit_formulas() -> None:
+def fit_formulas(also: str = "") -> None:
     """Install, once per browser page, the script that scales display formulas wider than
     the screen down to fit (phones at 390 px), makes every box that still scrolls (a
     formula, a table) a tab stop with a name, and makes each metric a live region (read out
     when its value changes), and keeps every chart's gradient and clip references pointing
-    at the page's address when a control changes it; app.py calls it on every run."""
+    at the page's address when a control changes it; app.py calls it on every run. `also`:
+    one more script installed in the same element (ui/progress.py's): each element, even an
+    empty one, adds a gap to the top of every page."""
     script = _FIT_FORMULAS % {
         "minimum": MIN_FORMULA_SCALE,
         "min_px": MIN_FORMULA_PX,
         "slack": FORMULA_SLACK_PX,
     }
+    more = f"<script>{also}</script>" if also else ""
     st.html(
-        f"<script>{script}</script><script>{_SVG_REFERENCES}</script>",
+        f"<script>{script}</script><script>{_SVG_REFERENCES}</script>{more}",
         unsafe_allow_javascript=True,
         width="content",
     )

@@ -4,10 +4,10 @@ A student's record (which lessons they opened, whether they moved each lesson's 
 which check-yourself questions they checked and got right, the homework they tick as passing)
 lives in their browser's own storage (`localStorage`, key STORAGE_KEY) and nowhere else: not
 in the class database, a cookie, a link or a log. The server never sees it, because nothing
-ever sends it: one script, installed once per browser page by app.py (`install`, documented
-`st.html` with JavaScript, as ui/browser.py's scripts are), watches what the student does in
-the page (a keypress or a drag on the main control's slider; the verdict a "Check" button
-shows) and writes the record itself. It never calls back into Python, sets no widget value
+ever sends it: one script, installed once per browser page by app.py (`script`, in the
+element of ui/browser.py's own scripts: documented `st.html` with JavaScript), watches what
+the student does in the page (a keypress or a drag on the main control's slider; the verdict
+a "Check" button shows) and writes the record itself. It never calls back into Python, sets no widget value
 and sends no message: the frames a browser sends are the same whatever its record holds
 (tests/ui/test_browser_progress.py records them).
 
@@ -421,7 +421,8 @@ _SCRIPT = r"""(() => {
 
 def script(lessons: Iterable[tuple[str, str, str, str]]) -> str:
     """The progress script for the catalogue's lessons: (folder, url path, title, main
-    control label or "") each, in teaching order."""
+    control label or "") each, in teaching order. app.py installs it on every run (the
+    browser runs it once and keeps it; later runs only redraw)."""
     catalogue = []
     for folder, url, title, control in lessons:
         if not SAFE_NAME.fullmatch(folder) or not SAFE_URL.fullmatch(url):
@@ -446,12 +447,6 @@ def script(lessons: Iterable[tuple[str, str, str, str]]) -> str:
     if re.search(r"<[/\w]", source):
         raise ValueError("the progress script must not hold '<' before a letter or '/'")
     return source
-
-
-def install(lessons: Iterable[tuple[str, str, str, str]]) -> None:
-    """Install the progress script in this browser page (app.py, on every run; the browser
-    runs it once and keeps it)."""
-    st.html(f"<script>{script(lessons)}</script>", unsafe_allow_javascript=True, width="content")
 
 
 def here(folder: str) -> None:
