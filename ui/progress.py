@@ -7,9 +7,9 @@ in the class database, a cookie, a link or a log. The server never sees it, beca
 ever sends it: one script, installed once per browser page by app.py (`script`, in the
 element of ui/browser.py's own scripts: documented `st.html` with JavaScript), watches what
 the student does in the page (a keypress or a drag on the main control's slider; the verdict
-a "Check" button shows) and writes the record itself. It never calls back into Python, sets no widget value
-and sends no message: the frames a browser sends are the same whatever its record holds
-(tests/ui/test_browser_progress.py records them).
+a "Check" button shows) and writes the record itself. It never calls back into Python, sets
+no widget value and sends no message: the frames a browser sends are the same whatever its
+record holds (tests/ui/test_browser_progress.py records them).
 
 The server knows what any Streamlit app knows during a visit (which slider moved, which
 option was checked: that is how the page redraws) and forgets it with the session; it is
