@@ -383,11 +383,17 @@ _AXE = Axe()
 AXE_FAILS = ("serious", "critical")
 
 
-def axe_violations(page: Page, rules: list[str] | None = None) -> list[tuple[str, str, int, str]]:
+def axe_violations(
+    page: Page, rules: list[str] | None = None, *, also: tuple[str, ...] = ()
+) -> list[tuple[str, str, int, str]]:
     """axe-core's WCAG A and AA violations on the page as it stands (or those of the given
-    `rules`): (rule, impact, how many nodes, the first node's HTML)."""
+    `rules`; `also`: rules checked in the same run besides the A and AA ones, e.g. presenter
+    mode's 7:1 contrast, half the time of a second run): (rule, impact, how many nodes, the
+    first node's HTML)."""
     only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": AXE_TAGS}
     options = {"runOnly": only, "resultTypes": ["violations"]}
+    if also:
+        options["rules"] = {rule: {"enabled": True} for rule in also}
     # axe-core (about 550 KB of script) is put in a document once, not before every check:
     # a sweep checks every page of one document (`navigate`).
     if not page.evaluate("() => typeof window.axe === 'object'"):
