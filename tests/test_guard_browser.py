@@ -9,6 +9,7 @@ import pytest
 
 
 @pytest.mark.browser
+@pytest.mark.budget("a server of its own (its log is read) and 120 reruns of a lesson, 15-21 s")
 def test_a_student_at_keyboard_speed_never_meets_the_budget(page, tmp_path):
     """A real tab: a slider moved by 120 key presses as fast as Playwright types them (far
     faster than a held arrow key repeats). The server's log shows the guard never held a

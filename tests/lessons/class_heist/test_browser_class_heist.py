@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page, expect
 
 import survey
@@ -38,6 +39,7 @@ def choose(phone: Page, label: str, option: str) -> None:
     phone.get_by_role("option", name=option, exact=True).click()
 
 
+@pytest.mark.budget("a projector and two phones in real Chromium, a heist played through")
 def test_a_projector_and_two_phones(
     page: Page, another_device: Callable[..., Page], app_server: str
 ) -> None:

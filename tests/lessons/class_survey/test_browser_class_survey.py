@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from browser_helpers import (
@@ -118,6 +119,10 @@ def test_two_students_answer_and_the_projector_counts_them(
     assert_no_exception(page)
 
 
+@pytest.mark.budget(
+    "a lecturer's survey through another lesson, a reload and a new tab, then two browsers "
+    "answering: six page loads, 15-20 s"
+)
 def test_the_lecturer_gets_the_survey_back_and_a_browser_answers_once(
     page: Page, another_device: Callable[..., Page], app_server: str
 ) -> None:
