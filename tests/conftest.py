@@ -425,6 +425,29 @@ def _fresh_survey_rate_limits() -> Iterator[None]:
 # --- The classroom pages (class survey, class quiz): a store of their own, a browser's cookies
 
 
+PG_URL = os.environ.get("SURVEY_TEST_PG_URL", "")
+
+
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param(
+            "postgresql",
+            marks=pytest.mark.skipif(
+                not PG_URL,
+                reason="PostgreSQL tests need SURVEY_TEST_PG_URL "
+                '(run `eval "$(bash ci/postgres.sh)"` as root first)',
+            ),
+        ),
+    ]
+)
+def db_url(request, tmp_path) -> str:
+    """A class database for a store test, once on each: a fresh SQLite file, and the
+    PostgreSQL server SURVEY_TEST_PG_URL names (CI starts one; shared by the tests, so a test
+    reads only its own activity's rows)."""
+    return f"sqlite:///{tmp_path / 'survey.sqlite3'}" if request.param == "sqlite" else PG_URL
+
+
 @pytest.fixture
 def store(tmp_path, monkeypatch):
     """A class store in a fresh SQLite file, which the pages open too (SURVEY_DB_URL). A

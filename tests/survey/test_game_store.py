@@ -7,7 +7,6 @@ nicknames' scores; no identity in the rows."""
 from __future__ import annotations
 
 import math
-import os
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
@@ -24,21 +23,10 @@ from survey import game as store_module
 from survey import security
 from survey.activity import AdminKeyError, SubmitResult
 
-PG_URL = os.environ.get("SURVEY_TEST_PG_URL", "")
 
-
-@pytest.fixture(
-    params=[
-        "sqlite",
-        pytest.param(
-            "postgresql",
-            marks=pytest.mark.skipif(not PG_URL, reason="PostgreSQL tests need SURVEY_TEST_PG_URL"),
-        ),
-    ]
-)
-def games(request, tmp_path):
-    url = f"sqlite:///{tmp_path / 'game.sqlite3'}" if request.param == "sqlite" else PG_URL
-    store = survey.SurveyStore(url)
+@pytest.fixture
+def games(db_url):
+    store = survey.SurveyStore(db_url)
     yield survey.GameStore(store)
     store.dispose()
 

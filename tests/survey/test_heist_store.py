@@ -6,7 +6,6 @@ answer per browser, the admin key, and no identity in the rows."""
 from __future__ import annotations
 
 import math
-import os
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
@@ -22,21 +21,10 @@ from survey import heist as store_module
 from survey import security
 from survey.activity import AdminKeyError, SubmitResult
 
-PG_URL = os.environ.get("SURVEY_TEST_PG_URL", "")
 
-
-@pytest.fixture(
-    params=[
-        "sqlite",
-        pytest.param(
-            "postgresql",
-            marks=pytest.mark.skipif(not PG_URL, reason="PostgreSQL tests need SURVEY_TEST_PG_URL"),
-        ),
-    ]
-)
-def heists(request, tmp_path):
-    url = f"sqlite:///{tmp_path / 'heist.sqlite3'}" if request.param == "sqlite" else PG_URL
-    store = survey.SurveyStore(url)
+@pytest.fixture
+def heists(db_url):
+    store = survey.SurveyStore(db_url)
     yield survey.HeistStore(store)
     store.dispose()
 

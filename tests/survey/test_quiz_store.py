@@ -30,22 +30,8 @@ from survey.activity import AdminKeyError, SubmitResult
 from survey.database import SCHEMA_VERSION, schema_table
 from survey.quiz import QuizQuestion, quiz_answers_table
 
-PG_URL = os.environ.get("SURVEY_TEST_PG_URL", "")
 ROOT = Path(__file__).resolve().parents[2]
 A = QuizSubmit = SubmitResult.ACCEPTED
-
-
-@pytest.fixture(
-    params=[
-        "sqlite",
-        pytest.param(
-            "postgresql",
-            marks=pytest.mark.skipif(not PG_URL, reason="PostgreSQL tests need SURVEY_TEST_PG_URL"),
-        ),
-    ]
-)
-def db_url(request, tmp_path) -> str:
-    return f"sqlite:///{tmp_path / 'quiz.sqlite3'}" if request.param == "sqlite" else PG_URL
 
 
 @pytest.fixture

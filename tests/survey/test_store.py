@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime
 import multiprocessing
-import os
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import numpy as np
@@ -19,25 +18,7 @@ from survey import security
 from survey.database import SCHEMA_VERSION, schema_table
 from survey.surveys import responses_table, surveys_table
 
-PG_URL = os.environ.get("SURVEY_TEST_PG_URL", "")
 N_CONCURRENT = 300
-
-
-@pytest.fixture(
-    params=[
-        "sqlite",
-        pytest.param(
-            "postgresql",
-            marks=pytest.mark.skipif(
-                not PG_URL,
-                reason="PostgreSQL tests need SURVEY_TEST_PG_URL "
-                '(run `eval "$(bash ci/postgres.sh)"` as root first)',
-            ),
-        ),
-    ]
-)
-def db_url(request, tmp_path) -> str:
-    return f"sqlite:///{tmp_path / 'survey.sqlite3'}" if request.param == "sqlite" else PG_URL
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ SURVEY_TEST_PG_URL is set."""
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -14,21 +13,6 @@ from sqlalchemy import func, select
 import survey
 from survey import security
 from survey.limits import PRUNE_EVERY_S, limits_table
-
-PG_URL = os.environ.get("SURVEY_TEST_PG_URL", "")
-
-
-@pytest.fixture(
-    params=[
-        "sqlite",
-        pytest.param(
-            "postgresql",
-            marks=pytest.mark.skipif(not PG_URL, reason="needs SURVEY_TEST_PG_URL"),
-        ),
-    ]
-)
-def db_url(request, tmp_path) -> str:
-    return f"sqlite:///{tmp_path / 'survey.sqlite3'}" if request.param == "sqlite" else PG_URL
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from frames_helpers import normalized
 from playwright.sync_api import Page, WebSocket, expect
-from streamlit.proto.BackMsg_pb2 import BackMsg
 
 from browser_helpers import (
     PHONE,
@@ -177,22 +177,6 @@ def test_export_wipe_and_import(page: Page, app_server: str, tmp_path) -> None:
         assert page.evaluate(RECORD) == record
 
 
-def _message(frame: bytes | str) -> bytes:
-    """A frame as sent, its widget states in order of their ids (the front end lists them in
-    the order its widgets registered, which a busy machine can change: not what it sent)."""
-    message = BackMsg()
-    message.ParseFromString(frame if isinstance(frame, bytes) else frame.encode())
-    if message.WhichOneof("type") == "rerun_script":
-        widgets = message.rerun_script.widget_states.widgets
-        ordered = sorted(widgets, key=lambda widget: widget.id)
-        copies = [type(widget)() for widget in ordered]
-        for copy, widget in zip(copies, ordered, strict=True):
-            copy.CopyFrom(widget)
-        del widgets[:]
-        widgets.extend(copies)
-    return message.SerializeToString(deterministic=True)
-
-
 def _frames_of_a_visit(page: Page, app_server: str, record: dict | None) -> tuple[list[bytes], str]:
     """Every frame a browser sends while it opens the lesson, moves its main control,
     checks its first question and opens the progress page; `record` stored beforehand."""
@@ -215,7 +199,7 @@ def _frames_of_a_visit(page: Page, app_server: str, record: dict | None) -> tupl
         shown = page.locator(PAGE).inner_text()
     finally:
         page.remove_listener("websocket", record_frames)
-    return sorted(_message(frame) for frame in frames), shown
+    return sorted(normalized(frame) for frame in frames), shown
 
 
 def test_a_browser_sends_the_same_frames_whatever_its_record_holds(page: Page, app_server: str):

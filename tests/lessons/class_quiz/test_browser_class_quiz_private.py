@@ -19,9 +19,9 @@ import sqlite3
 
 import numpy as np
 import pytest
+from frames_helpers import back_message, component_triggers, normalized
 from playwright.sync_api import Page, WebSocket, expect
 from scipy import stats
-from streamlit.proto.BackMsg_pb2 import BackMsg
 
 import dp
 import survey
@@ -49,27 +49,15 @@ def _quiz() -> tuple[survey.QuizStore, survey.Quiz]:
 PRIVATE_WIDGET = "quiz_private_"  # the private component's key (page.private_key)
 
 
-def _message(frame: bytes | str) -> BackMsg:
-    message = BackMsg()
-    message.ParseFromString(frame if isinstance(frame, bytes) else frame.encode())
-    return message
-
-
-def _normalized(frame: bytes | str) -> bytes:
-    """A BackMsg as sent, minus what differs between any two sessions by design (none of
-    these fields today, but a session or run id would be: kept explicit)."""
-    return _message(frame).SerializeToString(deterministic=True)
-
-
 def _is_poll(frame: bytes | str) -> bool:
     """The phone's every-2-s question poll: an automatic rerun of its fragment."""
-    message = _message(frame)
+    message = back_message(frame)
     return message.WhichOneof("type") == "rerun_script" and message.rerun_script.is_auto_rerun
 
 
 def _poll_leaks(frame: bytes | str) -> list[str]:
     """The private component's widget states that a poll carries (none may)."""
-    widgets = _message(frame).rerun_script.widget_states.widgets
+    widgets = back_message(frame).rerun_script.widget_states.widgets
     return [widget.id for widget in widgets if PRIVATE_WIDGET in widget.id]
 
 
@@ -106,7 +94,7 @@ def _answer(
     expect(phone.get_by_text(f"your phone sent {'AB'[sent]}")).to_be_visible()
     polls = [frame for frame in frames if _is_poll(frame)]
     assert not [leak for poll in polls for leak in _poll_leaks(poll)], "a poll carries the tap"
-    return sent, {_normalized(frame) for frame in frames if not _is_poll(frame)}
+    return sent, {normalized(frame) for frame in frames if not _is_poll(frame)}
 
 
 @pytest.mark.budget(
@@ -179,19 +167,6 @@ def test_the_phones_randomizer_is_k_ary_randomized_response(
     assert _pvalue(_draws(page, broken, k, keep, choice), keep, choice) < P_FLOOR
 
 
-def _sent_reports(frames: list[bytes | str]) -> list[str]:
-    """The private component's trigger values in the frames a phone sent (its reports)."""
-    reports = []
-    for frame in frames:
-        message = _message(frame)
-        if message.WhichOneof("type") != "rerun_script":
-            continue
-        for widget in message.rerun_script.widget_states.widgets:
-            if PRIVATE_WIDGET in widget.id and widget.WhichOneof("value") == "json_trigger_value":
-                reports.append(widget.json_trigger_value)
-    return reports
-
-
 def test_a_private_tap_that_fails_is_sent_again_as_the_same_report(
     page: Page, app_server: str
 ) -> None:
@@ -224,7 +199,7 @@ def test_a_private_tap_that_fails_is_sent_again_as_the_same_report(
         lock.close()
     again.click()
     expect(page.get_by_text("Your answer is in")).to_be_visible(timeout=20_000)
-    reports = _sent_reports(frames)
+    reports = component_triggers(frames, PRIVATE_WIDGET)
     assert len(reports) == 2 and reports[0] == reports[1], reports
     stored = quizzes.counts(quiz.id)[0]
     assert sum(stored) == 1
