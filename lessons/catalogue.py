@@ -420,6 +420,15 @@ LESSONS: tuple[Lesson, ...] = (
         CLASSROOM,
         activity=True,
     ),
+    Lesson(
+        "class_checkin",
+        "Progress check-in",
+        ":material/checklist_rtl:",
+        "class-checkin",
+        "How far has the class got? Phones randomize their own progress; the projector debiases.",
+        CLASSROOM,
+        activity=True,
+    ),
 )
 
 

@@ -14,14 +14,16 @@ By job, each module using only the others' public names:
 - players.py: the nicknames a quiz and a game let students give, and their scores;
 - heist.py: the class heist's made-up answers and the agency's ledger (`HeistStore`);
 - game.py: the ε guessing game's rounds, guesses and nicknames (`GameStore`);
+- checkin.py: the progress check-in's randomized reports (`CheckinStore`);
 - security.py: codes, keys, salts and signatures; protocols.py: the survey's protocols.
 
-The pages lessons/class_survey, class_quiz, class_heist and class_game use it through
-`SurveyStore` (a `ClassStore`, with its `tokens` and `limits`), `QuizStore`, `HeistStore`
-and `GameStore` (each an `ActivityStore`).
+The pages lessons/class_survey, class_quiz, class_heist, class_game and class_checkin use it
+through `SurveyStore` (a `ClassStore`, with its `tokens` and `limits`), `QuizStore`,
+`HeistStore`, `GameStore` and `CheckinStore` (each an `ActivityStore`).
 """
 
 from .activity import ActivityStore, AdminKeyError, StaleState, SubmitResult
+from .checkin import Checkin, CheckinStore, NewCheckin, Reports
 from .database import SCHEMA_VERSION, STORAGE_FAULTS, StorageError
 from .game import Game, GameStore, NewGame, Round, Tally
 from .heist import Heist, HeistStore, NewHeist, Query
@@ -51,6 +53,10 @@ from .surveys import (
 
 __all__ = [
     "ActivityStore",
+    "Checkin",
+    "CheckinStore",
+    "NewCheckin",
+    "Reports",
     "ClassStore",
     "Game",
     "GameStore",

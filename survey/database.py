@@ -53,7 +53,8 @@ from sqlalchemy.pool import StaticPool
 # 5: the class quiz's quiz_quizzes, quiz_questions, quiz_answers (survey/quiz.py);
 # 6: quiz_players (a browser's optional nickname in a quiz); 7: the class heist's heist_*
 # tables (survey/heist.py) and the guessing game's game_* tables (survey/game.py)
-SCHEMA_VERSION = 7
+# 8: the progress check-in's checkin_checkins and checkin_reports (survey/checkin.py)
+SCHEMA_VERSION = 8
 # SQLite "database is locked": each statement waits up to BUSY_TIMEOUT_MS for the lock, a
 # write is retried until BUSY_DEADLINE_S have passed, then the caller hears "busy".
 BUSY_TIMEOUT_MS = 1000

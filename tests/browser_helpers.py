@@ -221,7 +221,8 @@ def press_from_the_keyboard(page: Page, target: Locator, key: str, *, limit: int
     page.evaluate("() => document.activeElement && document.activeElement.blur()")
     for _ in range(limit):
         page.keyboard.press("Tab")
-        if target.evaluate("(e) => e === document.activeElement"):
+        # a component's shadow root keeps its own focused element (components v2)
+        if target.evaluate("(e) => e === e.getRootNode().activeElement"):
             page.keyboard.press(key)
             return
     raise AssertionError(f"{limit} Tab presses never reached {target}")

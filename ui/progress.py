@@ -53,11 +53,25 @@ def question_key(quiz_key: str, index: int) -> str:
     return f"{QUESTION_PREFIX}{quiz_key}-{index}"
 
 
+# What "worked through" means, written once: the progress script and the progress check-in's
+# phone (ui/private_progress.py) both read a lesson's entry of the record with it. `e` is the
+# entry as stored (anything: a hand-edited storage is read defensively), `hasControl` whether
+# the lesson has a main control.
+WORKED_JS = r"""
+function workedThrough(e, hasControl) {
+  if (!e || typeof e !== "object") return false;
+  const answers = e.answers && typeof e.answers === "object" ? Object.keys(e.answers).length : 0;
+  const asked = Number.isInteger(e.asked) ? e.asked : 0;
+  return e.opened === true && (e.moved === true || !hasControl) && answers >= asked;
+}
+"""
+
 # The script. Everything it draws is made with createElement and textContent: an imported
 # file's contents are data, never markup. It runs once per browser page (a second install,
 # on the next run, only redraws).
 _SCRIPT = r"""(() => {
   if (window.__ppProgress) { window.__ppProgress.draw(); return; }
+  %(worked)s
   const KEY = %(key)s, CATALOGUE = %(catalogue)s, PROGRESS_URL = %(progress_url)s;
   const MAX_BYTES = %(max_bytes)s, MAX_QUESTIONS = %(max_questions)s;
   const PREFIX = %(prefix)s, HERE = %(here)s, PAGE = %(page)s;
@@ -110,7 +124,7 @@ _SCRIPT = r"""(() => {
     const checked = answers.length, right = answers.filter((a) => a).length;
     const asked = e ? Math.max(e.asked, checked) : 0;
     const moved = !!e && (e.moved || !lesson.control);
-    const done = !!e && e.opened && moved && checked >= asked;
+    const done = workedThrough(e, !!lesson.control);
     return { e, checked, right, asked, moved, done,
       state: done ? "Worked through" : e && e.opened ? "Started" : "Not started" };
   };
@@ -441,6 +455,7 @@ def script(lessons: Iterable[tuple[str, str, str, str]]) -> str:
         "prefix": js(QUESTION_PREFIX),
         "here": js(HERE_CLASS),
         "page": js(PAGE_CLASS),
+        "worked": WORKED_JS,
     }
     # Streamlit's sanitizer (DOMPurify) drops a whole <script> whose text holds "<" before a
     # letter or "/" (it reads like markup): the script would silently never run.

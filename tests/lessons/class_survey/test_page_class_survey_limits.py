@@ -359,13 +359,22 @@ def _create_on(lesson: str, at: AppTest) -> None:
     if lesson == "class_quiz":
         at.multiselect(key="quiz_lessons").set_value(["laplace"]).run()
     key = {"class_survey": "survey_create", "class_quiz": "quiz_create"}.get(lesson)
-    key = key or {"class_heist": "heist_create", "class_game": "game_create"}[lesson]
+    key = (
+        key
+        or {
+            "class_heist": "heist_create",
+            "class_game": "game_create",
+            "class_checkin": "checkin_create",
+        }[lesson]
+    )
     at.button(key=key).click().run()
     assert not at.exception, at.exception
 
 
-@pytest.mark.parametrize("lesson", ["class_survey", "class_quiz", "class_heist", "class_game"])
-def test_one_rule_for_all_four_activities(store, monkeypatch, lesson):
+@pytest.mark.parametrize(
+    "lesson", ["class_survey", "class_quiz", "class_heist", "class_game", "class_checkin"]
+)
+def test_one_rule_for_all_five_activities(store, monkeypatch, lesson):
     """Finding: the heist's and the game's pages said "a browser that is running an open
     heist can still create one", while their rule let nobody past the bound. One rule now:
     over the storage bound a stranger is refused with words naming the page's activity, and
@@ -380,6 +389,7 @@ def test_one_rule_for_all_four_activities(store, monkeypatch, lesson):
         ),
         "heist": lambda: survey.HeistStore(store).create_heist("H", "Row", 5, "Month", 12),
         "game": lambda: survey.GameStore(store).create_game("G", 1.0, 10),
+        "checkin": lambda: survey.CheckinStore(store).create(["laplace"], 4.0),
     }[name]()
     made = getattr(running, name)
     cookies: dict[str, str] = {}
@@ -397,7 +407,7 @@ def test_one_rule_for_all_four_activities(store, monkeypatch, lesson):
     assert lecturer.query_params.get("manage") not in (None, made.code)
 
 
-@pytest.mark.parametrize("name", ["survey", "quiz", "heist", "game"])
+@pytest.mark.parametrize("name", ["survey", "quiz", "heist", "game", "checkin"])
 def test_the_messages_name_every_activity_not_only_surveys_and_quizzes(name):
     """Finding: the heist and the game said "the class database (surveys and quizzes) is
     busy" and "500 open class surveys and quizzes"."""
