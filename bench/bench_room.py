@@ -422,7 +422,81 @@ async def tap_game(students: list[Student]) -> list[float]:
     return times
 
 
-PARTS = ("lesson", "survey", "class-quiz", "class-heist", "class-game", "capacity")
+def new_checkin(db_url: str) -> tuple[str, int, str]:
+    """A progress check-in about four lessons at ε = 4: (code, id, admin key)."""
+    import survey
+
+    store = survey.SurveyStore(db_url)
+    created = survey.CheckinStore(store).create(list(CHECKIN_LESSONS), 4.0)
+    store.dispose()
+    return created.checkin.code, created.checkin.id, created.admin_key
+
+
+def stored_reports(db_url: str, checkin_id: int) -> int:
+    import survey
+
+    store = survey.SurveyStore(db_url)
+    n = survey.CheckinStore(store).reports(checkin_id, len(CHECKIN_LESSONS)).n
+    store.dispose()
+    return n
+
+
+CHECKIN_LESSONS = ("anonymisation", "laplace", "binary_rr", "dpsgd")
+
+
+async def tap_checkin(students: list[Student]) -> list[float]:
+    """Each phone sends its report as its browser does: the private component's one trigger,
+    the bits its JavaScript drew (here drawn at random: the server cannot tell)."""
+    times: list[float] = []
+
+    async def one(student: Student) -> None:
+        (component,) = [w for w in student.widgets.values() if w.kind == "bidi_component"]
+        bits = "".join(random.choice("01") for _ in CHECKIN_LESSONS)
+        await asyncio.sleep(random.uniform(0, TAP_WINDOW_S))
+        state = Student.trigger_state(component, "sent", bits)
+        result = await student.rerun(state, fragment_id=component.fragment_id)
+        if "Your report is in" not in student.text():
+            raise ProtocolError(f"no acknowledgement after the tap: {student.text()[:200]!r}")
+        times.append(result.seconds)
+
+    await asyncio.gather(*(one(s) for s in students))
+    return times
+
+
+async def class_checkin_rows(server: Server, n: int, db_url: str) -> None:
+    """The check-in's rows: `n` phones join and each sends one report (a phone does not
+    poll: it has nothing to follow); then the projector, its 2-second poll with the `n`
+    reports stored (one SQL query whatever n), 20 times."""
+    code, checkin_id, admin_key = new_checkin(db_url)
+    before = cpu_seconds(server.pids)
+    students, times = await open_all(server.url, "class-checkin", f"join={code}", n)
+    row("cjoin", n, times, cpu_seconds(server.pids) - before, len(times))
+    before = cpu_seconds(server.pids)
+    times = await tap_checkin(students)
+    count = stored_reports(db_url, checkin_id)
+    row("checkin", n, times, cpu_seconds(server.pids) - before, len(times), f", {count}/{n} stored")
+    await asyncio.gather(*(s.close() for s in students))
+    projector = Student(server.url, "class-checkin", f"manage={code}&key={admin_key}")
+    await projector.open()
+    fragment = projector.widget("button", "Close the check-in").fragment_id
+    before, times = cpu_seconds(server.pids), []
+    for _ in range(20):
+        times.append((await projector.rerun(fragment_id=fragment)).seconds)
+    if projector.metrics.get("Reports") != f"{n:,}":
+        raise ProtocolError(f"the projector counts {projector.metrics.get('Reports')!r}, not {n}")
+    row("cpoll", n, times, cpu_seconds(server.pids) - before, len(times), " (the projector)")
+    await projector.close()
+
+
+PARTS = (
+    "lesson",
+    "survey",
+    "class-quiz",
+    "class-heist",
+    "class-game",
+    "class-checkin",
+    "capacity",
+)
 
 
 def row(
@@ -449,6 +523,8 @@ async def run_size(server: Server, n: int, db_url: str, page: str, parts: set[st
         await class_heist_rows(server, n, db_url)
     if "class-game" in parts:
         await class_game_rows(server, n, db_url)
+    if "class-checkin" in parts:
+        await class_checkin_rows(server, n, db_url)
     print(f"  (load average before N={n}: {load:.2f}; server RSS now / peak {rss_mb(server.pids)})")
 
 

@@ -255,6 +255,9 @@ class Student:
         kind = element.WhichOneof("type")
         if kind == "exception":
             exceptions.append(f"{element.exception.type}: {element.exception.message}")
+        elif kind == "bidi_component":  # a components-v2 component: named by its key
+            proto = element.bidi_component
+            self.widgets[proto.id] = Widget(kind, proto.id, proto.id, proto, delta.fragment_id)
         elif kind in WIDGET_KINDS:
             proto = getattr(element, kind)
             self.widgets[proto.id] = Widget(kind, proto.id, proto.label, proto, delta.fragment_id)
@@ -301,6 +304,18 @@ class Student:
         from streamlit.proto.WidgetStates_pb2 import WidgetState
 
         return WidgetState(id=widget.id, trigger_value=True)
+
+    @staticmethod
+    def trigger_state(widget: Widget, event: str, value: object) -> object:
+        """A components-v2 component's trigger, as its `setTriggerValue(event, value)` sends
+        it: one JSON trigger on the component's "events" widget (Streamlit's own id)."""
+        from streamlit.components.v2.bidi_component.main import _make_trigger_id
+        from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+        return WidgetState(
+            id=_make_trigger_id(widget.id, "events"),
+            json_trigger_value=json.dumps([{"event": event, "value": value}]),
+        )
 
     async def move(self, widget: Widget, step: int) -> RunResult:
         """Move a slider `step` notches from its default, as a drag that ends there."""
