@@ -16,6 +16,7 @@ from conftest import ROOT
 RESOURCES = {
     "ui/activity.py": {"class_store", "activity_store"},
     "ui/private_choice.py": {"_component"},
+    "ui/private_progress.py": {"_component"},
     "ui/datasets.py": {"census"},
 }
 RESULT_CACHES = ("functools.cache", "functools.lru_cache", "st.cache_data", "lru_cache", "cache")
