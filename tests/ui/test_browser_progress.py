@@ -75,6 +75,9 @@ def _check(page: Page, index: int, option: int) -> bool:
 
 
 def test_a_lesson_worked_through_is_kept_across_reloads_and_tabs(page: Page, app_server: str):
+    # Finding: a lesson another test of this worker had opened was in the record (the tab is
+    # shared): start as a browser that has kept nothing.
+    as_a_new_visitor(page)
     open_page(page, app_server, LESSON.url_path)
     here = page.locator(HERE)
     expect(here).to_contain_text(f"move “{LESSON.main_control}”, 0 of 3 questions checked")
