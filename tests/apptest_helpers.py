@@ -362,6 +362,17 @@ def census_after_upload(page_file: str, *, timeout_s: float = 120) -> AppTest:
     return at
 
 
+def page_words(at: AppTest) -> str:
+    """Every text the run shows a reader: markdown, captions, the four alerts and the metrics'
+    values, joined, without Markdown's escapes and the word joiners that keep a number with
+    its unit (the classroom pages' tests read what a phone or a projector says)."""
+    shown = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    shown += [s.value for s in at.success] + [i.value for i in at.info]
+    shown += [w.value for w in at.warning] + [e.value for e in at.error]
+    shown += [str(m.value) for m in at.metric]
+    return " ".join(shown).replace("\\", "").replace("\u2060", "")
+
+
 def prose(at: AppTest) -> str:
     """Every markdown block of the run, joined, with Markdown's escapes removed."""
     return " ".join(block.value for block in at.markdown).replace("\\", "")

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 import dp
 import survey
 from apptest_helpers import classroom_page, frames_of, rows_table
+from apptest_helpers import page_words as words
 from lessons.class_game import model
 from ui import text
 
@@ -26,22 +27,6 @@ PLAYED_ON_PHONES = 2  # rounds tapped through the 30 AppTest phones; the rest st
 
 def page(**params: str) -> AppTest:
     return classroom_page(PAGE, **params).run()
-
-
-def words(at: AppTest) -> str:
-    return (
-        " ".join(
-            [m.value for m in at.markdown]
-            + [c.value for c in at.caption]
-            + [s.value for s in at.success]
-            + [i.value for i in at.info]
-            + [w.value for w in at.warning]
-            + [e.value for e in at.error]
-            + [str(m.value) for m in at.metric]
-        )
-        .replace("\\", "")
-        .replace("\u2060", "")
-    )
 
 
 def create(epsilon: float = 5.0, rounds: int = ROUNDS) -> AppTest:

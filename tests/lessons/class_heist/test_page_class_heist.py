@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 import dp
 import survey
 from apptest_helpers import classroom_page, frames_of, rows_table, spec_of, title_of
+from apptest_helpers import page_words as words
 from lessons.class_heist import model
 from ui import text
 
@@ -25,22 +26,6 @@ PHONES = 30
 
 def page(**params: str) -> AppTest:
     return classroom_page(PAGE, **params).run()
-
-
-def words(at: AppTest) -> str:
-    return (
-        " ".join(
-            [m.value for m in at.markdown]
-            + [c.value for c in at.caption]
-            + [s.value for s in at.success]
-            + [i.value for i in at.info]
-            + [w.value for w in at.warning]
-            + [e.value for e in at.error]
-            + [str(m.value) for m in at.metric]
-        )
-        .replace("\\", "")
-        .replace("\u2060", "")
-    )
 
 
 def create(**fields) -> AppTest:

@@ -22,6 +22,9 @@ from apptest_helpers import (
     rows_table,
     send_component_event,
 )
+from apptest_helpers import (
+    page_words as words,
+)
 from lessons.catalogue import LESSONS
 from lessons.class_quiz import model, snippets
 from ui import notebook, text
@@ -47,21 +50,6 @@ def create(lessons=("laplace",), *, private: bool = False, epsilon: float = 1.0)
 
 def answer_buttons(at: AppTest) -> list:
     return [b for b in at.button if b.key.startswith("quiz_answer_")]
-
-
-def words(at: AppTest) -> str:
-    return (
-        " ".join(
-            [m.value for m in at.markdown]
-            + [c.value for c in at.caption]
-            + [s.value for s in at.success]
-            + [i.value for i in at.info]
-            + [w.value for w in at.warning]
-            + [e.value for e in at.error]
-        )
-        .replace("\\", "")
-        .replace("\u2060", "")
-    )
 
 
 @pytest.mark.slow
