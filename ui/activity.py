@@ -807,7 +807,7 @@ def lecturer_gate(
 
 
 def joined(activity: Activity, store: Any, raw_code: str) -> tuple[Any, str] | None:
-    """A phone at `?join=CODE` of a quiz, heist or game: (the activity, this browser's
+    """A phone at `?join=CODE` of a quiz, heist, game or check-in: (the activity, this browser's
     token), with its title and code written at the top; or None, having said why (over the
     guesses' limit, or no such code: counted as a guess). `store` has `find` and the class
     store as `store.store`."""
