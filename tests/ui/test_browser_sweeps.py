@@ -37,6 +37,7 @@ from browser_helpers import (
     DRIVEN_CHART,
     FINISHED,
     HEADER_PX,
+    PROJECTOR,
     axe_violations,
     control_to_chart_px,
     expect_rerun,
@@ -253,6 +254,7 @@ class Visit:
 
 AAA_CONTRAST = "color-contrast-enhanced"  # axe's 7:1 rule, presenter mode's (WCAG AAA)
 
+PRIMARY = '[data-testid="stBaseButton-primary"]'
 SCREENS = {
     "laptop": {"viewport": {"width": 1280, "height": 800}},
     "presenter": {"viewport": {"width": 1280, "height": 720}},
@@ -563,6 +565,22 @@ def test_the_axe_check_finds_what_it_is_for(browser: Browser) -> None:
     assert {"image-alt", "list", "color-contrast", "scrollable-region-focusable"} <= rules
     # the caption grey passes AA (5.0:1) but not the 7:1 that presenter mode asks
     assert grey == [] and enhanced == together == [AAA_CONTRAST]  # as the presenter pass runs
+
+
+def test_the_axe_check_sees_below_the_first_screen(page: Page, app_server: str) -> None:
+    """Finding: axe leaves text it cannot see unchecked, so every sweep checked the first
+    screen only: the guessing game's Create button, below a 720-pixel projector, passed 7:1
+    in its old blue (5.1:1) while the same button failed on the check-in's shorter page, and
+    eight lessons' alerts and deltas below the first screen failed it unseen. The check makes
+    the window as tall as the page for axe's run, and gives the window its size back."""
+    page.set_viewport_size(PROJECTOR)
+    open_page(page, app_server, "class-game?present=true")
+    page.add_style_tag(content=f"{PRIMARY} {{ background-color: #0072B2 !important; }}")
+    button = page.locator(PRIMARY).filter(has_text="Create game")
+    assert button.bounding_box()["y"] > PROJECTOR["height"]  # below the first screen
+    found = axe_violations(page, also=(AAA_CONTRAST,))
+    assert [(rule, html) for rule, _, _, html in found] == [(AAA_CONTRAST, "<p>Create game</p>")]
+    assert page.viewport_size == PROJECTOR
 
 
 # --- projector and phone -------------------------------------------------------------------------
