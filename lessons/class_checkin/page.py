@@ -191,15 +191,15 @@ def report(checkins: survey.CheckinStore, checkin: survey.Checkin, token: str) -
     """The phone's report: its lessons and Send, then the receipt. A fragment: a tap reruns
     only this (the phone has nothing else to redraw), and it does not poll (nothing on it
     changes unless its student taps)."""
-    checkin = checkins.get(checkin.id) or checkin  # open or closed now, not at the page's run
-    lessons = model.lessons_of(checkin.lessons)
+    lessons = model.lessons_of(checkin.lessons)  # its lessons and ε never change
     k = len(lessons)
     sent = model.stored(checkin.id).read_through(lambda: checkins.sent(checkin.id, token))
     outcome = model.outcome(checkin.id).get()
-    if sent is not None:
+    if sent is not None:  # after a tap: no read of the check-in (the room's CPU per tap)
         st.success("Your report is in. " + model.reveal_caption(checkin.epsilon, k))
         private_progress.receipt(key(checkin.id), lessons, memory_key(checkin), sent)
         return
+    checkin = checkins.get(checkin.id) or checkin  # open or closed now, not at the page's run
     if not checkin.is_open:
         st.warning(SAID[survey.SubmitResult.CLOSED])
         return
