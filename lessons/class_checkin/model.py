@@ -136,18 +136,19 @@ def estimates(reports: survey.Reports, folders: tuple[str, ...], epsilon: float)
     return frame
 
 
-def expected_half_width(n: int, epsilon: float, k: int, share: float) -> float:
-    """The 95% interval's half-width (students) of one lesson's estimate in a room of n when
-    a share `share` of it has worked through the lesson: z √Var, Var = dp.ue_variance."""
+def expected_half_width(n: int, epsilon: float, k: int) -> float:
+    """The 95% interval's half-width (students) of one lesson's estimate in a room of n:
+    z √Var, Var = dp.ue_variance (the same whatever share of the room has done the lesson:
+    a symmetric randomizer's variance has no share term)."""
     bits = bit_probabilities(epsilon, k)
     z = dp.normal_quantile_two_sided(CONFIDENCE)
-    return z * math.sqrt(dp.ue_variance(n, bits.p, bits.q, share))
+    return z * math.sqrt(dp.ue_variance(n, bits.p, bits.q, 0.0))
 
 
 def plan_caption(epsilon: float, k: int) -> str:
     """What the chosen ε and lessons mean, before the check-in starts (create page)."""
     bits = bit_probabilities(epsilon, k)
-    rooms = " and ".join(f"± {expected_half_width(n, epsilon, k, 0.0):.0f} of {n:,}" for n in ROOMS)
+    rooms = " and ".join(f"± {expected_half_width(n, epsilon, k):.0f} of {n:,}" for n in ROOMS)
     return (
         f"Each phone sends one bit per lesson: a lesson worked through is sent as 1 with "
         f"probability {text.percent(bits.p)}, one not worked through with probability "

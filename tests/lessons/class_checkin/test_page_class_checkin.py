@@ -121,9 +121,9 @@ def test_the_create_page_refuses_no_lessons_and_says_what_the_budget_buys(store)
     assert at.button(key="checkin_create").disabled
     assert "Choose at least one lesson." in words(at)
     at.multiselect(key="checkin_lessons").set_value(["laplace"]).run()
-    one = model.expected_half_width(30, 4.0, 1, 0.0)
+    one = model.expected_half_width(30, 4.0, 1)
     at.multiselect(key="checkin_lessons").set_value(LESSONS).run()
-    three = model.expected_half_width(30, 4.0, 3, 0.0)
+    three = model.expected_half_width(30, 4.0, 3)
     assert three > one  # the budget is shared: more lessons, wider intervals
     assert f"about ± {three:.0f} of 30 students" not in words(at)  # "… of 30 and ± …"
     assert f"about ± {three:.0f} of 30 and" in words(at)
