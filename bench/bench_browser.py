@@ -13,7 +13,7 @@ on this tree only.
 
 Per lesson, at 1280x800: open it, focus the slider its catalogue entry names as
 `main_control`, press ArrowRight once to warm up, then PRESSES more times in one direction
-(ArrowRight, turning to ArrowLeft at the slider's end), so that almost every press asks for
+(ArrowRight, turning back at either end of the slider), so that almost every press asks for
 a value the session has not seen. (Alternating Left/Right would flatter a page: Streamlit's
 browser cache then answers every message over 10 KB with a reference to its earlier copy.)
 A press is timed from just before the key goes down until the app is idle again (the run it
@@ -118,10 +118,15 @@ def press_times(page: Page, wire: Wire, lesson: Lesson) -> tuple[list[float], li
     times, sizes, drawn = [], [], []
     key = "ArrowRight"
     for i in range(PRESSES + 1):
-        # The thumb is an <input type="range">: turn back at its end (a press there would
-        # start no run).
-        if thumb.evaluate("e => Number(e.value) >= Number(e.max)"):
+        # The thumb is an <input type="range">: turn back at either end (a press there
+        # would start no run; a slider of six options has both ends within ten presses).
+        at_top, at_bottom = thumb.evaluate(
+            "e => [Number(e.value) >= Number(e.max), Number(e.value) <= Number(e.min)]"
+        )
+        if at_top:
             key = "ArrowLeft"
+        elif at_bottom:
+            key = "ArrowRight"
         idle_after(page, [-1, -1])
         before, sent, elements = runs_seen(page), wire.received, wire.elements
         thumb.focus()
