@@ -79,6 +79,9 @@ def _tap(phone: Page, app_server: str, code: str, record: dict, word: int) -> tu
         frames.clear()
         send.click()
         expect(phone.get_by_text("Your report is in.")).to_be_visible(timeout=20_000)
+        # the receipt, drawn by the component after the page's text: before it, the list
+        # still shows what the phone's record held when the page opened
+        expect(phone.get_by_text("Only this phone knows")).to_be_visible()
         items = phone.locator(".pp-checkin li").all_inner_texts()
         sent = "".join(item.strip()[-2] for item in items)  # "… (sent 1)"
         truth = "".join("1" if item.startswith("✓") else "0" for item in items)
