@@ -8,8 +8,8 @@ link parameters: one markdown line (`?chart=0`), or Laplace's histogram drawn by
 `ui.template.Template.show` (in place, as the lessons draw it), plus `md` markdown paragraphs,
 `metric` metrics, `latex` formulas or `cols` rows of two columns. Each variant is pressed as
 bench_browser.py presses a lesson (10 presses after a warm-up, two rounds, interleaved) and
-its median and p90 are printed. Nothing is asserted (bench/README.md, "Keypress to chart: in
-place").
+its median and p90, and the main thread's busy time a press, are printed. Nothing is
+asserted (bench/README.md, "Keypress to chart: in place").
 """
 
 from __future__ import annotations
@@ -84,6 +84,7 @@ def main() -> None:
     if not CHROMIUM.exists():
         sys.exit(f"{CHROMIUM} is missing: sudo apt-get install chromium")
     times: dict[str, list[float]] = {query: [] for query in VARIANTS}
+    busy: dict[str, list[float]] = {query: [] for query in VARIANTS}
     with tempfile.TemporaryDirectory() as folder:
         script = Path(folder) / "floor.py"
         script.write_text(APP, encoding="utf-8")
@@ -93,16 +94,17 @@ def main() -> None:
             )
             for _ in range(ROUNDS):
                 for query in VARIANTS:
-                    pressed, _, _ = bench_browser.timed_presses(browser, base_url, Variant(query))
-                    times[query] += pressed
+                    pressed = bench_browser.timed_presses(browser, base_url, Variant(query))
+                    times[query] += pressed.times
+                    busy[query] += pressed.busy
             browser.close()
     print("# The floor under a slider press (Chromium)\n")
     print(
         f"{os.cpu_count()} cores; {ROUNDS} x {bench_browser.PRESSES} presses per variant, "
         "interleaved.\n"
     )
-    print("| the fragment holds, beside its slider | median ms | p90 ms |")
-    print("|---|---:|---:|")
+    print("| the fragment holds, beside its slider | median ms | p90 ms | main thread busy ms |")
+    print("|---|---:|---:|---:|")
     words = {
         "?chart=0": "one markdown line",
         "?chart=1": "one chart, updated in place",
@@ -114,7 +116,7 @@ def main() -> None:
     for query, pressed in times.items():
         print(
             f"| {words[query]} | {statistics.median(pressed):,.0f} | "
-            f"{bench_browser.p90(pressed):,.0f} |"
+            f"{bench_browser.p90(pressed):,.0f} | {statistics.median(busy[query]):,.0f} |"
         )
 
 
