@@ -323,7 +323,7 @@ def main() -> None:
         "(issue: a press at Streamlit's own floor): median <= 1.25x the floor, p90 <= 1.5x, "
         "<= 12 elements re-sent per press, <= 30 KB per rerun. A press is timed to its "
         "second painted frame, so times come in steps of a frame (16.7 ms); the main "
-        "thread's busy time does not, and shows a change smaller than a frame.\n"
+        "thread's busy time has no such steps (it still varies by ~10% between runs).\n"
     )
     if base_commit is None:
         print(f"This tree: {this_tree()}.\n")
