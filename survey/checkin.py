@@ -112,12 +112,15 @@ def check_epsilon(epsilon: object) -> float:
     return epsilon
 
 
-def check_bits(bits: object, k: int) -> str:
-    """A report: exactly k characters, each "0" or "1" (TypeError, ValueError otherwise)."""
+def check_bits(bits: object) -> str:
+    """A report: 1 to MAX_LESSONS characters, each "0" or "1" (TypeError, ValueError
+    otherwise). Its length against its check-in's lessons is the store's to check."""
     if not isinstance(bits, str):
         raise TypeError(f"bits must be a string of 0s and 1s, got {type(bits).__name__}")
-    if len(bits) != k or set(bits) - {"0", "1"}:
-        raise ValueError(f"bits must be {k} characters, each 0 or 1")
+    if set(bits) - {"0", "1"}:
+        raise ValueError("bits must be 0s and 1s")
+    if not 1 <= len(bits) <= MAX_LESSONS:
+        raise ValueError(f"bits must be 1 to {MAX_LESSONS} characters")
     return bits
 
 
@@ -159,9 +162,7 @@ class CheckinStore(activity.ActivityStore):
         the check-in is open (else CLOSED), one atomic INSERT … SELECT. The report's length
         is checked against the check-in's lessons in the same statement."""
         check_session_token(session_token)
-        check_bits(bits, len(bits) if isinstance(bits, str) else 0)
-        if not 1 <= len(bits) <= MAX_LESSONS:
-            raise ValueError(f"bits must be 1 to {MAX_LESSONS} characters")
+        check_bits(bits)
         t = checkins_table
         # k lessons are k names and k - 1 commas: the report fits only its own check-in
         lessons_for_k = func.length(t.c.lessons) - func.length(func.replace(t.c.lessons, ",", ""))

@@ -384,9 +384,10 @@ def _leave(tab: Page) -> None:
         return
     try:
         tab.goto(f"{address.scheme}://{address.netloc}/_stcore/health")
-        tab.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     except PlaywrightError:  # the server has stopped: Chromium shows its error page
         tab.wait_for_url("chrome-error://**")
+    else:
+        tab.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
     tab.goto("about:blank")
 
 
