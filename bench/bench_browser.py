@@ -4,6 +4,7 @@ switches (Debian Chromium through Playwright, against a live `streamlit run`).
     python bench/bench_browser.py            # every lesson; prints Markdown tables
     python bench/bench_browser.py clamping   # only lessons whose url_path contains "clamping"
     python bench/bench_browser.py --against HEAD~1   # back to back with an earlier commit
+    python bench/bench_browser.py "coin:True share"  # press another slider of a lesson
 
 With `--against REV` (as `make bench` runs it, BENCH_BASE=HEAD~1 unless told), REV is checked
 out in a temporary git worktree and served beside this tree, and each lesson's presses are
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import platform
 import statistics
@@ -253,13 +255,31 @@ def ratio(value: float, floor: float) -> str:
     return f"{value / floor:.2f}×"
 
 
+def chosen_lessons(wanted: list[str]) -> list[Lesson]:
+    """The lessons whose url paths hold a part of `wanted` (all of them for none); a part
+    "PATH:LABEL" gives that lesson with LABEL as the slider to press."""
+    if not wanted:
+        return list(LESSONS)
+    chosen = []
+    for part in wanted:
+        path, _, label = part.partition(":")
+        for lesson in LESSONS:
+            if path in lesson.url_path:
+                chosen.append(dataclasses.replace(lesson, main_control=label) if label else lesson)
+    return chosen
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("lessons", nargs="*", help="parts of lessons' url paths")
+    parser.add_argument(
+        "lessons",
+        nargs="*",
+        help="parts of lessons' url paths; PATH:LABEL presses the slider whose label holds "
+        "LABEL instead of the lesson's main control",
+    )
     parser.add_argument("--against", metavar="REV", help="an earlier commit, timed back to back")
     args = parser.parse_args()
-    chosen = [lesson for lesson in LESSONS if any(a in lesson.url_path for a in args.lessons)]
-    lessons = chosen or list(LESSONS)
+    lessons = chosen_lessons(args.lessons)
     if not CHROMIUM.exists():
         sys.exit(f"{CHROMIUM} is missing: sudo apt-get install chromium")
     from bench_press_floor import APP as FLOOR_APP
