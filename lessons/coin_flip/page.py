@@ -8,7 +8,7 @@ import streamlit as st
 import dp
 from lessons.coin_flip import charts, model, snippets
 from ui import charts as ui_charts
-from ui import controls, downloads, notebook, quiz, rr_survey, tables, text
+from ui import controls, downloads, layout, notebook, quiz, rr_survey, tables, text
 
 controls.lesson_header(
     "Coin-flip randomized response",
@@ -32,35 +32,45 @@ st.markdown(
     "and say *yes* on heads, *no* on tails. Only the respondent sees the coins, so any "
     "single answer can be blamed on the coins."
 )
-true_answer = controls.radio(
-    "The respondent's true answer",
-    ["Yes", "No"],
-    key="cf_true_answer",
-    horizontal=True,
-)
-if st.button("Flip the coins", key="cf_flip", icon=":material/toll:"):
-    st.session_state["cf_flips"] = st.session_state.get("cf_flips", 0) + 1
-flips = st.session_state.get("cf_flips", 0)
-coin1, coin2 = model.flip_two_coins(controls.seed() + model.SEED_COINS + flips)
-report = (true_answer == "Yes") if coin1 else coin2
-coin_columns = st.columns(3)
-coin_columns[0].metric(
-    "Coin 1", "Heads" if coin1 else "Tails", help="Heads: answer honestly. Tails: use coin 2."
-)
-coin_columns[1].metric(
-    "Coin 2",
-    ("Heads" if coin2 else "Tails") + (" (ignored)" if coin1 else ""),
-    help="Only used when coin 1 is tails: heads says yes, tails says no.",
-)
-coin_columns[2].metric("Reported answer", "Yes" if report else "No")
-st.caption(
-    f"Flip {flips + 1:,} of this session. "
-    + (
-        "Coin 1 is heads, so the report is the true answer."
-        if coin1
-        else "Coin 1 is tails, so coin 2 decides; the true answer played no part."
+
+
+@st.fragment
+def one_respondent() -> None:
+    """The true answer and the coins (a fragment: a flip reruns only this)."""
+    true_answer = controls.radio(
+        "The respondent's true answer",
+        ["Yes", "No"],
+        key="cf_true_answer",
+        horizontal=True,
     )
-)
+    if st.button("Flip the coins", key="cf_flip", icon=":material/toll:"):
+        st.session_state["cf_flips"] = st.session_state.get("cf_flips", 0) + 1
+    flips = st.session_state.get("cf_flips", 0)
+    coin1, coin2 = model.flip_two_coins(controls.seed() + model.SEED_COINS + flips)
+    report = (true_answer == "Yes") if coin1 else coin2
+    layout.metrics(
+        "cf_coins",
+        [
+            ("Coin 1", "Heads" if coin1 else "Tails"),
+            ("Coin 2", ("Heads" if coin2 else "Tails") + (" (ignored)" if coin1 else "")),
+            ("Reported answer", "Yes" if report else "No"),
+        ],
+        helps={
+            "Coin 1": "Heads: answer honestly. Tails: use coin 2.",
+            "Coin 2": "Only used when coin 1 is tails: heads says yes, tails says no.",
+        },
+    )
+    st.caption(
+        f"Flip {flips + 1:,} of this session. "
+        + (
+            "Coin 1 is heads, so the report is the true answer."
+            if coin1
+            else "Coin 1 is tails, so coin 2 decides; the true answer played no part."
+        )
+    )
+
+
+one_respondent()
 
 st.subheader("Every way the coins can fall")
 tables.written(model.table_arrow("coin_outcomes"))
@@ -134,15 +144,12 @@ st.markdown(
     f"{text.number(epsilon_fair)})."
 )
 
-# --- 2. Survey the data --------------------------------------------------------------------
-if survey is not None:
+
+@st.fragment
+def one_survey(survey, p_fair: float, q_fair: float) -> None:
+    """One survey of everybody with the fair coins, counted naively and debiased (a
+    fragment: "Run the survey again" reruns only this)."""
     n_people, true_sales = survey.n, survey.true_yes
-    st.header(f"2. Survey all {n_people:,} people")
-    st.markdown(
-        f"Now every one of the {n_people:,} people in the dataset answers "
-        f"*{text.plain(survey.question)}* with the two fair coins. "
-        f"The truth is {true_sales:,}."
-    )
     if st.button("Run the survey again", key="cf_resurvey", icon=":material/refresh:"):
         st.session_state["cf_surveys"] = st.session_state.get("cf_surveys", 0) + 1
     surveys = st.session_state.get("cf_surveys", 0)
@@ -180,7 +187,12 @@ if survey is not None:
         r"\end{aligned}"
     )
 
-    st.subheader(f"Repeat the survey {rr_survey.REPEATS:,} times")
+
+@st.fragment
+def repeated_surveys(survey, p_fair: float, q_fair: float) -> None:
+    """The fair coins' survey repeated, its debiased estimates as a histogram (a fragment:
+    opening its numbers or code reruns only this)."""
+    n_people, true_sales = survey.n, survey.true_yes
     repeat_seed = controls.seed() + model.SEED_REPEATED_SURVEYS
     repeated_args = (true_sales, n_people, p_fair, q_fair, rr_survey.REPEATS, repeat_seed)
     repeated = rr_survey.repeated_surveys(*repeated_args)
@@ -220,6 +232,21 @@ if survey is not None:
         "unbiased. The price of deniability is the spread."
     )
 
+
+# --- 2. Survey the data --------------------------------------------------------------------
+if survey is not None:
+    n_people, true_sales = survey.n, survey.true_yes
+    st.header(f"2. Survey all {n_people:,} people")
+    st.markdown(
+        f"Now every one of the {n_people:,} people in the dataset answers "
+        f"*{text.plain(survey.question)}* with the two fair coins. "
+        f"The truth is {true_sales:,}."
+    )
+    one_survey(survey, p_fair, q_fair)
+
+    st.subheader(f"Repeat the survey {rr_survey.REPEATS:,} times")
+    repeated_surveys(survey, p_fair, q_fair)
+
 # --- 3. Population size --------------------------------------------------------------------
 st.header("3. More people, smaller spread")
 st.markdown(
@@ -232,75 +259,92 @@ notebook.latex(
     r" &= \sqrt{\frac{r\,p(1-p) + (1-r)\,q(1-q)}{n\,(p+q-1)^2}} \\"
     r" &\propto \frac{1}{\sqrt n}\end{aligned}"
 )
-size_columns = st.columns(2)
-with size_columns[0]:
-    rate = controls.share_slider(
-        "True share of yes in the population (privacy does not depend on it)",
-        key="cf_rate",
-        value=0.10,
-        low=0.01,
-        high=0.99,
+
+
+@st.fragment
+def population_size(p_fair: float, q_fair: float) -> None:
+    """The true share and n beside the two charts they drive (a fragment: moving either
+    slider reruns only this section)."""
+    size_columns = st.columns(2)
+    with size_columns[0]:
+        rate = controls.share_slider(
+            "True share of yes in the population (privacy does not depend on it)",
+            key="cf_rate",
+            value=0.10,
+            low=0.01,
+            high=0.99,
+        )
+    with size_columns[1]:
+        n_synthetic = controls.select_slider(
+            "People asked, n (ε = ln 3 at every n · more people → smaller spread)",
+            options=model.N_GRID,
+            value=1_000,
+            format_func=lambda n: f"{n:,}",
+            key="cf_n",
+        )
+    spread = model.spread_versus_n(rate, p_fair, q_fair, controls.seed() + model.SEED_SPREAD)
+    current_sd = model.percent(
+        dp.rr_count_std(round(rate * n_synthetic) / n_synthetic, n_synthetic, p_fair, q_fair)
+        / n_synthetic
     )
-with size_columns[1]:
-    n_synthetic = controls.select_slider(
-        "People asked, n (ε = ln 3 at every n · more people → smaller spread)",
-        options=model.N_GRID,
-        value=1_000,
-        format_func=lambda n: f"{n:,}",
-        key="cf_n",
+    synthetic_yes = round(rate * n_synthetic)
+    share_estimates = model.repeated_share_estimates(
+        synthetic_yes,
+        n_synthetic,
+        p_fair,
+        q_fair,
+        rr_survey.REPEATS,
+        controls.seed() + model.SEED_SYNTHETIC,
     )
-spread = model.spread_versus_n(rate, p_fair, q_fair, controls.seed() + model.SEED_SPREAD)
-current_sd = model.percent(
-    dp.rr_count_std(round(rate * n_synthetic) / n_synthetic, n_synthetic, p_fair, q_fair)
-    / n_synthetic
-)
-synthetic_yes = round(rate * n_synthetic)
-share_estimates = model.repeated_share_estimates(
-    synthetic_yes,
-    n_synthetic,
-    p_fair,
-    q_fair,
-    rr_survey.REPEATS,
-    controls.seed() + model.SEED_SYNTHETIC,
-)
-chart_columns = st.columns(2)
-with chart_columns[0]:
-    ui_charts.band_histogram(
-        (-50.0, 150.0), "estimated share of yes (%)", 1.0, ui_charts.NOISY_COLOUR, with_band=False
-    ).show(
-        title=f"Estimated share from {rr_survey.REPEATS:,} surveys of {n_synthetic:,}",
-        alt=ui_charts.describe_histogram(
-            share_estimates,
-            model.percent(synthetic_yes / n_synthetic),
-            what="estimated shares (%)",
-        ),
-        **ui_charts.band_histogram_data(
-            share_estimates,
-            truth=model.percent(synthetic_yes / n_synthetic),
-            domain=(-50.0, 150.0),
-            bins=80,
-        ),
+    chart_columns = st.columns(2)
+    with chart_columns[0]:
+        ui_charts.band_histogram(
+            (-50.0, 150.0),
+            "estimated share of yes (%)",
+            1.0,
+            ui_charts.NOISY_COLOUR,
+            with_band=False,
+        ).show(
+            title=f"Estimated share from {rr_survey.REPEATS:,} surveys of {n_synthetic:,}",
+            alt=ui_charts.describe_histogram(
+                share_estimates,
+                model.percent(synthetic_yes / n_synthetic),
+                what="estimated shares (%)",
+            ),
+            **ui_charts.band_histogram_data(
+                share_estimates,
+                truth=model.percent(synthetic_yes / n_synthetic),
+                domain=(-50.0, 150.0),
+                bins=80,
+            ),
+        )
+    with chart_columns[1]:
+        charts.spread().show(
+            alt="Log-log chart: the spread falls from "
+            f"{text.number(spread['sd'].iloc[0])} points at n = 10 "
+            f"to {text.number(spread['sd'].iloc[-2])} at n = 1,000,000; "
+            f"your n = {n_synthetic:,} gives {text.number(current_sd)} points.",
+            **model.spread_data(
+                rate, p_fair, q_fair, controls.seed() + model.SEED_SPREAD, n_synthetic, current_sd
+            ),
+        )
+    # The numbers after the charts: a slider and its chart on one phone screen.
+    layout.metrics(
+        "cf_spread",
+        [
+            ("True yes", f"{synthetic_yes:,} of {n_synthetic:,}"),
+            ("Spread of the estimate (SD)", f"± {text.number(current_sd)} % points"),
+            ("In people (SD × n)", f"± {current_sd / 100 * n_synthetic:,.0f}"),
+        ],
     )
-with chart_columns[1]:
-    charts.spread().show(
-        alt="Log-log chart: the spread falls from "
-        f"{text.number(spread['sd'].iloc[0])} points at n = 10 "
-        f"to {text.number(spread['sd'].iloc[-2])} at n = 1,000,000; your n = {n_synthetic:,} gives "
-        f"{text.number(current_sd)} points.",
-        **model.spread_data(
-            rate, p_fair, q_fair, controls.seed() + model.SEED_SPREAD, n_synthetic, current_sd
-        ),
+    st.caption(
+        f"At n = {n_synthetic:,} the estimate is typically {text.number(current_sd)} "
+        "percentage points off. Ten times more people cut that by √10 ≈ 3.2. The estimates "
+        "can fall below 0% or above 100%: the estimator is unbiased because it is not clipped."
     )
-# The numbers after the charts: a slider and its chart on one phone screen.
-spread_metrics = st.columns(3)
-spread_metrics[0].metric("True yes", f"{synthetic_yes:,} of {n_synthetic:,}")
-spread_metrics[1].metric("Spread of the estimate (SD)", f"± {text.number(current_sd)} % points")
-spread_metrics[2].metric("In people (SD × n)", f"± {current_sd / 100 * n_synthetic:,.0f}")
-st.caption(
-    f"At n = {n_synthetic:,} the estimate is typically {text.number(current_sd)} percentage points "
-    "off. Ten times more people cut that by √10 ≈ 3.2. The estimates can fall below 0% "
-    "or above 100%: the estimator is unbiased because it is not clipped."
-)
+
+
+population_size(p_fair, q_fair)
 
 # --- 4. Biased coins -----------------------------------------------------------------------
 st.header("4. Varying the noise: biased coins")
