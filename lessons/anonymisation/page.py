@@ -44,49 +44,57 @@ with roll_column:
         f"census, {model.ROLL_STRANGERS:,} did not."
     )
 
-names = roll["Name"].tolist()
-name = controls.selectbox(
-    "Pick a voter (type to search the roll)",
-    names,
-    index=names.index(model.default_voter()),
-    key="anon_voter",
-)
-voter = roll.loc[roll["Name"] == name].iloc[0]
-matches = model.link(name)
-st.markdown(
-    f"**{name}** lives in ZIP {voter['Zip']}, was born on {voter['DOB']:%d %B %Y} and is "
-    f"{str(voter['Sex']).lower()}. Rows of the release with the same three values:"
-)
-if len(matches) == 1:
-    found = matches.iloc[0]
-    st.success(
-        f"Exactly one match: re-identified. {name} earns **{found['Income']}**, is "
-        f"**{found['MaritalStatus']}** and works as **{found['Occupation']}** (occupation)."
+
+@st.fragment
+def linkage(roll) -> None:
+    """Pick a voter, link the voter to the release (a fragment: another voter reruns only
+    this)."""
+    names = roll["Name"].tolist()
+    name = controls.selectbox(
+        "Pick a voter (type to search the roll)",
+        names,
+        index=names.index(model.default_voter()),
+        key="anon_voter",
     )
-    if voter["row"] < 0:
-        st.warning(
-            f"Careful: {name} never answered the census. The row belongs to someone else "
-            "who shares the ZIP code, birthday and sex — a false link, and the attacker "
-            "cannot tell."
+    voter = roll.loc[roll["Name"] == name].iloc[0]
+    matches = model.link(name)
+    st.markdown(
+        f"**{name}** lives in ZIP {voter['Zip']}, was born on {voter['DOB']:%d %B %Y} and is "
+        f"{str(voter['Sex']).lower()}. Rows of the release with the same three values:"
+    )
+    if len(matches) == 1:
+        found = matches.iloc[0]
+        st.success(
+            f"Exactly one match: re-identified. {name} earns **{found['Income']}**, is "
+            f"**{found['MaritalStatus']}** and works as **{found['Occupation']}** (occupation)."
         )
-elif len(matches) > 1:
-    incomes = matches["Income"].unique()
-    same = (
-        f" All {len(matches):,} earn {incomes[0]}, so you learn the income anyway."
-        if len(incomes) == 1
-        else ""
-    )
-    st.warning(
-        f"Ambiguous: {len(matches):,} rows share these values, so the join cannot say which "
-        f"one is {name}.{same}"
-    )
-else:
-    st.info(
-        f"No match: {name} is not in the release (the census did not sample this voter). "
-        "The attack fails only because the person is absent."
-    )
-if len(matches):
-    tables.show(matches, key="matches")
+        if voter["row"] < 0:
+            st.warning(
+                f"Careful: {name} never answered the census. The row belongs to someone else "
+                "who shares the ZIP code, birthday and sex — a false link, and the attacker "
+                "cannot tell."
+            )
+    elif len(matches) > 1:
+        incomes = matches["Income"].unique()
+        same = (
+            f" All {len(matches):,} earn {incomes[0]}, so you learn the income anyway."
+            if len(incomes) == 1
+            else ""
+        )
+        st.warning(
+            f"Ambiguous: {len(matches):,} rows share these values, so the join cannot say which "
+            f"one is {name}.{same}"
+        )
+    else:
+        st.info(
+            f"No match: {name} is not in the release (the census did not sample this voter). "
+            "The attack fails only because the person is absent."
+        )
+    if len(matches):
+        tables.show(matches, key="matches")
+
+
+linkage(roll)
 
 linked = int((roll["matches"] == 1).sum())
 ambiguous = int((roll["matches"] > 1).sum())
@@ -127,36 +135,45 @@ st.markdown(
     "for birth month, birth year or an age band, or the ZIP code for its first three digits, "
     "and watch uniqueness collapse."
 )
-chosen = model.canonical(
-    controls.multiselect(
-        "Quasi-identifiers the attacker knows (fewer and coarser → more private)",
-        model.QUASI_IDENTIFIERS,
-        default=list(model.SWEENEY_COLUMNS),
-        key="anon_qi",
+
+
+@st.fragment
+def who_is_unique() -> None:
+    """The attacker's quasi-identifiers beside how unique they make people (a fragment:
+    choosing them reruns only this section)."""
+    chosen = model.canonical(
+        controls.multiselect(
+            "Quasi-identifiers the attacker knows (fewer and coarser → more private)",
+            model.QUASI_IDENTIFIERS,
+            default=list(model.SWEENEY_COLUMNS),
+            key="anon_qi",
+        )
     )
-)
-stats = model.uniqueness(chosen)
-if not chosen:
-    st.info("No attributes chosen: everyone looks the same, so nobody is singled out.")
-share_column, classes_column, k_column = st.columns(3)
-share_column.metric("People who are unique", f"{text.percent(stats['share_unique'])}")
-classes_column.metric("Equivalence classes", f"{stats['classes']:,}")
-k_column.metric("k (smallest class)", f"{stats['k']:,}")
-charts.class_sizes(stats["people"]).show(
-    classes=model.class_size_frame(list(stats["buckets"]), stats["people"]),
-    title="People by the size of their class",
-    alt=model.describe_class_sizes(stats["buckets"], stats["people"], chosen),
-)
-st.caption(
-    "Bars count people, not classes; the vermillion bar (left) holds the unique ones. "
-    + model.describe_class_sizes(stats["buckets"], stats["people"], chosen)
-)
-snippets.UNIQUENESS.show(columns=list(chosen))
-downloads.download_csv(
-    model.class_size_download(tuple(stats["buckets"]), stats["people"]),
-    filename="anonymisation-class-sizes.csv",
-    key="anonymisation_dl_class_sizes",
-)
+    stats = model.uniqueness(chosen)
+    if not chosen:
+        st.info("No attributes chosen: everyone looks the same, so nobody is singled out.")
+    share_column, classes_column, k_column = st.columns(3)
+    share_column.metric("People who are unique", f"{text.percent(stats['share_unique'])}")
+    classes_column.metric("Equivalence classes", f"{stats['classes']:,}")
+    k_column.metric("k (smallest class)", f"{stats['k']:,}")
+    charts.class_sizes(stats["people"]).show(
+        classes=model.class_size_frame(list(stats["buckets"]), stats["people"]),
+        title="People by the size of their class",
+        alt=model.describe_class_sizes(stats["buckets"], stats["people"], chosen),
+    )
+    st.caption(
+        "Bars count people, not classes; the vermillion bar (left) holds the unique ones. "
+        + model.describe_class_sizes(stats["buckets"], stats["people"], chosen)
+    )
+    snippets.UNIQUENESS.show(columns=list(chosen))
+    downloads.download_csv(
+        model.class_size_download(tuple(stats["buckets"]), stats["people"]),
+        filename="anonymisation-class-sizes.csv",
+        key="anonymisation_dl_class_sizes",
+    )
+
+
+who_is_unique()
 
 # --- 3. Differencing ------------------------------------------------------------------------
 st.header("3. The differencing attack")
@@ -164,51 +181,6 @@ st.markdown(
     "Suppose the office refuses to publish rows and only answers counts. Each count "
     "looks harmless. But two counts that differ by one person reveal that person."
 )
-facts = model.income_facts()
-rich_names = [n for n in facts["names"] if facts["is_rich"][n]]
-target = controls.selectbox(
-    "Target person X (type to search)",
-    facts["names"],
-    index=facts["names"].index(rich_names[0]),
-    key="anon_target",
-)
-count_all = facts["count_rich"]
-target_is_rich = facts["is_rich"][target]
-count_without = count_all - int(target_is_rich)
-st.markdown(f"X = **{target}**.")
-all_column, without_column, diff_column = st.columns(3)
-all_column.metric("How many earn >50K?", f"{count_all:,}")
-without_column.metric("How many not named X earn >50K?", f"{count_without:,}")
-diff_column.metric("Difference", f"{count_all - count_without:,}")
-st.error(
-    f"The difference is {count_all - count_without}, so {target} earns "
-    f"**{'>50K' if target_is_rich else '<=50K'}**. Neither count mentions one person's "
-    "income, yet together they reveal it exactly."
-)
-
-st.subheader("Answer with noise")
-st.markdown(
-    "Now the office adds Laplace noise to every answer, with scale b = 1/ε (a count changes "
-    "by at most 1 when one person leaves). You subtract the two noisy answers and guess "
-    '">50K" when the difference exceeds ½. The difference is the truth plus '
-    "L₁ − L₂, two independent Laplace noises, whose distribution you can work out:"
-)
-notebook.latex(
-    r"\begin{aligned} F(t) &= P[L_1 - L_2 \le t] \\"
-    r" &= 1 - \frac{(2 + t/b)\,e^{-t/b}}{4} \end{aligned}"
-)
-st.markdown("for t ≥ 0, with b = 1/ε; below 0, symmetry gives F(t) = 1 − F(−t).")
-st.markdown("So you guess right, whether X earns >50K or not, with probability")
-notebook.latex(
-    r"\begin{aligned} P[\text{right}] &= P\!\left[L_1 - L_2 > -\tfrac12\right] \\"
-    r" &= 1 - \frac{(2 + \varepsilon/2)\,e^{-\varepsilon/2}}{4} \end{aligned}"
-)
-st.caption(
-    "Here ε only sets the noise's strength (smaller ε, more noise). What it guarantees about "
-    "one person, and why two answers use 2ε, come later:"
-)
-for later, why in (("definition", "What ε guarantees"), ("composition", "Why two answers cost 2ε")):
-    controls.page_link(LESSON[later].path, label=f"{why}: {LESSON[later].title}")
 
 
 @st.fragment
@@ -289,7 +261,62 @@ def differencing_with_noise(count_all: int, count_without: int, target_is_rich: 
     )
 
 
-differencing_with_noise(count_all, count_without, target_is_rich)
+@st.fragment
+def differencing() -> None:
+    """The target X, the two counts that reveal X, and the same attack with noise (a fragment:
+    picking another X reruns only this section)."""
+    facts = model.income_facts()
+    rich_names = [n for n in facts["names"] if facts["is_rich"][n]]
+    target = controls.selectbox(
+        "Target person X (type to search)",
+        facts["names"],
+        index=facts["names"].index(rich_names[0]),
+        key="anon_target",
+    )
+    count_all = facts["count_rich"]
+    target_is_rich = facts["is_rich"][target]
+    count_without = count_all - int(target_is_rich)
+    st.markdown(f"X = **{target}**.")
+    all_column, without_column, diff_column = st.columns(3)
+    all_column.metric("How many earn >50K?", f"{count_all:,}")
+    without_column.metric("How many not named X earn >50K?", f"{count_without:,}")
+    diff_column.metric("Difference", f"{count_all - count_without:,}")
+    st.error(
+        f"The difference is {count_all - count_without}, so {target} earns "
+        f"**{'>50K' if target_is_rich else '<=50K'}**. Neither count mentions one person's "
+        "income, yet together they reveal it exactly."
+    )
+
+    st.subheader("Answer with noise")
+    st.markdown(
+        "Now the office adds Laplace noise to every answer, with scale b = 1/ε (a count changes "
+        "by at most 1 when one person leaves). You subtract the two noisy answers and guess "
+        '">50K" when the difference exceeds ½. The difference is the truth plus '
+        "L₁ − L₂, two independent Laplace noises, whose distribution you can work out:"
+    )
+    notebook.latex(
+        r"\begin{aligned} F(t) &= P[L_1 - L_2 \le t] \\"
+        r" &= 1 - \frac{(2 + t/b)\,e^{-t/b}}{4} \end{aligned}"
+    )
+    st.markdown("for t ≥ 0, with b = 1/ε; below 0, symmetry gives F(t) = 1 − F(−t).")
+    st.markdown("So you guess right, whether X earns >50K or not, with probability")
+    notebook.latex(
+        r"\begin{aligned} P[\text{right}] &= P\!\left[L_1 - L_2 > -\tfrac12\right] \\"
+        r" &= 1 - \frac{(2 + \varepsilon/2)\,e^{-\varepsilon/2}}{4} \end{aligned}"
+    )
+    st.caption(
+        "Here ε only sets the noise's strength (smaller ε, more noise). What it guarantees about "
+        "one person, and why two answers use 2ε, come later:"
+    )
+    for later, why in (
+        ("definition", "What ε guarantees"),
+        ("composition", "Why two answers cost 2ε"),
+    ):
+        controls.page_link(LESSON[later].path, label=f"{why}: {LESSON[later].title}")
+    differencing_with_noise(count_all, count_without, target_is_rich)
+
+
+differencing()
 
 quiz.check_yourself(
     "anonymisation",

@@ -236,19 +236,26 @@ def deployed() -> None:
 
 deployed()
 
-# sent only once opened (Streamlit's lazy expander): a 16-row table and its sources were a
-# fifth of the page's first render
-with st.expander(
-    f"Every deployment, with its source ({len(table)})",
-    icon=":material/menu_book:",
-    key="em_every_deployment",
-    on_change="rerun",
-) as every:
-    if every.open:
-        st.markdown("Each row, with the ε as charted and how it was reached:")
-        tables.written(model.deployments_table())
-        st.markdown("**Sources**, numbered as the table's rows:")
-        st.markdown(model.sources_markdown())
+
+@st.fragment
+def every_deployment(count: int) -> None:
+    """The `count` deployments' table and sources, sent only once opened (Streamlit's lazy
+    expander: they were a fifth of the page's first render), in a fragment: opening it
+    reruns only this."""
+    with st.expander(
+        f"Every deployment, with its source ({count})",
+        icon=":material/menu_book:",
+        key="em_every_deployment",
+        on_change="rerun",
+    ) as every:
+        if every.open:
+            st.markdown("Each row, with the ε as charted and how it was reached:")
+            tables.written(model.deployments_table())
+            st.markdown("**Sources**, numbered as the table's rows:")
+            st.markdown(model.sources_markdown())
+
+
+every_deployment(len(table))
 downloads.download_csv(
     table[list(deployment_columns)],
     filename="dp-deployments.csv",
@@ -291,40 +298,6 @@ st.caption(
 
 
 st.subheader("What matters to your users")
-counts = model.statistic_counts()
-weight_column, best_column = st.columns([2, 3], gap="medium")
-with weight_column:
-    weights = tuple(
-        controls.number_slider(
-            f"Weight of \u201c{name}\u201d ({counts[index]:,} people)",
-            model.WEIGHT_OPTIONS,
-            1.0,
-            key=f"em_weight_{index}",
-        )
-        for index, name in enumerate(model.STATISTICS)
-    )
-best = model.best_shares(weights)
-with best_column:
-    charts.shares().show(
-        title="Best split for these weights",
-        alt=(
-            "Bars of each count's best share of the budget: "
-            + "; ".join(
-                f"{row.statistic}: Laplace {text.percent(row.laplace)}, Gaussian "
-                f"{text.percent(row.gaussian)}"
-                for row in model.shares_rows(best)
-            )
-            + ". An equal split is a dashed line at 20%."
-        ),
-        shares=best,
-        truth=model.equal_rule(),
-    )
-st.caption(
-    "A count that matters w times more gets ∛w times the ε under Laplace noise, and "
-    "√w times the ρ under Gaussian noise: the Gaussian split follows the weights more."
-)
-
-st.subheader("Your split")
 
 
 @st.fragment
@@ -377,6 +350,47 @@ def budget_split(weights: tuple[float, ...]) -> None:
     downloads.download_csv(result.frame, filename="budget-split.csv", key="em_dl_split")
 
 
-budget_split(weights)
+@st.fragment
+def weighted_split() -> None:
+    """The weights beside the best split they give, and the split you choose (a fragment:
+    moving a weight reruns only this section; moving your split only its own)."""
+    counts = model.statistic_counts()
+    weight_column, best_column = st.columns([2, 3], gap="medium")
+    with weight_column:
+        weights = tuple(
+            controls.number_slider(
+                f"Weight of \u201c{name}\u201d ({counts[index]:,} people)",
+                model.WEIGHT_OPTIONS,
+                1.0,
+                key=f"em_weight_{index}",
+            )
+            for index, name in enumerate(model.STATISTICS)
+        )
+    best = model.best_shares(weights)
+    with best_column:
+        charts.shares().show(
+            title="Best split for these weights",
+            alt=(
+                "Bars of each count's best share of the budget: "
+                + "; ".join(
+                    f"{row.statistic}: Laplace {text.percent(row.laplace)}, Gaussian "
+                    f"{text.percent(row.gaussian)}"
+                    for row in model.shares_rows(best)
+                )
+                + ". An equal split is a dashed line at 20%."
+            ),
+            shares=best,
+            truth=model.equal_rule(),
+        )
+    st.caption(
+        "A count that matters w times more gets ∛w times the ε under Laplace noise, and "
+        "√w times the ρ under Gaussian noise: the Gaussian split follows the weights more."
+    )
+
+    st.subheader("Your split")
+    budget_split(weights)
+
+
+weighted_split()
 
 quiz.check_yourself("epsilon_meaning", quiz.bank(__file__, "epsilon_meaning"))

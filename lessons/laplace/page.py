@@ -224,29 +224,39 @@ st.markdown(
     f"The same {model.SMALL_MULTIPLE_ANSWERS:,} draws at three values of ε, on one shared axis "
     f"(true count ± {model.SMALL_MULTIPLE_HALF_WIDTH:,.0f})."
 )
-for small_epsilon in model.SMALL_MULTIPLE_EPSILONS:
-    small_bins, small_outside, small_low, small_high = model.histogram(
-        truth,
-        small_epsilon,
-        model.SMALL_MULTIPLE_ANSWERS,
-        model.SMALL_MULTIPLE_HALF_WIDTH,
-        controls.seed() + model.SEED_SMALL_MULTIPLES,
-    )
-    small_half = dp.laplace_interval_half_width(dp.laplace_scale(1, small_epsilon))
-    charts.histogram(truth, model.SMALL_MULTIPLE_HALF_WIDTH, 180).show(
-        title=(
-            f"ε = {text.number(small_epsilon)}: 95% of answers within ±{text.number(small_half, 3)}"
-        ),
-        alt=(
-            f"Histogram of {model.SMALL_MULTIPLE_ANSWERS:,} noisy answers at ε = "
-            f"{text.number(small_epsilon)}: 95% lie "
-            f"between {text.number(small_low)} and {text.number(small_high)}; {small_outside:,} "
-            "fall "
-            "outside the shared window and are counted in its edge bins."
-        ),
-        bins=small_bins,
-        numbers_key=f"laplace_small_{small_epsilon}",
-    )
+
+
+@st.fragment
+def small_multiples(truth: int) -> None:
+    """The same draws at three values of ε (a fragment: opening one's numbers reruns only
+    these)."""
+    for small_epsilon in model.SMALL_MULTIPLE_EPSILONS:
+        small_bins, small_outside, small_low, small_high = model.histogram(
+            truth,
+            small_epsilon,
+            model.SMALL_MULTIPLE_ANSWERS,
+            model.SMALL_MULTIPLE_HALF_WIDTH,
+            controls.seed() + model.SEED_SMALL_MULTIPLES,
+        )
+        small_half = dp.laplace_interval_half_width(dp.laplace_scale(1, small_epsilon))
+        charts.histogram(truth, model.SMALL_MULTIPLE_HALF_WIDTH, 180).show(
+            title=(
+                f"ε = {text.number(small_epsilon)}: 95% of answers within "
+                f"±{text.number(small_half, 3)}"
+            ),
+            alt=(
+                f"Histogram of {model.SMALL_MULTIPLE_ANSWERS:,} noisy answers at ε = "
+                f"{text.number(small_epsilon)}: 95% lie "
+                f"between {text.number(small_low)} and {text.number(small_high)}; "
+                f"{small_outside:,} fall outside the shared window and are counted in its "
+                "edge bins."
+            ),
+            bins=small_bins,
+            numbers_key=f"laplace_small_{small_epsilon}",
+        )
+
+
+small_multiples(truth)
 
 # --- 3. The malicious query -------------------------------------------------------------------
 st.header("3. The malicious query")
@@ -256,15 +266,8 @@ if not on_census:
         "a named person, and only the census has names.",
         icon=":material/info:",
     )
-people = model.named_people()
-name = controls.selectbox("The person the attacker asks about", list(people), key="lap_name")
-secret = int(people[name] == "<=50K")
-st.markdown(
-    f"**How many people named {name} earn \\$50K or less?** Names are unique, so the true "
-    f"answer is 0 or 1 — it *is* {name}'s income band. The count still has sensitivity 1, "
-    "so the Laplace mechanism answers it like any other. Can the attacker read the answer?"
-)
 
+people = model.named_people()
 draw_key, guess_key = "laplace_draws", "laplace_guess"
 
 
@@ -372,7 +375,21 @@ def malicious_query(name: str, secret: int) -> None:
     snippets.GUESS_ACCURACY.show(epsilon=epsilon)
 
 
-malicious_query(name, secret)
+@st.fragment
+def malicious() -> None:
+    """The person the attacker asks about, and the attack on that person's count (a
+    fragment: another person reruns only this section; its ε reruns only its own)."""
+    name = controls.selectbox("The person the attacker asks about", list(people), key="lap_name")
+    secret = int(people[name] == "<=50K")
+    st.markdown(
+        f"**How many people named {name} earn \\$50K or less?** Names are unique, so the true "
+        f"answer is 0 or 1 — it *is* {name}'s income band. The count still has sensitivity 1, "
+        "so the Laplace mechanism answers it like any other. Can the attacker read the answer?"
+    )
+    malicious_query(name, secret)
+
+
+malicious()
 downloads.download_csv(
     model.accuracy_frame(), filename="laplace-guess-accuracy.csv", key="laplace_dl_accuracy"
 )

@@ -40,114 +40,6 @@ st.caption(
     f"number of a fixed random half of a person's {columns} answers are yes."
 )
 
-predict = st.container()  # "Predict first" above the sliders and the chart that answer it
-study_column, scores_column = st.columns([2, 3], vertical_alignment="top")
-with study_column:
-    n = controls.number_slider(
-        "People in the study n  (more → each one hides better)",
-        tracing.STUDY_SIZES,
-        tracing.DEFAULT_STUDY,
-        key="mi_n",
-        kind=int,
-    )
-    d = controls.number_slider(
-        "Published averages d  (more → easier to trace)",
-        tracing.ATTRIBUTE_COUNTS,
-        tracing.DEFAULT_ATTRIBUTES,
-        key="mi_d",
-        kind=int,
-    )
-    exact = tracing.attack(n, d)
-    st.metric(
-        f"Members found when {text.percent(tracing.FPR_TARGET)} of non-members are flagged",
-        text.percent(exact.tpr_at_target),
-    )
-    one_hot = tracing.one_hot_attack(n)
-    st.caption(
-        f"With the {columns} one-hot columns published instead, the attack finds "
-        f"{text.percent(one_hot.tpr_at_target)} of the {text.number(n)} members at the same 1%."
-    )
-with scores_column:
-    charts.score_histograms().show(
-        title=f"Tracing scores: {text.number(n)} members against {tracing.NON_MEMBERS:,} "
-        f"non-members, d = {text.number(d)}",
-        alt=(
-            f"Two histograms of tracing scores, in standard deviations of the non-members' "
-            f"scores from {text.number(tracing.SCORE_DOMAIN[0])} to "
-            f"{text.number(tracing.SCORE_DOMAIN[1])}: {text.number(n)} study members and "
-            f"{tracing.NON_MEMBERS:,} non-members, for d = {text.number(d)} published averages. "
-            "Flagging the "
-            f"top 1% of non-members finds {text.percent(exact.tpr_at_target)} of the members."
-        ),
-        scores=tracing.histogram_frame(exact),
-        truth=tracing.threshold_rule(exact),
-    )
-other_d = model.neighbour_for_prediction(d)
-with predict:
-    quiz.check_yourself(
-        "membership_predict",
-        [
-            quiz.Question(
-                f"The study publishes {text.number(other_d)} averages instead of {text.number(d)}, "
-                f"with the same {text.number(n)} people. At 1% false positives, the attack finds …",
-                ("more members", "fewer members", "about as many"),
-                correct=model.compare_found(n, d, other_d),
-                explanation=(
-                    f"{text.percent(tracing.attack(n, other_d).tpr_at_target)} at d = "
-                    f"{text.number(other_d)} against {text.percent(exact.tpr_at_target)} at d = "
-                    f"{text.number(d)}. A change within "
-                    f"{text.percent(model.found_noise(n, d, other_d))} (two standard errors of "
-                    f"the change, the same {text.number(n)} members scored twice) is about as "
-                    "many. "
-                    "Each average adds a little evidence; the members' lead grows like d/n, the "
-                    "noise in the scores like √d, so more averages help only once they outgrow "
-                    "the noise, and a share already at 0% or 100% cannot move."
-                ),
-            ),
-        ],
-        title="Predict first",
-    )
-# The curves' names are the legend's, part of the chart's spec: they hold no slider's value
-# (the title does), so that a move redraws the chart in place.
-curve = tracing.NO_NOISE
-charts.roc((curve,), False).show(
-    title=(
-        f"The attack's ROC at n = {text.number(n)}, d = {text.number(d)}: members found "
-        "against non-members flagged"
-    ),
-    alt=(
-        f"ROC curve of the tracing attack on {text.number(n)} members and {tracing.NON_MEMBERS:,} "
-        f"non-members with d = {text.number(d)}: at 1% false positives it finds "
-        f"{text.percent(exact.tpr_at_target)} of the members. The dotted diagonal is guessing."
-    ),
-    roc=tracing.roc_frame(exact, curve),
-    truth=tracing.target_rule(),
-)
-snippets.TRACING.show(n=n, d=d)
-downloads.download_csv(tracing.roc_frame(exact, curve), filename="tracing-roc.csv", key="mi_dl_roc")
-st.markdown(
-    f"**Why it works.** A member's answers appear in the average with weight 1/n, so their "
-    f"score is higher by about Σ Var(t_j)/n ≈ d/(4n) = {text.number(d / (4 * n))}, while "
-    f"anyone's score wobbles by about √d/(4√n) = {text.number(d**0.5 / (4 * n**0.5))}: the "
-    "lead, in wobbles, grows like √d/√n. Many averages of a small group trace people; few "
-    "averages of a large group do not."
-)
-
-# --- 2. Noise defeats it -------------------------------------------------------------------------
-st.header("2. Noise defeats it")
-l1, l2 = tracing.sensitivities(n, d)
-st.markdown(
-    "Publish the averages through a mechanism instead. When one person is **replaced** "
-    f"(n is public), each of the d = {text.number(d)} averages moves by at most 1/n = "
-    f"{text.number(1 / n)}: Δ₁ = d/n = {text.number(l1)} for Laplace and Δ₂ = √d/n = "
-    f"{text.number(l2)} for Gaussian noise. Whatever the attack, (ε, δ)-DP keeps its ROC "
-    "inside the **privacy region** (Kairouz, Oh & Viswanath 2015):"
-)
-notebook.latex(
-    r"\mathrm{TPR} \le \min\!\big(e^{\varepsilon}\,\mathrm{FPR} + \delta,\;"
-    r"1 - e^{-\varepsilon}(1 - \mathrm{FPR} - \delta)\big)"
-)
-
 
 @st.fragment
 def noise_defeats_it(n: int, d: int) -> None:
@@ -211,7 +103,127 @@ def noise_defeats_it(n: int, d: int) -> None:
     )
 
 
-noise_defeats_it(n, d)
+@st.fragment
+def tracing_then_noise() -> None:
+    """n and d beside the attack's scores and ROC, then section 2's mechanism that defeats it
+    (a fragment: n and d rerun sections 1 and 2, which both use them, and nothing else; the
+    mechanism and ε rerun only section 2's own fragment)."""
+    predict = st.container()  # "Predict first" above the sliders and the chart that answer it
+    study_column, scores_column = st.columns([2, 3], vertical_alignment="top")
+    with study_column:
+        n = controls.number_slider(
+            "People in the study n  (more → each one hides better)",
+            tracing.STUDY_SIZES,
+            tracing.DEFAULT_STUDY,
+            key="mi_n",
+            kind=int,
+        )
+        d = controls.number_slider(
+            "Published averages d  (more → easier to trace)",
+            tracing.ATTRIBUTE_COUNTS,
+            tracing.DEFAULT_ATTRIBUTES,
+            key="mi_d",
+            kind=int,
+        )
+        exact = tracing.attack(n, d)
+        st.metric(
+            f"Members found when {text.percent(tracing.FPR_TARGET)} of non-members are flagged",
+            text.percent(exact.tpr_at_target),
+        )
+        one_hot = tracing.one_hot_attack(n)
+        st.caption(
+            f"With the {columns} one-hot columns published instead, the attack finds "
+            f"{text.percent(one_hot.tpr_at_target)} of the {text.number(n)} members at the same 1%."
+        )
+    with scores_column:
+        charts.score_histograms().show(
+            title=f"Tracing scores: {text.number(n)} members against {tracing.NON_MEMBERS:,} "
+            f"non-members, d = {text.number(d)}",
+            alt=(
+                f"Two histograms of tracing scores, in standard deviations of the non-members' "
+                f"scores from {text.number(tracing.SCORE_DOMAIN[0])} to "
+                f"{text.number(tracing.SCORE_DOMAIN[1])}: {text.number(n)} study members and "
+                f"{tracing.NON_MEMBERS:,} non-members, for d = {text.number(d)} published "
+                "averages. Flagging the "
+                f"top 1% of non-members finds {text.percent(exact.tpr_at_target)} of the members."
+            ),
+            scores=tracing.histogram_frame(exact),
+            truth=tracing.threshold_rule(exact),
+        )
+    other_d = model.neighbour_for_prediction(d)
+    with predict:
+        quiz.check_yourself(
+            "membership_predict",
+            [
+                quiz.Question(
+                    f"The study publishes {text.number(other_d)} averages instead of "
+                    f"{text.number(d)}, with the same {text.number(n)} people. At 1% false "
+                    "positives, the attack finds …",
+                    ("more members", "fewer members", "about as many"),
+                    correct=model.compare_found(n, d, other_d),
+                    explanation=(
+                        f"{text.percent(tracing.attack(n, other_d).tpr_at_target)} at d = "
+                        f"{text.number(other_d)} against "
+                        f"{text.percent(exact.tpr_at_target)} at d = "
+                        f"{text.number(d)}. A change within "
+                        f"{text.percent(model.found_noise(n, d, other_d))} (two standard errors of "
+                        f"the change, the same {text.number(n)} members scored twice) is about as "
+                        "many. "
+                        "Each average adds a little evidence; the members' lead grows like d/n, "
+                        "the noise in the scores like √d, so more averages help only once they "
+                        "outgrow the noise, and a share already at 0% or 100% cannot move."
+                    ),
+                ),
+            ],
+            title="Predict first",
+        )
+    # The curves' names are the legend's, part of the chart's spec: they hold no slider's value
+    # (the title does), so that a move redraws the chart in place.
+    curve = tracing.NO_NOISE
+    charts.roc((curve,), False).show(
+        title=(
+            f"The attack's ROC at n = {text.number(n)}, d = {text.number(d)}: members found "
+            "against non-members flagged"
+        ),
+        alt=(
+            f"ROC curve of the tracing attack on {text.number(n)} members and "
+            f"{tracing.NON_MEMBERS:,} non-members with d = {text.number(d)}: at 1% false "
+            f"positives it finds {text.percent(exact.tpr_at_target)} of the members. The "
+            "dotted diagonal is guessing."
+        ),
+        roc=tracing.roc_frame(exact, curve),
+        truth=tracing.target_rule(),
+    )
+    snippets.TRACING.show(n=n, d=d)
+    downloads.download_csv(
+        tracing.roc_frame(exact, curve), filename="tracing-roc.csv", key="mi_dl_roc"
+    )
+    st.markdown(
+        f"**Why it works.** A member's answers appear in the average with weight 1/n, so their "
+        f"score is higher by about Σ Var(t_j)/n ≈ d/(4n) = {text.number(d / (4 * n))}, while "
+        f"anyone's score wobbles by about √d/(4√n) = {text.number(d**0.5 / (4 * n**0.5))}: the "
+        "lead, in wobbles, grows like √d/√n. Many averages of a small group trace people; few "
+        "averages of a large group do not."
+    )
+
+    # --- 2. Noise defeats it ---------------------------------------------------------------------
+    st.header("2. Noise defeats it")
+    l1, l2 = tracing.sensitivities(n, d)
+    st.markdown(
+        "Publish the averages through a mechanism instead. When one person is **replaced** "
+        f"(n is public), each of the d = {text.number(d)} averages moves by at most 1/n = "
+        f"{text.number(1 / n)}: Δ₁ = d/n = {text.number(l1)} for Laplace and Δ₂ = √d/n = "
+        f"{text.number(l2)} for Gaussian noise. Whatever the attack, (ε, δ)-DP keeps its ROC "
+        "inside the **privacy region** (Kairouz, Oh & Viswanath 2015):"
+    )
+    notebook.latex(
+        r"\mathrm{TPR} \le \min\!\big(e^{\varepsilon}\,\mathrm{FPR} + \delta,\;"
+        r"1 - e^{-\varepsilon}(1 - \mathrm{FPR} - \delta)\big)"
+    )
+    noise_defeats_it(n, d)
+
+
+tracing_then_noise()
 
 # --- 3. Auditing ---------------------------------------------------------------------------------
 st.header("3. Auditing: turning the attack into “ε is at least …”")
