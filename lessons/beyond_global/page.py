@@ -22,6 +22,24 @@ st.markdown(
     "m = ⌈n/2⌉."
 )
 
+
+@st.fragment
+def around_median(size: int, sens) -> None:
+    """The sorted ages around the median (a fragment: opening its numbers reruns only this
+    chart, not the page its slider drives)."""
+    charts.around_median().show(
+        title=f"The ages around the median, {model.people(size)}",
+        alt=(
+            f"Points for the sorted ages of {model.people(size)} at ranks up to "
+            f"{model.WINDOW} either side of the median, on a fixed 0–100 axis. The median is "
+            f"{text.number(sens.median)}; its neighbours in age order differ from it by at most "
+            f"{model.years(sens.local)}, the local sensitivity."
+        ),
+        ages=model.around_median(size),
+        median=model.median_rule(size),
+    )
+
+
 # --- 1. Global versus local ----------------------------------------------------------------------
 st.header("1. Global versus local sensitivity")
 group_column, chart_column = st.columns([2, 3], vertical_alignment="top")
@@ -39,17 +57,7 @@ with group_column:
     st.metric("Global sensitivity (any dataset)", model.years(sens.global_))
     st.metric("Local sensitivity (this dataset)", model.years(sens.local))
 with chart_column:
-    charts.around_median().show(
-        title=f"The ages around the median, {model.people(size)}",
-        alt=(
-            f"Points for the sorted ages of {model.people(size)} at ranks up to "
-            f"{model.WINDOW} either side of the median, on a fixed 0–100 axis. The median is "
-            f"{text.number(sens.median)}; its neighbours in age order differ from it by at most "
-            f"{model.years(sens.local)}, the local sensitivity."
-        ),
-        ages=model.around_median(size),
-        median=model.median_rule(size),
-    )
+    around_median(size, sens)
 notebook.latex(r"LS(x) = \max\big(x_{m+1} - x_m,\; x_m - x_{m-1}\big)")
 st.markdown(
     "Replacing one person can only push the median to the next value up or down: the "

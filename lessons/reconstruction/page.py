@@ -65,6 +65,17 @@ downloads.download_csv(
     key="reconstruction_dl_tables",
 )
 
+
+@st.fragment
+def names_on_records(zip_code: str, size: int, seed: int, residents: int) -> None:
+    """The records linked to the voter list (a fragment: opening its code reruns only this)."""
+    linkage = model.linkage(zip_code, size, seed)
+    learned = int((linkage["Learned"] == "yes").sum())
+    st.metric("Residents whose race and income the attacker learns", f"{learned} of {residents}")
+    ui_tables.show(linkage, key="linkage")
+    snippets.BLOCK.show(zip_code=zip_code, size=size, seed=seed)
+
+
 # --- 2. The attack --------------------------------------------------------------------------
 st.header("2. The attack: every dataset the tables allow")
 st.markdown(
@@ -112,11 +123,7 @@ st.markdown(
     "Where every reconstructed record of that sex and age band has the same race and "
     "income, the attacker learns them."
 )
-linkage = model.linkage(zip_code, size, seed)
-learned = int((linkage["Learned"] == "yes").sum())
-st.metric("Residents whose race and income the attacker learns", f"{learned} of {len(people)}")
-ui_tables.show(linkage, key="linkage")
-snippets.BLOCK.show(zip_code=zip_code, size=size, seed=seed)
+names_on_records(zip_code, size, seed, len(people))
 
 # --- 3. The defence -------------------------------------------------------------------------
 st.header("3. The defence: noisy tables")

@@ -28,6 +28,24 @@ st.markdown(
 )
 
 
+@st.fragment
+def answers_chart(q, threshold: float, above) -> None:
+    """The true answers and the threshold (a fragment: opening its numbers reruns only this
+    chart, not the sections its threshold drives)."""
+    frame = model.answers_frame(q, threshold)
+    charts.answers_bars().show(
+        title="The true answers, and the threshold",
+        alt=(
+            f"Bars for {q.m} age bands from 17–21 to 87–91: how many people in each work "
+            f"more than {model.HOURS_OVER} hours a week, from {text.number(q.answers.min())} "
+            f"to {text.number(q.answers.max())}. The threshold T = {text.number(threshold)} "
+            f"is a dashed line; {int(above.sum())} bands reach it."
+        ),
+        answers=frame,
+        threshold=model.threshold_rule(threshold),
+    )
+
+
 def threshold_and_answers() -> float:
     """The threshold beside the true answers (not a fragment: sections 2 and 3 use it)."""
     control_column, chart_column = st.columns([2, 3], vertical_alignment="top")
@@ -46,18 +64,7 @@ def threshold_and_answers() -> float:
             f"would charge {q.m}ε for all {q.m}, whatever the analyst does with them."
         )
     with chart_column:
-        frame = model.answers_frame(q, threshold)
-        charts.answers_bars().show(
-            title="The true answers, and the threshold",
-            alt=(
-                f"Bars for {q.m} age bands from 17–21 to 87–91: how many people in each work "
-                f"more than {model.HOURS_OVER} hours a week, from {text.number(q.answers.min())} "
-                f"to {text.number(q.answers.max())}. The threshold T = {text.number(threshold)} "
-                f"is a dashed line; {int(above.sum())} bands reach it."
-            ),
-            answers=frame,
-            threshold=model.threshold_rule(threshold),
-        )
+        answers_chart(q, threshold, above)
     return threshold
 
 

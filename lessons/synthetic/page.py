@@ -203,45 +203,56 @@ def mwem_section() -> None:
 
 mwem_section()
 
+
+@st.fragment
+def trained_on_synthetic(columns: tuple[str, ...]) -> None:
+    """Classifiers trained on real and synthetic data, scored on the real census (a
+    fragment: opening its numbers reruns only this)."""
+    if "income" not in columns:
+        st.info(
+            "Add the income column to the table to train a classifier on it.",
+            icon=":material/info:",
+        )
+    else:
+        accuracy = model.classifier_accuracy(columns, model.DEFAULT_ROUNDS, controls.seed())
+        real = accuracy[accuracy["model"] == charts.MODELS[0]]["accuracy"].iloc[0]
+        mwem_acc = accuracy[accuracy["model"] == charts.MODELS[1]].set_index("epsilon")["accuracy"]
+        charts.accuracy_by_epsilon().show(
+            title="Predicting income on real people, trained on real or synthetic data",
+            alt=(
+                "Lines against ε from 0.1 to 10 (log x): the accuracy on the real census of a "
+                f"logistic regression predicting income from the other columns, trained on the "
+                f"real table ({text.percent(real)}), on MWEM's synthetic data (T = "
+                f"{text.number(model.DEFAULT_ROUNDS)}: {text.percent(mwem_acc.iloc[0])} at "
+                f"ε = 0.1, {text.percent(mwem_acc.iloc[-1])} at ε = 10) and on the naive "
+                "synthetic data."
+            ),
+            accuracy=accuracy,
+        )
+        label, share = model.majority_income(columns)
+        naive = accuracy[accuracy["model"] == charts.MODELS[2]]["accuracy"]
+        flat = bool(abs(naive - share).max() < 0.005)
+        st.caption(
+            "Each line is a logistic regression that predicts income from the table's other "
+            "columns, trained on the real table or on a synthetic one, and scored on the real "
+            f"census. The real-data model reaches {text.percent(real)}; MWEM's stays below it, "
+            "because it kept only the two-way relationships it measured. "
+            + (
+                f"The naive line is flat at {text.percent(share)}: that is the share of the census "
+                f"in the income band {text.plain(label)}, what a classifier scores by answering "
+                f"{text.plain(label)} for everyone. The naive synthetic people carry no link "
+                "between income and the other columns, so its classifier learns none."
+                if flat
+                else f"Answering {text.plain(label)} for everyone would score "
+                f"{text.percent(share)}."
+            )
+        )
+        downloads.download_csv(accuracy, filename="synthetic-classifier.csv", key="syn_dl_clf")
+
+
 # --- 4. Models trained on synthetic data ---------------------------------------------------------
 st.header("4. Models trained on synthetic data")
-if "income" not in columns:
-    st.info(
-        "Add the income column to the table to train a classifier on it.", icon=":material/info:"
-    )
-else:
-    accuracy = model.classifier_accuracy(columns, model.DEFAULT_ROUNDS, controls.seed())
-    real = accuracy[accuracy["model"] == charts.MODELS[0]]["accuracy"].iloc[0]
-    mwem_acc = accuracy[accuracy["model"] == charts.MODELS[1]].set_index("epsilon")["accuracy"]
-    charts.accuracy_by_epsilon().show(
-        title="Predicting income on real people, trained on real or synthetic data",
-        alt=(
-            "Lines against ε from 0.1 to 10 (log x): the accuracy on the real census of a "
-            f"logistic regression predicting income from the other columns, trained on the "
-            f"real table ({text.percent(real)}), on MWEM's synthetic data (T = "
-            f"{text.number(model.DEFAULT_ROUNDS)}: {text.percent(mwem_acc.iloc[0])} at ε = 0.1, "
-            f"{text.percent(mwem_acc.iloc[-1])} at ε = 10) and on the naive synthetic data."
-        ),
-        accuracy=accuracy,
-    )
-    label, share = model.majority_income(columns)
-    naive = accuracy[accuracy["model"] == charts.MODELS[2]]["accuracy"]
-    flat = bool(abs(naive - share).max() < 0.005)
-    st.caption(
-        "Each line is a logistic regression that predicts income from the table's other "
-        "columns, trained on the real table or on a synthetic one, and scored on the real "
-        f"census. The real-data model reaches {text.percent(real)}; MWEM's stays below it, "
-        "because it kept only the two-way relationships it measured. "
-        + (
-            f"The naive line is flat at {text.percent(share)}: that is the share of the census "
-            f"in the income band {text.plain(label)}, what a classifier scores by answering "
-            f"{text.plain(label)} for everyone. The naive synthetic people carry no link "
-            "between income and the other columns, so its classifier learns none."
-            if flat
-            else f"Answering {text.plain(label)} for everyone would score {text.percent(share)}."
-        )
-    )
-    downloads.download_csv(accuracy, filename="synthetic-classifier.csv", key="syn_dl_clf")
+trained_on_synthetic(columns)
 st.markdown(
     "**Not unlimited free queries.** The synthetic table is post-processing of an ε-DP "
     "release, so any question asked of it costs no more privacy; but its answers are only as "
