@@ -492,3 +492,36 @@ FORGERIES: dict[str, list[dict]] = {
     "checkbox": [{"bool_value": True}],
     "toggle": [{"bool_value": True}],
 }
+
+
+def widgets_run_outside_fragments(page_file: str) -> set[str]:
+    """The keys of the widgets a run of lessons/`page_file` (at its defaults) creates outside
+    every @st.fragment, read from Streamlit's own fragment state as each widget registers:
+    a press on one of them reruns the whole page. Download buttons are left out (the
+    course's start no run: `on_click="ignore"`)."""
+    from unittest import mock
+
+    import streamlit.runtime.state.widgets as widgets
+    from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
+    from streamlit.runtime.state.common import user_key_from_element_id
+
+    from ui import downloads
+
+    outside, downloaded = set(), set()
+    register, download = widgets.register_widget_from_metadata, downloads.download_csv
+
+    def registered(metadata, ctx):
+        if ctx is not None and ThreadState.get().fragment_id is None:
+            outside.add(user_key_from_element_id(metadata.id) or metadata.id)
+        return register(metadata, ctx)
+
+    def download_csv(*args, **kwargs):
+        downloaded.add(kwargs["key"])
+        return download(*args, **kwargs)
+
+    with (
+        mock.patch.object(widgets, "register_widget_from_metadata", registered),
+        mock.patch.object(downloads, "download_csv", download_csv),
+    ):
+        run_lesson(page_file)
+    return outside - downloaded
