@@ -4,7 +4,7 @@ switches (Debian Chromium through Playwright, against a live `streamlit run`).
     python bench/bench_browser.py            # every lesson; prints Markdown tables
     python bench/bench_browser.py clamping   # only lessons whose url_path contains "clamping"
     python bench/bench_browser.py --against HEAD~1   # back to back with an earlier commit
-    python bench/bench_browser.py "coin:True share"  # press another slider of a lesson
+    python bench/bench_browser.py "coin:True share"  # another slider (or a button) of a lesson
 
 With `--against REV` (as `make bench` runs it, BENCH_BASE=HEAD~1 unless told), REV is checked
 out in a temporary git worktree and served beside this tree, and each lesson's presses are
@@ -126,23 +126,27 @@ class Presses:
 
 
 def press_times(page: Page, wire: Wire, lesson: Lesson, main_thread_ms) -> Presses:
-    """PRESSES key presses on the lesson's main slider; `main_thread_ms()` reads the page's
-    main-thread time so far."""
+    """PRESSES key presses on the lesson's main slider (or, where `main_control` names a
+    button, Enter on it); `main_thread_ms()` reads the page's main-thread time so far."""
     slider = page.locator('[data-testid="stSlider"]').filter(has_text=lesson.main_control)
-    thumb = slider.first.get_by_role("slider").last  # a range slider: move its upper end
+    button = page.locator('[data-testid="stButton"] button').filter(has_text=lesson.main_control)
+    is_slider = slider.count() > 0
+    # a range slider: move its upper end
+    thumb = slider.first.get_by_role("slider").last if is_slider else button.first
     thumb.scroll_into_view_if_needed()
     presses = Presses()
-    key = "ArrowRight"
+    key = "ArrowRight" if is_slider else "Enter"
     for i in range(PRESSES + 1):
         # The thumb is an <input type="range">: turn back at either end (a press there
         # would start no run; a slider of six options has both ends within ten presses).
-        at_top, at_bottom = thumb.evaluate(
-            "e => [Number(e.value) >= Number(e.max), Number(e.value) <= Number(e.min)]"
-        )
-        if at_top:
-            key = "ArrowLeft"
-        elif at_bottom:
-            key = "ArrowRight"
+        if key != "Enter":
+            at_top, at_bottom = thumb.evaluate(
+                "e => [Number(e.value) >= Number(e.max), Number(e.value) <= Number(e.min)]"
+            )
+            if at_top:
+                key = "ArrowLeft"
+            elif at_bottom:
+                key = "ArrowRight"
         idle_after(page, [-1, -1])
         before, sent, elements = runs_seen(page), wire.received, wire.elements
         thumb.focus()
@@ -274,8 +278,8 @@ def main() -> None:
     parser.add_argument(
         "lessons",
         nargs="*",
-        help="parts of lessons' url paths; PATH:LABEL presses the slider whose label holds "
-        "LABEL instead of the lesson's main control",
+        help="parts of lessons' url paths; PATH:LABEL presses the slider (or button) whose "
+        "label holds LABEL instead of the lesson's main control",
     )
     parser.add_argument("--against", metavar="REV", help="an earlier commit, timed back to back")
     args = parser.parse_args()
