@@ -8,7 +8,7 @@ import streamlit as st
 import dp
 from lessons.coin_flip import charts, model, snippets
 from ui import charts as ui_charts
-from ui import controls, downloads, layout, notebook, quiz, rr_survey, tables, text
+from ui import controls, downloads, notebook, quiz, rr_survey, tables, text
 
 controls.lesson_header(
     "Coin-flip randomized response",
@@ -48,18 +48,16 @@ def one_respondent() -> None:
     flips = st.session_state.get("cf_flips", 0)
     coin1, coin2 = model.flip_two_coins(controls.seed() + model.SEED_COINS + flips)
     report = (true_answer == "Yes") if coin1 else coin2
-    layout.metrics(
-        "cf_coins",
-        [
-            ("Coin 1", "Heads" if coin1 else "Tails"),
-            ("Coin 2", ("Heads" if coin2 else "Tails") + (" (ignored)" if coin1 else "")),
-            ("Reported answer", "Yes" if report else "No"),
-        ],
-        helps={
-            "Coin 1": "Heads: answer honestly. Tails: use coin 2.",
-            "Coin 2": "Only used when coin 1 is tails: heads says yes, tails says no.",
-        },
+    coin_columns = st.columns(3)  # three in a row, read left to right as the coins fall
+    coin_columns[0].metric(
+        "Coin 1", "Heads" if coin1 else "Tails", help="Heads: answer honestly. Tails: use coin 2."
     )
+    coin_columns[1].metric(
+        "Coin 2",
+        ("Heads" if coin2 else "Tails") + (" (ignored)" if coin1 else ""),
+        help="Only used when coin 1 is tails: heads says yes, tails says no.",
+    )
+    coin_columns[2].metric("Reported answer", "Yes" if report else "No")
     st.caption(
         f"Flip {flips + 1:,} of this session. "
         + (
@@ -329,14 +327,10 @@ def population_size(p_fair: float, q_fair: float) -> None:
             ),
         )
     # The numbers after the charts: a slider and its chart on one phone screen.
-    layout.metrics(
-        "cf_spread",
-        [
-            ("True yes", f"{synthetic_yes:,} of {n_synthetic:,}"),
-            ("Spread of the estimate (SD)", f"± {text.number(current_sd)} % points"),
-            ("In people (SD × n)", f"± {current_sd / 100 * n_synthetic:,.0f}"),
-        ],
-    )
+    spread_metrics = st.columns(3)
+    spread_metrics[0].metric("True yes", f"{synthetic_yes:,} of {n_synthetic:,}")
+    spread_metrics[1].metric("Spread of the estimate (SD)", f"± {text.number(current_sd)} % points")
+    spread_metrics[2].metric("In people (SD × n)", f"± {current_sd / 100 * n_synthetic:,.0f}")
     st.caption(
         f"At n = {n_synthetic:,} the estimate is typically {text.number(current_sd)} "
         "percentage points off. Ten times more people cut that by √10 ≈ 3.2. The estimates "
