@@ -584,6 +584,9 @@ WIN_COLOURS = [BLUE, VERMILLION, GREEN, ORANGE, GREY]
 WIN_ROW_HEIGHT = 22
 
 
+WIN_ROW = "row"  # win_bars' position of a row in its data, counted by the chart itself
+
+
 @datasets.cached(max_entries=64)
 def win_bars(rows: int, x_title: str) -> Template:
     """Template: one row per candidate (`rows` of them, in the data's order: the labels are
@@ -591,8 +594,16 @@ def win_bars(rows: int, x_title: str) -> Template:
     being chosen (x fixed 0..100%) and a black tick for the share of simulated runs it won.
     Dataset "wins" (label, exact probability, share of runs)."""
     x_scale = alt.Scale(domain=[0.0, 1.0], nice=False)
-    y = alt.Y("label:N", sort=None, title=None, axis=alt.Axis(labelLimit=220))
-    base = alt.Chart(alt.NamedData(name="wins"))
+    # Rows in the data's order, by their position: with `sort=None` the order was Vega's
+    # domain, which keeps a label it has drawn where it was and puts a changed one last (the
+    # sparse vector's "aged 47–51 (1,119 ≥ T)" went below "never stops" when T moved).
+    y = alt.Y(
+        "label:N",
+        sort=alt.EncodingSortField(field=WIN_ROW, op="min"),
+        title=None,
+        axis=alt.Axis(labelLimit=220),
+    )
+    base = alt.Chart(alt.NamedData(name="wins")).transform_window(**{WIN_ROW: "row_number()"})
     tooltip = [
         alt.Tooltip("label:N", title="candidate"),
         alt.Tooltip("exact probability:Q", format=".2%", title="exact"),
