@@ -240,7 +240,7 @@ def spec_of(element) -> dict:
         # as the page gave it: a one-line title alone is a string
         spec["title"] = (
             text
-            if set(title) == {"anchor", "frame", "text"} and len(lines) == 1
+            if set(title) == {"anchor", "frame", "text", "aria"} and len(lines) == 1
             else {**title, "text": text}
         )
     return spec
@@ -265,7 +265,7 @@ def _in_page_order(node) -> list:
 def described_charts(at: AppTest) -> list[tuple[object, str]]:
     """Every chart of the run with its description: the current numbers in words, which
     ui.ui_template.Template.show writes right after the chart for a screen reader (the chart's
-    own alt text is fixed, so that it redraws in place)."""
+    own alt text is fixed, so that it redraws in place), after the title's words."""
     nodes = [node for node in _in_page_order(at._tree) if getattr(node, "type", None)]
     found = []
     for position, node in enumerate(nodes):
@@ -273,7 +273,12 @@ def described_charts(at: AppTest) -> list[tuple[object, str]]:
             continue
         after = nodes[position + 1] if position + 1 < len(nodes) else None
         body = after.proto.body if after is not None and after.type == "html" else ""
-        match = re.fullmatch(rf'<p class="{ui_template.DESCRIPTION_CLASS}">(.*)</p>', body, re.S)
+        match = re.fullmatch(
+            rf'<p class="{ui_template.DESCRIPTION_CLASS}">'
+            rf'(?:<span class="{ui_template.TITLE_CLASS}">.*?</span> )?(.*)</p>',
+            body,
+            re.S,
+        )
         found.append((node, html.unescape(match.group(1)) if match else ""))
     return found
 

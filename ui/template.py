@@ -128,8 +128,20 @@ def _title_from_data(title: str | list[str] | dict) -> tuple[dict, pa.Table]:
         title = {"text": title}
     lines = title["text"] if isinstance(title["text"], list) else [title["text"]]
     row = {"text": [TITLE_LINE_BREAK.join(str(line) for line in lines)]}
-    params = {"anchor": "start", "frame": "bounds", **title, "text": TITLE_TEXT}
+    # No ARIA label of its own: Vega writes a title's ("Title text '…'") once, when it
+    # embeds the chart, and keeps it while the title's data changes, so it went on saying
+    # the first run's numbers. A screen reader hears the title in the description instead.
+    params = {"anchor": "start", "frame": "bounds", **title, "text": TITLE_TEXT, "aria": False}
     return params, pa.table(row)
+
+
+def title_words(title: str | list[str] | dict | None) -> str:
+    """A chart title's words on one line ("" for none): what a screen reader hears of it."""
+    if isinstance(title, dict):
+        title = title.get("text")
+    if isinstance(title, list):
+        title = " ".join(str(line) for line in title)
+    return title if isinstance(title, str) else ""
 
 
 def _about(spec: dict) -> str:
@@ -365,10 +377,11 @@ class Template:
     ) -> None:
         """Draw the chart as wide as its container (or at the width in pixels its template
         gives: a square plot); in presenter mode with projector fonts. Its accessible name is
-        `about` (fixed, so that the chart updates in place), and right after it comes `alt`,
-        the current numbers in words, as text that only a screen reader reads (WCAG 1.1.1: a
-        short name and a long description next to it). Under it, "Show the numbers": the
-        chart's data as tables (`numbers`), sent only once opened. `numbers_key` names that
+        `about` (fixed, so that the chart updates in place), and right after it comes the
+        title's words and `alt`, the current numbers in words, as text that only a screen
+        reader reads (WCAG 1.1.1: a short name and a long description next to it). Under
+        it, "Show the numbers": the chart's data as tables (`numbers`), sent only once
+        opened. `numbers_key` names that
         expander where a page draws one template several times (a loop); by default it is
         the template's own key (from `about`)."""
         presenting = classroom.presenting()
@@ -377,7 +390,9 @@ class Template:
             spec = presenter_spec(spec)
         fixed = isinstance(spec.get("width"), int | float)
         st.vega_lite_chart(spec, width="content" if fixed else "stretch", alt=self.about)
-        st.html(f'<p class="{DESCRIPTION_CLASS}">{html.escape(alt)}</p>')
+        said = title_words(title)
+        heard = f'<span class="{TITLE_CLASS}">{html.escape(said)}.</span> ' if said else ""
+        st.html(f'<p class="{DESCRIPTION_CLASS}">{heard}{html.escape(alt)}</p>')
         if numbers_key is None:
             numbers_key = self.key
         _show_numbers(self, datasets, key=NUMBERS_KEY_PREFIX + numbers_key)
@@ -396,6 +411,7 @@ NUMBERS_LABEL = "Show the numbers"
 # The current numbers in words, right after a chart: read by a screen reader, not shown
 # (ui/style.css takes it out of the layout).
 DESCRIPTION_CLASS = "pp-chart-description"
+TITLE_CLASS = "pp-chart-title"  # the title's words, first in the description
 NUMBERS_KEY_PREFIX = "numbers_"
 NUMBERS_HEIGHT_PX = 320  # a longer table scrolls in its box, under a sticky header
 _TITLED_PARTS = ("axis", "legend", "header")

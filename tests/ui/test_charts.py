@@ -8,7 +8,9 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 from chart_checks import assert_valid_charts
+from streamlit.testing.v1 import AppTest
 
+import apptest_helpers as helpers
 from colour_vision import delta_e, palette_problems, too_close
 from conftest import page_apptest
 from lessons.catalogue import all_pages
@@ -50,7 +52,29 @@ def test_filling_never_changes_the_shared_template() -> None:
     assert set(filled["datasets"]) == {"bins", "truth", ui_template.TITLE_DATA}
     assert filled["datasets"][ui_template.TITLE_DATA].to_pylist() == [{"text": "a title"}]
     assert filled["title"]["text"] == ui_template.TITLE_TEXT
+    # Vega writes a title's ARIA label once and keeps it while its data changes: none
+    assert filled["title"]["aria"] is False
     assert json.dumps(template.spec, sort_keys=True) == before
+
+
+def test_a_screen_reader_hears_the_titles_current_words_before_the_numbers() -> None:
+    at = AppTest.from_string(
+        "import pandas as pd\n"
+        "import altair as alt\n"
+        "from ui import template\n"
+        "chart = alt.Chart(alt.NamedData(name='bins')).mark_bar().encode(x='x:Q', y='y:Q')\n"
+        "template.Template(chart).show(\n"
+        "    title=['ε = 0.5: 95% within', '± 6 <b>'],\n"
+        "    alt='Bars from 1 to 2.',\n"
+        "    bins=pd.DataFrame({'x': [1.0], 'y': [2.0]}),\n"
+        ")\n"
+    ).run()
+    assert not at.exception, at.exception
+    assert [html.body for html in at.get("html")][0] == (
+        f'<p class="{ui_template.DESCRIPTION_CLASS}"><span class="{ui_template.TITLE_CLASS}">'
+        "ε = 0.5: 95% within ± 6 &lt;b&gt;.</span> Bars from 1 to 2.</p>"
+    )
+    assert helpers.described_charts(at)[0][1] == "Bars from 1 to 2."
 
 
 def test_shared_data_is_given_back_to_each_layer() -> None:
