@@ -381,9 +381,8 @@ class Template:
         title's words and `alt`, the current numbers in words, as text that only a screen
         reader reads (WCAG 1.1.1: a short name and a long description next to it). Under
         it, "Show the numbers": the chart's data as tables (`numbers`), sent only once
-        opened. `numbers_key` names that
-        expander where a page draws one template several times (a loop); by default it is
-        the template's own key (from `about`)."""
+        opened. `numbers_key` names that expander where a page draws one template several
+        times (a loop); by default it is the template's own key (from `about`)."""
         presenting = classroom.presenting()
         spec = self.filled(title=wrapped_title(title, presenting=presenting), **datasets)
         if presenting:
@@ -391,7 +390,9 @@ class Template:
         fixed = isinstance(spec.get("width"), int | float)
         st.vega_lite_chart(spec, width="content" if fixed else "stretch", alt=self.about)
         said = title_words(title)
-        heard = f'<span class="{TITLE_CLASS}">{html.escape(said)}.</span> ' if said else ""
+        if said and not said.endswith((".", "?", "!", ":")):
+            said += "."
+        heard = f'<span class="{TITLE_CLASS}">{html.escape(said)}</span> ' if said else ""
         st.html(f'<p class="{DESCRIPTION_CLASS}">{heard}{html.escape(alt)}</p>')
         if numbers_key is None:
             numbers_key = self.key
