@@ -50,9 +50,8 @@ import streamlit as st  # noqa: E402  (after the sys.path line above)
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # noqa: E402
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg  # noqa: E402
 
-from browser_helpers import RAN_SINCE, RUN_TIMEOUT_MS, open_page, runs_seen  # noqa: E402
+from browser_helpers import RAN_SINCE, RUN_TIMEOUT_MS, delta_of, open_page, runs_seen  # noqa: E402
 from conftest import CHROMIUM, CHROMIUM_ARGS, serve_app, serve_app_process  # noqa: E402
 from lessons.catalogue import LESSONS, Lesson  # noqa: E402
 
@@ -96,16 +95,8 @@ class Wire:
 
 def elements_in(payload: bytes | str) -> int:
     """How many elements and blocks one websocket frame from the server draws."""
-    if isinstance(payload, str):
-        return 0
-    message = ForwardMsg()
-    try:
-        message.ParseFromString(payload)
-    except Exception:  # noqa: BLE001 - not a ForwardMsg: nothing drawn
-        return 0
-    if message.WhichOneof("type") != "delta":
-        return 0
-    return int(message.delta.WhichOneof("type") in ("new_element", "add_block"))
+    delta = delta_of(payload)
+    return int(delta is not None and delta.WhichOneof("type") in ("new_element", "add_block"))
 
 
 def idle_after(page: Page, before: list[int], timeout_ms: int = RUN_TIMEOUT_MS) -> None:
@@ -140,7 +131,7 @@ def press_times(page: Page, wire: Wire, lesson: Lesson, main_thread_ms) -> Press
     for i in range(PRESSES + 1):
         # The thumb is an <input type="range">: turn back at either end (a press there
         # would start no run; a slider of six options has both ends within ten presses).
-        if key != "Enter":
+        if is_slider:
             at_top, at_bottom = thumb.evaluate(
                 "e => [Number(e.value) >= Number(e.max), Number(e.value) <= Number(e.min)]"
             )
@@ -262,7 +253,7 @@ def ratio(value: float, floor: float) -> str:
 
 def chosen_lessons(wanted: list[str]) -> list[Lesson]:
     """The lessons whose url paths hold a part of `wanted` (all of them for none); a part
-    "PATH:LABEL" gives that lesson with LABEL as the slider to press."""
+    "PATH:LABEL" gives that lesson with LABEL as the slider (or button) to press."""
     if not wanted:
         return list(LESSONS)
     chosen = []

@@ -37,6 +37,8 @@ from urllib.parse import parse_qs, urlparse
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Locator, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from streamlit.proto.Delta_pb2 import Delta
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from lessons.catalogue import LESSONS
 
@@ -436,3 +438,16 @@ def serious_violations(page: Page) -> list[tuple[str, str, int, str]]:
 PHONE = {"width": 390, "height": 844}
 PROJECTOR = {"width": 1280, "height": 720}
 LIVE_TIMEOUT_MS = 15_000
+
+
+def delta_of(frame: bytes | str) -> Delta | None:
+    """The delta one websocket frame from the server carries (what it draws or opens), or
+    None for any other message (a run's start or end, a page's info, text)."""
+    if isinstance(frame, str):
+        return None
+    message = ForwardMsg()
+    try:
+        message.ParseFromString(frame)
+    except Exception:  # noqa: BLE001 - not a ForwardMsg: nothing drawn
+        return None
+    return message.delta if message.WhichOneof("type") == "delta" else None

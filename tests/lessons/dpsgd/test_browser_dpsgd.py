@@ -5,10 +5,10 @@ and tests/keypress_probes.py.)"""
 import re
 
 from playwright.sync_api import Page, WebSocket, expect
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from browser_helpers import (
     assert_no_exception,
+    delta_of,
     expect_rerun,
     open_lesson,
 )
@@ -51,11 +51,8 @@ def test_an_upload_trains_on_demand_with_a_progress_bar(page: Page, app_server: 
 
 def progress_texts(frame: bytes | str) -> list[str]:
     """The text of every progress bar one websocket frame from the server draws."""
-    if isinstance(frame, str):
+    delta = delta_of(frame)
+    if delta is None or delta.WhichOneof("type") != "new_element":
         return []
-    message = ForwardMsg()
-    message.ParseFromString(frame)
-    if message.WhichOneof("type") != "delta" or message.delta.WhichOneof("type") != "new_element":
-        return []
-    element = message.delta.new_element
+    element = delta.new_element
     return [element.progress.text] if element.WhichOneof("type") == "progress" else []
