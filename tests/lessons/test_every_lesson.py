@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 import apptest_helpers as helpers
+from lesson_rules import PAGE_WIDE
 from lessons.catalogue import LESSONS
 
 # The widgets that must each sit inside a fragment, by lesson.
@@ -47,46 +48,6 @@ FRAGMENT_KEYS = {
     "beyond_k_anonymity": ("bk_age", "bk_zip", "bk_sex", "bk_k", "bk_sensitive"),
     "floating_point": ("fp_eps", "fp_near", "fp_micro_eps", "fp_fix_eps", "fp_bound"),
     "subsampling": ("ss_eps", "ss_q", "ss_mu", "ss_line_eps", "ss_sigma", "ss_clt_q", "ss_steps"),
-}
-
-# The only widgets a lesson may create outside every fragment (a press on one reruns and
-# re-sends the whole page), each with what it drives beyond one section. Every other control,
-# every "Show the numbers" and "The code behind this chart" sits in the fragment of its
-# section, so moving or opening it re-sends that section only.
-PAGE_WIDE = {
-    "beyond_global": {"bg_n": "the group whose median sections 1, 3 and 4 release"},
-    "binary_rr": {"brr_ask": "the question every section surveys"},
-    "census_topdown": {
-        f"ct_weight_{level}": "each level's share of ρ, in sections 1, 2 and 3"
-        for level in ("nation", "region", "zip3", "zip5")
-    },
-    "central_vs_local": {"cvl_q": "the question both models answer, in every section"},
-    "choosing": {"choose_column": "the column sections 1 to 4 choose from"},
-    "clamping": {
-        "clamp_col": "the column every section sums",
-        "clamp_n": "the people every section sums over",
-    },
-    "coin_flip": {"cf_ask": "the question every section asks"},
-    "definition": {"def_person": "the person removed from D, in every section"},
-    "kary_rr": {"kary_attribute": "the attribute every section reports"},
-    "laplace": {
-        "lap_q": "the count sections 1 and 2 release",
-        "lap_age": "the count sections 1 and 2 release",
-    },
-    "private_ml": {
-        "pml_cols": "the columns every section privatizes",
-        "pml_mech": "the mechanism every section uses",
-    },
-    "reconstruction": {
-        "recon_zip": "the block every section attacks",
-        "recon_size": "the block every section attacks",
-    },
-    "sparse_vector": {"svt_threshold": "the threshold of sections 1, 2 and 3"},
-    "synthetic": {"syn_columns": "the table every section builds"},
-    "unary_encoding": {
-        "ue_attribute": "the attribute every section encodes",
-        "ue_value": "the value every section's reports are about",
-    },
 }
 
 # A wrong answer (quiz key, question, option), a phrase of its explanation, the right answer.

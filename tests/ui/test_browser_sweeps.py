@@ -14,6 +14,10 @@ once per screen and every check below read off that one visit:
   page already open, and so does the sweep: each lesson's laptop visit ends by shrinking the
   window to 640 pixels (the same overflow, sidebar and width as a page opened at 640, on
   every page); Home alone is opened at 640.
+- nothing a student sees goes stale: on the laptop, before the zoom, every slider of the
+  lesson is pressed once and every radio a link keeps moved on (each rerunning only its
+  fragment), and the same link opened afresh (every control is bound to the URL) must read
+  the same, word for word, alt text and hidden descriptions included.
 
 These were ten passes over the catalogue, one per check (about 25 s each), plus one page load
 per page for the zoom; the checks and their assertions are unchanged (the same
@@ -47,8 +51,10 @@ from browser_helpers import (
     wait_for_run,
 )
 from keypress_probes import PROBES, Probe
+from lesson_rules import PAGE_WIDE
 from lessons.catalogue import HOME, LESSONS, all_pages
 from ui import browser as browser_module
+from ui import progress
 
 # Every page is visited once per screen (laptop, projector, phone) and every sweep reads that
 # visit: the first test to read a screen pays for its visits (~35 page loads).
@@ -245,6 +251,7 @@ class Visit:
     formulas: list[dict] = field(default_factory=list)
     formula_forms: list[str] = field(default_factory=list)
     zoomed: tuple[float, int] | None = None  # (overflow px, exceptions) shrunk to 640 px
+    stale: tuple[int, str] | None = None  # (sliders pressed, how the fresh run differs or "")
     axe: list[tuple[str, str, int, str]] = field(
         default_factory=list
     )  # (rule, impact, nodes, a node)
@@ -335,6 +342,8 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
                         visit.section_spans[control] = control_to_chart_px(page, control)
             if screen == "laptop" and lesson.main_control:  # last: it changes the page
                 visit.keypress = _press_the_main_control(page, lesson, PROBES.get(lesson.folder))
+            if screen == "laptop" and lesson in WITH_SLIDERS:  # then every control moves
+                visit.stale = _moved_then_reopened(page, lesson)
             if screen == "laptop":  # then the student zooms to 200%
                 page.set_viewport_size(SCREENS["zoom"]["viewport"])
                 _settle(page)
@@ -396,18 +405,110 @@ def _press_the_main_control(page: Page, lesson, probe: Probe | None) -> list[str
     if probe and after_link.get(probe.link[0]) != [probe.link[1]]:
         problems.append(f"the link carries {after_link.get(probe.link[0])}, not {probe.link}")
     link = page.url
-    page.goto(link, wait_until="domcontentloaded")
-    wait_for_run(page)
-    expect(page.locator(FINISHED)).to_have_count(1)
-    with contextlib.suppress(PlaywrightTimeoutError):
-        page.wait_for_function(CHARTS_DRAWN, timeout=10_000)
-    _settle(page)
+    _reopen(page, link)
     if urlparse(page.url).query != urlparse(link).query:
         problems.append(f"the link {link} reopened as {page.url}")
     if chart() != after_chart:
         problems.append("the link reopens a different chart than the one it was copied from")
     check("after the link was opened", 1)
     return problems
+
+
+def _reopen(page: Page, link: str) -> None:
+    """Open `link` afresh in this tab (a new session, as a student who was sent it), and wait
+    for its run, its charts and its layout."""
+    page.goto(link, wait_until="domcontentloaded")
+    wait_for_run(page)
+    expect(page.locator(FINISHED)).to_have_count(1)
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(CHARTS_DRAWN, timeout=10_000)
+    _settle(page)
+
+
+# --- nothing goes stale ---------------------------------------------------------------------
+# A press reruns only the fragment around its control, so a number outside that fragment which
+# depends on the control would keep its old value.
+WITH_SLIDERS = [lesson for lesson in LESSONS if not lesson.activity and lesson.main_control]
+MAIN = '[data-testid="stMain"]'
+# Every text of the main area (textContent: the descriptions only a screen reader reads too).
+# A chart's drawing is read as the sorted list of its texts and of the ARIA labels a screen
+# reader meets (not under aria-hidden): Vega redraws a changed axis label at the end of its
+# group, so the same picture can hold its labels in another order.
+PAGE_TEXT = f"""() => {{
+  const main = document.querySelector('{MAIN}').cloneNode(true);
+  main.querySelectorAll('style, script, canvas').forEach((e) => e.remove());
+  main.querySelectorAll('svg').forEach((svg) => {{
+    const said = [...svg.querySelectorAll('*')].flatMap((e) => [
+      e.closest('[aria-hidden="true"]') ? '' : e.getAttribute('aria-label') || '',
+      e.children.length ? '' : e.textContent]);
+    svg.replaceWith(said.filter((t) => t.trim()).sort().join(' · '));
+  }});
+  return main.textContent.replace(/\\s+/g, ' ').trim();
+}}"""
+# The radios a link keeps: not a check-yourself question's or a prediction's (a student's
+# answer, which a fresh visit asks again).
+RADIOS = f'{MAIN} [data-testid="stRadio"]:not([class*="st-key-{progress.QUESTION_PREFIX}"] *)'
+SLIDERS = f'{MAIN} [data-testid="stSlider"]'
+
+
+def _move_every_control(page: Page, among: str) -> int:
+    """Press each slider matching `among` once (one step right, or left at its top) and
+    choose, in each radio group matching it that a link keeps, the option after the chosen
+    one; each move waited for. How many sliders were pressed (one a move reveals too)."""
+    pressed, index = 0, 0
+    while index < page.locator(f"{SLIDERS}{among}").count():
+        thumb = page.locator(f"{SLIDERS}{among}").nth(index).get_by_role("slider")
+        thumb = thumb.last  # a range slider: its upper end
+        at_top = thumb.evaluate("e => Number(e.value) >= Number(e.max)")
+        with expect_rerun(page):
+            thumb.focus()
+            thumb.press("ArrowLeft" if at_top else "ArrowRight")
+        pressed += 1
+        index += 1
+    index = 0
+    while index < page.locator(f"{RADIOS}{among}").count():
+        group = page.locator(f"{RADIOS}{among}").nth(index)
+        index += 1
+        if group.locator('[data-testid="stWidgetLabel"]').inner_text().startswith("Predict"):
+            continue
+        options = group.locator('input[type="radio"]')
+        checked = [options.nth(i).is_checked() for i in range(options.count())]
+        following = (checked.index(True) + 1) % len(checked) if True in checked else 0
+        with expect_rerun(page):
+            options.nth(following).check(force=True)  # the input is hidden under its label
+    return pressed
+
+
+def _moved_then_reopened(page: Page, lesson) -> tuple[int, str]:
+    """Move every control, then open the link the page now shows afresh: (sliders pressed,
+    "" if both pages read the same, else the first words that differ).
+
+    The controls that rerun the whole page (lesson_rules.PAGE_WIDE) move first: a whole run
+    after a fragment's would redraw what that fragment's press left stale. Then every other
+    slider and radio, each rerunning its fragment only."""
+    wide = [f".st-key-{key}" for key in PAGE_WIDE.get(lesson.folder, {})]
+    try:
+        pressed = sum(_move_every_control(page, f":is({key} *)") for key in wide)
+        pressed += _move_every_control(page, "".join(f":not({key} *)" for key in wide))
+        # the progress line says so once its script has stored the move (150 ms after a key)
+        expect(page.locator(f".{progress.HERE_CLASS}")).to_contain_text("main control moved")
+        with contextlib.suppress(PlaywrightTimeoutError):
+            page.wait_for_function(CHARTS_DRAWN, timeout=10_000)
+        moved, link = page.evaluate(PAGE_TEXT), page.url
+        _reopen(page, link)
+    except (AssertionError, PlaywrightTimeoutError) as error:
+        return -1, f"moving the controls and reopening the link: {error}"
+    if page.url != link:
+        return pressed, f"the link {link} reopened as {page.url}"
+    fresh = page.evaluate(PAGE_TEXT)
+    if moved == fresh:
+        return pressed, ""
+    differ = (i for i, (a, b) in enumerate(zip(moved, fresh, strict=False)) if a != b)
+    at = next(differ, min(len(moved), len(fresh)))  # the first words that differ
+    return pressed, (
+        f"after the presses: …{moved[max(0, at - 150) : at + 150]}…\n"
+        f"a fresh run:       …{fresh[max(0, at - 150) : at + 150]}…"
+    )
 
 
 @pytest.fixture
@@ -437,6 +538,17 @@ def test_a_keypress_on_the_main_control_updates_the_lesson_and_its_link(visits, 
     after the press, and after the link is opened."""
     problems = visits("laptop")[lesson.folder].keypress
     assert problems == [], problems
+
+
+@pytest.mark.parametrize("lesson", WITH_SLIDERS, ids=[lesson.folder for lesson in WITH_SLIDERS])
+def test_after_every_slider_and_radio_moves_the_page_reads_as_a_fresh_run(visits, lesson) -> None:
+    """Nothing a student sees goes stale: after every slider and kept radio of the lesson has
+    moved, each rerunning only its fragment, the page reads word for word as a fresh run of
+    its link (the laptop visit's last step)."""
+    found = visits("laptop")[lesson.folder].stale
+    assert found is not None, "the laptop visit did not move this lesson's controls"
+    pressed, differs = found
+    assert pressed >= 1 and differs == "", differs
 
 
 def test_every_lesson_with_a_main_control_has_a_keypress_probe() -> None:
