@@ -19,7 +19,7 @@ help:
 	@echo "make dev        the app for development: reloads on save, errors shown in the page"
 	@echo "make room       WORKERS=N replicas behind HAProxy on http://$(HOST):$(PORT) (a large class)"
 	@echo "make test       lint + format check + all tests (installs Debian chromium, haproxy when root)"
-	@echo "make test-fast  lint + every test but the browser, room and slow ones (3 to 4 min)"
+	@echo "make test-fast  lint + every test but the browser, room and slow ones (2 to 4 min)"
 	@echo "make bench      time the dp/ mechanisms, page reruns (AppTest and Chromium), the survey, uploads"
 	@echo "make bench-room simulated students (10-200) against one process, then WORKERS=N replicas"
 	@echo "make notebooks  every lesson as a Jupyter notebook in notebooks/ (at its defaults)"
@@ -119,7 +119,7 @@ test: $(VENV)/.stamp-dev chromium haproxy lint
 	$(PYTEST)
 
 # While working: everything but the browser, room and slow tests (no Chromium, no HAProxy;
-# 3 to 4 minutes). CI runs the full `make test`; CONTRIBUTING says what to run per lesson.
+# 2 to 4 minutes). CI runs the full `make test`; CONTRIBUTING says what to run per lesson.
 test-fast: $(VENV)/.stamp-dev lint
 	$(PYTEST) -m "not browser and not room and not slow"
 
