@@ -158,7 +158,43 @@ def _bound(
     links.register(key, links.Binding(means=means, default=default))
     if unreadable:  # this run only: the URL held text that Streamlit cannot parse
         return widget(*args, key=key, **kwargs)
+    # the widget as made: its arguments but the label and the functions (format_func)
+    made = repr((args[1:], sorted((k, v) for k, v in kwargs.items() if not callable(v))))
+    last_made = st.session_state.setdefault(MADE_KEY, {})
+    if last_made.get(key) == made:
+        _keep_in_link(key, means, default)
+    last_made[key] = made
     return widget(*args, key=key, bind="query-params", **kwargs)
+
+
+MADE_KEY = "controls_made"  # {key: the arguments a bound widget was last made with}
+
+
+def _keep_in_link(key: str, means: Callable[[list[str], Any], bool], default: Any) -> None:
+    """Before a bound widget is made again as it was last made (the same options, range and
+    default: a change there can reset its value, which Streamlit does itself): when the address
+    this run was sent does not say its value (or still holds it at its default), set the
+    value through session state, so that Streamlit writes the address from the server (its
+    rule for a value an app sets: `set_corrected_value`, or the parameter removed).
+
+    Streamlit's browser side writes a bound widget's value into the address as it changes,
+    but only while it holds that widget's binding, and it can lose it: when a block holding
+    the widget is drawn anew during a run, the new copy registers the binding and the old
+    copy, removed at the run's end, unregisters it (the same widget id). From then on a move
+    of that widget left the address as it was: on unary encoding opened from the menu, the
+    mode moved to SUE while the link still said "Custom p and q" (1 to 2 tries in 6 to 10,
+    Chromium, 2026-11-30). An address the browser wrote itself says the value: nothing is
+    sent (a page_info_changed would add an entry to the browser's history)."""
+    if key not in st.session_state:  # made for the first time: Streamlit reads the link
+        return
+    value = st.session_state[key]
+    asked = st.query_params.get_all(key)
+    try:
+        says = not asked if value == default else bool(asked) and means(asked, value)
+    except (ValueError, TypeError, OverflowError):
+        says = False
+    if not says:
+        st.session_state[key] = value
 
 
 def _drop_unreadable_number(key: str) -> bool:
