@@ -29,6 +29,11 @@ FULL = sum(e.points for e in exercises(LESSON))
 # Short limits, so that the cheats that loop forever are stopped soon: a whole notebook of
 # solutions grades in about 8 s on two busy cores, one exercise in under 2 s.
 QUICK = {"GRADER_RUN_S": "20", "GRADER_EXERCISE_S": "10"}
+# Shorter still for the two loops, each spinning a core until its limit: the notebook's
+# (whichever cell the limit stops, the run scores 0 and says so), and one exercise's (the
+# other exercises' calls take under 2 s).
+LOOPS = {"GRADER_RUN_S": "5", "GRADER_EXERCISE_S": "10"}
+LOOP_IN_A_FUNCTION = {"GRADER_RUN_S": "20", "GRADER_EXERCISE_S": "5"}
 
 
 @pytest.fixture(scope="module")
@@ -135,13 +140,15 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
         "a cell that loops forever": (
             solutions_with("while True:\n    pass\n"),
             0,
-            "did not finish running within",
+            "did not finish running within 5 s",
+            LOOPS,
         ),
         "exit the kernel": (solutions_with("import os\nos._exit(0)\n"), 0, "stopped before"),
         "a function that loops forever": (
             solutions_with(replace={"    scale = 1 / epsilon": "    while True:\n        pass\n"}),
             FULL - 2,
             "took longer than the grader allows",
+            LOOP_IN_A_FUNCTION,
         ),
         "a function that allocates 10 GB": (
             solutions_with(
@@ -171,9 +178,9 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
             "calls dp/",
         ),
     }
-    for index, (name, (notebook, score, says)) in enumerate(cheats.items()):
+    for index, (name, (notebook, score, says, *limits)) in enumerate(cheats.items()):
         where = tmp_path / ("read-files" if name == "read the autograder's files" else f"c{index}")
-        results = graded(where, clean_venv, LESSON, notebook, QUICK)
+        results = graded(where, clean_venv, LESSON, notebook, limits[0] if limits else QUICK)
         text = outputs(results)
         print(f"{name}: {results['score']}/{FULL}")
         assert results["score"] == score, (name, text)
