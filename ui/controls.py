@@ -411,13 +411,21 @@ def select_slider(
 ):
     """st.select_slider bound to the URL. Numbers are labelled by the one formatter unless
     told otherwise (1,000, not 1000), and travel in the link as raw numbers (`?k=1000`);
-    other options travel as their label."""
+    other options travel as their label. Where every label is its raw number (ε: 0.01 to
+    10), the browser writes the link, as for any bound widget; a link the server writes
+    adds an entry to the browser's history at every press (Streamlit's page_info_changed),
+    so that Back reloaded the same lesson at its last ε instead of leaving it."""
     numeric = len(options) > 0 and all(
         isinstance(o, numbers.Real) and not isinstance(o, bool) for o in list(options)
     )
     if format_func is None:
         format_func = number_labels(options) if numeric else str
-    if numeric:
+    plain = (
+        numeric
+        and not isinstance(value, (list, tuple))
+        and all(str(format_func(option)) == _url_number(option) for option in options)
+    )
+    if numeric and not plain:  # labels such as 1,250: the link holds the raw number
         return _numeric_select_slider(
             label, options, key=key, value=value, format_func=format_func, **kw
         )

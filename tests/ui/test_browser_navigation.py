@@ -8,10 +8,17 @@ visitor often follows a lecturer's link to a lesson — so the lessons live in `
 """
 
 import re
+from urllib.parse import parse_qs, urlparse
 
 from playwright.sync_api import Page, expect
 
-from browser_helpers import CLASSROOM_SEED, assert_no_exception, open_page
+from browser_helpers import (
+    CLASSROOM_SEED,
+    assert_no_exception,
+    move_slider_with_keyboard,
+    navigate,
+    open_page,
+)
 from conftest import ROOT
 from lessons.catalogue import LESSONS
 
@@ -68,6 +75,23 @@ def test_slash_home_opens_home(page: Page, app_server: str) -> None:
     assert_no_exception(page)
     expect(page.get_by_text("Page not found")).to_have_count(0)
     expect(page.get_by_role("heading", name="Privacy Playground", level=1)).to_be_visible()
+
+
+def test_back_after_moving_epsilon_leaves_the_lesson(page: Page, app_server: str) -> None:
+    """A press the server wrote into the link added an entry to the browser's history
+    (Streamlit's page_info_changed): after two presses of Laplace's ε, Back reloaded Laplace
+    at its last ε and the student stayed there. The browser writes an ε into the link now,
+    as for every bound control: the presses add no entry, and Back returns to Home."""
+    open_page(page, app_server, "")
+    navigate(page, "laplace")
+    entries = page.evaluate("history.length")
+    move_slider_with_keyboard(page, "Privacy loss ε", times=2)
+    assert parse_qs(urlparse(page.url).query)["lap_eps"] == ["2"]
+    assert page.evaluate("history.length") == entries
+    page.go_back()
+    expect(page.get_by_role("heading", name="Privacy Playground", level=1)).to_be_visible()
+    assert urlparse(page.url).path in ("/", "/home")
+    assert_no_exception(page)
 
 
 def _main_scroll(page: Page) -> float:
