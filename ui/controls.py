@@ -429,10 +429,28 @@ def select_slider(
         return _numeric_select_slider(
             label, options, key=key, value=value, format_func=format_func, **kw
         )
+    if plain and key not in st.session_state and key in st.query_params:
+        _label_in_link(key, options, format_func)
     default = value if value is not None else list(options)[0]
     kw.update(value=value, format_func=format_func)
     means = _option_means(format_func)
     return _bound(st.select_slider, (label, options), kw, key=key, means=means, default=default)
+
+
+def _label_in_link(key: str, options: Sequence[float], format_func) -> None:
+    """A link that writes an ε another way (`2.0`, `0.50`, `1,0`) opens at it too: Streamlit
+    reads only the label (`2`), so the link is rewritten to it and the page runs again (as
+    links.rename_params does), before the widget reads it."""
+    texts = st.query_params.get_all(key)
+    labels = {str(format_func(option)): option for option in options}
+    asked = _option_from_text(texts[0], options, labels) if len(texts) == 1 else None
+    if asked is None or texts[0] in labels:
+        return
+    try:
+        st.query_params[key] = str(format_func(asked))
+    except StreamlitAPIException:  # still bound to the widget of an earlier run
+        return
+    st.rerun()
 
 
 def number_slider(

@@ -119,3 +119,19 @@ def test_a_control_whose_options_change_keeps_no_old_value_in_the_link():
     assert shown != "Sales"
     assert at.query_params.get("ue_value", shown) == shown
     assert at.query_params["ue_attribute"] == "Education"
+
+
+@pytest.mark.parametrize(
+    ("written", "value", "link"),
+    [("0.50", 0.5, "0.5"), ("2.0", 2.0, "2"), ("1,5", None, None), ("0.51", None, None)],
+)
+def test_an_epsilon_written_another_way_opens_at_it(written, value, link):
+    """The browser writes an ε slider's link (its label, `2`); a hand-written `2.0` or
+    `0.50` still opens at that ε, and the link then says its label. Text that is no ε on
+    the slider falls back to the default, with the link guard's notice."""
+    at = page_apptest("laplace/page.py")
+    at.query_params["lap_eps"] = written
+    at.run()
+    assert not at.exception, at.exception
+    assert at.select_slider(key="lap_eps").value == (value or 1.0)
+    assert at.query_params.get("lap_eps") == link
