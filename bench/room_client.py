@@ -29,7 +29,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from picows import WSError, WSListener, WSMsgType, ws_connect
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -225,6 +225,8 @@ class Student:
             self._read_delta(forward, self._exceptions)
         elif kind == "new_session":
             self.session_id = forward.new_session.initialize.session_id or self.session_id
+        elif kind == "page_info_changed":  # the address the app wrote: the browser's now
+            self.query = forward.page_info_changed.query_string
         elif kind == "navigation":  # the page that ran: a tab sends its hash from now on
             self.page_script_hash = forward.navigation.page_script_hash
         elif kind == "page_not_found":
@@ -319,7 +321,28 @@ class Student:
 
     async def move(self, widget: Widget, step: int) -> RunResult:
         """Move a slider `step` notches from its default, as a drag that ends there."""
-        return await self.rerun(self.slider_state(widget, step), fragment_id=widget.fragment_id)
+        state = self.slider_state(widget, step)
+        self._write_bound(widget, state)
+        return await self.rerun(state, fragment_id=widget.fragment_id)
+
+    def _write_bound(self, widget: Widget, state) -> None:
+        """As the browser does for a slider bound to the URL (`bind="query-params"`): its new
+        value into the address before the rerun is asked for, and out of it at the default.
+        (Without it every move reached the server with the old address, and the app wrote
+        the address back from the server: work a browser's move does not cause.)"""
+        proto = widget.proto
+        if not proto.HasField("query_param_key"):
+            return
+        if proto.options:
+            values = list(state.string_array_value.data)
+            default = [proto.options[int(i)] for i in proto.default]
+        else:
+            values = [f"{v:g}" for v in state.double_array_value.data]
+            default = [f"{v:g}" for v in proto.default]
+        params = [(k, v) for k, v in parse_qsl(self.query) if k != proto.query_param_key]
+        if values != default:
+            params += [(proto.query_param_key, value) for value in values]
+        self.query = urlencode(params)
 
     async def tap(self, widget: Widget) -> RunResult:
         return await self.rerun(self.button_state(widget), fragment_id=widget.fragment_id)
