@@ -39,7 +39,7 @@ import segno
 import streamlit as st
 
 import survey
-from ui import browser, datasets, text
+from ui import browser, datasets, links, text
 
 ROOT = Path(__file__).resolve().parents[1]  # ui/activity.py -> the repository
 DEFAULT_DB_DIR = ROOT / "var"
@@ -754,7 +754,10 @@ def start_new(activity: Activity) -> None:
     """The "start a new one" button (a callback): this browser stops returning to the
     activity it runs, and the page shows the create view."""
     activity.memory.forget()
-    st.query_params.clear()
+    # every parameter but a control's (presenter mode, the seed): Streamlit refuses to clear
+    # a parameter bound to a widget, and raised here when presenter mode was on
+    for key in [key for key in st.query_params if key not in links.last_bound()]:
+        del st.query_params[key]
 
 
 def admin_key_for(activity: Activity, store: ActivityStore, code: str, row_id: int) -> str | None:

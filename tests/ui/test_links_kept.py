@@ -18,6 +18,7 @@ import pytest
 from streamlit.runtime.state.query_params import QueryParams
 from streamlit.testing.v1 import AppTest
 
+from apptest_helpers import hosted_lesson
 from conftest import APPTEST_TIMEOUT_S, page_apptest
 
 
@@ -135,3 +136,20 @@ def test_an_epsilon_written_another_way_opens_at_it(written, value, link):
     assert not at.exception, at.exception
     assert at.select_slider(key="lap_eps").value == (value or 1.0)
     assert at.query_params.get("lap_eps") == link
+
+
+def test_starting_a_new_activity_in_presenter_mode_keeps_presenter_mode(store):
+    """ "Start a new heist" emptied the address with st.query_params.clear(), which Streamlit
+    refuses while a parameter in it is bound to a widget: a lecturer in presenter mode
+    (?present=true) met an error instead of the create form. Creating one wrote the address
+    as `manage=CODE` alone, and a reload left presenter mode; the next run now puts it back."""
+    at = hosted_lesson("class_heist/page.py", present="true")
+    at.text_input(key="heist_a_name").input("Seat row")
+    at.number_input(key="heist_a_max").set_value(6)
+    at.button(key="heist_create").click().run()
+    assert not at.exception, at.exception
+    assert set(at.query_params) == {"manage", "present"} and at.query_params["present"] == "true"
+    at.button(key="heist_new").click().run()
+    assert not at.exception, at.exception
+    assert at.query_params == {"present": "true"}
+    assert at.toggle(key="present").value is True
