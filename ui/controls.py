@@ -438,8 +438,8 @@ def select_slider(
 
 
 def _label_in_link(key: str, options: Sequence[float], format_func) -> None:
-    """A link that writes an ε another way (`2.0`, `0.50`, `1,0`) opens at it too: Streamlit
-    reads only the label (`2`), so the link is rewritten to it and the page runs again (as
+    """A link that writes an ε another way (`2.0`, `0.50`) opens at it too: Streamlit reads
+    only the label (`2`), so the link is rewritten to it and the page runs again (as
     links.rename_params does), before the widget reads it."""
     texts = st.query_params.get_all(key)
     labels = {str(format_func(option)): option for option in options}
