@@ -28,8 +28,15 @@ def test_copy_link_copies_the_current_view_and_it_reopens_it(page: Page, app_ser
     # The button is drawn before its script runs; on a busy machine a click in between was
     # lost (the page had no "Link copied" to show). A student's click that early is not.
     expect(button).to_have_attribute("data-ready", "1")
+    # "✓ Link copied" shows for 2 s: recorded as it appears, so that a busy machine's late
+    # look cannot miss it (the full run once did, CPU at 91%)
+    button.evaluate(
+        """(b) => { window.ppCopied = false;
+        new MutationObserver(() => { window.ppCopied ||= b.textContent.includes("Link copied"); })
+          .observe(b, {childList: true, characterData: true, subtree: true}); }"""
+    )
     button.click()
-    expect(page.get_by_role("button", name="✓ Link copied")).to_be_visible()
+    page.wait_for_function("window.ppCopied === true", timeout=15_000)
     copied = page.evaluate("navigator.clipboard.readText()")
     params = parse_qs(urlparse(copied).query)
     assert params["seed"] == ["77"]
