@@ -244,14 +244,37 @@ _SVG_REFERENCES = """(() => {
 })();"""
 
 
+# Streamlit turns every address the server writes (st.query_params: a control whose value
+# the server puts in the link, such as a number labelled 1,250 or 10⁻⁵ that travels as 1250
+# or 0.00001; a link rewritten to its canonical form) into history.pushState: each press
+# added an entry to the browser's history, and Back then showed the same page at the same
+# values as many times over (the sparse vector's threshold pressed twice: two Backs that
+# changed nothing). The browser's own writes of a bound control replace the entry. A
+# change of address on the same page now replaces it too; a move to another page (another
+# path) still adds one, so Back leaves the lesson, whichever control was moved.
+_SAME_PAGE_REPLACES = """(() => {
+  if (window.__ppSamePageReplaces) return;
+  window.__ppSamePageReplaces = true;
+  const push = history.pushState;
+  history.pushState = function (state, unused, url) {
+    const to = url === undefined || url === null ? null : new URL(url, location.href);
+    if (to && to.origin === location.origin && to.pathname === location.pathname) {
+      return history.replaceState(state, unused, url);
+    }
+    return push.apply(this, arguments);
+  };
+})();"""
+
+
 def fit_formulas(also: str = "") -> None:
     """Install, once per browser page, the script that scales display formulas wider than
     the screen down to fit (phones at 390 px), makes every box that still scrolls (a
     formula, a table) a tab stop with a name, and makes each metric a live region (read out
     when its value changes), and keeps every chart's gradient and clip references pointing
-    at the page's address when a control changes it; app.py calls it on every run. `also`:
-    one more script installed in the same element (ui/progress.py's): each element, even an
-    empty one, adds a gap to the top of every page."""
+    at the page's address when a control changes it, and makes a change of address on the
+    same page replace its history entry (_SAME_PAGE_REPLACES); app.py calls it on every
+    run. `also`: one more script installed in the same element (ui/progress.py's): each
+    element, even an empty one, adds a gap to the top of every page."""
     script = _FIT_FORMULAS % {
         "minimum": MIN_FORMULA_SCALE,
         "min_px": MIN_FORMULA_PX,
@@ -259,7 +282,8 @@ def fit_formulas(also: str = "") -> None:
     }
     more = f"<script>{also}</script>" if also else ""
     st.html(
-        f"<script>{script}</script><script>{_SVG_REFERENCES}</script>{more}",
+        f"<script>{script}</script><script>{_SVG_REFERENCES}</script>"
+        f"<script>{_SAME_PAGE_REPLACES}</script>{more}",
         unsafe_allow_javascript=True,
         width="content",
     )

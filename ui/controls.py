@@ -184,7 +184,7 @@ def _keep_in_link(key: str, means: Callable[[list[str], Any], bool], default: An
     of that widget left the address as it was: on unary encoding opened from the menu, the
     mode moved to SUE while the link still said "Custom p and q" (1 to 2 tries in 6 to 10,
     Chromium, 2026-11-30). An address the browser wrote itself says the value: nothing is
-    sent (a page_info_changed would add an entry to the browser's history)."""
+    sent (no page_info_changed message)."""
     if key not in st.session_state:  # made for the first time: Streamlit reads the link
         return
     value = st.session_state[key]
@@ -412,9 +412,10 @@ def select_slider(
     """st.select_slider bound to the URL. Numbers are labelled by the one formatter unless
     told otherwise (1,000, not 1000), and travel in the link as raw numbers (`?k=1000`);
     other options travel as their label. Where every label is its raw number (ε: 0.01 to
-    10), the browser writes the link, as for any bound widget; a link the server writes
-    adds an entry to the browser's history at every press (Streamlit's page_info_changed),
-    so that Back reloaded the same lesson at its last ε instead of leaving it."""
+    10), the browser writes the link, as for any bound widget: no message from the server
+    per press. A link the server writes reaches the browser as a history entry (Streamlit's
+    page_info_changed), which the page replaces in place (ui/browser._SAME_PAGE_REPLACES),
+    so that Back leaves the lesson whichever control moved."""
     numeric = len(options) > 0 and all(
         isinstance(o, numbers.Real) and not isinstance(o, bool) for o in list(options)
     )

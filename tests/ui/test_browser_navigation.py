@@ -94,6 +94,33 @@ def test_back_after_moving_epsilon_leaves_the_lesson(page: Page, app_server: str
     assert_no_exception(page)
 
 
+def test_back_after_a_control_the_server_writes_leaves_the_lesson(
+    page: Page, app_server: str
+) -> None:
+    """A control whose value the server writes into the link (a number labelled 1,250 or
+    10⁻⁵ travels as 1250 or 0.00001) added an entry to the browser's history at every press:
+    after two presses of the sparse vector's threshold, Back left the page as it was, twice
+    (the link still said 1,500), and only the third Back left the lesson. A change of the
+    link on the same page now replaces its entry, as the browser's own writes do."""
+    open_page(page, app_server, "")
+    navigate(page, "sparse-vector")
+    entries = page.evaluate("history.length")
+    move_slider_with_keyboard(page, "threshold", times=2)
+    expect(page).to_have_url(re.compile(r"svt_threshold=1500"))
+    assert page.evaluate("history.length") == entries
+    page.go_back()
+    expect(page.get_by_role("heading", name="Privacy Playground", level=1)).to_be_visible()
+    assert urlparse(page.url).path in ("/", "/home")
+    # and a link the page rewrites (ε written as 2.0 reads 2) is not one more entry either
+    page.goto(f"{app_server}/laplace?lap_eps=2.0")
+    expect(page).to_have_url(re.compile(r"lap_eps=2$"))
+    entries = page.evaluate("history.length")
+    page.go_back()
+    expect(page.get_by_role("heading", name="Privacy Playground", level=1)).to_be_visible()
+    assert page.evaluate("history.length") == entries
+    assert_no_exception(page)
+
+
 def _main_scroll(page: Page) -> float:
     return page.evaluate("document.querySelector('[data-testid=stMain]').scrollTop")
 
