@@ -109,15 +109,19 @@ COPIED_LABEL = "Link copied"
 # The page's address already holds every control's value (bind="query-params") and the seed;
 # the button copies it as the browser shows it now, so a fragment's latest move is in it.
 # The clipboard API needs a secure context (https or localhost); on a classroom network over
-# plain http the older copy command is used instead.
+# plain http the older copy command is used instead. One listener for the whole page (set
+# once per browser page) serves every copy of the button: a button the page draws anew (a
+# run that redraws the panel) works from the moment it is shown, before its own script ran;
+# a click there in a full run of the tests, on a busy machine, did nothing.
 _COPY_LINK_HTML = """
 <button class="pp-copy-link" type="button"
   title="Copy this page's address: its seed and every slider's setting">{copy}</button>
 <script>
-document.querySelectorAll("button.pp-copy-link").forEach((button) => {{
-  if (button.dataset.ready) return;
-  button.dataset.ready = "1";
-  button.addEventListener("click", async () => {{
+if (!window.__ppCopyLink) {{
+  window.__ppCopyLink = true;
+  document.addEventListener("click", async (event) => {{
+    const button = event.target instanceof Element && event.target.closest("button.pp-copy-link");
+    if (!button) return;
     const link = window.location.href;
     try {{
       await navigator.clipboard.writeText(link);
@@ -132,6 +136,9 @@ document.querySelectorAll("button.pp-copy-link").forEach((button) => {{
     button.textContent = {copied};
     setTimeout(() => {{ button.textContent = {copy_js}; }}, 2000);
   }});
+}}
+document.querySelectorAll("button.pp-copy-link").forEach((button) => {{
+  button.dataset.ready = "1";
 }});
 </script>
 """
