@@ -74,31 +74,29 @@ def loss_bars() -> Template:
     (start, end, mass, side) and "truth" (x, label)."""
     x_scale = alt.Scale(domain=list(model.LOSS_DOMAIN), nice=False)
     sides = [model.WITHIN, model.BEYOND]
-    bars = (
-        alt.Chart(alt.NamedData(name="bins"))
-        .mark_bar(binSpacing=0, clip=True)
-        .encode(
-            x=alt.X("start:Q", bin="binned", title="privacy loss ÷ ε", scale=x_scale),
-            x2="end:Q",
-            y=alt.Y(
-                "mass:Q",
-                title="probability",
-                scale=alt.Scale(type="log", domain=list(model.LOSS_MASS_DOMAIN), clamp=True),
-                axis=ui_charts.power_of_ten_axis(values=[1e-9, 1e-6, 1e-3, 1]),
-            ),
-            y2=alt.datum(model.LOSS_MASS_DOMAIN[0]),
-            color=alt.Color(
-                "side:N",
-                sort=sides,
-                scale=alt.Scale(domain=sides, range=[ui_charts.BLUE, ui_charts.VERMILLION]),
-                legend=alt.Legend(orient="bottom", title=None, direction="horizontal"),
-            ),
-            tooltip=[
-                alt.Tooltip("start:Q", format=".1f", title="loss/ε from"),
-                alt.Tooltip("end:Q", format=".1f", title="to"),
-                alt.Tooltip("mass:Q", format=".3~g", title="probability"),
-            ],
-        )
+    bars = ui_charts.binned_bars(
+        "bins",
+        x_title="privacy loss ÷ ε",
+        x_scale=x_scale,
+        y=alt.Y(
+            "mass:Q",
+            title="probability",
+            scale=alt.Scale(type="log", domain=list(model.LOSS_MASS_DOMAIN), clamp=True),
+            axis=ui_charts.power_of_ten_axis(values=[1e-9, 1e-6, 1e-3, 1]),
+        ),
+        tooltip=[
+            alt.Tooltip("start:Q", format=".1f", title="loss/ε from"),
+            alt.Tooltip("end:Q", format=".1f", title="to"),
+            alt.Tooltip("mass:Q", format=".3~g", title="probability"),
+        ],
+        mark={"clip": True},
+        y2=alt.datum(model.LOSS_MASS_DOMAIN[0]),
+        color=alt.Color(
+            "side:N",
+            sort=sides,
+            scale=alt.Scale(domain=sides, range=[ui_charts.BLUE, ui_charts.VERMILLION]),
+            legend=alt.Legend(orient="bottom", title=None, direction="horizontal"),
+        ),
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4)
     return Template((bars + rule).properties(height=200, width=ui_charts.DEFAULT_WIDTH))

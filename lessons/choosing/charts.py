@@ -26,30 +26,23 @@ def quantile_bars(low: float, high: float, x_title: str, height: int = 260) -> T
     column's fixed range, sqrt y 0..100%) and the true quantile as a labelled rule. Datasets
     "candidates" (start, end, candidate, score, probability) and "truth" (x, label)."""
     x_scale = alt.Scale(domain=[low, high], nice=False, zero=False)
-    bars = (
-        alt.Chart(alt.NamedData(name="candidates"))
-        .mark_bar(color=ui_charts.NOISY_COLOUR, opacity=0.85, binSpacing=0)
-        .encode(
-            x=alt.X(
-                "start:Q",
-                bin="binned",
-                title=x_title,
-                scale=x_scale,
-                axis=alt.Axis(format=",~r"),
-            ),
-            x2="end:Q",
-            y=alt.Y(
-                "probability:Q",
-                title="chance of being released",
-                scale=alt.Scale(type="sqrt", domain=[0.0, 1.0]),
-                axis=alt.Axis(format="~%", values=[0.01, 0.05, 0.1, 0.25, 0.5, 1.0]),
-            ),
-            tooltip=[
-                alt.Tooltip("candidate:Q", format=",~r", title="candidate"),
-                alt.Tooltip("score:Q", format=",.1f", title="score u"),
-                alt.Tooltip("probability:Q", format=".3%", title="chance"),
-            ],
-        )
+    bars = ui_charts.binned_bars(
+        "candidates",
+        x_title=x_title,
+        x_scale=x_scale,
+        x_axis=alt.Axis(format=",~r"),
+        y=alt.Y(
+            "probability:Q",
+            title="chance of being released",
+            scale=alt.Scale(type="sqrt", domain=[0.0, 1.0]),
+            axis=alt.Axis(format="~%", values=[0.01, 0.05, 0.1, 0.25, 0.5, 1.0]),
+        ),
+        tooltip=[
+            alt.Tooltip("candidate:Q", format=",~r", title="candidate"),
+            alt.Tooltip("score:Q", format=",.1f", title="score u"),
+            alt.Tooltip("probability:Q", format=".3%", title="chance"),
+        ],
+        mark={"color": ui_charts.NOISY_COLOUR, "opacity": 0.85},
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=(low + high) / 2)
     return Template((bars + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH))

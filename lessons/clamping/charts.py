@@ -45,30 +45,23 @@ def column_histogram(low: float, high: float, title: str, height: int = 240) -> 
     label = window.mark_text(
         align="left", dx=4, dy=4, baseline="top", color=ui_charts.GREEN, fontWeight="bold"
     ).encode(x=alt.X("lower:Q", scale=x_scale), y=alt.value(0), text="label:N")
-    bars = (
-        alt.Chart(alt.NamedData(name="bins"))
-        .mark_bar(color=ui_charts.NOISY_COLOUR, opacity=0.85, binSpacing=0)
-        .encode(
-            x=alt.X(
-                "start:Q",
-                bin="binned",
-                title=title,
-                scale=x_scale,
-                axis=alt.Axis(format=_axis_format(high)),
-            ),
-            x2="end:Q",
-            y=alt.Y(
-                "share:Q",
-                title="share of people",
-                scale=y_scale,
-                axis=alt.Axis(format="~%", values=SHARE_TICKS),
-            ),
-            tooltip=[
-                alt.Tooltip("start:Q", format=",~r", title="from"),
-                alt.Tooltip("end:Q", format=",~r", title="to"),
-                alt.Tooltip("count:Q", format=",", title="people"),
-            ],
-        )
+    bars = ui_charts.binned_bars(
+        "bins",
+        x_title=title,
+        x_scale=x_scale,
+        x_axis=alt.Axis(format=_axis_format(high)),
+        y=alt.Y(
+            "share:Q",
+            title="share of people",
+            scale=y_scale,
+            axis=alt.Axis(format="~%", values=SHARE_TICKS),
+        ),
+        tooltip=[
+            alt.Tooltip("start:Q", format=",~r", title="from"),
+            alt.Tooltip("end:Q", format=",~r", title="to"),
+            alt.Tooltip("count:Q", format=",", title="people"),
+        ],
+        mark={"color": ui_charts.NOISY_COLOUR, "opacity": 0.85},
     )
     chart = (shade + bars + edges + label).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
     return Template(chart)

@@ -93,29 +93,22 @@ def norms(height: int = 240) -> Template:
     """Template: the share of training examples per gradient-norm bin (x fixed 0..4), C as a
     labelled rule. Datasets "norms" (start, end, share) and "truth" (x, label)."""
     x_scale = alt.Scale(domain=list(NORM_DOMAIN), nice=False)
-    bars = (
-        alt.Chart(alt.NamedData(name="norms"))
-        .mark_bar(color=ui_charts.GREY, binSpacing=0)
-        .encode(
-            x=alt.X(
-                "start:Q",
-                bin="binned",
-                scale=x_scale,
-                title="a training example's gradient norm ‖g‖ at the start",
-            ),
-            x2="end:Q",
-            y=alt.Y(
-                "share:Q",
-                title="share of examples",
-                axis=alt.Axis(format="~%"),
-                scale=alt.Scale(domain=[0, 0.25], nice=False, clamp=True),
-            ),
-            tooltip=[
-                alt.Tooltip("start:Q", format=".2f", title="from"),
-                alt.Tooltip("end:Q", format=".2f", title="to"),
-                alt.Tooltip("share:Q", format=".1%"),
-            ],
-        )
+    bars = ui_charts.binned_bars(
+        "norms",
+        x_title="a training example's gradient norm ‖g‖ at the start",
+        x_scale=x_scale,
+        y=alt.Y(
+            "share:Q",
+            title="share of examples",
+            axis=alt.Axis(format="~%"),
+            scale=alt.Scale(domain=[0, 0.25], nice=False, clamp=True),
+        ),
+        tooltip=[
+            alt.Tooltip("start:Q", format=".2f", title="from"),
+            alt.Tooltip("end:Q", format=".2f", title="to"),
+            alt.Tooltip("share:Q", format=".1%"),
+        ],
+        mark={"color": ui_charts.GREY},
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=3.0)
     return Template((bars + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH))

@@ -19,31 +19,23 @@ def histogram(truth: int, half_width: float, height: int = 300) -> Template:
     the truth as a dashed labelled rule."""
     x_scale = alt.Scale(domain=[truth - half_width, truth + half_width], nice=False, zero=False)
     y_scale = alt.Scale(type="sqrt", domain=[0.0, 1.0])
-    bars = (
-        alt.Chart(alt.NamedData(name="bins"))
-        # binSpacing=0: at phone width 100 bins with the default 1 px gap become hairlines.
-        .mark_bar(color=ui_charts.NOISY_COLOUR, opacity=0.85, binSpacing=0)
-        .encode(
-            x=alt.X(
-                "start:Q",
-                bin="binned",  # pre-binned: vertical bars from start to end, not ranged rows
-                title="noisy answer",
-                scale=x_scale,
-                axis=alt.Axis(format=",~r"),
-            ),
-            x2="end:Q",
-            y=alt.Y(
-                "share:Q",
-                title="share of answers" if height >= 260 else None,
-                scale=y_scale,
-                axis=alt.Axis(format="~%", values=SHARE_TICKS),
-            ),
-            tooltip=[
-                alt.Tooltip("start:Q", format=",.1f", title="from"),
-                alt.Tooltip("end:Q", format=",.1f", title="to"),
-                alt.Tooltip("count:Q", format=",", title="answers"),
-            ],
-        )
+    bars = ui_charts.binned_bars(
+        "bins",
+        x_title="noisy answer",
+        x_scale=x_scale,
+        x_axis=alt.Axis(format=",~r"),
+        y=alt.Y(
+            "share:Q",
+            title="share of answers" if height >= 260 else None,
+            scale=y_scale,
+            axis=alt.Axis(format="~%", values=SHARE_TICKS),
+        ),
+        tooltip=[
+            alt.Tooltip("start:Q", format=",.1f", title="from"),
+            alt.Tooltip("end:Q", format=",.1f", title="to"),
+            alt.Tooltip("count:Q", format=",", title="answers"),
+        ],
+        mark={"color": ui_charts.NOISY_COLOUR, "opacity": 0.85},
     )
     truth_data = alt.Data(values=[{"x": float(truth), "label": f"true count {truth:,}"}])
     truth_layers = ui_charts.truth_rule_layers(x_scale, data=truth_data, label_dy=4)

@@ -25,37 +25,30 @@ def score_histograms(height: int = 260) -> Template:
     non-member standard deviations, √ y 0..100%), the score that flags 1% of non-members as
     a labelled rule. Datasets "scores" (group, start, end, share) and "truth" (x, label)."""
     x_scale = alt.Scale(domain=list(SCORE_DOMAIN), nice=False)
-    bars = (
-        alt.Chart(alt.NamedData(name="scores"))
-        .mark_bar(opacity=0.6, binSpacing=0)
-        .encode(
-            x=alt.X(
-                "start:Q",
-                bin="binned",
-                scale=x_scale,
-                # two lines: on a phone one ran 17 px past the chart
-                title=["tracing score", "(standard deviations of the non-members' scores)"],
-            ),
-            x2="end:Q",
-            y=alt.Y(
-                "share:Q",
-                stack=None,
-                title="share of the group",
-                scale=alt.Scale(type="sqrt", domain=[0.0, 1.0]),
-                axis=alt.Axis(format="~%", values=[0.01, 0.05, 0.1, 0.25, 0.5, 1.0]),
-            ),
-            color=alt.Color(
-                "group:N",
-                scale=alt.Scale(domain=list(GROUP_COLOURS), range=list(GROUP_COLOURS.values())),
-                legend=LEGEND,
-            ),
-            tooltip=[
-                alt.Tooltip("group:N"),
-                alt.Tooltip("start:Q", format=".1f", title="score from"),
-                alt.Tooltip("end:Q", format=".1f", title="to"),
-                alt.Tooltip("share:Q", format=".1%"),
-            ],
-        )
+    bars = ui_charts.binned_bars(
+        "scores",
+        # two lines: on a phone one ran 17 px past the chart
+        x_title=["tracing score", "(standard deviations of the non-members' scores)"],
+        x_scale=x_scale,
+        y=alt.Y(
+            "share:Q",
+            stack=None,
+            title="share of the group",
+            scale=alt.Scale(type="sqrt", domain=[0.0, 1.0]),
+            axis=alt.Axis(format="~%", values=[0.01, 0.05, 0.1, 0.25, 0.5, 1.0]),
+        ),
+        tooltip=[
+            alt.Tooltip("group:N"),
+            alt.Tooltip("start:Q", format=".1f", title="score from"),
+            alt.Tooltip("end:Q", format=".1f", title="to"),
+            alt.Tooltip("share:Q", format=".1%"),
+        ],
+        mark={"opacity": 0.6},
+        color=alt.Color(
+            "group:N",
+            scale=alt.Scale(domain=list(GROUP_COLOURS), range=list(GROUP_COLOURS.values())),
+            legend=LEGEND,
+        ),
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=8.0)
     return Template((bars + rule).properties(height=height, width=ui_charts.DEFAULT_WIDTH))
