@@ -321,3 +321,30 @@ def test_a_chart_that_titles_nothing_shows_every_column_it_draws() -> None:
     frame = pd.DataFrame({"x": [1, 2], "y": [3, 4], "unused": [0, 0]})
     ((name, table),) = ui_template.numbers(template, {"points": frame})
     assert name == "points" and table.to_dict("list") == {"x": [1, 2], "y": [3, 4]}
+
+
+def test_binned_bars_span_each_row_and_touch() -> None:
+    """The pre-binned histograms' bars (ui.charts.binned_bars): each row drawn from its start
+    to its end with no gap between bars, the lesson's mark and encodings kept."""
+    chart = charts.binned_bars(
+        "bins",
+        x_title="noisy answer",
+        x_scale=alt.Scale(domain=[0, 10]),
+        y=alt.Y("share:Q"),
+        tooltip=[alt.Tooltip("count:Q")],
+        x_axis=alt.Axis(format=",~r"),
+        mark={"opacity": 0.5},
+        color=alt.value("#000000"),
+    ).to_dict()
+    assert chart["mark"] == {"type": "bar", "opacity": 0.5, "binSpacing": 0}
+    assert chart["data"] == {"name": "bins"}
+    x = chart["encoding"]["x"]
+    assert (x["field"], x["bin"], x["title"], x["axis"]) == (
+        "start",
+        "binned",
+        "noisy answer",
+        {"format": ",~r"},
+    )
+    assert chart["encoding"]["x2"] == {"field": "end"}
+    assert chart["encoding"]["color"] == {"value": "#000000"}
+    assert chart["encoding"]["tooltip"] == [{"field": "count", "type": "quantitative"}]
