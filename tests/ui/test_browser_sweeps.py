@@ -7,6 +7,7 @@ once per screen and every check below read off that one visit:
   legend or title runs out of its chart;
 - a phone, 390×844: no legend or title runs out of its chart; a slider and what it drives on
   one screen; no formula wider than the phone or set below 12 px;
+- on all three, no chart writes a number with an exponent (2e+1, 1.2e+4);
 - on all three, every page (Home and the classroom pages too) breaks no WCAG 2.0/2.1 A or AA
   rule that axe-core checks at "serious" or "critical" (docs/ARCHITECTURE.md §8);
 - 200% zoom (a 1280-pixel screen at 200%, a page 640 CSS pixels wide): every page, Home and
@@ -235,6 +236,12 @@ CUT_METRICS = """() => [...document.querySelectorAll('[data-testid="stMetricValu
   .map((value) => value.innerText)"""
 
 
+# Every text a chart draws that writes a number with an exponent ("2e+1", "1.2e+4"): Vega
+# sets an axis format's precision from its tick step, and "~g" at one digit wrote 20 as 2e+1.
+E_NOTATION = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg text')]
+  .map((text) => text.textContent).filter((text) => /\\d(\\.\\d+)?e[+-]?\\d/.test(text))"""
+
+
 @dataclass
 class Visit:
     """What one lesson showed on one screen."""
@@ -249,6 +256,7 @@ class Visit:
     out_of_chart: list[str] = field(default_factory=list)
     cut_numbers: list[str] = field(default_factory=list)
     cut_metrics: list[str] = field(default_factory=list)  # metric values ending in "…"
+    e_notation: list[str] = field(default_factory=list)  # chart texts such as "2e+1"
     phone_spans: list[tuple[str, float | None, str]] = field(default_factory=list)
     formulas: list[dict] = field(default_factory=list)
     formula_forms: list[str] = field(default_factory=list)
@@ -321,6 +329,7 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
             visit.charts_drawn = page.evaluate(CHARTS_DRAWN)
             _settle(page)
             visit.cut_metrics = page.evaluate(CUT_METRICS)
+            visit.e_notation = page.evaluate(E_NOTATION)
             if screen != "laptop":
                 visit.out_of_chart = page.evaluate(OUT_OF_CHART, SLACK_PX)
                 visit.cut_numbers = page.evaluate(CUT_NUMBERS)
@@ -733,6 +742,14 @@ def test_no_metric_value_is_cut(visits, screen: str) -> None:
     Sparse vector's "15 × 0.008333 = 0.125" to "15 × 0.008333 = 0.…"."""
     cut = {folder: v.cut_metrics for folder, v in visits(screen).items() if v.cut_metrics}
     assert cut == {}
+
+
+@pytest.mark.parametrize("screen", ["laptop", "presenter", "phone"])
+def test_no_chart_writes_a_number_with_an_exponent(visits, screen: str) -> None:
+    """An axis reads 20, 40, 100 and 12,000, never 2e+1, 1e+2 or 1.2e+4 (three lessons did,
+    on every screen: ui.charts.Axis's default format)."""
+    seen = visits(screen)
+    assert not {folder: visit.e_notation for folder, visit in seen.items() if visit.e_notation}
 
 
 @pytest.mark.parametrize("screen", ["phone", "presenter"])
