@@ -175,14 +175,15 @@ def _superscript(expression: str) -> str:
 _EXPONENT = "round(log(datum.value) / LN10)"
 _EXPONENT_TEXT = _superscript("format(" + _EXPONENT + ", 'd')")
 # Axis labels of a log axis that reaches small values: every power of ten below 1 as 10⁻ⁿ
-# (10⁻⁵, 10⁻², 10⁻¹), any other value with d3's "~g" (0.05, 1, 200). One notation on one
-# axis: with ui.text.power_of_ten's threshold (0.01) the ticks read "10⁻³, 0.01, 0.1".
-# Vega's own "~g" or "~e" gave "1e-14".
+# (10⁻⁵, 10⁻², 10⁻¹), any other value with d3's ",~r" (0.05, 1, 200, 10,000: "~g" wrote
+# 1000 and 10000 beside the page's 1,000, and would write a million as 1e+6). One notation
+# on one axis: with ui.text.power_of_ten's threshold (0.01) the ticks read "10⁻³, 0.01,
+# 0.1". Vega's own "~g" or "~e" gave "1e-14".
 POWER_OF_TEN_LABELS = (
     "datum.value > 0 && datum.value < 1 && "
     f"abs(log(datum.value) / LN10 - {_EXPONENT}) < 1e-6 "
     f"? '10' + {_EXPONENT_TEXT} "
-    ": format(datum.value, '~g')"
+    ": format(datum.value, ',~r')"
 )
 
 

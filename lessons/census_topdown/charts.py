@@ -37,7 +37,7 @@ def levels() -> Template:
             "people:Q",
             title="people (log scale)",
             scale=x_scale,
-            axis=alt.Axis(values=[0.1, 1, 10, 100, 1_000, 10_000], format=",~g"),
+            axis=alt.Axis(values=[0.1, 1, 10, 100, 1_000, 10_000], format=",~r"),
         ),
         y=y,
         color=colour,
@@ -77,7 +77,7 @@ def children() -> Template:
         "count:Q",
         title="people in the cell (symlog scale)",
         scale=x_scale,
-        axis=alt.Axis(values=[-10, -3, 0, 3, 10, 30, 100, 300, 1_000], format="d"),
+        axis=alt.Axis(values=[-10, -3, 0, 3, 10, 30, 100, 300, 1_000], format=",d"),
     )
     y = alt.Y("zip:N", title="ZIP5", sort=None)
     points = (

@@ -173,7 +173,7 @@ def protection(height: int = 260) -> Template:
                 "epsilon:Q",
                 title="that person's ε (log)",
                 scale=y_scale,
-                axis=alt.Axis(format="~g", values=[0.01, 0.1, 1, 10, 100, 1000]),
+                axis=alt.Axis(format=",~r", values=[0.01, 0.1, 1, 10, 100, 1000]),
             ),
             color=alt.Color(
                 "level:N",

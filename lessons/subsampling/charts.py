@@ -96,7 +96,7 @@ def composition() -> Template:
             "ε at δ = 10⁻⁵ (log scale)",
             COMPOSED_DOMAIN,
             log=True,
-            format="~g",
+            format=",~r",
             values=(0.01, 0.1, 1.0, 10.0, 100.0, 1_000.0),
             tip="ε",
             tip_format=".3~g",
