@@ -111,8 +111,9 @@ COPIED_LABEL = "Link copied"
 # The clipboard API needs a secure context (https or localhost); on a classroom network over
 # plain http the older copy command is used instead. One listener for the whole page (set
 # once per browser page) serves every copy of the button: a button the page draws anew (a
-# run that redraws the panel) works from the moment it is shown, before its own script ran;
-# a click there in a full run of the tests, on a busy machine, did nothing.
+# run that redraws the panel) works from the moment it is shown, before its own script ran
+# (a click there did nothing: the likely cause of two lost clicks in full test runs on a
+# busy machine, not reproduced alone).
 _COPY_LINK_HTML = """
 <button class="pp-copy-link" type="button"
   title="Copy this page's address: its seed and every slider's setting">{copy}</button>
