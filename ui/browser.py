@@ -246,12 +246,15 @@ _SVG_REFERENCES = """(() => {
 
 # Streamlit turns every address the server writes (st.query_params: a control whose value
 # the server puts in the link, such as a number labelled 1,250 or 10⁻⁵ that travels as 1250
-# or 0.00001; a link rewritten to its canonical form) into history.pushState: each press
-# added an entry to the browser's history, and Back then showed the same page at the same
-# values as many times over (the sparse vector's threshold pressed twice: two Backs that
-# changed nothing). The browser's own writes of a bound control replace the entry. A
-# change of address on the same page now replaces it too; a move to another page (another
-# path) still adds one, so Back leaves the lesson, whichever control was moved.
+# or 0.00001; an activity's ?manage=CODE) into history.pushState: each press added an entry
+# to the browser's history, and Back then showed the same page at the same values as many
+# times over (the sparse vector's threshold pressed twice: two Backs that changed nothing;
+# a survey just created: Back showed its projector again). The browser's own writes of a
+# bound control replace the entry. Once this script is in the page, a change of address on
+# the same page replaces it too; a move to another page (another path) still adds one, so
+# Back leaves the lesson, whichever control was moved. (A write during a page's very first
+# run, such as a hand-written ?lap_eps=2.0 rewritten to 2, may reach the browser before this
+# script does, and add its entry as before.)
 _SAME_PAGE_REPLACES = """(() => {
   if (window.__ppSamePageReplaces) return;
   window.__ppSamePageReplaces = true;
