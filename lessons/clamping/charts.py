@@ -22,10 +22,6 @@ PART_DASHES = [[6, 3], [2, 2], [1, 0]]
 LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLimit=0, columns=1)
 
 
-def _axis_format(high: float) -> str:
-    return ",~r" if high >= 1_000 else "~g"
-
-
 @datasets.cached(max_entries=64)
 def column_histogram(low: float, high: float, title: str, height: int = 240) -> Template:
     """Template: the share of people per bin over the column's fixed domain (sqrt y 0..100%),
@@ -49,7 +45,7 @@ def column_histogram(low: float, high: float, title: str, height: int = 240) -> 
         "bins",
         x_title=title,
         x_scale=x_scale,
-        x_axis=alt.Axis(format=_axis_format(high)),
+        x_axis=alt.Axis(format=",~r"),
         y=alt.Y(
             "share:Q",
             title="share of people",
