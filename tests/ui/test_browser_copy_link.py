@@ -86,8 +86,20 @@ def test_a_button_drawn_anew_copies_before_its_own_script_runs(page: Page, app_s
     fresh = page.locator("#pp-fresh-copy")
     expect(fresh).not_to_have_attribute("data-ready", "1")
     page.evaluate("navigator.clipboard.writeText('nothing yet')")
+    # the 2-second label recorded as it appears on the new copy (a look once missed it in a
+    # full run at 90% CPU), and what the click did, for a failure to say
+    page.evaluate(
+        """() => { window.ppCopied = false;
+        new MutationObserver(() => { window.ppCopied ||= Boolean(document.querySelector(
+            "#pp-fresh-copy")?.textContent.includes("Link copied")); })
+          .observe(document.body, {childList: true, characterData: true, subtree: true}); }"""
+    )
+    page.evaluate(TRACE)
     fresh.click()
-    expect(fresh).to_contain_text("Link copied")
+    try:
+        page.wait_for_function("window.ppCopied === true", timeout=15_000)
+    except PlaywrightTimeoutError:
+        pytest.fail(f"no 'Link copied' on the new copy in 15 s: {page.evaluate('window.ppTrace')}")
     assert page.evaluate("navigator.clipboard.readText()") == page.url
     assert parse_qs(urlparse(page.url).query)["seed"] == ["5"]
 
