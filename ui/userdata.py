@@ -19,6 +19,8 @@ and values are shown with `st.text`, `st.dataframe`, or markdown through `escape
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 
 import pandas as pd
@@ -66,6 +68,17 @@ GENERATION_KEY = "userdata_generation"  # bumped to empty the uploader ("Back to
 UPLOADER_KEY_PREFIX = "userdata_upload"
 BACK_KEY = "userdata_back"
 SHOW_UNAVAILABLE = 8
+# A tab may not make the server read files over and over. Every session's script runs on one
+# interpreter lock, and reading a 25 MB file holds it about 3 s (bench/bench_upload.py); a tab
+# can set its uploader to the same file and back, or send another file, as often as it sends
+# messages, and the upload's callback runs before app.py's pace check (ui/pace.py). So each
+# session's reads are paid from a bucket of bytes: READ_BURST_FILES files of the largest size
+# at once, then one such file every READ_REFILL_S; a file costs at least 1/READ_MIN_SHARE of
+# the largest (a small file's read, and the collection after it, cost more than its bytes).
+READ_BUDGET_KEY = "userdata_read_budget"  # (bytes available, monotonic time of the last refill)
+READ_BURST_FILES = 2
+READ_REFILL_S = 30.0
+READ_MIN_SHARE = 10
 MAX_CONDITION_OPTIONS = 300  # beyond this, pick_condition asks for a column first
 
 
@@ -99,15 +112,50 @@ def _uploader_key() -> str:
     return f"{UPLOADER_KEY_PREFIX}_{st.session_state.get(GENERATION_KEY, 0)}"
 
 
+def _read_wait_s(size: int) -> float:
+    """Pay this session's read budget for a file of `size` bytes: 0.0 when paid (read it),
+    else the seconds until it could be (nothing is taken)."""
+    largest = max_upload_bytes()
+    capacity = READ_BURST_FILES * largest
+    rate = largest / READ_REFILL_S  # bytes a second
+    now = time.monotonic()
+    available, last = st.session_state.get(READ_BUDGET_KEY, (capacity, now))
+    available = min(capacity, available + max(now - last, 0.0) * rate)
+    cost = min(max(size, largest / READ_MIN_SHARE), largest)
+    paid = available >= cost
+    st.session_state[READ_BUDGET_KEY] = (available - cost if paid else available, now)
+    return 0.0 if paid else (cost - available) / rate
+
+
+def _too_soon_message(wait_s: float) -> str:
+    largest = st.get_option("server.maxUploadSize")
+    return (
+        f"Too many files in a short time: the server reads up to "
+        f"{READ_BURST_FILES * largest} MB of files at once for each student, then "
+        f"{largest} MB every {READ_REFILL_S:g} seconds. Choose your file again in "
+        f"{math.ceil(wait_s)} s. Using the bundled census meanwhile."
+    )
+
+
 def _on_upload(uploader_key: str) -> None:
     """Read the new upload once (callbacks run before the script, so every call to
-    `active_dataset` in this run already sees it); a bad file falls back to the census."""
+    `active_dataset` in this run already sees it); a bad file falls back to the census. A
+    file over this session's read budget is not read: the uploader is emptied and says when
+    to choose it again. Memory is given back only when a file was read or dropped."""
     file = st.session_state.get(uploader_key)
     st.session_state.pop(ERROR_KEY, None)
-    st.session_state.pop(STATE_KEY, None)
+    dropped = st.session_state.pop(STATE_KEY, None) is not None
     datasets.forget_upload_results()
     if file is None:
-        return_freed_memory()
+        if dropped:
+            return_freed_memory()
+        return
+    wait_s = _read_wait_s(file.size)
+    if wait_s > 0:
+        st.session_state[ERROR_KEY] = _too_soon_message(wait_s)
+        st.session_state[GENERATION_KEY] = st.session_state.get(GENERATION_KEY, 0) + 1
+        if dropped:
+            return_freed_memory()
         return
     try:
         frame = read_upload(file.getvalue(), file.name, max_bytes=max_upload_bytes())
@@ -127,11 +175,12 @@ def _on_upload(uploader_key: str) -> None:
 
 
 def _back_to_census() -> None:
-    st.session_state.pop(STATE_KEY, None)
+    dropped = st.session_state.pop(STATE_KEY, None) is not None
     datasets.forget_upload_results()
     st.session_state.pop(ERROR_KEY, None)
     st.session_state[GENERATION_KEY] = st.session_state.get(GENERATION_KEY, 0) + 1
-    return_freed_memory()
+    if dropped:
+        return_freed_memory()
 
 
 def active_dataset() -> ActiveDataset:

@@ -327,6 +327,86 @@ def test_good_upload_is_used_and_back_to_the_census_restores_it():
     assert at.metric[0].value == "32,561"
 
 
+class _Clock:
+    """`time` for ui/userdata.py: a monotonic clock the test moves."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_a_tab_that_sends_file_after_file_has_them_read_within_its_budget(monkeypatch):
+    """Each read of an upload holds the interpreter every session shares (a 25 MB file ~3 s,
+    bench/bench_upload.py), and a tab can send a file, or clear it and send it again, as
+    often as it sends messages: its callback runs before the page's pace check. A session
+    reads two of the largest files at once, then one every 30 s, a small file costing a
+    tenth of one; past that a file is not read, the uploader is emptied and says when to
+    choose it again. A file that is not read, or a clear with nothing read, collects
+    nothing (a full collection walks the whole room's objects)."""
+    reads: list[str] = []
+    collections: list[int] = []
+    real_read = userdata.read_upload
+
+    def counted_read(raw, name, **kwargs):
+        reads.append(name)
+        return real_read(raw, name, **kwargs)
+
+    monkeypatch.setattr(userdata, "read_upload", counted_read)
+    monkeypatch.setattr(userdata, "return_freed_memory", lambda: collections.append(1))
+    clock = _Clock()
+    monkeypatch.setattr(userdata, "time", clock)
+    at = demo()
+    for number in range(30):  # thirty small files, one after another, no time passing
+        at = upload(at, f"jobs{number}.csv", GOOD)
+        assert not at.exception
+    # 2 × 25 MB at once; a small file costs 2.5 MB: twenty are read, the rest are not
+    assert reads == [f"jobs{number}.csv" for number in range(20)]
+    # one collection per read, and one when the 21st dropped the 20th; none after
+    assert len(collections) == 21
+    assert at.file_uploader[0].value is None  # emptied
+    assert [e.value for e in at.error] == [
+        text.plain(
+            "Too many files in a short time: the server reads up to 50 MB of files at once "
+            "for each student, then 25 MB every 30 seconds. Choose your file again in 3 s. "
+            "Using the bundled census meanwhile."
+        )
+    ]
+    assert "Bundled census (32,561 people)" in texts(at)
+    clock.now += 2.9  # not yet: 2.4 of the 2.5 MB a small file costs
+    at = upload(at, "early.csv", GOOD)
+    assert "early.csv" not in reads and "Choose your file again in 1 s" in at.error[0].value
+    clock.now += 0.2
+    at = upload(at, "later.csv", GOOD)
+    assert reads[-1] == "later.csv" and not at.error
+    assert "Your file: later.csv (3 rows)" in texts(at)
+    clock.now += 60  # a minute on: the bucket refilled by 50 MB, to its top
+    for number in range(20):
+        at = upload(at, f"again{number}.csv", GOOD)
+    assert reads[-20:] == [f"again{number}.csv" for number in range(20)] and not at.error
+
+
+def test_a_larger_file_costs_its_size_up_to_the_largest(monkeypatch):
+    """With the largest file 1,000 bytes (the bucket 2,000, refilled at 1,000 per 30 s): a
+    600-byte file costs 600, a 20-byte one 100 (a tenth of the largest)."""
+    clock = _Clock()
+    monkeypatch.setattr(userdata, "time", clock)
+    monkeypatch.setattr(userdata, "max_upload_bytes", lambda: 1_000)
+    at = demo()
+    wide = b"Job\n" + b"Sales\n" * 99  # 598 bytes
+    for number in range(3):
+        at = upload(at, f"wide{number}.csv", wide)
+        assert not at.error and f"Your file: wide{number}.csv (99 rows)" in texts(at)
+    at = upload(at, "one_more.csv", wide)  # 200 left of 2,000: refused, 400 bytes = 12 s away
+    assert "Choose your file again in 12 s" in at.error[0].value
+    for number in range(2):  # 100 each
+        at = upload(at, f"small{number}.csv", b"Job\nSales\n")
+    assert not at.error and "Your file: small1.csv (1 rows)" in texts(at)
+    at = upload(at, "small2.csv", b"Job\nSales\n")
+    assert "Choose your file again in 3 s" in at.error[0].value
+
+
 @pytest.mark.parametrize(
     ("name", "raw", "expected"),
     [
