@@ -21,13 +21,24 @@ WARNED_KEY = "pace_warned"  # this burst has been told to slow down
 KEY = "pace_bucket"  # (tokens, monotonic time of the last refill)
 
 
+def take(
+    key: str, cost: float, *, capacity: float, per_second: float, now: float | None = None
+) -> float:
+    """A token bucket of this session's, kept in its state under `key` as (tokens, monotonic
+    time of the last refill): full at the start, `per_second` tokens back, at most
+    `capacity`. Takes `cost` and returns 0.0, or takes nothing and returns the seconds until
+    `cost` is there. (ui/userdata.py pays for reading uploads from one, in bytes.)"""
+    now = time.monotonic() if now is None else now
+    tokens, last = st.session_state.get(key, (capacity, now))
+    tokens = min(capacity, tokens + max(now - last, 0.0) * per_second)
+    paid = tokens >= cost
+    st.session_state[key] = (tokens - cost if paid else tokens, now)
+    return 0.0 if paid else (cost - tokens) / per_second
+
+
 def allow_run(now: float | None = None) -> bool:
     """Take one token for this run: False when this session has none left."""
-    now = time.monotonic() if now is None else now
-    tokens, last = st.session_state.get(KEY, (BURST, now))
-    tokens = min(BURST, tokens + max(now - last, 0.0) * RUNS_PER_SECOND)
-    allowed = tokens >= 1.0
-    st.session_state[KEY] = (tokens - 1.0 if allowed else tokens, now)
+    allowed = take(KEY, 1.0, capacity=BURST, per_second=RUNS_PER_SECOND, now=now) == 0.0
     if allowed:
         st.session_state.pop(WARNED_KEY, None)
     return allowed

@@ -20,7 +20,6 @@ and values are shown with `st.text`, `st.dataframe`, or markdown through `escape
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 import pandas as pd
@@ -38,7 +37,7 @@ from data.upload import (
     return_freed_memory,
     yes_no_conditions,
 )
-from ui import controls, datasets, text
+from ui import controls, datasets, pace, text
 from ui.datasets import ActiveDataset, active
 
 __all__ = [
@@ -75,7 +74,7 @@ SHOW_UNAVAILABLE = 8
 # session's reads are paid from a bucket of bytes: READ_BURST_FILES files of the largest size
 # at once, then one such file every READ_REFILL_S; a file costs at least 1/READ_MIN_SHARE of
 # the largest (a small file's read, and the collection after it, cost more than its bytes).
-READ_BUDGET_KEY = "userdata_read_budget"  # (bytes available, monotonic time of the last refill)
+READ_BUDGET_KEY = "userdata_read_budget"  # a ui.pace bucket, in bytes
 READ_BURST_FILES = 2
 READ_REFILL_S = 30.0
 READ_MIN_SHARE = 10
@@ -116,15 +115,12 @@ def _read_wait_s(size: int) -> float:
     """Pay this session's read budget for a file of `size` bytes: 0.0 when paid (read it),
     else the seconds until it could be (nothing is taken)."""
     largest = max_upload_bytes()
-    capacity = READ_BURST_FILES * largest
-    rate = largest / READ_REFILL_S  # bytes a second
-    now = time.monotonic()
-    available, last = st.session_state.get(READ_BUDGET_KEY, (capacity, now))
-    available = min(capacity, available + max(now - last, 0.0) * rate)
-    cost = min(max(size, largest / READ_MIN_SHARE), largest)
-    paid = available >= cost
-    st.session_state[READ_BUDGET_KEY] = (available - cost if paid else available, now)
-    return 0.0 if paid else (cost - available) / rate
+    return pace.take(
+        READ_BUDGET_KEY,
+        min(max(size, largest / READ_MIN_SHARE), largest),
+        capacity=READ_BURST_FILES * largest,
+        per_second=largest / READ_REFILL_S,
+    )
 
 
 def _too_soon_message(wait_s: float) -> str:

@@ -26,7 +26,7 @@ from data.upload import (
     read_upload,
     yes_no_conditions,
 )
-from ui import classroom, text, userdata
+from ui import classroom, pace, text, userdata
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "tests" / "apps" / "userdata_demo.py"
@@ -328,7 +328,7 @@ def test_good_upload_is_used_and_back_to_the_census_restores_it():
 
 
 class _Clock:
-    """`time` for ui/userdata.py: a monotonic clock the test moves."""
+    """`time` for ui/pace.py, whose buckets budget runs and uploads: a clock the test moves."""
 
     def __init__(self) -> None:
         self.now = 1_000.0
@@ -356,7 +356,7 @@ def test_a_tab_that_sends_file_after_file_has_them_read_within_its_budget(monkey
     monkeypatch.setattr(userdata, "read_upload", counted_read)
     monkeypatch.setattr(userdata, "return_freed_memory", lambda: collections.append(1))
     clock = _Clock()
-    monkeypatch.setattr(userdata, "time", clock)
+    monkeypatch.setattr(pace, "time", clock)
     at = demo()
     for number in range(30):  # thirty small files, one after another, no time passing
         at = upload(at, f"jobs{number}.csv", GOOD)
@@ -391,7 +391,7 @@ def test_a_larger_file_costs_its_size_up_to_the_largest(monkeypatch):
     """With the largest file 1,000 bytes (the bucket 2,000, refilled at 1,000 per 30 s): a
     600-byte file costs 600, a 20-byte one 100 (a tenth of the largest)."""
     clock = _Clock()
-    monkeypatch.setattr(userdata, "time", clock)
+    monkeypatch.setattr(pace, "time", clock)
     monkeypatch.setattr(userdata, "max_upload_bytes", lambda: 1_000)
     at = demo()
     wide = b"Job\n" + b"Sales\n" * 99  # 598 bytes
