@@ -85,8 +85,9 @@ def active() -> ActiveDataset:
     if uploaded is None:
         people = census()
         return ActiveDataset(f"{CENSUS_LABEL} ({len(people):,} people)", people)
+    rows = len(uploaded.frame)
     return ActiveDataset(
-        f"Your file: {uploaded.filename} ({len(uploaded.frame):,} rows)", uploaded.frame
+        f"Your file: {uploaded.filename} ({rows:,} row{'' if rows == 1 else 's'})", uploaded.frame
     )
 
 

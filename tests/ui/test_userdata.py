@@ -389,7 +389,7 @@ def test_a_tab_that_sends_file_after_file_has_them_read_within_its_budget(monkey
 
 def test_a_larger_file_costs_its_size_up_to_the_largest(monkeypatch):
     """With the largest file 1,000 bytes (the bucket 2,000, refilled at 1,000 per 30 s): a
-    600-byte file costs 600, a 20-byte one 100 (a tenth of the largest)."""
+    598-byte file costs 598, a 10-byte one 100 (a tenth of the largest)."""
     clock = _Clock()
     monkeypatch.setattr(pace, "time", clock)
     monkeypatch.setattr(userdata, "max_upload_bytes", lambda: 1_000)
@@ -398,11 +398,11 @@ def test_a_larger_file_costs_its_size_up_to_the_largest(monkeypatch):
     for number in range(3):
         at = upload(at, f"wide{number}.csv", wide)
         assert not at.error and f"Your file: wide{number}.csv (99 rows)" in texts(at)
-    at = upload(at, "one_more.csv", wide)  # 200 left of 2,000: refused, 400 bytes = 12 s away
+    at = upload(at, "one_more.csv", wide)  # 206 of 2,000 left, 392 short: 11.8 s away
     assert "Choose your file again in 12 s" in at.error[0].value
     for number in range(2):  # 100 each
         at = upload(at, f"small{number}.csv", b"Job\nSales\n")
-    assert not at.error and "Your file: small1.csv (1 rows)" in texts(at)
+    assert not at.error and "Your file: small1.csv (1 row)" in texts(at)
     at = upload(at, "small2.csv", b"Job\nSales\n")
     assert "Choose your file again in 3 s" in at.error[0].value
 
