@@ -393,6 +393,12 @@ _WHOLE_HEIGHT = """() => Math.max(window.innerHeight, ...['stMain', 'stSidebarCo
   .filter(Boolean).map((e) => e.getBoundingClientRect().top + e.scrollHeight))"""
 _TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 MAX_AXE_HEIGHT = 30_000  # px: taller than any page of the course (the longest is ~13,000)
+# A transition or a finite animation still running (Streamlit fades the classroom fold's label
+# from 60% to full opacity as presenter mode's style sheet lands): axe would read a colour on
+# its way, not the one a student sees.
+_AT_REST = """() => document.getAnimations().every((a) => a.playState !== 'running'
+  || !isFinite(a.effect.getComputedTiming().endTime))"""
+AT_REST_TIMEOUT_MS = 3_000
 
 
 def axe_violations(
@@ -406,7 +412,8 @@ def axe_violations(
     The whole page: axe cannot tell the background of text scrolled out of view, and leaves
     it unchecked (found when the guessing game's Create button, below a 720-pixel screen,
     passed the 7:1 check that the same button failed on a shorter page). So the window is
-    made as tall as the page for the run, then given its size back."""
+    made as tall as the page for the run, then given its size back. It runs once the page's
+    transitions have ended (a fade read half-way failed presenter mode's 7:1 once)."""
     only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": AXE_TAGS}
     options = {"runOnly": only, "resultTypes": ["violations"]}
     if also:
@@ -415,6 +422,8 @@ def axe_violations(
     # a sweep checks every page of one document (`navigate`).
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(_AXE.axe_script)
+    with contextlib.suppress(PlaywrightTimeoutError):  # one that never ends is checked as is
+        page.wait_for_function(_AT_REST, timeout=AT_REST_TIMEOUT_MS)
     size = page.viewport_size
     tall = min(int(page.evaluate(_WHOLE_HEIGHT)), MAX_AXE_HEIGHT)
     if size is not None and tall > size["height"]:
