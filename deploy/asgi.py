@@ -1,5 +1,6 @@
 """The course's server as an ASGI app: Streamlit's documented `st.App` over app.py, with the
-per-connection message budget (deploy/guard.py) in front of Streamlit's websocket, and the
+per-connection message budget (deploy/guard.py) in front of Streamlit's websocket, a budget on
+the files a tab uploads (deploy/uploads.py) in front of its upload route, and the
 per-process preload (lessons/preload.py) in its lifespan, before the first visitor.
 
 deploy/serve.py starts it (`make run`, `make dev`, every replica of `make room`, the Docker
@@ -23,6 +24,7 @@ import streamlit as st  # noqa: E402
 from starlette.middleware import Middleware  # noqa: E402
 
 from deploy.guard import FloodGuard  # noqa: E402
+from deploy.uploads import UploadGuard  # noqa: E402
 
 
 @asynccontextmanager
@@ -34,4 +36,8 @@ async def lifespan(_app: st.App) -> AsyncIterator[None]:
     yield
 
 
-app = st.App(ROOT / "app.py", middleware=[Middleware(FloodGuard)], lifespan=lifespan)
+app = st.App(
+    ROOT / "app.py",
+    middleware=[Middleware(FloodGuard), Middleware(UploadGuard)],
+    lifespan=lifespan,
+)

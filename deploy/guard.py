@@ -22,9 +22,9 @@ middleware of the course's `st.App`, deploy/asgi.py) and decides per connection,
   arrow key down in Chromium), a script does within a fraction of a second.
 
 What it does not cover: a client that opens many connections gets this budget on each (see
-docs/deployment.md, "The limits"); HTTP requests (uploads, static files) are not websocket
-messages. Streamlit Community Cloud runs app.py without this server, so there only
-ui/pace.py applies.
+docs/deployment.md, "The limits"); HTTP requests are not websocket messages (an upload's PUT
+has a budget of its own, deploy/uploads.py). Streamlit Community Cloud runs app.py without
+this server, so there only ui/pace.py applies.
 """
 
 from __future__ import annotations
@@ -89,18 +89,18 @@ class Bucket:
             self.tokens = min(self.burst, self.tokens + max(now - self.last, 0.0) * self.rate)
         self.last = now
 
-    def take(self, now: float) -> bool:
-        """Take one token at `now`; False (and nothing taken) when there is none."""
+    def take(self, now: float, amount: float = 1.0) -> bool:
+        """Take `amount` tokens at `now`; False (and nothing taken) when there are fewer."""
         self._refill(now)
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if self.tokens >= amount:
+            self.tokens -= amount
             return True
         return False
 
-    def wait(self, now: float) -> float:
-        """Seconds from `now` until a token is there."""
+    def wait(self, now: float, amount: float = 1.0) -> float:
+        """Seconds from `now` until `amount` tokens are there."""
         self._refill(now)
-        return max(0.0, (1.0 - self.tokens) / self.rate)
+        return max(0.0, (amount - self.tokens) / self.rate)
 
 
 PASS, HELD, REFUSE, CLOSE = "pass", "held", "refused", "close"
@@ -251,14 +251,14 @@ class _Connection:
             LOG.warning(
                 "guard: %s for a connection from %s (%s)",
                 what,
-                _client(self.scope),
+                client_address(self.scope),
                 self.gate.counts,
             )
 
     async def _close(self) -> None:
         LOG.warning(
             "guard: closed a flooding connection from %s (%s)",
-            _client(self.scope),
+            client_address(self.scope),
             self.gate.counts,
         )
         self.closed = True
@@ -277,7 +277,7 @@ class _Connection:
             self.reader.cancel()
 
 
-def _client(scope: Scope) -> str:
+def client_address(scope: Scope) -> str:
     client = scope.get("client")
     return f"{client[0]}:{client[1]}" if client else "an unknown address"
 
