@@ -16,6 +16,8 @@ middleware of the course's `st.App`, deploy/asgi.py) and decides per connection,
   page or fragment carries the newest widget values, so only it is kept), other messages wait
   in a short queue; they go on as the budget refills. The page's own pace line (ui/pace.py)
   is what the student reads.
+- **Too large**: a message over MAX_FRAME_BYTES (1 MB; the pages' largest is a 64 KB progress
+  record) closes the connection with 1009, unparsed.
 - **A flood**: every message over budget spends the connection's patience (PATIENCE
   messages, refilled at RATE); a connection with none left is closed with 1008 (policy
   violation). A browser's own tab never gets there (tests/test_guard.py holds a slider's
@@ -54,6 +56,13 @@ PATIENCE = 200.0  # messages over budget before the connection is closed (refill
 HELD_MAX = 32  # messages held at once (reruns coalesce, so a tab holds a handful)
 CLOSE_CODE = 1008  # policy violation
 CLOSE_REASON = "Too many messages from this tab: reload the page to continue."
+# A message larger than any the course's pages send (a page's widget values, a quiz question
+# and its options, a progress record of at most 64 KB) closes its connection: Streamlit takes
+# messages up to server.maxMessageSize (200 MB), and parsing one of 20 MB held the event loop
+# ~45 ms (100 of them within the rate: 4.4 s of server CPU, a bystander's page 3.6 s late).
+MAX_FRAME_BYTES = 1024 * 1024
+TOO_BIG_CODE = 1009  # message too big
+TOO_BIG_REASON = "A message from this tab was too large: reload the page to continue."
 STREAM_PATH = "/_stcore/stream"
 REFUSED = frozenset(
     {
@@ -218,6 +227,10 @@ class _Connection:
                 if event["type"] == "websocket.disconnect":
                     return
                 continue
+            if len(data) > MAX_FRAME_BYTES:  # never parsed, never passed on
+                what = f"a connection that sent a message of {len(data):,} bytes"
+                await self._close(TOO_BIG_CODE, TOO_BIG_REASON, what)
+                return
             verdict = self.gate.offer(data, time.monotonic())
             if verdict == PASS:
                 self.queue.put_nowait(event)
@@ -255,9 +268,15 @@ class _Connection:
                 self.gate.counts,
             )
 
-    async def _close(self) -> None:
+    async def _close(
+        self,
+        code: int = CLOSE_CODE,
+        reason: str = CLOSE_REASON,
+        what: str = "a flooding connection",
+    ) -> None:
         LOG.warning(
-            "guard: closed a flooding connection from %s (%s)",
+            "guard: closed %s from %s (%s)",
+            what,
             client_address(self.scope),
             self.gate.counts,
         )
@@ -265,10 +284,8 @@ class _Connection:
         if self.timer is not None:
             self.timer.cancel()
         with contextlib.suppress(Exception):  # already gone
-            await self._send(
-                {"type": "websocket.close", "code": CLOSE_CODE, "reason": CLOSE_REASON}
-            )
-        self.queue.put_nowait({"type": "websocket.disconnect", "code": CLOSE_CODE})
+            await self._send({"type": "websocket.close", "code": code, "reason": reason})
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": code})
 
     def stop(self) -> None:
         if self.timer is not None:

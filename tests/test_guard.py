@@ -206,6 +206,28 @@ def test_other_requests_are_not_touched():
     assert calls == [("http", receive, send), ("websocket", receive, send)]
 
 
+def test_a_message_larger_than_any_page_sends_closes_its_connection_unread():
+    """Streamlit takes messages up to 200 MB; a rerun carrying 2 MB of query string is
+    larger than any the course sends (the largest, a progress record, is 64 KB): closed with
+    1009 before it is parsed, and what came before it went on."""
+    big = BackMsg()
+    big.rerun_script.page_name = "laplace"
+    big.rerun_script.query_string = "x=" + "a" * (2 * guard.MAX_FRAME_BYTES)
+    largest = BackMsg()
+    largest.rerun_script.query_string = "x=" + "a" * (guard.MAX_FRAME_BYTES - 100)
+    frames = [rerun(value=1), largest.SerializeToString(), big.SerializeToString(), rerun(value=2)]
+    socket, seen = Socket(frames), []
+
+    async def run() -> None:
+        app = guard.FloodGuard(lambda s, r, w: streamlit_like(s, r, w, seen))
+        await asyncio.wait_for(app(SCOPE, socket.receive, socket.send), timeout=10)
+
+    in_thread(run())
+    assert seen == frames[:2]  # a message of just under 1 MB goes on; nothing after the big one
+    closes = [m for m in socket.sent if m["type"] == "websocket.close"]
+    assert closes == [{"type": "websocket.close", "code": 1009, "reason": guard.TOO_BIG_REASON}]
+
+
 # --- the real server ----------------------------------------------------------------------
 
 FAKE_GIT = """#!/bin/sh
@@ -267,28 +289,41 @@ def _rerun_of(student: Student) -> bytes:
     return message.SerializeToString()
 
 
+def _too_big_rerun_of(student: Student) -> bytes:
+    message = BackMsg.FromString(_rerun_of(student))
+    message.rerun_script.query_string = "x=" + "a" * (5 * 1024 * 1024)
+    return message.SerializeToString()
+
+
 @pytest.mark.slow
 def test_one_flooding_tab_is_closed_and_the_room_goes_on(tmp_path, git_log):
     """Through the real server: each kind of flood that stalled the room ends with that connection
     closed (1008), Streamlit having run no git at all and at most a burst of the page's
-    reruns, while a bystander opens the class quiz and has a tap answered."""
+    reruns, while a bystander opens the class quiz and has a tap answered; a tab that sends
+    messages of 5 MB is closed at the first (1009), with no run."""
     from conftest import serve_app_process
 
     cases = {
         "reruns": _rerun_of,
         "load_git_info": lambda _student: other("load_git_info"),
         "clear_cache": lambda _student: other("clear_cache"),
+        "5 MB reruns": _too_big_rerun_of,  # 100 of 20 MB: 4.4 s of server CPU before the limit
     }
     closed_by_guard = 0
     with serve_app_process(tmp_path) as (url, _server):
         for name, data_for in cases.items():
-            flooder, opened, tapped = in_thread(flood_with_bystander(url, data_for, 2_000))
+            count = 20 if name == "5 MB reruns" else 2_000
+            flooder, opened, tapped = in_thread(flood_with_bystander(url, data_for, count))
             print(
                 f"{name}: bystander opened the quiz in {opened:.2f} s, tap {tapped:.2f} s; "
                 f"the flooder saw {flooder.runs_during_flood} runs; lost: {flooder._lost}"
             )
             assert flooder._lost, name  # closed (1008; under load the socket may drop first)
             assert flooder.runs_during_flood <= BURST + 1, name
+            if name == "5 MB reruns":  # the first one closes the connection, unread
+                assert str(guard.TOO_BIG_CODE) in flooder._lost, flooder._lost
+                assert flooder.runs_during_flood == 0
+                continue
             by_guard = str(guard.CLOSE_CODE) in flooder._lost  # "closed by the server (…1008>)"
             # a message a room never needs is refused at once: the guard closes that flood
             # itself; a rerun flood is held first, and on a loaded machine its socket has
@@ -299,6 +334,7 @@ def test_one_flooding_tab_is_closed_and_the_room_goes_on(tmp_path, git_log):
     log = (tmp_path / "server.log").read_text()
     # the guard says so for every flood it closed, and only for those
     assert log.count("guard: closed a flooding connection") == closed_by_guard >= 2
+    assert log.count("guard: closed a connection that sent a message of 5,24") == 1
 
 
 @pytest.mark.slow
