@@ -57,11 +57,12 @@ def largest_put() -> int:
 @dataclass
 class _Tab:
     bucket: Bucket
-    files: dict[str, int] = field(default_factory=dict)  # file id -> bytes held or reserved
+    stored: dict[str, int] = field(default_factory=dict)  # file id -> bytes Streamlit keeps
+    pending: dict[int, int] = field(default_factory=dict)  # a PUT in flight -> bytes reserved
     refused: int = 0  # PUTs refused (the log says so once a tab)
 
-    def held(self, *, besides: str = "") -> int:
-        return sum(size for file_id, size in self.files.items() if file_id != besides)
+    def held(self) -> int:
+        return sum(self.stored.values()) + sum(self.pending.values())
 
 
 class UploadBudget:
@@ -72,6 +73,7 @@ class UploadBudget:
             raise ValueError(f"largest must be positive, got {largest!r}")
         self.largest = largest
         self.tabs: OrderedDict[str, _Tab] = OrderedDict()
+        self._tickets = 0
 
     def _tab(self, session_id: str) -> _Tab:
         tab = self.tabs.get(session_id)
@@ -83,35 +85,38 @@ class UploadBudget:
         self.tabs.move_to_end(session_id)
         return tab
 
-    def admit(self, session_id: str, file_id: str, declared: int | None, now: float) -> float:
-        """Decide a PUT of `declared` bytes (None: not said, taken as the largest): 0.0 when
-        it may go on (its size is reserved and paid), math.inf when the session holds too
-        much (until files are deleted), else the seconds until it could go on."""
+    def admit(self, session_id: str, declared: int | None, now: float) -> tuple[float, int]:
+        """Decide a PUT of `declared` bytes (None: not said, taken as the largest): (0.0, its
+        ticket for `finish`) when it may go on, its size reserved and paid; else (math.inf, 0)
+        when the session holds too much (until files are deleted), or (the seconds until it
+        could go on, 0). A file sent again under a stored file's id counts twice until it is
+        stored (Streamlit keeps the old one if the new one fails)."""
         size = self.largest if declared is None else min(max(declared, 0), self.largest)
         tab = self._tab(session_id)
-        if tab.held(besides=file_id) + size > HELD_FILES * self.largest:
-            return math.inf
+        if tab.held() + size > HELD_FILES * self.largest:
+            return math.inf, 0
         cost = max(size, self.largest / MIN_SHARE)
         if not tab.bucket.take(now, cost):
-            return tab.bucket.wait(now, cost)
-        tab.files[file_id] = size
-        return 0.0
+            return tab.bucket.wait(now, cost), 0
+        self._tickets += 1
+        tab.pending[self._tickets] = size
+        return 0.0, self._tickets
 
-    def finish(self, session_id: str, file_id: str, stored: int | None) -> None:
-        """A PUT admitted earlier is over: `stored` bytes kept, or None (refused, failed)."""
+    def finish(self, session_id: str, ticket: int, file_id: str, stored: int | None) -> None:
+        """The PUT admitted with `ticket` is over: `stored` bytes kept under `file_id` (in
+        place of a file of that id), or None (refused, failed: what was stored stays)."""
         tab = self.tabs.get(session_id)
         if tab is None:
             return
-        if stored is None:
-            tab.files.pop(file_id, None)
-        else:
-            tab.files[file_id] = stored
+        tab.pending.pop(ticket, None)
+        if stored is not None:
+            tab.stored[file_id] = stored
 
     def deleted(self, session_id: str, file_id: str) -> None:
         """The browser deleted a file (another chosen, or its ✕): it no longer counts."""
         tab = self.tabs.get(session_id)
         if tab is not None:
-            tab.files.pop(file_id, None)
+            tab.stored.pop(file_id, None)
 
     def held(self, session_id: str) -> int:
         tab = self.tabs.get(session_id)
@@ -162,7 +167,7 @@ class UploadGuard:
             if status and 200 <= status[0] < 300:
                 self.budget.deleted(session_id, file_id)
             return
-        wait_s = self.budget.admit(session_id, file_id, _declared(scope), self.clock())
+        wait_s, ticket = self.budget.admit(session_id, _declared(scope), self.clock())
         if wait_s > 0:
             tab = self.budget.tabs[session_id]
             tab.refused += 1
@@ -188,7 +193,7 @@ class UploadGuard:
             if status and 200 <= status[0] < 300:
                 stored = received
         finally:
-            self.budget.finish(session_id, file_id, stored)
+            self.budget.finish(session_id, ticket, file_id, stored)
 
 
 def _declared(scope: Scope) -> int | None:

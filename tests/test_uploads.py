@@ -38,62 +38,84 @@ def in_thread(coroutine):
 # --- the rules ---------------------------------------------------------------------------
 
 
+def stored(budget: UploadBudget, session_id: str, file_id: str, size: int, now: float) -> float:
+    """A PUT of `size` bytes: admitted and stored (0.0), or the wait it was told."""
+    wait, ticket = budget.admit(session_id, size, now)
+    if wait == 0.0:
+        budget.finish(session_id, ticket, file_id, size)
+    return wait
+
+
 def test_a_tab_holds_at_most_four_of_the_largest_files():
     budget = UploadBudget(L)
-    assert [budget.admit("s", f"f{i}", L, 0.0) for i in range(HELD_FILES)] == [0.0] * 4
-    assert budget.admit("s", "f4", L, 0.0) == math.inf  # held: until files are deleted
-    assert budget.admit("s", "f5", 1, 1_000.0) == math.inf  # time does not free them
+    assert [stored(budget, "s", f"f{i}", L, 0.0) for i in range(HELD_FILES)] == [0.0] * 4
+    assert budget.admit("s", L, 0.0) == (math.inf, 0)  # held: until files are deleted
+    assert budget.admit("s", 1, 1_000.0) == (math.inf, 0)  # time does not free them
     assert budget.held("s") == 4 * L and budget.held("other") == 0
-    assert budget.admit("other", "f0", L, 0.0) == 0.0  # every session has its own
+    assert stored(budget, "other", "f0", L, 0.0) == 0.0  # every session has its own
 
 
 def test_a_deleted_file_frees_its_place_and_the_pace_still_holds():
     budget = UploadBudget(L)
     for i in range(4):
-        budget.admit("s", f"f{i}", L, 0.0)
+        stored(budget, "s", f"f{i}", L, 0.0)
     budget.deleted("s", "f0")
+    budget.deleted("s", "never-sent")
     assert budget.held("s") == 3 * L
     # the bucket is empty after four: the next largest file in REFILL_S seconds, none before
-    assert budget.admit("s", "f4", L, 0.0) == pytest.approx(REFILL_S)
-    assert budget.admit("s", "f4", L, 15.0) == pytest.approx(15.0)
-    assert budget.admit("s", "f4", L, 30.0) == 0.0
+    assert budget.admit("s", L, 0.0) == (pytest.approx(REFILL_S), 0)
+    assert budget.admit("s", L, 15.0) == (pytest.approx(15.0), 0)
+    assert stored(budget, "s", "f4", L, 30.0) == 0.0
     assert budget.held("s") == 4 * L
 
 
 def test_small_files_cost_a_tenth_of_the_largest():
     """40 files of 500 bytes at once (each paid as 1,000), then one every 3 s."""
     budget = UploadBudget(L)
-    assert all(budget.admit("s", f"f{i}", 500, 0.0) == 0.0 for i in range(BURST_FILES * 10))
+    assert all(stored(budget, "s", f"f{i}", 500, 0.0) == 0.0 for i in range(BURST_FILES * 10))
     assert budget.held("s") == 40 * 500  # what is held is the files' own bytes
-    assert budget.admit("s", "late", 500, 0.0) == pytest.approx(3.0)
-    assert budget.admit("s", "late", 500, 2.9) == pytest.approx(0.1)
-    assert budget.admit("s", "late", 500, 3.0) == 0.0
+    assert stored(budget, "s", "late", 500, 0.0) == pytest.approx(3.0)
+    assert stored(budget, "s", "late", 500, 2.9) == pytest.approx(0.1)
+    assert stored(budget, "s", "late", 500, 3.0) == 0.0
 
 
-def test_a_put_that_does_not_say_its_size_is_paid_as_the_largest():
+def test_a_put_in_flight_is_reserved_and_one_that_does_not_say_its_size_as_the_largest():
     budget = UploadBudget(L)
-    assert budget.admit("s", "a", None, 0.0) == 0.0
-    assert budget.held("s") == L
-    budget.finish("s", "a", 120)  # what was stored replaces the reservation
+    _, ticket = budget.admit("s", None, 0.0)
+    assert budget.held("s") == L  # reserved while its body arrives
+    budget.finish("s", ticket, "a", 120)  # what was stored replaces the reservation
     assert budget.held("s") == 120
-    assert budget.admit("s", "b", 10 * L, 0.0) == 0.0 and budget.held("s") == 120 + L  # capped
+    _, ticket = budget.admit("s", 10 * L, 0.0)
+    assert budget.held("s") == 120 + L  # a size over the largest is reserved as the largest
 
 
-def test_a_failed_put_holds_nothing_and_the_same_file_again_is_counted_once():
+def test_puts_sent_at_once_cannot_pass_the_hold_together():
+    """Five PUTs in flight at once (none finished): the fifth is refused, as if stored."""
     budget = UploadBudget(L)
-    budget.admit("s", "a", L, 0.0)
-    budget.finish("s", "a", None)
-    assert budget.held("s") == 0
-    for _ in range(3):
-        budget.admit("s", "b", L, 100.0)
-    assert budget.held("s") == L  # Streamlit replaces a file sent again under its id
+    waits = [budget.admit("s", L, 0.0)[0] for _ in range(5)]
+    assert waits == [0.0] * 4 + [math.inf]
+
+
+def test_a_failed_put_frees_its_reservation_and_never_what_was_stored():
+    """Finding: the budget's first version (066d565) dropped a stored file from the count when
+    a PUT under its id failed, while Streamlit kept the file: store x, send x again badly,
+    repeat with new ids, and the server's memory grew with nothing counted."""
+    budget = UploadBudget(L)
+    stored(budget, "s", "x", L, 0.0)
+    _, ticket = budget.admit("s", L, 0.0)
+    assert budget.held("s") == 2 * L  # the old file and the new one, until it is stored
+    budget.finish("s", ticket, "x", None)
+    assert budget.held("s") == L  # Streamlit still keeps x
+    _, ticket = budget.admit("s", L, 0.0)
+    budget.finish("s", ticket, "x", 700)
+    assert budget.held("s") == 700  # stored under x: in place of the old one
 
 
 def test_the_oldest_sessions_are_forgotten_beyond_max_tabs(monkeypatch):
     monkeypatch.setattr(uploads, "MAX_TABS", 3)
     budget = UploadBudget(L)
     for name in "abcd":
-        budget.admit(name, "f", L, 0.0)
+        budget.admit(name, L, 0.0)
     assert list(budget.tabs) == ["b", "c", "d"]
 
 
