@@ -14,7 +14,6 @@ from lessons.counting_over_time.model import (
     METHODS,
     ROLES,
     SMALL_HORIZON,
-    TRUTH,
 )
 from ui import charts as ui_charts
 from ui import datasets
@@ -74,8 +73,8 @@ def dashboard() -> Template:
     """Template: the running count day by day as the increments and the tree release it,
     and the true count drawn over them (fixed axes: days 1..T, −60..320 people; a line that
     leaves the plot is cut at its edge), the day read as a labelled dashed rule. Datasets
-    "releases" (day, count, release: the truth and the two noisy releases) and "truth"
-    (x, label)."""
+    "releases" (day, count, release: the two noisy releases), "true_count" (the same columns,
+    the truth: the same at every ε and seed) and "truth" (x, label)."""
     x_scale = alt.Scale(domain=[1, HORIZON], nice=False)
     y_scale = alt.Scale(domain=list(COUNT_DOMAIN), nice=False)
     x = alt.X("day:Q", title="day t", scale=x_scale, axis=alt.Axis(format=",d"))
@@ -98,16 +97,15 @@ def dashboard() -> Template:
         scale=alt.Scale(domain=names, range=[[1, 0], *[list(d) for d in NOISY_DASHES]]),
         legend=ui_charts.TWO_COLUMN_LEGEND,
     )
-    base = alt.Chart(alt.NamedData(name="releases"))
     noisy = (
-        base.mark_line(clip=True, strokeWidth=1.5)
+        alt.Chart(alt.NamedData(name="releases"))
+        .mark_line(clip=True, strokeWidth=1.5)
         .encode(x=x, y=y, color=colour, strokeDash=dash, order="day:Q", tooltip=tooltip)
-        .transform_filter(alt.datum.release != TRUTH)
     )
     truth = (
-        base.mark_line(clip=True, strokeWidth=3)
+        alt.Chart(alt.NamedData(name="true_count"))
+        .mark_line(clip=True, strokeWidth=3)
         .encode(x=x, y=y, color=colour, strokeDash=dash, order="day:Q", tooltip=tooltip)
-        .transform_filter(alt.datum.release == TRUTH)
     )
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=HORIZON / 2)
     return Template(

@@ -155,10 +155,24 @@ DASHBOARD = (TRUTH, INCREMENTS, TREE)  # the recompute's ±1,414 would hide the 
 
 @datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def dashboard_frame(epsilon: float, seed: int) -> pd.DataFrame:
-    """The release's rows the dashboard chart draws: the truth, the increments and the tree
-    (the recompute's counts are given in words: on the chart's scale they are a wall)."""
+    """The noisy releases the dashboard chart draws: the increments and the tree (the
+    recompute's counts are given in words: on the chart's scale they are a wall)."""
     frame = releases(epsilon, seed)
-    return frame[frame["release"].isin(DASHBOARD)].reset_index(drop=True)
+    return frame[frame["release"].isin(DASHBOARD[1:])].reset_index(drop=True)
+
+
+@datasets.cached(census_only=True, max_entries=1)
+def truth_frame() -> pd.DataFrame:
+    """The true running count the dashboard draws over the releases. A dataset of its own:
+    it is the same at every ε and seed, and Streamlit hands Vega only the datasets whose
+    bytes changed (a third fewer rows a press)."""
+    return pd.DataFrame(
+        {
+            "day": np.arange(1, HORIZON + 1, dtype=np.int16),
+            "count": np.cumsum(stream()).astype(np.float32),
+            "release": np.repeat([TRUTH], HORIZON),
+        }
+    )
 
 
 @datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)

@@ -85,6 +85,7 @@ def three_ways() -> None:
                 f"±{text.number(found[model.RECOMPUTE])}, beyond the chart."
             ),
             releases=model.dashboard_frame(epsilon, seed),
+            true_count=model.truth_frame(),
             truth=model.day_rule(day),
         )
     best = model.best_method(day, epsilon)

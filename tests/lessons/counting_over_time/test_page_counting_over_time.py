@@ -62,15 +62,24 @@ def test_the_prediction_is_marked_from_the_day() -> None:
 
 def test_the_release_is_the_streams_and_its_code_rebuilds_it() -> None:
     at = helpers.run_lesson(PAGE, ot_eps="0.5")
-    frame = helpers.frames_of(helpers.chart_titled(at, DASHBOARD, prefix=True))["releases"]
-    assert set(frame["release"]) == {lesson.TRUTH, lesson.INCREMENTS, lesson.TREE}
+    frames = helpers.frames_of(helpers.chart_titled(at, DASHBOARD, prefix=True))
+    frame = frames["releases"]
+    assert set(frame["release"]) == {lesson.INCREMENTS, lesson.TREE}
+    # the truth in a dataset of its own, the same at every ε and seed (Vega is handed only
+    # the datasets whose bytes changed)
+    true_count = frames["true_count"]
+    assert set(true_count["release"]) == {lesson.TRUTH}
+    other = helpers.run_lesson(PAGE, ot_eps="3.0", seed="7")
+    again = helpers.frames_of(helpers.chart_titled(other, DASHBOARD, prefix=True))["true_count"]
+    pd.testing.assert_frame_equal(again, true_count)
     # the truth: how many of the first t people of the seeded order earn more than $50K
     from ui import datasets
 
     census = datasets.census()
     order = np.random.default_rng(lesson.STREAM_SEED).permutation(len(census))[:1_000]
     truth = np.cumsum(census["Income"].to_numpy()[order] == ">50K")
-    np.testing.assert_array_equal(frame[frame["release"] == lesson.TRUTH]["count"], truth)
+    np.testing.assert_array_equal(true_count["count"], truth)
+    assert true_count["day"].tolist() == list(range(1, 1_001))
     # the code under the chart, run as printed, gives the same release
     code = helpers.code_texts(at, "binary_tree_counts")[0]
     assert "epsilon, horizon, seed = 0.5, 1_000, 2036" in code
