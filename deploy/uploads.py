@@ -124,7 +124,8 @@ class UploadBudget:
 
 
 def refusal(wait_s: float, largest: int) -> str:
-    """What a refused PUT says (the uploader shows it beside the file)."""
+    """What a refused PUT says, for a client that reads it (Streamlit 1.67's uploader shows
+    only the status, "Request failed with status code 429", beside the file)."""
     if math.isinf(wait_s):
         held_mb = HELD_FILES * (largest - OVERHEAD) // (1024 * 1024)
         return (
