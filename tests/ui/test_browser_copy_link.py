@@ -19,15 +19,22 @@ from browser_helpers import (
     wait_for_run,
 )
 
-# What a click on the button did: the click reaching the page, the clipboard API called, and
-# what it answered (a full run twice saw no label in 15 s, and it is not known why).
+# What a click on the button did: the click reaching the page (where it landed, where the
+# button was, what lay on top there), the clipboard API called, and what it answered (full
+# runs have seen no label in 15 s, once with the click on a DIV, and it is not known why).
 TRACE = """() => { window.ppTrace = [];
   const write = navigator.clipboard.writeText.bind(navigator.clipboard);
   navigator.clipboard.writeText = (text) => { window.ppTrace.push("write");
     return write(text).then((v) => { window.ppTrace.push("written"); return v; },
       (e) => { window.ppTrace.push(`refused: ${e}`); throw e; }); };
-  document.addEventListener("click", (e) => window.ppTrace.push(
-    `click on ${e.target.closest("button")?.className || e.target.tagName}`), true); }"""
+  const where = (el) => el ? `${el.tagName}${el.closest("[data-testid]") ? " in "
+    + el.closest("[data-testid]").dataset.testid : ""}` : "nothing";
+  document.addEventListener("click", (e) => {
+    const b = document.querySelector("button.pp-copy-link")?.getBoundingClientRect();
+    window.ppTrace.push(`click on ${e.target.closest("button")?.className || where(e.target)}`
+      + ` at ${e.clientX},${e.clientY}; the button at ${b ? [b.x, b.y, b.width, b.height]
+      .map(Math.round) : "none"}; on top there: ${where(document.elementFromPoint(
+      e.clientX, e.clientY))}; scrolled ${Math.round(window.scrollY)}`); }, true); }"""
 
 
 def test_copy_link_copies_the_current_view_and_it_reopens_it(page: Page, app_server: str):
