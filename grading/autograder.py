@@ -50,6 +50,12 @@ FILE_BYTES = 64 * 1024**2
 RESTARTS = 3  # a notebook process that died or timed out is started again this often
 NOBODY = 65534
 FEEDBACK_CHARS = 300
+# What the notebook's process sent is not a message (wire.Unreadable): only a cell that
+# rewrote how the notebook answers the grader does that; the grader says so and goes on.
+UNREADABLE = (
+    "The notebook's Python answered the grader with something that is not a message: does a "
+    "cell change how the notebook talks to the grader?"
+)
 
 
 class Broken(Exception):
@@ -163,6 +169,9 @@ class Sandbox:
                 f"The notebook did not finish running within {RUN_S:.0f} s: does a cell loop "
                 "forever?"
             ) from None
+        except wire.Unreadable:
+            self.kill()
+            raise Broken(UNREADABLE) from None
         except wire.ChannelClosed:
             ready = None
         if not isinstance(ready, dict) or ready.get("ready") is not True:
@@ -192,6 +201,9 @@ class Sandbox:
                 f"Your code took longer than the grader allows ({EXERCISE_S:.0f} s for an "
                 "exercise): does it loop forever?"
             ) from None
+        except wire.Unreadable:
+            self.kill()
+            raise Broken(UNREADABLE) from None
         except (OSError, wire.ChannelClosed, ValueError):
             reply = None
         if not isinstance(reply, dict):
@@ -247,7 +259,8 @@ class Remote:
         )
         if not reply.get("ok"):
             raise StudentError(reply)
-        states = reply.get("rngs") or []
+        states = reply.get("rngs")
+        states = states if isinstance(states, list) else []
         for arg, state in zip(args, states, strict=False):
             if isinstance(arg, np.random.Generator) and isinstance(state, dict):
                 arg.bit_generator.state = state

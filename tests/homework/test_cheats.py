@@ -115,10 +115,23 @@ for text in found.values():
         except Exception:
             pass
 """
+# The notebook's process answers the grader with JSON nested 100,000 deep (for its "ready",
+# or for each fixed answer it is asked for): Python's JSON reader raises RecursionError on it,
+# which crashed the grader (no results.json) until wire.Channel read it as no message.
+NESTED_REPLY = """
+import os, struct, homework.wire as wire
+sent = wire.Channel.send
+def send(self, message):
+    if {when}:
+        body = ('{{"ready":true,"errors":' + "[" * 100000 + "]" * 100000 + "}}").encode()
+        return os.write(self.write_fd, struct.pack(">I", len(body)) + body)
+    return sent(self, message)
+wire.Channel.send = send
+"""
 
 
 @pytest.mark.slow
-@pytest.mark.budget("twelve gradings by the real autograder, two of them stopped by its limits")
+@pytest.mark.budget("fourteen gradings by the real autograder, two of them stopped by its limits")
 def test_no_cheat_scores(tmp_path, clean_venv) -> None:
     """Each cheat, on the starter (or the solutions where it breaks only a part)."""
     root = tmp_path / "read-files" / "autograder"
@@ -164,6 +177,16 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
             solutions_with("hog = bytearray(10 * 1024**3)\n"),
             FULL,
             "",
+        ),
+        "answer the grader's first question with JSON 100,000 deep": (
+            solutions_with(NESTED_REPLY.format(when='"ready" in message')),
+            0,
+            "something that is not a message",
+        ),
+        "answer each fixed answer's question with JSON 100,000 deep": (
+            solutions_with(NESTED_REPLY.format(when='message.get("kind") == "value"')),
+            FULL - 2,  # the function exercise (2 points) is still graded, and right
+            "something that is not a message",
         ),
         "a function that calls dp": (
             solutions_with(

@@ -3,6 +3,8 @@ and the reading of a notebook's code for a function that calls dp/."""
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 import pytest
 
@@ -36,6 +38,60 @@ def test_anything_else_is_refused_by_name(value) -> None:
 def test_decoding_never_builds_code_or_objects(data) -> None:
     with pytest.raises(ValueError):
         wire.decode(data)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"t": "dict", "v": [1]},  # AttributeError: a list has no .items()
+        {"t": "rng", "state": 5},  # AttributeError
+        {"t": "array", "dtype": "i1", "shape": [1], "v": [1000]},  # OverflowError
+        {"t": "float", "v": 10**400},  # OverflowError
+        {"t": "array", "dtype": "f8", "shape": [float("inf")], "v": [1.0]},  # OverflowError
+        {"t": "array", "dtype": {"a": 1}, "shape": [1], "v": [1]},  # TypeError
+        {"t": "tuple", "v": 5},  # TypeError
+        {"t": "float"},  # KeyError
+        {"t": "rng", "state": {"bit_generator": "PCG64", "state": 1}},  # numpy's own error
+        [{"t": "dict", "v": {"k": {"t": "array", "dtype": "f8", "shape": [2], "v": [1]}}}],
+    ],
+)
+def test_malformed_data_of_any_kind_is_a_value_error(data) -> None:
+    """The grader reads what the notebook's process sends with one except clause: whatever
+    is wrong with the data, decoding it raises ValueError (an AttributeError escaped it and
+    stopped the whole grader, no results written)."""
+    with pytest.raises(ValueError, match="not wire data|an array|nested|only NumPy|cannot"):
+        wire.decode(data)
+
+
+def _received(body: bytes, tmp_path) -> object:
+    """What a Channel reads from a stream holding `body` as one length-prefixed message."""
+    path = tmp_path / "stream"
+    path.write_bytes(struct.pack(">I", len(body)) + body)
+    with path.open("rb") as stream:
+        return wire.Channel(stream.fileno(), -1).receive()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"ready": true, "errors": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",  # RecursionError
+        b"not json",
+        b"[1, 2]",  # JSON, but not a message
+        b'{"a": "\xff"}',  # not UTF-8
+    ],
+    ids=["nested-100000-deep", "not-json", "a-list", "not-utf-8"],
+)
+def test_a_stream_that_holds_no_message_is_unreadable_not_a_crash(body, tmp_path) -> None:
+    with pytest.raises(wire.Unreadable):
+        _received(body, tmp_path)
+
+
+def test_a_message_and_the_end_of_the_stream_are_read_as_they_are(tmp_path) -> None:
+    assert _received(b'{"ready": true}', tmp_path) == {"ready": True}
+    path = tmp_path / "empty"
+    path.write_bytes(b"")
+    with path.open("rb") as stream:
+        assert wire.Channel(stream.fileno(), -1).receive() is None  # closed before a message
 
 
 MINE = "def f(x, rng):\n    return x + rng.laplace(0, 1)\n"
