@@ -169,9 +169,9 @@ class Sandbox:
                 f"The notebook did not finish running within {RUN_S:.0f} s: does a cell loop "
                 "forever?"
             ) from None
-        except wire.Unreadable:
+        except wire.Unreadable as error:
             self.kill()
-            raise Broken(UNREADABLE) from None
+            raise Broken(f"{UNREADABLE} ({error})") from None
         except wire.ChannelClosed:
             ready = None
         if not isinstance(ready, dict) or ready.get("ready") is not True:
@@ -201,9 +201,9 @@ class Sandbox:
                 f"Your code took longer than the grader allows ({EXERCISE_S:.0f} s for an "
                 "exercise): does it loop forever?"
             ) from None
-        except wire.Unreadable:
+        except wire.Unreadable as error:
             self.kill()
-            raise Broken(UNREADABLE) from None
+            raise Broken(f"{UNREADABLE} ({error})") from None
         except (OSError, wire.ChannelClosed, ValueError):
             reply = None
         if not isinstance(reply, dict):

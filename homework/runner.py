@@ -51,7 +51,19 @@ def main(argv: list[str]) -> int:
         request = channel.receive()
         if request is None:
             return 0
-        channel.send(answer(namespace, request, wire, channel))
+        reply = answer(namespace, request, wire, channel)
+        try:
+            channel.send(reply)
+        except ValueError as error:  # larger than the grader reads (wire.MAX_BYTES)
+            channel.send(too_large(request, str(error)))
+
+
+def too_large(request: dict, why: str) -> dict:
+    """The reply in place of an answer too large to send: the grader says so."""
+    said = f"larger than the grader reads ({why})"
+    if request.get("op") == "get":
+        return {"kind": "opaque", "error": f"its value is {said}"}
+    return {"ok": False, "error": "ValueError", "message": f"the function's result is {said}"}
 
 
 def answer(namespace: dict, request: dict, wire, channel) -> dict:

@@ -129,9 +129,20 @@ def send(self, message):
 wire.Channel.send = send
 """
 
+# Answers of 3,000,000 numbers (12 MB as JSON): reading one cost the grader ~14 times its size
+# in memory (a 60 MB one took it to 979 MB, past a small autograder container), so the
+# notebook's process says the answer is too large instead of sending it (wire.MAX_BYTES), and
+# the grader never reads more.
+HUGE_ANSWERS = """
+import numpy as np
+epsilon_for_median_error = np.ones(3_000_000)
+def laplace_count(true_count, epsilon, rng):
+    return np.ones(3_000_000)
+"""
+
 
 @pytest.mark.slow
-@pytest.mark.budget("fourteen gradings by the real autograder, two of them stopped by its limits")
+@pytest.mark.budget("fifteen gradings by the real autograder, two of them stopped by its limits")
 def test_no_cheat_scores(tmp_path, clean_venv) -> None:
     """Each cheat, on the starter (or the solutions where it breaks only a part)."""
     root = tmp_path / "read-files" / "autograder"
@@ -187,6 +198,11 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
             solutions_with(NESTED_REPLY.format(when='message.get("kind") == "value"')),
             FULL - 2,  # the function exercise (2 points) is still graded, and right
             "something that is not a message",
+        ),
+        "answer with 3,000,000 numbers, past what the grader reads": (
+            solutions_with(HUGE_ANSWERS),
+            FULL - 3,  # the count (2 points) and the ε (1) answer too much; the third is right
+            "larger than the grader reads (a message larger than 8 MB)",
         ),
         "a function that calls dp": (
             solutions_with(

@@ -3,6 +3,7 @@ and the reading of a notebook's code for a function that calls dp/."""
 
 from __future__ import annotations
 
+import os
 import struct
 
 import numpy as np
@@ -84,6 +85,21 @@ def _received(body: bytes, tmp_path) -> object:
 def test_a_stream_that_holds_no_message_is_unreadable_not_a_crash(body, tmp_path) -> None:
     with pytest.raises(wire.Unreadable):
         _received(body, tmp_path)
+
+
+def test_a_message_larger_than_the_grader_reads_is_refused_unread(tmp_path) -> None:
+    """Its length alone refuses it: not a byte of its body is read (a 60 MB answer took the
+    grader's memory from 136 MB to 979 MB; 8 MB is ~400,000 numbers, the course's largest
+    message 2.5 KB)."""
+    path = tmp_path / "stream"
+    path.write_bytes(struct.pack(">I", wire.MAX_BYTES + 1) + b"{")  # the body never comes
+    with path.open("rb") as stream:
+        channel = wire.Channel(stream.fileno(), -1)
+        with pytest.raises(wire.Unreadable, match="larger than 8 MB"):
+            channel.receive()
+        assert os.lseek(stream.fileno(), 0, os.SEEK_CUR) == 4  # its header only
+    with pytest.raises(ValueError, match="larger than 8 MB"):
+        wire.Channel(-1, -1).send({"v": "x" * wire.MAX_BYTES})  # nor sent
 
 
 def test_a_message_and_the_end_of_the_stream_are_read_as_they_are(tmp_path) -> None:
