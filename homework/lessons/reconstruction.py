@@ -21,13 +21,13 @@ def grade_rebuild(fn) -> Result:
     for _ in range(100):
         n = int(rng.integers(1, 9))
         secret = rng.integers(0, 2, size=n)
-        asked = []
 
-        def answer(subset, secret=secret, asked=asked):
+        # keeps nothing of what it is asked: it runs in the grader, called as often as the
+        # student's code likes (a list of every subset asked grew without bound)
+        def answer(subset, secret=secret):
             indices = [int(i) for i in subset]
             if any(not 0 <= i < len(secret) for i in indices):
-                raise IndexError(f"no person {indices}")
-            asked.append(tuple(indices))
+                raise IndexError(f"no person {indices[:10]}")
             return int(secret[indices].sum())
 
         theirs = [int(b) for b in fn(answer, n)]

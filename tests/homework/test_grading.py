@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import struct
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -155,3 +156,28 @@ MINE = "def f(x, rng):\n    return x + rng.laplace(0, 1)\n"
 )
 def test_a_function_that_refers_to_dp_is_found_in_the_notebooks_code(cells, calls) -> None:
     assert refers_to_dp(cells, "f") is calls
+
+
+def test_an_oracle_keeps_nothing_of_what_it_is_asked() -> None:
+    """The reconstruction exercise hands the student's code an oracle that runs in the grader,
+    called as often as that code likes within the exercise's time: what it is asked must not
+    pile up in the grader (it kept every subset asked, unread: 30 questions of 100,000 indices
+    held 24 MB; as many as 180 s allow, gigabytes)."""
+    from homework.lessons.reconstruction import grade_rebuild
+
+    big = [0] * 100_000
+    first = [True]
+
+    def rebuild(answer, n):
+        if first.pop() if first else False:
+            for _ in range(30):
+                answer(big)
+        return [answer([i]) for i in range(n)]
+
+    tracemalloc.start()
+    try:
+        assert grade_rebuild(rebuild).passed
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 1024**2, f"{peak / 2**20:.0f} MB at the peak"
