@@ -49,6 +49,10 @@ MEMORY_BYTES = int(os.environ.get("GRADER_MEMORY_BYTES", 4 * 1024**3))
 FILE_BYTES = 64 * 1024**2
 RESTARTS = 3  # a notebook process that died or timed out is started again this often
 NOBODY = 65534
+# Processes and threads the notebook's user may have at once, where it runs as `nobody`: a
+# fork bomb stops here instead of taking every process the container allows (then the grader
+# could not start the next notebook, nor anything else). The runner needs a few.
+PROCESSES = 64
 FEEDBACK_CHARS = 300
 # What the notebook's process sent is not a message (wire.Unreadable): only a cell that
 # rewrote how the notebook answers the grader does that; the grader says so and goes on.
@@ -136,27 +140,35 @@ class Sandbox:
             resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
             resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-            if as_nobody:
+            if as_nobody:  # counted per user: the grader's own processes are root's
+                resource.setrlimit(resource.RLIMIT_NPROC, (PROCESSES, PROCESSES))
                 os.setgroups([])
                 os.setgid(NOBODY)
                 os.setuid(NOBODY)
 
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                str(self.lib / "homework" / "runner.py"),
-                "submission.ipynb",
-                str(to_child_r),
-                str(from_child_w),
-            ],
-            cwd=self.work,
-            env=env,
-            pass_fds=(to_child_r, from_child_w),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            preexec_fn=limits,
-        )
+        try:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    str(self.lib / "homework" / "runner.py"),
+                    "submission.ipynb",
+                    str(to_child_r),
+                    str(from_child_w),
+                ],
+                cwd=self.work,
+                env=env,
+                pass_fds=(to_child_r, from_child_w),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                preexec_fn=limits,
+            )
+        except (OSError, subprocess.SubprocessError) as error:  # no process left to start it
+            for fd in (to_child_r, to_child_w, from_child_r, from_child_w):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            shutil.rmtree(self.work, ignore_errors=True)
+            raise Broken(f"The grader could not start the notebook's Python ({error}).") from None
         os.close(to_child_r)
         os.close(from_child_w)
         self.channel = wire.Channel(from_child_r, to_child_w)

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
+import shutil
+import tempfile
 import tomllib
 import zipfile
 from collections.abc import Iterator
@@ -21,6 +24,7 @@ from nbformat import v4
 
 import grading
 from autograder_helpers import autograder_venv, graded
+from grading import autograder
 from homework import build, exercises
 from homework.lessons import LESSONS
 
@@ -226,6 +230,44 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
         assert says in text, (name, text)
         assert "def laplace_count" not in text and "math.log(2)" not in text, name
         assert "NOTHING-FOUND" not in text  # the student's own feedback never gets through
+
+
+# A cell that starts 100 processes at once (each sleeping 5 s), counting those it got, and
+# writing the count where the test can read it (/tmp: any user may write there).
+FORKS = """
+import os, time
+made = 0
+for _ in range(100):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(5)
+        os._exit(0)
+    made += 1
+with open({path!r}, "w") as out:
+    out.write(str(made))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0, reason="the notebook runs as `nobody` only under root")
+def test_a_fork_bomb_stops_at_the_notebooks_process_limit(tmp_path, clean_venv) -> None:
+    """Where the notebook runs as `nobody` (Gradescope), its user may have 64 processes and
+    threads at once: a fork bomb stops there instead of taking every process the container
+    allows, and the grader goes on (the solutions still score in full)."""
+    count = Path(tempfile.mkdtemp(prefix="pp-forks-")) / "count"
+    count.parent.chmod(0o777)
+    try:
+        notebook = solutions_with(FORKS.format(path=str(count)))
+        results = graded(tmp_path, clean_venv, LESSON, notebook)
+        made = int(count.read_text())
+    finally:
+        shutil.rmtree(count.parent, ignore_errors=True)
+    print(f"processes the cell started: {made} of 100")
+    assert 0 < made < autograder.PROCESSES, made  # without the limit: all 100
+    assert results["score"] == FULL, outputs(results)
 
 
 # --- what a student has: no solution, no answer ----------------------------------------------

@@ -181,3 +181,24 @@ def test_an_oracle_keeps_nothing_of_what_it_is_asked() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 8 * 1024**2, f"{peak / 2**20:.0f} MB at the peak"
+
+
+def test_a_notebook_process_that_cannot_start_is_a_worded_failure(tmp_path, monkeypatch) -> None:
+    """No process left to start the notebook's Python with (what a fork bomb's leftovers
+    would do to a container): the exercise fails with a sentence, the grader goes on, and
+    the pipes it opened are closed (the OSError escaped and stopped the grader)."""
+    from grading import autograder
+
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission.ipynb").write_text("{}")
+
+    def no_process(*args, **kwargs):
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(autograder.subprocess, "Popen", no_process)
+    sandbox = autograder.Sandbox(tmp_path / "submission.ipynb", tmp_path / "submission", tmp_path)
+    open_before = len(os.listdir("/proc/self/fd"))
+    with pytest.raises(autograder.Broken, match="could not start the notebook's Python"):
+        sandbox.start()
+    assert len(os.listdir("/proc/self/fd")) == open_before
+    assert not sandbox.alive
