@@ -23,6 +23,7 @@ import contextlib
 import ctypes
 import importlib
 import json
+import math
 import os
 import shutil
 import signal
@@ -45,6 +46,10 @@ SOURCE = Path(__file__).resolve().parents[1]  # the autograder's folder: dp/, ho
 STUDENT_LIB = ("dp", "homework", "ui")  # what a student has, copied for the notebook's process
 RUN_S = float(os.environ.get("GRADER_RUN_S", 600))  # the notebook's cells, all of them
 EXERCISE_S = float(os.environ.get("GRADER_EXERCISE_S", 180))  # one exercise's calls
+# Everything, restarts included: Gradescope stops an autograder at 10 minutes by default, and
+# one it stops scores 0 with no feedback at all (its documentation, "Your submission timed
+# out"). So the grader ends by 9, each exercise it had no time for worded.
+TOTAL_S = float(os.environ.get("GRADER_TOTAL_S", 540))
 MEMORY_BYTES = int(os.environ.get("GRADER_MEMORY_BYTES", 4 * 1024**3))
 FILE_BYTES = 64 * 1024**2
 RESTARTS = 3  # a notebook process that died or timed out is started again this often
@@ -60,6 +65,14 @@ UNREADABLE = (
     "The notebook's Python answered the grader with something that is not a message: does a "
     "cell change how the notebook talks to the grader?"
 )
+
+
+def time_up(when: str) -> str:
+    """Feedback for an exercise the grader's TOTAL_S left no time for."""
+    return (
+        f"The grading ran out of its {TOTAL_S:.0f} s for the whole notebook {when}: does a "
+        "cell or a function take very long?"
+    )
 
 
 class Broken(Exception):
@@ -105,8 +118,9 @@ class Sandbox:
 
     as_nobody = False  # run it as the unprivileged user (seal() decides)
 
-    def __init__(self, notebook: Path, submission: Path, lib: Path):
+    def __init__(self, notebook: Path, submission: Path, lib: Path, finish: float = math.inf):
         self.notebook, self.submission, self.lib = notebook, submission, lib
+        self.finish = finish  # time.monotonic() by which all grading ends (TOTAL_S)
         self.process: subprocess.Popen | None = None
         self.channel: wire.Channel | None = None
         self.cell_errors: list = []
@@ -137,6 +151,10 @@ class Sandbox:
             import resource
 
             os.setsid()
+            # the first the kernel stops when the container runs out of memory (Gradescope's
+            # default is 768 MB, below the 4 GB allowed here): never the grader
+            with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as adj:
+                adj.write("1000")
             resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
             resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -172,11 +190,13 @@ class Sandbox:
         os.close(to_child_r)
         os.close(from_child_w)
         self.channel = wire.Channel(from_child_r, to_child_w)
-        self.channel.deadline = time.monotonic() + RUN_S
+        self.channel.deadline = min(time.monotonic() + RUN_S, self.finish)
         try:
             ready = self.channel.receive()
         except TimeoutError:
             self.kill()
+            if time.monotonic() >= self.finish:
+                raise Broken(time_up("while the notebook's cells ran")) from None
             raise Broken(
                 f"The notebook did not finish running within {RUN_S:.0f} s: does a cell loop "
                 "forever?"
@@ -209,6 +229,8 @@ class Sandbox:
                 reply = self.channel.receive()
         except TimeoutError:
             self.kill()
+            if deadline >= self.finish:
+                raise Broken(time_up("while your code ran")) from None
             raise Broken(
                 f"Your code took longer than the grader allows ({EXERCISE_S:.0f} s for an "
                 "exercise): does it loop forever?"
@@ -369,7 +391,7 @@ def refers_to_dp(sources: list[str], name: str) -> bool:
 
 
 def _grade_one(exercise: Exercise, sandbox: Sandbox, sources: list[str]) -> Result:
-    deadline = time.monotonic() + EXERCISE_S
+    deadline = min(time.monotonic() + EXERCISE_S, sandbox.finish)
     reply = sandbox.ask({"op": "get", "name": exercise.name}, deadline)
     kind = reply.get("kind")
     if kind == "missing":
@@ -439,12 +461,15 @@ def grade_notebook(lesson: str, notebook_path: Path, submission: Path) -> dict[s
     lib = _student_lib(SOURCE)
     how, unseal = seal()
     Sandbox.as_nobody = how == "nobody"
-    sandbox = Sandbox(notebook_path, submission, lib)
+    sandbox = Sandbox(notebook_path, submission, lib, finish=time.monotonic() + TOTAL_S)
     graded: dict[str, list] = {}
     restarts = 0
     broken: str | None = None
     try:
         for exercise in exercises(lesson):
+            if time.monotonic() >= sandbox.finish:
+                graded[exercise.id] = [False, time_up("before this exercise")]
+                continue
             if broken is None and not sandbox.alive:
                 if restarts > RESTARTS:
                     broken = "The notebook stopped too often to grade the rest."

@@ -78,6 +78,9 @@ set -euo pipefail
 ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
 cd "$ROOT/source"
 export PYTHONPATH="$ROOT/source"
+# Gradescope stops an autograder at 10 minutes unless the assignment allows more; the grader
+# ends by GRADER_TOTAL_S seconds. With a longer timeout in Gradescope, raise it here too.
+export GRADER_TOTAL_S="${{GRADER_TOTAL_S:-540}}"
 python3 -m grading.autograder {lesson} "$ROOT/submission" "$ROOT/results/results.json"
 """
 

@@ -146,7 +146,7 @@ def laplace_count(true_count, epsilon, rng):
 
 
 @pytest.mark.slow
-@pytest.mark.budget("fifteen gradings by the real autograder, two of them stopped by its limits")
+@pytest.mark.budget("sixteen gradings by the real autograder, three of them stopped by its limits")
 def test_no_cheat_scores(tmp_path, clean_venv) -> None:
     """Each cheat, on the starter (or the solutions where it breaks only a part)."""
     root = tmp_path / "read-files" / "autograder"
@@ -207,6 +207,15 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
             solutions_with(HUGE_ANSWERS),
             FULL - 3,  # the count (2 points) and the ε (1) answer too much; the third is right
             "larger than the grader reads (a message larger than 8 MB)",
+        ),
+        "a notebook slower than the grader's whole time": (
+            solutions_with(
+                "import time\ntime.sleep(3)\n",
+                replace={"    scale = 1 / epsilon": "    import time\n    time.sleep(60)\n"},
+            ),
+            0,  # each exercise says the time ran out, none is left unsaid
+            "ran out of its 8 s for the whole notebook",
+            {"GRADER_TOTAL_S": "8", "GRADER_RUN_S": "20", "GRADER_EXERCISE_S": "10"},
         ),
         "a function that calls dp": (
             solutions_with(

@@ -4,8 +4,10 @@ and the reading of a notebook's code for a function that calls dp/."""
 from __future__ import annotations
 
 import os
+import shutil
 import struct
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -202,3 +204,29 @@ def test_a_notebook_process_that_cannot_start_is_a_worded_failure(tmp_path, monk
         sandbox.start()
     assert len(os.listdir("/proc/self/fd")) == open_before
     assert not sandbox.alive
+
+
+def test_the_notebooks_process_is_the_first_the_kernel_stops_when_memory_runs_out(
+    tmp_path,
+) -> None:
+    """Gradescope's container has 768 MB by default, below the 4 GB the notebook's process may
+    take: when the container runs out, the kernel's out-of-memory killer must stop that
+    process, never the grader (then no results at all)."""
+    import nbformat
+    from nbformat import v4
+
+    from grading import autograder
+
+    (tmp_path / "submission").mkdir()
+    notebook = tmp_path / "submission.ipynb"
+    nbformat.write(v4.new_notebook(cells=[v4.new_code_cell("x = 1")]), notebook)
+    lib = autograder._student_lib(autograder.SOURCE)
+    sandbox = autograder.Sandbox(notebook, tmp_path / "submission", lib)
+    try:
+        sandbox.start()
+        adj = Path(f"/proc/{sandbox.process.pid}/oom_score_adj").read_text().strip()
+    finally:
+        sandbox.kill()
+        shutil.rmtree(lib, ignore_errors=True)
+    assert adj == "1000"
+    assert Path("/proc/self/oom_score_adj").read_text().strip() != "1000"  # the grader's own
