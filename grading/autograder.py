@@ -52,6 +52,12 @@ EXERCISE_S = float(os.environ.get("GRADER_EXERCISE_S", 180))  # one exercise's c
 TOTAL_S = float(os.environ.get("GRADER_TOTAL_S", 540))
 MEMORY_BYTES = int(os.environ.get("GRADER_MEMORY_BYTES", 4 * 1024**3))
 FILE_BYTES = 64 * 1024**2
+# A handed-in notebook's file, outputs included. Reading a notebook's JSON takes several times
+# its size in memory (a 52 MB notebook of chart outputs: 335 MB with json, 791 MB with
+# nbformat, and the grader read it twice: 872 MB at its peak, past Gradescope's default 768
+# MB, so no results at all). Its code is read in a process of its own (CODE_ONLY), which
+# leaves the grader a copy without outputs: 64 MB of notebook is ~420 MB there, once.
+NOTEBOOK_BYTES = 64 * 1024**2
 RESTARTS = 3  # a notebook process that died or timed out is started again this often
 NOBODY = 65534
 # Processes and threads the notebook's user may have at once, where it runs as `nobody`: a
@@ -65,6 +71,45 @@ UNREADABLE = (
     "The notebook's Python answered the grader with something that is not a message: does a "
     "cell change how the notebook talks to the grader?"
 )
+
+
+# The notebook at argv[1] without its cells' outputs and attachments, written to argv[2]
+# (JSON, any nbformat version: nbformat reads the copy).
+CODE_ONLY = """
+import json, sys
+with open(sys.argv[1], encoding="utf-8") as source:
+    notebook = json.load(source)
+sheets = notebook.get("worksheets") or [notebook]
+for cell in [c for sheet in sheets for c in sheet.get("cells") or []]:
+    if isinstance(cell, dict):
+        cell.pop("attachments", None)
+        if "outputs" in cell:
+            cell["outputs"] = []
+with open(sys.argv[2], "w", encoding="utf-8") as out:
+    json.dump(notebook, out)
+"""
+
+
+def _code_only(notebook: Path, out: Path) -> None:
+    """Write `out`: the notebook without outputs, read in a process of its own (the one the
+    kernel stops first when memory runs out); ValueError saying why it cannot be read."""
+
+    def first_to_go() -> None:
+        with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as adj:
+            adj.write("1000")
+
+    done = subprocess.run(
+        [sys.executable, "-c", CODE_ONLY, str(notebook), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=first_to_go,
+    )
+    if done.returncode < 0:  # stopped by a signal: the kernel, out of memory
+        raise ValueError("reading it took more memory than the grader has; clear its outputs")
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines() or [f"exit status {done.returncode}"]
+        raise ValueError(lines[-1][:200])
 
 
 def time_up(when: str) -> str:
@@ -520,16 +565,27 @@ def grade_submission(lesson: str, submission: Path, results_path: Path) -> dict:
         found = ", ".join(n.name for n in notebooks) or "none"
         message = f"Submit exactly one .ipynb notebook (found: {found})."
         graded = {e.id: [False, message] for e in exercises(lesson)}
+    elif (size := notebooks[0].stat().st_size) > NOTEBOOK_BYTES:
+        message = (
+            f"The notebook is {size / 2**20:.0f} MB, and the grader reads at most "
+            f"{NOTEBOOK_BYTES // 2**20} MB: clear its outputs (Edit, Clear Outputs of All "
+            "Cells), save it and hand it in again."
+        )
+        graded = {e.id: [False, message] for e in exercises(lesson)}
     else:
+        code_only = Path(tempfile.mkdtemp(prefix="grader-notebook-")) / notebooks[0].name
         try:
-            nbformat.read(notebooks[0], as_version=4)
+            _code_only(notebooks[0], code_only)
+            nbformat.read(code_only, as_version=4)
         except Exception as error:  # noqa: BLE001 (any broken file: a message, not a crash)
             graded = {
                 e.id: [False, f"The notebook could not be read: {str(error)[:200]}"]
                 for e in exercises(lesson)
             }
         else:
-            graded = grade_notebook(lesson, notebooks[0], submission)
+            graded = grade_notebook(lesson, code_only, submission)
+        finally:
+            shutil.rmtree(code_only.parent, ignore_errors=True)
     out = results(lesson, graded)
     results_path.parent.mkdir(parents=True, exist_ok=True)
     results_path.write_text(json.dumps(out, indent=2, ensure_ascii=False), encoding="utf-8")

@@ -3,9 +3,12 @@ and the reading of a notebook's code for a function that calls dp/."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import struct
+import subprocess
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -230,3 +233,117 @@ def test_the_notebooks_process_is_the_first_the_kernel_stops_when_memory_runs_ou
         shutil.rmtree(lib, ignore_errors=True)
     assert adj == "1000"
     assert Path("/proc/self/oom_score_adj").read_text().strip() != "1000"  # the grader's own
+
+
+# --- the handed-in notebook's file ---------------------------------------------------------
+def _handed_in(tmp_path: Path, notebook, name: str = "submission.ipynb") -> Path:
+    import nbformat
+
+    submission = tmp_path / "submission"
+    submission.mkdir()
+    if isinstance(notebook, bytes):
+        (submission / name).write_bytes(notebook)
+    else:
+        nbformat.write(notebook, submission / name)
+    return submission
+
+
+def _with_outputs(megabytes: float):
+    """The Laplace starter with a cell whose outputs (chart data, as a run notebook keeps
+    them) take about `megabytes`."""
+    from nbformat import v4
+
+    from homework import build
+
+    notebook = build.notebook_for("laplace", solutions=False)
+    chart = {"application/vnd.vegalite.v5+json": {"values": [[i, i / 2] for i in range(4000)]}}
+    many = int(megabytes * 2**20 / len(json.dumps(chart)))
+    cell = v4.new_code_cell("x = 1")
+    cell.outputs = [v4.new_output("display_data", data=chart) for _ in range(many)]
+    notebook.cells.append(cell)
+    return notebook
+
+
+def test_a_notebooks_code_is_read_without_its_outputs(tmp_path) -> None:
+    import nbformat
+
+    from grading import autograder
+
+    notebook = _with_outputs(0.2)
+    notebook.cells[0].attachments = {"a.png": {"image/png": "AAAA"}}
+    source = _handed_in(tmp_path, notebook) / "submission.ipynb"
+    autograder._code_only(source, tmp_path / "code.ipynb")
+    code = nbformat.read(tmp_path / "code.ipynb", as_version=4)
+    assert [c.source for c in code.cells] == [c.source for c in notebook.cells]
+    assert all(not c.get("outputs") and "attachments" not in c for c in code.cells)
+    assert (tmp_path / "code.ipynb").stat().st_size < source.stat().st_size / 10
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"not a notebook", "could not be read: json.decoder.JSONDecodeError"),
+        (b"[1, 2]", "could not be read:"),
+        (b'{"cells": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "could not be read:"),
+    ],
+    ids=["not-json", "a-list", "nested-100000-deep"],
+)
+def test_a_notebook_that_cannot_be_read_scores_0_with_a_message(tmp_path, content, says) -> None:
+    from grading import autograder
+
+    submission = _handed_in(tmp_path, content)
+    out = autograder.grade_submission("laplace", submission, tmp_path / "results.json")
+    assert out["score"] == 0
+    assert all(says in test["output"] for test in out["tests"]), out["tests"][0]["output"]
+
+
+def test_a_notebook_over_the_size_the_grader_reads_is_told_to_clear_its_outputs(
+    tmp_path, monkeypatch
+) -> None:
+    from grading import autograder
+
+    monkeypatch.setattr(autograder, "NOTEBOOK_BYTES", 100 * 1024)
+    submission = _handed_in(tmp_path, _with_outputs(0.3))
+    out = autograder.grade_submission("laplace", submission, tmp_path / "results.json")
+    assert out["score"] == 0
+    says = "the grader reads at most 0 MB: clear its outputs"
+    assert all(says in test["output"] for test in out["tests"]), out["tests"][0]["output"]
+
+
+# The grader's peak resident memory from /proc (VmHWM: getrusage's ru_maxrss of a process
+# started by a large one reports that one's size), in MB, and the score.
+GRADE_AND_MEASURE = """
+import re, sys
+from pathlib import Path
+from grading import autograder
+out = autograder.grade_submission("laplace", Path(sys.argv[1]), Path(sys.argv[2]))
+peak = re.search(r"VmHWM:\\s+(\\d+) kB", Path("/proc/self/status").read_text()).group(1)
+print(int(peak) // 1024, out["score"])
+"""
+
+
+def test_a_notebook_with_large_outputs_is_graded_within_a_small_containers_memory(
+    tmp_path,
+) -> None:
+    """Gradescope's container has 768 MB by default. The grader read the whole notebook with
+    nbformat, twice: a 52 MB notebook of chart outputs took it to 872 MB (no results at all);
+    its code is now read in a process of its own, and the grader stays near its own size."""
+    from grading import autograder
+
+    root = Path(__file__).resolve().parents[2]
+    submission = _handed_in(tmp_path, _with_outputs(9))
+    size_mb = (submission / "submission.ipynb").stat().st_size / 2**20
+    assert 20 < size_mb < autograder.NOTEBOOK_BYTES / 2**20, size_mb  # read, not refused
+    done = subprocess.run(
+        [sys.executable, "-c", GRADE_AND_MEASURE, str(submission), str(tmp_path / "r.json")],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    peak_mb, score = done.stdout.split()
+    assert float(score) == 0  # the starter: graded, every exercise "replace the starter"
+    print(f"the grader's peak: {peak_mb} MB for a {size_mb:.0f} MB notebook")
+    assert int(peak_mb) < 250, f"the grader's peak: {peak_mb} MB ({size_mb:.0f} MB notebook)"
