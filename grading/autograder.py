@@ -112,6 +112,13 @@ def _code_only(notebook: Path, out: Path) -> None:
         raise ValueError(lines[-1][:200])
 
 
+def _handed_in_file(path: Path) -> bool:
+    """A regular file of the submission, not a link: the grader copies what it reads as root,
+    and a link handed in (a repository or an archive can hold one) to the grader's own files
+    gave the notebook's process the solutions (the starter scored 4 of 4)."""
+    return stat.S_ISREG(path.lstat().st_mode)
+
+
 def time_up(when: str) -> str:
     """Feedback for an exercise the grader's TOTAL_S left no time for."""
     return (
@@ -174,7 +181,7 @@ class Sandbox:
     def start(self) -> None:
         self.work = Path(tempfile.mkdtemp(prefix="grader-work-"))
         for path in self.submission.iterdir():  # the submission's files, beside the notebook
-            if path.is_file() and path.stat().st_size <= FILE_BYTES:
+            if _handed_in_file(path) and path.lstat().st_size <= FILE_BYTES:
                 shutil.copy(path, self.work / path.name)
         shutil.copy(self.notebook, self.work / "submission.ipynb")
         if self.as_nobody:
@@ -560,10 +567,10 @@ def results(lesson: str, graded: dict[str, list]) -> dict:
 def grade_submission(lesson: str, submission: Path, results_path: Path) -> dict:
     """Grade the one notebook in `submission` (a missing or unreadable notebook scores 0 with
     a message) and write `results_path`."""
-    notebooks = sorted(submission.glob("*.ipynb"))
+    notebooks = sorted(path for path in submission.glob("*.ipynb") if _handed_in_file(path))
     if len(notebooks) != 1:
         found = ", ".join(n.name for n in notebooks) or "none"
-        message = f"Submit exactly one .ipynb notebook (found: {found})."
+        message = f"Submit exactly one .ipynb notebook, a file and not a link (found: {found})."
         graded = {e.id: [False, message] for e in exercises(lesson)}
     elif (size := notebooks[0].stat().st_size) > NOTEBOOK_BYTES:
         message = (

@@ -68,14 +68,25 @@ def _make(where: Path) -> None:
     (where / ".setup-done").write_text("")
 
 
-def graded(tmp_path: Path, venv: Path, lesson: str, notebook, limits: dict | None = None) -> dict:
+def graded(
+    tmp_path: Path,
+    venv: Path,
+    lesson: str,
+    notebook,
+    limits: dict | None = None,
+    links: dict[str, str] | None = None,
+) -> dict:
     """Unzip the autograder as Gradescope lays it out under `tmp_path` and run run_autograder
     on `notebook` (setup.sh ran when the venv was made); results.json as written. `limits`:
-    the grader's GRADER_* time limits for this run."""
+    the grader's GRADER_* time limits for this run; `links`: symbolic links handed in beside
+    the notebook (name: target, relative to the autograder's root), as a repository or an
+    unpacked archive can carry them."""
     root = tmp_path / "autograder"
     source, submission = root / "source", root / "submission"
     source.mkdir(parents=True)
     submission.mkdir()
+    for name, target in (links or {}).items():
+        (submission / name).symlink_to(root / target)
     path = tmp_path / "autograder.zip"
     path.write_bytes(build.autograder_zip(lesson))
     with zipfile.ZipFile(path) as archive:

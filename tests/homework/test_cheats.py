@@ -144,9 +144,28 @@ def laplace_count(true_count, epsilon, rng):
     return np.ones(3_000_000)
 """
 
+# A submission (a repository, an unpacked archive) can hold symbolic links: links to the
+# grader's own files, which the grader copied, as root, beside the notebook for its process.
+LINKS = {
+    "laplace_grades.py": "source/grading/lessons/laplace.py",
+    "grading_init.py": "source/grading/__init__.py",
+}
+READ_LINKS = """
+import os, pathlib
+for name in ["laplace_grades.py", "grading_init.py"]:
+    try:
+        namespace = {}
+        # beside the notebook: the folder it started in (its HOME; the setup cell moves on)
+        exec(pathlib.Path(os.environ["HOME"], name).read_text(), namespace)
+    except Exception:
+        continue
+    for code in namespace.get("SOLUTIONS", {}).values():
+        exec(code, globals())
+"""
+
 
 @pytest.mark.slow
-@pytest.mark.budget("sixteen gradings by the real autograder, three of them stopped by its limits")
+@pytest.mark.budget("seventeen gradings by the real autograder, three stopped by its limits")
 def test_no_cheat_scores(tmp_path, clean_venv) -> None:
     """Each cheat, on the starter (or the solutions where it breaks only a part)."""
     root = tmp_path / "read-files" / "autograder"
@@ -217,6 +236,11 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
             "ran out of its 8 s for the whole notebook",
             {"GRADER_TOTAL_S": "8", "GRADER_RUN_S": "20", "GRADER_EXERCISE_S": "10"},
         ),
+        "hand in links to the grader's files": (
+            starter_with(READ_LINKS),
+            0,
+            "Replace the starter",
+        ),
         "a function that calls dp": (
             solutions_with(
                 replace={
@@ -232,7 +256,8 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
     }
     for index, (name, (notebook, score, says, *limits)) in enumerate(cheats.items()):
         where = tmp_path / ("read-files" if name == "read the autograder's files" else f"c{index}")
-        results = graded(where, clean_venv, LESSON, notebook, limits[0] if limits else QUICK)
+        links = LINKS if name == "hand in links to the grader's files" else None
+        results = graded(where, clean_venv, LESSON, notebook, limits[0] if limits else QUICK, links)
         text = outputs(results)
         print(f"{name}: {results['score']}/{FULL}")
         assert results["score"] == score, (name, text)

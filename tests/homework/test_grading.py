@@ -347,3 +347,17 @@ def test_a_notebook_with_large_outputs_is_graded_within_a_small_containers_memor
     assert float(score) == 0  # the starter: graded, every exercise "replace the starter"
     print(f"the grader's peak: {peak_mb} MB for a {size_mb:.0f} MB notebook")
     assert int(peak_mb) < 250, f"the grader's peak: {peak_mb} MB ({size_mb:.0f} MB notebook)"
+
+
+def test_a_notebook_handed_in_as_a_link_is_not_read(tmp_path) -> None:
+    """The grader reads what it is handed as root: a link (to one of its own files, say) is
+    not a notebook it opens, however it is named."""
+    from grading import autograder
+
+    submission = tmp_path / "submission"
+    submission.mkdir()
+    (tmp_path / "elsewhere.ipynb").write_text('{"cells": [], "nbformat": 4}')
+    (submission / "submission.ipynb").symlink_to(tmp_path / "elsewhere.ipynb")
+    out = autograder.grade_submission("laplace", submission, tmp_path / "results.json")
+    assert out["score"] == 0
+    assert all("a file and not a link (found: none)" in t["output"] for t in out["tests"])
