@@ -58,6 +58,10 @@ FILE_BYTES = 64 * 1024**2
 # MB, so no results at all). Its code is read in a process of its own (CODE_ONLY), which
 # leaves the grader a copy without outputs: 64 MB of notebook is ~420 MB there, once.
 NOTEBOOK_BYTES = 64 * 1024**2
+# The notebook's code, every code cell together. The grader parses it (refers_to_dp), and a
+# parse takes ~500 times the code's size at worst (a list of 5 million 1s, 9.5 MB of code: a
+# 4.9 GB peak and 10 s); the course's notebooks hold at most 6 KB. 256 KB: ~125 MB at worst.
+CODE_BYTES = 256 * 1024
 RESTARTS = 3  # a notebook process that died or timed out is started again this often
 NOBODY = 65534
 # Processes and threads the notebook's user may have at once, where it runs as `nobody`: a
@@ -583,14 +587,23 @@ def grade_submission(lesson: str, submission: Path, results_path: Path) -> dict:
         code_only = Path(tempfile.mkdtemp(prefix="grader-notebook-")) / notebooks[0].name
         try:
             _code_only(notebooks[0], code_only)
-            nbformat.read(code_only, as_version=4)
+            notebook = nbformat.read(code_only, as_version=4)
         except Exception as error:  # noqa: BLE001 (any broken file: a message, not a crash)
             graded = {
                 e.id: [False, f"The notebook could not be read: {str(error)[:200]}"]
                 for e in exercises(lesson)
             }
         else:
-            graded = grade_notebook(lesson, code_only, submission)
+            code = sum(len(c.source.encode()) for c in notebook.cells if c.cell_type == "code")
+            if code > CODE_BYTES:
+                message = (
+                    f"The notebook holds {code / 1024:,.0f} KB of code, and the grader reads "
+                    f"at most {CODE_BYTES // 1024} KB: keep data in a file handed in beside "
+                    "the notebook, read by a cell."
+                )
+                graded = {e.id: [False, message] for e in exercises(lesson)}
+            else:
+                graded = grade_notebook(lesson, code_only, submission)
         finally:
             shutil.rmtree(code_only.parent, ignore_errors=True)
     out = results(lesson, graded)

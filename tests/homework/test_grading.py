@@ -361,3 +361,21 @@ def test_a_notebook_handed_in_as_a_link_is_not_read(tmp_path) -> None:
     out = autograder.grade_submission("laplace", submission, tmp_path / "results.json")
     assert out["score"] == 0
     assert all("a file and not a link (found: none)" in t["output"] for t in out["tests"])
+
+
+def test_a_notebook_with_more_code_than_the_grader_parses_is_told_so(tmp_path) -> None:
+    """The grader parses the notebook's code (does a function call dp/?): 9.5 MB of code, a
+    list of five million 1s, took it to a 4.9 GB peak. More than 256 KB of code (the course's
+    notebooks hold at most 6 KB) is not parsed, and the student is told why."""
+    from nbformat import v4
+
+    from grading import autograder
+    from homework import build
+
+    notebook = build.notebook_for("laplace", solutions=True)
+    notebook.cells.append(v4.new_code_cell("data = [" + "1," * 140_000 + "]"))
+    submission = _handed_in(tmp_path, notebook)
+    out = autograder.grade_submission("laplace", submission, tmp_path / "results.json")
+    assert out["score"] == 0
+    says = "KB of code, and the grader reads at most 256 KB"
+    assert all(says in test["output"] for test in out["tests"]), out["tests"][0]["output"]
