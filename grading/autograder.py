@@ -569,47 +569,50 @@ def results(lesson: str, graded: dict[str, list]) -> dict:
 
 
 def grade_submission(lesson: str, submission: Path, results_path: Path) -> dict:
-    """Grade the one notebook in `submission` (a missing or unreadable notebook scores 0 with
-    a message) and write `results_path`."""
-    notebooks = sorted(path for path in submission.glob("*.ipynb") if _handed_in_file(path))
-    if len(notebooks) != 1:
-        found = ", ".join(n.name for n in notebooks) or "none"
-        message = f"Submit exactly one .ipynb notebook, a file and not a link (found: {found})."
-        graded = {e.id: [False, message] for e in exercises(lesson)}
-    elif (size := notebooks[0].stat().st_size) > NOTEBOOK_BYTES:
-        message = (
-            f"The notebook is {size / 2**20:.0f} MB, and the grader reads at most "
-            f"{NOTEBOOK_BYTES // 2**20} MB: clear its outputs (Edit, Clear Outputs of All "
-            "Cells), save it and hand it in again."
-        )
-        graded = {e.id: [False, message] for e in exercises(lesson)}
-    else:
-        code_only = Path(tempfile.mkdtemp(prefix="grader-notebook-")) / notebooks[0].name
-        try:
-            _code_only(notebooks[0], code_only)
-            notebook = nbformat.read(code_only, as_version=4)
-        except Exception as error:  # noqa: BLE001 (any broken file: a message, not a crash)
-            graded = {
-                e.id: [False, f"The notebook could not be read: {str(error)[:200]}"]
-                for e in exercises(lesson)
-            }
+    """Grade the one notebook in `submission` (a missing, unreadable or oversized notebook
+    scores 0, every exercise saying why) and write `results_path`."""
+    code_only = Path(tempfile.mkdtemp(prefix="grader-notebook-")) / "submission.ipynb"
+    try:
+        refused = _refusal(submission, code_only)
+        if refused is None:
+            graded = grade_notebook(lesson, code_only, submission)
         else:
-            code = sum(len(c.source.encode()) for c in notebook.cells if c.cell_type == "code")
-            if code > CODE_BYTES:
-                message = (
-                    f"The notebook holds {code / 1024:,.0f} KB of code, and the grader reads "
-                    f"at most {CODE_BYTES // 1024} KB: keep data in a file handed in beside "
-                    "the notebook, read by a cell."
-                )
-                graded = {e.id: [False, message] for e in exercises(lesson)}
-            else:
-                graded = grade_notebook(lesson, code_only, submission)
-        finally:
-            shutil.rmtree(code_only.parent, ignore_errors=True)
+            graded = {e.id: [False, refused] for e in exercises(lesson)}
+    finally:
+        shutil.rmtree(code_only.parent, ignore_errors=True)
     out = results(lesson, graded)
     results_path.parent.mkdir(parents=True, exist_ok=True)
     results_path.write_text(json.dumps(out, indent=2, ensure_ascii=False), encoding="utf-8")
     return out
+
+
+def _refusal(submission: Path, code_only: Path) -> str | None:
+    """Why the handed-in notebook cannot be graded, or None once `code_only` holds its code
+    without its outputs."""
+    notebooks = sorted(path for path in submission.glob("*.ipynb") if _handed_in_file(path))
+    if len(notebooks) != 1:
+        found = ", ".join(n.name for n in notebooks) or "none"
+        return f"Submit exactly one .ipynb notebook, a file and not a link (found: {found})."
+    size = notebooks[0].stat().st_size
+    if size > NOTEBOOK_BYTES:
+        return (
+            f"The notebook is {size / 2**20:.0f} MB, and the grader reads at most "
+            f"{NOTEBOOK_BYTES // 2**20} MB: clear its outputs (Edit, Clear Outputs of All "
+            "Cells), save it and hand it in again."
+        )
+    try:
+        _code_only(notebooks[0], code_only)
+        notebook = nbformat.read(code_only, as_version=4)
+    except Exception as error:  # noqa: BLE001 (any broken file: a message, not a crash)
+        return f"The notebook could not be read: {str(error)[:200]}"
+    code = sum(len(c.source.encode()) for c in notebook.cells if c.cell_type == "code")
+    if code > CODE_BYTES:
+        return (
+            f"The notebook holds {code / 1024:,.0f} KB of code, and the grader reads at most "
+            f"{CODE_BYTES // 1024} KB: keep data in a file handed in beside the notebook, read "
+            "by a cell."
+        )
+    return None
 
 
 def main(argv: list[str]) -> int:
