@@ -261,11 +261,15 @@ def link_params(page: Page) -> dict[str, list[str]]:
 
 
 def open_classroom(page: Page) -> Locator:
-    """Open the classroom panel atop the page (if it is closed) and return it."""
+    """Open the classroom panel atop the page (if it is closed) and return it, at rest: the
+    fold opens with an animation of about half a second, and a click inside it before the end
+    could land on a DIV (the copy-link tests' rare rerun in full runs, its trace: "click on
+    DIV in stHtml")."""
     panel = page.locator(CLASSROOM)
     if not panel.locator("details[open]").count():
         panel.locator("summary").click()
     expect(panel.get_by_text("Presenter mode", exact=True)).to_be_visible()
+    wait_at_rest(page)
     return panel
 
 
@@ -401,6 +405,13 @@ _AT_REST = """() => document.getAnimations().every((a) => a.playState !== 'runni
 AT_REST_TIMEOUT_MS = 3_000
 
 
+def wait_at_rest(page: Page) -> None:
+    """Wait, at most AT_REST_TIMEOUT_MS, until the page's finite transitions and animations
+    have ended (one that never ends is left as it is)."""
+    with contextlib.suppress(PlaywrightTimeoutError):
+        page.wait_for_function(_AT_REST, timeout=AT_REST_TIMEOUT_MS)
+
+
 def axe_violations(
     page: Page, rules: list[str] | None = None, *, also: tuple[str, ...] = ()
 ) -> list[tuple[str, str, int, str]]:
@@ -422,8 +433,7 @@ def axe_violations(
     # a sweep checks every page of one document (`navigate`).
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(_AXE.axe_script)
-    with contextlib.suppress(PlaywrightTimeoutError):  # one that never ends is checked as is
-        page.wait_for_function(_AT_REST, timeout=AT_REST_TIMEOUT_MS)
+    wait_at_rest(page)
     size = page.viewport_size
     tall = min(int(page.evaluate(_WHOLE_HEIGHT)), MAX_AXE_HEIGHT)
     if size is not None and tall > size["height"]:
