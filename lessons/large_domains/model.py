@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 import dp
-from ui import datasets, text
+from ui import datasets, deployments, text
 
 EPSILONS: tuple[float, ...] = (0.25, 0.5, 1.0, math.log(3), 2.0, 3.0, 4.0, 6.0)
 DEFAULT_EPSILON = 2.0
@@ -206,3 +206,19 @@ def shuffled(epsilon0: float, n: int) -> Shuffled:
 @datasets.cached()
 def users_rule(n: int) -> pd.DataFrame:
     return pd.DataFrame({"x": [float(n)], "label": [f"n = {text.number(n)}"]})
+
+
+# --- 3. in the world -----------------------------------------------------------------------------
+def apple_daily_range() -> str:
+    """Apple's published local budgets, per user per day (data/deployments.csv), as words:
+    the smallest and the largest ε with their use cases."""
+    table = deployments.deployments().table
+    rows = table[(table["organisation"] == "Apple") & (table["unit"] == "per user, per day")]
+    rows = rows.sort_values("epsilon_used")
+    if rows.empty:
+        raise ValueError("data/deployments.csv has no per-day budget of Apple's")
+
+    def named(row) -> str:
+        return f"{text.number(row['epsilon_used'])} ({row['release'].split(' (')[0]})"
+
+    return f"ε = {named(rows.iloc[0])} to {named(rows.iloc[-1])}"

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 import apptest_helpers as helpers
 import dp
 from data.census import load_census
+from data.deployments import load_deployments
 from lessons.large_domains import model as lesson
 from ui import controls, text
 
@@ -173,3 +174,16 @@ def test_oue_and_olh_coincide_and_both_are_drawn() -> None:
     assert f"OLH's variance equals OUE's (here within {gap})" in helpers.prose(at) or any(
         f"here within {gap}" in c.value for c in at.caption
     )
+
+
+def test_apples_budgets_are_the_ones_the_course_lists() -> None:
+    """Section 3 states the smallest and largest per-day ε Apple published, as listed in
+    data/deployments.csv (it once said "2 to 8" while the course's table lists QuickType at
+    16)."""
+    table = load_deployments()
+    apple = table[(table["organisation"] == "Apple") & (table["period"] == "per day")]
+    low, high = apple["epsilon"].min(), apple["epsilon"].max()
+    assert (low, high) == (2, 16)
+    words = helpers.prose(helpers.run_lesson(PAGE))
+    assert f"at ε = {text.number(low)} (Health Type Usage) to {text.number(high)} " in words
+    assert "(QuickType suggestions) **per day**" in words
