@@ -255,12 +255,12 @@ def _census_topdown() -> Probe:
     after = model.RHOS[model.RHOS.index(model.DEFAULT_RHO) + 1]
 
     def epsilon(rho: float) -> str:
-        return text.number(dp.zcdp_to_approx_dp(rho, 1e-10))
+        return text.number(dp.zcdp_to_approx_dp(2 * rho, 1e-10))  # the exact total: 2ρ
 
     return Probe(
         (
             Metric(
-                "Total ρ as (ε, δ = 10⁻¹⁰): ε",
+                model.EPSILON_LABEL,
                 lambda: epsilon(model.DEFAULT_RHO),
                 lambda: epsilon(after),
             ),

@@ -8,7 +8,8 @@ cell per level, so under add/remove-one-person neighbours every level's counts h
 sensitivity 1: the discrete Gaussian with σ² = 1/(2ρ_ℓ) makes level ℓ ρ_ℓ-zCDP, and the
 release is Σρ_ℓ-zCDP (dp/topdown.py, dp/gaussian.py). The nation's total is published exact,
 as the states' totals were in 2020 (an invariant, outside the accounting: the guarantee
-then holds between datasets with the same total, one person's record changed).
+then holds between datasets with the same total, one person's record changed, which moves
+two counts of a level: 2Σρ_ℓ-zCDP, the ε the page shows; the Bureau's ρ counts the same).
 
 The split of ρ over levels starts from the Census's production proportions for its persons
 file (US 104, State 1440, County 447, Tract 687, Block group 1256, Block 165, out of 4099:
@@ -41,7 +42,8 @@ CENSUS_LEVEL_PROPORTIONS = (104, 1440, 447, 687 + 1256 + 165)
 CENSUS_WEIGHTS = tuple(
     round(100 * p / sum(CENSUS_PROPORTIONS.values())) for p in CENSUS_LEVEL_PROPORTIONS
 )
-RHOS: tuple[float, ...] = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 2.56, 5.0, 10.0)
+# 1.28: the 2020 persons tables' noise, whose ρ = 2.56 the Bureau counts for a changed record
+RHOS: tuple[float, ...] = (0.05, 0.1, 0.2, 0.5, 1.0, 1.28, 2.0, 5.0, 10.0)
 DEFAULT_RHO = 0.5
 DELTA = 1e-10  # the δ the Census Bureau converts its ρ at
 AGE_EDGES = (30, 50)  # bands 17–29, 30–49, 50+
@@ -141,9 +143,16 @@ def runs(rho: float, weights: tuple[int, ...], seed: int) -> Runs:
     return Runs(tuple(noisy), tuple(final))
 
 
+EPSILON_LABEL = "ε with the exact total (2ρ, δ = 10⁻¹⁰)"
+
+
 def epsilon_of(rho: float) -> float:
-    """The (ε, δ = 10⁻¹⁰) the total ρ converts to (dp.zcdp_to_approx_dp)."""
-    return dp.zcdp_to_approx_dp(rho, DELTA)
+    """The ε (at δ = 10⁻¹⁰, dp.zcdp_to_approx_dp) that holds with the exact total: between
+    datasets that share it, one person's record changed moves two counts of a level by 1
+    (L2 sensitivity √2), so the noise calibrated as ρ under add/remove is 2ρ-zCDP there.
+    The Bureau's published ρ is counted the same way (`bounded=True` in
+    DAS_2020_Redistricting_Production_Code's programs/engine/curve.py and budget.py)."""
+    return dp.zcdp_to_approx_dp(2 * rho, DELTA)
 
 
 @datasets.cached(max_entries=64)

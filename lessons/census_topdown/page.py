@@ -32,12 +32,12 @@ st.markdown(
 notebook.latex(
     r"""\tilde c = c + \mathcal N_{\mathbb Z}(0, \sigma_\ell^2), \quad
     \sigma_\ell^2 = \frac{1}{2\rho_\ell}, \quad \rho = \sum_\ell \rho_\ell
-    \ \text{(zCDP adds up)}, \quad \varepsilon = \varepsilon(\rho, \delta = 10^{-10}).""",
+    \ \text{(zCDP adds up)}, \quad \varepsilon = \varepsilon(2\rho, \delta = 10^{-10}).""",
     narrow=r"""\begin{aligned}
     \tilde c &= c + \mathcal N_{\mathbb Z}(0, \sigma_\ell^2), \quad
       \sigma_\ell^2 = \frac{1}{2\rho_\ell}, \\
     \rho &= \sum_\ell \rho_\ell \ \text{(zCDP adds up)}, \\
-    \varepsilon &= \varepsilon(\rho, \delta = 10^{-10}).
+    \varepsilon &= \varepsilon(2\rho, \delta = 10^{-10}).
     \end{aligned}""",
 )
 st.markdown(
@@ -47,7 +47,9 @@ st.markdown(
     "between add/remove neighbours: it holds between datasets that share the invariant, "
     "those that differ in one person's record (a person moved, or changed age band, the "
     "total unchanged). Such a change moves two counts of a level by 1 each (L2 sensitivity "
-    "√2), so between them the same noise gives 2ρ-zCDP."
+    "√2), so between them the same noise gives 2ρ-zCDP: the ε beside the chart is that "
+    "guarantee's. The Bureau counts its budget the same way (its code's *bounded* "
+    "neighbours): the 2020 persons tables' ρ = 2.56 is this slider's ρ = 1.28."
 )
 
 share_columns = st.columns(4)
@@ -77,7 +79,8 @@ def rho_slider(*, key: str, label: str = "Total ρ") -> float:
         model.RHOS,
         model.DEFAULT_RHO,
         key=key,
-        help="2.56 is the 2020 Census's ρ for its persons tables.",
+        help="1.28 is the 2020 Census's noise for its persons tables: its ρ = 2.56 counts "
+        "a changed record, 2ρ here.",
     )
 
 
@@ -87,7 +90,7 @@ def measurements(weights: tuple[int, ...]) -> None:
     control_column, chart_column = st.columns([2, 3], gap="medium")
     with control_column:
         rho = rho_slider(key="ct_rho")
-        st.metric("Total ρ as (ε, δ = 10⁻¹⁰): ε", text.number(model.epsilon_of(rho)))
+        st.metric(model.EPSILON_LABEL, text.number(model.epsilon_of(rho)))
         levels = model.levels_frame(rho, weights)
         st.metric("Noise SD at ZIP5", text.number(float(levels["sd"].iloc[3])))
         st.caption(model.sd_words(float(levels["sd"].iloc[3]), float(levels["sigma"].iloc[3])))

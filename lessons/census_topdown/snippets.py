@@ -23,7 +23,8 @@ MEASURE = Snippet(
                 "noise SD": [dp.discrete_gaussian_std(1 / (2 * r)) for r in rhos],
             }
         )
-        epsilon = dp.zcdp_to_approx_dp(dp.zcdp_compose(rhos), 1e-10)
+        # with the total exact, one record changed: 2ρ-zCDP (L2 sensitivity √2)
+        epsilon = dp.zcdp_to_approx_dp(2 * dp.zcdp_compose(rhos), 1e-10)
         """,
     {"rho": 0.5, "weights": (3, 35, 11, 51)},
     "frame",

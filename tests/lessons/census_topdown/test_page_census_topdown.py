@@ -46,15 +46,16 @@ def test_the_geography_counts_are_the_census() -> None:
         assert added.astype(int).tolist() == geo.true[level - 1].tolist()
 
 
-@pytest.mark.parametrize(("rho", "weights"), [(0.5, (3, 35, 11, 51)), (2.56, (25, 25, 25, 25))])
+@pytest.mark.parametrize(("rho", "weights"), [(0.5, (3, 35, 11, 51)), (1.28, (25, 25, 25, 25))])
 def test_each_level_gets_its_share_of_rho(rho, weights) -> None:
     at = helpers.run_lesson(PAGE)
     for level, weight in zip(lesson.LEVELS, weights, strict=True):
         at.slider(key=f"ct_weight_{level.lower()}").set_value(weight)
     at.select_slider(key="ct_rho").set_value(rho).run()
     assert not at.exception
-    assert helpers.metrics(at)["Total ρ as (ε, δ = 10⁻¹⁰): ε"] == text.number(
-        dp.zcdp_to_approx_dp(rho, 1e-10)
+    # with the exact total the guarantee is between records changed: 2ρ-zCDP
+    assert helpers.metrics(at)[lesson.EPSILON_LABEL] == text.number(
+        dp.zcdp_to_approx_dp(2 * rho, 1e-10)
     )
     frame = helpers.frames_of(helpers.chart_titled(at, "Noise against the counts", prefix=True))[
         "levels"
@@ -208,13 +209,13 @@ def test_the_prediction_is_marked_from_the_releases() -> None:
 
 
 def test_a_link_reproduces_the_view() -> None:
-    params = {"ct_rho": "2.56", "ct_weight_zip5": "80", "ct_cell": "men 17–29"}
+    params = {"ct_rho": "1.28", "ct_weight_zip5": "80", "ct_cell": "men 17–29"}
     at = helpers.run_lesson(PAGE, **params)
-    assert float(at.select_slider(key="ct_rho").value) == 2.56
+    assert float(at.select_slider(key="ct_rho").value) == 1.28
     assert at.slider(key="ct_weight_zip5").value == 80
     assert at.selectbox(key="ct_cell").value == "men 17–29"
     helpers.open_snippets(at)
-    assert "rho, weights = 2.56, np.array([3, 35, 11, 80], dtype=float)" in " ".join(
+    assert "rho, weights = 1.28, np.array([3, 35, 11, 80], dtype=float)" in " ".join(
         helpers.code_texts(at)
     )
 
@@ -281,3 +282,19 @@ def test_the_sd_and_its_parameter_are_compared_as_they_are() -> None:
     said = " ".join(c.value for c in at.caption)
     zip5 = lesson.levels_frame(10.0, lesson.CENSUS_WEIGHTS).iloc[3]
     assert f"is {text.number(zip5['sigma'] / zip5['sd'], 3)} times larger" in said
+
+
+def test_the_censuss_own_setting_gives_the_bureaus_epsilon() -> None:
+    """With the nation's total exact, the guarantee holds between datasets that differ in
+    one record (2ρ-zCDP), the neighbours the Bureau counts its ρ = 2.56 for (its DAS code's
+    `bounded=True`): the slider's 1.28 is that noise, and shows the Bureau's ε ≈ 17.16
+    (the page once converted ρ itself, the add/remove ε that the invariant voids, and
+    called 2.56 on its slider the Census's ρ, twice the Bureau's noise budget)."""
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="ct_rho").set_value(1.28).run()
+    assert not at.exception
+    assert helpers.metrics(at)[lesson.EPSILON_LABEL] == text.number(17.158) == "17.16"
+    assert "2.56" not in [text.number(r) for r in lesson.RHOS]
+    words = helpers.prose(at)
+    assert "gives 2ρ-zCDP: the ε beside the chart is that guarantee's" in words
+    assert "ρ = 2.56 is this slider's ρ = 1.28" in words
