@@ -94,20 +94,23 @@ with open(sys.argv[2], "w", encoding="utf-8") as out:
 """
 
 
+def _first_to_go() -> None:
+    """Make the calling process the first the kernel stops when the container runs out of
+    memory (Gradescope's default is 768 MB): a student's process, never the grader."""
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as adj:
+        adj.write("1000")
+
+
 def _code_only(notebook: Path, out: Path) -> None:
     """Write `out`: the notebook without outputs, read in a process of its own (the one the
     kernel stops first when memory runs out); ValueError saying why it cannot be read."""
-
-    def first_to_go() -> None:
-        with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as adj:
-            adj.write("1000")
 
     done = subprocess.run(
         [sys.executable, "-c", CODE_ONLY, str(notebook), str(out)],
         capture_output=True,
         text=True,
         timeout=30,  # 64 MB reads in 1-2 s; with TOTAL_S, inside Gradescope's 10 minutes
-        preexec_fn=first_to_go,
+        preexec_fn=_first_to_go,
     )
     if done.returncode < 0:  # stopped by a signal: the kernel, out of memory
         raise ValueError("reading it took more memory than the grader has; clear its outputs")
@@ -207,10 +210,7 @@ class Sandbox:
             import resource
 
             os.setsid()
-            # the first the kernel stops when the container runs out of memory (Gradescope's
-            # default is 768 MB, below the 4 GB allowed here): never the grader
-            with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as adj:
-                adj.write("1000")
+            _first_to_go()  # RLIMIT_AS allows 4 GB, more than Gradescope's 768 MB
             resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
             resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_BYTES, FILE_BYTES))
             resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
