@@ -29,6 +29,7 @@ from ui.rr_training import (
     AGE_SEX_CATEGORIES,
     CLEAR_COLUMNS,
     EPSILON_CURVE,
+    EXTRA_COLUMNS,
     GRR,
     LABEL,
     column_epsilon,
@@ -123,6 +124,35 @@ def accuracy_levels(reference: dict) -> pd.DataFrame:
 def points(gap: float) -> str:
     """An accuracy gap in percentage points, e.g. "12.8 points"."""
     return f"{text.number(100 * gap, 3)} points"
+
+
+def fairness_words(reference: dict, columns: tuple[str, ...]) -> str:
+    """Whom the privatized columns help more on true data, (a) against (c), women or men, in
+    this state (the columns privatized, the seed's split): computed, as it differs between
+    states (with marital status and relationship privatized at seed 2 the women gain more)."""
+    true, baseline = reference["true"], reference["baseline"]
+    privatized = (
+        "age and sex"
+        if not columns
+        else "the privatized columns ("
+        + ", ".join([AGE_SEX.lower(), *(EXTRA_COLUMNS[c].lower() for c in columns)])
+        + ")"
+    )
+    men, women = true["men"] - baseline["men"], true["women"] - baseline["women"]
+    words = (
+        f"Without the privatized columns the model is right for {text.percent(baseline['men'])} "
+        f"of the men (true table: {text.percent(true['men'])}) and "
+        f"{text.percent(baseline['women'])} of the women ({text.percent(true['women'])}): "
+    )
+    if points(men) == points(women):
+        return words + f"{privatized} help both alike, {points(men)} each."
+    more, less = ("men", "women") if men > women else ("women", "men")
+    gains = {"men": men, "women": women}
+    return words + (
+        f"{privatized} help the {more} more ({points(gains[more])}, against "
+        f"{points(gains[less])} for the {less})"
+        + (", whose incomes vary more." if more == "men" else ".")
+    )
 
 
 def gap_levels(reference: dict) -> pd.DataFrame:

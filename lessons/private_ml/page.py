@@ -239,16 +239,11 @@ def model_and_fairness() -> None:
         title="Accuracy gap, women − men",
         alt=model.describe_gap(curve, reference, epsilon, here),
     )
-    true, baseline = reference["true"], reference["baseline"]
     st.caption(
-        f"Without the privatized columns the model is right for {text.percent(baseline['men'])} "
-        f"of the men (true table: {text.percent(true['men'])}) and "
-        f"{text.percent(baseline['women'])} "
-        f"of the women ({text.percent(true['women'])}): age and sex help most for the men, whose "
-        "incomes vary more. At small ε the privatized model loses that help and its gap moves "
-        "toward the baseline's. Privacy noise is not neutral: measure fairness at the ε you "
-        "deploy. "
-        "Axes fixed: ε 0.01–10, gap 5–20 percentage points."
+        f"{model.fairness_words(reference, columns)} At small ε the privatized model loses "
+        "that help and its gap moves toward the baseline's. Privacy noise is not neutral: "
+        "measure fairness at the ε you deploy. Axes fixed: ε 0.01–10, gap 5–20 percentage "
+        "points."
     )
     downloads.download_csv(
         model.gap_frame(curve), filename="private_ml-fairness-gap.csv", key="private_ml_dl_gap"

@@ -28,7 +28,7 @@ from conftest import page_apptest
 from data.census import SYNTHETIC_COLUMNS
 from lessons.private_ml import model as lesson
 from lessons.private_ml import snippets
-from ui import rr_training, text
+from ui import controls, rr_training, text
 
 PAGE = "private_ml/page.py"
 SEED = 2026
@@ -373,3 +373,32 @@ def test_the_share_of_the_columns_worth_kept_is_computed_from_the_models(at):
         f"**{kept[0.1]}** of the privatized columns' worth at ε = 0.1, **{kept[1.0]}** at ε = 1 "
         f"and **{kept[4.0]}** at ε = 4"
     ) in shown
+
+
+def test_whom_the_privatized_columns_help_is_computed_from_the_state() -> None:
+    """The caption said "age and sex help most for the men" whatever was privatized and
+    however the seed split the people; with marital status and relationship privatized at
+    seed 2 the privatized columns add more for the women (on true data, (a) against (c))."""
+    at = helpers.run_lesson(PAGE)
+    words = " ".join(c.value for c in at.caption)
+    reference = rr_training.reference_models((), controls.DEFAULT_SEED)
+    men = reference["true"]["men"] - reference["baseline"]["men"]
+    women = reference["true"]["women"] - reference["baseline"]["women"]
+    assert men > women
+    assert (
+        f"age and sex help the men more ({lesson.points(men)}, against {lesson.points(women)} "
+        "for the women), whose incomes vary more." in words
+    )
+    reference = rr_training.reference_models(("MaritalStatus", "Relationship"), 2)
+    men = reference["true"]["men"] - reference["baseline"]["men"]
+    women = reference["true"]["women"] - reference["baseline"]["women"]
+    assert women > men
+    at.session_state["seed"] = 2
+    at.multiselect(key="pml_cols").set_value(["MaritalStatus", "Relationship"]).run()
+    assert not at.exception
+    words = " ".join(c.value for c in at.caption)
+    assert "help most for the men" not in words and "whose incomes vary more" not in words
+    assert (
+        "the privatized columns (age band × sex, marital status, relationship) help the women "
+        f"more ({lesson.points(women)}, against {lesson.points(men)} for the men)." in words
+    )
