@@ -126,6 +126,35 @@ def points(gap: float) -> str:
     return f"{text.number(100 * gap, 3)} points"
 
 
+def gain_words(epsilon: float, here: dict, reference: dict, curve: pd.DataFrame) -> str:
+    """What the privatized columns are worth on true data, (a) − (c), how much of it model (b)
+    keeps at ε, and where (b) lies at the curve's smallest ε against (c): in this state,
+    since (b) can end a little above or below (c) there (columns, mechanism, seed)."""
+    true, baseline = reference["true"]["accuracy"], reference["baseline"]["accuracy"]
+    gained = recovered(here["accuracy"], true, baseline)
+    words = (
+        f"On true data the privatized columns add **{text.number(100 * (true - baseline), 3)} "
+        f"percentage points** of accuracy, (a) − (c). Trained on privatized data at ε = "
+        f"{text.number(epsilon)}, the model "
+        + (
+            f"keeps **{text.percent(gained)}** of that gain, (b − c) / (a − c). "
+            if gained >= 0
+            else f"keeps none of that gain: (b) is {points(baseline - here['accuracy'])} "
+            "below (c). "
+        )
+    )
+    left = curve.iloc[0]
+    off = float(left["accuracy"]) - baseline
+    side = "above" if off > 0 else "below"
+    return words + (
+        f"At ε = {text.number(float(left['epsilon']))} the privatized columns are almost pure "
+        f"noise and (b), {text.percent(float(left['accuracy']))} on average, is back at about "
+        f"the baseline (c), {text.percent(baseline)}"
+        + ("" if points(off) == points(0.0) else f" ({points(abs(off))} {side} it)")
+        + ": the model learns to ignore them."
+    )
+
+
 def fairness_words(reference: dict, columns: tuple[str, ...]) -> str:
     """Whom the privatized columns help more on true data, (a) against (c), women or men, in
     this state (the columns privatized, the seed's split): computed, as it differs between

@@ -116,18 +116,7 @@ def three_models() -> None:
         f"accuracy by {text.percent(1 / reference['test'])}. Axes fixed: ε 0.01–10, accuracy "
         "74–86%."
     )
-    gained = model.recovered(
-        here["accuracy"], reference["true"]["accuracy"], reference["baseline"]["accuracy"]
-    )
-    worth = reference["true"]["accuracy"] - reference["baseline"]["accuracy"]
-    st.markdown(
-        f"On true data the privatized columns add "
-        f"**{text.number(100 * worth, 3)}"
-        f" percentage points** of accuracy, (a) − (c). Trained on privatized data at ε = "
-        f"{text.number(epsilon)}, the model keeps **{text.percent(max(gained, 0.0))}** of that "
-        "gain, (b − c) / (a − c). At small ε the privatized columns are almost pure noise and "
-        "(b) falls to the baseline (c) — not below it: the model learns to ignore them."
-    )
+    st.markdown(model.gain_words(epsilon, here, reference, curve))
     snippets.ONE_POINT.show(columns=columns, mechanism=mechanism, epsilon=epsilon, seed=seed)
     downloads.download_csv(
         curve, filename="private_ml-accuracy-vs-epsilon.csv", key="private_ml_dl_curve"

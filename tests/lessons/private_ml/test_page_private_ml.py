@@ -402,3 +402,28 @@ def test_whom_the_privatized_columns_help_is_computed_from_the_state() -> None:
         "the privatized columns (age band × sex, marital status, relationship) help the women "
         f"more ({lesson.points(women)}, against {lesson.points(men)} for the men)." in words
     )
+
+
+def test_where_b_ends_at_small_epsilon_is_read_off_the_curve() -> None:
+    """Section 2 said (b) falls to the baseline "not below it" in every state; at seed 1 with
+    marital status privatized by k-ary RR the curve's mean at ε = 0.01 is 0.15 points below
+    (c). Where it lies is now read off the curve, and a model (b) below (c) at the reader's ε
+    is said to keep none of the gain, not "0%"."""
+    at = helpers.run_lesson(PAGE)
+    reference = rr_training.reference_models((), controls.DEFAULT_SEED)
+    curve = rr_training.accuracy_curve((), rr_training.GRR, controls.DEFAULT_SEED)
+    left, baseline = curve.iloc[0], reference["baseline"]["accuracy"]
+    assert left["epsilon"] == 0.01 and left["accuracy"] > baseline
+    assert (
+        f"(b), {text.percent(left['accuracy'])} on average, is back at about the baseline (c), "
+        f"{text.percent(baseline)} ({lesson.points(left['accuracy'] - baseline)} above it)"
+        in helpers.prose(at)
+    )
+    reference = rr_training.reference_models(("MaritalStatus",), 1)
+    curve = rr_training.accuracy_curve(("MaritalStatus",), rr_training.GRR, 1)
+    below = reference["baseline"]["accuracy"] - curve.iloc[0]["accuracy"]
+    assert below > 0
+    here = {"accuracy": reference["baseline"]["accuracy"] - 0.01}
+    words = lesson.gain_words(0.1, here, reference, curve)
+    assert f"({lesson.points(below)} below it): the model learns to ignore them." in words
+    assert "keeps none of that gain: (b) is 1 points below (c)." in words
