@@ -117,6 +117,73 @@ def gap_to_second(cats: Categories) -> int:
     return int(cats.counts[0] - cats.counts[1]) if cats.k > 1 else 0
 
 
+CLOSE_GAP = 0.05  # a lead under 5% of the top count is "just" ahead
+SURE = 0.95  # the true winner "takes over" once it is reported with this chance
+
+
+def truth_words(cats: Categories) -> str:
+    """The true winner and its lead over the second, in words: a tie, "just" a small lead or
+    a plain one (the column and the dataset decide: 41 people for the census's occupations,
+    11,019 for its sexes)."""
+    top, second = text.plain(cats.labels[0]), text.plain(cats.labels[1])
+    gap = gap_to_second(cats)
+    if gap == 0:
+        return f"Here **{top}** and {second} tie at the top, with {cats.counts[0]:,} people each."
+    lead = "just " if gap <= CLOSE_GAP * cats.counts[0] else ""
+    return (
+        f"Here the truth is **{top}** with {cats.counts[0]:,} people, {lead}{gap:,} ahead of "
+        f"{second}."
+    )
+
+
+def takeover_words(cats: Categories) -> str:
+    """How the report goes from a near-lottery to the true winner over the slider's range of
+    ε, read off the chance curve the chart draws (`win_curves`, computed once): the winner
+    may be sure at ε = 0.001 already (a large lead), the favourite, a near-lottery that
+    it takes over from (a small lead), or never sure (a tie)."""
+    top = text.plain(cats.labels[0])
+    gap = gap_to_second(cats)
+    curves = win_curves(cats)
+    chance = curves[curves["category"] == cats.labels[0]].set_index("epsilon")["probability"]
+    lowest, at_lowest = float(chance.index[0]), float(chance.iloc[0])
+    noise = text.number(typical_count_error(lowest))
+    if gap == 0:
+        return (
+            "The first two counts tie, so no ε makes either of them the sure winner: as ε "
+            f"grows they share the chance ({text.percent(at_lowest)} for {top} at ε = "
+            f"{text.number(lowest)}, {text.percent(float(chance.iloc[-1]))} at ε = "
+            f"{text.number(float(chance.index[-1]))}), and the noise alone breaks the tie."
+        )
+    if at_lowest >= SURE:
+        return (
+            f"Even at ε = {text.number(lowest)}, where the noise SD is {noise} people, the gap "
+            f"of {gap:,} people between the first two decides it: {top} is reported with "
+            f"chance {text.percent(at_lowest)}. A clear winner needs little ε; report noisy max "
+            "is close to a lottery only when the counts at the top are close."
+        )
+    sure = chance[chance >= SURE]
+    then = (
+        f"from about ε = {text.number(float(sure.index[0]), 2)} on, {top} is reported with "
+        f"chance {text.percent(SURE)} or more."
+        if not sure.empty
+        else f"{top} gains, to {text.percent(float(chance.iloc[-1]))} at ε = "
+        f"{text.number(float(chance.index[-1]))}."
+    )
+    if at_lowest >= 0.5:
+        return (
+            f"At ε = {text.number(lowest)} (noise SD {noise} people) the gap of {gap:,} people "
+            f"between the first two already makes {top} the likely winner "
+            f"({text.percent(at_lowest)}); as ε grows the noise shrinks further below the gap: "
+            + then
+        )
+    return (
+        f"At ε = {text.number(lowest)} the noise (SD {noise} people) swamps the gap of {gap:,} "
+        f"people between the first two: {top} is reported with chance "
+        f"{text.percent(at_lowest)}, a lottery weighted a little toward the large counts. As ε "
+        "grows, the noise shrinks below the gap and the true winner takes over: " + then
+    )
+
+
 @dataclass(frozen=True)
 class ReleaseCosts:
     """What ε each way of answering costs (add/remove): the winner only (report noisy max),

@@ -28,7 +28,7 @@ def noisy_max_epsilon(key: str, label: str = "Privacy loss ε") -> float:
 
 
 # --- 1. Which category is most common? ---------------------------------------------------------
-st.header("1. Which occupation is most common? Report noisy max")
+st.header("1. Which value is most common? Report noisy max")
 userdata.show_dataset_in_use()
 column = userdata.pick_categorical_column("choose_column", label="Column to ask about", bind=True)
 if column is None:
@@ -38,12 +38,11 @@ if cats.k < 2:
     st.warning("This column has a single category: there is nothing to choose between.")
     st.stop()
 name = text.plain(column)
-top, second = text.plain(cats.labels[0]), text.plain(cats.labels[1])
+top = text.plain(cats.labels[0])
 st.markdown(
     f"The question: *which value of **{name}** do most people have?* Add Lap(1/ε) noise to "
     "each count and report **only the name of the largest noisy count** — not the counts. "
-    f"Here the truth is **{top}** with {cats.counts[0]:,} people, just "
-    f"{model.gap_to_second(cats):,} ahead of {second}."
+    f"{model.truth_words(cats)}"
     + (f" ({cats.missing:,} people have no value and are in no count.)" if cats.missing else "")
 )
 notebook.latex(r"\hat{\imath} = \arg\max_i \big(c_i + \mathrm{Lap}(1/\varepsilon)\big)")
@@ -99,15 +98,13 @@ def noisy_max_winner() -> None:
         )
     snippets.WINS.show(column=column, epsilon=epsilon)
     downloads.download_csv(frame, filename="report-noisy-max.csv", key="choose_dl_wins")
-    st.markdown(
-        "At a tiny ε every count is swamped by noise and the report is close to a lottery "
-        "weighted a little toward the large counts. As ε grows, the noise shrinks below the "
-        f"gap of {model.gap_to_second(cats):,} people between the first two, and the true winner "
-        "takes over. The noise a count needs does not depend on how many candidates there are."
-    )
 
 
 noisy_max_winner()
+st.markdown(  # the same at every ε: outside the fragment, sent once
+    f"{model.takeover_words(cats)} The noise a count needs does not depend on how many "
+    "candidates there are."
+)
 
 
 # --- 2. What releasing only the winner saves ---------------------------------------------------

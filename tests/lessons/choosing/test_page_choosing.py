@@ -326,3 +326,47 @@ def test_markdown_in_a_category_is_shown_literally() -> None:
     at = hosted(upload=("evil.csv", b"Job,Pay\n**Boss**,1\n**Boss**,2\nClerk,3\n"))
     assert "**Boss**" not in prose(at)
     assert text.plain("**Boss**") in prose(at)
+
+
+def _sure_from(counts: np.ndarray) -> float:
+    """The first ε of the chance curve's grid at which the largest count wins with 95%."""
+    for epsilon in lesson.CURVE_EPSILONS:
+        if dp.report_noisy_max_probabilities(counts, float(epsilon))[0] >= 0.95:
+            return float(epsilon)
+    raise AssertionError("never sure on the grid")
+
+
+@pytest.mark.parametrize(
+    ("column", "lead", "regime"),
+    [
+        ("Occupation", "just 41 ahead of Craft-repair.", "swamps the gap of 41 people"),
+        ("Sex", "21,790 people, 11,019 ahead of Female.", "decides it: Male is reported"),
+        ("Education", "10,501 people, 3,210 ahead of Some-college.", "the likely winner (94.1%)"),
+    ],
+)
+def test_the_lead_and_the_takeover_are_the_columns_own(column, lead, regime) -> None:
+    """Section 1 said every column's winner was "just" ahead and that "at a tiny ε every
+    count is swamped by noise": true of the occupations (41 people apart), false of sex
+    (11,019 apart: Male wins with chance 100% at ε = 0.001) and education; its header asked
+    about occupations whatever the column."""
+    at = helpers.run_lesson(PAGE)
+    if column != "Occupation":
+        at.selectbox(key="choose_column").set_value(column).run()
+        assert not at.exception
+    assert at.header[0].value == "1. Which value is most common? Report noisy max"
+    words = prose(at).replace("\\", "")
+    assert lead in words and regime in words
+    assert ("just " in lead) == (column == "Occupation")
+    counts = lesson.categories(column).counts
+    if column != "Sex":
+        top = lesson.categories(column).labels[0]
+        sure = f"from about ε = {text.number(_sure_from(counts), 2)} on, {top} is reported"
+        assert sure in words
+
+
+def test_a_tie_at_the_top_never_has_a_sure_winner() -> None:
+    cats = lesson.Categories("pets", ("cat", "dog", "fish"), np.array([500, 500, 30]), 0)
+    assert lesson.truth_words(cats) == "Here **cat** and dog tie at the top, with 500 people each."
+    words = lesson.takeover_words(cats)
+    assert words.startswith("The first two counts tie, so no ε makes either of them the sure")
+    assert "50% at ε = 10" in words and "takes over" not in words
