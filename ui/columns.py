@@ -1,8 +1,9 @@
 """The active dataset's numeric columns, as lessons offer them to clamp or to choose from:
-each with a public domain (the range a slider offers, known without looking at anyone's
-value), fixed samples of its values, and a simulated visits table for the census's people.
-Sensitivity and clamping, Choosing privately and DP group-by draw from here, and DP group-by
-and Uncertainty from its rare cells (occupation × native country)."""
+each with its domain (the range a slider offers: for the census, public and known without
+looking at anyone's value; for an uploaded file, read off its values), fixed samples of its
+values, and a simulated visits table for the census's people. Sensitivity and clamping,
+Choosing privately and DP group-by draw from here, and DP group-by and Uncertainty from its
+rare cells (occupation × native country)."""
 
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ from ui import datasets
 
 @dataclass(frozen=True)
 class NumericColumn:
-    """A numeric column and its public domain: the range a slider offers, known without
-    looking at anyone's value (for the census: what the column can hold)."""
+    """A numeric column and its domain, the range a slider offers: for the census, what the
+    column can hold, known without looking at anyone's value (`public`); for an uploaded
+    file, its smallest and largest values rounded out, read off the data (not `public`)."""
 
     name: str  # the column in the frame
     label: str  # what the page calls it
@@ -27,6 +29,7 @@ class NumericColumn:
     high: float
     step: float
     default: tuple[float, float]  # the starting clamp window
+    public: bool = True  # the range is known without the data (False: read off a file)
 
     @property
     def domain(self) -> tuple[float, float]:
@@ -62,7 +65,7 @@ def _upload_column(name: str, values: pd.Series) -> NumericColumn | None:
     step = _nice_step(span)
     low = math.floor(low / step) * step
     high = max(math.ceil(high / step) * step, low + step)
-    return NumericColumn(name, name, low, high, step, (low, high))
+    return NumericColumn(name, name, low, high, step, (low, high), public=False)
 
 
 def slider_format(column: NumericColumn) -> str:

@@ -293,8 +293,9 @@ def columns() -> tuple[NumericColumn, ...]:
 
 
 def candidates(column: NumericColumn) -> np.ndarray:
-    """The grid of candidates: the column's public range in its slider steps (fixed before
-    looking at anyone's value)."""
+    """The grid of candidates: the column's range in its slider steps (for the census, public
+    and fixed before looking at anyone's value; for a file, read off its values, which the
+    page says)."""
     count = int(round((column.high - column.low) / column.step)) + 1
     return column.low + column.step * np.arange(count)
 

@@ -260,9 +260,15 @@ def private_quantile() -> None:
         f"Δ = {text.number(release.sensitivity)} (add/remove). Candidates: "
         f"{release.grid.size:,} values from {text.number(numeric_column.low)} to "
         f"{text.number(numeric_column.high)} in steps of {text.number(numeric_column.step)}, "
-        f"chosen from the column's public range, not from the data. Among {model.people(size)}, "
-        "one more person shifts the scores by at most Δ, whatever ε: more people make the "
-        "utility gaps larger, and the choice sharper."
+        + (
+            "chosen from the column's public range, not from the data. "
+            if numeric_column.public
+            else "read off your file's smallest and largest values: a file has no public "
+            "range, so here the grid itself looks at the data (a real release fixes it in "
+            "advance). "
+        )
+        + f"Among {model.people(size)}, one more person shifts the scores by at most Δ, "
+        "whatever ε: more people make the utility gaps larger, and the choice sharper."
     )
     snippets.QUANTILE.show(
         column=numeric_column.name,
@@ -400,10 +406,20 @@ def private_bound(numeric_column, size: int, label: str) -> None:
     cols[2].metric("True sum", text.number(bound.true_sum))
     st.caption(
         f"ε = {text.number(bound.epsilon_bound)} + {text.number(bound.epsilon_sum)} = "
-        f"{text.number(total_epsilon)}. The data's maximum, {text.number(bound.data_max)}, was "
-        f"never used: U came from the exponential mechanism over the public range "
-        f"{text.number(numeric_column.low)}–{text.number(numeric_column.high)}, so a newcomer "
-        "far above it moves U only by chance, never by certainty. Clamped to "
+        f"{text.number(total_epsilon)}. "
+        + (
+            f"The data's maximum, {text.number(bound.data_max)}, was never used: U came from "
+            "the exponential mechanism over the public range "
+            f"{text.number(numeric_column.low)}–{text.number(numeric_column.high)}, so a "
+            "newcomer far above it moves U only by chance, never by certainty. "
+            if numeric_column.public
+            else f"Your file has no public range: the grid "
+            f"{text.number(numeric_column.low)}–{text.number(numeric_column.high)} was read "
+            f"off its values, so the data's maximum, {text.number(bound.data_max)}, set its "
+            "top, and a newcomer above it would move the grid itself. With a public range, as "
+            "the census's columns have, only the exponential mechanism's draw would. "
+        )
+        + "Clamped to "
         f"[{text.number(numeric_column.low)}, {text.number(bound.upper)}] the sum is "
         f"{text.number(bound.clamped_sum)}. U lands above the data's largest value with chance "
         f"{text.percent(bound.above_max)}: then nothing is cut, at the price of a little more "

@@ -287,8 +287,14 @@ def data_bound_leak() -> None:
         )
     st.markdown(
         "Safe bounds come from outside the data: **domain knowledge** (ages lie between 0 and "
-        "100; this census records capital gains up to \\$99,999 — the ranges of the sliders "
-        "above), or a **private quantile** chosen with a small part of the budget by the "
+        "100; this census records capital gains up to \\$99,999 — "
+        + (
+            "the ranges of the sliders above"
+            if datasets.on_census()
+            else "the census's ranges; your file's sliders instead span the values it holds, "
+            "read off the file, which a real release may not do"
+        )
+        + "), or a **private quantile** chosen with a small part of the budget by the "
         "exponential mechanism, which a later lesson, *Choosing privately*, builds and then "
         "uses for exactly this bound."
     )

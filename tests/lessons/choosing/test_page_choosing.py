@@ -370,3 +370,20 @@ def test_a_tie_at_the_top_never_has_a_sure_winner() -> None:
     words = lesson.takeover_words(cats)
     assert words.startswith("The first two counts tie, so no ε makes either of them the sure")
     assert "50% at ε = 10" in words and "takes over" not in words
+
+
+def test_a_files_grid_is_said_to_be_read_off_its_values() -> None:
+    """A file has no public range: its grid spans the values it holds (10–60 here). The
+    captions said "chosen from the column's public range, not from the data" and "the
+    data's maximum was never used" for a file too, whose maximum is the grid's top."""
+    census = " ".join(c.value for c in helpers.run_lesson(PAGE).caption)
+    assert "chosen from the column's public range, not from the data" in census
+    assert "was never used: U came from the exponential mechanism" in census
+    at = hosted(upload=("jobs.csv", JOBS))
+    words = " ".join(c.value for c in at.caption)
+    assert "public range, not from the data" not in words and "never used" not in words
+    assert "read off your file's smallest and largest values" in words
+    assert (
+        "Your file has no public range: the grid 10–60 was read off its values, so the data's "
+        "maximum, 60, set its top" in words
+    )

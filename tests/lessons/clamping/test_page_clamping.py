@@ -308,3 +308,12 @@ def test_both_ends_of_the_window_on_one_value_is_explained_not_a_traceback(peopl
     shown = helpers.metrics(at)
     assert shown["Clamped sum"] == text.number(dp.clamp(gains, lower, upper).sum())
     assert shown["Bias (clamped − true)"] == text.number(dp.clamping_bias(gains, lower, upper))
+
+
+def test_safe_bounds_for_a_file_are_not_said_to_be_the_sliders_ranges() -> None:
+    """For the census the sliders' ranges are public (ages 0–100, gains up to $99,999); a
+    file's sliders span its own values, and the page said they were the safe, outside bounds."""
+    assert "the ranges of the sliders above" in prose(helpers.run_lesson(PAGE))
+    words = prose(hosted(upload=("pay.csv", SALES)))
+    assert "the ranges of the sliders above" not in words
+    assert "your file's sliders instead span the values it holds, read off the file" in words
