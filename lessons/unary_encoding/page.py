@@ -340,8 +340,8 @@ def unary_or_kary() -> None:
         "OUE for k > k*. k* is never below 5: even at ε = "
         f"{text.number(model.COMPARE_EPSILONS[0])} "
         f"it is {text.number(dp.grr_oue_crossover_k(model.COMPARE_EPSILONS[0]), 2)}, so GRR still "
-        "wins there for race (k = 5) and age band × sex (k = 4). At large ε GRR wins until k is "
-        "in the hundreds."
+        "wins there for any attribute of 5 values or fewer (the census's race, k = 5, and age "
+        "band × sex, k = 4). At large ε GRR wins until k is in the hundreds."
     )
     snippets.VERSUS_GRR.show(n=attr.n, epsilon=compare_epsilon)
     downloads.download_csv(

@@ -265,6 +265,9 @@ def test_an_uploaded_file_replaces_the_census_numbers():
     shown = [m.value for m in at.metric] + [m.value for m in at.markdown]
     assert not any("30,718" in v or "3,650" in v for v in shown)
     assert "'Baker'" in code_texts(at)[0]
+    # the crossover's caption names the census's attributes as the census's, not the file's
+    words = " ".join(c.value for c in at.caption)
+    assert "GRR still wins there for any attribute of 5 values or fewer (the census's race" in words
     at.selectbox(key="ue_value").set_value("Baker").run()
     assert any("row 1 of your file" in c.value for c in at.caption)
 
