@@ -5,7 +5,7 @@ import streamlit as st
 
 from lessons.catalogue import LESSONS
 from lessons.private_erm import charts, model, snippets
-from ui import controls, layout, notebook, quiz, text
+from ui import controls, layout, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Private ERM",
@@ -14,6 +14,10 @@ controls.lesson_header(
     "person changes, and how regularisation bounds that. Then the two classic ways to "
     "make it private, noise on the answer and noise in the objective, side by side with "
     "DP-SGD on the same people, across ε.",
+)
+userdata.census_only_notice(
+    "its model is the census's income classifier, on features scaled from the census's "
+    "public ranges."
 )
 LESSON = {lesson.folder: lesson for lesson in LESSONS}
 DPSGD_LESSON, LAPLACE = LESSON["dpsgd"], LESSON["laplace"]

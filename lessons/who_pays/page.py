@@ -5,7 +5,7 @@ import streamlit as st
 
 from lessons.catalogue import LESSONS
 from lessons.who_pays import charts, model, snippets
-from ui import controls, layout, notebook, quiz, text
+from ui import controls, layout, notebook, quiz, text, userdata
 
 controls.lesson_header(
     "Who pays for privacy",
@@ -14,6 +14,9 @@ controls.lesson_header(
     "barely move. You see which groups' counts become useless at each ε, measure what a "
     "private model loses in each group (and whether small groups lose more here), and see "
     "whose gradients DP-SGD's clipping cuts.",
+)
+userdata.census_only_notice(
+    "its groups are the census's race and sex groups, and its model the census's income classifier."
 )
 LESSON = {lesson.folder: lesson for lesson in LESSONS}
 UNCERTAINTY, CENSUS = LESSON["uncertainty"], LESSON["census_topdown"]

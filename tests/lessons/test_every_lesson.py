@@ -103,3 +103,34 @@ def test_only_controls_that_drive_several_sections_rerun_the_whole_page(folder: 
 def test_quiz_feedback(folder: str) -> None:
     at = helpers.run_lesson(f"{folder}/page.py")
     helpers.assert_quiz_marks(at, *QUIZ_MARKS[folder])
+
+
+# Lessons that show no dataset's numbers, so an upload changes nothing they say.
+NO_DATASET = {
+    "renyi": "curves of mechanisms, no data",
+    "holdout": "its own random data, made on the page",
+    "floating_point": "counts of 0 and 1 only",
+    "approximate_dp": "only the file's size n, said as 'the dataset in use'",
+}
+STAFF_CSV = (
+    "staff.csv",
+    b"Dept,Remote,Salary\n"
+    + b"".join(
+        f"{('Sales', 'Support', 'Legal')[i % 3]},{('yes', 'no')[i % 2]},{1000 * i}\n".encode()
+        for i in range(1, 61)
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    "folder", sorted(lesson.folder for lesson in LESSONS if not lesson.activity)
+)
+def test_after_an_upload_every_lesson_says_whose_numbers_it_shows(folder: str) -> None:
+    """With a file uploaded, a lesson either names the file as the dataset in use, or says
+    it always uses the bundled census, or shows no dataset at all (NO_DATASET). Private ERM
+    and Who pays showed the census's numbers after an upload without a word."""
+    at = helpers.hosted_page(f"{folder}/page.py", upload=STAFF_CSV, timeout_s=180)
+    uses_file = any(c.value.startswith("Dataset: Your file") for c in at.caption)
+    census = any("always uses the bundled census" in i.value for i in at.info)
+    assert uses_file or census or folder in NO_DATASET, folder
+    assert not (folder in NO_DATASET and (uses_file or census)), folder
