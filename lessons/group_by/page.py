@@ -178,7 +178,7 @@ def bounding() -> None:
             ],
             title="Predict first",
         )
-    private = model.private_bounds(controls.seed() + model.SEED_BOUNDS)
+    private = model.pipeline_bounds(controls.seed())
     st.markdown(
         f"The lowest cell, L0 = {best[0]} and L∞ = {best[1]}, was **read off the data**: "
         "choosing the bounds by looking at everyone's rows leaks them, exactly as a clamp "
@@ -320,7 +320,8 @@ st.header("4. The whole pipeline: bound, select, noise, release")
 st.markdown(
     f"Every engine (PipelineDP, Tumult Analytics, OpenDP, Google's library) runs the steps "
     f"in this order. The bounds come first, fixed before the release: here L0 = "
-    f"{model.PIPELINE_L0} and L∞ = {model.PIPELINE_LINF}, the private choice of section 2. "
+    f"{model.pipeline_bounds(controls.seed())[0]} and L∞ = "
+    f"{model.pipeline_bounds(controls.seed())[1]}, the private choice of section 2. "
     "Half the budget selects the clinics (optimal selection on the bounded data's user "
     "counts), the other half counts their visits with Lap(L0·L∞/(ε/2)). Choosing the bounds "
     f"privately spent ε = {text.number(model.BOUNDS_EPSILON)} too, so the whole pipeline is "
@@ -343,7 +344,8 @@ def pipeline() -> None:
             key="gb_pipe_delta",
         )
         seed = controls.seed() + model.SEED_PIPELINE
-        release = model.pipeline(model.PIPELINE_L0, model.PIPELINE_LINF, epsilon, delta, seed)
+        l0, linf = model.pipeline_bounds(controls.seed())
+        release = model.pipeline(l0, linf, epsilon, delta, seed)
         st.metric(
             "Total ε, the bounds' choice included",
             text.number(model.pipeline_epsilon(epsilon)),
@@ -352,9 +354,9 @@ def pipeline() -> None:
         st.metric("Visits dropped by bounding", f"{release.dropped_rows:,}")
         st.metric(
             "Noise SD per released count",
-            text.number(model.noise_sd(model.PIPELINE_L0 * model.PIPELINE_LINF, epsilon / 2)),
+            text.number(model.noise_sd(l0 * linf, epsilon / 2)),
         )
-    rule = model.pipeline_rule(epsilon, delta)
+    rule = model.pipeline_rule(epsilon, delta, l0)
     with chart_column:
         charts.release().show(
             title=f"The release at ε = {text.number(epsilon)}, δ = {text.power_of_ten(delta)}",
@@ -370,9 +372,7 @@ def pipeline() -> None:
         )
     st.markdown("The release beside the truth (the busiest clinics first, by true visits):")
     tables.show(model.release_rows(release.table), key="gb_release", height=320)
-    snippets.PIPELINE.show(
-        l0=model.PIPELINE_L0, linf=model.PIPELINE_LINF, epsilon=epsilon, delta=delta, seed=seed
-    )
+    snippets.PIPELINE.show(l0=l0, linf=linf, epsilon=epsilon, delta=delta, seed=seed)
     downloads.download_csv(release.table, filename="group-by-release.csv", key="gb_dl_release")
 
 

@@ -11,6 +11,7 @@ import pytest
 
 import apptest_helpers as helpers
 import dp
+from conftest import page_apptest
 from lessons.group_by import model as lesson
 from ui import controls, text
 from ui.columns import census_cells
@@ -133,11 +134,13 @@ def test_the_pipeline_releases_what_the_model_draws(epsilon) -> None:
     at.select_slider(key="gb_pipe_eps").set_value(epsilon).run()
     assert not at.exception
     seed = controls.DEFAULT_SEED + lesson.SEED_PIPELINE
-    release = lesson.pipeline(lesson.PIPELINE_L0, lesson.PIPELINE_LINF, epsilon, 1e-5, seed)
+    l0, linf = lesson.pipeline_bounds(controls.DEFAULT_SEED)
+    assert (l0, linf) == (3, 13)
+    release = lesson.pipeline(l0, linf, epsilon, 1e-5, seed)
     shown = helpers.metrics(at)
     assert shown["Clinics released"] == f"{release.released} of {lesson.PLACES}"
     assert shown["Visits dropped by bounding"] == f"{release.dropped_rows:,}"
-    sd = dp.laplace_std(lesson.PIPELINE_L0 * lesson.PIPELINE_LINF, epsilon / 2)
+    sd = dp.laplace_std(l0 * linf, epsilon / 2)
     assert shown["Noise SD per released count"] == text.number(sd)
     table = helpers.rows_table(at, "gb_release")
     assert len(table) == lesson.PLACES
@@ -148,7 +151,7 @@ def test_the_pipeline_releases_what_the_model_draws(epsilon) -> None:
     assert row["released"] == "yes"
     assert (table["released"] == "no").sum() == release.dropped_clinics
     frames = helpers.frames_of(helpers.chart_titled(at, RELEASE, prefix=True))
-    half = _first_at_half(epsilon / 2, 1e-5, lesson.PIPELINE_L0)
+    half = _first_at_half(epsilon / 2, 1e-5, l0)
     assert frames["truth"]["x"].tolist() == [half]
     assert (frames["clinics"]["status"] == "not released").sum() == release.dropped_clinics
     # the busiest clinics first, as the sentence says (84 pairs were out of order before)
@@ -178,3 +181,21 @@ def test_a_link_reproduces_the_view_and_the_code_has_its_values() -> None:
 def test_its_questions_are_marked() -> None:
     at = helpers.run_lesson(PAGE)
     helpers.assert_quiz_marks(at, ("group_by", 1, 1), "3 · 2 = 6", ("group_by", 1, 3))
+
+
+def test_the_pipeline_uses_section_twos_private_bounds_at_the_pages_seed() -> None:
+    """Section 4 ran with L0 = 3 and L∞ = 13 and called them "the private choice of section
+    2" at every seed; at seed 7 section 2's private quantiles give L∞ = 20, and the pipeline
+    now bounds, adds noise and draws its rule with the bounds section 2 shows."""
+    assert lesson.pipeline_bounds(7) == (3, 20)
+    at = page_apptest(PAGE)
+    at.session_state["seed"] = 7
+    at.run()
+    assert not at.exception
+    words = helpers.prose(at)
+    assert "gives **L0 = 3, L∞ = 20** here." in words
+    assert "here L0 = 3 and L∞ = 20, the private choice of section 2." in words
+    release = lesson.pipeline(3, 20, 1.0, 1e-5, 7 + lesson.SEED_PIPELINE)
+    shown = helpers.metrics(at)
+    assert shown["Clinics released"] == f"{release.released} of {lesson.PLACES}"
+    assert shown["Noise SD per released count"] == text.number(dp.laplace_std(60, 0.5))
