@@ -79,6 +79,28 @@ class AuditCurve:
         return next((t for t in TRIALS if self.buggy[t] > epsilon), None)
 
 
+def honest_words(curve: AuditCurve, epsilon: float) -> str:
+    """What the honest count's audit shows in this state: its bound stays below the claim,
+    or passes it at some number of trials by chance (each bound holds with CONFIDENCE, and
+    the chart looks at len(TRIALS) of them: at seed 5 and ε = 1 it proves 1.024 at 1,000)."""
+    passed = [t for t in TRIALS if curve.honest[t] > epsilon]
+    if not passed:
+        return (
+            f"The honest count's audit climbs toward {text.number(epsilon)} and never passes "
+            f"it (with {text.percent(CONFIDENCE)} confidence, each time): it **cannot** prove "
+            "the count private."
+        )
+    first = passed[0]
+    return (
+        f"The honest count's audit climbs toward {text.number(epsilon)}, and at "
+        f"{text.number(first)} trials its bound, {text.number(curve.honest[first])}, even "
+        f"passes it: each bound holds with {text.percent(CONFIDENCE)} confidence, so one "
+        f"look in twenty can pass by chance, and this chart takes {len(TRIALS)} looks. An "
+        "audit that reports a leak fixes its trials in advance, or shares its 5% among every "
+        "look it takes; and it **cannot** prove the count private."
+    )
+
+
 HONEST = "honest: Lap(1/ε)"
 BUGGY = "buggy: Lap(½/ε)"
 

@@ -290,9 +290,8 @@ def audit() -> None:
             else f"Even {text.number(model.TRIALS[-1])} trials do not catch the buggy count "
             f"at ε = {text.number(epsilon)}. "
         )
-        + f"The honest count's audit climbs toward {text.number(epsilon)} and never passes "
-        "it (with 95% confidence, each time): it **cannot** prove the count private. A "
-        "lower bound only ever shows a leak; a mechanism that passes has merely not been "
+        + model.honest_words(result, epsilon)
+        + " A lower bound only ever shows a leak; a mechanism that passes has merely not been "
         "caught, by this attack, with these trials."
     )
     snippets.AUDIT.show(epsilon=epsilon, trials=trials)

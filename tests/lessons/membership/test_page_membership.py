@@ -263,3 +263,23 @@ def _walk(node):
     for child in getattr(node, "children", {}).values():
         yield child
         yield from _walk(child)
+
+
+def test_an_honest_audit_that_passes_its_claim_by_chance_is_said_so() -> None:
+    """The page said the honest count's audit "never passes" the claimed ε. Each bound holds
+    with 95% confidence and the chart looks at nine numbers of trials: at seed 5 and ε = 1
+    the honest count's bound is 1.024 at 1,000 trials."""
+    curve = lesson.audit_curve(1.0, 5 + lesson.SEED_AUDIT)
+    assert curve.honest[1_000] > 1.0
+    at = helpers.run_lesson(PAGE)
+    words = helpers.prose(at)
+    honest = lesson.audit_curve(1.0, controls.DEFAULT_SEED + lesson.SEED_AUDIT).honest
+    assert all(bound <= 1.0 for bound in honest.values())
+    assert "The honest count's audit climbs toward 1 and never passes it" in words
+    at.session_state["seed"] = 5
+    at.run()
+    assert not at.exception
+    words = helpers.prose(at)
+    assert "never passes" not in words
+    assert f"at 1,000 trials its bound, {text.number(curve.honest[1_000])}, even passes it" in words
+    assert "this chart takes 9 looks" in words
