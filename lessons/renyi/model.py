@@ -339,10 +339,18 @@ def gap_words(sigma: float, q: float, steps: int) -> str:
     found = accounted(sigma, q, steps)
     renyi, pld = found[RENYI], found[PLD]
     ratio = renyi / pld
+    library = accountants.epsilon(sigma, q, steps)[1]  # dp-accounting's RDP accountant
+    orders = (
+        f" dp-accounting's RDP accountant, which the DP-SGD lesson uses, also tries "
+        f"fractional orders below 11 and proves {text.number(library)}: the whole orders of "
+        f"the formula above cost {text.number(renyi - library)} here."
+        if text.number(library) != text.number(renyi)
+        else ""
+    )
     return (
         f"**Here** (σ = {text.number(sigma)}, q = {text.number(q)}, T = {steps:,}) RDP proves "
         f"ε = {text.number(renyi)} and PLD ε = {text.number(pld)}: RDP's is "
-        f"{text.number(ratio, 3)} times PLD's ({text.number(renyi - pld)} more). Basic "
+        f"{text.number(ratio, 3)} times PLD's ({text.number(renyi - pld)} more).{orders} Basic "
         f"composition says {text.number(found[BASIC])} and advanced composition "
         f"{text.number(found[ADVANCED])} for the same run. Move σ, q and T: the gap is "
         "what it is at each setting, not a fixed ratio."

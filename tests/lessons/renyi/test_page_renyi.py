@@ -167,7 +167,16 @@ def test_four_accountants_on_a_dpsgd_run(sigma, q, steps) -> None:
     for name in lesson.ACCOUNTANTS:
         assert shown[lesson.run_label(name)] == text.number(found[name], 3), name
     ratio = found[lesson.RENYI] / found[lesson.PLD]
-    assert f"RDP's is {text.number(ratio, 3)} times PLD's" in helpers.prose(at)
+    words = helpers.prose(at)
+    assert f"RDP's is {text.number(ratio, 3)} times PLD's" in words
+    # the DP-SGD lesson's RDP is dp-accounting's: the page says what its whole orders cost
+    if text.number(theirs) != text.number(found[lesson.RENYI]):
+        assert (
+            f"also tries fractional orders below 11 and proves {text.number(theirs)}: the whole "
+            f"orders of the formula above cost {text.number(found[lesson.RENYI] - theirs)} here."
+        ) in words
+    else:
+        assert "fractional orders" not in words
 
 
 def test_basic_composition_of_a_step_is_amplified_gaussian() -> None:
