@@ -159,6 +159,28 @@ def spread_data(
     }
 
 
+def naive_words(true_yes: int, n: int) -> str:
+    """Which way the naive count of "yes" goes with fair coins, for this question's true share
+    r: the coins turn a quarter of the true no's into yes and a quarter of the true yes's into
+    no, so the share of yes moves to ¼ + r/2, towards ½: up when r < ½ (the census's
+    salespeople), down when r > ½ (its men)."""
+    r = true_yes / n
+    expected = 0.25 + r / 2
+    if text.percent(expected) == text.percent(r):
+        return (
+            "The naive count is about right here, by luck: the coins turn a quarter of the "
+            "true *no*s into *yes* and a quarter of the true *yes*es into *no*, and with about "
+            "as many of each the two cancel."
+        )
+    way, more, fewer = ("too high", "*no*", "*yes*") if r < 0.5 else ("too low", "*yes*", "*no*")
+    return (
+        f"The naive count is {way}: the coins turn a quarter of the true *no*s into *yes* and "
+        f"a quarter of the true *yes*es into *no*, and with more true {more} than {fewer} "
+        f"answers here the share of *yes* moves towards ½, from {text.percent(r)} to "
+        f"{text.percent(expected)} on average."
+    )
+
+
 def fair_coin_arithmetic(yes_count: int, n: int) -> tuple[str, str]:
     """The textbook line 2·Ŷ − ½ as shown: Ŷ rounded to 4 decimals, and the result computed
     from that shown value, so the arithmetic on screen adds up (2·0.3052 − 0.5 = 0.1104)."""

@@ -17,7 +17,7 @@ controls.lesson_header(
     "about you by at most a factor of 3 (Warner 1965). You flip the two secret coins yourself, "
     "derive the privacy loss "
     "ε = ln 3 step by step, then survey everybody in the dataset and watch the "
-    "naive count go badly wrong while the debiased estimate lands near the truth. Finally "
+    "naive count go wrong while the debiased estimate lands near the truth. Finally "
     "you bias the coins and hunt for a bug that a textbook formula hides.",
 )
 
@@ -171,8 +171,7 @@ def one_survey(survey, p_fair: float, q_fair: float) -> None:
     )
     survey_columns[2].metric(f"Truth ({survey.who})", f"{true_sales:,}")
     st.markdown(
-        "The naive count is far too high: a quarter of the people whose true answer is "
-        "*no* say *yes* because of the coins. The expected share of *yes* answers Ŷ is "
+        f"{model.naive_words(true_sales, n_people)} The expected share of *yes* answers Ŷ is "
         "¼ + r/2 for a true share r, so you undo the coins by solving for r:"
     )
     shown_share, shown_estimate = model.fair_coin_arithmetic(naive, n_people)
