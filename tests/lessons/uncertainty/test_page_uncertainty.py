@@ -182,3 +182,20 @@ def test_the_published_noise_distribution_is_qualified_after_post_processing() -
     that distribution."""
     said = " ".join(m.value for m in helpers.run_lesson(PAGE).markdown)
     assert "whose error is not that distribution" in said
+
+
+def test_a_chance_shortfall_of_the_combined_interval_is_said_as_chance() -> None:
+    """At seed 1, n = 100 and ε = 0.2 the interval for both errors held the truth in 93.1% of
+    1,000 surveys, more than two standard errors short, and the page said "Falling short:
+    sampling and noise (93.1%) … Only the interval for both errors holds its promise"."""
+    frame = lesson.coverage(100, 0.2, 1 + lesson.SEED_COVERAGE)
+    both = frame.iloc[0]
+    assert both["interval"] == lesson.COMBINED
+    assert both["coverage"] + 2 * both["se"] < 0.95
+    words = lesson.coverage_words(frame, 100, 0.2)
+    assert "Only the interval for both errors holds" not in words
+    assert f"sampling and noise ({text.percent(both['coverage'])})" in words
+    assert "fell short here by chance" in words
+    assert "The others are short for a reason: here the noise is" in words
+    at = helpers.run_lesson(PAGE)
+    assert "Only the interval for both errors holds its promise" in helpers.prose(at)
