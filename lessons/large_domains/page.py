@@ -167,9 +167,9 @@ st.header("3. In the world")
 st.markdown(
     "- **Apple** (iOS 10 and macOS 10.12 on, 2016): emoji, QuickType words, Safari "
     "domains and Health data types are collected with a count-mean sketch, a hashed local "
-    f"mechanism like OLH, at {model.apple_daily_range()} **per day**, each use case with "
-    "its own budget (Apple, *Learning with Privacy at Scale*, Machine Learning Journal, "
-    "2017; Apple's *Differential Privacy Overview*).\n"
+    f"mechanism like OLH, at {model.apple_daily_range()} **per day** per use case (Apple, "
+    "*Learning with Privacy at Scale*, Machine Learning Journal, 2017; Apple's "
+    "*Differential Privacy Overview*).\n"
     "- **Google** Chrome's **RAPPOR** (Erlingsson, Pihur & Korolova, CCS 2014) hashes a "
     "string into a Bloom filter and applies randomized response to every bit, once "
     "permanently (the lifetime bound ε∞) and again at each report.\n"
