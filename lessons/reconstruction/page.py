@@ -214,7 +214,7 @@ def defence(zip_code: str, size: int, seed: int, exact_share: float) -> None:
 defence(zip_code, size, seed, result["first_right"] / result["people"])
 
 # --- 4. Dinur–Nissim ------------------------------------------------------------------------
-st.header("4. Why it always works: Dinur and Nissim")
+st.header("4. The theorem behind it: Dinur and Nissim")
 st.markdown(
     "Take n people with a secret bit each (here: does this census person earn >50K?). "
     "A curator answers m questions of the form *how many people in this random subset have "

@@ -208,6 +208,9 @@ def test_dinur_nissim_metrics_and_curve_are_the_dp_attack(at, people):
         assert text.percent(accuracy) in helpers.description_of(at, element)
     curve = frames_of(element)["curve"]
     assert curve["share"].iloc[0] == 1.0  # exact answers: every bit
+    # not "why it always works": at E = 3√n (the second state above) the attack fails
+    assert lesson.dn_attack(100, 500, 3.0, 2026 + lesson.SEED_DN)["accuracy"] < 0.9
+    assert "4. The theorem behind it: Dinur and Nissim" in [h.value for h in at.header]
 
 
 def test_snippets_rebuild_the_page_data(monkeypatch, at):
