@@ -47,7 +47,7 @@ st.markdown(
     "between add/remove neighbours: it holds between datasets that share the invariant, "
     "those that differ in one person's record (a person moved, or changed age band, the "
     "total unchanged). Such a change moves two counts of a level by 1 each (L2 sensitivity "
-    "√2), so between them the same noise gives 2ρ-zCDP: the ε beside the chart is that "
+    "√2), so between them the same noise gives 2ρ-zCDP: the ε shown below is that "
     "guarantee's. The Bureau counts its budget the same way (its code's *bounded* "
     "neighbours): the 2020 persons tables' ρ = 2.56 is this slider's ρ = 1.28."
 )

@@ -296,5 +296,5 @@ def test_the_censuss_own_setting_gives_the_bureaus_epsilon() -> None:
     assert helpers.metrics(at)[lesson.EPSILON_LABEL] == text.number(17.158) == "17.16"
     assert "2.56" not in [text.number(r) for r in lesson.RHOS]
     words = helpers.prose(at)
-    assert "gives 2ρ-zCDP: the ε beside the chart is that guarantee's" in words
+    assert "gives 2ρ-zCDP: the ε shown below is that guarantee's" in words
     assert "ρ = 2.56 is this slider's ρ = 1.28" in words
