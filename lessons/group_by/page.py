@@ -317,11 +317,11 @@ selection()
 
 # --- 4. The whole pipeline ----------------------------------------------------------------
 st.header("4. The whole pipeline: bound, select, noise, release")
+pipeline_l0, pipeline_linf = model.pipeline_bounds(controls.seed())
 st.markdown(
     f"Every engine (PipelineDP, Tumult Analytics, OpenDP, Google's library) runs the steps "
     f"in this order. The bounds come first, fixed before the release: here L0 = "
-    f"{model.pipeline_bounds(controls.seed())[0]} and L∞ = "
-    f"{model.pipeline_bounds(controls.seed())[1]}, the private choice of section 2. "
+    f"{pipeline_l0} and L∞ = {pipeline_linf}, the private choice of section 2. "
     "Half the budget selects the clinics (optimal selection on the bounded data's user "
     "counts), the other half counts their visits with Lap(L0·L∞/(ε/2)). Choosing the bounds "
     f"privately spent ε = {text.number(model.BOUNDS_EPSILON)} too, so the whole pipeline is "
