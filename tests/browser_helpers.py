@@ -308,6 +308,55 @@ CHART_DESCRIPTION = """(chart) => {
 }"""
 
 
+# What a chart writes that cannot be read: two of its texts (a label, a value, an axis's
+# numbers) written over each other, or a text running past the chart's own edge (where the
+# SVG cuts it). Over each other: their boxes share more than 2 px across and more than a
+# quarter of the lower one's height (a box is a line's height, taller than its letters: two
+# lines of a title, or labels a line apart, touch without meeting). Texts turned on their
+# side (a category axis's slanted labels) are left out: their boxes overlap where the
+# letters do not. One line each, "<chart title>: …"; found
+# before (tests/ui/test_browser_chart_texts.py): a point's label over the y axis's numbers,
+# ±ε over each other, a rule's label cut at the right edge.
+CHART_TEXT_CLASHES = """() => {
+  const out = [];
+  const charts = '[data-testid="stMain"] [data-testid=stVegaLiteChart]';
+  for (const chart of document.querySelectorAll(charts)) {
+    const svg = chart.querySelector('svg');
+    if (!svg) continue;
+    const edge = svg.getBoundingClientRect();
+    if (edge.width === 0) continue;
+    const title = [...svg.querySelectorAll('g.role-title text')].map((t) => t.textContent)
+      .join(' ') || '(untitled)';
+    const shown = (text) => {
+      for (let node = text; node && node !== svg; node = node.parentElement) {
+        const style = getComputedStyle(node);
+        if (style.display === 'none' || style.visibility === 'hidden') return false;
+        if (parseFloat(style.opacity) === 0 || parseFloat(style.fillOpacity) === 0) return false;
+      }
+      return true;
+    };
+    const upright = (t) => !/rotate\\((?!0)/.test(t.getAttribute('transform') || '');
+    const texts = [...svg.querySelectorAll('text')]
+      .filter((t) => t.textContent.trim() && upright(t))
+      .map((t) => [t, t.getBoundingClientRect()])
+      .filter(([t, r]) => r.width >= 1 && r.height >= 1 && shown(t));
+    texts.forEach(([a, r], i) => {
+      if (r.left < edge.left - 1 || r.right > edge.right + 1) {
+        out.push(`${title}: "${a.textContent}" runs past the chart's edge`);
+      }
+      for (const [b, s] of texts.slice(i + 1)) {
+        const across = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+        const down = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+        if (across > 2 && down > Math.min(r.height, s.height) / 4) {
+          out.push(`${title}: "${a.textContent}" over "${b.textContent}"`);
+        }
+      }
+    });
+  }
+  return out;
+}"""
+
+
 def control_to_chart_px(page: Page, control: str) -> tuple[float, float]:
     """For the slider whose label contains `control` and the chart it drives (a chart
     beside it, i.e. overlapping it vertically, else the first chart after it in the page):

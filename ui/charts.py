@@ -101,11 +101,17 @@ def truth_rule_layers(
     """The true value as a dashed vertical rule labelled at the top: fields "x" and "label"
     of `data` (by default the named dataset "truth", filled in per rerun). The label sits
     right of the rule; with `flip_at`, left of it once x >= flip_at (so a rule near the
-    right edge keeps its label inside the chart)."""
+    right edge keeps its label inside the chart). A "\n" in a label starts a new line."""
     base = alt.Chart(alt.NamedData(name="truth") if data is None else data)
     x = alt.X("x:Q", scale=x_scale) if x_scale is not None else alt.X("x:Q")
     rule = base.mark_rule(color=TRUTH_COLOUR, strokeDash=[6, 3], strokeWidth=2).encode(x=x)
-    style = {"dy": label_dy, "baseline": "top", "color": TRUTH_COLOUR, "fontWeight": "bold"}
+    style = {
+        "dy": label_dy,
+        "baseline": "top",
+        "color": TRUTH_COLOUR,
+        "fontWeight": "bold",
+        "lineBreak": "\n",
+    }
     encoding = {"x": x, "y": alt.value(0), "text": "label:N"}
     right_of = base.mark_text(align="left", dx=4, **style).encode(**encoding)
     if flip_at is None:
@@ -204,18 +210,25 @@ def log_density_y(domain: tuple[float, float]) -> alt.Y:
 
 
 def reference_line_layers(
-    data: alt.Data | alt.NamedData, field: str, *, y_scale: alt.Scale, below: bool = False
+    data: alt.Data | alt.NamedData,
+    field: str,
+    *,
+    y_scale: alt.Scale,
+    below: bool = False,
+    right: bool = False,
 ):
     """A dashed horizontal reference line at `field` with its `label` written on the left,
-    above the line (or, with `below`, under it: where a curve runs just above the line)
+    above the line (or, with `below`, under it: where a curve runs just above the line; with
+    `right`, at the right end: where the chosen point can sit on the line's left end)
     (e.g. the prior belief, or a coin toss's 50%)."""
     base = alt.Chart(data)
     rule = base.mark_rule(color=BLACK, strokeDash=[6, 3]).encode(
         y=alt.Y(f"{field}:Q", scale=y_scale)
     )
     place = {"baseline": "top", "dy": 4} if below else {"dy": -6}
-    text = base.mark_text(align="left", dx=4, color=BLACK, fontWeight="bold", **place).encode(
-        x=alt.value(0), y=alt.Y(f"{field}:Q", scale=y_scale), text="label:N"
+    side = {"align": "right", "dx": -4} if right else {"align": "left", "dx": 4}
+    text = base.mark_text(color=BLACK, fontWeight="bold", **side, **place).encode(
+        x=alt.value("width" if right else 0), y=alt.Y(f"{field}:Q", scale=y_scale), text="label:N"
     )
     return rule + text
 

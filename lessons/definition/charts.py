@@ -94,10 +94,19 @@ def loss(truth: int) -> Template:
         .mark_rule(color=ui_charts.BLACK, strokeDash=[2, 2])
         .encode(y=alt.Y("value:Q", scale=y_scale))
     )
+    # +ε written above its line, −ε below its own: at a small ε the two lines almost meet
+    edge_style = {"align": "left", "dx": 4, "color": ui_charts.BLACK, "fontWeight": "bold"}
+    edge_encoding = {"x": alt.value(0), "y": alt.Y("value:Q", scale=y_scale), "text": "label:N"}
     edge_text = (
         alt.Chart(edges)
-        .mark_text(align="left", dx=4, dy=-6, color=ui_charts.BLACK, fontWeight="bold")
-        .encode(x=alt.value(0), y=alt.Y("value:Q", scale=y_scale), text="label:N")
+        .mark_text(dy=-6, **edge_style)
+        .encode(**edge_encoding)
+        .transform_filter(alt.datum.value >= 0)
+    ) + (
+        alt.Chart(edges)
+        .mark_text(baseline="top", dy=4, **edge_style)
+        .encode(**edge_encoding)
+        .transform_filter(alt.datum.value < 0)
     )
     line = (
         alt.Chart(alt.NamedData(name="loss"))

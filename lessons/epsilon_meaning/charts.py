@@ -71,7 +71,8 @@ def deployed() -> Template:
         x=x, y=y, text=alt.Text("epsilon:Q", format=".3~g")
     )
     names = (
-        base.mark_text(align="left", baseline="bottom", dy=-5, color=ui_charts.BLACK)
+        # clear of the value written right of the point (a long name runs over the point)
+        base.mark_text(align="left", baseline="bottom", dy=-9, color=ui_charts.BLACK)
         .encode(x=alt.X("start:Q", scale=x_scale), y=y, text="deployment:N")
         .transform_calculate(start=str(DEPLOYED_DOMAIN[0]))
     )

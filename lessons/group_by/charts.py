@@ -136,6 +136,11 @@ def selection_curves() -> Template:
 
 
 USERS_DOMAIN = (5.0, 20_000.0)
+# users: the release's rule is labelled left of itself from here on. Its label (two lines,
+# ~120 px) fits on either side of any rule from 140 to 700 users in a 290-px plot (the
+# narrowest: a phone's, or a laptop's chart column); the rule runs from 6 to 7,459 users
+# over the ε and δ sliders
+RULE_FLIP_AT = 300.0
 VISITS_DOMAIN = (VISITS_FLOOR, 50_000.0)
 STATUS = ("released (noisy count)", "not released")
 
@@ -188,5 +193,5 @@ def release() -> Template:
             alt.Tooltip("status:N"),
         ],
     )
-    rule = ui_charts.truth_rule_layers(x_scale)
+    rule = ui_charts.truth_rule_layers(x_scale, flip_at=RULE_FLIP_AT)
     return Template((truth + points + rule).properties(height=300, width=ui_charts.DEFAULT_WIDTH))

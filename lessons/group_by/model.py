@@ -358,7 +358,8 @@ def pipeline_rule(epsilon: float, delta: float, max_partitions: int) -> pd.DataF
     """The users at which the pipeline's selection (ε/2, δ, L0 = `max_partitions`) shows a
     clinic half the time, as the release chart's labelled rule."""
     users = half_the_time(OPTIMAL_RULE, epsilon / 2, delta, max_partitions)
-    return pd.DataFrame({"x": [float(users)], "label": [f"shown half the time: {users:,} users"]})
+    label = f"shown half the time:\n{users:,} users"  # two lines: see charts.RULE_FLIP_AT
+    return pd.DataFrame({"x": [float(users)], "label": [label]})
 
 
 def noise_sd(sensitivity: float, epsilon: float) -> float:

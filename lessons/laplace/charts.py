@@ -12,6 +12,9 @@ from ui.template import Template
 SHARE_TICKS = [0.01, 0.05, 0.1, 0.25, 0.5, 1.0]
 
 
+LABEL_FLUSH_PX = 20  # half the width of a label such as "32,600"
+
+
 @datasets.cached(max_entries=64)
 def histogram(truth: int, half_width: float, height: int = 300) -> Template:
     """Template: bars of the share of answers per bin (dataset "bins": start, end, share,
@@ -23,7 +26,10 @@ def histogram(truth: int, half_width: float, height: int = 300) -> Template:
         "bins",
         x_title="noisy answer",
         x_scale=x_scale,
-        x_axis=alt.Axis(format=",~r"),
+        # a tick can fall next to the window's end (32,600 at minimum age 17, the window's
+        # end 32,601): a label within LABEL_FLUSH_PX of an end is written inside the plot,
+        # not half over its edge (cut on a phone)
+        x_axis=alt.Axis(format=",~r", labelFlush=LABEL_FLUSH_PX),
         y=alt.Y(
             "share:Q",
             title="share of answers" if height >= 260 else None,
@@ -79,6 +85,9 @@ def worlds() -> Template:
     return Template((lines + rule + text).properties(height=340, width=ui_charts.DEFAULT_WIDTH))
 
 
+POINT_FLIP_AT = 0.1  # ε: below it the chosen point's label sits right of the diamond
+
+
 @datasets.cached(max_entries=64)
 def accuracy() -> Template:
     """Template: accuracy of the best guess versus ε (log x, y fixed ½..1), a coin flip as a
@@ -102,11 +111,18 @@ def accuracy() -> Template:
             ],
         )
     )
+    # at a small ε the diamond sits on the coin's line at its left end: the line's label is
+    # written at the right end, and the diamond's right of it (not over the y axis)
     coin = ui_charts.reference_line_layers(
-        alt.Data(values=[{"y": 0.5, "label": "coin flip: 50%"}]), "y", y_scale=y_scale
+        alt.Data(values=[{"y": 0.5, "label": "coin flip: 50%"}]), "y", y_scale=y_scale, right=True
     )
     point = ui_charts.marked_point_layers(
-        alt.NamedData(name="point"), "epsilon", "accuracy", x_scale=x_scale, y_scale=y_scale
+        alt.NamedData(name="point"),
+        "epsilon",
+        "accuracy",
+        x_scale=x_scale,
+        y_scale=y_scale,
+        flip_at=POINT_FLIP_AT,
     )
     chart = (coin + curve + point).properties(height=300, width=ui_charts.DEFAULT_WIDTH)
     return Template(chart)

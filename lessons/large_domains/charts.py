@@ -74,7 +74,9 @@ def live_estimates(height: int = 420) -> Template:
     (zip, true count, estimate, low, high, heavy hitter)."""
     x_scale = alt.Scale(domain=[-4_000, 8_000], nice=False, clamp=True)
     base = alt.Chart(alt.NamedData(name="zips"))
-    y = alt.Y("zip:N", sort=None, title="candidate ZIP code")
+    # each ZIP's label on its own row: Streamlit's theme pushes an axis's end labels inside
+    # it (labelFlush), and at the projector's font the first ZIP was written over the second
+    y = alt.Y("zip:N", sort=None, title="candidate ZIP code", axis=alt.Axis(labelFlush=False))
     interval = base.mark_rule(color=ui_charts.BLUE, strokeWidth=2).encode(
         y=y, x=alt.X("low:Q", scale=x_scale, title="people"), x2="high:Q"
     )
