@@ -33,7 +33,9 @@ def histogram(attr: Attribute, names: tuple[str, ...]) -> Template:
     y = alt.Y("category:N", sort=list(attr.labels), title=None, axis=alt.Axis(labelLimit=140))
     y_offset = alt.YOffset("series:N", sort=names)
     x_scale = alt.Scale(domain=[lo, hi], nice=False)
-    band = max(16, min(24, 270 // attr.k))  # at most 270 px of bars: fits beside its slider
+    # at most 336 px of bars (fits beside its slider); a row of 21 px or more holds one
+    # label at the projector's 19-px font (occupation's 14 rows were 19 px: labels touched)
+    band = max(16, min(24, 336 // attr.k))
     bars_data = alt.NamedData(name="bars")
     bars = (
         alt.Chart(bars_data)

@@ -56,6 +56,10 @@ CASES = {
     # the first ZIP's label pushed inside the axis (Streamlit's labelFlush) onto the second's
     # at the projector's font
     "large-domains-zips-presenter": Case("large-domains", "", "", "98475", "presenter"),
+    # occupation's 14 labels in 19-px rows at the projector's 19-px font
+    "kary-occupations-presenter": Case("kary-rr", "", "", "Transport-moving", "presenter"),
+    # the crossover's label a 14-px line above the attribute's, at a 17-px font
+    "unary-rules-presenter": Case("unary-encoding", "", "", "k* = 10.15", "presenter"),
 }
 
 

@@ -7,7 +7,8 @@ once per screen and every check below read off that one visit:
   legend or title runs out of its chart;
 - a phone, 390×844: no legend or title runs out of its chart; a slider and what it drives on
   one screen; no formula wider than the phone or set below 12 px;
-- on all three, no chart writes a number with an exponent (2e+1, 1.2e+4);
+- on all three, no chart writes a number with an exponent (2e+1, 1.2e+4), nor a text over
+  another or past its edge;
 - on all three, every page (Home and the classroom pages too) breaks no WCAG 2.0/2.1 A or AA
   rule that axe-core checks at "serious" or "critical" (docs/ARCHITECTURE.md §8);
 - 200% zoom (a 1280-pixel screen at 200%, a page 640 CSS pixels wide): every page, Home and
@@ -41,6 +42,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from browser_helpers import (
     AXE_FAILS,
     CHART_DESCRIPTION,
+    CHART_TEXT_CLASHES,
     DRIVEN_CHART,
     FINISHED,
     HEADER_PX,
@@ -256,6 +258,7 @@ class Visit:
     out_of_chart: list[str] = field(default_factory=list)
     cut_numbers: list[str] = field(default_factory=list)
     cut_metrics: list[str] = field(default_factory=list)  # metric values ending in "…"
+    chart_clashes: list[str] = field(default_factory=list)  # CHART_TEXT_CLASHES
     e_notation: list[str] = field(default_factory=list)  # chart texts such as "2e+1"
     phone_spans: list[tuple[str, float | None, str]] = field(default_factory=list)
     formulas: list[dict] = field(default_factory=list)
@@ -329,6 +332,7 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
             visit.charts_drawn = page.evaluate(CHARTS_DRAWN)
             _settle(page)
             visit.cut_metrics = page.evaluate(CUT_METRICS)
+            visit.chart_clashes = page.evaluate(CHART_TEXT_CLASHES)
             visit.e_notation = page.evaluate(E_NOTATION)
             if screen != "laptop":
                 visit.out_of_chart = page.evaluate(OUT_OF_CHART, SLACK_PX)
@@ -766,6 +770,15 @@ def test_no_legend_or_title_runs_out_of_its_chart(visits, screen: str) -> None:
     membership's x-axis title by 17 px)."""
     found = {folder: visit.out_of_chart for folder, visit in visits(screen).items()}
     assert not {folder: out for folder, out in found.items() if out}
+
+
+@pytest.mark.parametrize("screen", ["laptop", "presenter", "phone"])
+def test_no_chart_text_is_written_over_another_or_cut(visits, screen: str) -> None:
+    """At each lesson's defaults (the states its sliders reach:
+    tests/ui/test_browser_chart_texts.py). Found here: presenter mode wrote k-ary RR's
+    occupations over each other and unary encoding's k* over the attribute's k."""
+    found = {folder: v.chart_clashes for folder, v in visits(screen).items() if v.chart_clashes}
+    assert found == {}
 
 
 @pytest.mark.parametrize("screen", ["laptop", "presenter", "phone"])
