@@ -43,10 +43,15 @@ def plain(value: object) -> str:
     return _SPECIAL.sub(r"\\\1", _LINKIFIED.sub(_unlink, one_line))
 
 
+TINY = 1e-6  # `number` writes smaller magnitudes in powers of ten
+
+
 def number(value: float, digits: int = 4) -> str:
     """The one number formatter for the screen: `digits` significant digits, thousands
     separators, never scientific notation, no trailing zeros (1.0986 → "1.099",
-    22030.4 → "22,030", 0.0001234 → "0.0001234", 10.0 → "10", -0.5 → "−0.5"); ±∞ as "∞"."""
+    22030.4 → "22,030", 0.0001234 → "0.0001234", 10.0 → "10", -0.5 → "−0.5"); ±∞ as "∞".
+    Below TINY, in powers of ten as `power_of_ten` writes them (1.358e-61 → "1.358·10⁻⁶¹",
+    not "0.000…0001358" with 60 zeros, which ran off a phone's chart)."""
     x = float(value)
     if math.isnan(x):
         return "–"
@@ -56,6 +61,8 @@ def number(value: float, digits: int = 4) -> str:
     x = abs(x)
     if x == 0:
         return "0"
+    if x < TINY:
+        return sign + power_of_ten(x, digits)
     magnitude = math.floor(math.log10(x))
     decimals = max(digits - 1 - magnitude, 0)
     shown = f"{x:,.{decimals}f}"

@@ -7,10 +7,11 @@ the same check, and failed before its chart was mended."""
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
 from browser_helpers import (
     CHART_TEXT_CLASHES,
@@ -21,63 +22,103 @@ from browser_helpers import (
     open_page,
 )
 
-SCREENS = {"laptop": {"width": 1280, "height": 800}, "phone": PHONE, "presenter": PROJECTOR}
+SCREENS = {"laptop": {"width": 1280, "height": 800}, "presenter": PROJECTOR}
 
 # Any chart of the page reads `shows` once the state's run has been drawn.
 DRAWN = """(shows) => [...document.querySelectorAll('[data-testid=stVegaLiteChart] svg')]
   .some((svg) => svg.textContent.includes(shows))"""
+TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
 @dataclass(frozen=True)
 class Case:
     lesson: str  # its url path
-    slider: str  # part of the slider's label ("" for the defaults)
-    key: str  # Home: its most private end; End: its other end
+    moves: tuple[tuple[str, str], ...]  # (part of a slider's label, Home or End): its ends
     shows: str  # a chart's text in that state
-    screen: str = "laptop"  # a key of SCREENS; "presenter" is presenter mode at 1280×720
+    screen: str = "laptop"  # a key of SCREENS (presenter mode at 1280×720), or "phone"
 
 
 CASES = {
     # the chosen ε's label, left of its diamond at the plot's left edge, over the y axis's
     # "50%" (and the coin's label under the diamond): now right of it, the coin's at the right
-    "laplace-accuracy": Case("laplace", "Privacy loss of this answer", "Home", "ε = 0.01:"),
+    "laplace-accuracy": Case("laplace", (("Privacy loss of this answer", "Home"),), "ε = 0.01:"),
     # "+ε" and "−ε" both above their lines, which all but meet at ε = 0.01
-    "definition-edges": Case("definition", "ε for the privacy loss", "Home", "±0.01"),
+    "definition-edges": Case("definition", (("ε for the privacy loss", "Home"),), "±0.01"),
     # "your E: 88.6%" over "E = √n", written at the top of its rule
-    "reconstruction-root": Case("reconstruction", "People n", "End", "500 people"),
+    "reconstruction-root": Case("reconstruction", (("People n", "End"),), "500 people"),
     # "shown half the time: 3,316 users" cut at the chart's right edge
-    "group-by-rule": Case("group-by", "Total budget", "Home", "ε = 0.01"),
+    "group-by-rule": Case("group-by", (("Total budget", "Home"),), "ε = 0.01"),
     # ZIP5's noise "4.47" over its median count "6"
-    "census-levels": Case("census-topdown", "Total ρ", "Home", "ρ = 0.05"),
+    "census-levels": Case("census-topdown", (("Total ρ", "Home"),), "ρ = 0.05"),
     # a deployment's long name over the ε of the row below it ("2.64")
-    "epsilon-deployments": Case("epsilon-meaning", "", "", "Mobility Reports"),
+    "epsilon-deployments": Case("epsilon-meaning", (), "Mobility Reports"),
     # the window's last tick, "32,600", half past the histogram's edge on a phone
-    "laplace-window-phone": Case("laplace", "Minimum age", "Home", "32,600", "phone"),
+    "laplace-window-phone": Case("laplace", (("Minimum age", "Home"),), "32,600", "phone"),
     # the first ZIP's label pushed inside the axis (Streamlit's labelFlush) onto the second's
     # at the projector's font
-    "large-domains-zips-presenter": Case("large-domains", "", "", "98475", "presenter"),
+    "large-domains-zips-presenter": Case("large-domains", (), "98475", "presenter"),
+    # (floating point's ceiling: test_the_ceilings_label_is_above_the_bars below)
+    # the smooth sensitivity at ε = 10 written with 60 zeros, past the chart's edge
+    "beyond-global-smooth-phone": Case(
+        "beyond-global",
+        (("People in the group", "End"), ("Privacy loss ε", "End")),
+        "everyone (32,561), ε = 10",
+        "phone",
+    ),
+    # the local line's label over the census size's, both at the plot's top
+    "central-local-size-phone": Case(
+        "central-vs-local", (("ε for the comparison by n", "Home"),), "32,561", "phone"
+    ),
     # occupation's 14 labels in 19-px rows at the projector's 19-px font
-    "kary-occupations-presenter": Case("kary-rr", "", "", "Transport-moving", "presenter"),
+    "kary-occupations-presenter": Case("kary-rr", (), "Transport-moving", "presenter"),
     # the crossover's label a 14-px line above the attribute's, at a 17-px font
-    "unary-rules-presenter": Case("unary-encoding", "", "", "k* = 10.15", "presenter"),
+    "unary-rules-presenter": Case("unary-encoding", (), "k* = 10.15", "presenter"),
 }
 
 
 @pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
 def test_no_chart_text_is_written_over_another_or_cut(
-    page: Page, app_server: str, case: Case
+    page: Page, browser: Browser, app_server: str, case: Case
 ) -> None:
-    page.set_viewport_size(SCREENS[case.screen])
-    open_page(
-        page, app_server, case.lesson + ("?present=true" if case.screen == "presenter" else "")
-    )
-    if case.screen == "presenter":  # its style sheet lands a moment after the elements
-        page.wait_for_function(
-            "() => getComputedStyle(document.documentElement).fontSize === '21px'"
-        )
-    if case.slider:
-        move_slider_with_keyboard(page, case.slider, case.key)
-    page.wait_for_function(DRAWN, arg=case.shows)
-    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    assert page.evaluate(CHART_TEXT_CLASHES) == []
-    assert_no_exception(page)
+    with contextlib.ExitStack() as stack:
+        if case.screen == "phone":  # a phone's own tab: its page is laid out as a phone's
+            context = browser.new_context(viewport=PHONE, is_mobile=True)
+            stack.callback(context.close)
+            page = context.new_page()
+        else:
+            page.set_viewport_size(SCREENS[case.screen])
+        query = "?present=true" if case.screen == "presenter" else ""
+        open_page(page, app_server, case.lesson + query)
+        if case.screen == "presenter":  # its style sheet lands a moment after the elements
+            page.wait_for_function(
+                "() => getComputedStyle(document.documentElement).fontSize === '21px'"
+            )
+        for slider, key in case.moves:
+            move_slider_with_keyboard(page, slider, key)
+        page.wait_for_function(DRAWN, arg=case.shows)
+        page.evaluate(TWO_FRAMES)
+        assert page.evaluate(CHART_TEXT_CLASHES) == []
+        assert_no_exception(page)
+
+
+# The box of the first text `label` starts and the top of the first bar, in one chart.
+LABEL_AND_BARS = """([title, label]) => {
+  const chart = [...document.querySelectorAll('[data-testid=stVegaLiteChart]')]
+    .find((c) => c.textContent.includes(title));
+  const text = [...chart.querySelectorAll('svg text')].find((t) => t.textContent.startsWith(label));
+  const bars = [...chart.querySelectorAll('svg g.mark-rect path')];
+  const top = Math.min(...bars.map((b) => b.getBoundingClientRect().top));
+  return [text.getBoundingClientRect().bottom, top];
+}"""
+
+
+def test_the_ceilings_label_is_above_the_bars(page: Page, app_server: str) -> None:
+    """Floating point's three samplers: the ceiling's label was written over the first bar,
+    and on a phone its end touched that bar's value ("tanh(ε/2) = 46.2%" and "79.9%"); the
+    rows now leave it a strip of its own above the bars."""
+    page.set_viewport_size(PHONE)
+    open_page(page, app_server, "floating-point")
+    page.wait_for_function(DRAWN, arg="tanh(ε/2)")
+    page.evaluate(TWO_FRAMES)
+    label_bottom, bars_top = page.evaluate(LABEL_AND_BARS, ["three samplers", "tanh(ε/2)"])
+    assert label_bottom <= bars_top

@@ -158,13 +158,15 @@ def test_clamping_histograms_axis_cannot_write_an_exponent_for_any_column() -> N
 
 @pytest.mark.parametrize("lesson", ["definition/page.py", "kary_rr/page.py"])
 def test_the_definition_and_kary_charts_are_not_screen_high(lesson: str) -> None:
-    """The Definition and k-ary charts were ~600 px tall on screen; their
-    plots are now at most 270 px (with title, axes and legend, about 400)."""
+    """The Definition and k-ary charts were ~600 px tall on screen; their plots are now at
+    most 336 px (k-ary RR's occupations: 14 rows of 24 px, one projector label each), about
+    470 with title, axes and legend: the main control and its chart fit one screen
+    (tests/ui/test_browser_sweeps.py)."""
     at = run_lesson(lesson)
     for element in at.get("vega_lite_chart"):
         spec = spec_of(element)
         heights = [h for h in _heights(spec) if isinstance(h, int | float)]
-        assert heights and max(heights) <= 270, (lesson, heights)
+        assert heights and max(heights) <= 336, (lesson, heights)
 
 
 def _heights(node):
