@@ -676,6 +676,9 @@ def win_bars(rows: int, x_title: str) -> Template:
     return Template((bars + ticks).properties(height=height, width=DEFAULT_WIDTH))
 
 
+TWO_COLUMN_CHARS = 30  # a two-column legend's row: at most this many characters of names
+
+
 @datasets.cached(max_entries=64)
 def win_curves(
     series: tuple[str, ...],
@@ -713,9 +716,14 @@ def win_curves(
                 "category:N",
                 sort=list(series),
                 scale=alt.Scale(domain=list(series), range=WIN_COLOURS[: len(series)]),
-                # two columns of short names; long ones (the sparse vector's outcomes) one a
-                # line, or the second column runs past the chart's right edge
-                legend=TWO_COLUMN_LEGEND if max(map(len, series)) <= 24 else STACKED_LEGEND,
+                # two columns of short names; long ones one a line, or the second column
+                # runs past the chart's right edge (the sparse vector's outcomes; choosing's
+                # "Amer-Indian-Eskimo" beside "Asian-Pac-Islander", 36 characters a row)
+                legend=(
+                    TWO_COLUMN_LEGEND
+                    if sum(sorted(map(len, series))[-2:]) <= TWO_COLUMN_CHARS
+                    else STACKED_LEGEND
+                ),
             ),
             tooltip=[
                 alt.Tooltip("category:N"),

@@ -9,9 +9,14 @@ from ui import charts as ui_charts
 from ui import datasets
 from ui.template import Template
 
-# A column header word per line ("never" over "married"), so no header is cut to "never marri…"
-# at a projector's font size.
-WORD_PER_LINE = "split(datum.label, ' ')"
+# A column header on two lines at most ("never" over "married", "high school" over "or
+# less"), so no header is cut to "never marri…" at a projector's font size; a third line ran
+# down into the first row's counts.
+_WORDS = "split(datum.label, ' ')"
+WORD_PER_LINE = (
+    f"length({_WORDS}) > 2 ? [join(slice({_WORDS}, 0, 2), ' '), join(slice({_WORDS}, 2), ' ')]"
+    f" : {_WORDS}"
+)
 
 
 @datasets.cached(max_entries=16)

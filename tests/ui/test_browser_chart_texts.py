@@ -18,6 +18,7 @@ from browser_helpers import (
     PHONE,
     PROJECTOR,
     assert_no_exception,
+    expect_rerun,
     move_slider_with_keyboard,
     open_page,
 )
@@ -36,6 +37,7 @@ class Case:
     moves: tuple[tuple[str, str], ...]  # (part of a slider's label, Home or End): its ends
     shows: str  # a chart's text in that state
     screen: str = "laptop"  # a key of SCREENS (presenter mode at 1280×720), or "phone"
+    picks: tuple[tuple[str, str], ...] = ()  # (a select box's key, its option), before moves
 
 
 CASES = {
@@ -69,6 +71,14 @@ CASES = {
     "central-local-size-phone": Case(
         "central-vs-local", (("ε for the comparison by n", "Home"),), "32,561", "phone"
     ),
+    # a column header of four words on four lines, the last two over the first row's counts
+    "synthetic-headers": Case(
+        "synthetic", (), "age band × education", picks=(("syn_pair", "age band × education"),)
+    ),
+    # "Amer-Indian-Eskimo" in the legend's second column, past the chart's edge
+    "choosing-legend": Case(
+        "choosing", (), "Amer-Indian-Eskimo", picks=(("choose_column", "Race"),)
+    ),
     # occupation's 14 labels in 19-px rows at the projector's 19-px font
     "kary-occupations-presenter": Case("kary-rr", (), "Transport-moving", "presenter"),
     # the crossover's label a 14-px line above the attribute's, at a 17-px font
@@ -93,6 +103,12 @@ def test_no_chart_text_is_written_over_another_or_cut(
             page.wait_for_function(
                 "() => getComputedStyle(document.documentElement).fontSize === '21px'"
             )
+        for key, option in case.picks:
+            with expect_rerun(page):
+                box = page.locator(f'[data-testid="stMain"] .st-key-{key}')
+                box.get_by_role("combobox").click()  # a select box filters its options as typed
+                page.keyboard.type(option)
+                page.keyboard.press("Enter")
         for slider, key in case.moves:
             move_slider_with_keyboard(page, slider, key)
         page.wait_for_function(DRAWN, arg=case.shows)
