@@ -4,6 +4,7 @@ fills them)."""
 from __future__ import annotations
 
 import altair as alt
+import pandas as pd
 
 from lessons.private_ml.model import AGE_SEX_CATEGORIES, EPSILON_CURVE
 from ui import charts as ui_charts
@@ -36,6 +37,18 @@ def _curve_against_epsilon(
         mark="mark",
         mark_flip_at=2.0,
         height=ui_charts.DEFAULT_HEIGHT,
+    )
+
+
+def label_place(value: float, levels: pd.DataFrame, *, gap: bool) -> str:
+    """Where your ε's label goes by its point on the accuracy chart (or, with `gap`, the
+    fairness chart): not over a reference line's label (ui.charts.mark_label_place)."""
+    return ui_charts.mark_label_place(
+        value,
+        levels["value"],
+        GAP_DOMAIN if gap else ACCURACY_DOMAIN,
+        ui_charts.DEFAULT_HEIGHT,
+        levels_below=not gap,  # as the two charts write their levels' labels (below)
     )
 
 

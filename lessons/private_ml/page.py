@@ -100,11 +100,15 @@ def three_models() -> None:
             "(c) without the privatized columns", text.percent(reference["baseline"]["accuracy"])
         )
     with chart_column:
+        levels = model.accuracy_levels(reference)
         charts.accuracy_curve().show(
             curve=model.accuracy_frame(curve),
-            levels=model.accuracy_levels(reference),
+            levels=levels,
             mark=model.mark_frame(
-                epsilon, here["accuracy"], f"(b) at your ε: {text.percent(here['accuracy'])}"
+                epsilon,
+                here["accuracy"],
+                f"(b) at your ε: {text.percent(here['accuracy'])}",
+                charts.label_place(here["accuracy"], levels, gap=False),
             ),
             title={"text": "(b) trained on privatized data", "subtitle": mechanism},
             alt=model.describe_accuracy(curve, reference, epsilon, here),
@@ -221,10 +225,16 @@ def model_and_fairness() -> None:
             f"{label} right for women / men",
             f"{text.percent(result['women'])} / {text.percent(result['men'])}",
         )
+    gap_levels = model.gap_levels(reference)
     charts.gap_curve().show(
         curve=model.gap_frame(curve),
-        levels=model.gap_levels(reference),
-        mark=model.mark_frame(epsilon, 100 * here["gap"], f"(b): {model.points(here['gap'])}"),
+        levels=gap_levels,
+        mark=model.mark_frame(
+            epsilon,
+            100 * here["gap"],
+            f"(b): {model.points(here['gap'])}",
+            charts.label_place(100 * here["gap"], gap_levels, gap=True),
+        ),
         title="Accuracy gap, women − men",
         alt=model.describe_gap(curve, reference, epsilon, here),
     )

@@ -79,6 +79,10 @@ CASES = {
     "choosing-legend": Case(
         "choosing", (), "Amer-Indian-Eskimo", picks=(("choose_column", "Race"),)
     ),
+    # your ε's label over the "without them" line's label at ε = 0.01 (privatized data for ML)
+    "private-ml-gap": Case(
+        "private-ml", (("ε for the coefficients", "Home"),), "(b): 14.9", "phone"
+    ),
     # occupation's 14 labels in 19-px rows at the projector's 19-px font
     "kary-occupations-presenter": Case("kary-rr", (), "Transport-moving", "presenter"),
     # the crossover's label a 14-px line above the attribute's, at a 17-px font

@@ -348,3 +348,16 @@ def test_binned_bars_span_each_row_and_touch() -> None:
     assert chart["encoding"]["x2"] == {"field": "end"}
     assert chart["encoding"]["color"] == {"value": "#000000"}
     assert chart["encoding"]["tooltip"] == [{"field": "count", "type": "quantitative"}]
+
+
+def test_a_marked_points_label_goes_where_no_reference_label_is() -> None:
+    """Privatized data for ML at ε = 0.01: "(b): 14.9 points" was written over "(c) without
+    them: 15.1 points" (its line 0.2 points above the point, 3 px on a 260-px plot of 5-20)."""
+    place = charts.mark_label_place
+    assert place(14.9, [12.8, 15.1], (5.0, 20.0), 260) == charts.HIGHER
+    assert place(10.0, [12.8, 15.1], (5.0, 20.0), 260) == charts.ABOVE  # far from both
+    # a line higher meets a second level's label: under the point
+    assert place(14.9, [15.1, 16.5], (5.0, 20.0), 260) == charts.UNDER
+    # levels written under their lines (the accuracy chart's): their labels sit lower
+    assert place(0.80, [0.80], (0.74, 0.86), 260, levels_below=True) == charts.ABOVE
+    assert place(0.795, [0.80], (0.74, 0.86), 260, levels_below=True) == charts.HIGHER
