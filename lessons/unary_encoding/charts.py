@@ -48,7 +48,7 @@ def journey(attr: Attribute) -> Template:
         .mark_text(fontSize=11, fontWeight="bold")
         .encode(
             **encoding,
-            text="text:N",
+            text="short:N",
             color=alt.condition("datum.shade > 0.55", alt.value("white"), alt.value("black")),
         )
     )

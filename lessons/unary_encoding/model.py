@@ -86,6 +86,12 @@ def journey_frames(
             }
         )
     frame = pd.DataFrame(rows)
+    # written in the cell to two decimals (".3775" overran its neighbours in a phone's
+    # 14 cells of ~20 px); the tooltip keeps "text"
+    frame["short"] = [
+        f"{text.number(share, 2)}".removeprefix("0") if row == STEP_ROWS[1] else shown
+        for share, row, shown in zip(frame["shade"], frame["step"], frame["text"], strict=True)
+    ]
     return {"cells": frame, "cell_labels": frame}
 
 

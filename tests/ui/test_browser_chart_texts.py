@@ -37,7 +37,7 @@ class Case:
     moves: tuple[tuple[str, str], ...]  # (part of a slider's label, Home or End): its ends
     shows: str  # a chart's text in that state
     screen: str = "laptop"  # a key of SCREENS (presenter mode at 1280×720), or "phone"
-    picks: tuple[tuple[str, str], ...] = ()  # (a select box's key, its option), before moves
+    picks: tuple[tuple[str, str], ...] = ()  # (a select box's or radio's key, an option)
 
 
 CASES = {
@@ -83,6 +83,10 @@ CASES = {
     "private-ml-gap": Case(
         "private-ml", (("ε for the coefficients", "Home"),), "(b): 14.9", "phone"
     ),
+    # a bit's chance to four digits (".3775") in each of 14 cells of ~20 px on a phone
+    "unary-journey-phone": Case(
+        "unary-encoding", (), "q = 0.3775", "phone", picks=(("ue_mode", "SUE (symmetric)"),)
+    ),
     # occupation's 14 labels in 19-px rows at the projector's 19-px font
     "kary-occupations-presenter": Case("kary-rr", (), "Transport-moving", "presenter"),
     # the crossover's label a 14-px line above the attribute's, at a 17-px font
@@ -110,9 +114,12 @@ def test_no_chart_text_is_written_over_another_or_cut(
         for key, option in case.picks:
             with expect_rerun(page):
                 box = page.locator(f'[data-testid="stMain"] .st-key-{key}')
-                box.get_by_role("combobox").click()  # a select box filters its options as typed
-                page.keyboard.type(option)
-                page.keyboard.press("Enter")
+                if box.get_by_role("combobox").count():  # a select box: typed, it filters
+                    box.get_by_role("combobox").click()
+                    page.keyboard.type(option)
+                    page.keyboard.press("Enter")
+                else:  # a radio
+                    box.get_by_text(option, exact=True).click()
         for slider, key in case.moves:
             move_slider_with_keyboard(page, slider, key)
         page.wait_for_function(DRAWN, arg=case.shows)
