@@ -50,8 +50,8 @@ def number(value: float, digits: int = 4) -> str:
     """The one number formatter for the screen: `digits` significant digits, thousands
     separators, never scientific notation, no trailing zeros (1.0986 → "1.099",
     22030.4 → "22,030", 0.0001234 → "0.0001234", 10.0 → "10", -0.5 → "−0.5"); ±∞ as "∞".
-    Below TINY, in powers of ten as `power_of_ten` writes them (1.358e-61 → "1.358·10⁻⁶¹",
-    not "0.000…0001358" with 60 zeros, which ran off a phone's chart)."""
+    Below TINY, in powers of ten as `power_of_ten` writes them (1.358e-60 → "1.358·10⁻⁶⁰",
+    not "0.000…0001358" with 59 zeros, which ran off a phone's chart)."""
     x = float(value)
     if math.isnan(x):
         return "–"

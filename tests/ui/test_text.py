@@ -21,8 +21,8 @@ from ui import text
         (math.inf, "∞"),
         (0.000001, "0.000001"),
         # below 10⁻⁶ in powers of ten: beyond global sensitivity's S at ε = 10 was written
-        # with 60 zeros and ran off a phone's chart
-        (1.358e-61, "1.358·10⁻⁶¹"),
+        # with 59 zeros and ran off a phone's chart
+        (1.358e-60, "1.358·10⁻⁶⁰"),
         (-2.5e-9, "−2.5·10⁻⁹"),
         (9.99996e-7, "10⁻⁶"),
     ],
