@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ui import datasets
-from ui.template import Template
+from ui.template import Template, current_text_scale
 
 # Okabe–Ito, a colour-blind-safe palette. Meaning never rests on colour alone: the
 # true value is also dashed and labelled.
@@ -216,21 +216,35 @@ def reference_line_layers(
     y_scale: alt.Scale,
     below: bool = False,
     right: bool = False,
+    below_from: float | None = None,
 ):
     """A dashed horizontal reference line at `field` with its `label` written on the left,
     above the line (or, with `below`, under it: where a curve runs just above the line; with
-    `right`, at the right end: where the chosen point can sit on the line's left end)
+    `below_from`, under it once the line is at that value or higher: near the plot's top;
+    with `right`, at the right end: where the chosen point can sit on the line's left end)
     (e.g. the prior belief, or a coin toss's 50%)."""
     base = alt.Chart(data)
     rule = base.mark_rule(color=BLACK, strokeDash=[6, 3]).encode(
         y=alt.Y(f"{field}:Q", scale=y_scale)
     )
-    place = {"baseline": "top", "dy": 4} if below else {"dy": -6}
     side = {"align": "right", "dx": -4} if right else {"align": "left", "dx": 4}
-    text = base.mark_text(color=BLACK, fontWeight="bold", **side, **place).encode(
-        x=alt.value("width" if right else 0), y=alt.Y(f"{field}:Q", scale=y_scale), text="label:N"
+    encoding = {
+        "x": alt.value("width" if right else 0),
+        "y": alt.Y(f"{field}:Q", scale=y_scale),
+        "text": "label:N",
+    }
+
+    def text(under: bool):
+        place = {"baseline": "top", "dy": 4} if under else {"dy": -6}
+        return base.mark_text(color=BLACK, fontWeight="bold", **side, **place).encode(**encoding)
+
+    if below_from is None:
+        return rule + text(below)
+    return (
+        rule
+        + text(False).transform_filter(alt.datum[field] < below_from)
+        + text(True).transform_filter(alt.datum[field] >= below_from)
     )
-    return rule + text
 
 
 def marked_point_layers(
@@ -281,21 +295,36 @@ def mark_label_place(
     height: float,
     *,
     levels_below: bool = False,
+    text_scale: float | None = None,
+    lines: tuple[float, ...] = (),
 ) -> str:
     """Where the chosen point's label (`marked_point_layers`) goes: ABOVE its diamond, unless
     there it would meet the label of a reference line at one of `levels` (written above its
     line, or under it with `levels_below`, as `reference_line_layers` writes them) on a
-    linear y axis over `domain` drawn `height` px tall; then a line HIGHER, else UNDER the
-    diamond, whichever meets none (else ABOVE). Found: privatized data for ML at ε = 0.01,
-    "(b): 14.9 points" over "(c) without them: 15.1 points"."""
+    linear y axis over `domain` drawn `height` px tall; then a line HIGHER (unless that
+    leaves the plot further than ABOVE a point at its top would: into the title), else UNDER
+    the diamond (if it stays inside the plot), whichever meets none (else ABOVE), nor crosses
+    a line at one of `lines` (a curve near the point: a single release off the mean of
+    many, at the point's x). Found: privatized data for ML at ε = 0.01,
+    "(b): 14.9 points" over "(c) without them: 15.1 points". Texts and their offsets are
+    `text_scale` times the page's (presenter mode's larger font; by default this run's:
+    ui.template.current_text_scale)."""
+    scale = current_text_scale() if text_scale is None else float(text_scale)
     per_unit = height / (float(domain[1]) - float(domain[0]))
-    shift = LEVEL_LABEL_BELOW_PX if levels_below else LEVEL_LABEL_ABOVE_PX
+    shift = scale * (LEVEL_LABEL_BELOW_PX if levels_below else LEVEL_LABEL_ABOVE_PX)
     # px down from the domain's top, as the screen counts
     level_middles = [(float(domain[1]) - float(level)) * per_unit + shift for level in levels]
     at = (float(domain[1]) - float(value)) * per_unit
+    crossed = [(float(domain[1]) - float(line)) * per_unit for line in lines]
     for place in (ABOVE, HIGHER, UNDER):
-        middle = at + MARK_LABEL_PLACES[place]
-        if all(abs(middle - other) >= TEXT_LINE_PX for other in level_middles):
+        middle = at + scale * MARK_LABEL_PLACES[place]
+        if place == HIGHER and middle < scale * MARK_LABEL_PLACES[ABOVE]:
+            continue
+        if place == UNDER and middle + scale * TEXT_LINE_PX / 2 > height:
+            continue
+        if any(abs(middle - line) < scale * TEXT_LINE_PX / 2 for line in crossed):
+            continue
+        if all(abs(middle - other) >= scale * TEXT_LINE_PX for other in level_middles):
             return place
     return ABOVE
 
@@ -525,6 +554,7 @@ def curve_layers(
     error_bars: tuple[str, str] | None = None,
     levels: tuple[str, str] | None = None,
     levels_below: bool = False,
+    levels_right: bool = False,
     rule: bool = False,
     rule_flip_at: float | None = None,
     mark: str | None = None,
@@ -562,7 +592,7 @@ def curve_layers(
     if levels is not None:
         name, field = levels
         layers += reference_line_layers(
-            alt.NamedData(name=name), field, y_scale=y_scale, below=levels_below
+            alt.NamedData(name=name), field, y_scale=y_scale, below=levels_below, right=levels_right
         )
     if rule:
         flip = x.middle() if rule_flip_at is None else rule_flip_at
@@ -592,7 +622,8 @@ def curves(
     ε, δ, σ, steps, …) over fixed axes, one line per `series`. Dataset `data` ("curves":
     x, y and the series field). Options (`curve_layers`): `points` on the lines; `error_bars`
     (low, high fields) below them; labelled dashed reference lines `levels` (dataset, y
-    field); with `rule`, the current value as a labelled dashed vertical rule ("truth": x,
+    field; their labels under the lines with `levels_below`, at their right end with
+    `levels_right`); with `rule`, the current value as a labelled dashed vertical rule ("truth": x,
     label); a labelled diamond on a curve, dataset `mark` (x, y, label); `tips`, more
     tooltip fields (field, title, format). A label flips side at the x axis's middle unless
     `rule_flip_at` / `mark_flip_at` say where."""

@@ -570,10 +570,34 @@ PRESENTER_LABEL_SCALE = PRESENTER_FONTS["axis"]["labelFontSize"] / 11
 _DATA_KEYS = frozenset({"data", "datasets", "values"})  # never walked: the rows
 
 
-def _presenter_limits(node):
-    """`node` with every explicit axis or legend labelLimit scaled for the projector."""
+# A text mark's offset from its point (dx, dy: "6 px above the line", "10 px right of the
+# diamond") was chosen for the page's text; at the projector's larger font the same offset put
+# a label's lower half over its own line or diamond, and labels meant to sit a line apart over
+# each other ("(c) without them: 15.1 points" over "(b): 14.9 points"). The offsets of a text
+# mark without a fontSize of its own grow with its font (Vega's text is 11 px unless the
+# spec's config says otherwise), so every label keeps its place relative to its point.
+VEGA_TEXT_PX = 11
+_OFFSETS = ("dx", "dy")
+
+
+def text_scale(config: dict | None = None) -> float:
+    """How much larger presenter mode writes a text mark (without a fontSize of its own) than
+    a spec with `config` does: 17 / 11."""
+    own = ((config or {}).get("text") or {}).get("fontSize", VEGA_TEXT_PX)
+    return PRESENTER_FONTS["text"]["fontSize"] / own
+
+
+def current_text_scale() -> float:
+    """`text_scale()` in presenter mode, else 1: how much larger this run's charts write the
+    text of a template without a text size of its own."""
+    return text_scale() if classroom.presenting() else 1.0
+
+
+def _presenter_limits(node, scale: float = 1.0):
+    """`node` with every explicit axis or legend labelLimit scaled for the projector, and
+    every text mark's offsets (without a fontSize of its own) by `scale`."""
     if isinstance(node, list):
-        return [_presenter_limits(item) for item in node]
+        return [_presenter_limits(item, scale) for item in node]
     if not isinstance(node, dict):
         return node
     out = {}
@@ -586,14 +610,29 @@ def _presenter_limits(node):
             if isinstance(limit, int | float) and limit > 0:
                 scaled = min(PRESENTER_FONTS["axis"]["labelLimit"], limit * PRESENTER_LABEL_SCALE)
                 value = {**value, "labelLimit": round(scaled)}
-        out[key] = _presenter_limits(value)
+        if (
+            key == "mark"
+            and isinstance(value, dict)
+            and value.get("type") == "text"
+            and "fontSize" not in value
+        ):
+            value = {
+                name: round(offset * scale, 1)
+                if name in _OFFSETS and isinstance(offset, int | float)
+                else offset
+                for name, offset in value.items()
+            }
+        out[key] = _presenter_limits(value, scale)
     return out
 
 
 def presenter_spec(spec: dict) -> dict:
     """`spec` (a filled template) with PRESENTER_FONTS merged into its config, per group,
-    and its own label limits scaled to the projector's labels."""
-    config = dict(spec.get("config", {}))
+    its own label limits scaled to the projector's labels and its text marks' offsets to the
+    projector's text."""
+    own = spec.get("config", {})
+    config = dict(own)
     for group, sizes in PRESENTER_FONTS.items():
         config[group] = {**config.get(group, {}), **sizes}
-    return {**_presenter_limits({k: v for k, v in spec.items() if k != "config"}), "config": config}
+    rest = {k: v for k, v in spec.items() if k != "config"}
+    return {**_presenter_limits(rest, text_scale(own)), "config": config}

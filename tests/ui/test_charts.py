@@ -361,3 +361,80 @@ def test_a_marked_points_label_goes_where_no_reference_label_is() -> None:
     # levels written under their lines (the accuracy chart's): their labels sit lower
     assert place(0.80, [0.80], (0.74, 0.86), 260, levels_below=True) == charts.ABOVE
     assert place(0.795, [0.80], (0.74, 0.86), 260, levels_below=True) == charts.HIGHER
+
+
+def test_a_marked_points_label_is_placed_for_the_projectors_font_and_not_into_the_title() -> None:
+    """Presenter mode writes texts and their offsets 17/11 larger (ui.template.text_scale):
+    "your E: 72%" was written over "guess '<=50K' for all: 78.2%" there, since a place found
+    for the page's 14-px lines is no place for 22-px ones. And a line higher than ABOVE a
+    point at the plot's top is in the title: under it instead."""
+    place = charts.mark_label_place
+    # its label's middle 16 px from the level label's: a page's line apart, not a projector's
+    assert place(0.4231, [0.5], (0.0, 1.0), 260, text_scale=1.0) == charts.ABOVE
+    assert place(0.4231, [0.5], (0.0, 1.0), 260, text_scale=17 / 11) == charts.UNDER
+    # presenter mode is this run's (no run here: the page's sizes)
+    assert place(0.4231, [0.5], (0.0, 1.0), 260) == charts.ABOVE
+    # a point on a level at the plot's top: not a line higher, into the title
+    assert place(1.0, [1.0], (0.0, 1.0), 260, text_scale=1.0) == charts.UNDER
+    assert place(0.9, [0.9], (0.0, 1.0), 260, text_scale=1.0) == charts.HIGHER  # room above
+
+
+def test_a_marked_points_label_does_not_cross_a_line_beside_it() -> None:
+    """Reconstruction at ε = 0.1: one release (1 of 10) 7 points under the mean of many, the
+    curve 18 px above the diamond, "this release: 1 of 10" written across it (presenter's
+    font). A label crosses a line within half a text line of its middle."""
+    place = charts.mark_label_place
+    scale = 17 / 11
+    assert place(0.10, [], (0.0, 1.0), 260, text_scale=scale) == charts.ABOVE
+    assert place(0.10, [], (0.0, 1.0), 260, text_scale=scale, lines=(0.17,)) == charts.HIGHER
+    assert place(0.10, [], (0.0, 1.0), 260, text_scale=1.0, lines=(0.17,)) == charts.ABOVE
+    # under the point only inside the plot: at 1% there is no room under it
+    assert place(0.5, [], (0.0, 1.0), 260, lines=(0.55, 0.6)) == charts.UNDER
+    assert place(0.01, [], (0.0, 1.0), 260, lines=(0.05, 0.1)) == charts.ABOVE
+
+
+def test_presenter_mode_scales_a_text_marks_offsets_with_its_font() -> None:
+    """A label 6 px above its line at 11 px sat on the line at the projector's 17 px: the
+    offsets of a text mark grow with its font; a mark with a font size of its own keeps both,
+    and other marks and the rows are not touched."""
+    from ui import template as ui_template
+
+    rows = [{"dy": 5}]
+    spec = {
+        "data": {"values": rows},
+        "layer": [
+            {"mark": {"type": "text", "dx": 4, "dy": -6, "align": "left"}},
+            {"mark": {"type": "text", "dy": -8, "fontSize": 14}},
+            {"mark": {"type": "point", "dy": 3}},
+            {"mark": "text"},
+        ],
+    }
+    merged = ui_template.presenter_spec(spec)
+    marks = [layer["mark"] for layer in merged["layer"]]
+    assert marks[0] == {"type": "text", "dx": 6.2, "dy": -9.3, "align": "left"}
+    assert marks[1:] == [spec["layer"][1]["mark"], {"type": "point", "dy": 3}, "text"]
+    assert merged["data"]["values"] is rows and rows == [{"dy": 5}]
+    assert spec["layer"][0]["mark"]["dy"] == -6  # the template is not changed
+    # a spec that writes its text at 12 px: scaled 17/12
+    own = ui_template.presenter_spec({**spec, "config": {"text": {"fontSize": 12}}})
+    assert own["layer"][0]["mark"]["dy"] == round(-6 * 17 / 12, 1) == -8.5
+
+
+def test_a_reference_lines_label_goes_under_it_from_a_value_on() -> None:
+    """The attacker's prior on the definition's belief chart: its label at the line's right
+    end, above the line, and under it from a prior of 50% on (above a line at 99% it was at
+    the plot's top, where the curve ends)."""
+    data = alt.Data(values=[{"p": 0.1, "label": "prior 10%"}])
+    layers = charts.reference_line_layers(
+        data, "p", y_scale=alt.Scale(domain=[0, 1]), right=True, below_from=0.5
+    ).to_dict()["layer"]
+    rule, above, under = layers
+    assert rule["mark"]["type"] == "rule"
+    assert above["transform"] == [{"filter": "(datum['p'] < 0.5)"}]
+    assert under["transform"] == [{"filter": "(datum['p'] >= 0.5)"}]
+    assert (above["mark"]["dy"], under["mark"]["dy"], under["mark"]["baseline"]) == (-6, 4, "top")
+    assert above["mark"]["align"] == under["mark"]["align"] == "right"
+    assert above["encoding"]["x"] == {"value": "width"}
+    # without it, one label (above, or under with `below`)
+    plain = charts.reference_line_layers(data, "p", y_scale=alt.Scale()).to_dict()["layer"]
+    assert len(plain) == 2 and plain[1]["mark"]["dy"] == -6
