@@ -36,6 +36,9 @@ def model_style(*, legend: bool) -> dict:
     }
 
 
+LABEL_FLIP_AT = 300.0  # people: a typical error's label sits left of its rule from here
+
+
 def _error_distribution_layers(bins_data, typical_data) -> alt.LayerChart:
     """The |error| chart over `bins_data` (model, start, end, share) and `typical_data`
     (model, x, label): DataFrames, or alt.NamedData for a template."""
@@ -72,12 +75,24 @@ def _error_distribution_layers(bins_data, typical_data) -> alt.LayerChart:
             **model_style(legend=False),
         )
     )
+    # each rule's label on a line of its own at the top, right of its rule, or left of it
+    # from LABEL_FLIP_AT on: "local sd ± 18,045" (ε = 0.01) ran past the chart's right edge
     labels = [
         alt.Chart(typical_data)
-        .transform_filter(alt.datum.model == model)
-        .mark_text(align="left", dx=4, dy=dy, baseline="top", fontWeight="bold")
+        .transform_filter((alt.datum.model == model) & right_of)
+        .mark_text(
+            align="left" if right else "right",
+            dx=4 if right else -4,
+            dy=dy,
+            baseline="top",
+            fontWeight="bold",
+        )
         .encode(x=alt.X("x:Q", scale=x_scale), y=alt.value(0), text="label:N")
         for model, dy in ((CENTRAL, 4), (LOCAL, 22))
+        for right, right_of in (
+            (True, alt.datum.x < LABEL_FLIP_AT),
+            (False, alt.datum.x >= LABEL_FLIP_AT),
+        )
     ]
     return alt.layer(area, outline, rules, *labels).properties(
         title="How far off is one answer? Central versus local",

@@ -128,6 +128,10 @@ def loss(truth: int) -> Template:
     return Template(chart)
 
 
+PRIOR_BELOW_FROM = 0.5  # the prior's label under its line from this prior up
+POINT_FLIP_AT = 0.1  # ε: below it your ε's label sits right of its diamond
+
+
 @datasets.cached(max_entries=64)
 def posterior() -> Template:
     """Template: worst-case posterior versus ε (log x, y fixed 0..1), the prior as a dashed
@@ -153,9 +157,19 @@ def posterior() -> Template:
             ],
         )
     )
-    prior = ui_charts.reference_line_layers(alt.NamedData(name="prior"), "p", y_scale=y_scale)
+    # The prior's label at the line's right end, where the curve has long left the line
+    # (it is at least 99.99% at ε = 20), under the line near the top; your ε's label right
+    # of its diamond at the plot's left edge (it was written over the y axis's "20%")
+    prior = ui_charts.reference_line_layers(
+        alt.NamedData(name="prior"), "p", y_scale=y_scale, right=True, below_from=PRIOR_BELOW_FROM
+    )
     point = ui_charts.marked_point_layers(
-        alt.NamedData(name="point"), "epsilon", "posterior", x_scale=x_scale, y_scale=y_scale
+        alt.NamedData(name="point"),
+        "epsilon",
+        "posterior",
+        x_scale=x_scale,
+        y_scale=y_scale,
+        flip_at=POINT_FLIP_AT,
     )
     chart = (prior + curve + point).properties(height=240, width=ui_charts.DEFAULT_WIDTH)
     return Template(chart)

@@ -305,6 +305,12 @@ def accuracy_curve(zip_code: str, size: int, seed: int) -> pd.DataFrame:
     return frame
 
 
+def curve_share_at(curve: pd.DataFrame, epsilon: float) -> float:
+    """The mean share of `accuracy_curve` at `epsilon`, read off the chart's line (linear
+    between its points on the log ε axis, its end value beyond them)."""
+    return float(np.interp(np.log(epsilon), np.log(curve["epsilon"]), curve["share"]))
+
+
 @datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def baseline_share(zip_code: str, size: int, seed: int) -> float:
     """What an attacker gets right without any table: n people made up from the census's
@@ -440,9 +446,10 @@ def levels_frame(**shares: float) -> pd.DataFrame:
 
 
 @datasets.cached(census_only=True)
-def mark_frame(x_field: str, x: float, share: float, label: str) -> pd.DataFrame:
-    """The chosen setting's point and its label."""
-    return pd.DataFrame({x_field: [x], "share": [share], "label": [label]})
+def mark_frame(x_field: str, x: float, share: float, label: str, place: str) -> pd.DataFrame:
+    """The chosen setting's point and its label, written where `place` says
+    (charts.label_place)."""
+    return pd.DataFrame({x_field: [x], "share": [share], "label": [label], "place": [place]})
 
 
 def tables_download(tables: dict[tuple[int, int], np.ndarray]) -> pd.DataFrame:

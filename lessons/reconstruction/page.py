@@ -178,6 +178,11 @@ def defence(zip_code: str, size: int, seed: int, exact_share: float) -> None:
                 epsilon,
                 share,
                 f"this release: {defended['right']} of {defended['people']}",
+                charts.label_place(
+                    share,
+                    (exact_share, baseline),
+                    curve=model.curve_share_at(curve, epsilon),
+                ),
             ),
             title="Reconstruction against ε",
             alt=model.describe_curve(
@@ -267,6 +272,7 @@ def dinur_nissim(seed: int) -> None:
                 ratio,
                 dn["accuracy"],
                 f"your E: {text.percent(dn['accuracy'])}",
+                charts.label_place(dn["accuracy"], (dn["majority"],)),
             ),
             title=f"{n:,} people, {m:,} queries",
             alt=model.dn_description(n, m, ratio, seed),

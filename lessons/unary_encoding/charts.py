@@ -130,9 +130,14 @@ def comparison(domain: tuple[float, float]) -> Template:
             alt.Tooltip("variance:Q", format=",.0f"),
         ],
     )
-    labels = (
-        curves.transform_filter(f"datum.k == {COMPARE_KS[-1]}")
-        .mark_text(align="right", dy=-9, fontWeight="bold")
+    # each line's name at its right end: above the upper line, under the lower one (above
+    # both, "GRR" was written over "OUE" where the lines end close, ε = 5: k* = 447)
+    ends = curves.transform_filter(f"datum.k == {COMPARE_KS[-1]}").transform_joinaggregate(
+        top="max(variance)"
+    )
+    labels = [
+        ends.transform_filter(upper)
+        .mark_text(align="right", dy=dy, fontWeight="bold")
         .encode(
             x=x,
             y=y,
@@ -143,7 +148,11 @@ def comparison(domain: tuple[float, float]) -> Template:
                 legend=None,
             ),
         )
-    )
+        for upper, dy in (
+            (alt.datum.variance == alt.datum.top, -9),
+            (alt.datum.variance < alt.datum.top, 11),
+        )
+    ]
     marks = alt.Chart(alt.NamedData(name="marks"))
     rules = marks.mark_rule(strokeDash=[4, 3], strokeWidth=1.5).encode(
         x=alt.X("k:Q", scale=x_scale),
@@ -160,7 +169,7 @@ def comparison(domain: tuple[float, float]) -> Template:
         )
         for row, dy in ((0, 2), (1, 24))  # a line apart at the projector's 17-px font too
     ]
-    chart = alt.layer(lines, labels, rules, *rule_text).properties(
+    chart = alt.layer(lines, *labels, rules, *rule_text).properties(
         width=ui_charts.DEFAULT_WIDTH, height=340
     )
     return Template(chart)

@@ -91,6 +91,34 @@ CASES = {
     "kary-occupations-presenter": Case("kary-rr", (), "Transport-moving", "presenter"),
     # the crossover's label a 14-px line above the attribute's, at a 17-px font
     "unary-rules-presenter": Case("unary-encoding", (), "k* = 10.15", "presenter"),
+    # Presenter mode at the sliders' ends (its texts 17/11 larger, their offsets were not):
+    # "this release: 3 of 12" over "made-up people: 31.9%"
+    "reconstruction-release-presenter": Case(
+        "reconstruction",
+        (("People in the block", "End"), ("Privacy loss ε", "Home")),
+        "this release",
+        "presenter",
+    ),
+    # "your E: 72%" over "guess '<=50K' for all: 78.2%"
+    "reconstruction-majority-presenter": Case(
+        "reconstruction", (("People n", "End"), ("Queries m", "Home")), "500 people", "presenter"
+    ),
+    # your ε's label left of its diamond at the plot's left edge, over the y axis's "20%"
+    "definition-belief-presenter": Case(
+        "definition", (("ε of the output", "Home"),), "ε = 0.01: 10.1%", "presenter"
+    ),
+    # "GRR" over "OUE", both above their lines' ends, which meet near k = 1,024 at ε = 5
+    "unary-ends-presenter": Case(
+        "unary-encoding", (("ε to compare", "End"),), "Variance versus k (ε = 5)", "presenter"
+    ),
+    # "local sd ± 18,045" right of its rule, past the chart's right edge
+    "central-local-sd-presenter": Case(
+        "central-vs-local", (("Privacy loss ε", "Home"),), "local sd ± 18,045", "presenter"
+    ),
+    # the place found for the page's font, a line above the level's label, was none at 17 px
+    "private-ml-gap-presenter": Case(
+        "private-ml", (("ε for the coefficients", "Home"),), "(b): 14.9", "presenter"
+    ),
 }
 
 
