@@ -163,13 +163,9 @@ def posterior() -> Template:
     prior = ui_charts.reference_line_layers(
         alt.NamedData(name="prior"), "p", y_scale=y_scale, right=True, below_from=PRIOR_BELOW_FROM
     )
+    mark = alt.NamedData(name="point")
     point = ui_charts.marked_point_layers(
-        alt.NamedData(name="point"),
-        "epsilon",
-        "posterior",
-        x_scale=x_scale,
-        y_scale=y_scale,
-        flip_at=POINT_FLIP_AT,
+        mark, "epsilon", "posterior", x_scale=x_scale, y_scale=y_scale, flip_at=POINT_FLIP_AT
     )
     chart = (prior + curve + point).properties(height=240, width=ui_charts.DEFAULT_WIDTH)
     return Template(chart)
