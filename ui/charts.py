@@ -8,7 +8,9 @@ labelled rule (`truth_rule_layers`)."""
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 from dataclasses import dataclass
 
 import altair as alt
@@ -215,36 +217,48 @@ def reference_line_layers(
     *,
     y_scale: alt.Scale,
     below: bool = False,
-    right: bool = False,
+    right: bool | float = False,
     below_from: float | None = None,
 ):
     """A dashed horizontal reference line at `field` with its `label` written on the left,
     above the line (or, with `below`, under it: where a curve runs just above the line; with
     `below_from`, under it once the line is at that value or higher: near the plot's top;
-    with `right`, at the right end: where the chosen point can sit on the line's left end)
+    with `right`, at the right end: where the chosen point can sit on the line's left end,
+    or, a number, at the right end once the line is at that value or higher: where curves
+    that meet the line at the left at one value, and at the right at another)
     (e.g. the prior belief, or a coin toss's 50%)."""
     base = alt.Chart(data)
     rule = base.mark_rule(color=BLACK, strokeDash=[6, 3]).encode(
         y=alt.Y(f"{field}:Q", scale=y_scale)
     )
-    side = {"align": "right", "dx": -4} if right else {"align": "left", "dx": 4}
-    encoding = {
-        "x": alt.value("width" if right else 0),
-        "y": alt.Y(f"{field}:Q", scale=y_scale),
-        "text": "label:N",
-    }
 
-    def text(under: bool):
+    def text(under: bool, at_right: bool):
         place = {"baseline": "top", "dy": 4} if under else {"dy": -6}
-        return base.mark_text(color=BLACK, fontWeight="bold", **side, **place).encode(**encoding)
+        side = {"align": "right", "dx": -4} if at_right else {"align": "left", "dx": 4}
+        return base.mark_text(color=BLACK, fontWeight="bold", **side, **place).encode(
+            x=alt.value("width" if at_right else 0),
+            y=alt.Y(f"{field}:Q", scale=y_scale),
+            text="label:N",
+        )
 
-    if below_from is None:
-        return rule + text(below)
-    return (
-        rule
-        + text(False).transform_filter(alt.datum[field] < below_from)
-        + text(True).transform_filter(alt.datum[field] >= below_from)
-    )
+    value = alt.datum[field]
+
+    def split(flag: bool, start: float | None):
+        """(flag, when): `flag` always, or False below `start` and True from it on."""
+        if start is None:
+            return [(flag, True)]
+        return [(False, value < start), (True, value >= start)]
+
+    right_from = None if isinstance(right, bool) else right
+    layers = rule
+    for under, when_under in split(below, below_from):
+        for at_right, when_right in split(right is True, right_from):
+            layer = text(under, at_right)
+            conditions = [c for c in (when_under, when_right) if c is not True]
+            if conditions:
+                layer = layer.transform_filter(functools.reduce(operator.and_, conditions))
+            layers += layer
+    return layers
 
 
 def marked_point_layers(
@@ -279,11 +293,46 @@ def marked_point_layers(
     return layers
 
 
+def rising_curve_label_layers(
+    data: alt.Data | alt.NamedData,
+    x: alt.X,
+    y: alt.Y,
+    *,
+    left_from: float,
+    under_from: float,
+):
+    """The bold black `label` of a point on a rising curve, written where the curve is not:
+    left of the point and above it once x >= `left_from` (there is room on the left, and
+    the curve there is lower); before that right of it and under it (the curve there is
+    higher), or above it while y < `under_from` (the plot's bottom is near). Found:
+    "occupation: k = 14" and composition's "14.14" written right of and above their points,
+    crossed by the curve as it rose."""
+    base = alt.Chart(data)
+    x_field, y_field = alt.datum[x.to_dict()["field"]], alt.datum[y.to_dict()["field"]]
+    style = {"fontWeight": "bold", "color": BLACK}
+    places = (
+        ({"align": "right", "dx": -8, "dy": -10}, x_field >= left_from),
+        ({"align": "left", "dx": 8, "dy": 12}, (x_field < left_from) & (y_field >= under_from)),
+        ({"align": "left", "dx": 8, "dy": -10}, (x_field < left_from) & (y_field < under_from)),
+    )
+    layers = [
+        base.mark_text(**style, **place).encode(x=x, y=y, text="label:N").transform_filter(when)
+        for place, when in places
+    ]
+    return alt.layer(*layers)
+
+
 # Where `marked_point_layers` and `reference_line_layers` write their labels: the middle of a
 # label, in px down from its point or line (a text line is about TEXT_LINE_PX tall)
-ABOVE, HIGHER, UNDER = "above", "higher", "under"
+ABOVE, HIGHER, UNDER, HIGHEST, LOWER = "above", "higher", "under", "highest", "lower"
 TEXT_LINE_PX = 14
-MARK_LABEL_PLACES = {ABOVE: -10, HIGHER: -10 - TEXT_LINE_PX, UNDER: 12}
+MARK_LABEL_PLACES = {
+    ABOVE: -10,
+    HIGHER: -10 - TEXT_LINE_PX,
+    UNDER: 12,
+    HIGHEST: -10 - 2 * TEXT_LINE_PX,
+    LOWER: 12 + TEXT_LINE_PX,
+}
 LEVEL_LABEL_ABOVE_PX = -6  # reference_line_layers: its middle 6 px above the line
 LEVEL_LABEL_BELOW_PX = 11  # its top 4 px under the line
 
@@ -303,10 +352,12 @@ def mark_label_place(
     line, or under it with `levels_below`, as `reference_line_layers` writes them) on a
     linear y axis over `domain` drawn `height` px tall; then a line HIGHER (unless that
     leaves the plot further than ABOVE a point at its top would: into the title), else UNDER
-    the diamond (if it stays inside the plot), whichever meets none (else ABOVE), nor crosses
-    a line at one of `lines` (a curve near the point: a single release off the mean of
-    many, at the point's x). Found: privatized data for ML at ε = 0.01,
-    "(b): 14.9 points" over "(c) without them: 15.1 points". Texts and their offsets are
+    the diamond (if it stays inside the plot), then two lines up (HIGHEST) or one further
+    down (LOWER): the first that meets none (else ABOVE), nor crosses a line at one of
+    `lines` (a curve near the point: a single release off the mean of many, at the point's
+    x). Found: privatized data for ML at ε = 0.01, "(b): 14.9 points" over "(c) without
+    them: 15.1 points"; in presenter mode "(b) at your ε: 78.2%" between "(a) true table:
+    80.2%" and the line at 78.1%, with a line's room above neither. Texts and their offsets are
     `text_scale` times the page's (presenter mode's larger font; by default this run's:
     ui.template.current_text_scale)."""
     scale = current_text_scale() if text_scale is None else float(text_scale)
@@ -316,17 +367,20 @@ def mark_label_place(
     level_middles = [(float(domain[1]) - float(level)) * per_unit + shift for level in levels]
     at = (float(domain[1]) - float(value)) * per_unit
     crossed = [(float(domain[1]) - float(line)) * per_unit for line in lines]
-    for place in (ABOVE, HIGHER, UNDER):
+    for place in (ABOVE, HIGHER, UNDER, HIGHEST, LOWER):
         middle = at + scale * MARK_LABEL_PLACES[place]
-        if place == HIGHER and middle < scale * MARK_LABEL_PLACES[ABOVE]:
+        if place in (HIGHER, HIGHEST) and middle < scale * MARK_LABEL_PLACES[ABOVE]:
             continue
-        if place == UNDER and middle + scale * TEXT_LINE_PX / 2 > height:
+        if place in (UNDER, LOWER) and middle + scale * TEXT_LINE_PX / 2 > height:
             continue
         if any(abs(middle - line) < scale * TEXT_LINE_PX / 2 for line in crossed):
             continue
         if all(abs(middle - other) >= scale * TEXT_LINE_PX for other in level_middles):
             return place
     return ABOVE
+
+
+BAND_TOP_PX = 18  # band_histogram's ±2 SD rules start this far under the plot's top
 
 
 @datasets.cached(max_entries=64)
@@ -359,10 +413,11 @@ def band_histogram(
     )
     layers = bars + truth_rule_layers(x_scale)
     if with_band:
+        # from under the truth's label down: a rule 2 SD away crossed "true value"
         layers += (
             alt.Chart(alt.NamedData(name="band"))
             .mark_rule(color=VERMILLION, strokeDash=[2, 2], strokeWidth=2)
-            .encode(x=alt.X("x:Q", scale=x_scale))
+            .encode(x=alt.X("x:Q", scale=x_scale), y=alt.value(BAND_TOP_PX), y2=alt.value("height"))
         )
     return Template(layers.properties(title="", height=DEFAULT_HEIGHT, width="container"))
 
@@ -554,7 +609,7 @@ def curve_layers(
     error_bars: tuple[str, str] | None = None,
     levels: tuple[str, str] | None = None,
     levels_below: bool = False,
-    levels_right: bool = False,
+    levels_right: bool | float = False,
     rule: bool = False,
     rule_flip_at: float | None = None,
     mark: str | None = None,
@@ -756,11 +811,13 @@ def win_curves(
     epsilon_domain: tuple[float, float],
     height: int = 260,
     y_title: str = "chance of being reported",
+    rule_flip_at: float | None = None,
 ) -> Template:
     """Template (report noisy max, the sparse vector): P[win] against ε (log x over the fixed
     `epsilon_domain`, y 0..100%), one line per
-    series, the current ε as a labelled rule. Datasets "curves" (epsilon, category,
-    probability) and "truth" (x, label)."""
+    series, the current ε as a labelled rule (its label left of it from `rule_flip_at`, by
+    default the axis's middle). Datasets "curves" (epsilon, category, probability) and
+    "truth" (x, label)."""
     x_scale = alt.Scale(
         type="log", domain=[float(epsilon_domain[0]), float(epsilon_domain[1])], nice=False
     )
@@ -805,5 +862,5 @@ def win_curves(
     )
     # the middle of the log ε axis: a rule right of it has its label on its left
     middle = float(np.sqrt(epsilon_domain[0] * epsilon_domain[1]))
-    rule = truth_rule_layers(x_scale, label_dy=4, flip_at=middle)
+    rule = truth_rule_layers(x_scale, label_dy=4, flip_at=rule_flip_at or middle)
     return Template((lines + rule).properties(height=height, width=DEFAULT_WIDTH))

@@ -377,6 +377,14 @@ def test_a_marked_points_label_is_placed_for_the_projectors_font_and_not_into_th
     # a point on a level at the plot's top: not a line higher, into the title
     assert place(1.0, [1.0], (0.0, 1.0), 260, text_scale=1.0) == charts.UNDER
     assert place(0.9, [0.9], (0.0, 1.0), 260, text_scale=1.0) == charts.HIGHER  # room above
+    # privatized data for ML at ε = 0.01 on a projector: 78.2% between (a)'s label under its
+    # line at 80.2% and (c)'s line at 78.1%: two lines up, over (a)'s label
+    levels = [0.802, 0.781, 0.757]
+    domain = (0.74, 0.86)
+    assert place(0.782, levels, domain, 260, levels_below=True, text_scale=1.0) == charts.ABOVE
+    assert place(0.782, levels, domain, 260, levels_below=True, text_scale=17 / 11) == (
+        charts.HIGHEST
+    )
 
 
 def test_a_marked_points_label_does_not_cross_a_line_beside_it() -> None:
@@ -388,9 +396,12 @@ def test_a_marked_points_label_does_not_cross_a_line_beside_it() -> None:
     assert place(0.10, [], (0.0, 1.0), 260, text_scale=scale) == charts.ABOVE
     assert place(0.10, [], (0.0, 1.0), 260, text_scale=scale, lines=(0.17,)) == charts.HIGHER
     assert place(0.10, [], (0.0, 1.0), 260, text_scale=1.0, lines=(0.17,)) == charts.ABOVE
-    # under the point only inside the plot: at 1% there is no room under it
+    # under the point only inside the plot: at 1% there is no room under it, two lines up
+    # clear both lines
     assert place(0.5, [], (0.0, 1.0), 260, lines=(0.55, 0.6)) == charts.UNDER
-    assert place(0.01, [], (0.0, 1.0), 260, lines=(0.05, 0.1)) == charts.ABOVE
+    assert place(0.01, [], (0.0, 1.0), 260, lines=(0.05, 0.1)) == charts.HIGHEST
+    # nowhere clear: ABOVE
+    assert place(0.01, [], (0.0, 1.0), 260, lines=(0.05, 0.1, 0.16)) == charts.ABOVE
 
 
 def test_presenter_mode_scales_a_text_marks_offsets_with_its_font() -> None:
@@ -438,3 +449,39 @@ def test_a_reference_lines_label_goes_under_it_from_a_value_on() -> None:
     # without it, one label (above, or under with `below`)
     plain = charts.reference_line_layers(data, "p", y_scale=alt.Scale()).to_dict()["layer"]
     assert len(plain) == 2 and plain[1]["mark"]["dy"] == -6
+
+
+def test_a_reference_lines_label_goes_to_the_right_end_from_a_value_on() -> None:
+    """The audit's claimed ε: at the left the buggy audit climbs through the line at a claim
+    of 1; at a claim of 0.1 both audits end within a label of it: left below 0.25, right
+    from there on."""
+    data = alt.Data(values=[{"y": 1.0, "label": "claimed ε = 1"}])
+    layers = charts.reference_line_layers(data, "y", y_scale=alt.Scale(), right=0.25).to_dict()
+    _, left, right = layers["layer"]
+    assert left["transform"] == [{"filter": "(datum['y'] < 0.25)"}]
+    assert right["transform"] == [{"filter": "(datum['y'] >= 0.25)"}]
+    assert (left["mark"]["align"], left["encoding"]["x"]) == ("left", {"value": 0})
+    assert (right["mark"]["align"], right["encoding"]["x"]) == ("right", {"value": "width"})
+    # both: four labels, each under one condition of each
+    both = charts.reference_line_layers(
+        data, "y", y_scale=alt.Scale(), right=0.25, below_from=0.5
+    ).to_dict()["layer"][1:]
+    assert [layer["transform"][0]["filter"].count("&&") for layer in both] == [1, 1, 1, 1]
+
+
+def test_a_label_beside_a_rising_curve_goes_where_the_curve_is_not() -> None:
+    """Left of and above its point from `left_from` on (the curve there is lower); before
+    that right of and under it (the curve there is higher), above it near the bottom."""
+    x, y = alt.X("m:Q"), alt.Y("sd:Q")
+    layers = charts.rising_curve_label_layers(
+        alt.NamedData(name="current"), x, y, left_from=6, under_from=0.3
+    ).to_dict()["layer"]
+    places = [
+        (layer["mark"]["align"], layer["mark"]["dy"], layer["transform"][0]["filter"])
+        for layer in layers
+    ]
+    assert places == [
+        ("right", -10, "(datum['m'] >= 6)"),
+        ("left", 12, "((datum['m'] < 6) && (datum['sd'] >= 0.3))"),
+        ("left", -10, "((datum['m'] < 6) && (datum['sd'] < 0.3))"),
+    ]
