@@ -357,6 +357,60 @@ CHART_TEXT_CLASHES = """() => {
 }"""
 
 
+# Every text of every chart a line of the chart's own marks runs through (a curve, a rule, an
+# error bar; not the axes' grid): sampled every 1.5 px along each line, a point inside the
+# text's box (its middle 40% of the height, 2 px in from either end) crosses it. Each as
+# 'title: "text" crossed by a line'. Found with it: "lowest total: m = 80" crossed by the
+# total's climb, "true value" by a rule 2 SD away, "ε = 0.01" by a curve rising to 100%.
+CHART_TEXT_CROSSED = """() => {
+  const out = [];
+  const charts = '[data-testid="stMain"] [data-testid=stVegaLiteChart]';
+  for (const chart of document.querySelectorAll(charts)) {
+    const svg = chart.querySelector('svg');
+    if (!svg || svg.getBoundingClientRect().width === 0) continue;
+    const title = [...svg.querySelectorAll('g.role-title text')].map((t) => t.textContent)
+      .join(' ') || '(untitled)';
+    const shown = (element) => {
+      for (let node = element; node && node !== svg; node = node.parentElement) {
+        const style = getComputedStyle(node);
+        if (style.display === 'none' || style.visibility === 'hidden') return false;
+        if (parseFloat(style.opacity) === 0) return false;
+      }
+      return true;
+    };
+    const texts = [...svg.querySelectorAll('text')]
+      .filter((t) => t.textContent.trim() && shown(t)
+        && parseFloat(getComputedStyle(t).fillOpacity) > 0)
+      .map((t) => [t, t.getBoundingClientRect()])
+      .filter(([t, r]) => r.width >= 1 && r.height >= 1);
+    const marks = 'g.mark-line.role-mark path, g.mark-rule.role-mark line, '
+      + 'g.mark-rule.role-mark path';
+    const points = [];
+    for (const line of svg.querySelectorAll(marks)) {
+      const style = getComputedStyle(line);
+      if (!shown(line) || style.stroke === 'none' || parseFloat(style.strokeOpacity) === 0) {
+        continue;
+      }
+      const ctm = line.getScreenCTM();
+      const length = line.getTotalLength();
+      const steps = Math.min(4000, Math.ceil(length / 1.5));
+      for (let i = 0; i <= steps; i++) {
+        const at = line.getPointAtLength((length * i) / Math.max(steps, 1));
+        points.push(new DOMPoint(at.x, at.y).matrixTransform(ctm));
+      }
+    }
+    for (const [text, r] of texts) {
+      const top = r.top + r.height * 0.3, bottom = r.bottom - r.height * 0.3;
+      if (points.some((p) => p.x > r.left + 2 && p.x < r.right - 2 && p.y > top
+          && p.y < bottom)) {
+        out.push(`${title}: "${text.textContent}" crossed by a line`);
+      }
+    }
+  }
+  return out;
+}"""
+
+
 def control_to_chart_px(page: Page, control: str) -> tuple[float, float]:
     """For the slider whose label contains `control` and the chart it drives (a chart
     beside it, i.e. overlapping it vertically, else the first chart after it in the page):

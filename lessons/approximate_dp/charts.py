@@ -108,6 +108,7 @@ def delta_curve() -> Template:
         Axis("delta", "δ (log scale)", model.DELTA_CURVE_DOMAIN, log=True, format=POWERS),
         Series("curve", (model.EXACT, model.TAIL)),
         mark="mark",
+        mark_flip_at=model.MARK_LEFT_FROM,
     )
 
 

@@ -17,7 +17,7 @@ import pandas as pd
 
 import dp
 from data.deployments import load_deployments
-from ui import datasets, text
+from ui import charts, datasets, text
 
 SENSITIVITY = 1.0
 
@@ -223,6 +223,13 @@ def delta_curve(epsilon: float, delta: float) -> pd.DataFrame:
     )
 
 
+# Your (ε, δ) on the falling δ(ε′) curve: its label left of the diamond from ε = MARK_LEFT_FROM
+# on (room for it on a phone), and there under it, where neither curve is (above it, the
+# curve came down through its last character on a projector; the dashed tail lies above
+# the curve everywhere)
+MARK_LEFT_FROM = 0.3
+
+
 @datasets.cached(max_entries=64)
 def calibration_mark(cal: Calibration) -> pd.DataFrame:
     return pd.DataFrame(
@@ -232,6 +239,7 @@ def calibration_mark(cal: Calibration) -> pd.DataFrame:
             "label": [
                 f"your (ε, δ) = ({text.number(cal.epsilon)}, {text.power_of_ten(cal.delta)})"
             ],
+            "place": [charts.UNDER if cal.epsilon >= MARK_LEFT_FROM else charts.ABOVE],
         }
     )
 

@@ -36,7 +36,10 @@ def model_style(*, legend: bool) -> dict:
     }
 
 
-LABEL_FLIP_AT = 300.0  # people: a typical error's label sits left of its rule from here
+# people: a typical error's label sits left of its rule from here (a two-line label is
+# ~1.5 decades of a phone's plot; the central sd is √2/ε, the local one far larger)
+CENTRAL_LEFT_FROM = 0.5
+LOCAL_LEFT_FROM = 300.0
 
 
 def _error_distribution_layers(bins_data, typical_data) -> alt.LayerChart:
@@ -75,24 +78,25 @@ def _error_distribution_layers(bins_data, typical_data) -> alt.LayerChart:
             **model_style(legend=False),
         )
     )
-    # each rule's label on a line of its own at the top, right of its rule, or left of it
-    # from LABEL_FLIP_AT on: "local sd ± 18,045" (ε = 0.01) ran past the chart's right edge
+    # each rule's label (two lines) in rows of its own at the top, on the side away from the
+    # other rule: the central one left of its rule from CENTRAL_LEFT_FROM on (right of it,
+    # "central sd ± 1.414" was crossed by the local rule at 173 on a phone), the local one
+    # right of its rule until LOCAL_LEFT_FROM ("local sd ± 18,045", ε = 0.01, ran past the
+    # chart's right edge)
     labels = [
         alt.Chart(typical_data)
-        .transform_filter((alt.datum.model == model) & right_of)
+        .transform_filter((alt.datum.model == model) & when)
         .mark_text(
             align="left" if right else "right",
             dx=4 if right else -4,
             dy=dy,
             baseline="top",
             fontWeight="bold",
+            lineBreak="\n",
         )
         .encode(x=alt.X("x:Q", scale=x_scale), y=alt.value(0), text="label:N")
-        for model, dy in ((CENTRAL, 4), (LOCAL, 22))
-        for right, right_of in (
-            (True, alt.datum.x < LABEL_FLIP_AT),
-            (False, alt.datum.x >= LABEL_FLIP_AT),
-        )
+        for model, dy, left_from in ((CENTRAL, 4, CENTRAL_LEFT_FROM), (LOCAL, 34, LOCAL_LEFT_FROM))
+        for right, when in ((True, alt.datum.x < left_from), (False, alt.datum.x >= left_from))
     ]
     return alt.layer(area, outline, rules, *labels).properties(
         title="How far off is one answer? Central versus local",

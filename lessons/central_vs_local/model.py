@@ -64,7 +64,7 @@ def typical_frame(central_sd: float, local_sd: float) -> pd.DataFrame:
         {
             "model": [CENTRAL, LOCAL],
             "x": [central_sd, local_sd],
-            "label": [f"central sd ± {text.number(central_sd)}", f"local sd ± {local_sd:,.0f}"],
+            "label": [f"central sd\n± {text.number(central_sd)}", f"local sd\n± {local_sd:,.0f}"],
         }
     )
 

@@ -25,8 +25,10 @@ LEGEND = alt.Legend(orient="bottom", title=None, direction="horizontal", labelLi
 @datasets.cached(max_entries=64)
 def column_histogram(low: float, high: float, title: str, height: int = 240) -> Template:
     """Template: the share of people per bin over the column's fixed domain (sqrt y 0..100%),
-    the clamp window shaded and labelled. Datasets "bins" (start, end, share, count) and
-    "window" (lower, upper, label)."""
+    the clamp window shaded between green edges (its numbers are in the title: a label in
+    the plot was crossed by the window's own edge when the window is narrow, capital gain's
+    0 to 5,000 of 100,000). Datasets "bins" (start, end, share, count) and "window" (lower,
+    upper)."""
     x_scale = alt.Scale(domain=[low, high], nice=False, zero=False)
     y_scale = alt.Scale(type="sqrt", domain=[0.0, 1.0])
     window = alt.Chart(alt.NamedData(name="window"))
@@ -38,9 +40,6 @@ def column_histogram(low: float, high: float, title: str, height: int = 240) -> 
     ) + window.mark_rule(color=ui_charts.GREEN, strokeWidth=2).encode(
         x=alt.X("upper:Q", scale=x_scale)
     )
-    label = window.mark_text(
-        align="left", dx=4, dy=4, baseline="top", color=ui_charts.GREEN, fontWeight="bold"
-    ).encode(x=alt.X("lower:Q", scale=x_scale), y=alt.value(0), text="label:N")
     bars = ui_charts.binned_bars(
         "bins",
         x_title=title,
@@ -59,7 +58,7 @@ def column_histogram(low: float, high: float, title: str, height: int = 240) -> 
         ],
         mark={"color": ui_charts.NOISY_COLOUR, "opacity": 0.85},
     )
-    chart = (shade + bars + edges + label).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
+    chart = (shade + bars + edges).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
     return Template(chart)
 
 

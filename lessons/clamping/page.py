@@ -223,7 +223,10 @@ def window_sum_and_mean() -> None:
     )
     with chart_column:
         charts.column_histogram(column.low, column.high, column.label).show(
-            title=f"{column.label} and the clamp window",
+            title=(
+                f"{column.label} and the clamp window (green), {text.number(lower)} to "
+                f"{text.number(upper)}"
+            ),
             alt=(
                 f"Histogram of {column.label} over {text.number(column.low)} to "
                 f"{text.number(column.high)}. The clamp window from {text.number(lower)} to "
@@ -342,7 +345,10 @@ def rows_per_person() -> None:
     contribution, best_m = model.contribution_curve(epsilon)
     with curve_column:
         charts.contribution_curves(model.contribution_domain(), model.NOISE_PART_ROWS).show(
-            title=f"Bounding contributions at ε = {text.number(epsilon)}",
+            title=(
+                f"Bounding contributions at ε = {text.number(epsilon)}: the lowest total at "
+                f"m = {best_m}"
+            ),
             alt=(
                 f"Three curves against m from 1 to 100 on a log axis: the rows dropped fall as m "
                 f"grows, the noise SD √2·m/ε rises, and their total is lowest at m = {best_m}. "

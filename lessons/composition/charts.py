@@ -50,11 +50,9 @@ def sequential() -> Template:
         .mark_point(shape="diamond", size=140, filled=True, color=ui_charts.VERMILLION)
         .encode(x=x, y=y)
     )
-    text = (
-        alt.Chart(current)
-        .mark_text(align="left", dx=8, dy=-10, fontWeight="bold", color=ui_charts.BLACK)
-        .encode(x=x, y=y, text="label:N")
-    )
+    # 6 queries: left of the point from there on (a phone's plot has ~6 px a query, the
+    # label ~30 px); 0.3: under the point only half a decade above the axis's 0.1
+    text = ui_charts.rising_curve_label_layers(current, x, y, left_from=6, under_from=0.3)
     return Template(
         (line + point + text).properties(
             title="Error per answer grows in proportion to m",

@@ -129,8 +129,10 @@ def selection_curves() -> Template:
         .mark_point(size=90, filled=True)
         .encode(x=x, y=y, color=colour, shape=alt.Shape("rule:N", legend=None))
     )
+    # "shown half the time" at the line's right end, where every rule releases nearly
+    # always: at the left a rule's curve rose through it (a phone, ε = 1)
     half = ui_charts.reference_line_layers(
-        alt.NamedData(name="half"), "y", y_scale=alt.Scale(domain=[0.0, 1.0])
+        alt.NamedData(name="half"), "y", y_scale=alt.Scale(domain=[0.0, 1.0]), right=True
     )
     return Template((lines + points + half).properties(height=220, width=ui_charts.DEFAULT_WIDTH))
 

@@ -89,8 +89,8 @@ def histogram(attr: Attribute, names: tuple[str, ...]) -> Template:
 @datasets.cached(max_entries=64)
 def variance(domain: tuple[float, float]) -> Template:
     """Template: variance versus k (log y, fixed `domain`), the current attribute's k
-    marked with a diamond and labelled. Data: datasets "curve" (k, variance, sd) and
-    "here" (one row of curve plus a label)."""
+    marked with a diamond (the page's subtitle names it). Data: datasets "curve" (k,
+    variance, sd) and "here" (one row of curve)."""
     y = alt.Y(
         "variance:Q",
         title="variance of one estimated count",
@@ -121,10 +121,9 @@ def variance(domain: tuple[float, float]) -> Template:
     point = here.mark_point(
         shape="diamond", size=120, filled=True, color=ui_charts.VERMILLION
     ).encode(x=x, y=y)
-    text = here.mark_text(
-        align="left", dx=8, dy=-8, fontWeight="bold", color=ui_charts.BLACK
-    ).encode(x=x, y=y, text="label:N")
-    chart = (grey + grey_labels + line + point + text).properties(
+    # the diamond's attribute and k are in the subtitle: a label beside it was crossed by this
+    # ε's curve, or by a reference curve, whichever side it took
+    chart = (grey + grey_labels + line + point).properties(
         width=ui_charts.DEFAULT_WIDTH, height=260
     )
     return Template(chart)

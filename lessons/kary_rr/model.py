@@ -151,7 +151,7 @@ def variance_domain(n: int) -> tuple[float, float]:
 @datasets.cached()
 def variance_frames(frame: pd.DataFrame, attr: Attribute) -> dict[str, pd.DataFrame]:
     """The rows for `variance_spec`: this ε's curve, the attribute's point, the references."""
-    here = frame[frame["k"] == attr.k].assign(label=f"{attr.title}: k = {attr.k}")
+    here = frame[frame["k"] == attr.k]
     return {"curve": frame, "here": here, "references": variance_references(attr.n)}
 
 

@@ -195,7 +195,7 @@ def variance_by_k(attr) -> None:
             **model.variance_frames(frame, attr),
             title={
                 "text": f"GRR variance versus k (ε = {text.number(epsilon)})",
-                "subtitle": f"n = {attr.n:,} · diamond: {attr.title}",
+                "subtitle": f"n = {attr.n:,} · diamond: {attr.title}, k = {attr.k}",
                 "anchor": "start",
             },
             alt=(

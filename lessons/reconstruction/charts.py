@@ -10,6 +10,9 @@ from ui import datasets
 from ui.template import Template
 
 FLIP_AT = 2.0  # the chosen point's label sits right of it below this x, left of it above
+# ... on the curve against ε, from ε = 1 (a decade of room on a phone): the curve rises with
+# ε, so on the left it is lower; on the right it climbed through "this release: 5 of 10"
+DEFENCE_FLIP_AT = 1.0
 ROOT_RULE_TOP = 0.45  # share: the E = √n rule's top
 
 
@@ -59,7 +62,7 @@ def defence_curve() -> Template:
         points=True,
         error_bars=("low", "high"),
         height=ui_charts.DEFAULT_HEIGHT,
-        **COMMON,
+        **{**COMMON, "mark_flip_at": DEFENCE_FLIP_AT},
     )
 
 

@@ -159,8 +159,14 @@ def comparison(domain: tuple[float, float]) -> Template:
         color=alt.Color("colour:N", scale=None),
     )
     rule_text = [
-        marks.transform_filter(f"datum.row == {row}")
-        .mark_text(align="left", dx=4, dy=dy, baseline="top", fontWeight="bold")
+        marks.transform_filter(f"datum.row == {row} && datum.left == {str(left).lower()}")
+        .mark_text(
+            align="right" if left else "left",
+            dx=-4 if left else 4,
+            dy=dy,
+            baseline="top",
+            fontWeight="bold",
+        )
         .encode(
             x=alt.X("k:Q", scale=x_scale),
             y=alt.value(0),
@@ -168,6 +174,7 @@ def comparison(domain: tuple[float, float]) -> Template:
             color=alt.Color("colour:N", scale=None),
         )
         for row, dy in ((0, 2), (1, 24))  # a line apart at the projector's 17-px font too
+        for left in (False, True)
     ]
     chart = alt.layer(lines, *labels, rules, *rule_text).properties(
         width=ui_charts.DEFAULT_WIDTH, height=340

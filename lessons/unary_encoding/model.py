@@ -148,17 +148,26 @@ def comparison_domain(n: int) -> tuple[float, float]:
     return 10 ** np.floor(np.log10(low)), 10 ** np.ceil(np.log10(high))
 
 
+# A rule's label goes left of it when the other rule is to its right (written rightwards it
+# crossed that rule: "k* = 10.15" over occupation's k = 14), if there is room from here on
+# (a phone's plot has ~31 px a doubling of k, a label ~60)
+LABEL_LEFT_FROM_K = 8
+
+
 @datasets.cached()
 def comparison_marks(attr: Attribute, epsilon: float) -> pd.DataFrame:
-    """The crossover rule (k* = 3e^ε + 2, from dp) and the attribute's rule, with labels."""
+    """The crossover rule (k* = 3e^ε + 2, from dp) and the attribute's rule, with labels,
+    each left of its rule ("left") if it is the one on the left and there is room."""
     crossover = dp.grr_oue_crossover_k(epsilon)
     k = attr.k
+    ks = [crossover, k]
     return pd.DataFrame(
         {
-            "k": [crossover, k],
+            "k": ks,
             "label": [f"k* = {text.number(crossover)}", f"{attr.title}: k = {k}"],
             "colour": [charts.BLACK, charts.GREY],
             "row": [0, 1],
+            "left": [here < other and here >= LABEL_LEFT_FROM_K for here, other in (ks, ks[::-1])],
         }
     )
 

@@ -113,7 +113,7 @@ CASES = {
     ),
     # "local sd ± 18,045" right of its rule, past the chart's right edge
     "central-local-sd-presenter": Case(
-        "central-vs-local", (("Privacy loss ε", "Home"),), "local sd ± 18,045", "presenter"
+        "central-vs-local", (("Privacy loss ε", "Home"),), "± 18,045", "presenter"
     ),
     # the place found for the page's font, a line above the level's label, was none at 17 px
     "private-ml-gap-presenter": Case(

@@ -43,6 +43,7 @@ from browser_helpers import (
     AXE_FAILS,
     CHART_DESCRIPTION,
     CHART_TEXT_CLASHES,
+    CHART_TEXT_CROSSED,
     DRIVEN_CHART,
     FINISHED,
     HEADER_PX,
@@ -259,6 +260,7 @@ class Visit:
     cut_numbers: list[str] = field(default_factory=list)
     cut_metrics: list[str] = field(default_factory=list)  # metric values ending in "…"
     chart_clashes: list[str] = field(default_factory=list)  # CHART_TEXT_CLASHES
+    chart_crossings: list[str] = field(default_factory=list)  # CHART_TEXT_CROSSED
     e_notation: list[str] = field(default_factory=list)  # chart texts such as "2e+1"
     phone_spans: list[tuple[str, float | None, str]] = field(default_factory=list)
     formulas: list[dict] = field(default_factory=list)
@@ -333,6 +335,7 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
             _settle(page)
             visit.cut_metrics = page.evaluate(CUT_METRICS)
             visit.chart_clashes = page.evaluate(CHART_TEXT_CLASHES)
+            visit.chart_crossings = page.evaluate(CHART_TEXT_CROSSED)
             visit.e_notation = page.evaluate(E_NOTATION)
             if screen != "laptop":
                 visit.out_of_chart = page.evaluate(OUT_OF_CHART, SLACK_PX)
@@ -778,6 +781,18 @@ def test_no_chart_text_is_written_over_another_or_cut(visits, screen: str) -> No
     tests/ui/test_browser_chart_texts.py). Found here: presenter mode wrote k-ary RR's
     occupations over each other and unary encoding's k* over the attribute's k."""
     found = {folder: v.chart_clashes for folder, v in visits(screen).items() if v.chart_clashes}
+    assert found == {}
+
+
+@pytest.mark.parametrize("screen", ["laptop", "presenter", "phone"])
+def test_no_chart_text_is_crossed_by_a_line(visits, screen: str) -> None:
+    """At each lesson's defaults, no curve, rule or error bar runs through a chart's text
+    (browser_helpers.CHART_TEXT_CROSSED). Found here: clamping's "lowest total: m = 80" and
+    window label, the "true value" of binary RR and coin-flip crossed by a rule 2 SD away,
+    the audit's "claimed ε = 1", k-ary RR's and composition's point labels, unary's k*,
+    central vs local's sd labels; on a projector approximate DP's (ε, δ) and the sparse
+    vector's ε; on a phone group-by's "shown half the time" and reconstruction's release."""
+    found = {folder: v.chart_crossings for folder, v in visits(screen).items() if v.chart_crossings}
     assert found == {}
 
 
