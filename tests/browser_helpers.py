@@ -308,6 +308,28 @@ CHART_DESCRIPTION = """(chart) => {
 }"""
 
 
+# Calls visit(svg, title, shown) for each chart of the page's main area that is drawn:
+# its svg, its title's lines joined ("(untitled)"), and whether an element of it is drawn
+# (neither it nor a group above it hidden, transparent or without fill).
+_EACH_CHART = """(visit) => {
+  const charts = '[data-testid="stMain"] [data-testid=stVegaLiteChart]';
+  for (const chart of document.querySelectorAll(charts)) {
+    const svg = chart.querySelector('svg');
+    if (!svg || svg.getBoundingClientRect().width === 0) continue;
+    const title = [...svg.querySelectorAll('g.role-title text')].map((t) => t.textContent)
+      .join(' ') || '(untitled)';
+    const shown = (element) => {
+      for (let node = element; node && node !== svg; node = node.parentElement) {
+        const style = getComputedStyle(node);
+        if (style.display === 'none' || style.visibility === 'hidden') return false;
+        if (parseFloat(style.opacity) === 0 || parseFloat(style.fillOpacity) === 0) return false;
+      }
+      return true;
+    };
+    visit(svg, title, shown);
+  }
+}"""
+
 # What a chart writes that cannot be read: two of its texts (a label, a value, an axis's
 # numbers) written over each other, or a text running past the chart's own edge (where the
 # SVG cuts it). Over each other: their boxes share more than 2 px across and more than a
@@ -319,22 +341,8 @@ CHART_DESCRIPTION = """(chart) => {
 # ±ε over each other, a rule's label cut at the right edge.
 CHART_TEXT_CLASHES = """() => {
   const out = [];
-  const charts = '[data-testid="stMain"] [data-testid=stVegaLiteChart]';
-  for (const chart of document.querySelectorAll(charts)) {
-    const svg = chart.querySelector('svg');
-    if (!svg) continue;
+  (EACH_CHART)((svg, title, shown) => {
     const edge = svg.getBoundingClientRect();
-    if (edge.width === 0) continue;
-    const title = [...svg.querySelectorAll('g.role-title text')].map((t) => t.textContent)
-      .join(' ') || '(untitled)';
-    const shown = (text) => {
-      for (let node = text; node && node !== svg; node = node.parentElement) {
-        const style = getComputedStyle(node);
-        if (style.display === 'none' || style.visibility === 'hidden') return false;
-        if (parseFloat(style.opacity) === 0 || parseFloat(style.fillOpacity) === 0) return false;
-      }
-      return true;
-    };
     const upright = (t) => !/rotate\\((?!0)/.test(t.getAttribute('transform') || '');
     const texts = [...svg.querySelectorAll('text')]
       .filter((t) => t.textContent.trim() && upright(t))
@@ -352,9 +360,9 @@ CHART_TEXT_CLASHES = """() => {
         }
       }
     });
-  }
+  });
   return out;
-}"""
+}""".replace("EACH_CHART", _EACH_CHART)
 
 
 # Every text of every chart a line of the chart's own marks runs through (a curve, a rule, an
@@ -364,23 +372,9 @@ CHART_TEXT_CLASHES = """() => {
 # total's climb, "true value" by a rule 2 SD away, "ε = 0.01" by a curve rising to 100%.
 CHART_TEXT_CROSSED = """() => {
   const out = [];
-  const charts = '[data-testid="stMain"] [data-testid=stVegaLiteChart]';
-  for (const chart of document.querySelectorAll(charts)) {
-    const svg = chart.querySelector('svg');
-    if (!svg || svg.getBoundingClientRect().width === 0) continue;
-    const title = [...svg.querySelectorAll('g.role-title text')].map((t) => t.textContent)
-      .join(' ') || '(untitled)';
-    const shown = (element) => {
-      for (let node = element; node && node !== svg; node = node.parentElement) {
-        const style = getComputedStyle(node);
-        if (style.display === 'none' || style.visibility === 'hidden') return false;
-        if (parseFloat(style.opacity) === 0) return false;
-      }
-      return true;
-    };
+  (EACH_CHART)((svg, title, shown) => {
     const texts = [...svg.querySelectorAll('text')]
-      .filter((t) => t.textContent.trim() && shown(t)
-        && parseFloat(getComputedStyle(t).fillOpacity) > 0)
+      .filter((t) => t.textContent.trim() && shown(t))
       .map((t) => [t, t.getBoundingClientRect()])
       .filter(([t, r]) => r.width >= 1 && r.height >= 1);
     const marks = 'g.mark-line.role-mark path, g.mark-rule.role-mark line, '
@@ -406,9 +400,9 @@ CHART_TEXT_CROSSED = """() => {
         out.push(`${title}: "${text.textContent}" crossed by a line`);
       }
     }
-  }
+  });
   return out;
-}"""
+}""".replace("EACH_CHART", _EACH_CHART)
 
 
 def control_to_chart_px(page: Page, control: str) -> tuple[float, float]:

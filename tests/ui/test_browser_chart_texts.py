@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Page
 
 from browser_helpers import (
     CHART_TEXT_CLASHES,
+    CHART_TEXT_CROSSED,
     PHONE,
     PROJECTOR,
     assert_no_exception,
@@ -177,3 +178,25 @@ def test_the_ceilings_label_is_above_the_bars(page: Page, app_server: str) -> No
     page.evaluate(TWO_FRAMES)
     label_bottom, bars_top = page.evaluate(LABEL_AND_BARS, ["three samplers", "tanh(ε/2)"])
     assert label_bottom <= bars_top
+
+
+# A chart as Vega draws one: a curve (a line mark), an axis's grid line, a text.
+CROSSING_SVG = """<div data-testid="stMain"><div data-testid="stVegaLiteChart">
+<svg width="300" height="100"><g class="role-title"><text x="0" y="12">A chart</text></g>
+<g class="mark-line role-mark"><path d="M0,{line_y} L300,{line_y}" stroke="#000"
+ stroke-width="2" fill="none"/></g>
+<g class="mark-rule role-axis-grid"><line x1="60" y1="0" x2="60" y2="100" stroke="#ddd"/></g>
+<g class="mark-text role-mark"><text x="40" y="60" font-size="12">a label</text></g>
+</svg></div></div>"""
+
+
+@pytest.mark.parametrize(("line_y", "crossed"), [(56, True), (40, False), (70, False)])
+def test_the_crossing_check_finds_a_line_through_a_text_and_only_there(
+    page: Page, line_y: int, crossed: bool
+) -> None:
+    """CHART_TEXT_CROSSED (tests/ui/test_browser_sweeps.py) on a drawn chart: a curve
+    through the middle of "a label" is found; one above it or under it is not, nor the
+    axis's grid line through it."""
+    page.set_content(CROSSING_SVG.format(line_y=line_y))
+    expected = ['A chart: "a label" crossed by a line'] if crossed else []
+    assert page.evaluate(CHART_TEXT_CROSSED) == expected
