@@ -367,7 +367,8 @@ CHART_TEXT_CLASHES = """() => {
 
 # Every text of every chart a line of the chart's own marks runs through (a curve, a rule, an
 # error bar; not the axes' grid): sampled every 1.5 px along each line, a point inside the
-# text's box (its middle 40% of the height, 2 px in from either end) crosses it. Each as
+# text's box (its middle 40% of the height, 2 px in from either end) crosses it (a mark
+# drawn with clip, only inside its clip rectangle). Each as
 # 'title: "text" crossed by a line'. Found with it: "lowest total: m = 80" crossed by the
 # total's climb, "true value" by a rule 2 SD away, "ε = 0.01" by a curve rising to 100%.
 CHART_TEXT_CROSSED = """() => {
@@ -385,12 +386,29 @@ CHART_TEXT_CROSSED = """() => {
       if (!shown(line) || style.stroke === 'none' || parseFloat(style.strokeOpacity) === 0) {
         continue;
       }
+      // a mark drawn with clip: only what lies inside its group's clip rectangle shows (the
+      // attribute is url("<page's address>#clip3"); ids repeat between charts)
+      const clipped = line.closest('[clip-path]');
+      const id = clipped && (clipped.getAttribute('clip-path').match(/#([^"')]+)/) || [])[1];
+      const rect = id && svg.querySelector(`[id="${id}"] rect`);
+      let box = null;
+      if (rect) {
+        const m = clipped.getScreenCTM();
+        const x = rect.x.baseVal.value, y = rect.y.baseVal.value;
+        const a = new DOMPoint(x, y).matrixTransform(m);
+        const b = new DOMPoint(x + rect.width.baseVal.value, y + rect.height.baseVal.value)
+          .matrixTransform(m);
+        box = [Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y)];
+      }
       const ctm = line.getScreenCTM();
       const length = line.getTotalLength();
       const steps = Math.min(4000, Math.ceil(length / 1.5));
       for (let i = 0; i <= steps; i++) {
         const at = line.getPointAtLength((length * i) / Math.max(steps, 1));
-        points.push(new DOMPoint(at.x, at.y).matrixTransform(ctm));
+        const p = new DOMPoint(at.x, at.y).matrixTransform(ctm);
+        if (!box || (p.x >= box[0] && p.x <= box[2] && p.y >= box[1] && p.y <= box[3])) {
+          points.push(p);
+        }
       }
     }
     for (const [text, r] of texts) {
