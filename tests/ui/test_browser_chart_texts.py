@@ -95,10 +95,7 @@ CASES = {
     # Presenter mode at the sliders' ends (its texts 17/11 larger, their offsets were not):
     # "this release: 3 of 12" over "made-up people: 31.9%"
     "reconstruction-release-presenter": Case(
-        "reconstruction",
-        (("People in the block", "End"), ("Privacy loss ε", "Home")),
-        "this release",
-        "presenter",
+        "reconstruction", (("People in", "End"), ("Privacy loss", "Home")), "release", "presenter"
     ),
     # "your E: 72%" over "guess '<=50K' for all: 78.2%"
     "reconstruction-majority-presenter": Case(
@@ -119,6 +116,11 @@ CASES = {
     # the place found for the page's font, a line above the level's label, was none at 17 px
     "private-ml-gap-presenter": Case(
         "private-ml", (("ε for the coefficients", "Home"),), "(b): 14.9", "presenter"
+    ),
+    # "(b) at your ε: 78.2%" between (a)'s label and (c)'s line, a projector's line from
+    # neither: two lines up
+    "private-ml-accuracy-presenter": Case(
+        "private-ml", (("Privacy loss ε", "Home"),), "(b) at your ε: 78.2%", "presenter"
     ),
 }
 
