@@ -99,31 +99,100 @@ def truth_rule_layers(
     data: alt.Data | pd.DataFrame | None = None,
     label_dy: float = -4,
     flip_at: float | None = None,
+    bottom: str | None = None,
+    labelled: bool = True,
 ) -> alt.LayerChart:
     """The true value as a dashed vertical rule labelled at the top: fields "x" and "label"
     of `data` (by default the named dataset "truth", filled in per rerun). The label sits
     right of the rule; with `flip_at`, left of it once x >= flip_at (so a rule near the
-    right edge keeps its label inside the chart). A "\n" in a label starts a new line."""
+    right edge keeps its label inside the chart). A "\n" in a label starts a new line. With
+    `bottom`, a boolean field: the label at the plot's bottom where it is true
+    (`rule_label_at_bottom`: a curve runs along the top there). Not `labelled`: the rule
+    alone, its words in the chart's title (noisy lines fill the plot from top to bottom)."""
     base = alt.Chart(alt.NamedData(name="truth") if data is None else data)
     x = alt.X("x:Q", scale=x_scale) if x_scale is not None else alt.X("x:Q")
     rule = base.mark_rule(color=TRUTH_COLOUR, strokeDash=[6, 3], strokeWidth=2).encode(x=x)
-    style = {
-        "dy": label_dy,
-        "baseline": "top",
-        "color": TRUTH_COLOUR,
-        "fontWeight": "bold",
-        "lineBreak": "\n",
-    }
-    encoding = {"x": x, "y": alt.value(0), "text": "label:N"}
-    right_of = base.mark_text(align="left", dx=4, **style).encode(**encoding)
-    if flip_at is None:
-        return rule + right_of
-    left_of = base.mark_text(align="right", dx=-4, **style).encode(**encoding)
-    return (
-        rule
-        + right_of.transform_filter(alt.datum.x < flip_at)
-        + left_of.transform_filter(alt.datum.x >= flip_at)
-    )
+    if not labelled:
+        return rule
+    style = {"color": TRUTH_COLOUR, "fontWeight": "bold", "lineBreak": "\n"}
+    ends = [({"dy": label_dy, "baseline": "top"}, alt.value(0), None)]
+    if bottom is not None:
+        at_bottom = alt.datum[bottom]
+        ends = [
+            ({"dy": label_dy, "baseline": "top"}, alt.value(0), ~at_bottom),
+            ({"dy": -label_dy, "baseline": "bottom"}, alt.value("height"), at_bottom),
+        ]
+    layers = rule
+    for place, y, when in ends:
+        encoding = {"x": x, "y": y, "text": "label:N"}
+        right_of = base.mark_text(align="left", dx=4, **place, **style).encode(**encoding)
+        left_of = base.mark_text(align="right", dx=-4, **place, **style).encode(**encoding)
+        sides = [(right_of, None)]
+        if flip_at is not None:
+            sides = [(right_of, alt.datum.x < flip_at), (left_of, alt.datum.x >= flip_at)]
+        for layer, side in sides:
+            conditions = [c for c in (when, side) if c is not None]
+            if conditions:
+                layer = layer.transform_filter(functools.reduce(operator.and_, conditions))
+            layers += layer
+    return layers
+
+
+def rule_label_at_bottom(
+    rule_x: float,
+    label: str,
+    x,
+    y,
+    *,
+    x_domain: tuple[float, float],
+    y_domain: tuple[float, float],
+    right_of: bool = True,
+    x_log: bool = False,
+    y_log: bool = False,
+    low=None,
+    high=None,
+    others: tuple = (),
+    label_dy: float = -4,
+    height: float = DEFAULT_HEIGHT,
+    text_scale: float | None = None,
+) -> bool:
+    """Whether a vertical rule's `label` (`truth_rule_layers`, `right_of` the rule at
+    `rule_x` or left of it) goes at the plot's bottom: the curve through (`x`, `y`) (with
+    bars from `low` to `high`; and each (x, y) of `others`) crosses it at the top over its
+    width on a phone's plot (PLOT_PX; a projector's in presenter mode), and not at the
+    bottom (the label `label_dy` px from the plot's edge, as `truth_rule_layers` was given
+    it). Values past the y domain are drawn at its edge (a clamped scale). Found:
+    uncertainty's "your group: 20" at ε = 0.01, crossed by the ratio's bias drawn along the
+    plot's top; approximate DP's "Gaussian cheaper from k = 25" by the advanced
+    composition's curve climbing to the top on a phone."""
+    scale = current_text_scale() if text_scale is None else float(text_scale)
+    warp = np.log if x_log else np.asarray
+    x0, x1 = (float(v) for v in warp(np.asarray(x_domain, dtype=float)))
+
+    def across(values) -> np.ndarray:
+        return (warp(np.asarray(values, dtype=float)) - x0) / (x1 - x0)
+
+    y_warp = np.log if y_log else np.asarray
+    y0, y1 = (float(v) for v in y_warp(np.asarray(y_domain, dtype=float)))
+
+    def down(values) -> np.ndarray:
+        clamped = np.clip(np.asarray(values, dtype=float), *y_domain)
+        return (y1 - y_warp(clamped)) * height / (y1 - y0)
+
+    lines = [(across(xs), down(ys)) for xs, ys in ((x, y), *others)]
+    bars = [] if low is None else list(zip(across(x), down(high), down(low), strict=True))
+    at = float(across([rule_x])[0])
+    plot_px = (PLOT_PX if scale == 1.0 else PRESENTER_PLOT_PX)[0]
+    gap, reach = 4 / plot_px, (len(str(label)) * LABEL_CHAR_PX + 8) * scale / plot_px
+    # the label starts 4 px from the rule: a bar at the rule's own x is not under it
+    span = (at + gap, at + reach) if right_of else (at - reach, at - gap)
+    half = scale * TEXT_LINE_PX * 0.2 + 3
+    # the text's middle under the plot's top (its top `label_dy` px under it), or over its
+    # bottom (truth_rule_layers)
+    middle = scale * (label_dy + TEXT_LINE_PX / 2)
+    top = _crosses(lines, bars, span, (middle - half, middle + half))
+    under = _crosses(lines, bars, span, (height - middle - half, height - middle + half))
+    return top and not under
 
 
 def truth_ticks(
@@ -216,8 +285,8 @@ def reference_line_layers(
     field: str,
     *,
     y_scale: alt.Scale,
-    below: bool = False,
-    right: bool | float = False,
+    below: bool | str = False,
+    right: bool | float | str = False,
     below_from: float | None = None,
 ):
     """A dashed horizontal reference line at `field` with its `label` written on the left,
@@ -226,7 +295,8 @@ def reference_line_layers(
     with `right`, at the right end: where the chosen point can sit on the line's left end,
     or, a number, at the right end once the line is at that value or higher: where curves
     that meet the line at the left at one value, and at the right at another)
-    (e.g. the prior belief, or a coin toss's 50%)."""
+    (e.g. the prior belief, or a coin toss's 50%). `below` or `right` the name of a boolean
+    field of the data: that line's own choice (the page knows where its curve runs)."""
     base = alt.Chart(data)
     rule = base.mark_rule(color=BLACK, strokeDash=[6, 3]).encode(
         y=alt.Y(f"{field}:Q", scale=y_scale)
@@ -243,16 +313,19 @@ def reference_line_layers(
 
     value = alt.datum[field]
 
-    def split(flag: bool, start: float | None):
-        """(flag, when): `flag` always, or False below `start` and True from it on."""
+    def split(flag: bool | float | str, start: float | None = None):
+        """(flag, when): `flag` always; or False below `start` and True from it on; or, a
+        field's name, as that field says."""
+        if isinstance(flag, str):
+            return [(False, ~alt.datum[flag]), (True, alt.datum[flag])]
         if start is None:
-            return [(flag, True)]
+            return [(flag is True, True)]
         return [(False, value < start), (True, value >= start)]
 
-    right_from = None if isinstance(right, bool) else right
+    right_from = None if isinstance(right, bool | str) else float(right)
     layers = rule
     for under, when_under in split(below, below_from):
-        for at_right, when_right in split(right is True, right_from):
+        for at_right, when_right in split(right, right_from):
             layer = text(under, at_right)
             conditions = [c for c in (when_under, when_right) if c is not True]
             if conditions:
@@ -269,15 +342,20 @@ def marked_point_layers(
     x_scale: alt.Scale,
     y_scale: alt.Scale,
     flip_at: float | None = None,
+    labelled: bool = True,
 ):
     """A blue diamond at the current (x, y) on a curve, with its `label` beside it: to its
     left, or, with `flip_at`, to its right while x < flip_at (so a label near the left edge of
     the plot does not run over the axis). Just above the diamond, or where the data's field
-    "place" says (`mark_label_place`: a line higher, or under it)."""
+    "place" says (`mark_label_place`: a line higher, or under it). Not `labelled`: the
+    diamond alone (its words are in the chart's title: beside a curve that climbs steeply
+    or has error bars, every place around it was crossed in some state)."""
     base = alt.Chart(data)
     encoding = {"x": alt.X(f"{x}:Q", scale=x_scale), "y": alt.Y(f"{y}:Q", scale=y_scale)}
     point = base.mark_point(shape="diamond", size=160, filled=True, color=BLUE).encode(**encoding)
     layers = point
+    if not labelled:
+        return layers
     for place, dy in MARK_LABEL_PLACES.items():
         # a mark without the field is placed ABOVE (Vega reads a missing field as null)
         side = alt.expr.if_(alt.datum.place, alt.datum.place, ABOVE) == place
@@ -345,7 +423,6 @@ def mark_label_place(
     *,
     levels_below: bool = False,
     text_scale: float | None = None,
-    lines: tuple[float, ...] = (),
 ) -> str:
     """Where the chosen point's label (`marked_point_layers`) goes: ABOVE its diamond, unless
     there it would meet the label of a reference line at one of `levels` (written above its
@@ -353,31 +430,113 @@ def mark_label_place(
     linear y axis over `domain` drawn `height` px tall; then a line HIGHER (unless that
     leaves the plot further than ABOVE a point at its top would: into the title), else UNDER
     the diamond (if it stays inside the plot), then two lines up (HIGHEST) or one further
-    down (LOWER): the first that meets none (else ABOVE), nor crosses a line at one of
-    `lines` (a curve near the point: a single release off the mean of many, at the point's
-    x). Found: privatized data for ML at ε = 0.01, "(b): 14.9 points" over "(c) without
-    them: 15.1 points"; in presenter mode "(b) at your ε: 78.2%" between "(a) true table:
-    80.2%" and the line at 78.1%, with a line's room above neither. Texts and their offsets are
-    `text_scale` times the page's (presenter mode's larger font; by default this run's:
-    ui.template.current_text_scale)."""
+    down (LOWER): the first that meets none (else ABOVE). It knows the levels only: a label
+    beside a curve that climbs or has error bars goes in the title instead
+    (`marked_point_layers(labelled=False)`). Found: privatized data for ML at ε = 0.01,
+    "(b): 14.9 points" over "(c) without them: 15.1 points"; in presenter mode "(b) at your
+    ε: 78.2%" between "(a) true table: 80.2%" and the line at 78.1%, with a line's room
+    above neither. Texts and their offsets are `text_scale` times the page's (presenter
+    mode's larger font; by default this run's: ui.template.current_text_scale)."""
     scale = current_text_scale() if text_scale is None else float(text_scale)
     per_unit = height / (float(domain[1]) - float(domain[0]))
     shift = scale * (LEVEL_LABEL_BELOW_PX if levels_below else LEVEL_LABEL_ABOVE_PX)
     # px down from the domain's top, as the screen counts
     level_middles = [(float(domain[1]) - float(level)) * per_unit + shift for level in levels]
     at = (float(domain[1]) - float(value)) * per_unit
-    crossed = [(float(domain[1]) - float(line)) * per_unit for line in lines]
     for place in (ABOVE, HIGHER, UNDER, HIGHEST, LOWER):
         middle = at + scale * MARK_LABEL_PLACES[place]
         if place in (HIGHER, HIGHEST) and middle < scale * MARK_LABEL_PLACES[ABOVE]:
             continue
         if place in (UNDER, LOWER) and middle + scale * TEXT_LINE_PX / 2 > height:
             continue
-        if any(abs(middle - line) < scale * TEXT_LINE_PX / 2 for line in crossed):
-            continue
         if all(abs(middle - other) >= scale * TEXT_LINE_PX for other in level_middles):
             return place
     return ABOVE
+
+
+# How wide a reference line's label is drawn: a bold character of the chart's 11-px font is
+# about 6.5 px wide; a plot beside its controls is about 270 px wide on a phone (the narrowest
+# the course is drawn at) and 440 px on a laptop; in presenter mode (17/11 larger text) 600 px
+# on the projector's 1280×720 and more on a larger one
+LABEL_CHAR_PX = 6.5
+PLOT_PX = (270, 440)
+PRESENTER_PLOT_PX = (600,)
+
+
+def level_label_places(
+    levels,
+    x,
+    y,
+    *,
+    x_domain: tuple[float, float],
+    y_domain: tuple[float, float],
+    x_log: bool = False,
+    low=None,
+    high=None,
+    others: tuple = (),
+    height: float = DEFAULT_HEIGHT,
+    text_scale: float | None = None,
+) -> list[tuple[bool, bool]]:
+    """Where each reference line's label ((y, label) of `levels`, `reference_line_layers`)
+    goes so that the curve through (`x`, `y`) (ascending x; with error bars from `low` to
+    `high`; and each (x, y) of `others`, one curve a series) does not cross it, as (right,
+    under): left end above the line, else right end above, left end under, right end under;
+    the first whose text (the middle 40% of its line, as tests/browser_helpers.
+    CHART_TEXT_CROSSED reads a crossing, and 3 px to spare) meets neither a segment of a
+    curve nor a bar over the label's width on a phone's plot, else on a laptop's (PLOT_PX; a
+    projector's in presenter mode), else left above. Found on a phone: reconstruction's
+    "made-up people: 17.6%" crossed by the curve climbing through it (left) and by an error
+    bar at ε = 2 (right); "guess '<=50K' for all: 76%" by the attack's curve falling through
+    it at E = 2.5·√n."""
+    scale = current_text_scale() if text_scale is None else float(text_scale)
+    warp = np.log if x_log else np.asarray
+    x0, x1 = (float(v) for v in warp(np.asarray(x_domain, dtype=float)))
+
+    def across(values) -> np.ndarray:  # 0 at the plot's left edge, 1 at its right
+        return (warp(np.asarray(values, dtype=float)) - x0) / (x1 - x0)
+
+    per_unit = height / (float(y_domain[1]) - float(y_domain[0]))
+
+    def down(values) -> np.ndarray:  # px down from the plot's top
+        return (float(y_domain[1]) - np.asarray(values, dtype=float)) * per_unit
+
+    lines = [(across(xs), down(ys)) for xs, ys in ((x, y), *others)]
+    bars = [] if low is None else list(zip(across(x), down(high), down(low), strict=True))
+    half = scale * TEXT_LINE_PX * 0.2 + 3
+    sides = ((False, False), (True, False), (False, True), (True, True))
+    places = []
+    for level, label in levels:
+        line = float(down([level])[0])
+        width = (len(str(label)) * LABEL_CHAR_PX + 4) * scale
+        found = [
+            (right, under)
+            for plot_px in (PLOT_PX if scale == 1.0 else PRESENTER_PLOT_PX)
+            for right, under in sides
+            if not _crosses(
+                lines,
+                bars,
+                (1 - min(1.0, width / plot_px), 1.0) if right else (0.0, min(1.0, width / plot_px)),
+                (line + scale * (LEVEL_LABEL_BELOW_PX if under else LEVEL_LABEL_ABOVE_PX))
+                + np.array([-half, half]),
+            )
+        ]
+        places.append(found[0] if found else (False, False))
+    return places
+
+
+def _crosses(lines, bars, span, band) -> bool:
+    """Whether a polyline (across, px down) of `lines` or a bar (across, top, bottom) meets
+    the box `span` × `band` (a share of the width, px down)."""
+    (start, end), (top, bottom) = span, band
+    for across, ys in lines:
+        for a, b, ya, yb in zip(across[:-1], across[1:], ys[:-1], ys[1:], strict=True):
+            lo, hi = max(a, start), min(b, end)
+            if lo > hi or a == b:
+                continue
+            at = ya + (yb - ya) * (np.array([lo, hi]) - a) / (b - a)
+            if at.min() <= bottom and at.max() >= top:
+                return True
+    return any(start <= a <= end and min(t, u) <= bottom and max(t, u) >= top for a, t, u in bars)
 
 
 BAND_TOP_PX = 18  # band_histogram's ±2 SD rules start this far under the plot's top
@@ -608,12 +767,14 @@ def curve_layers(
     points: bool = False,
     error_bars: tuple[str, str] | None = None,
     levels: tuple[str, str] | None = None,
-    levels_below: bool = False,
-    levels_right: bool | float = False,
+    levels_below: bool | str = False,
+    levels_right: bool | float | str = False,
     rule: bool = False,
     rule_flip_at: float | None = None,
+    rule_bottom: str | None = None,
     mark: str | None = None,
     mark_flip_at: float | None = None,
+    mark_label: bool = True,
     tips: tuple[tuple[str, str, str], ...] = (),
 ) -> alt.LayerChart:
     """The layers of the course's curve chart (see `curves`), for a chart that adds its own
@@ -651,7 +812,7 @@ def curve_layers(
         )
     if rule:
         flip = x.middle() if rule_flip_at is None else rule_flip_at
-        layers += truth_rule_layers(x_scale, label_dy=4, flip_at=flip)
+        layers += truth_rule_layers(x_scale, label_dy=4, flip_at=flip, bottom=rule_bottom)
     if mark is not None:
         layers += marked_point_layers(
             alt.NamedData(name=mark),
@@ -660,6 +821,7 @@ def curve_layers(
             x_scale=x_scale,
             y_scale=y_scale,
             flip_at=x.middle() if mark_flip_at is None else mark_flip_at,
+            labelled=mark_label,
         )
     return layers
 
@@ -679,9 +841,11 @@ def curves(
     (low, high fields) below them; labelled dashed reference lines `levels` (dataset, y
     field; their labels under the lines with `levels_below`, at their right end with
     `levels_right`); with `rule`, the current value as a labelled dashed vertical rule ("truth": x,
-    label); a labelled diamond on a curve, dataset `mark` (x, y, label); `tips`, more
-    tooltip fields (field, title, format). A label flips side at the x axis's middle unless
-    `rule_flip_at` / `mark_flip_at` say where."""
+    label; at the plot's bottom where its boolean field `rule_bottom` says); a labelled
+    diamond on a curve, dataset `mark` (x, y, label; no label with
+    `mark_label=False`, the title says it); `tips`, more tooltip fields (field, title,
+    format). A label flips side at the x axis's middle unless `rule_flip_at` /
+    `mark_flip_at` say where."""
     chart = curve_layers(x, y, series, **layers)
     return Template(chart.properties(height=height, width=DEFAULT_WIDTH))
 

@@ -547,15 +547,25 @@ def title_lines(title: str, width: int) -> str | list[str]:
     return [line.replace("\u00a0", " ") for line in lines]
 
 
-def wrapped_title(title: str | dict | None, *, presenting: bool) -> str | list[str] | dict | None:
+def wrapped_title(
+    title: str | list[str] | dict | None, *, presenting: bool
+) -> str | list[str] | dict | None:
     """A chart's title (or a {"text": …} title's text) wrapped for the narrowest screen
-    it is drawn on: a phone, or presenter mode's larger font."""
+    it is drawn on: a phone, or presenter mode's larger font. A title given as lines has
+    each line wrapped ("◆ the lowest total: U = 500" under a long first line)."""
     width = PRESENTER_TITLE_LINE_CHARS if presenting else TITLE_LINE_CHARS
-    if isinstance(title, str):
+    if isinstance(title, str | list):
         title = {"text": title}
-    if not (isinstance(title, dict) and isinstance(title.get("text"), str)):
+    text = title.get("text") if isinstance(title, dict) else None
+    if isinstance(text, list) and all(isinstance(line, str) for line in text):
+        lines = []
+        for line in text:
+            found = title_lines(line, width)
+            lines += [found] if isinstance(found, str) else found
+    elif isinstance(text, str):
+        lines = title_lines(text, width)
+    else:
         return title
-    lines = title_lines(title["text"], width)
     if isinstance(lines, str):
         return title if set(title) != {"text"} else lines
     # Lines start at the chart's left edge (its bounds, axes included): centred over a

@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import altair as alt
+import pandas as pd
 
 from lessons.reconstruction.model import EPSILON_CURVE
 from ui import charts as ui_charts
 from ui import datasets
 from ui.template import Template
 
-FLIP_AT = 2.0  # the chosen point's label sits right of it below this x, left of it above
-# ... on the curve against ε, from ε = 1 (a decade of room on a phone): the curve rises with
-# ε, so on the left it is lower; on the right it climbed through "this release: 5 of 10"
-DEFENCE_FLIP_AT = 1.0
 ROOT_RULE_TOP = 0.45  # share: the E = √n rule's top
 
 
@@ -28,31 +25,47 @@ def _share(title: str, tip: str, tip_format: str) -> ui_charts.Axis:
     )
 
 
-def label_place(share: float, levels, *, curve: float | None = None) -> str:
-    """Where the chosen setting's label goes by its point (`share`): not over the label of a
-    reference line at one of `levels`, nor across the `curve` at the point (one release off
-    the mean of many) (ui.charts.mark_label_place). Found in presenter mode: "this release:
-    3 of 12" over "made-up people: 31.9%", "your E: 72%" over "guess '<=50K' for all:
-    78.2%"; "this release: 1 of 10" across the curve at ε = 0.1."""
-    return ui_charts.mark_label_place(
-        share,
-        levels,
-        (0.0, 1.0),
-        ui_charts.DEFAULT_HEIGHT,
-        lines=() if curve is None else (curve,),
-    )
-
-
 # the layers both curves share: the labelled reference lines ("levels": share, label) and
-# the chosen setting ("mark": x, share, label)
-COMMON = {"levels": ("levels", "share"), "mark": "mark", "mark_flip_at": FLIP_AT}
+# the chosen setting's diamond ("mark": x, share), whose words are the title's second line:
+# beside it, a label was crossed by the curve or its error bars in some state ("this release:
+# 1 of 10" at ε = 0.05 by the bar at 0.25; "your E: 72%" at n = 500, m = 100), on every side
+COMMON = {
+    "levels": ("levels", "share"),
+    "levels_right": "right",  # each level's label where level_places found room for it
+    "levels_below": "under",
+    "mark": "mark",
+    "mark_label": False,
+}
+DN_DOMAIN = (0.0, 4.0)  # the attack's x axis: E in units of √n
+
+
+def level_places(
+    curve: pd.DataFrame, x: str, levels: tuple[tuple[str, float], ...], *, with_bars: bool
+) -> tuple[tuple[bool, bool], ...]:
+    """Where each level's label goes, (right, under), clear of the curve (`x` against
+    "share", with its "low"–"high" bars `with_bars`) (ui.charts.level_label_places): a
+    small block's curve climbs through "made-up people" near ε = 1, a small n's falls
+    through the majority guess near E = 2.5·√n."""
+    bars = {"low": curve["low"], "high": curve["high"]} if with_bars else {}
+    domain = (EPSILON_CURVE[0], EPSILON_CURVE[-1]) if x == "epsilon" else DN_DOMAIN
+    return tuple(
+        ui_charts.level_label_places(
+            [(share, label) for label, share in levels],
+            curve[x],
+            curve["share"],
+            x_domain=domain,
+            y_domain=(0.0, 1.0),
+            x_log=x == "epsilon",
+            **bars,
+        )
+    )
 
 
 def defence_curve() -> Template:
     """Template: share of the block reconstructed exactly against ε (log x, fixed 0.1–16;
     y fixed 0–100%): mean of the noisy releases with ± 1 SE bars ("curve": epsilon, share,
-    low, high), reference lines for the exact tables and made-up people ("levels"), your ε
-    ("mark": epsilon, share, label)."""
+    low, high), reference lines for the exact tables and made-up people ("levels"), this
+    release at your ε as a diamond ("mark": epsilon, share)."""
     return ui_charts.curves(
         ui_charts.Axis.on_grid(
             "epsilon", "privacy loss ε (log scale; left = more private)", EPSILON_CURVE, tip="ε"
@@ -62,7 +75,7 @@ def defence_curve() -> Template:
         points=True,
         error_bars=("low", "high"),
         height=ui_charts.DEFAULT_HEIGHT,
-        **{**COMMON, "mark_flip_at": DEFENCE_FLIP_AT},
+        **COMMON,
     )
 
 
@@ -70,11 +83,11 @@ def defence_curve() -> Template:
 def dinur_nissim_curve() -> Template:
     """Template: share of secret bits the least-squares attack gets right against the noise
     bound in units of √n (x fixed 0–4, y fixed 0–100%) ("curve": ratio, share), the rule
-    E = √n, the majority guess ("levels"), your E ("mark": ratio, share, label)."""
+    E = √n, the majority guess ("levels"), your E as a diamond ("mark": ratio, share)."""
     x = ui_charts.Axis(
         "ratio",
         "noise bound E in units of √n (right = more noise)",
-        (0.0, 4.0),
+        DN_DOMAIN,
         values=(0, 0.5, 1, 1.5, 2, 3, 4),
         tip="E / √n",
     )
@@ -85,15 +98,11 @@ def dinur_nissim_curve() -> Template:
         data="curve",
         points=True,
         tips=(("bound", "E", ".1f"),),
-        # the majority's label at the right end: at the left the curve falls from 100%
-        # through it at every setting; at E = 4·√n the attack is under the line for n ≥ 300 at
-        # every m (seeds 0-11), and for most seeds at smaller n
-        levels_right=True,
         **COMMON,
     )
     # E = √n rises from the axis to ROOT_RULE_TOP only, labelled at its top: where its label
     # is (E from √n to 1.7·√n) the attack gets 60% or more right (every n and m, seeds 0-11),
-    # so the chosen E's diamond and label, above it, meet neither
+    # so the chosen E's diamond, above it, meets neither
     encode_x = alt.X("ratio:Q", scale=x.scale())
     root = alt.Chart(
         alt.Data(values=[{"ratio": 1.0, "low": 0.0, "high": ROOT_RULE_TOP, "label": "E = √n"}])

@@ -305,12 +305,6 @@ def accuracy_curve(zip_code: str, size: int, seed: int) -> pd.DataFrame:
     return frame
 
 
-def curve_share_at(curve: pd.DataFrame, epsilon: float) -> float:
-    """The mean share of `accuracy_curve` at `epsilon`, read off the chart's line (linear
-    between its points on the log ε axis, its end value beyond them)."""
-    return float(np.interp(np.log(epsilon), np.log(curve["epsilon"]), curve["share"]))
-
-
 @datasets.cached(census_only=True, max_entries=datasets.SEED_ENTRIES)
 def baseline_share(zip_code: str, size: int, seed: int) -> float:
     """What an attacker gets right without any table: n people made up from the census's
@@ -440,16 +434,22 @@ def describe_curve(
 
 
 @datasets.cached(census_only=True)
-def levels_frame(**shares: float) -> pd.DataFrame:
-    """Reference lines: one row per labelled share ("share", "label")."""
-    return pd.DataFrame({"share": list(shares.values()), "label": list(shares.keys())})
+def levels_frame(
+    rows: tuple[tuple[str, float], ...], places: tuple[tuple[bool, bool], ...]
+) -> pd.DataFrame:
+    """Reference lines: one row per (label, share), its label written where its place
+    (right, under) says (charts.level_places): fields "share", "label", "right", "under"."""
+    labels, shares = zip(*rows, strict=True)
+    right, under = zip(*places, strict=True)
+    return pd.DataFrame(
+        {"share": list(shares), "label": list(labels), "right": list(right), "under": list(under)}
+    )
 
 
 @datasets.cached(census_only=True)
-def mark_frame(x_field: str, x: float, share: float, label: str, place: str) -> pd.DataFrame:
-    """The chosen setting's point and its label, written where `place` says
-    (charts.label_place)."""
-    return pd.DataFrame({x_field: [x], "share": [share], "label": [label], "place": [place]})
+def mark_frame(x_field: str, x: float, share: float) -> pd.DataFrame:
+    """The chosen setting's point (its words are in the chart's title)."""
+    return pd.DataFrame({x_field: [x], "share": [share]})
 
 
 def tables_download(tables: dict[tuple[int, int], np.ndarray]) -> pd.DataFrame:

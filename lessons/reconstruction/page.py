@@ -168,23 +168,18 @@ def defence(zip_code: str, size: int, seed: int, exact_share: float) -> None:
         charts.defence_curve().show(
             curve=curve,
             levels=model.levels_frame(
-                **{
-                    f"exact tables: {text.percent(exact_share)}": exact_share,
-                    f"made-up people: {text.percent(baseline)}": baseline,
-                }
-            ),
-            mark=model.mark_frame(
-                "epsilon",
-                epsilon,
-                share,
-                f"this release: {defended['right']} of {defended['people']}",
-                charts.label_place(
-                    share,
-                    (exact_share, baseline),
-                    curve=model.curve_share_at(curve, epsilon),
+                levels := (
+                    (f"exact tables: {text.percent(exact_share)}", exact_share),
+                    (f"made-up people: {text.percent(baseline)}", baseline),
                 ),
+                charts.level_places(curve, "epsilon", levels, with_bars=True),
             ),
-            title="Reconstruction against ε",
+            mark=model.mark_frame("epsilon", epsilon, share),
+            title=[
+                "Reconstruction against ε",
+                f"◆ this release at ε = {text.number(epsilon)}: "
+                f"{defended['right']} of {defended['people']} right",
+            ],
             alt=model.describe_curve(
                 curve, exact_share, baseline, epsilon, defended["right"], defended["people"]
             ),
@@ -265,16 +260,17 @@ def dinur_nissim(seed: int) -> None:
         charts.dinur_nissim_curve().show(
             curve=dn_curve,
             levels=model.levels_frame(
-                **{f"guess '<=50K' for all: {text.percent(dn['majority'])}": dn["majority"]}
+                majority := (
+                    (f"guess '<=50K' for all: {text.percent(dn['majority'])}", dn["majority"]),
+                ),
+                charts.level_places(dn_curve, "ratio", majority, with_bars=False),
             ),
-            mark=model.mark_frame(
-                "ratio",
-                ratio,
-                dn["accuracy"],
-                f"your E: {text.percent(dn['accuracy'])}",
-                charts.label_place(dn["accuracy"], (dn["majority"],)),
-            ),
-            title=f"{n:,} people, {m:,} queries",
+            mark=model.mark_frame("ratio", ratio, dn["accuracy"]),
+            title=[
+                f"{n:,} people, {m:,} queries",
+                f"◆ your E = {text.number(ratio)}·√n: "
+                f"{text.percent(dn['accuracy'])} of the bits right",
+            ],
             alt=model.dn_description(n, m, ratio, seed),
         )
     st.caption(

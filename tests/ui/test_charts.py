@@ -1,6 +1,7 @@
 """The one chart API: templates check the datasets they are given, and every spec the app
 emits — every chart of every page at its defaults — is valid Vega-Lite."""
 
+import functools
 import json
 
 import altair as alt
@@ -177,6 +178,17 @@ def test_a_long_title_is_written_on_lines_that_fit_and_keeps_its_values_whole() 
         "subtitle": "s",
     }
     assert ui_template.wrapped_title(None, presenting=False) is None
+    # a title given as lines: each wrapped (clamping's first line is 48 characters)
+    first = "Bias against noise as U moves (L = 0, ε = 0.01)"
+    assert ui_template.wrapped_title([first, "◆ the lowest total: U = 500"], presenting=False) == {
+        "text": [
+            "Bias against noise as U moves (L = 0,",
+            "ε = 0.01)",
+            "◆ the lowest total: U = 500",
+        ],
+        "anchor": "start",
+        "frame": "bounds",
+    }
 
 
 @pytest.mark.parametrize(
@@ -387,21 +399,87 @@ def test_a_marked_points_label_is_placed_for_the_projectors_font_and_not_into_th
     )
 
 
-def test_a_marked_points_label_does_not_cross_a_line_beside_it() -> None:
-    """Reconstruction at ε = 0.1: one release (1 of 10) 7 points under the mean of many, the
-    curve 18 px above the diamond, "this release: 1 of 10" written across it (presenter's
-    font). A label crosses a line within half a text line of its middle."""
-    place = charts.mark_label_place
-    scale = 17 / 11
-    assert place(0.10, [], (0.0, 1.0), 260, text_scale=scale) == charts.ABOVE
-    assert place(0.10, [], (0.0, 1.0), 260, text_scale=scale, lines=(0.17,)) == charts.HIGHER
-    assert place(0.10, [], (0.0, 1.0), 260, text_scale=1.0, lines=(0.17,)) == charts.ABOVE
-    # under the point only inside the plot: at 1% there is no room under it, two lines up
-    # clear both lines
-    assert place(0.5, [], (0.0, 1.0), 260, lines=(0.55, 0.6)) == charts.UNDER
-    assert place(0.01, [], (0.0, 1.0), 260, lines=(0.05, 0.1)) == charts.HIGHEST
-    # nowhere clear: ABOVE
-    assert place(0.01, [], (0.0, 1.0), 260, lines=(0.05, 0.1, 0.16)) == charts.ABOVE
+# The attack's curve of reconstruction's Dinur–Nissim chart at n = 200, m = 1,000 (seed 2026):
+# from 100% it falls through the majority guess (75.5%) between E = 1.5·√n and 2·√n.
+DN_RATIOS = [0.0, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0]
+DN_SHARES = [1.0, 1.0, 1.0, 0.975, 0.915, 0.84, 0.765, 0.735, 0.705, 0.67]
+MAJORITY = (0.755, "guess '<=50K' for all: 75.5%")
+
+
+def test_a_reference_lines_label_goes_where_the_curve_does_not_cross_it() -> None:
+    """A level's label at the first of left-above, right-above, left-under, right-under
+    that the curve (and its error bars) does not cross over the label's width on a phone's
+    plot, else on a laptop's; a projector's in presenter mode. Found: the majority guess's
+    label crossed by the attack's curve falling through it, "made-up people" by a curve
+    climbing through it and by an error bar."""
+    places = functools.partial(charts.level_label_places, x_domain=(0.0, 4.0), y_domain=(0.0, 1.0))
+    left_above, right_above, left_under, right_under = (
+        (False, False),
+        (True, False),
+        (False, True),
+        (True, True),
+    )
+    # far from the curve: where a label goes first
+    assert places([(0.3, "a level")], DN_RATIOS, DN_SHARES, text_scale=1.0) == [left_above]
+    # the falling curve crosses the line at E ≈ 1.6: on the left its fall crosses the label
+    # above the line (on a phone and a laptop), on the right the curve is under it
+    assert places([MAJORITY], DN_RATIOS, DN_SHARES, text_scale=1.0) == [right_above]
+    assert places([MAJORITY], DN_RATIOS, DN_SHARES, text_scale=17 / 11) == [right_above]
+    # the same line, its label short: left of the crossing on a phone's plot too
+    assert places([(0.755, "76%")], DN_RATIOS, DN_SHARES, text_scale=1.0) == [left_above]
+    # a curve rising through the line near E = 0.75, then 4 points above it: it crosses the
+    # left end's labels and the right end's above the line; not the right end's under it
+    ratios = [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0]
+    rising = [0.6, 0.7, 0.79, 0.79, 0.79, 0.79, 0.79, 0.79]
+    long_label = (0.75, "a long level's label")
+    assert places([long_label], ratios, rising, text_scale=1.0) == [right_under]
+    # 4 points above the line, then falling through it from E = 2.5: under it on the left
+    falling = [0.79] * 6 + [0.7, 0.6]
+    assert places([long_label], ratios, falling, text_scale=1.0) == [left_under]
+    # a curve far under the line, but an error bar through it at E = 1: the right end
+    flat = [0.5] * len(ratios)
+    low, high = flat, [0.5, 0.5, 0.85, 0.5, 0.5, 0.5, 0.5, 0.5]
+    assert places([long_label], ratios, flat, text_scale=1.0) == [left_above]
+    assert places([long_label], ratios, flat, low=low, high=high, text_scale=1.0) == [right_above]
+    # a curve on the line all the way: no place is clear, left above
+    on_line = [0.75] * len(ratios)
+    assert places([(0.75, "a level")], ratios, on_line, text_scale=1.0) == [left_above]
+    # each level of several has its own place; a log x axis is read as the chart draws it:
+    # the curve climbs through 30% at ε = 3, right of a phone's label from ε = 0.1 (on a
+    # linear axis, left of it)
+    log_axis = {"x_domain": (0.1, 16.0), "y_domain": (0.0, 1.0), "text_scale": 1.0}
+    levels = [(1.0, "exact tables: 100%"), (0.3, "made-up people: 30%")]
+    curve = ([0.1, 1.0, 3.0, 16.0], [0.1, 0.2, 0.3, 0.95])
+    assert charts.level_label_places(levels, *curve, x_log=True, **log_axis) == [left_above] * 2
+    assert charts.level_label_places(levels, *curve, **log_axis) == [left_above, right_above]
+
+
+def test_a_rules_label_goes_to_the_bottom_only_where_a_curve_runs_along_the_top() -> None:
+    """Uncertainty's ratio bias at ε = 0.01 ran along the plot's top (its values past the
+    axis, drawn at its edge) through "your group: 20": the label goes to the bottom when the
+    top is crossed over its width and the bottom is not."""
+    at_bottom = functools.partial(
+        charts.rule_label_at_bottom,
+        x_domain=(4.0, 1_500.0),
+        y_domain=(-5.0, 30.0),
+        x_log=True,
+        height=220,
+        text_scale=1.0,
+    )
+    people = [5, 10, 20, 50, 200, 1_000]
+    saturated = [13.0, 196.0, 421.0, 1_089.0, 2_656.0, 290.0]  # clamped to 30 as drawn
+    assert at_bottom(20, "your group: 20", people, saturated)
+    assert not at_bottom(20, "your group: 20", people, [1.0, 0.5, 0.2, 0.1, 0.0, 0.0])
+    # left of a rule at 1,000: the points there are at the top too
+    assert at_bottom(1_000, "your group: 1,000", people, saturated, right_of=False)
+    # a whisker through the whole height under the label: both ends crossed, the top stays
+    full = [-500.0] * 6, [900.0] * 6
+    assert not at_bottom(20, "your group: 20", people, saturated, low=full[0], high=full[1])
+    # ... but the whisker at the rule's own size is not under the label (it starts 4 px on)
+    low = [-500.0, -500.0, -500.0, 30.0, 30.0, 30.0]
+    high = [900.0, 900.0, 900.0, 30.0, 30.0, 30.0]
+    assert at_bottom(20, "your group: 20", people, saturated, low=low, high=high)
+    assert not at_bottom(10, "your group: 10", people, saturated, low=low, high=high)
 
 
 def test_presenter_mode_scales_a_text_marks_offsets_with_its_font() -> None:

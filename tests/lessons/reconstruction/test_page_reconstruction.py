@@ -169,14 +169,19 @@ def test_epsilon_moves_the_defence_to_the_dp_numbers(at, people):
         right = dp.reconstruction_matches(dp.joint_counts(codes, lesson.LEVELS), guess)
         assert metric(at, "Attacker's closest dataset: right") == f"{right} of 10"
         assert metric(at, "People in it") == f"{int(guess.sum())}"
-        element = chart_titled(at, "Reconstruction against ε")
+        element = chart_titled(at, "Reconstruction against ε", prefix=True)
         mark = frames_of(element)["mark"]
         assert mark["epsilon"].iloc[0] == epsilon and mark["share"].iloc[0] == right / 10
+        # the diamond's words, the title's second line (beside it the curve crossed them)
+        assert helpers.title_of(spec_of(element)) == (
+            f"Reconstruction against ε ◆ this release at ε = {text.number(epsilon)}: "
+            f"{right} of 10 right"
+        )
         assert text.number(epsilon) in helpers.description_of(at, element)
 
 
 def test_the_accuracy_curve_has_fixed_axes_and_falls_with_epsilon(at):
-    element = chart_titled(at, "Reconstruction against ε")
+    element = chart_titled(at, "Reconstruction against ε", prefix=True)
     spec, data = spec_of(element), frames_of(element)
     curve = data["curve"]
     assert list(curve["epsilon"]) == list(lesson.EPSILON_CURVE)
@@ -186,7 +191,7 @@ def test_the_accuracy_curve_has_fixed_axes_and_falls_with_epsilon(at):
     levels = data["levels"]
     assert levels["share"].max() == 1.0  # the exact tables reconstruct everyone
     assert [0.1, 16.0] in domains(spec) and [0, 1] in domains(spec)
-    dn = spec_of(chart_titled(at, "200 people, 1,000 queries"))
+    dn = spec_of(chart_titled(at, "200 people, 1,000 queries", prefix=True))
     assert [0, 4] in domains(dn) and [0, 1] in domains(dn)
 
 
@@ -204,8 +209,12 @@ def test_dinur_nissim_metrics_and_curve_are_the_dp_attack(at, people):
         accuracy = float(np.mean(dp.subset_sum_attack(queries, answers) == secret))
         assert metric(at, "Bits the attack gets right") == text.percent(accuracy)
         assert metric(at, "E") == text.number(ratio * math.sqrt(n))
-        element = chart_titled(at, f"{n:,} people, {m:,} queries")
+        element = chart_titled(at, f"{n:,} people, {m:,} queries", prefix=True)
         assert text.percent(accuracy) in helpers.description_of(at, element)
+        assert helpers.title_of(spec_of(element)) == (
+            f"{n:,} people, {m:,} queries ◆ your E = {text.number(ratio)}·√n: "
+            f"{text.percent(accuracy)} of the bits right"
+        )
     curve = frames_of(element)["curve"]
     assert curve["share"].iloc[0] == 1.0  # exact answers: every bit
     # not "why it always works": at E = 3√n (the second state above) the attack fails
@@ -223,7 +232,7 @@ def test_snippets_rebuild_the_page_data(monkeypatch, at):
     assert namespace["frame"].astype(str).equals(shown.reset_index(drop=True))
     namespace = {}
     exec(snippets.DINUR_NISSIM.render(n=200, m=1_000, seed=2026), namespace)  # noqa: S102
-    curve = frames_of(chart_titled(at, "200 people, 1,000 queries"))["curve"]
+    curve = frames_of(chart_titled(at, "200 people, 1,000 queries", prefix=True))["curve"]
     assert np.allclose(namespace["frame"]["share"], curve["share"])
 
 
