@@ -104,9 +104,9 @@ def error_curves(
     low: float, high: float, y_domain: tuple[float, float], noise_part: str, height: int = 300
 ) -> Template:
     """Template: |bias|, noise SD and the total against the upper bound U (x fixed to the
-    column's domain, log y fixed per column), the lowest total as a labelled diamond, your U
-    as a dashed labelled rule. Datasets "curves" (upper, error, part), "best" (upper, error,
-    label), "truth" (x, label: the current U)."""
+    column's domain, log y fixed per column), the lowest total as a diamond (the title says
+    where: model.best_point), your U as a dashed labelled rule. Datasets "curves" (upper,
+    error, part), "best" (upper, error), "truth" (x, label: the current U)."""
     x_scale = alt.Scale(domain=[low, high], nice=False, zero=False)
     y_scale = alt.Scale(type="log", domain=list(y_domain), nice=False)
     parts = [PART_BIAS, noise_part, PART_TOTAL]
@@ -120,7 +120,7 @@ def error_curves(
         "error",
         x_scale=x_scale,
         y_scale=y_scale,
-        flip_at=(low + high) / 2,
+        labelled=False,
     )
     chart = (lines + current + best).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
     return Template(chart)

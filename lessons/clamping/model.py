@@ -206,7 +206,9 @@ def error_domain(column: NumericColumn) -> tuple[float, float]:
 
 # The lowest total sits at the bottom of a U: beside it, just above, the total climbs back
 # through its label ("lowest total: m = 80" was crossed by the total's line); a line higher
-# (ui.charts.marked_point_layers) it is clear of the climb.
+# (ui.charts.marked_point_layers) it is clear of the climb. The U chart's lowest total can sit
+# at the range's either end, where the total climbs steeply from it ("lowest total: U = 500"
+# at ε = 0.01, "U = 100,000" with everyone): its diamond has no label, the title says it.
 BEST_LABEL_PLACE = charts.HIGHER
 
 
@@ -216,8 +218,6 @@ def best_point(curve: ErrorCurve) -> pd.DataFrame:
         {
             "upper": [curve.best_upper],
             "error": [curve.best_rmse],
-            "label": [f"lowest total: U = {text.number(curve.best_upper)}"],
-            "place": [BEST_LABEL_PLACE],
         }
     )
 

@@ -117,9 +117,10 @@ def bias_against_noise(lower: float, upper: float, epsilon: float, result) -> No
     curve = model.error_curve(column, size, lower, epsilon)
     noise_part = model.PARTS[1]
     charts.error_curves(column.low, column.high, model.error_domain(column), noise_part).show(
-        title=(
-            f"Bias against noise as U moves (L = {text.number(lower)}, ε = {text.number(epsilon)})"
-        ),
+        title=[
+            f"Bias against noise as U moves (L = {text.number(lower)}, ε = {text.number(epsilon)})",
+            f"◆ the lowest total: U = {text.number(curve.best_upper)}",
+        ],
         alt=(
             f"Three curves against the upper bound U on a log axis: the clamping bias falls as U "
             f"grows, the noise SD √2·U/ε rises, and their total is lowest at U = "

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import altair as alt
+import pandas as pd
 
 from lessons.group_by.model import (
     GRID_L0,
     GRID_LINF,
+    HALF,
+    HALF_LABEL,
     LAPLACE_RULE,
     LOWEST,
     OPTIMAL_RULE,
@@ -129,12 +132,39 @@ def selection_curves() -> Template:
         .mark_point(size=90, filled=True)
         .encode(x=x, y=y, color=colour, shape=alt.Shape("rule:N", legend=None))
     )
-    # "shown half the time" at the line's right end, where every rule releases nearly
-    # always: at the left a rule's curve rose through it (a phone, ε = 1)
+    # "shown half the time" where neither rule's curve rises through it (half_place)
     half = ui_charts.reference_line_layers(
-        alt.NamedData(name="half"), "y", y_scale=alt.Scale(domain=[0.0, 1.0]), right=True
+        alt.NamedData(name="half"),
+        "y",
+        y_scale=alt.Scale(domain=[0.0, 1.0]),
+        right="right",
+        below="under",
     )
-    return Template((lines + points + half).properties(height=220, width=ui_charts.DEFAULT_WIDTH))
+    return Template(
+        (lines + points + half).properties(height=SELECTION_HEIGHT, width=ui_charts.DEFAULT_WIDTH)
+    )
+
+
+SELECTION_HEIGHT = 220
+
+
+def half_place(curves: pd.DataFrame) -> tuple[bool, bool]:
+    """Where "shown half the time" goes on the 50% line, (right, under), clear of both
+    rules' curves (ui.charts.level_label_places): they rise through 50% near 10–20 users at
+    ε = 1, so at its right end; near 600 and 1,100 users at ε = 0.01, where the Laplace
+    threshold's curve crossed it there, so at its left end."""
+    rules = [curves[curves["rule"] == rule] for rule in (OPTIMAL_RULE, LAPLACE_RULE)]
+    (place,) = ui_charts.level_label_places(
+        [(HALF, HALF_LABEL)],
+        rules[0]["users"],
+        rules[0]["probability"],
+        others=((rules[1]["users"], rules[1]["probability"]),),
+        x_domain=(1.0, float(SELECTION_USERS[-1])),
+        y_domain=(0.0, 1.0),
+        x_log=True,
+        height=SELECTION_HEIGHT,
+    )
+    return place
 
 
 USERS_DOMAIN = (5.0, 20_000.0)

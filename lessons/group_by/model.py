@@ -312,9 +312,13 @@ def heatmap_marks(
     )
 
 
+HALF_LABEL = "shown half the time"
+
+
 @datasets.cached(census_only=True)
-def half_rule() -> pd.DataFrame:
-    return pd.DataFrame({"y": [HALF], "label": ["shown half the time"]})
+def half_rule(right: bool, under: bool) -> pd.DataFrame:
+    """The 50% line, its label written where (right, under) says (charts.half_place)."""
+    return pd.DataFrame({"y": [HALF], "label": [HALF_LABEL], "right": [right], "under": [under]})
 
 
 @datasets.cached(max_entries=128, census_only=True)
