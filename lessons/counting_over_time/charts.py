@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import altair as alt
+import pandas as pd
 
 from lessons.counting_over_time.model import (
     COUNT_DOMAIN,
@@ -14,6 +15,7 @@ from lessons.counting_over_time.model import (
     METHODS,
     ROLES,
     SMALL_HORIZON,
+    day_label,
 )
 from ui import charts as ui_charts
 from ui import datasets
@@ -22,6 +24,30 @@ from ui.template import Template
 METHOD_COLOURS = (ui_charts.BLUE, ui_charts.VERMILLION, ui_charts.GREEN)
 METHOD_DASHES = ((1, 0), (2, 2), (6, 3))
 DAY_TICKS = (1, 3, 10, 30, 100, 300, 1_000)
+
+
+DAY_FLIP_AT = 300.0  # the day's label left of its rule from here on
+
+
+def day_label_at_bottom(curves: pd.DataFrame, day: int) -> bool:
+    """Whether "day t" goes at the bottom of the errors' plot: at ε = 0.1 the increments'
+    error climbs to the top through the label written there
+    (ui.charts.rule_label_at_bottom)."""
+    series = [curves[curves["method"] == method] for method in METHODS]
+    return ui_charts.rule_label_at_bottom(
+        day,
+        day_label(day),
+        series[0]["day"],
+        series[0]["sd"],
+        others=tuple((s["day"], s["sd"]) for s in series[1:]),
+        x_domain=(1.0, float(HORIZON)),
+        y_domain=ERROR_DOMAIN,
+        right_of=day < DAY_FLIP_AT,
+        x_log=True,
+        y_log=True,
+        label_dy=4,  # as ui.charts.curve_layers draws its rule's label
+        height=ui_charts.CURVE_HEIGHT,
+    )
 
 
 @datasets.cached()
@@ -45,7 +71,9 @@ def errors() -> Template:
     series = ui_charts.Series(
         "method", METHODS, colours=METHOD_COLOURS, dashes=METHOD_DASHES, legend="stacked"
     )
-    lines = ui_charts.curve_layers(x, y, series, rule=True, rule_flip_at=300.0)
+    lines = ui_charts.curve_layers(
+        x, y, series, rule=True, rule_flip_at=DAY_FLIP_AT, rule_bottom="bottom"
+    )
     dots = (
         alt.Chart(alt.NamedData(name="measured"))
         .mark_point(shape="circle", size=36, filled=False, color=ui_charts.BLACK, strokeWidth=1.5)
@@ -72,9 +100,9 @@ NOISY_DASHES = ((1, 0), (6, 3))
 def dashboard() -> Template:
     """Template: the running count day by day as the increments and the tree release it,
     and the true count drawn over them (fixed axes: days 1..T, −60..320 people; a line that
-    leaves the plot is cut at its edge), the day read as a labelled dashed rule. Datasets
-    "releases" (day, count, release: the two noisy releases), "true_count" (the same columns,
-    the truth: the same at every ε and seed) and "truth" (x, label)."""
+    leaves the plot is cut at its edge), the day read as a dashed rule (the title names it).
+    Datasets "releases" (day, count, release: the two noisy releases), "true_count" (the same
+    columns, the truth: the same at every ε and seed) and "truth" (x)."""
     x_scale = alt.Scale(domain=[1, HORIZON], nice=False)
     y_scale = alt.Scale(domain=list(COUNT_DOMAIN), nice=False)
     x = alt.X("day:Q", title="day t", scale=x_scale, axis=alt.Axis(format=",d"))
@@ -107,7 +135,9 @@ def dashboard() -> Template:
         .mark_line(clip=True, strokeWidth=3)
         .encode(x=x, y=y, color=colour, strokeDash=dash, order="day:Q", tooltip=tooltip)
     )
-    rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=HORIZON / 2)
+    # the day read: its words in the title (at ε = 0.1 the noisy lines run through the whole
+    # plot, over "day 365" at its top and anywhere else)
+    rule = ui_charts.truth_rule_layers(x_scale, labelled=False)
     return Template(
         (noisy + truth + rule).properties(
             height=ui_charts.CURVE_HEIGHT, width=ui_charts.DEFAULT_WIDTH

@@ -206,9 +206,15 @@ def measured(epsilon: float, seed: int) -> pd.DataFrame:
     return pd.DataFrame({"day": np.array(DAYS), "sd": np.sqrt(np.mean(errors**2, axis=0))})
 
 
-@datasets.cached(max_entries=len(DAYS))
-def day_rule(day: int) -> pd.DataFrame:
-    return pd.DataFrame({"x": [float(day)], "label": [f"day {day:,}"]})
+def day_label(day: int) -> str:
+    return f"day {day:,}"
+
+
+@datasets.cached(max_entries=2 * len(DAYS))
+def day_rule(day: int, bottom: bool = False) -> pd.DataFrame:
+    """The day read as a chart's rule, its label at the plot's bottom with `bottom`
+    (charts.day_label_at_bottom)."""
+    return pd.DataFrame({"x": [float(day)], "label": [day_label(day)], "bottom": [bottom]})
 
 
 def true_count(day: int) -> int:

@@ -75,7 +75,7 @@ def three_ways() -> None:
     wide = model.on_day(epsilon, seed, day)
     with chart_column:
         charts.dashboard().show(
-            title=f"The dashboard at ε = {text.number(epsilon)}, one release",
+            title=f"The dashboard at ε = {text.number(epsilon)}, one release (dashed: day {day:,})",
             alt=(
                 f"The running count over {model.HORIZON:,} days, true and as each method "
                 f"releases it at ε = {text.number(epsilon)}. On day {day:,}: true "
@@ -124,9 +124,9 @@ def three_ways() -> None:
                 + ", ".join(f"{n} {text.number(found[n])}" for n in model.METHODS)
                 + f". Circles: the tree's SD measured over {model.RUNS} releases."
             ),
-            curves=model.error_curves(epsilon),
+            curves=(curves := model.error_curves(epsilon)),
             measured=model.measured(epsilon, seed),
-            truth=model.day_rule(day),
+            truth=model.day_rule(day, charts.day_label_at_bottom(curves, day)),
         )
     snippets.STREAM.show(epsilon=epsilon, seed=seed)
     downloads.download_csv(

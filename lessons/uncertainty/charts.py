@@ -4,10 +4,12 @@ them)."""
 from __future__ import annotations
 
 import altair as alt
+import numpy as np
+import pandas as pd
 
 from lessons.uncertainty.model import ADDED_FLOOR, GROUP_SIZES, KINDS, SMALL_COUNTS
 from ui import charts as ui_charts
-from ui import datasets
+from ui import datasets, text
 from ui.template import Template
 
 INTERVAL_DOMAIN = (-0.1, 0.6)  # the share earning >50K; an interval may reach below 0
@@ -117,6 +119,9 @@ def clipping() -> Template:
 
 
 RATIO_BIAS_DOMAIN = (-5.0, 30.0)  # years
+RATIO_BIAS_HEIGHT = 220
+GROUP_FLIP_AT = 300  # the group's label left of its rule from here on
+GROUP_X_DOMAIN = (4, 1_500)
 
 
 @datasets.cached()
@@ -125,7 +130,7 @@ def ratio_bias() -> Template:
     standard errors of the simulation as whiskers, 0 as a grey line, and the chosen group
     size as a labelled dashed rule. Datasets "curve" (people, bias, low, high) and "truth"
     (x, label)."""
-    x_scale = alt.Scale(type="log", domain=[4, 1_500], nice=False)
+    x_scale = alt.Scale(type="log", domain=list(GROUP_X_DOMAIN), nice=False)
     y_scale = alt.Scale(domain=list(RATIO_BIAS_DOMAIN), nice=False, clamp=True)
     x = alt.X(
         "people:Q",
@@ -150,7 +155,40 @@ def ratio_bias() -> Template:
         .mark_rule(color=ui_charts.GREY, strokeDash=[2, 2])
         .encode(y=alt.Y("y:Q", scale=y_scale))
     )
-    rule = ui_charts.truth_rule_layers(x_scale, flip_at=300)
+    rule = ui_charts.truth_rule_layers(x_scale, flip_at=GROUP_FLIP_AT, bottom="bottom")
     return Template(
-        (zero + whiskers + points + rule).properties(height=220, width=ui_charts.DEFAULT_WIDTH)
+        (zero + whiskers + points + rule).properties(
+            height=RATIO_BIAS_HEIGHT, width=ui_charts.DEFAULT_WIDTH
+        )
+    )
+
+
+def ratio_bias_title(curve: pd.DataFrame, epsilon: float) -> str | list[str]:
+    """The chart's title, and a second line when a bias is past the y axis (drawn at its
+    edge: at ε = 0.01 biases of +420 and +2,656 years sat at 30 as if they were 30)."""
+    title = f"Bias of the ratio mean, ε = {text.number(epsilon)}"
+    low, high = RATIO_BIAS_DOMAIN
+    biases = curve["bias"]
+    if biases.max() <= high and biases.min() >= low:
+        return title
+    worst = biases.iloc[int(np.argmax(np.abs(biases.to_numpy())))]
+    return [title, f"points on the edge are off the chart (up to {text.signed(worst)} years)"]
+
+
+def group_label_at_bottom(curve: pd.DataFrame, n: int, label: str) -> bool:
+    """Whether "your group: n" goes at the plot's bottom: at ε = 0.01 the bias runs along
+    the plot's top (30 years), through the label written there
+    (ui.charts.rule_label_at_bottom)."""
+    return ui_charts.rule_label_at_bottom(
+        n,
+        label,
+        curve["people"],
+        curve["bias"],
+        low=curve["low"],
+        high=curve["high"],
+        x_domain=GROUP_X_DOMAIN,
+        y_domain=RATIO_BIAS_DOMAIN,
+        right_of=n < GROUP_FLIP_AT,
+        x_log=True,
+        height=RATIO_BIAS_HEIGHT,
     )

@@ -353,6 +353,12 @@ def ratio_verdict(curve: pd.DataFrame, epsilon: float) -> str:
     )
 
 
+def group_label(n: int) -> str:
+    return f"your group: {n:,}"
+
+
 @datasets.cached(max_entries=16, census_only=True)
-def group_rule(n: int) -> pd.DataFrame:
-    return pd.DataFrame({"x": [float(n)], "label": [f"your group: {n:,}"]})
+def group_rule(n: int, bottom: bool = False) -> pd.DataFrame:
+    """The chosen group size as the chart's rule, its label at the plot's bottom with
+    `bottom` (charts.group_label_at_bottom)."""
+    return pd.DataFrame({"x": [float(n)], "label": [group_label(n)], "bottom": [bottom]})

@@ -260,7 +260,7 @@ def ratio_bias() -> None:
     curve = model.ratio_curve(epsilon, controls.seed() + model.SEED_RATIO)
     with chart_column:
         charts.ratio_bias().show(
-            title=f"Bias of the ratio mean, ε = {text.number(epsilon)}",
+            title=charts.ratio_bias_title(curve, epsilon),
             alt=(
                 f"The bias of the mean age released as noisy sum ÷ noisy count at ε = "
                 f"{text.number(epsilon)}, for groups of "
@@ -269,7 +269,7 @@ def ratio_bias() -> None:
                 f"of {n:,} is marked."
             ),
             curve=curve,
-            truth=model.group_rule(n),
+            truth=model.group_rule(n, charts.group_label_at_bottom(curve, n, model.group_label(n))),
         )
     st.markdown(
         f"For {n:,} people at ε = {text.number(epsilon)} the ratio is off by "

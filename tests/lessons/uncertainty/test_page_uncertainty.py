@@ -8,11 +8,13 @@ import math
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from scipy import stats
 
 import apptest_helpers as helpers
 import dp
+from lessons.uncertainty import charts
 from lessons.uncertainty import model as lesson
 from ui import controls, datasets, text
 from ui.columns import census_cells
@@ -166,6 +168,38 @@ def test_the_ratios_verdict_is_computed_from_the_curve_at_small_epsilon() -> Non
     first = int(verdict.split("from groups of ")[1].split(" ")[0].replace(",", ""))
     shown = curve[curve["people"] >= first]
     assert (shown["high"] <= 1).all() and (shown["low"] >= -1).all()
+
+
+def _ratio_chart(at):
+    (element,) = [
+        e for e in helpers.charts(at) if "Bias of the ratio" in helpers.title_of(helpers.spec_of(e))
+    ]
+    return element
+
+
+def _dataset(element, name: str) -> pd.DataFrame:
+    (found,) = [d for d in element.proto.datasets if d.name == name]
+    return pa.ipc.open_stream(found.data.data).read_all().to_pandas()
+
+
+def test_the_ratio_chart_says_which_points_are_off_it_and_moves_its_rule_label() -> None:
+    """Finding: at ε = 0.01 the biases of +420.5 and +2,656 years were drawn at the y axis's
+    top, 30 years, as if they were 30, and "your group: 20" written there was crossed by the
+    line along the top. The title now says the points on the edge are off the chart and by
+    how much at most; the rule's label goes to the plot's bottom while the top is taken."""
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="unc_ratio_eps").set_value(0.01).run()
+    curve = lesson.ratio_curve(0.01, controls.DEFAULT_SEED + lesson.SEED_RATIO)
+    assert curve["bias"].max() > 1_000  # far past the axis's 30 years
+    title = helpers.title_of(helpers.spec_of(_ratio_chart(at)))
+    worst = text.signed(curve["bias"].max())
+    assert f"points on the edge are off the chart (up to {worst} years)" in title
+    assert _dataset(_ratio_chart(at), "truth")["bottom"].tolist() == [True]
+    at.select_slider(key="unc_ratio_eps").set_value(1.0).run()
+    curve = lesson.ratio_curve(1.0, controls.DEFAULT_SEED + lesson.SEED_RATIO)
+    assert curve["bias"].between(*charts.RATIO_BIAS_DOMAIN).all()
+    assert helpers.title_of(helpers.spec_of(_ratio_chart(at))) == "Bias of the ratio mean, ε = 1"
+    assert _dataset(_ratio_chart(at), "truth")["bottom"].tolist() == [False]
 
 
 def test_the_ratio_verdict_says_when_the_bias_grows_with_the_group() -> None:
