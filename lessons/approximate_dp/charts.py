@@ -3,7 +3,10 @@ page fills them with model.py's frames)."""
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
+import pandas as pd
 
 from lessons.approximate_dp import model
 from ui import charts as ui_charts
@@ -108,7 +111,7 @@ def delta_curve() -> Template:
         Axis("delta", "δ (log scale)", model.DELTA_CURVE_DOMAIN, log=True, format=POWERS),
         Series("curve", (model.EXACT, model.TAIL)),
         mark="mark",
-        mark_flip_at=model.MARK_LEFT_FROM,
+        mark_label=False,  # model.calibration_words, in the title
     )
 
 
@@ -126,12 +129,38 @@ def sigma() -> Template:
     )
 
 
+QUERIES_DOMAIN = (1.0, 1_000.0)
+
+
 def composition() -> Template:
     return curves(
-        Axis("queries", "k queries answered (log scale)", (1.0, 1_000.0), log=True),
+        Axis("queries", "k queries answered (log scale)", QUERIES_DOMAIN, log=True),
         Axis("total epsilon", "total ε (log scale; ↓ more private)", model.TOTAL_DOMAIN, log=True),
         Series("method", model.COMPOSITION_SERIES),
         rule=True,
+        rule_bottom="bottom",  # crossover_label_at_bottom
+    )
+
+
+def crossover_label_at_bottom(frame: pd.DataFrame, result: model.Budget) -> bool:
+    """Whether the crossover rule's label goes at the plot's bottom: on a phone the advanced
+    composition's curve climbs through it at the top (ui.charts.rule_label_at_bottom)."""
+    if result.crossover is None:
+        return False
+    series = [frame[frame["method"] == method] for method in model.COMPOSITION_SERIES]
+    return ui_charts.rule_label_at_bottom(
+        result.crossover,
+        model.crossover_label(result),
+        series[0]["queries"],
+        series[0]["total epsilon"],
+        others=tuple((s["queries"], s["total epsilon"]) for s in series[1:]),
+        x_domain=QUERIES_DOMAIN,
+        y_domain=model.TOTAL_DOMAIN,
+        right_of=result.crossover < math.sqrt(QUERIES_DOMAIN[0] * QUERIES_DOMAIN[1]),
+        x_log=True,
+        y_log=True,
+        label_dy=4,  # as ui.charts.curve_layers draws its rule's label
+        height=ui_charts.CURVE_HEIGHT,
     )
 
 

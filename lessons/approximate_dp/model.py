@@ -223,25 +223,17 @@ def delta_curve(epsilon: float, delta: float) -> pd.DataFrame:
     )
 
 
-# Your (ε, δ) on the falling δ(ε′) curve: its label left of the diamond from ε = MARK_LEFT_FROM
-# on (room for it on a phone), and there under it, where neither curve is (above it, the
-# curve came down through its last character on a projector; the dashed tail lies above
-# the curve everywhere)
-MARK_LEFT_FROM = 0.3
-
-
+# Your (ε, δ) on the falling δ(ε′) curve, as a diamond whose words are in the title: beside
+# it the curves fall steeply and the dashed tail lies above, and a label there was crossed by
+# one of them on every side in some state (right of it and above at ε = 0.1; it came down
+# through its last character on a projector)
 @datasets.cached(max_entries=64)
 def calibration_mark(cal: Calibration) -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "epsilon": [cal.epsilon],
-            "delta": [cal.delta],
-            "label": [
-                f"your (ε, δ) = ({text.number(cal.epsilon)}, {text.power_of_ten(cal.delta)})"
-            ],
-            "place": [charts.UNDER if cal.epsilon >= MARK_LEFT_FROM else charts.ABOVE],
-        }
-    )
+    return pd.DataFrame({"epsilon": [cal.epsilon], "delta": [cal.delta]})
+
+
+def calibration_words(cal: Calibration) -> str:
+    return f"◆ your (ε, δ) = ({text.number(cal.epsilon)}, {text.power_of_ten(cal.delta)})"
 
 
 # --- 3. choosing σ --------------------------------------------------------------------------
@@ -415,16 +407,18 @@ def growth_sentence(result: Budget) -> str:
     )
 
 
+def crossover_label(result: Budget) -> str:
+    return f"Gaussian cheaper from k = {result.crossover:,}"
+
+
 @datasets.cached(max_entries=64)
-def crossover_rule(result: Budget) -> pd.DataFrame:
-    """The first k at which Gaussian + zCDP costs less than Laplace's k·ε, as a rule."""
+def crossover_rule(result: Budget, bottom: bool = False) -> pd.DataFrame:
+    """The first k at which Gaussian + zCDP costs less than Laplace's k·ε, as a rule, its
+    label at the plot's bottom with `bottom` (charts.crossover_label_at_bottom)."""
     if result.crossover is None:
-        return pd.DataFrame({"x": [], "label": []})
+        return pd.DataFrame({"x": [], "label": [], "bottom": []})
     return pd.DataFrame(
-        {
-            "x": [float(result.crossover)],
-            "label": [f"Gaussian cheaper from k = {result.crossover:,}"],
-        }
+        {"x": [float(result.crossover)], "label": [crossover_label(result)], "bottom": [bottom]}
     )
 
 
@@ -501,6 +495,13 @@ def conversion_frame(rho: float) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["delta", "conversion", "epsilon"])
 
 
+# Both conversions fall as δ grows, the simple one a little above the tight one, on whose
+# curve the diamond sits: left of the diamond (its label's side from the axis's middle on)
+# the curves are higher, so the label goes under it; above it, the simple curve crossed
+# "ε = 8.206" on a phone at δ = 10⁻².
+CONVERT_MIDDLE = math.sqrt(float(CONVERT_DELTAS[0]) * float(CONVERT_DELTAS[-1]))
+
+
 @datasets.cached(max_entries=64)
 def conversion_mark(result: Conversion) -> pd.DataFrame:
     return pd.DataFrame(
@@ -508,5 +509,6 @@ def conversion_mark(result: Conversion) -> pd.DataFrame:
             "delta": [result.delta],
             "epsilon": [result.tight],
             "label": [f"ε = {text.number(result.tight)}"],
+            "place": [charts.UNDER if result.delta >= CONVERT_MIDDLE else charts.ABOVE],
         }
     )

@@ -119,7 +119,10 @@ def laplace_against_gaussian() -> None:
         tail_column.metric("Exact δ(ε)", text.power_of_ten(cal.exact_delta))
     with delta_chart:
         charts.delta_curve().show(
-            title=f"Gaussian with σ = {text.number(cal.sigma)}: δ at every ε′",
+            title=[
+                f"Gaussian with σ = {text.number(cal.sigma)}: δ at every ε′",
+                model.calibration_words(cal),
+            ],
             alt=(
                 f"Two falling curves against ε′ from 0.01 to 10 on log axes, for the Gaussian with "
                 f"σ = {text.number(cal.sigma)}: the exact δ(ε′) (solid) and the tail "
@@ -347,7 +350,7 @@ def many_queries() -> None:
             else "Gaussian with zCDP never costs less within 1,000 queries."
         )
         charts.composition().show(
-            title=f"Total ε of k answers, each with noise SD {text.number(noise_sd)}",
+            title=f"Total ε of k answers, each with noise SD = {text.number(noise_sd)}",
             alt=(
                 f"Three rising lines against k from 1 to 1,000 on log axes: total ε for Laplace "
                 f"with basic composition (a straight line, k·{text.number(budget.epsilon_each)}), "
@@ -357,8 +360,8 @@ def many_queries() -> None:
                 f"{text.number(budget.at_100[model.ADVANCED])}, zCDP "
                 f"{text.number(budget.at_100[model.ZCDP])}."
             ),
-            curves=model.composition_frame(noise_sd, budget_delta),
-            truth=model.crossover_rule(budget),
+            curves=(frame := model.composition_frame(noise_sd, budget_delta)),
+            truth=model.crossover_rule(budget, charts.crossover_label_at_bottom(frame, budget)),
         )
     st.markdown(
         f"{crossing} {model.growth_sentence(budget)} That is why the 2020 census "

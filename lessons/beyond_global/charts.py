@@ -4,6 +4,7 @@ them)."""
 from __future__ import annotations
 
 import altair as alt
+import pandas as pd
 
 from lessons.beyond_global.model import (
     BLOCKS,
@@ -77,8 +78,9 @@ def leak(height: int = 220) -> Template:
 
 def smooth_curves(height: int = 260) -> Template:
     """Template: A^(k)(x) and e^(−kβ)·A^(k)(x) against k = 0..60 (y fixed 0..100), the
-    maximum of the second marked. Datasets "curves" (k, curve, value) and "peak" (k, value,
-    label)."""
+    maximum of the second marked by a diamond (its value in the title: at ε = 10, "S =
+    1.506" beside it was crossed by A⁽ᵏ⁾ rising from the same corner). Datasets "curves" (k,
+    curve, value) and "peak" (k, value)."""
     return ui_charts.curves(
         ui_charts.Axis("k", "k, people replaced", (0, MAX_K_DRAWN), format="d"),
         ui_charts.Axis("value", "years", (0.0, 100.0), tip_format=".3f"),
@@ -86,19 +88,22 @@ def smooth_curves(height: int = 260) -> Template:
             "curve", CURVES, colours=(ui_charts.GREY, ui_charts.BLUE), legend="stacked"
         ),
         mark="peak",
-        mark_flip_at=30,
+        mark_label=False,
         height=height,
     )
 
 
-def errors_by_n(height: int = 260) -> Template:
+ERRORS_HEIGHT = 260
+
+
+def errors_by_n(height: int = ERRORS_HEIGHT) -> Template:
     """Template: typical error of each private median against n (log-log, fixed), the
     current n as a rule. Datasets "errors" (n, method, error) and "truth" (x, label)."""
     return ui_charts.curves(
         ui_charts.Axis(
             "n",
             "people in the group (log scale)",
-            (10, 40_000),
+            N_DOMAIN,
             log=True,
             format=",~r",
             values=(10, 100, 1_000, 10_000),
@@ -108,7 +113,7 @@ def errors_by_n(height: int = 260) -> Template:
         ui_charts.Axis(
             "error",
             "typical error, years",
-            (1e-3, 1e3),
+            ERROR_DOMAIN,
             log=True,
             format=ui_charts.POWERS,
             values=(0.001, 0.01, 0.1, 1, 10, 100, 1000),
@@ -124,8 +129,33 @@ def errors_by_n(height: int = 260) -> Template:
         data="errors",
         points=True,
         rule=True,
-        rule_flip_at=3_000,
+        rule_flip_at=N_FLIP_AT,
+        rule_bottom="bottom",  # n_label_at_bottom
         height=height,
+    )
+
+
+N_FLIP_AT = 3_000  # the group's label left of its rule from here on
+N_DOMAIN, ERROR_DOMAIN = (10, 40_000), (1e-3, 1e3)
+
+
+def n_label_at_bottom(frame: pd.DataFrame, n: int, label: str) -> bool:
+    """Whether "n = …" goes at the plot's bottom: at ε = 0.1 global Laplace's error runs
+    flat near the top, through the label written there (ui.charts.rule_label_at_bottom)."""
+    series = [frame[frame["method"] == method] for method in METHODS]
+    return ui_charts.rule_label_at_bottom(
+        n,
+        label,
+        series[0]["n"],
+        series[0]["error"],
+        others=tuple((s["n"], s["error"]) for s in series[1:]),
+        x_domain=N_DOMAIN,
+        y_domain=ERROR_DOMAIN,
+        right_of=n < N_FLIP_AT,
+        x_log=True,
+        y_log=True,
+        label_dy=4,  # as ui.charts.curve_layers draws its rule's label
+        height=ERRORS_HEIGHT,
     )
 
 

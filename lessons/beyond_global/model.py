@@ -222,9 +222,15 @@ def winner(frame: pd.DataFrame, n: int) -> tuple[str, float]:
     return str(best["method"]), float(best["error"])
 
 
+def n_label(n: int) -> str:
+    return f"n = {text.number(n)}"
+
+
 @datasets.cached(census_only=True)
-def n_rule(n: int) -> pd.DataFrame:
-    return pd.DataFrame({"x": [float(n)], "label": [f"n = {text.number(n)}"]})
+def n_rule(n: int, bottom: bool = False) -> pd.DataFrame:
+    """The group's size as the chart's rule, its label at the plot's bottom with `bottom`
+    (charts.n_label_at_bottom)."""
+    return pd.DataFrame({"x": [float(n)], "label": [n_label(n)], "bottom": [bottom]})
 
 
 # --- 4. propose-test-release ---------------------------------------------------------------------
@@ -356,6 +362,4 @@ def peak_frame(result: Smooth) -> pd.DataFrame:
     """The maximum of e^(−kβ)·A^(k) within the drawn k, marked on the chart."""
     weighted = result.curves[result.curves["curve"] == CURVES[1]]
     row = weighted.iloc[int(weighted["value"].to_numpy().argmax())]
-    return pd.DataFrame(
-        {"k": [row["k"]], "value": [row["value"]], "label": [f"S = {text.number(result.smooth)}"]}
-    )
+    return pd.DataFrame({"k": [row["k"]], "value": [row["value"]]})

@@ -170,8 +170,11 @@ def smooth_sensitivity(size: int) -> None:
         )
     with chart_column:
         charts.smooth_curves().show(
-            title=f"A⁽ᵏ⁾ and its discounted version, {model.people(size)}, ε = "
-            f"{text.number(epsilon)}",
+            title=[
+                f"A⁽ᵏ⁾ and its discounted version, {model.people(size)}, ε = "
+                f"{text.number(epsilon)}",
+                f"◆ smooth sensitivity S = {text.number(result.smooth)}",
+            ],
             alt=(
                 f"Two lines against k from 0 to {int(result.curves['k'].max())}: the local "
                 "sensitivity "
@@ -199,7 +202,7 @@ def smooth_sensitivity(size: int) -> None:
             f"{text.number(n)} the {name} wins with {model.years(best)}."
         ),
         errors=frame,
-        truth=model.n_rule(n),
+        truth=model.n_rule(n, charts.n_label_at_bottom(frame, n, model.n_label(n))),
     )
     st.caption(
         "Typical error: the root-mean-square error, exact for each method (no simulation). "

@@ -102,7 +102,8 @@ FIX_ROWS = alt.Scale(paddingOuter=0.8)
 def fixes() -> Template:
     """Template: per mechanism, the share of its outputs that name the count they came from
     (bars, 0..100%), and the most any test may tell the counts apart under ε-DP as a labelled
-    dashed rule. Datasets "fixes" (mechanism, named) and "truth" (x, label)."""
+    dashed rule. Datasets "fixes" (mechanism, named, at, left: where its value is written)
+    and "truth" (x, label)."""
     x_scale = alt.Scale(domain=[0.0, 1.0], nice=False)
     bars = (
         alt.Chart(alt.NamedData(name="fixes"))
@@ -130,15 +131,18 @@ def fixes() -> Template:
             tooltip=[alt.Tooltip("mechanism:N"), alt.Tooltip("named:Q", format=".2%")],
         )
     )
-    # the value at each bar's end: a bar of 0% is otherwise nothing to see
-    values = (
-        alt.Chart(alt.NamedData(name="fixes"))
-        .mark_text(align="left", dx=4, color=ui_charts.BLACK)
-        .encode(
-            x=alt.X("named:Q", scale=x_scale),
-            y=alt.Y("mechanism:N", sort=list(MECHANISMS), scale=FIX_ROWS),
-            text=alt.Text("named:Q", format=".1%"),
-        )
-    )
+    # the value at each bar's end (a bar of 0% is otherwise nothing to see), or past the
+    # ceiling's rule where the rule would cross it (model.value_place: "at", "left")
+    encoding = {
+        "x": alt.X("at:Q", scale=x_scale),
+        "y": alt.Y("mechanism:N", sort=list(MECHANISMS), scale=FIX_ROWS),
+        "text": alt.Text("named:Q", format=".1%"),
+    }
+    base = alt.Chart(alt.NamedData(name="fixes"))
+    values = base.mark_text(align="left", dx=4, color=ui_charts.BLACK).encode(
+        **encoding
+    ).transform_filter(~alt.datum.left) + base.mark_text(
+        align="right", dx=-4, color=ui_charts.BLACK
+    ).encode(**encoding).transform_filter(alt.datum.left)
     rule = ui_charts.truth_rule_layers(x_scale, label_dy=4, flip_at=0.6)
     return Template((bars + values + rule).properties(height=160, width=ui_charts.DEFAULT_WIDTH))

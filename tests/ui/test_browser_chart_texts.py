@@ -1,6 +1,7 @@
 """A chart's texts stay readable in the states a student reaches with its sliders: none
-written over another, none cut at the chart's edge (browser_helpers.CHART_TEXT_CLASHES;
-every lesson at its defaults on three screens: tests/ui/test_browser_sweeps.py).
+written over another, none cut at the chart's edge (browser_helpers.CHART_TEXT_CLASHES),
+none crossed by a line of the chart (CHART_TEXT_CROSSED); every lesson at its defaults on
+three screens: tests/ui/test_browser_sweeps.py.
 
 Each case below was found by pressing every slider of every lesson to both ends and reading
 the same check, and failed before its chart was mended."""
@@ -57,6 +58,45 @@ CASES = {
     "epsilon-deployments": Case("epsilon-meaning", (), "Mobility Reports"),
     # the window's last tick, "32,600", half past the histogram's edge on a phone
     "laplace-window-phone": Case("laplace", (("Minimum age", "Home"),), "32,600", "phone"),
+    # the lowest total's label beside its diamond at the range's end, crossed by the total
+    # climbing steeply from it (at ε = 0.01; with everyone): the title says it now
+    "clamping-best-low": Case("clamping", (("Privacy loss ε", "Home"),), "U = 500"),
+    "clamping-best-high-phone": Case(
+        "clamping", (("People in the data", "End"),), "U = 100,000", "phone"
+    ),
+    # "shown half the time" at the 50% line's right end, crossed by the Laplace threshold's
+    # curve rising through it near 1,100 users at ε = 0.01 (ui.charts.level_label_places)
+    "group-by-half": Case("group-by", (("ε of the selection", "Home"),), "ε = 0.01"),
+    # "your group: 20" at the top of its rule, crossed by the ratio's bias drawn along the
+    # plot's top at ε = 0.01: at the bottom now (ui.charts.rule_label_at_bottom)
+    "uncertainty-group-rule": Case("uncertainty", (("ε of the mean", "Home"),), "your group: 20"),
+    # your (ε, δ)'s label right of its diamond at ε = 0.1, crossed by the dashed tail falling
+    # past it: the diamond's words are the title's now
+    "approximate-dp-mark": Case("approximate-dp", (("Privacy loss ε", "Home"),), "(0.1, 10⁻⁵)"),
+    # on a phone, the crossover's label at the top crossed by advanced composition's climb
+    # (at the bottom now: ui.charts.rule_label_at_bottom); "ε = 8.206" left of its diamond
+    # and above it, crossed by the simple conversion's curve (under it now)
+    "approximate-dp-crossover-phone": Case(
+        "approximate-dp", (("Noise SD per answer", "Home"),), "cheaper from k = 25", "phone"
+    ),
+    "approximate-dp-conversion-phone": Case(
+        "approximate-dp", (("δ for the conversion", "Home"),), "ε = 8.206", "phone"
+    ),
+    # "S = 1.506" beside the smooth sensitivity's diamond at ε = 10, crossed by A⁽ᵏ⁾ rising
+    # from the same corner (in the title now); on a phone, "n = 101" at the top of its rule
+    # crossed by global Laplace's flat error at ε = 0.1 (at the bottom now)
+    "beyond-global-smooth-peak": Case("beyond-global", (("Privacy loss ε", "End"),), "S = 1.506"),
+    "beyond-global-n-phone": Case(
+        "beyond-global", (("Privacy loss ε", "Home"),), "at ε = 0.1", "phone"
+    ),
+    # at ε = 0.1 the noisy lines run through the whole dashboard, over "day 365" at its
+    # top (the title names the day now), and the increments' error climbs through it in the
+    # errors' chart (at the bottom now)
+    "counting-over-time-day": Case("counting-over-time", (("Privacy loss ε", "Home"),), "day 365"),
+    # "0.0%" right of a bar of 0, crossed by the ceiling's rule at 5% (ε = 0.1); "96.3%"
+    # right of its bar, by the rule at 98.7% (ε = 5): past the rule, or left of the bar's end
+    "floating-point-values": Case("floating-point", (("ε of the three", "Home"),), "0.0%"),
+    "floating-point-values-end": Case("floating-point", (("ε of the three", "End"),), "96.3%"),
     # the first ZIP's label pushed inside the axis (Streamlit's labelFlush) onto the second's
     # at the projector's font
     "large-domains-zips-presenter": Case("large-domains", (), "98475", "presenter"),
@@ -93,11 +133,26 @@ CASES = {
     # the crossover's label a 14-px line above the attribute's, at a 17-px font
     "unary-rules-presenter": Case("unary-encoding", (), "k* = 10.15", "presenter"),
     # Presenter mode at the sliders' ends (its texts 17/11 larger, their offsets were not):
-    # "this release: 3 of 12" over "made-up people: 31.9%"
+    # "this release: 3 of 12" over "made-up people: 31.9%"; at ε = 0.01 (laptop),
+    # "this release: 1 of 10" crossed by the curve's error bar at 0.25 (in the title now)
+    "reconstruction-release-edge": Case("reconstruction", (("Privacy loss", "Home"),), "1 of 10"),
+    # on a phone, reference lines' labels crossed by the curve (ui.charts.level_label_places):
+    # "made-up people: 17.6%" at 6 people, climbed through at ε ≈ 0.5; "guess '<=50K' for
+    # all" fallen through at E ≈ 2.5·√n by n = 50's curve and by m = 2,000's
+    "reconstruction-made-up-phone": Case(
+        "reconstruction", (("People in the block", "Home"),), "made-up people: 17.6%", "phone"
+    ),
+    "reconstruction-majority-phone": Case(
+        "reconstruction", (("People n", "Home"),), "50 people", "phone"
+    ),
+    "reconstruction-queries-phone": Case(
+        "reconstruction", (("Queries m", "End"),), "2,000 queries", "phone"
+    ),
     "reconstruction-release-presenter": Case(
         "reconstruction", (("People in", "End"), ("Privacy loss", "Home")), "release", "presenter"
     ),
-    # "your E: 72%" over "guess '<=50K' for all: 78.2%"
+    # "your E: 72%" over "guess '<=50K' for all: 78.2%", then crossed by the curve: the
+    # diamond's words are the title's now
     "reconstruction-majority-presenter": Case(
         "reconstruction", (("People n", "End"), ("Queries m", "Home")), "500 people", "presenter"
     ),
@@ -126,7 +181,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", CASES.values(), ids=CASES.keys())
-def test_no_chart_text_is_written_over_another_or_cut(
+def test_no_chart_text_is_written_over_another_cut_or_crossed(
     page: Page, browser: Browser, app_server: str, case: Case
 ) -> None:
     with contextlib.ExitStack() as stack:
@@ -156,6 +211,7 @@ def test_no_chart_text_is_written_over_another_or_cut(
         page.wait_for_function(DRAWN, arg=case.shows)
         page.evaluate(TWO_FRAMES)
         assert page.evaluate(CHART_TEXT_CLASHES) == []
+        assert page.evaluate(CHART_TEXT_CROSSED) == []
         assert_no_exception(page)
 
 

@@ -221,7 +221,7 @@ def test_many_queries_marks_where_gaussian_with_zcdp_wins() -> None:
     at = helpers.run_lesson(PAGE)
     at.select_slider(key="ad_sd").set_value(1.0).run()
     at.select_slider(key="ad_k_delta").set_value(1e-12).run()
-    element = helpers.chart_titled(at, "Total ε of k answers, each with noise SD 1")
+    element = helpers.chart_titled(at, "Total ε of k answers, each with noise SD = 1")
     data = helpers.frames_of(element)
     k = int(data["truth"]["x"].iloc[0])
 

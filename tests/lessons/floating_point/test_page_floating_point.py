@@ -131,3 +131,21 @@ def test_its_questions_are_marked() -> None:
     helpers.assert_quiz_marks(
         at, ("floating_point", 0, 0), "no finite ε makes that true", ("floating_point", 0, 1)
     )
+
+
+def test_a_bars_value_is_written_where_the_ceilings_rule_does_not_cross_it() -> None:
+    """Found at ε = 0.1: "0.0%" right of a bar of 0 was crossed by tanh(ε/2) = 5%'s rule; at
+    ε = 5, "96.3%" right of its bar by the rule at 98.7%. A value goes right of its bar's
+    end, unless the rule is within the value's width from it: then right of the rule, or, with
+    no room there, left of the bar's end (or of the rule)."""
+    reach = lesson.VALUE_REACH
+    assert lesson.value_place(0.813, 0.05) == (0.813, False)  # the rule far to its left
+    assert lesson.value_place(0.0, 0.05) == (0.05, False)  # past the rule
+    assert lesson.value_place(0.0, reach - 0.01) == (reach - 0.01, False)
+    assert lesson.value_place(0.0, reach + 0.01) == (0.0, False)  # the rule beyond its width
+    assert lesson.value_place(0.963, 0.987) == (0.963, True)  # no room past it: inside
+    assert lesson.value_place(0.99, 0.987) == (0.987, True)  # the rule comes first
+    frame = lesson.fixes_frame(0.1, lesson.DEFAULT_BOUND, 2026)
+    assert frame["named"].iloc[0] > 0.5 and frame["at"].iloc[0] == frame["named"].iloc[0]
+    assert frame["at"].iloc[1:].tolist() == [pytest.approx(math.tanh(0.05))] * 2
+    assert not frame["left"].any()
