@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import altair as alt
+import pandas as pd
 
 from lessons.epsilon_meaning.model import (
     CURVES,
@@ -22,7 +23,7 @@ EPSILON_TICKS = (0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20)
 def odds() -> Template:
     """Template: the posterior bound and the advantage bound against ε (log axis 0.05..20),
     both 0..100%, with the current ε as a labelled dashed rule. Datasets "curves" (epsilon,
-    bound, curve) and "truth" (x, label)."""
+    bound, curve) and "truth" (x, label, bottom)."""
     return ui_charts.curves(
         ui_charts.Axis(
             "epsilon", "ε (log scale)", EPSILON_DOMAIN, log=True, values=EPSILON_TICKS, tip="ε"
@@ -30,7 +31,30 @@ def odds() -> Template:
         ui_charts.Axis("bound", "at most", (0.0, 1.0), format="~%", tip_format=".1%"),
         ui_charts.Series("curve", CURVES, legend="stacked"),
         rule=True,
-        rule_flip_at=5.0,
+        rule_flip_at=RULE_FLIP_AT,
+        rule_bottom="bottom",  # rule_label_at_bottom
+    )
+
+
+RULE_FLIP_AT = 5.0  # your ε's label left of its rule from here on
+
+
+def rule_label_at_bottom(curves: pd.DataFrame, epsilon: float, label: str) -> bool:
+    """Whether your ε's label goes at the plot's bottom: at ε = 10 both bounds are at 100%,
+    through the label written at the top on a phone (ui.charts.rule_label_at_bottom)."""
+    series = [curves[curves["curve"] == curve] for curve in CURVES]
+    return ui_charts.rule_label_at_bottom(
+        epsilon,
+        label,
+        series[0]["epsilon"],
+        series[0]["bound"],
+        others=tuple((s["epsilon"], s["bound"]) for s in series[1:]),
+        x_domain=EPSILON_DOMAIN,
+        y_domain=(0.0, 1.0),
+        right_of=epsilon < RULE_FLIP_AT,
+        x_log=True,
+        label_dy=4,  # as ui.charts.curve_layers draws its rule's label
+        height=ui_charts.CURVE_HEIGHT,
     )
 
 

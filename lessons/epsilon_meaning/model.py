@@ -77,8 +77,14 @@ def odds_table(prior: float) -> pd.DataFrame:
 
 
 @datasets.cached(max_entries=32)
-def epsilon_rule(epsilon: float) -> pd.DataFrame:
-    return pd.DataFrame({"x": [epsilon], "label": [f"ε = {epsilon_label(epsilon)}"]})
+def rule_label(epsilon: float) -> str:
+    return f"ε = {epsilon_label(epsilon)}"
+
+
+def epsilon_rule(epsilon: float, bottom: bool = False) -> pd.DataFrame:
+    """Your ε as the chart's rule, its label at the plot's bottom with `bottom`
+    (charts.rule_label_at_bottom)."""
+    return pd.DataFrame({"x": [epsilon], "label": [rule_label(epsilon)], "bottom": [bottom]})
 
 
 def belief(prior: float, epsilon: float) -> float:

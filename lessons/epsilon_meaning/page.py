@@ -73,8 +73,11 @@ def odds() -> None:
                 f"and the largest advantage of any test. At ε = {model.epsilon_label(epsilon)}: "
                 f"belief {text.percent(belief)}, advantage {text.percent(advantage)}."
             ),
-            curves=model.odds_curves(prior),
-            truth=model.epsilon_rule(epsilon),
+            curves=(curves := model.odds_curves(prior)),
+            truth=model.epsilon_rule(
+                epsilon,
+                charts.rule_label_at_bottom(curves, epsilon, model.rule_label(epsilon)),
+            ),
         )
     with predict:
         quiz.check_yourself(

@@ -106,15 +106,16 @@ def accuracy_frame() -> pd.DataFrame:
 
 @datasets.cached()
 def point_frame(epsilon: float) -> pd.DataFrame:
-    """The current ε on the accuracy curve, labelled."""
+    """The current ε on the accuracy curve (its words: accuracy_title)."""
+    return pd.DataFrame({"epsilon": [epsilon], "accuracy": [dp.best_guess_accuracy(epsilon)]})
+
+
+def accuracy_title(epsilon: float) -> list[str]:
     accuracy = dp.best_guess_accuracy(epsilon)
-    return pd.DataFrame(
-        {
-            "epsilon": [epsilon],
-            "accuracy": [accuracy],
-            "label": [f"ε = {text.number(epsilon)}: {text.percent(accuracy)}"],
-        }
-    )
+    return [
+        "How often the best guess is right",
+        f"◆ at ε = {text.number(epsilon)}: {text.percent(accuracy)}",
+    ]
 
 
 @datasets.cached(max_entries=datasets.SEED_ENTRIES)

@@ -363,7 +363,7 @@ def malicious_query(name: str, secret: int) -> None:
         \end{aligned}"""
     )
     charts.accuracy().show(
-        title="How often the best guess is right",
+        title=model.accuracy_title(epsilon),
         alt=(
             f"Accuracy of the best guess versus ε from 0.01 to 10: it rises from 50% (a coin "
             f"flip) towards 100%; at ε = {text.number(epsilon)} it is "

@@ -46,6 +46,11 @@ CASES = {
     # the chosen ε's label, left of its diamond at the plot's left edge, over the y axis's
     # "50%" (and the coin's label under the diamond): now right of it, the coin's at the right
     "laplace-accuracy": Case("laplace", (("Privacy loss of this answer", "Home"),), "ε = 0.01:"),
+    # then, on a phone, right of it: crossed by the curve rising from the coin's line (the
+    # diamond's words are the title's now)
+    "laplace-accuracy-phone": Case(
+        "laplace", (("Privacy loss of this answer", "Home"),), "ε = 0.01:", "phone"
+    ),
     # "+ε" and "−ε" both above their lines, which all but meet at ε = 0.01
     "definition-edges": Case("definition", (("ε for the privacy loss", "Home"),), "±0.01"),
     # "your E: 88.6%" over "E = √n", written at the top of its rule
@@ -61,9 +66,7 @@ CASES = {
     # the lowest total's label beside its diamond at the range's end, crossed by the total
     # climbing steeply from it (at ε = 0.01; with everyone): the title says it now
     "clamping-best-low": Case("clamping", (("Privacy loss ε", "Home"),), "U = 500"),
-    "clamping-best-high-phone": Case(
-        "clamping", (("People in the data", "End"),), "U = 100,000", "phone"
-    ),
+    "clamping-best-high": Case("clamping", (("People in the data", "End"),), "U = 100,000"),
     # "shown half the time" at the 50% line's right end, crossed by the Laplace threshold's
     # curve rising through it near 1,100 users at ε = 0.01 (ui.charts.level_label_places)
     "group-by-half": Case("group-by", (("ε of the selection", "Home"),), "ε = 0.01"),
@@ -97,6 +100,11 @@ CASES = {
     # right of its bar, by the rule at 98.7% (ε = 5): past the rule, or left of the bar's end
     "floating-point-values": Case("floating-point", (("ε of the three", "Home"),), "0.0%"),
     "floating-point-values-end": Case("floating-point", (("ε of the three", "End"),), "96.3%"),
+    # "ε = 10" at the top of its rule, where both bounds reach 100% (a phone; at the bottom
+    # now: ui.charts.rule_label_at_bottom)
+    "epsilon-meaning-rule-phone": Case(
+        "epsilon-meaning", (("Privacy loss ε", "End"),), "ε = 10", "phone"
+    ),
     # the first ZIP's label pushed inside the axis (Streamlit's labelFlush) onto the second's
     # at the projector's font
     "large-domains-zips-presenter": Case("large-domains", (), "98475", "presenter"),

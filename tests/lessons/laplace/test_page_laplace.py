@@ -155,6 +155,10 @@ def test_worlds_and_accuracy_charts_follow_their_own_epsilon() -> None:
     assert chart_spec(at, 4)["title"] == "The two possible worlds at ε = 2"
     point = named_data(at, 5, "point")
     assert point["accuracy"][0] == pytest.approx(1 - 0.5 * math.exp(-1.0))  # 81.6%
+    # the diamond's words, in the title (beside it, the curve crossed them on a phone)
+    assert helpers.title_of(helpers.spec_of(helpers.charts(at)[5])) == (
+        "How often the best guess is right ◆ at ε = 2: 81.6%"
+    )
     assert metrics(at)["Best guess right"] == "81.6%"
     assert metrics(at)["Scale b of this answer"] == "0.5"
     assert metrics(at)["Scale b = 1/ε"] == "1"  # section 2's ε did not move
