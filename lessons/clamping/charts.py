@@ -141,7 +141,7 @@ def contribution_curves(
     )
     current = ui_charts.truth_rule_layers(x_scale, label_dy=4)
     best = ui_charts.marked_point_layers(
-        alt.NamedData(name="best"), "m", "error", x_scale=x_scale, y_scale=y_scale, flip_at=50
+        alt.NamedData(name="best"), "m", "error", x_scale=x_scale, y_scale=y_scale, labelled=False
     )
     chart = (lines + current + best).properties(height=height, width=ui_charts.DEFAULT_WIDTH)
     return Template(chart)

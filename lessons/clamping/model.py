@@ -204,14 +204,11 @@ def error_domain(column: NumericColumn) -> tuple[float, float]:
     return (10.0 ** math.floor(math.log10(smallest_noise)), 10.0 ** math.ceil(math.log10(top)))
 
 
-# The lowest total sits at the bottom of a U: beside it, just above, the total climbs back
-# through its label ("lowest total: m = 80" was crossed by the total's line); a line higher
-# (ui.charts.marked_point_layers) it is clear of the climb. The U chart's lowest total can sit
-# at the range's either end, where the total climbs steeply from it ("lowest total: U = 500"
-# at ε = 0.01, "U = 100,000" with everyone): its diamond has no label, the title says it.
-BEST_LABEL_PLACE = charts.HIGHER
-
-
+# The lowest total sits at the bottom of a U, as a diamond whose words are in the title:
+# beside it the total climbs back through a label ("lowest total: m = 80" was crossed by the
+# total's line; a line higher, "m = 22" met "your m = 10" on a projector), and at the range's
+# either end it climbs steeply ("lowest total: U = 500" at ε = 0.01, "U = 100,000" with
+# everyone).
 @datasets.derived
 def best_point(curve: ErrorCurve) -> pd.DataFrame:
     return pd.DataFrame(
@@ -345,8 +342,6 @@ def best_m_point(curve: pd.DataFrame, best_m: int) -> pd.DataFrame:
         {
             "m": [best_m],
             "error": [float(total.iloc[0])],
-            "label": [f"m = {best_m}"],  # "the lowest total" is in the chart's title
-            "place": [BEST_LABEL_PLACE],
         }
     )
 

@@ -346,10 +346,10 @@ def rows_per_person() -> None:
     contribution, best_m = model.contribution_curve(epsilon)
     with curve_column:
         charts.contribution_curves(model.contribution_domain(), model.NOISE_PART_ROWS).show(
-            title=(
-                f"Bounding contributions at ε = {text.number(epsilon)}: the lowest total at "
-                f"m = {best_m}"
-            ),
+            title=[
+                f"Bounding contributions at ε = {text.number(epsilon)}",
+                f"◆ the lowest total: m = {best_m}",
+            ],
             alt=(
                 f"Three curves against m from 1 to 100 on a log axis: the rows dropped fall as m "
                 f"grows, the noise SD √2·m/ε rises, and their total is lowest at m = {best_m}. "

@@ -22,8 +22,8 @@ RATE_TICKS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0)
 @datasets.cached()
 def amplification() -> Template:
     """Template: ε' of the sampled mechanism against q (both axes log), beside q·ε and ε,
-    with the current q's ε' as a labelled diamond. Datasets "curves" (q, epsilon, curve) and
-    "mark" (q, epsilon, label)."""
+    with the current q's ε' as a diamond. Datasets "curves" (q, epsilon, curve) and "mark"
+    (q, epsilon)."""
     return ui_charts.curves(
         ui_charts.Axis(
             "q", "sampling rate q (log scale)", RATE_DOMAIN, log=True, values=RATE_TICKS, tip="q"
@@ -40,7 +40,7 @@ def amplification() -> Template:
         ),
         ui_charts.Series("curve", AMPLIFICATION_CURVES, legend="stacked"),
         mark="mark",
-        mark_flip_at=0.003,  # the label left of the diamond, above the curves
+        mark_label=False,  # model.amplification_mark
     )
 
 

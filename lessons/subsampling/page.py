@@ -62,7 +62,10 @@ def amplification() -> None:
         st.metric("q·ε, for comparison", text.number(q * epsilon))
     with chart_column:
         charts.amplification().show(
-            title=f"ε = {text.number(epsilon)} on a sample",
+            title=[
+                f"ε = {text.number(epsilon)} on a sample",
+                f"◆ at q = {text.number(q)}: ε' = {text.number(sampled)}",
+            ],
             alt=(
                 f"ε' of an ε = {text.number(epsilon)} mechanism run on a Poisson sample, "
                 f"against the sampling rate q from 0.001 to 1 (both axes log), beside q·ε "

@@ -105,6 +105,18 @@ CASES = {
     "epsilon-meaning-rule-phone": Case(
         "epsilon-meaning", (("Privacy loss ε", "End"),), "ε = 10", "phone"
     ),
+    # on a projector: "ε' = 5.399" above its diamond at ε = 10, crossed by ε's own line, and
+    # "ε' = 0.001717" at q = 0.001 by q·ε's (in the title now); clamping's "m = 22" a line
+    # above its diamond, over "your m = 10" at ε = 0.01 (in the title now)
+    "subsampling-mark-presenter": Case(
+        "subsampling", (("Privacy loss ε of the mechanism", "End"),), "5.399", "presenter"
+    ),
+    "subsampling-rate-presenter": Case(
+        "subsampling", (("Sampling rate q", "Home"),), "0.001717", "presenter"
+    ),
+    "clamping-rows-presenter": Case(
+        "clamping", (("ε for the visit count", "Home"),), "m = 22", "presenter"
+    ),
     # the first ZIP's label pushed inside the axis (Streamlit's labelFlush) onto the second's
     # at the projector's font
     "large-domains-zips-presenter": Case("large-domains", (), "98475", "presenter"),

@@ -277,11 +277,11 @@ def test_sections_four_and_five_have_their_own_epsilon() -> None:
     """Each section is a fragment: section 2's ε moves sections 2-3 only."""
     at = run_page()
     at.select_slider(key="clamp_eps").set_value(0.1).run()
-    helpers.chart_titled(at, "Bounding contributions at ε = 1:", prefix=True)
+    helpers.chart_titled(at, "Bounding contributions at ε = 1 ◆ the lowest total: m =", prefix=True)
     leak_before = helpers.metrics(at)["Noise scale without"]
     at.select_slider(key="clamp_leak_eps").set_value(0.5)
     at.select_slider(key="clamp_rows_eps").set_value(2.0).run()
-    helpers.chart_titled(at, "Bounding contributions at ε = 2:", prefix=True)
+    helpers.chart_titled(at, "Bounding contributions at ε = 2 ◆ the lowest total: m =", prefix=True)
     # the leak's noise scale is (U − L)/ε: halving ε doubles it
     assert float(helpers.metrics(at)["Noise scale without"].replace(",", "")) == pytest.approx(
         2 * float(leak_before.replace(",", "")), rel=1e-3

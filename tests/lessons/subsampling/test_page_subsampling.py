@@ -31,7 +31,12 @@ def test_amplification_is_its_closed_form(epsilon, q) -> None:
     assert not at.exception
     want = math.log(1 + q * (math.exp(epsilon) - 1))
     assert helpers.metrics(at)["ε' on the sample"] == text.number(want)
-    curves = helpers.frames_of(helpers.chart_titled(at, f"ε = {text.number(epsilon)} on a sample"))
+    chart = helpers.chart_titled(at, f"ε = {text.number(epsilon)} on a sample", prefix=True)
+    curves = helpers.frames_of(chart)
+    # the diamond's words, in the title (beside it, ε's line or q·ε's crossed them)
+    assert helpers.title_of(helpers.spec_of(chart)).endswith(
+        f"◆ at q = {text.number(q)}: ε' = {text.number(want)}"
+    )
     frame = curves["curves"]
     sampled = frame[frame["curve"] == lesson.AMPLIFIED]
     np.testing.assert_allclose(
