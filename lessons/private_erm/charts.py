@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import altair as alt
+import pandas as pd
 
 from lessons.private_erm.model import (
     ACCURACY_DOMAIN,
@@ -11,6 +12,7 @@ from lessons.private_erm.model import (
     LAMBDAS,
     LINES,
     MOVE_DOMAIN,
+    lambda_label,
 )
 from ui import charts as ui_charts
 from ui import datasets
@@ -31,6 +33,28 @@ MOVE_AXIS = ui_charts.Axis(
 )
 
 
+LAMBDA_FLIP_AT = 3e-3  # your λ's label left of its rule from here on
+
+
+def lambda_label_at_bottom(curve: pd.DataFrame, lam: float) -> bool:
+    """Whether your λ's label goes at the plot's bottom: at λ = 0.0001 the bound 2/(nλ)
+    starts at the plot's top, through the label written there on a projector
+    (ui.charts.rule_label_at_bottom; the dots are not lines, and sit above the bottom)."""
+    return ui_charts.rule_label_at_bottom(
+        lam,
+        lambda_label(lam),
+        curve["lam"],
+        curve["moved"],
+        x_domain=(LAMBDAS[0], LAMBDAS[-1]),
+        y_domain=MOVE_DOMAIN,
+        right_of=lam < LAMBDA_FLIP_AT,
+        x_log=True,
+        y_log=True,
+        label_dy=4,  # as ui.charts.curve_layers draws its rule's label
+        height=ui_charts.CURVE_HEIGHT,
+    )
+
+
 @datasets.cached()
 def sensitivity() -> Template:
     """Template: how far the minimiser moved for each replaced person (points) and the bound
@@ -43,7 +67,8 @@ def sensitivity() -> Template:
         # no legend: the title says what the line and the dots are
         ui_charts.Series("line", (BOUND,), colours=(ui_charts.BLACK,), legend="none"),
         rule=True,
-        rule_flip_at=3e-3,
+        rule_flip_at=LAMBDA_FLIP_AT,
+        rule_bottom="bottom",  # lambda_label_at_bottom
     )
     people = (
         alt.Chart(alt.NamedData(name="people"))

@@ -101,9 +101,15 @@ def bound_curve() -> pd.DataFrame:
     return pd.DataFrame({"lam": grid, "moved": [bound(lam) for lam in grid], "line": BOUND})
 
 
-@datasets.cached(max_entries=len(LAMBDAS))
-def lambda_rule(lam: float) -> pd.DataFrame:
-    return pd.DataFrame({"x": [lam], "label": [f"λ = {text.number(lam)}"]})
+def lambda_label(lam: float) -> str:
+    return f"λ = {text.number(lam)}"
+
+
+@datasets.cached(max_entries=2 * len(LAMBDAS))
+def lambda_rule(lam: float, bottom: bool = False) -> pd.DataFrame:
+    """Your λ as the chart's rule, its label at the plot's bottom with `bottom`
+    (charts.lambda_label_at_bottom)."""
+    return pd.DataFrame({"x": [lam], "label": [lambda_label(lam)], "bottom": [bottom]})
 
 
 def largest_move(lam: float) -> float:

@@ -77,9 +77,9 @@ def sensitivity() -> None:
                 f"largest move {text.number(model.largest_move(lam), 3)}, bound "
                 f"{text.number(model.bound(lam), 3)}."
             ),
-            curves=model.bound_curve(),
+            curves=(curve := model.bound_curve()),
             people=model.movement_points(),
-            truth=model.lambda_rule(lam),
+            truth=model.lambda_rule(lam, charts.lambda_label_at_bottom(curve, lam)),
         )
     st.markdown("**Here** " + model.sensitivity_words(lam))
 

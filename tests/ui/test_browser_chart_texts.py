@@ -117,6 +117,10 @@ CASES = {
     "clamping-rows-presenter": Case(
         "clamping", (("ε for the visit count", "Home"),), "m = 22", "presenter"
     ),
+    # "λ = 0.0001" at the top of its rule, where the bound 2/(nλ) starts (at the bottom now)
+    "private-erm-lambda-presenter": Case(
+        "private-erm", (("λ (larger → a stabler", "Home"),), "0.0001", "presenter"
+    ),
     # the first ZIP's label pushed inside the axis (Streamlit's labelFlush) onto the second's
     # at the projector's font
     "large-domains-zips-presenter": Case("large-domains", (), "98475", "presenter"),
