@@ -101,6 +101,7 @@ def truth_rule_layers(
     flip_at: float | None = None,
     bottom: str | None = None,
     labelled: bool = True,
+    above_plot: bool = False,
 ) -> alt.LayerChart:
     """The true value as a dashed vertical rule labelled at the top: fields "x" and "label"
     of `data` (by default the named dataset "truth", filled in per rerun). The label sits
@@ -108,7 +109,9 @@ def truth_rule_layers(
     right edge keeps its label inside the chart). A "\n" in a label starts a new line. With
     `bottom`, a boolean field: the label at the plot's bottom where it is true
     (`rule_label_at_bottom`: a curve runs along the top there). Not `labelled`: the rule
-    alone, its words in the chart's title (noisy lines fill the plot from top to bottom)."""
+    alone, its words in the chart's title (noisy lines fill the plot from top to bottom).
+    `above_plot`: the label just above the plot's top edge, under the title, where no line
+    of the chart runs (a ROC curve hugs the plot's top-left corner, where "FPR 1%" was)."""
     base = alt.Chart(alt.NamedData(name="truth") if data is None else data)
     x = alt.X("x:Q", scale=x_scale) if x_scale is not None else alt.X("x:Q")
     rule = base.mark_rule(color=TRUTH_COLOUR, strokeDash=[6, 3], strokeWidth=2).encode(x=x)
@@ -116,7 +119,9 @@ def truth_rule_layers(
         return rule
     style = {"color": TRUTH_COLOUR, "fontWeight": "bold", "lineBreak": "\n"}
     ends = [({"dy": label_dy, "baseline": "top"}, alt.value(0), None)]
-    if bottom is not None:
+    if above_plot:
+        ends = [({"dy": -2, "baseline": "bottom"}, alt.value(0), None)]
+    elif bottom is not None:
         at_bottom = alt.datum[bottom]
         ends = [
             ({"dy": label_dy, "baseline": "top"}, alt.value(0), ~at_bottom),
@@ -916,7 +921,7 @@ def roc(
                 ],
             )
         )
-    chart += truth_rule_layers(unit, label_dy=4, flip_at=0.5)
+    chart += truth_rule_layers(unit, flip_at=0.5, above_plot=True)
     return Template(chart.properties(height=height, width=DEFAULT_WIDTH))
 
 

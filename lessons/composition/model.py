@@ -156,10 +156,13 @@ def sequential_current(frame: pd.DataFrame, m: int) -> pd.DataFrame:
 
 @datasets.cached(census_only=True)
 def group_data(epsilon: float, g: int, prior: float) -> dict[str, pd.DataFrame]:
-    """The data of `charts.group`: the curve, the chosen g (labelled) and the prior."""
+    """The data of `charts.group`: the curve, the chosen g and the prior, and the title that
+    says the chosen g's value."""
     frame = group_frame(epsilon, prior)
-    current = frame[frame["g"] == g].assign(
-        label=lambda f: f["posterior"].map(lambda v: f"{text.percent(v, 2)}")
-    )
+    current = frame[frame["g"] == g]
     prior_frame = pd.DataFrame({"y": [prior], "label": [f"prior {text.percent(prior, 2)}"]})
-    return {"curve": frame, "current": current, "prior": prior_frame}
+    title = [
+        "What an attacker can believe",
+        f"◆ a group of {g}: {text.percent(float(current['posterior'].iloc[0]), 2)}",
+    ]
+    return {"curve": frame, "current": current, "prior": prior_frame, "title": title}

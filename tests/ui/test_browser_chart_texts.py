@@ -121,6 +121,15 @@ CASES = {
     "private-erm-lambda-presenter": Case(
         "private-erm", (("λ (larger → a stabler", "Home"),), "0.0001", "presenter"
     ),
+    # on a projector: "15%" under the group's diamond met the prior's line just below it
+    # (the value is in the title now); "FPR 1%" at the top of its rule, in the no-noise ROC
+    # curve's corner (above the plot now, where no line runs)
+    "composition-group-presenter": Case(
+        "composition", (("Group size g", "Home"),), "15%", "presenter"
+    ),
+    "membership-roc-presenter": Case(
+        "membership", (("People in the study n", "Home"),), "FPR 1%", "presenter"
+    ),
     # the first ZIP's label pushed inside the axis (Streamlit's labelFlush) onto the second's
     # at the projector's font
     "large-domains-zips-presenter": Case("large-domains", (), "98475", "presenter"),

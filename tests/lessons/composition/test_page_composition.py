@@ -164,7 +164,10 @@ def test_group_sliders_change_the_posterior_bound():
     assert metric_starting(at, "Likelihood ratio bound") == f"{math.exp(3):,.3g}"
     # e^3 / (e^3 + 1) = 0.9526
     assert metric_starting(at, "Worst-case belief") == "95%"
-    _, frames = chart(at, "What an attacker can believe")
+    spec, frames = chart(at, "What an attacker can believe")
+    # the chosen group's value, in the title (beside its diamond the prior's line or the
+    # curve crossed it on a projector)
+    assert helpers.title_of(spec) == "What an attacker can believe ◆ a group of 3: 95%"
     curve = frame_with(frames, "posterior")
     assert curve["posterior"].tolist() == pytest.approx(
         [dp.posterior_bound(0.5, g * 1.0) for g in range(1, 11)]
