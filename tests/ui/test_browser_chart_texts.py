@@ -130,6 +130,9 @@ CASES = {
     "membership-roc-presenter": Case(
         "membership", (("People in the study n", "Home"),), "FPR 1%", "presenter"
     ),
+    # a category's two "»" (raw and projected, cut at the axis's edge, 9 px apart in height)
+    # written over each other at ε = 0.01: the second series' mark steps inside its bar
+    "kary-edges-presenter": Case("kary-rr", (("Privacy loss ε", "Home"),), "ε = 0.01", "presenter"),
     # the first ZIP's label pushed inside the axis (Streamlit's labelFlush) onto the second's
     # at the projector's font
     "large-domains-zips-presenter": Case("large-domains", (), "98475", "presenter"),
