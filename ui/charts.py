@@ -136,11 +136,14 @@ def truth_rule_layers(
         if flip_at is not None:
             sides = [(right_of, alt.datum.x < flip_at), (left_of, alt.datum.x >= flip_at)]
         for layer, side in sides:
-            conditions = [c for c in (when, side) if c is not None]
-            if conditions:
-                layer = layer.transform_filter(functools.reduce(operator.and_, conditions))
-            layers += layer
+            layers += _drawn_where(layer, when, side)
     return layers
+
+
+def _drawn_where(layer, *conditions):
+    """`layer` drawn only where each of `conditions` holds (None or True: everywhere)."""
+    kept = [c for c in conditions if c is not None and c is not True]
+    return layer.transform_filter(functools.reduce(operator.and_, kept)) if kept else layer
 
 
 def rule_label_at_bottom(
@@ -331,11 +334,7 @@ def reference_line_layers(
     layers = rule
     for under, when_under in split(below, below_from):
         for at_right, when_right in split(right, right_from):
-            layer = text(under, at_right)
-            conditions = [c for c in (when_under, when_right) if c is not True]
-            if conditions:
-                layer = layer.transform_filter(functools.reduce(operator.and_, conditions))
-            layers += layer
+            layers += _drawn_where(text(under, at_right), when_under, when_right)
     return layers
 
 
