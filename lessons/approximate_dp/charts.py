@@ -147,13 +147,14 @@ def crossover_label_at_bottom(frame: pd.DataFrame, result: model.Budget) -> bool
     composition's curve climbs through it at the top (ui.charts.rule_label_at_bottom)."""
     if result.crossover is None:
         return False
-    series = [frame[frame["method"] == method] for method in model.COMPOSITION_SERIES]
+    first, *others = ui_charts.series_curves(
+        frame, "method", model.COMPOSITION_SERIES, "queries", "total epsilon"
+    )
     return ui_charts.rule_label_at_bottom(
         result.crossover,
         model.crossover_label(result),
-        series[0]["queries"],
-        series[0]["total epsilon"],
-        others=tuple((s["queries"], s["total epsilon"]) for s in series[1:]),
+        *first,
+        others=tuple(others),
         x_domain=QUERIES_DOMAIN,
         y_domain=model.TOTAL_DOMAIN,
         right_of=result.crossover < math.sqrt(QUERIES_DOMAIN[0] * QUERIES_DOMAIN[1]),

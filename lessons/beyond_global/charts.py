@@ -142,13 +142,12 @@ N_DOMAIN, ERROR_DOMAIN = (10, 40_000), (1e-3, 1e3)
 def n_label_at_bottom(frame: pd.DataFrame, n: int, label: str) -> bool:
     """Whether "n = …" goes at the plot's bottom: at ε = 0.1 global Laplace's error runs
     flat near the top, through the label written there (ui.charts.rule_label_at_bottom)."""
-    series = [frame[frame["method"] == method] for method in METHODS]
+    first, *others = ui_charts.series_curves(frame, "method", METHODS, "n", "error")
     return ui_charts.rule_label_at_bottom(
         n,
         label,
-        series[0]["n"],
-        series[0]["error"],
-        others=tuple((s["n"], s["error"]) for s in series[1:]),
+        *first,
+        others=tuple(others),
         x_domain=N_DOMAIN,
         y_domain=ERROR_DOMAIN,
         right_of=n < N_FLIP_AT,

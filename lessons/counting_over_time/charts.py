@@ -33,13 +33,12 @@ def day_label_at_bottom(curves: pd.DataFrame, day: int) -> bool:
     """Whether "day t" goes at the bottom of the errors' plot: at ε = 0.1 the increments'
     error climbs to the top through the label written there
     (ui.charts.rule_label_at_bottom)."""
-    series = [curves[curves["method"] == method] for method in METHODS]
+    first, *others = ui_charts.series_curves(curves, "method", METHODS, "day", "sd")
     return ui_charts.rule_label_at_bottom(
         day,
         day_label(day),
-        series[0]["day"],
-        series[0]["sd"],
-        others=tuple((s["day"], s["sd"]) for s in series[1:]),
+        *first,
+        others=tuple(others),
         x_domain=(1.0, float(HORIZON)),
         y_domain=ERROR_DOMAIN,
         right_of=day < DAY_FLIP_AT,

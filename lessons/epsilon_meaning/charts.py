@@ -42,13 +42,12 @@ RULE_FLIP_AT = 5.0  # your ε's label left of its rule from here on
 def rule_label_at_bottom(curves: pd.DataFrame, epsilon: float, label: str) -> bool:
     """Whether your ε's label goes at the plot's bottom: at ε = 10 both bounds are at 100%,
     through the label written at the top on a phone (ui.charts.rule_label_at_bottom)."""
-    series = [curves[curves["curve"] == curve] for curve in CURVES]
+    first, *others = ui_charts.series_curves(curves, "curve", CURVES, "epsilon", "bound")
     return ui_charts.rule_label_at_bottom(
         epsilon,
         label,
-        series[0]["epsilon"],
-        series[0]["bound"],
-        others=tuple((s["epsilon"], s["bound"]) for s in series[1:]),
+        *first,
+        others=tuple(others),
         x_domain=EPSILON_DOMAIN,
         y_domain=(0.0, 1.0),
         right_of=epsilon < RULE_FLIP_AT,

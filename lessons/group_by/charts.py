@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import altair as alt
-import pandas as pd
 
 from lessons.group_by.model import (
     GRID_L0,
@@ -17,6 +16,7 @@ from lessons.group_by.model import (
     VISITS_FLOOR,
     YOUR_CHOICE,
 )
+from lessons.group_by.model import selection_curves as selection_frame
 from ui import charts as ui_charts
 from ui import datasets
 from ui.template import Template
@@ -148,17 +148,21 @@ def selection_curves() -> Template:
 SELECTION_HEIGHT = 220
 
 
-def half_place(curves: pd.DataFrame) -> tuple[bool, bool]:
+@datasets.cached(max_entries=128, census_only=True)
+def half_place(epsilon: float, delta: float, max_partitions: int) -> tuple[bool, bool]:
     """Where "shown half the time" goes on the 50% line, (right, under), clear of both
     rules' curves (ui.charts.level_label_places): they rise through 50% near 10–20 users at
     ε = 1, so at its right end; near 600 and 1,100 users at ε = 0.01, where the Laplace
-    threshold's curve crossed it there, so at its left end."""
-    rules = [curves[curves["rule"] == rule] for rule in (OPTIMAL_RULE, LAPLACE_RULE)]
+    threshold's curve crossed it there, so at its left end. Cached: reading two curves of
+    300 points costs ~3 ms."""
+    curves = selection_frame(epsilon, delta, max_partitions)
+    first, *others = ui_charts.series_curves(
+        curves, "rule", (OPTIMAL_RULE, LAPLACE_RULE), "users", "probability"
+    )
     (place,) = ui_charts.level_label_places(
         [(HALF, HALF_LABEL)],
-        rules[0]["users"],
-        rules[0]["probability"],
-        others=((rules[1]["users"], rules[1]["probability"]),),
+        *first,
+        others=tuple(others),
         x_domain=(1.0, float(SELECTION_USERS[-1])),
         y_domain=(0.0, 1.0),
         x_log=True,

@@ -275,7 +275,7 @@ def selection() -> None:
                 f"chance {text.power_of_ten(delta / l0)} at most."
             ),
             curves=curves,
-            half=model.half_rule(*charts.half_place(curves)),
+            half=model.half_rule(*charts.half_place(epsilon, delta, l0)),
             points=model.half_points(epsilon, delta, l0),
         )
     how_often, chance = model.shown_how_often(epsilon, delta, l0)
