@@ -76,11 +76,11 @@ def odds_table(prior: float) -> pd.DataFrame:
     )
 
 
-@datasets.cached(max_entries=32)
 def rule_label(epsilon: float) -> str:
     return f"ε = {epsilon_label(epsilon)}"
 
 
+@datasets.cached(max_entries=32)
 def epsilon_rule(epsilon: float, bottom: bool = False) -> pd.DataFrame:
     """Your ε as the chart's rule, its label at the plot's bottom with `bottom`
     (charts.rule_label_at_bottom)."""
