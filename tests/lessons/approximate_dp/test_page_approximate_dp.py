@@ -57,6 +57,11 @@ def test_every_chart_has_fixed_axes_alt_text_and_exact_data() -> None:
     at = helpers.run_lesson(PAGE)
     curve = helpers.frames_of(helpers.chart_titled(at, DELTA_CURVE, prefix=True))
     sigma = dp.analytic_gaussian_sigma(1, 1.0, 1e-5)
+    # your (ε, δ), the diamond's words, in the title (beside it the curves crossed them)
+    title = helpers.title_of(helpers.spec_of(helpers.chart_titled(at, DELTA_CURVE, prefix=True)))
+    assert (
+        title == f"Gaussian with σ = {text.number(sigma)}: δ at every ε′ ◆ your (ε, δ) = (1, 10⁻⁵)"
+    )
     exact = curve["curves"][curve["curves"]["curve"] == lesson.EXACT]
     expected = np.maximum(dp.gaussian_delta(sigma, 1, exact["epsilon"].to_numpy()), 1e-15)
     np.testing.assert_allclose(exact["delta"], expected, rtol=1e-12)

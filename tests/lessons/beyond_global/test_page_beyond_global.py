@@ -219,3 +219,8 @@ def test_the_smooth_charts_alt_text_names_the_ks_it_draws(size) -> None:
     drawn = int(helpers.frames_of(chart)["curves"]["k"].max())
     assert drawn == (11 if size == 11 else lesson.MAX_K_DRAWN)
     assert f"Two lines against k from 0 to {drawn}:" in helpers.description_of(at, chart)
+    # the smooth sensitivity, the diamond's words, in the title (beside the diamond, A⁽ᵏ⁾
+    # rising from the same corner crossed them)
+    smooth = lesson.smooth(size, lesson.DEFAULT_EPSILON).smooth
+    title = helpers.title_of(helpers.spec_of(chart))
+    assert title.endswith(f"◆ smooth sensitivity S = {text.number(smooth)}")
