@@ -476,7 +476,14 @@ def series_curves(frame: pd.DataFrame, field: str, names, x: str, y: str) -> lis
     return [(xs[which == name], ys[which == name]) for name in names]
 
 
-def level_label_places(
+def level_label_places(levels, x, y, **options) -> list[tuple[bool, bool]]:
+    """Where each reference line's label ((y, label) of `levels`, `reference_line_layers`)
+    goes so that the curve through (`x`, `y`) does not cross it, as (right, under): see
+    `placed_level_labels`, whose choice of place this is."""
+    return [(right, under) for _, right, under in placed_level_labels(levels, x, y, **options)]
+
+
+def placed_level_labels(
     levels,
     x,
     y,
@@ -489,18 +496,20 @@ def level_label_places(
     others: tuple = (),
     height: float = DEFAULT_HEIGHT,
     text_scale: float | None = None,
-) -> list[tuple[bool, bool]]:
-    """Where each reference line's label ((y, label) of `levels`, `reference_line_layers`)
-    goes so that the curve through (`x`, `y`) (ascending x; with error bars from `low` to
-    `high`; and each (x, y) of `others`, one curve a series) does not cross it, as (right,
-    under): left end above the line, else right end above, left end under, right end under;
-    the first whose text (the middle 40% of its line, as tests/browser_helpers.
-    CHART_TEXT_CROSSED reads a crossing, and 3 px to spare) meets neither a segment of a
-    curve nor a bar over the label's width on a phone's plot, else on a laptop's (PLOT_PX; a
-    projector's in presenter mode), else left above. Found on a phone: reconstruction's
-    "made-up people: 17.6%" crossed by the curve climbing through it (left) and by an error
-    bar at ε = 2 (right); "guess '<=50K' for all: 76%" by the attack's curve falling through
-    it at E = 2.5·√n."""
+) -> list[tuple[str, bool, bool]]:
+    """Each reference line's label and where it goes, (label, right, under), so that the
+    curve through (`x`, `y`) (ascending x; with error bars from `low` to `high`; and each
+    (x, y) of `others`, one curve a series) does not cross it. A level is (y, label), or
+    (y, (label, shorter, ...)): words to try longest first. The place: left end above the
+    line, else right end above, left end under, right end under; the first whose text (the
+    middle 40% of its line, as tests/browser_helpers.CHART_TEXT_CROSSED reads a crossing,
+    and 3 px to spare) meets neither a segment of a curve nor a bar over the label's width on
+    a phone's plot, else on a laptop's (PLOT_PX; a projector's in presenter mode), with the
+    longest words first; else the longest words left above. Found on a phone:
+    reconstruction's "made-up people: 17.6%" crossed by the curve climbing through it (left)
+    and by an error bar at ε = 2 (right); "guess '<=50K' for all: 76%" by the attack's curve
+    falling through it at E = 2.5·√n; at 12 people "made-up people: 31.9%" on every side
+    (its shorter words fit left under the line)."""
     scale = current_text_scale() if text_scale is None else float(text_scale)
     warp = np.log if x_log else np.asarray
     x0, x1 = (float(v) for v in warp(np.asarray(x_domain, dtype=float)))
@@ -517,13 +526,15 @@ def level_label_places(
     bars = [] if low is None else list(zip(across(x), down(high), down(low), strict=True))
     half = scale * TEXT_LINE_PX * 0.2 + 3
     sides = ((False, False), (True, False), (False, True), (True, True))
-    places = []
-    for level, label in levels:
+    placed = []
+    for level, words in levels:
         line = float(down([level])[0])
-        width = (len(str(label)) * LABEL_CHAR_PX + 4) * scale
+        choices = (words,) if isinstance(words, str) else tuple(words)
         found = [
-            (right, under)
+            (label, right, under)
             for plot_px in (PLOT_PX if scale == 1.0 else PRESENTER_PLOT_PX)
+            for label in choices
+            for width in [(len(label) * LABEL_CHAR_PX + 4) * scale]
             for right, under in sides
             if not _crosses(
                 lines,
@@ -533,8 +544,8 @@ def level_label_places(
                 + np.array([-half, half]),
             )
         ]
-        places.append(found[0] if found else (False, False))
-    return places
+        placed.append(found[0] if found else (choices[0], False, False))
+    return placed
 
 
 def _crosses(lines, bars, span, band) -> bool:

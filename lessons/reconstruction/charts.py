@@ -40,16 +40,21 @@ DN_DOMAIN = (0.0, 4.0)  # the attack's x axis: E in units of √n
 
 
 def level_places(
-    curve: pd.DataFrame, x: str, levels: tuple[tuple[str, float], ...], *, with_bars: bool
-) -> tuple[tuple[bool, bool], ...]:
-    """Where each level's label goes, (right, under), clear of the curve (`x` against
-    "share", with its "low"–"high" bars `with_bars`) (ui.charts.level_label_places): a
-    small block's curve climbs through "made-up people" near ε = 1, a small n's falls
-    through the majority guess near E = 2.5·√n."""
+    curve: pd.DataFrame,
+    x: str,
+    levels: tuple[tuple[str | tuple[str, ...], float], ...],
+    *,
+    with_bars: bool,
+) -> tuple[tuple[str, bool, bool], ...]:
+    """Each level's words and where they go, (label, right, under), clear of the curve (`x`
+    against "share", with its "low"–"high" bars `with_bars`) (ui.charts.placed_level_labels;
+    a level's words may be (longest, shorter)): a small block's curve climbs through
+    "made-up people" near ε = 1, a small n's falls through the majority guess near
+    E = 2.5·√n."""
     bars = {"low": curve["low"], "high": curve["high"]} if with_bars else {}
     domain = (EPSILON_CURVE[0], EPSILON_CURVE[-1]) if x == "epsilon" else DN_DOMAIN
     return tuple(
-        ui_charts.level_label_places(
+        ui_charts.placed_level_labels(
             [(share, label) for label, share in levels],
             curve[x],
             curve["share"],

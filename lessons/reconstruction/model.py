@@ -435,14 +435,15 @@ def describe_curve(
 
 @datasets.cached(census_only=True)
 def levels_frame(
-    rows: tuple[tuple[str, float], ...], places: tuple[tuple[bool, bool], ...]
+    rows: tuple[tuple[object, float], ...], placed: tuple[tuple[str, bool, bool], ...]
 ) -> pd.DataFrame:
-    """Reference lines: one row per (label, share), its label written where its place
-    (right, under) says (charts.level_places): fields "share", "label", "right", "under"."""
-    labels, shares = zip(*rows, strict=True)
-    right, under = zip(*places, strict=True)
+    """Reference lines: one row per (words, share) of `rows`, its label the words and place
+    (right, under) that charts.level_places chose: fields "share", "label", "right",
+    "under"."""
+    shares = [share for _, share in rows]
+    labels, right, under = zip(*placed, strict=True)
     return pd.DataFrame(
-        {"share": list(shares), "label": list(labels), "right": list(right), "under": list(under)}
+        {"share": shares, "label": list(labels), "right": list(right), "under": list(under)}
     )
 
 

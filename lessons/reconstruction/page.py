@@ -170,7 +170,13 @@ def defence(zip_code: str, size: int, seed: int, exact_share: float) -> None:
             levels=model.levels_frame(
                 levels := (
                     (f"exact tables: {text.percent(exact_share)}", exact_share),
-                    (f"made-up people: {text.percent(baseline)}", baseline),
+                    (
+                        (
+                            f"made-up people: {text.percent(baseline)}",
+                            f"made-up: {text.percent(baseline)}",
+                        ),
+                        baseline,
+                    ),
                 ),
                 charts.level_places(curve, "epsilon", levels, with_bars=True),
             ),

@@ -454,6 +454,31 @@ def test_a_reference_lines_label_goes_where_the_curve_does_not_cross_it() -> Non
     assert charts.level_label_places(levels, *curve, **log_axis) == [left_above, right_above]
 
 
+def test_a_levels_shorter_words_are_used_only_where_its_longest_are_crossed_everywhere() -> None:
+    """Reconstruction at 12 people on a phone: the curve crosses 31.9% three times and its
+    bars span it, so "made-up people: 31.9%" was crossed on every side; its shorter words
+    fit right above the line. Where the long words fit (a curve far from the line) they
+    stay; where neither fits, the longest go left above."""
+    log_axis = {"x_domain": (0.1, 16.0), "y_domain": (0.0, 1.0), "x_log": True, "text_scale": 1.0}
+    epsilons = [0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0]
+    shares = [0.05, 0.18, 0.37, 0.18, 0.25, 0.6, 0.6, 0.97]
+    words = ("made-up people: 31.9%", "made-up: 31.9%")
+    placed = charts.placed_level_labels([(0.319, words)], epsilons, shares, **log_axis)
+    assert placed == [("made-up: 31.9%", True, False)]
+    far = [0.9] * len(epsilons)
+    assert charts.placed_level_labels([(0.319, words)], epsilons, far, **log_axis) == [
+        (words[0], False, False)
+    ]
+    on_line = [0.319] * len(epsilons)
+    assert charts.placed_level_labels([(0.319, words)], epsilons, on_line, **log_axis) == [
+        (words[0], False, False)
+    ]
+    # one string is one choice of words
+    assert charts.placed_level_labels([(0.319, "made-up: 31.9%")], epsilons, shares, **log_axis)[
+        0
+    ] == ("made-up: 31.9%", True, False)
+
+
 def test_a_rules_label_goes_to_the_bottom_only_where_a_curve_runs_along_the_top() -> None:
     """Uncertainty's ratio bias at ε = 0.01 ran along the plot's top (its values past the
     axis, drawn at its edge) through "your group: 20": the label goes to the bottom when the

@@ -195,6 +195,19 @@ def test_the_accuracy_curve_has_fixed_axes_and_falls_with_epsilon(at):
     assert [0, 4] in domains(dn) and [0, 1] in domains(dn)
 
 
+def test_the_made_up_level_says_its_share_in_the_words_that_fit(at):
+    """The made-up block's level names its share; at the default 10 people in full, at 12
+    (where the curve crosses 31.9% three times and its bars span it, so that the full words
+    were crossed on a phone wherever they went) in short."""
+    for size, words in ((10, "made-up people: "), (12, "made-up: ")):
+        at.select_slider(key="recon_size").set_value(size)
+        at = run(at)
+        baseline = lesson.baseline_share(lesson.DEFAULT_ZIP, size, 2026)
+        levels = frames_of(chart_titled(at, "Reconstruction against ε", prefix=True))["levels"]
+        made_up = levels[levels["share"] == baseline]
+        assert list(made_up["label"]) == [f"{words}{text.percent(baseline)}"]
+
+
 def test_dinur_nissim_metrics_and_curve_are_the_dp_attack(at, people):
     for n, m, ratio in ((100, 500, 0.2), (100, 500, 3.0), (500, 2_000, 0.5)):
         at.select_slider(key="recon_dn_n").set_value(n)
