@@ -198,8 +198,8 @@ def rule_label_at_bottom(
     # the text's middle under the plot's top (its top `label_dy` px under it), or over its
     # bottom (truth_rule_layers)
     middle = scale * (label_dy + TEXT_LINE_PX / 2)
-    top = _crosses(lines, bars, span, (middle - half, middle + half))
-    under = _crosses(lines, bars, span, (height - middle - half, height - middle + half))
+    top = crosses(lines, bars, span, (middle - half, middle + half))
+    under = crosses(lines, bars, span, (height - middle - half, height - middle + half))
     return top and not under
 
 
@@ -536,7 +536,7 @@ def placed_level_labels(
             for label in choices
             for width in [(len(label) * LABEL_CHAR_PX + 4) * scale]
             for right, under in sides
-            if not _crosses(
+            if not crosses(
                 lines,
                 bars,
                 (1 - min(1.0, width / plot_px), 1.0) if right else (0.0, min(1.0, width / plot_px)),
@@ -548,7 +548,7 @@ def placed_level_labels(
     return placed
 
 
-def _crosses(lines, bars, span, band) -> bool:
+def crosses(lines, bars, span, band) -> bool:
     """Whether a polyline (across, px down) of `lines` or a bar (across, top, bottom) meets
     the box `span` × `band` (a share of the width, px down). Vectorised: group-by's two
     curves of 300 points each are read at every press."""

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import altair as alt
+import numpy as np
+import pandas as pd
 
 from lessons.central_vs_local.model import (
     CENTRAL,
@@ -14,6 +18,7 @@ from lessons.central_vs_local.model import (
 )
 from ui import charts as ui_charts
 from ui import datasets
+from ui import template as ui_template
 from ui.template import Template
 
 MODEL_COLOURS = alt.Scale(domain=[CENTRAL, LOCAL], range=[ui_charts.BLUE, ui_charts.ORANGE])
@@ -36,10 +41,90 @@ def model_style(*, legend: bool) -> dict:
     }
 
 
-# people: a typical error's label sits left of its rule from here (a two-line label is
-# ~1.5 decades of a phone's plot; the central sd is √2/ε, the local one far larger)
-CENTRAL_LEFT_FROM = 0.5
-LOCAL_LEFT_FROM = 300.0
+# Each typical error's label: two lines in a row of its own at the plot's top (its first
+# line this many px under the top, times the text's scale), beside its rule
+LABEL_ROWS = {CENTRAL: 4, LOCAL: 34}
+PLOT_HEIGHT = 340
+RIGHT, LEFT, IN_TITLE = "right", "left", ""
+TITLE = "How far off is one answer? Central versus local"
+
+
+def typical_sides(
+    bins: pd.DataFrame, typical: pd.DataFrame, *, text_scale: float | None = None
+) -> list[str]:
+    """Where each typical error's label (a row of `typical`: model, x, label) goes: RIGHT of
+    its rule, else LEFT, the first side where it stays inside the plot and no line of the
+    chart crosses it (either model's step outline of `bins`, the other rule) on a phone's
+    plot and a laptop's (a projector's in presenter mode), as
+    tests/browser_helpers.CHART_TEXT_CROSSED reads a crossing; else IN_TITLE (its words
+    are the title's second line). Found: "central sd ± 1.414" right of its rule crossed by
+    the local rule at 173 on a phone; "local sd ± 18,045" right of its rule past the chart's
+    right edge (ε = 0.01); on a projector at ε = 10 "central sd ± 0.1414" crossed on its
+    right by the local outline's tallest bin at 0.13–0.16 people, with no room on its left."""
+    scale = ui_template.current_text_scale() if text_scale is None else float(text_scale)
+    low, high = (math.log10(v) for v in ERROR_DOMAIN)
+
+    def across(values) -> np.ndarray:
+        return (np.log10(np.asarray(values, dtype=float)) - low) / (high - low)
+
+    def down(shares) -> np.ndarray:
+        return (SHARE_MAX - np.minimum(np.asarray(shares, dtype=float), SHARE_MAX)) * (
+            PLOT_HEIGHT / SHARE_MAX
+        )
+
+    lines, edges = [], []
+    for _, outline in bins.groupby("model", sort=False):
+        x, y = across(outline["start"]), down(outline["share"])
+        lines.append((x, y))  # its steps' treads; their risers are bars
+        edges += list(zip(x[1:], y[:-1], y[1:], strict=True))
+    rules = dict(zip(typical["model"], across(typical["x"]), strict=True))
+    font = ui_charts.TEXT_LINE_PX * scale  # two lines: the middle 40% of their height
+    sides = []
+    for model, label in zip(typical["model"], typical["label"], strict=True):
+        at = rules[model]
+        others = [(x, 0.0, float(PLOT_HEIGHT)) for name, x in rules.items() if name != model]
+        top = LABEL_ROWS[model] * scale
+        band = (top + 0.6 * font - 3, top + 1.4 * font + 3)
+        width = (max(len(line) for line in label.split("\n")) * ui_charts.LABEL_CHAR_PX + 4) * scale
+        widths = ui_charts.PLOT_PX if scale == 1.0 else ui_charts.PRESENTER_PLOT_PX
+        for side in (RIGHT, LEFT):
+            spans = [
+                (at, at + width / px) if side == RIGHT else (at - width / px, at) for px in widths
+            ]
+            if all(
+                start >= 0.0
+                and end <= 1.0
+                and not ui_charts.crosses(lines, edges + others, (start, end), band)
+                for start, end in spans
+            ):
+                sides.append(side)
+                break
+        else:
+            sides.append(IN_TITLE)
+    return sides
+
+
+def placed_typical(bins: pd.DataFrame, typical: pd.DataFrame) -> tuple[pd.DataFrame, object]:
+    """`typical` with each label's side ("side", `typical_sides`) and the chart's title,
+    for this run's text (presenter mode's or the page's)."""
+    return _placed_typical(bins, typical, ui_template.current_text_scale())
+
+
+@datasets.cached(max_entries=64)
+def _placed_typical(bins: pd.DataFrame, typical: pd.DataFrame, text_scale: float) -> tuple:
+    sides = typical_sides(bins, typical, text_scale=text_scale)
+    return typical.assign(side=sides), error_distribution_title(typical, sides)
+
+
+def error_distribution_title(typical: pd.DataFrame, sides: list[str]) -> str | list[str]:
+    """The chart's title, and the words of each label `typical_sides` found no room for
+    beside its rule."""
+    untold = [
+        label.replace("\n", " ") + (" (solid rule)" if model == CENTRAL else " (dashed rule)")
+        for model, label, side in zip(typical["model"], typical["label"], sides, strict=True)
+        if side == IN_TITLE
+    ]
+    return [TITLE, "; ".join(untold)] if untold else TITLE
 
 
 def _error_distribution_layers(bins_data, typical_data) -> alt.LayerChart:
@@ -78,29 +163,26 @@ def _error_distribution_layers(bins_data, typical_data) -> alt.LayerChart:
             **model_style(legend=False),
         )
     )
-    # each rule's label (two lines) in rows of its own at the top, on the side away from the
-    # other rule: the central one left of its rule from CENTRAL_LEFT_FROM on (right of it,
-    # "central sd ± 1.414" was crossed by the local rule at 173 on a phone), the local one
-    # right of its rule until LOCAL_LEFT_FROM ("local sd ± 18,045", ε = 0.01, ran past the
-    # chart's right edge)
+    # each rule's label (two lines) in a row of its own at the top, on the side of its rule
+    # that typical_sides found clear ("side"); none where its words are in the title
     labels = [
         alt.Chart(typical_data)
-        .transform_filter((alt.datum.model == model) & when)
+        .transform_filter((alt.datum.model == model) & (alt.datum.side == side))
         .mark_text(
-            align="left" if right else "right",
-            dx=4 if right else -4,
+            align="left" if side == RIGHT else "right",
+            dx=4 if side == RIGHT else -4,
             dy=dy,
             baseline="top",
             fontWeight="bold",
             lineBreak="\n",
         )
         .encode(x=alt.X("x:Q", scale=x_scale), y=alt.value(0), text="label:N")
-        for model, dy, left_from in ((CENTRAL, 4, CENTRAL_LEFT_FROM), (LOCAL, 34, LOCAL_LEFT_FROM))
-        for right, when in ((True, alt.datum.x < left_from), (False, alt.datum.x >= left_from))
+        for model, dy in LABEL_ROWS.items()
+        for side in (RIGHT, LEFT)
     ]
     return alt.layer(area, outline, rules, *labels).properties(
-        title="How far off is one answer? Central versus local",
-        height=340,
+        title=TITLE,
+        height=PLOT_HEIGHT,
         width=ui_charts.DEFAULT_WIDTH,
     )
 
@@ -109,7 +191,8 @@ def _error_distribution_layers(bins_data, typical_data) -> alt.LayerChart:
 def error_distribution() -> Template:
     """Template: both |error| distributions on one log axis (0.01 … 100,000 people), central
     solid blue, local dashed orange ("bins": model, start, end, share), each model's typical
-    error as a labelled rule ("typical": model, x, label)."""
+    error as a rule ("typical": model, x, label, side), labelled on its `typical_sides`
+    side (the page passes the title `error_distribution_title` writes)."""
     return Template(
         _error_distribution_layers(alt.NamedData(name="bins"), alt.NamedData(name="typical"))
     )

@@ -77,8 +77,12 @@ def one_question() -> None:
     errors_seed = controls.seed() + model.SEED_ERRORS
     errors = model.error_distributions(truth, n, epsilon, errors_seed)
     with chart_column:
+        data = model.error_distribution_data(errors, n, epsilon)
+        typical, title = charts.placed_typical(data["bins"], data["typical"])
         charts.error_distribution().show(
-            **model.error_distribution_data(errors, n, epsilon),
+            bins=data["bins"],
+            typical=typical,
+            title=title,
             alt=(
                 "Two distributions of the absolute error on one log axis, at ε = "
                 f"{text.number(epsilon)}. "

@@ -209,6 +209,11 @@ CASES = {
     "central-local-sd-presenter": Case(
         "central-vs-local", (("Privacy loss ε", "Home"),), "± 18,045", "presenter"
     ),
+    # ε = 10: "central sd ± 0.1414" right of its rule crossed by the local outline's tallest
+    # bin, with no room on its left: in the title (lessons/central_vs_local typical_sides)
+    "central-local-sd-10-presenter": Case(
+        "central-vs-local", (("Privacy loss ε", "End"),), "± 0.1414", "presenter"
+    ),
     # the place found for the page's font, a line above the level's label, was none at 17 px
     "private-ml-gap-presenter": Case(
         "private-ml", (("ε for the coefficients", "Home"),), "(b): 14.9", "presenter"

@@ -255,3 +255,28 @@ def test_both_neighbour_relations_are_named() -> None:
     prose = " ".join(block.value for block in run_page().markdown)
     assert "adding or removing one person" in prose  # central: add/remove
     assert "two values of one person's answer" in prose  # local: one value changes
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "sides", "in_title"),
+    [
+        (1.0, ["right", "right"], ""),
+        (0.01, ["right", "left"], ""),  # "local sd ± 18,045" would pass the plot's right edge
+        # the local rule (± 15) and outline inside "central sd ± 0.283"'s width on a phone,
+        # and no room left of it: its words in the title
+        (5.0, ["", "right"], " central sd ± 0.2828 (solid rule)"),
+    ],
+)
+def test_each_typical_error_is_written_where_nothing_crosses_it(epsilon, sides, in_title):
+    """The |error| chart's rule labels: beside their rules where the chart's lines leave
+    them room on a phone and a laptop (lessons/central_vs_local/charts.py typical_sides),
+    else in the title, never dropped."""
+    at = run_page(epsilon)
+    element = chart_titled(at, "How far off is one answer", prefix=True)
+    rows = frames_of(element)["typical"]
+    assert list(rows["side"]) == sides
+    central_sd = text.number(dp.laplace_std(1, epsilon))
+    assert list(rows["label"])[0] == f"central sd\n± {central_sd}"
+    assert helpers.title_of(spec_of(element)) == (
+        "How far off is one answer? Central versus local" + in_title
+    )
