@@ -78,6 +78,14 @@ def minute(name: str) -> Column:
     return Column(name, DateTime, nullable=False)
 
 
+def code_columns() -> tuple[Column, ...]:
+    """An activity's row's key and the join code its students type (unique)."""
+    return (
+        Column("id", Integer, primary_key=True),
+        Column("join_code", String(16), nullable=False, unique=True),
+    )
+
+
 def secret_columns() -> tuple[Column, ...]:
     """An activity's row: the SHA-256 of its admin key (never the key), the salt of its
     browsers' digests, its creation minute (filled by `new_row_secrets`)."""

@@ -23,7 +23,6 @@ from sqlalchemy import (
     Boolean,
     Column,
     Float,
-    Integer,
     String,
     Table,
     UniqueConstraint,
@@ -46,8 +45,7 @@ FOLDER = re.compile(r"[a-z0-9_]{1,60}")
 checkins_table = Table(
     "checkin_checkins",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("join_code", String(16), nullable=False, unique=True),
+    *activity.code_columns(),
     Column("lessons", String(MAX_LESSONS * 61), nullable=False),  # folders, comma-separated
     Column("epsilon", Float, nullable=False),
     Column("is_open", Boolean, nullable=False),

@@ -55,8 +55,7 @@ BASE_COUNT_RANGE = (20, 80)  # how many of the made-up dataset's 100 people have
 games_table = Table(
     "game_games",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("join_code", String(16), nullable=False, unique=True),
+    *activity.code_columns(),
     Column("title", String(MAX_TITLE_CHARS), nullable=False),
     Column("epsilon", Float, nullable=False),
     Column("rounds", Integer, nullable=False),

@@ -66,8 +66,7 @@ SENSITIVITY = {"count": 1, "sum": SECRET_MAX}  # one student added or removed
 heists_table = Table(
     "heist_heists",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("join_code", String(16), nullable=False, unique=True),
+    *activity.code_columns(),
     Column("title", String(MAX_TITLE_CHARS), nullable=False),
     Column("a_name", String(MAX_ATTRIBUTE_CHARS), nullable=False),
     Column("a_max", Integer, nullable=False),

@@ -69,8 +69,7 @@ MIN_EPSILON, MAX_EPSILON = 0.1, 10.0
 quizzes_table = Table(
     "quiz_quizzes",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("join_code", String(16), nullable=False, unique=True),
+    *activity.code_columns(),
     Column("title", String(MAX_TITLE_CHARS), nullable=False),
     Column("epsilon", Float, nullable=True),
     Column("position", Integer, nullable=False),

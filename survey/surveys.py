@@ -25,7 +25,6 @@ from sqlalchemy import (
     Boolean,
     Column,
     Float,
-    Integer,
     String,
     Table,
     UniqueConstraint,
@@ -48,8 +47,7 @@ MAX_QUESTION_CHARS = 200
 surveys_table = Table(
     "survey_surveys",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("join_code", String(16), nullable=False, unique=True),
+    *activity.code_columns(),
     Column("question", String(MAX_QUESTION_CHARS), nullable=False),
     Column("protocol", String(16), nullable=False),
     Column("p", Float, nullable=False),
