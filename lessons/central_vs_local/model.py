@@ -59,12 +59,16 @@ def error_distributions(truth: int, n: int, epsilon: float, seed: int) -> pd.Dat
 
 
 def typical_frame(central_sd: float, local_sd: float) -> pd.DataFrame:
-    """Each model's typical error (sd) with its label, for the rules on the |error| chart."""
+    """Each model's typical error (sd) with its label, for the rules on the |error| chart,
+    written as the metrics beside it write them ("± 1.216", not "± 1", at ε = 10)."""
     return pd.DataFrame(
         {
             "model": [CENTRAL, LOCAL],
             "x": [central_sd, local_sd],
-            "label": [f"central sd\n± {text.number(central_sd)}", f"local sd\n± {local_sd:,.0f}"],
+            "label": [
+                f"central sd\n± {text.number(central_sd)}",
+                f"local sd\n± {text.number(local_sd)}",
+            ],
         }
     )
 

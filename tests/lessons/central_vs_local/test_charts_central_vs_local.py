@@ -75,5 +75,5 @@ def test_what_has_no_room_beside_its_rule_is_said_in_the_title() -> None:
     ]
     assert charts.error_distribution_title(rows, [charts.IN_TITLE, charts.IN_TITLE]) == [
         charts.TITLE,
-        "central sd ± 0.1414 (solid rule); local sd ± 1 (dashed rule)",
+        "central sd ± 0.1414 (solid rule); local sd ± 1.216 (dashed rule)",
     ]

@@ -276,7 +276,8 @@ def test_each_typical_error_is_written_where_nothing_crosses_it(epsilon, sides, 
     rows = frames_of(element)["typical"]
     assert list(rows["side"]) == sides
     central_sd = text.number(dp.laplace_std(1, epsilon))
-    assert list(rows["label"])[0] == f"central sd\n± {central_sd}"
+    local_sd = text.number(dp.local_count_std(N, epsilon))
+    assert list(rows["label"]) == [f"central sd\n± {central_sd}", f"local sd\n± {local_sd}"]
     assert helpers.title_of(spec_of(element)) == (
         "How far off is one answer? Central versus local" + in_title
     )
