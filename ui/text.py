@@ -44,6 +44,7 @@ def plain(value: object) -> str:
 
 
 TINY = 1e-6  # `number` writes smaller magnitudes in powers of ten
+SHORT_DIGITS = 3  # more digits `number` and `percent` may take to show a value short of 1
 
 
 def number(value: float, digits: int = 4) -> str:
@@ -51,7 +52,8 @@ def number(value: float, digits: int = 4) -> str:
     separators, never scientific notation, no trailing zeros (1.0986 → "1.099",
     22030.4 → "22,030", 0.0001234 → "0.0001234", 10.0 → "10", -0.5 → "−0.5"); ±∞ as "∞".
     Below TINY, in powers of ten as `power_of_ten` writes them (1.358e-60 → "1.358·10⁻⁶⁰",
-    not "0.000…0001358" with 59 zeros, which ran off a phone's chart)."""
+    not "0.000…0001358" with 59 zeros, which ran off a phone's chart). A value short of 1
+    is never written as 1: 0.9999546 → "0.99995", 1 − 2·10⁻⁹ → "1 − 2·10⁻⁹"."""
     x = float(value)
     if math.isnan(x):
         return "–"
@@ -66,6 +68,17 @@ def number(value: float, digits: int = 4) -> str:
     magnitude = math.floor(math.log10(x))
     decimals = max(digits - 1 - magnitude, 0)
     shown = f"{x:,.{decimals}f}"
+    # a value short of 1 (a probability) is never written as 1: "keep-probability p = 1" at
+    # ε = 10 (p = 0.99995) read as no privacy at all; up to SHORT_DIGITS more digits, then
+    # what it falls short by
+    for _ in range(SHORT_DIGITS):
+        if not (x < 1 and float(shown) == 1):
+            break
+        decimals += 1
+        shown = f"{x:,.{decimals}f}"
+    else:
+        if x < 1 and float(shown) == 1:
+            return sign + "1 − " + power_of_ten(1 - x, 2)
     if "." in shown:
         shown = shown.rstrip("0").rstrip(".")
     return sign + shown if shown != "0" else "0"
@@ -101,9 +114,15 @@ ROUND_OFF = 1e-12  # a share this close to 0 is floating-point residue: shown as
 
 def percent(share: float, digits: int = 3) -> str:
     """A share as a percentage with `number`'s rules: 0.0001234 → "0.01234%", 0.5 → "50%";
-    floating-point residue (|share| < 1e-12, e.g. 5.55e-17) is "0%"."""
+    floating-point residue (|share| < 1e-12, e.g. 5.55e-17) is "0%"; a share short of 1 is
+    never "100%" (0.99996 → "99.996%"; 1 − 7·10⁻¹⁵ → "> 99.9999%")."""
     share = float(share)
-    return number(0.0 if abs(share) < ROUND_OFF else 100.0 * share, digits) + "%"
+    shown = number(0.0 if abs(share) < ROUND_OFF else 100.0 * share, digits)
+    if share < 1 and shown == "100":  # 99.996% is not everyone
+        shown = number(100.0 * share, digits + SHORT_DIGITS)
+        if shown == "100":
+            return "> 99." + "9" * (digits + SHORT_DIGITS - 2) + "%"
+    return shown + "%"
 
 
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")

@@ -25,6 +25,13 @@ from ui import text
         (1.358e-60, "1.358·10⁻⁶⁰"),
         (-2.5e-9, "−2.5·10⁻⁹"),
         (9.99996e-7, "10⁻⁶"),
+        # a value short of 1 is never 1: randomized response's p at ε = 10 read "p = 1"
+        (0.9999546021312976, "0.99995"),
+        (0.99995, "0.99995"),
+        (0.9999, "0.9999"),
+        (1.00002, "1"),  # above 1, rounded as any other number
+        (-0.99999, "−0.99999"),
+        (1 - 2e-9, "1 − 2·10⁻⁹"),  # past three more digits: what it falls short by
     ],
 )
 def test_number_shows_significant_digits_separators_and_no_exponent(value, shown) -> None:
@@ -35,6 +42,13 @@ def test_percent_keeps_small_shares_visible() -> None:
     # "Typical relative error 0.000%" at ε = 10 was a real bug: the share is 0.0097%.
     assert text.percent(math.sqrt(2) / 10 / 14_237) == "0.000993%"
     assert text.percent(0.5) == "50%"
+    # ... and a share short of everyone is never "100%"
+    assert text.percent(0.99996) == "99.996%"
+    assert text.percent(0.999999) == "99.9999%"
+    assert text.percent(1 - 7e-15) == "> 99.9999%"  # the chance that one of 32,561 is out
+    assert text.percent(1.0) == "100%"
+    assert text.percent(0.9994) == "99.9%"  # 3 digits, as before: short of 100% already
+    assert text.percent(0.99999999999999994) == "> 99.9999%"
 
 
 @pytest.mark.parametrize(
