@@ -106,14 +106,16 @@ def typical_sides(
 
 def placed_typical(bins: pd.DataFrame, typical: pd.DataFrame) -> tuple[pd.DataFrame, object]:
     """`typical` with each label's side ("side", `typical_sides`) and the chart's title,
-    for this run's text (presenter mode's or the page's)."""
-    return _placed_typical(bins, typical, ui_template.current_text_scale())
+    for this run's text (presenter mode's or the page's): made once per cached `bins` (the
+    same object for every student; hashing it per press cost as much as placing)."""
+    scale = ui_template.current_text_scale()
 
+    def placed() -> tuple[pd.DataFrame, object]:
+        sides = typical_sides(bins, typical, text_scale=scale)
+        return typical.assign(side=sides), error_distribution_title(typical, sides)
 
-@datasets.cached(max_entries=64)
-def _placed_typical(bins: pd.DataFrame, typical: pd.DataFrame, text_scale: float) -> tuple:
-    sides = typical_sides(bins, typical, text_scale=text_scale)
-    return typical.assign(side=sides), error_distribution_title(typical, sides)
+    # `typical` comes from the same cached result as `bins` (model.error_distribution_data)
+    return datasets.derived_from(bins, ("typical_sides", id(typical), scale), placed)
 
 
 def error_distribution_title(typical: pd.DataFrame, sides: list[str]) -> str | list[str]:
