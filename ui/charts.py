@@ -146,6 +146,92 @@ def _drawn_where(layer, *conditions):
     return layer.transform_filter(functools.reduce(operator.and_, kept)) if kept else layer
 
 
+RIGHT, LEFT = "right", "left"
+
+
+def rule_label_side(
+    rule_x: float,
+    label: str,
+    *,
+    top: float,
+    x_domain: tuple[float, float],
+    y_domain: tuple[float, float],
+    x_log: bool = False,
+    y_log: bool = False,
+    lines: tuple = (),
+    bars: tuple = (),
+    rules: tuple = (),
+    height: float = DEFAULT_HEIGHT,
+    text_scale: float | None = None,
+) -> str:
+    """Where a vertical rule's `label` (its lines split at "\n", written 4 px from the rule
+    at `rule_x`, its top `top` px under the plot's top at the page's font) goes: RIGHT of
+    the rule, else LEFT, the first side where it stays inside the plot and meets no polyline
+    of `lines` ((xs, ys) each, in the data's units), bar of `bars` ((x, low, high)) or other
+    rule at an x of `rules`, on a phone's plot and on a laptop's (PLOT_PX; a projector's in
+    presenter mode), as tests/browser_helpers.CHART_TEXT_CROSSED reads a crossing (the
+    middle 40% of the text's height, 3 px to spare); else "": the page says it elsewhere
+    (the chart's title). Values past the y domain are drawn at its edge. Found on a phone:
+    central vs local's "central sd ± 0.1414" (ε = 10, a projector) crossed by the local
+    outline's tallest bin with no room on its left; unary encoding's "k* = 5.316" (ε = 0.1)
+    by the attribute's rule at k = 14, 1.4 doublings of k to its right."""
+    scale = current_text_scale() if text_scale is None else float(text_scale)
+    warp = np.log if x_log else np.asarray
+    x0, x1 = (float(v) for v in warp(np.asarray(x_domain, dtype=float)))
+
+    def across(values) -> np.ndarray:
+        return (warp(np.asarray(values, dtype=float)) - x0) / (x1 - x0)
+
+    y_warp = np.log if y_log else np.asarray
+    y0, y1 = (float(v) for v in y_warp(np.asarray(y_domain, dtype=float)))
+
+    def down(values) -> np.ndarray:
+        clamped = np.clip(np.asarray(values, dtype=float), *y_domain)
+        return (y1 - y_warp(clamped)) * height / (y1 - y0)
+
+    drawn = [(across(xs), down(ys)) for xs, ys in lines]
+    crossing = [
+        (float(across([x])[0]), float(down([low])[0]), float(down([high])[0]))
+        for x, low, high in bars
+    ]
+    crossing += [(float(across([x])[0]), 0.0, float(height)) for x in rules]
+    words = str(label).split("\n")
+    tall = len(words) * TEXT_LINE_PX * scale
+    band = (top * scale + 0.3 * tall - 3, top * scale + 0.7 * tall + 3)
+    at = float(across([rule_x])[0])
+    width = (max(len(line) for line in words) * LABEL_CHAR_PX + 4) * scale
+    for side in (RIGHT, LEFT):
+        spans = [
+            (at, at + width / px) if side == RIGHT else (at - width / px, at)
+            for px in (PLOT_PX if scale == 1.0 else PRESENTER_PLOT_PX)
+        ]
+        if all(
+            start >= 0.0 and end <= 1.0 and not crosses(drawn, crossing, (start, end), band)
+            for start, end in spans
+        ):
+            return side
+    return ""
+
+
+def rule_label_choice(rule_x: float, labels: tuple[str, ...], **options) -> tuple[str, str]:
+    """The first of `labels` (longest first) that `rule_label_side` finds a side for, and
+    that side; (the longest, "") where none fits."""
+    for label in labels:
+        side = rule_label_side(rule_x, label, **options)
+        if side:
+            return label, side
+    return labels[0], ""
+
+
+def step_outline(starts, heights) -> tuple[tuple, tuple]:
+    """A step-after line through (`starts`, `heights`) (Vega's interpolate "step-after") as
+    `rule_label_side` reads it: its treads, one polyline, and its risers, bars."""
+    x, y = np.asarray(starts, dtype=float), np.asarray(heights, dtype=float)
+    treads = (np.repeat(x, 2)[1:], np.repeat(y, 2)[:-1])
+    risers = tuple(zip(x[1:], y[:-1], y[1:], strict=True))
+    return treads, risers
+
+
 def rule_label_at_bottom(
     rule_x: float,
     label: str,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import altair as alt
 import numpy as np
 import pandas as pd
@@ -45,63 +43,44 @@ def model_style(*, legend: bool) -> dict:
 # line this many px under the top, times the text's scale), beside its rule
 LABEL_ROWS = {CENTRAL: 4, LOCAL: 34}
 PLOT_HEIGHT = 340
-RIGHT, LEFT, IN_TITLE = "right", "left", ""
+RIGHT, LEFT, IN_TITLE = ui_charts.RIGHT, ui_charts.LEFT, ""
 TITLE = "How far off is one answer? Central versus local"
 
 
 def typical_sides(
     bins: pd.DataFrame, typical: pd.DataFrame, *, text_scale: float | None = None
 ) -> list[str]:
-    """Where each typical error's label (a row of `typical`: model, x, label) goes: RIGHT of
-    its rule, else LEFT, the first side where it stays inside the plot and no line of the
-    chart crosses it (either model's step outline of `bins`, the other rule) on a phone's
-    plot and a laptop's (a projector's in presenter mode), as
-    tests/browser_helpers.CHART_TEXT_CROSSED reads a crossing; else IN_TITLE (its words
-    are the title's second line). Found: "central sd ± 1.414" right of its rule crossed by
-    the local rule at 173 on a phone; "local sd ± 18,045" right of its rule past the chart's
-    right edge (ε = 0.01); on a projector at ε = 10 "central sd ± 0.1414" crossed on its
-    right by the local outline's tallest bin at 0.13–0.16 people, with no room on its left."""
-    scale = ui_template.current_text_scale() if text_scale is None else float(text_scale)
-    low, high = (math.log10(v) for v in ERROR_DOMAIN)
-
-    def across(values) -> np.ndarray:
-        return (np.log10(np.asarray(values, dtype=float)) - low) / (high - low)
-
-    def down(shares) -> np.ndarray:
-        return (SHARE_MAX - np.minimum(np.asarray(shares, dtype=float), SHARE_MAX)) * (
-            PLOT_HEIGHT / SHARE_MAX
-        )
-
-    lines, edges = [], []
+    """Where each typical error's label (a row of `typical`: model, x, label) goes beside its
+    rule (ui.charts.rule_label_side: RIGHT, else LEFT, else IN_TITLE, its words the title's
+    second line), clear of either model's step outline of `bins` and of the other rule.
+    Found: "central sd ± 1.414" right of its rule crossed by the local rule at 173 on a
+    phone; "local sd ± 18,045" right of its rule past the chart's right edge (ε = 0.01); on
+    a projector at ε = 10 "central sd ± 0.1414" crossed on its right by the local outline's
+    tallest bin at 0.13–0.16 people, with no room on its left."""
+    treads, risers = [], []
     for _, outline in bins.groupby("model", sort=False):
-        x, y = across(outline["start"]), down(outline["share"])
-        lines.append((x, y))  # its steps' treads; their risers are bars
-        edges += list(zip(x[1:], y[:-1], y[1:], strict=True))
-    rules = dict(zip(typical["model"], across(typical["x"]), strict=True))
-    font = ui_charts.TEXT_LINE_PX * scale  # two lines: the middle 40% of their height
-    sides = []
-    for model, label in zip(typical["model"], typical["label"], strict=True):
-        at = rules[model]
-        others = [(x, 0.0, float(PLOT_HEIGHT)) for name, x in rules.items() if name != model]
-        top = LABEL_ROWS[model] * scale
-        band = (top + 0.6 * font - 3, top + 1.4 * font + 3)
-        width = (max(len(line) for line in label.split("\n")) * ui_charts.LABEL_CHAR_PX + 4) * scale
-        widths = ui_charts.PLOT_PX if scale == 1.0 else ui_charts.PRESENTER_PLOT_PX
-        for side in (RIGHT, LEFT):
-            spans = [
-                (at, at + width / px) if side == RIGHT else (at - width / px, at) for px in widths
-            ]
-            if all(
-                start >= 0.0
-                and end <= 1.0
-                and not ui_charts.crosses(lines, edges + others, (start, end), band)
-                for start, end in spans
-            ):
-                sides.append(side)
-                break
-        else:
-            sides.append(IN_TITLE)
-    return sides
+        tread, riser = ui_charts.step_outline(
+            outline["start"], np.minimum(outline["share"], SHARE_MAX)
+        )
+        treads.append(tread)
+        risers += riser
+    rules = dict(zip(typical["model"], typical["x"], strict=True))
+    return [
+        ui_charts.rule_label_side(
+            rules[model],
+            label,
+            top=LABEL_ROWS[model],
+            x_domain=ERROR_DOMAIN,
+            y_domain=(0.0, SHARE_MAX),
+            x_log=True,
+            lines=tuple(treads),
+            bars=tuple(risers),
+            rules=tuple(x for name, x in rules.items() if name != model),
+            height=PLOT_HEIGHT,
+            text_scale=text_scale,
+        )
+        for model, label in zip(typical["model"], typical["label"], strict=True)
+    ]
 
 
 def placed_typical(bins: pd.DataFrame, typical: pd.DataFrame) -> tuple[pd.DataFrame, object]:

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import altair as alt
 
-from lessons.unary_encoding.model import COMPARE_KS, STEP_ROWS
+from lessons.unary_encoding.model import (
+    COMPARE_HEIGHT,
+    COMPARE_K_DOMAIN,
+    COMPARE_KS,
+    COMPARE_LABEL_TOPS,
+    STEP_ROWS,
+)
 from ui import charts as ui_charts
 from ui import datasets
 from ui.categories import Attribute, count_domain
@@ -98,7 +104,7 @@ def comparison(domain: tuple[float, float]) -> Template:
     """Template: log-log variance versus k; GRR solid blue, OUE dashed orange, each
     labelled at its right end; the crossover k* as a dashed vertical rule with its value;
     the attribute's k as a grey rule."""
-    x_scale = alt.Scale(type="log", domain=[2, 1024], nice=False)
+    x_scale = alt.Scale(type="log", domain=list(COMPARE_K_DOMAIN), nice=False)
     x = alt.X(
         "k:Q",
         title="number of categories k (log scale)",
@@ -159,7 +165,9 @@ def comparison(domain: tuple[float, float]) -> Template:
         color=alt.Color("colour:N", scale=None),
     )
     rule_text = [
-        marks.transform_filter(f"datum.row == {row} && datum.left == {str(left).lower()}")
+        marks.transform_filter(
+            f"datum.shown && datum.row == {row} && datum.left == {str(left).lower()}"
+        )
         .mark_text(
             align="right" if left else "left",
             dx=-4 if left else 4,
@@ -173,10 +181,10 @@ def comparison(domain: tuple[float, float]) -> Template:
             text="label:N",
             color=alt.Color("colour:N", scale=None),
         )
-        for row, dy in ((0, 2), (1, 24))  # a line apart at the projector's 17-px font too
+        for row, dy in enumerate(COMPARE_LABEL_TOPS)  # a line apart on a projector too
         for left in (False, True)
     ]
     chart = alt.layer(lines, *labels, rules, *rule_text).properties(
-        width=ui_charts.DEFAULT_WIDTH, height=340
+        width=ui_charts.DEFAULT_WIDTH, height=COMPARE_HEIGHT
     )
     return Template(chart)

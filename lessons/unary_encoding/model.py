@@ -148,28 +148,76 @@ def comparison_domain(n: int) -> tuple[float, float]:
     return 10 ** np.floor(np.log10(low)), 10 ** np.ceil(np.log10(high))
 
 
-# A rule's label goes left of it when the other rule is to its right (written rightwards it
-# crossed that rule: "k* = 10.15" over occupation's k = 14), if there is room from here on
-# (a phone's plot has ~31 px a doubling of k, a label ~60)
-LABEL_LEFT_FROM_K = 8
+# The comparison chart (charts.comparison): k from 2 to 1,024 on a log axis, 340 px tall, its
+# two rules' labels in rows of their own at the top (their tops this many px under it)
+COMPARE_K_DOMAIN = (2.0, 1024.0)
+COMPARE_HEIGHT = 340
+COMPARE_LABEL_TOPS = (2, 24)  # the crossover's, the attribute's: a projector's line apart
 
 
 @datasets.cached()
-def comparison_marks(attr: Attribute, epsilon: float) -> pd.DataFrame:
-    """The crossover rule (k* = 3e^ε + 2, from dp) and the attribute's rule, with labels,
-    each left of its rule ("left") if it is the one on the left and there is room."""
+def comparison_marks(attr: Attribute, epsilon: float, text_scale: float = 1.0) -> pd.DataFrame:
+    """The crossover rule (k* = 3e^ε + 2, from dp) and the attribute's rule, each labelled
+    on the side of its rule ("left" or not) where neither curve nor the other rule crosses
+    it and it stays in the plot, for text `text_scale` times the page's, in full or else in
+    short (ui.charts.rule_label_choice; "said" is what the label leaves to the subtitle,
+    `comparison_subtitle`); "shown" False where neither fits. Found on a phone: "k* = 10.15"
+    written rightwards over occupation's k = 14; "k* = 5.316" (ε = 0.1) over it too, with
+    no room on its left."""
     crossover = dp.grr_oue_crossover_k(epsilon)
     k = attr.k
     ks = [crossover, k]
+    value = f"k* = {text.number(crossover)}"
+    words = [(value, "k*"), (f"{attr.title}: k = {k}", f"k = {k}")]
+    curves = comparison_frame(attr.n, epsilon)
+    lines = tuple(
+        (part["k"].to_numpy(), part["variance"].to_numpy())
+        for _, part in curves.groupby("protocol", sort=False)
+    )
+    chosen = [
+        charts.rule_label_choice(
+            here,
+            labels,
+            top=top,
+            x_domain=COMPARE_K_DOMAIN,
+            y_domain=comparison_domain(attr.n),
+            x_log=True,
+            y_log=True,
+            lines=lines,
+            rules=(other,),
+            height=COMPARE_HEIGHT,
+            text_scale=text_scale,
+        )
+        for here, other, labels, top in zip(ks, ks[::-1], words, COMPARE_LABEL_TOPS, strict=True)
+    ]
     return pd.DataFrame(
         {
             "k": ks,
-            "label": [f"k* = {text.number(crossover)}", f"{attr.title}: k = {k}"],
+            "label": [label for label, _ in chosen],
             "colour": [charts.BLACK, charts.GREY],
             "row": [0, 1],
-            "left": [here < other and here >= LABEL_LEFT_FROM_K for here, other in (ks, ks[::-1])],
+            "left": [side == charts.LEFT for _, side in chosen],
+            "shown": [bool(side) for _, side in chosen],
+            "said": [
+                "" if side and label == full else said
+                for (label, side), (full, _), said in zip(
+                    chosen, words, (value, f"{attr.title}, k = {k}"), strict=True
+                )
+            ],
         }
     )
+
+
+def comparison_subtitle(marks: pd.DataFrame, n: int) -> list[str]:
+    """The comparison chart's subtitle: what its lines and rules are, with the words a
+    rule's label had no room for beside it."""
+    crossover, attribute = marks.itertuples()
+    return [
+        f"n = {n:,} · GRR: solid blue · OUE: dashed orange",
+        "black dashed rule: crossover "
+        + (crossover.said or "k*")
+        + (f" · grey: {attribute.said}" if attribute.said else ""),
+    ]
 
 
 def estimates_table(attr: Attribute, survey: dict[str, np.ndarray]) -> pd.DataFrame:

@@ -8,6 +8,7 @@ import streamlit as st
 import dp
 from lessons.unary_encoding import charts, model, snippets
 from ui import categories, controls, downloads, notebook, quiz, text, userdata
+from ui import template as ui_template
 
 controls.lesson_header(
     "Unary encoding",
@@ -302,15 +303,13 @@ def unary_or_kary() -> None:
     crossover = dp.grr_oue_crossover_k(compare_epsilon)
     winner = dp.better_frequency_oracle(compare_epsilon, attr.k)
     frame = model.comparison_frame(attr.n, compare_epsilon)
+    marks = model.comparison_marks(attr, compare_epsilon, ui_template.current_text_scale())
     charts.comparison(model.comparison_domain(attr.n)).show(
         curves=frame,
-        marks=model.comparison_marks(attr, compare_epsilon),
+        marks=marks,
         title={
             "text": f"Variance versus k (ε = {text.number(compare_epsilon)})",
-            "subtitle": [
-                f"n = {attr.n:,} · GRR: solid blue · OUE: dashed orange",
-                "black dashed rule: crossover k*",
-            ],
+            "subtitle": model.comparison_subtitle(marks, attr.n),
             "anchor": "start",
         },
         alt=(

@@ -588,3 +588,50 @@ def test_a_label_beside_a_rising_curve_goes_where_the_curve_is_not() -> None:
         ("left", 12, "((datum['m'] < 6) && (datum['sd'] >= 0.3))"),
         ("left", -10, "((datum['m'] < 6) && (datum['sd'] < 0.3))"),
     ]
+
+
+def test_a_rules_label_goes_where_nothing_crosses_it_or_says_it_cannot() -> None:
+    """ui.charts.rule_label_side on a log k axis from 2 to 1,024 (unary encoding's): right
+    of its rule, else left, else ""; the other rule, a curve, a bar or the plot's edge each
+    move it. A phone's plot is the narrowest (about 30 px a doubling of k)."""
+    side = functools.partial(
+        charts.rule_label_side,
+        top=2,
+        x_domain=(2.0, 1024.0),
+        y_domain=(1.0, 100.0),
+        x_log=True,
+        height=340,
+        text_scale=1.0,
+    )
+    assert side(5.316, "k* = 5.316") == charts.RIGHT
+    # the attribute's rule at 14, 1.4 doublings on: inside the label's 2.2 on a phone
+    assert side(5.316, "k* = 5.316", rules=(14.0,)) == ""
+    assert side(5.316, "k*", rules=(14.0,)) == charts.RIGHT  # shorter words fit
+    assert side(10.15, "k* = 10.15", rules=(14.0,)) == charts.LEFT
+    assert side(900.0, "k* = 900") == charts.LEFT  # past the right edge otherwise
+    # a curve through the label's row (its top 2 px under the plot's top, y = 100) on the
+    # right: left; and a bar through it on the left too: no side
+    near_top = ([25.0, 100.0], [97.0, 97.0])
+    assert side(20.0, "a label", lines=(near_top,)) == charts.LEFT
+    assert side(20.0, "a label", lines=(near_top,), bars=((12.0, 1.0, 100.0),)) == ""
+    # the same curve far under the row crosses nothing
+    assert side(20.0, "a label", lines=(([10.0, 40.0], [50.0, 50.0]),)) == charts.RIGHT
+    assert charts.rule_label_choice(
+        5.316, ("k* = 5.316", "k*"), rules=(14.0,), **side.keywords
+    ) == (
+        "k*",
+        charts.RIGHT,
+    )
+    # other rules close on both sides: no words fit, the longest are returned with no side
+    assert charts.rule_label_choice(
+        5.316, ("k* = 5.316", "k* ="), rules=(5.5, 4.0), **side.keywords
+    ) == (
+        "k* = 5.316",
+        "",
+    )
+
+
+def test_a_step_outline_is_its_treads_and_risers() -> None:
+    treads, risers = charts.step_outline([1.0, 2.0, 3.0], [0.1, 0.3, 0.2])
+    assert [list(v) for v in treads] == [[1.0, 2.0, 2.0, 3.0, 3.0], [0.1, 0.1, 0.3, 0.3, 0.2]]
+    assert risers == ((2.0, 0.1, 0.3), (3.0, 0.3, 0.2))

@@ -177,6 +177,29 @@ def test_comparison_shows_the_crossover(at, epsilon, winner):
     assert domain == list(lesson_unary.comparison_domain(N))
 
 
+@pytest.mark.parametrize(
+    ("epsilon", "labels", "said"),
+    [
+        # k* = 5.316, occupation's rule at k = 14 within its label's width on a phone, and
+        # no room on its left: "k*" beside it, its value in the subtitle
+        (0.1, ["k*", "occupation: k = 14"], "crossover k* = 5.316"),
+        (1.0, ["k* = 10.15", "occupation: k = 14"], "crossover k*"),  # left of its rule
+        # k* = 15.45 just right of k = 14: the attribute's words cross it rightwards and
+        # have no room leftwards in full
+        (1.5, ["k* = 15.45", "k = 14"], "crossover k* · grey: occupation, k = 14"),
+    ],
+)
+def test_the_comparisons_rules_are_labelled_where_no_line_crosses_them(at, epsilon, labels, said):
+    """Each rule's words beside it in full where nothing crosses them on a phone, else in
+    short with the rest in the subtitle (lessons/unary_encoding/model.py comparison_marks)."""
+    at.select_slider(key="ue_compare_eps").set_value(epsilon).run()
+    assert not at.exception
+    spec, data = specs_and_frames(at)[2]
+    marks = data["marks"]
+    assert list(marks["label"]) == labels and marks["shown"].all()
+    assert spec["title"]["subtitle"][1] == f"black dashed rule: {said}"
+
+
 # --- Classroom features: link binding, code, download, check yourself, your own data -------
 
 JOBS = b"Job,Town\n" + b"Baker,Leeds\n" * 500 + b"Clerk,York\n" * 300 + b"Sales,Hull\n" * 200
