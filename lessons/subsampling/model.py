@@ -274,13 +274,7 @@ def tradeoff_frame(mu: float, epsilon: float, seed: int) -> pd.DataFrame:
 @datasets.cached(census_only=True, max_entries=len(MUS) * 4)
 def attack_mark(mu: float, seed: int) -> pd.DataFrame:
     found = attack(mu, seed)
-    return pd.DataFrame(
-        {
-            "alpha": [FPR_TARGET],
-            "beta": [found.missed],
-            "label": [f"misses {text.percent(found.missed)}"],
-        }
-    )
+    return pd.DataFrame({"alpha": [FPR_TARGET], "beta": [found.missed]})
 
 
 def test_words(mu: float, epsilon: float, found: Attack) -> str:

@@ -185,7 +185,11 @@ def as_a_test() -> None:
         st.metric("The attack's misses there", text.percent(found.missed))
     with chart_column:
         charts.tradeoff().show(
-            title=f"Telling neighbours apart under μ = {text.number(mu)}",
+            title=[
+                f"Telling neighbours apart under μ = {text.number(mu)}",
+                f"◆ the attack at {text.percent(model.FPR_TARGET)} false positives: misses "
+                f"{text.percent(found.missed)}",
+            ],
             alt=(
                 f"Trade-off curves, misses β against false positives α, both 0 to 100%: "
                 f"G_μ for μ = {text.number(mu)}, the (ε = {text.number(epsilon)}, δ = "

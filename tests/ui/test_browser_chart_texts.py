@@ -214,6 +214,16 @@ CASES = {
     "central-local-sd-10-presenter": Case(
         "central-vs-local", (("Privacy loss ε", "End"),), "± 0.1414", "presenter"
     ),
+    # ε = 0.1 on a phone: "k* = 5.316" written rightwards over occupation's rule at k = 14,
+    # with no room on its left: "k*" beside it, its value in the subtitle
+    "unary-crossover-phone": Case(
+        "unary-encoding", (("ε to compare", "Home"),), "Variance versus k (ε = 0.1)", "phone"
+    ),
+    # μ = 4 on a phone: "misses 72%" beside the attack's diamond crossed by the coin's
+    # diagonal (the diamond's words are the title's second line now)
+    "subsampling-tradeoff-phone": Case(
+        "subsampling", (("μ of Gaussian DP", "End"),), "under μ = 4", "phone"
+    ),
     # the place found for the page's font, a line above the level's label, was none at 17 px
     "private-ml-gap-presenter": Case(
         "private-ml", (("ε for the coefficients", "Home"),), "(b): 14.9", "presenter"

@@ -146,6 +146,16 @@ def test_the_attack_reads_a_release_that_is_exactly_mu_gdp(mu) -> None:
     )
     at_one = float(1 - roc["tpr"][np.isclose(roc["fpr"], 0.01)].iloc[0])
     assert shown["The attack's misses there"] == text.percent(at_one)
+    # the diamond at (1%, its misses), its words the title's second line (beside it they
+    # were crossed by the coin's diagonal at μ = 4 on a phone)
+    element = helpers.chart_titled(at, "Telling neighbours apart", prefix=True)
+    assert helpers.frames_of(element)["mark"][["alpha", "beta"]].values.tolist() == [
+        [0.01, pytest.approx(at_one)]
+    ]
+    assert helpers.title_of(helpers.spec_of(element)) == (
+        f"Telling neighbours apart under μ = {text.number(mu)} ◆ the attack at 1% false "
+        f"positives: misses {text.percent(at_one)}"
+    )
     below = int(np.sum(attack["beta"] < dp.gaussian_tradeoff(mu, attack["alpha"]) - 1e-9))
     words = helpers.prose(at)
     assert (
