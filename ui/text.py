@@ -115,13 +115,13 @@ ROUND_OFF = 1e-12  # a share this close to 0 is floating-point residue: shown as
 def percent(share: float, digits: int = 3) -> str:
     """A share as a percentage with `number`'s rules: 0.0001234 → "0.01234%", 0.5 → "50%";
     floating-point residue (|share| < 1e-12, e.g. 5.55e-17) is "0%"; a share short of 1 is
-    never "100%" (0.99996 → "99.996%"; 1 − 7·10⁻¹⁵ → "> 99.9999%")."""
+    never "100%" (0.99996 → "99.996%"; 1 − 7·10⁻¹⁵ → "over 99.9999%")."""
     share = float(share)
     shown = number(0.0 if abs(share) < ROUND_OFF else 100.0 * share, digits)
     if share < 1 and shown == "100":  # 99.996% is not everyone
         shown = number(100.0 * share, digits + SHORT_DIGITS)
         if shown == "100":
-            return "> 99." + "9" * (digits + SHORT_DIGITS - 2) + "%"
+            return "over 99." + "9" * (digits + SHORT_DIGITS - 2) + "%"  # no "> ": Markdown
     return shown + "%"
 
 

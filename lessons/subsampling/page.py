@@ -187,7 +187,7 @@ def as_a_test() -> None:
         charts.tradeoff().show(
             title=[
                 f"Telling neighbours apart under μ = {text.number(mu)}",
-                f"◆ the attack at {text.percent(model.FPR_TARGET)} false positives: misses "
+                f"◆ α = {text.percent(model.FPR_TARGET)}: the attack misses "
                 f"{text.percent(found.missed)}",
             ],
             alt=(

@@ -45,10 +45,10 @@ def test_percent_keeps_small_shares_visible() -> None:
     # ... and a share short of everyone is never "100%"
     assert text.percent(0.99996) == "99.996%"
     assert text.percent(0.999999) == "99.9999%"
-    assert text.percent(1 - 7e-15) == "> 99.9999%"  # the chance that one of 32,561 is out
+    assert text.percent(1 - 7e-15) == "over 99.9999%"  # the chance that one of 32,561 is out
     assert text.percent(1.0) == "100%"
     assert text.percent(0.9994) == "99.9%"  # 3 digits, as before: short of 100% already
-    assert text.percent(0.99999999999999994) == "> 99.9999%"
+    assert text.percent(0.99999999999999994) == "over 99.9999%"
 
 
 @pytest.mark.parametrize(

@@ -91,7 +91,7 @@ def test_delta_slider_of_section_1_moves_the_exposure() -> None:
         expected
     )
     # 1 − 7·10⁻¹⁵: all but certain, not certain
-    assert helpers.metrics(at)["Chance at least one is"] == text.percent(chance) == "> 99.9999%"
+    assert helpers.metrics(at)["Chance at least one is"] == text.percent(chance) == "over 99.9999%"
     mark = helpers.frames_of(helpers.chart_titled(at, EXPOSURE, prefix=True))["mark"]
     assert mark["delta"].iloc[0] == 1e-3
     rule = helpers.frames_of(helpers.chart_titled(at, EXPOSURE, prefix=True))["truth"]

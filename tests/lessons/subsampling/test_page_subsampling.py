@@ -153,8 +153,8 @@ def test_the_attack_reads_a_release_that_is_exactly_mu_gdp(mu) -> None:
         [0.01, pytest.approx(at_one)]
     ]
     assert helpers.title_of(helpers.spec_of(element)) == (
-        f"Telling neighbours apart under μ = {text.number(mu)} ◆ the attack at 1% false "
-        f"positives: misses {text.percent(at_one)}"
+        f"Telling neighbours apart under μ = {text.number(mu)} ◆ α = 1%: the attack misses "
+        f"{text.percent(at_one)}"
     )
     below = int(np.sum(attack["beta"] < dp.gaussian_tradeoff(mu, attack["alpha"]) - 1e-9))
     words = helpers.prose(at)
