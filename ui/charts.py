@@ -146,6 +146,25 @@ def _drawn_where(layer, *conditions):
     return layer.transform_filter(functools.reduce(operator.and_, kept)) if kept else layer
 
 
+def _plot_place(x_domain, y_domain, *, x_log: bool, y_log: bool, height: float):
+    """Where data lands on a plot: (across, down), functions of values giving the share of
+    the plot's width from its left edge and the px from its top (values past the y domain
+    at its edge, as a clamped scale draws them)."""
+    warp = np.log if x_log else np.asarray
+    x0, x1 = (float(v) for v in warp(np.asarray(x_domain, dtype=float)))
+    y_warp = np.log if y_log else np.asarray
+    y0, y1 = (float(v) for v in y_warp(np.asarray(y_domain, dtype=float)))
+
+    def across(values) -> np.ndarray:
+        return (warp(np.asarray(values, dtype=float)) - x0) / (x1 - x0)
+
+    def down(values) -> np.ndarray:
+        clamped = np.clip(np.asarray(values, dtype=float), *y_domain)
+        return (y1 - y_warp(clamped)) * height / (y1 - y0)
+
+    return across, down
+
+
 RIGHT, LEFT = "right", "left"
 
 
@@ -176,18 +195,7 @@ def rule_label_side(
     outline's tallest bin with no room on its left; unary encoding's "k* = 5.316" (ε = 0.1)
     by the attribute's rule at k = 14, 1.4 doublings of k to its right."""
     scale = current_text_scale() if text_scale is None else float(text_scale)
-    warp = np.log if x_log else np.asarray
-    x0, x1 = (float(v) for v in warp(np.asarray(x_domain, dtype=float)))
-
-    def across(values) -> np.ndarray:
-        return (warp(np.asarray(values, dtype=float)) - x0) / (x1 - x0)
-
-    y_warp = np.log if y_log else np.asarray
-    y0, y1 = (float(v) for v in y_warp(np.asarray(y_domain, dtype=float)))
-
-    def down(values) -> np.ndarray:
-        clamped = np.clip(np.asarray(values, dtype=float), *y_domain)
-        return (y1 - y_warp(clamped)) * height / (y1 - y0)
+    across, down = _plot_place(x_domain, y_domain, x_log=x_log, y_log=y_log, height=height)
 
     drawn = [(across(xs), down(ys)) for xs, ys in lines]
     crossing = [
@@ -260,18 +268,7 @@ def rule_label_at_bottom(
     plot's top; approximate DP's "Gaussian cheaper from k = 25" by the advanced
     composition's curve climbing to the top on a phone."""
     scale = current_text_scale() if text_scale is None else float(text_scale)
-    warp = np.log if x_log else np.asarray
-    x0, x1 = (float(v) for v in warp(np.asarray(x_domain, dtype=float)))
-
-    def across(values) -> np.ndarray:
-        return (warp(np.asarray(values, dtype=float)) - x0) / (x1 - x0)
-
-    y_warp = np.log if y_log else np.asarray
-    y0, y1 = (float(v) for v in y_warp(np.asarray(y_domain, dtype=float)))
-
-    def down(values) -> np.ndarray:
-        clamped = np.clip(np.asarray(values, dtype=float), *y_domain)
-        return (y1 - y_warp(clamped)) * height / (y1 - y0)
+    across, down = _plot_place(x_domain, y_domain, x_log=x_log, y_log=y_log, height=height)
 
     lines = [(across(xs), down(ys)) for xs, ys in ((x, y), *others)]
     bars = [] if low is None else list(zip(across(x), down(high), down(low), strict=True))
