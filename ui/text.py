@@ -71,14 +71,13 @@ def number(value: float, digits: int = 4) -> str:
     # a value short of 1 (a probability) is never written as 1: "keep-probability p = 1" at
     # ε = 10 (p = 0.99995) read as no privacy at all; up to SHORT_DIGITS more digits, then
     # what it falls short by
-    for _ in range(SHORT_DIGITS):
-        if not (x < 1 and float(shown) == 1):
-            break
-        decimals += 1
-        shown = f"{x:,.{decimals}f}"
-    else:
-        if x < 1 and float(shown) == 1:
-            return sign + "1 − " + power_of_ten(1 - x, 2)
+    more = 0
+    while x < 1 and float(shown) == 1 and more < SHORT_DIGITS:
+        more += 1
+        shown = f"{x:,.{decimals + more}f}"
+    if x < 1 and float(shown) == 1:
+        short = "1 − " + power_of_ten(1 - x, 2)
+        return f"−({short})" if sign else short
     if "." in shown:
         shown = shown.rstrip("0").rstrip(".")
     return sign + shown if shown != "0" else "0"

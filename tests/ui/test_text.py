@@ -32,6 +32,7 @@ from ui import text
         (1.00002, "1"),  # above 1, rounded as any other number
         (-0.99999, "−0.99999"),
         (1 - 2e-9, "1 − 2·10⁻⁹"),  # past three more digits: what it falls short by
+        (-(1 - 2e-9), "−(1 − 2·10⁻⁹)"),  # not "−1 − 2·10⁻⁹", which is below −1
     ],
 )
 def test_number_shows_significant_digits_separators_and_no_exponent(value, shown) -> None:
