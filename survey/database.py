@@ -54,7 +54,8 @@ from sqlalchemy.pool import StaticPool
 # 6: quiz_players (a browser's optional nickname in a quiz); 7: the class heist's heist_*
 # tables (survey/heist.py) and the guessing game's game_* tables (survey/game.py)
 # 8: the progress check-in's checkin_checkins and checkin_reports (survey/checkin.py)
-SCHEMA_VERSION = 8
+# 9: survey_resets (a survey's resets, which a reset press names; survey/surveys.py)
+SCHEMA_VERSION = 9
 # SQLite "database is locked": each statement waits up to BUSY_TIMEOUT_MS for the lock, a
 # write is retried until BUSY_DEADLINE_S have passed, then the caller hears "busy".
 BUSY_TIMEOUT_MS = 1000

@@ -25,6 +25,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     Float,
+    Integer,
     String,
     Table,
     UniqueConstraint,
@@ -36,7 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from . import activity, security
-from .activity import SubmitResult
+from .activity import StaleState, SubmitResult
 from .database import metadata, now_minute
 from .protocols import Protocol, protocol_for
 from .store import ClassStore
@@ -67,6 +68,17 @@ responses_table = Table(
     UniqueConstraint("survey_id", "session_hash", name="one_response_per_session"),
 )
 
+# One row a reset: its number (1, 2, …) and when. A reset names the number of resets the
+# lecturer's screen showed, so a second tab's late press cannot delete the answers given
+# since another tab's reset (SurveyStore.reset).
+resets_table = Table(
+    "survey_resets",
+    metadata,
+    activity.belongs_to("survey_surveys", "survey_id", primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    activity.minute("reset_at"),
+)
+
 joins_table = Table(
     "survey_joins",
     metadata,
@@ -87,6 +99,7 @@ class Survey:
     protocol: Protocol
     is_open: bool
     created_at: dt.datetime
+    resets: int = 0  # how many times its answers were deleted (what a reset names)
 
 
 @dataclass(frozen=True)
@@ -138,9 +151,15 @@ def _check_bit(reported_bit: object) -> bool:
     raise ValueError(f"reported_bit must be 0, 1, True or False, got {reported_bit!r}")
 
 
-_PUBLIC_COLUMNS = tuple(
-    surveys_table.c[name]
-    for name in ("id", "join_code", "question", "protocol", "p", "q", "is_open", "created_at")
+_PUBLIC_COLUMNS = (
+    *(
+        surveys_table.c[name]
+        for name in ("id", "join_code", "question", "protocol", "p", "q", "is_open", "created_at")
+    ),
+    select(func.count())
+    .where(resets_table.c.survey_id == surveys_table.c.id)
+    .scalar_subquery()
+    .label("resets"),
 )
 
 
@@ -152,6 +171,7 @@ def _survey_from_row(row) -> Survey:
         protocol=protocol_for(row.protocol, row.p, row.q),
         is_open=bool(row.is_open),
         created_at=row.created_at,
+        resets=int(row.resets),
     )
 
 
@@ -235,11 +255,31 @@ class SurveyStore(ClassStore):
             update(surveys_table).where(surveys_table.c.id == survey_id).values(is_open=is_open)
         )
 
-    def reset(self, survey_id: int, admin_key: str) -> None:
-        """Delete every response of the survey, so everyone may answer again (AdminKeyError
-        if the key is wrong). The survey keeps its code and its open/closed state."""
+    def reset(self, survey_id: int, admin_key: str, *, since: int | None = None) -> None:
+        """Delete every answer of the survey, so everyone may answer again (AdminKeyError
+        if the key is wrong). The survey keeps its code and its open/closed state.
+
+        `since`: how many resets the press was made after (`Survey.resets`, as the
+        lecturer's screen showed it). The reset is one transaction on the survey's locked
+        row that counts the resets, refuses with StaleState (nothing deleted) when another
+        tab has reset since, then records this one and deletes the answers: a late press
+        in a second tab cannot delete what the room answered after the first tab's reset.
+        None: from whatever is stored (scripts and tests)."""
         activity.require_admin(self.db, surveys_table, survey_id, admin_key, "survey")
-        self.db.write(responses_table.delete().where(responses_table.c.survey_id == survey_id))
+        if since is not None and (isinstance(since, bool) or not isinstance(since, int)):
+            raise TypeError("since must be an int (the resets the press was made after)")
+        r = resets_table
+
+        def body(conn) -> None:
+            done = conn.execute(select(func.count()).where(r.c.survey_id == survey_id)).scalar_one()
+            if since is not None and done != since:
+                raise StaleState("the survey was reset meanwhile: this press changed nothing")
+            conn.execute(
+                insert(r).values(survey_id=survey_id, number=done + 1, reset_at=now_minute())
+            )
+            conn.execute(responses_table.delete().where(responses_table.c.survey_id == survey_id))
+
+        self.db.atomically(surveys_table, survey_id, body)
 
     # -- responses ----------------------------------------------------------------------
     def submit(self, survey_id: int, session_token: str, reported_bit: object) -> SubmitResult:

@@ -35,6 +35,9 @@ ACTIVITY = activity.Activity(
 # What this browser remembers of the survey it runs: the admin keys this session holds
 # (ADMIN_KEYS_KEY), and "CODE.ADMINKEY" of the last one in a cookie (MANAGE_COOKIE).
 LECTURER = ACTIVITY.memory
+# A press's fault on the projector (a database fault, or a reset another tab made stale),
+# told in words on the next run (activity.lecturer_press, show_fault).
+LECTURER_FAULT: activity.SessionValue[str] = activity.SessionValue("survey_lecturer_fault")
 ADMIN_KEYS_KEY, MANAGE_COOKIE = LECTURER.keys, LECTURER.cookie
 
 

@@ -295,6 +295,9 @@ def create_view(store: survey.SurveyStore) -> None:
 def live_results(store: survey.SurveyStore, survey_id: int, admin_key: str) -> None:
     """Counts, estimate, interval and chart; reruns on its own every 2 seconds. A database
     fault is explained in place (and the next refresh tries again)."""
+    fault = model.LECTURER_FAULT.pop()
+    if fault is not None:
+        show_fault(fault, student=False)
     current = store.get_by_id(survey_id)
     if current is None:
         st.error("This survey no longer exists.")
@@ -357,14 +360,26 @@ def live_results(store: survey.SurveyStore, survey_id: int, admin_key: str) -> N
     if n:
         snippets.RUNNING_ESTIMATE.show(p=p, q=q, reports=reports)
 
+    # Each press is a callback, applied before the fragment reruns, so this run shows its
+    # result. Closing and reopening set what the button says; a reset names the resets the
+    # screen showed (a second tab's late press is refused, not applied to new answers).
     buttons = st.columns(3)
     if current.is_open:
-        if buttons[0].button("Close survey", key="survey_close", icon=":material/lock:"):
-            store.close(survey_id, admin_key)
-            st.rerun(scope="fragment")
-    elif buttons[0].button("Reopen survey", key="survey_reopen", icon=":material/lock_open:"):
-        store.reopen(survey_id, admin_key)
-        st.rerun(scope="fragment")
+        buttons[0].button(
+            "Close survey",
+            key="survey_close",
+            icon=":material/lock:",
+            args=(model.LECTURER_FAULT, store.close, survey_id, admin_key),
+            on_click=activity.lecturer_press,
+        )
+    else:
+        buttons[0].button(
+            "Reopen survey",
+            key="survey_reopen",
+            icon=":material/lock_open:",
+            args=(model.LECTURER_FAULT, store.reopen, survey_id, admin_key),
+            on_click=activity.lecturer_press,
+        )
     buttons[1].download_button(
         "Download CSV",
         data=lambda: model.responses_csv(store.responses(survey_id)),
@@ -376,9 +391,14 @@ def live_results(store: survey.SurveyStore, survey_id: int, admin_key: str) -> N
     )
     with buttons[2].popover("Reset…", icon=":material/restart_alt:"):
         st.markdown("Delete every answer of this survey? Students may then answer again.")
-        if st.button("Yes, delete all answers", key="survey_reset", type="primary"):
-            store.reset(survey_id, admin_key)
-            st.rerun(scope="fragment")
+        st.button(
+            "Yes, delete all answers",
+            key="survey_reset",
+            type="primary",
+            args=(model.LECTURER_FAULT, store.reset, survey_id, admin_key),
+            kwargs={"since": current.resets},
+            on_click=activity.lecturer_press,
+        )
     st.caption(
         "The CSV holds only the randomized answers: response number, reported yes (1) or "
         "no (0), and the minute it arrived. No names, no IP addresses, no true answers. "

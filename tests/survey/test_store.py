@@ -7,16 +7,18 @@ from __future__ import annotations
 import datetime
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from functools import partial
 
 import numpy as np
 import pytest
+from concurrency_helpers import at_once
 from sqlalchemy import delete, insert, select, text, update
 
 import dp
 import survey
 from survey import security
 from survey.database import SCHEMA_VERSION, schema_table
-from survey.surveys import responses_table, surveys_table
+from survey.surveys import resets_table, responses_table, surveys_table
 
 N_CONCURRENT = 300
 
@@ -191,6 +193,60 @@ def test_right_admin_key_closes_reopens_and_resets(store) -> None:
     assert store.submit(sid, token, 0) is survey.SubmitResult.ACCEPTED
 
 
+def _answer(store, survey_id: int, n: int) -> None:
+    for _ in range(n):
+        assert store.submit(survey_id, security.new_session_token(), 1) is (
+            survey.SubmitResult.ACCEPTED
+        )
+
+
+def test_a_reset_pressed_in_eight_tabs_at_once_deletes_once(store) -> None:
+    """Eight projector tabs that all showed "no reset yet" press Reset together: one deletes
+    the answers, seven are refused, and one reset is recorded."""
+    new = store.create_survey("Q?", survey.two_coins())
+    sid, key = new.survey.id, new.admin_key
+    _answer(store, sid, 5)
+    results = at_once(8, partial(store.reset, sid, key, since=0))
+    assert results.count(None) == 1, results
+    assert all(isinstance(r, survey.StaleState) for r in results if r is not None), results
+    assert store.counts(sid).responses == 0
+    assert store.get_by_id(sid).resets == 1
+    with store.engine.connect() as conn:
+        numbers = conn.execute(
+            select(resets_table.c.number).where(resets_table.c.survey_id == sid)
+        ).scalars()
+        assert sorted(numbers) == [1]
+
+
+def test_a_late_reset_from_a_second_tab_spares_the_answers_given_since(store) -> None:
+    """Tab A resets; the room answers again; tab B, which showed the survey before A's
+    reset, presses Reset: refused, and the new answers stay. A press that names the
+    current state still resets."""
+    new = store.create_survey("Q?", survey.two_coins())
+    other = store.create_survey("Other?", survey.two_coins())
+    sid, key = new.survey.id, new.admin_key
+    _answer(store, sid, 4)
+    _answer(store, other.survey.id, 2)
+    shown_in_b = store.get_by_id(sid).resets
+    store.reset(sid, key, since=store.get_by_id(sid).resets)  # tab A
+    _answer(store, sid, 3)
+    with pytest.raises(survey.StaleState):
+        store.reset(sid, key, since=shown_in_b)  # tab B, late
+    assert store.counts(sid).responses == 3
+    assert store.get_by_id(sid).resets == 1
+    store.reset(sid, key, since=1)
+    assert store.counts(sid).responses == 0
+    assert store.get_by_id(sid).resets == 2
+    assert store.counts(other.survey.id).responses == 2  # another survey is untouched
+    assert store.get_by_id(other.survey.id).resets == 0
+    for since in (True, "1", 1.0):
+        with pytest.raises(TypeError, match="since"):
+            store.reset(sid, key, since=since)
+    with pytest.raises(survey.AdminKeyError):
+        store.reset(sid, other.admin_key, since=2)
+    assert store.get_by_id(sid).resets == 2
+
+
 def test_closed_and_unknown_surveys_reject_submissions(store) -> None:
     new = store.create_survey("Q?", survey.two_coins())
     store.close(new.survey.id, new.admin_key)
@@ -228,10 +284,31 @@ def test_reported_bit_must_be_a_bit(store, bad) -> None:
 
 
 def test_schema_version_is_recorded_and_tables_exist_after_first_use(store, db_url) -> None:
-    assert store.schema_version() == SCHEMA_VERSION == 8
+    assert store.schema_version() == SCHEMA_VERSION == 9
     again = survey.SurveyStore(db_url)  # a second app replica on the same database
     assert again.schema_version() == SCHEMA_VERSION
     again.dispose()
+
+
+def test_a_version_8_database_gains_the_resets_table_and_keeps_its_answers(tmp_path) -> None:
+    """Version 9 only adds survey_resets: a version-8 file opens with its answers, its
+    surveys count no reset, and a reset from that state works."""
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    old = survey.SurveyStore(url)
+    new = old.create_survey("Q?", survey.two_coins())
+    _answer(old, new.survey.id, 2)
+    with old.engine.begin() as conn:
+        conn.execute(text("DROP TABLE survey_resets"))
+        conn.execute(delete(schema_table))
+        conn.execute(insert(schema_table).values(version=8))
+    old.dispose()
+    store = survey.SurveyStore(url)
+    assert store.schema_version() == SCHEMA_VERSION
+    assert store.counts(new.survey.id) == survey.Counts(2, 2)
+    assert store.get_by_id(new.survey.id).resets == 0
+    store.reset(new.survey.id, new.admin_key, since=0)
+    assert store.counts(new.survey.id).responses == 0
+    store.dispose()
 
 
 def test_a_version_1_database_gains_the_joins_table_and_keeps_its_answers(tmp_path) -> None:

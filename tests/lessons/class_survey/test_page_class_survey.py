@@ -229,6 +229,48 @@ def test_private_link_key_opens_the_projector_and_leaves_the_url(db_url, store) 
     assert not store.get_by_id(new.survey.id).is_open
 
 
+def projector(new: survey.NewSurvey) -> AppTest:
+    """A lecturer's tab on the survey, opened with the private link."""
+    tab = page()
+    tab.query_params["manage"] = new.survey.code
+    tab.query_params["key"] = new.admin_key
+    tab.run()
+    assert not tab.exception
+    return tab
+
+
+def test_a_late_reset_in_a_second_tab_keeps_the_answers_given_since(db_url, store) -> None:
+    """Two projector tabs. Tab A resets; the room answers again; tab B, still showing the
+    survey as it was before A's reset, presses Reset: the new answers stay, B says that its
+    press changed nothing and shows them. Close and reopen do what their buttons say."""
+    new = store.create_survey("Q?", survey.two_coins())
+    sid = new.survey.id
+    for _ in range(4):
+        store.submit(sid, security.new_session_token(), 1)
+    tab_a, tab_b = projector(new), projector(new)
+    assert metrics(tab_b)[ANSWERS].startswith("4 / ")
+    tab_a.button(key="survey_reset").click().run()
+    assert store.counts(sid).responses == 0
+    assert metrics(tab_a)[ANSWERS].startswith("0 / ")
+    for _ in range(3):
+        store.submit(sid, security.new_session_token(), 0)
+    tab_b.button(key="survey_reset").click().run()
+    assert not tab_b.exception
+    assert store.counts(sid).responses == 3
+    assert metrics(tab_b)[ANSWERS].startswith("3 / ")
+    assert any("changed nothing" in i.value for i in tab_b.info), [i.value for i in tab_b.info]
+    tab_b.button(key="survey_reset").click().run()  # now from the state it shows
+    assert store.counts(sid).responses == 0
+    assert not any("changed nothing" in i.value for i in tab_b.info)
+    tab_b.button(key="survey_close").click().run()
+    assert not store.get_by_id(sid).is_open
+    assert "Survey " + new.survey.code + " is closed" in all_text(tab_b)
+    tab_a.button(key="survey_close").click().run()  # A still showed it open: stays closed
+    assert not store.get_by_id(sid).is_open
+    tab_a.button(key="survey_reopen").click().run()
+    assert store.get_by_id(sid).is_open
+
+
 def test_closed_and_unknown_surveys_give_a_clear_message(db_url, store) -> None:
     new = store.create_survey("Q?", survey.two_coins())
     store.close(new.survey.id, new.admin_key)
