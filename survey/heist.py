@@ -473,17 +473,36 @@ class HeistStore(activity.ActivityStore):
         )
 
     def set_privacy(
-        self, heist_id: int, admin_key: str, epsilon: float, budget: float | None
+        self,
+        heist_id: int,
+        admin_key: str,
+        epsilon: float,
+        budget: float | None,
+        *,
+        since: tuple[float, float | None] | None = None,
     ) -> None:
-        """ε of each noisy query from now on, and the total budget (None: no budget)."""
+        """ε of each noisy query from now on, and the total budget (None: no budget).
+
+        `since`: the (ε, budget) the press was made from, as the projector showed them. The
+        change is one conditional UPDATE from exactly those values, else StaleState and
+        nothing changed: a second tab still showing a budget of 5 cannot put back the 5
+        that another tab lowered to 2 while changing only ε. None: from whatever is stored
+        (scripts and tests)."""
         self.require_admin(heist_id, admin_key)
         epsilon = _check_float("epsilon", epsilon, MIN_EPSILON, MAX_EPSILON)
         budget = check_budget(budget)
-        self.db.write(
-            update(heists_table)
-            .where(heists_table.c.id == heist_id)
-            .values(epsilon=epsilon, budget=budget)
-        )
+        t = heists_table
+        where = [t.c.id == heist_id]
+        if since is not None:
+            if not isinstance(since, tuple) or len(since) != 2:
+                raise TypeError("since must be the (epsilon, budget) the press was made from")
+            seen_epsilon = _check_float("since's epsilon", since[0], MIN_EPSILON, MAX_EPSILON)
+            seen_budget = check_budget(since[1])
+            where.append(t.c.epsilon == seen_epsilon)
+            where.append(t.c.budget.is_(None) if seen_budget is None else t.c.budget == seen_budget)
+        changed = self.db.write(update(t).where(*where).values(epsilon=epsilon, budget=budget))
+        if changed != 1 and since is not None:
+            raise StaleState("ε or the budget changed meanwhile: this press changed nothing")
 
     def pick_target(self, heist_id: int, admin_key: str, rng=None) -> Answer:
         """Close the answers and draw the target at random among the volunteers (among
@@ -527,6 +546,7 @@ class HeistStore(activity.ActivityStore):
         *,
         private: bool,
         repeats: int = 1,
+        since: float | None = None,
         rng=None,
     ) -> Query:
         """Ask the agency a query (`repeats` times when noisy; an exact one once) and write it
@@ -539,7 +559,11 @@ class HeistStore(activity.ActivityStore):
         by whether a query is refused); refused only when its ε would overspend the budget.
         Reading what was spent and recording the spend are one atomic step
         (`Database.atomically`: a lock on the heist's row), so that concurrent presses in
-        several projector tabs never spend more than the budget."""
+        several projector tabs never spend more than the budget.
+
+        `since`: for a noisy query, the ε a query the press was made at (its button said
+        what it costs at that ε). StaleState, nothing asked or spent, when the heist's ε has
+        changed since (another tab moved it). None: at whatever ε is stored."""
         self.require_admin(heist_id, admin_key)
         heist = self.get_heist(heist_id)
         assert heist is not None
@@ -554,6 +578,8 @@ class HeistStore(activity.ActivityStore):
         if who == "all":
             a = b = None
         repeats = _check_int("repeats", repeats, 1, MAX_REPEATS) if private else 1
+        if since is not None:
+            since = _check_float("since", since, MIN_EPSILON, MAX_EPSILON)
         per_answer = 2 if who == "pair" else 1
         generator = np.random.default_rng(rng)
 
@@ -565,6 +591,8 @@ class HeistStore(activity.ActivityStore):
                 )
             ).one()
             epsilon = float(current.epsilon) if private else None
+            if private and since is not None and epsilon != since:
+                raise StaleState("ε changed meanwhile: this press asked nothing")
             budget_total = None if current.budget is None else float(current.budget)
             answers = self.answers(heist_id, conn=conn)
             exact, sizes = exact_answer(kind, who, a, b, answers)

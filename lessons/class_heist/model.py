@@ -45,7 +45,7 @@ LECTURER = ACTIVITY.memory
 Value = activity.SessionValue
 LECTURER_FAULT: Value[str] = Value("heist_lecturer_fault")  # a button that failed
 PROBLEM: Value[str] = Value("heist_problem")  # why the lecturer's last move was refused
-PRIVACY_SEEN: Value[tuple] = Value("heist_privacy_seen")  # (ε, budget) the last run showed
+PRIVACY_SEEN: Value[tuple] = Value("heist_privacy_seen")  # the stored (ε, budget) last shown
 
 
 def outcome(heist_id: int) -> activity.SessionValue[str]:
@@ -75,6 +75,23 @@ def epsilon_label(epsilon: object) -> str:
 def budget_choice(index: object) -> str:
     """The budget select box's option `index` in words (a forged value: "?")."""
     return budget_label(BUDGETS[index]) if index in range(len(BUDGETS)) else "?"
+
+
+def privacy_choice(epsilon: object, index: object) -> tuple[float, float | None] | None:
+    """The (ε, budget) the projector's two widgets hold; None when either holds no option
+    (an ε tapped off, a forged value)."""
+    if epsilon not in EPSILONS or isinstance(index, bool) or index not in range(len(BUDGETS)):
+        return None
+    return float(epsilon), BUDGETS[index]
+
+
+def privacy_widgets(epsilon: float, budget: float | None) -> tuple[float | None, int | None]:
+    """What the two widgets show for a stored (ε, budget): the option, or none chosen when
+    the store holds a value they do not offer (a script's)."""
+    return (
+        epsilon if epsilon in EPSILONS else None,
+        BUDGETS.index(budget) if budget in BUDGETS else None,
+    )
 
 
 def budget_label(budget: float | None) -> str:

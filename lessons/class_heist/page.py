@@ -20,6 +20,7 @@ from survey import heist as store
 from ui import activity, classroom, controls, downloads, tables, text
 
 ACTIVITY = model.ACTIVITY
+EPSILON_KEY, BUDGET_KEY = "heist_eps", "heist_budget"  # the projector's two privacy widgets
 SUBMIT_MESSAGES = {
     survey.SubmitResult.DUPLICATE: "This browser has already sent its answer.",
     survey.SubmitResult.CLOSED: "Too late: the lecturer has closed the answers.",
@@ -249,10 +250,10 @@ def create_view(heists: survey.HeistStore) -> None:
 
 
 # --- Lecturer: the projector ------------------------------------------------------------------
-def _do(move, *args) -> None:
+def _do(move, *args, **kwargs) -> None:
     """A projector button (a callback): a fault or a refusal is told in words."""
     try:
-        move(*args)
+        move(*args, **kwargs)
     except survey.StorageError as error:
         model.LECTURER_FAULT.set(error.reason)
     except survey.StaleState:
@@ -272,9 +273,13 @@ def said() -> None:
         st.warning(f"Not done: {text.plain(problem)}.")
 
 
-def _ask(heists, heist_id, admin_key, kind, who, a, b, private, repeats=1) -> None:
-    """Ask the agency; a refusal (a small group, a spent budget) is said on the projector."""
-    query = heists.ask(heist_id, admin_key, kind, who, a, b, private=private, repeats=repeats)
+def _ask(heists, heist_id, admin_key, kind, who, a, b, private, repeats=1, *, since) -> None:
+    """Ask the agency at the ε a query the button showed (`since`: another tab's change of
+    ε makes the press stale, not dearer); a refusal (a small group, a spent budget) is said
+    on the projector."""
+    query = heists.ask(
+        heist_id, admin_key, kind, who, a, b, private=private, repeats=repeats, since=since
+    )
     if query.refused is not None:
         model.PROBLEM.set(f"the agency refused: {query.refused}")
 
@@ -318,6 +323,7 @@ def without_dp(heists, heist: survey.Heist, admin_key: str, target, found) -> No
         type="primary",
         on_click=_do,
         args=(_ask, heists, heist.id, admin_key, "sum", "pair", target.a, target.b, False),
+        kwargs={"since": heist.epsilon},
         disabled=heists.read_only,
     )
     if found.exact is not None:
@@ -344,6 +350,7 @@ def noisy_buttons(heists, heist: survey.Heist, admin_key: str, target) -> None:
             key=f"heist_noisy_{repeats}",
             on_click=_do,
             args=(_ask, *pair),
+            kwargs={"since": heist.epsilon},
             disabled=heists.read_only,
             help=f"Ask the pair {'once' if repeats == 1 else f'{repeats:,} times'}: costs "
             f"ε = {text.number(2 * heist.epsilon * repeats)} (two queries of "
@@ -353,35 +360,45 @@ def noisy_buttons(heists, heist: survey.Heist, admin_key: str, target) -> None:
 
 def privacy_controls(heists, heist: survey.Heist, admin_key: str, where) -> survey.Heist:
     """ε a query and the budget, in `where`; a move is stored, and the heist as it now is
-    returned (drawn before the buttons whose cost it sets). A move is told from the value
-    the widgets had in the last run; an ε tapped off (none chosen) changes nothing. (A
-    select slider fed a forged frame of the wrong type raised a TypeError inside
-    Streamlit; a segmented control does not.)"""
+    returned (drawn before the buttons whose cost it sets).
+
+    The two widgets show what the store holds. A move is a widget holding another value
+    than it showed in this tab's last run, and is stored from exactly the (ε, budget) that
+    run showed (`since`, PRIVACY_SEEN): a second tab that still shows a budget of 5, which
+    another tab lowered to 2, changes nothing when its ε is moved, and says so. Then the
+    widgets are set to what the store holds, so another tab's change shows here and an ε
+    tapped off (none chosen) comes back. (A select slider fed a forged frame of the wrong
+    type raised a TypeError inside Streamlit; a segmented control does not.)"""
+    seen = model.PRIVACY_SEEN.get()
+    held = (st.session_state.get(EPSILON_KEY), st.session_state.get(BUDGET_KEY))
+    picked = model.privacy_choice(*held)
+    if seen is not None and picked is not None and held != model.privacy_widgets(*seen):
+        _do(heists.set_privacy, heist.id, admin_key, *picked, since=seen)
+        heist = heists.get_heist(heist.id) or heist
+    model.PRIVACY_SEEN.set((heist.epsilon, heist.budget))
+    shown = model.privacy_widgets(heist.epsilon, heist.budget)
+    for key, value in zip((EPSILON_KEY, BUDGET_KEY), shown, strict=True):
+        if key in st.session_state and st.session_state[key] != value:
+            st.session_state[key] = value
     eps_col, budget_col = where.columns([3, 2], vertical_alignment="bottom")
-    epsilon = eps_col.segmented_control(  # the store holds it (not the link)
+    eps_col.segmented_control(  # the store holds it (not the link)
         "ε a query  (← more private)",
         model.EPSILONS,
-        default=heist.epsilon if heist.epsilon in model.EPSILONS else 0.5,
-        key="heist_eps",
+        default=shown[0],
+        key=EPSILON_KEY,
         format_func=model.epsilon_label,
         help="One student added or removed moves a sum of secrets by at most 10 (its "
         "sensitivity), so each answer gets discrete Laplace noise of scale 10/ε. The "
         "budget adds up the ε of every query (basic composition).",
     )
-    index = budget_col.selectbox(
+    budget_col.selectbox(
         "Budget  (← more private)",
         range(len(model.BUDGETS)),
-        index=model.BUDGETS.index(heist.budget) if heist.budget in model.BUDGETS else 1,
+        index=shown[1],
         format_func=model.budget_choice,
-        key="heist_budget",
+        key=BUDGET_KEY,
     )
-    seen, now = model.PRIVACY_SEEN.get(), (epsilon, index)
-    model.PRIVACY_SEEN.set(now)
-    if seen is None or seen == now:
-        return heist
-    if epsilon in model.EPSILONS and index in range(len(model.BUDGETS)):
-        _do(heists.set_privacy, heist.id, admin_key, float(epsilon), model.BUDGETS[index])
-    return heists.get_heist(heist.id) or heist
+    return heist
 
 
 def closing_in(heist: survey.Heist, target, found, ledger) -> None:
@@ -456,6 +473,7 @@ def own_query(heists, heist: survey.Heist, admin_key: str) -> None:
             key="heist_q_ask",
             on_click=_do,
             args=(_ask, heists, heist.id, admin_key, kind, who, a, b, private),
+            kwargs={"since": heist.epsilon},
             disabled=heists.read_only or (who != "all" and a is None and b is None),
         )
 

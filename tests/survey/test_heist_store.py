@@ -132,6 +132,87 @@ def test_concurrent_presses_never_spend_more_than_the_budget(heists) -> None:
         assert all("budget" in query.refused for query in asked if query.refused)
 
 
+def test_a_privacy_change_from_eight_tabs_at_once_applies_once(heists) -> None:
+    """Eight projector tabs that all showed ε 0.5 and a budget of 2 each set another (ε,
+    budget) at once: one is stored, seven are refused, and what is stored is one tab's whole
+    choice (never one tab's ε with another's budget)."""
+    made, _, _ = room(heists, 6, volunteer=0)
+    heist_id, key = made.heist.id, made.admin_key
+    heists.set_privacy(heist_id, key, 0.5, 2.0)
+    choices = [(e, b) for e in (0.1, 1.0, 2.0, 5.0) for b in (1.0, 10.0)]
+    turn = iter(range(8))
+
+    def press():
+        epsilon, budget = choices[next(turn)]
+        heists.set_privacy(heist_id, key, epsilon, budget, since=(0.5, 2.0))
+        return epsilon, budget
+
+    results = at_once(8, press)
+    applied = [r for r in results if isinstance(r, tuple)]
+    assert len(applied) == 1, results
+    assert all(isinstance(r, survey.StaleState) for r in results if not isinstance(r, tuple))
+    heist = heists.get_heist(heist_id)
+    assert (heist.epsilon, heist.budget) == applied[0]
+
+
+def test_a_stale_tab_cannot_put_back_a_budget_or_ask_at_an_old_epsilon(heists) -> None:
+    """Tab A lowers the budget from 5 to 1; tab B, still showing 5, moves only ε: refused,
+    and the budget stays 1 (before, B's press stored its 5 again). Then A raises ε to 5: B's
+    "Ask once", which said it costs ε = 1 at 0.5 a query, asks nothing and spends nothing
+    (before, it spent 10). An exact query spends no ε and still goes through."""
+    made, _, _ = room(heists, 30, volunteer=0)
+    heist_id, key = made.heist.id, made.admin_key
+    heists.set_privacy(heist_id, key, 0.5, 5.0)
+    target = heists.pick_target(heist_id, key)
+    heists.set_privacy(heist_id, key, 0.5, 1.0, since=(0.5, 5.0))  # tab A
+    with pytest.raises(survey.StaleState):
+        heists.set_privacy(heist_id, key, 1.0, 5.0, since=(0.5, 5.0))  # tab B
+    heist = heists.get_heist(heist_id)
+    assert (heist.epsilon, heist.budget) == (0.5, 1.0)
+    heists.set_privacy(heist_id, key, 5.0, None, since=(0.5, 1.0))  # tab A
+    pair = (heist_id, key, "sum", "pair", target.a, target.b)
+    with pytest.raises(survey.StaleState):
+        heists.ask(*pair, private=True, since=0.5)  # tab B
+    assert heists.ledger(heist_id) == [] and heists.spent(heist_id) == 0.0
+    exact = heists.ask(*pair, private=False, since=0.5)
+    assert exact.refused is None and exact.cost == 0.0
+    asked = heists.ask(*pair, private=True, since=5.0)
+    assert asked.cost == 10.0 and heists.spent(heist_id) == 10.0
+    heists.set_privacy(heist_id, key, 0.1, None, since=(5.0, None))  # from "no budget"
+    assert heists.get_heist(heist_id).epsilon == 0.1
+    for since in ((0.5,), [0.1, None], 0.1):
+        with pytest.raises(TypeError, match="since"):
+            heists.set_privacy(heist_id, key, 1.0, None, since=since)
+    with pytest.raises(ValueError, match="since"):
+        heists.ask(*pair, private=True, since=float("nan"))
+    assert heists.get_heist(heist_id).epsilon == 0.1
+
+
+def test_asks_racing_a_change_of_epsilon_are_each_at_the_epsilon_they_named(heists) -> None:
+    """Eight threads at once: four tabs ask a noisy pair at ε 0.5 (what their buttons said),
+    four move ε from 0.5 to 5 (one of them wins). Every query in the ledger was asked at 0.5,
+    and each refused press spent nothing."""
+    for round_ in range(5):
+        made, _, _ = room(heists, 10, seed=round_, volunteer=0)
+        heist_id, key = made.heist.id, made.admin_key
+        heists.set_privacy(heist_id, key, 0.5, None)
+        target = heists.pick_target(heist_id, key)
+        ask = partial(
+            heists.ask, heist_id, key, "sum", "pair", target.a, target.b, private=True, since=0.5
+        )
+        move = partial(heists.set_privacy, heist_id, key, 5.0, None, since=(0.5, None))
+        calls = [ask, move] * 4
+        turn = iter(range(8))
+        results = at_once(8, lambda: calls[next(turn)]())  # noqa: B023  (run at once, here)
+        ledger = heists.ledger(heist_id)
+        asked = [r for r in results if isinstance(r, survey.Query)]
+        assert len(ledger) == len(asked), round_
+        assert all(query.epsilon == 0.5 for query in ledger), round_
+        assert heists.spent(heist_id) == pytest.approx(1.0 * len(asked)), round_
+        assert results.count(None) == 1, results  # one move stored (an ask returns a Query)
+        assert heists.get_heist(heist_id).epsilon == 5.0
+
+
 def test_the_budget_stops_the_averaging(heists) -> None:
     """ε = 0.5 a query and a budget of 2: two noisy pairs (4 queries) spend it all; the third
     is refused, costs nothing, and the ledger's total stays 2."""

@@ -216,6 +216,46 @@ def test_the_projectors_epsilon_and_budget_are_stored_and_priced(store) -> None:
     assert title.startswith("ε spent 20 · after 10 pairs")
 
 
+def test_a_stale_projector_tab_cannot_raise_the_budget_or_ask_at_an_old_epsilon(store) -> None:
+    """Two projector tabs on the attack. Tab A lowers the budget to 1; tab B, still showing
+    the budget of 2, moves only ε: its press changes nothing and says so, and B now shows
+    A's budget (before, B's press stored its budget of 2 again). Then A raises ε to 5: B's
+    "Ask once", whose button said it costs ε = 1 at 0.5 a query, asks nothing and spends
+    nothing (before, it spent 10 of a budget it did not show)."""
+    heists = survey.HeistStore(store)
+    made = heists.create_heist("Heist", "Seat row", 6, "Month", 12, min_group=2)
+    heist_id = made.heist.id
+    for secret in range(1, 9):
+        token = survey.security.new_session_token()
+        heists.submit(heist_id, token, secret, secret % 3 + 1, secret, volunteer=secret == 3)
+    heists.set_privacy(heist_id, made.admin_key, 0.5, 2.0)
+    heists.pick_target(heist_id, made.admin_key)
+    tab_a = page(manage=made.heist.code, key=made.admin_key)
+    tab_b = page(manage=made.heist.code, key=made.admin_key)
+    assert tab_b.selectbox(key="heist_budget").value == model.BUDGETS.index(2.0)
+    tab_a.selectbox(key="heist_budget").set_value(model.BUDGETS.index(1.0)).run()
+    assert heists.get_heist(heist_id).budget == 1.0
+    tab_b.button_group(key="heist_eps").set_value(1.0).run()
+    assert not tab_b.exception, tab_b.exception
+    heist = heists.get_heist(heist_id)
+    assert (heist.epsilon, heist.budget) == (0.5, 1.0)
+    assert any("on first, so this press changed nothing" in i.value for i in tab_b.info)
+    assert tab_b.selectbox(key="heist_budget").value == model.BUDGETS.index(1.0)
+    assert tab_b.button_group(key="heist_eps").value == 0.5
+    tab_a.run()
+    tab_a.button_group(key="heist_eps").set_value(5.0).run()
+    assert heists.get_heist(heist_id).epsilon == 5.0
+    assert "costs ε = 1 " in tab_b.button(key="heist_noisy_1").help
+    tab_b.button(key="heist_noisy_1").click().run()
+    assert not tab_b.exception, tab_b.exception
+    assert heists.spent(heist_id) == 0.0 and heists.ledger(heist_id) == []
+    assert any("on first, so this press changed nothing" in i.value for i in tab_b.info)
+    assert "costs ε = 10 " in tab_b.button(key="heist_noisy_1").help  # B shows ε 5 now
+    tab_b.selectbox(key="heist_budget").set_value(model.BUDGETS.index(None)).run()
+    tab_b.button(key="heist_noisy_1").click().run()  # from what B shows: asked
+    assert heists.spent(heist_id) == 10.0
+
+
 def test_an_estimate_beyond_the_axis_is_marked_with_its_value() -> None:
     """Finding: the chart's y range is fixed at about ±70, so a first estimate of −105 sat
     on the edge as if it were −60. It is now drawn at the edge as a triangle pointing its
