@@ -60,6 +60,22 @@ def phone_promise(protocol: survey.Protocol) -> str:
     )
 
 
+def answered_words(protocol: survey.Protocol) -> str:
+    """Under a phone's confirmation: the protocol's numbers, how strong a hint a reported yes
+    is (dp.rr_likelihood_ratios: p/(1 − q), which may be less than e^ε when p ≠ q; the box
+    below it says what ε bounds), and how to answer again after the lecturer resets the
+    survey (a phone does not poll)."""
+    yes_ratio, _ = dp.rr_likelihood_ratios(protocol.p, protocol.q, log=False)
+    return (
+        f"Your protocol keeps a true yes with probability p = {text.number(protocol.p, 3)} "
+        f"and a true no with probability q = {text.number(protocol.q, 3)}: privacy loss "
+        f"ε = {text.number(protocol.epsilon, 3)}. A reported yes is "
+        f"{text.number(yes_ratio, 3)} times as likely from someone whose true answer is yes "
+        "as from someone whose true answer is no. If your lecturer resets the survey, "
+        "reload this page to answer again."
+    )
+
+
 def join_url(base_url: str, code: str) -> str:
     """The link students open: …/class-survey?join=CODE."""
     return activity.join_url(base_url, URL_PATH, code)

@@ -113,15 +113,7 @@ def submit_report(store: survey.SurveyStore, survey_id: int, reported_bit: int) 
 def show_outcome(found: survey.Survey, result: survey.SubmitResult) -> None:
     show, message = SUBMIT_MESSAGES[result]
     show(message)
-    st.caption(
-        "Your protocol keeps a true yes with probability p = "
-        f"{text.number(found.protocol.p, 3)} and a "
-        f"true no with probability q = {text.number(found.protocol.q, 3)}: privacy loss "
-        f"ε = {text.number(found.protocol.epsilon)}. A reported yes is at most "
-        f"{text.number(found.protocol.likelihood_ratio_bound, 3)} times as likely from someone "
-        "whose true "
-        "answer is yes."
-    )
+    st.caption(model.answered_words(found.protocol))
 
 
 @st.fragment

@@ -391,3 +391,27 @@ def test_the_phone_says_what_epsilon_bounds_not_that_nobody_can_tell(store, make
     assert "can tell whether a reported answer is true" not in said
     assert f"reported yes {text.percent(protocol.p)} of the time" in said
     assert f"at most {text.number(protocol.likelihood_ratio_bound, 3)} times as likely" in said
+
+
+def test_the_confirmation_completes_its_comparison_with_the_protocols_numbers(store) -> None:
+    """Finding: under "Your reported answer is in" a phone read "A reported yes is at most 2
+    times as likely from someone whose true answer is yes.", a comparison with nothing to
+    compare with, and for p ≠ q not even the yes report's ratio. At p = 0.7, q = 0.6 a
+    reported yes is 0.7/0.4 = 1.75 times as likely from a true yes as from a true no (e^ε =
+    max(1.75, 0.6/0.3) = 2 is what the box below says); the phone also says how to answer
+    again after a reset."""
+    created = store.create_survey("Did you?", survey.custom(0.7, 0.6))
+    phone = page()
+    phone.query_params["join"] = created.survey.code
+    phone.run()
+    phone.button(key="survey_report_yes").click().run()
+    said = " ".join(c.value for c in phone.caption)
+    assert (
+        "A reported yes is 1.75 times as likely from someone whose true answer is yes as from "
+        "someone whose true answer is no" in said
+    )
+    assert "privacy loss ε = 0.693." in said
+    assert "at most 2 times as likely under one true answer as under the other" in " ".join(
+        i.value for i in phone.info
+    )
+    assert "reload this page to answer again" in said
