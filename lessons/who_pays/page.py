@@ -156,9 +156,11 @@ def clipping() -> None:
 
 clipping()
 st.markdown(
-    "**What can be done.** Give small groups a larger share of the budget (a statistics "
-    "office chooses how to split its ε across levels and tables, as the 2020 Census's "
-    "TopDown did); publish "
+    "**What can be done.** Spend more of the budget on the tables small groups' numbers "
+    "come from (a statistics office chooses how to split its ε across levels and tables, as "
+    "the 2020 Census's TopDown did). Within one table of separate groups, as above, every "
+    "count already has the whole ε (each person is in one group: parallel composition), so "
+    "a larger ε for a small group is weaker privacy for its own members. Publish "
     "larger groups by design (merge categories until each count is large enough for its "
     "noise); and always report each group's uncertainty with its number, so that a reader "
     "sees which numbers are noise. What no mechanism can do is give a group of six the "
