@@ -356,22 +356,18 @@ def live_results(store: survey.SurveyStore, survey_id: int, admin_key: str) -> N
     # result. Closing and reopening set what the button says; a reset names the resets the
     # screen showed (a second tab's late press is refused, not applied to new answers).
     buttons = st.columns(3)
-    if current.is_open:
-        buttons[0].button(
-            "Close survey",
-            key="survey_close",
-            icon=":material/lock:",
-            args=(model.LECTURER_FAULT, store.close, survey_id, admin_key),
-            on_click=activity.lecturer_press,
-        )
-    else:
-        buttons[0].button(
-            "Reopen survey",
-            key="survey_reopen",
-            icon=":material/lock_open:",
-            args=(model.LECTURER_FAULT, store.reopen, survey_id, admin_key),
-            on_click=activity.lecturer_press,
-        )
+    label, key, icon, move = (
+        ("Close survey", "survey_close", ":material/lock:", store.close)
+        if current.is_open
+        else ("Reopen survey", "survey_reopen", ":material/lock_open:", store.reopen)
+    )
+    buttons[0].button(
+        label,
+        key=key,
+        icon=icon,
+        on_click=activity.lecturer_press,
+        args=(model.LECTURER_FAULT, move, survey_id, admin_key),
+    )
     buttons[1].download_button(
         "Download CSV",
         data=lambda: model.responses_csv(store.responses(survey_id)),

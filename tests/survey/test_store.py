@@ -290,19 +290,25 @@ def test_schema_version_is_recorded_and_tables_exist_after_first_use(store, db_u
     again.dispose()
 
 
-def test_a_version_8_database_gains_the_resets_table_and_keeps_its_answers(tmp_path) -> None:
-    """Version 9 only adds survey_resets: a version-8 file opens with its answers, its
-    surveys count no reset, and a reset from that state works."""
+def _older_database(tmp_path, *, version: int, without: str):
+    """A database file made by an older app (`version`, table `without` not there yet) with
+    one survey and two answers, opened by this app: (the store, the survey)."""
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
     old = survey.SurveyStore(url)
     new = old.create_survey("Q?", survey.two_coins())
     _answer(old, new.survey.id, 2)
     with old.engine.begin() as conn:
-        conn.execute(text("DROP TABLE survey_resets"))
+        conn.execute(text(f"DROP TABLE {without}"))
         conn.execute(delete(schema_table))
-        conn.execute(insert(schema_table).values(version=8))
+        conn.execute(insert(schema_table).values(version=version))
     old.dispose()
-    store = survey.SurveyStore(url)
+    return survey.SurveyStore(url), new
+
+
+def test_a_version_8_database_gains_the_resets_table_and_keeps_its_answers(tmp_path) -> None:
+    """Version 9 only adds survey_resets: a version-8 file opens with its answers, its
+    surveys count no reset, and a reset from that state works."""
+    store, new = _older_database(tmp_path, version=8, without="survey_resets")
     assert store.schema_version() == SCHEMA_VERSION
     assert store.counts(new.survey.id) == survey.Counts(2, 2)
     assert store.get_by_id(new.survey.id).resets == 0
@@ -314,18 +320,9 @@ def test_a_version_8_database_gains_the_resets_table_and_keeps_its_answers(tmp_p
 def test_a_version_1_database_gains_the_joins_table_and_keeps_its_answers(tmp_path) -> None:
     """Version 2 only adds survey_joins: an older database opens, keeps every survey and
     answer, and records joins from then on."""
-    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    old = survey.SurveyStore(url)
-    new = old.create_survey("Q?", survey.two_coins())
-    old.submit(new.survey.id, security.new_session_token(), 1)
-    with old.engine.begin() as conn:  # make it a version-1 file: no joins table
-        conn.execute(text("DROP TABLE survey_joins"))
-        conn.execute(delete(schema_table))
-        conn.execute(insert(schema_table).values(version=1))
-    old.dispose()
-    store = survey.SurveyStore(url)
+    store, new = _older_database(tmp_path, version=1, without="survey_joins")
     assert store.schema_version() == SCHEMA_VERSION
-    assert store.counts(new.survey.id) == survey.Counts(1, 1)
+    assert store.counts(new.survey.id) == survey.Counts(2, 2)
     token = security.new_session_token()
     store.record_join(new.survey.id, token)
     store.record_join(new.survey.id, token)  # once per session
