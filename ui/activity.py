@@ -29,6 +29,7 @@ import io
 import ipaddress
 import os
 import socket
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -524,18 +525,44 @@ def fault_message(reason: str, *, student: bool, activity: str = "survey") -> st
 # Kept in a page's lecturer-fault value when a press was made from a state the activity had
 # already left (survey.StaleState): not a fault of the database.
 STALE_PRESS = "stale"
+# How long a press's fault stays on a projector that redraws itself every 2 seconds: long
+# enough to be read by a lecturer who was looking at the room (a finding: "this press changed
+# nothing" after a refused Reset was on screen for 2 s, then gone).
+FAULT_SHOWN_S = 12.0
 
 
-def lecturer_press(fault: SessionValue[str], move: Callable, *args, **kwargs) -> None:
+def keep_fault(fault: SessionValue[tuple], reason: str) -> None:
+    """Keep why a projector's press failed (a StorageError's reason, or STALE_PRESS), with
+    when, for `recent_fault`."""
+    fault.set((reason, time.monotonic()))
+
+
+def recent_fault(fault: SessionValue[tuple]) -> str | None:
+    """Why the projector's last press failed, while that is recent (FAULT_SHOWN_S): each of
+    the projector's own redraws shows it again; a later press that works clears it."""
+    kept = fault.get()
+    if kept is None:
+        return None
+    reason, at = kept
+    if time.monotonic() - at > FAULT_SHOWN_S:
+        fault.pop()
+        return None
+    return reason
+
+
+def lecturer_press(fault: SessionValue[tuple], move: Callable, *args, **kwargs) -> None:
     """A projector button's callback: `move(*args, **kwargs)`, where a move names the state it
     was made from (`since=`). A class-database fault, or a press that another tab made stale,
-    is kept in `fault` and told in words on the next run (show_fault), never raised."""
+    is kept in `fault` and told in words on the projector's runs for FAULT_SHOWN_S
+    (`recent_fault`, show_fault), never raised; a press that works clears it."""
     try:
         move(*args, **kwargs)
     except survey.StorageError as error:
-        fault.set(error.reason)
+        keep_fault(fault, error.reason)
     except survey.StaleState:
-        fault.set(STALE_PRESS)
+        keep_fault(fault, STALE_PRESS)
+    else:
+        fault.pop()
 
 
 def show_fault(reason: str, *, student: bool, activity: str) -> None:

@@ -59,7 +59,7 @@ ACTIVITY = activity.Activity(
 )
 
 Value = activity.SessionValue
-LECTURER_FAULT: Value[str] = Value("checkin_lecturer_fault")
+LECTURER_FAULT: Value[tuple] = Value("checkin_lecturer_fault")
 
 
 def outcome(checkin_id: int) -> activity.SessionValue[str]:

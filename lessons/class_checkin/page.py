@@ -88,9 +88,6 @@ def projector_view(checkins: survey.CheckinStore, raw_code: str) -> None:
     if gate is None:
         return
     checkin, admin_key = gate
-    fault = model.LECTURER_FAULT.pop()
-    if fault is not None:
-        show_fault(fault, student=False)
     if checkins.read_only:
         show_fault(survey.database.READ_ONLY, student=False)
     address, main = activity.projector_row(ACTIVITY, checkin.code, model.join_url)
@@ -103,7 +100,12 @@ def projector_view(checkins: survey.CheckinStore, raw_code: str) -> None:
 @st.fragment(run_every=model.POLL_S)
 @ACTIVITY.faults_shown(student=False)
 def results(checkins: survey.CheckinStore, checkin_id: int, admin_key: str) -> None:
-    """The reports so far, debiased, read again every POLL_S seconds; the Close button."""
+    """The reports so far, debiased, read again every POLL_S seconds; the Close button. A
+    press reruns only this fragment, so its fault is told here (it was told above it, where
+    a browser never showed it: only a whole page's run reached it)."""
+    fault = activity.recent_fault(model.LECTURER_FAULT)
+    if fault is not None:
+        show_fault(fault, student=False)
     checkin = checkins.get(checkin_id)
     if checkin is None:
         st.error("This check-in no longer exists.")

@@ -47,7 +47,7 @@ ACTIVITY = activity.Activity(
 )
 
 Value = activity.SessionValue
-LECTURER_FAULT: Value[str] = Value("game_lecturer_fault")
+LECTURER_FAULT: Value[tuple] = Value("game_lecturer_fault")
 NICKNAME_INPUT: Value[str] = ACTIVITY.nickname_input
 
 

@@ -215,7 +215,7 @@ def create_view(games: survey.GameStore) -> None:
 @st.fragment(run_every=model.POLL_S)
 @ACTIVITY.faults_shown(student=False)
 def projector(games: survey.GameStore, game_id: int, admin_key: str) -> None:
-    fault = model.LECTURER_FAULT.pop()
+    fault = activity.recent_fault(model.LECTURER_FAULT)
     if fault is not None:
         show_fault(fault, student=False)
     game = games.get_game(game_id)

@@ -43,7 +43,7 @@ ACTIVITY = activity.Activity(
 LECTURER = ACTIVITY.memory
 
 Value = activity.SessionValue
-LECTURER_FAULT: Value[str] = Value("heist_lecturer_fault")  # a button that failed
+LECTURER_FAULT: Value[tuple] = Value("heist_lecturer_fault")  # a button that failed
 PROBLEM: Value[str] = Value("heist_problem")  # why the lecturer's last move was refused
 PRIVACY_SEEN: Value[tuple] = Value("heist_privacy_seen")  # the stored (ε, budget) last shown
 

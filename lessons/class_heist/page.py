@@ -255,17 +255,19 @@ def _do(move, *args, **kwargs) -> None:
     try:
         move(*args, **kwargs)
     except survey.StorageError as error:
-        model.LECTURER_FAULT.set(error.reason)
+        activity.keep_fault(model.LECTURER_FAULT, error.reason)
     except survey.StaleState:
-        model.LECTURER_FAULT.set(activity.STALE_PRESS)
+        activity.keep_fault(model.LECTURER_FAULT, activity.STALE_PRESS)
     except (ValueError, TypeError) as error:  # the store's checks (a forged value too)
         model.PROBLEM.set(str(error))
+    else:
+        model.LECTURER_FAULT.pop()
 
 
 def said() -> None:
     """What the lecturer's last button could not do: a database fault, or the agency's
     refusal (shown once)."""
-    fault = model.LECTURER_FAULT.pop()
+    fault = activity.recent_fault(model.LECTURER_FAULT)
     if fault is not None:
         show_fault(fault, student=False)
     problem = model.PROBLEM.pop()

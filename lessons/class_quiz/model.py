@@ -80,7 +80,7 @@ TAP_LIMIT = "quiz-tap/token"
 
 # What a session keeps, by name (ui.activity.SessionValue), instead of raw key strings.
 Value = activity.SessionValue
-LECTURER_FAULT: Value[str] = Value("quiz_lecturer_fault")  # a Start/Next/Reveal that failed
+LECTURER_FAULT: Value[tuple] = Value("quiz_lecturer_fault")  # a Start/Next/Reveal that failed
 CUSTOM: Value[list] = Value(CUSTOM_KEY)  # the lecturer's own questions
 OWN_ERROR: Value[str] = Value("quiz_own_error")  # why the last own question was refused
 OWN_PROMPT, OWN_OPTIONS = Value("quiz_own_prompt"), Value("quiz_own_options")  # the form's

@@ -396,7 +396,7 @@ def _button(where, label: str, on_click, args: tuple, *, key: str = "", **kwargs
 @ACTIVITY.faults_shown(student=False)
 def projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
     """The question, the count of answers, the countdown, Reveal and Next; every 2 s."""
-    fault = model.LECTURER_FAULT.pop()
+    fault = activity.recent_fault(model.LECTURER_FAULT)
     if fault is not None:
         show_fault(fault, student=False)
     quiz = quizzes.get_quiz(quiz_id)

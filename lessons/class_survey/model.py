@@ -37,7 +37,7 @@ ACTIVITY = activity.Activity(
 LECTURER = ACTIVITY.memory
 # A press's fault on the projector (a database fault, or a reset another tab made stale),
 # told in words on the next run (activity.lecturer_press, show_fault).
-LECTURER_FAULT: activity.SessionValue[str] = activity.SessionValue("survey_lecturer_fault")
+LECTURER_FAULT: activity.SessionValue[tuple] = activity.SessionValue("survey_lecturer_fault")
 ADMIN_KEYS_KEY, MANAGE_COOKIE = LECTURER.keys, LECTURER.cookie
 
 

@@ -287,7 +287,7 @@ def create_view(store: survey.SurveyStore) -> None:
 def live_results(store: survey.SurveyStore, survey_id: int, admin_key: str) -> None:
     """Counts, estimate, interval and chart; reruns on its own every 2 seconds. A database
     fault is explained in place (and the next refresh tries again)."""
-    fault = model.LECTURER_FAULT.pop()
+    fault = activity.recent_fault(model.LECTURER_FAULT)
     if fault is not None:
         show_fault(fault, student=False)
     current = store.get_by_id(survey_id)

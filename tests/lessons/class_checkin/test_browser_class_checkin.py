@@ -9,6 +9,7 @@ violation on any of the four views, and the phone's page never holds the admin k
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -116,3 +117,38 @@ def test_a_projector_a_phone_and_a_laptop(
     assert_no_exception(page)
     assert_no_exception(phone)
     assert_no_exception(laptop)
+
+
+def test_a_stale_tabs_close_is_told_where_its_press_reruns(
+    page: Page, another_device: Callable[..., Page], app_server: str
+) -> None:
+    """Finding: a second projector tab's Close, made stale by the first tab's, reruns only
+    the fragment that holds the button, and its "this press changed nothing" was written
+    above that fragment, by the whole page's run: a browser never showed it (AppTest, which
+    runs the whole page, did). The second tab's own redraws are held (its clock paused) so
+    that its press is made from "open"."""
+    store = survey.SurveyStore(f"sqlite:///{SURVEY_DB_DIR / 'survey.sqlite3'}")
+    try:
+        made = survey.CheckinStore(store).create(LESSONS, 4.0)
+    finally:
+        store.dispose()
+    url = f"{URL_PATH}?manage={made.checkin.code}&key={made.admin_key}"
+    second = another_device(viewport=LAPTOP)
+    second.clock.install()
+    open_page(page, app_server, url)
+    open_page(second, app_server, url)
+
+    def close(tab: Page):
+        return tab.get_by_role("button", name="Close the check-in")
+
+    expect(close(second)).to_be_visible()
+    second.clock.pause_at(time.time() + 3600)  # no redraw of its own from here
+    close(page).click()
+    expect(page.get_by_text("Closed: no more reports")).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+    close(second).click()
+    second.clock.resume()
+    expect(second.get_by_text("so this press changed nothing")).to_be_visible(
+        timeout=LIVE_TIMEOUT_MS
+    )
+    expect(second.get_by_text("Closed: no more reports")).to_be_visible()
+    assert_no_exception(second)

@@ -5,11 +5,13 @@ key on student pages."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, expect
 
+import survey
 from browser_helpers import (
     LIVE_TIMEOUT_MS,
     PHONE,
@@ -26,6 +28,7 @@ from browser_helpers import (
     press_from_the_keyboard,
     wait_for_run,
 )
+from conftest import SURVEY_DB_DIR
 
 URL_PATH = lesson_url("class_survey/page.py")
 
@@ -331,3 +334,46 @@ def test_a_phone_shows_only_the_question_its_buttons_and_the_confirmation(
     again = student.get_by_text("This browser has already answered this survey")
     expect(again).to_be_visible()
     _within_screen(again, PHONE["height"])
+
+
+def test_a_late_reset_in_a_second_projector_tab_keeps_the_new_answers(
+    page: Page, another_device: Callable[..., Page], app_server: str
+) -> None:
+    """Two projector tabs in real Chromium. Tab A resets; the room answers again; tab B,
+    whose own redraws are held (its clock paused) so that it still shows the survey from
+    before A's reset, presses Reset: the three new answers stay, and B says that its press
+    changed nothing, where the press reran."""
+    store = survey.SurveyStore(f"sqlite:///{SURVEY_DB_DIR / 'survey.sqlite3'}")
+    try:
+        made = store.create_survey("Did you?", survey.two_coins())
+        sid = made.survey.id
+        for _ in range(2):
+            store.submit(sid, survey.new_session_token(), 1)
+        url = f"{URL_PATH}?manage={made.survey.code}&key={made.admin_key}"
+        second = another_device(viewport={"width": 1280, "height": 800})
+        second.clock.install()
+        open_page(page, app_server, url)
+        open_page(second, app_server, url)
+        expect(metric(second, "Answers / devices joined")).to_contain_text("2 / ")
+        second.clock.pause_at(time.time() + 3600)  # no redraw of its own from here
+
+        def reset(tab: Page) -> None:
+            tab.get_by_role("button", name="Reset…").click()
+            tab.get_by_role("button", name="Yes, delete all answers").click()
+
+        reset(page)
+        expect(metric(page, "Answers / devices joined")).to_contain_text(
+            "0 / ", timeout=LIVE_TIMEOUT_MS
+        )
+        for _ in range(3):
+            store.submit(sid, survey.new_session_token(), 0)
+        reset(second)
+        second.clock.resume()
+        expect(second.get_by_text("so this press changed nothing")).to_be_visible(
+            timeout=LIVE_TIMEOUT_MS
+        )
+        expect(metric(second, "Answers / devices joined")).to_contain_text("3 / ")
+        assert store.counts(sid).responses == 3
+        assert_no_exception(second)
+    finally:
+        store.dispose()
