@@ -45,7 +45,8 @@ LECTURER = ACTIVITY.memory
 Value = activity.SessionValue
 LECTURER_FAULT: Value[tuple] = Value("heist_lecturer_fault")  # a button that failed
 PROBLEM: Value[str] = Value("heist_problem")  # why the lecturer's last move was refused
-PRIVACY_SEEN: Value[tuple] = Value("heist_privacy_seen")  # the stored (ε, budget) last shown
+# (heist id, the stored (ε, budget) the projector's last run showed)
+PRIVACY_SEEN: Value[tuple] = Value("heist_privacy_seen")
 
 
 def outcome(heist_id: int) -> activity.SessionValue[str]:

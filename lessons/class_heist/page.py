@@ -372,12 +372,13 @@ def privacy_controls(heists, heist: survey.Heist, admin_key: str, where) -> surv
     tapped off (none chosen) comes back. (A select slider fed a forged frame of the wrong
     type raised a TypeError inside Streamlit; a segmented control does not.)"""
     seen = model.PRIVACY_SEEN.get()
+    seen = seen[1] if seen is not None and seen[0] == heist.id else None  # this heist's
     held = (st.session_state.get(EPSILON_KEY), st.session_state.get(BUDGET_KEY))
     picked = model.privacy_choice(*held)
     if seen is not None and picked is not None and held != model.privacy_widgets(*seen):
         _do(heists.set_privacy, heist.id, admin_key, *picked, since=seen)
         heist = heists.get_heist(heist.id) or heist
-    model.PRIVACY_SEEN.set((heist.epsilon, heist.budget))
+    model.PRIVACY_SEEN.set((heist.id, (heist.epsilon, heist.budget)))
     shown = model.privacy_widgets(heist.epsilon, heist.budget)
     for key, value in zip((EPSILON_KEY, BUDGET_KEY), shown, strict=True):
         if key in st.session_state and st.session_state[key] != value:
