@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import time
 
-from sqlalchemy import BigInteger, Column, Float, Integer, String, Table, delete, select
+from sqlalchemy import BigInteger, Column, Float, Integer, String, Table, delete, select, update
 
 from .database import Database, metadata
 
@@ -88,12 +88,33 @@ class RateLimits:
         over the limit is not recorded (waiting always helps). The increment is one atomic
         statement that only counts while the window is under its cap, so replicas racing
         on one key never push it past the limit."""
+        return self.take(name, key, max_events, window_s, now) is not None
+
+    def give_back(self, name: str, key: str, window_index: int) -> None:
+        """Un-record one event that `take` recorded in window `window_index` (an action that
+        did not happen after all); nothing when that window is gone or empty."""
+        t = limits_table
+        self.db.write(
+            update(t)
+            .where(
+                t.c.bucket == _bucket(name, key),
+                t.c.window_index == window_index,
+                t.c.events > 0,
+            )
+            .values(events=t.c.events - 1)
+        )
+
+    def take(
+        self, name: str, key: str, max_events: int, window_s: float, now: float | None = None
+    ) -> int | None:
+        """`allow`, returning the window the event was recorded in (for `give_back`), or
+        None when it was over the limit and not recorded."""
         _check_limit(max_events, window_s)
         now = limit_clock() if now is None else now
         bucket = _bucket(name, key)
         index, current, previous = self._windows(bucket, window_s, now)
         if current + previous >= max_events:
-            return False
+            return None
         cap = max_events - previous  # the current window may hold events below this
         t = limits_table
         statement = (
@@ -109,4 +130,4 @@ class RateLimits:
         if now - self._last_prune >= PRUNE_EVERY_S:
             self._last_prune = now
             self.db.write(delete(t).where(t.c.expires_at < now))
-        return counted
+        return index if counted else None

@@ -239,7 +239,9 @@ def recent_open_activities(store: survey.SurveyStore) -> int:
     )
 
 
-_CREATING_AS = "activity_creating_as"  # the open activity a create was allowed through
+# The creation allowances this browser session took (who, key, window) and has not yet kept
+# through count_create: given back at its next try.
+_CREATE_TAKEN = "activity_create_taken"
 
 
 def create_refused(store: survey.SurveyStore, running: Callable[[], str | None]) -> str | None:
@@ -250,29 +252,47 @@ def create_refused(store: survey.SurveyStore, running: Callable[[], str | None])
     runs (`Activity.running_code`), or None: such a browser is not held to its address's
     count nor to the storage bound, only to that activity's own allowance, so a lecturer
     running a class is never locked out by strangers, and one lecturer key cannot fill the
-    storage. The same rule for every activity."""
-    if not _check(store, "create", "browser", session_token(store)):
-        return "browser"
-    code = running()
-    st.session_state[_CREATING_AS] = code
-    if code is not None:
-        return None if _check(store, "create", "lecturer", code) else "browser"
-    if not _check(store, "create", "address", client_address()):
-        return "address"
-    if recent_open_activities(store) >= MAX_RECENT_OPEN_SURVEYS:
-        return "storage"
-    return None
+    storage. The same rule for every activity.
+
+    The allowances are taken here, each in one atomic statement (`RateLimits.take`), not
+    read and counted later: eight tabs of one browser, or many browsers of one address,
+    pressing Create at once pass no more creations than the limit (they all passed the
+    read before). What a refused or failed create took is given back: a refusal's at
+    once, a failed creation's (one `count_create` did not keep) at this browser's next try,
+    so a failed create costs nothing."""
+    _give_back(store)
+    taken: list[tuple[str, str, int]] = []
+    st.session_state[_CREATE_TAKEN] = taken
+
+    def take(who: str, key: str) -> bool:
+        window = store.limits.take(_limit_name("create", who), key, *LIMITS[("create", who)])
+        if window is not None:
+            taken.append((who, key, window))
+        return window is not None
+
+    refused = None
+    if not take("browser", session_token(store)):
+        refused = "browser"
+    elif (code := running()) is not None:
+        refused = None if take("lecturer", code) else "browser"
+    elif not take("address", client_address()):
+        refused = "address"
+    elif recent_open_activities(store) >= MAX_RECENT_OPEN_SURVEYS:
+        refused = "storage"
+    if refused is not None:
+        _give_back(store)
+    return refused
 
 
 def count_create(store: survey.SurveyStore) -> None:
-    """Count a creation that succeeded (a failed one costs nothing), where create_refused
-    checked it."""
-    _allow(store, "create", "browser", session_token(store))
-    code = st.session_state.pop(_CREATING_AS, None)
-    if code is not None:
-        _allow(store, "create", "lecturer", code)
-    else:
-        _allow(store, "create", "address", client_address())
+    """Keep the allowances `create_refused` took: the creation succeeded."""
+    st.session_state.pop(_CREATE_TAKEN, None)
+
+
+def _give_back(store: survey.SurveyStore) -> None:
+    """Give back the creation allowances this session took and did not keep."""
+    for who, key, window in st.session_state.pop(_CREATE_TAKEN, []):
+        store.limits.give_back(_limit_name("create", who), key, window)
 
 
 def limit_message(action: str, who: str, *, activity: str = "survey") -> str:

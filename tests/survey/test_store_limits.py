@@ -72,6 +72,32 @@ def test_racing_replicas_never_pass_the_limit(replicas):
     assert replicas[0].limits.count("tap", who, 60.0, now=12_000.0) == 50
 
 
+def test_what_is_taken_can_be_given_back_and_never_below_zero(replicas):
+    """`take` says which window it counted in (None over the limit); `give_back` un-counts
+    one event there. 8 threads on 2 replicas take at once: exactly the limit. Then 8 give
+    back 5 events at once: the window ends at 0, never below, and the allowance is whole
+    again."""
+    who = key()
+    now = 18_000.0
+
+    def take(i: int) -> int | None:
+        return replicas[i % 2].limits.take("create", who, 5, 600.0, now=now)
+
+    with ThreadPoolExecutor(8) as pool:
+        windows = list(pool.map(take, range(8)))
+    assert sorted(windows, key=lambda w: w is None) == [int(now // 600.0)] * 5 + [None] * 3
+    assert replicas[0].limits.count("create", who, 600.0, now=now) == 5
+
+    def give_back(i: int) -> None:
+        replicas[i % 2].limits.give_back("create", who, int(now // 600.0))
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(give_back, range(8)))
+    assert replicas[1].limits.count("create", who, 600.0, now=now) == 0
+    replicas[0].limits.give_back("create", who, 12_345)  # a window never counted: nothing
+    assert [take(i) is not None for i in range(6)] == [True] * 5 + [False]
+
+
 def test_keys_are_stored_hashed_and_old_counters_are_pruned(replicas):
     store = replicas[0]
     who = key()

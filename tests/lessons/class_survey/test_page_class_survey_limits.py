@@ -292,6 +292,33 @@ def test_many_browsers_on_one_address_cannot_stop_a_lecturer_creating(store, mon
     assert n_surveys(store) == 41
 
 
+def test_a_create_takes_its_allowance_before_it_creates(store, monkeypatch):
+    """Finding: the allowance was read before creating and counted after, so presses at
+    once from one address all passed the read: four creations by other browsers of the
+    address completed while this press was creating, and it still created, 5 against the
+    address's limit of 4. Each press now takes its allowance in one atomic statement first:
+    this press and three others make the 4. A refused press gives back what it took."""
+    limit(monkeypatch, "create", "address", 4)
+    others: list[bool] = []
+    real_create = survey.SurveyStore.create_survey
+
+    def meanwhile(self, *args, **kwargs):  # four other browsers of this address create
+        others.extend(store.limits.allow("create/address", "local", 4, 600.0) for _ in range(4))
+        return real_create(self, *args, **kwargs)
+
+    monkeypatch.setattr(survey.SurveyStore, "create_survey", meanwhile)
+    tab = AppTest.from_file(PAGE, default_timeout=30).run()
+    press_create(tab)
+    assert "manage" in tab.query_params
+    assert 1 + sum(others) == 4, others
+    late = AppTest.from_file(PAGE, default_timeout=30).run()
+    press_create(late)
+    assert [w.value for w in late.warning] == [activity.limit_message("create", "address")]
+    token = late.session_state[activity.SESSION_TOKEN_KEY]
+    assert store.limits.count("create/browser", token, 600.0) == 0  # given back
+    assert store.limits.count("create/address", "local", 600.0) == 4
+
+
 def test_the_default_limits_leave_room_for_a_class_and_refuse_a_flood():
     assert activity.LIMITS[("guess", "session")][0] <= 20
     assert activity.LIMITS[("guess", "address")][0] >= 100  # typos of a whole class
