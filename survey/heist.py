@@ -465,13 +465,6 @@ class HeistStore(activity.ActivityStore):
         )
 
     # -- the lecturer ---------------------------------------------------------------------
-    def set_closed(self, heist_id: int, admin_key: str, closed: bool) -> None:
-        """Close the answers (the agency's data stop changing) or reopen them."""
-        self.require_admin(heist_id, admin_key)
-        self.db.write(
-            update(heists_table).where(heists_table.c.id == heist_id).values(closed=bool(closed))
-        )
-
     def set_privacy(
         self,
         heist_id: int,
