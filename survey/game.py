@@ -110,10 +110,6 @@ class Game:
     def finished(self) -> bool:
         return self.position >= self.rounds
 
-    @property
-    def playing(self) -> bool:
-        return 0 <= self.position < self.rounds
-
 
 @dataclass(frozen=True)
 class NewGame:
