@@ -287,9 +287,6 @@ def create_view(store: survey.SurveyStore) -> None:
 def live_results(store: survey.SurveyStore, survey_id: int, admin_key: str) -> None:
     """Counts, estimate, interval and chart; reruns on its own every 2 seconds. A database
     fault is explained in place (and the next refresh tries again)."""
-    fault = activity.recent_fault(model.LECTURER_FAULT)
-    if fault is not None:
-        show_fault(fault, student=False)
     current = store.get_by_id(survey_id)
     if current is None:
         st.error("This survey no longer exists.")
@@ -354,7 +351,11 @@ def live_results(store: survey.SurveyStore, survey_id: int, admin_key: str) -> N
 
     # Each press is a callback, applied before the fragment reruns, so this run shows its
     # result. Closing and reopening set what the button says; a reset names the resets the
-    # screen showed (a second tab's late press is refused, not applied to new answers).
+    # screen showed (a second tab's late press is refused, not applied to new answers). What
+    # a press could not do is said right above the buttons, where the lecturer is looking.
+    fault = activity.recent_fault(model.LECTURER_FAULT)
+    if fault is not None:
+        show_fault(fault, student=False)
     buttons = st.columns(3)
     label, key, icon, move = (
         ("Close survey", "survey_close", ":material/lock:", store.close)

@@ -342,7 +342,8 @@ def test_a_late_reset_in_a_second_projector_tab_keeps_the_new_answers(
     """Two projector tabs in real Chromium. Tab A resets; the room answers again; tab B,
     whose own redraws are held (its clock paused) so that it still shows the survey from
     before A's reset, presses Reset: the three new answers stay, and B says that its press
-    changed nothing, where the press reran."""
+    changed nothing, where the press reran and in view (it was said at the fragment's top,
+    scrolled away above the buttons)."""
     store = survey.SurveyStore(f"sqlite:///{SURVEY_DB_DIR / 'survey.sqlite3'}")
     try:
         made = store.create_survey("Did you?", survey.two_coins())
@@ -369,9 +370,9 @@ def test_a_late_reset_in_a_second_projector_tab_keeps_the_new_answers(
             store.submit(sid, survey.new_session_token(), 0)
         reset(second)
         second.clock.resume()
-        expect(second.get_by_text("so this press changed nothing")).to_be_visible(
-            timeout=LIVE_TIMEOUT_MS
-        )
+        said = second.get_by_text("so this press changed nothing")
+        expect(said).to_be_visible(timeout=LIVE_TIMEOUT_MS)
+        expect(said).to_be_in_viewport()  # beside the buttons pressed, not scrolled away
         expect(metric(second, "Answers / devices joined")).to_contain_text("3 / ")
         assert store.counts(sid).responses == 3
         assert_no_exception(second)
