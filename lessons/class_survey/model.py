@@ -36,7 +36,7 @@ ACTIVITY = activity.Activity(
 # (ADMIN_KEYS_KEY), and "CODE.ADMINKEY" of the last one in a cookie (MANAGE_COOKIE).
 LECTURER = ACTIVITY.memory
 # A press's fault on the projector (a database fault, or a reset another tab made stale),
-# told in words on the next run (activity.lecturer_press, show_fault).
+# told in words above its buttons for FAULT_SHOWN_S (activity.lecturer_press, recent_fault).
 LECTURER_FAULT: activity.SessionValue[tuple] = activity.SessionValue("survey_lecturer_fault")
 ADMIN_KEYS_KEY, MANAGE_COOKIE = LECTURER.keys, LECTURER.cookie
 
