@@ -591,8 +591,9 @@ def show_fault(reason: str, *, student: bool, activity: str) -> None:
     if reason == STALE_PRESS:
         name = ACTIVITIES[activity]
         st.info(
-            f"Another tab or window moved the {name} on first, so this press changed nothing. "
-            f"This screen now shows where the {name} is.",
+            # "changed", not "moved on": a reset and a new ε are refused the same way
+            f"Another tab or window changed the {name} first, so this press changed nothing. "
+            f"This screen now shows the {name} as it is.",
             icon=":material/sync:",
         )
         return

@@ -186,7 +186,7 @@ def test_next_round_pressed_in_a_stale_tab_skips_nothing_and_says_so(store) -> N
     assert not second.exception and not second.error
     assert games.state(made.game.id)[0] == 1  # round 2, nothing skipped
     assert [r.position for r in games.rounds(made.game.id)] == [0, 1]
-    assert any("on first, so this press changed nothing" in i.value for i in second.info)
+    assert any("first, so this press changed nothing" in i.value for i in second.info)
 
 
 def test_the_create_view_says_ten_rounds_can_prove_nothing(store) -> None:

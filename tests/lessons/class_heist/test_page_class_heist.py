@@ -239,7 +239,10 @@ def test_a_stale_projector_tab_cannot_raise_the_budget_or_ask_at_an_old_epsilon(
     assert not tab_b.exception, tab_b.exception
     heist = heists.get_heist(heist_id)
     assert (heist.epsilon, heist.budget) == (0.5, 1.0)
-    assert any("on first, so this press changed nothing" in i.value for i in tab_b.info)
+    assert any(
+        "changed the class heist first, so this press changed nothing" in i.value
+        for i in tab_b.info
+    )
     assert tab_b.selectbox(key="heist_budget").value == model.BUDGETS.index(1.0)
     assert tab_b.button_group(key="heist_eps").value == 0.5
     tab_a.run()
@@ -249,7 +252,10 @@ def test_a_stale_projector_tab_cannot_raise_the_budget_or_ask_at_an_old_epsilon(
     tab_b.button(key="heist_noisy_1").click().run()
     assert not tab_b.exception, tab_b.exception
     assert heists.spent(heist_id) == 0.0 and heists.ledger(heist_id) == []
-    assert any("on first, so this press changed nothing" in i.value for i in tab_b.info)
+    assert any(
+        "changed the class heist first, so this press changed nothing" in i.value
+        for i in tab_b.info
+    )
     assert "costs ε = 10 " in tab_b.button(key="heist_noisy_1").help  # B shows ε 5 now
     tab_b.selectbox(key="heist_budget").set_value(model.BUDGETS.index(None)).run()
     tab_b.button(key="heist_noisy_1").click().run()  # from what B shows: asked
