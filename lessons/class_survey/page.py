@@ -34,7 +34,8 @@ SUBMIT_MESSAGES = {
     ),
     survey.SubmitResult.CLOSED: (
         st.warning,
-        "This survey is closed: your answer was not recorded. Your lecturer may reopen it.",
+        "This survey is closed: your answer was not recorded. If your lecturer reopens it, "
+        "reload this page to answer.",
     ),
     survey.SubmitResult.UNKNOWN: (
         st.error,
@@ -141,7 +142,9 @@ def _answer_box(store: survey.SurveyStore, found: survey.Survey, token: str) -> 
         return False
     if not found.is_open and not answered:
         st.warning(
-            "This survey is closed: it no longer accepts answers. Ask your lecturer to reopen it."
+            # a phone does not poll: after a reopen only a reload shows the buttons again
+            "This survey is closed: it no longer accepts answers. If your lecturer reopens it, "
+            "reload this page to answer."
         )
         return False
     if store.read_only and not answered:

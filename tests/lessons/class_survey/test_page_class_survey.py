@@ -290,6 +290,11 @@ def test_closed_and_unknown_surveys_give_a_clear_message(db_url, store) -> None:
     student.run()
     assert any("closed" in w.value for w in student.warning)
     assert not student.button
+    # A phone does not poll: it says that a reload brings the buttons back once reopened.
+    assert any("If your lecturer reopens it, reload this page" in w.value for w in student.warning)
+    store.reopen(new.survey.id, new.admin_key)
+    student.run()  # the reload
+    assert [b.label for b in student.button][:2] == ["Yes", "No"]
     unknown = page()
     unknown.query_params["join"] = "ZZZZZZ" if new.survey.code != "ZZZZZZ" else "YYYYYY"
     unknown.run()
