@@ -88,22 +88,43 @@ def code_columns() -> tuple[Column, ...]:
 
 def secret_columns() -> tuple[Column, ...]:
     """An activity's row: the SHA-256 of its admin key (never the key), the salt of its
-    browsers' digests, its creation minute (filled by `new_row_secrets`)."""
+    browsers' digests, its creation minute, its lineage (filled by `new_row_secrets`)."""
     return (
         Column("admin_key_sha256", String(64), nullable=False),
         Column("session_salt", String(64), nullable=False),
         minute("created_at"),
+        # The join code of the first activity of the chain this one was created from by a
+        # lecturer running it (ui/activity.py, create_refused); NULL: it is its own first.
+        # Added in schema 10 to rows made before, which are their own first.
+        Column("lineage", String(16), nullable=True),
     )
 
 
-def new_row_secrets(admin_key: str) -> dict:
+def new_row_secrets(admin_key: str, lineage: str | None = None) -> dict:
     """The columns every activity's row keeps about its lecturer and its students: the
-    SHA-256 of the admin key (never the key), a fresh salt, the creation minute."""
+    SHA-256 of the admin key (never the key), a fresh salt, the creation minute, and the
+    lineage it was created under (None: a first activity; else a join code, checked)."""
+    if lineage is not None and security.normalize_join_code(lineage) != lineage:
+        raise ValueError(f"lineage must be None or a join code, got {lineage!r}")
     return {
         "admin_key_sha256": security.admin_key_digest(admin_key),
         "session_salt": security.new_salt(),
         "created_at": now_minute(),
+        "lineage": lineage,
     }
+
+
+def lineage_of(db: Database, table: Table, row_id: int) -> str | None:
+    """The lineage of row `row_id` of `table`: the join code of the first activity of the
+    chain it belongs to (its own code when it was not created from another), or None when
+    there is no such row. A lecturer's allowance to create past the limits that strangers
+    meet is kept per lineage: an activity created from a running one does not bring an
+    allowance of its own (else each new code opened the next five, without end)."""
+    with db.reading() as conn:
+        row = conn.execute(
+            select(table.c.lineage, table.c.join_code).where(table.c.id == row_id)
+        ).first()
+    return None if row is None else (row.lineage or row.join_code)
 
 
 def clean_text(name: str, value: object, limit: int, *, allow_empty: bool = False) -> str:
@@ -261,6 +282,10 @@ class ActivityStore:
             )
 
     # -- the lecturer and the browsers ------------------------------------------------------
+    def lineage(self, row_id: int) -> str | None:
+        """The join code of the first activity of this one's chain (`lineage_of`)."""
+        return lineage_of(self.db, self.table, row_id)
+
     def check_admin_key(self, row_id: int, admin_key: object) -> bool:
         """Whether `admin_key` is this activity's key (constant-time comparison)."""
         return admin_key_matches(self.db, self.table, row_id, admin_key)

@@ -136,9 +136,9 @@ class CheckinStore(activity.ActivityStore):
     def _running(self):
         return checkins_table.c.is_open.is_(True)
 
-    def create(self, lessons: object, epsilon: object) -> NewCheckin:
+    def create(self, lessons: object, epsilon: object, *, lineage: str | None = None) -> NewCheckin:
         """A new open check-in about `lessons` at ε per report, with a fresh join code and
-        admin key."""
+        admin key (`lineage`: as for every activity, `activity.lineage_of`)."""
         lessons = check_lessons(lessons)
         epsilon = check_epsilon(epsilon)
         admin_key = security.new_admin_key()
@@ -146,7 +146,7 @@ class CheckinStore(activity.ActivityStore):
             "lessons": ",".join(lessons),
             "epsilon": epsilon,
             "is_open": True,
-            **activity.new_row_secrets(admin_key),
+            **activity.new_row_secrets(admin_key, lineage),
         }
         checkin_id = activity.with_fresh_join_code(
             lambda code: self.db.write(

@@ -41,6 +41,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
     update,
 )
@@ -55,7 +56,9 @@ from sqlalchemy.pool import StaticPool
 # tables (survey/heist.py) and the guessing game's game_* tables (survey/game.py)
 # 8: the progress check-in's checkin_checkins and checkin_reports (survey/checkin.py)
 # 9: survey_resets (a survey's resets, which a reset press names; survey/surveys.py)
-SCHEMA_VERSION = 9
+# 10: every activity's row gains `lineage` (survey/activity.py, secret_columns): the first
+# version to add a column, nullable, so that older rows read as their own first activity
+SCHEMA_VERSION = 10
 # SQLite "database is locked": each statement waits up to BUSY_TIMEOUT_MS for the lock, a
 # write is retried until BUSY_DEADLINE_S have passed, then the caller hears "busy".
 BUSY_TIMEOUT_MS = 1000
@@ -266,7 +269,9 @@ class Database:
                 with self.engine.begin() as conn:
                     stored = conn.execute(select(func.max(schema_table.c.version))).scalar()
                     if stored is None or stored < SCHEMA_VERSION:
-                        # Versions only add tables, which create_all has just made.
+                        # Versions add tables, which create_all has just made, and nullable
+                        # columns, added here to the tables an older version made.
+                        _add_missing_columns(conn)
                         conn.execute(insert(schema_table).values(version=SCHEMA_VERSION))
                 break
             except _DATABASE_ERRORS as error:
@@ -374,6 +379,26 @@ class Database:
     def dispose(self) -> None:
         """Close the connection pool."""
         self.engine.dispose()
+
+
+def _add_missing_columns(conn) -> None:
+    """Add each column the tables declare and a table of an older version lacks. Only a
+    nullable column may be added (its old rows read NULL). Several replicas starting at once
+    may race: PostgreSQL skips a column another has added (IF NOT EXISTS); on SQLite the
+    first takes the write lock and the others, retried, find the column there."""
+    found = inspect(conn)
+    for table in metadata.sorted_tables:
+        have = {column["name"] for column in found.get_columns(table.name)}
+        for column in table.columns:
+            if column.name in have:
+                continue
+            if not column.nullable:
+                raise RuntimeError(f"{table.name}.{column.name} cannot be added to old rows")
+            kind = column.type.compile(dialect=conn.dialect)
+            guard = "IF NOT EXISTS " if conn.dialect.name == "postgresql" else ""
+            conn.exec_driver_sql(
+                f'ALTER TABLE "{table.name}" ADD COLUMN {guard}"{column.name}" {kind}'
+            )
 
 
 def _check_version(version: int) -> None:

@@ -196,14 +196,18 @@ class GameStore(activity.ActivityStore):
     recent_open_games = activity.ActivityStore.recent_open
 
     # -- creating ---------------------------------------------------------------------------
-    def create_game(self, title: str, epsilon: float, rounds: int, *, rng=None) -> NewGame:
-        """A new game before its first round, with a fresh join code and admin key."""
+    def create_game(
+        self, title: str, epsilon: float, rounds: int, *, rng=None, lineage: str | None = None
+    ) -> NewGame:
+        """A new game before its first round, with a fresh join code and admin key
+        (`lineage`: as for every activity, `activity.lineage_of`)."""
         title = activity.clean_text("title", title, MAX_TITLE_CHARS)
         epsilon = _check_epsilon(epsilon)
         rounds = _check_rounds(rounds)
         low, high = BASE_COUNT_RANGE
         base = int(np.random.default_rng(rng).integers(low, high + 1))
         admin_key = security.new_admin_key()
+        secret_values = activity.new_row_secrets(admin_key, lineage)
 
         def insert_row(code: str) -> int:
             return self.db.write(
@@ -215,7 +219,7 @@ class GameStore(activity.ActivityStore):
                     position=-1,
                     revealed=False,
                     base_count=base,
-                    **activity.new_row_secrets(admin_key),
+                    **secret_values,
                 ),
                 primary_key=True,
             )

@@ -288,8 +288,10 @@ class HeistStore(activity.ActivityStore):
         min_group: int = 5,
         epsilon: float = 0.5,
         budget: float | None = 2.0,
+        lineage: str | None = None,
     ) -> NewHeist:
-        """A new heist, open for answers, with a fresh join code and admin key."""
+        """A new heist, open for answers, with a fresh join code and admin key (`lineage`:
+        as for every activity, `activity.lineage_of`)."""
         row = {
             "title": activity.clean_text("title", title, MAX_TITLE_CHARS),
             "a_name": activity.clean_text("attribute A's name", a_name, MAX_ATTRIBUTE_CHARS),
@@ -303,15 +305,12 @@ class HeistStore(activity.ActivityStore):
         if row["a_name"].casefold() == row["b_name"].casefold():
             raise ValueError("the two attributes must have different names")
         admin_key = security.new_admin_key()
+        secret_values = activity.new_row_secrets(admin_key, lineage)
 
         def insert_row(code: str) -> int:
             return self.db.write(
                 insert(heists_table).values(
-                    join_code=code,
-                    closed=False,
-                    target_hash=None,
-                    **row,
-                    **activity.new_row_secrets(admin_key),
+                    join_code=code, closed=False, target_hash=None, **row, **secret_values
                 ),
                 primary_key=True,
             )

@@ -279,10 +279,11 @@ class QuizStore(activity.ActivityStore):
         *,
         epsilon: float | None = None,
         countdown_s: int = 0,
+        lineage: str | None = None,
     ) -> NewQuiz:
         """A new quiz, before its first question, with a fresh join code and admin key;
         each question, once shown, takes answers for `countdown_s` seconds (0: until the
-        lecturer reveals it)."""
+        lecturer reveals it). `lineage`: as for every activity (`activity.lineage_of`)."""
         if isinstance(countdown_s, bool) or not isinstance(countdown_s, int):
             raise TypeError("countdown_s must be a whole number of seconds")
         if not 0 <= countdown_s <= MAX_COUNTDOWN_S:
@@ -295,14 +296,17 @@ class QuizStore(activity.ActivityStore):
         epsilon = _check_epsilon(epsilon)
         admin_key = security.new_admin_key()
         row = {"title": title, "epsilon": epsilon, "countdown_s": countdown_s}
+        secret_values = activity.new_row_secrets(admin_key, lineage)
         quiz_id = activity.with_fresh_join_code(
-            lambda code: self._insert(code, row, questions, admin_key)
+            lambda code: self._insert(code, row, questions, secret_values)
         )
         quiz = self.get_quiz(quiz_id)
         assert quiz is not None
         return NewQuiz(quiz, admin_key)
 
-    def _insert(self, code: str, row: dict, questions: list[QuizQuestion], admin_key: str) -> int:
+    def _insert(
+        self, code: str, row: dict, questions: list[QuizQuestion], secret_values: dict
+    ) -> int:
         """The quiz and its questions in one transaction (all or nothing)."""
         with self.db.transaction() as conn:
             quiz_id = conn.execute(
@@ -312,7 +316,7 @@ class QuizStore(activity.ActivityStore):
                     revealed=False,
                     deadline=None,
                     **row,
-                    **activity.new_row_secrets(admin_key),
+                    **secret_values,
                 )
             ).inserted_primary_key[0]
             conn.execute(

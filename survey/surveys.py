@@ -198,8 +198,11 @@ class SurveyStore(ClassStore):
                 ).scalar_one()
             )
 
-    def create_survey(self, question: str, protocol: Protocol) -> NewSurvey:
-        """A new open survey with a fresh join code and admin key."""
+    def create_survey(
+        self, question: str, protocol: Protocol, *, lineage: str | None = None
+    ) -> NewSurvey:
+        """A new open survey with a fresh join code and admin key; `lineage`: the chain of a
+        running survey it is created from (`activity.lineage_of`), None for a first one."""
         question = clean_question(question)
         # Re-derive from the stored fields (key, p, q): validates them, and works even if
         # the caller's Protocol class comes from a reloaded module.
@@ -209,7 +212,10 @@ class SurveyStore(ClassStore):
         survey_id = activity.with_fresh_join_code(
             lambda code: self.db.write(
                 insert(surveys_table).values(
-                    join_code=code, is_open=True, **row, **activity.new_row_secrets(admin_key)
+                    join_code=code,
+                    is_open=True,
+                    **row,
+                    **activity.new_row_secrets(admin_key, lineage),
                 ),
                 primary_key=True,
             )
@@ -237,6 +243,10 @@ class SurveyStore(ClassStore):
         return self._survey_where(surveys_table.c.id == int(survey_id))
 
     # -- admin --------------------------------------------------------------------------
+    def lineage(self, survey_id: int) -> str | None:
+        """The join code of the first survey of this one's chain (`activity.lineage_of`)."""
+        return activity.lineage_of(self.db, surveys_table, survey_id)
+
     def check_admin_key(self, survey_id: int, admin_key: object) -> bool:
         """Whether `admin_key` is this survey's key (constant-time comparison)."""
         return activity.admin_key_matches(self.db, surveys_table, survey_id, admin_key)

@@ -150,8 +150,9 @@ def open_surveys() -> survey.SurveyStore:
 # Creating is counted per browser (its signed cookie, `session_token`: a new server session
 # does not bring a new allowance) and per address (a client that drops its cookies still
 # has one). A browser that runs an open activity of the page's kind is counted by that
-# activity's code instead of its address, so a flood from a shared address never locks out
-# the lecturer who is running the class.
+# activity's lineage (the first activity of its chain) instead of its address, so a flood
+# from a shared address never locks out the lecturer who is running the class, and the
+# activities it creates share that one allowance.
 LIMITS = {
     ("create", "browser"): (5, 600.0),
     ("create", "address"): (20, 600.0),
@@ -242,17 +243,23 @@ def recent_open_activities(store: survey.SurveyStore) -> int:
 # The creation allowances this browser session took (who, key, window) and has not yet kept
 # through count_create: given back at its next try.
 _CREATE_TAKEN = "activity_create_taken"
+# The lineage whose lecturer allowance this session's last allowed create took (None: it took
+# a stranger's, and what it creates is the first of a lineage of its own).
+_CREATE_LINEAGE = "activity_create_lineage"
 
 
 def create_refused(store: survey.SurveyStore, running: Callable[[], str | None]) -> str | None:
     """None when this browser may create an activity now; else why not: "browser" (this
     browser's allowance, or that of the activity it runs, is used up), "address" (its
     address's allowance) or "storage" (too many open activities were created recently).
-    `running()` is the code of an open activity of the page's own kind that this browser
-    runs (`Activity.running_code`), or None: such a browser is not held to its address's
-    count nor to the storage bound, only to that activity's own allowance, so a lecturer
-    running a class is never locked out by strangers, and one lecturer key cannot fill the
-    storage. The same rule for every activity.
+    `running()` is the lineage of an open activity of the page's own kind that this browser
+    runs (`Activity.running_lineage`), or None: such a browser is not held to its address's
+    count nor to the storage bound, only to that lineage's allowance, so a lecturer running
+    a class is never locked out by strangers, and one lecturer key cannot fill the storage.
+    The lineage, not the activity's own code: what this create makes belongs to the same
+    lineage (`creation_lineage`, stored with it), so a chain of keys, each created with the
+    one before, shares one allowance (each new code brought five more before). The same
+    rule for every activity.
 
     The allowances are taken here, each in one atomic statement (`RateLimits.take`), not
     read and counted later: eight tabs of one browser, or many browsers of one address,
@@ -263,6 +270,7 @@ def create_refused(store: survey.SurveyStore, running: Callable[[], str | None])
     _give_back(store)
     taken: list[tuple[str, str, int]] = []
     st.session_state[_CREATE_TAKEN] = taken
+    st.session_state[_CREATE_LINEAGE] = None
 
     def take(who: str, key: str) -> bool:
         window = store.limits.take(_limit_name("create", who), key, *LIMITS[("create", who)])
@@ -273,15 +281,24 @@ def create_refused(store: survey.SurveyStore, running: Callable[[], str | None])
     refused = None
     if not take("browser", session_token(store)):
         refused = "browser"
-    elif (code := running()) is not None:
-        refused = None if take("lecturer", code) else "browser"
+    elif (lineage := running()) is not None:
+        refused = None if take("lecturer", lineage) else "browser"
+        st.session_state[_CREATE_LINEAGE] = lineage
     elif not take("address", client_address()):
         refused = "address"
     elif recent_open_activities(store) >= MAX_RECENT_OPEN_SURVEYS:
         refused = "storage"
     if refused is not None:
         _give_back(store)
+        st.session_state[_CREATE_LINEAGE] = None
     return refused
+
+
+def creation_lineage() -> str | None:
+    """The lineage the create that `create_refused` just allowed belongs to, for the store's
+    create (`lineage=`): that of the running activity whose allowance it took, or None for
+    a first activity."""
+    return st.session_state.get(_CREATE_LINEAGE)
 
 
 def count_create(store: survey.SurveyStore) -> None:
@@ -641,10 +658,11 @@ class Activity:
     # survey, an unfinished quiz or game, a heist still taking answers).
     running: Callable[[Any], bool] = lambda found: True
 
-    def running_code(self, store: ActivityStore) -> str | None:
-        """The code of a running activity of this kind that this browser runs (its lecturer
-        key, from this session or its cookie, still valid), or None: what lets a lecturer
-        create past the limits that strangers meet (create_refused)."""
+    def running_lineage(self, store: ActivityStore) -> str | None:
+        """The lineage (`survey.activity.lineage_of`: the code of the first activity of its
+        chain) of a running activity of this kind that this browser runs (its lecturer key,
+        from this session or its cookie, still valid), or None: what lets a lecturer create
+        past the limits that strangers meet (create_refused)."""
         for code, admin_key in self.memory.held():
             found = store.find(code)
             if (
@@ -652,7 +670,7 @@ class Activity:
                 and self.running(found)
                 and store.check_admin_key(found.id, admin_key)
             ):
-                return found.code
+                return store.lineage(found.id)
         return None
 
     @functools.cached_property

@@ -69,12 +69,14 @@ def create_view(checkins: survey.CheckinStore) -> None:
         icon=":material/checklist:",
         disabled=checkins.read_only or not order,
     ):
-        refused = activity.create_refused(checkins.store, lambda: ACTIVITY.running_code(checkins))
+        refused = activity.create_refused(
+            checkins.store, lambda: ACTIVITY.running_lineage(checkins)
+        )
         if refused is not None:
             st.warning(activity.limit_message("create", refused, activity=ACTIVITY.name))
             return
         try:
-            made = checkins.create(order, epsilon)
+            made = checkins.create(order, epsilon, lineage=activity.creation_lineage())
         except (TypeError, ValueError) as error:
             st.warning(f"The check-in cannot be created: {text.plain(error)}.")
             return

@@ -198,12 +198,17 @@ def create_view(games: survey.GameStore) -> None:
         disabled=games.read_only,
     ):
         limits = games.store
-        refused = activity.create_refused(limits, lambda: ACTIVITY.running_code(games))
+        refused = activity.create_refused(limits, lambda: ACTIVITY.running_lineage(games))
         if refused is not None:
             st.warning(activity.limit_message("create", refused, activity=ACTIVITY.name))
             return
         try:
-            made = games.create_game(title or "The ε guessing game", float(epsilon), int(rounds))
+            made = games.create_game(
+                title or "The ε guessing game",
+                float(epsilon),
+                int(rounds),
+                lineage=activity.creation_lineage(),
+            )
         except (TypeError, ValueError) as error:
             st.warning(f"The game cannot be created: {text.plain(error)}.")
             return

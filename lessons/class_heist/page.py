@@ -229,7 +229,7 @@ def create_view(heists: survey.HeistStore) -> None:
         disabled=heists.read_only,
     ):
         limits = heists.store
-        refused = activity.create_refused(limits, lambda: ACTIVITY.running_code(heists))
+        refused = activity.create_refused(limits, lambda: ACTIVITY.running_lineage(heists))
         if refused is not None:
             st.warning(activity.limit_message("create", refused, activity=ACTIVITY.name))
             return
@@ -241,6 +241,7 @@ def create_view(heists: survey.HeistStore) -> None:
                 b_name,
                 int(b_max),
                 min_group=int(min_group),
+                lineage=activity.creation_lineage(),
             )
         except (TypeError, ValueError) as error:
             st.warning(f"The heist cannot be created: {text.plain(error)}.")

@@ -356,13 +356,17 @@ def create_view(quizzes: survey.QuizStore) -> None:
         disabled=not 1 <= n <= survey.MAX_QUESTIONS or quizzes.read_only,
     ):
         store = quizzes.store
-        refused = activity.create_refused(store, lambda: ACTIVITY.running_code(quizzes))
+        refused = activity.create_refused(store, lambda: ACTIVITY.running_lineage(quizzes))
         if refused is not None:
             st.warning(activity.limit_message("create", refused, activity=ACTIVITY.name))
             return
         try:
             created = quizzes.create_quiz(
-                title or "Class quiz", questions, epsilon=epsilon, countdown_s=int(countdown)
+                title or "Class quiz",
+                questions,
+                epsilon=epsilon,
+                countdown_s=int(countdown),
+                lineage=activity.creation_lineage(),
             )
         except ValueError as error:
             st.warning(f"The quiz cannot be created: {text.plain(error)}.")

@@ -269,12 +269,13 @@ def create_view(store: survey.SurveyStore) -> None:
         except ValueError:
             st.warning("Write a question first (at most 200 characters).")
             return
-        refused = activity.create_refused(store, lambda: ACTIVITY.running_code(store))
+        refused = activity.create_refused(store, lambda: ACTIVITY.running_lineage(store))
         if refused is not None:
             message = activity.limit_message("create", refused)
             st.warning(message, icon=":material/hourglass_top:")
             return
-        created = store.create_survey(cleaned, protocol)  # a StorageError costs nothing
+        # a StorageError costs nothing
+        created = store.create_survey(cleaned, protocol, lineage=activity.creation_lineage())
         activity.count_create(store)
         activity.created(ACTIVITY, created.survey.code, created.admin_key)
 

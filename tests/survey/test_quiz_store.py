@@ -331,7 +331,7 @@ def test_a_version_4_database_gains_the_quiz_tables_and_keeps_its_surveys(tmp_pa
         conn.execute(insert(schema_table).values(version=4))
     old.dispose()
     store = survey.SurveyStore(url)
-    assert store.schema_version() == SCHEMA_VERSION == 9
+    assert store.schema_version() == SCHEMA_VERSION == 10
     assert store.counts(made.survey.id) == survey.Counts(1, 1)
     assert store.check_admin_key(made.survey.id, made.admin_key)
     quizzes = survey.QuizStore(store)
@@ -444,7 +444,7 @@ def test_a_version_5_database_gains_nicknames_and_keeps_its_quizzes(tmp_path) ->
         conn.execute(insert(schema_table).values(version=5))
     old.store.dispose()
     quizzes = survey.QuizStore(survey.SurveyStore(url))
-    assert quizzes.store.schema_version() == SCHEMA_VERSION == 9
+    assert quizzes.store.schema_version() == SCHEMA_VERSION == 10
     assert quizzes.counts(new.quiz.id)[0] == [1, 0, 0]
     assert quizzes.check_admin_key(new.quiz.id, new.admin_key)
     assert quizzes.set_nickname(new.quiz.id, ada, "Ada") == "Ada"

@@ -13,8 +13,10 @@ import survey
 from survey.database import metadata
 
 # Every activity's own row: its key, the code students type, its settings, the digest of the
-# admin key (never the key), the salt of its browser digests, the minute it was made.
-ACTIVITY_ROW = ("id", "join_code", "admin_key_sha256", "session_salt", "created_at")
+# admin key (never the key), the salt of its browser digests, the minute it was made, and
+# its lineage (the join code of the first activity a lecturer's chain of creations began
+# with, which keys the lecturer's allowance to create; NULL for a first one).
+ACTIVITY_ROW = ("id", "join_code", "admin_key_sha256", "session_salt", "created_at", "lineage")
 STORED: dict[str, set[str]] = {
     # the class survey: the question and its protocol; one randomized bit per browser, the
     # devices that opened the page, the resets a lecturer's press names

@@ -284,7 +284,7 @@ def test_reported_bit_must_be_a_bit(store, bad) -> None:
 
 
 def test_schema_version_is_recorded_and_tables_exist_after_first_use(store, db_url) -> None:
-    assert store.schema_version() == SCHEMA_VERSION == 9
+    assert store.schema_version() == SCHEMA_VERSION == 10
     again = survey.SurveyStore(db_url)  # a second app replica on the same database
     assert again.schema_version() == SCHEMA_VERSION
     again.dispose()

@@ -445,3 +445,44 @@ def test_the_messages_name_every_activity_not_only_surveys_and_quizzes(name):
     ] + [activity.limit_message("create", who, activity=name) for who in ("browser", "address")]
     said.append(activity.limit_message("create", "storage", activity=name))
     assert not [line for line in said if "surveys and quizzes" in line]
+
+
+@pytest.mark.parametrize(
+    "lesson", ["class_survey", "class_quiz", "class_heist", "class_game", "class_checkin"]
+)
+def test_a_chain_of_lecturer_keys_shares_one_allowance(store, monkeypatch, lesson):
+    """Finding: a browser running an activity was held only to that activity's allowance,
+    and what it created ran too, with an allowance of its own. A client that dropped its
+    browser cookie and kept only the lecturer cookie of the activity it had just made
+    created 12 of 12 past a storage bound of 1 (each new key opened five more creations,
+    without end). The allowance is now the lineage's: the chain shares the first one's."""
+    monkeypatch.setattr(activity, "MAX_RECENT_OPEN_SURVEYS", 0)
+    limit(monkeypatch, "create", "lecturer", 2)
+    path = str(ROOT / "lessons" / lesson / "page.py")
+    name = lesson.removeprefix("class_")
+    first = {
+        "survey": lambda: store.create_survey("Q?", survey.two_coins()),
+        "quiz": lambda: survey.QuizStore(store).create_quiz(
+            "Q", [survey.QuizQuestion("Q?", ("a", "b"), 0, "")]
+        ),
+        "heist": lambda: survey.HeistStore(store).create_heist("H", "Row", 5, "Month", 12),
+        "game": lambda: survey.GameStore(store).create_game("G", 1.0, 10),
+        "checkin": lambda: survey.CheckinStore(store).create(["laplace"], 4.0),
+    }[name]()
+    held = (getattr(first, name).code, first.admin_key)
+    cookies: dict[str, str] = {}
+    monkeypatch.setattr(browser, "cookie", lambda cookie: cookies.get(cookie))
+    made = []
+    for _ in range(5):
+        cookies[f"{name}_manage"] = f"{held[0]}.{held[1]}"  # only the newest key
+        at = AppTest.from_file(path, default_timeout=30).run()
+        if "manage" in at.query_params:
+            at.button(key=f"{name}_new").click().run()
+        _create_on(lesson, at)
+        code = at.query_params.get("manage")
+        if code not in (None, held[0]):
+            made.append(code)
+            held = (code, at.session_state[f"{name}_admin_keys"][code])
+        else:
+            assert at.warning[0].value == activity.limit_message("create", "browser", activity=name)
+    assert len(made) == 2, made
