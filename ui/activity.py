@@ -165,11 +165,31 @@ MAX_RECENT_OPEN_SURVEYS = 500
 LIMIT_KEY = "survey_limit_key"
 
 
+# An IPv6 client holds a whole /64 (a home line, a phone, a cloud server): it can send from
+# any of its 2⁶⁴ addresses, so a limit per address counts the /64, as is usual.
+IPV6_PREFIX = 64
+
+
+def address_key(address: object) -> str:
+    """What a limit per address counts for this client address: an IPv4 address itself
+    (an IPv4-mapped IPv6 one as IPv4), an IPv6 address's /64 network; "local" for none."""
+    if not isinstance(address, str) or not address:
+        return "local"
+    try:
+        parsed = ipaddress.ip_address(address.split("%", 1)[0])  # without a zone ("%eth0")
+    except ValueError:
+        return address[:64]
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network(f"{parsed}/{IPV6_PREFIX}", strict=False))
+    return str(parsed)
+
+
 def client_address() -> str:
-    """The client's address as Streamlit sees it ("local" on this computer, or when there
-    is no real connection, as in AppTest)."""
-    address = st.context.ip_address
-    return address if isinstance(address, str) and address else "local"
+    """The client's address as a limit counts it (`address_key` of the address Streamlit
+    sees: "local" on this computer, or when there is no real connection, as in AppTest)."""
+    return address_key(st.context.ip_address)
 
 
 def _session_limit_key() -> str:

@@ -90,6 +90,54 @@ def test_a_client_without_cookies_is_held_to_its_address(store):
     assert made == activity.LIMITS[("create", "address")][0] == n_surveys(store)
 
 
+class AddressFrom:
+    """`st.context` as the page sees it, but each read of the client's address gives the
+    next of `addresses` (the rest is the real context)."""
+
+    def __init__(self, real, addresses: list[str]):
+        self.real, self.addresses = real, iter(addresses)
+
+    @property
+    def ip_address(self) -> str:
+        return next(self.addresses)
+
+    def __getattr__(self, name: str):
+        return getattr(self.real, name)
+
+
+def test_a_client_that_changes_its_ipv6_address_is_held_to_its_64(store, monkeypatch):
+    """Finding: an IPv6 client holds a whole /64, and each new source address brought a new
+    allowance (5 of 5 created against an address limit of 3). Its /64 is counted."""
+    import streamlit as st
+
+    limit(monkeypatch, "create", "address", 3)
+    rotating = [f"2001:db8:7:9:{i:x}:{i:x}:0:1" for i in range(1, 200)]
+    monkeypatch.setattr(st, "context", AddressFrom(st.context, rotating))
+    made = 0
+    for _ in range(5):
+        at = AppTest.from_file(PAGE, default_timeout=30).run()
+        press_create(at)
+        made += "manage" in at.query_params
+    assert made == 3 == n_surveys(store)
+
+
+@pytest.mark.parametrize(
+    ("address", "key"),
+    [
+        (None, "local"),
+        ("", "local"),
+        ("203.0.113.7", "203.0.113.7"),
+        ("::ffff:203.0.113.7", "203.0.113.7"),  # IPv4 seen through an IPv6 socket
+        ("2001:db8:7:9::1", "2001:db8:7:9::/64"),
+        ("2001:DB8:7:9:ffff:1:2:3", "2001:db8:7:9::/64"),
+        ("fe80::1%eth0", "fe80::/64"),
+        ("2001:db8:7:a::1", "2001:db8:7:a::/64"),
+    ],
+)
+def test_a_limit_counts_an_ipv4_address_and_an_ipv6_64(address, key):
+    assert activity.address_key(address) == key
+
+
 def codes(store, n: int) -> list[str]:
     return [store.create_survey(f"Q{i}?", survey.two_coins()).survey.code for i in range(n)]
 
