@@ -44,6 +44,8 @@ from .choosing import (
 from .composition import BudgetExceeded as BudgetExceeded
 from .composition import (
     PrivacyBudget,
+    approx_group_privacy,
+    approx_group_privacy_per_change,
     group_privacy,
     parallel_composition,
     queries_within_budget,
@@ -364,6 +366,8 @@ __all__ = [
     "gaussian_sigma_for_rho",
     "gaussian_zcdp_rho",
     "group_privacy",
+    "approx_group_privacy",
+    "approx_group_privacy_per_change",
     "grr_estimate",
     "grr_estimate_from_counts",
     "grr_oue_crossover_k",

@@ -2,7 +2,8 @@ r"""Composition: what several DP releases cost together (Dwork & Roth 2014, §3.
 
 - Sequential: queries on the same data add up, ε = Σ εᵢ.
 - Parallel: queries on disjoint parts of the data cost the largest, ε = max εᵢ.
-- Group privacy: an ε-DP mechanism protects a group of g people with g·ε.
+- Group privacy: an ε-DP mechanism protects a group of g people with g·ε; an (ε, δ)-DP one
+  with (g·ε, δ·Σ_{j<g} e^{jε}).
 """
 
 from __future__ import annotations
@@ -11,7 +12,13 @@ import math
 
 import numpy as np
 
-from ._validate import check_epsilon, check_finite_array, check_integer, check_real
+from ._validate import (
+    MAX_EXP_EPSILON,
+    check_epsilon,
+    check_finite_array,
+    check_integer,
+    check_real,
+)
 
 
 def _check_epsilons(epsilons) -> np.ndarray:
@@ -43,6 +50,46 @@ def group_privacy(epsilon: float, group_size: int) -> float:
     epsilon = check_epsilon(epsilon)
     group_size = check_integer("group_size", group_size, low=1)
     return group_size * epsilon
+
+
+def _group_delta_factor(epsilon: float, group_size: int) -> float:
+    r"""Σ_{j=0}^{g−1} e^{jε} = (e^{gε} − 1)/(e^ε − 1): what δ is multiplied by over g changes.
+    The step from one neighbour to the next, P[M(D₀) ∈ S] ≤ e^ε·P[M(D₁) ∈ S] + δ, taken g
+    times: each step's δ is multiplied by e^ε at every later step."""
+    if group_size * epsilon > MAX_EXP_EPSILON:
+        raise ValueError(
+            f"group_size · epsilon must be <= {MAX_EXP_EPSILON:.2f} (e to that power would "
+            f"overflow a float), got {group_size} · {epsilon:g}"
+        )
+    return math.expm1(group_size * epsilon) / math.expm1(epsilon)
+
+
+def _check_group(epsilon, delta, group_size) -> tuple[float, float, int]:
+    return (
+        check_epsilon(epsilon),
+        check_real("delta", delta, low=0.0, high=1.0, high_open=True),
+        check_integer("group_size", group_size, low=1),
+    )
+
+
+def approx_group_privacy(epsilon: float, delta: float, group_size: int) -> tuple[float, float]:
+    r"""An (ε, δ)-DP mechanism protects g people changed together with
+    (g·ε, δ·Σ_{j=0}^{g−1} e^{jε}): the pure case's g·ε (Dwork & Roth 2014, Thm. 2.2), and a δ
+    that grows along the chain of g neighbours (`_group_delta_factor`). One replaced row is a
+    removal and an addition, g = 2: (2ε, (1 + e^ε)·δ). A δ of 1 or more promises nothing."""
+    epsilon, delta, group_size = _check_group(epsilon, delta, group_size)
+    return group_size * epsilon, delta * _group_delta_factor(epsilon, group_size)
+
+
+def approx_group_privacy_per_change(
+    epsilon: float, delta: float, group_size: int
+) -> tuple[float, float]:
+    r"""The (ε₁, δ₁) each single change must have for g changes together to be (ε, δ)-DP by
+    `approx_group_privacy`: ε₁ = ε/g, δ₁ = δ / Σ_{j=0}^{g−1} e^{jε₁}. For a replaced row (g = 2)
+    from an accountant of added or removed rows: (ε/2, δ/(1 + e^{ε/2}))."""
+    epsilon, delta, group_size = _check_group(epsilon, delta, group_size)
+    each = epsilon / group_size
+    return each, delta / _group_delta_factor(each, group_size)
 
 
 def split_budget(total_epsilon: float, queries: int) -> float:

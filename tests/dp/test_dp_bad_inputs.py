@@ -113,6 +113,14 @@ VALID = {
     "sequential_composition": (dp.sequential_composition, {"epsilons": [0.5, 1.0]}),
     "parallel_composition": (dp.parallel_composition, {"epsilons": [0.5, 1.0]}),
     "group_privacy": (dp.group_privacy, {"epsilon": 1.0, "group_size": 2}),
+    "approx_group_privacy": (
+        dp.approx_group_privacy,
+        {"epsilon": 1.0, "delta": 1e-5, "group_size": 2},
+    ),
+    "approx_group_privacy_per_change": (
+        dp.approx_group_privacy_per_change,
+        {"epsilon": 1.0, "delta": 1e-5, "group_size": 2},
+    ),
     "coin_flip_probabilities": (dp.coin_flip_probabilities, {"honest": 0.5, "yes": 0.5}),
     "rr_epsilon": (dp.rr_epsilon, {"p": 0.75, "q": 0.75}),
     "rr_keep_probability": (dp.rr_keep_probability, {"epsilon": 1.0}),
@@ -691,6 +699,8 @@ WITH_RNG = [name for name, (_, kw) in VALID.items() if "rng" in kw]
 # rates turned into ε (epsilon_from_rates, epsilon_lower_bound: δ in [0, 1), cases below)
 DELTA_MAY_BE_ZERO = (
     "advanced_composition",
+    "approx_group_privacy",  # δ = 0: the pure case, g·ε
+    "approx_group_privacy_per_change",
     "advantage_bound",
     "approx_dp_tradeoff",
     "subsampled_privacy",
@@ -979,7 +989,15 @@ def build_cases():
         add(name, {"true_counts": [5, NAN, 2]}, EITHER, "true_counts", "nan")
     # sizes and groups
     for value, exc in ((0, ValueError), (-2, ValueError), (1.5, EITHER), (True, TypeError)):
-        add("group_privacy", {"group_size": value}, exc, "group_size", f"group_size={value!r}")
+        for name in ("group_privacy", "approx_group_privacy", "approx_group_privacy_per_change"):
+            add(name, {"group_size": value}, exc, "group_size", f"group_size={value!r}")
+    for name in ("approx_group_privacy", "approx_group_privacy_per_change"):
+        for value, exc in ((1.0, ValueError), (-1e-5, ValueError), (NAN, ValueError)):
+            add(name, {"delta": value}, exc, "delta", f"delta={value!r}")
+        for value, exc in ((True, TypeError), ("1e-5", TypeError)):
+            add(name, {"delta": value}, exc, "delta", f"delta={value!r}")
+        # e^{g·ε} past a float: refused, not an infinite or NaN δ
+        add(name, {"epsilon": 800.0, "group_size": 2}, ValueError, "group_size", "overflow")
     add("rr_variance", {"proportion": 1.5}, ValueError, "proportion", "proportion>1")
     add("rr_variance", {"proportion": NAN}, ValueError, "proportion", "proportion=nan")
     add("rr_variance", {"n": 0}, ValueError, "n", "n=0")

@@ -487,3 +487,24 @@ def test_discrete_laplace_audit_stays_within_epsilon_and_catches_half_the_noise(
     bad_d = dp.discrete_laplace_mechanism(1, 2 * epsilon, size=n, rng=3)
     bad_d_prime = dp.discrete_laplace_mechanism(0, 2 * epsilon, size=n, rng=4)
     assert dp.audit_epsilon(bad_d, bad_d_prime) > epsilon
+
+
+def test_approx_group_privacy_grows_delta_along_the_chain_of_neighbours():
+    """(ε, δ) over g changes: (gε, δ(1 + e^ε + … + e^{(g−1)ε})). At ε = ln 2 the factors are
+    1, 3, 7, 15; δ = 0 is the pure case, g·ε."""
+    ln2 = math.log(2)
+    for g, factor in ((1, 1), (2, 3), (3, 7), (4, 15)):
+        eps, delta = dp.approx_group_privacy(ln2, 1e-5, g)
+        assert eps == close(g * ln2) and eps == close(dp.group_privacy(ln2, g))
+        assert delta == close(factor * 1e-5)
+    assert dp.approx_group_privacy(0.5, 0.0, 3) == (close(1.5), 0.0)
+    # a replaced row from an add/remove guarantee: (2ε, (1 + e^ε)δ)
+    assert dp.approx_group_privacy(1.0, 1e-6, 2)[1] == close((1 + math.e) * 1e-6)
+
+
+def test_approx_group_privacy_per_change_is_its_inverse():
+    each = dp.approx_group_privacy_per_change(math.log(4), 3e-5, 2)
+    assert each == (close(math.log(2)), close(1e-5))  # δ₁ = 3e-5 / (1 + e^{ln 2})
+    for eps, delta, g in ((0.01, 1e-5, 2), (1.0, 1e-6, 3), (8.0, 1e-9, 5)):
+        back = dp.approx_group_privacy(*dp.approx_group_privacy_per_change(eps, delta, g), g)
+        assert back == (close(eps), close(delta))
