@@ -49,12 +49,16 @@ def accuracies(method: str, epsilon: float, lam: float) -> tuple[int, ...]:
 
 
 def dpsgd_noise(epsilon: float) -> float:
-    """σ that makes the course's DP-SGD run (ui/dpsgd_setup.py: q, steps, δ) (ε, δ)-DP (RDP)."""
+    """σ that makes the course's DP-SGD run (ui/dpsgd_setup.py: q, steps, δ) (ε, δ)-DP for a
+    replaced row, the neighbours of output and objective perturbation: the accountant (RDP)
+    speaks of an added or removed row, and a replacement is one of each, so the run is made
+    (ε/2, δ/(1 + e^{ε/2}))-DP for those (dp.approx_group_privacy_per_change)."""
+    each_epsilon, each_delta = dp.approx_group_privacy_per_change(epsilon, dpsgd_setup.DELTA, 2)
     return dp.dpsgd_noise_multiplier(
-        epsilon,
+        each_epsilon,
         dpsgd_setup.SAMPLE_RATE,
         dpsgd_setup.steps(),
-        dpsgd_setup.DELTA,
+        each_delta,
         accountant="rdp",
     )
 
@@ -115,7 +119,7 @@ MOVED: for each λ, how far the minimiser moves for each replaced person.
 PLAIN: for each λ, the test rows the non-private model gets right.
 NORM: for each λ, the non-private weights' L2 norm.
 PRIVATE: for each (method, ε, λ), the test rows each seeded private model gets right.
-DPSGD_NOISE: for each ε, DP-SGD's noise multiplier (RDP, δ = 10⁻⁵).
+DPSGD_NOISE: for each ε, DP-SGD's noise multiplier (RDP) for (ε, 10⁻⁵) against a replaced row.
 DPSGD: for each ε, the test rows each seeded DP-SGD run gets right."""'''
 
 TYPES = {

@@ -113,9 +113,14 @@ st.markdown(
     f"**DP-SGD** ({DPSGD_LESSON.title}) needs none of that: it clips each person's gradient "
     f"and adds Gaussian noise to every step. Here it trains the same model on the same "
     f"people for {model.dpsgd_steps()} steps (sampling rate 0.01, clipping at 1, which "
-    "never binds on these rows), with no penalty, and is (ε, δ)-DP with δ = 10⁻⁵ (its "
-    "noise from dp-accounting's RDP accountant). Each point is the mean of "
-    f"{model.RUNS} seeded runs, with its 95% error bar."
+    "never binds on these rows), with no penalty. Its accountant (dp-accounting's RDP) "
+    "speaks of one person added or removed, the two ERM methods' ε of one row replaced: a "
+    "replacement is a removal and an addition, so each DP-SGD run here is made "
+    r"$(\varepsilon/2,\ \delta/(1 + e^{\varepsilon/2}))$-DP for those, which is (ε, δ)-DP "
+    "with δ = 10⁻⁵ for a replaced "
+    "row by group privacy (dp.approx_group_privacy). All three lines guard against the "
+    f"same change. Each point is the mean of {model.RUNS} seeded runs, with its 95% error "
+    "bar."
 )
 quiz.check_yourself(
     "private_erm_predict",
