@@ -446,6 +446,19 @@ def _create_on(lesson: str, at: AppTest) -> None:
     assert not at.exception, at.exception
 
 
+def _one_running(store, name: str):
+    """A new running activity of kind `name`, as its store returns it (with its key)."""
+    return {
+        "survey": lambda: store.create_survey("Q?", survey.two_coins()),
+        "quiz": lambda: survey.QuizStore(store).create_quiz(
+            "Q", [survey.QuizQuestion("Q?", ("a", "b"), 0, "")]
+        ),
+        "heist": lambda: survey.HeistStore(store).create_heist("H", "Row", 5, "Month", 12),
+        "game": lambda: survey.GameStore(store).create_game("G", 1.0, 10),
+        "checkin": lambda: survey.CheckinStore(store).create(["laplace"], 4.0),
+    }[name]()
+
+
 @pytest.mark.parametrize(
     "lesson", ["class_survey", "class_quiz", "class_heist", "class_game", "class_checkin"]
 )
@@ -457,15 +470,7 @@ def test_one_rule_for_all_five_activities(store, monkeypatch, lesson):
     monkeypatch.setattr(activity, "MAX_RECENT_OPEN_SURVEYS", 0)
     path = str(ROOT / "lessons" / lesson / "page.py")
     name = lesson.removeprefix("class_")
-    running = {
-        "survey": lambda: store.create_survey("Q?", survey.two_coins()),
-        "quiz": lambda: survey.QuizStore(store).create_quiz(
-            "Q", [survey.QuizQuestion("Q?", ("a", "b"), 0, "")]
-        ),
-        "heist": lambda: survey.HeistStore(store).create_heist("H", "Row", 5, "Month", 12),
-        "game": lambda: survey.GameStore(store).create_game("G", 1.0, 10),
-        "checkin": lambda: survey.CheckinStore(store).create(["laplace"], 4.0),
-    }[name]()
+    running = _one_running(store, name)
     made = getattr(running, name)
     cookies: dict[str, str] = {}
     monkeypatch.setattr(browser, "cookie", lambda cookie: cookies.get(cookie))
@@ -508,15 +513,7 @@ def test_a_chain_of_lecturer_keys_shares_one_allowance(store, monkeypatch, lesso
     limit(monkeypatch, "create", "lecturer", 2)
     path = str(ROOT / "lessons" / lesson / "page.py")
     name = lesson.removeprefix("class_")
-    first = {
-        "survey": lambda: store.create_survey("Q?", survey.two_coins()),
-        "quiz": lambda: survey.QuizStore(store).create_quiz(
-            "Q", [survey.QuizQuestion("Q?", ("a", "b"), 0, "")]
-        ),
-        "heist": lambda: survey.HeistStore(store).create_heist("H", "Row", 5, "Month", 12),
-        "game": lambda: survey.GameStore(store).create_game("G", 1.0, 10),
-        "checkin": lambda: survey.CheckinStore(store).create(["laplace"], 4.0),
-    }[name]()
+    first = _one_running(store, name)
     held = (getattr(first, name).code, first.admin_key)
     cookies: dict[str, str] = {}
     monkeypatch.setattr(browser, "cookie", lambda cookie: cookies.get(cookie))
