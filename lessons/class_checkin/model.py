@@ -170,7 +170,8 @@ def reveal_caption(epsilon: float, k: int) -> str:
         f"{text.number(ratio)} times apart ($e^{{\\varepsilon/k}}$); whatever their "
         f"progress, at most {text.number(math.exp(epsilon))} times apart "
         "($e^{\\varepsilon}$). One report alone is mostly noise; the class's counts, "
-        "debiased, are what the check-in is for."
+        "debiased, are what the check-in is for. A later check-in draws a new report: two "
+        f"spend 2ε = {text.number(2 * epsilon)} on each student's progress (composition)."
     )
 
 
