@@ -208,7 +208,9 @@ def student_view(quizzes: survey.QuizStore, raw_code: str) -> None:
         st.caption(
             "Private mode: this browser randomizes your answer before sending it (k-ary "
             f"randomized response, ε = {text.number(found.epsilon)}); the server never receives "
-            "your choice. No names are asked."
+            "your choice. "
+            + answers_spend(len(found.questions), found.epsilon, "your")
+            + " No names are asked."
         )
     else:
         st.caption(
@@ -305,7 +307,20 @@ def private_mode_caption(questions: list[survey.QuizQuestion], epsilon: float) -
         "Each phone randomizes in the browser: it keeps its student's choice with probability "
         + ", ".join(keeps)
         + ", and otherwise sends one of the other options at random; the projector debiases "
-        "the counts."
+        "the counts. " + answers_spend(len(questions), epsilon)
+    )
+
+
+def answers_spend(questions: int, epsilon: float, whose: str = "a student's") -> str:
+    """What a student's answers to the whole quiz spend together (sequential composition),
+    to the lecturer ("a student's") or to the student ("your")."""
+    if questions < 1:
+        return ""
+    if questions == 1:
+        return f"The quiz's one answer spends ε = {text.number(epsilon)}."
+    return (
+        f"Each answer spends ε = {text.number(epsilon)}, so {whose} {questions} answers "
+        f"spend {questions}ε = {text.number(questions * epsilon)} together (composition)."
     )
 
 

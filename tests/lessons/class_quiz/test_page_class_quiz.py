@@ -217,6 +217,10 @@ def test_private_mode_shows_what_was_sent_and_the_debiased_estimate(store) -> No
     # the options are the component's buttons (no server-side button knows a choice); it is
     # given the keep-probability to randomize with, and sends back only the option it drew
     assert not answer_buttons(phone)
+    # what the whole quiz spends, on the phone: each answer ε, m answers m·ε (composition)
+    m = len(quiz.questions)
+    assert m >= 2
+    assert f"so your {m} answers spend {m}ε = {text.number(m * 1.0)} together" in words(phone)
     key = f"quiz_private_{quiz.id}_0"
     asked = component_data(phone, key)
     assert asked["keep"] == pytest.approx(math.e / (math.e + k - 1))
@@ -487,3 +491,16 @@ def test_the_phones_question_is_a_heading_without_a_link_icon(store) -> None:
     question = model.lesson_questions("laplace")[0]
     (heading,) = [h for h in phone.header if h.value == text.plain(question.prompt)]
     assert heading.proto.hide_anchor
+
+
+def test_private_mode_says_what_the_whole_quiz_spends_before_it_is_created() -> None:
+    """Each answer is ε-LDP; a student answers every question, so the quiz spends m·ε on
+    each student (sequential composition), said with the chosen questions and ε."""
+    at = page()
+    at.multiselect(key="quiz_lessons").set_value(["laplace", "composition"]).run()
+    at.toggle(key="quiz_private").set_value(True).run()
+    at.select_slider(key="quiz_eps").set_value(0.5).run()
+    m = sum(len(model.lesson_questions(f)) for f in ("laplace", "composition"))
+    said = [c.value for c in at.caption if "answers spend" in c.value]
+    assert len(said) == 1 and said[0].startswith("Each phone randomizes")
+    assert f"so a student's {m} answers spend {m}ε = {text.number(m * 0.5)} together" in said[0]
