@@ -153,15 +153,20 @@ def open_surveys() -> survey.SurveyStore:
 # activity's lineage (the first activity of its chain) instead of its address, so a flood
 # from a shared address never locks out the lecturer who is running the class, and the
 # activities it creates share that one allowance.
+RECENT_HOURS = 12.0
+MAX_RECENT_OPEN_SURVEYS = 500
+# One address (an IPv4 address, an IPv6 /64) may create at most a fifth of the storage bound
+# in its window: one client alone can no longer fill it and lock out every new lecturer for
+# half a day (at 20 in 10 minutes it did so in about four hours).
+ADDRESS_SHARE = MAX_RECENT_OPEN_SURVEYS // 5
 LIMITS = {
     ("create", "browser"): (5, 600.0),
     ("create", "address"): (20, 600.0),
+    ("create", "address-share"): (ADDRESS_SHARE, RECENT_HOURS * 3600.0),
     ("create", "lecturer"): (5, 600.0),
     ("guess", "session"): (10, 60.0),
     ("guess", "address"): (120, 60.0),
 }
-RECENT_HOURS = 12.0
-MAX_RECENT_OPEN_SURVEYS = 500
 LIMIT_KEY = "survey_limit_key"
 
 
@@ -271,7 +276,8 @@ _CREATE_LINEAGE = "activity_create_lineage"
 def create_refused(store: survey.SurveyStore, running: Callable[[], str | None]) -> str | None:
     """None when this browser may create an activity now; else why not: "browser" (this
     browser's allowance, or that of the activity it runs, is used up), "address" (its
-    address's allowance) or "storage" (too many open activities were created recently).
+    address's allowance), "address-share" (its address's share of the storage bound) or
+    "storage" (too many open activities were created recently).
     `running()` is the lineage of an open activity of the page's own kind that this browser
     runs (`Activity.running_lineage`), or None: such a browser is not held to its address's
     count nor to the storage bound, only to that lineage's allowance, so a lecturer running
@@ -306,6 +312,8 @@ def create_refused(store: survey.SurveyStore, running: Callable[[], str | None])
         st.session_state[_CREATE_LINEAGE] = lineage
     elif not take("address", client_address()):
         refused = "address"
+    elif not take("address-share", client_address()):
+        refused = "address-share"
     elif recent_open_activities(store) >= MAX_RECENT_OPEN_SURVEYS:
         refused = "storage"
     if refused is not None:
@@ -336,6 +344,14 @@ def limit_message(action: str, who: str, *, activity: str = "survey") -> str:
     """What to tell someone over a limit, naming the page's own activity ("survey" or
     "quiz")."""
     name = ACTIVITIES[activity]
+    if action == "create" and who == "address-share":
+        events, window = LIMITS[(action, who)]
+        return (
+            f"At most {events} class activities can be created from your network address in "
+            f"{window / 3600:.0f} hours, a fifth of what this app keeps for new lecturers, so "
+            "that no one network can take it all. Try again later, or from another network. "
+            f"A browser that is running an open {name} can still create one."
+        )
     if action == "create" and who == "storage":
         return (
             f"This app already holds {MAX_RECENT_OPEN_SURVEYS:,} open class activities "

@@ -90,6 +90,28 @@ def test_a_client_without_cookies_is_held_to_its_address(store):
     assert made == activity.LIMITS[("create", "address")][0] == n_surveys(store)
 
 
+def test_one_address_takes_at_most_a_fifth_of_the_storage_bound(store, monkeypatch):
+    """Finding: at 20 creations in 10 minutes, one client dropping its cookies filled the
+    500 open activities in about four hours and every new lecturer was refused for the rest
+    of the 12 hours. An address now takes at most a fifth of the bound in that window."""
+    assert activity.LIMITS[("create", "address-share")] == (
+        activity.MAX_RECENT_OPEN_SURVEYS // 5,
+        activity.RECENT_HOURS * 3600,
+    )
+    limit(monkeypatch, "create", "address-share", 3, activity.RECENT_HOURS * 3600)
+    made = 0
+    for _ in range(5):
+        at = AppTest.from_file(PAGE, default_timeout=30).run()
+        press_create(at)
+        if "manage" in at.query_params:
+            made += 1
+        else:
+            said = at.warning[0].value
+            assert said == activity.limit_message("create", "address-share")
+            assert "At most 3 class activities" in said and "in 12 hours" in said
+    assert made == 3 == n_surveys(store)
+
+
 class AddressFrom:
     """`st.context` as the page sees it, but each read of the client's address gives the
     next of `addresses` (the rest is the real context)."""
@@ -495,7 +517,10 @@ def test_the_messages_name_every_activity_not_only_surveys_and_quizzes(name):
         activity.fault_message(reason, student=student, activity=name)
         for reason in survey.STORAGE_FAULTS
         for student in (True, False)
-    ] + [activity.limit_message("create", who, activity=name) for who in ("browser", "address")]
+    ] + [
+        activity.limit_message("create", who, activity=name)
+        for who in ("browser", "address", "address-share")
+    ]
     said.append(activity.limit_message("create", "storage", activity=name))
     assert not [line for line in said if "surveys and quizzes" in line]
 
