@@ -366,81 +366,223 @@ class Remote:
 
 
 def _parse(source: str) -> ast.Module | None:
-    lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
+    """A cell's code as Python: IPython's own transformation first (`!cmd`, `x = !cmd`,
+    `%magic`, `%%cell` become the calls IPython runs), so that a line only IPython reads
+    cannot make the grader skip the cell (a cell it could not parse was skipped whole: a
+    function beside an `x = !ls` line was never read). None when it is not code at all."""
     try:
-        return ast.parse("\n".join(lines))
-    except SyntaxError:
+        from IPython.core.inputtransformer2 import TransformerManager
+
+        source = TransformerManager().transform_cell(source)
+    except Exception:  # noqa: BLE001 (no IPython, or a cell it cannot read: Python's rules)
+        lines = source.splitlines()
+        source = "\n".join(line for line in lines if not line.lstrip().startswith(("%", "!")))
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):
         return None
 
 
-def refers_to_dp(sources: list[str], name: str) -> bool:
-    """Whether the notebook's last definition of `name`, or a function of the notebook it
-    calls, refers to dp/: by a name imported from it (`import dp`, `from dp import …`, a
-    star import), a name assigned from it, or an import inside the function."""
-    aliases: set[str] = set()
-    star = False
-    definitions: dict[str, ast.AST] = {}
-    for source in sources:
-        tree = _parse(source)
-        if tree is None:
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name == "dp" or alias.name.startswith("dp."):
-                        aliases.add((alias.asname or alias.name).split(".")[0])
-            elif (
-                isinstance(node, ast.ImportFrom)
-                and node.module
-                and (node.module == "dp" or node.module.startswith("dp."))
-            ):
-                for alias in node.names:
-                    if alias.name == "*":
-                        star = True
-                    else:
-                        aliases.add(alias.asname or alias.name)
-        for node in tree.body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                definitions[node.name] = node
-            elif isinstance(node, ast.Assign):
-                for target in node.targets:
-                    if isinstance(target, ast.Name):
-                        definitions[target.id] = node
-    changed = True
-    while changed:  # a global assigned from dp is dp too
-        changed = False
-        for key, node in definitions.items():
-            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-            if key not in aliases and isinstance(node, ast.Assign) and names & aliases:
-                aliases.add(key)
-                changed = True
-    import dp
+# The course's own packages: a graded function that reaches them (a name imported from them,
+# an attribute named dp) uses the course's code for what it was asked to write.
+COURSE_PACKAGES = frozenset({"dp", "homework", "ui", "lessons", "data", "grading", "survey"})
+# What loads code or modules by a name the grader cannot read, or reaches objects through the
+# interpreter's insides: none is needed to write a mechanism with numpy and math, and each
+# is a way to the course's library that reading the code cannot follow (importlib with a
+# computed name, sys.modules, a frame's globals, pickle, exec).
+LOADER_NAMES = frozenset(
+    {
+        *("__import__", "exec", "eval", "compile", "globals", "vars", "locals", "getattr"),
+        *("setattr", "delattr", "open", "breakpoint", "input", "help", "__builtins__"),
+        *("__loader__", "__spec__", "get_ipython"),
+    }
+)
+LOADER_MODULES = frozenset(
+    {
+        *("importlib", "runpy", "pkgutil", "gc", "inspect", "ctypes", "marshal", "pickle"),
+        *("dill", "cloudpickle", "shelve", "types", "subprocess", "os", "multiprocessing"),
+        *("sys", "builtins", "code", "codeop", "zipimport", "operator", "threading"),
+        *("concurrent", "asyncio", "IPython", "ipykernel", "site", "sysconfig"),
+    }
+)
+LOADER_ATTRIBUTES = frozenset(
+    {
+        *("modules", "_getframe", "f_globals", "f_builtins", "f_locals", "f_back"),
+        *("gi_frame", "cr_frame", "ag_frame", "tb_frame", "tb_next", "load", "loads"),
+        *("read_pickle", "import_module", "user_ns", "getoutput", "system"),
+        *("run_cell", "run_line_magic", "run_cell_magic"),
+    }
+)
+PLAIN_DUNDERS = frozenset({"__name__", "__doc__"})
+BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
 
-    public = set(dir(dp)) if star else set()
-    seen: set[str] = set()
-    todo = [name]
+
+def _bound_names(statement: ast.stmt) -> set[str]:
+    """The names a top-level statement binds (over-approximated: every name it stores)."""
+    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return {statement.name}
+    if isinstance(statement, ast.Import | ast.ImportFrom):
+        return {(a.asname or a.name).split(".")[0] for a in statement.names if a.name != "*"}
+    return {
+        node.id
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del)
+    }
+
+
+def _globals_used(statement: ast.stmt) -> set[str]:
+    """The global names a top-level statement reads: at its own level, and from inside every
+    function, lambda, comprehension and class it holds (Python's own scoping, symtable)."""
+    import symtable
+
+    try:
+        table = symtable.symtable(ast.unparse(statement), "<cell>", "exec")
+    except (SyntaxError, ValueError):
+        return set()
+    found: set[str] = set()
+    todo = [table]
     while todo:
         current = todo.pop()
-        if current in seen or current not in definitions:
+        kind = current.get_type()
+        for symbol in current.get_symbols():
+            if not symbol.is_referenced():
+                continue
+            if (
+                kind == "module"
+                or symbol.is_global()
+                or (kind == "class" and not symbol.is_assigned())
+            ):
+                found.add(symbol.get_name())
+        todo.extend(current.get_children())
+    return found
+
+
+def _imported_from(statement: ast.Import | ast.ImportFrom) -> list[str]:
+    """The top-level package of each module an import statement reads."""
+    if isinstance(statement, ast.Import):
+        return [alias.name.split(".")[0] for alias in statement.names]
+    if statement.level:  # a relative import: nothing of the notebook's own
+        return [""]
+    return [(statement.module or "").split(".")[0]]
+
+
+def refused(sources: list[str], name: str) -> str | None:
+    """Why the graded function `name` cannot be graded as the student's own code, read from
+    the notebook's code (every code cell), or None. What it reads: every top-level statement
+    that binds `name`, then, in turn, those that bind each global name they use (helpers,
+    constants, imports), each read whole:
+
+    - "dp" / "course:<package>": it reaches the course's library (an import from dp or from a
+      course package that uses it, an attribute or a string named dp);
+    - "loader:<what>": it loads code or modules by name, or reaches objects through the
+      interpreter's insides (LOADER_NAMES, LOADER_MODULES, LOADER_ATTRIBUTES, a dunder
+      attribute): what that runs is beyond reading, and no mechanism needs it;
+    - "unreadable:<name>": it, or a name it uses, is defined nowhere the grader can read (a
+      %%cell magic, exec, a cell with a syntax error), so what it does is unknown.
+
+    Reading code cannot follow everything Python can do; what it cannot read is refused,
+    and the rest is the student's own code (copying the library's source by hand is not
+    caught, as no autograder can)."""
+    bindings: dict[str, list[ast.stmt]] = {}
+    for source in sources:
+        tree = _parse(source)
+        for statement in tree.body if tree is not None else ():
+            for bound in _bound_names(statement):
+                bindings.setdefault(bound, []).append(statement)
+            if isinstance(statement, ast.ImportFrom) and any(
+                a.name == "*" for a in statement.names
+            ):
+                bindings.setdefault("*", []).append(statement)
+    seen: set[int] = set()
+    todo = [name]
+    visited: set[str] = set()
+    while todo:
+        current = todo.pop()
+        if current in visited:
             continue
-        seen.add(current)
-        node = definitions[current]
-        for inner in ast.walk(node):
-            if isinstance(inner, ast.Name):
-                if inner.id in aliases or inner.id in public:
-                    return True
-                todo.append(inner.id)
-            elif isinstance(inner, ast.Import | ast.ImportFrom):
-                modules = (
-                    [a.name for a in inner.names]
-                    if isinstance(inner, ast.Import)
-                    else [inner.module or ""]
-                )
-                if any(m == "dp" or m.startswith("dp.") for m in modules):
-                    return True
-            elif isinstance(inner, ast.Constant) and inner.value == "dp":
-                return True  # __import__("dp"), importlib.import_module("dp")
-    return False
+        visited.add(current)
+        statements = bindings.get(current)
+        if not statements:
+            if current == name or current not in BUILTIN_NAMES:
+                if "*" in bindings:  # a star import may have bound it
+                    statements = bindings["*"]
+                else:
+                    return f"unreadable:{current}"
+            else:
+                continue
+        if current in LOADER_NAMES:
+            return f"loader:{current}"
+        for statement in statements:
+            if id(statement) in seen:
+                continue
+            seen.add(id(statement))
+            found = _read(statement)
+            if found is not None:
+                return found
+            todo.extend(_globals_used(statement) - visited)
+    return None
+
+
+def _read(statement: ast.stmt) -> str | None:
+    """What in one statement reaches the course's library or loads code by name."""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for package in _imported_from(node):
+                if package == "dp":
+                    return "dp"
+                if package in COURSE_PACKAGES:
+                    return f"course:{package}"
+                if package in LOADER_MODULES:
+                    return f"loader:{package}"
+            if isinstance(node, ast.ImportFrom) and any(a.name == "dp" for a in node.names):
+                return "dp"
+        elif isinstance(node, ast.Name) and node.id in LOADER_NAMES:
+            return f"loader:{node.id}"
+        elif isinstance(node, ast.Attribute):
+            if node.attr == "dp":
+                return "dp"
+            dunder = node.attr.startswith("__") and node.attr.endswith("__")
+            if node.attr in LOADER_ATTRIBUTES or (dunder and node.attr not in PLAIN_DUNDERS):
+                return f"loader:.{node.attr}"
+        elif isinstance(node, ast.keyword) and node.arg == "allow_pickle":
+            return "loader:allow_pickle"
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and (node.value == "dp" or node.value.startswith("dp."))
+        ):
+            return "dp"  # __import__("dp"), importlib.import_module("dp.laplace")
+    return None
+
+
+def refusal_feedback(name: str, reason: str) -> str:
+    """The words for a `refused` reason."""
+    kind, _, what = reason.partition(":")
+    read = f"(The grader reads every cell that defines {name} or a name it uses.)"
+    if kind == "dp":
+        return f"{name} calls dp/ for what it was asked to do. {DP_NOTE} {read}"
+    if kind == "course":
+        return (
+            f"{name} uses the course's own code ({what}) for what it was asked to do. "
+            f"{DP_NOTE} {read}"
+        )
+    if kind == "loader":
+        return (
+            f"{name} loads code or modules by name, or reaches into Python's insides ({what}): "
+            "the grader cannot read what that runs, so it does not grade it. Write the "
+            f"computation itself, with numpy and math. {read}"
+        )
+    return (
+        f"{name} uses {what}, which no cell the grader can read defines (a %%cell magic, "
+        "exec, or a cell with a syntax error): define it with def or = in a cell of its own."
+    )
+
+
+def refers_to_dp(sources: list[str], name: str) -> bool:
+    """Whether `refused` finds that `name` reaches the course's library (dp/ or a course
+    package)."""
+    reason = refused(sources, name)
+    return reason is not None and (reason == "dp" or reason.startswith("course:"))
 
 
 # --- grading -------------------------------------------------------------------------------
@@ -455,11 +597,13 @@ def _grade_one(exercise: Exercise, sandbox: Sandbox, sources: list[str]) -> Resu
     if exercise.grade is not None:
         if kind != "function":
             return Result(False, f"{exercise.name} must be a function.")
-        if refers_to_dp(sources, exercise.name):
-            return Result(
-                False, f"{exercise.name} calls dp/ for what it was asked to do. {DP_NOTE}"
-            )
-        return grading.grade(exercise.id, Remote(sandbox, exercise.name, deadline))
+        graded = grading.grade(exercise.id, Remote(sandbox, exercise.name, deadline))
+        # Read after its grade: a starter left as it is says "replace the starter", not why
+        # its code (which calls the course's `unanswered`) would be refused.
+        reason = refused(sources, exercise.name) if graded.passed else None
+        if reason is not None:
+            return Result(False, refusal_feedback(exercise.name, reason))
+        return graded
     if kind == "function":
         return Result(False, f"{exercise.name} must be your answer, not a function.")
     if kind != "value":

@@ -165,7 +165,7 @@ for name in ["laplace_grades.py", "grading_init.py"]:
 
 
 @pytest.mark.slow
-@pytest.mark.budget("seventeen gradings by the real autograder, three stopped by its limits")
+@pytest.mark.budget("twenty gradings by the real autograder, three stopped by its limits")
 def test_no_cheat_scores(tmp_path, clean_venv) -> None:
     """Each cheat, on the starter (or the solutions where it breaks only a part)."""
     root = tmp_path / "read-files" / "autograder"
@@ -252,6 +252,44 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
             ),
             FULL - 2,
             "calls dp/",
+        ),
+        # Findings: the next three scored full marks with dp's own mechanism inside
+        "a function that imports dp by a computed name": (
+            solutions_with(
+                replace={
+                    "    return true_count + rng.laplace(loc=0.0, scale=scale)": (
+                        "    import importlib\n"
+                        "    m = importlib.import_module('d' + 'p')\n"
+                        "    return m.laplace_mechanism(true_count, 1.0, epsilon, rng=rng)"
+                    )
+                }
+            ),
+            FULL - 2,
+            "loads code or modules by name",
+        ),
+        "dp beside a line only IPython reads (the grader skipped the cell)": (
+            solutions_with(
+                replace={
+                    "def laplace_count(": "shell = !echo\nimport dp\ndef laplace_count(",
+                    "    return true_count + rng.laplace(loc=0.0, scale=scale)": (
+                        "    return dp.laplace_mechanism(true_count, 1.0, epsilon, rng=rng)"
+                    ),
+                }
+            ),
+            FULL - 2,
+            "calls dp/",
+        ),
+        "the function defined in a %%capture cell": (
+            solutions_with(
+                replace={
+                    "def laplace_count(": "%%capture\nimport dp\ndef laplace_count(",
+                    "    return true_count + rng.laplace(loc=0.0, scale=scale)": (
+                        "    return dp.laplace_mechanism(true_count, 1.0, epsilon, rng=rng)"
+                    ),
+                }
+            ),
+            FULL - 2,
+            "which no cell the grader can read defines",
         ),
     }
     for index, (name, (notebook, score, says, *limits)) in enumerate(cheats.items()):

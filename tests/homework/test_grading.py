@@ -15,8 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grading.autograder import refers_to_dp
+from grading.autograder import refers_to_dp, refused
 from homework import wire
+from homework.lessons import REGISTRY
 
 
 def test_values_pass_as_data_and_come_back_equal() -> None:
@@ -120,29 +121,30 @@ MINE = "def f(x, rng):\n    return x + rng.laplace(0, 1)\n"
 
 
 @pytest.mark.parametrize(
-    ("cells", "calls"),
+    ("cells", "reason"),
     [
-        ([MINE], False),
+        ([MINE], None),
+        (["import numpy as np\n", "import math\n", MINE], None),
         (
             ["import dp\n", "def f(x, rng):\n    return dp.laplace_mechanism(x, 1, 1, rng=rng)\n"],
-            True,
+            "dp",
         ),
-        (["import dp as d\n", "def f(x, rng):\n    return d.laplace_mechanism(x, 1, 1)\n"], True),
+        (["import dp as d\n", "def f(x, rng):\n    return d.laplace_mechanism(x, 1, 1)\n"], "dp"),
         (
             [
                 "from dp import laplace_mechanism as lm\n",
                 "def f(x, rng):\n    return lm(x, 1, 1)\n",
             ],
-            True,
+            "dp",
         ),
-        (["from dp import *\n", "def f(x, rng):\n    return laplace_mechanism(x, 1, 1)\n"], True),
+        (["from dp import *\n", "def f(x, rng):\n    return laplace_mechanism(x, 1, 1)\n"], "dp"),
         (
             [
                 "import dp\n",
                 "g = dp.laplace_mechanism\n",
                 "def f(x, rng):\n    return g(x, 1, 1)\n",
             ],
-            True,
+            "dp",
         ),
         (
             [
@@ -150,17 +152,96 @@ MINE = "def f(x, rng):\n    return x + rng.laplace(0, 1)\n"
                 "def h(x):\n    return dp.laplace_mechanism(x, 1, 1)\n",
                 "def f(x, rng):\n    return h(x)\n",
             ],
-            True,
+            "dp",
         ),
         (
             ["def f(x, rng):\n    import importlib\n    return importlib.import_module('dp')\n"],
-            True,
+            "loader:importlib",
         ),
-        (["import dp\n", "%timeit 1\n", MINE], False),  # dp imported, not used by f
+        (["import dp\n", "%timeit 1\n", MINE], None),  # dp imported, not used by f
+        # Findings: each of these scored full marks with dp's own mechanism inside.
+        # a name computed at run time
+        (
+            [
+                "import importlib\n",
+                "def f(x, rng):\n    m = importlib.import_module('d' + 'p')\n"
+                "    return m.laplace_mechanism(x, 1, 1, rng=rng)\n",
+            ],
+            "loader:importlib",
+        ),
+        (
+            ["def f(x, rng):\n    return __import__('sys').modules['d' + 'p']\n"],
+            "loader:__import__",
+        ),
+        (
+            ["import sys\n", "m = sys.modules['d' + 'p']\n", "def f(x):\n    return m\n"],
+            "loader:sys",
+        ),
+        (["def f(x):\n    return f.__globals__['d' + 'p']\n"], "loader:.__globals__"),
+        (["def f(x):\n    return getattr(f, '__glo' + 'bals__')\n"], "loader:getattr"),
+        (
+            ["import numpy as np\n", "def f(x):\n    return np.load('p', allow_pickle=True)\n"],
+            "loader:.load",
+        ),
+        (["def f(x):\n    return eval('d' + 'p')\n"], "loader:eval"),
+        # the course's packages, which use dp
+        (
+            ["import homework.lessons.laplace as h\n", "def f(x):\n    return h.dp\n"],
+            "dp",
+        ),
+        (
+            ["from homework.lessons.laplace import dp as q\n", "def f(x):\n    return q\n"],
+            "course:homework",
+        ),
+        (
+            ["from homework.lessons import laplace\n", "def f(x):\n    return laplace.x\n"],
+            "course:homework",
+        ),
+        # a cell only IPython reads was skipped whole, and the function in it with it
+        (
+            ["x = !echo hi\nimport dp\ndef f(x, rng):\n    return dp.laplace_mechanism(x, 1, 1)\n"],
+            "dp",
+        ),
+        # defined, or helped, where reading cannot follow
+        (
+            ["%%capture\nimport dp\ndef f(x):\n    return dp.laplace_mechanism(x, 1, 1)\n"],
+            "unreadable:f",
+        ),
+        (
+            ["%%capture\nimport dp\ndef h(x):\n    return dp\n", "def f(x):\n    return h(x)\n"],
+            "unreadable:h",
+        ),
+        (["exec('def f(x): return x')\n"], "unreadable:f"),
+        (["def f(x):\n    return len([x]) + abs(x)\n"], None),  # builtins are no helper
+        # every binding of a name is read: a later, conditional one does not hide the first
+        (
+            [
+                "import dp\n",
+                "g = dp.laplace_mechanism\n",
+                "if False:\n    g = abs\n",
+                "def f(x):\n    return g(x)\n",
+            ],
+            "dp",
+        ),
     ],
 )
-def test_a_function_that_refers_to_dp_is_found_in_the_notebooks_code(cells, calls) -> None:
-    assert refers_to_dp(cells, "f") is calls
+def test_what_a_graded_function_reaches_is_read_from_the_notebooks_code(cells, reason) -> None:
+    """The kind of what is found (the first thing read of several may differ)."""
+    found = refused(cells, "f")
+    assert (found and found.split(":")[0]) == (reason and reason.split(":")[0]), found
+    assert refers_to_dp(cells, "f") is (
+        found is not None and found.split(":")[0] in ("dp", "course")
+    )
+
+
+def test_no_solution_is_refused() -> None:
+    """The course's own solutions (numpy, math, collections) pass what the grader reads."""
+    import grading
+
+    for exercise_id, exercise in REGISTRY.items():
+        if exercise.grade is not None:
+            source = "import math\nimport numpy as np\n" + grading.solution(exercise_id)
+            assert refused([source], exercise.name) is None, exercise_id
 
 
 def test_an_oracle_keeps_nothing_of_what_it_is_asked() -> None:
