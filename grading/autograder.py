@@ -397,14 +397,6 @@ LOADER_NAMES = frozenset(
         *("__loader__", "__spec__", "get_ipython"),
     }
 )
-LOADER_MODULES = frozenset(
-    {
-        *("importlib", "runpy", "pkgutil", "gc", "inspect", "ctypes", "marshal", "pickle"),
-        *("dill", "cloudpickle", "shelve", "types", "subprocess", "os", "multiprocessing"),
-        *("sys", "builtins", "code", "codeop", "zipimport", "operator", "threading"),
-        *("concurrent", "asyncio", "IPython", "ipykernel", "site", "sysconfig"),
-    }
-)
 LOADER_ATTRIBUTES = frozenset(
     {
         *("modules", "_getframe", "f_globals", "f_builtins", "f_locals", "f_back"),
@@ -413,8 +405,41 @@ LOADER_ATTRIBUTES = frozenset(
         *("run_cell", "run_line_magic", "run_cell_magic"),
     }
 )
+# What a graded function may import: what a mechanism is written with. Any other module (one
+# the student handed in or wrote with %%writefile, a standard one that runs code from a
+# string: pydoc.locate, timeit, unittest.mock) is beyond reading.
+READ_MODULES = frozenset(
+    {
+        *("math", "cmath", "numpy", "scipy", "collections", "itertools", "functools"),
+        *("statistics", "random", "fractions", "decimal", "heapq", "bisect", "typing"),
+        *("dataclasses", "numbers", "enum", "string", "re", "copy", "warnings", "__future__"),
+    }
+)
+# Cell magics that run their body as Python in the notebook's namespace: the body is read.
+CODE_MAGICS = frozenset({"capture", "time", "timeit", "prun"})
 PLAIN_DUNDERS = frozenset({"__name__", "__doc__"})
 BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
+
+
+def _statements(source: str) -> list[ast.stmt]:
+    """A cell's top-level statements; a cell magic that runs its body in the notebook's
+    namespace (%%capture, %%time) stands for its body's statements."""
+    tree = _parse(source)
+    found: list[ast.stmt] = []
+    for statement in tree.body if tree is not None else ():
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "run_cell_magic"
+            and len(call.args) == 3
+            and all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in call.args)
+            and call.args[0].value in CODE_MAGICS
+        ):
+            found.extend(_statements(call.args[2].value))
+        else:
+            found.append(statement)
+    return found
 
 
 def _bound_names(statement: ast.stmt) -> set[str]:
@@ -474,19 +499,21 @@ def refused(sources: list[str], name: str) -> str | None:
 
     - "dp" / "course:<package>": it reaches the course's library (an import from dp or from a
       course package that uses it, an attribute or a string named dp);
+    - "module:<package>": it imports a module outside READ_MODULES (one the student handed
+      in or wrote, a standard one that runs code from a string);
     - "loader:<what>": it loads code or modules by name, or reaches objects through the
-      interpreter's insides (LOADER_NAMES, LOADER_MODULES, LOADER_ATTRIBUTES, a dunder
-      attribute): what that runs is beyond reading, and no mechanism needs it;
+      interpreter's insides (LOADER_NAMES, LOADER_ATTRIBUTES, a dunder attribute): what
+      that runs is beyond reading, and no mechanism needs it;
     - "unreadable:<name>": it, or a name it uses, is defined nowhere the grader can read (a
-      %%cell magic, exec, a cell with a syntax error), so what it does is unknown.
+      cell magic other than CODE_MAGICS, exec, a cell with a syntax error), so what it does
+      is unknown.
 
     Reading code cannot follow everything Python can do; what it cannot read is refused,
     and the rest is the student's own code (copying the library's source by hand is not
     caught, as no autograder can)."""
     bindings: dict[str, list[ast.stmt]] = {}
     for source in sources:
-        tree = _parse(source)
-        for statement in tree.body if tree is not None else ():
+        for statement in _statements(source):
             for bound in _bound_names(statement):
                 bindings.setdefault(bound, []).append(statement)
             if isinstance(statement, ast.ImportFrom) and any(
@@ -532,8 +559,8 @@ def _read(statement: ast.stmt) -> str | None:
                     return "dp"
                 if package in COURSE_PACKAGES:
                     return f"course:{package}"
-                if package in LOADER_MODULES:
-                    return f"loader:{package}"
+                if package not in READ_MODULES:
+                    return f"module:{package}"
             if isinstance(node, ast.ImportFrom) and any(a.name == "dp" for a in node.names):
                 return "dp"
         elif isinstance(node, ast.Name) and node.id in LOADER_NAMES:
@@ -565,6 +592,11 @@ def refusal_feedback(name: str, reason: str) -> str:
         return (
             f"{name} uses the course's own code ({what}) for what it was asked to do. "
             f"{DP_NOTE} {read}"
+        )
+    if kind == "module":
+        return (
+            f"{name} imports {what}, a module the grader does not read: write it with numpy, "
+            f"scipy, math and the standard library's plain modules. {read}"
         )
     if kind == "loader":
         return (

@@ -51,12 +51,17 @@ def starter_with(*cells: str):
     return notebook
 
 
-def solutions_with(*cells: str, replace: dict[str, str] | None = None):
+def solutions_with(*cells: str, replace: dict[str, str] | None = None, before: str = ""):
+    """The solutions, each `replace` made in their code cells, `cells` added at the end and
+    `before` (a code cell) just after the setup cell."""
     notebook = build.notebook_for(LESSON, solutions=True)
     for cell in notebook.cells:
         for old, new in (replace or {}).items():
             if cell.cell_type == "code" and old in cell.source:
                 cell.source = cell.source.replace(old, new)
+    if before:
+        setup = next(i for i, c in enumerate(notebook.cells) if c.cell_type == "code")
+        notebook.cells.insert(setup + 1, v4.new_code_cell(before))
     notebook.cells.extend(v4.new_code_cell(code) for code in cells)
     return notebook
 
@@ -253,7 +258,8 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
             FULL - 2,
             "calls dp/",
         ),
-        # Findings: the next three scored full marks with dp's own mechanism inside
+        # Findings: the next three scored full marks with dp's own mechanism inside (the grader
+        # skipped a cell it could not parse, and followed no module but dp)
         "a function that imports dp by a computed name": (
             solutions_with(
                 replace={
@@ -265,7 +271,7 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
                 }
             ),
             FULL - 2,
-            "loads code or modules by name",
+            "imports importlib, a module the grader does not read",
         ),
         "dp beside a line only IPython reads (the grader skipped the cell)": (
             solutions_with(
@@ -279,17 +285,20 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
             FULL - 2,
             "calls dp/",
         ),
-        "the function defined in a %%capture cell": (
+        "dp inside a module the notebook writes (%%writefile) and imports": (
             solutions_with(
                 replace={
-                    "def laplace_count(": "%%capture\nimport dp\ndef laplace_count(",
-                    "    return true_count + rng.laplace(loc=0.0, scale=scale)": (
-                        "    return dp.laplace_mechanism(true_count, 1.0, epsilon, rng=rng)"
+                    "def laplace_count(": (
+                        "import sys\nsys.path.insert(0, '/tmp')\nimport pp_mine\ndef laplace_count("
                     ),
-                }
+                    "    return true_count + rng.laplace(loc=0.0, scale=scale)": (
+                        "    return pp_mine.laplace_mechanism(true_count, 1.0, epsilon, rng=rng)"
+                    ),
+                },
+                before="%%writefile /tmp/pp_mine.py\nfrom dp import laplace_mechanism\n",
             ),
             FULL - 2,
-            "which no cell the grader can read defines",
+            "a module the grader does not read",
         ),
     }
     for index, (name, (notebook, score, says, *limits)) in enumerate(cheats.items()):

@@ -156,7 +156,7 @@ MINE = "def f(x, rng):\n    return x + rng.laplace(0, 1)\n"
         ),
         (
             ["def f(x, rng):\n    import importlib\n    return importlib.import_module('dp')\n"],
-            "loader:importlib",
+            "module:importlib",
         ),
         (["import dp\n", "%timeit 1\n", MINE], None),  # dp imported, not used by f
         # Findings: each of these scored full marks with dp's own mechanism inside.
@@ -167,7 +167,7 @@ MINE = "def f(x, rng):\n    return x + rng.laplace(0, 1)\n"
                 "def f(x, rng):\n    m = importlib.import_module('d' + 'p')\n"
                 "    return m.laplace_mechanism(x, 1, 1, rng=rng)\n",
             ],
-            "loader:importlib",
+            "loader:.import_module",
         ),
         (
             ["def f(x, rng):\n    return __import__('sys').modules['d' + 'p']\n"],
@@ -202,14 +202,30 @@ MINE = "def f(x, rng):\n    return x + rng.laplace(0, 1)\n"
             ["x = !echo hi\nimport dp\ndef f(x, rng):\n    return dp.laplace_mechanism(x, 1, 1)\n"],
             "dp",
         ),
-        # defined, or helped, where reading cannot follow
+        # a cell magic that runs its body here is read; others, and exec, cannot be
         (
             ["%%capture\nimport dp\ndef f(x):\n    return dp.laplace_mechanism(x, 1, 1)\n"],
-            "unreadable:f",
+            "dp",
         ),
+        (["%%time\nimport math\ndef f(x):\n    return math.sqrt(x)\n"], None),
+        (["%%script python\ndef f(x):\n    return x\n"], "unreadable:f"),
+        (["%run helper.py\n"], "unreadable:f"),
+        # a module of the student's own (handed in, or written by %%writefile), or one that
+        # runs code from a string
+        (
+            [
+                "%%writefile mine.py\nfrom dp import *\n",
+                "import mine\n",
+                "f = mine.laplace_mechanism\n",
+            ],
+            "module:mine",
+        ),
+        (["import pydoc\n", "def f(x):\n    return pydoc.locate('d' + 'p')\n"], "module:pydoc"),
+        (["from timeit import Timer\n", "def f(x):\n    return Timer\n"], "module:timeit"),
+        (["import statistics, collections\n", "def f(x):\n    return statistics.mean(x)\n"], None),
         (
             ["%%capture\nimport dp\ndef h(x):\n    return dp\n", "def f(x):\n    return h(x)\n"],
-            "unreadable:h",
+            "dp",
         ),
         (["exec('def f(x): return x')\n"], "unreadable:f"),
         (["def f(x):\n    return len([x]) + abs(x)\n"], None),  # builtins are no helper
