@@ -418,7 +418,9 @@ READ_MODULES = frozenset(
 # Cell magics that run their body as Python in the notebook's namespace: the body is read.
 CODE_MAGICS = frozenset({"capture", "time", "timeit", "prun"})
 PLAIN_DUNDERS = frozenset({"__name__", "__doc__"})
-BUILTIN_NAMES = frozenset(dir(__import__("builtins")))
+# Python's builtins, and IPython's `display` (In, Out and get_ipython are not: a cell's
+# output, Out[n], can be any object, the course's functions included).
+BUILTIN_NAMES = frozenset(dir(__import__("builtins"))) | {"display"}
 
 
 def _statements(source: str) -> list[ast.stmt]:
@@ -442,17 +444,35 @@ def _statements(source: str) -> list[ast.stmt]:
     return found
 
 
+def _root(node: ast.AST) -> str | None:
+    """The name an attribute, subscript or call chain starts from (`a` of `a.b[0].c()`)."""
+    while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def _bound_names(statement: ast.stmt) -> set[str]:
-    """The names a top-level statement binds (over-approximated: every name it stores)."""
+    """The names a top-level statement binds or changes (over-approximated): every name it
+    stores, the object whose attribute or item it stores (`C.f = …`, `d["k"] = …`), and the
+    object whose method it calls (`helpers.append(…)`), which may change what it holds."""
     if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
         return {statement.name}
     if isinstance(statement, ast.Import | ast.ImportFrom):
         return {(a.asname or a.name).split(".")[0] for a in statement.names if a.name != "*"}
-    return {
-        node.id
-        for node in ast.walk(statement)
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del)
-    }
+    found: set[str] = set()
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute | ast.Subscript) and isinstance(
+            node.ctx, ast.Store | ast.Del
+        ):
+            found.add(_root(node) or "")
+    # a statement that is a method call (`helpers.append(…)`; not `display(np.mean(x))`)
+    call = statement.value if isinstance(statement, ast.Expr) else None
+    if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute):
+        found.add(_root(call.func) or "")
+    found.discard("")
+    return found
 
 
 def _globals_used(statement: ast.stmt) -> set[str]:

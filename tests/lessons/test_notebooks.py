@@ -22,6 +22,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+import grading
 from lessons import notebooks
 from lessons.catalogue import LESSONS
 from ui import notebook
@@ -71,6 +72,14 @@ def test_every_lesson_runs_as_a_notebook_and_prints_what_its_code_prints(
         assert any(body.strip() in source for source in sources)
     questions = notebook.exercises(record)
     assert 2 <= len(questions) <= 3
+    # handed in solved, nothing of the lesson's cells makes the grader refuse a function
+    from grading.autograder import refused
+    from homework import exercises as homework_exercises
+
+    graded = [e for e in homework_exercises(lesson.folder) if e.grade is not None]
+    solved = {e.starter: grading.solution(e.id) for e in graded}
+    code = [solved.get(c.source, c.source) for c in nb.cells if c.cell_type == "code"]
+    assert {e.name: refused(code, e.name) for e in graded} == {e.name: None for e in graded}
     # run it where a student would: in notebooks/ (here a temporary folder), in a kernel
     nb.cells.insert(0, nbformat.v4.new_code_cell(FRESH.format(folder=str(tmp_path))))
     NotebookClient(nb, km=kernel, timeout=600).execute()
