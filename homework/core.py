@@ -26,6 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from homework import reading
+from homework.reading import DP_NOTE as DP_NOTE
+
 RIGHT = "✓ Right."
 NOT_YET = "✗ Not yet."
 
@@ -130,12 +133,6 @@ def guarded(grade: Callable[[Any], Result], value: Any) -> Result:
         )
 
 
-DP_NOTE = (
-    "Write it yourself: an answer that calls dp/ for it (the course's own library) scores 0 "
-    "when graded."
-)
-
-
 def uses_dp(fn: Any) -> bool:
     """Whether `fn` (or a function it calls by name, defined beside it) refers to dp/: a
     module or function of the course's library among the globals its code names."""
@@ -198,14 +195,39 @@ def form(exercise: Exercise, value: Any) -> Result:
 
 
 def public_check(exercise: Exercise, value: Any) -> Result:
-    """What `check` runs: a function's behaviour on the public cases (and a warning when it
-    calls dp/); a fixed answer's form."""
+    """What `check` runs: a function's behaviour on the public cases, and, when that passes,
+    the grader's own reading of its code (homework/reading.py) on the cells this kernel has
+    run, so that a function the grader would refuse is not told "right" (and a warning
+    when the function object itself refers to dp/); a fixed answer's form."""
     if exercise.grade is None:
         return form(exercise, value)
     result = guarded(exercise.grade, value)
-    if result.passed and callable(value) and uses_dp(value):
+    if not (result.passed and callable(value)):
+        return result
+    if uses_dp(value):
         return Result(False, "Your function calls dp/ for what it was asked to do. " + DP_NOTE)
+    cells = kernel_cells()
+    reason = reading.refused(cells, exercise.name) if cells else None
+    if reason is not None:
+        return Result(
+            False,
+            reading.refusal_feedback(exercise.name, reason)
+            + " If that cell has changed since it ran, restart the kernel, run every cell, "
+            "then check again.",
+        )
     return result
+
+
+def kernel_cells() -> list[str] | None:
+    """The cells this notebook's kernel has run, in order (IPython's `In`, as IPython read
+    them), or None outside IPython."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    cells = getattr(shell, "user_ns", {}).get("In") if shell is not None else None
+    return [cell for cell in cells if isinstance(cell, str)] if isinstance(cells, list) else None
 
 
 def matches(fn, cases, ours, *, name: str, hint) -> Result | None:

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from grading.autograder import refers_to_dp, refused
 from homework import exercises, wire
+from homework.reading import refers_to_dp, refused
 
 
 def test_values_pass_as_data_and_come_back_equal() -> None:

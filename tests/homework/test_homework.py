@@ -107,6 +107,40 @@ def test_a_function_that_calls_dp_is_told_so_by_the_students_check() -> None:
     assert not result.passed and "calls dp/" in result.feedback
 
 
+def test_a_function_the_grader_would_refuse_is_told_so_by_the_students_check() -> None:
+    """The student's check reads the cells the kernel ran as the grader reads the notebook:
+    a function that imports dp by a computed name is "not yet" there too, where it was
+    "right" (and then 0 on hand-in)."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    try:
+        for cell in (
+            "import importlib\nfrom homework import check\n",
+            "def laplace_count(true_count, epsilon, rng):\n"
+            "    m = importlib.import_module('d' + 'p')\n"
+            "    return m.laplace_mechanism(true_count, 1.0, epsilon, rng=rng)\n",
+            "result = check('laplace.count', laplace_count, quiet=True)\n",
+        ):
+            assert shell.run_cell(cell, store_history=True).success
+        result = shell.user_ns["result"]
+        assert not result.passed
+        assert "loads code or modules by name" in result.feedback, result.feedback
+        assert "restart the kernel" in result.feedback
+        # the same function written with numpy only, in a kernel started again: right
+        shell.reset(new_session=True)
+        for cell in (
+            "from homework import check\n",
+            "def laplace_count(true_count, epsilon, rng):\n"
+            "    return true_count + rng.laplace(0.0, 1 / epsilon)\n",
+            "result = check('laplace.count', laplace_count, quiet=True)\n",
+        ):
+            assert shell.run_cell(cell, store_history=True).success
+        assert shell.user_ns["result"].passed, shell.user_ns["result"].feedback
+    finally:
+        InteractiveShell.clear_instance()
+
+
 def laplace_half_scale(true_count, epsilon, rng):
     return true_count + rng.laplace(0.0, 1 / (2 * epsilon))  # b = 1/(2ε): too little noise
 

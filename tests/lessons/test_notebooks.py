@@ -73,8 +73,8 @@ def test_every_lesson_runs_as_a_notebook_and_prints_what_its_code_prints(
     questions = notebook.exercises(record)
     assert 2 <= len(questions) <= 3
     # handed in solved, nothing of the lesson's cells makes the grader refuse a function
-    from grading.autograder import refused
     from homework import exercises as homework_exercises
+    from homework.reading import refused
 
     graded = [e for e in homework_exercises(lesson.folder) if e.grade is not None]
     solved = {e.starter: grading.solution(e.id) for e in graded}
