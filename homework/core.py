@@ -204,18 +204,26 @@ def public_check(exercise: Exercise, value: Any) -> Result:
     result = guarded(exercise.grade, value)
     if not (result.passed and callable(value)):
         return result
+    refusal = code_refusal(exercise.name, value)
+    return result if refusal is None else Result(False, refusal)
+
+
+def code_refusal(name: str, value: Any) -> str | None:
+    """Why the function `value` (the notebook's `name`) would be refused for what its code
+    reaches, in the grader's words, or None: the function object refers to dp/ (`uses_dp`),
+    or the grader's reading (homework/reading.py) of the cells this kernel has run refuses
+    it. What `check` and Otter's hidden tests (homework/otter.py) say."""
     if uses_dp(value):
-        return Result(False, "Your function calls dp/ for what it was asked to do. " + DP_NOTE)
+        return "Your function calls dp/ for what it was asked to do. " + DP_NOTE
     cells = kernel_cells()
-    reason = reading.refused(cells, exercise.name) if cells else None
-    if reason is not None:
-        return Result(
-            False,
-            reading.refusal_feedback(exercise.name, reason)
-            + " If that cell has changed since it ran, restart the kernel, run every cell, "
-            "then check again.",
-        )
-    return result
+    reason = reading.refused(cells, name) if cells else None
+    if reason is None:
+        return None
+    return (
+        reading.refusal_feedback(name, reason)
+        + " If that cell has changed since it ran, restart the kernel, run every cell, then "
+        "check again."
+    )
 
 
 def kernel_cells() -> list[str] | None:

@@ -74,8 +74,11 @@ def test_cell(exercise_id: str, name: str, *, hidden: bool = False) -> str:
             "# HIDDEN\n"
             f"def test_{name}_graded({name}):\n"
             "    import grading\n"
+            "    from homework.core import code_refusal\n"
             f"    result = grading.grade({exercise_id!r}, {name})\n"
             "    assert result.passed, result.feedback\n"
+            f"    refusal = code_refusal({name!r}, {name}) if callable({name}) else None\n"
+            "    assert refusal is None, refusal\n"
             "\n"
             f"test_{name}_graded({name})\n"
         )

@@ -2,7 +2,8 @@
 one Otter question per exercise whose test is the exercise's own `check`; and, in a new
 virtual environment with Otter-Grader itself, `otter assign` builds a student notebook that
 holds no solution, and `otter run` gives the solutions full marks, the starters zero with
-the checks' hints, and a Laplace count with half the scale zero for that question only."""
+the checks' hints, and a Laplace count with half the scale, or one that calls dp/, zero for
+that question only."""
 
 from __future__ import annotations
 
@@ -145,7 +146,7 @@ def otter_results(venv: Path, work: Path, zip_path: Path, notebook) -> dict:
 
 
 @pytest.mark.budget(
-    "a venv with Otter-Grader installed (~60 s, once), then otter assign and four otter runs"
+    "a venv with Otter-Grader installed (~60 s, once), then otter assign and five otter runs"
 )
 @pytest.mark.slow
 def test_otter_assigns_and_grades_the_homework_with_the_same_checks(tmp_path, otter_venv) -> None:
@@ -234,3 +235,15 @@ def test_otter_assigns_and_grades_the_homework_with_the_same_checks(tmp_path, ot
     half = otter_results(otter_venv, tmp_path / "wrong", zip_path, wrong)
     assert half["q1"][0] == 0 and "times the Laplace mechanism's" in half["q1"][2], half["q1"]
     assert all(half[q][0] == full[q][0] for q in half if q != "q1")
+
+    # Finding: a Laplace count that calls dp/ had Otter's full marks (its hidden test graded
+    # only the behaviour); it is refused there as by the Gradescope grader
+    library = nbformat.read(folder / "out" / "autograder" / "laplace.ipynb", as_version=4)
+    for cell in library.cells:
+        cell.source = cell.source.replace(
+            "return true_count + rng.laplace(loc=0.0, scale=scale)",
+            "import dp\n    return dp.laplace_mechanism(true_count, 1.0, epsilon, rng=rng)",
+        )
+    called = otter_results(otter_venv, tmp_path / "library", zip_path, library)
+    assert called["q1"][0] == 0 and "calls dp/" in called["q1"][2], called["q1"]
+    assert all(called[q][0] == full[q][0] for q in called if q != "q1")
