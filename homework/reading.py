@@ -30,7 +30,7 @@ def _parse(source: str) -> ast.Module | None:
         source = "\n".join(line for line in lines if not line.lstrip().startswith(("%", "!")))
     try:
         return ast.parse(source)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # nested past the parser
         return None
 
 
@@ -191,6 +191,14 @@ def refused(sources: list[str], name: str) -> str | None:
                 a.name == "*" for a in statement.names
             ):
                 bindings.setdefault("*", []).append(statement)
+    try:
+        return _follow(bindings, name)
+    except (RecursionError, MemoryError):  # a statement nested past what can be read
+        return f"unreadable:{name}"
+
+
+def _follow(bindings: dict[str, list[ast.stmt]], name: str) -> str | None:
+    """`refused`'s reading, from `name` through the names each statement uses."""
     seen: set[int] = set()
     todo = [name]
     visited: set[str] = set()

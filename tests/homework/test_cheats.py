@@ -170,7 +170,7 @@ for name in ["laplace_grades.py", "grading_init.py"]:
 
 
 @pytest.mark.slow
-@pytest.mark.budget("twenty gradings by the real autograder, three stopped by its limits")
+@pytest.mark.budget("21 gradings by the real autograder, three stopped by its limits")
 def test_no_cheat_scores(tmp_path, clean_venv) -> None:
     """Each cheat, on the starter (or the solutions where it breaks only a part)."""
     root = tmp_path / "read-files" / "autograder"
@@ -257,6 +257,14 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
             ),
             FULL - 2,
             "calls dp/",
+        ),
+        # Finding: a cell nested past what Python's parser reads (100,000 additions), shaped
+        # as a check(...) cell (which the notebook's process skips), made the grader's own
+        # reading of the code raise, and Gradescope got no results.json; it is skipped now
+        "a check(...) cell nested past what Python parses, beside the solutions": (
+            solutions_with("check(" + "+".join(["1"] * 100_000) + ")"),
+            FULL,
+            "",
         ),
         # Findings: the next three scored full marks with dp's own mechanism inside (the grader
         # skipped a cell it could not parse, and followed no module but dp)

@@ -117,6 +117,7 @@ def test_a_message_and_the_end_of_the_stream_are_read_as_they_are(tmp_path) -> N
 
 
 MINE = "def f(x, rng):\n    return x + rng.laplace(0, 1)\n"
+DEEP = "K = " + "+".join(["1"] * 100_000) + "\n"  # nested past what Python's parser reads
 
 
 @pytest.mark.parametrize(
@@ -245,6 +246,10 @@ MINE = "def f(x, rng):\n    return x + rng.laplace(0, 1)\n"
             ["import dp\n", "dp.laplace_mechanism\n", "def f(x):\n    return Out[2](x, 1, 1)\n"],
             "unreadable:Out",
         ),
+        # a cell nested past what Python parses (100,000 additions in a row) raised out of
+        # the grader's reading, which then wrote no results at all
+        ([DEEP, MINE], None),
+        ([DEEP, "def f(x):\n    return x + K\n"], "unreadable:K"),
         # a module of the student's own (handed in, or written by %%writefile), or one that
         # runs code from a string
         (
