@@ -164,6 +164,9 @@ LIMITS = {
     ("create", "address"): (20, 600.0),
     ("create", "address-share"): (ADDRESS_SHARE, RECENT_HOURS * 3600.0),
     ("create", "lecturer"): (5, 600.0),
+    # and at most 60 in half a day for one lineage: a client cannot keep a chain creating
+    # past the storage bound at five every ten minutes for ever
+    ("create", "lineage"): (60, RECENT_HOURS * 3600.0),
     ("guess", "session"): (10, 60.0),
     ("guess", "address"): (120, 60.0),
 }
@@ -276,8 +279,9 @@ _CREATE_LINEAGE = "activity_create_lineage"
 def create_refused(store: survey.SurveyStore, running: Callable[[], str | None]) -> str | None:
     """None when this browser may create an activity now; else why not: "browser" (this
     browser's allowance, or that of the activity it runs, is used up), "address" (its
-    address's allowance), "address-share" (its address's share of the storage bound) or
-    "storage" (too many open activities were created recently).
+    address's allowance), "address-share" (its address's share of the storage bound),
+    "lineage" (the half day's allowance of the lineage it runs) or "storage" (too many open
+    activities were created recently).
     `running()` is the lineage of an open activity of the page's own kind that this browser
     runs (`Activity.running_lineage`), or None: such a browser is not held to its address's
     count nor to the storage bound, only to that lineage's allowance, so a lecturer running
@@ -308,7 +312,10 @@ def create_refused(store: survey.SurveyStore, running: Callable[[], str | None])
     if not take("browser", session_token(store)):
         refused = "browser"
     elif (lineage := running()) is not None:
-        refused = None if take("lecturer", lineage) else "browser"
+        if not take("lecturer", lineage):
+            refused = "browser"
+        elif not take("lineage", lineage):
+            refused = "lineage"
         st.session_state[_CREATE_LINEAGE] = lineage
     elif not take("address", client_address()):
         refused = "address"
@@ -344,6 +351,13 @@ def limit_message(action: str, who: str, *, activity: str = "survey") -> str:
     """What to tell someone over a limit, naming the page's own activity ("survey" or
     "quiz")."""
     name = ACTIVITIES[activity]
+    if action == "create" and who == "lineage":
+        events, window = LIMITS[(action, who)]
+        return (
+            f"At most {events} class activities can be created in {window / 3600:.0f} hours "
+            f"from a running {name} and those created from it in turn. Try again later; "
+            f"the {_plural(name)} you made keep running."
+        )
     if action == "create" and who == "address-share":
         events, window = LIMITS[(action, who)]
         return (

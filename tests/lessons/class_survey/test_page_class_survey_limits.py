@@ -90,6 +90,31 @@ def test_a_client_without_cookies_is_held_to_its_address(store):
     assert made == activity.LIMITS[("create", "address")][0] == n_surveys(store)
 
 
+def test_a_lineage_creates_at_most_its_half_days_allowance(store, monkeypatch):
+    """Five every ten minutes, for ever, was a chain's allowance past the storage bound
+    (the roots a client made from its address, each creating at that pace): a lineage now
+    also has 60 in 12 hours."""
+    assert activity.LIMITS[("create", "lineage")] == (60, activity.RECENT_HOURS * 3600)
+    monkeypatch.setattr(activity, "MAX_RECENT_OPEN_SURVEYS", 0)
+    limit(monkeypatch, "create", "lineage", 3, activity.RECENT_HOURS * 3600)
+    first = store.create_survey("Q?", survey.two_coins())
+    cookies = {"survey_manage": f"{first.survey.code}.{first.admin_key}"}
+    monkeypatch.setattr(browser, "cookie", lambda name: cookies.get(name))
+    made = 0
+    for _ in range(5):
+        at = AppTest.from_file(PAGE, default_timeout=30).run()
+        if "manage" in at.query_params:
+            at.button(key="survey_new").click().run()
+        press_create(at)
+        if at.query_params.get("manage") not in (None, first.survey.code):
+            made += 1
+        else:
+            said = at.warning[0].value
+            assert said == activity.limit_message("create", "lineage")
+            assert "At most 3 class activities can be created in 12 hours" in said
+    assert made == 3
+
+
 def test_one_address_takes_at_most_a_fifth_of_the_storage_bound(store, monkeypatch):
     """Finding: at 20 creations in 10 minutes, one client dropping its cookies filled the
     500 open activities in about four hours and every new lecturer was refused for the rest
@@ -519,7 +544,7 @@ def test_the_messages_name_every_activity_not_only_surveys_and_quizzes(name):
         for student in (True, False)
     ] + [
         activity.limit_message("create", who, activity=name)
-        for who in ("browser", "address", "address-share")
+        for who in ("browser", "address", "address-share", "lineage")
     ]
     said.append(activity.limit_message("create", "storage", activity=name))
     assert not [line for line in said if "surveys and quizzes" in line]
