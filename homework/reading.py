@@ -69,6 +69,32 @@ READ_MODULES = frozenset(
 # Cell magics that run their body as Python in the notebook's namespace: the body is read.
 CODE_MAGICS = frozenset({"capture", "time", "timeit", "prun"})
 PLAIN_DUNDERS = frozenset({"__name__", "__doc__"})
+# What can change a name of the notebook without an assignment the grader reads, anywhere in
+# the notebook (`globals()["laplace_count"] = …`, `f.__globals__[…] = …`, exec of a string,
+# IPython's user_ns): a function read as the student's own could be swapped after reading.
+REBINDING_NAMES = frozenset(
+    {
+        *("exec", "eval", "compile", "globals", "vars", "locals", "setattr", "delattr"),
+        *("__import__", "__builtins__"),
+    }
+)
+REBINDING_ATTRIBUTES = frozenset(
+    {
+        *("__dict__", "__globals__", "__builtins__", "user_ns", "user_global_ns", "push"),
+        *("modules", "f_globals", "f_locals", "import_module", "get_referrers", "ex", "ev"),
+        *("run_cell", "run_code", "run_source", "safe_execfile", "safe_run_module"),
+    }
+)
+REBINDING_MODULES = frozenset({"__main__", "builtins", "IPython", "ipykernel", "gc", "ctypes"})
+# IPython's calls a notebook's own lines become (`%matplotlib`, `%time`, `x = !ls`, a
+# `%%writefile`), which cannot change a name without an assignment that is read; any other
+# magic (%run, %store, %%python in the namespace …) can.
+PLAIN_LINE_MAGICS = frozenset(
+    {"matplotlib", "time", "timeit", "config", "precision", "pinfo", "pinfo2", "pwd", "ls"}
+)
+PLAIN_CELL_MAGICS = CODE_MAGICS | frozenset(
+    {"bash", "sh", "script", "writefile", "html", "javascript", "js", "markdown", "latex", "svg"}
+)
 # Python's builtins, and IPython's `display` (In, Out and get_ipython are not: a cell's
 # output, Out[n], can be any object, the course's functions included).
 BUILTIN_NAMES = frozenset(dir(__import__("builtins"))) | {"display"}
@@ -177,7 +203,9 @@ def refused(sources: list[str], name: str) -> str | None:
       that runs is beyond reading, and no mechanism needs it;
     - "unreadable:<name>": it, or a name it uses, is defined nowhere the grader can read (a
       cell magic other than CODE_MAGICS, exec, a cell with a syntax error), so what it does
-      is unknown.
+      is unknown;
+    - "rebinds:<what>": some cell of the notebook, read or not, could change any name after
+      the grader read it (`globals()`, `exec`, `f.__globals__`, IPython's namespace, %run).
 
     Reading code cannot follow everything Python can do; what it cannot read is refused,
     and the rest is the student's own code (copying the library's source by hand is not
@@ -192,9 +220,69 @@ def refused(sources: list[str], name: str) -> str | None:
             ):
                 bindings.setdefault("*", []).append(statement)
     try:
-        return _follow(bindings, name)
+        found = _follow(bindings, name)
+        if found is not None:  # what the function reaches, said first: the most precise
+            return found
+        for source in sources:
+            for statement in _statements(source):
+                found = _rebinds(statement)
+                if found is not None:
+                    return f"rebinds:{found}"
+        return None
     except (RecursionError, MemoryError):  # a statement nested past what can be read
         return f"unreadable:{name}"
+
+
+def _rebinds(statement: ast.stmt) -> str | None:
+    """What in a statement, anywhere in the notebook, could change a name of the notebook
+    without an assignment the grader reads (REBINDING_*, a magic outside PLAIN_*)."""
+    if not _plain_magic(statement):
+        return "get_ipython"
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and node.id in REBINDING_NAMES:
+            return node.id
+        if isinstance(node, ast.Attribute) and node.attr in REBINDING_ATTRIBUTES:
+            return f".{node.attr}"
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for package in _imported_from(node):
+                if package in REBINDING_MODULES:
+                    return f"import {package}"
+    return None
+
+
+def _plain_magic(statement: ast.stmt) -> bool:
+    """Whether every get_ipython() call of a statement is a plain magic or shell line."""
+    for node in ast.walk(statement):
+        if isinstance(node, ast.Name) and node.id == "get_ipython":
+            break
+    else:
+        return True
+    calls = [
+        node
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Call)
+        and isinstance(node.func.value.func, ast.Name)
+        and node.func.value.func.id == "get_ipython"
+    ]
+    uses = sum(
+        1 for node in ast.walk(statement) if isinstance(node, ast.Name) and node.id == "get_ipython"
+    )
+    if len(calls) != uses:  # get_ipython() used other than as `get_ipython().<magic>(…)`
+        return False
+    for call in calls:
+        first = call.args[0] if call.args else None
+        magic = first.value if isinstance(first, ast.Constant) else None
+        kind = call.func.attr
+        if kind in ("getoutput", "system"):
+            continue
+        if kind == "run_line_magic" and magic in PLAIN_LINE_MAGICS:
+            continue
+        if kind == "run_cell_magic" and magic in PLAIN_CELL_MAGICS:
+            continue
+        return False
+    return True
 
 
 def _follow(bindings: dict[str, list[ast.stmt]], name: str) -> str | None:
@@ -271,6 +359,12 @@ def refusal_feedback(name: str, reason: str) -> str:
         return (
             f"{name} uses the course's own code ({what}) for what it was asked to do. "
             f"{DP_NOTE} {read}"
+        )
+    if kind == "rebinds":
+        return (
+            f"A cell of the notebook uses {what}, which can change what {name} is after the "
+            "grader has read it, so it is not graded. Remove it: Python's own assignments "
+            f"are read. {read}"
         )
     if kind == "module":
         return (

@@ -170,7 +170,7 @@ for name in ["laplace_grades.py", "grading_init.py"]:
 
 
 @pytest.mark.slow
-@pytest.mark.budget("21 gradings by the real autograder, three stopped by its limits")
+@pytest.mark.budget("22 gradings by the real autograder, three stopped by its limits")
 def test_no_cheat_scores(tmp_path, clean_venv) -> None:
     """Each cheat, on the starter (or the solutions where it breaks only a part)."""
     root = tmp_path / "read-files" / "autograder"
@@ -266,8 +266,9 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
             FULL,
             "",
         ),
-        # Findings: the next three scored full marks with dp's own mechanism inside (the grader
-        # skipped a cell it could not parse, and followed no module but dp)
+        # Findings: the next four scored full marks with dp's own mechanism inside (the grader
+        # skipped a cell it could not parse, followed no module but dp, and read only the
+        # function, not what could swap it)
         "a function that imports dp by a computed name": (
             solutions_with(
                 replace={
@@ -292,6 +293,16 @@ def test_no_cheat_scores(tmp_path, clean_venv) -> None:
             ),
             FULL - 2,
             "calls dp/",
+        ),
+        "swap the function for dp's after the grader has read it (globals())": (
+            solutions_with(
+                "import dp\n"
+                "globals()['laplace_count'] = (\n"
+                "    lambda c, e, rng: dp.laplace_mechanism(c, 1.0, e, rng=rng)\n"
+                ")\n"
+            ),
+            FULL - 2,
+            "which can change what laplace_count is after the grader has read it",
         ),
         "dp inside a module the notebook writes (%%writefile) and imports": (
             solutions_with(

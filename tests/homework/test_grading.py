@@ -250,6 +250,29 @@ DEEP = "K = " + "+".join(["1"] * 100_000) + "\n"  # nested past what Python's pa
         # the grader's reading, which then wrote no results at all
         ([DEEP, MINE], None),
         ([DEEP, "def f(x):\n    return x + K\n"], "unreadable:K"),
+        # a cell anywhere that can swap the function after it is read (each scored full
+        # marks: the function read was the student's, the one graded dp's)
+        (["import dp\n", MINE, "globals()['f'] = dp.laplace_mechanism\n"], "rebinds:globals"),
+        (
+            ["import dp\n", MINE, "def g():\n    exec('f = dp.laplace_mechanism')\n", "g()\n"],
+            "rebinds:exec",
+        ),
+        (
+            ["import dp\n", MINE, "MINE_f = f\n", "MINE_f.__globals__['f'] = dp\n"],
+            "rebinds:.__globals__",
+        ),
+        (
+            ["import dp, __main__\n", MINE, "__main__.f = dp.laplace_mechanism\n"],
+            "rebinds:import __main__",
+        ),
+        (
+            ["import dp\n", "import __main__ as m\n", MINE, "setattr(m, 'f', dp)\n"],
+            "rebinds:import __main__",
+        ),
+        (["%store -r f\n", MINE], "rebinds:get_ipython"),
+        # a notebook's own plain lines are not
+        (["%matplotlib inline\n", "x = !ls\n", "%%writefile n.txt\nhi\n", MINE], None),
+        (["%%time\nimport math\n", MINE], None),
         # a module of the student's own (handed in, or written by %%writefile), or one that
         # runs code from a string
         (
