@@ -90,7 +90,11 @@ REBINDING_MODULES = frozenset({"__main__", "builtins", "IPython", "ipykernel", "
 # `%%writefile`), which cannot change a name without an assignment that is read; any other
 # magic (%run, %store, %%python in the namespace …) can.
 PLAIN_LINE_MAGICS = frozenset(
-    {"matplotlib", "time", "timeit", "config", "precision", "pinfo", "pinfo2", "pwd", "ls"}
+    {
+        *("matplotlib", "time", "timeit", "config", "precision", "pinfo", "pinfo2", "pwd"),
+        *("ls", "pip", "conda", "cd", "env", "who", "whos", "history", "lsmagic", "xmode"),
+        "reset",
+    }
 )
 PLAIN_CELL_MAGICS = CODE_MAGICS | frozenset(
     {"bash", "sh", "script", "writefile", "html", "javascript", "js", "markdown", "latex", "svg"}

@@ -272,6 +272,7 @@ DEEP = "K = " + "+".join(["1"] * 100_000) + "\n"  # nested past what Python's pa
         (["%store -r f\n", MINE], "rebinds:get_ipython"),
         # a notebook's own plain lines are not
         (["%matplotlib inline\n", "x = !ls\n", "%%writefile n.txt\nhi\n", MINE], None),
+        (["%pip install numpy\n", "%who\n", MINE], None),
         (["%%time\nimport math\n", MINE], None),
         # a module of the student's own (handed in, or written by %%writefile), or one that
         # runs code from a string
