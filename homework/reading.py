@@ -385,10 +385,3 @@ def refusal_feedback(name: str, reason: str) -> str:
         f"{name} uses {what}, which no cell the grader can read defines (a %%cell magic, "
         "exec, or a cell with a syntax error): define it with def or = in a cell of its own."
     )
-
-
-def refers_to_dp(sources: list[str], name: str) -> bool:
-    """Whether `refused` finds that `name` reaches the course's library (dp/ or a course
-    package)."""
-    reason = refused(sources, name)
-    return reason is not None and (reason == "dp" or reason.startswith("course:"))

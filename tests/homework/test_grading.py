@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from homework import exercises, wire
-from homework.reading import refers_to_dp, refused
+from homework.reading import refused
 
 
 def test_values_pass_as_data_and_come_back_equal() -> None:
@@ -309,9 +309,6 @@ def test_what_a_graded_function_reaches_is_read_from_the_notebooks_code(cells, r
     """The kind of what is found (the first thing read of several may differ)."""
     found = refused(cells, "f")
     assert (found and found.split(":")[0]) == (reason and reason.split(":")[0]), found
-    assert refers_to_dp(cells, "f") is (
-        found is not None and found.split(":")[0] in ("dp", "course")
-    )
 
 
 def test_no_solution_is_refused() -> None:
