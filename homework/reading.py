@@ -97,7 +97,10 @@ PLAIN_LINE_MAGICS = frozenset(
     }
 )
 PLAIN_CELL_MAGICS = CODE_MAGICS | frozenset(
-    {"bash", "sh", "script", "writefile", "html", "javascript", "js", "markdown", "latex", "svg"}
+    {
+        *("bash", "sh", "script", "writefile", "file", "html", "javascript", "js", "markdown"),
+        *("latex", "svg", "python", "python3", "perl", "ruby"),  # a subprocess each
+    }
 )
 # Python's builtins, and IPython's `display` (In, Out and get_ipython are not: a cell's
 # output, Out[n], can be any object, the course's functions included).
@@ -240,8 +243,9 @@ def refused(sources: list[str], name: str) -> str | None:
 def _rebinds(statement: ast.stmt) -> str | None:
     """What in a statement, anywhere in the notebook, could change a name of the notebook
     without an assignment the grader reads (REBINDING_*, a magic outside PLAIN_*)."""
-    if not _plain_magic(statement):
-        return "get_ipython"
+    magic = _unplain_magic(statement)
+    if magic is not None:
+        return magic
     for node in ast.walk(statement):
         if isinstance(node, ast.Name) and node.id in REBINDING_NAMES:
             return node.id
@@ -254,13 +258,39 @@ def _rebinds(statement: ast.stmt) -> str | None:
     return None
 
 
-def _plain_magic(statement: ast.stmt) -> bool:
-    """Whether every get_ipython() call of a statement is a plain magic or shell line."""
-    for node in ast.walk(statement):
-        if isinstance(node, ast.Name) and node.id == "get_ipython":
-            break
-    else:
-        return True
+def _unplain_magic(statement: ast.stmt) -> str | None:
+    """The first use of IPython in a statement that is not a plain magic or shell line, as
+    the student wrote it (`%run`, `%%python`), or `get_ipython()` used otherwise; None."""
+    uses = [n for n in ast.walk(statement) if isinstance(n, ast.Name) and n.id == "get_ipython"]
+    if not uses:
+        return None
+    calls = [
+        node
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Call)
+        and isinstance(node.func.value.func, ast.Name)
+        and node.func.value.func.id == "get_ipython"
+    ]
+    if len(calls) != len(uses):  # get_ipython() used other than as `get_ipython().<magic>(…)`
+        return "get_ipython()"
+    for call in calls:
+        first = call.args[0] if call.args else None
+        magic = first.value if isinstance(first, ast.Constant) else None
+        kind = call.func.attr
+        if kind in ("getoutput", "system"):
+            continue
+        if kind == "run_line_magic" and magic in PLAIN_LINE_MAGICS:
+            continue
+        if kind == "run_cell_magic" and magic in PLAIN_CELL_MAGICS:
+            continue
+        if kind == "run_line_magic" and isinstance(magic, str):
+            return f"%{magic}"
+        if kind == "run_cell_magic" and isinstance(magic, str):
+            return f"%%{magic}"
+        return f"get_ipython().{kind}"
+    return None
     calls = [
         node
         for node in ast.walk(statement)

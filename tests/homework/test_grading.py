@@ -269,7 +269,10 @@ DEEP = "K = " + "+".join(["1"] * 100_000) + "\n"  # nested past what Python's pa
             ["import dp\n", "import __main__ as m\n", MINE, "setattr(m, 'f', dp)\n"],
             "rebinds:import __main__",
         ),
-        (["%store -r f\n", MINE], "rebinds:get_ipython"),
+        (["%store -r f\n", MINE], "rebinds:%store"),
+        (["%%debug\nf = 1\n", MINE], "rebinds:%%debug"),
+        (["%%python3\nf = 1\n", MINE], None),  # a subprocess: it changes nothing here
+        (["shell = get_ipython()\n", MINE], "rebinds:get_ipython()"),
         # a notebook's own plain lines are not
         (["%matplotlib inline\n", "x = !ls\n", "%%writefile n.txt\nhi\n", MINE], None),
         (["%pip install numpy\n", "%who\n", MINE], None),
@@ -309,6 +312,8 @@ def test_what_a_graded_function_reaches_is_read_from_the_notebooks_code(cells, r
     """The kind of what is found (the first thing read of several may differ)."""
     found = refused(cells, "f")
     assert (found and found.split(":")[0]) == (reason and reason.split(":")[0]), found
+    if reason is not None and reason.startswith("rebinds:"):  # said as the student wrote it
+        assert found == reason
 
 
 def test_no_solution_is_refused() -> None:
