@@ -291,32 +291,6 @@ def _unplain_magic(statement: ast.stmt) -> str | None:
             return f"%%{magic}"
         return f"get_ipython().{kind}"
     return None
-    calls = [
-        node
-        for node in ast.walk(statement)
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and isinstance(node.func.value, ast.Call)
-        and isinstance(node.func.value.func, ast.Name)
-        and node.func.value.func.id == "get_ipython"
-    ]
-    uses = sum(
-        1 for node in ast.walk(statement) if isinstance(node, ast.Name) and node.id == "get_ipython"
-    )
-    if len(calls) != uses:  # get_ipython() used other than as `get_ipython().<magic>(…)`
-        return False
-    for call in calls:
-        first = call.args[0] if call.args else None
-        magic = first.value if isinstance(first, ast.Constant) else None
-        kind = call.func.attr
-        if kind in ("getoutput", "system"):
-            continue
-        if kind == "run_line_magic" and magic in PLAIN_LINE_MAGICS:
-            continue
-        if kind == "run_cell_magic" and magic in PLAIN_CELL_MAGICS:
-            continue
-        return False
-    return True
 
 
 def _follow(bindings: dict[str, list[ast.stmt]], name: str) -> str | None:
