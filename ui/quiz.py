@@ -1,4 +1,5 @@
-"""Check yourself: predict-then-reveal questions at the end of a lesson.
+"""Check yourself: predict-then-reveal questions at the end of a lesson (`check_yourself`), or
+in a section, above the chart that answers them (`predict_first`).
 
     from ui.quiz import Question, check_yourself
 
@@ -114,17 +115,31 @@ def _hide(key: str, index: int) -> None:
 
 
 def check_yourself(
-    key: str,
-    questions: Sequence[Question | tuple[str, Sequence[str], int, str]],
-    *,
-    title: str = "Check yourself",
+    key: str, questions: Sequence[Question | tuple[str, Sequence[str], int, str]]
 ) -> list[bool | None]:
-    """Render the questions under a "Check yourself" header; return, per question, True
-    (checked and right), False (checked and wrong) or None (not checked yet).
+    """Render the questions under a "Check yourself" header (the lesson's last section);
+    return, per question, True (checked and right), False (checked and wrong) or None (not
+    checked yet).
 
     `key` must be unique on the page (e.g. the lesson's name); questions may be
     `Question`s or plain (prompt, options, correct index, explanation) tuples."""
-    st.header(title)
+    st.header("Check yourself")
+    return _ask(key, questions)
+
+
+def predict_first(
+    key: str, questions: Sequence[Question | tuple[str, Sequence[str], int, str]]
+) -> list[bool | None]:
+    """`check_yourself` for a question a section asks before its chart answers it: under a
+    "Predict first" subheading of that section, so that the page's outline (a screen
+    reader's list of headings) keeps the section's controls and chart inside the section."""
+    st.subheader("Predict first")
+    return _ask(key, questions)
+
+
+def _ask(
+    key: str, questions: Sequence[Question | tuple[str, Sequence[str], int, str]]
+) -> list[bool | None]:
     st.markdown("Predict first, then check. Your answers stay while you move the sliders.")
     asked = tuple(item if isinstance(item, Question) else Question(*item) for item in questions)
     notebook.note_questions(key, asked)  # the lesson's notebook draws its exercises from them

@@ -77,7 +77,7 @@ def generalise() -> None:
             diversity=model.diversity_frame(*args),
         )
     with predict:
-        quiz.check_yourself(
+        quiz.predict_first(
             "beyond_k_anonymity_predict",
             [
                 quiz.Question(
@@ -93,7 +93,6 @@ def generalise() -> None:
                     ),
                 )
             ],
-            title="Predict first",
         )
     metric_columns = st.columns(4)
     metric_columns[0].metric("k (the smallest class)", f"{found.k:,}")

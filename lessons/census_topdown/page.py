@@ -258,7 +258,7 @@ def who_pays(weights: tuple[int, ...]) -> None:
     )
     downloads.download_csv(errors, filename="topdown-who-pays.csv", key="ct_dl_errors")
     with predict:
-        quiz.check_yourself(
+        quiz.predict_first(
             "census_topdown_predict",
             [
                 quiz.Question(
@@ -274,7 +274,6 @@ def who_pays(weights: tuple[int, ...]) -> None:
                     ),
                 )
             ],
-            title="Predict first",
         )
 
 

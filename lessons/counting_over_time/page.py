@@ -90,7 +90,7 @@ def three_ways() -> None:
         )
     best = model.best_method(day, epsilon)
     with predict:
-        quiz.check_yourself(
+        quiz.predict_first(
             "counting_over_time_predict",
             [
                 quiz.Question(
@@ -107,7 +107,6 @@ def three_ways() -> None:
                     ),
                 )
             ],
-            title="Predict first",
         )
     metric_column, error_column = st.columns([2, 3], gap="medium")
     with metric_column:

@@ -80,7 +80,7 @@ def odds() -> None:
             ),
         )
     with predict:
-        quiz.check_yourself(
+        quiz.predict_first(
             "epsilon_meaning_predict",
             [
                 quiz.Question(
@@ -96,7 +96,6 @@ def odds() -> None:
                     ),
                 )
             ],
-            title="Predict first",
         )
     tables.written(model.odds_table(prior))
     st.markdown(

@@ -76,7 +76,7 @@ def textbook() -> None:
             verdicts=shares,
         )
     with predict:
-        quiz.check_yourself(
+        quiz.predict_first(
             "floating_point_predict",
             [
                 quiz.Question(
@@ -91,7 +91,6 @@ def textbook() -> None:
                     ),
                 )
             ],
-            title="Predict first",
         )
     st.markdown(model.textbook_words(attack))
     snippets.ATTACK.show(epsilon=epsilon, seed=controls.seed() + model.SEED_TEXTBOOK)

@@ -160,7 +160,7 @@ def bounding() -> None:
         )
     change, now, then = model.error_change(l0, linf, epsilon)
     with predict:
-        quiz.check_yourself(
+        quiz.predict_first(
             "group_by_bounds_predict",
             [
                 quiz.Question(
@@ -176,7 +176,6 @@ def bounding() -> None:
                     ),
                 ),
             ],
-            title="Predict first",
         )
     private = model.pipeline_bounds(controls.seed())
     st.markdown(
@@ -280,7 +279,7 @@ def selection() -> None:
         )
     how_often, chance = model.shown_how_often(epsilon, delta, l0)
     with predict:
-        quiz.check_yourself(
+        quiz.predict_first(
             "group_by_selection_predict",
             [
                 quiz.Question(
@@ -296,7 +295,6 @@ def selection() -> None:
                     ),
                 ),
             ],
-            title="Predict first",
         )
     cells = model.cells_shown(epsilon, delta)
     st.markdown(

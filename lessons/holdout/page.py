@@ -45,7 +45,7 @@ st.markdown(
 # The prediction is about the data, not the sliders: it stays outside the fragment below, so
 # that a press re-sends only what the press changes.
 holdout_at, fresh_at = model.prediction()
-quiz.check_yourself(
+quiz.predict_first(
     "holdout_predict",
     [
         quiz.Question(
@@ -61,7 +61,6 @@ quiz.check_yourself(
             ),
         )
     ],
-    title="Predict first",
 )
 
 

@@ -91,7 +91,7 @@ def when_k_grows() -> None:
 
 def predict_first(epsilon: float, k_star: float) -> None:
     """Asked above the slider's metric and chart, which give the answer away."""
-    quiz.check_yourself(
+    quiz.predict_first(
         "large_domains_predict",
         [
             quiz.Question(
@@ -106,7 +106,6 @@ def predict_first(epsilon: float, k_star: float) -> None:
                 ),
             )
         ],
-        title="Predict first",
     )
 
 

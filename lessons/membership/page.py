@@ -152,7 +152,7 @@ def tracing_then_noise() -> None:
         )
     other_d = model.neighbour_for_prediction(d)
     with predict:
-        quiz.check_yourself(
+        quiz.predict_first(
             "membership_predict",
             [
                 quiz.Question(
@@ -175,7 +175,6 @@ def tracing_then_noise() -> None:
                     ),
                 ),
             ],
-            title="Predict first",
         )
     # The curves' names are the legend's, part of the chart's spec: they hold no slider's value
     # (the title does), so that a move redraws the chart in place.

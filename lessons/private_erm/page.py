@@ -122,7 +122,7 @@ st.markdown(
     f"same change. Each point is the mean of {model.RUNS} seeded runs, with its 95% error "
     "bar."
 )
-quiz.check_yourself(
+quiz.predict_first(
     "private_erm_predict",
     [
         quiz.Question(
@@ -134,7 +134,6 @@ quiz.check_yourself(
             explanation=model.prediction_words(model.DEFAULT_LAMBDA),
         )
     ],
-    title="Predict first",
 )
 
 

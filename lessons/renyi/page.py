@@ -191,7 +191,7 @@ def composition() -> None:
     best = model.best_method(sigma, model.PREDICT_RELEASES)
     at_100 = model.composed(sigma, model.PREDICT_RELEASES).epsilon
     with predict:
-        quiz.check_yourself(
+        quiz.predict_first(
             "renyi_predict",
             [
                 quiz.Question(
@@ -209,7 +209,6 @@ def composition() -> None:
                     ),
                 )
             ],
-            title="Predict first",
         )
     orders = ", ".join(
         f"{order:g} at k = {releases:,}" for releases, order in model.best_orders(sigma)[::3]

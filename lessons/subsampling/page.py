@@ -77,7 +77,7 @@ def amplification() -> None:
         )
     ratio = sampled / (q * epsilon)
     with predict:
-        quiz.check_yourself(
+        quiz.predict_first(
             "subsampling_predict",
             [
                 quiz.Question(
@@ -94,7 +94,6 @@ def amplification() -> None:
                     ),
                 )
             ],
-            title="Predict first",
         )
     st.markdown(
         f"**Here** the sample turns ε = {text.number(epsilon)} into ε' = "

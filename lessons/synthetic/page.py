@@ -112,10 +112,9 @@ notebook.latex(
     m &= q \cdot x + \mathrm{Lap}(2T/\varepsilon)
     \end{aligned}""",
 )
-quiz.check_yourself(
+quiz.predict_first(
     "synthetic_predict",
     quiz.bank(__file__, "synthetic_predict"),
-    title="Predict first",
 )
 
 

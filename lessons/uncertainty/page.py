@@ -95,7 +95,7 @@ def two_errors() -> None:
         "cancel."
     )
     with predict:
-        quiz.check_yourself(
+        quiz.predict_first(
             "uncertainty_predict",
             [
                 quiz.Question(
@@ -110,7 +110,6 @@ def two_errors() -> None:
                     ),
                 ),
             ],
-            title="Predict first",
         )
     snippets.SURVEY.show(n=n, epsilon=epsilon, seed=controls.seed() + model.SEED_SURVEY)
     downloads.download_csv(

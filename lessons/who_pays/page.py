@@ -78,7 +78,7 @@ st.markdown(
     "Poursaeed & Shmatikov 2019) found that the smallest groups lose the most, and more as ε "
     "shrinks. Whether that happens is a measurement, not a law: here is this model's."
 )
-quiz.check_yourself(
+quiz.predict_first(
     "who_pays_predict",
     [
         quiz.Question(
@@ -89,7 +89,6 @@ quiz.check_yourself(
             explanation=model.prediction_words(),
         )
     ],
-    title="Check yourself",
 )
 
 

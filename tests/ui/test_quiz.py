@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from apptest_helpers import run_lesson
+from lessons.catalogue import LESSONS
 from ui.quiz import Question, bank
 
 SCRIPT = """
@@ -147,3 +149,19 @@ def test_every_lesson_bank_is_read_and_every_table_is_asked() -> None:
         for key in tomllib.loads(path.read_text()):
             assert bank(str(page), key), key
             assert f'quiz.bank(__file__, "{key}")' in page.read_text(), (path, key)
+
+
+@pytest.mark.parametrize(
+    "lesson", [lesson for lesson in LESSONS if not lesson.activity], ids=lambda x: x.url_path
+)
+def test_a_lessons_outline_names_each_section_once(lesson) -> None:
+    """A screen reader lists a page's headings to find its way. Who pays asked its section 2
+    question under a second "Check yourself" header, and every lesson's mid-section question
+    stood under a header of its own ("Predict first", twice in DP group-by) that took the
+    section's controls and chart out of the section. The page's headers are each said once,
+    "Check yourself" is the last, and a prediction is a subheading of its section."""
+    at = run_lesson(lesson.file)
+    headers = [h.value for h in at.header]
+    assert len(headers) == len(set(headers)), (lesson.folder, headers)
+    assert headers[-1] == "Check yourself", (lesson.folder, headers)
+    assert "Predict first" not in headers, (lesson.folder, headers)
