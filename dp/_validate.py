@@ -68,6 +68,44 @@ def _range_text(low, high, low_open, high_open) -> str:
 MAX_EXP_EPSILON = math.log(sys.float_info.max)
 
 
+# A whole number is kept as an int64 (counts, totals, the value of a discrete mechanism), and a
+# float holds every whole number only up to 2⁵³: beyond MAX_COUNT one is refused, never cast
+# to a wrong number (a count of 10²⁰ came back as −9,223,372,036,854,775,807).
+MAX_COUNT = 2**53
+
+# A formula that squares a number (σ², Δ², (T/ε)²) needs its square to be a finite, non-zero
+# float: such a number, or a ratio of two such as Δ/σ, lies in [1/SQUARE_LIMIT, SQUARE_LIMIT].
+SQUARE_LIMIT = 1e150
+
+
+def check_squarable(name: str, value: float) -> float:
+    """A positive number (already checked) whose square a formula needs as a finite, non-zero
+    float. `name` is what the message calls it: a parameter, or a ratio ("sensitivity/sigma")."""
+    if not 1.0 / SQUARE_LIMIT <= value <= SQUARE_LIMIT:
+        raise ValueError(
+            f"{name} must be in [1e-150, 1e150] here (its square must be a float), got {value:g}"
+        )
+    return value
+
+
+def check_magnitude(name: str, arr: np.ndarray, limit: float = SQUARE_LIMIT) -> np.ndarray:
+    """A finite array (already checked) whose entries a formula squares or multiplies
+    together: every |x| at most `limit`."""
+    if arr.size and float(np.max(np.abs(arr))) > limit:
+        raise ValueError(
+            f"{name} must be at most {limit:g} in size here, got {float(np.max(np.abs(arr))):g}"
+        )
+    return arr
+
+
+def check_count(name: str, x: object) -> int:
+    """A whole number from 0 to MAX_COUNT (a count, a total, a number of people)."""
+    value = check_integer(name, x, low=0)
+    if value > MAX_COUNT:
+        raise ValueError(f"{name} must be at most 2**53, got {value:g}")
+    return value
+
+
 def check_epsilon(epsilon: object, name: str = "epsilon", *, high: float | None = None) -> float:
     """ε must be a finite real number > 0 (and <= `high` where a formula needs e^ε as a
     float: `high=MAX_EXP_EPSILON`)."""
@@ -231,6 +269,8 @@ def check_counts(name: str, counts: object) -> np.ndarray:
         raise ValueError(f"{name} must hold whole numbers")
     if arr.min() < 0:
         raise ValueError(f"{name} must be >= 0, got {arr.min():g}")
+    if arr.max() > MAX_COUNT:
+        raise ValueError(f"{name} must be at most 2**53 each, got {arr.max():g}")
     return arr.astype(np.int64)
 
 

@@ -77,7 +77,13 @@ def l1_error(estimates, truth) -> np.ndarray | float:
 def l2_error(estimates, truth) -> np.ndarray | float:
     r"""L2 (Euclidean) error of a histogram estimate: sqrt(Σ_v (ĉ_v - c_v)²) (last axis =
     categories; a float for one histogram, an array for many repeated ones)."""
-    out = np.sqrt(np.square(_difference(estimates, truth)).sum(axis=-1))
+    difference = _difference(estimates, truth)
+    # scaled by the largest gap first, so that no square overflows (a norm beyond the
+    # largest float is inf)
+    peak = np.max(np.abs(difference), axis=-1, keepdims=True)
+    unit = difference / np.where(peak > 0, peak, 1.0)
+    with np.errstate(over="ignore"):
+        out = peak[..., 0] * np.sqrt(np.square(unit).sum(axis=-1))
     return float(out) if out.ndim == 0 else out
 
 

@@ -33,6 +33,7 @@ from ._validate import (
     check_epsilon,
     check_id_columns,
     check_integer,
+    check_magnitude,
     check_real_array,
     check_size,
 )
@@ -201,6 +202,8 @@ def tracing_score(targets, released_means, reference_means):
         raise ValueError(
             f"targets must be 1-D or 2-D with {m.size} attributes per row, got shape {t.shape}"
         )
+    for name, values in (("targets", t), ("released_means", m), ("reference_means", r)):
+        check_magnitude(name, values, 1e100)  # a score multiplies and sums them
     scores = (t - r) @ (m - r)
     return float(scores) if t.ndim == 1 else scores
 

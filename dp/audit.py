@@ -17,7 +17,13 @@ import math
 
 import numpy as np
 
-from ._validate import check_epsilon, check_integer, check_probability, check_real, check_real_array
+from ._validate import (
+    check_epsilon,
+    check_integer,
+    check_probability,
+    check_real,
+    check_real_array,
+)
 
 
 def _clopper_pearson(successes: np.ndarray, trials: int, alpha: float):
@@ -127,8 +133,11 @@ def audit_delta(
     level = alpha / (4 * len(counts_a))
     low_a, high_a = _clopper_pearson(counts_a, len(a), level)
     low_b, high_b = _clopper_pearson(counts_b, len(b), level)
-    scale = np.exp(eps)
-    best = max(float(np.max(low_a - scale * high_b)), float(np.max(low_b - scale * high_a)))
+    with np.errstate(over="ignore"):  # e^ε beyond the largest float is inf: an event whose
+        scale = np.exp(eps)  # other side was never seen (high 0) counts whole, no inf·0
+        spent_b = np.where(high_b > 0, scale * np.where(high_b > 0, high_b, 1.0), 0.0)
+        spent_a = np.where(high_a > 0, scale * np.where(high_a > 0, high_a, 1.0), 0.0)
+    best = max(float(np.max(low_a - spent_b)), float(np.max(low_b - spent_a)))
     return max(best, 0.0)
 
 
@@ -205,8 +214,8 @@ def tpr_bound(fpr, epsilon: float, *, delta: float = 0.0):
         raise ValueError("fpr must lie in [0, 1]")
     eps = check_epsilon(epsilon)
     d = check_real("delta", delta, low=0.0, high=1.0, high_open=True)
-    bound = np.minimum.reduce(
-        [np.ones_like(f), math.exp(eps) * f + d, 1.0 - math.exp(-eps) * (1.0 - f - d)]
-    )
+    with np.errstate(over="ignore"):  # e^ε·FPR beyond the largest float: inf, capped at 1
+        grown = np.where(f > 0, np.exp(eps) * np.where(f > 0, f, 1.0), 0.0)
+    bound = np.minimum.reduce([np.ones_like(f), grown + d, 1.0 - math.exp(-eps) * (1.0 - f - d)])
     bound = np.clip(bound, 0.0, 1.0)
     return float(bound) if bound.ndim == 0 else bound

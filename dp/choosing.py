@@ -168,9 +168,17 @@ def report_noisy_max_probabilities(counts, epsilon: float) -> np.ndarray:
     scale = 1.0 / check_epsilon(epsilon)
     if c.size == 1:
         return np.ones(1)
+    with np.errstate(over="ignore"):
+        c = c - c.max()  # the same chances for every common shift; the largest count at 0
+    if not np.all(np.isfinite(c)):
+        raise ValueError("counts must differ by less than the largest float")
     reach = _TAIL_SCALES * scale
+    ties = int(np.count_nonzero(c == 0.0))
     out = np.empty(c.size)
     for i, centre in enumerate(c):
+        if centre - reach == centre:  # the noise is below the floats' spacing at this count:
+            out[i] = 1.0 / ties if centre == 0.0 else 0.0  # the largest wins, ties share
+            continue
         kinks = c[(c > centre - reach) & (c < centre + reach)]
         edges = np.unique(np.r_[centre - reach, kinks, centre + reach])
         # Cut every stretch between kinks into pieces at most _PIECE_SCALES noise scales long.

@@ -16,7 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import MAX_DRAWS, as_rng, check_binary, check_epsilon, check_integer
+from ._validate import (
+    MAX_DRAWS,
+    as_rng,
+    check_binary,
+    check_epsilon,
+    check_integer,
+    check_squarable,
+)
 
 
 def _levels(horizon: int) -> int:
@@ -64,7 +71,7 @@ def increments_variance(t: int, epsilon: float) -> float:
     r"""The variance of the running count at step t when each step's value gets its own
     Lap(1/ε) (noisy increments, ε-DP for event-level neighbours): t·2/ε²."""
     t = check_integer("t", t, low=1)
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_squarable("epsilon", check_epsilon(epsilon))
     return 2.0 * t / (epsilon * epsilon)
 
 
@@ -73,4 +80,5 @@ def recompute_variance(horizon: int, epsilon: float) -> float:
     (one x_t is in up to T counts, basic composition): 2(T/ε)²."""
     horizon = check_integer("horizon", horizon, low=1)
     epsilon = check_epsilon(epsilon)
-    return 2.0 * (horizon / epsilon) ** 2
+    ratio = check_squarable("horizon/epsilon", horizon / epsilon)
+    return 2.0 * ratio * ratio

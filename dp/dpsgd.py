@@ -25,7 +25,14 @@ import math
 
 import numpy as np
 
-from ._validate import as_rng, check_epsilon, check_finite_array, check_integer, check_real
+from ._validate import (
+    as_rng,
+    check_epsilon,
+    check_finite_array,
+    check_integer,
+    check_real,
+    check_squarable,
+)
 from .gaussian import check_delta
 
 ACCOUNTANTS = ("pld", "rdp")
@@ -41,10 +48,15 @@ def clip_rows(matrix, clip_norm: float) -> np.ndarray:
     if rows.ndim != 2:
         raise ValueError(f"matrix must be 2-D (one row per example), got shape {rows.shape}")
     c = check_real("clip_norm", clip_norm, low=0.0, low_open=True, allow_inf=True)
-    norms = np.linalg.norm(rows, axis=1)
     if math.isinf(c):
         return rows.copy()
-    scale = np.minimum(1.0, c / np.where(norms > 0, norms, 1.0))
+    # ‖g‖ as peak·‖g/peak‖ (peak = max |g_i|), and C/‖g‖ as (C/peak)/‖g/peak‖: no square of a
+    # large entry overflows, so a long row is scaled to C however long it is
+    peak = np.max(np.abs(rows), axis=1) if rows.size else np.zeros(rows.shape[0])
+    peak = np.where(peak > 0, peak, 1.0)
+    unit_norms = np.linalg.norm(rows / peak[:, None], axis=1)
+    with np.errstate(over="ignore"):  # C/peak beyond the largest float: the row is kept
+        scale = np.minimum(1.0, (c / peak) / np.where(unit_norms > 0, unit_norms, 1.0))
     return rows * scale[:, None]
 
 
@@ -123,7 +135,9 @@ def dpsgd_epsilon(
     r"""ε after `steps` Poisson-subsampled Gaussian steps with noise multiplier σ (noise
     σ·C on a sum of gradients clipped to C), at δ: dp_accounting's PLDAccountant ("pld",
     default settings) or RdpAccountant ("rdp")."""
-    sigma = check_real("noise_multiplier", noise_multiplier, low=0.0, low_open=True)
+    sigma = check_squarable(
+        "noise_multiplier", check_real("noise_multiplier", noise_multiplier, low=0.0, low_open=True)
+    )
     q, n_steps, d, name = _check_accounting(sample_rate, steps, delta, accountant)
     return _epsilon(sigma, q, n_steps, d, name)
 

@@ -23,7 +23,15 @@ import math
 import numpy as np
 from scipy.special import expit
 
-from ._validate import as_rng, check_epsilon, check_finite_array, check_integer, check_positive
+from ._validate import (
+    MAX_DRAWS,
+    as_rng,
+    check_epsilon,
+    check_finite_array,
+    check_integer,
+    check_positive,
+    check_squarable,
+)
 
 GRADIENT_TOLERANCE = 1e-8
 ROW_NORM_SLACK = 1e-12  # rows of norm ≤ 1 + this count as in the unit ball (round-off)
@@ -43,7 +51,8 @@ def _check_data(X: object, y: object) -> tuple[np.ndarray, np.ndarray]:
         )
     if not np.all((labels == 1.0) | (labels == -1.0)):
         raise ValueError("y must hold only −1 and +1")
-    norms = np.linalg.norm(features, axis=1)
+    largest = float(np.max(np.abs(features))) if features.size else 0.0
+    norms = np.linalg.norm(features, axis=1) if largest <= 1.0 else np.array([largest])
     if np.any(norms > 1.0 + ROW_NORM_SLACK):
         raise ValueError(
             f"X's rows must have L2 norm at most 1 (scale them first), got {norms.max():.6g}"
@@ -89,6 +98,8 @@ def l2_laplace_vector(dim: int, beta: float, *, rng: object = None) -> np.ndarra
     r"""A vector b in R^dim with density ∝ e^(−β‖b‖): its norm ~ Gamma(shape = dim,
     scale = 1/β) and its direction uniform on the sphere (CMS §3)."""
     dim = check_integer("dim", dim, low=1)
+    if dim > MAX_DRAWS:
+        raise ValueError(f"dim must be at most {MAX_DRAWS:,} here, got {dim:,}")
     beta = check_positive("beta", beta)
     generator = as_rng(rng)
     norm = generator.gamma(shape=dim, scale=1.0 / beta)
@@ -118,11 +129,12 @@ def objective_perturbation(
     else Δ = c/(n(e^(ε/4) − 1)) − λ and ε' = ε/2; b with density ∝ e^(−β‖b‖), β = ε'/2;
     returns argmin J(w) + bᵀw/n + (Δ/2)‖w‖²: ε-DP."""
     features, labels = _check_data(X, y)
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_squarable("epsilon", check_epsilon(epsilon))
     lam = check_positive("lam", lam)
     n, d = features.shape
     c = LOGISTIC_C
-    reduced = epsilon - math.log1p(2.0 * c / (n * lam) + c * c / (n * n * lam * lam))
+    ratio = check_squarable("1/(4·n·lam)", c / (n * lam))  # c/(nλ), c = 1/4
+    reduced = epsilon - math.log1p(2.0 * ratio + ratio * ratio)
     extra = 0.0
     if reduced <= 0.0:
         extra = c / (n * math.expm1(epsilon / 4.0)) - lam

@@ -134,9 +134,7 @@ def gdp_clt_mu(sample_rate: float, steps: int, sigma: float) -> float:
     q = _check_rate(sample_rate)
     steps = check_integer("steps", steps, low=1)
     sigma = check_real("sigma", sigma, low=0.0, low_open=True, range_text="finite and > 0")
-    exponent = 1.0 / (sigma * sigma)
-    if exponent > MAX_EXP_EPSILON:
-        raise ValueError(
-            f"sigma must be at least {1 / math.sqrt(MAX_EXP_EPSILON):.4f}, got {sigma:g}"
-        )
-    return q * math.sqrt(steps * math.expm1(exponent))
+    smallest = 1.0 / math.sqrt(MAX_EXP_EPSILON)  # below, e^(1/σ²) overflows
+    if sigma < smallest:
+        raise ValueError(f"sigma must be at least {smallest:.4f}, got {sigma:g}")
+    return q * math.sqrt(steps * math.expm1(1.0 / (sigma * sigma)))

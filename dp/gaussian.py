@@ -54,6 +54,7 @@ from scipy.optimize import brentq, minimize_scalar
 from scipy.special import log_ndtr
 
 from ._validate import (
+    MAX_EXP_EPSILON,
     add_noise,
     as_rng,
     check_epsilon,
@@ -62,6 +63,7 @@ from ._validate import (
     check_positive,
     check_real,
     check_real_array,
+    check_squarable,
 )
 
 
@@ -112,9 +114,14 @@ def _delta_of_ratio(mu: float, eps: np.ndarray) -> np.ndarray:
     relative precision (log Φ via scipy's log_ndtr never underflows)."""
     log_first = log_ndtr(mu / 2.0 - eps / mu)
     log_second = eps + log_ndtr(-mu / 2.0 - eps / mu)
+    # Where the first term is 0 (its log −inf: μ tiny or ε huge), δ is 0: the second term is
+    # smaller still, and −inf − (−inf) would be NaN.
+    zero = np.isneginf(log_first)
+    log_first = np.where(zero, 0.0, log_first)
+    log_second = np.where(zero, -np.inf, log_second)
     # log_second <= log_first in exact arithmetic (δ >= 0); rounding may cross by 1 ulp.
     gap = np.minimum(log_second - log_first, 0.0)
-    return np.exp(log_first) * -np.expm1(gap)
+    return np.where(zero, 0.0, np.exp(log_first) * -np.expm1(gap))
 
 
 def gaussian_delta(sigma: float, sensitivity: float, epsilon) -> float | np.ndarray:
@@ -220,9 +227,13 @@ def gaussian_privacy_loss(y, *, loc: float, loc_neighbour: float, sigma: float):
     a straight line in y: unbounded, unlike Laplace's. y may be an array."""
     loc = check_real("loc", loc)
     loc_neighbour = check_real("loc_neighbour", loc_neighbour)
-    sigma = check_positive("sigma", sigma)
+    sigma = check_squarable("sigma", check_positive("sigma", sigma))
     arr = check_real_array("y", y, allow_inf=False)
-    out = ((arr - loc_neighbour) ** 2 - (arr - loc) ** 2) / (2.0 * sigma**2)
+    # The same line, as 2·(loc/2 − loc'/2)·(y − loc/2 − loc'/2) / σ²: no square of y, and
+    # halves that never overflow, so a loss beyond the largest float is ±inf, never NaN.
+    half_gap, middle = loc / 2.0 - loc_neighbour / 2.0, loc / 2.0 + loc_neighbour / 2.0
+    with np.errstate(over="ignore"):
+        out = 2.0 * half_gap * (arr - middle) / sigma**2
     return _out(np.asarray(out))
 
 
@@ -231,8 +242,8 @@ def gaussian_privacy_loss_distribution(sensitivity: float, sigma: float) -> tupl
     η = Δ²/(2σ²) (= zCDP's ρ, the KL divergence), so (η, √(2η)) = (Δ²/(2σ²), Δ/σ)."""
     sensitivity = check_positive("sensitivity", sensitivity)
     sigma = check_positive("sigma", sigma)
-    mean = sensitivity**2 / (2.0 * sigma**2)
-    return mean, sensitivity / sigma
+    mu = check_squarable("sensitivity/sigma", sensitivity / sigma)
+    return mu * mu / 2.0, mu
 
 
 def gaussian_loss_tail(sigma: float, sensitivity: float, epsilon) -> float | np.ndarray:
@@ -261,7 +272,8 @@ def gaussian_zcdp_rho(sensitivity: float, sigma: float) -> float:
     r"""The Gaussian mechanism is ρ-zCDP with ρ = Δ²/(2σ²) (Bun & Steinke 2016, Prop. 1.6)."""
     sensitivity = check_positive("sensitivity", sensitivity)
     sigma = check_positive("sigma", sigma)
-    return sensitivity**2 / (2.0 * sigma**2)
+    mu = check_squarable("sensitivity/sigma", sensitivity / sigma)
+    return mu * mu / 2.0
 
 
 def gaussian_sigma_for_rho(sensitivity: float, rho: float) -> float:
@@ -273,8 +285,8 @@ def gaussian_sigma_for_rho(sensitivity: float, rho: float) -> float:
 
 def pure_to_zcdp(epsilon: float) -> float:
     r"""An ε-DP mechanism is ε²/2-zCDP (Bun & Steinke 2016, Prop. 1.4)."""
-    epsilon = check_epsilon(epsilon)
-    return epsilon**2 / 2.0
+    epsilon = check_squarable("epsilon", check_epsilon(epsilon))
+    return epsilon * epsilon / 2.0
 
 
 def zcdp_to_approx_dp_simple(rho: float, delta: float) -> float:
@@ -353,7 +365,8 @@ def advanced_composition_linear_from(epsilon: float, delta_prime: float) -> floa
     more than basic composition's ε once e^ε − 1 > 1, i.e. ε > ln 2)."""
     epsilon = check_epsilon(epsilon)
     delta_prime = check_delta(delta_prime, "delta_prime")
-    return 2.0 * math.log(1.0 / delta_prime) / math.expm1(epsilon) ** 2
+    growth = math.expm1(min(epsilon, MAX_EXP_EPSILON))  # beyond, k is 0 all the same
+    return 2.0 * math.log(1.0 / delta_prime) / growth / growth
 
 
 def advanced_composition(
@@ -367,7 +380,7 @@ def advanced_composition(
     δ may be 0 (pure mechanisms). ε' can exceed basic composition's k·ε (for small k or
     large ε): both bounds hold, so use the smaller. A ValueError if kδ + δ' >= 1, where the
     guarantee says nothing."""
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon, high=MAX_EXP_EPSILON)
     delta = check_real("delta", delta, low=0.0, high=1.0, high_open=True)
     k = check_integer("k", k, low=1)
     delta_prime = check_delta(delta_prime, "delta_prime")

@@ -137,6 +137,11 @@ def olh_variance(n: int, epsilon: float, frequency: float = 0.0) -> float:
     r"""Var[ĉ_v] of OLH: the pure-protocol variance (`pure_variance`) with its p and q = 1/g,
     n q (1 − q)/(p − q)² + n f (1 − p − q)/(p − q), count scale."""
     _, p, q = olh_parameters(epsilon)
+    if abs(p - q) < 1e-12:  # pure_variance would name p and q, which are not this call's
+        raise ValueError(
+            f"epsilon is too small here: OLH's p and q round to the same {p:g}, and its reports "
+            "then carry no information"
+        )
     return pure_variance(n, p, q, frequency)
 
 

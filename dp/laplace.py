@@ -24,10 +24,13 @@ import math
 import numpy as np
 
 from ._validate import (
+    MAX_COUNT,
+    MAX_EXP_EPSILON,
     add_noise,
     as_rng,
     check_epsilon,
     check_finite_array,
+    check_magnitude,
     check_positive,
     check_real,
     check_real_array,
@@ -115,6 +118,7 @@ def discrete_laplace_mechanism(value, epsilon: float, *, size=None, rng=None):
         shape = base.shape if size is None else (*np.atleast_1d(size), *base.shape)
     if np.any(base != np.round(base)):
         raise ValueError("value must be a whole number (a count): use laplace_mechanism otherwise")
+    check_magnitude("value", np.asarray(base), MAX_COUNT)  # kept as an int64, exactly
     noise = generator.geometric(success, size=shape) - generator.geometric(success, size=shape)
     result = base.astype(np.int64) + noise
     return int(result) if np.ndim(result) == 0 else result
@@ -145,11 +149,14 @@ def discrete_laplace_sum_half_width(epsilon, count, *, confidence: float = 0.95)
     conf = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
     eps, n = np.broadcast_arrays(eps, n)
     a = np.exp(-eps)
-    sd = math.sqrt(float(np.sum(n * 2.0 * a / (-np.expm1(-eps)) ** 2)))
+    with np.errstate(divide="ignore", over="ignore"):  # an ε so small that (1 − e^−ε)² is 0
+        variances = 2.0 * a / (-np.expm1(-eps)) ** 2  # gives an infinite SD: refused below
+    sd = math.sqrt(float(np.sum(np.where(n > 0, n * variances, 0.0))))
     if sd == 0.0:
         return 0
-    size = 1 << max(6, math.ceil(math.log2(2 * (12 * sd + 50))))
-    if size > MAX_SUM_GRID:
+    wide = not sd * 24 < MAX_SUM_GRID  # an infinite SD too, before its log
+    size = 0 if wide else 1 << max(6, math.ceil(math.log2(2 * (12 * sd + 50))))
+    if wide or size > MAX_SUM_GRID:
         raise ValueError(
             f"epsilon and count: the sum's noise is too wide to compute (SD {sd:,.0f})"
         )
@@ -371,7 +378,8 @@ def laplace_event_probabilities(
     # the bound broken, so the log-ratio is kept within it.
     bound = abs(loc - loc_neighbour) / scale
     log_ratio = min(max(log_p - log_q, -bound), bound)
-    return math.exp(log_p), math.exp(log_q), math.exp(log_ratio)
+    ratio = math.exp(log_ratio) if log_ratio <= MAX_EXP_EPSILON else math.inf  # q is then 0
+    return math.exp(log_p), math.exp(log_q), ratio
 
 
 def laplace_difference_pdf(z, *, scale: float):

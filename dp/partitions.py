@@ -34,6 +34,7 @@ import math
 import numpy as np
 
 from ._validate import (
+    MAX_EXP_EPSILON,
     as_rng,
     check_epsilon,
     check_id_columns,
@@ -121,7 +122,7 @@ def partition_selection_probability(
     p(n−1) = p* both branches are equal, so the switch point is not sensitive to round-off.
     `count`: a whole number ≥ 0 (a float back) or an array of them (an array of the same
     shape back); delta in (0, 1)."""
-    epsilon = check_epsilon(epsilon)
+    epsilon = check_epsilon(epsilon, high=MAX_EXP_EPSILON)
     delta = _check_delta(delta)
     m = check_integer("max_partitions", max_partitions, low=1)
     n = check_real_array("count", count, allow_inf=False)

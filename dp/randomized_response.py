@@ -47,8 +47,10 @@ from statistics import NormalDist
 import numpy as np
 
 from ._validate import (
+    MAX_EXP_EPSILON,
     as_rng,
     check_binary,
+    check_count,
     check_epsilon,
     check_finite_array,
     check_integer,
@@ -221,8 +223,8 @@ def sample_rr_counts(true_yes: int, n: int, p: float, q: float, *, size=None, rn
         Binomial(true_yes, p) + Binomial(n - true_yes, 1 - q).
 
     Returns an int, or an int64 array of shape `size`."""
-    n = check_integer("n", n, low=0)
-    true_yes = check_integer("true_yes", true_yes, low=0)
+    n = check_count("n", n)
+    true_yes = check_count("true_yes", true_yes)
     if true_yes > n:
         raise ValueError(f"true_yes must be <= n, got true_yes = {true_yes}, n = {n}")
     p = check_probability("p", p)
@@ -249,7 +251,8 @@ def local_count_std(n, epsilon: float):
         raise ValueError("n must be >= 1")
     # √n e^(ε/2) / (e^ε − 1), written as √n / (e^(ε/2) − e^(−ε/2)) = √n / (2 sinh(ε/2)):
     # exact at tiny ε (2p − 1 would round to 0 below ε ≈ 1e-16) and no overflow at large ε.
-    denominator = 2.0 * math.sinh(epsilon / 2.0)
+    # beyond 2·ln(largest float) the sinh is past every float: the error is 0 to the last digit
+    denominator = 2.0 * math.sinh(epsilon / 2.0) if epsilon < 2 * MAX_EXP_EPSILON else math.inf
     if denominator == 0.0 or not math.isfinite(1.0 / denominator):
         raise ValueError(f"epsilon is too small to give a finite error, got {epsilon:g}")
     with np.errstate(over="raise"):

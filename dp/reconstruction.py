@@ -40,6 +40,8 @@ import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, milp, minimize
 
 from ._validate import (
+    MAX_COUNT,
+    MAX_DRAWS,
     _as_numeric_array,
     as_rng,
     check_binary,
@@ -187,10 +189,10 @@ def joint_counts(records, levels) -> np.ndarray:
         not np.all(np.isfinite(arr)) or np.any(arr != np.floor(arr))
     ):
         raise ValueError("records must hold whole-number codes")
-    arr = arr.astype(np.int64)
     upper = np.asarray(lv) - 1
-    if arr.size and (arr.min() < 0 or np.any(arr.max(axis=0) > upper)):
+    if arr.size and (arr.min() < 0 or np.any(arr.max(axis=0) > upper)):  # before the cast
         raise ValueError(f"records must hold codes 0..levels[i]−1 in column i (levels {lv})")
+    arr = arr.astype(np.int64)
     flat = np.ravel_multi_index(arr.T, lv) if arr.size else np.zeros(0, dtype=np.int64)
     return np.bincount(flat, minlength=math.prod(lv)).astype(np.int64)
 
@@ -199,6 +201,8 @@ def records_from_counts(counts, levels) -> np.ndarray:
     """Joint counts back to records: one row of attribute codes per person, sorted."""
     lv = _check_levels(levels)
     c = _check_joint(counts, lv)
+    if int(c.sum()) > MAX_DRAWS:
+        raise ValueError(f"counts must sum to at most {MAX_DRAWS:,} people here, got {c.sum():,}")
     return _joint_codes(lv)[np.repeat(np.arange(c.size), c)]
 
 
@@ -217,6 +221,8 @@ def _check_joint(counts: object, levels: tuple[int, ...]) -> np.ndarray:
         raise ValueError("counts must hold whole numbers")
     if arr.size and arr.min() < 0:
         raise ValueError(f"counts must be >= 0, got {arr.min():g}")
+    if arr.size and arr.max() > MAX_COUNT:
+        raise ValueError(f"counts must be at most 2**53 each, got {arr.max():g}")
     return arr.astype(np.int64)
 
 

@@ -19,7 +19,7 @@ import math
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
-from ._validate import check_positive, check_real, check_real_array
+from ._validate import check_positive, check_real, check_real_array, check_squarable
 
 CONVERSIONS = ("improved", "classic")
 
@@ -47,7 +47,9 @@ def rdp_gaussian(alpha: object, sigma: float, sensitivity: float = 1.0):
     orders = _orders(alpha)
     sigma = check_positive("sigma", sigma)
     sensitivity = check_positive("sensitivity", sensitivity)
-    return _shaped(orders * sensitivity**2 / (2.0 * sigma**2), orders)
+    mu = check_squarable("sensitivity/sigma", sensitivity / sigma)
+    with np.errstate(over="ignore"):  # a huge order times μ²/2 is +inf, the curve's limit
+        return _shaped(orders * (mu * mu / 2.0), orders)
 
 
 def rdp_laplace(alpha: object, scale: float, sensitivity: float = 1.0):
@@ -105,7 +107,7 @@ def rdp_subsampled_gaussian(alpha: object, sigma: float, sample_rate: float):
         raise ValueError("alpha must hold whole numbers >= 2 (integer orders only)")
     if np.any(orders > 100_000):
         raise ValueError("alpha must be at most 100,000 here")
-    sigma = check_positive("sigma", sigma)
+    sigma = check_squarable("sigma", check_positive("sigma", sigma))
     q = check_real("sample_rate", sample_rate, low=0.0, high=1.0, low_open=True)
     out = np.empty(orders.shape)
     log_q = math.log(q)

@@ -176,8 +176,9 @@ def clamped_sum_squared_error(values, lower: float, uppers, epsilon: float):
     bias = np.asarray(clamping_bias_curve(values, lower, uppers))
     epsilon = check_epsilon(epsilon)
     highs = np.asarray(check_real_array("uppers", uppers, allow_inf=False), dtype=float)
-    scale = np.maximum(abs(float(lower)), np.abs(highs)) / epsilon
-    out = bias**2 + 2.0 * scale**2
+    with np.errstate(over="ignore"):  # an error beyond the largest float is inf (never NaN:
+        scale = np.maximum(abs(float(lower)), np.abs(highs)) / epsilon  # both terms are >= 0)
+        out = bias**2 + 2.0 * scale**2
     return float(out) if out.ndim == 0 else out
 
 
@@ -187,6 +188,11 @@ def best_clamp_upper(values, lower: float, epsilon: float, uppers) -> float:
     It is computed from the true values, so releasing it is *not* private: it shows the
     trade-off; a private choice uses domain knowledge or a private quantile."""
     errors = np.atleast_1d(clamped_sum_squared_error(values, lower, uppers, epsilon))
+    if errors.size and not np.any(np.isfinite(errors)):
+        raise ValueError(
+            "values, uppers and epsilon give every U an expected squared error beyond the "
+            "largest float: no U is best"
+        )
     highs = np.atleast_1d(np.asarray(uppers, dtype=float))
     return float(highs[int(np.argmin(errors))])
 

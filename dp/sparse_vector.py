@@ -105,6 +105,14 @@ def stopping_probabilities(
     threshold = check_real("threshold", threshold)
     threshold_scale = check_positive("threshold_scale", threshold_scale)
     query_scale = check_positive("query_scale", query_scale)
+    # The chances are the same with every answer and the threshold moved alike: measured from
+    # the threshold, the quadrature works near 0, where floats are dense (at a threshold of
+    # 2⁵³ its 120-wide interval held 60 floats and the quadrature never ended).
+    with np.errstate(over="ignore"):
+        answers = answers - threshold
+    if not np.all(np.isfinite(answers)):
+        raise ValueError("answers and threshold must differ by less than the largest float")
+    threshold = 0.0
     m = answers.size
     low = threshold - TAIL_SCALES * threshold_scale
     high = threshold + TAIL_SCALES * threshold_scale

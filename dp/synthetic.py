@@ -22,6 +22,7 @@ import contextlib
 import math
 
 import numpy as np
+from scipy.special import logsumexp
 
 from ._validate import MAX_DRAWS, as_rng, check_epsilon, check_integer, check_real_array
 from .choosing import exponential_mechanism
@@ -89,6 +90,11 @@ def _check_queries(queries) -> np.ndarray:
     return check_real_array("queries", queries, allow_inf=False)
 
 
+# Rounds one call may run (each a pass over the workload and the cells; the lessons use at most
+# 1,000): ten thousand take about a second, a million took minutes.
+MAX_ROUNDS = 10_000
+
+
 def mwem_trace(
     counts, queries, epsilon: float, rounds: int, *, rng=None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -105,12 +111,14 @@ def mwem_trace(
         raise ValueError("queries must be 0/1 counting queries")
     eps = check_epsilon(epsilon)
     t_rounds = check_integer("rounds", rounds, low=1)
-    if t_rounds > MAX_DRAWS // max(q.shape[0], 1):
-        raise ValueError(f"rounds must be at most {MAX_DRAWS // q.shape[0]:,} for this workload")
+    most = min(MAX_ROUNDS, MAX_DRAWS // max(q.shape[0], 1))
+    if t_rounds > most:
+        raise ValueError(f"rounds must be at most {most:,} for this workload")
     generator = as_rng(rng)
     n = float(x.sum())
     truth = q @ x
     synthetic = np.full(x.size, n / x.size)
+    log_share = np.full(x.size, -math.log(x.size))  # each cell's share of n, as a log
     total = np.zeros(x.size)
     share = eps / (2.0 * t_rounds)
     chosen_rounds = np.empty(t_rounds, dtype=np.int64)
@@ -120,8 +128,11 @@ def mwem_trace(
         chosen_rounds[t] = chosen
         measured = truth[chosen] + generator.laplace(0.0, 1.0 / share)
         step = q[chosen] * (measured - q[chosen] @ synthetic) / (2.0 * n)
-        synthetic = synthetic * np.exp(step)
-        synthetic *= n / synthetic.sum()
+        # the multiplicative weights update, x ← x·e^step rescaled to n, in logs: a step so
+        # large that every e^step under- or overflows (tiny ε, many rounds) still sums to n
+        log_share = log_share + step
+        log_share -= logsumexp(log_share)
+        synthetic = n * np.exp(log_share)
         total += synthetic
     return total / t_rounds, chosen_rounds
 

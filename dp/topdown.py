@@ -29,9 +29,11 @@ import math
 import numpy as np
 
 from ._validate import (
+    MAX_COUNT,
     as_rng,
+    check_count,
     check_finite_array,
-    check_integer,
+    check_magnitude,
     check_real,
     check_real_array,
     check_size,
@@ -91,7 +93,8 @@ def discrete_gaussian_pmf(x: object, sigma2: float) -> float | np.ndarray:
     values = check_real_array("x", x, allow_inf=False)
     if np.any(values != np.floor(values)):
         raise ValueError("x must hold integers")
-    pmf = np.exp(-(values**2) / (2.0 * sigma2)) / _normaliser(sigma2)
+    with np.errstate(over="ignore"):  # x² beyond the largest float: its probability is 0
+        pmf = np.exp(-(values**2) / (2.0 * sigma2)) / _normaliser(sigma2)
     return float(pmf) if values.ndim == 0 else pmf
 
 
@@ -101,6 +104,10 @@ def discrete_gaussian_std(sigma2: float) -> float:
     far below when σ ≲ 0.8: at σ² = 0.098 it is 0.1098, not 0.3131 (Canonne, Kamath &
     Steinke 2020 bound the variance by σ²). `sigma2` = σ², finite and > 0."""
     sigma2 = _check_sigma2(sigma2)
+    if sigma2 >= 16.0:
+        # By Poisson summation the variance is σ² to within a factor 8π²σ²·e^(−2π²σ²) of it,
+        # below 10⁻¹³³ here: σ itself, without summing 12σ terms (10¹⁰ of them at σ² = 10²⁰).
+        return math.sqrt(sigma2)
     reach = math.ceil(12.0 * math.sqrt(sigma2)) + 10
     x = np.arange(1, reach + 1, dtype=float)
     weights = np.exp(-(x**2) / (2.0 * sigma2))
@@ -127,7 +134,12 @@ def _project(v: np.ndarray, total: float) -> np.ndarray:
     ordered = np.sort(v)[::-1]
     running = np.cumsum(ordered) - total
     ranks = np.arange(1, v.size + 1)
-    rho = int(np.flatnonzero(ordered - running / ranks > 0)[-1]) + 1
+    kept = np.flatnonzero(ordered - running / ranks > 0)
+    if kept.size == 0:  # total is below the floats' spacing at the largest value (the first
+        out = np.zeros_like(v)  # test, total > 0, rounded away): all of it goes to the largest
+        out[int(np.argmax(v))] = total
+        return out
+    rho = int(kept[-1]) + 1
     theta = running[rho - 1] / rho
     return np.maximum(v - theta, 0.0)
 
@@ -141,7 +153,10 @@ def round_preserving_sum(values: object) -> np.ndarray:
     v = check_finite_array("values", values)
     if v.ndim != 1:
         raise ValueError(f"values must be 1-D, got {v.ndim} dimensions")
+    check_magnitude("values", v, MAX_COUNT)  # rounded to int64s, exactly
     total = float(np.sum(v))
+    if abs(total) > MAX_COUNT:
+        raise ValueError(f"values must sum to at most 2**53 in size, got {total:g}")
     target = round(total)
     if abs(total - target) > 1e-9:
         raise ValueError(f"values must sum to a whole number (within 1e-9), got {total!r}")
@@ -167,7 +182,7 @@ def topdown(noisy_levels: object, parents: object, total: int) -> list[np.ndarra
     the parent's final count)). A cell with a positive count and no child raises ValueError.
     Returns one integer vector per level ≥ 1: non-negative, children summing to their
     parent."""
-    total = check_integer("total", total, low=0)
+    total = check_count("total", total)
     if not isinstance(noisy_levels, list | tuple) or not isinstance(parents, list | tuple):
         raise TypeError("noisy_levels and parents must be lists, one entry per level")
     if len(noisy_levels) == 0:

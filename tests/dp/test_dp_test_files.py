@@ -16,6 +16,7 @@ MODULES = {path.stem for path in DP.glob("*.py") if not path.stem.startswith("_"
 ACROSS_MODULES = {
     "bad_inputs",
     "edges",
+    "extremes",
     "exact_values",
     "ldp_oracles",
     "opendp",
