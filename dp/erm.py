@@ -52,7 +52,9 @@ def _check_data(X: object, y: object) -> tuple[np.ndarray, np.ndarray]:
     if not np.all((labels == 1.0) | (labels == -1.0)):
         raise ValueError("y must hold only −1 and +1")
     largest = float(np.max(np.abs(features))) if features.size else 0.0
-    norms = np.linalg.norm(features, axis=1) if largest <= 1.0 else np.array([largest])
+    unit = largest if largest > 0.0 else 1.0  # norms as largest·‖x/largest‖: no square overflows
+    with np.errstate(over="ignore"):
+        norms = unit * np.linalg.norm(features / unit, axis=1)
     if np.any(norms > 1.0 + ROW_NORM_SLACK):
         raise ValueError(
             f"X's rows must have L2 norm at most 1 (scale them first), got {norms.max():.6g}"
