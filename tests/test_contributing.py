@@ -338,9 +338,10 @@ def _apply_the_lesson_recipe(scratch: Path) -> None:
 # The dp function recipe followed exactly, in a copy of the repository: the function at the end
 # of its module, the import it names, its export, its rows in the bad-input table and its test
 # file; then every test that reads dp.__all__, the names of dp's test files, the architecture
-# and the docs, and the recipe's own test file, run there.
+# and the docs, the recipe's own test file, and the far ends of its arguments, run there.
 DP_FUNCTION_TESTS = (
     "tests/dp/test_dp_bad_inputs.py",
+    "tests/dp/test_dp_extremes.py",  # only the new function's cases (-k below)
     "tests/dp/test_dp_test_files.py",
     "tests/dp/test_dp_laplace_truncated.py",
     "tests/test_architecture.py",
@@ -422,7 +423,7 @@ def _applied_and_tested(scratch: Path) -> tuple[str, list[str]]:
             "-m",
             "not room",
             "-k",
-            f"{ours} or not (browser or {' or '.join(OTHERS)} or clean_venv)",
+            f"{ours} or not (browser or {' or '.join(OTHERS)} or clean_venv or test_dp_extremes)",
             *paths,
         ],
         cwd=scratch,
@@ -463,6 +464,7 @@ def test_every_recipe_followed_exactly_passes_the_tests_it_meets(tmp_path) -> No
     assert any("test_every_valid_call_in_the_table_succeeds" in line for line in mine), mine
     assert any("count>n" in line for line in mine) and any("epsilon=" in line for line in mine)
     assert any("rng" in line for line in mine), mine
+    assert any("test_every_function_at_the_far_end_of_each_argument" in line for line in mine)
     assert sum("test_dp_laplace_truncated.py" in line for line in passed) == 4, passed
     assert any("test_every_public_function_has_bad_input_cases" in line for line in passed)
     assert any("keypress_probe" in line for line in passed)
