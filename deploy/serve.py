@@ -22,8 +22,20 @@ ROOT = Path(__file__).resolve().parents[1]
 ASGI = ROOT / "deploy" / "asgi.py"
 
 
+def one_thread_per_call() -> None:
+    """Every session shares the process's cores, so numpy's linear algebra gets one thread a
+    call (OpenBLAS's default is one per core, each call). With one per core, a tab that made
+    the reconstruction page compute afresh on every run (a new seed each time) took 1.5 of
+    this machine's 2 cores and ran 29 times in 16 s; with one, 1.0 core and 39 runs, and a
+    bystander's slider move waited 44 ms (p50) and 75 ms (max) instead of 49 and 163, with
+    six such tabs 196 and 367 instead of 323 and 537 (bench/bench_seed_flood.py). Set before
+    numpy is imported; an operator's own OPENBLAS_NUM_THREADS is kept."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def main(argv: list[str] | None = None) -> int:
     """`streamlit run deploy/asgi.py` with `argv` (the options after the script)."""
+    one_thread_per_call()
     options = list(sys.argv[1:] if argv is None else argv)
     os.chdir(ROOT)  # the project's .streamlit/ folder is the working directory's
     if str(ROOT) not in sys.path:  # started by path: the course's packages are in ROOT

@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tomllib
 
 import pytest
@@ -207,3 +208,31 @@ def test_make_dev_reloads_on_save_and_production_keeps_its_settings():
     assert "fileWatcherType" not in run and "showErrorDetails" not in run
     readme = (ROOT / "README.md").read_text()
     assert "make dev" in readme and "make run" in readme
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: OpenBLAS starts no threads")
+def test_the_server_gives_each_linear_algebra_call_one_thread():
+    """OpenBLAS starts a thread per core for every matrix product; in a server whose sessions
+    share the cores that doubled what one tab's computation took (bench/bench_seed_flood.py).
+    deploy/serve.py sets one thread a call before numpy loads, unless the operator set it."""
+    count = (
+        "import numpy as np, os; a = np.ones((400, 400)); a @ a; "
+        "print(len(os.listdir('/proc/self/task')))"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+
+    def threads(prefix: str) -> int:
+        done = subprocess.run(
+            [sys.executable, "-c", prefix + count],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return int(done.stdout.split()[-1])
+
+    assert threads("") > 1  # numpy alone: OpenBLAS's threads
+    assert threads("import deploy.serve as s; s.one_thread_per_call(); ") == 1
+    env["OPENBLAS_NUM_THREADS"] = "2"  # an operator's choice is kept
+    assert threads("import deploy.serve as s; s.one_thread_per_call(); ") == 2
