@@ -190,15 +190,9 @@ def _load_room(root: Path):
     return module.Room
 
 
-def bench(root: Path, replicas: int, names: list[str]) -> None:
-    if replicas > 1:
-        Room = _load_room(root)
-        with Room(replicas, log_dir=Path("/tmp/bench-flood-room")) as room:
-            pids = [process.pid for process in room.replicas]
-            for url in room.replica_urls:
-                asyncio.run(Student(url, PAGE).open())  # warm each replica
-            asyncio.run(run_case(room.replica_urls, room.url, pids, ROOM_CASE))
-        return
+def serve(root: Path) -> tuple[subprocess.Popen, str]:
+    """`deploy/serve.py` of the checkout at `root` on a free loopback port, once healthy: the
+    process and its URL (the caller terminates it)."""
     port = 8600 + os.getpid() % 300
     server = subprocess.Popen(
         [
@@ -216,11 +210,24 @@ def bench(root: Path, replicas: int, names: list[str]) -> None:
         stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
+    for _ in range(240):
+        if _healthy(url):
+            break
+        time.sleep(0.25)
+    return server, url
+
+
+def bench(root: Path, replicas: int, names: list[str]) -> None:
+    if replicas > 1:
+        Room = _load_room(root)
+        with Room(replicas, log_dir=Path("/tmp/bench-flood-room")) as room:
+            pids = [process.pid for process in room.replicas]
+            for url in room.replica_urls:
+                asyncio.run(Student(url, PAGE).open())  # warm each replica
+            asyncio.run(run_case(room.replica_urls, room.url, pids, ROOM_CASE))
+        return
+    server, url = serve(root)
     try:
-        for _ in range(240):
-            if _healthy(url):
-                break
-            time.sleep(0.25)
         asyncio.run(Student(url, PAGE).open())  # warm: the first visit's caches
         asyncio.run(Student(url, "class-quiz").open())
         for name in names:

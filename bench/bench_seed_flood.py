@@ -1,0 +1,94 @@
+"""Tabs that change the seed on every run: what they cost the server, and what a bystander
+waits.
+
+The seed is a cache key of every seeded computation and takes a million values, so a tab
+that sends a new one with each rerun makes a seeded page compute afresh every time (the
+reconstruction page: ~0.6 s of CPU a run). Each tab here sends the seed's widget state and
+nothing else, and awaits each run: within every per-tab budget (deploy/guard.py,
+ui/pace.py). Meanwhile a bystander moves the Laplace lesson's slider every 0.5 s. Printed
+per number of tabs: the server's CPU, the tabs' runs, the bystander's move p50 and max.
+
+    .venv/bin/python bench/bench_seed_flood.py [TABS ...]      # default: 0 1 3 6
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from streamlit.proto.WidgetStates_pb2 import WidgetState  # noqa: E402
+
+from bench.bench_flood import cpu_seconds, serve  # noqa: E402
+from bench.room_client import Student  # noqa: E402
+
+PAGE = "reconstruction"
+SECONDS = 15.0
+MOVE_EVERY_S = 0.5
+
+
+async def new_seeds(url: str, stop: asyncio.Event) -> int:
+    """One tab: a new seed each run until `stop`; its runs."""
+    tab = Student(url, PAGE, timeout_s=180)
+    await tab.open()
+    seed = tab.widget("number_input", "Random seed")
+    runs = 0
+    while not stop.is_set():
+        await tab.rerun(WidgetState(id=seed.id, int_value=random.randint(0, 999_999)))
+        runs += 1
+    await tab.close()
+    return runs
+
+
+async def bystander(url: str) -> list[float]:
+    """Seconds of each move of the Laplace lesson's first slider, one every MOVE_EVERY_S."""
+    student = Student(url, "laplace", timeout_s=180)
+    await student.open()
+    slider = next(w for w in student.widgets.values() if w.kind == "slider")
+    moves, step, end = [], 1, time.perf_counter() + SECONDS
+    while time.perf_counter() < end:
+        moves.append((await student.move(slider, step)).seconds)
+        step = -step
+        await asyncio.sleep(MOVE_EVERY_S)
+    await student.close()
+    return sorted(moves)
+
+
+async def case(url: str, pid: int, tabs: int) -> None:
+    stop = asyncio.Event()
+    before, start = cpu_seconds([pid]), time.perf_counter()
+    flooders = asyncio.gather(*(new_seeds(url, stop) for _ in range(tabs)))
+    await asyncio.sleep(1.0)
+    moves = await bystander(url)
+    stop.set()
+    runs = sum(await flooders)
+    took = time.perf_counter() - start
+    print(
+        f"{tabs} tab(s): server CPU {cpu_seconds([pid]) - before:.1f} s in {took:.1f} s, "
+        f"{runs} runs; bystander's move p50 {moves[len(moves) // 2] * 1000:.0f} ms, "
+        f"max {moves[-1] * 1000:.0f} ms",
+        flush=True,
+    )
+
+
+def main() -> None:
+    counts = [int(arg) for arg in sys.argv[1:]] or [0, 1, 3, 6]
+    server, url = serve(ROOT)
+    try:
+        asyncio.run(Student(url, "laplace").open())  # warm: the bystander's page
+        asyncio.run(Student(url, PAGE).open())
+        for tabs in counts:
+            asyncio.run(case(url, server.pid, tabs))
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
+if __name__ == "__main__":
+    main()
