@@ -1,5 +1,12 @@
 """Privacy Playground: the frame and the router. Lessons live in lessons/."""
 
+import os
+
+# One thread a linear-algebra call, set before numpy loads (deploy/serve.py's
+# one_thread_per_call says why): Streamlit Community Cloud runs this file without serve.py,
+# and numpy is first imported below.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from pathlib import Path
 from urllib.parse import urlsplit
 

@@ -4,6 +4,7 @@ are not built here; the rules each file must keep are checked."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
@@ -236,3 +237,14 @@ def test_the_server_gives_each_linear_algebra_call_one_thread():
     assert threads("import deploy.serve as s; s.one_thread_per_call(); ") == 1
     env["OPENBLAS_NUM_THREADS"] = "2"  # an operator's choice is kept
     assert threads("import deploy.serve as s; s.one_thread_per_call(); ") == 2
+
+
+def test_app_sets_one_thread_per_call_before_anything_loads_numpy():
+    """Community Cloud runs app.py itself, without deploy/serve.py, and numpy is not loaded
+    before its first run (Streamlit's server does not import it): app.py's first statements
+    set OPENBLAS_NUM_THREADS, before any import that could load numpy."""
+    statements = ast.parse((ROOT / "app.py").read_text(encoding="utf-8")).body[1:]  # docstring
+    first = next(n for n in statements if not isinstance(n, ast.Import | ast.ImportFrom))
+    before = [ast.unparse(n) for n in statements[: statements.index(first)]]
+    assert before == ["import os"], before
+    assert ast.unparse(first) == "os.environ.setdefault('OPENBLAS_NUM_THREADS', '1')"
