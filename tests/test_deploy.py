@@ -214,8 +214,9 @@ def test_make_dev_reloads_on_save_and_production_keeps_its_settings():
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: OpenBLAS starts no threads")
 def test_the_server_gives_each_linear_algebra_call_one_thread():
     """OpenBLAS starts a thread per core for every matrix product; in a server whose sessions
-    share the cores that doubled what one tab's computation took (bench/bench_seed_flood.py).
-    deploy/serve.py sets one thread a call before numpy loads, unless the operator set it."""
+    share the cores, one tab's computation took 1.5 cores where one core did more
+    (bench/bench_seed_flood.py). deploy/serve.py sets one thread a call before numpy loads,
+    unless the operator set it."""
     count = (
         "import numpy as np, os; a = np.ones((400, 400)); a @ a; "
         "print(len(os.listdir('/proc/self/task')))"

@@ -58,6 +58,11 @@ class Question:
             raise ValueError(f"correct: must index options (0..{len(self.options) - 1})")
 
 
+# What check_yourself and predict_first take: `Question`s, or plain (prompt, options, correct
+# index, explanation) tuples.
+Questions = Sequence[Question | tuple[str, Sequence[str], int, str]]
+
+
 def bank(page_file: str, key: str) -> tuple[Question, ...]:
     """The fixed questions `key` of the lesson whose page is `page_file`: the [[key]] tables
     of the quiz.toml beside it, each with a prompt, its options, the answer (the text of the
@@ -114,9 +119,7 @@ def _hide(key: str, index: int) -> None:
     st.session_state[revealed_key(key, index)] = None
 
 
-def check_yourself(
-    key: str, questions: Sequence[Question | tuple[str, Sequence[str], int, str]]
-) -> list[bool | None]:
+def check_yourself(key: str, questions: Questions) -> list[bool | None]:
     """Render the questions under a "Check yourself" header (the lesson's last section);
     return, per question, True (checked and right), False (checked and wrong) or None (not
     checked yet).
@@ -127,9 +130,7 @@ def check_yourself(
     return _ask(key, questions)
 
 
-def predict_first(
-    key: str, questions: Sequence[Question | tuple[str, Sequence[str], int, str]]
-) -> list[bool | None]:
+def predict_first(key: str, questions: Questions) -> list[bool | None]:
     """`check_yourself` for a question a section asks before its chart answers it: under a
     "Predict first" subheading of that section, so that the page's outline (a screen
     reader's list of headings) keeps the section's controls and chart inside the section."""
@@ -137,9 +138,7 @@ def predict_first(
     return _ask(key, questions)
 
 
-def _ask(
-    key: str, questions: Sequence[Question | tuple[str, Sequence[str], int, str]]
-) -> list[bool | None]:
+def _ask(key: str, questions: Questions) -> list[bool | None]:
     st.markdown("Predict first, then check. Your answers stay while you move the sliders.")
     asked = tuple(item if isinstance(item, Question) else Question(*item) for item in questions)
     notebook.note_questions(key, asked)  # the lesson's notebook draws its exercises from them
