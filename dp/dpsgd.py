@@ -39,6 +39,15 @@ ACCOUNTANTS = ("pld", "rdp")
 RELATIVE_TOLERANCE = 1e-3  # of dpsgd_noise_multiplier's σ
 MAX_NOISE_MULTIPLIER = 1e4  # the search gives up beyond this σ
 SMALLEST_NOISE_MULTIPLIER = 1e-3  # the search stops halving σ here
+# The PLD accountant (dp-accounting's defaults) discretises the privacy loss, whose range
+# grows as σ shrinks and as the run's ε grows: at q = 0.01 and 100 steps, σ = 0.3 took ~90 MB
+# more and 2 s, σ = 0.1 815 MB and 11 s, σ = 0.05 2.7 GB and 41 s, σ = 0.001 a MemoryError
+# asking 38 GiB; at σ = 0.4, q = 1 and 10,000 steps (ε ≈ 32,000) 3.5 GB. dpsgd_epsilon refuses
+# PLD below this σ, or where the RDP accountant's ε (an upper bound, in milliseconds) is past
+# PLD_LARGEST_EPSILON, and says to use "rdp"; dpsgd_noise_multiplier's search stops at this σ.
+# The course's own PLD points: σ >= 0.5, RDP ε <= 509 (322 MB more and 2 s at the largest).
+PLD_SMALLEST_NOISE_MULTIPLIER = 0.3
+PLD_LARGEST_EPSILON = 600.0
 
 
 def clip_rows(matrix, clip_norm: float) -> np.ndarray:
@@ -129,6 +138,22 @@ def _epsilon(sigma: float, q: float, steps: int, delta: float, accountant: str) 
     return float(accounting.get_epsilon(delta))
 
 
+def _pld_bounded(sigma: float, q: float, steps: int, delta: float) -> None:
+    """Refuse a PLD evaluation that would take gigabytes (PLD_SMALLEST_NOISE_MULTIPLIER)."""
+    if sigma < PLD_SMALLEST_NOISE_MULTIPLIER:
+        raise ValueError(
+            f"noise_multiplier must be at least {PLD_SMALLEST_NOISE_MULTIPLIER:g} for the PLD "
+            f'accountant, got {sigma:g} (below, it takes gigabytes): use accountant="rdp"'
+        )
+    bound = _epsilon(sigma, q, steps, delta, "rdp")
+    if bound > PLD_LARGEST_EPSILON:
+        raise ValueError(
+            f"the PLD accountant is refused where the RDP accountant's epsilon is past "
+            f"{PLD_LARGEST_EPSILON:g} (here {bound:,.0f}: it would take gigabytes); use "
+            'accountant="rdp"'
+        )
+
+
 def dpsgd_epsilon(
     noise_multiplier: float, sample_rate: float, steps: int, delta: float, *, accountant="pld"
 ) -> float:
@@ -139,6 +164,8 @@ def dpsgd_epsilon(
         "noise_multiplier", check_real("noise_multiplier", noise_multiplier, low=0.0, low_open=True)
     )
     q, n_steps, d, name = _check_accounting(sample_rate, steps, delta, accountant)
+    if name == "pld":
+        _pld_bounded(sigma, q, n_steps, d)
     return _epsilon(sigma, q, n_steps, d, name)
 
 
@@ -164,6 +191,14 @@ def dpsgd_noise_multiplier(
         low, high = 0.5, 1.0
         while meets(low):
             high, low = low, low / 2.0
+            if name == "pld" and low < PLD_SMALLEST_NOISE_MULTIPLIER:
+                low = PLD_SMALLEST_NOISE_MULTIPLIER  # no PLD below it (its note above)
+                if meets(low):
+                    raise ValueError(
+                        f"epsilon = {target:g} needs a noise multiplier below {low:g}, where "
+                        'the PLD accountant takes gigabytes: use accountant="rdp"'
+                    )
+                break
             if low < SMALLEST_NOISE_MULTIPLIER:
                 return high
     else:
