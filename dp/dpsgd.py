@@ -43,7 +43,7 @@ SMALLEST_NOISE_MULTIPLIER = 1e-3  # the search stops halving σ here
 # grows as σ shrinks and as the run's ε grows: at q = 0.01 and 100 steps, σ = 0.3 took ~90 MB
 # more and 2 s, σ = 0.1 815 MB and 11 s, σ = 0.05 2.7 GB and 41 s, σ = 0.001 a MemoryError
 # asking 38 GiB; at σ = 0.4, q = 1 and 10,000 steps (ε ≈ 32,000) 3.5 GB. dpsgd_epsilon refuses
-# PLD below this σ, or where the RDP accountant's ε (an upper bound, in milliseconds) is past
+# PLD below this σ, or where the RDP accountant's ε (an upper bound, far cheaper) is past
 # PLD_LARGEST_EPSILON, and says to use "rdp"; dpsgd_noise_multiplier's search stops at this σ.
 # The course's own PLD points: σ >= 0.5, RDP ε <= 509 (322 MB more and 2 s at the largest).
 PLD_SMALLEST_NOISE_MULTIPLIER = 0.3
@@ -159,7 +159,9 @@ def dpsgd_epsilon(
 ) -> float:
     r"""ε after `steps` Poisson-subsampled Gaussian steps with noise multiplier σ (noise
     σ·C on a sum of gradients clipped to C), at δ: dp_accounting's PLDAccountant ("pld",
-    default settings) or RdpAccountant ("rdp")."""
+    default settings) or RdpAccountant ("rdp"). PLD is refused, with a ValueError that says to
+    use "rdp", below σ = PLD_SMALLEST_NOISE_MULTIPLIER or past an RDP ε of
+    PLD_LARGEST_EPSILON, where it takes gigabytes."""
     sigma = check_squarable(
         "noise_multiplier", check_real("noise_multiplier", noise_multiplier, low=0.0, low_open=True)
     )
@@ -176,7 +178,8 @@ def dpsgd_noise_multiplier(
     returned σ always meets the target (never over it), and σ·(1 − 1e-3) would not.
     dp_accounting's own calibration (`calibrate_dp_mechanism`: Brent's method on ε(σ) − ε,
     with its guarantee that the answer meets the target) in a bracket found by doubling or
-    halving σ from 1; a target that no σ up to 10⁴ reaches raises."""
+    halving σ from 1; a target that no σ up to 10⁴ reaches raises, and so does, with PLD, one
+    that needs σ below PLD_SMALLEST_NOISE_MULTIPLIER."""
     target = check_epsilon(epsilon)
     q, n_steps, d, name = _check_accounting(sample_rate, steps, delta, accountant)
     from dp_accounting import mechanism_calibration, pld, rdp
