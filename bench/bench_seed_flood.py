@@ -8,7 +8,13 @@ nothing else, and awaits each run: within every per-tab budget (deploy/guard.py,
 ui/pace.py). Meanwhile a bystander moves the Laplace lesson's slider every 0.5 s. Printed
 per number of tabs: the server's CPU, the tabs' runs, the bystander's move p50 and max.
 
+`--room N`: instead, N students open the page at once from a lecturer's link with a seed
+the server has not seen (`?seed=…`), three times, a new seed each time: the server's CPU
+and the seconds until the last student's page is drawn. `--root DIR` serves the checkout
+at DIR (a worktree of an older commit, for a before/after).
+
     .venv/bin/python bench/bench_seed_flood.py [TABS ...]      # default: 0 1 3 6
+    .venv/bin/python bench/bench_seed_flood.py --room 20 [--root DIR]
 """
 
 from __future__ import annotations
@@ -77,12 +83,40 @@ async def case(url: str, pid: int, tabs: int) -> None:
     )
 
 
+async def room(url: str, pid: int, students: int, seed: int) -> None:
+    """`students` open the page at once with a new seed."""
+    tabs = [Student(url, PAGE, f"seed={seed}", timeout_s=300) for _ in range(students)]
+    before, start = cpu_seconds([pid]), time.perf_counter()
+    await asyncio.gather(*(tab.open() for tab in tabs))
+    took = time.perf_counter() - start
+    print(
+        f"{students} students open ?seed={seed} at once: server CPU "
+        f"{cpu_seconds([pid]) - before:.1f} s, the last page drawn after {took:.1f} s",
+        flush=True,
+    )
+    await asyncio.gather(*(tab.close() for tab in tabs))
+
+
 def main() -> None:
-    counts = [int(arg) for arg in sys.argv[1:]] or [0, 1, 3, 6]
-    server, url = serve(ROOT)
+    args = sys.argv[1:]
+    root, students = ROOT, 0
+    if "--root" in args:
+        at = args.index("--root")
+        root = Path(args[at + 1]).resolve()
+        del args[at : at + 2]
+    if "--room" in args:
+        at = args.index("--room")
+        students = int(args[at + 1])
+        del args[at : at + 2]
+    counts = [int(arg) for arg in args] or [0, 1, 3, 6]
+    server, url = serve(root)
     try:
         asyncio.run(Student(url, "laplace").open())  # warm: the bystander's page
         asyncio.run(Student(url, PAGE).open())
+        if students:
+            for seed in (4242, 4243, 4244):
+                asyncio.run(room(url, server.pid, students, seed))
+            return
         for tabs in counts:
             asyncio.run(case(url, server.pid, tabs))
     finally:

@@ -23,13 +23,15 @@ reconstruction attack's second of CPU) into its memo.
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 import sys
 import threading
+import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple, TypeVar
 
 import pandas as pd
@@ -136,14 +138,55 @@ class _SharedResults:
         self.name = name
         self.max_entries = max_entries
         self._results: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
+        self._flights: dict[Any, threading.Event] = {}  # results being computed, set when done
 
-    def get(self, token: Any, compute: Callable[[], Any]) -> Any:
+    def _hit(self, token: Any) -> tuple[Any] | None:
+        """The result for `token` as a 1-tuple (marked most recently used), or None."""
         with _LOCK:
             if token in self._results:
                 self._results.move_to_end(token)
                 _RECENT.move_to_end((self.name, token))
-                return self._results[token][0]
-        value = compute()
+                return (self._results[token][0],)
+        return None
+
+    def get(self, token: Any, compute: Callable[[], Any]) -> Any:
+        """The shared result for `token`, computed once: a session asking for a result that
+        another is computing waits for it (a room opening a page at once computes its
+        defaults once, not once per student), up to WAIT_S, then computes it itself (as it
+        does when the other's computation failed). A session holding the heavy turn never
+        waits for another's computation (that one may be waiting for the turn)."""
+        with _LOCK:
+            hit = self._hit(token)
+            if hit is not None:
+                return hit[0]
+            flight = self._flights.get(token)
+            mine = flight is None
+            if mine:
+                flight = self._flights[token] = threading.Event()
+        if not mine:
+            if not holding_heavy_turn() and flight.wait(WAIT_S):
+                hit = self._hit(token)
+                if hit is not None:
+                    return hit[0]
+            return self._compute(token, compute)
+        try:
+            return self._compute(token, compute)
+        finally:
+            with _LOCK:
+                del self._flights[token]
+            flight.set()
+
+    def _compute(self, token: Any, compute: Callable[[], Any]) -> Any:
+        with heavy_turn(self.name):
+            hit = self._hit(token)  # computed meanwhile by a session holding the turn
+            if hit is not None:
+                return hit[0]
+            value = timed(self.name, compute)
+        return self._store(token, value)
+
+    def _store(self, token: Any, value: Any) -> Any:
+        """Keep `value` for `token` (the one already kept, if another session's came first)
+        and return what is kept."""
         size = result_bytes(value)
         with _LOCK:
             global _TOTAL_BYTES
@@ -210,6 +253,60 @@ def clear_shared() -> None:
         results.clear()
 
 
+# --- One heavy computation at a time ---------------------------------------------------------
+# Every session's script runs under the process's one Python lock. A computation that takes a
+# tenth of a second or more (the reconstruction attack on a new seed: ~0.6 s) competes for it
+# with every student's rerun, and several at once (tabs sending a new seed with every run)
+# multiplied the wait of every bystander: six such tabs took a Laplace slider press from 30 to
+# 217 ms (bench/bench_seed_flood.py). So a function is *heavy* once one of its computations
+# took HEAVY_S of its thread's CPU, and from then on its computations take turns: one at a
+# time per process, the others waiting without the lock. Light work (every press that finds
+# its result cached, and computations under HEAVY_S) never waits. A turn waited for longer
+# than WAIT_S is taken anyway (as is a result another session computes: _SharedResults.get),
+# so that no bug can hang the queue.
+HEAVY_S = 0.05  # thread CPU seconds: the room's budget for a lesson's whole first render
+WAIT_S = 30.0  # the longest a session waits for a turn, or for another's computation
+_HEAVY_NAMES: set[str] = set()
+_HEAVY_TURN = threading.RLock()  # re-entered when a heavy function calls another
+_TURNS = threading.local()  # .held: how many times this thread holds _HEAVY_TURN now
+
+
+def timed(name: str, compute: Callable[[], Any]) -> Any:
+    """`compute()`; the function `name` is heavy from now on when it took HEAVY_S of this
+    thread's CPU (time.thread_time: not the time spent waiting, for a turn or anything)."""
+    start = time.thread_time()
+    value = compute()
+    if time.thread_time() - start >= HEAVY_S:
+        _HEAVY_NAMES.add(name)
+    return value
+
+
+@contextlib.contextmanager
+def heavy_turn(name: str) -> Iterator[None]:
+    """Wait for the turn to compute when the function `name` is heavy; nothing otherwise."""
+    if name not in _HEAVY_NAMES:
+        yield
+        return
+    turn = _HEAVY_TURN.acquire(timeout=WAIT_S)
+    _TURNS.held = getattr(_TURNS, "held", 0) + turn
+    try:
+        yield
+    finally:
+        if turn:
+            _TURNS.held -= 1
+            _HEAVY_TURN.release()
+
+
+def holding_heavy_turn() -> bool:
+    """Whether this thread holds the heavy turn now."""
+    return getattr(_TURNS, "held", 0) > 0
+
+
+def heavy_names() -> frozenset[str]:
+    """The functions found heavy so far ("module.function"), for tests and benches."""
+    return frozenset(_HEAVY_NAMES)
+
+
 def cached(*, max_entries: int = 256, census_only: bool = False) -> Callable[[F], F]:
     """Decorator: cache `fn` by its arguments, per the dataset rule above (`census_only`:
     always computed on the census and shared, see the module docstring).
@@ -242,7 +339,8 @@ def cached(*, max_entries: int = 256, census_only: bool = False) -> Callable[[F]
                     memo.pop(old)
                 while len(memo) >= MEMO_ENTRIES:
                     memo.pop(next(iter(memo)))
-                memo[key] = fn(*args, **kwargs)
+                with heavy_turn(name):
+                    memo[key] = timed(name, lambda: fn(*args, **kwargs))
             return memo[key]
 
         wrapper.census_only = census_only  # type: ignore[attr-defined]

@@ -1,0 +1,247 @@
+"""Heavy computations take turns (ui/datasets.py, "One heavy computation at a time"): once a
+cached function's computation took HEAVY_S of its thread's CPU, its later computations run one
+at a time per process, while light work and cached results never wait. In real threads."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from concurrency_helpers import at_once
+
+from ui import datasets
+
+THREADS = 8
+
+
+def burn(seconds: float) -> None:
+    """Spend `seconds` of this thread's CPU."""
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+
+
+@pytest.fixture(autouse=True)
+def quick_heavy(monkeypatch) -> None:
+    monkeypatch.setattr(datasets, "HEAVY_S", 0.01, raising=False)
+
+
+class Overlap:
+    """How many computations run at once, and the most there ever were."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.now = self.most = self.calls = 0
+
+    def __enter__(self) -> None:
+        with self._lock:
+            self.now += 1
+            self.calls += 1
+            self.most = max(self.most, self.now)
+
+    def __exit__(self, *_: object) -> None:
+        with self._lock:
+            self.now -= 1
+
+
+def test_a_heavy_functions_computations_run_one_at_a_time() -> None:
+    overlap = Overlap()
+
+    @datasets.cached()
+    def attack(seed: int) -> int:
+        with overlap:
+            burn(0.02)
+            time.sleep(0.02)
+        return seed * 2
+
+    assert attack(-1) == -2  # the first computation finds it heavy
+    name = f"{__name__}.{attack.__qualname__}"
+    assert name in datasets.heavy_names()
+    seeds = iter(range(THREADS))
+    lock = threading.Lock()
+
+    def press() -> int:
+        with lock:
+            seed = next(seeds)
+        return attack(seed) - 2 * seed
+
+    assert at_once(THREADS, press) == [0] * THREADS
+    assert overlap.calls == THREADS + 1
+    assert overlap.most == 1
+
+
+def test_a_light_function_is_never_made_to_wait() -> None:
+    @datasets.cached()
+    def light(x: int) -> int:
+        return x + 1
+
+    light(0)
+    assert f"{__name__}.{light.__qualname__}" not in datasets.heavy_names()
+    hold, inside = threading.Event(), threading.Event()
+
+    @datasets.cached()
+    def heavy(x: int) -> int:
+        burn(0.02)
+        if x:
+            inside.set()
+            assert hold.wait(30)
+        return x
+
+    heavy(0)
+    ahead = threading.Thread(target=heavy, args=(1,))
+    ahead.start()
+    try:
+        assert inside.wait(30)
+        # The turn is taken: a light computation and a cached heavy result go ahead.
+        assert light(5) == 6 and heavy(0) == 0
+        started = threading.Event()
+
+        @datasets.cached()
+        def behind(x: int) -> int:
+            started.set()
+            return heavy(x)
+
+        datasets._HEAVY_NAMES.add(f"{__name__}.{behind.__qualname__}")
+        waiting = threading.Thread(target=behind, args=(2,))
+        waiting.start()
+        assert not started.wait(0.5)  # its turn comes after the computation ahead
+    finally:
+        hold.set()
+        ahead.join(30)
+    waiting.join(30)
+    assert started.is_set() and not waiting.is_alive()
+
+
+def test_sessions_waiting_their_turn_take_the_result_computed_ahead_of_them() -> None:
+    overlap = Overlap()
+
+    @datasets.cached()
+    def attack(seed: int) -> tuple[int]:
+        with overlap:
+            burn(0.02)
+            time.sleep(0.05)
+        return (seed,)
+
+    attack(0)
+    results = at_once(THREADS, lambda: attack(7))
+    assert overlap.calls == 2  # the warm-up and one computation for the eight presses
+    assert all(r is results[0] for r in results) and results[0] == (7,)
+
+
+def test_a_heavy_function_calling_another_does_not_wait_for_its_own_turn() -> None:
+    @datasets.cached()
+    def inner(x: int) -> int:
+        burn(0.02)
+        return x
+
+    @datasets.cached()
+    def outer(x: int) -> int:
+        return inner(x) + 1
+
+    assert outer(0) == 1
+    assert {f"{__name__}.{f.__qualname__}" for f in (inner, outer)} <= datasets.heavy_names()
+    done: list[int] = []
+    thread = threading.Thread(target=lambda: done.append(outer(1)))
+    thread.start()
+    thread.join(30)
+    assert done == [2]
+
+
+def test_a_turn_waited_for_too_long_is_taken_anyway(monkeypatch) -> None:
+    monkeypatch.setattr(datasets, "WAIT_S", 0.2, raising=False)
+    hold, inside = threading.Event(), threading.Event()
+
+    @datasets.cached()
+    def stuck(x: int) -> int:
+        burn(0.02)
+        if x == 1:
+            inside.set()
+            assert hold.wait(30)
+        return x
+
+    stuck(0)
+    ahead = threading.Thread(target=stuck, args=(1,))
+    ahead.start()
+    try:
+        assert inside.wait(30)
+        assert stuck(2) == 2  # after HEAVY_WAIT_S, without the turn
+    finally:
+        hold.set()
+        ahead.join(30)
+    assert stuck(3) == 3  # the turn is free again (not left taken by the one that waited)
+
+
+def test_a_room_asking_for_a_new_result_at_once_computes_it_once() -> None:
+    # A function never computed before (not known heavy): the class opens the page together.
+    overlap = Overlap()
+
+    @datasets.cached()
+    def defaults(zip_code: str) -> list[str]:
+        with overlap:
+            time.sleep(0.05)
+        return [zip_code]
+
+    results = at_once(THREADS, lambda: defaults("05138"))
+    assert overlap.calls == 1
+    assert all(r is results[0] for r in results) and results[0] == ["05138"]
+
+
+def test_when_the_computation_waited_for_fails_each_session_computes_its_own() -> None:
+    calls: list[int] = []
+    lock = threading.Lock()
+
+    @datasets.cached()
+    def flaky(x: int) -> int:
+        with lock:
+            calls.append(x)
+            first = len(calls) == 1
+        time.sleep(0.05)
+        if first:
+            raise RuntimeError("the first computation fails")
+        return x
+
+    results = at_once(THREADS, lambda: flaky(3))
+    errors = [r for r in results if isinstance(r, RuntimeError)]
+    assert len(errors) == 1 and results.count(3) == THREADS - 1
+    assert 2 <= len(calls) <= THREADS  # the others did not take the failure as a result
+
+
+def test_the_session_holding_the_turn_never_waits_for_one_waiting_for_it(monkeypatch) -> None:
+    # A asks for attack(7) and waits for the turn; B holds the turn, computing a page's heavy
+    # function that needs attack(7) too. B computes it itself instead of waiting for A.
+    monkeypatch.setattr(datasets, "WAIT_S", 60.0, raising=False)
+
+    @datasets.cached()
+    def attack(seed: int) -> int:
+        burn(0.02)
+        return seed
+
+    b_holds, a_waits = threading.Event(), threading.Event()
+
+    @datasets.cached()
+    def reconstructed(seed: int) -> int:
+        burn(0.02)
+        if seed:
+            b_holds.set()
+            assert a_waits.wait(30)
+            return attack(seed) + 1
+        return 0
+
+    attack(0), reconstructed(0)  # both known heavy
+    b_result: list[int] = []
+    b = threading.Thread(target=lambda: b_result.append(reconstructed(7)))
+    b.start()
+    assert b_holds.wait(30)
+    a = threading.Thread(target=attack, args=(7,))
+    a.start()
+    flights = datasets._SHARED[f"{__name__}.{attack.__qualname__}"]._flights
+    deadline = time.monotonic() + 30
+    while not flights and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert flights  # A has asked, and waits for the turn B holds
+    a_waits.set()
+    b.join(20)  # a deadlock would hold B until WAIT_S (60 s)
+    assert b_result == [8]
+    a.join(30)
+    assert not a.is_alive()
