@@ -217,10 +217,10 @@ def densities_and_losses() -> None:
         f"rare: the loss is a normal variable, N(η, 2η) with η = Δ²/2σ² = "
         f"{text.number(cal.loss_mean)}, and it exceeds ε = {text.number(epsilon)} with "
         f"probability {text.power_of_ten(cal.tail)} (the vermillion bars).\n\n"
-        "**Where the seed's derivation went wrong.** Working out the ratio of two Gaussian "
-        "densities, it dropped the Δ² term and kept only −2yΔ/2σ². That loss would be centred "
-        "on 0 and symmetric, and since it is unbounded it concluded that the Gaussian *has a "
-        "problem*. Keeping Δ² changes the picture twice: the loss is on average **positive**, "
+        "**A common slip.** Working out the ratio of two Gaussian densities, it is easy to "
+        "drop the Δ² term and keep only −2yΔ/2σ². That loss would be centred on 0 and "
+        "symmetric, and, being unbounded, would make the Gaussian look broken. Keeping Δ² "
+        "changes the picture twice: the loss is on average **positive**, "
         "η = Δ²/2σ² (the KL divergence between the two outputs, the ρ of zCDP below), and the "
         "unboundedness is no problem once δ is allowed: δ pays for the rare tail.\n\n"
         "**δ is not simply P[loss > ε].** The exact δ at ε weighs each bit of the tail by how "
@@ -329,7 +329,8 @@ def many_queries() -> None:
         "- **Laplace, advanced composition** (Dwork, Rothblum & Vadhan 2010): "
         "ε′ = ε·√(2k ln(1/δ)) + kε($e^ε$ − 1), at the price of δ.\n"
         "- **Gaussian, zCDP** (Bun & Steinke 2016): each answer with σ = SD is ρ = Δ²/2σ²-zCDP; "
-        "ρ's add up to kρ, converted to (ε, δ) once at the end."
+        "ρ's add up to kρ, converted to (ε, δ) once at the end (the tight conversion of "
+        "section 5)."
     )
     budget_controls, budget_chart = st.columns([2, 3], vertical_alignment="top")
     with budget_controls:
