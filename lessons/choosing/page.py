@@ -14,8 +14,8 @@ controls.lesson_header(
     "noisy counts, with the exact chance of each winner beside 1,000 simulated runs; see "
     "why releasing only the winner is much cheaper than releasing every count when the "
     "questions overlap; then pick a median with the exponential mechanism, and use a "
-    "private percentile as the clamp bound that the previous lesson could not read off "
-    "the data.",
+    "private percentile as the clamp bound that Sensitivity and clamping could not read "
+    "off the data.",
 )
 
 

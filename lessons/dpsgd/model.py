@@ -122,19 +122,19 @@ def private(epsilon: float, run: int) -> np.ndarray:
     return train(noise_for(epsilon), DEFAULT_CLIP, seed=SEED_TRAIN + 100 * (run + 1))
 
 
-MODELS = ("DP-SGD", "non-private", "trained on RR data (previous lesson)")
+MODELS = ("DP-SGD", "non-private", "trained on RR data (Privatized data for ML)")
 
 
 @datasets.cached(census_only=True, max_entries=2)
 def accuracy_curve() -> pd.DataFrame:
     """Test accuracy against ε: DP-SGD (mean of SEEDS trainings, ± 1 standard error), the
-    non-private model, and the previous lesson's model trained on randomized-response data."""
+    non-private model, and Privatized data for ML's model trained on randomized-response data."""
     d = data()
     rows = []
     base = accuracy(non_private(), d.x_test, d.y_test)
     work.step("Trained the non-private model.")
     rr = rr_training.accuracy_curve((), rr_training.GRR, 2026).set_index("epsilon")["accuracy"]
-    work.step("Fitted the previous lesson's models on randomized-response data.")
+    work.step("Fitted Privatized data for ML's models on randomized-response data.")
     trained = 0
     for epsilon in EPSILONS:
         runs = []

@@ -168,7 +168,7 @@ def accuracy_against_epsilon() -> None:
     views.CURVE_WORK.start()  # in the background, once per process: ready before most ask
     guess, revealed = quiz.prediction(
         "at the same ε, which model predicts income better, DP-SGD on every column or the "
-        "previous lesson's model trained on randomized-response data?",
+        "model of Privatized data for ML, trained on randomized-response data?",
         PREDICTIONS,
         guess_key="dps_guess",
         button="Train the models and show",

@@ -67,7 +67,7 @@ def describe_curve(curve: pd.DataFrame, long: bool = False) -> str:
             f"Lines against ε from {text.number(EPSILONS[0])} to {text.number(EPSILONS[-1])} "
             f"(log x): DP-SGD's test accuracy (mean of {SEEDS} trainings) rises from "
             f"{text.percent(ours.iloc[0])} to {text.percent(ours.iloc[-1])}; the non-private "
-            f"model has {text.percent(base)}; the previous lesson's randomized-response model "
+            f"model has {text.percent(base)}; Privatized data for ML's randomized-response model "
             f"goes from {text.percent(theirs.iloc[0])} to {text.percent(theirs.iloc[-1])}."
         )
     within = (

@@ -10,7 +10,7 @@ from ui import tables as ui_tables
 controls.lesson_header(
     "Privatized data for ML",
     "Every person privatizes their age band and sex on their own device (k-ary randomized "
-    "response, as in the earlier lesson), and perhaps more columns, before sending their "
+    "response, as in its own lesson), and perhaps more columns, before sending their "
     "record. Can an analyst still train a useful income classifier on what arrives? You "
     "train three models — on the true table, on the privatized table, and without the "
     "privatized columns — score each on held-out true records, and watch the accuracy, the "

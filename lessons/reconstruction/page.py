@@ -118,7 +118,7 @@ if result["count"]:
 
 st.subheader("Putting names on the records")
 st.markdown(
-    "The records carry no names. But, as in the previous lesson, the block's residents are "
+    "The records carry no names. But, as in Why anonymisation fails, the block's residents are "
     "on a public voter list with their sex and date of birth, which gives their age band. "
     "Where every reconstructed record of that sex and age band has the same race and "
     "income, the attacker learns them."
