@@ -299,8 +299,8 @@ def data_bound_leak() -> None:
             "read off the file, which a real release may not do"
         )
         + "), or a **private quantile** chosen with a small part of the budget by the "
-        "exponential mechanism, which a later lesson, *Choosing privately*, builds and then "
-        "uses for exactly this bound."
+        "exponential mechanism, which the lesson *Choosing privately* builds and then uses "
+        "for exactly this bound."
     )
 
 

@@ -210,7 +210,7 @@ def variance_by_k(attr) -> None:
         "Log scale; the grey dotted curves are ε = 0.1, 1 and 10 for reference (below "
         "ε = 0.1 the curve runs along the top edge). At small ε the variance grows almost in "
         "proportion to k; at large ε the $e^ε$ term dominates and k matters less. When k is "
-        "large, unary encoding (next lesson) does better."
+        "large, unary encoding (its own lesson) does better."
     )
     snippets.VARIANCE.show(n=attr.n, epsilon=epsilon)
     downloads.download_csv(frame, filename="kary_rr-variance.csv", key="kary_rr_dl_variance")

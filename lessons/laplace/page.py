@@ -330,7 +330,8 @@ def malicious_query(name: str, secret: int) -> None:
                 "Averaging them shrinks the typical error from ± "
                 f"{text.number(dp.laplace_std(1, epsilon))} to "
                 f"± {text.number(dp.averaged_laplace_std(1, epsilon, draws))} — the averaging "
-                "attack of the next lesson. A real curator would refuse to answer again."
+                "attack of Composition and the budget. A real curator would refuse to answer "
+                "again."
             )
         guess = st.radio(
             f"Your guess about {name}",

@@ -313,6 +313,23 @@ def test_a_dollar_amount_in_prose_is_escaped() -> None:
     assert not found, found
 
 
+def test_a_lesson_names_the_lesson_it_points_to() -> None:
+    """Lessons stand alone, and their order changes: once round 5 put pages between them,
+    "the previous lesson" in Choosing privately, Reconstruction attacks and DP-SGD meant a
+    lesson other than the one they described, and the Laplace mechanism sent students to "the
+    next lesson" for an attack two lessons on. A pointer to another lesson names it."""
+    pointer = re.compile(
+        r"\b(previous|next|earlier|later|last|preceding|following|prior) lesson\b", re.I
+    )
+    found = [
+        f"{path.relative_to(ROOT).as_posix()}:{line}: {pointer.search(text)[0]}"
+        for path in SHOWN_SOURCES
+        for line, text in _shown_strings(path)
+        if pointer.search(text)
+    ]
+    assert not found, "\n".join(found)
+
+
 def test_no_lesson_comes_before_a_lesson_it_builds_on() -> None:
     """Membership inference was the 3rd lesson but used ε, δ, Laplace and Gaussian noise,
     Δ₁/Δ₂, the privacy region and auditing, all defined later: a lesson's declared
