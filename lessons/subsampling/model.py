@@ -232,7 +232,8 @@ def release_epsilon(mu: float) -> float:
 @dataclass(frozen=True)
 class Attack:
     mu: float
-    sigma_ratio: float  # σ/Δ₂ of the release the attack reads (1/μ)
+    sigma_ratio: float  # σ/Δ₂ of the release the attack reads: 1/μ (the analytic σ is it
+    # to the solver's precision, ~1e-15: shown from μ, not as "1 − 2.1·10⁻¹⁵")
     frame: pd.DataFrame  # alpha (false positives), beta (misses)
     missed: float  # the attack's misses at FPR_TARGET
     fewest: float  # G_μ(FPR_TARGET): the fewest misses any test may have there
@@ -255,7 +256,7 @@ def attack(mu: float, seed: int) -> Attack:
     floor = dp.gaussian_tradeoff(mu, frame["alpha"].to_numpy())
     return Attack(
         mu=mu,
-        sigma_ratio=sigma / l2,
+        sigma_ratio=1.0 / mu if math.isclose(sigma / l2, 1.0 / mu, rel_tol=1e-9) else sigma / l2,
         frame=frame,
         missed=float(frame["beta"].iloc[at]),
         fewest=float(dp.gaussian_tradeoff(mu, FPR_TARGET)),

@@ -164,6 +164,9 @@ def test_the_attack_reads_a_release_that_is_exactly_mu_gdp(mu) -> None:
         else f"{below} of the attack's points dip below" in words
     )
     assert found.below == below
+    # σ as the page writes it: Δ₂/μ, not the solver's float (at μ = 1 it read
+    # "1 − 2.1·10⁻¹⁵·Δ₂")
+    assert f"σ = Δ₂/μ = {text.number(1 / mu)}·Δ₂ " in words
 
 
 def test_the_pairs_table_inverts_both_ways() -> None:
