@@ -287,6 +287,19 @@ def check_finite_array(name: str, x: object, *, allow_empty: bool = False) -> np
     return arr
 
 
+def exact_sum(name: str, arr: np.ndarray) -> float:
+    """Σ arr, correctly rounded (math.fsum): a budget's shares add up to what they add up to
+    on paper, not to within a float's last bit of it. A sum past the largest float is refused
+    (`name` named), never inf."""
+    try:
+        total = math.fsum(arr.tolist())
+    except OverflowError:
+        total = math.inf
+    if not math.isfinite(total):
+        raise ValueError(f"{name} add up to more than the largest float (1.8e308)")
+    return total
+
+
 def check_not_one(p: float, q: float) -> None:
     """Binary RR estimators divide by p + q - 1."""
     if abs(p + q - 1.0) < 1e-12:

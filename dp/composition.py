@@ -18,6 +18,7 @@ from ._validate import (
     check_finite_array,
     check_integer,
     check_real,
+    exact_sum,
 )
 
 
@@ -36,8 +37,10 @@ def _check_epsilons(epsilons) -> np.ndarray:
 
 
 def sequential_composition(epsilons) -> float:
-    r"""Total privacy loss of releases on the same data: ε = Σᵢ εᵢ."""
-    return float(np.sum(_check_epsilons(epsilons)))
+    r"""Total privacy loss of releases on the same data: ε = Σᵢ εᵢ, correctly rounded
+    (`exact_sum`): shares that add up to 1 on paper, 0.1 + 0.1 + 0.5 + 0.2 + 0.1, spend
+    exactly 1, not the 1 − 1.1·10⁻¹⁶ of a float sum (What ε means, "your split spends")."""
+    return exact_sum("epsilons", _check_epsilons(epsilons))
 
 
 def parallel_composition(epsilons) -> float:

@@ -64,6 +64,7 @@ from ._validate import (
     check_real,
     check_real_array,
     check_squarable,
+    exact_sum,
 )
 
 
@@ -350,7 +351,7 @@ def zcdp_compose(rhos) -> float:
         raise ValueError(f"rhos must be a flat list, got shape {arr.shape}")
     if np.any(arr <= 0):
         raise ValueError("every entry of rhos must be finite and > 0")
-    return float(np.sum(arr))
+    return exact_sum("rhos", arr)
 
 
 # --- advanced composition -------------------------------------------------------------------

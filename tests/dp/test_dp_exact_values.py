@@ -150,6 +150,19 @@ def test_sequential_composition_sums():
     assert dp.sequential_composition(np.array([1.0, 1.0, 2.0])) == close(4.0)
 
 
+def test_a_budgets_shares_add_up_to_what_they_add_up_to_on_paper():
+    # What ε means in practice: five shares chosen on the sliders, the fifth what is left. A
+    # float sum gave 0.9999999999999999 ("spends ε = 1 − 1.1·10⁻¹⁶ of 1") or
+    # 1.0000000000000002; the sum is correctly rounded.
+    for shares in ([0.1, 0.1, 0.5, 0.2, 0.1], [0.1, 0.1, 0.4, 0.3, 0.1], [0.3] * 3 + [0.1]):
+        assert dp.sequential_composition(shares) == 1.0
+        assert dp.zcdp_compose(shares) == 1.0
+    assert dp.sequential_composition([1e-300, 1.0, -0.0 + 1e-300]) == 1.0
+    for add_up in (dp.sequential_composition, dp.zcdp_compose):
+        with pytest.raises(ValueError, match="largest float"):
+            add_up([1.5e308, 1.5e308])
+
+
 def test_parallel_composition_takes_the_maximum():
     assert dp.parallel_composition([0.1, 0.7, 0.3]) == close(0.7)
     assert dp.parallel_composition([1.5]) == close(1.5)

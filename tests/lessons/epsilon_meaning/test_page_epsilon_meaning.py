@@ -165,6 +165,17 @@ def test_spending_more_than_the_budget_releases_nothing() -> None:
     assert len(frame) == 15  # every bar stays a row: the chart is redrawn in place
 
 
+@pytest.mark.parametrize("key", ["em_share_0", "em_share_1", "em_share_2"])
+def test_shares_that_add_up_to_the_budget_spend_exactly_it(key) -> None:
+    # 0.3 + 0.2 + 0.2 + 0.2 + what is left (0.1) summed as floats read "spends ε = 1 − 1.1·10⁻¹⁶
+    # of 1" on the page and in the metric
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key=key).set_value(0.3).run()
+    assert helpers.metrics(at)["ε spent (basic composition)"] == "1"
+    assert "Your split spends ε = 1 of 1" in helpers.prose(at)
+    assert "10⁻¹⁶" not in helpers.page_words(at)
+
+
 def test_a_link_reproduces_the_view_and_the_code_has_its_values() -> None:
     params = {"em_eps": "5", "em_prior": "0.25", "em_weight_2": "5"}
     at = helpers.run_lesson(PAGE, **params)
