@@ -42,7 +42,7 @@ def around_median(height: int = 240) -> Template:
             color=alt.Color(
                 "which:N",
                 scale=alt.Scale(
-                    domain=["the median x_m", "other people"],
+                    domain=["the median xₘ", "other people"],
                     range=[ui_charts.VERMILLION, ui_charts.BLUE],
                 ),
                 legend=ui_charts.ROW_LEGEND,

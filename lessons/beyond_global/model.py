@@ -82,7 +82,7 @@ def around_median(size: int) -> pd.DataFrame:
         {
             "offset": ranks - m,
             "age": x[ranks - 1],
-            "which": np.where(ranks == m, "the median x_m", "other people"),
+            "which": np.where(ranks == m, "the median xₘ", "other people"),
         }
     )
 

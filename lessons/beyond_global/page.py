@@ -18,7 +18,7 @@ controls.lesson_header(
 userdata.census_only_notice("its groups are census people and their ages.")
 st.markdown(
     "Throughout, neighbours **replace one person** (n is public), the relation of Nissim, "
-    "Raskhodnikova & Smith (2007). Sorted and clamped, x₁ ≤ … ≤ xₙ, the median is x_m with "
+    "Raskhodnikova & Smith (2007). Sorted and clamped, x₁ ≤ … ≤ xₙ, the median is xₘ with "
     "m = ⌈n/2⌉."
 )
 

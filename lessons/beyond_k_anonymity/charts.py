@@ -58,7 +58,9 @@ def closeness() -> Template:
         alt.Chart(alt.NamedData(name="closeness"))
         .mark_bar(color=ui_charts.BLUE, stroke="#FFFFFF", strokeWidth=0.5)
         .encode(
-            x=alt.X("start:Q", title="distance from the table, ½Σ|p_class − p_all|", scale=x_scale),
+            x=alt.X(
+                "start:Q", title="distance from the table, ½Σᵥ|p(v | class) − p(v)|", scale=x_scale
+            ),
             x2="end:Q",
             y=alt.Y(
                 "share:Q",

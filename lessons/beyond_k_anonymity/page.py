@@ -122,8 +122,9 @@ def generalise() -> None:
         charts.closeness().show(
             title=f"How far each class's {value} is from the table's",
             alt=(
-                f"A histogram of the published people by their class's distance (½Σ|p_class − "
-                f"p_all|) from the whole table's distribution of {value}, 0 to 1. The "
+                f"A histogram of the published people by their class's distance "
+                f"(½Σᵥ|p(v | class) − p(v)|) from the whole table's distribution of {value}, "
+                f"0 to 1. The "
                 f"largest, the release's t, is {text.number(found.closeness, 3)}."
             ),
             closeness=model.closeness_frame(*args),
@@ -152,8 +153,9 @@ st.markdown(
     "**l-diversity** asks every class to hold at least l distinct sensitive values, so that "
     "a class gives away none of them for certain (Machanavajjhala et al. 2007). "
     "**t-closeness** asks more: each class's distribution of the value must lie within t of "
-    "the whole table's (Li, Li & Venkatasubramanian 2007), here measured as ½Σ|p_class − "
-    "p_all| (the earth mover's distance when every two values are equally far apart). "
+    "the whole table's (Li, Li & Venkatasubramanian 2007), here measured as ½Σᵥ|p(v | class) "
+    "− p(v)| over the values v (the earth mover's distance when every two values are "
+    "equally far apart). "
     "t = 0 is a release where every class looks like the table, and so tells nothing about "
     "its members beyond what the table tells about everyone; t near 1 is a class unlike the "
     "rest. Both are computed above from the same release (dp.l_diversity, dp.t_closeness)."

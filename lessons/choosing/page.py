@@ -91,10 +91,11 @@ def noisy_max_winner() -> None:
             wins=shown,
         )
         st.caption(
-            f"Bars: the exact chance, ∫ f_i(x) Π_(j≠i) F_j(x) dx, integrated numerically. Black "
-            f"ticks: the share of {model.RUNS:,} simulated runs (seeded). Labels show each true "
-            f"count. Each count moves by at most 1 when a person joins or leaves (add/remove), "
-            f"so the noise SD is √2/ε = {text.number(model.typical_count_error(epsilon))} people."
+            "Bars: the exact chance, $\\int f_i(x) \\prod_{j \\ne i} F_j(x)\\,dx$, integrated "
+            f"numerically. Black ticks: the share of {model.RUNS:,} simulated runs (seeded). "
+            "Labels show each true count. Each count moves by at most 1 when a person joins or "
+            "leaves (add/remove), so the noise SD is √2/ε = "
+            f"{text.number(model.typical_count_error(epsilon))} people."
         )
     snippets.WINS.show(column=column, epsilon=epsilon)
     downloads.download_csv(frame, filename="report-noisy-max.csv", key="choose_dl_wins")

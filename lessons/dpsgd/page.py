@@ -44,7 +44,7 @@ st.markdown(
 st.header("1. One step, drawn")
 st.markdown(
     "Each step of DP-SGD (Abadi et al. 2016) draws a batch, computes every person's gradient "
-    "g_i on their own, **clips** it to length at most C, **sums** the clipped gradients and "
+    "gᵢ on their own, **clips** it to length at most C, **sums** the clipped gradients and "
     "adds Gaussian **noise** of standard deviation σC to every coordinate. One person moves "
     "the sum by at most C, so the noise σC hides them. Here: eight census people in a model "
     "with two weights, so that each gradient is an arrow."

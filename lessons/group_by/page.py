@@ -108,7 +108,7 @@ notebook.latex(
     \end{aligned}""",
 )
 st.caption(
-    "r_up: person u's visits to clinic p; d_u: how many clinics u visits. Bias is the root "
+    "rᵤₚ: person u's visits to clinic p; dᵤ: how many clinics u visits. Bias is the root "
     "mean square, over the clinics, of the visits bounding drops on average."
 )
 
@@ -222,7 +222,7 @@ notebook.latex(
     \end{aligned}""",
 )
 st.caption(
-    "n_p: the users who touch partition p. A key one person creates (n = 1) appears with "
+    "nₚ: the users who touch partition p. A key one person creates (n = 1) appears with "
     "chance at most δ/L0 under either rule (Korolova et al. 2009; Desfontaines, Voss, "
     "Gipson & Mandayam 2022, whose rule is the largest release chance (ε, δ)-DP allows for "
     "L0 = 1; for L0 > 1 it runs here at (ε/L0, δ/L0) per partition, basic composition over "

@@ -199,7 +199,7 @@ def tracing_then_noise() -> None:
     )
     st.markdown(
         f"**Why it works.** A member's answers appear in the average with weight 1/n, so their "
-        f"score is higher by about Σ Var(t_j)/n ≈ d/(4n) = {text.number(d / (4 * n))}, while "
+        f"score is higher by about Σ Var(tⱼ)/n ≈ d/(4n) = {text.number(d / (4 * n))}, while "
         f"anyone's score wobbles by about √d/(4√n) = {text.number(d**0.5 / (4 * n**0.5))}: the "
         "lead, in wobbles, grows like √d/√n. Many averages of a small group trace people; few "
         "averages of a large group do not."

@@ -131,7 +131,8 @@ def above_threshold(threshold: float) -> None:
         )
         threshold_scale, query_scale = model.noise_scales(epsilon)
         st.caption(
-            f"Bars: the exact chance, Π_(j<i) P[a_j + ν_j < T̂] · P[a_i + ν_i ≥ T̂] integrated over "
+            "Bars: the exact chance, $\\prod_{j < i} P[a_j + \\nu_j < \\hat T] \\cdot "
+            "P[a_i + \\nu_i \\ge \\hat T]$ integrated over "
             f"T̂ numerically. Black ticks: {model.RUNS:,} seeded runs. Noise: threshold "
             f"Lap({text.number(threshold_scale)}), each answer Lap({text.number(query_scale)})."
         )

@@ -185,7 +185,7 @@ DEFAULT_LINE_EPSILON = 1.0
 PAIR_EPSILONS: tuple[float, ...] = (0.5, 1.0, 2.0, 3.0, 5.0)
 # α from 0 to 1, dense near 0 where G_μ falls fastest
 ALPHAS = np.unique(np.concatenate([[0.0], np.geomspace(1e-4, 1.0, 120), np.linspace(0, 1, 81)]))
-GDP = "μ-GDP: the fewest misses, G_μ"
+GDP = "μ-GDP: the fewest misses"
 EDGE = "(ε, δ(ε))-DP: its edge"
 COIN = "a coin: β = 1 − α"
 ATTACK = "the tracing attack on a μ-GDP release"
@@ -293,7 +293,7 @@ def test_words(mu: float, epsilon: float, found: Attack) -> str:
     )
     return (
         f"**The line and the curve.** At μ = {text.number(mu)}, the (ε = "
-        f"{text.number(epsilon)}, δ = {text.power_of_ten(delta)}) edge touches G_μ at α = "
+        f"{text.number(epsilon)}, δ = {text.power_of_ten(delta)}) edge touches $G_\\mu$ at α = "
         f"{text.percent(touch)} and lies under it everywhere else: μ-GDP is that (ε, δ) "
         "guarantee and every other one at once. Move ε: the line rolls along the curve.\n\n"
         f"**The attack.** The membership lesson's tracing attack, on the study's averages "

@@ -191,7 +191,7 @@ def as_a_test() -> None:
             ],
             alt=(
                 f"Trade-off curves, misses β against false positives α, both 0 to 100%: "
-                f"G_μ for μ = {text.number(mu)}, the (ε = {text.number(epsilon)}, δ = "
+                f"μ-GDP's curve for μ = {text.number(mu)}, the (ε = {text.number(epsilon)}, δ = "
                 f"{text.power_of_ten(delta)}) edge touching it at α = "
                 f"{text.percent(model.touch_alpha(mu, epsilon))}, the coin's diagonal, and "
                 f"the tracing attack on a μ-GDP release: at "

@@ -192,7 +192,7 @@ def aggregate_over_everyone(pr: Probabilities) -> None:
     p, q, informative = pr.p, pr.q, pr.informative
     st.header("3 · Aggregate over everyone")
     st.markdown(
-        f"Now all {attr.n:,} people send their {attr.k} bits. Bit v is 1 in B_v reports: the "
+        f"Now all {attr.n:,} people send their {attr.k} bits. Bit v is 1 in Bᵥ reports: the "
         "n(v) people with value v contribute n(v) p in expectation, everyone else (n − n(v)) q. "
         "So the unbiased estimate of n(v) is"
     )

@@ -300,6 +300,23 @@ def test_math_in_prose_is_typeset_never_a_plain_caret() -> None:
     assert not found, "\n".join(found)
 
 
+def test_a_subscript_in_prose_is_typeset_never_an_underscore() -> None:
+    """The caret's twin: "G_μ", "f_i(x) Π_(j≠i) F_j(x)", "½Σ|p_class − p_all|" reached the
+    screen as typed, underscores and all, in 9 lessons. A subscript is typeset (`$G_\\mu$`) or
+    a Unicode subscript (gᵢ, xₘ); code in backticks and names like dp.l_diversity are not
+    math."""
+    subscript = re.compile(r"(?<![\w.`/])[A-Za-zΔΠΣ]_[A-Za-z0-9μεαρδθ({\\]")
+    found = [
+        f"{path.relative_to(ROOT).as_posix()}:{line}: {match[0]}"
+        for path in SHOWN_SOURCES
+        for line, text in _shown_strings(path)
+        for match in subscript.finditer(
+            re.sub(r"[$][^$]*[$]", "", re.sub(r"`[^`]*`", "", text.replace("\\$", "")))
+        )
+    ]
+    assert not found, "\n".join(found)
+
+
 def test_a_dollar_amount_in_prose_is_escaped() -> None:
     """Markdown reads `$…$` as math: "income above $50K … at most $e^ε$" turned the words
     between the two dollar signs into a formula. An amount is written `\\$50K`."""

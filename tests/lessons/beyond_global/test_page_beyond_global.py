@@ -50,7 +50,7 @@ def test_every_group_size_shows_its_median_and_both_sensitivities(size, everyone
     sorted_ages = np.sort(np.clip(ages, 0, 100))
     m = (ages.size + 1) // 2
     assert points.loc[points["offset"] == 0, "age"].tolist() == [sorted_ages[m - 1]]
-    assert points["which"].tolist().count("the median x_m") == 1
+    assert points["which"].tolist().count("the median xₘ") == 1
     # every section follows the group
     epsilon_scale = dp.smooth_median_scale(ages, 0, 100, 1.0, lesson.DELTA)
     assert helpers.metrics(at)["Noise scale 2S/ε"] == lesson.years(epsilon_scale)

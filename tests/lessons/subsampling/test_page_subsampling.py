@@ -120,7 +120,8 @@ def test_the_tradeoff_curves_and_the_touching_line(mu, epsilon) -> None:
     star = lesson.touch_alpha(mu, epsilon)
     at_star = dp.gaussian_tradeoff(mu, star) - dp.approx_dp_tradeoff(epsilon, delta, star)
     assert abs(at_star) <= 1e-9
-    assert f"touches G_μ at α = {text.percent(star)}" in helpers.prose(at)
+    # (prose() drops Markdown's backslashes: the page's $G_\\mu$ reads $G_mu$ here)
+    assert f"touches $G_mu$ at α = {text.percent(star)}" in helpers.prose(at)
 
 
 @pytest.mark.parametrize("mu", [0.5, 1.0, 3.0])
