@@ -269,6 +269,12 @@ WAIT_S = 30.0  # the longest a session waits for a turn, or for another's comput
 _HEAVY_NAMES: set[str] = set()
 _HEAVY_TURN = threading.RLock()  # re-entered when a heavy function calls another
 _TURNS = threading.local()  # .held: how many times this thread holds _HEAVY_TURN now
+# True in shared background work (ui/work.py: DP-SGD's trainings, the sparse vector's audit,
+# once per process each): it computes beside the room, behind its own progress bar, and
+# holding the turn for its 5-20 s would stall every heavy press meanwhile.
+_WITHOUT_TURNS: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "without_turns", default=False
+)
 
 
 def timed(name: str, compute: Callable[[], Any]) -> Any:
@@ -283,8 +289,9 @@ def timed(name: str, compute: Callable[[], Any]) -> Any:
 
 @contextlib.contextmanager
 def heavy_turn(name: str) -> Iterator[None]:
-    """Wait for the turn to compute when the function `name` is heavy; nothing otherwise."""
-    if name not in _HEAVY_NAMES:
+    """Wait for the turn to compute when the function `name` is heavy; nothing otherwise
+    (nor inside `without_turns`)."""
+    if name not in _HEAVY_NAMES or _WITHOUT_TURNS.get():
         yield
         return
     turn = _HEAVY_TURN.acquire(timeout=WAIT_S)
@@ -295,6 +302,16 @@ def heavy_turn(name: str) -> Iterator[None]:
         if turn:
             _TURNS.held -= 1
             _HEAVY_TURN.release()
+
+
+@contextlib.contextmanager
+def without_turns() -> Iterator[None]:
+    """Within it, heavy computations do not take turns (shared background work)."""
+    token = _WITHOUT_TURNS.set(True)
+    try:
+        yield
+    finally:
+        _WITHOUT_TURNS.reset(token)
 
 
 def holding_heavy_turn() -> bool:

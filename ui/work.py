@@ -26,7 +26,7 @@ from typing import Any, Generic, TypeVar
 
 import streamlit as st
 
-from ui import text
+from ui import datasets, text
 
 T = TypeVar("T")
 POLL_S = 0.2  # how often a waiting session redraws its progress bar
@@ -81,7 +81,8 @@ class SharedWork(Generic[T]):
     def _run(self) -> None:
         token = _CURRENT.set(self)
         try:
-            self._result = (self._compute(),)
+            with datasets.without_turns():  # beside the room, not in its queue
+                self._result = (self._compute(),)
         except BaseException as error:  # handed to whoever waits, in their own thread
             self._error = error
         finally:

@@ -245,3 +245,37 @@ def test_the_session_holding_the_turn_never_waits_for_one_waiting_for_it(monkeyp
     assert b_result == [8]
     a.join(30)
     assert not a.is_alive()
+
+
+def test_shared_background_work_does_not_queue_for_the_turn() -> None:
+    # DP-SGD's trainings and the sparse vector's audit (ui/work.py) run once per process,
+    # behind their own progress bar; in the queue their 5-20 s would stall every heavy press.
+    from ui import work
+
+    hold, inside = threading.Event(), threading.Event()
+
+    @datasets.cached()
+    def press(x: int) -> int:
+        burn(0.02)
+        if x:
+            inside.set()
+            assert hold.wait(30)
+        return x
+
+    @datasets.cached()
+    def trainings(x: int) -> int:
+        burn(0.02)
+        return x
+
+    press(0), trainings(0)  # both known heavy
+    ahead = threading.Thread(target=press, args=(1,))
+    ahead.start()
+    try:
+        assert inside.wait(30)  # a student's heavy computation holds the turn
+        shared = work.SharedWork("test-trainings", 1, lambda: trainings(5))
+        shared.start()
+        shared._thread.join(20)  # in the queue it would wait for the student's (30 s)
+        assert shared.ready() and shared.result() == 5
+    finally:
+        hold.set()
+        ahead.join(30)
