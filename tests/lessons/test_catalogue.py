@@ -301,15 +301,22 @@ def test_math_in_prose_is_typeset_never_a_plain_caret() -> None:
 
 
 def test_a_subscript_in_prose_is_typeset_never_an_underscore() -> None:
-    """The caret's twin: "G_μ", "f_i(x) Π_(j≠i) F_j(x)", "½Σ|p_class − p_all|" reached the
-    screen as typed, underscores and all, in 9 lessons. A subscript is typeset (`$G_\\mu$`) or
-    a Unicode subscript (gᵢ, xₘ); code in backticks and names like dp.l_diversity are not
-    math."""
-    subscript = re.compile(r"(?<![\w.`/])[A-Za-zΔΠΣ]_[A-Za-z0-9μεαρδθ({\\]")
+    """The caret's twin: "G_μ", "f_i(x) Π_(j≠i) F_j(x)", "½Σ|p_class − p_all|", "σ_ℓ" reached
+    the screen as typed, underscores and all, in 10 lessons and 4 quizzes. A subscript is
+    typeset (`$G_\\mu$`) or a Unicode subscript (gᵢ, xₘ, σₗ); code in backticks and names like
+    dp.l_diversity are not math."""
+    subscript = re.compile(r"(?<![\w.`/])[^\W\d_]_[^\W_]|(?<![\w.`/])[^\W\d_]_[({\\]")
+    quizzes = [
+        (path, line, text)
+        for path in sorted(LESSON_DIR.glob("*/quiz.toml"))
+        for line, text in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+    ]
     found = [
         f"{path.relative_to(ROOT).as_posix()}:{line}: {match[0]}"
-        for path in SHOWN_SOURCES
-        for line, text in _shown_strings(path)
+        for path, line, text in [
+            *((path, line, text) for path in SHOWN_SOURCES for line, text in _shown_strings(path)),
+            *quizzes,
+        ]
         for match in subscript.finditer(
             re.sub(r"[$][^$]*[$]", "", re.sub(r"`[^`]*`", "", text.replace("\\$", "")))
         )

@@ -60,7 +60,7 @@ QUIZ_MARKS = {
     "sparse_vector": (("sparse_vector", 0, 1), "Theorem 3.23", ("sparse_vector", 0, 0)),
     "uncertainty": (("uncertainty", 2, 0), "b/2", ("uncertainty", 2, 1)),
     "epsilon_meaning": (("epsilon_meaning", 2, 0), "tanh(ε/2)", ("epsilon_meaning", 2, 1)),
-    "census_topdown": (("census_topdown", 2, 0), "so σ_ℓ falls by √2", ("census_topdown", 2, 1)),
+    "census_topdown": (("census_topdown", 2, 0), "so σₗ falls by √2", ("census_topdown", 2, 1)),
     "beyond_k_anonymity": (
         ("beyond_k_anonymity", 1, 0),
         "A skewness attack",
