@@ -4,8 +4,11 @@ at a time per process, while light work and cached results never wait. In real t
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import threading
 import time
+from collections.abc import Callable, Iterator
 
 import pytest
 from concurrency_helpers import at_once
@@ -13,6 +16,7 @@ from concurrency_helpers import at_once
 from ui import datasets
 
 THREADS = 8
+_USES = itertools.count()
 
 
 def burn(seconds: float) -> None:
@@ -43,6 +47,35 @@ class Overlap:
     def __exit__(self, *_: object) -> None:
         with self._lock:
             self.now -= 1
+
+
+@contextlib.contextmanager
+def turn_taken() -> Iterator[Callable[[int], int]]:
+    """A student's heavy computation holds the turn (another thread's `held(1)`, blocked inside
+    until the block ends); yields `held`, a heavy cached function that blocks only at 1."""
+    hold, inside = threading.Event(), threading.Event()
+    use = next(_USES)  # one cache for every use of the helper: its results are this use's
+
+    @datasets.cached()
+    def shared(x: int, use: int) -> int:
+        burn(0.02)
+        if x == 1:
+            inside.set()
+            assert hold.wait(30)
+        return x
+
+    def held(x: int) -> int:
+        return shared(x, use)
+
+    held(0)  # known heavy
+    ahead = threading.Thread(target=held, args=(1,))
+    ahead.start()
+    try:
+        assert inside.wait(30)
+        yield held
+    finally:
+        hold.set()
+        ahead.join(30)
 
 
 def test_a_heavy_functions_computations_run_one_at_a_time() -> None:
@@ -78,37 +111,20 @@ def test_a_light_function_is_never_made_to_wait() -> None:
 
     light(0)
     assert f"{__name__}.{light.__qualname__}" not in datasets.heavy_names()
-    hold, inside = threading.Event(), threading.Event()
-
-    @datasets.cached()
-    def heavy(x: int) -> int:
-        burn(0.02)
-        if x:
-            inside.set()
-            assert hold.wait(30)
-        return x
-
-    heavy(0)
-    ahead = threading.Thread(target=heavy, args=(1,))
-    ahead.start()
-    try:
-        assert inside.wait(30)
+    with turn_taken() as held:
         # The turn is taken: a light computation and a cached heavy result go ahead.
-        assert light(5) == 6 and heavy(0) == 0
+        assert light(5) == 6 and held(0) == 0
         started = threading.Event()
 
         @datasets.cached()
         def behind(x: int) -> int:
             started.set()
-            return heavy(x)
+            return held(x)
 
         datasets._HEAVY_NAMES.add(f"{__name__}.{behind.__qualname__}")
         waiting = threading.Thread(target=behind, args=(2,))
         waiting.start()
         assert not started.wait(0.5)  # its turn comes after the computation ahead
-    finally:
-        hold.set()
-        ahead.join(30)
     waiting.join(30)
     assert started.is_set() and not waiting.is_alive()
 
@@ -150,26 +166,9 @@ def test_a_heavy_function_calling_another_does_not_wait_for_its_own_turn() -> No
 
 def test_a_turn_waited_for_too_long_is_taken_anyway(monkeypatch) -> None:
     monkeypatch.setattr(datasets, "WAIT_S", 0.2, raising=False)
-    hold, inside = threading.Event(), threading.Event()
-
-    @datasets.cached()
-    def stuck(x: int) -> int:
-        burn(0.02)
-        if x == 1:
-            inside.set()
-            assert hold.wait(30)
-        return x
-
-    stuck(0)
-    ahead = threading.Thread(target=stuck, args=(1,))
-    ahead.start()
-    try:
-        assert inside.wait(30)
-        assert stuck(2) == 2  # after HEAVY_WAIT_S, without the turn
-    finally:
-        hold.set()
-        ahead.join(30)
-    assert stuck(3) == 3  # the turn is free again (not left taken by the one that waited)
+    with turn_taken() as held:
+        assert held(2) == 2  # after WAIT_S, without the turn
+    assert held(3) == 3  # the turn is free again (not left taken by the one that waited)
 
 
 def test_a_room_asking_for_a_new_result_at_once_computes_it_once() -> None:
@@ -252,30 +251,14 @@ def test_shared_background_work_does_not_queue_for_the_turn() -> None:
     # behind their own progress bar; in the queue their 5-20 s would stall every heavy press.
     from ui import work
 
-    hold, inside = threading.Event(), threading.Event()
-
-    @datasets.cached()
-    def press(x: int) -> int:
-        burn(0.02)
-        if x:
-            inside.set()
-            assert hold.wait(30)
-        return x
-
     @datasets.cached()
     def trainings(x: int) -> int:
         burn(0.02)
         return x
 
-    press(0), trainings(0)  # both known heavy
-    ahead = threading.Thread(target=press, args=(1,))
-    ahead.start()
-    try:
-        assert inside.wait(30)  # a student's heavy computation holds the turn
+    trainings(0)  # known heavy
+    with turn_taken():
         shared = work.SharedWork("test-trainings", 1, lambda: trainings(5))
         shared.start()
         shared._thread.join(20)  # in the queue it would wait for the student's (30 s)
         assert shared.ready() and shared.result() == 5
-    finally:
-        hold.set()
-        ahead.join(30)
