@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
 
@@ -244,6 +245,16 @@ CUT_METRICS = """() => [...document.querySelectorAll('[data-testid="stMetricValu
 E_NOTATION = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg text')]
   .map((text) => text.textContent).filter((text) => /\\d(\\.\\d+)?e[+-]?\\d/.test(text))"""
 
+# Words a float's rounding error writes on a page (text.number never writes a value short of 1
+# as 1): "spends ε = 1 − 1.1·10⁻¹⁶ of 1" for shares that add up to 1 on paper (What ε means)
+# and "σ = Δ₂/μ = 1 − 2.1·10⁻¹⁵·Δ₂" for 1/μ at μ = 1 (Subsampling); and NaN or inf.
+FLOAT_NOISE = re.compile(r"1 − [\d.]+·10⁻(?:¹[³⁴⁵⁶⁷⁸⁹]|[²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹])|\b(?:NaN|nan|inf)\b")
+
+
+def float_noise(words: str) -> list[str]:
+    """Each place of `words` where a float's rounding error shows, with its context."""
+    return [words[max(0, m.start() - 40) : m.end() + 10] for m in FLOAT_NOISE.finditer(words)]
+
 
 @dataclass
 class Visit:
@@ -267,6 +278,7 @@ class Visit:
     formula_forms: list[str] = field(default_factory=list)
     zoomed: tuple[float, int] | None = None  # (overflow px, exceptions) shrunk to 640 px
     stale: tuple[int, str] | None = None  # (sliders pressed, how the fresh run differs or "")
+    float_noise: list[str] = field(default_factory=list)  # FLOAT_NOISE after every move
     axe: list[tuple[str, str, int, str]] = field(
         default_factory=list
     )  # (rule, impact, nodes, a node)
@@ -367,7 +379,7 @@ def _visits(browser: Browser, app_server: str, screen: str) -> dict[str, Visit]:
                     reopen=lesson not in WITH_SLIDERS,
                 )
             if screen == "laptop" and lesson in WITH_SLIDERS:  # then every control moves
-                visit.stale = _moved_then_reopened(page, lesson)
+                visit.stale = _moved_then_reopened(page, lesson, visit.float_noise)
             if screen == "laptop":  # then the student zooms to 200%
                 page.set_viewport_size(SCREENS["zoom"]["viewport"])
                 _settle(page)
@@ -513,9 +525,10 @@ def _move_every_control(page: Page, among: str) -> int:
     return pressed
 
 
-def _moved_then_reopened(page: Page, lesson) -> tuple[int, str]:
+def _moved_then_reopened(page: Page, lesson, noise: list[str]) -> tuple[int, str]:
     """Move every control, then open the link the page now shows afresh: (sliders pressed,
-    "" if both pages read the same, else the first words that differ).
+    "" if both pages read the same, else the first words that differ). What a float's
+    rounding error wrote on either page is added to `noise`.
 
     The controls that rerun the whole page (lesson_rules.PAGE_WIDE) move first: a whole run
     after a fragment's would redraw what that fragment's press left stale. Then every other
@@ -538,6 +551,7 @@ def _moved_then_reopened(page: Page, lesson) -> tuple[int, str]:
     if page.url != link:
         return pressed, f"the link {link} reopened as {page.url}"
     fresh = page.evaluate(PAGE_TEXT)
+    noise += float_noise(moved) + float_noise(fresh)
     if moved == fresh:
         return pressed, ""
     differ = (i for i, (a, b) in enumerate(zip(moved, fresh, strict=False)) if a != b)
@@ -592,6 +606,21 @@ def test_after_every_slider_and_radio_moves_the_page_reads_as_a_fresh_run(visits
     assert found is not None, "the laptop visit did not move this lesson's controls"
     pressed, differs = found
     assert pressed >= 1 and differs == "", differs
+
+
+def test_no_number_on_a_moved_page_is_a_floats_rounding_error(visits) -> None:
+    """After every control has moved, and on the fresh run of its link: no "1 − 1.1·10⁻¹⁶"
+    where a sum is 1 on paper, no NaN (two lessons wrote such a number at a slider's step)."""
+    found = {folder: v.float_noise for folder, v in visits("laptop").items() if v.float_noise}
+    assert found == {}
+
+
+def test_the_float_noise_check_would_catch_what_it_caught() -> None:
+    assert float_noise("Your split spends ε = 1 − 1.1·10⁻¹⁶ of 1; its weighted error")
+    assert float_noise("Gaussian noise σ = Δ₂/μ = 1 − 2.1·10⁻¹⁵·Δ₂ (exactly μ-GDP")
+    assert float_noise("error NaN people") and float_noise("ε = inf")
+    # a probability short of 1 by what it really is short by, and words, are not noise
+    assert not float_noise("keep-probability 1 − 2·10⁻⁹, 1 − 4.5·10⁻⁵; None measured; infinite")
 
 
 def test_every_lesson_with_a_main_control_has_a_keypress_probe() -> None:
