@@ -180,12 +180,15 @@ def sd_words(sd: float, sigma: float) -> str:
     if text.number(sd) == text.number(sigma):
         return (
             "That is the noise's standard deviation, from its pmf; here it equals its parameter "
-            f"σₗ = √(1/(2ρₗ)) = {text.number(sigma)} to the digits shown. A discrete "
+            r"$\sigma_\ell = \sqrt{1/(2\rho_\ell)}$"
+            f" = {text.number(sigma)} to the digits shown. A discrete "
             "Gaussian's SD falls below σ when σ is under about 0.8 (try ρ = 10)."
         )
     return (
         "That is the noise's standard deviation, from its pmf; its parameter "
-        f"σₗ = √(1/(2ρₗ)) = {text.number(sigma)} is {text.number(sigma / sd, 3)} times "
+        r"$\sigma_\ell = \sqrt{1/(2\rho_\ell)}$"
+        f" = {text.number(sigma)} is "
+        f"{text.number(sigma / sd, 3)} times "
         "larger: a discrete Gaussian's variance is below σ², far below when σ is under about 0.8."
     )
 
@@ -376,8 +379,8 @@ def levels_table(rho: float, weights: tuple[int, ...]) -> pd.DataFrame:
         {
             "level": levels["level"],
             "share of ρ": [text.percent(s) for s in levels["share"]],
-            "ρₗ": [text.number(r) for r in levels["rho"]],
-            "σₗ": [text.number(s) for s in levels["sigma"]],
+            "the level's ρ": [text.number(r) for r in levels["rho"]],
+            "its σ": [text.number(s) for s in levels["sigma"]],
             "SD": [text.number(s) for s in levels["sd"]],
             "median cell": [text.number(m) for m in levels["median cell"]],
         }

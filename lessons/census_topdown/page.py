@@ -26,7 +26,7 @@ st.markdown(
     f"cells. Level by level that is {', '.join(f'{t.size:,}' for t in geo.true)} counts. "
     "Each person is in one cell per level, so adding or removing one person changes one "
     "count per level by 1 (sensitivity 1, add/remove neighbours). Each level ℓ gets its "
-    "share ρₗ of the budget and **discrete Gaussian** noise, integers with "
+    "share $\\rho_\\ell$ of the budget and **discrete Gaussian** noise, integers with "
     "P[x] ∝ exp(−x²/(2σ²)) (Canonne, Kamath & Steinke 2020):"
 )
 notebook.latex(

@@ -76,7 +76,7 @@ def test_the_noise_sd_shown_is_the_discrete_gaussians_not_its_parameter() -> Non
     at.select_slider(key="ct_rho").set_value(10.0).run()
     assert helpers.metrics(at)["Noise SD at ZIP5"] == "0.1098"
     table = lesson.levels_table(10.0, (100, 1, 1, 1))
-    assert table["SD"].iloc[0] == "0.01102" and table["σₗ"].iloc[0] == "0.2269"
+    assert table["SD"].iloc[0] == "0.01102" and table["its σ"].iloc[0] == "0.2269"
 
 
 def test_a_release_is_whole_nonnegative_consistent_and_keeps_the_total() -> None:
@@ -277,7 +277,7 @@ def test_the_sd_and_its_parameter_are_compared_as_they_are() -> None:
     of 1.4. The comparison is made from the two numbers."""
     at = helpers.run_lesson(PAGE)
     said = " ".join(c.value for c in at.caption)
-    assert "equals its parameter σₗ = √(1/(2ρₗ)) = 1.4" in said
+    assert r"equals its parameter $\sigma_\ell = \sqrt{1/(2\rho_\ell)}$ = 1.4" in said
     at.select_slider(key="ct_rho").set_value(10.0).run()
     said = " ".join(c.value for c in at.caption)
     zip5 = lesson.levels_frame(10.0, lesson.CENSUS_WEIGHTS).iloc[3]
