@@ -8,12 +8,16 @@ nothing else, and awaits each run: within every per-tab budget (deploy/guard.py,
 ui/pace.py). Meanwhile a bystander moves the Laplace lesson's slider every 0.5 s. Printed
 per number of tabs: the server's CPU, the tabs' runs, the bystander's move p50 and max.
 
+`--impatient`: each tab presses twice, a new seed and 0.2 s later another (a student
+pressing the seed's "+" again before the page is drawn), and awaits the second's page: the
+first's run is superseded, and gives way if it is still waiting its turn (deploy/give_way.py).
+
 `--room N`: instead, N students open the page at once from a lecturer's link with a seed
 the server has not seen (`?seed=…`), three times, a new seed each time: the server's CPU
 and the seconds until the last student's page is drawn. `--root DIR` serves the checkout
 at DIR (a worktree of an older commit, for a before/after).
 
-    .venv/bin/python bench/bench_seed_flood.py [TABS ...]      # default: 0 1 3 6
+    .venv/bin/python bench/bench_seed_flood.py [--impatient] [TABS ...]  # default: 0 1 3 6
     .venv/bin/python bench/bench_seed_flood.py --room 20 [--root DIR]
 """
 
@@ -39,14 +43,22 @@ SECONDS = 15.0
 MOVE_EVERY_S = 0.5
 
 
-async def new_seeds(url: str, stop: asyncio.Event) -> int:
-    """One tab: a new seed each run until `stop`; its runs."""
+async def new_seeds(url: str, stop: asyncio.Event, impatient: bool = False) -> int:
+    """One tab: a new seed each run until `stop` (`impatient`: two, see above); its pages."""
     tab = Student(url, PAGE, timeout_s=180)
     await tab.open()
     seed = tab.widget("number_input", "Random seed")
     runs = 0
     while not stop.is_set():
-        await tab.rerun(WidgetState(id=seed.id, int_value=random.randint(0, 999_999)))
+        press = WidgetState(id=seed.id, int_value=random.randint(0, 999_999))
+        if not impatient:
+            await tab.rerun(press)
+        else:
+            drawn = asyncio.create_task(tab.rerun(press))
+            await asyncio.sleep(0.2)
+            if not drawn.done():
+                tab.send_rerun(WidgetState(id=seed.id, int_value=random.randint(0, 999_999)))
+            await drawn
         runs += 1
     await tab.close()
     return runs
@@ -66,18 +78,19 @@ async def bystander(url: str) -> list[float]:
     return sorted(moves)
 
 
-async def case(url: str, pid: int, tabs: int) -> None:
+async def case(url: str, pid: int, tabs: int, impatient: bool = False) -> None:
     stop = asyncio.Event()
     before, start = cpu_seconds([pid]), time.perf_counter()
-    flooders = asyncio.gather(*(new_seeds(url, stop) for _ in range(tabs)))
+    flooders = asyncio.gather(*(new_seeds(url, stop, impatient) for _ in range(tabs)))
     await asyncio.sleep(1.0)
     moves = await bystander(url)
     stop.set()
     runs = sum(await flooders)
     took = time.perf_counter() - start
+    kind = "impatient tab(s)" if impatient else "tab(s)"
     print(
-        f"{tabs} tab(s): server CPU {cpu_seconds([pid]) - before:.1f} s in {took:.1f} s, "
-        f"{runs} runs; bystander's move p50 {moves[len(moves) // 2] * 1000:.0f} ms, "
+        f"{tabs} {kind}: server CPU {cpu_seconds([pid]) - before:.1f} s in {took:.1f} s, "
+        f"{runs} pages; bystander's move p50 {moves[len(moves) // 2] * 1000:.0f} ms, "
         f"max {moves[-1] * 1000:.0f} ms",
         flush=True,
     )
@@ -104,6 +117,9 @@ def main() -> None:
         at = args.index("--root")
         root = Path(args[at + 1]).resolve()
         del args[at : at + 2]
+    impatient = "--impatient" in args
+    if impatient:
+        args.remove("--impatient")
     if "--room" in args:
         at = args.index("--room")
         students = int(args[at + 1])
@@ -118,7 +134,7 @@ def main() -> None:
                 asyncio.run(room(url, server.pid, students, seed))
             return
         for tabs in counts:
-            asyncio.run(case(url, server.pid, tabs))
+            asyncio.run(case(url, server.pid, tabs, impatient))
     finally:
         server.terminate()
         server.wait(timeout=20)

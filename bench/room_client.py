@@ -190,14 +190,7 @@ class Student:
         one fragment (as a tab does when the widget lives in one); time to script_finished."""
         if self._ws is None:
             raise ProtocolError("not connected")
-        message = BackMsg()
-        client = message.rerun_script
-        client.query_string = self.query
-        client.page_name = self.page
-        client.page_script_hash = self.page_script_hash
-        client.fragment_id = fragment_id
-        for state in states:
-            client.widget_states.widgets.append(state)
+        message = self._rerun_message(states, fragment_id)
         self.texts = []
         self.metrics = {}
         self.images = []
@@ -215,6 +208,26 @@ class Student:
         finally:
             self._finished = None
         return RunResult(time.perf_counter() - start, status, self._exceptions)
+
+    def send_rerun(self, *states, fragment_id: str = "") -> None:
+        """Ask for a rerun without waiting for it, as a tab does when a widget changes while a
+        run is under way: that run ends early, and the one waiting for it (`open`, `rerun`)
+        waits on for this one's end."""
+        if self._ws is None or self._ws.is_disconnected:
+            raise ProtocolError("not connected")
+        message = self._rerun_message(states, fragment_id)
+        self._ws.send(WSMsgType.BINARY, message.SerializeToString())
+
+    def _rerun_message(self, states: tuple, fragment_id: str) -> BackMsg:
+        message = BackMsg()
+        client = message.rerun_script
+        client.query_string = self.query
+        client.page_name = self.page
+        client.page_script_hash = self.page_script_hash
+        client.fragment_id = fragment_id
+        for state in states:
+            client.widget_states.widgets.append(state)
+        return message
 
     # --- what the server sends (called by the WebSocket's listener, one call per message) --
     def _on_message(self, raw: bytes) -> None:

@@ -1,7 +1,8 @@
 """The course's server as an ASGI app: Streamlit's documented `st.App` over app.py, with the
 per-connection message budget (deploy/guard.py) in front of Streamlit's websocket, a budget on
-the files a tab uploads (deploy/uploads.py) in front of its upload route, and the
-per-process preload (lessons/preload.py) in its lifespan, before the first visitor.
+the files a tab uploads (deploy/uploads.py) in front of its upload route, and in its
+lifespan, before the first visitor, the per-process preload (lessons/preload.py) and the yield
+point that ends a superseded run waiting its turn (deploy/give_way.py).
 
 deploy/serve.py starts it (`make run`, `make dev`, every replica of `make room`, the Docker
 image) as `streamlit run deploy/asgi.py [options]`: Streamlit's command line finds `app`
@@ -30,8 +31,12 @@ from deploy.uploads import UploadGuard  # noqa: E402
 @asynccontextmanager
 async def lifespan(_app: st.App) -> AsyncIterator[None]:
     """Before the server takes its first connection: import and freeze every lesson's code
-    (the first student after a restart would otherwise wait for it on Home)."""
+    (the first student after a restart would otherwise wait for it on Home); a run waiting for
+    the heavy turn ends when its tab closed or asked for a newer run (deploy/give_way.py)."""
     import lessons.preload  # noqa: F401
+    from deploy import give_way
+
+    give_way.install()
 
     yield
 

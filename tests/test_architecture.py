@@ -135,7 +135,7 @@ BETWEEN_FOLDERS = {
     "homework": {"dp", "ui", "lessons", "grading"},
     "grading": {"homework", "dp"},
     "survey": {"dp"},
-    "deploy": {"lessons"},
+    "deploy": {"lessons", "ui"},
     "dp": set(),
     "data": set(),
 }

@@ -164,7 +164,7 @@ class _SharedResults:
             if mine:
                 flight = self._flights[token] = threading.Event()
         if not mine:
-            if not holding_heavy_turn() and flight.wait(WAIT_S):
+            if not holding_heavy_turn() and _wait(flight.wait):
                 hit = self._hit(token)
                 if hit is not None:
                     return hit[0]
@@ -277,6 +277,36 @@ _WITHOUT_TURNS: contextvars.ContextVar[bool] = contextvars.ContextVar(
 )
 
 
+# A session waiting (for the turn, or for another's computation) may have been superseded: its
+# tab closed, or asked for a newer run (a student pressing a seed's "+" five times while the
+# room's turns go round). Its result would be thrown away, so every POLL_S the wait is a yield
+# point, as every `st.*` call is: the server's `superseded` hook (deploy/give_way.py, installed
+# by deploy/asgi.py with `set_yield_point`) ends the run there when Streamlit has a newer
+# request for it. Without the hook (Community Cloud runs app.py itself) the wait runs out.
+POLL_S = 0.1
+_YIELD_POINT: list[Callable[[], None]] = []
+
+
+def set_yield_point(superseded: Callable[[], None] | None) -> None:
+    """Call `superseded()` every POLL_S while a session waits: it raises to end a run that
+    is no longer wanted, and returns otherwise. None removes it."""
+    _YIELD_POINT[:] = [] if superseded is None else [superseded]
+
+
+def _wait(ready: Callable[[float], bool]) -> bool:
+    """`ready(seconds)` (an Event's wait, a lock's acquire: True once done, False after
+    `seconds`) tried for up to WAIT_S, in slices of POLL_S with a yield point between."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        remaining = deadline - time.monotonic()
+        if ready(max(0.0, min(POLL_S, remaining))):
+            return True
+        if remaining <= POLL_S:
+            return False
+        for superseded in _YIELD_POINT:
+            superseded()
+
+
 def timed(name: str, compute: Callable[[], Any]) -> Any:
     """`compute()`; the function `name` is heavy from now on when it took HEAVY_S of this
     thread's CPU (time.thread_time: not the time spent waiting, for a turn or anything)."""
@@ -294,7 +324,7 @@ def heavy_turn(name: str) -> Iterator[None]:
     if name not in _HEAVY_NAMES or _WITHOUT_TURNS.get():
         yield
         return
-    turn = _HEAVY_TURN.acquire(timeout=WAIT_S)
+    turn = _wait(lambda seconds: _HEAVY_TURN.acquire(timeout=seconds))
     _TURNS.held = getattr(_TURNS, "held", 0) + turn
     try:
         yield

@@ -262,3 +262,41 @@ def test_shared_background_work_does_not_queue_for_the_turn() -> None:
         shared.start()
         shared._thread.join(20)  # in the queue it would wait for the student's (30 s)
         assert shared.ready() and shared.result() == 5
+
+
+class Superseded(BaseException):
+    """What the server's yield point raises to end a run nobody wants (deploy/give_way.py:
+    Streamlit's StopException or RerunException)."""
+
+
+@pytest.mark.parametrize("x", [1, 5], ids=["the computation ahead", "a new one"])
+def test_a_session_waiting_gives_way_when_its_run_is_superseded(x: int) -> None:
+    # x=1: waiting for the result the session ahead computes; x=5: waiting for the turn.
+    def superseded() -> None:
+        if threading.current_thread().name == "superseded":
+            raise Superseded
+
+    outcome: list[object] = []
+
+    def ask() -> None:
+        try:
+            outcome.append(held(x))
+        except Superseded:
+            outcome.append("gave way")
+
+    datasets.set_yield_point(superseded)
+    try:
+        with turn_taken() as held:
+            gone = threading.Thread(target=ask, name="superseded")
+            gone.start()
+            gone.join(10)
+            assert not gone.is_alive() and outcome == ["gave way"]  # before the turn was free
+            assert held(0) == 0  # others' cached results unaffected
+            stays = threading.Thread(target=ask, name="wanted")
+            stays.start()
+            stays.join(0.5)
+            assert stays.is_alive()  # a run still wanted waits on
+        stays.join(30)
+        assert outcome == ["gave way", x]
+    finally:
+        datasets.set_yield_point(None)
