@@ -144,7 +144,7 @@ def bounding() -> None:
     with chart_column:
         charts.error_heatmap().show(
             title={
-                "text": f"Total error per clinic count at ε = {text.number(epsilon)}",
+                "text": f"Total error per clinic at ε = {text.number(epsilon)}",
                 "subtitle": "Outlined: black, the lowest; orange, your choice",
             },
             alt=(

@@ -17,7 +17,7 @@ from ui import controls, text
 from ui.columns import census_cells
 
 PAGE = "group_by/page.py"
-HEATMAP = "Total error per clinic count"
+HEATMAP = "Total error per clinic at"
 SELECTION = "Which partitions appear"
 RELEASE = "The release at"
 
