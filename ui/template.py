@@ -532,8 +532,10 @@ _KEEP_TOGETHER = re.compile(r" ([=≤≥<>×·]) ")
 
 def title_lines(title: str, width: int) -> str | list[str]:
     """`title` as it fits lines of `width` characters: itself when it fits one, else its
-    lines (a Vega title draws a list as lines). A space beside =, ≤, ≥, <, >, × or · never
-    breaks ("ε = 0.1" stays whole)."""
+    lines (a Vega title draws a list as lines), as even as the fewest lines allow: filled
+    greedily to `width`, a line's last word or two sat alone under it ("…in the" / "set") on
+    a chart wider than `width`, as most are on a wide projector. A space beside =, ≤, ≥, <, >,
+    × or · never breaks ("ε = 0.1" stays whole)."""
     if isinstance(width, bool) or not isinstance(width, int):
         raise TypeError("width must be an int")
     if width < 10:
@@ -543,7 +545,16 @@ def title_lines(title: str, width: int) -> str | list[str]:
     if len(title) <= width:
         return title
     glued = _KEEP_TOGETHER.sub("\u00a0\\1\u00a0", title)
-    lines = textwrap.wrap(glued, width=width, break_long_words=False, break_on_hyphens=False)
+
+    def wrap(chars: int) -> list[str]:
+        return textwrap.wrap(glued, width=chars, break_long_words=False, break_on_hyphens=False)
+
+    lines = wrap(width)
+    for narrower in range(-(-len(title) // len(lines)), width):  # the narrowest as few lines
+        even = wrap(narrower)
+        if len(even) == len(lines) and max(map(len, even)) <= max(map(len, lines)):
+            lines = even
+            break
     return [line.replace("\u00a0", " ") for line in lines]
 
 

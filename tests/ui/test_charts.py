@@ -156,11 +156,18 @@ def test_a_long_title_is_written_on_lines_that_fit_and_keeps_its_values_whole() 
     (e.g. "Where AboveThreshold stops at ε = 0.01, T = …" on a phone)."""
     title = "Where AboveThreshold stops at ε = 0.01, T = 1,000"
     assert ui_template.title_lines("Short title", 44) == "Short title"
-    lines = ui_template.title_lines(title, 44)
-    assert lines == ["Where AboveThreshold stops at ε = 0.01,", "T = 1,000"]
-    assert ui_template.title_lines(title, 34) == [
-        "Where AboveThreshold stops at",
-        "ε = 0.01, T = 1,000",
+    # As even as the fewest lines allow (filled to the width, "T = 1,000" sat alone)
+    even = ["Where AboveThreshold stops", "at ε = 0.01, T = 1,000"]
+    assert ui_template.title_lines(title, 44) == even
+    assert ui_template.title_lines(title, 34) == even
+    # on the projector, "their" and "set" were a second line of their own
+    assert ui_template.title_lines("Published people by the incomes in their", 34) == [
+        "Published people by",
+        "the incomes in their",
+    ]
+    assert ui_template.title_lines("The analyst checks on the training set", 34) == [
+        "The analyst checks",
+        "on the training set",
     ]
     for width in range(12, 60):
         shown = ui_template.title_lines(title, width)
@@ -182,8 +189,8 @@ def test_a_long_title_is_written_on_lines_that_fit_and_keeps_its_values_whole() 
     first = "Bias against noise as U moves (L = 0, ε = 0.01)"
     assert ui_template.wrapped_title([first, "◆ the lowest total: U = 500"], presenting=False) == {
         "text": [
-            "Bias against noise as U moves (L = 0,",
-            "ε = 0.01)",
+            "Bias against noise as U",
+            "moves (L = 0, ε = 0.01)",
             "◆ the lowest total: U = 500",
         ],
         "anchor": "start",
