@@ -14,11 +14,13 @@ first's run is superseded, and gives way if it is still waiting its turn (deploy
 
 `--room N`: instead, N students open the page at once from a lecturer's link with a seed
 the server has not seen (`?seed=…`), three times, a new seed each time: the server's CPU
-and the seconds until the last student's page is drawn. `--root DIR` serves the checkout
-at DIR (a worktree of an older commit, for a before/after).
+and the seconds until the last student's page is drawn. `--room N --distinct`: each
+student a seed of their own (the lecturer says "everyone, press new seed"), once, while a
+bystander moves the Laplace slider: also the bystander's move, p50 and max. `--root DIR`
+serves the checkout at DIR (a worktree of an older commit, for a before/after).
 
     .venv/bin/python bench/bench_seed_flood.py [--impatient] [TABS ...]  # default: 0 1 3 6
-    .venv/bin/python bench/bench_seed_flood.py --room 20 [--root DIR]
+    .venv/bin/python bench/bench_seed_flood.py --room 20 [--distinct] [--root DIR]
 """
 
 from __future__ import annotations
@@ -64,13 +66,18 @@ async def new_seeds(url: str, stop: asyncio.Event, impatient: bool = False) -> i
     return runs
 
 
-async def bystander(url: str) -> list[float]:
-    """Seconds of each move of the Laplace lesson's first slider, one every MOVE_EVERY_S."""
+async def bystander(url: str, until: asyncio.Future | None = None) -> list[float]:
+    """Seconds of each move of the Laplace lesson's first slider, one every MOVE_EVERY_S, for
+    SECONDS or until `until` is done."""
     student = Student(url, "laplace", timeout_s=180)
     await student.open()
     slider = next(w for w in student.widgets.values() if w.kind == "slider")
     moves, step, end = [], 1, time.perf_counter() + SECONDS
-    while time.perf_counter() < end:
+
+    def going() -> bool:
+        return not until.done() if until is not None else time.perf_counter() < end
+
+    while going():
         moves.append((await student.move(slider, step)).seconds)
         step = -step
         await asyncio.sleep(MOVE_EVERY_S)
@@ -110,6 +117,27 @@ async def room(url: str, pid: int, students: int, seed: int) -> None:
     await asyncio.gather(*(tab.close() for tab in tabs))
 
 
+async def distinct_room(url: str, pid: int, students: int) -> None:
+    """`students` open the page at once, each with a seed of their own, beside a bystander."""
+    seeds = random.sample(range(10_000, 1_000_000), students)  # the seed box holds 0-999,999
+    tabs = [Student(url, PAGE, f"seed={seed}", timeout_s=600) for seed in seeds]
+    before = cpu_seconds([pid])
+    opened = asyncio.gather(*(tab.open() for tab in tabs))
+    moves = await bystander(url, until=opened)
+    results = await opened
+    took = max(result.seconds for result in results)
+    print(
+        f"{students} students, a new seed each, at once: server CPU "
+        f"{cpu_seconds([pid]) - before:.1f} s, the last page drawn after {took:.1f} s "
+        f"(median {sorted(r.seconds for r in results)[students // 2]:.1f} s); bystander's "
+        f"move p50 {moves[len(moves) // 2] * 1000:.0f} ms, p90 "
+        f"{moves[len(moves) * 9 // 10] * 1000:.0f} ms, max {moves[-1] * 1000:.0f} ms "
+        f"({len(moves)} moves)",
+        flush=True,
+    )
+    await asyncio.gather(*(tab.close() for tab in tabs))
+
+
 def main() -> None:
     args = sys.argv[1:]
     root, students = ROOT, 0
@@ -120,6 +148,9 @@ def main() -> None:
     impatient = "--impatient" in args
     if impatient:
         args.remove("--impatient")
+    distinct = "--distinct" in args
+    if distinct:
+        args.remove("--distinct")
     if "--room" in args:
         at = args.index("--room")
         students = int(args[at + 1])
@@ -129,6 +160,9 @@ def main() -> None:
     try:
         asyncio.run(Student(url, "laplace").open())  # warm: the bystander's page
         asyncio.run(Student(url, PAGE).open())
+        if students and distinct:
+            asyncio.run(distinct_room(url, server.pid, students))
+            return
         if students:
             for seed in (4242, 4243, 4244):
                 asyncio.run(room(url, server.pid, students, seed))

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import dataclasses
 import functools
+import itertools
 import sys
 import threading
 import time
@@ -260,15 +262,19 @@ def clear_shared() -> None:
 # multiplied the wait of every bystander: six such tabs took a Laplace slider press from 30 to
 # 217 ms (bench/bench_seed_flood.py). So a function is *heavy* once one of its computations
 # took HEAVY_S of its thread's CPU, and from then on its computations take turns: one at a
-# time per process, the others waiting without the lock. Light work (every press that finds
-# its result cached, and computations under HEAVY_S) never waits. A turn waited for longer
-# than WAIT_S is taken anyway (as is a result another session computes: _SharedResults.get),
-# so that no bug can hang the queue.
+# time per process, in order of arrival (a page run keeps its place from one of its turns to
+# the next: _Run below), the others waiting without the lock. Light work
+# (every press that finds its result cached, and computations under HEAVY_S) never waits.
+# However long the line (a room pressing "new seed" together: 0.6 s a student), it is never
+# left all at once: before, a turn waited for longer than WAIT_S was taken anyway, so past
+# 30 s of line every waiting session computed at the same time, and every press in the room
+# waited behind them. Only a turn *held* longer than WAIT_S (a bug) passes to the next in line,
+# so that no bug can hang the line; a result another session computes is waited for up to
+# WAIT_S (_SharedResults.get), then asked for in the line.
 HEAVY_S = 0.05  # thread CPU seconds: the room's budget for a lesson's whole first render
-WAIT_S = 30.0  # the longest a session waits for a turn, or for another's computation
+WAIT_S = 30.0  # the longest a turn is held, or another's computation waited for
 _HEAVY_NAMES: set[str] = set()
-_HEAVY_TURN = threading.RLock()  # re-entered when a heavy function calls another
-_TURNS = threading.local()  # .held: how many times this thread holds _HEAVY_TURN now
+_TURNS = threading.local()  # .held: whether this thread holds the turn; .run: its _Run
 # True in shared background work (ui/work.py: DP-SGD's trainings, the sparse vector's audit,
 # once per process each): it computes beside the room, behind its own progress bar, and
 # holding the turn for its 5-20 s would stall every heavy press meanwhile.
@@ -282,8 +288,8 @@ _WITHOUT_TURNS: contextvars.ContextVar[bool] = contextvars.ContextVar(
 # room's turns go round). Its result would be thrown away, so every POLL_S the wait is a yield
 # point, as every `st.*` call is: the server's `superseded` hook (deploy/give_way.py, installed
 # by deploy/asgi.py with `set_yield_point`) ends the run there when Streamlit has a newer
-# request for it. Without the hook (Community Cloud runs app.py itself) the wait runs out.
-POLL_S = 0.1
+# request for it. Without the hook (Community Cloud runs app.py itself) it waits its turn.
+POLL_S = 0.25
 _YIELD_POINT: list[Callable[[], None]] = []
 
 
@@ -294,8 +300,8 @@ def set_yield_point(superseded: Callable[[], None] | None) -> None:
 
 
 def _wait(ready: Callable[[float], bool]) -> bool:
-    """`ready(seconds)` (an Event's wait, a lock's acquire: True once done, False after
-    `seconds`) tried for up to WAIT_S, in slices of POLL_S with a yield point between."""
+    """`ready(seconds)` (an Event's wait: True once done, False after `seconds`) tried for
+    up to WAIT_S, in slices of POLL_S with a yield point between."""
     deadline = time.monotonic() + WAIT_S
     while True:
         remaining = deadline - time.monotonic()
@@ -305,6 +311,80 @@ def _wait(ready: Callable[[float], bool]) -> bool:
             return False
         for superseded in _YIELD_POINT:
             superseded()
+
+
+class _Line:
+    """The heavy turn, one holder at a time, the waiter with the smallest place next. A waiter
+    whose session gave way leaves the line; a turn held longer than WAIT_S passes to the next
+    (its holder computes on: nothing can stop a thread, but the line no longer waits for it)."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition(threading.Lock())
+        self._holder: object | None = None
+        self._since = time.monotonic()  # when the holder's turn began
+        self._waiting: dict[object, tuple[float, int]] = {}  # waiter -> its place
+
+    def wait(self, place: tuple[float, int]) -> object:
+        """Wait for the turn at `place` (smaller first) and return the holder's token, with a
+        yield point every POLL_S (what it raises leaves the line, and is raised on)."""
+        token = object()
+        with self._changed:
+            self._waiting[token] = place
+        try:
+            while True:
+                with self._changed:
+                    if self._holder is not None and time.monotonic() - self._since > WAIT_S:
+                        self._holder = None  # held too long: the line moves on without it
+                    if self._holder is None and token is min(
+                        self._waiting, key=self._waiting.__getitem__
+                    ):
+                        del self._waiting[token]
+                        self._holder, self._since = token, time.monotonic()
+                        return token
+                    self._changed.wait(POLL_S)
+                for superseded in _YIELD_POINT:
+                    superseded()
+        except BaseException:
+            with self._changed:
+                self._waiting.pop(token, None)
+                self._changed.notify_all()  # it may have been the next
+            raise
+
+    def done(self, token: object) -> None:
+        """The turn `token` holds is over (nothing if it passed on after WAIT_S)."""
+        with self._changed:
+            if self._holder is token:
+                self._holder = None
+                self._changed.notify_all()
+
+    def waiting(self) -> int:
+        """How many wait for the turn now (for tests and benches)."""
+        with self._changed:
+            return len(self._waiting)
+
+
+_LINE = _Line()
+
+
+# A page's run may need several turns (the reconstruction lesson's attack, its defence and its
+# accuracy curve for a new seed). Served per call, a room pressing "new seed" together had each
+# student's first turn, then each one's second...: every page was drawn near the end of the
+# line (60 students: median 33.6 s of 36). So a session keeps its place in the line from one
+# turn to the next of the same run (back within RUN_GAP_S of its last turn), for up to
+# RUN_TURNS_S of turns: then, or after a pause, it joins at the back. A tab asking for run
+# after run gets RUN_TURNS_S of turns at its place, never the line.
+RUN_GAP_S = 1.0
+RUN_TURNS_S = 3.0
+_ARRIVALS = itertools.count()  # breaks ties between places taken at the same instant
+
+
+@dataclasses.dataclass
+class _Run:
+    """One session's place in the line, kept from one turn to the next of a page run."""
+
+    place: tuple[float, int]
+    last_end: float = 0.0
+    held_s: float = 0.0
 
 
 def timed(name: str, compute: Callable[[], Any]) -> Any:
@@ -321,17 +401,27 @@ def timed(name: str, compute: Callable[[], Any]) -> Any:
 def heavy_turn(name: str) -> Iterator[None]:
     """Wait for the turn to compute when the function `name` is heavy; nothing otherwise
     (nor inside `without_turns`)."""
-    if name not in _HEAVY_NAMES or _WITHOUT_TURNS.get():
-        yield
+    if name not in _HEAVY_NAMES or _WITHOUT_TURNS.get() or holding_heavy_turn():
+        yield  # light, background work, or a heavy function called by one holding the turn
         return
-    turn = _wait(lambda seconds: _HEAVY_TURN.acquire(timeout=seconds))
-    _TURNS.held = getattr(_TURNS, "held", 0) + turn
+    now = time.monotonic()
+    run = getattr(_TURNS, "run", None)
+    if run is None or now - run.last_end > RUN_GAP_S or run.held_s > RUN_TURNS_S:
+        run = _TURNS.run = _Run(place=(now, next(_ARRIVALS)))
+    try:
+        token = _LINE.wait(run.place)
+    except BaseException:
+        run.last_end = time.monotonic()  # it waited until now: pressed again, it keeps its place
+        raise
+    _TURNS.held = True
+    began = time.monotonic()
     try:
         yield
     finally:
-        if turn:
-            _TURNS.held -= 1
-            _HEAVY_TURN.release()
+        _TURNS.held = False
+        _LINE.done(token)
+        run.last_end = time.monotonic()
+        run.held_s += run.last_end - began
 
 
 @contextlib.contextmanager
@@ -346,7 +436,7 @@ def without_turns() -> Iterator[None]:
 
 def holding_heavy_turn() -> bool:
     """Whether this thread holds the heavy turn now."""
-    return getattr(_TURNS, "held", 0) > 0
+    return getattr(_TURNS, "held", False)
 
 
 def heavy_names() -> frozenset[str]:

@@ -164,11 +164,89 @@ def test_a_heavy_function_calling_another_does_not_wait_for_its_own_turn() -> No
     assert done == [2]
 
 
-def test_a_turn_waited_for_too_long_is_taken_anyway(monkeypatch) -> None:
-    monkeypatch.setattr(datasets, "WAIT_S", 0.2, raising=False)
+def test_a_turn_held_too_long_passes_to_the_next_in_line(monkeypatch) -> None:
+    # A computation stuck holding the turn (a bug) holds up the line for WAIT_S, not for ever;
+    # the line behind it still computes one at a time.
+    monkeypatch.setattr(datasets, "WAIT_S", 0.3, raising=False)
+    overlap = Overlap()
+
+    @datasets.cached()
+    def behind(x: int) -> int:
+        with overlap:
+            burn(0.02)
+            time.sleep(0.05)
+        return x
+
+    behind(0)  # known heavy
+    xs = iter(range(1, 5))
+    lock = threading.Lock()
+
+    def press() -> int:
+        with lock:
+            x = next(xs)
+        return behind(x)
+
     with turn_taken() as held:
-        assert held(2) == 2  # after WAIT_S, without the turn
-    assert held(3) == 3  # the turn is free again (not left taken by the one that waited)
+        start = time.monotonic()
+        assert sorted(at_once(4, press)) == [1, 2, 3, 4]  # while the turn is still stuck
+        assert time.monotonic() - start >= 0.3  # the stuck turn was waited for, WAIT_S
+        assert overlap.most == 1  # and the line went on one at a time after it
+    assert held(3) == 3  # the line is free again (nothing left holding it)
+
+
+def test_a_line_longer_than_the_wait_is_never_left_all_at_once(monkeypatch) -> None:
+    # A room pressing "new seed" together: the line is longer than WAIT_S. Before, every
+    # session that had waited WAIT_S computed at the same time (and the room's presses waited
+    # behind them all); now each waits for its turn, however long the line.
+    monkeypatch.setattr(datasets, "WAIT_S", 0.3, raising=False)
+    overlap = Overlap()
+
+    @datasets.cached()
+    def attack(seed: int) -> int:
+        with overlap:
+            burn(0.02)
+            time.sleep(0.08)
+        return seed
+
+    attack(-1)  # known heavy
+    seeds = iter(range(THREADS))
+    lock = threading.Lock()
+
+    def press() -> int:
+        with lock:
+            seed = next(seeds)
+        return attack(seed)
+
+    start = time.monotonic()
+    assert sorted(at_once(THREADS, press)) == list(range(THREADS))
+    assert time.monotonic() - start >= THREADS * 0.08  # longer than WAIT_S: a long line
+    assert overlap.calls == THREADS + 1 and overlap.most == 1
+
+
+def test_the_line_is_first_come_first_served() -> None:
+    order: list[int] = []
+    lock = threading.Lock()
+
+    @datasets.cached()
+    def attack(seed: int) -> int:
+        burn(0.02)
+        with lock:
+            order.append(seed)
+        return seed
+
+    attack(-1)  # known heavy
+    with turn_taken():
+        threads = []
+        for seed in range(THREADS):
+            thread = threading.Thread(target=attack, args=(seed,))
+            thread.start()
+            threads.append(thread)
+            deadline = time.monotonic() + 10
+            while datasets._LINE.waiting() < seed + 1 and time.monotonic() < deadline:
+                time.sleep(0.005)  # each in the line before the next comes
+    for thread in threads:
+        thread.join(30)
+    assert order == [-1, *range(THREADS)]
 
 
 def test_a_room_asking_for_a_new_result_at_once_computes_it_once() -> None:
@@ -296,7 +374,105 @@ def test_a_session_waiting_gives_way_when_its_run_is_superseded(x: int) -> None:
             stays.start()
             stays.join(0.5)
             assert stays.is_alive()  # a run still wanted waits on
-        stays.join(30)
+        stays.join(5)  # its turn is next: the line does not wait for the one that left
         assert outcome == ["gave way", x]
     finally:
         datasets.set_yield_point(None)
+
+
+def test_a_turn_taken_after_the_line_was_idle_is_held_its_full_time(monkeypatch) -> None:
+    # The line's clock starts when a turn begins, not when the last one ended: a turn taken
+    # after a quiet minute is not "held too long" the moment the next session comes.
+    monkeypatch.setattr(datasets, "WAIT_S", 0.3, raising=False)
+    hold, inside, second = threading.Event(), threading.Event(), threading.Event()
+
+    @datasets.cached()
+    def attack(seed: int) -> int:
+        burn(0.02)
+        if seed == 1:
+            inside.set()
+            assert hold.wait(30)
+        if seed == 2:
+            second.set()
+        return seed
+
+    attack(0)  # known heavy; the line is idle from here
+    time.sleep(0.4)  # longer than WAIT_S
+    ahead = threading.Thread(target=attack, args=(1,))
+    ahead.start()
+    try:
+        assert inside.wait(30)
+        behind = threading.Thread(target=attack, args=(2,))
+        behind.start()
+        assert not second.wait(0.15)  # waits its turn
+    finally:
+        hold.set()
+        ahead.join(30)
+    behind.join(30)
+    assert second.is_set()
+
+
+def test_a_page_run_keeps_its_place_in_the_line_from_one_turn_to_the_next() -> None:
+    # A room presses "new seed" together and each page needs two turns: served call by call,
+    # every page waited for everyone's first turn, and was drawn near the end of the line.
+    order: list[tuple[str, int]] = []
+    lock = threading.Lock()
+
+    @datasets.cached()
+    def attack(seed: int) -> int:
+        burn(0.02)
+        with lock:
+            order.append(("attack", seed))
+        return seed
+
+    @datasets.cached()
+    def defence(seed: int) -> int:
+        burn(0.02)
+        with lock:
+            order.append(("defence", seed))
+        return seed
+
+    def page(seed: int) -> None:
+        attack(seed)
+        defence(seed)
+
+    page(-1)  # both known heavy
+    with turn_taken():
+        students = []
+        for seed in range(3):
+            student = threading.Thread(target=page, args=(seed,))
+            student.start()
+            students.append(student)
+            deadline = time.monotonic() + 10
+            while datasets._LINE.waiting() < seed + 1 and time.monotonic() < deadline:
+                time.sleep(0.005)
+    for student in students:
+        student.join(30)
+    assert order[2:] == [(step, seed) for seed in range(3) for step in ("attack", "defence")]
+
+
+def test_a_tab_asking_run_after_run_keeps_its_place_only_for_a_while(monkeypatch) -> None:
+    # Back-to-back runs would otherwise hold the front of the line for ever.
+    monkeypatch.setattr(datasets, "RUN_TURNS_S", 0.1, raising=False)
+    order: list[str] = []
+    lock = threading.Lock()
+    first_turn = threading.Event()
+
+    @datasets.cached()
+    def attack(seed: int) -> int:
+        burn(0.03)
+        if seed != -1_000:
+            with lock:
+                order.append("flood" if seed >= 0 else "student")
+            first_turn.set()
+        return seed
+
+    attack(-1_000)  # known heavy
+    flood = threading.Thread(target=lambda: [attack(seed) for seed in range(20)])
+    flood.start()
+    assert first_turn.wait(30)
+    student = threading.Thread(target=attack, args=(-1,))  # comes while the flood runs
+    student.start()
+    flood.join(30)
+    student.join(30)
+    assert order.index("student") < 10  # not behind all twenty (0.1 s of turns, then the back)
