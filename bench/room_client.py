@@ -280,6 +280,8 @@ class Student:
             self.texts.append(element.markdown.body)
         elif kind == "alert":
             self.texts.append(element.alert.body)
+        elif kind == "toast":
+            self.texts.append(element.toast.body)
         elif kind == "imgs":
             self.images.extend(image.url for image in element.imgs.imgs)
         elif kind == "metric":

@@ -125,3 +125,18 @@ def test_the_course_server_installs_the_yield_point() -> None:
         assert run(start()) == [give_way.superseded]
     finally:
         datasets.set_yield_point(None)
+
+
+def test_a_tab_waiting_its_turn_is_told_why(heavy_server) -> None:
+    base_url, log = heavy_server
+
+    async def behind(log: Path) -> list[str]:
+        student = Student(base_url, "", "x=32&s=0.1")
+        result = await student.open()
+        assert result.status == "FINISHED_SUCCESSFULLY" and not result.exceptions
+        texts = list(student.texts)
+        await student.close()
+        return texts
+
+    texts = run(with_the_turn_taken(base_url, log, 31, behind))
+    assert any(text.startswith("Busy: 1 computation ahead of this page.") for text in texts)

@@ -324,14 +324,17 @@ class _Line:
         self._since = time.monotonic()  # when the holder's turn began
         self._waiting: dict[object, tuple[float, int]] = {}  # waiter -> its place
 
-    def wait(self, place: tuple[float, int]) -> object:
+    def wait(self, place: tuple[float, int], notice: Callable[[int], None] | None = None) -> object:
         """Wait for the turn at `place` (smaller first) and return the holder's token, with a
-        yield point every POLL_S (what it raises leaves the line, and is raised on)."""
+        yield point every POLL_S (what it raises leaves the line, and is raised on), and
+        `notice(how many are ahead)` after NOTICE_S of waiting and every NOTICE_EVERY_S."""
         token = object()
         with self._changed:
             self._waiting[token] = place
+        next_notice = time.monotonic() + NOTICE_S
         try:
             while True:
+                ahead = None
                 with self._changed:
                     if self._holder is not None and time.monotonic() - self._since > WAIT_S:
                         self._holder = None  # held too long: the line moves on without it
@@ -342,8 +345,15 @@ class _Line:
                         self._holder, self._since = token, time.monotonic()
                         return token
                     self._changed.wait(POLL_S)
+                    if notice is not None and time.monotonic() >= next_notice:
+                        ahead = (self._holder is not None) + sum(
+                            other < place for other in self._waiting.values()
+                        )
+                        next_notice = time.monotonic() + NOTICE_EVERY_S
                 for superseded in _YIELD_POINT:
                     superseded()
+                if ahead is not None:
+                    notice(ahead)
         except BaseException:
             with self._changed:
                 self._waiting.pop(token, None)
@@ -375,6 +385,24 @@ _LINE = _Line()
 # after run gets RUN_TURNS_S of turns at its place, never the line.
 RUN_GAP_S = 1.0
 RUN_TURNS_S = 3.0
+# A student whose page waits says so: after NOTICE_S in the line, and every NOTICE_EVERY_S,
+# a toast with how many computations are ahead (a page that seemed stuck was reloaded, and a
+# reload joins the line at the back).
+NOTICE_S = 2.0
+NOTICE_EVERY_S = 10.0
+
+
+def _notice_waiting(ahead: int) -> None:
+    """Tell the student why the page waits (in a session's run only)."""
+    if not st.runtime.exists():
+        return  # a notebook, a test's thread: nobody to tell
+    which = "1 computation" if ahead == 1 else f"{ahead} computations"
+    st.toast(
+        f"Busy: {which} ahead of this page. It comes by itself; a reload loses its place.",
+        icon=":material/hourglass_top:",
+    )
+
+
 _ARRIVALS = itertools.count()  # breaks ties between places taken at the same instant
 
 
@@ -409,7 +437,7 @@ def heavy_turn(name: str) -> Iterator[None]:
     if run is None or now - run.last_end > RUN_GAP_S or run.held_s > RUN_TURNS_S:
         run = _TURNS.run = _Run(place=(now, next(_ARRIVALS)))
     try:
-        token = _LINE.wait(run.place)
+        token = _LINE.wait(run.place, _notice_waiting)
     except BaseException:
         run.last_end = time.monotonic()  # it waited until now: pressed again, it keeps its place
         raise

@@ -16,6 +16,7 @@ import streamlit as st  # noqa: E402
 from ui import datasets  # noqa: E402
 
 LOG = Path(os.environ["PP_HEAVY_LOG"])
+datasets.NOTICE_S = 0.5  # the waiting notice comes soon (the tests wait ~3 s)
 
 
 def note(line: str) -> None:

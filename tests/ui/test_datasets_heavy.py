@@ -476,3 +476,33 @@ def test_a_tab_asking_run_after_run_keeps_its_place_only_for_a_while(monkeypatch
     flood.join(30)
     student.join(30)
     assert order.index("student") < 10  # not behind all twenty (0.1 s of turns, then the back)
+
+
+def test_a_session_waiting_is_told_how_many_computations_are_ahead(monkeypatch) -> None:
+    monkeypatch.setattr(datasets, "NOTICE_S", 0.2, raising=False)
+    told: list[tuple[str, int]] = []
+    monkeypatch.setattr(
+        datasets,
+        "_notice_waiting",
+        lambda ahead: told.append((threading.current_thread().name, ahead)),
+    )
+
+    @datasets.cached()
+    def attack(seed: int) -> int:
+        burn(0.02)
+        return seed
+
+    attack(-1)  # known heavy
+    with turn_taken():
+        first = threading.Thread(target=attack, args=(1,), name="first")
+        first.start()
+        deadline = time.monotonic() + 10
+        while datasets._LINE.waiting() < 1 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        second = threading.Thread(target=attack, args=(2,), name="second")
+        second.start()
+        time.sleep(0.6)
+    first.join(30)
+    second.join(30)
+    assert ("first", 1) in told and ("second", 2) in told  # the turn's holder, then "first"
+    assert attack(3) == 3 and len(told) == 2  # no wait, no notice
