@@ -135,6 +135,7 @@ bench: $(VENV)/.stamp-dev chromium
 	$(BIN)/python bench/bench_upload.py
 	$(BIN)/python bench/bench_sessions.py
 	$(BIN)/python bench/bench_seeds.py
+	$(BIN)/python bench/bench_line.py
 	$(BIN)/python bench/bench_reconstruction.py
 	$(BIN)/python bench/bench_private_ml.py
 	$(BIN)/python bench/bench_room.py --target single --lessons
