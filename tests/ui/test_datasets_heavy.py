@@ -8,7 +8,7 @@ import contextlib
 import itertools
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 import pytest
 from concurrency_helpers import at_once
@@ -76,6 +76,52 @@ def turn_taken() -> Iterator[Callable[[int], int]]:
     finally:
         hold.set()
         ahead.join(30)
+
+
+def watched(sleep_s: float) -> tuple[Overlap, Callable[[int], int]]:
+    """A heavy cached function (computed once: known heavy) that holds its computation for
+    `sleep_s`, and the Overlap of its computations."""
+    overlap, use = Overlap(), next(_USES)
+
+    @datasets.cached()
+    def attack(seed: int, use: int) -> int:
+        with overlap:
+            burn(0.02)
+            time.sleep(sleep_s)
+        return seed
+
+    attack(-1, use)
+    return overlap, lambda seed: attack(seed, use)
+
+
+def in_line(
+    fn: Callable[[int], object], arguments: Iterable[int], names: Iterable[str] = ()
+) -> list[threading.Thread]:
+    """A thread calling `fn` for each argument, each started once the one before it waits in
+    the heavy line (so their order of arrival is known); `names` names them."""
+    threads, names = [], iter(names)
+    for argument in arguments:
+        thread = threading.Thread(target=fn, args=(argument,), name=next(names, None))
+        waiting = datasets._LINE.waiting()
+        thread.start()
+        threads.append(thread)
+        deadline = time.monotonic() + 10
+        while datasets._LINE.waiting() <= waiting and time.monotonic() < deadline:
+            time.sleep(0.005)
+    return threads
+
+
+def presses(fn: Callable[[int], int], first: int = 0) -> Callable[[], int]:
+    """A press for `at_once`: each call asks `fn` for the next argument, from `first` on."""
+    arguments = itertools.count(first)
+    lock = threading.Lock()
+
+    def press() -> int:
+        with lock:
+            argument = next(arguments)
+        return fn(argument)
+
+    return press
 
 
 def test_a_heavy_functions_computations_run_one_at_a_time() -> None:
@@ -168,27 +214,10 @@ def test_a_turn_held_too_long_passes_to_the_next_in_line(monkeypatch) -> None:
     # A computation stuck holding the turn (a bug) holds up the line for WAIT_S, not for ever;
     # the line behind it still computes one at a time.
     monkeypatch.setattr(datasets, "WAIT_S", 0.3, raising=False)
-    overlap = Overlap()
-
-    @datasets.cached()
-    def behind(x: int) -> int:
-        with overlap:
-            burn(0.02)
-            time.sleep(0.05)
-        return x
-
-    behind(0)  # known heavy
-    xs = iter(range(1, 5))
-    lock = threading.Lock()
-
-    def press() -> int:
-        with lock:
-            x = next(xs)
-        return behind(x)
-
+    overlap, behind = watched(0.05)
     with turn_taken() as held:
         start = time.monotonic()
-        assert sorted(at_once(4, press)) == [1, 2, 3, 4]  # while the turn is still stuck
+        assert sorted(at_once(4, presses(behind, 1))) == [1, 2, 3, 4]  # the turn still stuck
         assert time.monotonic() - start >= 0.3  # the stuck turn was waited for, WAIT_S
         assert overlap.most == 1  # and the line went on one at a time after it
     assert held(3) == 3  # the line is free again (nothing left holding it)
@@ -199,26 +228,9 @@ def test_a_line_longer_than_the_wait_is_never_left_all_at_once(monkeypatch) -> N
     # session that had waited WAIT_S computed at the same time (and the room's presses waited
     # behind them all); now each waits for its turn, however long the line.
     monkeypatch.setattr(datasets, "WAIT_S", 0.3, raising=False)
-    overlap = Overlap()
-
-    @datasets.cached()
-    def attack(seed: int) -> int:
-        with overlap:
-            burn(0.02)
-            time.sleep(0.08)
-        return seed
-
-    attack(-1)  # known heavy
-    seeds = iter(range(THREADS))
-    lock = threading.Lock()
-
-    def press() -> int:
-        with lock:
-            seed = next(seeds)
-        return attack(seed)
-
+    overlap, attack = watched(0.08)
     start = time.monotonic()
-    assert sorted(at_once(THREADS, press)) == list(range(THREADS))
+    assert sorted(at_once(THREADS, presses(attack))) == list(range(THREADS))
     assert time.monotonic() - start >= THREADS * 0.08  # longer than WAIT_S: a long line
     assert overlap.calls == THREADS + 1 and overlap.most == 1
 
@@ -236,14 +248,7 @@ def test_the_line_is_first_come_first_served() -> None:
 
     attack(-1)  # known heavy
     with turn_taken():
-        threads = []
-        for seed in range(THREADS):
-            thread = threading.Thread(target=attack, args=(seed,))
-            thread.start()
-            threads.append(thread)
-            deadline = time.monotonic() + 10
-            while datasets._LINE.waiting() < seed + 1 and time.monotonic() < deadline:
-                time.sleep(0.005)  # each in the line before the next comes
+        threads = in_line(attack, range(THREADS))
     for thread in threads:
         thread.join(30)
     assert order == [-1, *range(THREADS)]
@@ -438,14 +443,7 @@ def test_a_page_run_keeps_its_place_in_the_line_from_one_turn_to_the_next() -> N
 
     page(-1)  # both known heavy
     with turn_taken():
-        students = []
-        for seed in range(3):
-            student = threading.Thread(target=page, args=(seed,))
-            student.start()
-            students.append(student)
-            deadline = time.monotonic() + 10
-            while datasets._LINE.waiting() < seed + 1 and time.monotonic() < deadline:
-                time.sleep(0.005)
+        students = in_line(page, range(3))
     for student in students:
         student.join(30)
     assert order[2:] == [(step, seed) for seed in range(3) for step in ("attack", "defence")]
@@ -494,13 +492,7 @@ def test_a_session_waiting_is_told_how_many_computations_are_ahead(monkeypatch) 
 
     attack(-1)  # known heavy
     with turn_taken():
-        first = threading.Thread(target=attack, args=(1,), name="first")
-        first.start()
-        deadline = time.monotonic() + 10
-        while datasets._LINE.waiting() < 1 and time.monotonic() < deadline:
-            time.sleep(0.005)
-        second = threading.Thread(target=attack, args=(2,), name="second")
-        second.start()
+        first, second = in_line(attack, (1, 2), names=("first", "second"))
         time.sleep(0.6)
     first.join(30)
     second.join(30)
