@@ -213,12 +213,12 @@ def test_a_heavy_function_calling_another_does_not_wait_for_its_own_turn() -> No
 def test_a_turn_held_too_long_passes_to_the_next_in_line(monkeypatch) -> None:
     # A computation stuck holding the turn (a bug) holds up the line for WAIT_S, not for ever;
     # the line behind it still computes one at a time.
-    monkeypatch.setattr(datasets, "WAIT_S", 0.3, raising=False)
+    monkeypatch.setattr(datasets, "WAIT_S", 0.5, raising=False)  # each computation: ~0.07 s
     overlap, behind = watched(0.05)
     with turn_taken() as held:
         start = time.monotonic()
         assert sorted(at_once(4, presses(behind, 1))) == [1, 2, 3, 4]  # the turn still stuck
-        assert time.monotonic() - start >= 0.3  # the stuck turn was waited for, WAIT_S
+        assert time.monotonic() - start >= 0.5  # the stuck turn was waited for, WAIT_S
         assert overlap.most == 1  # and the line went on one at a time after it
     assert held(3) == 3  # the line is free again (nothing left holding it)
 
@@ -227,11 +227,11 @@ def test_a_line_longer_than_the_wait_is_never_left_all_at_once(monkeypatch) -> N
     # A room pressing "new seed" together: the line is longer than WAIT_S. Before, every
     # session that had waited WAIT_S computed at the same time (and the room's presses waited
     # behind them all); now each waits for its turn, however long the line.
-    monkeypatch.setattr(datasets, "WAIT_S", 0.3, raising=False)
-    overlap, attack = watched(0.08)
+    monkeypatch.setattr(datasets, "WAIT_S", 0.5, raising=False)  # each computation: ~0.12 s
+    overlap, attack = watched(0.1)
     start = time.monotonic()
     assert sorted(at_once(THREADS, presses(attack))) == list(range(THREADS))
-    assert time.monotonic() - start >= THREADS * 0.08  # longer than WAIT_S: a long line
+    assert time.monotonic() - start >= THREADS * 0.1  # longer than WAIT_S: a long line
     assert overlap.calls == THREADS + 1 and overlap.most == 1
 
 
@@ -388,7 +388,7 @@ def test_a_session_waiting_gives_way_when_its_run_is_superseded(x: int) -> None:
 def test_a_turn_taken_after_the_line_was_idle_is_held_its_full_time(monkeypatch) -> None:
     # The line's clock starts when a turn begins, not when the last one ended: a turn taken
     # after a quiet minute is not "held too long" the moment the next session comes.
-    monkeypatch.setattr(datasets, "WAIT_S", 0.3, raising=False)
+    monkeypatch.setattr(datasets, "WAIT_S", 1.0, raising=False)
     hold, inside, second = threading.Event(), threading.Event(), threading.Event()
 
     @datasets.cached()
@@ -402,7 +402,7 @@ def test_a_turn_taken_after_the_line_was_idle_is_held_its_full_time(monkeypatch)
         return seed
 
     attack(0)  # known heavy; the line is idle from here
-    time.sleep(0.4)  # longer than WAIT_S
+    time.sleep(1.2)  # longer than WAIT_S
     ahead = threading.Thread(target=attack, args=(1,))
     ahead.start()
     try:
