@@ -1,8 +1,8 @@
 """A run waiting for the heavy turn ends when nobody wants its result (deploy/give_way.py), in
 a real server: simulated tabs (bench/room_client.py) on tests/apps/heavy_turns.py, served as
-deploy/asgi.py serves the course. One tab holds the turn for a second of CPU; another asks
-for a result meanwhile, then closes, or asks for a newer one. What each run computed is read
-from the page's log, written by the server."""
+deploy/asgi.py serves the course. One tab holds the turn for 3 s of CPU; another asks for a
+result meanwhile, then closes, asks for a newer one, or waits and is told why. What each run
+computed is read from the page's log, written by the server."""
 
 from __future__ import annotations
 
