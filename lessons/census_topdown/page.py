@@ -198,8 +198,8 @@ def who_pays(weights: tuple[int, ...]) -> None:
     with control_column:
         rho = rho_slider(key="ct_pay_rho", label="ρ of each release")
         result = model.runs(rho, weights, controls.seed() + model.SEED_RUNS)
-        errors = model.unit_errors(result)
-        accurate = model.accurate_from(errors)
+        said = model.who_pays(result)
+        accurate = said.accurate
         st.metric(
             "Every place within 5% from",
             "none" if accurate is None else f"{accurate:,} people",
@@ -207,7 +207,7 @@ def who_pays(weights: tuple[int, ...]) -> None:
     with chart_column:
         charts.who_pays().show(
             title=f"Relative error of each place's population, ρ = {text.number(rho)}",
-            alt=model.who_pays_alt(errors, accurate),
+            alt=said.alt,
             units=model.units_frame(result),
             truth=model.accurate_rule(accurate),
         )
@@ -221,7 +221,6 @@ def who_pays(weights: tuple[int, ...]) -> None:
         + "The Census Bureau found the same shape at the scale of the nation: its counts are "
         "fit for use for places of several hundred people and more, not for single blocks."
     )
-    bias = model.bias_frame(result)
     st.markdown(
         "Post-processing has a price of its own. Making counts non-negative pushes small counts "
         "**up** (a noisy −2 becomes 0, never a negative that would cancel a +2), and since "
@@ -231,32 +230,13 @@ def who_pays(weights: tuple[int, ...]) -> None:
     )
     charts.bias().show(
         title="Mean error of a ZIP5 cell by its true count",
-        alt=(
-            f"Mean signed error of ZIP5 cells grouped by their true count, over {model.RUNS} "
-            "releases: "
-            + "; ".join(
-                f"{row._1}: measured {text.signed(row.bias, 2)}"
-                for row in bias[bias["kind"] == model.NOISY].itertuples()
-            )
-            + "; released "
-            + "; ".join(
-                f"{row._1}: {text.signed(row.bias, 2)}"
-                for row in bias[bias["kind"] == model.FINAL].itertuples()
-            )
-            + "."
-        ),
-        bias=bias,
+        alt=said.bias_alt,
+        bias=model.bias_frame(result),
     )
-    zero = bias[(bias["kind"] == model.FINAL) & (bias["true count"] == "0")]["bias"].iloc[0]
-    st.markdown(
-        model.bias_words(bias)
-        + " "
-        + model.measurement_words(bias)
-        + f" A ZIP5 cell with no one in it is released with {text.number(zero, 3)} people on "
-        "average; add up many empty cells (a rare group in every block) and the bias is no "
-        "longer small. The 2020 Census's users found exactly this in small places."
+    st.markdown(said.bias_said)
+    downloads.download_csv(
+        model.unit_errors(result), filename="topdown-who-pays.csv", key="ct_dl_errors"
     )
-    downloads.download_csv(errors, filename="topdown-who-pays.csv", key="ct_dl_errors")
     with predict:
         quiz.predict_first(
             "census_topdown_predict",
@@ -266,10 +246,10 @@ def who_pays(weights: tuple[int, ...]) -> None:
                     f"ZIP5 of {model.SMALL_PLACE[0]} to {model.SMALL_PLACE[1]} people, on "
                     "average?",
                     model.ERROR_BANDS,
-                    correct=model.error_band(errors),
+                    correct=said.band,
                     explanation=(
                         f"Over {model.RUNS} releases those ZIP5s were off by "
-                        f"{text.percent(model.small_place_error(errors))} of their population "
+                        f"{text.percent(said.small_error)} of their population "
                         "on average: the noise is the same in every place, the place is small."
                     ),
                 )

@@ -372,15 +372,7 @@ def weighted_split() -> None:
     with best_column:
         charts.shares().show(
             title="Best split for these weights",
-            alt=(
-                "Bars of each count's best share of the budget: "
-                + "; ".join(
-                    f"{row.statistic}: Laplace {text.percent(row.laplace)}, Gaussian "
-                    f"{text.percent(row.gaussian)}"
-                    for row in model.shares_rows(best)
-                )
-                + ". An equal split is a dashed line at 20%."
-            ),
+            alt=model.best_shares_alt(weights),
             shares=best,
             truth=model.equal_rule(),
         )
