@@ -203,9 +203,10 @@ def model_rule(epsilon: float) -> pd.DataFrame:
     return pd.DataFrame({"x": [epsilon], "label": [f"ε = {text.number(epsilon)}"]})
 
 
-def _points(d: Drop) -> str:
-    """A drop or gap in points with its 95% half-width: the reader sees whether it is noise."""
-    return f"{text.number(d.mean, 2)} ± {text.number(1.959964 * d.se, 2)}"
+def points(d: Drop) -> str:
+    """A drop or gap in points with its 95% half-width: the reader sees whether it is noise.
+    No-break spaces keep the number and its half-width on one line of a phone."""
+    return f"{text.number(d.mean, 2)}\u00a0±\u00a0{text.number(1.959964 * d.se, 2)}"
 
 
 def _differ(a: Drop, b: Drop) -> bool:
@@ -246,7 +247,7 @@ def prediction_words() -> str:
     """The check-yourself's explanation at PREDICT_EPSILON, from the numbers."""
     found = {race: drop(PREDICT_EPSILON, race) for race in groups_by_size()}
     answer = most_lost(PREDICT_EPSILON)
-    listed = ", ".join(f"{race} {_points(d)}" for race, d in found.items())
+    listed = ", ".join(f"{race} {points(d)}" for race, d in found.items())
     if answer == NONE_CLEARLY:
         return (
             f"Points lost at ε = {text.number(PREDICT_EPSILON)}: {listed}. The two largest "
@@ -273,8 +274,8 @@ def models_words(epsilon: float) -> str:
     n_small = test_sizes()[small]
     words = (
         f"At ε = {text.number(epsilon)} the smallest group ({small}, {n_small} test rows) "
-        f"loses {_points(drop(epsilon, small))} points and the largest ({large}) "
-        f"{_points(drop(epsilon, large))}: "
+        f"loses {points(drop(epsilon, small))} points and the largest ({large}) "
+        f"{points(drop(epsilon, large))}: "
     )
     if _differ(Drop(here.mean, here.se), Drop(0.0, 0.0)):
         words += (
@@ -287,8 +288,8 @@ def models_words(epsilon: float) -> str:
     words += (
         "Measured here, the gap between them "
         + ("grows" if grows else "does not clearly grow")
-        + f" as ε shrinks ({_points(high)} points at ε = {text.number(MODEL_EPSILONS[-1])}, "
-        f"{_points(low)} at ε = {text.number(MODEL_EPSILONS[0])}, 95%). A group of {n_small} "
+        + f" as ε shrinks ({points(high)} points at ε = {text.number(MODEL_EPSILONS[-1])}, "
+        f"{points(low)} at ε = {text.number(MODEL_EPSILONS[0])}, 95%). A group of {n_small} "
         "test rows measures its own accuracy only to about "
         f"± {text.number(test_size_half_width(small), 2)} points, privacy or not."
     )

@@ -106,8 +106,8 @@ def models() -> None:
         layout.metrics(
             "wp_drops",
             [
-                (f"{GROUPS[0]}: lost", text.number(model.drop(epsilon, GROUPS[0]).mean, 2)),
-                (f"{GROUPS[-1]}: lost", text.number(model.drop(epsilon, GROUPS[-1]).mean, 2)),
+                (f"{GROUPS[0]}: points lost", model.points(model.drop(epsilon, GROUPS[0]))),
+                (f"{GROUPS[-1]}: points lost", model.points(model.drop(epsilon, GROUPS[-1]))),
             ],
         )
     with chart_column:

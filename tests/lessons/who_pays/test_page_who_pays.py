@@ -91,7 +91,8 @@ def test_the_verdicts_follow_the_error_bars() -> None:
     small, large = model.groups_by_size()[-1], model.groups_by_size()[0]
     # Each number with its error bar: "0.0036 points at ε = 10, 1.2 at ε = 0.01" read as growth.
     for gap in (low, high, model.drop(0.03, small), model.drop(0.03, large)):
-        assert f"{text.number(gap.mean, 2)} ± {text.number(1.959964 * gap.se, 2)}" in words
+        said = f"{text.number(gap.mean, 2)}\u00a0±\u00a0{text.number(1.959964 * gap.se, 2)}"
+        assert said in words
 
 
 def test_the_check_yourself_is_marked_from_the_numbers() -> None:
