@@ -109,6 +109,7 @@ def compute() -> dict[str, dict]:
         "PRIVATE": private,
         "DPSGD_NOISE": noise,
         "DPSGD": dpsgd,
+        "DPSGD_WITHOUT_NOISE": {dpsgd_setup.steps(): dpsgd_accuracies(0.0)},
     }
 
 
@@ -120,7 +121,9 @@ PLAIN: for each λ, the test rows the non-private model gets right.
 NORM: for each λ, the non-private weights' L2 norm.
 PRIVATE: for each (method, ε, λ), the test rows each seeded private model gets right.
 DPSGD_NOISE: for each ε, DP-SGD's noise multiplier (RDP) for (ε, 10⁻⁵) against a replaced row.
-DPSGD: for each ε, the test rows each seeded DP-SGD run gets right."""'''
+DPSGD: for each ε, the test rows each seeded DP-SGD run gets right.
+DPSGD_WITHOUT_NOISE: for the runs' number of steps, the test rows each seeded run gets right
+with noise σ = 0 (the same model, batches and steps, without privacy)."""'''
 
 TYPES = {
     "MOVED": "dict[float, tuple[float, ...]]",
@@ -129,6 +132,7 @@ TYPES = {
     "PRIVATE": "dict[tuple[str, float, float], tuple[int, ...]]",
     "DPSGD_NOISE": "dict[float, float]",
     "DPSGD": "dict[float, tuple[int, ...]]",
+    "DPSGD_WITHOUT_NOISE": "dict[int, tuple[int, ...]]",
 }
 
 

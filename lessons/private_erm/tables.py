@@ -6,7 +6,9 @@ PLAIN: for each λ, the test rows the non-private model gets right.
 NORM: for each λ, the non-private weights' L2 norm.
 PRIVATE: for each (method, ε, λ), the test rows each seeded private model gets right.
 DPSGD_NOISE: for each ε, DP-SGD's noise multiplier (RDP) for (ε, 10⁻⁵) against a replaced row.
-DPSGD: for each ε, the test rows each seeded DP-SGD run gets right."""
+DPSGD: for each ε, the test rows each seeded DP-SGD run gets right.
+DPSGD_WITHOUT_NOISE: for the runs' number of steps, the test rows each seeded run gets right
+with noise σ = 0 (the same model, batches and steps, without privacy)."""
 
 MOVED: dict[float, tuple[float, ...]] = {
     0.0001: (
@@ -228,4 +230,8 @@ DPSGD: dict[float, tuple[int, ...]] = {
     1.0: (5152, 5161, 5154, 5162, 5165, 5158, 5156, 5158, 5156, 5160),
     3.0: (5158, 5162, 5155, 5160, 5164, 5161, 5166, 5160, 5157, 5161),
     10.0: (5162, 5162, 5155, 5162, 5164, 5164, 5162, 5160, 5159, 5160),
+}
+
+DPSGD_WITHOUT_NOISE: dict[int, tuple[int, ...]] = {
+    300: (5160, 5163, 5162, 5162, 5160, 5160, 5154, 5159, 5160, 5156),
 }
