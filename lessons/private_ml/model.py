@@ -32,6 +32,7 @@ from ui.rr_training import (
     EXTRA_COLUMNS,
     GRR,
     LABEL,
+    REPEATS,
     column_epsilon,
     columns_data,
     reports,
@@ -143,6 +144,14 @@ def gain_words(epsilon: float, here: dict, reference: dict, curve: pd.DataFrame)
             "below (c). "
         )
     )
+    on_curve = curve[np.isclose(curve["epsilon"], epsilon)]
+    if not on_curve.empty:  # section 6 quotes the curve's means: say which this one is
+        mean = float(on_curve["accuracy"].iloc[0])
+        words += f"That is this page's one privatization; the mean of {REPEATS} (the curve) " + (
+            f"keeps {text.percent(recovered(mean, true, baseline))}. "
+            if mean >= baseline
+            else f"is {points(baseline - mean)} below (c). "
+        )
     left = curve.iloc[0]
     off = float(left["accuracy"]) - baseline
     side = "above" if off > 0 else "below"

@@ -427,3 +427,21 @@ def test_where_b_ends_at_small_epsilon_is_read_off_the_curve() -> None:
     words = lesson.gain_words(0.1, here, reference, curve)
     assert f"({lesson.points(below)} below it): the model learns to ignore them." in words
     assert "keeps none of that gain: (b) is 1 points below (c)." in words
+
+
+def test_the_page_says_its_privatization_is_one_beside_the_curves_mean() -> None:
+    """Finding: at ε = 1 section 2 said the model keeps 53.5% of the gain and section 6 said
+    48.1% at ε = 1: the page's one privatization and the curve's mean of 3, unnamed. Where
+    the curve has the reader's ε, section 2 now says both."""
+    reference = rr_training.reference_models((), controls.DEFAULT_SEED)
+    curve = rr_training.accuracy_curve((), rr_training.GRR, controls.DEFAULT_SEED)
+    kept = lesson.kept_along_curve(curve, reference)
+    at = helpers.run_lesson(PAGE)
+    said = (
+        f"That is this page's one privatization; the mean of {rr_training.REPEATS} (the curve) "
+        f"keeps {text.percent(kept[1.0])}."
+    )
+    assert said in helpers.prose(at)
+    assert f"**{text.percent(kept[1.0])}** at ε = 1" in helpers.prose(at), "section 6's"
+    here = {"accuracy": reference["baseline"]["accuracy"]}
+    assert "one privatization" not in lesson.gain_words(1.5, here, reference, curve)
