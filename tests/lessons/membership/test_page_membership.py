@@ -51,7 +51,8 @@ def test_defaults_trace_50_members_from_200_averages() -> None:
     inside, outside = scores_by_hand(50, 200)
     flag = np.quantile(outside, 0.99, method="higher")
     shown = helpers.metrics(at)
-    assert shown[FOUND] == text.percent(np.mean(inside > flag))
+    found = int(np.sum(inside > flag))  # the count beside the share: 2% of 50 is one member
+    assert shown[FOUND] == f"{text.percent(found / 50)} ({found} of 50)"
     assert np.mean(inside > flag) > 0.25  # the attack works
     histograms = helpers.frames_of(helpers.chart_titled(at, SCORES, prefix=True))
     shares = histograms["scores"].groupby("group")["share"].sum()
@@ -79,7 +80,8 @@ def test_study_size_and_averages_at_their_extremes(n, d) -> None:
     assert not at.exception
     inside, outside = scores_by_hand(n, d)
     flag = np.quantile(outside, 0.99, method="higher")
-    assert helpers.metrics(at)[FOUND] == text.percent(np.mean(inside > flag))
+    found = int(np.sum(inside > flag))
+    assert helpers.metrics(at)[FOUND] == f"{text.percent(found / n)} ({found:,} of {n:,})"
     title = f"Tracing scores: {n} members against 2,000 non-members, d = {text.number(d)}"
     spec = helpers.chart_titled(at, title).proto.spec
     assert '"domain": [-4.0, 16.0]' in spec or '"domain":[-4.0,16.0]' in spec  # fixed axis
@@ -127,8 +129,9 @@ def test_mechanism_and_epsilon_move_the_curves_and_the_region(mechanism, epsilon
     seed = controls.DEFAULT_SEED + tracing.SEED_RELEASE
     noisy = tracing.noisy_attack(50, 200, mechanism, epsilon, seed)
     shown = helpers.metrics(at)
-    assert shown[f"Members found at 1%, with {mechanism} noise"] == text.percent(
-        noisy.tpr_at_target
+    found = int(np.sum(noisy.members > noisy.threshold))
+    assert shown[f"Members found at 1%, with {mechanism} noise"] == (
+        f"{text.percent(found / 50)} ({found} of 50)"
     )
     assert shown["The most any attack can find at 1%"] == text.percent(
         dp.tpr_bound(0.01, epsilon, delta=delta)
@@ -248,7 +251,9 @@ def test_code_downloads_and_the_snippets_rebuild_the_numbers(monkeypatch) -> Non
 
 def test_an_uploaded_file_is_named_and_the_census_is_used() -> None:
     at = helpers.census_after_upload(PAGE)
-    assert helpers.metrics(at)[FOUND] == text.percent(tracing.attack(50, 200).tpr_at_target)
+    assert helpers.metrics(at)[FOUND].startswith(
+        text.percent(tracing.attack(50, 200).tpr_at_target) + " ("
+    )
 
 
 def test_the_prediction_comes_before_the_sliders_and_chart_that_answer_it() -> None:
