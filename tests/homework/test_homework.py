@@ -8,6 +8,7 @@ tests/homework/test_cheats.py."""
 from __future__ import annotations
 
 import re
+import sys
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -107,12 +108,20 @@ def test_a_function_that_calls_dp_is_told_so_by_the_students_check() -> None:
     assert not result.passed and "calls dp/" in result.feedback
 
 
-def test_a_function_the_grader_would_refuse_is_told_so_by_the_students_check() -> None:
+def test_a_function_the_grader_would_refuse_is_told_so_by_the_students_check(
+    monkeypatch,
+) -> None:
     """The student's check reads the cells the kernel ran as the grader reads the notebook:
     a function that imports dp by a computed name is "not yet" there too, where it was
     "right" (and then 0 on hand-in)."""
     from IPython.core.interactiveshell import InteractiveShell
 
+    # The shell makes its namespace the process's __main__ (a module without __spec__) and
+    # sets the hooks: put them back after, or a later test's spawned process fails to start
+    # in this worker ("module '__main__' has no attribute '__spec__'", the store tests).
+    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
+    for hook in ("displayhook", "excepthook"):
+        monkeypatch.setattr(sys, hook, getattr(sys, hook))
     shell = InteractiveShell.instance()
     try:
         for cell in (
