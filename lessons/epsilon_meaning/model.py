@@ -200,7 +200,7 @@ def _host(address: str) -> str:
 CENSUS_RHO_UNROUNDED = (542 / 339) ** 2  # the Bureau's persons-file ρ: 2.556226…
 
 
-@datasets.cached(max_entries=8, census_only=True)
+@datasets.cached(max_entries=8)
 def year_words(unit: str) -> str:
     """What a per-day unit's largest budget says about a whole year, composed in the
     currency it was published in: ε adds up by basic composition; a ρ adds up as ρ (zCDP
