@@ -215,13 +215,7 @@ def smooth_sensitivity(size: int) -> None:
         f"global Laplace {text.number(rows[model.METHODS[0]])} years, the exponential "
         f"mechanism {text.number(rows[model.METHODS[1]])}, the smooth median "
         f"{text.number(rows[model.METHODS[2]])}; the **{name}** wins. "
-        + (
-            "On this few people the smooth median is noisier than even the global bound: "
-            "with β this small, datasets many replacements away still count."
-            if rows[model.METHODS[2]] > rows[model.METHODS[0]]
-            else "The smooth median beats the global bound as soon as the group is large "
-            "enough that the ages near the median are dense."
-        )
+        + model.smooth_against_global(size, epsilon)
         + " Ages are whole years with many ties, which suits the exponential mechanism of "
         f"*{choosing.title}*: its candidates are the 101 whole ages, scored by how many "
         "people lie on each side. Smooth sensitivity earns its keep for statistics with no "

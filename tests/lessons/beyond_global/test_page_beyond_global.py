@@ -224,3 +224,21 @@ def test_the_smooth_charts_alt_text_names_the_ks_it_draws(size) -> None:
     smooth = lesson.smooth(size, lesson.DEFAULT_EPSILON).smooth
     title = helpers.title_of(helpers.spec_of(chart))
     assert title.endswith(f"◆ smooth sensitivity S = {text.number(smooth)}")
+
+
+@pytest.mark.parametrize("epsilon", [0.1, 0.2])
+def test_who_wins_says_why_the_smooth_median_loses_or_wins_from_s(epsilon, everyone) -> None:
+    """Finding: at n = 101 the smooth median lost to the global bound at ε = 0.1 ("on this
+    few people") and beat it at ε = 0.2 ("as soon as the group is large enough"), the same
+    101 people. It loses exactly when its noise scale 2S/ε passes the global 100/ε."""
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="bg_eps").set_value(epsilon).run()
+    beta = epsilon / (2 * math.log(2 / lesson.DELTA))
+    s = dp.median_smooth_sensitivity(group(everyone, 101), 0, 100, beta)
+    prose = helpers.prose(at)
+    assert f"smooth sensitivity S = {text.number(s)} years" in prose
+    loses = 2 * s > 100
+    assert loses == (epsilon == 0.1), "the two states the finding names"
+    assert ("noisier than even the global bound" in prose) == loses
+    assert ("Here the smooth median beats the global bound" in prose) == (not loses)
+    assert "as soon as the group is large enough" not in prose
