@@ -447,7 +447,7 @@ class WhoPays:
 @datasets.derived
 def who_pays(result: Runs) -> WhoPays:
     """Section 3's numbers and words for `result`, made once per cached result: a first
-    render wrote them from its frames again (about 9 ms of a 50 ms budget)."""
+    render wrote them from its frames again (11-13 ms of a 50 ms budget)."""
     errors = unit_errors(result)
     bias = bias_frame(result)
     accurate = accurate_from(errors)
