@@ -43,6 +43,29 @@ def grr_survey(attr: Attribute, epsilon: float, seed: int) -> dict[str, np.ndarr
     }
 
 
+def negatives_words(attr: Attribute, raw: np.ndarray) -> str:
+    """The paragraph above the two repairs, from this survey's raw estimates: how many came out
+    negative, and when none did, that the repairs then change nothing (so three equal errors
+    below are not read as three methods that happen to tie)."""
+    negatives = int((np.asarray(raw) < 0).sum())
+    if negatives:
+        now = (
+            f"right now **{negatives} of {attr.k}** estimates are below zero. Two repairs: clip "
+            "them at 0 (the total then exceeds n), or"
+        )
+    else:
+        now = (
+            f"right now **none of the {attr.k}** is, so both repairs below leave the estimates "
+            "as they are and the three errors are equal; move ε left (more private) to see "
+            "them act. The repairs: clip negatives at 0 (the total then exceeds n), or"
+        )
+    return (
+        f"The estimator is unbiased, but a small category can come out negative: {now} project "
+        "the estimates onto the proper histograms — non-negative counts summing to n — by "
+        "shifting every count down by the same δ and clipping:"
+    )
+
+
 def error_table(
     attr: Attribute | str, seed: int, repetitions: int = ERROR_TABLE_REPETITIONS
 ) -> pd.DataFrame:

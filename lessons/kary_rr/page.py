@@ -102,14 +102,7 @@ def survey_and_post_processing(attr) -> None:
     )
 
     st.header("Negative estimates and post-processing")
-    negatives = int((survey["raw"] < 0).sum())
-    st.markdown(
-        f"The estimator is unbiased, but a small category can come out negative: right now "
-        f"**{negatives} of {attr.k}** estimates are below zero. Two repairs: clip them at 0 "
-        "(the total then exceeds n), or project the estimates onto the proper histograms — "
-        "non-negative counts summing to n — by shifting every count down by the same δ and "
-        "clipping:"
-    )
+    st.markdown(model.negatives_words(attr, survey["raw"]))
     notebook.latex(
         r"\tilde c_v = \max(\hat c_v - \delta,\ 0), \qquad \textstyle\sum_v \tilde c_v = n"
     )

@@ -283,3 +283,27 @@ def test_formula_categories_are_inert_in_the_csv_download(monkeypatch):
     assert not any(
         cell.startswith(("=", "+", "-", "@")) for line in lines for cell in line.split(",")
     )
+
+
+def test_the_repairs_paragraph_says_when_there_is_nothing_to_repair():
+    # Every ε of the slider: the count of negatives is this survey's, and when it is 0 the
+    # paragraph says the repairs change nothing, which the three equal errors then show.
+    attr = categories.attribute("occupation")
+    seen = set()
+    for epsilon in controls.EPSILON_GRID:
+        at = page_apptest("kary_rr/page.py").run()
+        at.select_slider(key="kary_eps").set_value(epsilon).run()
+        assert not at.exception
+        raw = lesson_kary.grr_survey(attr, epsilon, SEED)["raw"]
+        negatives = int((raw < 0).sum())
+        words = next(m.value for m in at.markdown if m.value.startswith("The estimator is unbia"))
+        errors = {metric(at, f"L1 error, {name}") for name in ("raw", "clipped", "projected")}
+        if negatives:
+            assert f"right now **{negatives} of 14** estimates are below zero" in words
+            assert "none" not in words
+            seen.add("some")
+        else:
+            assert "right now **none of the 14** is, so both repairs below leave" in words
+            assert len(errors) == 1
+            seen.add("none")
+    assert seen == {"some", "none"}  # both cases occur on the slider
