@@ -344,15 +344,40 @@ def background_words(
     age_band: int, zip_digits: int, keep_sex: bool, min_class: int, sensitive: str
 ) -> str:
     """Background knowledge: the people whose class holds exactly two values, where one fact
-    that rules a value out reveals the other."""
+    that rules a value out reveals the other, with the largest such class as the example.
+    A sensitive value with only two values (income) is the exception: there every class not
+    revealed holds both, and a fact that rules one out is the income itself, so the words say
+    that the class alone gives nothing away for certain and only moves the odds."""
     found = release(age_band, zip_digits, keep_sex, min_class, sensitive)
     distinct = _distinct_per_class(found)
-    people = int(found.sizes[distinct == 2].sum())
+    two = distinct == 2
+    people = int(found.sizes[two].sum())
     total = int(found.sizes.sum())
+    share = text.percent(people / total if total else 0.0)
+    name = DISPLAY[sensitive]
+    if len(found.names) == 2:
+        return (
+            f"**The rest hold both {name}s.** There are only two, so the other {people:,} "
+            f"people ({share}) are in classes that hold both: their class alone does not give "
+            f"their {name} away, and a fact from elsewhere that rules one out would already be "
+            "the answer. What such a class can still do is move the odds, as the skewed class "
+            "below shows."
+        )
+    if not people:
+        return (
+            f"**Background knowledge.** No class here holds exactly two {name}s, where one "
+            "fact an attacker knows from elsewhere would rule one out and give away the other."
+        )
+    largest = int(np.flatnonzero(two)[np.argmax(found.sizes[two])])
+    held = np.flatnonzero(_table(found)[largest])
+    first, second = (found.names[v] for v in held)
     return (
-        f"**Background knowledge narrows the rest.** {people:,} more people "
-        f"({text.percent(people / total if total else 0.0)}) are in a class that holds "
-        f"exactly two {DISPLAY[sensitive]}s: one fact an attacker knows from elsewhere "
-        "(\u201cshe is not in sales\u201d, \u201che is not a high earner\u201d) rules one "
-        "out and gives away the other."
+        f"**Background knowledge narrows the rest.** {people:,} more "
+        f"{'person' if people == 1 else 'people'} ({share}) {'is' if people == 1 else 'are'} "
+        "in a class that holds "
+        f"exactly two {name}s: one fact an attacker knows from elsewhere rules one out and "
+        f"gives away the other. In the largest, \u201c{found.labels[largest]}\u201d "
+        f"({int(found.sizes[largest]):,} people), everyone's {name} is \u201c{first}\u201d or "
+        f"\u201c{second}\u201d: knowing that someone in it is not \u201c{first}\u201d is "
+        f"knowing their {name} is \u201c{second}\u201d."
     )

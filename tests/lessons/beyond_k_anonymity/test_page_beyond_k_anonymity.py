@@ -102,10 +102,45 @@ def test_the_page_shows_the_release_and_every_failing_class() -> None:
     biggest = sizes[distinct == 1].sort_values(ascending=False)
     assert table["people"].tolist() == [f"{s:,}" for s in biggest.iloc[:8]]
     two = int(sizes[distinct == 2].sum())
-    assert f"{two:,} more people ({text.percent(two / sizes.sum())})" in helpers.prose(at)
+    # income has two values: every class not revealed holds both, and the words say so
+    assert two == sizes.sum() - int(sizes[distinct == 1].sum())
+    assert (
+        f"the other {two:,} people ({text.percent(two / sizes.sum())}) are in classes that "
+        "hold both: their class alone does not give their income away"
+    ) in helpers.prose(at)
+    assert "she is not in sales" not in helpers.prose(at)
     closeness = helpers.frames_of(helpers.chart_titled(at, "How far each class", prefix=True))
     assert closeness["closeness"]["share"].sum() == pytest.approx(1.0)
     assert closeness["truth"]["x"].iloc[0] == pytest.approx(distance.max())
+
+
+@pytest.mark.parametrize("age_band", [1, 10])
+def test_background_knowledge_names_the_largest_two_valued_class(age_band) -> None:
+    # Occupation: the people in classes of exactly two occupations, and the largest such
+    # class with its two occupations, by groupby; at 40-year bands there is none.
+    at = helpers.run_lesson(PAGE, bk_sensitive="Occupation", bk_age=str(age_band))
+    assert not at.exception
+    args = (age_band, 3, True, 5, "Occupation")
+    sizes, distinct, _, _ = _by_loop(*args)
+    two = int(sizes[distinct == 2].sum())
+    largest = sizes[distinct == 2].sort_values(ascending=False, kind="stable")
+    census = datasets.census()
+    age, zip3, sex = largest.index[0]
+    members = census[
+        (census["Age"] // age_band == age)
+        & (census["Zip"].astype(str).str.zfill(5).str[:3] == zip3)
+        & (census["Sex"].astype(str) == sex)
+    ]
+    held = sorted(members["Occupation"].astype(object).fillna(lesson.MISSING).unique())
+    words = helpers.prose(at)
+    assert f"{two:,} more people ({text.percent(two / sizes.sum())}) are in a class" in words
+    assert (
+        f"({largest.iloc[0]:,} people), everyone's occupation is \u201c{held[0]}\u201d or " in words
+    )
+    assert (
+        f"not \u201c{held[0]}\u201d is knowing their occupation is \u201c{held[1]}\u201d" in words
+    )
+    assert "high earner" not in words
 
 
 def test_the_prediction_is_marked_from_the_sliders() -> None:
