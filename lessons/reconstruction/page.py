@@ -163,7 +163,7 @@ def defence(zip_code: str, size: int, seed: int, exact_share: float) -> None:
         st.metric(
             "Attacker's closest dataset: right", f"{defended['right']} of {defended['people']}"
         )
-        st.metric("People in it", f"{defended['guessed_people']}")
+        st.metric("People in it", f"{defended['guessed_people']:,}")
     with chart_column:
         charts.defence_curve().show(
             curve=curve,
@@ -196,7 +196,7 @@ def defence(zip_code: str, size: int, seed: int, exact_share: float) -> None:
         "Made-up people: a block invented from the whole census's mix of the four attributes, "
         "with no table at all. Where the blue line falls to it, the tables tell the attacker "
         "nothing about this block. The noise also hides how many people live here: the "
-        f"closest dataset at your ε holds {defended['guessed_people']} people, not "
+        f"closest dataset at your ε holds {defended['guessed_people']:,} people, not "
         f"{defended['people']}."
     )
     # Sent once opened (Streamlit's lazy expander): six tables no student sees on arrival

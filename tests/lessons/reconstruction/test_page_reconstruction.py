@@ -153,7 +153,7 @@ def test_a_small_zip_makes_the_block_all_its_people(people):
 
 
 def test_epsilon_moves_the_defence_to_the_dp_numbers(at, people):
-    for epsilon in (0.1, 10.0):
+    for epsilon in (0.01, 0.1, 10.0):  # at 0.01 the closest dataset holds thousands
         at.select_slider(key="recon_eps").set_value(epsilon)
         at = run(at)
         assert metric(at, "Noise scale per cell, 6/ε") == text.number(6 / epsilon)
@@ -168,7 +168,8 @@ def test_epsilon_moves_the_defence_to_the_dp_numbers(at, people):
         guess = dp.closest_dataset(published, lesson.LEVELS)
         right = dp.reconstruction_matches(dp.joint_counts(codes, lesson.LEVELS), guess)
         assert metric(at, "Attacker's closest dataset: right") == f"{right} of 10"
-        assert metric(at, "People in it") == f"{int(guess.sum())}"
+        assert metric(at, "People in it") == f"{int(guess.sum()):,}"
+        assert any(f"holds {int(guess.sum()):,} people, not 10" in c.value for c in at.caption)
         element = chart_titled(at, "Reconstruction against ε", prefix=True)
         mark = frames_of(element)["mark"]
         assert mark["epsilon"].iloc[0] == epsilon and mark["share"].iloc[0] == right / 10
