@@ -248,8 +248,16 @@ def best_method(sigma: float, k: int) -> str:
     return ABOUT_THE_SAME if found[second] <= (1 + TIE) * found[first] else first
 
 
+LINEAR_TERM = r"$k\,\varepsilon(e^{\varepsilon} - 1)$"  # advanced composition's second term
+
+
 def advanced_words(sigma: float, k: int) -> str:
-    """Whether advanced composition beat basic composition here, and why, from the numbers."""
+    """Whether advanced composition beat basic composition here, and why, from the numbers.
+
+    Its bound ε·√(2k ln(1/δ′)) + k·ε(e^ε − 1) (dp.advanced_composition, δ′ = δ/2 here) is
+    below basic composition's k·ε only when both terms are: the first needs k > 2 ln(1/δ′)
+    (about 24 releases at δ = 10⁻⁵), the second a small ε (dp.advanced_composition_linear_from
+    says from which k it leads). Where it loses, the reason named is the one that holds."""
     found = composed(sigma, k).epsilon
     step = gaussian_step_epsilon(sigma, DELTA / (2 * k))
     basic, advanced = found[BASIC], found[ADVANCED]
@@ -259,11 +267,35 @@ def advanced_words(sigma: float, k: int) -> str:
             f"composition's {text.number(basic, 3)}: its √k growth pays off when each "
             f"release's ε is small (here {text.number(step, 3)}). "
         )
+    slack = DELTA / 2
+    root_from = 2.0 * math.log(1.0 / slack)  # √(2k ln(1/δ′)) < k  ⇔  k > 2 ln(1/δ′)
+    if k >= dp.advanced_composition_linear_from(step, slack):
+        why = (
+            f"each release's ε, {text.number(step, 3)} at δ/(2k), is too large for its "
+            f"{LINEAR_TERM} term to stay small"
+        )
+    elif k <= root_from:
+        why = (
+            f"with {k:,} release{'s' if k > 1 else ''} its factor √(2k ln(1/δ′)) = "
+            f"{text.number(math.sqrt(2 * k * math.log(1 / slack)), 3)} is not below k: the √k "
+            f"growth wins only past k = 2 ln(1/δ′) ≈ {root_from:.0f} releases"
+        )
+    else:
+        why = (
+            f"its √k term and its {LINEAR_TERM} term are each "
+            f"below k·ε, but together they are not (each release's ε: {text.number(step, 3)})"
+        )
+    if advanced >= k * step * (1 - 1e-12):  # composed() kept the smaller bound: k·step
+        shown = (
+            "The number shown is then basic composition at its own per-release ε, a little "
+            "above basic composition's: half of δ went to the slack δ′, so each release gets "
+            "δ/(2k), not δ/k. "
+        )
+    else:
+        shown = ""
     return (
-        f"Advanced composition proves no less than basic composition here "
-        f"({text.number(advanced, 3)} against {text.number(basic, 3)}): each release's ε, "
-        f"{text.number(step, 3)} at δ/(2k), is too large for its "
-        + r"$k\,\varepsilon(e^{\varepsilon} - 1)$ term to stay small. "
+        f"Advanced composition proves no less than basic composition "
+        f"({text.number(advanced, 3)} against {text.number(basic, 3)}): {why}. {shown}"
     )
 
 

@@ -221,6 +221,36 @@ def test_whether_advanced_composition_helps_is_said_from_the_numbers(sigma, k) -
     assert text.number(found[lesson.ADVANCED], 3) in words
 
 
+def test_why_advanced_composition_loses_is_the_reason_that_holds() -> None:
+    # Every state of section 2: where advanced composition loses, the words blame the term of
+    # ε·√(2k ln(1/δ′)) + k·ε(e^ε − 1) that is really at fault, computed here term by term.
+    # (At k = 1 it once blamed the e^ε term, which was 0.15 of a bound of 1.9.)
+    seen = set()
+    for sigma in lesson.COMPOSE_SIGMAS:
+        for k in lesson.RELEASES:
+            words = lesson.advanced_words(sigma, k)
+            found = lesson.composed(sigma, k).epsilon
+            assert "here" not in words.split(":")[0]  # the page already says "Here"
+            if found[lesson.ADVANCED] < found[lesson.BASIC]:
+                continue
+            step = lesson.gaussian_step_epsilon(sigma, lesson.DELTA / (2 * k))
+            slack = lesson.DELTA / 2
+            root = step * math.sqrt(2 * k * math.log(1 / slack))
+            linear = k * step * math.expm1(step)
+            assert root + linear >= k * step  # the formula itself loses to k·ε
+            if linear >= root:
+                assert "too large for its" in words, (sigma, k)
+                seen.add("linear")
+            elif root >= k * step:
+                assert f"with {k:,} release" in words and "≈ 24 releases" in words, (sigma, k)
+                seen.add("root")
+            else:
+                assert "each below k·ε, but together they are not" in words, (sigma, k)
+                seen.add("both")
+            assert "δ/(2k), not δ/k" in words  # why the fallback sits above basic
+    assert seen == {"linear", "root", "both"}
+
+
 def test_the_two_neighbours_outputs_show_a_bounded_and_an_unbounded_ratio() -> None:
     """The Laplace's densities on neighbours differ by at most e^ε everywhere (pure ε); the
     Gaussian's ratio passes any bound in the tails (no pure ε): what section 1 says."""
