@@ -208,7 +208,7 @@ def estimating_the_true_count(survey, m: Mechanism, sd_people: float | None) -> 
             f"{error:+,.1f}% off",
             delta_color="off",
         )
-        estimate_columns[1].metric("Typical error (SD)", f"± {sd_people:,.0f}")
+        estimate_columns[1].metric("Typical error (SD)", f"±\u00a0{sd_people:,.0f}")
         estimate_columns[2].metric(f"Truth ({survey.who})", f"{true_sales:,}")
 
         repeat_seed = controls.seed() + model.SEED_REPEATED_SURVEYS
@@ -216,7 +216,7 @@ def estimating_the_true_count(survey, m: Mechanism, sd_people: float | None) -> 
         repeated = rr_survey.repeated_surveys(*repeated_args)
         estimates = rr_survey.repeated_count_estimates(*repeated_args)
         description = ui_charts.describe_histogram(estimates, true_sales, what="estimates") + (
-            f" Dotted lines at the truth ± 2 SD = ± {2 * sd_people:,.0f}."
+            f" Dotted lines at the truth ±\u00a02 SD = ±\u00a0{2 * sd_people:,.0f}."
         )
         ui_charts.band_histogram(
             (0, 2 * true_sales), survey.x_title, 0.6, ui_charts.NOISY_COLOUR, with_band=True

@@ -66,8 +66,8 @@ def typical_frame(central_sd: float, local_sd: float) -> pd.DataFrame:
             "model": [CENTRAL, LOCAL],
             "x": [central_sd, local_sd],
             "label": [
-                f"central sd\n± {text.number(central_sd)}",
-                f"local sd\n± {text.number(local_sd)}",
+                f"central sd\n±\u00a0{text.number(central_sd)}",
+                f"local sd\n±\u00a0{text.number(local_sd)}",
             ],
         }
     )

@@ -70,8 +70,8 @@ def one_question() -> None:
         cols[0].metric("One central answer", f"{text.number(central_answer)}")
         cols[1].metric("One local estimate", f"{local_answer:,.0f}")
         cols = st.columns(2)
-        cols[0].metric("Typical error, central", f"± {text.number(central_sd)}")
-        cols[1].metric("Typical error, local", f"± {text.number(local_sd)}")
+        cols[0].metric("Typical error, central", f"±\u00a0{text.number(central_sd)}")
+        cols[1].metric("Typical error, local", f"±\u00a0{text.number(local_sd)}")
         st.metric("Local is worse here by", f"about {ratio:,.0f}×")
 
     errors_seed = controls.seed() + model.SEED_ERRORS
@@ -86,10 +86,11 @@ def one_question() -> None:
             alt=(
                 "Two distributions of the absolute error on one log axis, at ε = "
                 f"{text.number(epsilon)}. "
-                f"Central (solid blue, exact): typical error ± {text.number(central_sd)} people. "
+                f"Central (solid blue, exact): typical error ±\u00a0{text.number(central_sd)} "
+                "people. "
                 "Local "
                 f"(dashed orange, {model.REPETITIONS:,} simulated surveys): typical error "
-                f"± {text.number(local_sd)} people, about {ratio:,.0f} times larger."
+                f"±\u00a0{text.number(local_sd)} people, about {ratio:,.0f} times larger."
             ),
         )
     st.caption(
@@ -148,10 +149,12 @@ def gap_by_n() -> None:
             alt=(
                 f"Log-log chart at ε = {text.number(epsilon)}: the central typical error is flat "
                 "at "
-                f"± {text.number(central_sd)} people for every n; the local one grows like √n, "
+                f"±\u00a0{text.number(central_sd)} people for every n; the local one grows "
+                "like √n, "
                 "from "
-                f"± {text.number(dp.local_count_std(100, epsilon))} at 100 people to "
-                f"± {dp.local_count_std(10_000_000, epsilon):,.0f} at 10,000,000. The dataset in "
+                f"±\u00a0{text.number(dp.local_count_std(100, epsilon))} at 100 people to "
+                f"±\u00a0{dp.local_count_std(10_000_000, epsilon):,.0f} at 10,000,000. The "
+                "dataset in "
                 "use "
                 f"({n:,} people) is marked by a dashed line."
             ),
@@ -183,13 +186,13 @@ with left, st.container(border=True):
         "**Central: trust the curator.** You hand your true answer to someone who "
         "stores the raw data, adds the noise correctly, keeps the budget, and is never "
         "hacked, subpoenaed or tempted. In return you get answers that are off by "
-        f"about ± {text.number(central_sd)} people at ε = 1."
+        f"about ±\u00a0{text.number(central_sd)} people at ε = 1."
     )
 with right, st.container(border=True):
     st.markdown(
         "**Local: trust no one.** Your answer is randomized before it leaves your "
         "hands, so even a curator who leaks everything holds only deniable reports. "
-        f"The price: answers off by about ± {local_sd:,.0f} people here at ε = 1 — "
+        f"The price: answers off by about ±\u00a0{local_sd:,.0f} people here at ε = 1 — "
         f"{ratio:,.0f} times the central error."
     )
 st.markdown(

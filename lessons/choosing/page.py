@@ -135,7 +135,7 @@ def most_common_trait(m: int) -> None:
         st.metric(f"Release all {m} noisy counts", f"{m}ε = {text.number(costs.all_overlapping)}")
         st.metric(
             f"All {m} at total ε: noise SD each",
-            f"± {text.number(model.typical_count_error(epsilon, m))}",
+            f"±\u00a0{text.number(model.typical_count_error(epsilon, m))}",
         )
     trait_frame = model.trait_frame(epsilon, controls.seed() + model.SEED_RUNS)
     shown_traits = model.bars_frame(trait_frame)

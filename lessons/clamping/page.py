@@ -106,8 +106,9 @@ def the_released_sum(result) -> None:
         f"Δ = max(|L|, |U|) = {text.number(result.sensitivity)}. {result.clipped_above:,} "
         f"values above U are cut to U, {result.clipped_below:,} below L are raised to L"
         + (f"; {values_missing:,} missing values add nothing" if values_missing else "")
-        + f". Typical error of the noise (SD): ± {text.number(result.typical_error)}; with the "
-        f"bias, the released sum misses the truth by about ± {text.number(result.rmse)} (root "
+        + f". Typical error of the noise (SD): ±\u00a0{text.number(result.typical_error)}; "
+        "with the "
+        f"bias, the released sum misses the truth by about ±\u00a0{text.number(result.rmse)} (root "
         "mean squared error)."
     )
 
@@ -124,8 +125,8 @@ def bias_against_noise(lower: float, upper: float, epsilon: float, result) -> No
         alt=(
             f"Three curves against the upper bound U on a log axis: the clamping bias falls as U "
             f"grows, the noise SD √2·U/ε rises, and their total is lowest at U = "
-            f"{text.number(curve.best_upper)} (± {text.number(curve.best_rmse)}). Your U = "
-            f"{text.number(upper)} gives ± {text.number(result.rmse)}."
+            f"{text.number(curve.best_upper)} (±\u00a0{text.number(curve.best_rmse)}). Your U = "
+            f"{text.number(upper)} gives ±\u00a0{text.number(result.rmse)}."
         ),
         curves=curve.curves,
         best=model.best_point(curve),
@@ -353,7 +354,7 @@ def rows_per_person() -> None:
             alt=(
                 f"Three curves against m from 1 to 100 on a log axis: the rows dropped fall as m "
                 f"grows, the noise SD √2·m/ε rises, and their total is lowest at m = {best_m}. "
-                f"Your m = {max_rows} gives ± {text.number(bounded.rmse)}."
+                f"Your m = {max_rows} gives ±\u00a0{text.number(bounded.rmse)}."
             ),
             curves=contribution,
             best=model.best_m_point(contribution, best_m),
@@ -362,7 +363,7 @@ def rows_per_person() -> None:
     cols = st.columns(4)
     cols[0].metric("True number of visits", f"{bounded.true_rows:,}")
     cols[1].metric(f"Rows kept (at most {max_rows} each)", f"{bounded.kept_rows:,}")
-    cols[2].metric("Noise SD √2·m/ε", f"± {text.number(bounded.typical_error)}")
+    cols[2].metric("Noise SD √2·m/ε", f"±\u00a0{text.number(bounded.typical_error)}")
     cols[3].metric("One noisy count", text.number(bounded.noisy_count))
     st.caption(
         f"{bounded.people_over:,} people have more than {max_rows} rows; the extra ones are "

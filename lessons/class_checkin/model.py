@@ -148,7 +148,7 @@ def expected_half_width(n: int, epsilon: float, k: int) -> float:
 def plan_caption(epsilon: float, k: int) -> str:
     """What the chosen ε and lessons mean, before the check-in starts (create page)."""
     bits = bit_probabilities(epsilon, k)
-    rooms = " and ".join(f"± {expected_half_width(n, epsilon, k):.0f} of {n:,}" for n in ROOMS)
+    rooms = " and ".join(f"±\u00a0{expected_half_width(n, epsilon, k):.0f} of {n:,}" for n in ROOMS)
     return (
         f"Each phone sends one bit per lesson: a lesson worked through is sent as 1 with "
         f"probability {text.percent(bits.p)}, one not worked through with probability "

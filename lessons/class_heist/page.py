@@ -419,9 +419,9 @@ def closing_in(heist: survey.Heist, target, found, ledger) -> None:
         estimate, half = text.number(found.estimate, 3), text.number(found.half_width, 3)
         alt_text = (
             f"{spent}. After {model.pairs_text(found.pairs, 'noisy pair')} the estimate is "
-            f"{estimate} ± {half} (95%)."
+            f"{estimate}\u00a0±\u00a0{half} (95%)."
         )
-        title = f"{spent} · after {model.pairs_text(found.pairs)}: {estimate} ± {half}"
+        title = f"{spent} · after {model.pairs_text(found.pairs)}: {estimate}\u00a0±\u00a0{half}"
     charts.closing_in(classroom.presenting()).show(
         alt=alt_text, title=title, running=model.running(ledger, target, found.group)
     )

@@ -488,7 +488,7 @@ def projector(quizzes: survey.QuizStore, quiz_id: int, admin_key: str) -> None:
         st.caption(
             "Black ticks: what the phones sent. Bars: the debiased estimate of what the "
             "class chose (the nearest shares that are never negative and add up to 100%), "
-            f"± {text.percent(min(result.half_width, 1.0))} at most (95%). "
+            f"±\u00a0{text.percent(min(result.half_width, 1.0))} at most (95%). "
             + model.pull_words(result.pull)
         )
         snippets.PRIVATE_ESTIMATE.show(epsilon=quiz.epsilon, sent=result.frame["sent"].tolist())

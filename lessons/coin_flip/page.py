@@ -223,7 +223,7 @@ def repeated_surveys(survey, p_fair: float, q_fair: float) -> None:
         seed=repeat_seed,
     )
     downloads.download_csv(repeated, filename="coin_flip-surveys.csv", key="coin_flip_dl_surveys")
-    st.metric("Typical error (SD)", f"± {sd_fair:,.0f} people")
+    st.metric("Typical error (SD)", f"±\u00a0{sd_fair:,.0f} people")
     st.markdown(
         "Each survey lands somewhere else, but they centre on the truth: the estimator is "
         "unbiased. The price of deniability is the spread."
@@ -328,8 +328,10 @@ def population_size(p_fair: float, q_fair: float) -> None:
     # The numbers after the charts: a slider and its chart on one phone screen.
     spread_metrics = st.columns(3)
     spread_metrics[0].metric("True yes", f"{synthetic_yes:,} of {n_synthetic:,}")
-    spread_metrics[1].metric("Spread of the estimate (SD)", f"± {text.number(current_sd)} % points")
-    spread_metrics[2].metric("In people (SD × n)", f"± {current_sd / 100 * n_synthetic:,.0f}")
+    spread_metrics[1].metric(
+        "Spread of the estimate (SD)", f"±\u00a0{text.number(current_sd)} % points"
+    )
+    spread_metrics[2].metric("In people (SD × n)", f"±\u00a0{current_sd / 100 * n_synthetic:,.0f}")
     st.caption(
         f"At n = {n_synthetic:,} the estimate is typically {text.number(current_sd)} "
         "percentage points off. Ten times more people cut that by √10 ≈ 3.2. The estimates "
@@ -452,7 +454,7 @@ def debiasing(survey, coins: Coins, coin_estimates) -> bool:
             f"{rr_survey.relative_error_percent(biased_estimate, true_sales):+,.1f}% off",
             delta_color="off",
         )
-        result_columns[1].metric("Typical error (SD)", f"± {biased_sd:,.0f} people")
+        result_columns[1].metric("Typical error (SD)", f"±\u00a0{biased_sd:,.0f} people")
         result_columns[2].metric("Truth", f"{true_sales:,}")
     return informative
 

@@ -103,7 +103,9 @@ def ledger(epsilon: float, m: int, budget: float) -> pd.DataFrame:
             {
                 "answers": f"{k:,}",
                 "ε spent": f"{text.number(spent)}",
-                "error of the average": f"± {text.number(dp.averaged_laplace_std(1, epsilon, k))}",
+                "error of the average": (
+                    f"±\u00a0{text.number(dp.averaged_laplace_std(1, epsilon, k))}"
+                ),
                 "in budget?": "yes" if spent <= budget + 1e-9 else "no",
             }
         )

@@ -69,9 +69,9 @@ def one_budget() -> None:
         cols[0].metric("ε per query", f"{text.number(per_query)}")
         cols[1].metric(
             "95% of answers within",
-            f"± {text.number(dp.laplace_interval_half_width(dp.laplace_scale(1, per_query)))}",
+            f"±\u00a0{text.number(dp.laplace_interval_half_width(dp.laplace_scale(1, per_query)))}",
         )
-        st.metric("Typical error per answer (sd)", f"± {text.number(sd)}")
+        st.metric("Typical error per answer (sd)", f"±\u00a0{text.number(sd)}")
         sequential = model.sequential_error_frame(total)
     with chart_column:
         charts.sequential().show(
@@ -79,16 +79,17 @@ def one_budget() -> None:
             current=model.sequential_current(sequential, m),
             alt=(
                 f"Line chart, log scale: the typical error per answer for 1 to 50 queries sharing "
-                f"total ε = {text.number(total)}. One query: ± {text.number(one_query_sd)}. At m "
+                f"total ε = {text.number(total)}. One query: "
+                f"±\u00a0{text.number(one_query_sd)}. At m "
                 f"= {m} "
                 "(marked): "
-                f"± {text.number(sd)}, each query getting ε = {text.number(per_query)}."
+                f"±\u00a0{text.number(sd)}, each query getting ε = {text.number(per_query)}."
             ),
         )
     st.caption(
         f"With {m} queries each answer is {m}× noisier than a single query at total ε = "
         f"{text.number(total)} "
-        f"(± {text.number(one_query_sd)}). Axis fixed from 0.1 to 10,000 people, log scale."
+        f"(±\u00a0{text.number(one_query_sd)}). Axis fixed from 0.1 to 10,000 people, log scale."
     )
     downloads.download_csv(
         model.sequential_error_frame(total),
@@ -151,7 +152,8 @@ def averaging_attack(truth: int) -> None:
             "their running "
             f"average, ending at {text.number(average)}; dashed line: the true count {truth:,}; "
             "shaded band: "
-            f"± 2 typical errors of the average (one typical error: ± {text.number(average_sd)} "
+            "±\u00a02 typical errors of the average (one typical error: "
+            f"±\u00a0{text.number(average_sd)} "
             "after "
             f"{avg_m:,} answers)."
         ),
@@ -161,10 +163,11 @@ def averaging_attack(truth: int) -> None:
     cols[0].metric(
         "Average of the answers", f"{text.number(average)}", help=f"The truth is {truth:,}."
     )
-    cols[1].metric("Typical error of the average", f"± {text.number(average_sd)}")
+    cols[1].metric("Typical error of the average", f"±\u00a0{text.number(average_sd)}")
     cols[2].metric("Privacy spent m·ε", f"{text.number(spent)}")
     st.caption(
-        f"Axes fixed: 1 to 1,000 answers (log scale), {truth:,} ± 80 people. Single answers "
+        f"Axes fixed: 1 to 1,000 answers (log scale), {truth:,}\u00a0±\u00a080 people. Single "
+        "answers "
         "beyond that range are not drawn."
     )
     snippets.AVERAGING.show(truth=truth, epsilon=avg_eps, answers=avg_m, seed=averaging_seed)
@@ -176,7 +179,7 @@ def averaging_attack(truth: int) -> None:
         f"ε = {text.number(avg_eps)} cost ε = {text.number(spent)}, and the average pins the truth "
         "down to "
         "about "
-        f"± {text.number(average_sd)}. A curator must therefore cap the *total*: with a total "
+        f"±\u00a0{text.number(average_sd)}. A curator must therefore cap the *total*: with a total "
         f"budget ε = {text.number(model.LEDGER_BUDGET)} it answers only "
         f"{dp.queries_within_budget(model.LEDGER_BUDGET, avg_eps):,} of these questions, then "
         "refuses."
@@ -252,9 +255,9 @@ def parallel_histogram(k: int) -> None:
     cols = st.columns(4)
     cols[0].metric("Cost as one histogram", f"ε = {text.number(parallel_cost)}")
     cols[1].metric(f"Cost as {k} separate queries", f"ε = {text.number(sequential_cost, 3)}")
-    cols[2].metric("Error per bar, histogram", f"± {text.number(dp.laplace_std(1, par_eps))}")
+    cols[2].metric("Error per bar, histogram", f"±\u00a0{text.number(dp.laplace_std(1, par_eps))}")
     cols[3].metric(
-        f"Error per bar, ε split {k} ways", f"± {text.number(dp.laplace_std(1, split_eps))}"
+        f"Error per bar, ε split {k} ways", f"±\u00a0{text.number(dp.laplace_std(1, split_eps))}"
     )
     st.caption(
         f"Black ticks: true counts. Left: total absolute error "

@@ -118,7 +118,7 @@ def clipping() -> None:
         result = model.clipping(clip)
         st.metric("Gradients shortened", text.percent(result.clipped_share))
         st.metric("Bias of the average gradient", text.percent(result.bias))
-        st.metric("Noise on the average gradient (ε = 1)", f"± {text.number(result.noise)}")
+        st.metric("Noise on the average gradient (ε = 1)", f"±\u00a0{text.number(result.noise)}")
     with chart_column:
         charts.norms().show(
             title=f"Gradient norms at the start of training, C = {text.number(clip)}",
@@ -136,7 +136,7 @@ def clipping() -> None:
         f"are shortened, and the average gradient points {text.percent(result.bias)} off (its "
         "relative error): that is the **bias** of a small C. The noise on the average is σC "
         f"divided by the expected batch q·n = {text.number(model.expected_batch())}: "
-        f"± {text.number(result.noise)} per coordinate at the σ that ε = 1 needs, growing "
+        f"±\u00a0{text.number(result.noise)} per coordinate at the σ that ε = 1 needs, growing "
         "in proportion to C. A large C keeps every gradient, and pays in **noise**."
     )
 

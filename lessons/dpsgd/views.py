@@ -80,7 +80,7 @@ def describe_curve(curve: pd.DataFrame, long: bool = False) -> str:
         f"{within} With {text.number(len(data().y_train))} training people, the noise σC on "
         "each step's sum is small against the sum of a few hundred gradients, so a simple "
         "model loses little; the smallest ε need σ in the dozens and do lose. Error bars: "
-        f"± 1 standard error over {SEEDS} trainings."
+        f"±\u00a01 standard error over {SEEDS} trainings."
     )
 
 

@@ -321,7 +321,7 @@ def overfitting_words(run: Run, check: str, k: int) -> str:
         return words + (
             "The holdout now overstates the classifier by "
             f"{text.number(100 * (holdout - fresh), 2)} points against fresh data (more than "
-            f"the ± {text.number(100 * band, 2)} two honest 5,000-row scores differ by, 95% "
+            f"the ±\u00a0{text.number(100 * band, 2)} two honest 5,000-row scores differ by, 95% "
             "of the time): it was asked about every feature and chose them, so it is no "
             "longer fresh. Its verdict is part of the fit."
         )
@@ -331,8 +331,9 @@ def overfitting_words(run: Run, check: str, k: int) -> str:
             f"{text.percent(training, 3)} is the overfitted number."
         )
     return words + (
-        f"Holdout and fresh data agree within ± {text.number(100 * band, 2)} points here: the "
-        "holdout has not yet been overfitted."
+        f"Holdout and fresh data agree within ±\u00a0{text.number(100 * band, 2)} points here, "
+        "as two honest scores would: no sign yet that the holdout has been overfitted (a gap "
+        "this small does not prove there is none)."
     )
 
 
@@ -389,7 +390,8 @@ def thresholdout_words(run: Run, tolerance: float, budget: int) -> str:
             f"The holdout's last answer, {text.percent(last, 3)}, and fresh data's "
             f"{text.percent(fresh, 3)} "
             + (
-                f"agree within what chance and the noise allow (± {text.number(100 * band, 2)} "
+                "agree within what chance and the noise allow "
+                f"(±\u00a0{text.number(100 * band, 2)} "
                 "points, 95%). "
                 if agree
                 else f"differ by more than chance and the noise allow (± "
@@ -417,11 +419,12 @@ def chance_words(accuracy: float, where: str) -> str:
     band = text.number(100 * CHANCE_HALF_WIDTH, 2)
     if outside_chance(accuracy):
         return (
-            f"{where} {shown} is outside 50% ± {band} points, the range a 5,000-row accuracy "
+            f"{where} {shown} is outside 50%\u00a0±\u00a0{band} points, the range a 5,000-row "
+            "accuracy "
             "stays in 95% of the time when there is nothing to find (one look in twenty "
             "lands outside it by chance)"
         )
-    return f"{where} {shown} is within 50% ± {band} points: what chance alone gives"
+    return f"{where} {shown} is within 50%\u00a0±\u00a0{band} points: what chance alone gives"
 
 
 # --- predict first -----------------------------------------------------------------------------

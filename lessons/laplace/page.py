@@ -103,7 +103,7 @@ def choose_noise(truth: int) -> Noise:
         "lap_noise",
         [
             ("Scale b = 1/ε", text.number(scale)),
-            ("Typical error (SD) √2·b", f"± {text.number(typical)}"),
+            ("Typical error (SD) √2·b", f"±\u00a0{text.number(typical)}"),
             ("95% of answers within ±", text.number(dp.laplace_interval_half_width(scale))),
             ("Relative error (SD / truth)", text.percent(relative)),
         ],
@@ -222,7 +222,7 @@ many_noisy_answers(truth)
 st.subheader("Three values of ε side by side")
 st.markdown(
     f"The same {model.SMALL_MULTIPLE_ANSWERS:,} draws at three values of ε, on one shared axis "
-    f"(true count ± {model.SMALL_MULTIPLE_HALF_WIDTH:,.0f})."
+    f"(true count ±\u00a0{model.SMALL_MULTIPLE_HALF_WIDTH:,.0f})."
 )
 
 
@@ -321,7 +321,7 @@ def malicious_query(name: str, secret: int) -> None:
             f"Average of the {draws:,} answer(s)",
             text.number(average),
             help="Typical error of the average: "
-            f"± {text.number(dp.averaged_laplace_std(1, epsilon, draws))}",
+            f"±\u00a0{text.number(dp.averaged_laplace_std(1, epsilon, draws))}",
         )
         if draws > 1:
             st.caption(
@@ -329,7 +329,7 @@ def malicious_query(name: str, secret: int) -> None:
                 f"{draws:,}·ε = {text.number(spent)}, not ε (sequential composition). "
                 "Averaging them shrinks the typical error from ± "
                 f"{text.number(dp.laplace_std(1, epsilon))} to "
-                f"± {text.number(dp.averaged_laplace_std(1, epsilon, draws))} — the averaging "
+                f"±\u00a0{text.number(dp.averaged_laplace_std(1, epsilon, draws))} — the averaging "
                 "attack of Composition and the budget. A real curator would refuse to answer "
                 "again."
             )

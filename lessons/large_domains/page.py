@@ -136,7 +136,10 @@ def olh_live() -> None:
         )
         result = model.live(epsilon, controls.seed() + model.SEED_OLH)
         st.metric(f"Top-{model.TOP} heavy hitters found", f"{result.found} of {model.TOP}")
-        st.metric("± 95% interval on the largest count", f"± {text.number(1.96 * result.sd_top)}")
+        st.metric(
+            "± 95% interval on the largest count",
+            f"±\u00a0{text.number(1.96 * result.sd_top)}",
+        )
         st.caption(
             f"Buckets g = {text.number(result.g)}. Intervals: ±1.96 standard deviations from "
             "`olh_variance`, with each ZIP's true share."

@@ -285,7 +285,8 @@ def prediction_words(lam: float) -> str:
     objective, output = point(OBJECTIVE, PREDICT_EPSILON, lam), point(OUTPUT, PREDICT_EPSILON, lam)
     return (
         f"At ε = {text.number(PREDICT_EPSILON)}: objective perturbation "
-        f"{text.percent(objective.mean, 3)} (± {text.number(100 * 1.959964 * objective.se, 2)} "
+        f"{text.percent(objective.mean, 3)} "
+        f"(±\u00a0{text.number(100 * 1.959964 * objective.se, 2)} "
         f"points), output perturbation {text.percent(output.mean, 3)} (± "
         f"{text.number(100 * 1.959964 * output.se, 2)}). Output perturbation's noise, of "
         f"expected length {text.number(noise_norm(PREDICT_EPSILON, lam), 3)}, lands on "

@@ -115,7 +115,7 @@ def three_models() -> None:
         )
     st.caption(
         f"Blue: model (b)'s test accuracy, the mean of {rr_training.REPEATS} privatizations per ε "
-        "(bars: ± 1 standard error); the diamond is this page's own privatization at your ε. "
+        "(bars: ±\u00a01 standard error); the diamond is this page's own privatization at your ε. "
         f"Test set: {reference['test']:,} people, so one person more or less right moves the "
         f"accuracy by {text.percent(1 / reference['test'])}. Axes fixed: ε 0.01–10, accuracy "
         "74–86%."
@@ -155,7 +155,7 @@ def analyst_table() -> None:
         st.markdown("**The first rows the analyst gets**")
         ui_tables.show(table.head(8), key="first-rows")
     st.caption(
-        "± 1 SE: the standard error of the debiased count (at the true share). About 95% of "
+        "±\u00a01 SE: the standard error of the debiased count (at the true share). About 95% of "
         "estimates fall within 2 SE of the true count. The table has no name, birth date, SSN "
         "or ZIP code."
     )

@@ -192,7 +192,7 @@ def defence(zip_code: str, size: int, seed: int, exact_share: float) -> None:
         )
     st.caption(
         f"Blue: the share of the block's people the closest dataset gets exactly right, the "
-        f"mean of {model.CURVE_DRAWS} noisy releases per ε (bars: ± 1 standard error). "
+        f"mean of {model.CURVE_DRAWS} noisy releases per ε (bars: ±\u00a01 standard error). "
         "Made-up people: a block invented from the whole census's mix of the four attributes, "
         "with no table at all. Where the blue line falls to it, the tables tell the attacker "
         "nothing about this block. The noise also hides how many people live here: the "

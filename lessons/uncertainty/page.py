@@ -272,7 +272,7 @@ def ratio_bias() -> None:
         )
     st.markdown(
         f"For {n:,} people at ε = {text.number(epsilon)} the ratio is off by "
-        f"{text.signed(result.bias)} years on average (± {text.number(2 * result.se, 2)}, two "
+        f"{text.signed(result.bias)} years on average (±\u00a0{text.number(2 * result.se, 2)}, two "
         f"standard errors of {model.RATIO_DRAWS:,} seeded releases). Ages are clamped to "
         f"[0, {model.AGE_BOUND:g}], so the sum gets Lap({model.AGE_BOUND:g}/(ε/2)) and the "
         "count Lap(1/(ε/2)); a noisy count below ½ is taken as ½ (a group has at least one "

@@ -291,7 +291,7 @@ def models_words(epsilon: float) -> str:
         + f" as ε shrinks ({points(high)} points at ε = {text.number(MODEL_EPSILONS[-1])}, "
         f"{points(low)} at ε = {text.number(MODEL_EPSILONS[0])}, 95%). A group of {n_small} "
         "test rows measures its own accuracy only to about "
-        f"± {text.number(test_size_half_width(small), 2)} points, privacy or not."
+        f"±\u00a0{text.number(test_size_half_width(small), 2)} points, privacy or not."
     )
     return words
 

@@ -207,10 +207,11 @@ CASES = {
     ),
     # "local sd ± 18,045" right of its rule, past the chart's right edge
     "central-local-sd-presenter": Case(
-        "central-vs-local", (("Privacy loss ε", "Home"),), "± 18,045", "presenter"
+        "central-vs-local", (("Privacy loss ε", "Home"),), "±\u00a018,045", "presenter"
     ),
     # ε = 10: "central sd ± 0.1414" right of its rule crossed by the local outline's tallest
-    # bin, with no room on its left: in the title (lessons/central_vs_local typical_sides)
+    # bin, with no room on its left: in the title (lessons/central_vs_local typical_sides;
+    # a title is drawn with plain spaces, ui.template.title_lines)
     "central-local-sd-10-presenter": Case(
         "central-vs-local", (("Privacy loss ε", "End"),), "± 0.1414", "presenter"
     ),

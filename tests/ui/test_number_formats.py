@@ -188,3 +188,21 @@ def test_number_labels_use_as_many_digits_as_the_options_need() -> None:
     assert [label(v) for v in halves[:3]] == ["7,840", "7,840.5", "7,841"]
     assert controls.number_labels([0.5, 1.0, 2.0])(1.0) == "1"  # four digits when enough
     assert controls.number_labels([1.0, 1.0])(1.0) == "1"  # a repeated option is one value
+
+
+# "± 1.4" and "3.7 ± 1.4" with ordinary spaces: a phone may end a line between the sign and
+# its number. The app writes no-break spaces there (U+00A0).
+BREAKABLE_PLUS_MINUS = re.compile(r"± (?=[\d−+-])|(?<=[\d%)]) ±")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lesson", [lesson.file for lesson in LESSONS], ids=str)
+def test_no_line_break_can_split_a_number_from_its_plus_minus(lesson: str) -> None:
+    at = run_lesson(lesson)
+    shown = [block.value for kind in ("markdown", "caption") for block in at.get(kind)]
+    shown += [
+        alert.value for kind in ("success", "info", "warning", "error") for alert in at.get(kind)
+    ]
+    shown += [m.value for m in at.metric]
+    split = [t for t in shown if BREAKABLE_PLUS_MINUS.search(t)]
+    assert not split, split

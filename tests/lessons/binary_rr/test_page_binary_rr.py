@@ -91,7 +91,7 @@ def test_p_q_sliders_set_epsilon_ratios_and_the_estimator(p, q):
         == f"{text.number(odds_no)}"
     )
     sd = dp.rr_count_std(TRUE_SALES / N, N, p, q)
-    assert metric(at, "Typical error (SD)") == f"± {sd:,.0f}"
+    assert metric(at, "Typical error (SD)") == f"±\u00a0{sd:,.0f}"
     assert metric(at, "This survey's estimate") == f"{one_survey_estimate(p, q):,.0f}"
 
     bars = {row["report"]: row["size"] for row in chart_rows(at, RATIO_TITLE) if "report" in row}
@@ -124,7 +124,7 @@ def test_below_half_lies_are_as_informative_as_the_truth():
     assert metric(at, "Privacy loss ε") == text.number(math.log(3))
     assert any("p + q < 1" in info.value for info in at.info)
     sd = dp.rr_count_std(TRUE_SALES / N, N, 0.25, 0.25)
-    assert metric(at, "Typical error (SD)") == f"± {sd:,.0f}"
+    assert metric(at, "Typical error (SD)") == f"±\u00a0{sd:,.0f}"
     assert metric(at, "This survey's estimate") == f"{one_survey_estimate(0.25, 0.25):,.0f}"
     assert not at.warning
 
@@ -158,7 +158,7 @@ def test_epsilon_mode_sets_p_equal_q(epsilon):
     assert metric(at, "Privacy loss ε") == text.number(epsilon)
     assert any(f"= {text.number(keep)}" in latex.value for latex in at.latex)
     sd = dp.rr_count_std(TRUE_SALES / N, N, keep, keep)
-    assert metric(at, "Typical error (SD)") == f"± {sd:,.0f}"
+    assert metric(at, "Typical error (SD)") == f"±\u00a0{sd:,.0f}"
     mark = [row for row in chart_rows(at, ERROR_TITLE) if "label" in row]
     assert mark[0]["label"] == "your ε"
     assert mark[0]["epsilon"] == pytest.approx(epsilon)
@@ -284,7 +284,7 @@ def test_an_uploaded_file_replaces_the_census_numbers():
     shown = [m.value for m in at.metric] + [m.value for m in at.markdown]
     assert not any("3,650" in v or "32,561" in v for v in shown)
     sd = dp.rr_count_std(0.6, 1_000, 0.75, 0.75)
-    assert metric(at, "Typical error (SD)") == f"± {sd:,.0f}"
+    assert metric(at, "Typical error (SD)") == f"±\u00a0{sd:,.0f}"
     spec = spec_of(chart_titled(at, SAMPLING_TITLE))
     assert spec["title"]["subtitle"] == "1,000 surveys of n = 1,000"
     error = spec_of(chart_titled(at, ERROR_TITLE))

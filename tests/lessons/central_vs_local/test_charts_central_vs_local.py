@@ -71,9 +71,9 @@ def test_what_has_no_room_beside_its_rule_is_said_in_the_title() -> None:
     assert charts.error_distribution_title(rows, [charts.RIGHT, charts.LEFT]) == charts.TITLE
     assert charts.error_distribution_title(rows, [charts.IN_TITLE, charts.RIGHT]) == [
         charts.TITLE,
-        "central sd ± 0.1414 (solid rule)",
+        "central sd ±\u00a00.1414 (solid rule)",
     ]
     assert charts.error_distribution_title(rows, [charts.IN_TITLE, charts.IN_TITLE]) == [
         charts.TITLE,
-        "central sd ± 0.1414 (solid rule); local sd ± 1.216 (dashed rule)",
+        "central sd ±\u00a00.1414 (solid rule); local sd ±\u00a01.216 (dashed rule)",
     ]

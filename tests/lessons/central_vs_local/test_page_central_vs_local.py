@@ -50,11 +50,12 @@ def test_default_shows_truth_and_typical_errors():
     at = run_page()
     assert metric_starting(at, "True count") == "3,650"
     assert (
-        metric_starting(at, "Typical error, central") == f"± {text.number(dp.laplace_std(1, 1.0))}"
+        metric_starting(at, "Typical error, central")
+        == f"±\u00a0{text.number(dp.laplace_std(1, 1.0))}"
     )
     assert (
         metric_starting(at, "Typical error, local")
-        == f"± {text.number(dp.local_count_std(N, 1.0))}"
+        == f"±\u00a0{text.number(dp.local_count_std(N, 1.0))}"
     )
     # sqrt(32,561) e^0.5 / (e - 1) / (sqrt 2 / 1) = 122.4
     assert metric_starting(at, "Local is worse here by") == "about 122×"
@@ -82,7 +83,7 @@ def test_epsilon_slider_updates_metrics_and_both_charts(epsilon):
     )
     assert (
         metric_starting(at, "Typical error, central")
-        == f"± {text.number(dp.laplace_std(1, epsilon))}"
+        == f"±\u00a0{text.number(dp.laplace_std(1, epsilon))}"
     )
 
     spec, bins = chart_data(at, "How far off is one answer")
@@ -123,7 +124,7 @@ def test_section_two_keeps_its_own_epsilon_and_section_three_speaks_of_epsilon_o
         f"{dp.local_to_central_error_ratio(1_000, 1.0):,.0f}×"
     )
     trust = " ".join(m.value for m in at.markdown)
-    assert f"± {text.number(dp.laplace_std(1, 1.0))} people at ε = 1" in trust
+    assert f"±\u00a0{text.number(dp.laplace_std(1, 1.0))} people at ε = 1" in trust
     assert f"{dp.local_to_central_error_ratio(N, 1.0):,.0f} times the central error" in trust
     at.select_slider(key="cvl_n_eps").set_value(0.1).run()
     assert metric_starting(at, "n = 1,000: local / central") == (
@@ -264,7 +265,7 @@ def test_both_neighbour_relations_are_named() -> None:
         (0.01, ["right", "left"], ""),  # "local sd ± 18,045" would pass the plot's right edge
         # the local rule (± 15) and outline inside "central sd ± 0.283"'s width on a phone,
         # and no room left of it: its words in the title
-        (5.0, ["", "right"], " central sd ± 0.2828 (solid rule)"),
+        (5.0, ["", "right"], " central sd ±\u00a00.2828 (solid rule)"),
     ],
 )
 def test_each_typical_error_is_written_where_nothing_crosses_it(epsilon, sides, in_title):
@@ -277,7 +278,10 @@ def test_each_typical_error_is_written_where_nothing_crosses_it(epsilon, sides, 
     assert list(rows["side"]) == sides
     central_sd = text.number(dp.laplace_std(1, epsilon))
     local_sd = text.number(dp.local_count_std(N, epsilon))
-    assert list(rows["label"]) == [f"central sd\n± {central_sd}", f"local sd\n± {local_sd}"]
+    assert list(rows["label"]) == [
+        f"central sd\n±\u00a0{central_sd}",
+        f"local sd\n±\u00a0{local_sd}",
+    ]
     assert helpers.title_of(spec_of(element)) == (
         "How far off is one answer? Central versus local" + in_title
     )

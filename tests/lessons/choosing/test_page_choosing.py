@@ -102,7 +102,9 @@ def test_epsilon_moves_the_chances_and_the_rule_but_not_the_axes(people) -> None
     shown = helpers.metrics(at)
     assert shown["Release the winner"] == "ε = 0.1"
     assert shown["Release all 5 noisy counts"] == "5ε = 0.5"
-    assert shown["All 5 at total ε: noise SD each"] == f"± {text.number(dp.laplace_std(5, 0.1))}"
+    assert (
+        shown["All 5 at total ε: noise SD each"] == f"±\u00a0{text.number(dp.laplace_std(5, 0.1))}"
+    )
     assert helpers.chart_titled(at, "Most common trait, ε = 0.1", prefix=True) is not None
 
 

@@ -165,7 +165,7 @@ def test_bounding_contributions_trades_dropped_rows_for_noise() -> None:
         assert shown["True number of visits"] == f"{int(rows.sum()):,}"
         kept = int(np.minimum(rows, m).sum())
         assert shown[f"Rows kept (at most {m} each)"] == f"{kept:,}"
-        assert shown["Noise SD √2·m/ε"] == f"± {text.number(math.sqrt(2) * m)}"
+        assert shown["Noise SD √2·m/ε"] == f"±\u00a0{text.number(math.sqrt(2) * m)}"
         frames = helpers.frames_of(helpers.chart_titled(at, "Bounding contributions", prefix=True))
         assert frames["truth"]["x"].tolist() == [float(m)]
     m = np.arange(1, 101)

@@ -125,5 +125,5 @@ def test_the_create_page_refuses_no_lessons_and_says_what_the_budget_buys(store)
     at.multiselect(key="checkin_lessons").set_value(LESSONS).run()
     three = model.expected_half_width(30, 4.0, 3)
     assert three > one  # the budget is shared: more lessons, wider intervals
-    assert f"about ± {three:.0f} of 30 students" not in words(at)  # "… of 30 and ± …"
-    assert f"about ± {three:.0f} of 30 and" in words(at)
+    assert f"about ±\u00a0{three:.0f} of 30 students" not in words(at)  # "… of 30 and ± …"
+    assert f"about ±\u00a0{three:.0f} of 30 and" in words(at)

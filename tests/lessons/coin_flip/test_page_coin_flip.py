@@ -68,7 +68,7 @@ def test_fair_coins_give_ln3_and_the_census_truth():
     estimate = int(metric(at, "Debiased estimate").replace(",", ""))
     assert estimate == round(dp.estimate_proportion_from_counts(naive, N, 0.75, 0.75) * N)
     sd = N * math.sqrt(dp.rr_variance(TRUE_SALES / N, N, 0.75, 0.75))
-    assert metric(at, "Typical error (SD)") == (f"± {sd:,.0f} people")
+    assert metric(at, "Typical error (SD)") == (f"±\u00a0{sd:,.0f} people")
     assert any("1,000 surveys" in t for t in titles(at))
 
 
@@ -101,12 +101,12 @@ def test_population_size_sliders_set_the_exact_spread(rate, n):
     slider(at, "cf_n").set_value(n).run()
     true_yes = round(rate * n)
     sd_points = 100 * math.sqrt(dp.rr_variance(true_yes / n, n, 0.75, 0.75))
-    assert metric(at, "Spread of the estimate (SD)") == f"± {text.number(sd_points)} % points"
+    assert metric(at, "Spread of the estimate (SD)") == f"±\u00a0{text.number(sd_points)} % points"
     assert metric(at, "True yes") == f"{true_yes:,} of {n:,}"
     # The same spread in people: the SD of the estimated count, n·SD[r̂].
     people = dp.rr_count_std(true_yes / n, n, 0.75, 0.75)
     assert people == pytest.approx(sd_points / 100 * n)
-    assert metric(at, "In people (SD × n)") == f"± {people:,.0f}"
+    assert metric(at, "In people (SD × n)") == f"±\u00a0{people:,.0f}"
     rows = chart_rows(at, "The spread shrinks like 1/√n")
     marked = [row for row in rows if "label" in row]
     assert marked[0]["n"] == n
@@ -127,7 +127,7 @@ def test_biased_coins_show_p_q_epsilon_and_the_bias_of_the_textbook_formula(hone
     bias = N * dp.fair_coin_formula_bias(TRUE_SALES / N, honest, yes)
     assert metric(at, "Expected error of the textbook formula") == f"{bias:+,.0f} people"
     sd = N * math.sqrt(dp.rr_variance(TRUE_SALES / N, N, p, q))
-    assert metric(at, "Typical error (SD)") == f"± {sd:,.0f} people"
+    assert metric(at, "Typical error (SD)") == f"±\u00a0{sd:,.0f} people"
     assert not at.warning
     assert not at.exception
 
@@ -269,7 +269,7 @@ def test_an_uploaded_file_replaces_the_census_numbers():
     shown += [h.value for h in at.header]
     assert not any("3,650" in v or "32,561" in v for v in shown)
     sd = dp.rr_count_std(0.6, 1_000, 0.75, 0.75)
-    assert metric(at, "Typical error (SD)") == (f"± {sd:,.0f} people")
+    assert metric(at, "Typical error (SD)") == (f"±\u00a0{sd:,.0f} people")
     assert "true_yes, n, p, q = 600, 1000, 0.75, 0.75" in code_blocks(at)[0]
     at.selectbox(key="cf_ask").set_value("Job = Sales").run()
     assert metric(at, "Truth (true yes)") == "300"

@@ -59,7 +59,7 @@ def test_defaults_show_the_dp_numbers():
     assert metric_starting(at, "ε per query") == f"{dp.split_budget(1, 10):.4g}"
     assert (
         metric_starting(at, "Typical error per answer")
-        == f"± {text.number(dp.laplace_std(1, 0.1))}"
+        == f"±\u00a0{text.number(dp.laplace_std(1, 0.1))}"
     )
     assert len(at.get("vega_lite_chart")) == 5
     assert all(words for _, words in helpers.described_charts(at))
@@ -73,7 +73,10 @@ def test_sequential_sliders_change_per_query_epsilon_and_the_marked_point():
     assert not at.exception
     assert metric_starting(at, "ε per query") == "0.05"
     # sd = sqrt 2 * 40 / 2 = 28.28
-    assert metric_starting(at, "Typical error per answer") == f"± {text.number(20 * math.sqrt(2))}"
+    assert (
+        metric_starting(at, "Typical error per answer")
+        == f"±\u00a0{text.number(20 * math.sqrt(2))}"
+    )
     spec, frames = chart(at, "Error per answer grows")
     line = frame_with(frames, "sd")
     assert len(line) == lesson_composition.MAX_QUERIES
@@ -96,7 +99,7 @@ def test_averaging_attack_sliders_change_the_ledger(census):
     )
     assert metric_starting(at, "Privacy spent") == "500"
     assert metric_starting(at, "Typical error of the average") == (
-        f"± {text.number(dp.averaged_laplace_std(1, 0.5, 1000))}"
+        f"±\u00a0{text.number(dp.averaged_laplace_std(1, 0.5, 1000))}"
     )
     truth = int((census["Income"] == ">50K").sum())
     _, frames = chart(at, "Averaging repeated answers")
@@ -136,11 +139,11 @@ def test_parallel_slider_compares_the_two_costs(census):
     assert metric_starting(at, f"Cost as {k} separate queries") == "ε = 14"
     assert (
         metric_starting(at, "Error per bar, histogram")
-        == f"± {text.number(dp.laplace_std(1, 1.0))}"
+        == f"±\u00a0{text.number(dp.laplace_std(1, 1.0))}"
     )
     assert (
         metric_starting(at, "Error per bar, ε split")
-        == f"± {text.number(dp.laplace_std(1, 1 / 14))}"
+        == f"±\u00a0{text.number(dp.laplace_std(1, 1 / 14))}"
     )
     spec, frames = chart(at, "One histogram: ε = 1 per bar")
     bars = frame_with(frames, "parallel")

@@ -43,7 +43,7 @@ def test_defaults_count_people_aged_40_or_more(people) -> None:
     assert f"**{truth:,}**" in " ".join(m.value for m in at.markdown)
     shown = metrics(at)
     assert shown["Scale b = 1/ε"] == "1"
-    assert shown["Typical error (SD) √2·b"] == f"± {text.number(math.sqrt(2))}"
+    assert shown["Typical error (SD) √2·b"] == f"±\u00a0{text.number(math.sqrt(2))}"
     assert shown["95% of answers within ±"] == f"{math.log(20):,.4g}"  # b ln 20 = 2.996
     assert shown["Relative error (SD / truth)"] == text.percent(math.sqrt(2) / truth)
     assert chart_spec(at, 0)["title"] == "2,000 noisy answers at ε = 1"
@@ -278,7 +278,7 @@ def test_every_redraw_of_the_malicious_query_is_charged_and_averaging_shows_why(
     assert shown["ε spent on 3 draw(s): k·ε"] == "3"  # 3 draws at the default ε = 1
     caption = " ".join(c.value for c in at.caption)
     assert "3 draws cost 3·ε = 3" in caption
-    assert f"± {text.number(dp.averaged_laplace_std(1, 1.0, 3))}" in caption
+    assert f"±\u00a0{text.number(dp.averaged_laplace_std(1, 1.0, 3))}" in caption
 
 
 def test_the_discrete_toggle_draws_integer_noise_and_explains_why():
