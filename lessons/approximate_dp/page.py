@@ -346,7 +346,11 @@ def many_queries() -> None:
         st.metric("100 queries, Gaussian zCDP", f"ε = {text.number(budget.at_100[model.ZCDP])}")
     with budget_chart:
         crossing = (
-            f"Gaussian with zCDP costs less from k = {budget.crossover:,} queries on."
+            (
+                "Gaussian with zCDP costs less from the first query on."
+                if budget.crossover == 1
+                else f"Gaussian with zCDP costs less from k = {budget.crossover:,} queries on."
+            )
             if budget.crossover is not None
             else "Gaussian with zCDP never costs less within 1,000 queries."
         )

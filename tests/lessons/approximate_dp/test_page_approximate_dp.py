@@ -335,3 +335,16 @@ def test_your_own_file_sets_n_for_the_record_publishing_mechanism() -> None:
     assert helpers.metrics(at)["Chance at least one is"] == text.percent(chance)
     assert helpers.chart_titled(at, f"{EXPOSURE}: n = 3")
     assert "1/n = 0.333" in prose(at) + " ".join(c.value for c in at.caption)
+
+
+def test_where_zcdp_wins_from_the_first_query_the_words_say_so() -> None:
+    # δ = 0.01, SD = 10: Gaussian with zCDP is cheaper from k = 1 ("from k = 1 queries on")
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="ad_k_delta").set_value(1e-2).run()
+    assert lesson.budget(lesson.DEFAULT_NOISE_SD, 1e-2).crossover == 1
+    assert "Gaussian with zCDP costs less from the first query on." in prose(at)
+    assert "k = 1 queries" not in prose(at)
+    at.select_slider(key="ad_sd").set_value(1.0).run()  # from k = 25
+    crossover = lesson.budget(1.0, 1e-2).crossover
+    assert crossover > 1
+    assert f"Gaussian with zCDP costs less from k = {crossover:,} queries on." in prose(at)
