@@ -251,6 +251,29 @@ def clipping(clip: float) -> Clipping:
     )
 
 
+def clipping_words(clip: float, result: Clipping) -> str:
+    """Section 2's paragraph at C: the bias where C shortens gradients, and where it shortens
+    none (C above the longest, 1.75 at the start), that there is no bias left to remove and a
+    larger C only adds noise."""
+    noise = (
+        f"The noise on the average is σC divided by the expected batch q·n = "
+        f"{text.number(expected_batch())}: ±\u00a0{text.number(result.noise)} per coordinate at "
+        "the σ that ε = 1 needs, growing in proportion to C."
+    )
+    if result.clipped_share == 0:
+        return (
+            f"At C = {text.number(clip)} no gradient is longer than C: none is shortened and the "
+            f"average gradient is exact, with no **bias**. {noise} Past the longest gradient, a "
+            "larger C buys nothing and pays in **noise**."
+        )
+    return (
+        f"At C = {text.number(clip)}, {text.percent(result.clipped_share)} of the gradients are "
+        f"shortened, and the average gradient points {text.percent(result.bias)} off (its "
+        f"relative error): that is the **bias** of a small C. {noise} A large C keeps every "
+        "gradient, and pays in **noise**."
+    )
+
+
 @datasets.cached(census_only=True)
 def norms_frame() -> pd.DataFrame:
     norms = np.clip(gradient_norms(), *NORM_DOMAIN)

@@ -131,14 +131,7 @@ def clipping() -> None:
             norms=model.norms_frame(),
             truth=model.clip_rule(clip),
         )
-    st.markdown(
-        f"At C = {text.number(clip)}, {text.percent(result.clipped_share)} of the gradients "
-        f"are shortened, and the average gradient points {text.percent(result.bias)} off (its "
-        "relative error): that is the **bias** of a small C. The noise on the average is σC "
-        f"divided by the expected batch q·n = {text.number(model.expected_batch())}: "
-        f"±\u00a0{text.number(result.noise)} per coordinate at the σ that ε = 1 needs, growing "
-        "in proportion to C. A large C keeps every gradient, and pays in **noise**."
-    )
+    st.markdown(model.clipping_words(clip, result))
 
 
 clipping()

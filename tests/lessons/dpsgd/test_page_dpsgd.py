@@ -143,7 +143,7 @@ def test_the_step_frame_fits_every_gradient_and_the_largest_clip() -> None:
     assert charts.STEP_DOMAIN == (-lesson.STEP_LIMIT, lesson.STEP_LIMIT)
 
 
-@pytest.mark.parametrize("clip", [0.1, 4.0])
+@pytest.mark.parametrize("clip", [0.1, 2.0, 4.0])
 def test_clipping_at_its_extremes(clip) -> None:
     at = helpers.run_lesson(PAGE)
     at.select_slider(key="dps_clip").set_value(clip).run()
@@ -151,10 +151,19 @@ def test_clipping_at_its_extremes(clip) -> None:
     assert helpers.metrics(at)["Gradients shortened"] == text.percent(result.clipped_share)
     norms = lesson.gradient_norms()
     assert result.clipped_share == pytest.approx(np.mean(norms > clip))
-    if clip == 4.0:
+    if clip >= 2.0:
         assert result.clipped_share < 0.02 and result.bias < 0.05
     else:
         assert result.clipped_share == 1.0
+    words = helpers.prose(at)
+    if (norms > clip).any():  # some gradient is cut: the bias, as a share
+        assert f"the average gradient points {text.percent(result.bias)} off" in words
+        assert "that is the bias of a small C" in words.replace("*", "")
+    else:  # none is: no "0% off … that is the bias of a small C"
+        assert "none is shortened and the average gradient is exact, with no bias" in (
+            words.replace("*", "")
+        )
+        assert "bias of a small C" not in words.replace("*", "")
 
 
 @pytest.mark.parametrize(
