@@ -171,6 +171,12 @@ def roc_pair(plain: Attack, noisy: Attack, plain_name: str, noisy_name: str) -> 
     )
 
 
+def members_found(tpr: float, n: int) -> str:
+    """A share of the n members found, with the count it is: "36% (18 of 50)". At n = 50 a
+    share moves in steps of 2%, so 2% found at 1% false positives is one member (chance)."""
+    return f"{text.percent(tpr)} ({round(tpr * n):,} of {n:,})"
+
+
 def most_found(fpr: float, epsilon: float, delta: float) -> float:
     """The most any attack can find at this false-positive rate under (ε, δ)-DP."""
     return float(dp.tpr_bound(fpr, epsilon, delta=delta))

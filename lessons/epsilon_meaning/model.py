@@ -156,6 +156,35 @@ def ceiling(epsilon: float, seed: int) -> Ceiling:
     )
 
 
+def ceiling_words(result: Ceiling) -> str:
+    """Section 2's paragraph: the attack's advantage under the ceiling tanh(ε/2), and what a
+    ceiling that rounds to 100% (ε of 20 and more) promises: nothing."""
+    ceiling = text.percent(result.bound)
+    below = result.advantage <= result.bound
+    words = (
+        f"At ε = {text.number(result.epsilon)} the attack with noise reaches an advantage of "
+        f"{text.percent(result.advantage)}; the most any test can reach is {ceiling}"
+        + (
+            ". It stays under the line: the ceiling holds for this attack as it must for any."
+            if below
+            else ", and this finite sample of people pokes above it by chance (the region "
+            f"bounds rates, this curve estimates them from {ATTACK_STUDY} members)."
+        )
+        + " The curve without noise is under no such promise."
+    )
+    if ceiling == "100%" or ceiling.startswith("over"):  # the promise rules nothing out
+        return words + (
+            f" A ceiling of {ceiling} allows practically any attack: what limits this one is the "
+            "noise actually added, not the promise."
+        )
+    if result.epsilon >= 10:
+        return words + f" A ceiling of {ceiling} allows almost any attack."
+    return words + (
+        f" At ε = 10 the ceiling is {text.percent(advantage(10.0))}: a promise that allows "
+        "almost any attack."
+    )
+
+
 # --- 3. What deployments chose --------------------------------------------------------------
 _ADDRESS = re.compile(r"https?://[^\s;,)]+")
 

@@ -144,7 +144,10 @@ def ceiling() -> None:
         result = model.ceiling(epsilon, seed)
         st.metric("The attack's best TPR − FPR", text.percent(result.advantage))
         st.metric("The most any test may reach, tanh(ε/2)", text.percent(result.bound))
-        st.metric("Members found at 1% false positives", text.percent(result.found))
+        st.metric(
+            "Members found at 1% false positives",
+            tracing.members_found(result.found, model.ATTACK_STUDY),
+        )
     with chart_column:
         ui_charts.roc((tracing.NO_NOISE, model.ATTACK_NAME), True).show(
             title=f"The tracing attack against ε = {text.number(epsilon)}",
@@ -153,27 +156,15 @@ def ceiling() -> None:
                 f"{text.number(epsilon)}, and the dashed edge of the ε-DP privacy region. "
                 f"With noise the attack's best advantage is {text.percent(result.advantage)} "
                 f"against a ceiling of {text.percent(result.bound)}; at 1% false positives "
-                f"it finds {text.percent(result.found)} of members, the region allows "
+                f"it finds {tracing.members_found(result.found, model.ATTACK_STUDY)} members, "
+                "the region allows "
                 f"{text.percent(result.allowed)}."
             ),
             roc=model.attack_roc(epsilon, seed),
             region=tracing.region_frame(epsilon, 0.0),
             truth=tracing.target_rule(),
         )
-    below = result.advantage <= result.bound
-    st.markdown(
-        f"At ε = {text.number(epsilon)} the attack with noise reaches an advantage of "
-        f"{text.percent(result.advantage)}; no test can exceed {text.percent(result.bound)}"
-        + (
-            ". It stays under the line: the ceiling holds for this attack as it must for any."
-            if below
-            else ", and this finite sample of people pokes above it by chance (the region "
-            "bounds rates, this curve estimates them from 50 members)."
-        )
-        + " The curve without noise is under no such promise. At ε = 10 the ceiling is "
-        f"{text.percent(model.advantage(10.0))}: a promise that allows almost any "
-        "attack."
-    )
+    st.markdown(model.ceiling_words(result))
     controls.page_link(
         membership_lesson.path,
         label=f"Back to {membership_lesson.title}",

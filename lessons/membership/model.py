@@ -28,12 +28,6 @@ MORE, FEWER, ABOUT_AS_MANY = 0, 1, 2  # the prediction's options, in the page's 
 NOISE_Z = 2.0  # a change within 2 standard errors is "about as many"
 
 
-def members_found(tpr: float, n: int) -> str:
-    """A share of the n members found, with the count it is: "36% (18 of 50)". At n = 50 a
-    share moves in steps of 2%, so 2% found at 1% false positives is one member (chance)."""
-    return f"{text.percent(tpr)} ({round(tpr * n):,} of {n:,})"
-
-
 def found_noise(n: int, d: int, other_d: int) -> float:
     """NOISE_Z standard errors of the change in the share of members found, from d to
     other_d averages. Both runs score the same n members, so the change is paired: with b

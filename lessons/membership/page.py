@@ -61,7 +61,7 @@ def noise_defeats_it(n: int, d: int) -> None:
         scale = tracing.noise_scale(mechanism, n, d, epsilon)
         st.metric(
             f"Members found at 1%, with {mechanism} noise",
-            model.members_found(noisy.tpr_at_target, n),
+            tracing.members_found(noisy.tpr_at_target, n),
         )
         st.metric("The most any attack can find at 1%", text.percent(bound))
         st.caption(
@@ -128,7 +128,7 @@ def tracing_then_noise() -> None:
         exact = tracing.attack(n, d)
         st.metric(
             f"Members found when {text.percent(tracing.FPR_TARGET)} of non-members are flagged",
-            model.members_found(exact.tpr_at_target, n),
+            tracing.members_found(exact.tpr_at_target, n),
         )
         one_hot = tracing.one_hot_attack(n)
         st.caption(

@@ -65,7 +65,7 @@ def test_the_prediction_is_marked_from_the_sliders() -> None:
     assert at.success[-1].value.startswith("Right.")
 
 
-@pytest.mark.parametrize("epsilon", [0.5, 1.0, 20.0])
+@pytest.mark.parametrize("epsilon", [0.5, 1.0, 10.0, 20.0, 100.0])
 def test_the_attack_sits_under_its_ceiling(epsilon) -> None:
     at = helpers.run_lesson(PAGE)
     at.select_slider(key="em_attack_eps").set_value(epsilon).run()
@@ -85,6 +85,21 @@ def test_the_attack_sits_under_its_ceiling(epsilon) -> None:
     np.testing.assert_allclose(region["tpr"], edge, rtol=1e-12, atol=1e-15)
     words = "It stays under the line" if best <= math.tanh(epsilon / 2) else "pokes above it"
     assert words in helpers.prose(at)
+    # the ceiling in a sentence that reads at every ε ("no test can exceed over 99.9999%" did
+    # not), and what a ceiling of 100% promises: nothing
+    ceiling = text.percent(math.tanh(epsilon / 2))
+    assert f"the most any test can reach is {ceiling}" in helpers.prose(at)
+    assert "exceed over" not in helpers.prose(at)
+    if ceiling == "100%" or ceiling.startswith("over"):
+        assert f"A ceiling of {ceiling} allows practically any attack" in helpers.prose(at)
+        assert "At ε = 10 the ceiling" not in helpers.prose(at)
+    elif epsilon < 10:
+        assert "At ε = 10 the ceiling is 99.9909%" in helpers.prose(at)
+    # members found: a share of 50 members, with the count it is (2% is one member)
+    found = lesson.ceiling(epsilon, controls.seed() + lesson.SEED_ATTACK).found
+    assert shown["Members found at 1% false positives"] == (
+        f"{text.percent(found)} ({round(found * 50)} of 50)"
+    )
 
 
 def test_each_unit_charts_its_deployments_as_the_file_states_them() -> None:
