@@ -124,6 +124,21 @@ def percent(share: float, digits: int = 3) -> str:
     return shown + "%"
 
 
+def chance(share: float, digits: int = 3) -> str:
+    """`percent` of a probability known to lie strictly between 0 and 1, as every outcome of
+    an ε-DP mechanism at finite ε does while another is possible (and every bound such as
+    tanh(ε/2)): never "100%" or "0%", which floating point would print where the exact value
+    is only very near (report noisy max with a gap of 11,019 at ε = 1 picks the runner-up
+    with chance e^(−11,019): 0.0 as a double). Then "over 99.9999%" / "under 0.0001%"."""
+    shown = percent(share, digits)
+    last = "9" * (digits + SHORT_DIGITS - 2)
+    if shown == "100%":
+        return f"over 99.{last}%"
+    if shown == "0%":
+        return f"under 0.{'0' * (digits + SHORT_DIGITS - 3)}1%"
+    return shown
+
+
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 

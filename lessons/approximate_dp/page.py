@@ -52,7 +52,7 @@ def what_delta_means() -> None:
         delta_1 = delta_slider("ad_n_delta")
         result = model.exposure(people, delta_1)
         st.metric("People published in full, on average (n·δ)", text.number(result.expected))
-        st.metric("Chance at least one is", text.percent(result.at_least_one))
+        st.metric("Chance at least one is", text.chance(result.at_least_one))
         st.caption(
             f"n = {people:,} people in the dataset in use; 1/n = "
             f"{text.power_of_ten(result.one_over_n)}."

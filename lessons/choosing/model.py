@@ -150,15 +150,15 @@ def takeover_words(cats: Categories) -> str:
     if gap == 0:
         return (
             "The first two counts tie, so no ε makes either of them the sure winner: as ε "
-            f"grows they share the chance ({text.percent(at_lowest)} for {top} at ε = "
-            f"{text.number(lowest)}, {text.percent(float(chance.iloc[-1]))} at ε = "
+            f"grows they share the chance ({text.chance(at_lowest)} for {top} at ε = "
+            f"{text.number(lowest)}, {text.chance(float(chance.iloc[-1]))} at ε = "
             f"{text.number(float(chance.index[-1]))}), and the noise alone breaks the tie."
         )
     if at_lowest >= SURE:
         return (
             f"Even at ε = {text.number(lowest)}, where the noise SD is {noise} people, the gap "
             f"of {gap:,} people between the first two decides it: {top} is reported with "
-            f"chance {text.percent(at_lowest)}. A clear winner needs little ε; report noisy max "
+            f"chance {text.chance(at_lowest)}. A clear winner needs little ε; report noisy max "
             "is close to a lottery only when the counts at the top are close."
         )
     sure = chance[chance >= SURE]
@@ -166,20 +166,20 @@ def takeover_words(cats: Categories) -> str:
         f"from about ε = {text.number(float(sure.index[0]), 2)} on, {top} is reported with "
         f"chance {text.percent(SURE)} or more."
         if not sure.empty
-        else f"{top} gains, to {text.percent(float(chance.iloc[-1]))} at ε = "
+        else f"{top} gains, to {text.chance(float(chance.iloc[-1]))} at ε = "
         f"{text.number(float(chance.index[-1]))}."
     )
     if at_lowest >= 0.5:
         return (
             f"At ε = {text.number(lowest)} (noise SD {noise} people) the gap of {gap:,} people "
             f"between the first two already makes {top} the likely winner "
-            f"({text.percent(at_lowest)}); as ε grows the noise shrinks further below the gap: "
+            f"({text.chance(at_lowest)}); as ε grows the noise shrinks further below the gap: "
             + then
         )
     return (
         f"At ε = {text.number(lowest)} the noise (SD {noise} people) swamps the gap of {gap:,} "
         f"people between the first two: {top} is reported with chance "
-        f"{text.percent(at_lowest)}, a lottery weighted a little toward the large counts. As ε "
+        f"{text.chance(at_lowest)}, a lottery weighted a little toward the large counts. As ε "
         "grows, the noise shrinks below the gap and the true winner takes over: " + then
     )
 

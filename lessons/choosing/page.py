@@ -58,7 +58,7 @@ def noisy_max_winner() -> None:
         epsilon = noisy_max_epsilon("choose_eps")
         frame = model.win_frame(cats, epsilon, controls.seed() + model.SEED_RUNS)
         exact_top = float(frame["exact probability"].iloc[0])
-        st.metric(f"Chance the true winner {top} is reported", text.percent(exact_top))
+        st.metric(f"Chance the true winner {top} is reported", text.chance(exact_top))
         st.metric(
             f"Reported in {model.RUNS:,} runs",
             f"{int(round(frame['share of runs'].iloc[0] * model.RUNS)):,} times",
@@ -71,7 +71,7 @@ def noisy_max_winner() -> None:
                 f"largest values of {column}"
                 + (" and all the others together" if cats.k > model.TOP_CURVES else "")
                 + f". At your ε = {text.number(epsilon)}, {cats.labels[0]} is reported with "
-                f"chance {text.percent(exact_top)}."
+                f"chance {text.chance(exact_top)}."
             ),
             curves=model.win_curves(cats),
             truth=model.epsilon_rule(epsilon),
@@ -85,8 +85,8 @@ def noisy_max_winner() -> None:
                 f"Horizontal bars, one per value of {column}, for the exact chance of being "
                 f"reported at ε = {text.number(epsilon)}, with ticks for the share of "
                 f"{model.RUNS:,} simulated runs. {cats.labels[0]} (true count "
-                f"{cats.counts[0]:,}) is reported with chance {text.percent(exact_top)}, "
-                f"{cats.labels[1]} with {text.percent(frame['exact probability'].iloc[1])}."
+                f"{cats.counts[0]:,}) is reported with chance {text.chance(exact_top)}, "
+                f"{cats.labels[1]} with {text.chance(frame['exact probability'].iloc[1])}."
             ),
             wins=shown,
         )
@@ -148,7 +148,7 @@ def most_common_trait(m: int) -> None:
                 f"exact chance each is reported at ε = {text.number(epsilon)}, with ticks for "
                 f"{model.RUNS:,} runs. {trait_frame['category'].iloc[0]} has the largest true "
                 f"count ({trait_frame['true count'].iloc[0]:,}) and is reported with chance "
-                f"{text.percent(trait_frame['exact probability'].iloc[0])}."
+                f"{text.chance(trait_frame['exact probability'].iloc[0])}."
             ),
             wins=shown_traits,
         )
@@ -248,7 +248,7 @@ def private_quantile() -> None:
                 f"releasing each candidate for the {model.QUANTILES[alpha]} of "
                 f"{model.people(size)} at ε = {text.number(quantile_epsilon)}. The true value is "
                 f"{text.number(release.truth)}; candidates within {model.CLOSE} steps of it get "
-                f"{text.percent(release.close)} of the chance."
+                f"{text.chance(release.close)} of the chance."
             ),
             candidates=model.quantile_frame(release, numeric_column),
             truth=model.truth_rule(release.truth, alpha),
@@ -256,7 +256,7 @@ def private_quantile() -> None:
     cols = st.columns(3)
     cols[0].metric(f"True {model.QUANTILES[alpha]}", text.number(release.truth))
     cols[1].metric("One private release", text.number(release.released))
-    cols[2].metric(f"Chance within ±{model.CLOSE} steps of the truth", text.percent(release.close))
+    cols[2].metric(f"Chance within ±{model.CLOSE} steps of the truth", text.chance(release.close))
     st.caption(
         f"Δ = {text.number(release.sensitivity)} (add/remove). Candidates: "
         f"{release.grid.size:,} values from {text.number(numeric_column.low)} to "
@@ -312,14 +312,14 @@ def gumbel_choice() -> None:
         laplace = model.win_frame(cats, epsilon, controls.seed() + model.SEED_RUNS)
         st.metric(
             f"Gumbel: {top} chosen",
-            text.percent(gumbel["exact probability"].iloc[0]),
+            text.chance(gumbel["exact probability"].iloc[0]),
         )
         st.metric(
             f"Laplace: {top} reported",
-            text.percent(laplace["exact probability"].iloc[0]),
+            text.chance(laplace["exact probability"].iloc[0]),
         )
         monotone = model.monotone_probabilities(cats, epsilon)
-        st.metric(f"Without the 2: {top} chosen", text.percent(monotone[0]))
+        st.metric(f"Without the 2: {top} chosen", text.chance(monotone[0]))
     shown_gumbel = model.gumbel_bars(cats, epsilon, controls.seed() + model.SEED_GUMBEL)
     with bars_column:
         charts.win_bars(len(shown_gumbel), "chance of being chosen").show(
@@ -330,7 +330,7 @@ def gumbel_choice() -> None:
                 f"each value of {column} with utility = count (Δ = 1) at ε = "
                 f"{text.number(epsilon)}, and ticks for the share of {model.GUMBEL_RUNS:,} "
                 f"runs of report noisy max with Gumbel(2/ε) noise. {cats.labels[0]}: exact "
-                f"{text.percent(gumbel['exact probability'].iloc[0])}, runs "
+                f"{text.chance(gumbel['exact probability'].iloc[0])}, runs "
                 f"{text.percent(gumbel['share of runs'].iloc[0])}."
             ),
             wins=shown_gumbel,
@@ -349,8 +349,8 @@ def gumbel_choice() -> None:
         "lower one (add/remove neighbours). Then the numerator and the normaliser cannot move "
         "against each other, and exp(ε·u/Δ), without the 2, is already ε-DP (McSherry & "
         "Talwar 2007; Dwork & Roth 2014, §3.4). Here that chooses "
-        f"{top} with {text.percent(monotone[0])} at ε = {text.number(epsilon)}, against "
-        f"{text.percent(gumbel['exact probability'].iloc[0])} with the 2. Quantile scores "
+        f"{top} with {text.chance(monotone[0])} at ε = {text.number(epsilon)}, against "
+        f"{text.chance(gumbel['exact probability'].iloc[0])} with the 2. Quantile scores "
         "(section 3) are not monotone: a new value raises the scores on one side of it and "
         "lowers them on the other, so there the 2 stays."
     )

@@ -327,7 +327,7 @@ def group_privacy() -> None:
     )
     cols[2].metric(
         "Worst-case belief afterwards",
-        f"{text.percent(posterior, 2)}",
+        f"{text.chance(posterior, 2)}",
         help=f"Before the release: {text.percent(prior, 2)}. One person alone: "
         f"{text.percent(dp.posterior_bound(prior, group_eps), 2)}.",
     )

@@ -159,7 +159,7 @@ def ceiling(epsilon: float, seed: int) -> Ceiling:
 def ceiling_words(result: Ceiling) -> str:
     """Section 2's paragraph: the attack's advantage under the ceiling tanh(ε/2), and what a
     ceiling that rounds to 100% (ε of 20 and more) promises: nothing."""
-    ceiling = text.percent(result.bound)
+    ceiling = text.chance(result.bound)
     below = result.advantage <= result.bound
     words = (
         f"At ε = {text.number(result.epsilon)} the attack with noise reaches an advantage of "

@@ -143,7 +143,7 @@ def ceiling() -> None:
         seed = controls.seed() + model.SEED_ATTACK
         result = model.ceiling(epsilon, seed)
         st.metric("The attack's best TPR − FPR", text.percent(result.advantage))
-        st.metric("The most any test may reach, tanh(ε/2)", text.percent(result.bound))
+        st.metric("The most any test may reach, tanh(ε/2)", text.chance(result.bound))
         st.metric(
             "Members found at 1% false positives",
             tracing.members_found(result.found, model.ATTACK_STUDY),
@@ -155,7 +155,7 @@ def ceiling() -> None:
                 f"The ROC of the tracing attack without noise and with Laplace noise at ε = "
                 f"{text.number(epsilon)}, and the dashed edge of the ε-DP privacy region. "
                 f"With noise the attack's best advantage is {text.percent(result.advantage)} "
-                f"against a ceiling of {text.percent(result.bound)}; at 1% false positives "
+                f"against a ceiling of {text.chance(result.bound)}; at 1% false positives "
                 f"it finds {tracing.members_found(result.found, model.ATTACK_STUDY)} members, "
                 "the region allows "
                 f"{text.percent(result.allowed)}."

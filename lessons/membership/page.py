@@ -63,7 +63,7 @@ def noise_defeats_it(n: int, d: int) -> None:
             f"Members found at 1%, with {mechanism} noise",
             tracing.members_found(noisy.tpr_at_target, n),
         )
-        st.metric("The most any attack can find at 1%", text.percent(bound))
+        st.metric("The most any attack can find at 1%", text.chance(bound))
         st.caption(
             (
                 f"Laplace noise b = Δ₁/ε = {text.number(scale)} on each average."
@@ -87,7 +87,7 @@ def noise_defeats_it(n: int, d: int) -> None:
                 f"finds {text.percent(tracing.attack(n, d).tpr_at_target)} of members at 1% "
                 f"false positives, with {mechanism} noise at ε = {text.number(epsilon)} it "
                 f"finds {text.percent(noisy.tpr_at_target)}. The dashed line is the edge of "
-                f"the privacy region; at 1% it allows at most {text.percent(bound)}."
+                f"the privacy region; at 1% it allows at most {text.chance(bound)}."
             ),
             roc=frame,
             region=tracing.region_frame(epsilon, delta),

@@ -104,15 +104,15 @@ def above_threshold(threshold: float) -> None:
             alt=(
                 "Three lines against ε from 0.001 to 10 on a log axis: the exact chance of "
                 "stopping at a question whose count reaches T, at one below T, or never. At "
-                f"your ε = {text.number(epsilon)}: {text.percent(true_stop)}, "
-                f"{text.percent(false_stop)} and {text.percent(never)}."
+                f"your ε = {text.number(epsilon)}: {text.chance(true_stop)}, "
+                f"{text.chance(false_stop)} and {text.chance(never)}."
             ),
             curves=model.outcome_curves(threshold),
             truth=model.epsilon_rule(epsilon),
         )
-        st.metric("Stops at a question whose count is ≥ T", text.percent(true_stop))
-        st.metric("Stops at one whose count is < T", text.percent(false_stop))
-        st.metric("Never stops", text.percent(never))
+        st.metric("Stops at a question whose count is ≥ T", text.chance(true_stop))
+        st.metric("Stops at one whose count is < T", text.chance(false_stop))
+        st.metric("Never stops", text.chance(never))
     frame = model.stop_frame(threshold, epsilon, controls.seed() + model.SEED_STOPS)
     shown = model.bars_frame(frame, threshold)
     best = int(frame["exact probability"].to_numpy().argmax())

@@ -52,6 +52,20 @@ def test_percent_keeps_small_shares_visible() -> None:
     assert text.percent(0.99999999999999994) == "over 99.9999%"
 
 
+def test_chance_never_calls_a_dp_outcome_certain_or_impossible() -> None:
+    # Report noisy max with a lead of 11,019 at ε = 1: the runner-up's chance e^(−11,019)
+    # is 0.0 as a double and the winner's 1.0, yet under ε-DP neither is certain.
+    winner = 1.0 - math.exp(-11_019)
+    assert winner == 1.0 and text.percent(winner) == "100%"
+    assert text.chance(winner) == "over 99.9999%"
+    assert text.chance(math.exp(-11_019)) == "under 0.0001%"
+    assert text.chance(1.0, 2) == "over 99.999%"
+    assert text.chance(0.0, 2) == "under 0.001%"
+    # otherwise it is `percent`
+    for share in (0.5, 0.99996, 1 - 7e-15, 1e-9, 0.0123):
+        assert text.chance(share) == text.percent(share)
+
+
 @pytest.mark.parametrize(
     "hostile",
     [

@@ -1,6 +1,8 @@
 """AppTest for lessons/choosing/page.py: every widget moved, the numbers it then shows checked
 against dp/ at the chosen values; links, code, downloads, quiz, your own file."""
 
+import re
+
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -389,3 +391,21 @@ def test_a_files_grid_is_said_to_be_read_off_its_values() -> None:
         "Your file has no public range: the grid 10–60 was read off its values, so the data's "
         "maximum, 60, set its top" in words
     )
+
+
+def test_no_chance_of_a_private_choice_is_written_as_certain_or_impossible() -> None:
+    # Occupation at ε = 1: the leader's exact chance is 1.0 as a double (the runner-up's is
+    # e^(−ε·gap/2)-small), but under ε-DP every candidate keeps a positive chance.
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="choose_eps").set_value(1.0).run()
+    assert not at.exception
+    cats = lesson.categories(at.selectbox(key="choose_column").value)
+    frame = lesson.win_frame(cats, 1.0, controls.seed() + lesson.SEED_RUNS)
+    assert float(frame["exact probability"].iloc[0]) == 1.0  # the state this test is about
+    shown = helpers.metrics(at)
+    top = text.plain(cats.labels[0])
+    assert shown[f"Chance the true winner {top} is reported"] == "over 99.9999%"
+    exact = [v for k, v in shown.items() if k.startswith(("Gumbel", "Laplace", "Without"))]
+    assert exact and "100%" not in exact
+    words = helpers.prose(at) + " ".join(c.value for c in at.caption)
+    assert not re.search(r"(?<![\d.])(100|0)%", words.replace("0–100%", "")), words

@@ -76,7 +76,7 @@ def test_the_attack_sits_under_its_ceiling(epsilon) -> None:
     best = float((noisy["tpr"] - noisy["fpr"]).max())
     shown = helpers.metrics(at)
     assert shown["The attack's best TPR − FPR"] == text.percent(best)
-    assert shown["The most any test may reach, tanh(ε/2)"] == text.percent(math.tanh(epsilon / 2))
+    assert shown["The most any test may reach, tanh(ε/2)"] == text.chance(math.tanh(epsilon / 2))
     region = frames["region"]
     edge = np.minimum(
         np.minimum(math.exp(epsilon) * region["fpr"], 1 - math.exp(-epsilon) * (1 - region["fpr"])),
@@ -87,7 +87,7 @@ def test_the_attack_sits_under_its_ceiling(epsilon) -> None:
     assert words in helpers.prose(at)
     # the ceiling in a sentence that reads at every ε ("no test can exceed over 99.9999%" did
     # not), and what a ceiling of 100% promises: nothing
-    ceiling = text.percent(math.tanh(epsilon / 2))
+    ceiling = text.chance(math.tanh(epsilon / 2))
     assert f"the most any test can reach is {ceiling}" in helpers.prose(at)
     assert "exceed over" not in helpers.prose(at)
     if ceiling == "100%" or ceiling.startswith("over"):

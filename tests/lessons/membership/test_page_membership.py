@@ -133,7 +133,7 @@ def test_mechanism_and_epsilon_move_the_curves_and_the_region(mechanism, epsilon
     assert shown[f"Members found at 1%, with {mechanism} noise"] == (
         f"{text.percent(found / 50)} ({found} of 50)"
     )
-    assert shown["The most any attack can find at 1%"] == text.percent(
+    assert shown["The most any attack can find at 1%"] == text.chance(
         dp.tpr_bound(0.01, epsilon, delta=delta)
     )
     frames = helpers.frames_of(

@@ -52,9 +52,9 @@ def test_defaults_show_the_census_questions_and_above_thresholds_exact_chances(a
     shown = helpers.metrics(at)
     assert shown["Questions whose true count reaches T"] == "5 of 15"
     true_stop, false_stop, never = outcome_split(answers, 1000.0, 0.01)
-    assert shown["Stops at a question whose count is ≥ T"] == text.percent(true_stop)
-    assert shown["Stops at one whose count is < T"] == text.percent(false_stop)
-    assert shown["Never stops"] == text.percent(never)
+    assert shown["Stops at a question whose count is ≥ T"] == text.chance(true_stop)
+    assert shown["Stops at one whose count is < T"] == text.chance(false_stop)
+    assert shown["Never stops"] == text.chance(never)
     bars = helpers.frames_of(helpers.chart_titled(at, STOPS, prefix=True))["wins"]
     exact = dp.above_threshold_probabilities(answers, 1000.0, 0.01)
     np.testing.assert_allclose(bars["exact probability"], exact)
@@ -97,8 +97,8 @@ def test_epsilon_at_its_extremes_moves_the_chances_and_the_rule(epsilon, answers
     at.select_slider(key="svt_eps").set_value(epsilon).run()
     true_stop, false_stop, never = outcome_split(answers, 1000.0, epsilon)
     shown = helpers.metrics(at)
-    assert shown["Stops at a question whose count is ≥ T"] == text.percent(true_stop)
-    assert shown["Never stops"] == text.percent(never)
+    assert shown["Stops at a question whose count is ≥ T"] == text.chance(true_stop)
+    assert shown["Never stops"] == text.chance(never)
     curves = helpers.frames_of(helpers.chart_titled(at, CURVES))
     assert curves["truth"]["x"].tolist() == [epsilon]
     assert set(curves["curves"]["category"]) == set(lesson.OUTCOMES)
