@@ -184,12 +184,18 @@ def sd_words(sd: float, sigma: float) -> str:
             f" = {text.number(sigma)} to the digits shown. A discrete "
             "Gaussian's SD falls below σ when σ is under about 0.8 (try ρ = 10)."
         )
+    ratio = sigma / sd
+    # just under 0.8 the two differ in the 4th digit: "0.11% larger", not "1 times larger"
+    larger = (
+        f"{text.percent(ratio - 1, 2)} larger"
+        if ratio < 1.01
+        else f"{text.number(ratio, 3)} times larger"
+    )
     return (
         "That is the noise's standard deviation, from its pmf; its parameter "
         r"$\sigma_\ell = \sqrt{1/(2\rho_\ell)}$"
-        f" = {text.number(sigma)} is "
-        f"{text.number(sigma / sd, 3)} times "
-        "larger: a discrete Gaussian's variance is below σ², far below when σ is under about 0.8."
+        f" = {text.number(sigma)} is {larger}: a discrete Gaussian's variance is below σ², "
+        "far below when σ is under about 0.8."
     )
 
 
@@ -503,7 +509,8 @@ def measurement_words(bias: pd.DataFrame) -> str:
             "errors of its true count, as unbiased noise should be."
         )
     return (
-        f"{len(off)} of the {len(measured)} groups of measurements sit beyond two standard "
+        f"{len(off)} of the {len(measured)} groups of measurements "
+        f"{'sits' if len(off) == 1 else 'sit'} beyond two standard "
         f"errors ({', '.join(off)}): the noise has mean 0, and with {len(measured)} groups "
         "about 1 in 20 does so by chance."
     )

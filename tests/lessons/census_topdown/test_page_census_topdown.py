@@ -261,6 +261,9 @@ def test_the_bias_sentences_are_computed_from_what_is_drawn() -> None:
         assert f"{label} (" in lesson.measurement_words(bias)
     if off.empty:
         assert "Every one of the" in lesson.measurement_words(bias)
+    # one group off (ρ = 0.1): "1 of the 10 groups … sits", not "sit"
+    bias = lesson.bias_frame(lesson.runs(0.1, lesson.CENSUS_WEIGHTS, SEED))
+    assert lesson.measurement_words(bias).startswith("1 of the 10 groups of measurements sits ")
 
 
 def test_the_invariant_is_said_to_change_the_neighbours() -> None:
@@ -282,6 +285,13 @@ def test_the_sd_and_its_parameter_are_compared_as_they_are() -> None:
     said = " ".join(c.value for c in at.caption)
     zip5 = lesson.levels_frame(10.0, lesson.CENSUS_WEIGHTS).iloc[3]
     assert f"is {text.number(zip5['sigma'] / zip5['sd'], 3)} times larger" in said
+    # ρ = 2: σ = 0.7001 against an SD of 0.6993, apart in the 4th digit ("1 times larger")
+    at.select_slider(key="ct_rho").set_value(2.0).run()
+    said = " ".join(c.value for c in at.caption)
+    zip5 = lesson.levels_frame(2.0, lesson.CENSUS_WEIGHTS).iloc[3]
+    assert text.number(zip5["sd"]) != text.number(zip5["sigma"])
+    assert f"is {text.percent(zip5['sigma'] / zip5['sd'] - 1, 2)} larger" in said
+    assert "1 times larger" not in said
 
 
 def test_the_censuss_own_setting_gives_the_bureaus_epsilon() -> None:
