@@ -384,3 +384,18 @@ def protection_frame(epsilon: float) -> pd.DataFrame:
         ],
         ignore_index=True,
     )
+
+
+def dropped_words(people_over: int, max_rows: int) -> str:
+    """The caption under section 3's metrics: who loses rows at m, in words that agree with
+    the numbers ("1 person has more than 1 row", not "1 people … 1 rows")."""
+    rows = "row" if max_rows == 1 else "rows"
+    if people_over == 0:
+        who = f"No one has more than {max_rows} {rows}, so no row is dropped"
+    else:
+        who = (
+            f"{people_over:,} {'person has' if people_over == 1 else 'people have'} more than "
+            f"{max_rows} {rows}; the extra ones are dropped (a random choice of the person's "
+            "rows is kept)"
+        )
+    return f"{who}, and the count's sensitivity is m = {max_rows} under add/remove-one-*person*."

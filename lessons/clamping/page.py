@@ -365,11 +365,7 @@ def rows_per_person() -> None:
     cols[1].metric(f"Rows kept (at most {max_rows} each)", f"{bounded.kept_rows:,}")
     cols[2].metric("Noise SD √2·m/ε", f"±\u00a0{text.number(bounded.typical_error)}")
     cols[3].metric("One noisy count", text.number(bounded.noisy_count))
-    st.caption(
-        f"{bounded.people_over:,} people have more than {max_rows} rows; the extra ones are "
-        "dropped (a random choice of the person's rows is kept), so the count's sensitivity is "
-        f"m = {max_rows} under add/remove-one-*person*."
-    )
+    st.caption(model.dropped_words(bounded.people_over, max_rows))
     snippets.CONTRIBUTIONS.show(seed=model.VISITS_SEED, epsilon=epsilon)
 
     charts.protection().show(

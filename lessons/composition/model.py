@@ -92,6 +92,29 @@ def first_answers(answers: pd.DataFrame, m: int) -> pd.DataFrame:
 LEDGER_BUDGET = 1.0
 
 
+def ledger_words(epsilon: float, m: int, average_sd: float) -> str:
+    """The ledger's paragraph after m answers at ε each; one answer is no "together" ("1
+    answers … cost", "the average" of one)."""
+    spent = dp.sequential_composition([epsilon] * m)
+    cap = (
+        "A curator must therefore cap the *total*: with a total budget ε = "
+        f"{text.number(LEDGER_BUDGET)} it answers only "
+        f"{dp.queries_within_budget(LEDGER_BUDGET, epsilon):,} of these questions, then refuses."
+    )
+    if m == 1:
+        return (
+            f"**The ledger.** One answer at ε = {text.number(epsilon)} costs ε = "
+            f"{text.number(spent)} and misses the truth by about ±\u00a0{text.number(average_sd)}. "
+            "Each repeat costs as much again, and their average closes in on the truth: move "
+            f"the number of answers. {cap}"
+        )
+    return (
+        f"**The ledger.** Each answer looks private. Together they are not: {m:,} answers at "
+        f"ε = {text.number(epsilon)} cost ε = {text.number(spent)}, and the average pins the "
+        f"truth down to about ±\u00a0{text.number(average_sd)}. {cap}"
+    )
+
+
 @datasets.cached(census_only=True)
 def ledger(epsilon: float, m: int, budget: float) -> pd.DataFrame:
     """The privacy ledger after 1, 10, 100, 1,000 and m answers (up to m)."""

@@ -174,16 +174,7 @@ def averaging_attack(truth: int) -> None:
     downloads.download_csv(
         shown, filename="composition-averaging.csv", key="composition_dl_averaging"
     )
-    st.markdown(
-        f"**The ledger.** Each answer looks private. Together they are not: {avg_m:,} answers at "
-        f"ε = {text.number(avg_eps)} cost ε = {text.number(spent)}, and the average pins the truth "
-        "down to "
-        "about "
-        f"±\u00a0{text.number(average_sd)}. A curator must therefore cap the *total*: with a total "
-        f"budget ε = {text.number(model.LEDGER_BUDGET)} it answers only "
-        f"{dp.queries_within_budget(model.LEDGER_BUDGET, avg_eps):,} of these questions, then "
-        "refuses."
-    )
+    st.markdown(model.ledger_words(avg_eps, avg_m, average_sd))
     # A static table: Streamlit's data grid costs ~0.3 s of a first visit in Chromium.
     ui_tables.written(model.ledger(avg_eps, avg_m, model.LEDGER_BUDGET))
 

@@ -60,6 +60,28 @@ def growth_words(epsilon: float) -> str:
     )
 
 
+def here_words(epsilon: float, q: float) -> str:
+    """Section 1's paragraph at (ε, q): what the sample did to ε, and at q = 1, that there
+    was no sample to do anything ("turns ε = 1 into ε' = 1, 1 times q·ε" said nothing)."""
+    sampled = amplified(epsilon, q)
+    if q >= 1:
+        here = (
+            f"**Here** q = 1: everyone is in the sample, so ε' = ε = {text.number(epsilon)} "
+            "and nothing is amplified; move q below 1. "
+        )
+    else:
+        here = (
+            f"**Here** the sample turns ε = {text.number(epsilon)} into ε' = "
+            f"{text.number(sampled)}, {text.number(sampled / (q * epsilon))} times q·ε. "
+        )
+    return (
+        here
+        + growth_words(epsilon)
+        + "q·ε is never a bound: ε' lies above it at every q below 1 (ln(1 + qx) is "
+        "concave in q)."
+    )
+
+
 def amplified(epsilon: float, q: float) -> float:
     return dp.subsampled_privacy(epsilon, 0.0, q)[0]
 

@@ -95,13 +95,7 @@ def amplification() -> None:
                 )
             ],
         )
-    st.markdown(
-        f"**Here** the sample turns ε = {text.number(epsilon)} into ε' = "
-        f"{text.number(sampled)}, {text.number(ratio)} times q·ε. "
-        + model.growth_words(epsilon)
-        + "q·ε is never a bound: ε' lies above it at every q below 1 (ln(1 + qx) is "
-        "concave in q)."
-    )
+    st.markdown(model.here_words(epsilon, q))
     snippets.AMPLIFICATION.show(epsilon=epsilon)
     downloads.download_csv(
         model.amplification_curves(epsilon), filename="amplification.csv", key="ss_dl_sampled"

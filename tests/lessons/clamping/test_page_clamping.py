@@ -2,6 +2,7 @@
 against dp/ at the chosen values; links, code, downloads, quiz, your own file."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -317,3 +318,19 @@ def test_safe_bounds_for_a_file_are_not_said_to_be_the_sliders_ranges() -> None:
     words = prose(hosted(upload=("pay.csv", SALES)))
     assert "the ranges of the sliders above" not in words
     assert "your file's sliders instead span the values it holds, read off the file" in words
+
+
+def test_who_loses_rows_is_said_in_words_that_agree_with_the_count() -> None:
+    # "1 people have more than 99 rows" and "more than 1 rows" were shown; each m's caption
+    # now counts the people over m itself and agrees in number.
+    for m in (1, 10, 99, 100):
+        at = helpers.run_lesson(PAGE)
+        at.select_slider(key="clamp_m").set_value(m).run()
+        said = " ".join(c.value for c in at.caption)
+        assert not re.search(r"(?<![\d,])1 (people|rows)", said), said
+        assert f"m = {m} under add/remove-one-*person*" in said
+        if m == 1:
+            assert "more than 1 row;" in said
+    assert lesson.dropped_words(1, 99).startswith("1 person has more than 99 rows;")
+    assert lesson.dropped_words(0, 100).startswith("No one has more than 100 rows")
+    assert lesson.dropped_words(19_724, 1).startswith("19,724 people have more than 1 row;")

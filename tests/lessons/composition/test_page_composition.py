@@ -283,3 +283,14 @@ def test_parallel_composition_names_its_neighbour_relation_and_the_people_in_no_
     assert missing == 1_843
     assert "add or remove one person" in shown
     assert "costs 2ε = 0.2" in shown  # under replace-one neighbours, at the default ε = 0.1
+
+
+def test_the_ledger_of_one_answer_is_not_a_sum() -> None:
+    # m = 1: "1 answers at ε = 0.1 cost ε = 0.1, and the average pins the truth down" was shown
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="avg_m").set_value(1).run()
+    said = helpers.prose(at)
+    assert "1 answers" not in said and "Together they are not" not in said
+    assert "One answer at ε = 0.1 costs ε = 0.1 and misses the truth by about" in said
+    at.select_slider(key="avg_m").set_value(100).run()
+    assert "Together they are not: 100 answers at ε = 0.1 cost ε = 10" in helpers.prose(at)

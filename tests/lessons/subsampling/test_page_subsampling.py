@@ -270,3 +270,16 @@ def test_exp_minus_one_is_said_close_to_epsilon_only_when_it_is(epsilon, q) -> N
     small = math.expm1(epsilon) <= 1.1 * epsilon
     assert ("For an ε this small" in said) == small
     assert lesson.growth_words(epsilon) in said
+
+
+def test_at_q_one_there_is_no_sample_to_amplify() -> None:
+    at = helpers.run_lesson(PAGE)
+    at.select_slider(key="ss_q").set_value(1.0).run()
+    said = helpers.prose(at)
+    assert "the sample turns" not in said and "1 times q·ε" not in said
+    assert (
+        "**Here** q = 1: everyone is in the sample, so ε' = ε"
+        in at.markdown[[m.value.startswith("**Here** q") for m in at.markdown].index(True)].value
+    )
+    at.select_slider(key="ss_q").set_value(0.01).run()
+    assert "**Here** the sample turns ε = " in " ".join(m.value for m in at.markdown)
