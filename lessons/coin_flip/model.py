@@ -181,6 +181,30 @@ def naive_words(true_yes: int, n: int) -> str:
     )
 
 
+def bug_words(bias_people: float, honest: float, random_yes: float) -> str:
+    """What follows the textbook formula's expected error in "Show the bug": its value here,
+    and, where it rounds to 0, why (fair coins; or, for other coins, the two mistakes
+    cancelling at this question's true share only), instead of "+0 people … more respondents
+    do not fix a bias. Set h = y = 0.5" shown at h = y = 0.5."""
+    if abs(bias_people) >= 0.5:
+        return (
+            f"here {bias_people:+,.0f} people, the same in every survey: more respondents do "
+            "not fix a bias. Set h = y = 0.5 and both histograms agree."
+        )
+    if honest == 0.5 and random_yes == 0.5:
+        return (
+            "here 0: with two fair coins (h = y = ½) the textbook line is exactly the right "
+            "one. Bias either coin and, for almost any question, the error above is no longer 0, "
+            "the same in every "
+            "survey: more respondents do not fix a bias."
+        )
+    return (
+        "here 0 people, but only by luck: at these h and y the two mistakes cancel for this "
+        "question's true share r alone. Ask about another r and the error is back, the same "
+        "in every survey."
+    )
+
+
 def fair_coin_arithmetic(yes_count: int, n: int) -> tuple[str, str]:
     """The textbook line 2·Ŷ − ½ as shown: Ŷ rounded to 4 decimals, and the result computed
     from that shown value, so the arithmetic on screen adds up (2·0.3052 − 0.5 = 0.1104)."""

@@ -536,10 +536,7 @@ def spot_the_bug(
                 r"\begin{aligned}&\mathbb{E}[2\hat Y - \tfrac12] - r \\"
                 r" &\quad= (2h - 1)\,r + 2(1-h)\,y - \tfrac12,\end{aligned}"
             )
-            st.markdown(
-                f"here {bias_people:+,.0f} people, the same in every survey: more respondents "
-                "do not fix a bias. Set h = y = 0.5 and both histograms agree."
-            )
+            st.markdown(model.bug_words(bias_people, honest, random_yes))
 
 
 @st.fragment

@@ -130,6 +130,21 @@ def test_biased_coins_show_p_q_epsilon_and_the_bias_of_the_textbook_formula(hone
     assert metric(at, "Typical error (SD)") == f"±\u00a0{sd:,.0f} people"
     assert not at.warning
     assert not at.exception
+    # "Show the bug" reads the same number: at fair coins it is 0 and says why, not
+    # "+0 people … more respondents do not fix a bias. Set h = y = 0.5"
+    bug = " ".join(m.value for m in at.markdown if m.value.startswith("here "))
+    if abs(bias) >= 0.5:
+        assert bug.startswith(f"here {bias:+,.0f} people, the same in every survey")
+    else:
+        assert (honest, yes) == (0.5, 0.5)
+        assert bug.startswith("here 0: with two fair coins") and "Set h = y" not in bug
+
+
+def test_the_bug_words_say_when_the_two_mistakes_cancel_by_luck():
+    from lessons.coin_flip import model as lesson
+
+    assert lesson.bug_words(0.2, 0.3, 0.4).startswith("here 0 people, but only by luck")
+    assert lesson.bug_words(-12.4, 0.3, 0.4).startswith("here -12 people, the same in every")
 
 
 def test_no_honest_answers_warns_instead_of_failing():
