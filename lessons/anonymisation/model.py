@@ -179,6 +179,20 @@ def link(name: str) -> pd.DataFrame:
     )
 
 
+def reidentified_words(name: str, found: pd.Series) -> str:
+    """What one matching row gives away about `name`, with a column the census left empty
+    said as such ("works as **not recorded** (occupation)" was shown)."""
+    job = (
+        "has no occupation on record"
+        if found["Occupation"] == MISSING
+        else f"works in **{found['Occupation']}**"
+    )
+    status = "" if found["MaritalStatus"] == MISSING else f", is **{found['MaritalStatus']}**"
+    return (
+        f"Exactly one match: re-identified. {name} earns **{found['Income']}**{status} and {job}."
+    )
+
+
 @datasets.cached(census_only=True)
 def income_facts() -> dict:
     """The census count of >50K earners and each roll member's income (census people only)."""

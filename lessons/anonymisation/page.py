@@ -64,10 +64,7 @@ def linkage(roll) -> None:
     )
     if len(matches) == 1:
         found = matches.iloc[0]
-        st.success(
-            f"Exactly one match: re-identified. {name} earns **{found['Income']}**, is "
-            f"**{found['MaritalStatus']}** and works as **{found['Occupation']}** (occupation)."
-        )
+        st.success(model.reidentified_words(name, found))
         if voter["row"] < 0:
             st.warning(
                 f"Careful: {name} never answered the census. The row belongs to someone else "
@@ -76,8 +73,9 @@ def linkage(roll) -> None:
             )
     elif len(matches) > 1:
         incomes = matches["Income"].unique()
+        every = "Both" if len(matches) == 2 else f"All {len(matches):,}"
         same = (
-            f" All {len(matches):,} earn {incomes[0]}, so you learn the income anyway."
+            f" {every} earn {incomes[0]}, so you learn the income anyway."
             if len(incomes) == 1
             else ""
         )

@@ -83,7 +83,31 @@ def test_default_voter_links_uniquely_and_reveals_the_census_row(at, people, rol
     assert "re-identified" in message.value
     assert f"earns **{truth['Income']}**" in message.value
     assert str(truth["MaritalStatus"]) in message.value
-    assert f"works as **{truth['Occupation']}**" in message.value  # a recorded occupation
+    assert f"works in **{truth['Occupation']}**" in message.value  # a recorded occupation
+
+
+def test_a_missing_occupation_and_a_pair_of_matches_are_said_plainly(at, people, roll):
+    # "works as **not recorded** (occupation)" and "All 2 earn <=50K" were shown
+    voters = roll[roll["matches"] >= 1]
+    unique = voters[(voters["matches"] == 1) & (voters["row"] >= 0)]
+    rows = people.iloc[unique["row"].astype(int)]
+    missing = unique[rows["Occupation"].isna().to_numpy()]
+    assert len(missing), "the roll has a re-identified voter without an occupation"
+    at.selectbox(key="anon_voter").set_value(missing["Name"].iloc[0])
+    app = run(at)
+    (message,) = app.success
+    assert "has no occupation on record" in message.value and "not recorded" not in message.value
+    pair = voters[voters["matches"] == 2]["Name"]
+    for name in pair:  # the first pair whose two rows share their income
+        if lesson.link(name)["Income"].nunique() == 1:
+            break
+    app.selectbox(key="anon_voter").set_value(name)
+    app = run(app)
+    assert any(
+        w.value.endswith("Both earn <=50K, so you learn the income anyway.")
+        or ("Both earn >50K, so you learn the income anyway." in w.value)
+        for w in app.warning
+    ), [w.value for w in app.warning]
 
 
 def unescape(shown: str) -> str:
