@@ -214,7 +214,9 @@ def who_pays(weights: tuple[int, ...]) -> None:
     st.markdown(
         (
             f"At ρ = {text.number(rho)}, every place of at least **{accurate:,} people** is "
-            "within 5% on average; below that the error grows as the place shrinks. "
+            f"within 5% on average over these {model.RUNS} releases (a size read off noisy "
+            f"releases: another {model.RUNS} would put it somewhat elsewhere); below it the "
+            "error grows as the place shrinks. "
             if accurate is not None
             else f"At ρ = {text.number(rho)} not even the largest places are all within 5%. "
         )
