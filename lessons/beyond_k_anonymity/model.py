@@ -256,7 +256,8 @@ def most_skewed(
 ) -> Skewed | None:
     """Among classes with two or more values (l-diverse at l = 2), the one whose largest
     excess of a value over the table's share is greatest (a skewness attack: the class is
-    diverse, yet one value is far likelier in it than elsewhere)."""
+    diverse, yet one value is far likelier in it than elsewhere). A missing entry counts
+    towards the class's diversity but is never the value named."""
     found = release(age_band, zip_digits, keep_sex, min_class, sensitive)
     table = _table(found)
     overall = table.sum(axis=0) / table.sum()
@@ -267,6 +268,10 @@ def most_skewed(
     if candidates.size == 0:
         return None
     excess = (within - overall)[candidates]
+    # "40% of its members have “not recorded”" is no value to learn: a missing entry is
+    # never the skewed one
+    missing = [i for i, name in enumerate(found.names) if name == MISSING]
+    excess[:, missing] = -np.inf
     row, column = np.unravel_index(np.argmax(excess), excess.shape)
     c = candidates[row]
     return Skewed(

@@ -218,3 +218,32 @@ def test_its_questions_are_marked() -> None:
     helpers.assert_quiz_marks(
         at, ("beyond_k_anonymity", 0, 0), "homogeneity attack", ("beyond_k_anonymity", 0, 1)
     )
+
+
+def test_the_skewed_occupation_is_a_real_one_not_a_missing_entry() -> None:
+    # "40% of its members have “not recorded”" was shown for occupation: a missing entry is
+    # never the value the skewness attack names. Brute force over classes of 20 or more
+    # with two or more values (missing counting as one), largest excess of a recorded value.
+    skewed = lesson.most_skewed(10, 3, True, 5, "Occupation")
+    assert skewed.value != lesson.MISSING
+    census = datasets.census()
+    frame = pd.DataFrame(
+        {
+            "age": census["Age"] // 10,
+            "zip": census["Zip"].astype(str).str.zfill(5).str[:3],
+            "sex": census["Sex"].astype(str),
+            "value": census["Occupation"].astype(object).fillna(lesson.MISSING),
+        }
+    )
+    sizes = frame.groupby(["age", "zip", "sex"])["value"].transform("size")
+    published = frame[sizes >= 5]
+    overall = published["value"].value_counts(normalize=True)
+    best = 0.0
+    for _, members in published.groupby(["age", "zip", "sex"])["value"]:
+        if len(members) < 20 or members.nunique() < 2:
+            continue
+        share = members.value_counts(normalize=True).drop(lesson.MISSING, errors="ignore")
+        best = max(best, float((share - overall.reindex(share.index)).max()))
+    assert skewed.share - skewed.overall == pytest.approx(best)
+    at = helpers.run_lesson(PAGE, bk_sensitive="Occupation")
+    assert "have “not recorded”" not in helpers.prose(at)
