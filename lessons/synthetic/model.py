@@ -133,6 +133,28 @@ def errors_by_rounds(columns: tuple[str, ...], epsilon: float, seed: int) -> pd.
     return pd.DataFrame(rows, columns=["rounds", "series", "error"])
 
 
+def rounds_words(errors: pd.DataFrame, rounds: int, epsilon: float) -> str:
+    """Who has the smaller largest error at T = rounds, in this run, and where the naive
+    release wins, whether more or fewer rounds would change that here (read off the same
+    curve the chart draws) or only a larger ε: at ε = 0.1 no T on the slider lets MWEM win,
+    so "try more rounds" was wrong there."""
+    wide = errors.pivot(index="rounds", columns="series", values="error")
+    wins = wide.index[wide["MWEM, max"] < wide["naive, max"]]
+    if rounds in wins:
+        return "Here, in this run, MWEM beats the naive release on the largest error."
+    if len(wins):
+        at = ", ".join(f"{t:,}" for t in wins)
+        return (
+            "Here, in this run, the naive release still has the smaller largest error; on "
+            f"the same seed MWEM beats it at T = {at} (where the chart's lines cross)."
+        )
+    return (
+        "Here, in this run, the naive release has the smaller largest error at every T on "
+        f"the slider: at ε = {text.number(epsilon)} the budget is too thin for MWEM's "
+        "rounds; try a larger ε."
+    )
+
+
 def choices_frame(columns: tuple[str, ...], release: Release) -> pd.DataFrame:
     names = [f"{columns[a]} × {columns[b]}" for a, b in pairs(columns)]
     counts = np.bincount(release.chosen, minlength=len(names))

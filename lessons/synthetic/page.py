@@ -169,12 +169,7 @@ def mwem_section() -> None:
         f"With T = {text.number(rounds)} rounds each measurement carries Lap("
         f"{text.number(2 * rounds / epsilon)}) noise: more rounds measure more cells, each "
         "more noisily, and the multiplicative update moves the table only a little per round. "
-        + (
-            "Here MWEM beats the naive release on the largest error."
-            if high < naive_high
-            else "Here the naive release still has the smaller largest error: try more "
-            "rounds or a larger ε."
-        )
+        + model.rounds_words(errors, rounds, epsilon)
     )
     snippets.MWEM.show(columns=columns, epsilon=epsilon, rounds=rounds, seed=seed + model.SEED_MWEM)
     downloads.download_csv(errors, filename="mwem-error-by-rounds.csv", key="syn_dl_mwem")
