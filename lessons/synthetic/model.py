@@ -133,6 +133,7 @@ def errors_by_rounds(columns: tuple[str, ...], epsilon: float, seed: int) -> pd.
     return pd.DataFrame(rows, columns=["rounds", "series", "error"])
 
 
+@datasets.derived
 def rounds_words(errors: pd.DataFrame, rounds: int, epsilon: float) -> str:
     """Who has the smaller largest error at T = rounds, in this run, and where the naive
     release wins, whether more or fewer rounds would change that here (read off the same
