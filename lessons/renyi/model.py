@@ -263,7 +263,7 @@ def advanced_words(sigma: float, k: int) -> str:
     basic, advanced = found[BASIC], found[ADVANCED]
     if advanced < basic:
         return (
-            f"Advanced composition proves {text.number(advanced, 3)} against basic "
+            f"advanced composition proves {text.number(advanced, 3)} against basic "
             f"composition's {text.number(basic, 3)}: its √k growth pays off when each "
             f"release's ε is small (here {text.number(step, 3)}). "
         )
@@ -294,7 +294,7 @@ def advanced_words(sigma: float, k: int) -> str:
     else:
         shown = ""
     return (
-        f"Advanced composition proves no less than basic composition "
+        f"advanced composition proves no less than basic composition "
         f"({text.number(advanced, 3)} against {text.number(basic, 3)}): {why}. {shown}"
     )
 

@@ -231,6 +231,7 @@ def test_why_advanced_composition_loses_is_the_reason_that_holds() -> None:
             words = lesson.advanced_words(sigma, k)
             found = lesson.composed(sigma, k).epsilon
             assert "here" not in words.split(":")[0]  # the page already says "Here"
+            assert words.startswith("advanced composition proves")  # "**Here** advanced …"
             if found[lesson.ADVANCED] < found[lesson.BASIC]:
                 continue
             step = lesson.gaussian_step_epsilon(sigma, lesson.DELTA / (2 * k))
