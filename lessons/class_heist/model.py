@@ -170,13 +170,88 @@ class Attack:
     def high(self) -> float | None:
         return None if self.estimate is None else self.estimate + self.half_width
 
-    def stated(self) -> tuple[float, float] | None:
-        """The interval the attacker can state, cut to what the group's total can be: 1 to
-        10 for one person (g to 10g for a group of g)."""
+    @property
+    def possible(self) -> tuple[int, int]:
+        """What the group's total can be: 1 to 10 for one person (g to 10g for g people)."""
+        return store.SECRET_MIN * self.group, store.SECRET_MAX * self.group
+
+    @property
+    def missed(self) -> bool:
+        """The 95% interval lies wholly outside what the total can be: one of the runs in
+        which it misses, and the attacker can tell (at ε = 0.5 after one pair, about 4%)."""
         if self.estimate is None:
+            return False
+        least, most = self.possible
+        return self.high < least or self.low > most
+
+    def stated(self) -> tuple[float, float] | None:
+        """The interval the attacker can state, cut to what the group's total can be; None
+        before a noisy pair, and when the interval misses every possible total (cut, it
+        would read "between 10 and 10": a certainty that is false)."""
+        if self.estimate is None or self.missed:
             return None
-        least, most = store.SECRET_MIN * self.group, store.SECRET_MAX * self.group
-        return min(max(self.low, least), most), max(min(self.high, most), least)
+        least, most = self.possible
+        return max(self.low, least), min(self.high, most)
+
+
+def claim(found: Attack, what: str, confidence: str = "95%, exact") -> str | None:
+    """What the attacker can say about `what` ("the secret", "your group's total") after the
+    noisy pairs, as a sentence without its full stop; None before a noisy pair. Three cases:
+    an interval that rules values out, one that holds every value the total can take, and
+    one that misses them all."""
+    if found.estimate is None:
+        return None
+    least, most = found.possible
+    stated = found.stated()
+    if stated is None:
+        side, edge, end = (
+            ("below", least, "least") if found.high < least else ("above", most, "most")
+        )
+        return (
+            f"the attacker's 95% interval, {text.number(found.low, 3)} to "
+            f"{text.number(found.high, 3)}, lies wholly {side} {edge:,}, the {end} {what} can "
+            "be: one of the runs (at most 5%) in which the interval misses, and the attacker can "
+            "tell"
+        )
+    said = (
+        f"the attacker can say: {what} is between {text.number(stated[0], 3)} and "
+        f"{text.number(stated[1], 3)} ({confidence})"
+    )
+    if stated == (least, most):
+        said += f"; that is every value {what} can take, so none is ruled out yet"
+    return said
+
+
+def exact_words(answers: int, group: int, min_group: int) -> str:
+    """The exact differencing pair, and whether the agency's rule lets it through in this
+    room: everyone (`answers` people) and everyone but the target's group must both number
+    at least `min_group`."""
+    rest = answers - group
+    pair = (
+        "**1. Exact.** Everyone's sum of secrets, minus that of everyone but the target's group: "
+    )
+    if min(answers, rest) >= min_group:
+        return pair + (
+            f"groups of {answers:,} and {rest:,} people, both at least {min_group:,}, so "
+            "the agency answers both."
+        )
+    return pair + (
+        f"with {answers:,} answers the second group has {rest:,} "
+        f"{'person' if rest == 1 else 'people'}, fewer than the agency's minimum of "
+        f"{min_group:,}, so it refuses (a room of {min_group + group:,} would pass). The noisy "
+        "pair has no such rule."
+    )
+
+
+def exact_needs(answers: int, min_group: int) -> str | None:
+    """While the room answers: what the exact attack will need, when there are too few
+    answers for it (everyone but a target alone must be at least `min_group`)."""
+    if answers > min_group:
+        return None
+    return (
+        f"The exact attack needs at least {min_group + 1:,} answers: with fewer, everyone but "
+        f"the target is a group under the agency's minimum of {min_group:,}, and it refuses."
+    )
 
 
 def attack(

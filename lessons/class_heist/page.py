@@ -153,15 +153,14 @@ def follow(heists: survey.HeistStore, heist_id: int, token: str) -> None:
                 f"total. Your secret is {mine.secret}; one more query about the group's "
                 "size, and a classmate's word, would finish the job."
             )
-    stated = found.stated()
-    if stated is not None:
-        what = "your secret" if group == 1 else "your group's total"
-        inside = stated[0] <= mine.secret <= stated[1] if group == 1 else None
+    claim = model.claim(found, "your secret" if group == 1 else "your group's total", "95%")
+    if claim is not None:
+        stated = found.stated()
+        inside = stated[0] <= mine.secret <= stated[1] if group == 1 and stated else None
         where = "" if inside is None else f" ({'inside' if inside else 'outside'})"
         st.info(
-            f"With noise, after {model.pairs_text(found.pairs)}, the attacker can say: {what} is "
-            f"between {text.number(stated[0], 3)} and {text.number(stated[1], 3)} (95%). "
-            f"Your secret is {mine.secret}{where}. Only your phone shows it."
+            f"With noise, after {model.pairs_text(found.pairs)}, {claim}. Your secret is "
+            f"{mine.secret}{where}. Only your phone shows it."
         )
 
 
@@ -303,6 +302,9 @@ def collecting(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) -
         "target. When everyone has answered, close the answers: the target is drawn at "
         "random among the volunteers (among everyone if nobody volunteers)."
     )
+    needs = model.exact_needs(n, heist.min_group)
+    if needs is not None and n:
+        st.caption(needs)
     st.button(
         "Close answers and pick the target",
         key="heist_pick",
@@ -314,11 +316,8 @@ def collecting(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) -
     )
 
 
-def without_dp(heists, heist: survey.Heist, admin_key: str, target, found) -> None:
-    st.markdown(
-        "**1. Exact.** Everyone's sum of secrets, minus that of everyone but the target's "
-        "group: two large groups, so the agency answers both."
-    )
+def without_dp(heists, heist: survey.Heist, admin_key: str, target, found, answers: int) -> None:
+    st.markdown(model.exact_words(answers, found.group, heist.min_group))
     button, result = st.columns(2, vertical_alignment="center")
     button.button(
         "Ask both, exactly",
@@ -412,8 +411,7 @@ def closing_in(heist: survey.Heist, target, found, ledger) -> None:
     spent = f"ε spent {text.number(found.spent)}" + (
         "" if budget is None else f" of {text.number(budget)}"
     )
-    stated = found.stated()
-    if stated is None:
+    if found.estimate is None:
         alt_text, title = f"{spent}. No noisy pair asked yet.", f"{spent} · no noisy pair yet"
     else:
         estimate, half = text.number(found.estimate, 3), text.number(found.half_width, 3)
@@ -425,11 +423,11 @@ def closing_in(heist: survey.Heist, target, found, ledger) -> None:
     charts.closing_in(classroom.presenting()).show(
         alt=alt_text, title=title, running=model.running(ledger, target, found.group)
     )
-    if stated is not None:
+    claim = model.claim(found, "the secret" if found.group == 1 else "the group's total")
+    if claim is not None:
         st.caption(
-            f"The attacker can state: the secret is between {text.number(stated[0], 3)} and "
-            f"{text.number(stated[1], 3)} (95%, exact). More pairs narrow it as 1/√pairs; "
-            f"the budget ({left} left) is what stops them."
+            f"{claim[0].upper()}{claim[1:]}. More pairs narrow the interval as 1/√pairs; the "
+            f"budget ({left} left) is what stops them."
         )
 
 
@@ -498,7 +496,7 @@ def attack_view(heists: survey.HeistStore, heist: survey.Heist, admin_key: str) 
     moves, chart = st.columns([2, 3], gap="large")
     heist = privacy_controls(heists, heist, admin_key, chart)  # before the buttons' costs
     with moves:
-        without_dp(heists, heist, admin_key, target, found)
+        without_dp(heists, heist, admin_key, target, found, n)
         noisy_buttons(heists, heist, admin_key, target)
         said()  # a refusal or a fault, beside the buttons that asked
         own_query(heists, heist, admin_key)

@@ -98,14 +98,15 @@ def test_a_heist_with_30_phones(store) -> None:
     running = frames_of(lecturer.get("vega_lite_chart")[0])["running"]
     assert running["estimate"].tolist()[-1] == estimate
     assert running["high"].tolist()[-1] == estimate + width
-    low, high = model.attack(ledger, heists.target_answer(heist)).stated()
-    assert min(max(estimate - width, 1), 10) == low and max(min(estimate + width, 10), 1) == high
-    stated = f"between {text.number(low, 3)} and {text.number(high, 3)} (95%"
-    assert stated in words(lecturer)
+    found = model.attack(ledger, heists.target_answer(heist))
+    assert (found.low, found.high) == (estimate - width, estimate + width)
+    stated = model.claim(found, "the secret")
+    assert stated[0].upper() + stated[1:] in words(lecturer)
     target.run()
-    assert stated in words(target) and "Your secret is 9" in words(target)
+    assert model.claim(found, "your secret", "95%") in words(target)
+    assert "Your secret is 9" in words(target)
     bystander.run()
-    assert "secret is between" not in words(bystander)  # only the target hears it
+    assert "attacker can say" not in words(bystander) and "95% interval" not in words(bystander)
     assert_valid_charts(lecturer, "class_heist")
     ledger_rows = rows_table(lecturer, "heist-ledger")
     assert ledger_rows["ε spent"].tolist()[-3:] == ["1", "1", "0"]
@@ -189,9 +190,10 @@ def test_a_target_who_shares_its_values_is_told_the_attack_reads_the_groups_tota
     heists = survey.HeistStore(store)
     heist = heists.find(code)
     found = model.attack(heists.ledger(heist.id), heists.target_answer(heist), group=2)
-    low, high = found.stated()
-    assert 2 <= low <= high <= 20
-    assert f"your group's total is between {text.number(low, 3)}" in words(target)
+    assert found.possible == (2, 20)
+    assert model.claim(found, "your group's total", "95%") in words(target)
+    said = model.claim(found, "the group's total")  # the projector too: not "the secret"
+    assert said[0].upper() + said[1:] in words(lecturer.run())
 
 
 def test_the_projectors_epsilon_and_budget_are_stored_and_priced(store) -> None:
@@ -278,3 +280,66 @@ def test_an_estimate_beyond_the_axis_is_marked_with_its_value() -> None:
     assert frame["edge"].tolist()[0] == low and frame["label"].tolist()[0] == "-105"
     over = model.running([pair(200, 1)], target)
     assert over["beyond"].tolist() == ["above"] and over["edge"].tolist() == [high]
+
+
+def test_what_the_attacker_can_say_in_each_case_of_the_interval() -> None:
+    """The noisy interval cut to what the total can be: one that rules values out, one that
+    holds them all ("1 to 10" is said to rule none out), and one wholly outside (about 4% of
+    first pairs at ε = 0.5): never "between 10 and 10", a false certainty."""
+    narrowed = model.Attack(None, pairs=40, estimate=6.0, half_width=2.5, spent=40.0)
+    assert narrowed.stated() == (3.5, 8.5)
+    said = model.claim(narrowed, "the secret")
+    assert said == "the attacker can say: the secret is between 3.5 and 8.5 (95%, exact)"
+    whole = model.Attack(None, pairs=1, estimate=5.0, half_width=82.0, spent=1.0)
+    assert whole.stated() == (1, 10)
+    assert model.claim(whole, "your secret", "95%") == (
+        "the attacker can say: your secret is between 1 and 10 (95%); that is every value "
+        "your secret can take, so none is ruled out yet"
+    )
+    high = model.Attack(None, pairs=1, estimate=95.0, half_width=82.0, spent=1.0)
+    assert high.missed and high.stated() is None
+    said = model.claim(high, "the secret")
+    assert "interval, 13 to 177, lies wholly above 10, the most the secret can be" in said
+    assert "between" not in said
+    pair = model.Attack(None, pairs=2, estimate=-69.0, half_width=57.5, spent=2.0, group=2)
+    assert pair.missed and pair.stated() is None
+    assert "lies wholly below 2, the least the group's total can be" in model.claim(
+        pair, "the group's total"
+    )
+    assert model.claim(model.Attack(9, 0, None, None, 0.0), "the secret") is None
+
+
+def test_a_room_too_small_for_the_exact_pair_is_told_before_and_after_the_pick(store) -> None:
+    """Four answers and the agency's minimum of 5: everyone but the target is 3 people. The
+    projector says so while the room answers, says the pair will be refused (not "two large
+    groups, so the agency answers both"), and the agency refuses it."""
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    for secret, a, b in [(9, 6, 12), (3, 1, 1), (4, 2, 2), (5, 3, 3)]:
+        answer(page(join=code), secret, a, b, volunteer=secret == 9)
+    lecturer.run()
+    assert "The exact attack needs at least 6 answers" in words(lecturer)
+    lecturer.button(key="heist_pick").click().run()
+    lecturer.run()
+    assert "the agency answers both" not in words(lecturer)
+    assert (
+        "with 4 answers the second group has 3 people, fewer than the agency's minimum of 5, "
+        "so it refuses (a room of 6 would pass)"
+    ) in words(lecturer)
+    lecturer.button(key="heist_exact").click().run()
+    assert "a group of 3 is smaller than the agency's minimum of 5" in words(lecturer)
+    assert "Their difference" not in [m.label for m in lecturer.metric]
+
+
+def test_a_room_large_enough_names_both_groups_of_the_exact_pair(store) -> None:
+    lecturer = create()
+    code = lecturer.query_params["manage"]
+    for secret in range(1, 8):
+        answer(page(join=code), secret, secret % 6 + 1, secret, volunteer=secret == 2)
+    lecturer.run()
+    assert "The exact attack needs" not in words(lecturer)
+    lecturer.button(key="heist_pick").click().run()
+    lecturer.run()
+    assert "groups of 7 and 6 people, both at least 5, so the agency answers both" in words(
+        lecturer
+    )
