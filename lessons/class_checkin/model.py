@@ -169,10 +169,29 @@ def reveal_caption(epsilon: float, k: int) -> str:
         "differs in one lesson send any given report with probabilities at most "
         f"{text.number(ratio)} times apart ($e^{{\\varepsilon/k}}$); whatever their "
         f"progress, at most {text.number(math.exp(epsilon))} times apart "
-        "($e^{\\varepsilon}$). One report alone is mostly noise; the class's counts, "
-        "debiased, are what the check-in is for. A later check-in draws a new report: two "
-        f"spend 2ε = {text.number(2 * epsilon)} on each student's progress (composition)."
+        f"($e^{{\\varepsilon}}$). {evidence_words(bits)} A later check-in draws a new "
+        f"report: two spend 2ε = {text.number(2 * epsilon)} on each student's progress "
+        "(composition)."
     )
+
+
+def evidence_words(bits: Bits) -> str:
+    """How much one report says, from the chance each of its bits is the truth (p: a 1 kept
+    as 1 and a 0 kept as 0 alike) and the bit's likelihood ratio e^(ε/k) = p/q: weak evidence
+    up to 3 (p ≤ 75%), evidence but not proof up to 19 (p ≤ 95%), beyond that all but the
+    truth (at ε = 16 and one lesson, p = 99.99999%)."""
+    truth = f"Each bit of one report is the truth {text.chance(bits.p)} of the time: "
+    ratio = bits.p / bits.q
+    if ratio <= 3.0:
+        said = "one report alone is weak evidence about any one lesson"
+    elif ratio <= 19.0:
+        said = "one report is evidence about each lesson, not proof"
+    else:
+        said = (
+            "at this ε one report all but gives away which lessons a student has worked "
+            "through (a smaller ε would hide it)"
+        )
+    return truth + said + "; the class's counts, debiased, are what the check-in is for."
 
 
 def describe(frame: pd.DataFrame, n: int) -> str:

@@ -17,7 +17,7 @@ import survey
 from apptest_helpers import classroom_page, component_data, frames_of, send_component_event
 from apptest_helpers import page_words as words
 from lessons.class_checkin import model
-from ui import activity
+from ui import activity, text
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = str(ROOT / "lessons" / "class_checkin" / "page.py")
@@ -127,3 +127,23 @@ def test_the_create_page_refuses_no_lessons_and_says_what_the_budget_buys(store)
     assert three > one  # the budget is shared: more lessons, wider intervals
     assert f"about ±\u00a0{three:.0f} of 30 students" not in words(at)  # "… of 30 and ± …"
     assert f"about ±\u00a0{three:.0f} of 30 and" in words(at)
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "k", "truth", "said"),
+    [
+        (4.0, 4, "73.1%", "weak evidence about any one lesson"),
+        (2.0, 1, "88.1%", "evidence about each lesson, not proof"),
+        (8.0, 2, "98.2%", "all but gives away which lessons"),
+        (16.0, 1, "over 99.9999%", "all but gives away which lessons"),
+    ],
+)
+def test_what_one_report_says_is_read_off_its_bits(epsilon, k, truth, said) -> None:
+    """One report is not "mostly noise" at every ε the create page offers: at ε = 16 and one
+    lesson each bit is the truth with chance 1 − 1/(1 + e^16). The words follow p = e^(ε/k)
+    / (1 + e^(ε/k)), here checked against that formula, not the code's."""
+    p = math.exp(epsilon / k) / (1 + math.exp(epsilon / k))
+    assert text.chance(p) == truth
+    caption = model.reveal_caption(epsilon, k)
+    assert f"Each bit of one report is the truth {truth} of the time: " in caption
+    assert said in caption and "mostly noise" not in caption
