@@ -148,14 +148,25 @@ def expected_half_width(n: int, epsilon: float, k: int) -> float:
 def plan_caption(epsilon: float, k: int) -> str:
     """What the chosen ε and lessons mean, before the check-in starts (create page)."""
     bits = bit_probabilities(epsilon, k)
-    rooms = " and ".join(f"±\u00a0{expected_half_width(n, epsilon, k):.0f} of {n:,}" for n in ROOMS)
+    widths = [expected_half_width(n, epsilon, k) for n in ROOMS]
+    pairs = list(zip(widths, ROOMS, strict=True))
+    rooms = " and ".join(f"±\u00a0{text.number(w, 2)} of {n:,}" for w, n in pairs)
+    whole = [n for w, n in pairs if 2 * w >= n]  # the interval spans every count the room has
     return (
         f"Each phone sends one bit per lesson: a lesson worked through is sent as 1 with "
         f"probability {text.percent(bits.p)}, one not worked through with probability "
         f"{text.percent(bits.q)}. Each bit spends ε/k = {text.number(bits.epsilon)}, so the "
         f"report of {k} lesson{'s' if k != 1 else ''} spends ε = {text.number(epsilon)}: the "
         "budget is shared by the lessons, so fewer lessons give each a sharper estimate. "
-        f"Each lesson's count will be known to about {rooms} students (95%)."
+        f"Each lesson's count will be known to about {rooms} students (95%)"
+        + (
+            ""
+            if not whole
+            else f": {'in either room' if len(whole) > 1 else f'in a room of {whole[0]:,}'} "
+            "that interval is as wide as the room, so the estimate would say next to nothing "
+            "(fewer lessons or a larger ε sharpen it)"
+        )
+        + "."
     )
 
 

@@ -125,8 +125,30 @@ def test_the_create_page_refuses_no_lessons_and_says_what_the_budget_buys(store)
     at.multiselect(key="checkin_lessons").set_value(LESSONS).run()
     three = model.expected_half_width(30, 4.0, 3)
     assert three > one  # the budget is shared: more lessons, wider intervals
-    assert f"about ±\u00a0{three:.0f} of 30 students" not in words(at)  # "… of 30 and ± …"
-    assert f"about ±\u00a0{three:.0f} of 30 and" in words(at)
+    assert f"about ±\u00a0{text.number(three, 2)} of 30 students" not in words(at)  # "30 and"
+    assert f"about ±\u00a0{text.number(three, 2)} of 30 and" in words(at)
+    assert "as wide as the room" not in words(at)  # ± 7.5 of 30: it says something
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "k", "said"),
+    [
+        (0.5, 40, "± 859 of 30 and ± 2,217 of 200 students (95%): in either room that"),
+        (1.0, 4, "± 43 of 30 and ± 111 of 200 students (95%): in either room that"),
+        (2.0, 4, "± 21 of 30 and ± 55 of 200 students (95%): in a room of 30 that"),
+        (4.0, 3, "± 7.5 of 30 and ± 19 of 200 students (95%)."),
+    ],
+)
+def test_an_interval_as_wide_as_the_room_is_said_to_say_next_to_nothing(epsilon, k, said):
+    """The create page's promise at ε and k lessons: z√Var with Var = dp.ue_variance for each
+    room (30, 200), with thousands separators; where 2 × half-width ≥ n the interval spans
+    every count the room can have, and the page says the estimate would say next to nothing
+    (it said "± 859 of 30" and no more)."""
+    caption = model.plan_caption(epsilon, k).replace("\u00a0", " ")
+    assert said in caption
+    assert ("as wide as the room, so the estimate would say next to nothing" in caption) == (
+        not said.endswith(".")
+    )
 
 
 @pytest.mark.parametrize(
