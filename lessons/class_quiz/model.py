@@ -25,6 +25,8 @@ TAPS_PER_MINUTE = 30
 SCORES_SHOWN = 10  # the projector's table of scores: the best ten nicknames
 POLL_S = 2  # a phone asks which question is on show every POLL_S seconds
 EPSILONS: tuple[float, ...] = (0.5, 1.0, 2.0, 3.0, 5.0)
+# ε = 1 gave 4-option bars of ±59.5% in a room of 30 (precision_words): nothing to read
+DEFAULT_EPSILON = 2.0
 COUNTDOWNS: tuple[int, ...] = (0, 15, 30, 60, 120)
 Z95 = 1.959963984540054
 
@@ -100,17 +102,46 @@ def stored(quiz_id: int, position: int) -> activity.SessionValue[int]:
 
 
 def pull_words(pull: float) -> str:
-    """How far randomized response pulls the raw shares from the class's: "exactly" when the
-    pull is 0 to the digits shown (every option chosen equally: nothing to pull)."""
+    """How far randomized response pulls the raw shares from the class's, computed at the
+    estimated shares (the class's own are unknown): none when the estimate gives every
+    option the same share to the digits shown."""
     if text.percent(pull) == "0%":
         return (
-            "The raw shares are exactly what the class would have answered: every option "
-            "has the same share, where randomized response pulls them all."
+            "The estimate gives every option the same share, which randomized response "
+            "leaves where it is: at these shares the raw ones would not be pulled at all."
         )
     return (
-        f"The raw shares sit up to {text.percent(pull)} from what the class would have "
-        "answered: randomized response pulls every option toward the same share."
+        "Randomized response pulls every option toward the same share: had the class "
+        f"answered as estimated, its raw shares would sit up to {text.percent(pull)} from "
+        "its own, on average."
     )
+
+
+ROOMS: tuple[int, ...] = (30, 200)  # the rooms the create page's precision is told for
+
+
+def planned_half_width(n: int, epsilon: float, k: int) -> float:
+    """The most a 95% interval of one option's share can be (± on the share scale) with n
+    randomized answers: z √Var/n with Var = dp.grr_variance, at the share where it is
+    widest (Var is linear in the share: its largest value is at 0 or 1)."""
+    return max(Z95 * math.sqrt(dp.grr_variance(n, epsilon, k, f)) / n for f in (0.0, 1.0))
+
+
+def precision_words(epsilon: float, k: int) -> str:
+    """What private mode at ε buys a room, before the quiz is made: each option's share to
+    within ± the planned half-width in rooms of 30 and 200 (k options); where that spans
+    half the scale or more the bars would say next to nothing."""
+    widths = [planned_half_width(n, epsilon, k) for n in ROOMS]
+    low, high = (f"±\u00a0{text.percent(min(w, 1.0))}" for w in widths)
+    said = (
+        f"Each share of a {k}-option question will be known to within {low} from "
+        f"{ROOMS[0]:,} answers and {high} from {ROOMS[1]:,} (95%, at most)"
+    )
+    loose = [n for w, n in zip(widths, ROOMS, strict=True) if w >= 0.5]
+    if loose:
+        where = "either room" if len(loose) > 1 else f"a room of {loose[0]:,}"
+        said += f": in {where} the bars would say next to nothing (a larger ε sharpens them)"
+    return said + "."
 
 
 def failed_taps(quiz_id: int, position: int) -> activity.SessionValue[int]:

@@ -307,7 +307,8 @@ def private_mode_caption(questions: list[survey.QuizQuestion], epsilon: float) -
         "Each phone randomizes in the browser: it keeps its student's choice with probability "
         + ", ".join(keeps)
         + ", and otherwise sends one of the other options at random; the projector debiases "
-        "the counts. " + answers_spend(len(questions), epsilon)
+        f"the counts. {model.precision_words(epsilon, max(sizes))} "
+        + answers_spend(len(questions), epsilon)
     )
 
 
@@ -346,7 +347,7 @@ def create_view(quizzes: survey.QuizStore) -> None:
         epsilon = controls.number_slider(
             "ε of each answer  (← more private · more accurate →)",
             model.EPSILONS,
-            1.0,
+            model.DEFAULT_EPSILON,
             key="quiz_eps",
         )
         st.caption(private_mode_caption(questions, epsilon))

@@ -478,8 +478,54 @@ def test_floating_point_residue_is_said_as_exactly() -> None:
     class would have answered". Residue is 0%, said "exactly"."""
     assert text.percent(5.55e-17) == "0%" and text.percent(-1e-15) == "0%"
     assert text.percent(1e-4) == "0.01%"
-    assert model.pull_words(5.55e-17).startswith("The raw shares are exactly")
+    assert model.pull_words(5.55e-17).startswith("The estimate gives every option the same")
     assert "up to 12.5%" in model.pull_words(0.125)
+
+
+def test_the_pull_is_said_of_the_estimated_shares_not_of_the_class() -> None:
+    """Finding: equal raw counts printed "The raw shares are exactly what the class would
+    have answered": the class's own shares are unknown, and the pull is computed at the
+    estimate (±42.6% at ε = 0.5 with 200 answers)."""
+    question = survey.QuizQuestion("Q?", ("a", "b", "c", "d"), 1, "x")
+    even = model.results(question, [50, 50, 50, 50], 0.5)
+    assert text.percent(even.pull) == "0%"
+    said = model.pull_words(even.pull)
+    assert "exactly what the class would have answered" not in said
+    assert "had the class answered as estimated" in model.pull_words(0.125)
+
+
+@pytest.mark.parametrize("k", [2, 4, 6])
+@pytest.mark.parametrize("epsilon", model.EPSILONS)
+def test_the_create_page_says_how_precise_private_bars_will_be(epsilon, k) -> None:
+    """Private mode's planned precision, per ε and number of options: z√Var/n at the share
+    where GRR's variance is widest, Var from Wang et al. 2017 (eq. 4 and the share term)
+    written here, not from dp; "next to nothing" exactly where that reaches ±50%."""
+    p = math.exp(epsilon) / (math.exp(epsilon) + k - 1)
+    q = 1 / (math.exp(epsilon) + k - 1)
+    said = model.precision_words(epsilon, k)
+    loose = []
+    for n in model.ROOMS:
+        var = [(n * q * (1 - q) + n * f * (p - q) * (1 - p - q)) / (p - q) ** 2 for f in (0, 1)]
+        half = 1.959963984540054 * math.sqrt(max(var)) / n
+        assert f"±\u00a0{text.percent(min(half, 1.0))} from {n:,}" in said
+        if half >= 0.5:
+            loose.append(n)
+    assert ("would say next to nothing" in said) == bool(loose)
+    if len(loose) == 1:
+        assert f"in a room of {loose[0]}" in said
+
+
+def test_the_default_private_epsilon_gives_bars_a_room_of_30_can_read() -> None:
+    """Finding: the default ε = 1 gave 4-option bars of ±59.5% with 30 answers."""
+    at = page()
+    at.multiselect(key="quiz_lessons").set_value(["laplace"]).run()
+    at.toggle(key="quiz_private").set_value(True).run()
+    assert at.select_slider(key="quiz_eps").value == model.DEFAULT_EPSILON
+    k = max(len(q.options) for q in model.lesson_questions("laplace"))
+    assert model.planned_half_width(30, model.DEFAULT_EPSILON, k) < 0.5
+    (caption,) = [c.value for c in at.caption if "answers spend" in c.value]
+    assert model.precision_words(model.DEFAULT_EPSILON, k) in caption
+    assert "next to nothing" not in caption
 
 
 def test_the_phones_question_is_a_heading_without_a_link_icon(store) -> None:
