@@ -4,6 +4,8 @@ store, routing, join block, limits, faults) is ui/activity.py, shared with the c
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -16,6 +18,7 @@ MAX_CHART_POINTS = 300
 CHART_HEIGHT = 300  # the plot area, in pixels
 PRESENTER_CHART_HEIGHT = 240  # with projector fonts: the chart and the QR fit 1280×720
 SUBMITS_PER_MINUTE = 10
+ROOMS: tuple[int, ...] = (30, 200)  # the rooms the create page's precision is told for
 TAP_LIMIT = "tap/token"
 
 ACTIVITY = activity.Activity(
@@ -58,6 +61,34 @@ def phone_promise(protocol: survey.Protocol) -> str:
         f"{text.number(protocol.likelihood_ratio_bound, 3)} times as likely under one true "
         "answer as under the other, for your lecturer and for this app alike."
     )
+
+
+def planned_half_width(n: int, protocol: survey.Protocol) -> float:
+    """The most the projector's 95% interval can be (± on the share) with n answers:
+    1.96 √Var with Var = dp.rr_variance at the true share where it is widest (Var is linear
+    in the share: its largest value is at 0 or 1)."""
+    z = dp.normal_quantile_two_sided(0.95)
+    return max(z * math.sqrt(dp.rr_variance(r, n, protocol.p, protocol.q)) for r in (0.0, 1.0))
+
+
+def precision_words(protocol: survey.Protocol) -> str:
+    """What the protocol buys a room, before the survey is made: the estimate to within ±
+    the planned half-width from 30 and 200 answers; where that spans half the scale or
+    more, the estimate would say next to nothing."""
+    widths = [planned_half_width(n, protocol) for n in ROOMS]
+    low, high = (f"±\u00a0{text.percent(min(w, 1.0))}" for w in widths)
+    said = (
+        f"The estimate will be known to within {low} from {ROOMS[0]:,} answers and {high} "
+        f"from {ROOMS[1]:,} (95%, at most): the price of randomizing"
+    )
+    loose = [n for w, n in zip(widths, ROOMS, strict=True) if w >= 0.5]
+    if loose:
+        where = "either room" if len(loose) > 1 else f"a room of {loose[0]:,}"
+        said += (
+            f"; in {where} it would say next to nothing (p and q further from ½ sharpen it, "
+            "and spend more ε)"
+        )
+    return said + "."
 
 
 def answered_words(protocol: survey.Protocol) -> str:

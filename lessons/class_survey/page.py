@@ -252,6 +252,7 @@ def create_view(store: survey.SurveyStore) -> None:
         columns[0].metric("p: keep a true yes", f"{text.number(protocol.p)}")
         columns[1].metric("q: keep a true no", f"{text.number(protocol.q)}")
         columns[2].metric("Privacy loss ε", text.number(protocol.epsilon))
+        st.caption(model.precision_words(protocol))
         with st.expander("What students will be told to do"):
             for number, step in enumerate(protocol.steps, 1):
                 st.markdown(f"{number}. {step}")

@@ -90,6 +90,32 @@ def test_create_page_shows_p_q_and_epsilon_for_each_protocol(db_url) -> None:
     assert not at.exception
 
 
+@pytest.mark.parametrize(
+    ("protocol", "p", "q", "said"),
+    [
+        (survey.TWO_COINS, 0.75, 0.75, "within ± 31% from 30 answers and ± 12% from 200"),
+        (survey.DIE, 5 / 6, 5 / 6, "within ± 20% from 30 answers and ± 7.75% from 200"),
+        (survey.CUSTOM, 0.55, 0.55, "within ± 100% from 30 answers and ± 68.9% from 200"),
+        (survey.CUSTOM, 0.9, 0.6, "within ± 35.1% from 30 answers and ± 13.6% from 200"),
+    ],
+)
+def test_the_create_page_says_how_precise_the_estimate_will_be(db_url, protocol, p, q, said):
+    """Before the survey is made, the lecturer reads what the protocol buys a room: 1.96 √Var
+    with Var = [r p(1 − p) + (1 − r) q(1 − q)] / (n (p + q − 1)²) at its widest r (written
+    here, not from dp), and "next to nothing" where that is ±50% or more."""
+    at = page().run()
+    at.radio(key="survey_protocol").set_value(protocol).run()
+    if protocol == survey.CUSTOM:
+        at.slider(key="survey_custom_p").set_value(p).run()
+        at.slider(key="survey_custom_q").set_value(q).run()
+    shown = " ".join(c.value for c in at.caption).replace("\u00a0", " ")
+    assert said in shown
+    widest = [max(p * (1 - p), q * (1 - q)) / (n * (p + q - 1) ** 2) for n in (30, 200)]
+    loose = [n for n, var in zip((30, 200), widest, strict=True) if 1.959964 * var**0.5 >= 0.5]
+    assert ("would say next to nothing" in shown) == bool(loose)
+    assert not at.exception
+
+
 def test_lecturer_creates_a_survey_and_sees_join_code_link_and_qr(db_url, store) -> None:
     at = page()
     code = create(at, "Have you ever cheated in an exam?", survey.DIE)
