@@ -18,6 +18,8 @@ import re
 
 import streamlit as st
 
+from ui import text
+
 PREFIX = "pp_"
 SAFE_VALUE = re.compile(r"[A-Za-z0-9_.-]{1,200}")
 
@@ -269,13 +271,62 @@ _SAME_PAGE_REPLACES = """(() => {
 })();"""
 
 
+# A sign between two words keeps both of its spaces (text.KEEP_TOGETHER): each space
+# beside it in text Streamlit renders as markdown (paragraphs, captions, alerts, metric and
+# widget labels) becomes a no-break space, so a phone never ends a line with "α" and starts
+# the next with "= 5.4". Formulas (KaTeX), code and charts are left alone. The text is
+# rewritten in place in the observer's own callback, before the browser paints it, and
+# again whenever a run changes it; a rewritten node reads the same to a screen reader.
+_KEEP_TOGETHER = """(() => {
+  if (window.__ppKeepTogether) return;
+  window.__ppKeepTogether = true;
+  const TEXT = '[data-testid="stMarkdownContainer"]';
+  const SKIP = ".katex, code, pre, script, style, svg";
+  const SIGNS = %(signs)s;
+  const INSIDE = new RegExp(` ([${SIGNS}]) `, "g");
+  const FIRST = new RegExp(`^([${SIGNS}]) `), LAST = new RegExp(` ([${SIGNS}])$`);
+  const glue = (node) => {
+    const value = node.nodeValue;
+    if (!value || value.indexOf(" ") < 0) return;
+    const parent = node.parentElement;
+    if (!parent || parent.closest(SKIP)) return;
+    const glued = value.replace(INSIDE, "\u00a0$1\u00a0")
+      .replace(FIRST, "$1\u00a0").replace(LAST, "\u00a0$1");
+    if (glued !== value) node.nodeValue = glued;
+  };
+  const walk = (root) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) glue(node);
+  };
+  const SVG = "http://www.w3.org/2000/svg";
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === "characterData") {
+        if (record.target.parentElement?.closest(TEXT)) glue(record.target);
+        continue;
+      }
+      for (const node of record.addedNodes) {
+        if (node.nodeType === 3) {
+          if (node.parentElement?.closest(TEXT)) glue(node);
+        } else if (node.nodeType === 1 && node.namespaceURI !== SVG) {
+          if (node.closest(TEXT)) walk(node);
+          else for (const box of node.querySelectorAll(TEXT)) walk(box);
+        }
+      }
+    }
+  }).observe(document.body, {childList: true, subtree: true, characterData: true});
+  for (const box of document.querySelectorAll(TEXT)) walk(box);
+})();"""
+
+
 def fit_formulas(also: str = "") -> None:
     """Install, once per browser page, the script that scales display formulas wider than
     the screen down to fit (phones at 390 px), makes every box that still scrolls (a
     formula, a table) a tab stop with a name, and makes each metric a live region (read out
     when its value changes), and keeps every chart's gradient and clip references pointing
     at the page's address when a control changes it, and makes a change of address on the
-    same page replace its history entry (_SAME_PAGE_REPLACES); app.py calls it on every
+    same page replace its history entry (_SAME_PAGE_REPLACES), and keeps a sign such as "="
+    on one line with both its neighbours (_KEEP_TOGETHER); app.py calls it on every
     run. `also`: one more script installed in the same element (ui/progress.py's): each
     element, even an empty one, adds a gap to the top of every page."""
     script = _FIT_FORMULAS % {
@@ -284,9 +335,10 @@ def fit_formulas(also: str = "") -> None:
         "slack": FORMULA_SLACK_PX,
     }
     more = f"<script>{also}</script>" if also else ""
+    together = _KEEP_TOGETHER % {"signs": json.dumps(re.escape(text.KEEP_TOGETHER))}
     st.html(
         f"<script>{script}</script><script>{_SVG_REFERENCES}</script>"
-        f"<script>{_SAME_PAGE_REPLACES}</script>{more}",
+        f"<script>{_SAME_PAGE_REPLACES}</script><script>{together}</script>{more}",
         unsafe_allow_javascript=True,
         width="content",
     )

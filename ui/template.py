@@ -527,15 +527,15 @@ def _show_numbers(template: Template, datasets: dict[str, pd.DataFrame], *, key:
 # longer title is written on several lines, broken between words, never inside "ε = 0.1".
 TITLE_LINE_CHARS = 40
 PRESENTER_TITLE_LINE_CHARS = 34
-_KEEP_TOGETHER = re.compile(r" ([=≤≥<>×·]) ")
+_KEEP_TOGETHER = re.compile(f" ([{re.escape(text.KEEP_TOGETHER)}·]) ")
 
 
 def title_lines(title: str, width: int) -> str | list[str]:
     """`title` as it fits lines of `width` characters: itself when it fits one, else its
     lines (a Vega title draws a list as lines), as even as the fewest lines allow: filled
     greedily to `width`, a line's last word or two sat alone under it ("…in the" / "set") on
-    a chart wider than `width`, as most are on a wide projector. A space beside =, ≤, ≥, <, >,
-    × or · never breaks ("ε = 0.1" stays whole)."""
+    a chart wider than `width`, as most are on a wide projector. A space beside a sign of
+    text.KEEP_TOGETHER or · never breaks ("ε = 0.1" stays whole)."""
     if isinstance(width, bool) or not isinstance(width, int):
         raise TypeError("width must be an int")
     if width < 10:

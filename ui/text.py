@@ -43,6 +43,12 @@ def plain(value: object) -> str:
     return _SPECIAL.sub(r"\\\1", _LINKIFIED.sub(_unlink, one_line))
 
 
+# Signs whose spaces never break a line when the sign stands alone between two words: a
+# phone at 390 px put "α" at the end of one line and "= 5.4" at the start of the next. On
+# the page the browser keeps them together (ui/browser.py's _KEEP_TOGETHER script, for all
+# text Streamlit renders as markdown); in a chart title, ui/template.title_lines (with "·").
+KEEP_TOGETHER = "=≠≤≥<>≈×±−→"
+
 TINY = 1e-6  # `number` writes smaller magnitudes in powers of ten
 SHORT_DIGITS = 3  # more digits `number` and `percent` may take to show a value short of 1
 
