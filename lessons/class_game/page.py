@@ -74,6 +74,9 @@ def follow(games: survey.GameStore, game_id: int, token: str) -> None:
         st.success(
             f"The game is over. You guessed {right:,} of {guessed:,} rounds right; a coin "
             f"gets half, the best possible guesser {best}."
+            if guessed
+            else f"The game is over. You did not guess in any round; a coin would have got "
+            f"half, the best possible guesser {best}."
         )
         return
     found = games.round(game.id, game.position)

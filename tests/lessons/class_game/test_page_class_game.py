@@ -199,3 +199,19 @@ def test_the_create_view_says_ten_rounds_can_prove_nothing(store) -> None:
     at.button_group(key="game_rounds").set_value(40).run()
     most = model.provable(20, 20, looks=40)
     assert most > 0.5 and f"proves ε ≥ {text.number(most, 3)} at most" in words(at)
+
+
+def test_a_phone_that_never_guessed_is_not_told_it_guessed_0_of_0(store) -> None:
+    """Finding: a phone that joined and never guessed read "You guessed 0 of 0 rounds right"
+    at the end."""
+    lecturer = create(rounds=10)
+    code = lecturer.query_params["manage"]
+    phone = page(join=code)
+    lecturer.button(key="game_start").click().run()
+    for _ in range(10):
+        lecturer.button(key="game_reveal").click().run()
+        lecturer.button(key="game_next").click().run()
+    assert "The game is over" in words(lecturer)
+    phone.run()
+    assert "You did not guess in any round" in words(phone)
+    assert "0 of 0" not in words(phone)
