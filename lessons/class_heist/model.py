@@ -59,6 +59,12 @@ def sent(heist_id: int) -> activity.SessionValue[survey.heist.Answer]:
     return Value(f"heist_sent_{heist_id}")
 
 
+def target_values(heist_id: int) -> activity.SessionValue[tuple[int, int]]:
+    """The target's two values (A, B) once picked, as the projector shows them (never its
+    secret): a phone that shares them is in the group the pair reads."""
+    return Value(f"heist_target_values_{heist_id}")
+
+
 def pairs_text(pairs: int, noun: str = "pair") -> str:
     """ "1 pair", "2,000 pairs"."""
     return f"{pairs:,} {noun}{'' if pairs == 1 else 's'}"

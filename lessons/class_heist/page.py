@@ -127,7 +127,17 @@ def follow(heists: survey.HeistStore, heist_id: int, token: str) -> None:
         st.info("Waiting for the lecturer to pick a target.", icon=":material/schedule:")
         return
     if heists.digest(heist.id, token) != heist.target_hash:
-        st.info("The target is picked, and it is not you. Watch the projector.")
+        target = model.target_values(heist.id).read_through(
+            lambda: (lambda t: None if t is None else (t.a, t.b))(heists.target_answer(heist))
+        )
+        if target == (mine.a, mine.b):
+            st.warning(
+                "The target is picked, and it is not you, but it shares your two values: "
+                "the pair's answers are your group's total, and your secret is in it. Watch "
+                "the projector."
+            )
+        else:
+            st.info("The target is picked, and it is not you. Watch the projector.")
         return
     st.error(
         f"**You are the target.** The attacker knows your "

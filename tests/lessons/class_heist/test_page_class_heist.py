@@ -83,6 +83,7 @@ def test_a_heist_with_30_phones(store) -> None:
     assert "You are the target" in words(target) and "They found you" in words(target)
     bystander.run()
     assert "it is not you" in words(bystander) and "They found you" not in words(bystander)
+    assert "shares your two values" not in words(bystander)
 
     # Through noise: ε = 0.5 a query, a budget of 2 (the defaults): two pairs, then refused
     for _ in range(3):
@@ -174,7 +175,8 @@ def test_a_target_who_shares_its_values_is_told_the_attack_reads_the_groups_tota
     code = lecturer.query_params["manage"]
     target = page(join=code)
     answer(target, 7, 3, 3, volunteer=True)
-    answer(page(join=code), 2, 3, 3)
+    sharer = page(join=code)
+    answer(sharer, 2, 3, 3)
     for secret in range(1, 9):
         answer(page(join=code), secret, 1 + secret % 5, 4 + secret)
     lecturer.run()
@@ -187,6 +189,10 @@ def test_a_target_who_shares_its_values_is_told_the_attack_reads_the_groups_tota
     target.run()
     assert "They found you" not in words(target)
     assert "1 other student shares your two values" in words(target)
+    # the classmate in the target's group is told its secret is in what the pair reads
+    sharer.run()
+    assert "it is not you, but it shares your two values" in words(sharer)
+    assert "**7**" not in words(sharer) and "is 7" not in words(sharer)  # not its secret
     heists = survey.HeistStore(store)
     heist = heists.find(code)
     found = model.attack(heists.ledger(heist.id), heists.target_answer(heist), group=2)
