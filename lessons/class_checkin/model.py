@@ -209,8 +209,9 @@ def describe(frame: pd.DataFrame, n: int) -> str:
     """The projector chart's numbers in words (its alt text)."""
     if n == 0:
         return "No reports yet."
-    parts = [
-        f"{row.lesson}: about {max(row.estimate, 0):.0f} of {n:,} ({row.low:.0f} to {row.high:.0f})"
+    parts = [  # the estimate is unbiased, so it may leave 0..n: said within the room
+        f"{row.lesson}: about {min(max(row.estimate, 0), n):,.0f} of {n:,} "
+        f"({row.low:,.0f} to {row.high:,.0f})"
         for row in frame.itertuples()
     ]
     return f"Estimated students who worked through each lesson, {n:,} reports. " + "; ".join(parts)

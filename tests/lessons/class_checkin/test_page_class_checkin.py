@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -169,3 +170,19 @@ def test_what_one_report_says_is_read_off_its_bits(epsilon, k, truth, said) -> N
     caption = model.reveal_caption(epsilon, k)
     assert f"Each bit of one report is the truth {truth} of the time: " in caption
     assert said in caption and "mostly noise" not in caption
+
+
+def test_the_charts_words_keep_each_estimate_within_the_room() -> None:
+    """The unbiased estimate may leave 0..n (it said "about 2312 of 2,000"): the alt text
+    says it within the room, with thousands separators, beside its interval."""
+    frame = pd.DataFrame(
+        {
+            "lesson": ["A", "B"],
+            "estimate": [2312.4, -40.2],
+            "low": [1890.0, 0.0],
+            "high": [2000.0, 110.6],
+        }
+    )
+    said = model.describe(frame, 2000)
+    assert "A: about 2,000 of 2,000 (1,890 to 2,000)" in said
+    assert "B: about 0 of 2,000 (0 to 111)" in said
