@@ -6,6 +6,7 @@ one dp computes from the stored ledger, and only the target's phone shows the tr
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import numpy as np
@@ -349,3 +350,22 @@ def test_a_room_large_enough_names_both_groups_of_the_exact_pair(store) -> None:
     assert "groups of 7 and 6 people, both at least 5, so the agency answers both" in words(
         lecturer
     )
+
+
+def test_the_guides_odds_for_one_pair_at_the_defaults() -> None:
+    """docs/lecturer.md: at ε = 0.5 and a budget of 2, one pair's interval holds every secret
+    from 1 to 10 "about 94%" of the time and lies wholly outside them "about 4%". Exact, by
+    convolving the two answers' discrete Laplace noises (parameter ε/Δ = 0.05 each), for
+    every secret."""
+    made = inspect.signature(survey.HeistStore.create_heist).parameters
+    assert (made["epsilon"].default, made["budget"].default) == (0.5, 2.0)  # a new heist's
+    step = 0.5 / survey.heist.SENSITIVITY["sum"]
+    values = np.arange(-3000, 3001)
+    one = dp.discrete_laplace_pmf(values, step)
+    noise = np.convolve(one, one)
+    support = np.arange(-6000, 6001)
+    width = model.half_width(((step, 2),))
+    for secret in range(1, 11):
+        whole = noise[(support >= 10 - width - secret) & (support <= 1 + width - secret)].sum()
+        missed = noise[(support < 1 - width - secret) | (support > 10 + width - secret)].sum()
+        assert 0.935 <= whole <= 0.945 and 0.035 <= missed <= 0.045, (secret, whole, missed)
