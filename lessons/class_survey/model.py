@@ -91,6 +91,24 @@ def precision_words(protocol: survey.Protocol) -> str:
     return said + "."
 
 
+def pull_words(p: float, q: float) -> str:
+    """What the coins do to the share of reported yes: E = r(p + q − 1) + 1 − q, so the
+    reported share sits (p + q − 1) times as far from the pull point (1 − q)/(2 − p − q) as
+    the true share does: toward it when p + q > 1, and across it as well when p + q < 1 (a
+    reported yes is then evidence for no)."""
+    point = text.percent(dp.rr_pull_point(p, q))
+    said = (
+        f"(1 − q)/(2 − p − q) = {point} (50% only when p = q), keeping "
+        f"{text.percent(abs(p + q - 1))} of the true share's distance from it"
+    )
+    if p + q > 1:
+        return f"The coins pull the dashed line toward {said}; the estimate undoes that pull."
+    return (
+        f"The coins turn the dashed line over, across {said} on the other side, because with "
+        "p + q < 1 a reported yes is evidence for no; the estimate undoes both."
+    )
+
+
 def answered_words(protocol: survey.Protocol) -> str:
     """Under a phone's confirmation: the protocol's numbers, how strong a hint a reported yes
     is (dp.rr_likelihood_ratios: p/(1 − q), which may be less than e^ε when p ≠ q; the box

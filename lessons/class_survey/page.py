@@ -345,9 +345,7 @@ def live_results(store: survey.SurveyStore, survey_id: int, admin_key: str) -> N
         )
         notes.append(
             description + " The true share is unknown — that is the point: nobody's answer "
-            "was revealed. The coins pull the dashed line toward "
-            f"(1 − q)/(2 − p − q) = {text.percent(dp.rr_pull_point(p, q))} (50% only when "
-            "p = q); the estimate undoes that pull." + edge
+            f"was revealed. {model.pull_words(p, q)}" + edge
         )
     for note in notes:
         st.caption(note)

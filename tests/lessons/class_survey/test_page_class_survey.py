@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import dp
 import survey
+from lessons.class_survey import model
 from survey import security
 from ui import activity, text
 
@@ -457,3 +458,19 @@ def test_the_confirmation_completes_its_comparison_with_the_protocols_numbers(st
         i.value for i in phone.info
     )
     assert "reload this page to answer again" in said
+
+
+@pytest.mark.parametrize(("p", "q"), [(0.75, 0.75), (0.9, 0.6), (0.2, 0.3), (0.25, 0.25)])
+def test_the_pull_is_toward_the_point_or_across_it(p, q) -> None:
+    """The expected share of reported yes, r p + (1 − r)(1 − q), sits (p + q − 1) times as
+    far from (1 − q)/(2 − p − q) as the true share r: with p + q < 1 on the other side of it
+    (it said "pull toward" for every protocol)."""
+    point = (1 - q) / (2 - p - q)
+    for r in (0.0, 0.3, 1.0):
+        reported = r * p + (1 - r) * (1 - q)
+        assert reported - point == pytest.approx((p + q - 1) * (r - point))
+    said = model.pull_words(p, q)
+    assert f"= {text.percent(point)} (50% only when p = q)" in said
+    assert f"keeping {text.percent(abs(p + q - 1))} of the true share's distance" in said
+    assert ("across" in said and "evidence for no" in said) == (p + q < 1)
+    assert ("pull the dashed line toward" in said) == (p + q > 1)
