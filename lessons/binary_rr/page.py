@@ -59,12 +59,12 @@ def choose_mechanism() -> Mechanism:
         )
         if mode == "Set p and q":
             p = controls.share_slider(
-                "p: keep a true yes (← more private toward ½ · more accurate →)",
+                "p: keep a true yes  (nearer 1 − q → more private · farther → more accurate)",
                 key="brr_p",
                 value=0.75,
             )
             q = controls.share_slider(
-                "q: keep a true no (← more private toward ½ · more accurate →)",
+                "q: keep a true no  (nearer 1 − p → more private · farther → more accurate)",
                 key="brr_q",
                 value=0.75,
             )

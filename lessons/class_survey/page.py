@@ -213,9 +213,24 @@ def chosen_protocol() -> survey.Protocol | None:
     )
     if key != survey.CUSTOM:
         return survey.protocol_for(key)
-    label = "(← more private toward ½ · more accurate →)"
-    p = st.slider(f"p: keep a true yes {label}", 0.01, 0.99, 0.75, 0.01, key="survey_custom_p")
-    q = st.slider(f"q: keep a true no {label}", 0.01, 0.99, 0.75, 0.01, key="survey_custom_q")
+    # ε shrinks as p nears 1 − q (both likelihood ratios near 1), on either side of it, and
+    # the estimate's variance grows as 1/(p + q − 1)²: not "toward ½" (at q = 0.9, p = 0.1)
+    p = st.slider(
+        "p: keep a true yes  (nearer 1 − q → more private · farther → more accurate)",
+        0.01,
+        0.99,
+        0.75,
+        0.01,
+        key="survey_custom_p",
+    )
+    q = st.slider(
+        "q: keep a true no  (nearer 1 − p → more private · farther → more accurate)",
+        0.01,
+        0.99,
+        0.75,
+        0.01,
+        key="survey_custom_q",
+    )
     try:
         return survey.custom(p, q)
     except ValueError as error:

@@ -334,3 +334,25 @@ def test_the_advice_direction_is_right_everywhere():
             assert abs(moved_yes) < abs(ln_yes), (p, q, direction)
             checked += 1
     assert checked > 50
+
+
+def test_the_p_and_q_labels_say_the_direction_that_holds_everywhere() -> None:
+    """Finding: "← more private toward ½" is false wherever q ≠ ½ (at q = 0.9, p = 0.1 gives
+    ε = 0 and p = 0.5 gives ε = 1.609). On the whole grid ε(p, q) grows, and the count's
+    standard deviation shrinks, with |p − (1 − q)|, on either side of 1 − q; the labels say
+    so."""
+    at = run_page()
+    labels = {key: at.slider(key=key).label for key in ("brr_p", "brr_q")}
+    assert "nearer 1 − q → more private · farther → more accurate" in labels["brr_p"]
+    assert "nearer 1 − p → more private · farther → more accurate" in labels["brr_q"]
+    assert "½" not in labels["brr_p"] + labels["brr_q"]
+    assert dp.rr_epsilon(0.1, 0.9) == pytest.approx(0.0, abs=1e-12)
+    assert dp.rr_epsilon(0.5, 0.9) == pytest.approx(math.log(5))
+    grid = [i / 20 for i in range(1, 20)]
+    for q in grid:
+        for side in (1, -1):  # above 1 − q, then below it
+            ps = sorted((p for p in grid if side * (p - (1 - q)) > 1e-9), key=lambda p: side * p)
+            eps = [dp.rr_epsilon(p, q) for p in ps]
+            sds = [dp.rr_count_std(0.3, 100, p, q) for p in ps]
+            assert eps == sorted(eps), (q, side)
+            assert sds == sorted(sds, reverse=True), (q, side)

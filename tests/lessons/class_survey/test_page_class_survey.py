@@ -474,3 +474,12 @@ def test_the_pull_is_toward_the_point_or_across_it(p, q) -> None:
     assert f"keeping {text.percent(abs(p + q - 1))} of the true share's distance" in said
     assert ("across" in said and "evidence for no" in said) == (p + q < 1)
     assert ("pull the dashed line toward" in said) == (p + q > 1)
+
+
+def test_the_custom_p_and_q_labels_say_nearer_1_minus_the_other(db_url) -> None:
+    """Not "more private toward ½": ε is 0 at p = 1 − q (tests/lessons/binary_rr proves the
+    direction on a grid)."""
+    at = page().run()
+    at.radio(key="survey_protocol").set_value(survey.CUSTOM).run()
+    assert "nearer 1 − q → more private" in at.slider(key="survey_custom_p").label
+    assert "nearer 1 − p → more private" in at.slider(key="survey_custom_q").label
