@@ -91,14 +91,16 @@ def choose_probabilities() -> Probabilities:
     )
     if mode == "custom":
         p = controls.share_slider(
-            "p: report a 1-bit as 1 (← more private toward q · more accurate →)",
+            # ε = |ln p(1 − q)/((1 − p) q)| is 0 at p = q and grows away from it on either
+            # side, and the variance shrinks: "← toward q" held only while p > q
+            "p: report a 1-bit as 1  (nearer q → more private · farther → more accurate)",
             key="ue_p",
             value=0.75,
             low=0.01,
             high=0.99,
         )
         q = controls.share_slider(
-            "q: report a 0-bit as 1 (← more accurate · more private toward p →)",
+            "q: report a 0-bit as 1  (nearer p → more private · farther → more accurate)",
             key="ue_q",
             value=0.25,
             low=0.01,

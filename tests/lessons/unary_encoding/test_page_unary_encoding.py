@@ -307,3 +307,21 @@ def test_a_markdown_column_name_is_plain_text_in_the_respondent_label():
     assert [box.label for box in boxes] == [f"Pick a respondent by {name}"]
     assert boxes[0].proto.label_visibility.value == 2  # collapsed
     assert f"Pick a respondent by {text.plain(name)}" in [m.value for m in at.markdown]
+
+
+def test_the_p_and_q_labels_say_the_direction_that_holds_everywhere(at) -> None:
+    """Finding: "p (← more private toward q · more accurate →)" is false below q, which the
+    sliders allow (p = 0.2, q = 0.7 above). On the whole grid ε grows, and the estimate's
+    variance (at every share f) shrinks, with |p − q|, on either side; the labels say so."""
+    assert "nearer q → more private · farther → more accurate" in at.slider(key="ue_p").label
+    assert "nearer p → more private · farther → more accurate" in at.slider(key="ue_q").label
+    grid = [i / 20 for i in range(1, 20)]
+    for fixed in grid:
+        for side in (1, -1):
+            moving = sorted((v for v in grid if side * (v - fixed) > 1e-9), key=lambda v: side * v)
+            for pairs in ([(v, fixed) for v in moving], [(fixed, v) for v in moving]):
+                eps = [dp.ue_epsilon(p, q) for p, q in pairs]
+                assert eps == sorted(eps), (fixed, side)
+                for f in (0.0, 0.5, 1.0):
+                    var = [dp.ue_variance(100, p, q, f) for p, q in pairs]
+                    assert var == sorted(var, reverse=True), (fixed, side, f)
