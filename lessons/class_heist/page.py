@@ -227,8 +227,9 @@ def create_view(heists: survey.HeistStore) -> None:
         5,
         key="heist_min_group",
         help="A statistics office's rule for exact answers: no table cell about fewer "
-        "people. Larger refuses more queries; the differencing attack passes it anyway. Noisy "
-        "answers do not use it: a refusal decided on an exact group size would itself leak.",
+        "people. Larger refuses more queries; the differencing attack passes it in any room "
+        "with more answers than this. Noisy answers do not use it: a refusal decided on an "
+        "exact group size would itself leak.",
     )
     if st.button(
         "Create heist",
