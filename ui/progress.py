@@ -376,7 +376,10 @@ _SCRIPT = r"""(() => {
     const lesson = current();
     const slider = target instanceof Element && target.closest('[data-testid="stSlider"]');
     if (!lesson || !lesson.control || !slider) return null;
-    return slider.textContent.includes(lesson.control) ? [lesson, slider] : null;
+    // white space read as one space: the page keeps a sign and its neighbours together
+    // with no-break spaces (ui/browser.py), the catalogue writes ordinary ones
+    const plain = (words) => words.replace(/\s+/g, " ");
+    return plain(slider.textContent).includes(plain(lesson.control)) ? [lesson, slider] : null;
   };
   // A slider's thumbs (range inputs in Streamlit 1.67): their values.
   const value = (slider) => [...slider.querySelectorAll('input[type="range"], [role="slider"]')]
