@@ -30,7 +30,7 @@ import ipaddress
 import os
 import socket
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, NamedTuple, Protocol, TypeVar
@@ -1127,3 +1127,28 @@ def nickname_box(
             "You can stay anonymous. A nickname is shown only if your lecturer projects "
             f"the scores at the end, beside {scored}."
         )
+
+
+# --- what an activity's precision buys a room, said on its create page --------------------------
+ROOMS: tuple[int, ...] = (30, 200)  # the room sizes a create page states its intervals for
+
+
+def too_wide_in(half_widths: Sequence[float], scales: Sequence[float]) -> str | None:
+    """Where a 95% interval of ± `half_widths[i]` (one per room of ROOMS) is at least half
+    of `scales[i]` wide on either side (a share's scale is 1, a count's is the room): the
+    interval then spans every value, and the estimate would say next to nothing. "either
+    room", "a room of 30", or None."""
+    if len(half_widths) != len(ROOMS) or len(scales) != len(ROOMS):
+        raise ValueError(f"one half-width and one scale per room of {ROOMS}")
+    loose = [n for n, w, s in zip(ROOMS, half_widths, scales, strict=True) if 2 * w >= s]
+    if not loose:
+        return None
+    return "either room" if len(loose) > 1 else f"a room of {loose[0]:,}"
+
+
+def share_precision(half_width: Callable[[int], float]) -> tuple[list[str], str | None]:
+    """A share's 95% interval in each room of ROOMS, from `half_width(n)` (± on the share):
+    each as "± 26.4%" (at most ± 100%), and `too_wide_in` those rooms."""
+    widths = [half_width(n) for n in ROOMS]
+    shown = [f"±\u00a0{text.percent(min(w, 1.0))}" for w in widths]
+    return shown, too_wide_in(widths, [1.0] * len(ROOMS))

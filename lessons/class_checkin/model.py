@@ -43,7 +43,6 @@ CONFIDENCE = 0.95
 EPSILONS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 DEFAULT_EPSILON = 4.0
 DEFAULT_LESSONS = 4  # the first lessons of the course, until the lecturer picks others
-ROOMS = (30, 200)  # the room sizes the create page states the expected interval for
 
 ACTIVITY = activity.Activity(
     "checkin",
@@ -148,10 +147,10 @@ def expected_half_width(n: int, epsilon: float, k: int) -> float:
 def plan_caption(epsilon: float, k: int) -> str:
     """What the chosen ε and lessons mean, before the check-in starts (create page)."""
     bits = bit_probabilities(epsilon, k)
-    widths = [expected_half_width(n, epsilon, k) for n in ROOMS]
-    pairs = list(zip(widths, ROOMS, strict=True))
+    widths = [expected_half_width(n, epsilon, k) for n in activity.ROOMS]
+    pairs = list(zip(widths, activity.ROOMS, strict=True))
     rooms = " and ".join(f"±\u00a0{text.number(w, 2)} of {n:,}" for w, n in pairs)
-    whole = [n for w, n in pairs if 2 * w >= n]  # the interval spans every count the room has
+    where = activity.too_wide_in(widths, activity.ROOMS)  # a count's scale is its room
     return (
         f"Each phone sends one bit per lesson: a lesson worked through is sent as 1 with "
         f"probability {text.percent(bits.p)}, one not worked through with probability "
@@ -161,10 +160,9 @@ def plan_caption(epsilon: float, k: int) -> str:
         f"Each lesson's count will be known to about {rooms} students (95%)"
         + (
             ""
-            if not whole
-            else f": {'in either room' if len(whole) > 1 else f'in a room of {whole[0]:,}'} "
-            "that interval is as wide as the room, so the estimate would say next to nothing "
-            "(fewer lessons or a larger ε sharpen it)"
+            if not where
+            else f": in {where} that interval is as wide as the room, so the estimate would "
+            "say next to nothing (fewer lessons or a larger ε sharpen it)"
         )
         + "."
     )

@@ -117,9 +117,6 @@ def pull_words(pull: float) -> str:
     )
 
 
-ROOMS: tuple[int, ...] = (30, 200)  # the rooms the create page's precision is told for
-
-
 def planned_half_width(n: int, epsilon: float, k: int) -> float:
     """The most a 95% interval of one option's share can be (± on the share scale) with n
     randomized answers: z √Var/n with Var = dp.grr_variance, at the share where it is
@@ -131,15 +128,13 @@ def precision_words(epsilon: float, k: int) -> str:
     """What private mode at ε buys a room, before the quiz is made: each option's share to
     within ± the planned half-width in rooms of 30 and 200 (k options); where that spans
     half the scale or more the bars would say next to nothing."""
-    widths = [planned_half_width(n, epsilon, k) for n in ROOMS]
-    low, high = (f"±\u00a0{text.percent(min(w, 1.0))}" for w in widths)
+    (low, high), where = activity.share_precision(lambda n: planned_half_width(n, epsilon, k))
+    small, large = activity.ROOMS
     said = (
-        f"Each share of a {k}-option question will be known to within {low} from "
-        f"{ROOMS[0]:,} answers and {high} from {ROOMS[1]:,} (95%, at most)"
+        f"Each share of a {k}-option question will be known to within {low} from {small:,} "
+        f"answers and {high} from {large:,} (95%, at most)"
     )
-    loose = [n for w, n in zip(widths, ROOMS, strict=True) if w >= 0.5]
-    if loose:
-        where = "either room" if len(loose) > 1 else f"a room of {loose[0]:,}"
+    if where:
         said += f": in {where} the bars would say next to nothing (a larger ε sharpens them)"
     return said + "."
 

@@ -18,7 +18,6 @@ MAX_CHART_POINTS = 300
 CHART_HEIGHT = 300  # the plot area, in pixels
 PRESENTER_CHART_HEIGHT = 240  # with projector fonts: the chart and the QR fit 1280×720
 SUBMITS_PER_MINUTE = 10
-ROOMS: tuple[int, ...] = (30, 200)  # the rooms the create page's precision is told for
 TAP_LIMIT = "tap/token"
 
 ACTIVITY = activity.Activity(
@@ -75,15 +74,13 @@ def precision_words(protocol: survey.Protocol) -> str:
     """What the protocol buys a room, before the survey is made: the estimate to within ±
     the planned half-width from 30 and 200 answers; where that spans half the scale or
     more, the estimate would say next to nothing."""
-    widths = [planned_half_width(n, protocol) for n in ROOMS]
-    low, high = (f"±\u00a0{text.percent(min(w, 1.0))}" for w in widths)
+    (low, high), where = activity.share_precision(lambda n: planned_half_width(n, protocol))
+    small, large = activity.ROOMS
     said = (
-        f"The estimate will be known to within {low} from {ROOMS[0]:,} answers and {high} "
-        f"from {ROOMS[1]:,} (95%, at most): the price of randomizing"
+        f"The estimate will be known to within {low} from {small:,} answers and {high} from "
+        f"{large:,} (95%, at most): the price of randomizing"
     )
-    loose = [n for w, n in zip(widths, ROOMS, strict=True) if w >= 0.5]
-    if loose:
-        where = "either room" if len(loose) > 1 else f"a room of {loose[0]:,}"
+    if where:
         said += (
             f"; in {where} it would say next to nothing (p and q further from ½ sharpen it, "
             "and spend more ε)"
