@@ -130,6 +130,21 @@ def percent(share: float, digits: int = 3) -> str:
     return shown + "%"
 
 
+WEAK_RATIO, STRONG_RATIO = 3.0, 19.0  # e^1.1 and e^2.9: a report right 75% and 95% of the time
+
+
+def evidence(ratio: float) -> str:
+    """How strong one randomized report is as evidence about its person, from the largest
+    likelihood ratio it can carry (e^ε of the report): "weak" up to 3 (a yes/no report kept
+    75% of the time), "hint" up to 19 (95%), else "strong" (all but the truth). The words
+    are the caller's; the thresholds are these, for every page that says it."""
+    if not ratio >= 1.0:
+        raise ValueError(f"ratio must be a likelihood ratio of at least 1, got {ratio!r}")
+    if ratio <= WEAK_RATIO:
+        return "weak"
+    return "hint" if ratio <= STRONG_RATIO else "strong"
+
+
 def chance(share: float, digits: int = 3) -> str:
     """`percent` of a probability known to lie strictly between 0 and 1, as every outcome of
     an ε-DP mechanism at finite ε does while another is possible (and every bound such as

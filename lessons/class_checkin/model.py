@@ -186,14 +186,14 @@ def reveal_caption(epsilon: float, k: int) -> str:
 
 def evidence_words(bits: Bits) -> str:
     """How much one report says, from the chance each of its bits is the truth (p: a 1 kept
-    as 1 and a 0 kept as 0 alike) and the bit's likelihood ratio e^(ε/k) = p/q: weak evidence
-    up to 3 (p ≤ 75%), evidence but not proof up to 19 (p ≤ 95%), beyond that all but the
-    truth (at ε = 16 and one lesson, p = 99.99999%)."""
+    as 1 and a 0 kept as 0 alike) and the bit's likelihood ratio e^(ε/k) = p/q, read by
+    text.evidence: weak evidence, evidence but not proof, or all but the truth (at ε = 16
+    and one lesson, p = 99.99999%)."""
     truth = f"Each bit of one report is the truth {text.chance(bits.p)} of the time: "
-    ratio = bits.p / bits.q
-    if ratio <= 3.0:
+    strength = text.evidence(bits.p / bits.q)
+    if strength == "weak":
         said = "one report alone is weak evidence about any one lesson"
-    elif ratio <= 19.0:
+    elif strength == "hint":
         said = "one report is evidence about each lesson, not proof"
     else:
         said = (

@@ -122,6 +122,30 @@ def accuracy_levels(reference: dict) -> pd.DataFrame:
     )
 
 
+def row_words(share: float, people: int) -> str:
+    """What one row of the analyst's table says about its person at a column's ε′ (each
+    privatized column is ε′-LDP: a report is at most e^ε′ times as likely from one true
+    category as from another), read by text.evidence. "Mostly noise" holds only at a small
+    ε′: at ε = 10 with one column, e^ε′ = 22,026. (How close the `people` rows' debiased
+    counts come is the table's ± SE: at ε′ = 0.01, not close.)"""
+    ratio = float(np.exp(share))
+    bound = f"at most {text.number(ratio)} times as likely from one age band × sex as another"
+    strength = text.evidence(ratio)
+    if strength == "weak":
+        said = f"row by row the reports are mostly noise ({bound})"
+    elif strength == "hint":
+        said = f"a row's report is a hint about its person, not proof ({bound})"
+    else:
+        said = (
+            f"a row's report all but gives its person's age band and sex away ({bound}): "
+            "little privacy is left"
+        )
+    return (
+        f"At ε′ = {text.number(share)} {said}. Over {people:,} people the analyst debiases "
+        "the counts; how close they come, each count's standard error below says."
+    )
+
+
 def points(gap: float) -> str:
     """An accuracy gap in percentage points, e.g. "12.8 points"."""
     return f"{text.number(100 * gap, 3)} points"

@@ -133,8 +133,7 @@ three_models()
 # --- 3. What the analyst receives ----------------------------------------------------------
 st.header("3. What the analyst receives")
 st.markdown(
-    "Row by row the reports are mostly noise; counted over 32,561 people they are not. The "
-    "analyst de-biases each category's count, as in the k-ary and unary lessons: "
+    "The analyst de-biases each category's count, as in the k-ary and unary lessons: "
     "ĉ = (reported − n q) / (p − q)."
 )
 
@@ -147,6 +146,7 @@ def analyst_table() -> None:
     )
     share = rr_training.column_epsilon(epsilon, columns)
     table = model.privatized_table(columns, mechanism, epsilon, draw)
+    st.markdown(model.row_words(share, len(table)))
     left, right = st.columns([3, 2], gap="medium")
     with left:
         st.markdown(f"**Age band × sex at ε′ = {text.number(share)}**")

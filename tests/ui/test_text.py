@@ -120,3 +120,14 @@ def test_a_table_writes_every_number_as_the_page_does():
     lines = text.table_text(frame).splitlines()
     assert lines[1].split() == ["0", "28,320", "22,773", "True", "a"]
     assert lines[2].split() == ["1", "5", "882.6", "False", "b"]
+
+
+def test_evidence_reads_a_likelihood_ratio_by_the_courses_two_thresholds() -> None:
+    """A yes/no report kept 75% of the time carries a likelihood ratio of 0.75/0.25 = 3 (weak
+    evidence), kept 95% of the time 19 (a hint): the thresholds are those ratios."""
+    assert text.evidence(1.0) == "weak" and text.evidence(0.75 / 0.25) == "weak"
+    assert text.evidence(3.0001) == "hint" and text.evidence(0.95 / 0.05) == "hint"
+    assert text.evidence(19.01) == "strong" and text.evidence(float("inf")) == "strong"
+    for bad in (0.5, float("nan"), -1.0):
+        with pytest.raises(ValueError, match="ratio must be a likelihood ratio"):
+            text.evidence(bad)

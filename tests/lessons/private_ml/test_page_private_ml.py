@@ -445,3 +445,23 @@ def test_the_page_says_its_privatization_is_one_beside_the_curves_mean() -> None
     assert f"**{text.percent(kept[1.0])}** at ε = 1" in helpers.prose(at), "section 6's"
     here = {"accuracy": reference["baseline"]["accuracy"]}
     assert "one privatization" not in lesson.gain_words(1.5, here, reference, curve)
+
+
+@pytest.mark.parametrize(
+    ("epsilon", "said"),
+    [
+        (1.0, "row by row the reports are mostly noise (at most 2.718 times"),
+        (2.0, "a row's report is a hint about its person, not proof (at most 7.389 times"),
+        (10.0, "a row's report all but gives its person's age band and sex away (at most 22,026"),
+    ],
+)
+def test_what_one_row_says_is_read_off_its_epsilon(at, epsilon, said):
+    """Finding: "Row by row the reports are mostly noise" stood above the analyst's table at
+    every ε, and at ε = 10 (one privatized column, ε′ = 10) a report is 22,026 times as
+    likely from its true category as from another: e^ε′, GRR's exact bound."""
+    at = run(at.select_slider(key="pml_table_eps").set_value(epsilon))
+    shown = " ".join(m.value for m in at.markdown)
+    assert f"At ε′ = {text.number(epsilon)} {said}" in shown
+    assert text.number(math.exp(epsilon)) in said
+    assert "Over 32,561 people the analyst debiases the counts" in shown
+    assert ("mostly noise" in shown) == (epsilon == 1.0)
