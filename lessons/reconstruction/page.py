@@ -195,9 +195,14 @@ def defence(zip_code: str, size: int, seed: int, exact_share: float) -> None:
         f"mean of {model.CURVE_DRAWS} noisy releases per ε (bars: ±\u00a01 standard error). "
         "Made-up people: a block invented from the whole census's mix of the four attributes, "
         "with no table at all. Where the blue line falls to it, the tables tell the attacker "
-        "nothing about this block. The noise also hides how many people live here: the "
-        f"closest dataset at your ε holds {defended['guessed_people']:,} people, not "
-        f"{defended['people']}."
+        "nothing about this block. "
+        + (
+            "The noise also hides how many people live here: the closest dataset at your ε "
+            f"holds {defended['guessed_people']:,} people, not {defended['people']}."
+            if defended["guessed_people"] != defended["people"]
+            else "At your ε the closest dataset even holds the right number of people, "
+            f"{defended['people']}: the noise did not hide how many live here."
+        )
     )
     # Sent once opened (Streamlit's lazy expander): six tables no student sees on arrival
     # were a fifth of this page's first render.

@@ -356,3 +356,23 @@ def test_the_noisy_tables_are_sent_once_their_expander_is_opened(at):
     for table in box.table:
         values = table.value.to_numpy()
         assert (values >= 0).all() and values.dtype.kind in "iu"
+
+
+def test_a_release_that_keeps_the_blocks_size_is_not_said_to_hide_it() -> None:
+    """Finding: the caption said "the noise also hides how many people live here: the closest
+    dataset … holds 10 people, not 10" where a release (seed 4, ε = 10) keeps the size."""
+    seed = next(
+        s
+        for s in range(100)
+        if (found := lesson.defence(lesson.DEFAULT_ZIP, 10, s, 10.0))["guessed_people"]
+        == found["people"]
+    )
+    app = page_apptest(PAGE)
+    app.session_state["seed"] = seed
+    app = run(app.run().select_slider(key="recon_eps").set_value(10.0))
+    said = " ".join(c.value for c in app.caption)
+    assert "holds 10 people, not 10" not in said
+    assert "even holds the right number of people, 10: the noise did not hide" in said
+    app = run(app.select_slider(key="recon_eps").set_value(1.0))
+    guessed = lesson.defence(lesson.DEFAULT_ZIP, 10, seed, 1.0)["guessed_people"]
+    assert f"holds {guessed:,} people, not 10" in " ".join(c.value for c in app.caption)
