@@ -273,14 +273,15 @@ _SAME_PAGE_REPLACES = """(() => {
 
 # A sign between two words keeps both of its spaces (text.KEEP_TOGETHER): each space
 # beside it in text Streamlit renders as markdown (paragraphs, captions, alerts, metric and
-# widget labels) becomes a no-break space, so a phone never ends a line with "α" and starts
+# widget labels), and in the boxes our own scripts draw text in (marked data-pp-text, such
+# as the progress line), becomes a no-break space, so a phone never ends a line with "α" and starts
 # the next with "= 5.4". Formulas (KaTeX), code and charts are left alone. The text is
 # rewritten in place in the observer's own callback, before the browser paints it, and
 # again whenever a run changes it; a rewritten node reads the same to a screen reader.
 _KEEP_TOGETHER = """(() => {
   if (window.__ppKeepTogether) return;
   window.__ppKeepTogether = true;
-  const TEXT = '[data-testid="stMarkdownContainer"]';
+  const TEXT = '[data-testid="stMarkdownContainer"], [data-pp-text]';
   const SKIP = ".katex, code, pre, script, style, svg";
   const SIGNS = %(signs)s;
   const INSIDE = new RegExp(` ([${SIGNS}]) `, "g");

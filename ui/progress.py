@@ -472,9 +472,9 @@ def here(folder: str) -> None:
     above the lesson; never while presenting)."""
     if not SAFE_NAME.fullmatch(folder):
         raise ValueError(f"folder must be a lesson's folder name, not {folder!r}")
-    st.html(f'<div class="{HERE_CLASS}" data-lesson="{folder}" role="status"></div>')
+    st.html(f'<div class="{HERE_CLASS}" data-lesson="{folder}" role="status" data-pp-text></div>')
 
 
 def page() -> None:
     """Where the script draws the progress page: every lesson's state, export, import, wipe."""
-    st.html(f'<div class="{PAGE_CLASS}"></div>')
+    st.html(f'<div class="{PAGE_CLASS}" data-pp-text></div>')

@@ -79,3 +79,24 @@ def test_no_sign_is_split_from_its_neighbours_on_a_phone(page: Page, app_server:
     )
     assert "\u00a0" not in kept
     assert_no_exception(page)
+
+
+# The text our own scripts draw (the progress line above a lesson), marked data-pp-text.
+DRAWN = """() => [...document.querySelectorAll('[data-pp-text]')].flatMap((box) => {
+  const out = [], walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) out.push(n.nodeValue);
+  return out;
+})"""
+
+
+def test_the_progress_line_keeps_its_control_name_together(page: Page, app_server: str) -> None:
+    """DP-SGD's status line names its main control, "Noise multiplier σ  (larger → more
+    private)": drawn by ui/progress.py's script, outside Streamlit's markdown."""
+    dpsgd = next(lesson for lesson in LESSONS if lesson.folder == "dpsgd")
+    page.set_viewport_size(PHONE)
+    open_page(page, app_server, dpsgd.url_path)
+    line = page.locator(".pp-progress-here")
+    line.get_by_text("larger", exact=False).wait_for()
+    drawn = " ".join(page.evaluate(DRAWN))
+    assert "larger\u00a0→\u00a0more private" in drawn
+    assert not BREAKABLE.search(drawn), drawn

@@ -35,7 +35,8 @@ def _catalogue(script: str) -> list[dict]:
 
 def test_a_lesson_shows_its_status_line_and_the_script_knows_every_lesson() -> None:
     body = _html(_in_the_app("laplace"))
-    assert '<div class="pp-progress-here" data-lesson="laplace" role="status"></div>' in body
+    line = '<div class="pp-progress-here" data-lesson="laplace" role="status" data-pp-text></div>'
+    assert line in body
     (script,) = [b for b in body if "__ppProgress" in b]
     catalogue = _catalogue(script)
     expected = [lesson for lesson in LESSONS if not lesson.activity]
@@ -64,11 +65,11 @@ def test_a_phone_that_joined_an_activity_gets_no_progress_script() -> None:
 
 def test_the_progress_page_draws_its_box_but_not_on_the_projector() -> None:
     at = _in_the_app(PROGRESS.folder)
-    assert '<div class="pp-progress-page"></div>' in _html(at)
+    assert '<div class="pp-progress-page" data-pp-text></div>' in _html(at)
     assert [title.value for title in at.title] == ["Your progress"]
     assert any("**Worked through**" in m.value for m in at.markdown)  # what counts, said
     shown = _in_the_app(PROGRESS.folder, present=True)
-    assert '<div class="pp-progress-page"></div>' not in _html(shown)
+    assert '<div class="pp-progress-page" data-pp-text></div>' not in _html(shown)
     assert "not shown in presenter mode" in shown.info[0].value
 
 
