@@ -15,12 +15,16 @@ PRESENTER_HEIGHT = 170  # with projector fonts, the whole attack fits 1280×720
 PAIRS_DOMAIN = (1, 10_000)  # noisy pairs asked (log axis)
 
 
-@datasets.cached(max_entries=2)
-def closing_in(presenting: bool = False) -> Template:
+@datasets.cached(max_entries=8)
+def closing_in(presenting: bool = False, group: int = 1) -> Template:
     """Template: the attacker's estimate of the target's secret (blue points and line)
     against the number of noisy pairs asked (log x, fixed), its exact 95% interval as a
-    band, and the range a secret can take (1 to 10) as a grey band with labelled edges.
-    Dataset "running" (pairs, estimate, low, high)."""
+    band, and the range a secret can take (1 to 10) as a grey band with labelled edges; for
+    a target whose two values `group` people share, the pair reads their total, and the
+    range and the axis say so (g to 10g). Dataset "running" (pairs, estimate, low, high)."""
+    if isinstance(group, bool) or not isinstance(group, int) or group < 1:
+        raise ValueError(f"group must be an int of at least 1, got {group!r}")
+    least, most = store.SECRET_MIN * group, store.SECRET_MAX * group
     x = alt.X(
         "pairs:Q",
         title="noisy pairs (log)",
@@ -28,14 +32,14 @@ def closing_in(presenting: bool = False) -> Template:
         axis=alt.Axis(format="~s", values=[1, 10, 100, 1000, 10_000]),
     )
     y_scale = alt.Scale(domain=list(model.ESTIMATE_DOMAIN), nice=False, clamp=True)
-    y_title = "estimate of the secret"
+    y_title = "estimate of the secret" if group == 1 else "estimate of their total"
     secret_range = (
-        alt.Chart(alt.Data(values=[{"low": store.SECRET_MIN, "high": store.SECRET_MAX}]))
+        alt.Chart(alt.Data(values=[{"low": least, "high": most}]))
         .mark_rect(color=ui_charts.GREY, opacity=0.25)
         .encode(y=alt.Y("low:Q", scale=y_scale, title=y_title), y2="high:Q")
     )
     range_label = (
-        alt.Chart(alt.Data(values=[{"y": store.SECRET_MAX, "label": "a secret is 1 to 10"}]))
+        alt.Chart(alt.Data(values=[{"y": most, "label": range_words(group)}]))
         .mark_text(align="right", dx=-4, dy=-8, color=ui_charts.BLACK, fontSize=12)
         .encode(y=alt.Y("y:Q", scale=y_scale), x=alt.value("width"), text="label:N")
     )
@@ -76,3 +80,11 @@ def closing_in(presenting: bool = False) -> Template:
             height=PRESENTER_HEIGHT if presenting else HEIGHT, width=ui_charts.DEFAULT_WIDTH
         )
     )
+
+
+def range_words(group: int) -> str:
+    """The grey band's label: what the pair's difference can be."""
+    if group == 1:
+        return f"a secret is {store.SECRET_MIN} to {store.SECRET_MAX}"
+    least, most = store.SECRET_MIN * group, store.SECRET_MAX * group
+    return f"{group:,} people's total is {least:,} to {most:,}"

@@ -7,9 +7,11 @@ one dp computes from the stored ledger, and only the target's phone shows the tr
 from __future__ import annotations
 
 import inspect
+import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 from chart_checks import assert_valid_charts
 from streamlit.testing.v1 import AppTest
 
@@ -17,7 +19,7 @@ import dp
 import survey
 from apptest_helpers import classroom_page, frames_of, rows_table, spec_of, title_of
 from apptest_helpers import page_words as words
-from lessons.class_heist import model
+from lessons.class_heist import charts, model
 from ui import text
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -110,6 +112,8 @@ def test_a_heist_with_30_phones(store) -> None:
     bystander.run()
     assert "attacker can say" not in words(bystander) and "95% interval" not in words(bystander)
     assert_valid_charts(lecturer, "class_heist")
+    spec = json.dumps(spec_of(lecturer.get("vega_lite_chart")[0]), ensure_ascii=False)
+    assert "a secret is 1 to 10" in spec and "estimate of the secret" in spec
     ledger_rows = rows_table(lecturer, "heist-ledger")
     assert ledger_rows["ε spent"].tolist()[-3:] == ["1", "1", "0"]
     assert ledger_rows["answer"].tolist()[0] == "9"
@@ -201,6 +205,10 @@ def test_a_target_who_shares_its_values_is_told_the_attack_reads_the_groups_tota
     assert model.claim(found, "your group's total", "95%") in words(target)
     said = model.claim(found, "the group's total")  # the projector too: not "the secret"
     assert said[0].upper() + said[1:] in words(lecturer.run())
+    # and its chart: the grey band is what two people's total can be, not one secret
+    spec = json.dumps(spec_of(lecturer.get("vega_lite_chart")[0]), ensure_ascii=False)
+    assert "2 people's total is 2 to 20" in spec and "estimate of their total" in spec
+    assert "a secret is 1 to 10" not in spec and '"high": 20' in spec
 
 
 def test_the_projectors_epsilon_and_budget_are_stored_and_priced(store) -> None:
@@ -369,3 +377,9 @@ def test_the_guides_odds_for_one_pair_at_the_defaults() -> None:
         whole = noise[(support >= 10 - width - secret) & (support <= 1 + width - secret)].sum()
         missed = noise[(support < 1 - width - secret) | (support > 10 + width - secret)].sum()
         assert 0.935 <= whole <= 0.945 and 0.035 <= missed <= 0.045, (secret, whole, missed)
+
+
+@pytest.mark.parametrize("group", [0, -1, True, 1.5])
+def test_the_chart_refuses_a_group_that_is_not_a_count_of_people(group) -> None:
+    with pytest.raises(ValueError, match="group must be an int of at least 1"):
+        charts.closing_in(False, group)
