@@ -15,15 +15,20 @@ PRESENTER_HEIGHT = 170  # with projector fonts, the whole attack fits 1280×720
 PAIRS_DOMAIN = (1, 10_000)  # noisy pairs asked (log axis)
 
 
-@datasets.cached(max_entries=8)
 def closing_in(presenting: bool = False, group: int = 1) -> Template:
     """Template: the attacker's estimate of the target's secret (blue points and line)
     against the number of noisy pairs asked (log x, fixed), its exact 95% interval as a
     band, and the range a secret can take (1 to 10) as a grey band with labelled edges; for
     a target whose two values `group` people share, the pair reads their total, and the
-    range and the axis say so (g to 10g). Dataset "running" (pairs, estimate, low, high)."""
+    range and the axis say so (g to 10g). Dataset "running" (pairs, estimate, low, high).
+    (Checked before the cache: True and 1 are one key to it.)"""
     if isinstance(group, bool) or not isinstance(group, int) or group < 1:
         raise ValueError(f"group must be an int of at least 1, got {group!r}")
+    return _closing_in(bool(presenting), group)
+
+
+@datasets.cached(max_entries=8)
+def _closing_in(presenting: bool, group: int) -> Template:
     least, most = store.SECRET_MIN * group, store.SECRET_MAX * group
     x = alt.X(
         "pairs:Q",
