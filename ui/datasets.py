@@ -535,14 +535,21 @@ def _on_the_census(fn: Callable[..., Any], args: tuple, kwargs: dict[str, Any]) 
 
 def _token(value: Any) -> Any:
     """A hashable stand-in for an argument (numpy arrays, DataFrames, dicts and dataclasses
-    by content)."""
+    by content), naming its type: Python finds True == 1 == 1.0 and (1, 2) == [1, 2], so a
+    key by equality alone would hand `f(1)` the result of `f(True)` and skip a check of the
+    type inside `f`; a float is keyed by its bits (-0.0 is not 0.0)."""
+    if isinstance(value, float):
+        return (type(value), value.hex())
+    if isinstance(value, (bool, int, str, bytes)) or value is None:
+        return (type(value), value)
     if isinstance(value, pd.DataFrame):
         hashed = pd.util.hash_pandas_object(value, index=True).to_numpy()
-        return ("DataFrame", tuple(map(str, value.columns)), hashed.tobytes())
+        columns = tuple(map(str, value.columns))
+        return ("DataFrame", columns, tuple(map(str, value.dtypes)), hashed.tobytes())
     if isinstance(value, dict):
         return ("dict", tuple((_token(k), _token(v)) for k, v in value.items()))
     if isinstance(value, (tuple, list)):
-        return tuple(_token(item) for item in value)
+        return (type(value), *(_token(item) for item in value))
     if hasattr(value, "tobytes") and hasattr(value, "dtype"):
         return (str(value.dtype), value.shape, value.tobytes())
     if hasattr(value, "__dataclass_fields__"):
@@ -550,7 +557,7 @@ def _token(value: Any) -> Any:
             type(value).__name__,
             *(_token(getattr(value, f)) for f in value.__dataclass_fields__),
         )
-    return value
+    return (type(value), value)
 
 
 # --- Derived from a cached result, by the result's identity ---------------------------------

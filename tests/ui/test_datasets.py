@@ -100,6 +100,37 @@ def test_is_cached_says_whether_a_call_would_compute() -> None:
     # (on an upload it asks this session's memo: tests/lessons/dpsgd, section 7's button)
 
 
+def test_cached_keys_name_the_type_so_a_check_inside_runs_for_each() -> None:
+    # Python finds True == 1 == 1.0, (1, 2) == [1, 2] and -0.0 == 0.0: a key by equality
+    # alone served `flag(1)` the result of `flag(True)`, skipping the check (session 50's
+    # class-heist chart). Each call here must reach the function.
+    @datasets.cached()
+    def flag(on: object) -> str:
+        if not isinstance(on, bool):
+            raise TypeError(f"on must be True or False, not {on!r}")
+        return "on" if on else "off"
+
+    assert flag(True) == "on"
+    with pytest.raises(TypeError, match="on must be"):
+        flag(1)
+    with pytest.raises(TypeError, match="on must be"):
+        flag(1.0)
+    assert flag(False) == "off"
+    with pytest.raises(TypeError, match="on must be"):
+        flag(0)
+    with pytest.raises(TypeError, match="on must be"):
+        flag(on=1)
+
+    @datasets.cached()
+    def kind(value: object) -> str:
+        return f"{type(value).__name__} {value!r}"
+
+    for value in ((1, 2), [1, 2], 0.0, -0.0, 2, 2.0, "2", ("a", 1), ("a", True)):
+        assert kind(value) == f"{type(value).__name__} {value!r}"
+    frame = pd.DataFrame({"x": [1, 2]})
+    assert kind(frame.astype(float)).startswith("DataFrame") and kind(frame) == kind(frame)
+
+
 def test_shared_results_are_bounded() -> None:
     @datasets.cached(max_entries=3)
     def double(x: int) -> int:
