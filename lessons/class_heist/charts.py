@@ -12,15 +12,17 @@ from ui.template import Template
 
 HEIGHT = 240
 PRESENTER_HEIGHT = 170  # with projector fonts, the whole attack fits 1280×720
-PAIRS_DOMAIN = (1, 10_000)  # noisy pairs asked (log axis)
+PAIRS_DOMAIN = (0.7, 10_000)  # noisy pairs asked (log axis; from below 1, so the first
+# pair and its interval stand clear of the y axis)
 
 
 def closing_in(presenting: bool = False, group: int = 1) -> Template:
     """Template: the attacker's estimate of the target's secret (blue points and line)
     against the number of noisy pairs asked (log x, fixed), its exact 95% interval as a
-    band, and the range a secret can take (1 to 10) as a grey band with labelled edges; for
-    a target whose two values `group` people share, the pair reads their total, and the
-    range and the axis say so (g to 10g). Dataset "running" (pairs, estimate, low, high).
+    band and as a bar at each point (the first pair's, alone, has no band), and the range a
+    secret can take (1 to 10) as a grey band with labelled edges; for a target whose two
+    values `group` people share, the pair reads their total, and the range and the axis say
+    so (g to 10g). Dataset "running" (pairs, estimate, low, high).
     (Checked before the cache: True and 1 are one key to it.)"""
     if isinstance(group, bool) or not isinstance(group, int) or group < 1:
         raise ValueError(f"group must be an int of at least 1, got {group!r}")
@@ -58,6 +60,11 @@ def _closing_in(presenting: bool, group: int) -> Template:
     band = base.mark_area(color=ui_charts.SKY, opacity=0.35).encode(
         x=x, y=alt.Y("low:Q", scale=y_scale, title=y_title), y2="high:Q", tooltip=tooltip
     )
+    # each pair's interval also as a bar at its point: an area needs two points, so the
+    # first pair's interval (the one the room reads first) would otherwise draw nothing
+    bars = base.mark_rule(color=ui_charts.BLUE, strokeWidth=2, opacity=0.6).encode(
+        x=x, y=alt.Y("low:Q", scale=y_scale, title=y_title), y2="high:Q", tooltip=tooltip
+    )
     line = base.mark_line(color=ui_charts.BLUE, strokeWidth=2, point=True).encode(
         x=x, y=alt.Y("estimate:Q", scale=y_scale, title=y_title), tooltip=tooltip
     )
@@ -81,7 +88,7 @@ def _closing_in(presenting: bool, group: int) -> Template:
         align="left", dx=8, color=ui_charts.BLACK, fontSize=12, aria=False
     ).encode(x=x, y=alt.Y("edge:Q", scale=y_scale), text="label:N")
     return Template(
-        alt.layer(secret_range, band, line, beyond, beyond_label, range_label).properties(
+        alt.layer(secret_range, band, bars, line, beyond, beyond_label, range_label).properties(
             height=PRESENTER_HEIGHT if presenting else HEIGHT, width=ui_charts.DEFAULT_WIDTH
         )
     )

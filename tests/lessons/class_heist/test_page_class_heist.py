@@ -386,3 +386,25 @@ def test_the_chart_refuses_a_group_that_is_not_a_count_of_people(group) -> None:
     charts.closing_in(False, 1)
     with pytest.raises(ValueError, match="group must be an int of at least 1"):
         charts.closing_in(False, group)
+
+
+@pytest.mark.parametrize("presenting", [False, True])
+def test_the_first_pairs_interval_is_drawn(presenting) -> None:
+    """Finding: the interval was drawn only as an area, which needs two points, so after the
+    first noisy pair (the one the room reads first) the chart showed a point and no interval,
+    and that point sat on the y axis. Each pair's interval is also a bar from low to high,
+    and the x axis starts below 1 pair."""
+    spec = charts.closing_in(presenting).spec
+    layers = spec["layer"]
+    single = [
+        layer
+        for layer in layers
+        if (layer["mark"] if isinstance(layer["mark"], str) else layer["mark"]["type"])
+        in ("rule", "errorbar", "bar", "tick")
+        and layer.get("data", {}).get("name") == "running"
+        and layer["encoding"].get("y", {}).get("field") == "low"
+        and layer["encoding"].get("y2", {}).get("field") == "high"
+    ]
+    assert len(single) == 1, [layer["mark"] for layer in layers]
+    x_domain = single[0]["encoding"]["x"]["scale"]["domain"]
+    assert x_domain[0] < 1 <= x_domain[1]
