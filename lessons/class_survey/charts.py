@@ -14,7 +14,8 @@ from ui.template import Template
 def estimate(n_max: int, presenting: bool = False) -> Template:
     """Template: the debiased estimate (solid) with its 95% band ("band": n, low, high),
     and the raw share of reported "yes" (dashed; "lines": n, series, share), against the
-    number of responses 0..n_max. y is fixed to 0..100 %. Taller on a projector."""
+    number of responses 0..n_max, and the last response's values as points (circle, diamond)
+    with its interval as a bar. y is fixed to 0..100 %. Taller on a projector."""
     x = alt.X(
         "n:Q",
         title="responses so far",
@@ -58,8 +59,38 @@ def estimate(n_max: int, presenting: bool = False) -> Template:
             ],
         )
     )
+    # Where the room is now: the last response's two values as points and its interval as a
+    # bar. A line and an area need two points, so after the first answer the chart was empty
+    # while the metrics beside it gave numbers. (aria=False: the numbers are in the
+    # description and the metrics; the lines are described already.)
+    last = {"joinaggregate": [{"op": "max", "field": "n", "as": "last_n"}]}
+    now_interval = (
+        alt.Chart(alt.NamedData(name="band"))
+        .transform_joinaggregate(**last)
+        .transform_filter("datum.n == datum.last_n")
+        .mark_rule(color=ui_charts.BLUE, strokeWidth=3, opacity=0.6, aria=False)
+        .encode(x=x, y=alt.Y("low:Q", scale=y_scale), y2="high:Q")
+    )
+    now_points = [
+        alt.Chart(alt.NamedData(name="lines"))
+        .transform_joinaggregate(**last)
+        .transform_filter(f"datum.n == datum.last_n && datum.series == '{name}'")
+        .mark_point(filled=True, size=90, opacity=1, color=colour, shape=shape, aria=False)
+        .encode(
+            x=x,
+            y=alt.Y("share:Q", scale=y_scale),
+            tooltip=[
+                alt.Tooltip("series:N", title="now"),
+                alt.Tooltip("n:Q", title="responses"),
+                alt.Tooltip("share:Q", format=".0%"),
+            ],
+        )
+        for name, colour, shape in zip(
+            names, (ui_charts.BLUE, ui_charts.ORANGE), ("circle", "diamond"), strict=True
+        )
+    ]
     return Template(
-        (band + lines).properties(
+        alt.layer(band, lines, now_interval, *now_points).properties(
             title="Estimate and 95% interval",
             height=PRESENTER_CHART_HEIGHT if presenting else CHART_HEIGHT,
             width=ui_charts.DEFAULT_WIDTH,

@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 import dp
 import survey
-from lessons.class_survey import model
+from lessons.class_survey import charts, model
 from survey import security
 from ui import activity, text
 
@@ -483,3 +483,44 @@ def test_the_custom_p_and_q_labels_say_nearer_1_minus_the_other(db_url) -> None:
     at.radio(key="survey_protocol").set_value(survey.CUSTOM).run()
     assert "nearer 1 − q → more private" in at.slider(key="survey_custom_p").label
     assert "nearer 1 − p → more private" in at.slider(key="survey_custom_q").label
+
+
+@pytest.mark.parametrize("presenting", [False, True])
+def test_after_the_first_answer_the_chart_draws_where_the_room_is(presenting) -> None:
+    """Finding: the chart drew its estimate and raw share as lines and its interval as an
+    area, which need two answers, so after the first answer the projector showed an empty
+    chart beside metrics with numbers. The last answer's two values are points (one per
+    series, told apart by shape) and its interval a bar, marks that draw from one row."""
+    layers = charts.estimate(10, presenting).spec["layer"]
+
+    def kind(layer) -> str:
+        return layer["mark"] if isinstance(layer["mark"], str) else layer["mark"]["type"]
+
+    def last_row_only(layer) -> bool:
+        return any(
+            "datum.n == datum.last_n" in str(t.get("filter", ""))
+            for t in layer.get("transform", [])
+        )
+
+    bars = [
+        layer
+        for layer in layers
+        if kind(layer) == "rule"
+        and layer["data"]["name"] == "band"
+        and layer["encoding"]["y"]["field"] == "low"
+        and layer["encoding"]["y2"]["field"] == "high"
+        and last_row_only(layer)
+    ]
+    points = [
+        layer
+        for layer in layers
+        if kind(layer) == "point" and layer["data"]["name"] == "lines" and last_row_only(layer)
+    ]
+    assert len(bars) == 1
+    shown = {
+        (series, layer["mark"]["shape"])
+        for layer in points
+        for series in ("debiased estimate", "share reported yes")
+        if f"'{series}'" in str(layer["transform"])
+    }
+    assert shown == {("debiased estimate", "circle"), ("share reported yes", "diamond")}
