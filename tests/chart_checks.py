@@ -38,7 +38,46 @@ def assert_valid_charts(at, folder: str) -> None:
         assert errors is None, f"{folder}: {errors}"
         # a palette of its own, every two series apart for every reader (colour_vision.py)
         assert palette_problems(spec) == [], f"{folder}: {title_of(helpers.spec_of(element))}"
+        assert lone_rows_undrawn(spec) == [], f"{folder}: {title_of(helpers.spec_of(element))}"
     assert_every_chart_shows_its_numbers(at, folder)
+
+
+# Marks that need two rows to draw anything (a line, an area), and marks that draw one row.
+NEEDS_TWO_ROWS = {"line", "area", "trail"}
+DRAWS_ONE_ROW = {"point", "circle", "square", "rule", "tick", "bar", "rect", "errorbar", "text"}
+
+
+def _layers(node: dict) -> list[dict]:
+    """Every unit spec in a (layered or concatenated) spec."""
+    parts = [
+        part
+        for key in ("layer", "hconcat", "vconcat", "concat")
+        for child in node.get(key, [])
+        for part in _layers(child)
+    ]
+    return parts if parts else [node]
+
+
+def lone_rows_undrawn(spec: dict) -> list[str]:
+    """The datasets of a chart that hold one row and that only lines or areas draw: that
+    chart shows nothing of them (a first answer, a first query). A line drawn with its
+    points draws one row."""
+    datasets = spec.get("datasets", {})
+    marks: dict[str, set[str]] = {}
+    for layer in _layers(spec):
+        name = layer.get("data", {}).get("name")
+        mark = layer.get("mark")
+        if name is None or mark is None:
+            continue
+        kind = mark if isinstance(mark, str) else mark["type"]
+        if kind in NEEDS_TWO_ROWS and isinstance(mark, dict) and mark.get("point"):
+            kind = "point"
+        marks.setdefault(name, set()).add(kind)
+    return sorted(
+        name
+        for name, kinds in marks.items()
+        if len(datasets.get(name, [])) == 1 and kinds <= NEEDS_TWO_ROWS
+    )
 
 
 def assert_every_chart_shows_its_numbers(at, folder: str) -> None:

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from chart_checks import assert_valid_charts
 from streamlit.testing.v1 import AppTest
 
 import dp
@@ -386,6 +387,7 @@ def test_an_estimate_outside_0_100_is_shown_clipped_with_a_note(db_url, store) -
     notes = " ".join(c.value for c in lecturer.caption)
     assert f"The debiased estimate is {text.percent(estimate, 2)}, outside 0–100%" in notes
     assert "with 1 answer the coins" in notes
+    assert_valid_charts(lecturer, "class_survey")  # and its chart draws that one answer
 
 
 def test_the_projector_interval_is_never_inverted_and_the_line_is_clipped(db_url, store) -> None:
