@@ -11,7 +11,15 @@ from ui.template import Template
 
 HEIGHT = 260
 PRESENTER_HEIGHT = 210  # with projector fonts, the chart and the verdict fit 1280×720
+# Which line is which, as the chart's subtitle: words placed inside the plot were crossed by
+# the promised edge at ε = 0.5 and 1, and by the diagonal on a phone (the edge moves with ε)
+LINE_KEY = ("dashed: the promised ε's edge", "red dots: the proven ε's edge")
 INSIDE_LEGEND = alt.Legend(orient="bottom-right", title=None, direction="vertical", labelLimit=0)
+
+
+def title(headline: str) -> dict:
+    """The region chart's title: the room's headline over the key to its two edges."""
+    return {"text": headline, "subtitle": list(LINE_KEY)}
 
 
 @datasets.cached(max_entries=2)
@@ -19,8 +27,8 @@ def region(presenting: bool = False) -> Template:
     """Template: true- against false-positive rate (both 0..1), the diagonal of a coin, the
     edge of the privacy region at the promised ε (black, dashed) and at the ε the room has
     proven (vermillion, dotted), the room's point (blue circle) and the best possible
-    guesser's (green square). Datasets "region", "proven" (fpr, tpr) and "points" (what,
-    fpr, tpr)."""
+    guesser's (green square); which edge is which is said by `title`'s subtitle. Datasets
+    "region", "proven" (fpr, tpr) and "points" (what, fpr, tpr)."""
     unit = alt.Scale(domain=[0.0, 1.0], nice=False)
     x = alt.X(
         "fpr:Q",
@@ -75,15 +83,7 @@ def region(presenting: bool = False) -> Template:
         )
     )
     labels = (
-        alt.Chart(
-            alt.Data(
-                values=[
-                    {"fpr": 0.2, "tpr": 0.8, "label": "dashed: the promised ε's edge"},
-                    {"fpr": 0.2, "tpr": 0.72, "label": "red dots: the proven ε's edge"},
-                    {"fpr": 0.62, "tpr": 0.55, "label": "a coin"},
-                ]
-            )
-        )
+        alt.Chart(alt.Data(values=[{"fpr": 0.62, "tpr": 0.55, "label": "a coin"}]))
         .mark_text(align="left", fontSize=12, color=ui_charts.BLACK)
         .encode(x=x, y=y, text="label:N")
     )

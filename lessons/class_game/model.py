@@ -268,7 +268,8 @@ def describe_chart(rates: Rates, epsilon: float) -> str:
         f"{text.percent(rates.fpr)} of rounds without it flagged."
     )
     return (
-        f"The ε = {text.number(epsilon)} privacy region. {room} The best possible guesser: "
+        f"The ε = {text.number(epsilon)} privacy region: its edge at the promised ε dashed, "
+        f"at the ε the room has proven red and dotted. {room} The best possible guesser: "
         f"{text.percent(best_tpr)} found, {text.percent(best_fpr)} flagged."
     )
 

@@ -305,7 +305,7 @@ def projector(games: survey.GameStore, game_id: int, admin_key: str) -> None:
         proven = rates.proven()
         charts.region(classroom.presenting()).show(
             alt=model.describe_chart(rates, game.epsilon),
-            title=model.headline(rates, game.epsilon),
+            title=charts.title(model.headline(rates, game.epsilon)),
             region=model.region_frame(game.epsilon),
             proven=model.proven_frame(proven),
             points=model.points_frame(rates, game.epsilon),
