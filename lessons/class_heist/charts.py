@@ -20,9 +20,9 @@ def closing_in(presenting: bool = False, group: int = 1) -> Template:
     """Template: the attacker's estimate of the target's secret (blue points and line)
     against the number of noisy pairs asked (log x, fixed), its exact 95% interval as a
     band and as a bar at each point (the first pair's, alone, has no band), and the range a
-    secret can take (1 to 10) as a grey band with labelled edges; for a target whose two
-    values `group` people share, the pair reads their total, and the range and the axis say
-    so (g to 10g). Dataset "running" (pairs, estimate, low, high).
+    secret can take (1 to 10) as a grey band, which `title`'s subtitle names; for a target
+    whose two values `group` people share, the pair reads their total, and the range and the
+    axis say so (g to 10g). Dataset "running" (pairs, estimate, low, high).
     (Checked before the cache: True and 1 are one key to it.)"""
     if isinstance(group, bool) or not isinstance(group, int) or group < 1:
         raise ValueError(f"group must be an int of at least 1, got {group!r}")
@@ -44,11 +44,6 @@ def _closing_in(presenting: bool, group: int) -> Template:
         alt.Chart(alt.Data(values=[{"low": least, "high": most}]))
         .mark_rect(color=ui_charts.GREY, opacity=0.25)
         .encode(y=alt.Y("low:Q", scale=y_scale, title=y_title), y2="high:Q")
-    )
-    range_label = (
-        alt.Chart(alt.Data(values=[{"y": most, "label": range_words(group)}]))
-        .mark_text(align="right", dx=-4, dy=-8, color=ui_charts.BLACK, fontSize=12)
-        .encode(y=alt.Y("y:Q", scale=y_scale), x=alt.value("width"), text="label:N")
     )
     base = alt.Chart(alt.NamedData(name="running"))
     tooltip = [
@@ -88,10 +83,17 @@ def _closing_in(presenting: bool, group: int) -> Template:
         align="left", dx=8, color=ui_charts.BLACK, fontSize=12, aria=False
     ).encode(x=x, y=alt.Y("edge:Q", scale=y_scale), text="label:N")
     return Template(
-        alt.layer(secret_range, band, bars, line, beyond, beyond_label, range_label).properties(
+        alt.layer(secret_range, band, bars, line, beyond, beyond_label).properties(
             height=PRESENTER_HEIGHT if presenting else HEIGHT, width=ui_charts.DEFAULT_WIDTH
         )
     )
+
+
+def title(headline: str, group: int = 1) -> dict:
+    """The chart's title: the ledger's headline over what the grey band is. (The band's words
+    stood inside the plot, at its right edge: the estimate and its bars ran through them
+    once a room had asked a thousand pairs, on a phone.)"""
+    return {"text": headline, "subtitle": f"grey band: {range_words(group)}"}
 
 
 def range_words(group: int) -> str:

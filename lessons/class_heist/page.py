@@ -432,7 +432,9 @@ def closing_in(heist: survey.Heist, target, found, ledger) -> None:
         )
         title = f"{spent} · after {model.pairs_text(found.pairs)}: {estimate}\u00a0±\u00a0{half}"
     charts.closing_in(classroom.presenting(), found.group).show(
-        alt=alt_text, title=title, running=model.running(ledger, target, found.group)
+        alt=f"{alt_text} Grey band: {charts.range_words(found.group)}.",
+        title=charts.title(title, found.group),
+        running=model.running(ledger, target, found.group),
     )
     claim = model.claim(found, "the secret" if found.group == 1 else "the group's total")
     if claim is not None:
