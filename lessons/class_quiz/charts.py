@@ -47,10 +47,18 @@ def answers(k: int, private: bool, presenting: bool = False) -> Template:
         ),
         tooltip=tooltip,
     )
-    labels = base.mark_text(dy=-8, fontSize=14, fontWeight="bold").encode(
-        x=x,
-        y=alt.Y("estimate:Q", scale=y_scale, title=title),
-        text=alt.Text("estimate:Q", format=".0%"),
+    # Each bar's value above everything drawn for it: in private mode above the top of its
+    # interval and of the tick of what was sent (at the bar's top, the interval and the
+    # tick ran through the number)
+    top = "max(datum.high, datum.sent_share)" if private else "datum.estimate"
+    labels = (
+        base.transform_calculate(label_y=top)
+        .mark_text(dy=-8, fontSize=14, fontWeight="bold")
+        .encode(
+            x=x,
+            y=alt.Y("label_y:Q", scale=y_scale, title=title),
+            text=alt.Text("estimate:Q", format=".0%"),
+        )
     )
     layers = [bars, labels]
     if private:
