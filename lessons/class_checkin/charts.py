@@ -27,7 +27,10 @@ def estimates(lessons: tuple[str, ...], presenting: bool = False) -> Template:
         axis=alt.Axis(labelLimit=320),
     )
     x_scale = alt.Scale(domain=[0, 1], nice=False, clamp=True)
-    title = "share of the class who worked through it (estimate, 95% interval)"
+    # short: on a phone the lessons' names leave the plot ~100 px, and the axis title is
+    # centred under it (the longer "… who worked through it (estimate, 95% interval)" ran
+    # past the chart's edge); the caption under the chart says what each mark is
+    title = "share of the class"
     base = alt.Chart(alt.NamedData(name="results"))
     tooltip = [
         alt.Tooltip("lesson:N", title="lesson"),
