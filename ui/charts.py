@@ -1067,7 +1067,9 @@ def win_bars(rows: int, x_title: str) -> Template:
             "exact probability:Q",
             title=x_title,
             scale=x_scale,
-            axis=alt.Axis(format="~%", values=[0, 0.25, 0.5, 0.75, 1]),
+            # the title at the plot's right end: centred under a plot that long names on
+            # the left leave narrow, it ran past the chart's edge on a phone
+            axis=alt.Axis(format="~%", values=[0, 0.25, 0.5, 0.75, 1], titleAnchor="end"),
         ),
         tooltip=tooltip,
     )
@@ -1079,6 +1081,13 @@ def win_bars(rows: int, x_title: str) -> Template:
 
 
 TWO_COLUMN_CHARS = 30  # a two-column legend's row: at most this many characters of names
+# Where a name is longer than the course's longest here (the sparse vector's "stops at a
+# count < T (false positive)"), as a file's categories can be ("Administrative and clerical
+# support occupations in large public institutions"), the legend cuts names at LONG_NAME_PX
+# with "…": whole, they ran past the chart's edge on a laptop (choosing's narrow column) and a
+# phone. The tooltip and "Show the numbers" hold them whole; the course's names are never cut.
+LONG_NAME_CHARS = 37
+LONG_NAME_PX = 200
 
 
 @datasets.cached(max_entries=64)
@@ -1127,6 +1136,10 @@ def win_curves(
                     TWO_COLUMN_LEGEND
                     if sum(sorted(map(len, series))[-2:]) <= TWO_COLUMN_CHARS
                     else STACKED_LEGEND
+                    if max(map(len, series), default=0) <= LONG_NAME_CHARS
+                    else alt.Legend(
+                        orient="bottom", title=None, direction="vertical", labelLimit=LONG_NAME_PX
+                    )
                 ),
             ),
             tooltip=[

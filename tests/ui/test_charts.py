@@ -642,3 +642,22 @@ def test_a_step_outline_is_its_treads_and_risers() -> None:
     treads, risers = charts.step_outline([1.0, 2.0, 3.0], [0.1, 0.3, 0.2])
     assert [list(v) for v in treads] == [[1.0, 2.0, 2.0, 3.0, 3.0], [0.1, 0.1, 0.3, 0.3, 0.2]]
     assert risers == ((2.0, 0.1, 0.3), (3.0, 0.3, 0.2))
+
+
+def test_a_files_long_names_are_cut_in_the_winners_legend_and_the_courses_are_not() -> None:
+    """Finding (a file uploaded on Choosing privately, its categories 50 to 80 characters
+    long): the legend of "The chance of each winner" ran past the chart's edge on a laptop
+    and a phone, and the winners' bars' x title ran past it on a phone (centred under a plot
+    the long names left narrow). Names longer than the course's longest here are cut at a
+    width, with "…"; the course's are never cut; the title sits at the plot's right end."""
+
+    def legend(series: tuple[str, ...]) -> dict:
+        spec = charts.win_curves(series, (0.001, 10.0)).spec
+        return spec["layer"][0]["encoding"]["color"]["legend"]
+
+    course = ("stops at a count < T (false positive)", "stops at a count ≥ T (true positive)")
+    assert legend(course)["labelLimit"] == 0  # whole
+    long = ("Administrative and clerical support occupations in large public institutions", "Armed")
+    assert 0 < legend(long)["labelLimit"] <= 200
+    x = charts.win_bars(3, "chance of being reported").spec["layer"][0]["encoding"]["x"]
+    assert x["axis"]["titleAnchor"] == "end"
