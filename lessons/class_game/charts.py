@@ -84,7 +84,7 @@ def region(presenting: bool = False) -> Template:
     )
     labels = (
         alt.Chart(alt.Data(values=[{"fpr": 0.62, "tpr": 0.55, "label": "a coin"}]))
-        .mark_text(align="left", fontSize=12, color=ui_charts.BLACK)
+        .mark_text(align="left", color=ui_charts.BLACK)  # no fontSize: projector-sized there
         .encode(x=x, y=y, text="label:N")
     )
     return Template(

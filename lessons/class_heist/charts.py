@@ -80,7 +80,10 @@ def _closing_in(presenting: bool, group: int) -> Template:
         tooltip=tooltip,
     )
     beyond_label = off_axis.mark_text(
-        align="left", dx=8, color=ui_charts.BLACK, fontSize=12, aria=False
+        align="left",
+        dx=8,
+        color=ui_charts.BLACK,
+        aria=False,  # no fontSize: grows on a projector
     ).encode(x=x, y=alt.Y("edge:Q", scale=y_scale), text="label:N")
     return Template(
         alt.layer(secret_range, band, bars, line, beyond, beyond_label).properties(

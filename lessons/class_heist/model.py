@@ -325,6 +325,7 @@ def running(
         beyond=beyond,
         edge=np.clip(estimate, low, high),  # where a point beyond the axis is drawn
         label=[
-            f"{value:,.0f}" if side else "" for value, side in zip(estimate, beyond, strict=True)
+            f"{value:,.0f}".replace("-", "−") if side else ""  # a real minus, as the title's
+            for value, side in zip(estimate, beyond, strict=True)
         ],
     )

@@ -292,7 +292,7 @@ def test_an_estimate_beyond_the_axis_is_marked_with_its_value() -> None:
     low, high = model.ESTIMATE_DOMAIN
     assert frame["estimate"].tolist() == [-105.0, 12.5, 11.666666666666666]
     assert frame["beyond"].tolist() == ["below", "", ""]
-    assert frame["edge"].tolist()[0] == low and frame["label"].tolist()[0] == "-105"
+    assert frame["edge"].tolist()[0] == low and frame["label"].tolist()[0] == "−105"  # a minus sign
     over = model.running([pair(200, 1)], target)
     assert over["beyond"].tolist() == ["above"] and over["edge"].tolist() == [high]
 
