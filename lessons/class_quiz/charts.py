@@ -53,7 +53,7 @@ def answers(k: int, private: bool, presenting: bool = False) -> Template:
     top = "max(datum.high, datum.sent_share)" if private else "datum.estimate"
     labels = (
         base.transform_calculate(label_y=top)
-        .mark_text(dy=-8, fontSize=14, fontWeight="bold")
+        .mark_text(dy=-8, fontWeight="bold")  # no fontSize: projector-sized there
         .encode(
             x=x,
             y=alt.Y("label_y:Q", scale=y_scale, title=title),
