@@ -342,3 +342,32 @@ def test_reset_this_lesson_returns_every_control_and_the_link_to_the_defaults() 
     assert linked.number_input(key="seed").value == controls.DEFAULT_SEED
     assert "svt_eps" not in linked.query_params and "seed" not in linked.query_params
     assert linked.toggle(key="present").value  # the lecturer's, not the lesson's
+
+
+def test_the_activities_projector_charts_let_the_projector_size_their_words():
+    """A text mark with a fontSize of its own keeps it in presenter mode (the projector's
+    size goes to text marks without one): the quiz's numbers on its bars (14 px), the game's
+    "a coin" and the heist's value beyond the axis (12 px) stayed small on the projector, the
+    screen these charts are made for."""
+    from lessons.class_game import charts as game
+    from lessons.class_heist import charts as heist
+    from lessons.class_quiz import charts as quiz
+
+    def fixed_text(node) -> list:
+        if isinstance(node, list):
+            return [found for item in node for found in fixed_text(item)]
+        if not isinstance(node, dict):
+            return []
+        mark = node.get("mark")
+        own = isinstance(mark, dict) and mark.get("type") == "text" and "fontSize" in mark
+        return ([mark] if own else []) + fixed_text(
+            [value for key, value in node.items() if key not in ("datasets", "data")]
+        )
+
+    for template in (
+        game.region(True),
+        heist.closing_in(True),
+        quiz.answers(4, True, True),
+        quiz.answers(4, False, True),
+    ):
+        assert fixed_text(template.spec) == []
