@@ -23,7 +23,7 @@ def closing_in(presenting: bool = False, group: int = 1) -> Template:
     secret can take (1 to 10) as a grey band, which `title`'s subtitle names; for a target
     whose two values `group` people share, the pair reads their total, and the range and the
     axis say so (g to 10g). Dataset "running" (pairs, estimate, low, high).
-    (Checked before the cache: True and 1 are one key to it.)"""
+    (Checked here, before the cache.)"""
     if isinstance(group, bool) or not isinstance(group, int) or group < 1:
         raise ValueError(f"group must be an int of at least 1, got {group!r}")
     return _closing_in(bool(presenting), group)
