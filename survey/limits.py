@@ -1,11 +1,15 @@
 """Rate limits kept in the class database, so that every replica counts the same events (in
 each process's memory a limit would be multiplied by the number of replicas).
 
-At most `max_events` events per `window_s` seconds per (name, key). A sliding window,
-estimated from two fixed ones (the usual approximation): the current window's events plus
-the previous window's, weighted by how much of it the sliding window still covers. Over a
-steady stream it is exact; within one fixed window it counts exactly. A key (a student
-token, an address) is stored only as SHA-256 of the limit's name and the key."""
+At most `max_events` events in any `window_s` seconds per (name, key), never more: a window
+is cut into SLOTS slots, each a counter, and an event is allowed only while the slots that
+touch the last `window_s` seconds (SLOTS + 1 of them) hold fewer than `max_events`. They
+cover a little more than the window, so a client waits at most one slot (a tenth of the
+window) longer than an exact sliding window would make it; they never let one more through
+(the usual estimate from two fixed windows, which weighs the previous window's events by
+how much of it is still covered, let a third of 2 through at a window's edge, and nearly
+twice the limit in a window's length over a steady stream). A key (a student token, an
+address) is stored only as SHA-256 of the limit's name and the key."""
 
 from __future__ import annotations
 
@@ -16,7 +20,7 @@ from sqlalchemy import BigInteger, Column, Float, Integer, String, Table, delete
 
 from .database import Database, metadata
 
-# One counter per (limit bucket, time window).
+# One counter per (limit bucket, slot): `window_index` is the slot's index, time // slot's length.
 limits_table = Table(
     "survey_limits",
     metadata,
@@ -26,6 +30,9 @@ limits_table = Table(
     Column("expires_at", Float, nullable=False, index=True),
 )
 PRUNE_EVERY_S = 60.0
+# Slots a window is cut into: the finer, the closer to an exact sliding window (a client
+# waits at most window / SLOTS too long) and the more rows a key keeps (SLOTS + 1).
+SLOTS = 10
 
 
 def limit_clock() -> float:
@@ -52,27 +59,27 @@ class RateLimits:
         self.db = db
         self._last_prune = 0.0
 
-    def _windows(self, bucket: str, window_s: float, now: float) -> tuple[int, int, float]:
-        """(the current window's index, its events, the previous window's weighted events);
-        the sliding window's estimate is the sum of the last two."""
-        index = int(now // window_s)
-        covered = 1.0 - (now - index * window_s) / window_s
+    def _slots(self, bucket: str, window_s: float, now: float) -> tuple[int, int, int]:
+        """(the current slot's index, its events, the events of the SLOTS slots before it):
+        together, every event of the last `window_s` seconds and of at most one slot more."""
+        index = int(now // (window_s / SLOTS))
         t = limits_table
         with self.db.reading() as conn:
             rows = conn.execute(
                 select(t.c.window_index, t.c.events).where(
-                    t.c.bucket == bucket, t.c.window_index.in_((index - 1, index))
+                    t.c.bucket == bucket, t.c.window_index.between(index - SLOTS, index)
                 )
             ).all()
-        found = {int(i): int(e) for i, e in rows}
-        return index, found.get(index, 0), covered * found.get(index - 1, 0)
+        current = sum(int(e) for i, e in rows if int(i) == index)
+        return index, current, sum(int(e) for _i, e in rows) - current
 
-    def count(self, name: str, key: str, window_s: float, now: float | None = None) -> float:
-        """How many events (name, key) has in the sliding window (nothing recorded)."""
+    def count(self, name: str, key: str, window_s: float, now: float | None = None) -> int:
+        """How many events (name, key) has in the sliding window, as the limit counts them
+        (the last `window_s` seconds and at most one slot more; nothing recorded)."""
         _check_limit(1, window_s)
         now = limit_clock() if now is None else now
-        _index, current, previous = self._windows(_bucket(name, key), window_s, now)
-        return current + previous
+        _index, current, before = self._slots(_bucket(name, key), window_s, now)
+        return current + before
 
     def check(
         self, name: str, key: str, max_events: int, window_s: float, now: float | None = None
@@ -86,13 +93,14 @@ class RateLimits:
     ) -> bool:
         """Record one event for (name, key) and say whether it is within the limit. An event
         over the limit is not recorded (waiting always helps). The increment is one atomic
-        statement that only counts while the window is under its cap, so replicas racing
-        on one key never push it past the limit."""
+        statement that only counts while the slot is under its cap, so replicas racing
+        on one key never push it past the limit (within one slot; two replicas that race
+        across a slot's edge, in the same instant, may each pass one more)."""
         return self.take(name, key, max_events, window_s, now) is not None
 
     def give_back(self, name: str, key: str, window_index: int) -> None:
-        """Un-record one event that `take` recorded in window `window_index` (an action that
-        did not happen after all); nothing when that window is gone or empty."""
+        """Un-record one event that `take` recorded in slot `window_index` (an action that
+        did not happen after all); nothing when that slot is gone or empty."""
         t = limits_table
         self.db.write(
             update(t)
@@ -107,19 +115,24 @@ class RateLimits:
     def take(
         self, name: str, key: str, max_events: int, window_s: float, now: float | None = None
     ) -> int | None:
-        """`allow`, returning the window the event was recorded in (for `give_back`), or
+        """`allow`, returning the slot the event was recorded in (for `give_back`), or
         None when it was over the limit and not recorded."""
         _check_limit(max_events, window_s)
         now = limit_clock() if now is None else now
         bucket = _bucket(name, key)
-        index, current, previous = self._windows(bucket, window_s, now)
-        if current + previous >= max_events:
+        index, current, before = self._slots(bucket, window_s, now)
+        if current + before >= max_events:
             return None
-        cap = max_events - previous  # the current window may hold events below this
+        cap = max_events - before  # the current slot may hold events below this
         t = limits_table
         statement = (
             self.db.upsert(t)
-            .values(bucket=bucket, window_index=index, events=1, expires_at=(index + 2) * window_s)
+            .values(
+                bucket=bucket,
+                window_index=index,
+                events=1,
+                expires_at=(index + SLOTS + 1) * (window_s / SLOTS),
+            )
             .on_conflict_do_update(
                 index_elements=[t.c.bucket, t.c.window_index],
                 set_={"events": t.c.events + 1},

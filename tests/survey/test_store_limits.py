@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 import pytest
 from sqlalchemy import func, select
 
 import survey
 from survey import security
-from survey.limits import PRUNE_EVERY_S, limits_table
+from survey.limits import PRUNE_EVERY_S, SLOTS, limits_table
 
 
 @pytest.fixture
@@ -44,18 +45,21 @@ def test_two_replicas_share_one_limit(replicas):
 
 
 def test_the_window_slides(replicas):
-    """Half a window later the previous window counts half; a whole window later nothing."""
+    """Events count until a window has passed since their slot began (a 60 s window's slots
+    are 6 s), then not at all: at 6,000 s, 4 of 4; still at 6,065.9 s (the window from
+    6,005.9 s holds them); at 6,066 s none, and four more pass."""
     store = replicas[0]
     who = key()
     assert all(store.limits.allow("guess", who, 4, 60.0, now=6_000.0) for _ in range(4))
-    assert store.limits.count("guess", who, 60.0, now=6_030.0) == 4  # same fixed window
-    assert store.limits.count("guess", who, 60.0, now=6_090.0) == 2  # half of it still covered
-    assert [store.limits.allow("guess", who, 4, 60.0, now=6_090.0) for _ in range(3)] == [
-        True,
-        True,
-        False,
-    ]
-    assert store.limits.count("guess", who, 60.0, now=6_240.0) == 0
+    assert not store.limits.allow("guess", who, 4, 60.0, now=6_000.0)
+    assert store.limits.count("guess", who, 60.0, now=6_030.0) == 4
+    assert store.limits.count("guess", who, 60.0, now=6_059.9) == 4  # in the window
+    assert store.limits.count("guess", who, 60.0, now=6_065.9) == 4  # and one slot more
+    assert not store.limits.allow("guess", who, 4, 60.0, now=6_065.9)
+    assert store.limits.count("guess", who, 60.0, now=6_066.0) == 0
+    assert [store.limits.allow("guess", who, 4, 60.0, now=6_066.0) for _ in range(5)] == [
+        True
+    ] * 4 + [False]
 
 
 def test_racing_replicas_never_pass_the_limit(replicas):
@@ -85,11 +89,13 @@ def test_what_is_taken_can_be_given_back_and_never_below_zero(replicas):
 
     with ThreadPoolExecutor(8) as pool:
         windows = list(pool.map(take, range(8)))
-    assert sorted(windows, key=lambda w: w is None) == [int(now // 600.0)] * 5 + [None] * 3
+    assert (
+        sorted(windows, key=lambda w: w is None) == [int(now // (600.0 / SLOTS))] * 5 + [None] * 3
+    )
     assert replicas[0].limits.count("create", who, 600.0, now=now) == 5
 
     def give_back(i: int) -> None:
-        replicas[i % 2].limits.give_back("create", who, int(now // 600.0))
+        replicas[i % 2].limits.give_back("create", who, int(now // (600.0 / SLOTS)))
 
     with ThreadPoolExecutor(8) as pool:
         list(pool.map(give_back, range(8)))
@@ -133,3 +139,60 @@ def test_limits_are_validated(replicas, max_events, window_s, name):
         replicas[0].limits.allow("guess", key(), max_events, window_s)
     with pytest.raises(ValueError, match=name):
         replicas[0].limits.check("guess", key(), max_events, window_s)
+
+
+def most_in_any_window(times: list[float], window_s: float) -> int:
+    """The most of `times` in any `window_s` seconds (t − window_s, t]."""
+    ordered = sorted(times)
+    return max(
+        (sum(1 for s in ordered if t - window_s < s <= t) for t in ordered),
+        default=0,
+    )
+
+
+@pytest.mark.parametrize(
+    "schedule",
+    ["steady", "used up at a window's end, then steady", "random"],
+)
+def test_no_window_s_seconds_ever_hold_more_than_the_limit(replicas, schedule):
+    """Finding: the limit was estimated from two fixed windows, the previous one weighted by
+    how much of it the sliding window still covers. Two events just before a window's edge
+    weighed 1.9998 just after it, and a third passed a limit of 2 (make test saw it at
+    07:10:00); a client that used a limit of 5 up just before an edge and then kept trying
+    passed 9 in one window's length (of 60: 119). Every schedule of tries: at most the limit
+    in any `window_s` seconds, and a try refused only when the limit was reached within a
+    window and one slot (a client waits at most a tenth of a window too long)."""
+    who, window_s, limit = key(), 600.0, 5
+    rng = np.random.default_rng(7)
+    start = 60_000.0  # a window's start
+    tries = {
+        "steady": start + np.arange(0, 5 * window_s, window_s / 97),
+        "used up at a window's end, then steady": np.concatenate(
+            [start + window_s - 0.01 - np.arange(limit) * 1e-4]
+            + [start + window_s + np.arange(0, 3 * window_s, window_s / 1000)]
+        ),
+        "random": start + np.sort(rng.uniform(0, 5 * window_s, 400)),
+    }[schedule]
+    tries = np.sort(tries)
+    admitted, refused = [], []
+    for i, t in enumerate(tries.tolist()):
+        allowed = replicas[i % 2].limits.allow("guess", who, limit, window_s, now=t)
+        (admitted if allowed else refused).append(t)
+    assert most_in_any_window(admitted, window_s) == limit
+    longest = window_s * (1 + 1 / SLOTS)
+    assert refused
+    assert all(sum(1 for s in admitted if t - longest <= s <= t) >= limit for t in refused)
+
+
+def test_two_events_just_before_a_window_s_edge_hold_a_limit_of_two(replicas):
+    """The case make test met: 2 allowed at 599.95 s into a window, a third tried 0.1 s
+    later, across the edge: refused (it passed on the two-window estimate), and allowed
+    again once a window and at most one slot have passed."""
+    a, b = replicas
+    who, window_s = key(), 600.0
+    edge = 600.0 * 120
+    assert a.limits.allow("create", who, 2, window_s, now=edge - 0.05)
+    assert b.limits.allow("create", who, 2, window_s, now=edge - 0.05)
+    assert not a.limits.allow("create", who, 2, window_s, now=edge + 0.05)
+    assert not b.limits.allow("create", who, 2, window_s, now=edge + window_s - 0.1)
+    assert a.limits.allow("create", who, 2, window_s, now=edge + window_s * (1 + 1 / SLOTS))
