@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import logging
 import os
 import re
@@ -39,6 +40,7 @@ from sqlalchemy import (
     Table,
     create_engine,
     event,
+    false,
     func,
     insert,
     inspect,
@@ -367,6 +369,26 @@ class Database:
                 ).first()
             if not found:
                 raise LookupError(f"no row {row_id} in {table.name}")
+            return body(conn)
+
+        return self._retried(run)
+
+    def serialized(self, name: str, body: Callable):
+        """`body(conn)` in one transaction that first takes a lock named `name`: two of them
+        with one name never interleave (what one reads and writes, the next reads after).
+        For a state that has no row to lock (`atomically`), such as a rate limit's slots.
+        PostgreSQL: a transaction's advisory lock on 64 bits of the name's SHA-256; SQLite:
+        the database's write lock, taken by a write that touches nothing as the
+        transaction's first statement. Retried while SQLite is busy (`_retried`)."""
+        key = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+
+        def run(conn):
+            if self.is_sqlite:
+                conn.execute(
+                    update(schema_table).where(false()).values(version=schema_table.c.version)
+                )
+            else:
+                conn.execute(select(func.pg_advisory_xact_lock(key)))
             return body(conn)
 
         return self._retried(run)

@@ -8,8 +8,10 @@ cover a little more than the window, so a client waits at most one slot (a tenth
 window) longer than an exact sliding window would make it; they never let one more through
 (the usual estimate from two fixed windows, which weighs the previous window's events by
 how much of it is still covered, let a third of 2 through at a window's edge, and nearly
-twice the limit in a window's length over a steady stream). A key (a student token, an
-address) is stored only as SHA-256 of the limit's name and the key."""
+twice the limit to a client that used it up just before an edge and kept trying). Replicas
+count and record under one lock per key, and a slot written by a replica whose clock is
+ahead counts too. A key (a student token, an address) is stored only as SHA-256 of the
+limit's name and the key."""
 
 from __future__ import annotations
 
@@ -59,27 +61,29 @@ class RateLimits:
         self.db = db
         self._last_prune = 0.0
 
-    def _slots(self, bucket: str, window_s: float, now: float) -> tuple[int, int, int]:
-        """(the current slot's index, its events, the events of the SLOTS slots before it):
-        together, every event of the last `window_s` seconds and of at most one slot more."""
+    @staticmethod
+    def _slots(conn, bucket: str, window_s: float, now: float) -> tuple[int, int]:
+        """(the current slot's index, the events that count): those of the current slot
+        and the SLOTS slots before it, every event of the last `window_s` seconds and of at
+        most one slot more, and those of any slot after it (written by a replica whose clock
+        is ahead of this one's: not seeing them let a replica just behind a slot's edge pass
+        the limit again)."""
         index = int(now // (window_s / SLOTS))
         t = limits_table
-        with self.db.reading() as conn:
-            rows = conn.execute(
-                select(t.c.window_index, t.c.events).where(
-                    t.c.bucket == bucket, t.c.window_index.between(index - SLOTS, index)
-                )
-            ).all()
-        current = sum(int(e) for i, e in rows if int(i) == index)
-        return index, current, sum(int(e) for _i, e in rows) - current
+        rows = conn.execute(
+            select(t.c.window_index, t.c.events).where(
+                t.c.bucket == bucket, t.c.window_index >= index - SLOTS
+            )
+        ).all()
+        return index, sum(int(events) for _index, events in rows)
 
     def count(self, name: str, key: str, window_s: float, now: float | None = None) -> int:
         """How many events (name, key) has in the sliding window, as the limit counts them
         (the last `window_s` seconds and at most one slot more; nothing recorded)."""
         _check_limit(1, window_s)
         now = limit_clock() if now is None else now
-        _index, current, before = self._slots(_bucket(name, key), window_s, now)
-        return current + before
+        with self.db.reading() as conn:
+            return self._slots(conn, _bucket(name, key), window_s, now)[1]
 
     def check(
         self, name: str, key: str, max_events: int, window_s: float, now: float | None = None
@@ -92,10 +96,9 @@ class RateLimits:
         self, name: str, key: str, max_events: int, window_s: float, now: float | None = None
     ) -> bool:
         """Record one event for (name, key) and say whether it is within the limit. An event
-        over the limit is not recorded (waiting always helps). The increment is one atomic
-        statement that only counts while the slot is under its cap, so replicas racing
-        on one key never push it past the limit (within one slot; two replicas that race
-        across a slot's edge, in the same instant, may each pass one more)."""
+        over the limit is not recorded (waiting always helps). The count and the increment are
+        one transaction under the key's lock (`Database.serialized`), so replicas racing on
+        one key, their clocks either side of a slot's edge, never push it past the limit."""
         return self.take(name, key, max_events, window_s, now) is not None
 
     def give_back(self, name: str, key: str, window_index: int) -> None:
@@ -120,27 +123,29 @@ class RateLimits:
         _check_limit(max_events, window_s)
         now = limit_clock() if now is None else now
         bucket = _bucket(name, key)
-        index, current, before = self._slots(bucket, window_s, now)
-        if current + before >= max_events:
-            return None
-        cap = max_events - before  # the current slot may hold events below this
-        t = limits_table
-        statement = (
-            self.db.upsert(t)
-            .values(
-                bucket=bucket,
-                window_index=index,
-                events=1,
-                expires_at=(index + SLOTS + 1) * (window_s / SLOTS),
+
+        def counted(conn) -> int | None:
+            index, events = self._slots(conn, bucket, window_s, now)
+            if events >= max_events:
+                return None
+            t = limits_table
+            conn.execute(
+                self.db.upsert(t)
+                .values(
+                    bucket=bucket,
+                    window_index=index,
+                    events=1,
+                    expires_at=(index + SLOTS + 1) * (window_s / SLOTS),
+                )
+                .on_conflict_do_update(
+                    index_elements=[t.c.bucket, t.c.window_index],
+                    set_={"events": t.c.events + 1},
+                )
             )
-            .on_conflict_do_update(
-                index_elements=[t.c.bucket, t.c.window_index],
-                set_={"events": t.c.events + 1},
-                where=t.c.events + 1 <= cap,
-            )
-        )
-        counted = self.db.write(statement) == 1
+            return index
+
+        taken = self.db.serialized(f"limit {bucket}", counted)
         if now - self._last_prune >= PRUNE_EVERY_S:
             self._last_prune = now
-            self.db.write(delete(t).where(t.c.expires_at < now))
-        return index if counted else None
+            self.db.write(delete(limits_table).where(limits_table.c.expires_at < now))
+        return taken

@@ -196,3 +196,22 @@ def test_two_events_just_before_a_window_s_edge_hold_a_limit_of_two(replicas):
     assert not a.limits.allow("create", who, 2, window_s, now=edge + 0.05)
     assert not b.limits.allow("create", who, 2, window_s, now=edge + window_s - 0.1)
     assert a.limits.allow("create", who, 2, window_s, now=edge + window_s * (1 + 1 / SLOTS))
+
+
+def test_racing_replicas_across_a_slot_s_edge_never_pass_the_limit(replicas):
+    """Finding: two replicas whose clocks stand either side of a slot's edge: the one behind
+    did not count the slot ahead, and each read before the other wrote (only the current
+    slot was capped): 15 to 19 of a limit of 10 passed. 8 threads, half just before an edge
+    and half just after, 40 tries for each of 25 keys: exactly 10 each."""
+    edge = 60.0 / SLOTS * 100_003
+
+    def attempt(args: tuple[str, int]) -> bool:
+        who, i = args
+        now = edge - 0.001 if i % 2 else edge + 0.001
+        return replicas[i % 2].limits.allow("tap", who, 10, 60.0, now=now)
+
+    keys = [key() for _ in range(25)]
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(attempt, [(who, i) for who in keys for i in range(40)]))
+    passed = [sum(results[k * 40 : (k + 1) * 40]) for k in range(len(keys))]
+    assert passed == [10] * len(keys)
