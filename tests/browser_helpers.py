@@ -423,6 +423,17 @@ CHART_TEXT_CROSSED = """() => {
 }""".replace("EACH_CHART", _EACH_CHART)
 
 
+# Two frames: what a page just drew has been laid out and painted.
+TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def chart_text_problems(page: Page) -> list[str]:
+    """After two frames, every chart's text written over another (CHART_TEXT_CLASHES) or
+    crossed by one of its lines (CHART_TEXT_CROSSED): one line each; none, an empty list."""
+    page.evaluate(TWO_FRAMES)
+    return page.evaluate(CHART_TEXT_CLASHES) + page.evaluate(CHART_TEXT_CROSSED)
+
+
 def control_to_chart_px(page: Page, control: str) -> tuple[float, float]:
     """For the slider whose label contains `control` and the chart it drives (a chart
     beside it, i.e. overlapping it vertically, else the first chart after it in the page):
@@ -510,7 +521,6 @@ AXE_FAILS = ("serious", "critical")
 _WHOLE_HEIGHT = """() => Math.max(window.innerHeight, ...['stMain', 'stSidebarContent']
   .map((id) => document.querySelector(`[data-testid="${id}"]`))
   .filter(Boolean).map((e) => e.getBoundingClientRect().top + e.scrollHeight))"""
-_TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 MAX_AXE_HEIGHT = 30_000  # px: taller than any page of the course (the longest is ~13,000)
 # A transition or a finite animation still running (Streamlit fades the classroom fold's label
 # from 60% to full opacity as presenter mode's style sheet lands): axe would read a colour on
@@ -553,7 +563,7 @@ def axe_violations(
     tall = min(int(page.evaluate(_WHOLE_HEIGHT)), MAX_AXE_HEIGHT)
     if size is not None and tall > size["height"]:
         page.set_viewport_size({"width": size["width"], "height": tall})
-        page.evaluate(_TWO_FRAMES)
+        page.evaluate(TWO_FRAMES)
     try:
         found = page.evaluate("(options) => axe.run(document, options)", options)["violations"]
     finally:

@@ -19,6 +19,7 @@ from browser_helpers import (
     CHART_TEXT_CROSSED,
     PHONE,
     PROJECTOR,
+    TWO_FRAMES,
     assert_no_exception,
     expect_rerun,
     move_slider_with_keyboard,
@@ -30,7 +31,6 @@ SCREENS = {"laptop": {"width": 1280, "height": 800}, "presenter": PROJECTOR}
 # Any chart of the page reads `shows` once the state's run has been drawn.
 DRAWN = """(shows) => [...document.querySelectorAll('[data-testid=stVegaLiteChart] svg')]
   .some((svg) => svg.textContent.includes(shows))"""
-TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,10 @@ from playwright.sync_api import Page
 
 import survey
 from browser_helpers import (
-    CHART_TEXT_CLASHES,
-    CHART_TEXT_CROSSED,
     PHONE,
     PROJECTOR,
     assert_no_exception,
+    chart_text_problems,
     lesson_url,
     open_page,
 )
@@ -27,7 +26,6 @@ from conftest import SURVEY_DB_DIR
 URL_PATH = lesson_url("class_checkin/page.py")
 LESSONS = ["laplace", "composition", "renyi", "census_topdown", "who_pays"]
 DRAWN = """() => document.querySelectorAll('[data-testid=stVegaLiteChart] svg').length > 0"""
-TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
 @pytest.mark.parametrize("screen", ["presenter", "phone"])
@@ -46,7 +44,6 @@ def test_no_text_of_the_chart_runs_out_or_is_crossed(
     link = f"{URL_PATH}?manage={made.checkin.code}&key={made.admin_key}"
     open_page(page, app_server, link + ("&present=true" if screen == "presenter" else ""))
     page.wait_for_function(DRAWN)
-    page.evaluate(TWO_FRAMES)
-    found = page.evaluate(CHART_TEXT_CLASHES) + page.evaluate(CHART_TEXT_CROSSED)
+    found = chart_text_problems(page)
     assert_no_exception(page)
     assert not found, "\n".join(found)

@@ -15,11 +15,10 @@ from playwright.sync_api import Page
 
 import survey
 from browser_helpers import (
-    CHART_TEXT_CLASHES,
-    CHART_TEXT_CROSSED,
     PHONE,
     PROJECTOR,
     assert_no_exception,
+    chart_text_problems,
     lesson_url,
     open_page,
 )
@@ -30,7 +29,6 @@ URL_PATH = lesson_url("class_game/page.py")
 ROUNDS = 10
 DRAWN = """() => [...document.querySelectorAll('[data-testid=stVegaLiteChart] svg')]
   .some((svg) => svg.textContent.includes("a coin"))"""
-TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
 def finished_game(epsilon: float) -> tuple[str, str]:
@@ -59,8 +57,6 @@ def test_no_text_of_the_region_chart_is_crossed_at_any_epsilon(
         query = "&present=true" if screen == "presenter" else ""
         open_page(page, app_server, f"{URL_PATH}?manage={code}&key={key}{query}")
         page.wait_for_function(DRAWN)
-        page.evaluate(TWO_FRAMES)
-        found += [f"ε = {epsilon}: {problem}" for problem in page.evaluate(CHART_TEXT_CLASHES)]
-        found += [f"ε = {epsilon}: {problem}" for problem in page.evaluate(CHART_TEXT_CROSSED)]
+        found += [f"ε = {epsilon}: {problem}" for problem in chart_text_problems(page)]
         assert_no_exception(page)
     assert not found, "\n".join(found)

@@ -15,11 +15,10 @@ from playwright.sync_api import Page
 
 import survey
 from browser_helpers import (
-    CHART_TEXT_CLASHES,
-    CHART_TEXT_CROSSED,
     PHONE,
     PROJECTOR,
     assert_no_exception,
+    chart_text_problems,
     lesson_url,
     open_page,
 )
@@ -28,7 +27,6 @@ from conftest import SURVEY_DB_DIR
 URL_PATH = lesson_url("class_heist/page.py")
 DRAWN = """() => [...document.querySelectorAll('[data-testid=stVegaLiteChart] svg')]
   .some((svg) => svg.textContent.includes("2,000 pairs"))"""
-TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
 def asked_2000_pairs(epsilon: float, secret: int) -> str:
@@ -62,8 +60,6 @@ def test_no_text_of_the_chart_is_crossed_after_many_pairs(
         link = asked_2000_pairs(epsilon, secret)
         open_page(page, app_server, link + ("&present=true" if screen == "presenter" else ""))
         page.wait_for_function(DRAWN)
-        page.evaluate(TWO_FRAMES)
-        found += [f"ε = {epsilon}: {problem}" for problem in page.evaluate(CHART_TEXT_CLASHES)]
-        found += [f"ε = {epsilon}: {problem}" for problem in page.evaluate(CHART_TEXT_CROSSED)]
+        found += [f"ε = {epsilon}: {problem}" for problem in chart_text_problems(page)]
         assert_no_exception(page)
     assert not found, "\n".join(found)

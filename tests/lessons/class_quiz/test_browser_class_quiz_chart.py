@@ -14,11 +14,10 @@ from playwright.sync_api import Page
 
 import survey
 from browser_helpers import (
-    CHART_TEXT_CLASHES,
-    CHART_TEXT_CROSSED,
     PHONE,
     PROJECTOR,
     assert_no_exception,
+    chart_text_problems,
     lesson_url,
     open_page,
 )
@@ -27,7 +26,6 @@ from conftest import SURVEY_DB_DIR
 URL_PATH = lesson_url("class_quiz/page.py")
 DRAWN = """() => [...document.querySelectorAll('[data-testid=stVegaLiteChart] svg')]
   .some((svg) => svg.textContent.includes("estimated share of the class"))"""
-TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 QUESTION = survey.QuizQuestion(
     "Which of these is ε-DP?",
     ("Laplace noise of scale 1/ε on a count", "Rounding to 10", "Removing names", "Top-coding"),
@@ -58,8 +56,6 @@ def test_no_text_of_the_private_results_is_crossed(
         link = revealed_private_question(answers)
         open_page(page, app_server, link + ("&present=true" if screen == "presenter" else ""))
         page.wait_for_function(DRAWN)
-        page.evaluate(TWO_FRAMES)
-        found += [f"{answers} answers: {problem}" for problem in page.evaluate(CHART_TEXT_CLASHES)]
-        found += [f"{answers} answers: {problem}" for problem in page.evaluate(CHART_TEXT_CROSSED)]
+        found += [f"{answers} answers: {problem}" for problem in chart_text_problems(page)]
         assert_no_exception(page)
     assert not found, "\n".join(found)
