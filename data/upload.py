@@ -37,6 +37,12 @@ MAX_DISTINCT = 100_000
 MISSING_MARKERS = ("", "NA", "N/A", "NaN", "nan", "null", "NULL", "?")
 DELIMITERS = (",", ";", "\t")
 MAX_SINGLE_COLUMN_HEADER = 80
+# The longest text of a file that the lessons show: a column's name (and the file's name)
+# is cut to it, a column holding a longer value is free text, not categories. Every rerun
+# sends what a page shows (a chart's labels, a menu's options, its alt text): the CSV
+# reader's limit is 131,072 characters a field, and 50 categories of 100,000 made one
+# slider press cost the server 0.55 s of CPU and send 13 MB.
+MAX_TEXT_CHARS = 120
 CONDITIONS_PER_COLUMN = 50
 _MISSING = frozenset(MISSING_MARKERS)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -126,6 +132,11 @@ def _check_not_other_format(text: str, filename: str) -> None:
             f"{filename} looks like HTML or XML, not a CSV file. "
             "Export it as a table: one header row of column names, then one row per person."
         )
+
+
+def shorten(text: str, limit: int = MAX_TEXT_CHARS) -> str:
+    """`text`, or its first `limit` − 1 characters and "…" when it is longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _reads_like_a_sentence(line: str) -> bool:
@@ -233,6 +244,7 @@ def _columns(text: str, filename: str, delimiter: str) -> tuple[list[str], list[
                         f"{MAX_COLUMNS:,}. Keep the columns you want to explore and upload that."
                     )
                 _check_header(header, filename)
+                header = _shortened_names(header, filename)
                 columns = [_Column() for _ in header]
                 continue
             if len(row) != len(header):
@@ -275,7 +287,8 @@ def _check_header(header: list[str], filename: str) -> None:
     for name in header:
         if name in seen:
             raise UploadError(
-                f"{filename}: two columns are called “{name}”. Column names must be unique."
+                f"{filename}: two columns are called “{shorten(name)}”. Column names must "
+                "be unique."
             )
         seen.add(name)
     if len(header) == 1 and _reads_like_a_sentence(header[0]):
@@ -286,14 +299,33 @@ def _check_header(header: list[str], filename: str) -> None:
         )
 
 
+def _shortened_names(header: list[str], filename: str) -> list[str]:
+    """Each column's name cut to MAX_TEXT_CHARS (`shorten`); names that only differ past it
+    are refused, as two columns with one name are."""
+    names = [shorten(name) for name in header]
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise UploadError(
+                f"{filename}: two columns begin with the same {MAX_TEXT_CHARS} characters "
+                f"(“{name}”). The lessons show the first {MAX_TEXT_CHARS} characters of a "
+                "name: make them differ there."
+            )
+        seen.add(name)
+    return names
+
+
 def read_upload(raw: bytes, filename: str, *, max_bytes: int) -> pd.DataFrame:
     """The uploaded CSV as a DataFrame, or UploadError saying what is wrong with it.
 
     Refused: files over `max_bytes`, empty or header-only files, binary bytes (NUL bytes or
     undecodable text), JSON/HTML/prose instead of a table, broken quoting, rows with more or
     fewer fields than the header, nameless or repeated column names, and files whose columns
-    all hold numbers (the lessons count people by category). Missing values stay NaN.
+    all hold numbers (the lessons count people by category). Missing values stay NaN. A
+    column's name longer than MAX_TEXT_CHARS is cut to it (`shorten`), and so is `filename`
+    in every message.
     """
+    filename = shorten(filename)
     if len(raw) > max_bytes:
         raise UploadError(
             f"{filename} is {_megabytes(len(raw))}; files can be at most "
@@ -393,8 +425,9 @@ def _is_text(column: pd.Series) -> bool:
 def categorical_columns(
     frame: pd.DataFrame, max_categories: int = MAX_CATEGORIES
 ) -> CategoricalColumns:
-    """Text columns with 2 to `max_categories` distinct values; every other column is in
-    `unavailable` with the reason (numbers, dates, too many categories, one value, empty)."""
+    """Text columns with 2 to `max_categories` distinct values, none longer than
+    MAX_TEXT_CHARS; every other column is in `unavailable` with the reason (numbers, dates,
+    too many categories, free text, one value, empty)."""
     usable: list[str] = []
     unavailable: dict[str, str] = {}
     all_unique: list[str] = []
@@ -414,6 +447,11 @@ def categorical_columns(
                 unavailable[str(name)] = (
                     f"{k:,} categories; the histogram lessons take at most {max_categories}"
                 )
+            elif (longest := _longest_value(column)) > MAX_TEXT_CHARS:
+                unavailable[str(name)] = (
+                    f"a value of {longest:,} characters: free text, not categories (the "
+                    f"lessons show categories of at most {MAX_TEXT_CHARS} characters)"
+                )
             else:
                 usable.append(str(name))
                 if k == int(column.notna().sum()):
@@ -423,6 +461,13 @@ def categorical_columns(
             f"more than {MAX_DISTINCT:,} different texts (IDs or free text): not kept"
         )
     return CategoricalColumns(tuple(usable), unavailable, tuple(all_unique))
+
+
+def _longest_value(column: pd.Series) -> int:
+    """The length of the longest text in a text column (0 when every value is missing)."""
+    values = column.cat.categories if isinstance(column.dtype, pd.CategoricalDtype) else column
+    lengths = pd.Series(values, dtype=object).dropna().map(lambda value: len(str(value)))
+    return int(lengths.max()) if len(lengths) else 0
 
 
 @dataclass(frozen=True)
@@ -447,7 +492,8 @@ def yes_no_conditions(
 ) -> tuple[Condition, ...]:
     """'Column = value' questions for randomized response: for every text column with at
     least two values, its `per_column` most common values (most common first), leaving out
-    values that only one row holds (a question about one person is not a survey)."""
+    values that only one row holds (a question about one person is not a survey) and
+    values longer than MAX_TEXT_CHARS (free text, not a category to ask about)."""
     few: list[Condition] = []
     many: list[Condition] = []  # from columns with more than `per_column` values: last
     for name in frame.columns:
@@ -457,6 +503,7 @@ def yes_no_conditions(
         counts = column.astype(object).value_counts(dropna=True)
         if len(counts) < 2:
             continue
+        counts = counts[[len(str(value)) <= MAX_TEXT_CHARS for value in counts.index]]
         target = few
         if len(counts) > per_column:
             counts = counts[counts >= 2].head(per_column)

@@ -35,6 +35,7 @@ from data.upload import (
     missing_values,
     read_upload,
     return_freed_memory,
+    shorten,
     yes_no_conditions,
 )
 from ui import controls, datasets, pace, text
@@ -161,7 +162,7 @@ def _on_upload(uploader_key: str) -> None:
         return
     st.session_state[STATE_KEY] = _Uploaded(
         file_id=file.file_id,
-        filename=file.name,
+        filename=shorten(file.name),
         frame=frame,
         columns=categorical_columns(frame),
         conditions=yes_no_conditions(frame),

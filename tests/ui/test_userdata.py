@@ -256,6 +256,45 @@ def test_conditions_list_small_columns_first_and_skip_one_person_values():
     assert len(labels) == 2 + 50 and "Id = lonely" not in labels
 
 
+def test_no_text_the_lessons_show_from_a_file_is_longer_than_the_bound():
+    """Finding: a column's names, its categories and the file's name were shown whole, each
+    up to the CSV reader's 131,072 characters a field: a 10 MB file of 50 categories of
+    100,000 characters made one slider press of k-ary RR cost the server 0.55 s of CPU (a
+    census press: 15 ms) and send 13 MB. Names are cut to MAX_TEXT_CHARS; a column with a
+    longer value is free text (with its reason), and no yes/no question asks about one."""
+    bound = reader.MAX_TEXT_CHARS
+    long_name, long_value = "Q" * 100_000, "v" * 100_000
+    raw = (
+        f"{long_name},Job,Notes\n"
+        + "".join(f"{job},{job},{note}\n" for job, note in [("a", long_value), ("b", "x")] * 3)
+    ).encode()
+    frame = read(raw, name="f" * 5_000 + ".csv")
+    assert list(frame.columns) == ["Q" * (bound - 1) + "…", "Job", "Notes"]
+    columns = categorical_columns(frame)
+    assert columns.usable == ("Q" * (bound - 1) + "…", "Job")
+    assert columns.unavailable == {
+        "Notes": "a value of 100,000 characters: free text, not categories (the lessons show "
+        f"categories of at most {bound} characters)"
+    }
+    labels = [c.label for c in yes_no_conditions(frame)]
+    assert "Notes = x" in labels and not [label for label in labels if long_value in label]
+    assert max(len(label) for label in labels) <= 2 * bound + 3
+    with pytest.raises(UploadError) as refused:
+        read(b"x\n", name="g" * 5_000 + ".csv")
+    assert len(str(refused.value)) < bound + 200
+    assert reader.shorten("abc", 3) == "abc" and reader.shorten("abcd", 3) == "ab…"
+
+
+def test_names_that_differ_only_past_the_bound_are_two_columns_with_one_name():
+    bound = reader.MAX_TEXT_CHARS
+    raw = f"{'N' * bound}1,{'N' * bound}2\na,b\nc,d\n".encode()
+    with pytest.raises(UploadError, match=f"begin with the same {bound} characters"):
+        read(raw)
+    with pytest.raises(UploadError, match="two columns are called") as refused:
+        read(f"{'N' * 5_000},{'N' * 5_000}\na,b\n".encode())
+    assert len(str(refused.value)) < bound + 200
+
+
 # --- escape_markdown ----------------------------------------------------------------------
 
 
