@@ -33,11 +33,14 @@ from typing import Any
 
 import streamlit as st
 
+from data.upload import shorten
 from ui import text
 
 SNAPSHOT_KEY = "links_snapshot"  # {param: [values]} of the URL this run started with
 EXISTING_KEY = "links_existing"  # keys already in session state when the run started
 REGISTRY_KEY = "links_bound"  # {key: Binding} of the bound widgets this run created
+# A link's text the notice repeats is cut to this (a value of a link can be kilobytes long).
+SHOWN_CHARS = 40
 
 
 @dataclass(frozen=True)
@@ -140,9 +143,11 @@ def ignored_params(
 
 def notice(ignored: list[tuple[str, str, str]]) -> str:
     """The sentence shown for ignored link settings (markdown: the URL's text in it is made
-    plain with `text.plain`, so a link value can never bold, link or load anything)."""
+    plain with `text.plain`, so a link value can never bold, link or load anything, and cut
+    to SHOWN_CHARS, so a long one cannot fill the screen)."""
     shown = [
-        (text.plain(key), text.plain(raw), text.plain(instead)) for key, raw, instead in ignored
+        (text.plain(key), text.plain(shorten(raw, SHOWN_CHARS)), text.plain(instead))
+        for key, raw, instead in ignored
     ]
     if len(shown) == 1:
         key, raw, instead = shown[0]

@@ -23,7 +23,7 @@ from apptest_helpers import (
 )
 from conftest import PAGES
 from lessons.laplace import model as lesson
-from ui import controls, downloads, text
+from ui import controls, downloads, links, text
 
 PAGE = "laplace/page.py"
 LESSON = PAGES / PAGE
@@ -195,6 +195,14 @@ def test_an_invalid_link_setting_falls_back_with_a_notice(param, value) -> None:
     assert toasts(at) == [expected]
     assert metrics(at)["Scale b = 1/ε"] == "1"
     assert chart_spec(at, 0)["title"] == "2,000 noisy answers at ε = 1"
+
+
+def test_a_long_link_value_is_repeated_cut() -> None:
+    """Finding: the notice repeated a link's value whole (a toast and a sidebar caption of
+    50,000 characters for `?lap_eps=000…`): cut to links.SHOWN_CHARS."""
+    at = hosted(lap_eps="0" * 50_000)
+    expected = ignored_link_notice("lap_eps", "0" * (links.SHOWN_CHARS - 1) + "…")
+    assert toasts(at) == [expected]
 
 
 def test_the_code_and_the_download_follow_the_sliders(people) -> None:
