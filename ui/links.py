@@ -40,7 +40,7 @@ SNAPSHOT_KEY = "links_snapshot"  # {param: [values]} of the URL this run started
 EXISTING_KEY = "links_existing"  # keys already in session state when the run started
 REGISTRY_KEY = "links_bound"  # {key: Binding} of the bound widgets this run created
 # A link's text the notice repeats is cut to this (a value of a link can be kilobytes long).
-SHOWN_CHARS = 40
+SHOWN_CHARS = 100
 
 
 @dataclass(frozen=True)

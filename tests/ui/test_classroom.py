@@ -11,7 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from conftest import app_apptest
-from ui import classroom, controls, downloads, text
+from ui import classroom, controls, downloads, links, text
 
 SCRIPT = """
 import streamlit as st
@@ -182,7 +182,8 @@ def test_a_seed_beyond_any_number_is_ignored_without_a_traceback(value):
     # kinds: the link is now ignored with the notice.
     at = tiny(seed=value)
     assert not at.exception
-    expected = f"Ignored an invalid link setting: seed={text.plain(value)} — using the default."
+    shown = value if len(value) <= links.SHOWN_CHARS else value[: links.SHOWN_CHARS - 1] + "…"
+    expected = f"Ignored an invalid link setting: seed={text.plain(shown)} — using the default."
     assert [toast.value for toast in at.toast] == [expected]
     assert shown_seed(at) == controls.DEFAULT_SEED
     at.run()  # and the next run binds the seed to the URL again
