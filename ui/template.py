@@ -21,7 +21,8 @@ from ui import classroom, datasets, tables, text
 
 # Presenter mode (ui/classroom.py): Vega-Lite draws text in pixels, so a projector needs its
 # own font sizes, given to every chart as Vega-Lite config (documented; the spec's own config
-# is kept, these sizes win). Marks with an explicit fontSize keep it.
+# is kept, these sizes win). A text mark with a fontSize of its own grows by the projector's
+# factor for text (17 / 11), its offsets with it (`_presenter_limits`).
 PRESENTER_TEXT = "#1f1f1f"
 PRESENTER_FONTS: dict = {
     "title": {"fontSize": 24, "subtitleFontSize": 18},
@@ -615,8 +616,11 @@ def current_text_scale() -> float:
 
 
 def _presenter_limits(node, scale: float = 1.0):
-    """`node` with every explicit axis or legend labelLimit scaled for the projector, and
-    every text mark's offsets (without a fontSize of its own) by `scale`."""
+    """`node` with every explicit axis or legend labelLimit scaled for the projector, every
+    text mark's offsets (without a fontSize of its own) by `scale`, and a text mark with a
+    fontSize of its own (a cell's number, a label beside a point) larger by the projector's
+    factor for Vega's text, 17 / 11, its offsets with it: at its own 11 px it was a third of
+    the size of the axis beside it on the projector."""
     if isinstance(node, list):
         return [_presenter_limits(item, scale) for item in node]
     if not isinstance(node, dict):
@@ -631,17 +635,14 @@ def _presenter_limits(node, scale: float = 1.0):
             if isinstance(limit, int | float) and limit > 0:
                 scaled = min(PRESENTER_FONTS["axis"]["labelLimit"], limit * PRESENTER_LABEL_SCALE)
                 value = {**value, "labelLimit": round(scaled)}
-        if (
-            key == "mark"
-            and isinstance(value, dict)
-            and value.get("type") == "text"
-            and "fontSize" not in value
-        ):
+        if key == "mark" and isinstance(value, dict) and value.get("type") == "text":
+            own = value.get("fontSize")
+            factor = scale if own is None else text_scale()
             value = {
-                name: round(offset * scale, 1)
-                if name in _OFFSETS and isinstance(offset, int | float)
-                else offset
-                for name, offset in value.items()
+                name: round(size * factor, 1)
+                if name in (*_OFFSETS, "fontSize") and isinstance(size, int | float)
+                else size
+                for name, size in value.items()
             }
         out[key] = _presenter_limits(value, scale)
     return out

@@ -516,8 +516,10 @@ def test_a_rules_label_goes_to_the_bottom_only_where_a_curve_runs_along_the_top(
 
 def test_presenter_mode_scales_a_text_marks_offsets_with_its_font() -> None:
     """A label 6 px above its line at 11 px sat on the line at the projector's 17 px: the
-    offsets of a text mark grow with its font; a mark with a font size of its own keeps both,
-    and other marks and the rows are not touched."""
+    offsets of a text mark grow with its font; a mark with a font size of its own grows by
+    17/11, its offsets with it (it stayed at its own size, a third of the axis's on the
+    projector: the census's counts, the tree's days, unary's bits); other marks and the rows
+    are not touched."""
     from ui import template as ui_template
 
     rows = [{"dy": 5}]
@@ -533,7 +535,8 @@ def test_presenter_mode_scales_a_text_marks_offsets_with_its_font() -> None:
     merged = ui_template.presenter_spec(spec)
     marks = [layer["mark"] for layer in merged["layer"]]
     assert marks[0] == {"type": "text", "dx": 6.2, "dy": -9.3, "align": "left"}
-    assert marks[1:] == [spec["layer"][1]["mark"], {"type": "point", "dy": 3}, "text"]
+    assert marks[1] == {"type": "text", "dy": -12.4, "fontSize": 21.6}
+    assert marks[2:] == [{"type": "point", "dy": 3}, "text"]
     assert merged["data"]["values"] is rows and rows == [{"dy": 5}]
     assert spec["layer"][0]["mark"]["dy"] == -6  # the template is not changed
     # a spec that writes its text at 12 px: scaled 17/12

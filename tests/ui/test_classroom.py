@@ -346,10 +346,11 @@ def test_reset_this_lesson_returns_every_control_and_the_link_to_the_defaults() 
 
 
 def test_the_activities_projector_charts_let_the_projector_size_their_words():
-    """A text mark with a fontSize of its own keeps it in presenter mode (the projector's
-    size goes to text marks without one): the quiz's numbers on its bars (14 px), the game's
-    "a coin" and the heist's value beyond the axis (12 px) stayed small on the projector, the
-    screen these charts are made for."""
+    """The activities' projector charts set no text size of their own: the projector's size
+    goes to every text mark (one with a size of its own grows by 17/11 from it, which was
+    chosen for a laptop): the quiz's numbers on its bars (14 px), the game's "a coin" and the
+    heist's value beyond the axis (12 px) stayed small on the projector, the screen these
+    charts are made for."""
     from lessons.class_game import charts as game
     from lessons.class_heist import charts as heist
     from lessons.class_quiz import charts as quiz
