@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
 import dp
 from ui import datasets, text
@@ -29,12 +30,17 @@ SEED_HISTOGRAM = 13
 SEED_ERROR_TABLE = 23
 
 
+def _raw(attr: Attribute, epsilon: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the report histogram, the unbiased estimate) of this seed's survey at `epsilon`."""
+    reported = dp.sample_grr_counts(attr.counts, epsilon, rng=seed + SEED_HISTOGRAM)
+    return reported, dp.grr_estimate_from_counts(reported, epsilon)
+
+
 @datasets.cached(max_entries=datasets.SEED_ENTRIES)
 def grr_survey(attr: Attribute, epsilon: float, seed: int) -> dict[str, np.ndarray]:
     """One survey of everyone with k-ary RR: the report histogram, the unbiased estimate,
     and its two post-processed versions (clipped at 0; projected to ≥ 0 summing to n)."""
-    reported = dp.sample_grr_counts(attr.counts, epsilon, rng=seed + SEED_HISTOGRAM)
-    raw = dp.grr_estimate_from_counts(reported, epsilon)
+    reported, raw = _raw(attr, epsilon, seed)
     return {
         "reported": reported,
         "raw": raw,
@@ -43,26 +49,68 @@ def grr_survey(attr: Attribute, epsilon: float, seed: int) -> dict[str, np.ndarr
     }
 
 
-def negatives_words(attr: Attribute, raw: np.ndarray) -> str:
-    """The paragraph above the two repairs, from this survey's raw estimates: how many came out
-    negative, and when none did, that the repairs then change nothing (so three equal errors
-    below are not read as three methods that happen to tie)."""
-    negatives = int((np.asarray(raw) < 0).sum())
+@datasets.cached(max_entries=datasets.SEED_ENTRIES)
+def nearest_negative_epsilon(
+    attr: Attribute, epsilon: float, seed: int, options: tuple[float, ...]
+) -> float | None:
+    """The largest ε of `options` below `epsilon` whose survey (this seed) has a negative
+    estimate, or None."""
+    left = sorted((e for e in options if e < epsilon), reverse=True)
+    return next((e for e in left if (_raw(attr, e, seed)[1] < 0).any()), None)
+
+
+def negatives_words(attr: Attribute, epsilon: float, seed: int, options: tuple[float, ...]) -> str:
+    """The paragraph above the two repairs, from this survey's raw estimates at `epsilon`:
+    how many came out negative; when none did, that the repairs then change nothing (so three
+    equal errors below are not read as three methods that happen to tie), and the nearest ε
+    left of this one among the slider's `options` whose survey (this seed) has one, or that
+    none has (the advice "move ε left" led nowhere at the slider's left end)."""
+    negatives = int((grr_survey(attr, epsilon, seed)["raw"] < 0).sum())
     if negatives:
         now = (
             f"right now **{negatives} of {attr.k}** estimates are below zero. Two repairs: clip "
             "them at 0 (the total then exceeds n), or"
         )
     else:
+        acting = nearest_negative_epsilon(attr, epsilon, seed, options)
+        if acting is not None:
+            see = (
+                f"move ε left to {text.number(acting)} (more private), the nearest ε whose "
+                "survey has one, to see them act"
+            )
+        else:
+            see = dead_end_words(attr, epsilon, options)
         now = (
             f"right now **none of the {attr.k}** is, so both repairs below leave the estimates "
-            "as they are and the three errors are equal; move ε left (more private) to see "
-            "them act. The repairs: clip negatives at 0 (the total then exceeds n), or"
+            f"as they are and the three errors are equal; {see}. The repairs: clip negatives at "
+            "0 (the total then exceeds n), or"
         )
     return (
         f"The estimator is unbiased, but a small category can come out negative: {now} project "
         "the estimates onto the proper histograms — non-negative counts summing to n — by "
         "shifting every count down by the same δ and clipping:"
+    )
+
+
+def dead_end_words(attr: Attribute, epsilon: float, options: tuple[float, ...]) -> str:
+    """Why moving ε left shows no negative estimate in this survey, and how often another
+    seed's would at the slider's smallest ε: the smallest category's estimate is unbiased
+    with SD √(dp.grr_variance), below zero with probability about Φ(−count / SD) (normal
+    approximation)."""
+    lowest = min(options)
+    smallest = int(np.min(attr.counts))
+    sd = float(np.sqrt(dp.grr_variance(attr.n, lowest, attr.k, frequency=smallest / attr.n)))
+    below = float(stats.norm.cdf(-smallest / sd))
+    where = (
+        "at the slider's left end this survey has no negative estimate"
+        if epsilon <= lowest
+        else "no ε left of this one gives this survey a negative estimate"
+    )
+    return (
+        f"{where}. At ε = {text.number(lowest)} the "
+        f"smallest category ({smallest:,} people) is estimated with SD {text.number(sd)}, "
+        f"below zero in about {text.percent(below)} of surveys (normal approximation): a new "
+        "seed may show one"
     )
 
 

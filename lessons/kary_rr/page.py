@@ -102,7 +102,7 @@ def survey_and_post_processing(attr) -> None:
     )
 
     st.header("Negative estimates and post-processing")
-    st.markdown(model.negatives_words(attr, survey["raw"]))
+    st.markdown(model.negatives_words(attr, epsilon, controls.seed(), controls.EPSILON_GRID))
     notebook.latex(
         r"\tilde c_v = \max(\hat c_v - \delta,\ 0), \qquad \textstyle\sum_v \tilde c_v = n"
     )

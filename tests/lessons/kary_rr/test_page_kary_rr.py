@@ -2,9 +2,12 @@
 shows checked against dp/ at the chosen values."""
 
 import math
+import re
 
 import numpy as np
+import pandas as pd
 import pytest
+from scipy import stats
 
 import dp
 from apptest_helpers import (
@@ -305,5 +308,47 @@ def test_the_repairs_paragraph_says_when_there_is_nothing_to_repair():
         else:
             assert "right now **none of the 14** is, so both repairs below leave" in words
             assert len(errors) == 1
+            # the ε it sends the student to has a negative estimate, none between has one
+            acting = float(re.search(r"move ε left to ([\d.]+) \(more private\)", words)[1])
+            assert (lesson_kary.grr_survey(attr, acting, SEED)["raw"] < 0).any()
+            between = [e for e in controls.EPSILON_GRID if acting < e < epsilon]
+            assert not any(
+                (lesson_kary.grr_survey(attr, e, SEED)["raw"] < 0).any() for e in between
+            )
             seen.add("none")
     assert seen == {"some", "none"}  # both cases occur on the slider
+
+
+def test_where_no_epsilon_shows_a_negative_the_paragraph_says_how_often_another_seed_would():
+    """Finding: with none negative the paragraph said "move ε left (more private) to see them
+    act", on a file of two halves of 300 people at 95 of 760 states (seeds 0–39, every ε),
+    where no ε to the left gave that survey a negative estimate (at the slider's left end
+    too). It now says so, with the chance that another seed's survey has one at the smallest
+    ε: Φ(−300 / SD), SD from the pure-protocol variance n·q(1−q)/(p−q)² + n·f·(1−p−q)/(p−q)
+    (Wang et al. 2017), p = e^ε/(e^ε + k − 1), q = 1/(e^ε + k − 1)."""
+    frame = pd.DataFrame({"Region": pd.Categorical(["North", "South"] * 300)})
+    attr = categories.file_attribute(frame, "Region")
+    states = [(seed, e) for seed in range(40) for e in controls.EPSILON_GRID]
+    dead = [
+        (seed, e)
+        for seed, e in states
+        if not (lesson_kary.grr_survey(attr, e, seed)["raw"] < 0).any()
+        and not any(
+            (lesson_kary.grr_survey(attr, left, seed)["raw"] < 0).any()
+            for left in controls.EPSILON_GRID
+            if left < e
+        )
+    ]
+    assert len(dead) == 95
+    lowest = min(controls.EPSILON_GRID)
+    p, q = math.exp(lowest) / (math.exp(lowest) + 1), 1 / (math.exp(lowest) + 1)
+    variance = 600 * q * (1 - q) / (p - q) ** 2 + 600 * 0.5 * (1 - p - q) / (p - q)
+    below = stats.norm.cdf(-300 / math.sqrt(variance))
+    for seed, epsilon in dead:
+        words = lesson_kary.negatives_words(attr, epsilon, seed, controls.EPSILON_GRID)
+        assert "move ε left" not in words
+        start = "at the slider's left end" if epsilon == lowest else "no ε left of this one"
+        assert f"{start} " in words
+        sd = text.number(math.sqrt(variance))
+        assert f"smallest category (300 people) is estimated with SD {sd}" in words
+        assert f"below zero in about {text.percent(below)} of surveys" in words
