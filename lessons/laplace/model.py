@@ -79,6 +79,26 @@ LABEL_ONE = "true answer 1 (earns ≤50K)"
 
 
 @datasets.cached()
+def outside_words(outside: int, answers: int, half_width: float) -> str:
+    """The caption under the histogram: how many answers the window leaves out (counted in
+    its edge bins), and, unless it is already the widest of ZOOMS, that a wider one shows
+    more of them (at ε = 0.01 even ±500 leaves about e⁻⁵ of them out)."""
+    if not outside:
+        return (
+            "Every answer falls inside the window. The y axis is a square-root scale, so that "
+            "a flat spread (small ε) and a single tall bar (large ε) are both readable."
+        )
+    if half_width < max(ZOOMS.values()):
+        return (
+            f"{outside:,} of {answers:,} answers fall outside the window and are counted in "
+            "the edge bins. A wider window shows more of them."
+        )
+    return (
+        f"{outside:,} of {answers:,} answers fall outside even the widest window, "
+        f"±{half_width:,.0f}, and are counted in its edge bins."
+    )
+
+
 def worlds_frame(epsilon: float) -> pd.DataFrame:
     """pdf of 0 + Lap(1/ε) and 1 + Lap(1/ε) on a fixed grid (long format)."""
     steps = int(round((MALICIOUS_X[1] - MALICIOUS_X[0]) / MALICIOUS_STEP))

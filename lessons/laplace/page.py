@@ -193,16 +193,7 @@ def many_noisy_answers(truth: int) -> None:
             bins=bins_frame,
         )
     with chart_column:
-        if outside:
-            st.caption(
-                f"{outside:,} of {answers:,} answers fall outside the window and are counted in "
-                "the edge bins. Choose a wider window to see them."
-            )
-        else:
-            st.caption(
-                "Every answer falls inside the window. The y axis is a square-root scale, so that "
-                "a flat spread (small ε) and a single tall bar (large ε) are both readable."
-            )
+        st.caption(model.outside_words(outside, answers, half_width))
     typical_error_words(truth, noise)
     snippets.HISTOGRAM.show(
         truth=truth,

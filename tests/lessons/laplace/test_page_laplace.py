@@ -2,6 +2,7 @@
 against dp/ at the chosen values."""
 
 import math
+import re
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -85,8 +86,25 @@ def test_narrow_zoom_counts_the_outliers_in_the_edge_bins(people) -> None:
     caption = " ".join(c.value for c in at.caption)
     # P[|Lap(10)| > 5] = e^-0.5 = 61% of 2,000 answers land outside ± 5.
     assert "fall outside the window and are counted in the edge bins" in caption
+    assert "A wider window shows more of them." in caption
     counts = named_data(at, 0, "bins")["count"]
     assert counts[0] + counts[-1] > 0.5 * 2_000
+
+
+def test_at_the_widest_window_no_wider_one_is_offered() -> None:
+    """Finding: at ε = 0.01 (scale 100) about e⁻⁵ of the answers, 13 of 2,000, land beyond
+    ±500, the widest window, and the caption said "Choose a wider window to see them"."""
+    at = run_page()
+    at.select_slider(key="lap_eps").set_value(0.01)
+    at.radio(key="lap_zoom").set_value("true count ± 500").run()
+    assert not at.exception
+    counts = named_data(at, 0, "bins")["count"]
+    outside = counts[0] + counts[-1]  # the edge bins hold those outside, and their own
+    caption = " ".join(c.value for c in at.caption)
+    assert "fall outside even the widest window, ±500, and are counted in its edge bins" in caption
+    assert "wider window" not in caption
+    shown = int(re.search(r"([\d,]+) of 2,000 answers fall outside", caption)[1].replace(",", ""))
+    assert 0 < shown <= outside
 
 
 def test_small_multiples_share_one_axis(people) -> None:
