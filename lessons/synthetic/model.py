@@ -138,7 +138,8 @@ def rounds_words(errors: pd.DataFrame, rounds: int, epsilon: float) -> str:
     """Who has the smaller largest error at T = rounds, in this run, and where the naive
     release wins, whether more or fewer rounds would change that here (read off the same
     curve the chart draws) or only a larger ε: at ε = 0.1 no T on the slider lets MWEM win,
-    so "try more rounds" was wrong there."""
+    so "try more rounds" was wrong there (and at the slider's largest ε, so is "try a larger
+    ε")."""
     wide = errors.pivot(index="rounds", columns="series", values="error")
     wins = wide.index[wide["MWEM, max"] < wide["naive, max"]]
     if rounds in wins:
@@ -149,10 +150,11 @@ def rounds_words(errors: pd.DataFrame, rounds: int, epsilon: float) -> str:
             "Here, in this run, the naive release still has the smaller largest error; on "
             f"the same seed MWEM beats it at T = {at} (where the chart's lines cross)."
         )
+    larger = "; try a larger ε" if epsilon < max(EPSILONS) else ", even at the slider's largest"
     return (
         "Here, in this run, the naive release has the smaller largest error at every T on "
         f"the slider: at ε = {text.number(epsilon)} the budget is too thin for MWEM's "
-        "rounds; try a larger ε."
+        f"rounds{larger}."
     )
 
 

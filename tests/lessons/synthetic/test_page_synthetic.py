@@ -130,6 +130,22 @@ def test_who_has_the_smaller_largest_error_is_said_with_what_would_change_it(
     assert (epsilon, bool(wins)) != (0.1, True)  # the state this test was written for
 
 
+def test_at_the_largest_epsilon_no_larger_one_is_offered() -> None:
+    """Where the naive release wins at every T, "try a larger ε" is said below the slider's
+    largest ε only (at its largest there is none)."""
+    rows = [
+        (t, series, 10.0 if series.startswith("MWEM") else 1.0)
+        for t in lesson.ROUNDS
+        for series in ("MWEM, max", "MWEM, mean", "naive, max", "naive, mean")
+    ]
+    errors = pd.DataFrame(rows, columns=["rounds", "series", "error"])
+    top = max(lesson.EPSILONS)
+    below = lesson.rounds_words(errors, lesson.DEFAULT_ROUNDS, lesson.EPSILONS[-2])
+    assert below.endswith("the budget is too thin for MWEM's rounds; try a larger ε.")
+    at_top = lesson.rounds_words(errors, lesson.DEFAULT_ROUNDS, top)
+    assert at_top.endswith("rounds, even at the slider's largest.")
+
+
 def test_mwem_error_falls_with_rounds_on_average() -> None:
     errors = lesson.errors_by_rounds(COLUMNS, 10.0, 0)
     mean = errors[errors["series"] == "MWEM, mean"].set_index("rounds")["error"]
