@@ -367,11 +367,37 @@ def error_band(errors: pd.DataFrame) -> int:
     return int(np.searchsorted(ERROR_EDGES, small_place_error(errors), side="right"))
 
 
-def negatives_words(children: pd.DataFrame) -> str:
-    """Which of one parent's children were measured below zero, and what they became."""
+def zip3s_with_negatives(result: Runs, cell: int) -> tuple[str, ...]:
+    """The ZIP3s of which a ZIP5 count of `cell` was measured below zero in the first run."""
+    geo = geography()
+    below = result.noisy[3][0, cell :: len(CELLS)] < 0  # one per ZIP5
+    parents = np.unique(geo.unit_parents[3][below])
+    return tuple(geo.units[2][int(p)] for p in parents)
+
+
+def negatives_words(children: pd.DataFrame, result: Runs, cell: int, rho: float) -> str:
+    """Which of one parent's children were measured below zero, and what they became; when
+    none was, which other ZIP3s of this run have one in this cell, or, when none has, that
+    a smaller ρ adds noise (not at the slider's smallest: "try a smaller ρ" was said there
+    too, and "a ZIP3 with small ZIP5s" where no ZIP3 had one)."""
     negatives = children[children["noisy"] < 0]
     if negatives.empty:
-        return "None measured below zero here: try a smaller ρ, or a ZIP3 with small ZIP5s."
+        others = zip3s_with_negatives(result, cell)
+        if others:
+            named = ", ".join(others[:3]) + (", …" if len(others) > 3 else "")
+            return (
+                f"None measured below zero here; in this run {len(others)} of the "
+                f"{len(zip3_choices())} ZIP3s have one in this cell ({named})."
+            )
+        if rho > min(RHOS):
+            return (
+                "None measured below zero here, nor in any ZIP3 in this cell in this run: a "
+                "smaller ρ adds more noise."
+            )
+        return (
+            "None measured below zero here, nor in any ZIP3 in this cell in this run, even "
+            "at the slider's smallest ρ."
+        )
     measured = ", ".join(f"{row.zip}: {text.number(row.noisy)}" for row in negatives.itertuples())
     released = ", ".join(f"{row.final}" for row in negatives.itertuples())
     return f"{len(negatives)} measured below zero ({measured}) and came out as {released}."

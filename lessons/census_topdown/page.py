@@ -173,7 +173,7 @@ def table_from_noise(weights: tuple[int, ...]) -> None:
         f"(true {true:,}) and was released as {final:,}. Its {len(frame)} ZIP5 counts were "
         f"measured adding up to {text.number(float(frame['noisy'].sum()))}, and released "
         f"adding up to {int(frame['final'].sum()):,}, exactly their parent. "
-        + model.negatives_words(frame)
+        + model.negatives_words(frame, result, cell, rho)
     )
     snippets.TOPDOWN.show(rho=rho, weights=weights, seed=controls.seed() + model.SEED_RUNS)
     downloads.download_csv(frame, filename="topdown-one-zip3.csv", key="ct_dl_children")

@@ -322,3 +322,34 @@ def test_the_size_every_place_is_accurate_from_is_read_off_these_releases() -> N
         f"{lesson.RUNS} releases"
     ) in said
     assert f"another {lesson.RUNS} would put it somewhat elsewhere" in said
+
+
+def test_with_no_negative_here_the_words_name_where_there_is_one_or_why_not() -> None:
+    """Finding: with no ZIP5 measured below zero the paragraph said "try a smaller ρ, or a
+    ZIP3 with small ZIP5s" at every such state: at the slider's smallest ρ too, and where no
+    ZIP3 had one in that cell. Every ρ and cell at the default seed, for the default ZIP3:
+    the ZIP3s it names are exactly those with a ZIP5 below zero in that cell; "a smaller ρ"
+    only where none has one and a smaller ρ is on the slider."""
+    choices = lesson.zip3_choices()
+    seen = set()
+    for rho in lesson.RHOS:
+        result = lesson.runs(rho, lesson.CENSUS_WEIGHTS, controls.DEFAULT_SEED + lesson.SEED_RUNS)
+        for cell in range(len(lesson.CELLS)):
+            frames = [lesson.children_frame(result, i, cell) for i in range(len(choices))]
+            having = [z for z, f in zip(choices, frames, strict=True) if (f["noisy"] < 0).any()]
+            here = frames[lesson.DEFAULT_ZIP3_INDEX]
+            words = lesson.negatives_words(here, result, cell, rho)
+            if (here["noisy"] < 0).any():
+                assert f"{int((here['noisy'] < 0).sum())} measured below zero (" in words
+                seen.add("here")
+            elif having:
+                named = ", ".join(having[:3]) + (", …" if len(having) > 3 else "")
+                assert words == (
+                    f"None measured below zero here; in this run {len(having)} of the "
+                    f"{len(choices)} ZIP3s have one in this cell ({named})."
+                )
+                seen.add("elsewhere")
+            else:
+                assert "smaller ρ" in words and rho > min(lesson.RHOS)
+                seen.add("nowhere")
+    assert seen == {"here", "elsewhere", "nowhere"}
