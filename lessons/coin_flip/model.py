@@ -205,6 +205,35 @@ def bug_words(bias_people: float, honest: float, random_yes: float) -> str:
     )
 
 
+def textbook_right_words(n: int, share: float, honest: float, random_yes: float) -> str:
+    """The note where the textbook line is right with these coins (its bias rounds to 0
+    people), and a move that shows it fail: y to the first of 0.30, 0.70, 0 and 1 (other
+    than y itself) where it is off by a person or more, else h to the first such of 0.50,
+    0.25, 0.75 and 0. "Move y to 0.30" was said at every such state, at h = 1 too (coin 2
+    is then never tossed: y changes nothing) and at y = 0.30 itself."""
+
+    def off(h: float, y: float) -> float:
+        return n * dp.fair_coin_formula_bias(share, h, y)
+
+    note = (
+        "With these coins the textbook line happens to be right, so both histograms sit on "
+        "the truth."
+    )
+    for y in (0.3, 0.7, 0.0, 1.0):
+        if abs(y - random_yes) > 1e-9 and abs(off(honest, y)) >= 1:
+            return (
+                f"{note} Move **y** in section 4 to {y:.2f} and watch the left one leave it "
+                f"(by {text.signed(round(off(honest, y)))} people)."
+            )
+    for h in (0.5, 0.25, 0.75, 0.0):
+        if abs(h - honest) > 1e-9 and abs(off(h, random_yes)) >= 1:
+            return (
+                f"{note} Move **h** in section 4 to {h:.2f} and watch the left one leave it "
+                f"(by {text.signed(round(off(h, random_yes)))} people)."
+            )
+    return note
+
+
 def fair_coin_arithmetic(yes_count: int, n: int) -> tuple[str, str]:
     """The textbook line 2·Ŷ − ½ as shown: Ŷ rounded to 4 decimals, and the result computed
     from that shown value, so the arithmetic on screen adds up (2·0.3052 − 0.5 = 0.1104)."""

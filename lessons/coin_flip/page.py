@@ -481,11 +481,7 @@ def spot_the_bug(
             true_sales / n_people, honest, random_yes
         )
         if abs(bias_people) < 0.5:
-            st.info(
-                "With these coins the textbook line happens to be right, so both histograms "
-                "sit on the truth. Move **y** in section 4 to 0.30 and watch the left one "
-                "leave it."
-            )
+            st.info(model.textbook_right_words(n_people, true_sales / n_people, honest, random_yes))
         bug_columns = st.columns(2)
         domain = (-0.5 * n_people, 1.5 * n_people)
         with bug_columns[0]:

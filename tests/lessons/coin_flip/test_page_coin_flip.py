@@ -147,6 +147,39 @@ def test_the_bug_words_say_when_the_two_mistakes_cancel_by_luck():
     assert lesson.bug_words(-12.4, 0.3, 0.4).startswith("here -12 people, the same in every")
 
 
+def test_where_the_textbook_line_is_right_the_move_offered_shows_it_fail():
+    """Finding: "Move y in section 4 to 0.30 and watch the left one leave it" at every state
+    where the textbook line's bias rounds to 0: also at y = 0.30 itself (h = 0.7 on a question
+    whose true share is 0.8) and at h = 1, where coin 2 is never tossed and y changes nothing
+    (true share ½). The move offered is one that leaves it, by the people it says."""
+    from lessons.coin_flip import model as lesson
+
+    at = run_page()
+    info = " ".join(i.value for i in at.info if "textbook line happens" in i.value)
+    off = N * dp.fair_coin_formula_bias(TRUE_SALES / N, 0.5, 0.3)
+    by = text.signed(round(off))
+    assert info.endswith(
+        f"Move **y** in section 4 to 0.30 and watch the left one leave it (by {by} people)."
+    )
+    # at y = 0.30 already: y = 0.70 is offered, and it does leave the truth
+    assert abs(dp.fair_coin_formula_bias(0.8, 0.7, 0.3)) < 1e-12
+    said = lesson.textbook_right_words(600, 0.8, 0.7, 0.3)
+    off = 600 * dp.fair_coin_formula_bias(0.8, 0.7, 0.7)
+    by = text.signed(round(off))
+    assert said.endswith(f"to 0.70 and watch the left one leave it (by {by} people).")
+    # h = 1 and a true share of ½: no single move of y or h leaves it; none is offered
+    assert lesson.textbook_right_words(600, 0.5, 1.0, 0.5) == (
+        "With these coins the textbook line happens to be right, so both histograms sit on "
+        "the truth."
+    )
+    # h = 1, y = 0.3, a true share of ½: y changes nothing, h is offered
+    said = lesson.textbook_right_words(600, 0.5, 1.0, 0.3)
+    assert "Move **y**" not in said
+    assert said.endswith(
+        "Move **h** in section 4 to 0.50 and watch the left one leave it (by −120 people)."
+    )
+
+
 def test_no_honest_answers_warns_instead_of_failing():
     at = run_page()
     slider(at, "cf_honest").set_value(0.0).run()
