@@ -78,7 +78,6 @@ LABEL_ZERO = "true answer 0 (earns >50K)"
 LABEL_ONE = "true answer 1 (earns ≤50K)"
 
 
-@datasets.cached()
 def outside_words(outside: int, answers: int, half_width: float) -> str:
     """The caption under the histogram: how many answers the window leaves out (counted in
     its edge bins), and, unless it is already the widest of ZOOMS, that a wider one shows
@@ -99,6 +98,7 @@ def outside_words(outside: int, answers: int, half_width: float) -> str:
     )
 
 
+@datasets.cached()
 def worlds_frame(epsilon: float) -> pd.DataFrame:
     """pdf of 0 + Lap(1/ε) and 1 + Lap(1/ε) on a fixed grid (long format)."""
     steps = int(round((MALICIOUS_X[1] - MALICIOUS_X[0]) / MALICIOUS_STEP))
