@@ -12,6 +12,7 @@ from ui.template import Template
 
 HEIGHT = 240
 PRESENTER_HEIGHT = 170  # with projector fonts, the whole attack fits 1280×720
+BEYOND_INSET_PX = 3  # an estimate beyond the axis: its triangle this far inside the edge
 PAIRS_DOMAIN = (0.7, 10_000)  # noisy pairs asked (log axis; from below 1, so the first
 # pair and its interval stand clear of the y axis)
 
@@ -63,30 +64,36 @@ def _closing_in(presenting: bool, group: int) -> Template:
     line = base.mark_line(color=ui_charts.BLUE, strokeWidth=2, point=True).encode(
         x=x, y=alt.Y("estimate:Q", scale=y_scale, title=y_title), tooltip=tooltip
     )
-    # an estimate beyond the axis: a triangle at the edge pointing its way, and its value
-    off_axis = base.transform_filter("datum.beyond != ''")
+    # an estimate beyond the axis: a triangle at the edge pointing its way, and its value,
+    # both inside the plot (a triangle on the top edge reached above it, and the projector's
+    # chart grew 4 px, past the bottom of a 1280×720 screen)
     # (aria=False: the numbers are in the chart's description; an empty mark container would
     # be an unnamed image to a screen reader)
-    beyond = off_axis.mark_point(
-        filled=True, size=110, color=ui_charts.VERMILLION, aria=False
-    ).encode(
-        x=x,
-        y=alt.Y("edge:Q", scale=y_scale),
-        shape=alt.Shape(
-            "beyond:N",
-            scale=alt.Scale(domain=["above", "below"], range=["triangle-up", "triangle-down"]),
-            legend=None,
-        ),
-        tooltip=tooltip,
-    )
-    beyond_label = off_axis.mark_text(
-        align="left",
-        dx=8,
-        color=ui_charts.BLACK,
-        aria=False,  # no fontSize: grows on a projector
-    ).encode(x=x, y=alt.Y("edge:Q", scale=y_scale), text="label:N")
+    beyond = []
+    for side, shape, inward, baseline in (
+        ("above", "triangle-up", BEYOND_INSET_PX, "top"),
+        ("below", "triangle-down", -BEYOND_INSET_PX, "bottom"),
+    ):
+        off_axis = base.transform_filter(f"datum.beyond == '{side}'")
+        beyond += [
+            off_axis.mark_point(
+                filled=True,
+                size=110,
+                color=ui_charts.VERMILLION,
+                shape=shape,
+                yOffset=inward,
+                aria=False,
+            ).encode(x=x, y=alt.Y("edge:Q", scale=y_scale), tooltip=tooltip),
+            off_axis.mark_text(
+                align="left",
+                baseline=baseline,
+                dx=8,
+                color=ui_charts.BLACK,
+                aria=False,  # no fontSize: grows on a projector
+            ).encode(x=x, y=alt.Y("edge:Q", scale=y_scale), text="label:N"),
+        ]
     return Template(
-        alt.layer(secret_range, band, bars, line, beyond, beyond_label).properties(
+        alt.layer(secret_range, band, bars, line, *beyond).properties(
             height=PRESENTER_HEIGHT if presenting else HEIGHT, width=ui_charts.DEFAULT_WIDTH
         )
     )
