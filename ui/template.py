@@ -619,8 +619,8 @@ def _presenter_limits(node, scale: float = 1.0):
     """`node` with every explicit axis or legend labelLimit scaled for the projector, every
     text mark's offsets (without a fontSize of its own) by `scale`, and a text mark with a
     fontSize of its own (a cell's number, a label beside a point) larger by the projector's
-    factor for Vega's text, 17 / 11, its offsets with it: at its own 11 px it was a third of
-    the size of the axis beside it on the projector."""
+    factor for Vega's text, 17 / 11, its offsets with it: at its own 11 px it stood beside
+    the projector's 19 px axis labels."""
     if isinstance(node, list):
         return [_presenter_limits(item, scale) for item in node]
     if not isinstance(node, dict):

@@ -517,8 +517,8 @@ def test_a_rules_label_goes_to_the_bottom_only_where_a_curve_runs_along_the_top(
 def test_presenter_mode_scales_a_text_marks_offsets_with_its_font() -> None:
     """A label 6 px above its line at 11 px sat on the line at the projector's 17 px: the
     offsets of a text mark grow with its font; a mark with a font size of its own grows by
-    17/11, its offsets with it (it stayed at its own size, a third of the axis's on the
-    projector: the census's counts, the tree's days, unary's bits); other marks and the rows
+    17/11, its offsets with it (it stayed at its own 11 px beside the projector's 19 px axis
+    labels: the census's counts, the tree's days, unary's bits); other marks and the rows
     are not touched."""
     from ui import template as ui_template
 
