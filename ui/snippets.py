@@ -50,11 +50,18 @@ class Snippet:
         literals = {name: _literal(value) for name, value in values.items()}
         return Template(textwrap.dedent(self.template).strip() + "\n").substitute(literals)
 
-    def show(self, **params: Any) -> None:
-        """An expander "The code behind this chart" with the code, current values filled in.
-        Call it right under the chart."""
+    def note(self, **params: Any) -> str:
+        """Into the lesson's notebook only, current values filled in (the code, returned):
+        for a chart a button draws, so that the notebook of a page whose button was not
+        pressed (`make notebooks`: the defaults) still holds its code."""
         code = self.render(**params)
         notebook.note_snippet(self.name, self.title, code, self.result)
+        return code
+
+    def show(self, **params: Any) -> None:
+        """An expander "The code behind this chart" with the code, current values filled in,
+        and the code into the lesson's notebook (`note`). Call it right under the chart."""
+        code = self.note(**params)
         # The code is sent only once the expander is open (Streamlit's documented lazy
         # expander: `on_change="rerun"` and `.open`): highlighting every closed snippet was
         # the browser's largest single cost of a lesson's first visit (210 of 1,337 ms on

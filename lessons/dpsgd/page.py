@@ -159,6 +159,8 @@ def accuracy_against_epsilon() -> None:
     """The prediction, then the trainings' accuracy (a fragment: the 18 trainings run when a
     student first asks for them, once per process)."""
     views.CURVE_WORK.start()  # in the background, once per process: ready before most ask
+    train = {"epsilon": 1.0, "learning_rate": model.LEARNING_RATE}
+    snippets.TRAIN.note(**train)  # the notebook holds the code before any training is shown
     guess, revealed = quiz.prediction(
         "at the same ε, which model predicts income better, DP-SGD on every column or the "
         "model of Privatized data for ML, trained on randomized-response data?",
@@ -180,7 +182,7 @@ def accuracy_against_epsilon() -> None:
     st.markdown(view.long)
     downloads.download_csv(view.curve, filename="dpsgd-accuracy.csv", key="dps_dl_accuracy")
     # the code behind the chart, once the chart is there
-    snippets.TRAIN.show(epsilon=1.0, learning_rate=model.LEARNING_RATE)
+    snippets.TRAIN.show(**train)
 
 
 accuracy_against_epsilon()

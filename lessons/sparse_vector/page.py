@@ -256,6 +256,8 @@ def spot_the_flaw() -> None:
     """The student's guess, then the audit (a fragment: guessing and revealing rerun only this
     section)."""
     model.AUDIT_WORK.start()  # in the background, once per process: ready before most ask
+    audit = {"variant": "small_query_noise"}
+    snippets.AUDIT.note(**audit)  # the notebook holds the code before any audit is shown
     guesses = st.multiselect(
         "Predict first: which versions are **not** ε-DP as claimed?",
         list(model.VARIANT_LABELS),
@@ -334,7 +336,7 @@ def spot_the_flaw() -> None:
     downloads.download_csv(
         model.audit_frame(rows, chosen), filename="sparse-vector-audit.csv", key="svt_dl_audit"
     )
-    snippets.AUDIT.show(variant="small_query_noise")
+    snippets.AUDIT.show(**audit)
 
 
 spot_the_flaw()

@@ -14,6 +14,7 @@ modules, sys.path), which no notebook can rely on without importing it itself.""
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import os
 from pathlib import Path
@@ -26,6 +27,7 @@ import grading
 from lessons import notebooks
 from lessons.catalogue import LESSONS
 from ui import notebook
+from ui.snippets import Snippet
 from ui.text import table_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,6 +66,10 @@ def test_every_lesson_runs_as_a_notebook_and_prints_what_its_code_prints(
     lesson, kernel, tmp_path, monkeypatch
 ) -> None:
     record = notebooks.record_for(lesson)
+    # every snippet the lesson defines, those under a chart a button draws included (the
+    # training of DP-SGD and the audit of Sparse vector were missing at the defaults)
+    defined = vars(importlib.import_module(f"lessons.{lesson.folder}.snippets")).values()
+    assert set(record.snippets) == {s.name for s in defined if isinstance(s, Snippet)}
     nb = nbformat.reads(notebook.notebook_bytes(record).decode(), as_version=4)
     nbformat.validate(nb)
     sources = [cell.source for cell in nb.cells]
