@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from data.visits import rows_per_person
-from ui import datasets
+from ui import datasets, text
 
 
 @dataclass(frozen=True)
@@ -53,14 +53,26 @@ def _nice_step(span: float) -> float:
     return next(m * power for m in (1.0, 2.0, 5.0, 10.0) if m * power >= raw)
 
 
-def _upload_column(name: str, values: pd.Series) -> NumericColumn | None:
-    """A numeric column of an uploaded file, its slider range rounded out to the step."""
+# A file's numbers beyond this are not offered: past 2⁵³ a float no longer holds every whole
+# number, so sums and clamps would be rounded (and around ±10¹⁵⁴ a sum's squared error is past
+# the largest float: Sensitivity and clamping's curve had no best bound and raised).
+MAX_ABS_VALUE = 2.0**53
+
+
+def _upload_column(name: str, values: pd.Series) -> NumericColumn | str:
+    """A numeric column of an uploaded file, its slider range rounded out to the step; or why
+    it is not offered (no values, an infinite one, one beyond ±MAX_ABS_VALUE)."""
     present = values.dropna()
     if present.empty:
-        return None
+        return "no values"
     low, high = float(present.min()), float(present.max())
     if not (math.isfinite(low) and math.isfinite(high)):
-        return None
+        return "an infinite value"
+    if max(abs(low), abs(high)) > MAX_ABS_VALUE:
+        return (
+            f"a value beyond ±{MAX_ABS_VALUE:,.0f}, past which a float no longer holds every "
+            "whole number"
+        )
     span = high - low if high > low else max(abs(high), 1.0)
     step = _nice_step(span)
     low = math.floor(low / step) * step
@@ -78,21 +90,36 @@ def numeric_columns() -> tuple[NumericColumn, ...]:
     """The columns the lesson can clamp: the census's four, or a file's numeric columns."""
     if datasets.on_census():
         return CENSUS_COLUMNS
-    return _upload_columns()
+    return _upload_columns()[0]
+
+
+def left_out_words() -> str:
+    """Which numeric columns of the file are not offered, and why ("" when none is left out,
+    and on the census): said under a lesson's column picker, and when none is offered."""
+    if datasets.on_census() or not (left_out := _upload_columns()[1]):
+        return ""
+    return (
+        "Numbers left out: "
+        + "; ".join(f"{text.plain(name)} ({reason})" for name, reason in left_out.items())
+        + "."
+    )
 
 
 @datasets.cached()
-def _upload_columns() -> tuple[NumericColumn, ...]:
+def _upload_columns() -> tuple[tuple[NumericColumn, ...], dict[str, str]]:
+    """A file's numeric columns that can be offered, and the others with the reason."""
     frame = datasets.active().frame
-    found = []
+    found, left_out = [], {}
     for name in frame.columns:
         series = frame[name]
         if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
             continue
         column = _upload_column(str(name), series.astype(float))
-        if column is not None:
+        if isinstance(column, str):
+            left_out[str(name)] = column
+        else:
             found.append(column)
-    return tuple(found)
+    return tuple(found), left_out
 
 
 SAMPLE_SIZES = (100, 1_000, 10_000, 0)  # 0: everyone

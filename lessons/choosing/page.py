@@ -5,6 +5,7 @@ import streamlit as st
 
 from lessons.catalogue import LESSONS
 from lessons.choosing import charts, model, snippets
+from ui import columns as shared_columns
 from ui import controls, datasets, downloads, notebook, quiz, text, userdata
 
 controls.lesson_header(
@@ -171,7 +172,10 @@ if not numeric:
     names = ", ".join(str(n) for n in datasets.active().frame.columns)
     st.warning(
         "The rest of this lesson needs a column of numbers, and your file has none. Its "
-        "columns are: " + text.plain(names) + ". Press “Back to the census” in the sidebar."
+        "columns are: "
+        + text.plain(names)
+        + ". Press “Back to the census” in the sidebar. "
+        + shared_columns.left_out_words()
     )
     st.stop()
 st.markdown(
@@ -217,6 +221,8 @@ def private_quantile() -> None:
                 key="choose_num",
             )
         ]
+        if left_out := shared_columns.left_out_words():
+            st.caption(left_out)
         alpha = controls.radio(
             "Which quantile",
             list(model.QUANTILES),

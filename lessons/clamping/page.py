@@ -27,7 +27,8 @@ if not columns:
     st.warning(
         "This lesson sums a column of numbers, and your file has none. Its columns are: "
         + text.plain(names)
-        + ". Press “Back to the census” in the sidebar, or upload a file with a numeric column."
+        + ". Press “Back to the census” in the sidebar, or upload a file with a numeric column. "
+        + shared_columns.left_out_words()
     )
     st.stop()
 by_name = {column.name: column for column in columns}
@@ -39,6 +40,8 @@ column = by_name[
         key="clamp_col",
     )
 ]
+if left_out := shared_columns.left_out_words():
+    st.caption(left_out)
 sizes = shared_columns.sample_options(shared_columns.present_count(column.name))
 size = 0  # everyone, unless the column is large enough to offer samples
 if len(sizes) > 1:

@@ -326,6 +326,16 @@ def test_a_file_without_numbers_stops_after_the_choice_with_its_columns() -> Non
     assert helpers.chart_titled(at, WINS, prefix=True) is not None
 
 
+def test_a_column_of_numbers_past_what_a_float_holds_exactly_is_left_out_and_said() -> None:
+    beyond = b"Job,Pay,Big\nSales,1,1e300\nSales,2,5\nClerk,3,1e16\n"
+    at = hosted(upload=("beyond.csv", beyond))
+    assert at.selectbox(key="choose_num").options == ["Pay"]
+    said = " ".join(c.value for c in at.caption)
+    assert "Numbers left out: Big (a value beyond ±9,007,199,254,740,992, past which" in said
+    at = hosted(upload=("big.csv", b"Job,Big\nSales,1e300\nSales,5\nClerk,1e16\n"))
+    assert any("Numbers left out: Big (a value beyond" in w.value for w in at.warning)
+
+
 def test_markdown_in_a_category_is_shown_literally() -> None:
     at = hosted(upload=("evil.csv", b"Job,Pay\n**Boss**,1\n**Boss**,2\nClerk,3\n"))
     assert "**Boss**" not in prose(at)

@@ -262,6 +262,26 @@ def test_your_own_file_sums_its_numeric_columns() -> None:
     assert "1 missing values add nothing" in " ".join(c.value for c in at.caption)
 
 
+# Values a float cannot sum exactly (past 2⁵³), or infinite: such a column is not offered, and
+# the page says why. A column up to 10³⁰⁰ made the error curve raise (no bound was best).
+BEYOND = (
+    b"Job,Income,Big,Endless,Edge\nSales,52000,1e300,1,9007199254740992\n"
+    b"Clerk,31000,5,inf,3\nCook,28000,1e16,2,4\n"
+)
+
+
+def test_a_column_of_numbers_past_what_a_float_sums_exactly_is_left_out_and_said() -> None:
+    at = hosted(upload=("beyond.csv", BEYOND))
+    assert at.selectbox(key="clamp_col").options == ["Income", "Edge"]  # 2⁵³ itself is exact
+    said = " ".join(c.value for c in at.caption)
+    assert "Numbers left out: Big (a value beyond ±9,007,199,254,740,992, past which" in said
+    assert "; Endless (an infinite value)." in said
+    at = hosted(upload=("big.csv", b"Job,Big\nSales,1e300\nClerk,5\nCook,1e299\n"))
+    assert "your file has none" in at.warning[0].value
+    assert "Numbers left out: Big (a value beyond ±9,007,199,254,740,992" in at.warning[0].value
+    assert not at.metric
+
+
 def test_a_file_without_numbers_is_told_which_columns_it_has() -> None:
     at = hosted(upload=("words.csv", b"Job,Town\nSales,Leeds\nClerk,York\n*x*,Hull\n"))
     assert "your file has none. Its columns are: Job, Town" in at.warning[0].value
