@@ -210,6 +210,43 @@ def _drop_unreadable_number(key: str) -> bool:
     return False
 
 
+def _on_the_slider(number: float, low: Any, high: Any, step: Any) -> bool:
+    """Whether a slider from `low` to `high` in steps of `step` can be moved to `number`
+    (low + k·step, within a millionth of a step). A slider made without `low` or `step`
+    takes any number its range holds."""
+    if low is None or step is None:
+        return True
+    if not float(low) <= number <= (float(high) if high is not None else math.inf):
+        return False
+    steps = (number - float(low)) / float(step)
+    return abs(steps - round(steps)) <= 1e-6
+
+
+def _on_the_step(value: Any, low: Any, step: Any) -> Any:
+    """A float slider's `value` as the step it stands for: the step's own value when `value`
+    is off it by more than a float's rounding (8 units in the last place), else `value`
+    unchanged (what the browser sends for a step, to the last bit, as before). A link's
+    `?cf_honest=1e-320` is within a millionth of coin-flip's step 0 and was taken as it was:
+    p + q rounded to 1 while h was not 0, and the estimate raised."""
+    if low is None or step is None or isinstance(value, (bool, int)):
+        return value
+    steps = round((float(value) - float(low)) / float(step))
+    grid = float(low) + steps * float(step)
+    return grid if abs(float(value) - grid) > 8 * math.ulp(grid) else value
+
+
+def _drop_off_the_slider(key: str, low: Any, high: Any, step: Any) -> bool:
+    """Remove `?key=` from the URL when its number is not one the slider can be moved to, and
+    say so (True), as `_drop_unreadable_number` does: Streamlit binds any number within the
+    range (`?cf_honest=0.123` on a slider in steps of 0.05 opened a state no slider reaches).
+    The link guard reports the value as an ignored link setting."""
+    texts = st.query_params.get_all(key)
+    if texts and not all(_on_the_slider(float(text), low, high, step) for text in texts):
+        del st.query_params[key]
+        return True
+    return False
+
+
 def _finite_number(text: str) -> bool:
     try:
         number = float(text)
@@ -241,14 +278,17 @@ def _range_means(texts: list[str], value: Any) -> bool:
     return _number_means(_range_texts(texts), value)
 
 
-def _range_from_link(key: str, low: float, high: float, kind: type) -> tuple | None:
+def _range_from_link(key: str, low: float, high: float, step, kind: type) -> tuple | None:
     """The range `?key=L..U` asks for, when it is two finite numbers with
-    low <= L <= U <= high (of the slider's number type); None otherwise."""
+    low <= L <= U <= high, each one the slider can be moved to (of its number type); None
+    otherwise."""
     ends = _range_texts(st.query_params.get_all(key))
     if len(ends) != 2 or not all(_finite_number(end) for end in ends):
         return None
     lower, upper = (float(end) for end in ends)
     if not low <= lower <= upper <= high:
+        return None
+    if not (_on_the_slider(lower, low, high, step) and _on_the_slider(upper, low, high, step)):
         return None
     if kind is int:
         if not (lower.is_integer() and upper.is_integer()):
@@ -267,12 +307,15 @@ def _range_slider(label: str, low, high, default: tuple, step, *, key: str, **kw
     links.register(key, links.Binding(means=_range_means, default=default))
     value = default
     if key not in st.session_state and key in st.query_params:
-        asked = _range_from_link(key, low, high, type(default[0]))
+        asked = _range_from_link(key, low, high, step, type(default[0]))
         if asked is None:
             del st.query_params[key]
         else:
             value = asked
-    chosen = st.slider(label, low, high, value, step, key=key, **kw)
+    chosen = tuple(
+        _on_the_step(end, low, step)
+        for end in st.slider(label, low, high, value, step, key=key, **kw)
+    )
     wanted = (
         None
         if tuple(chosen) == tuple(default)
@@ -297,11 +340,14 @@ def slider(label: str, min_value=None, max_value=None, value=None, step=None, *,
     as one `L..U` parameter)."""
     if isinstance(value, (list, tuple)):
         return _range_slider(label, min_value, max_value, tuple(value), step, key=key, **kw)
-    unreadable = _drop_unreadable_number(key)
+    unreadable = _drop_unreadable_number(key) or _drop_off_the_slider(
+        key, min_value, max_value, step
+    )
     args = (label, min_value, max_value, value, step)
-    return _bound(
+    chosen = _bound(
         st.slider, args, kw, key=key, means=_number_means, default=value, unreadable=unreadable
     )
+    return _on_the_step(chosen, min_value, step)
 
 
 def share_slider(

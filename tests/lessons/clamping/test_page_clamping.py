@@ -204,8 +204,13 @@ def test_a_clamp_window_is_one_link_parameter() -> None:
     assert at.slider(key=AGE_WINDOW).value == (10.0, 70.0)
     assert helpers.metrics(at)["Noise scale b = Δ/ε"] == "70"
     assert link_values(at, AGE_WINDOW) == ["10..70"]
-    at.slider(key=AGE_WINDOW).set_value((18.0, 65.5)).run()
-    assert link_values(at, AGE_WINDOW) == ["18..65.5"]
+    at.slider(key=AGE_WINDOW).set_value((18.0, 65.0)).run()
+    assert link_values(at, AGE_WINDOW) == ["18..65"]
+    # a value between two of the slider's steps (none a student can send) stands for the
+    # nearest step, in the numbers and in the link
+    at.slider(key=AGE_WINDOW).set_value((18.0, 64.75)).run()
+    assert link_values(at, AGE_WINDOW) == ["18..65"]
+    assert helpers.metrics(at)["Noise scale b = Δ/ε"] == "65"
     at.slider(key=AGE_WINDOW).set_value(columns.CENSUS_COLUMNS[1].default).run()
     assert AGE_WINDOW not in at.query_params  # the default leaves the link
     # the legacy form: the parameter twice
@@ -213,7 +218,8 @@ def test_a_clamp_window_is_one_link_parameter() -> None:
     assert not at.toast
     assert helpers.metrics(at)["Noise scale b = Δ/ε"] == "5,500"
     assert link_values(at, GAIN_WINDOW) == ["0..5500"]
-    for bad in ("70..10", "0..1e400", "x..5", "0..5..6", "-5..10", "0"):
+    # "10..70.5": not a window the slider (steps of a year) can be moved to
+    for bad in ("70..10", "0..1e400", "x..5", "0..5..6", "-5..10", "0", "10..70.5"):
         at = hosted(clamp_col="Age (years)", clamp_window_1=bad)
         assert helpers.toasts(at) == [helpers.ignored_link_notice(AGE_WINDOW, bad)], bad
         assert AGE_WINDOW not in at.query_params, bad

@@ -232,7 +232,15 @@ def test_link_parameters_reproduce_the_view():
 
 
 @pytest.mark.parametrize(
-    ("param", "value"), [("cf_honest", "abc"), ("cf_n", "7"), ("cf_ask", "Shoe = 42")]
+    ("param", "value"),
+    [
+        ("cf_honest", "abc"),
+        ("cf_n", "7"),
+        ("cf_ask", "Shoe = 42"),
+        # not a value the slider (steps of 0.05) can be moved to: 0.123 was taken as it was, a
+        # state no slider reaches
+        ("cf_honest", "0.123"),
+    ],
 )
 def test_an_invalid_link_value_falls_back_with_a_notice(param, value):
     at = hosted(**{param: value})
@@ -241,6 +249,20 @@ def test_an_invalid_link_value_falls_back_with_a_notice(param, value):
     assert slider(at, "cf_honest").value == 0.5 and slider(at, "cf_n").value == 1_000
     assert at.selectbox(key="cf_ask").value == "Occupation = Sales"
     assert metric(at, "Truth (salespeople)") == "3,650"
+
+
+@pytest.mark.parametrize("value", ["1e-320", "1e-17", "0.35000000001"])
+def test_a_link_a_rounding_away_from_a_step_opens_at_that_step(value):
+    """Within a millionth of a step, a link's number stands for the step (as the slider shows
+    it): `?cf_honest=1e-320` was taken as it was, p + q rounded to 1 while h was not 0, and
+    the estimate raised."""
+    at = hosted(cf_honest=value)
+    assert not at.exception and not at.toast
+    step = round(float(value) / 0.05) * 0.05
+    p, q = dp.coin_flip_probabilities(step, 0.5)
+    assert metric(at, "p (keep a true yes)") == text.number(p)
+    if step == 0:
+        assert any("Move h up" in block.value for block in [*at.info, *at.warning, *at.markdown])
 
 
 def test_the_question_comes_from_the_chosen_condition():
