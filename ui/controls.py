@@ -223,16 +223,15 @@ def _on_the_slider(number: float, low: Any, high: Any, step: Any) -> bool:
 
 
 def _on_the_step(value: Any, low: Any, step: Any) -> Any:
-    """A float slider's `value` as the step it stands for: the step's own value when `value`
-    is off it by more than a float's rounding (8 units in the last place), else `value`
-    unchanged (what the browser sends for a step, to the last bit, as before). A link's
-    `?cf_honest=1e-320` is within a millionth of coin-flip's step 0 and was taken as it was:
-    p + q rounded to 1 while h was not 0, and the estimate raised."""
+    """A float slider's `value` as the step it stands for, written as the browser writes it
+    (the shortest decimal: 0.15, where low + 3·step is 0.15000000000000002): what a moved
+    slider sends, unchanged, and anything else (a link's `?cf_honest=1e-320` or
+    `0.9999999999999999`, within a millionth of a step) as that step. 10⁻³²⁰ was taken as it
+    was: p + q rounded to 1 while h was not 0, and the estimate raised."""
     if low is None or step is None or isinstance(value, (bool, int)):
         return value
     steps = round((float(value) - float(low)) / float(step))
-    grid = float(low) + steps * float(step)
-    return grid if abs(float(value) - grid) > 8 * math.ulp(grid) else value
+    return float(f"{float(low) + steps * float(step):.12g}") + 0.0  # + 0.0: never −0
 
 
 def _drop_off_the_slider(key: str, low: Any, high: Any, step: Any) -> bool:

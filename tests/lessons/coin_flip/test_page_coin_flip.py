@@ -251,17 +251,26 @@ def test_an_invalid_link_value_falls_back_with_a_notice(param, value):
     assert metric(at, "Truth (salespeople)") == "3,650"
 
 
-@pytest.mark.parametrize("value", ["1e-320", "1e-17", "0.35000000001"])
-def test_a_link_a_rounding_away_from_a_step_opens_at_that_step(value):
+@pytest.mark.parametrize(
+    ("value", "h"),
+    [
+        ("1e-320", 0.0),
+        ("1e-17", 0.0),
+        ("-0", 0.0),
+        ("0.35000000001", 0.35),
+        ("0.9999999999999999", 1.0),
+    ],
+)
+def test_a_link_a_rounding_away_from_a_step_opens_at_that_step(value, h):
     """Within a millionth of a step, a link's number stands for the step (as the slider shows
     it): `?cf_honest=1e-320` was taken as it was, p + q rounded to 1 while h was not 0, and
-    the estimate raised."""
+    the estimate raised; 1 − 2⁻⁵³ is not the slider's 1 either."""
     at = hosted(cf_honest=value)
     assert not at.exception and not at.toast
-    step = round(float(value) / 0.05) * 0.05
-    p, q = dp.coin_flip_probabilities(step, 0.5)
+    p, q = dp.coin_flip_probabilities(h, 0.5)
     assert metric(at, "p (keep a true yes)") == text.number(p)
-    if step == 0:
+    assert metric(at, "Privacy loss ε") == text.number(dp.rr_epsilon(p, q))
+    if h == 0:
         assert any("Move h up" in block.value for block in [*at.info, *at.warning, *at.markdown])
 
 
