@@ -222,15 +222,21 @@ def _on_the_slider(number: float, low: Any, high: Any, step: Any) -> bool:
     return abs(steps - round(steps)) <= 1e-6
 
 
-def _on_the_step(value: Any, low: Any, step: Any) -> Any:
+def _on_the_step(value: Any, low: Any, high: Any, step: Any) -> Any:
     """A float slider's `value` as the step it stands for, written as the browser writes it
     (the shortest decimal: 0.15, where low + 3·step is 0.15000000000000002): what a moved
     slider sends, unchanged, and anything else (a link's `?cf_honest=1e-320` or
-    `0.9999999999999999`, within a millionth of a step) as that step. 10⁻³²⁰ was taken as it
-    was: p + q rounded to 1 while h was not 0, and the estimate raised."""
+    `0.9999999999999999`, within a millionth of a step; a forged message's 10³⁰⁸, beyond
+    the slider's end) as that step. 10⁻³²⁰ was taken as it was: p + q rounded to 1 while h
+    was not 0, and the estimate raised."""
     if low is None or step is None or isinstance(value, (bool, int)):
         return value
-    steps = round((float(value) - float(low)) / float(step))
+    top = float(high) if high is not None else math.inf
+    within = min(max(float(value), float(low)), top)
+    ratio = (within - float(low)) / float(step)
+    if not math.isfinite(ratio):  # NaN: the lowest step; beyond a slider with no top: as is
+        return float(low) if math.isnan(ratio) else value
+    steps = round(ratio)
     return float(f"{float(low) + steps * float(step):.12g}") + 0.0  # + 0.0: never −0
 
 
@@ -312,7 +318,7 @@ def _range_slider(label: str, low, high, default: tuple, step, *, key: str, **kw
         else:
             value = asked
     chosen = tuple(
-        _on_the_step(end, low, step)
+        _on_the_step(end, low, high, step)
         for end in st.slider(label, low, high, value, step, key=key, **kw)
     )
     wanted = (
@@ -346,7 +352,7 @@ def slider(label: str, min_value=None, max_value=None, value=None, step=None, *,
     chosen = _bound(
         st.slider, args, kw, key=key, means=_number_means, default=value, unreadable=unreadable
     )
-    return _on_the_step(chosen, min_value, step)
+    return _on_the_step(chosen, min_value, max_value, step)
 
 
 def share_slider(
