@@ -31,6 +31,7 @@ finished selector. Use it around any interaction:
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Iterator
 from urllib.parse import parse_qs, urlparse
 
@@ -202,7 +203,7 @@ def assert_no_exception(page: Page) -> None:
 
 
 def move_slider_with_keyboard(
-    page: Page, label_substring: str, key: str = "ArrowRight", times: int = 1
+    page: Page, label_substring: str | re.Pattern, key: str = "ArrowRight", times: int = 1
 ) -> None:
     """Focus the slider (st.slider or st.select_slider) whose label contains
     `label_substring`, press `key` `times` times, and wait for the rerun to finish.

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-import altair as alt
+import math
 
+import altair as alt
+import numpy as np
+
+from lessons.who_pays import model
 from lessons.who_pays.model import (
     COUNT_DOMAIN,
     DROP_DOMAIN,
     MODEL_EPSILONS,
     RELATIVE_DOMAIN,
+    USELESS,
 )
 from ui import charts as ui_charts
 from ui import datasets
@@ -48,6 +53,8 @@ def relative_errors() -> Template:
         # no legend: the title says what the dots and the line are
         ui_charts.Series("line", ("√2/(ε·count)",), colours=(ui_charts.BLACK,), legend="none"),
         levels=("useless", "y"),
+        levels_right="right",
+        levels_below="under",
     )
     dots = (
         alt.Chart(alt.NamedData(name="groups"))
@@ -67,6 +74,25 @@ def relative_errors() -> Template:
         height=ui_charts.CURVE_HEIGHT, width=ui_charts.DEFAULT_WIDTH
     )
     return Template(chart)
+
+
+def note_place(epsilon: float) -> tuple[bool, bool]:
+    """Where "half the count" goes on its line, (right, under), clear of the line
+    √2/(ε·count) (ui.charts.level_label_places, on both axes' logarithms): from ε = 0.3 on the
+    line falls through half the count within the label's width at the plot's left end, and
+    on a phone it was written across the label. Not cached: 21 points, and the place depends
+    on presenter mode's text size."""
+    line = model.error_line(epsilon)
+    (place,) = ui_charts.level_label_places(
+        [(math.log10(USELESS), model.NOTE_LABEL)],
+        line["count"].to_numpy(),
+        np.log10(line["relative"].to_numpy()),
+        x_domain=COUNT_DOMAIN,
+        y_domain=(math.log10(RELATIVE_DOMAIN[0]), math.log10(RELATIVE_DOMAIN[1])),
+        x_log=True,
+        height=ui_charts.CURVE_HEIGHT,
+    )
+    return place
 
 
 @datasets.cached(max_entries=1)

@@ -60,7 +60,7 @@ def counts() -> None:
             alt=model.counts_alt(epsilon),
             curves=model.error_line(epsilon),
             groups=found,
-            useless=model.epsilon_note(epsilon),
+            useless=model.epsilon_note(*charts.note_place(epsilon)),
         )
     st.markdown("**Here** " + model.counts_words(epsilon))
     snippets.COUNTS.show(epsilon=epsilon)
