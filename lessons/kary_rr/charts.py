@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import altair as alt
 
-from lessons.kary_rr.model import VARIANCE_KS, Attribute, count_domain
+from lessons.kary_rr.model import VARIANCE_HEIGHT, Attribute, count_domain
 from ui import charts as ui_charts
 from ui import datasets
 from ui.template import Template
@@ -101,7 +101,8 @@ def histogram(attr: Attribute, names: tuple[str, ...]) -> Template:
 def variance(domain: tuple[float, float]) -> Template:
     """Template: variance versus k (log y, fixed `domain`), the current attribute's k
     marked with a diamond (the page's subtitle names it). Data: datasets "curve" (k,
-    variance, sd) and "here" (one row of curve)."""
+    variance, sd), "here" (one row of curve), "references" (k, variance, reference) and
+    "reference_labels" (k, variance, reference, under)."""
     y = alt.Y(
         "variance:Q",
         title="variance of one estimated count",
@@ -123,10 +124,20 @@ def variance(domain: tuple[float, float]) -> Template:
     grey = references.mark_line(color=ui_charts.GREY, strokeWidth=1, strokeDash=[2, 2]).encode(
         x=x, y=y, detail="reference:N"
     )
-    grey_labels = (
-        references.transform_filter(f"datum.k == {VARIANCE_KS[-1]}")
-        .mark_text(align="right", dy=-7, color=ui_charts.GREY)
-        .encode(x=x, y=y, text="reference:N")
+    # each label above its curve's end, or under it where this ε's curve runs just above
+    # (model.reference_labels)
+    labels = alt.Chart(alt.NamedData(name="reference_labels"))
+    grey_labels = alt.layer(
+        *(
+            labels.transform_filter(alt.datum.under if under else ~alt.datum.under)
+            .mark_text(
+                align="right",
+                color=ui_charts.GREY,
+                **({"dy": 7, "baseline": "top"} if under else {"dy": -7}),
+            )
+            .encode(x=x, y=y, text="reference:N")
+            for under in (False, True)
+        )
     )
     here = alt.Chart(alt.NamedData(name="here"))
     point = here.mark_point(
@@ -135,6 +146,6 @@ def variance(domain: tuple[float, float]) -> Template:
     # the diamond's attribute and k are in the subtitle: a label beside it was crossed by this
     # ε's curve, or by a reference curve, whichever side it took
     chart = (grey + grey_labels + line + point).properties(
-        width=ui_charts.DEFAULT_WIDTH, height=260
+        width=ui_charts.DEFAULT_WIDTH, height=VARIANCE_HEIGHT
     )
     return Template(chart)

@@ -211,6 +211,35 @@ def variance_references(n: int) -> pd.DataFrame:
     )
 
 
+VARIANCE_HEIGHT = 260  # px: the variance chart's plot (charts.variance)
+# A reference curve's label sits 7 px above its end; this ε's curve within this many px
+# above that end runs through the label's text (11 px; the projector's 17)
+LABEL_CLEAR_PX = 26
+
+
+def reference_labels(n: int, epsilon: float, text_scale: float = 1.0) -> pd.DataFrame:
+    """Each reference curve's label at k = 64 (k, variance, reference, under): written under
+    its curve where this ε's curve would run through it above (ε = 0.07 is within a factor
+    of 2 above ε = 0.1's, 10 px on the log axis: its curve crossed "ε = 0.1", on a phone and
+    a laptop alike), else above."""
+    low, high = variance_domain(n)
+    per_decade = VARIANCE_HEIGHT / (np.log10(high) - np.log10(low))
+    here = np.log10(dp.grr_variance(n, epsilon, VARIANCE_KS[-1]))
+    rows = []
+    for reference in VARIANCE_REFERENCE_EPSILONS:
+        at = dp.grr_variance(n, reference, VARIANCE_KS[-1])
+        above_px = (here - np.log10(at)) * per_decade
+        rows.append(
+            (
+                VARIANCE_KS[-1],
+                at,
+                f"ε = {text.number(reference)}",
+                bool(0 < above_px < LABEL_CLEAR_PX * text_scale),
+            )
+        )
+    return pd.DataFrame(rows, columns=["k", "variance", "reference", "under"])
+
+
 def variance_domain(n: int) -> tuple[float, float]:
     """A fixed log y axis (powers of ten) spanning the reference curves; curves for
     ε < 0.1 run off the top and are drawn along its edge."""
@@ -220,10 +249,18 @@ def variance_domain(n: int) -> tuple[float, float]:
 
 
 @datasets.cached()
-def variance_frames(frame: pd.DataFrame, attr: Attribute) -> dict[str, pd.DataFrame]:
-    """The rows for `variance_spec`: this ε's curve, the attribute's point, the references."""
+def variance_frames(
+    frame: pd.DataFrame, attr: Attribute, epsilon: float, text_scale: float = 1.0
+) -> dict[str, pd.DataFrame]:
+    """The rows for `variance_spec`: this ε's curve, the attribute's point, the references
+    and their labels."""
     here = frame[frame["k"] == attr.k]
-    return {"curve": frame, "here": here, "references": variance_references(attr.n)}
+    return {
+        "curve": frame,
+        "here": here,
+        "references": variance_references(attr.n),
+        "reference_labels": reference_labels(attr.n, epsilon, text_scale),
+    }
 
 
 @datasets.cached()

@@ -6,6 +6,7 @@ import streamlit as st
 import dp
 from lessons.kary_rr import charts, model, snippets
 from ui import categories, controls, downloads, notebook, quiz, tables, text, userdata
+from ui import template as ui_template
 
 controls.lesson_header(
     "k-ary randomized response",
@@ -185,7 +186,7 @@ def variance_by_k(attr) -> None:
     domain = model.variance_domain(attr.n)
     with chart_column:
         charts.variance(domain).show(
-            **model.variance_frames(frame, attr),
+            **model.variance_frames(frame, attr, epsilon, ui_template.current_text_scale()),
             title={
                 "text": f"GRR variance versus k (ε = {text.number(epsilon)})",
                 "subtitle": f"n = {attr.n:,} · diamond: {attr.title}, k = {attr.k}",

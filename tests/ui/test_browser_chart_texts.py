@@ -152,6 +152,11 @@ CASES = {
     "who-pays-note-phone": Case(
         "who-pays", ((re.compile(r"^Privacy loss ε"), "ArrowRight"),), "half the count", "phone"
     ),
+    # "ε = 0.1" crossed by the curve of ε = 0.07, within a factor of 2 above it (found at
+    # random states, 2026-12-02): now under its own curve
+    "kary-variance-phone": Case(
+        "kary-rr", (("ε for the variance curve", "ArrowLeft"),) * 5, "(ε = 0.07)", "phone"
+    ),
     # the local line's label over the census size's, both at the plot's top
     "central-local-size-phone": Case(
         "central-vs-local", (("ε for the comparison by n", "Home"),), "32,561", "phone"
