@@ -149,12 +149,16 @@ SELECTION_HEIGHT = 220
 
 
 @datasets.cached(max_entries=128, census_only=True)
-def half_place(epsilon: float, delta: float, max_partitions: int) -> tuple[bool, bool]:
+def half_place(
+    epsilon: float, delta: float, max_partitions: int, text_scale: float
+) -> tuple[bool, bool]:
     """Where "shown half the time" goes on the 50% line, (right, under), clear of both
-    rules' curves (ui.charts.level_label_places): they rise through 50% near 10–20 users at
-    ε = 1, so at its right end; near 600 and 1,100 users at ε = 0.01, where the Laplace
-    threshold's curve crossed it there, so at its left end. Cached: reading two curves of
-    300 points costs ~3 ms."""
+    rules' curves (ui.charts.level_label_places) in text `text_scale` times the page's
+    (ui.template.current_text_scale): they rise through 50% near 10–20 users at ε = 1, so at
+    its right end; near 600 and 1,100 users at ε = 0.01, where the Laplace threshold's curve
+    crossed it there, so at its left end. Cached, the scale in the key (at 147 of the 684
+    states presenter mode's larger text goes elsewhere; without it the first session to draw
+    a state chose for every other): reading two curves of 300 points costs ~3 ms."""
     curves = selection_frame(epsilon, delta, max_partitions)
     first, *others = ui_charts.series_curves(
         curves, "rule", (OPTIMAL_RULE, LAPLACE_RULE), "users", "probability"
@@ -167,6 +171,7 @@ def half_place(epsilon: float, delta: float, max_partitions: int) -> tuple[bool,
         y_domain=(0.0, 1.0),
         x_log=True,
         height=SELECTION_HEIGHT,
+        text_scale=text_scale,
     )
     return place
 

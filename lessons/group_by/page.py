@@ -5,6 +5,7 @@ import streamlit as st
 
 from lessons.group_by import charts, model, snippets
 from ui import controls, downloads, notebook, quiz, tables, text, userdata
+from ui import template as ui_template
 
 controls.lesson_header(
     "DP group-by",
@@ -274,7 +275,9 @@ def selection() -> None:
                 f"chance {text.power_of_ten(delta / l0)} at most."
             ),
             curves=curves,
-            half=model.half_rule(*charts.half_place(epsilon, delta, l0)),
+            half=model.half_rule(
+                *charts.half_place(epsilon, delta, l0, ui_template.current_text_scale())
+            ),
             points=model.half_points(epsilon, delta, l0),
         )
     how_often, chance = model.shown_how_often(epsilon, delta, l0)

@@ -108,6 +108,46 @@ def test_the_selection_curves_and_half_the_time(epsilon, delta, l0) -> None:
     assert f"shows {text.number(expected)} of them" in helpers.prose(at)
 
 
+def test_the_half_labels_place_follows_this_sessions_text_size() -> None:
+    """At ε = 0.1, δ = 10⁻³, L0 = 1 "shown half the time" fits at the 50% line's right end in
+    the page's text but not in presenter mode's larger text (it goes left). The place was
+    cached by the state alone, so the first session to draw a state chose it for every
+    other: a projector's choice on a phone, or a phone's on a projector."""
+    from lessons.group_by import charts
+    from ui import charts as ui_charts
+    from ui import classroom
+    from ui import template as ui_template
+
+    state = {"gb_sel_eps": "0.1", "gb_delta": "0.001", "gb_sel_l0": "1"}
+    curves = charts.selection_frame(0.1, 1e-3, 1)
+    first, *others = ui_charts.series_curves(
+        curves, "rule", (lesson.OPTIMAL_RULE, lesson.LAPLACE_RULE), "users", "probability"
+    )
+
+    def place(scale: float) -> tuple[bool, bool]:
+        (found,) = ui_charts.level_label_places(
+            [(lesson.HALF, lesson.HALF_LABEL)],
+            *first,
+            others=tuple(others),
+            x_domain=(1.0, float(lesson.SELECTION_USERS[-1])),
+            y_domain=(0.0, 1.0),
+            x_log=True,
+            height=charts.SELECTION_HEIGHT,
+            text_scale=scale,
+        )
+        return found
+
+    bigger = ui_template.text_scale()
+    assert place(1.0) == (True, False) and place(bigger) == (False, False)
+    for presenting, scale in ((True, bigger), (False, 1.0), (True, bigger)):
+        at = helpers.run_lesson(PAGE, **state)
+        at.session_state[classroom.PRESENT_KEY] = presenting
+        at.run()
+        assert not at.exception
+        half = helpers.frames_of(helpers.chart_titled(at, SELECTION, prefix=True))["half"]
+        assert (bool(half["right"][0]), bool(half["under"][0])) == place(scale), presenting
+
+
 def _first_at_half(epsilon: float, delta: float, l0: int) -> int:
     """Every whole number of users up to 100,000 at once: the first released half the time."""
     users = np.arange(1, 100_001)
