@@ -586,13 +586,17 @@ def placed_level_labels(
     (y, (label, shorter, ...)): words to try longest first. The place: left end above the
     line, else right end above, left end under, right end under; the first whose text (the
     middle 40% of its line, as tests/browser_helpers.CHART_TEXT_CROSSED reads a crossing,
-    and 3 px to spare) meets neither a segment of a curve nor a bar over the label's width on
-    a phone's plot, else on a laptop's (PLOT_PX; a projector's in presenter mode), with the
-    longest words first; else the longest words left above. Found on a phone:
+    and 3 px to spare) stays inside the plot (where the axis's line would cross it) and meets
+    neither a segment of a curve nor a bar over the label's width on a phone's plot, else on
+    a laptop's (PLOT_PX; a projector's in presenter mode), with the longest words first;
+    else the same without the 3 px to spare; else the longest words left above. Found on a
+    phone:
     reconstruction's "made-up people: 17.6%" crossed by the curve climbing through it (left)
     and by an error bar at ε = 2 (right); "guess '<=50K' for all: 76%" by the attack's curve
     falling through it at E = 2.5·√n; at 12 people "made-up people: 31.9%" on every side
-    (its shorter words fit left under the line)."""
+    (its shorter words fit left under the line); Composition's "prior 5%" crossed by the
+    curve hugging its line from g = 7 (every side was within 3 px of the curve, the chosen
+    point's diamond or the plot's bottom)."""
     scale = current_text_scale() if text_scale is None else float(text_scale)
     warp = np.log if x_log else np.asarray
     x0, x1 = (float(v) for v in warp(np.asarray(x_domain, dtype=float)))
@@ -607,7 +611,6 @@ def placed_level_labels(
 
     lines = [(across(xs), down(ys)) for xs, ys in ((x, y), *others)]
     bars = [] if low is None else list(zip(across(x), down(high), down(low), strict=True))
-    half = scale * TEXT_LINE_PX * 0.2 + 3
     sides = ((False, False), (True, False), (False, True), (True, True))
     placed = []
     for level, words in levels:
@@ -615,16 +618,23 @@ def placed_level_labels(
         choices = (words,) if isinstance(words, str) else tuple(words)
         found = [
             (label, right, under)
+            for spare in (3.0, 0.0)
             for plot_px in (PLOT_PX if scale == 1.0 else PRESENTER_PLOT_PX)
             for label in choices
             for width in [(len(label) * LABEL_CHAR_PX + 4) * scale]
             for right, under in sides
-            if not crosses(
+            for band in [
+                line
+                + scale * (LEVEL_LABEL_BELOW_PX if under else LEVEL_LABEL_ABOVE_PX)
+                + np.array([-1.0, 1.0]) * (scale * TEXT_LINE_PX * 0.2 + spare)
+            ]
+            if band[0] >= 0.0
+            and band[1] <= height
+            and not crosses(
                 lines,
                 bars,
                 (1 - min(1.0, width / plot_px), 1.0) if right else (0.0, min(1.0, width / plot_px)),
-                (line + scale * (LEVEL_LABEL_BELOW_PX if under else LEVEL_LABEL_ABOVE_PX))
-                + np.array([-half, half]),
+                band,
             )
         ]
         placed.append(found[0] if found else (choices[0], False, False))

@@ -4,8 +4,10 @@ them with the model's DataFrames)."""
 from __future__ import annotations
 
 import altair as alt
+import numpy as np
 import pandas as pd
 
+from lessons.composition import model
 from lessons.composition.model import (
     AVERAGING_ANSWERS,
     AVERAGING_HALF_RANGE,
@@ -136,9 +138,10 @@ def bars(column: str, colour: str) -> Template:
 @datasets.cached(max_entries=64)
 def group() -> Template:
     """Template: worst-case posterior versus group size (fixed axes 1 … 10 × 0 … 1; dataset
-    "curve": g, epsilon, posterior), the prior as a dashed labelled rule ("prior": y, label)
-    and the chosen g as a diamond ("current"), its value in the title (beside it, on a
-    projector, "15%" under it met the prior's line just below, and above it a steep curve)."""
+    "curve": g, epsilon, posterior), the prior as a dashed labelled rule ("prior": y, label,
+    right, under: where prior_place found room for its label) and the chosen g as a diamond
+    ("current"), its value in the title (beside it, on a projector, "15%" under it met the
+    prior's line just below, and above it a steep curve)."""
     x = alt.X(
         "g:Q",
         title="group size g",
@@ -174,22 +177,44 @@ def group() -> Template:
         .mark_point(shape="diamond", size=160, filled=True, color=ui_charts.BLACK)
         .encode(x=x, y=y)
     )
-    prior_frame = alt.NamedData(name="prior")
-    rule = (
-        alt.Chart(prior_frame)
-        .mark_rule(color=ui_charts.TRUTH_COLOUR, strokeDash=[6, 3], strokeWidth=2)
-        .encode(y=alt.Y("y:Q", scale=alt.Scale(domain=[0, 1])))
-    )
-    rule_label = (
-        alt.Chart(prior_frame)
-        .mark_text(align="right", dy=-8, fontWeight="bold")
-        .encode(
-            x=alt.value("width"), y=alt.Y("y:Q", scale=alt.Scale(domain=[0, 1])), text="label:N"
-        )
+    # the prior's line, its label where neither the curve nor the diamond runs (prior_place)
+    prior = ui_charts.reference_line_layers(
+        alt.NamedData(name="prior"),
+        "y",
+        y_scale=alt.Scale(domain=[0, 1]),
+        right="right",
+        below="under",
     )
     return Template(
-        (line + point + rule + rule_label).properties(
-            height=320,
+        (line + point + prior).properties(
+            height=GROUP_HEIGHT,
             width=ui_charts.DEFAULT_WIDTH,
         )
     )
+
+
+GROUP_HEIGHT = 320
+DIAMOND_HALF_PX = 8  # the chosen g's diamond (size 160) reaches ~7 px either side of its value
+
+
+def prior_place(epsilon: float, g: int, prior: float) -> tuple[bool, bool]:
+    """Where "prior π" goes on its line, (right, under), clear of the worst-case curve and
+    the chosen g's diamond (ui.charts.level_label_places): at a small ε the curve hugs the
+    line, 1–3 points above it, and at its right end it ran through the label (prior 5%,
+    ε = 0.05, from g = 7 on a phone) with the diamond over it at g = 9; under the line there
+    is room from a prior of 5% up. Not cached: 10 points, and the place depends on presenter
+    mode's text size."""
+    frame = model.group_frame(epsilon, prior)
+    posterior = frame["posterior"].to_numpy()
+    reach = np.where(frame["g"].to_numpy() == g, DIAMOND_HALF_PX / GROUP_HEIGHT, 0.0)
+    (place,) = ui_charts.level_label_places(
+        [(prior, model.prior_label(prior))],
+        frame["g"].to_numpy(dtype=float),
+        posterior,
+        low=posterior - reach,
+        high=posterior + reach,
+        x_domain=(1.0, float(MAX_GROUP)),
+        y_domain=(0.0, 1.0),
+        height=GROUP_HEIGHT,
+    )
+    return place

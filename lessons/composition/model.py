@@ -179,13 +179,23 @@ def sequential_current(frame: pd.DataFrame, m: int) -> pd.DataFrame:
     return frame[frame["m"] == m].assign(label=lambda f: f["sd"].map(lambda v: f"{text.number(v)}"))
 
 
+def prior_label(prior: float) -> str:
+    """The words on the prior's line in the group chart."""
+    return f"prior {text.percent(prior, 2)}"
+
+
 @datasets.cached(census_only=True)
-def group_data(epsilon: float, g: int, prior: float) -> dict[str, pd.DataFrame]:
-    """The data of `charts.group`: the curve, the chosen g and the prior, and the title that
-    says the chosen g's value."""
+def group_data(
+    epsilon: float, g: int, prior: float, right: bool, under: bool
+) -> dict[str, pd.DataFrame]:
+    """The data of `charts.group`: the curve, the chosen g and the prior (its label where
+    (right, under) says: charts.prior_place), and the title that says the chosen g's
+    value."""
     frame = group_frame(epsilon, prior)
     current = frame[frame["g"] == g]
-    prior_frame = pd.DataFrame({"y": [prior], "label": [f"prior {text.percent(prior, 2)}"]})
+    prior_frame = pd.DataFrame(
+        {"y": [prior], "label": [prior_label(prior)], "right": [right], "under": [under]}
+    )
     title = [
         "What an attacker can believe",
         f"◆ a group of {g}: {text.percent(float(current['posterior'].iloc[0]), 2)}",

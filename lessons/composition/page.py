@@ -297,7 +297,7 @@ def group_privacy() -> None:
     group_eps_total = dp.group_privacy(group_eps, g)
     posterior = dp.posterior_bound(prior, group_eps_total)
     charts.group().show(
-        **model.group_data(group_eps, g, prior),
+        **model.group_data(group_eps, g, prior, *charts.prior_place(group_eps, g, prior)),
         alt=(
             f"Worst-case belief about a group of 1 to 10 people at ε = {text.number(group_eps)} "
             "per "

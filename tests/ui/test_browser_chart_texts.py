@@ -152,6 +152,17 @@ CASES = {
     "who-pays-note-phone": Case(
         "who-pays", ((re.compile(r"^Privacy loss ε"), "ArrowRight"),), "half the count", "phone"
     ),
+    # "prior 5%" at the line's right end, crossed by the worst-case curve hugging the line
+    # (1-3 points above it at ε = 0.05) and under the chosen g's diamond (found at random
+    # states, 2026-12-02): now where neither runs (composition.charts.prior_place)
+    "composition-prior-phone": Case(
+        "composition",
+        (("ε per person", "ArrowLeft"),) * 6
+        + (("Group size g", "ArrowRight"),) * 5
+        + (("Attacker's belief before", "ArrowLeft"),),
+        "prior 5%",
+        "phone",
+    ),
     # "ε = 0.1" crossed by the curve of ε = 0.07, within a factor of 2 above it (found at
     # random states, 2026-12-02): now under its own curve
     "kary-variance-phone": Case(

@@ -448,17 +448,35 @@ def test_a_reference_lines_label_goes_where_the_curve_does_not_cross_it() -> Non
     low, high = flat, [0.5, 0.5, 0.85, 0.5, 0.5, 0.5, 0.5, 0.5]
     assert places([long_label], ratios, flat, text_scale=1.0) == [left_above]
     assert places([long_label], ratios, flat, low=low, high=high, text_scale=1.0) == [right_above]
-    # a curve on the line all the way: no place is clear, left above
+    # a curve on the line all the way: the text above it is clear of it
     on_line = [0.75] * len(ratios)
     assert places([(0.75, "a level")], ratios, on_line, text_scale=1.0) == [left_above]
+    # a curve zigzagging through the line's labels on both sides: no place is clear, left above
+    dense = [i / 10 for i in range(41)]
+    zigzag = [0.65, 0.85] * 20 + [0.65]
+    assert places([(0.75, "a level")], dense, zigzag, text_scale=1.0) == [left_above]
+    # a label stays inside the plot, where the x axis's line would cross it: a level 1% up
+    # has no room under it (3 px of a 300-px plot), one 10% up has
+    just_above = {"height": 300, "text_scale": 1.0}
+    low_curve = [0.03] * len(ratios)  # 6 px above a line at 1%: crosses the text above it
+    assert places([(0.01, "prior 1%")], ratios, low_curve, **just_above) == [left_above]
+    high_curve = [0.12] * len(ratios)
+    assert places([(0.1, "prior 10%")], ratios, high_curve, **just_above) == [left_under]
+    # nor past its top (into the title): a level at 99% goes under its line, where a curve
+    # 6 px under the line runs above the text's middle
+    top_curve = [0.97] * len(ratios)
+    assert places([(0.99, "a level")], ratios, top_curve, **just_above) == [left_under]
     # each level of several has its own place; a log x axis is read as the chart draws it:
     # the curve climbs through 30% at ε = 3, right of a phone's label from ε = 0.1 (on a
-    # linear axis, left of it)
+    # linear axis, left of it); 100% at the plot's top is labelled under its line
     log_axis = {"x_domain": (0.1, 16.0), "y_domain": (0.0, 1.0), "text_scale": 1.0}
     levels = [(1.0, "exact tables: 100%"), (0.3, "made-up people: 30%")]
     curve = ([0.1, 1.0, 3.0, 16.0], [0.1, 0.2, 0.3, 0.95])
-    assert charts.level_label_places(levels, *curve, x_log=True, **log_axis) == [left_above] * 2
-    assert charts.level_label_places(levels, *curve, **log_axis) == [left_above, right_above]
+    assert charts.level_label_places(levels, *curve, x_log=True, **log_axis) == [
+        left_under,
+        left_above,
+    ]
+    assert charts.level_label_places(levels, *curve, **log_axis) == [left_under, right_above]
 
 
 def test_a_levels_shorter_words_are_used_only_where_its_longest_are_crossed_everywhere() -> None:

@@ -177,6 +177,33 @@ def test_group_sliders_change_the_posterior_bound():
     )
 
 
+@pytest.mark.parametrize(
+    ("epsilon", "g", "prior", "place"),
+    [
+        # the curve 1-3 points above the line, the diamond at its right end: left above
+        (0.05, 9, 0.05, (False, False)),
+        # the diamond at the left end on a curve that all but lies on the line: right above
+        (0.01, 1, 0.01, (True, False)),
+        # a curve less than 3 px above the line all along: under it, where there is room
+        (0.01, 4, 0.1, (False, True)),
+        # the curve far above the line from g = 1: where a label goes first
+        (1.0, 1, 0.5, (False, False)),
+    ],
+)
+def test_the_priors_label_goes_where_neither_the_curve_nor_the_diamond_runs(
+    epsilon, g, prior, place
+):
+    """ "prior 5%" was written at the line's right end, where at ε = 0.05 the curve runs 1-3
+    points above the line (through the label on a phone) and the diamond of g = 9 sat on it.
+    The place is read from the curve on a phone's plot (ui.charts.level_label_places)."""
+    at = run_lesson(PAGE, group_eps=str(epsilon), group_g=str(g), group_prior=f"{prior:.0%}")
+    _spec, frames = chart(at, "What an attacker can believe")
+    line = frame_with(frames, "under")
+    assert line["y"].tolist() == [prior]
+    assert line["label"].tolist() == [f"prior {prior:.0%}"]
+    assert (bool(line["right"][0]), bool(line["under"][0])) == place
+
+
 # --- Classroom features: shareable links, code, downloads, quiz, the census only -----------
 
 
