@@ -20,7 +20,10 @@ Axis, Series, curves = ui_charts.Axis, ui_charts.Series, ui_charts.curves
 
 
 def exposure() -> Template:
-    """The chance that at least one record is published, against δ."""
+    """The chance that at least one record is published, against δ; your δ as a diamond on
+    the curve, its words in the title (model.exposure_title): beside it, on a phone, they
+    ran through the curve's rise and the 1/n rule at δ = 10⁻⁸ and 10⁻⁷ (and their tail at
+    10⁻¹⁰), and with an upload the rise moves with n."""
     return curves(
         Axis(
             "delta",
@@ -33,6 +36,7 @@ def exposure() -> Template:
         Series("curve", ("publish each record with probability δ",)),
         rule=True,
         mark="mark",
+        mark_label=False,
     )
 
 

@@ -55,16 +55,16 @@ def exposure_curve(people: int) -> pd.DataFrame:
 
 @datasets.cached(max_entries=64)
 def exposure_marks(result: Exposure) -> pd.DataFrame:
-    """Your δ as a point on the curve, labelled with its chance."""
-    return pd.DataFrame(
-        {
-            "delta": [result.delta],
-            "chance": [result.at_least_one],
-            "label": [
-                f"δ = {text.power_of_ten(result.delta)}: {text.percent(result.at_least_one)}"
-            ],
-        }
-    )
+    """Your δ as a point on the curve (its words in the title: exposure_title)."""
+    return pd.DataFrame({"delta": [result.delta], "chance": [result.at_least_one]})
+
+
+def exposure_title(result: Exposure) -> list[str]:
+    """The exposure chart's title: n, then your δ's diamond and its chance."""
+    return [
+        f"(0, δ)-DP that publishes records: n = {result.people:,}",
+        f"◆ your δ = {text.power_of_ten(result.delta)}: {text.percent(result.at_least_one)}",
+    ]
 
 
 @datasets.cached(max_entries=64)

@@ -59,7 +59,7 @@ def what_delta_means() -> None:
         )
     with exposure_chart:
         charts.exposure().show(
-            title=f"(0, δ)-DP that publishes records: n = {people:,}",
+            title=model.exposure_title(result),
             alt=(
                 f"A rising curve: the chance that publishing each of {people:,} records with "
                 f"probability δ publishes at least one, against δ from 10⁻¹² to 0.1 on a log axis. "

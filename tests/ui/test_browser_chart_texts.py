@@ -36,7 +36,7 @@ DRAWN = """(shows) => [...document.querySelectorAll('[data-testid=stVegaLiteChar
 
 @dataclass(frozen=True)
 class Case:
-    lesson: str  # its url path
+    lesson: str  # its url path (and a link's state, on a phone or a laptop)
     # (part of a slider's label, or a pattern of it; Home or End: its ends, or an arrow)
     moves: tuple[tuple[str | re.Pattern, str], ...]
     shows: str  # a chart's text in that state
@@ -162,6 +162,12 @@ CASES = {
         + (("Attacker's belief before", "ArrowLeft"),),
         "prior 5%",
         "phone",
+    ),
+    # your δ's words beside its diamond, "δ = 10⁻⁸: 0.0326%", through the curve's rise and the
+    # 1/n rule on a phone (found at random states, 2026-12-02; the link opens that state,
+    # three sliders share the label "δ"): now in the title
+    "approximate-dp-exposure-phone": Case(
+        "approximate-dp?ad_n_delta=1e-08", (), "0.0326%", "phone"
     ),
     # "ε = 0.1" crossed by the curve of ε = 0.07, within a factor of 2 above it (found at
     # random states, 2026-12-02): now under its own curve

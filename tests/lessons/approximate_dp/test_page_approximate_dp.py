@@ -92,8 +92,15 @@ def test_delta_slider_of_section_1_moves_the_exposure() -> None:
     )
     # 1 − 7·10⁻¹⁵: all but certain, not certain
     assert helpers.metrics(at)["Chance at least one is"] == text.percent(chance) == "over 99.9999%"
-    mark = helpers.frames_of(helpers.chart_titled(at, EXPOSURE, prefix=True))["mark"]
+    chart = helpers.chart_titled(at, EXPOSURE, prefix=True)
+    mark = helpers.frames_of(chart)["mark"]
     assert mark["delta"].iloc[0] == 1e-3
+    assert mark["chance"].iloc[0] == chance
+    # the diamond's words are the title's (beside it they ran through the curve's rise)
+    assert helpers.title_of(helpers.spec_of(chart)).endswith(
+        f"n = {CENSUS_PEOPLE:,} ◆ your δ = 10⁻³: over 99.9999%"
+    )
+    assert "label" not in mark.columns
     rule = helpers.frames_of(helpers.chart_titled(at, EXPOSURE, prefix=True))["truth"]
     assert rule["x"].iloc[0] == pytest.approx(1 / CENSUS_PEOPLE)
 
@@ -333,7 +340,7 @@ def test_your_own_file_sets_n_for_the_record_publishing_mechanism() -> None:
         expected
     )
     assert helpers.metrics(at)["Chance at least one is"] == text.percent(chance)
-    assert helpers.chart_titled(at, f"{EXPOSURE}: n = 3")
+    assert helpers.chart_titled(at, f"{EXPOSURE}: n = 3 ◆ your δ = 10⁻⁵: {text.percent(chance)}")
     assert "1/n = 0.333" in prose(at) + " ".join(c.value for c in at.caption)
 
 
