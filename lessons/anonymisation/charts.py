@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import altair as alt
-import pandas as pd
 
 from lessons.anonymisation.model import CLASS_SIZE_LABELS, success_curve
 from ui import charts as ui_charts
@@ -48,12 +47,16 @@ def class_sizes(people: int) -> Template:
     return Template(chart)
 
 
-@datasets.cached(max_entries=64)
-def success(right_half: bool, tries: int) -> Template:
+@datasets.cached(max_entries=4)
+def success(tries: int) -> Template:
     """Template: exact success rate versus ε (log x axis, fixed 0.01–10 and 40–100%), a
-    dashed coin-toss line at 50%, the chosen ε as a dashed rule labelled with the exact rate
-    and the simulated share as an orange diamond beside the black exact circle ("marker":
-    epsilon, success, kind, label)."""
+    dotted coin-toss line at 50% ("coin": success, label, right: its label at the line's
+    right end, model.coin_line), the chosen ε as a dashed rule through the exact rate (a
+    black circle) and the simulated share (an orange diamond) ("marker": epsilon, success,
+    kind), their legend under the plot and their numbers in the title (model.success_title).
+    Inside the plot at its top left the legend was crossed by the rule at ε up to 0.3, and
+    the exact rate's words beside the circle by the curve rising through them (a phone at
+    ε = 0.07 and 0.2)."""
     x = alt.X(
         "epsilon:Q",
         scale=alt.Scale(type="log", domain=[0.01, 10], nice=False),
@@ -74,17 +77,31 @@ def success(right_half: bool, tries: int) -> Template:
             ],
         )
     )
-    coin = pd.DataFrame({"success": [0.5], "label": ["coin toss: 50%"]})
+    coin = alt.NamedData(name="coin")
     coin_rule = (
         alt.Chart(coin)
         .mark_rule(color=ui_charts.GREY, strokeDash=[2, 2])
         .encode(y=alt.Y("success:Q", scale=y_scale))
     )
-    coin_text = (
+    # under the line at its left end, or its right end where "right" says (the rule of an ε
+    # up to 0.07 ran through it on a phone)
+    coin_text = [
         alt.Chart(coin)
-        .mark_text(align="left", baseline="top", dx=4, dy=4, color="#555555")
-        .encode(y=alt.Y("success:Q", scale=y_scale), x=alt.value(0), text="label:N")
-    )
+        .transform_filter(alt.datum.right if right else ~alt.datum.right)
+        .mark_text(
+            align="right" if right else "left",
+            baseline="top",
+            dx=-4 if right else 4,
+            dy=4,
+            color="#555555",
+        )
+        .encode(
+            y=alt.Y("success:Q", scale=y_scale),
+            x=alt.value("width" if right else 0),
+            text="label:N",
+        )
+        for right in (False, True)
+    ]
     marker = alt.NamedData(name="marker")
     rule = (
         alt.Chart(marker)
@@ -92,6 +109,7 @@ def success(right_half: bool, tries: int) -> Template:
         .mark_rule(color=ui_charts.BLACK, strokeDash=[6, 3], strokeWidth=2)
         .encode(x=x)
     )
+    kinds = ["exact", f"simulated ({tries:,} tries)"]
     points = (
         alt.Chart(marker)
         .mark_point(size=110, filled=True)
@@ -100,35 +118,18 @@ def success(right_half: bool, tries: int) -> Template:
             y=y,
             shape=alt.Shape(
                 "kind:N",
-                scale=alt.Scale(
-                    domain=["exact", f"simulated ({tries:,} tries)"], range=["circle", "diamond"]
-                ),
-                legend=alt.Legend(title=None, orient="top-left"),
+                scale=alt.Scale(domain=kinds, range=["circle", "diamond"]),
+                legend=ui_charts.ROW_LEGEND,
             ),
             color=alt.Color(
                 "kind:N",
-                scale=alt.Scale(
-                    domain=["exact", f"simulated ({tries:,} tries)"],
-                    range=[ui_charts.BLACK, ui_charts.ORANGE],
-                ),
-                legend=alt.Legend(title=None, orient="top-left"),
+                scale=alt.Scale(domain=kinds, range=[ui_charts.BLACK, ui_charts.ORANGE]),
+                legend=ui_charts.ROW_LEGEND,
             ),
             tooltip=["kind:N", alt.Tooltip("success:Q", format=".1%")],
         )
     )
-    label = (
-        alt.Chart(marker)
-        .transform_filter(alt.datum.kind == "exact")
-        .mark_text(
-            align="right" if right_half else "left",
-            dx=-8 if right_half else 8,
-            dy=-12,
-            fontWeight="bold",
-        )
-        .encode(x=x, y=y, text="label:N")
-    )
-    chart = (curve + coin_rule + coin_text + rule + points + label).properties(
-        title="Attacker's success versus ε",
+    chart = alt.layer(curve, coin_rule, *coin_text, rule, points).properties(
         height=ui_charts.DEFAULT_HEIGHT,
         width=ui_charts.DEFAULT_WIDTH,
     )

@@ -242,14 +242,37 @@ def describe_class_sizes(buckets: list[int], people: int, columns: tuple[str, ..
 
 @datasets.cached(census_only=True)
 def success_marker(epsilon: float, exact: float, simulated: float, *, tries: int) -> pd.DataFrame:
-    """The chosen ε on the success chart: the exact rate (labelled) and the simulated one."""
+    """The chosen ε on the success chart: the exact rate and the simulated one."""
     return pd.DataFrame(
         {
             "epsilon": [epsilon, epsilon],
             "success": [exact, simulated],
             "kind": ["exact", f"simulated ({tries:,} tries)"],
-            "label": [f"your ε = {text.number(epsilon)}: {text.percent(exact)}", ""],
         }
+    )
+
+
+def success_title(epsilon: float, exact: float, simulated: float, *, tries: int) -> list[str]:
+    """The success chart's title: at your ε, the exact rate (●) and the simulated one (◆)."""
+    return [
+        "Attacker's success versus ε",
+        f"● exact at ε = {text.number(epsilon)}: {text.percent(exact)}",
+        f"◆ {tries:,} simulated tries: {text.percent(simulated)}",
+    ]
+
+
+# ε from which the coin toss's label goes at its line's left end (charts.success): ~84 px
+# wide, on a phone's plot (270 px over three decades) it reaches ε = 0.09 from the left and
+# 1.2 from the right (a laptop's and a projector's reach less far): your ε's rule stays
+# clear of it either way
+COIN_LEFT_FROM = 0.3
+
+
+@datasets.cached(census_only=True)
+def coin_line(epsilon: float) -> pd.DataFrame:
+    """The coin toss's 50% line, its label at the right end while ε is below COIN_LEFT_FROM."""
+    return pd.DataFrame(
+        {"success": [0.5], "label": ["coin toss: 50%"], "right": [epsilon < COIN_LEFT_FROM]}
     )
 
 

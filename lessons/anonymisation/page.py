@@ -225,7 +225,9 @@ def differencing_with_noise(count_all: int, count_without: int, target_is_rich: 
             f"Attacker right ({model.ATTACK_TRIES:,} simulated tries)", f"{text.percent(simulated)}"
         )
     with chart_column:
-        charts.success(epsilon > 0.3, model.ATTACK_TRIES).show(
+        charts.success(model.ATTACK_TRIES).show(
+            title=model.success_title(epsilon, exact, simulated, tries=model.ATTACK_TRIES),
+            coin=model.coin_line(epsilon),
             marker=model.success_marker(epsilon, exact, simulated, tries=model.ATTACK_TRIES),
             alt=(
                 "Line chart of the attacker's chance of guessing right against ε from 0.01 to "

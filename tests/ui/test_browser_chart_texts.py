@@ -163,6 +163,14 @@ CASES = {
         "prior 5%",
         "phone",
     ),
+    # at ε = 0.07 on a phone: the legend (inside the plot, top left) crossed by your ε's
+    # rule, "your ε = 0.07: 50.9%" by the curve rising through it, and from 0.02 to 0.07
+    # "coin toss: 50%" by the rule (found stepping each slider, 2026-12-02): the legend is
+    # under the plot, the rates in the title, the coin's label at the far end of its line
+    "anonymisation-success-phone": Case("anonymisation?anon_eps=0.07", (), "coin toss", "phone"),
+    "anonymisation-success-coin-phone": Case(
+        "anonymisation?anon_eps=0.03", (), "coin toss", "phone"
+    ),
     # your δ's words beside its diamond, "δ = 10⁻⁸: 0.0326%", through the curve's rise and the
     # 1/n rule on a phone (found at random states, 2026-12-02; the link opens that state,
     # three sliders share the label "δ"): now in the title

@@ -19,6 +19,7 @@ from apptest_helpers import (
     run_lesson,
     run_lesson_with_upload,
     spec_of,
+    title_of,
 )
 from conftest import app_apptest, page_apptest
 from lessons.anonymisation import model as lesson
@@ -46,8 +47,9 @@ def metric(app, label: str) -> str:
 
 
 def chart(app, title: str) -> tuple[dict, dict[str, pd.DataFrame]]:
-    """The Vega-Lite spec with this title and its datasets (Arrow on the proto) by name."""
-    element = chart_titled(app, title)
+    """The Vega-Lite spec whose title starts so and its datasets (Arrow on the proto) by
+    name."""
+    element = chart_titled(app, title, prefix=True)
     return spec_of(element), frames_of(element)
 
 
@@ -288,6 +290,14 @@ def test_epsilon_slider_sets_exact_and_simulated_success(at, people, epsilon):
     assert x_scale["type"] == "log" and x_scale["domain"] == [0.01, 10]  # fixed axis
     curve = next(frame for name, frame in data.items() if "epsilon" in frame and name != "marker")
     assert curve["success"].iloc[0] == pytest.approx(dp.differencing_success_probability(0.01))
+    # the two rates in the title (beside the circle the curve ran through them), the coin
+    # toss's label at the end of its line away from your ε's rule
+    assert title_of(spec) == (
+        f"Attacker's success versus ε ● exact at ε = {text.number(epsilon)}: "
+        f"{text.percent(exact)} ◆ 1,000 simulated tries: {text.percent(simulated)}"
+    )
+    assert data["coin"]["right"].tolist() == [epsilon < 0.3]
+    assert data["coin"]["success"].tolist() == [0.5]
 
 
 def test_success_rises_with_epsilon_on_the_page(at):
