@@ -129,15 +129,15 @@ def loss(truth: int) -> Template:
 
 
 PRIOR_BELOW_FROM = 0.5  # the prior's label under its line from this prior up
-POINT_FLIP_AT = 0.1  # ε: below it your ε's label sits right of its diamond
 
 
 @datasets.cached(max_entries=64)
 def posterior() -> Template:
     """Template: worst-case posterior versus ε (log x, y fixed 0..1), the prior as a dashed
-    labelled rule and the current ε as a labelled diamond.
-    Datasets: "curve" (epsilon, posterior), "prior" (p, label), "point" (epsilon, posterior,
-    label)."""
+    labelled rule and the current ε as a diamond, its words in the title
+    (model.posterior_title: beside it, on a phone, the curve rising from ε = 0.1 ran through
+    "ε = 0.07: 10.6%"). Datasets: "curve" (epsilon, posterior), "prior" (p, label), "point"
+    (epsilon, posterior)."""
     x_scale = alt.Scale(type="log", domain=[0.01, 20.0], nice=False)
     y_scale = alt.Scale(domain=[0.0, 1.0])
     curve = (
@@ -158,14 +158,13 @@ def posterior() -> Template:
         )
     )
     # The prior's label at the line's right end, where the curve has long left the line
-    # (it is at least 99.99% at ε = 20), under the line near the top; your ε's label right
-    # of its diamond at the plot's left edge (it was written over the y axis's "20%")
+    # (it is at least 99.99% at ε = 20), under the line near the top
     prior = ui_charts.reference_line_layers(
         alt.NamedData(name="prior"), "p", y_scale=y_scale, right=True, below_from=PRIOR_BELOW_FROM
     )
     mark = alt.NamedData(name="point")
     point = ui_charts.marked_point_layers(
-        mark, "epsilon", "posterior", x_scale=x_scale, y_scale=y_scale, flip_at=POINT_FLIP_AT
+        mark, "epsilon", "posterior", x_scale=x_scale, y_scale=y_scale, labelled=False
     )
     chart = (prior + curve + point).properties(height=240, width=ui_charts.DEFAULT_WIDTH)
     return Template(chart)

@@ -115,17 +115,18 @@ def band_frames(truth: int, epsilon: float) -> dict[str, pd.DataFrame]:
 
 
 @datasets.cached(census_only=True)
-def posterior_frames(prior: float, epsilon: float, posterior: float) -> dict[str, pd.DataFrame]:
-    """The prior as a reference line, and the current ε on the posterior curve."""
+def posterior_frames(
+    prior: float, epsilon: float, posterior: float
+) -> dict[str, pd.DataFrame | list[str]]:
+    """The prior as a reference line, the current ε on the posterior curve, and the title
+    that says its value."""
     return {
         "prior": pd.DataFrame({"p": [prior], "label": [f"prior {text.percent(prior, 2)}"]}),
-        "point": pd.DataFrame(
-            {
-                "epsilon": [epsilon],
-                "posterior": [posterior],
-                "label": [f"ε = {text.number(epsilon)}: {text.percent(posterior)}"],
-            }
-        ),
+        "point": pd.DataFrame({"epsilon": [epsilon], "posterior": [posterior]}),
+        "title": [
+            "Worst-case belief after one output",
+            f"◆ your ε = {text.number(epsilon)}: {text.percent(posterior)}",
+        ],
     }
 
 

@@ -256,7 +256,6 @@ def attacker_belief() -> None:
         charts.posterior().show(
             curve=model.posterior_frame(prior),
             **model.posterior_frames(prior, epsilon, posterior),
-            title="Worst-case belief after one output",
             alt=(
                 "Worst-case posterior versus ε from 0.01 to 20 for a prior of "
                 f"{text.percent(prior, 2)}: it starts at the prior and climbs towards 100%; "

@@ -171,6 +171,9 @@ CASES = {
     "anonymisation-success-coin-phone": Case(
         "anonymisation?anon_eps=0.03", (), "coin toss", "phone"
     ),
+    # "ε = 0.07: 10.6%" right of its diamond, touched by the curve rising through its right
+    # end (found stepping each slider, 2026-12-02): the diamond's words are the title's
+    "definition-posterior-phone": Case("definition?def_post_eps=0.07", (), "prior 10%", "phone"),
     # your δ's words beside its diamond, "δ = 10⁻⁸: 0.0326%", through the curve's rise and the
     # 1/n rule on a phone (found at random states, 2026-12-02; the link opens that state,
     # three sliders share the label "δ"): now in the title

@@ -123,6 +123,11 @@ def test_prior_slider_moves_the_posterior_and_its_chart() -> None:
     assert max(curve["posterior"]) == pytest.approx(dp.posterior_bound(0.5, 20.0))
     point = named_data(at, 2, "point")
     assert point["epsilon"] == [3.0] and point["posterior"] == [pytest.approx(expected)]
+    # the diamond's words are the title's (beside it, the curve rising ran through them)
+    chart = helpers.chart_titled(at, "Worst-case belief", prefix=True)
+    title = helpers.title_of(helpers.spec_of(chart))
+    assert title == "Worst-case belief after one output ◆ your ε = 3: 95.3%"
+    assert "label" not in point
 
 
 def test_words_quote_the_large_epsilon_numbers() -> None:
