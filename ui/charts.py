@@ -1109,10 +1109,9 @@ def win_curves(
     rule_flip_at: float | None = None,
 ) -> Template:
     """Template (report noisy max, the sparse vector): P[win] against ε (log x over the fixed
-    `epsilon_domain`, y 0..100%), one line per
-    series, the current ε as a labelled rule (its label left of it from `rule_flip_at`, by
-    default the axis's middle). Datasets "curves" (epsilon, category, probability) and
-    "truth" (x, label)."""
+    `epsilon_domain`, y 0..100%), one line per series, the current ε as a rule labelled
+    above the plot (its label left of it from `rule_flip_at`, by default the axis's middle).
+    Datasets "curves" (epsilon, category, probability) and "truth" (x, label)."""
     x_scale = alt.Scale(
         type="log", domain=[float(epsilon_domain[0]), float(epsilon_domain[1])], nice=False
     )
@@ -1159,7 +1158,9 @@ def win_curves(
             ],
         )
     )
-    # the middle of the log ε axis: a rule right of it has its label on its left
+    # the middle of the log ε axis: a rule right of it has its label on its left; the label
+    # above the plot's top edge, where no curve runs (the winner's curve climbs to 100% and
+    # runs along the top: on a phone through "ε = 0.05" right of the rule, "ε = 0.3" left)
     middle = float(np.sqrt(epsilon_domain[0] * epsilon_domain[1]))
-    rule = truth_rule_layers(x_scale, label_dy=4, flip_at=rule_flip_at or middle)
+    rule = truth_rule_layers(x_scale, flip_at=rule_flip_at or middle, above_plot=True)
     return Template((lines + rule).properties(height=height, width=DEFAULT_WIDTH))

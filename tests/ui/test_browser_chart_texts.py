@@ -174,6 +174,11 @@ CASES = {
     # "ε = 0.07: 10.6%" right of its diamond, touched by the curve rising through its right
     # end (found stepping each slider, 2026-12-02): the diamond's words are the title's
     "definition-posterior-phone": Case("definition?def_post_eps=0.07", (), "prior 10%", "phone"),
+    # your ε's label at the top of its rule, crossed by the winner's curve climbing to 100%
+    # right of the rule (ε = 0.05) and running along the top left of it (ε = 0.3), on a phone
+    # (found stepping each slider, 2026-12-02): now above the plot's top edge
+    "choosing-winner-phone": Case("choosing?choose_eps=0.05", (), "ε = 0.05", "phone"),
+    "choosing-winner-left-phone": Case("choosing?choose_eps=0.3", (), "ε = 0.3", "phone"),
     # your δ's words beside its diamond, "δ = 10⁻⁸: 0.0326%", through the curve's rise and the
     # 1/n rule on a phone (found at random states, 2026-12-02; the link opens that state,
     # three sliders share the label "δ"): now in the title
