@@ -45,8 +45,8 @@ def error_epsilon() -> Template:
 
 @datasets.cached(max_entries=64)
 def ratio() -> Template:
-    """Template, horizontal bars: |ln| of each report's likelihood ratio ("reports"), the
-    band [0, ε] shaded ("band")."""
+    """Template, horizontal bars: |ln| of each report's likelihood ratio ("reports": report,
+    size, text, label_at: where its label starts), the band [0, ε] shaded ("band")."""
     x_scale = alt.Scale(domain=[0, LN_RATIO_LIMIT], nice=False, clamp=True)
     band = alt.Chart(alt.NamedData(name="band"))
     shade = band.mark_rect(color=ui_charts.GREY, opacity=0.25).encode(
@@ -73,7 +73,7 @@ def ratio() -> Template:
         tooltip=["report:N", "text:N"],
     )
     labels = reports.mark_text(align="left", dx=4, fontWeight="bold").encode(
-        y=y, x=alt.X("size:Q", scale=x_scale), text="text:N"
+        y=y, x=alt.X("label_at:Q", scale=x_scale), text="text:N"
     )
     return Template(
         (shade + edge + bars + labels).properties(

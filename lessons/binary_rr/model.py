@@ -65,10 +65,14 @@ def error_epsilon_data(
 
 @datasets.cached()
 def ratio_data(p: float, q: float, epsilon: float) -> dict[str, pd.DataFrame]:
-    """The data of `charts.ratio`: the band [0, ε] and each report's |ln ratio|."""
+    """The data of `charts.ratio`: the band [0, ε] and each report's |ln ratio|, its label
+    written from the bar's end or the ε line, whichever is further right ("label_at": with
+    p ≠ q the shorter bar's label sat on the ε line, which ran through it)."""
+    edge = min(epsilon, LN_RATIO_LIMIT)
+    reports = ratio_frame(p, q)
     return {
-        "band": pd.DataFrame({"lo": [0.0], "hi": [min(epsilon, LN_RATIO_LIMIT)], "label": ["ε"]}),
-        "reports": ratio_frame(p, q),
+        "band": pd.DataFrame({"lo": [0.0], "hi": [edge], "label": ["ε"]}),
+        "reports": reports.assign(label_at=np.maximum(reports["size"], edge)),
     }
 
 

@@ -179,6 +179,9 @@ CASES = {
     # (found stepping each slider, 2026-12-02): now above the plot's top edge
     "choosing-winner-phone": Case("choosing?choose_eps=0.05", (), "ε = 0.05", "phone"),
     "choosing-winner-left-phone": Case("choosing?choose_eps=0.3", (), "ε = 0.3", "phone"),
+    # with p ≠ q the shorter bar's number, "0.2231", written on the ε line (found stepping
+    # each slider, 2026-12-02): now from the line on
+    "binary-rr-reveals-phone": Case("binary-rr?brr_p=0.4", (), "0.2231", "phone"),
     # your δ's words beside its diamond, "δ = 10⁻⁸: 0.0326%", through the curve's rise and the
     # 1/n rule on a phone (found at random states, 2026-12-02; the link opens that state,
     # three sliders share the label "δ"): now in the title

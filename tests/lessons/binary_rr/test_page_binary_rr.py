@@ -99,6 +99,12 @@ def test_p_q_sliders_set_epsilon_ratios_and_the_estimator(p, q):
     assert bars["reported no"] == pytest.approx(min(abs(ln_no), 5.0))
     band = [row["hi"] for row in chart_rows(at, RATIO_TITLE) if "hi" in row]
     assert band == [pytest.approx(min(epsilon, 5.0))]
+    # each bar's number starts at its end or at the ε line, whichever is further right: the
+    # shorter bar's number sat on the line, which ran through it
+    starts = {
+        row["report"]: row["label_at"] for row in chart_rows(at, RATIO_TITLE) if "report" in row
+    }
+    assert starts == {report: pytest.approx(band[0]) for report in bars}
 
     sampling = chart_rows(at, SAMPLING_TITLE)
     lines = sorted(row["x"] for row in sampling if row.get("label") in ("−2 SD", "+2 SD"))
