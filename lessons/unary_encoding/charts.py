@@ -64,7 +64,8 @@ def journey(attr: Attribute) -> Template:
 @datasets.cached(max_entries=64)
 def estimate(attr: Attribute) -> Template:
     """Template: estimated count per category (bars) with ±2 SD error bars (black
-    whiskers) and the true count (vermillion tick), on the attribute's fixed axis."""
+    whiskers, ending in an arrowhead where cut at the axis's edge) and the true count
+    (vermillion tick), on the attribute's fixed axis."""
     lo, hi = count_domain(attr)
     x_scale = alt.Scale(domain=[lo, hi], nice=False)
     y = alt.Y("category:N", sort=list(attr.labels), title=None, axis=alt.Axis(labelLimit=140))
@@ -82,10 +83,20 @@ def estimate(attr: Attribute) -> Template:
     whiskers = bars_data.mark_errorbar(ticks=True, color=ui_charts.BLACK, thickness=1.5).encode(
         y=y, x=alt.X("shown_low:Q", scale=x_scale, title="people"), x2="shown_high:Q"
     )
-    edges = (
-        bars_data.transform_filter("datum.edge != ''")
-        .mark_text(align="left", dx=4, fontWeight="bold", fontSize=14)
-        .encode(y=y, x=alt.value(0), text="edge:N")
+    # a whisker cut at the axis's edge ends in an arrowhead pointing on (a "«" or "»" at the
+    # plot's left edge was crossed by the cut whisker itself, and "»" pointed the wrong way)
+    edges = alt.layer(
+        *(
+            bars_data.transform_filter(alt.datum[beyond])
+            .mark_point(
+                shape=shape, filled=True, size=90, color=ui_charts.BLACK, opacity=1, xOffset=offset
+            )
+            .encode(y=y, x=alt.X(f"{end}:Q", scale=x_scale))
+            for beyond, end, shape, offset in (
+                ("beyond_low", "shown_low", "triangle-left", 5),
+                ("beyond_high", "shown_high", "triangle-right", -5),
+            )
+        )
     )
     ticks = ui_charts.truth_ticks(y, x_scale, size=24, colour=ui_charts.VERMILLION)
     zero = (

@@ -110,7 +110,7 @@ def estimate_frames(
     attr: Attribute, estimates: np.ndarray, sd: np.ndarray
 ) -> dict[str, pd.DataFrame]:
     """Rows for `estimate_spec`: estimate with its ±2 SD interval, all pinned to the fixed
-    axis (an end beyond it is marked » or «), and the true counts."""
+    axis (an end beyond it is marked: "beyond_low", "beyond_high"), and the true counts."""
     lo, hi = categories.count_domain(attr)
     low, high = estimates - 2 * sd, estimates + 2 * sd
     frame = pd.DataFrame(
@@ -122,7 +122,8 @@ def estimate_frames(
             "shown": np.clip(estimates, lo, hi),
             "shown_low": np.clip(low, lo, hi),
             "shown_high": np.clip(high, lo, hi),
-            "edge": np.where(high > hi, "»", np.where(low < lo, "«", "")),
+            "beyond_low": low < lo,
+            "beyond_high": high > hi,
         }
     )
     truth = pd.DataFrame({"category": attr.labels, "true count": attr.counts})

@@ -247,7 +247,7 @@ def aggregate_over_everyone(pr: Probabilities) -> None:
         )
         st.caption(
             "The axis is fixed, so changing p and q shows the whiskers grow and shrink. A "
-            "whisker beyond the axis is cut at its edge and marked » or «."
+            "whisker beyond the axis is cut at its edge, where it ends in an arrowhead."
         )
         snippets.ESTIMATES.show(
             values=list(attr.labels),

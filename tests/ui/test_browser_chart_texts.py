@@ -182,6 +182,10 @@ CASES = {
     # with p ≠ q the shorter bar's number, "0.2231", written on the ε line (found stepping
     # each slider, 2026-12-02): now from the line on
     "binary-rr-reveals-phone": Case("binary-rr?brr_p=0.4", (), "0.2231", "phone"),
+    # p close to q: whiskers past the axis, each marked "«" or "»" at the plot's left edge,
+    # where the cut whisker ran through the mark (found stepping each slider, 2026-12-02):
+    # now an arrowhead at each cut end
+    "unary-estimates-cut-phone": Case("unary-encoding?ue_p=0.21", (), "Adm-clerical", "phone"),
     # your δ's words beside its diamond, "δ = 10⁻⁸: 0.0326%", through the curve's rise and the
     # 1/n rule on a phone (found at random states, 2026-12-02; the link opens that state,
     # three sliders share the label "δ"): now in the title

@@ -71,6 +71,22 @@ def test_custom_sliders_give_live_epsilon_and_estimates(at):
     assert metric(at, "Truths inside ±2 SD") == f"{covered} of {attr.k}"
 
 
+def test_a_whisker_cut_at_the_axis_says_which_end_goes_on(at):
+    """At p = 0.21 (q = 0.25) the whiskers outrun the fixed axis on both sides: each cut end
+    is flagged on its own side (the chart draws an arrowhead there). One mark "»" or "«" at
+    the plot's left edge said only one end, "»" pointing the wrong way, and the cut whisker
+    ran through it."""
+    at.slider(key="ue_p").set_value(0.21).run()
+    spec, data = specs_and_frames(at)[1]
+    bars = data["bars"]
+    lo, hi = spec["layer"][0]["encoding"]["x"]["scale"]["domain"]
+    assert bars["beyond_low"].tolist() == (bars["low"] < lo).tolist()
+    assert bars["beyond_high"].tolist() == (bars["high"] > hi).tolist()
+    assert bars["beyond_low"].any() and bars["beyond_high"].any()
+    assert (bars.loc[bars["beyond_low"], "shown_low"] == lo).all()
+    assert (bars.loc[bars["beyond_high"], "shown_high"] == hi).all()
+
+
 def test_p_equal_q_warns_and_skips_the_estimate(at):
     at.slider(key="ue_q").set_value(0.75).run()
     assert not at.exception
