@@ -434,7 +434,7 @@ def marked_point_layers(
     """A blue diamond at the current (x, y) on a curve, with its `label` beside it: to its
     left, or, with `flip_at`, to its right while x < flip_at (so a label near the left edge of
     the plot does not run over the axis). Just above the diamond, or where the data's field
-    "place" says (`mark_label_place`: a line higher, or under it). Not `labelled`: the
+    "place" says (MARK_LABEL_PLACES: a line higher, or under it). Not `labelled`: the
     diamond alone (its words are in the chart's title: beside a curve that climbs steeply
     or has error bars, every place around it was crossed in some state)."""
     base = alt.Chart(data)
@@ -500,45 +500,6 @@ MARK_LABEL_PLACES = {
 }
 LEVEL_LABEL_ABOVE_PX = -6  # reference_line_layers: its middle 6 px above the line
 LEVEL_LABEL_BELOW_PX = 11  # its top 4 px under the line
-
-
-def mark_label_place(
-    value: float,
-    levels,
-    domain: tuple[float, float],
-    height: float,
-    *,
-    levels_below: bool = False,
-    text_scale: float | None = None,
-) -> str:
-    """Where the chosen point's label (`marked_point_layers`) goes: ABOVE its diamond, unless
-    there it would meet the label of a reference line at one of `levels` (written above its
-    line, or under it with `levels_below`, as `reference_line_layers` writes them) on a
-    linear y axis over `domain` drawn `height` px tall; then a line HIGHER (unless that
-    leaves the plot further than ABOVE a point at its top would: into the title), else UNDER
-    the diamond (if it stays inside the plot), then two lines up (HIGHEST) or one further
-    down (LOWER): the first that meets none (else ABOVE). It knows the levels only: a label
-    beside a curve that climbs or has error bars goes in the title instead
-    (`marked_point_layers(labelled=False)`). Found: privatized data for ML at ε = 0.01,
-    "(b): 14.9 points" over "(c) without them: 15.1 points"; in presenter mode "(b) at your
-    ε: 78.2%" between "(a) true table: 80.2%" and the line at 78.1%, with a line's room
-    above neither. Texts and their offsets are `text_scale` times the page's (presenter
-    mode's larger font; by default this run's: ui.template.current_text_scale)."""
-    scale = current_text_scale() if text_scale is None else float(text_scale)
-    per_unit = height / (float(domain[1]) - float(domain[0]))
-    shift = scale * (LEVEL_LABEL_BELOW_PX if levels_below else LEVEL_LABEL_ABOVE_PX)
-    # px down from the domain's top, as the screen counts
-    level_middles = [(float(domain[1]) - float(level)) * per_unit + shift for level in levels]
-    at = (float(domain[1]) - float(value)) * per_unit
-    for place in (ABOVE, HIGHER, UNDER, HIGHEST, LOWER):
-        middle = at + scale * MARK_LABEL_PLACES[place]
-        if place in (HIGHER, HIGHEST) and middle < scale * MARK_LABEL_PLACES[ABOVE]:
-            continue
-        if place in (UNDER, LOWER) and middle + scale * TEXT_LINE_PX / 2 > height:
-            continue
-        if all(abs(middle - other) >= scale * TEXT_LINE_PX for other in level_middles):
-            return place
-    return ABOVE
 
 
 # How wide a reference line's label is drawn: a bold character of the chart's 11-px font is

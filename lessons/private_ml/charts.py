@@ -4,7 +4,6 @@ fills them)."""
 from __future__ import annotations
 
 import altair as alt
-import pandas as pd
 
 from lessons.private_ml.model import AGE_SEX_CATEGORIES, EPSILON_CURVE
 from ui import charts as ui_charts
@@ -24,8 +23,10 @@ def _curve_against_epsilon(
     y: ui_charts.Axis, low: str, high: str, *, labels_below: bool
 ) -> Template:
     """A mean curve against ε with ± 1 SE bars ("curve": epsilon, value, `low`, `high`),
-    labelled reference lines ("levels": value, label) and your ε ("mark": epsilon, value,
-    label). Fixed axes; values outside the y domain are clamped to its edge."""
+    labelled reference lines ("levels": value, label) and your ε as a diamond ("mark":
+    epsilon, value), its words in the title (beside it, on a phone at ε = 0.07 and 0.2, the
+    curve or its error bar ran through them). Fixed axes; values outside the y domain are
+    clamped to its edge."""
     return ui_charts.curves(
         EPSILON_AXIS,
         y,
@@ -35,20 +36,8 @@ def _curve_against_epsilon(
         levels=("levels", "value"),
         levels_below=labels_below,
         mark="mark",
-        mark_flip_at=2.0,
+        mark_label=False,
         height=ui_charts.DEFAULT_HEIGHT,
-    )
-
-
-def label_place(value: float, levels: pd.DataFrame, *, gap: bool) -> str:
-    """Where your ε's label goes by its point on the accuracy chart (or, with `gap`, the
-    fairness chart): not over a reference line's label (ui.charts.mark_label_place)."""
-    return ui_charts.mark_label_place(
-        value,
-        levels["value"],
-        GAP_DOMAIN if gap else ACCURACY_DOMAIN,
-        ui_charts.DEFAULT_HEIGHT,
-        levels_below=not gap,  # as the two charts write their levels' labels (below)
     )
 
 

@@ -229,11 +229,9 @@ def gap_levels(reference: dict) -> pd.DataFrame:
 
 
 @datasets.cached()
-def mark_frame(epsilon: float, value: float, label: str, place: str = "above") -> pd.DataFrame:
-    """Your ε's point and its label, written where `place` says (ui.charts.mark_label_place)."""
-    return pd.DataFrame(
-        {"epsilon": [epsilon], "value": [value], "label": [label], "place": [place]}
-    )
+def mark_frame(epsilon: float, value: float) -> pd.DataFrame:
+    """Your ε's point (its words are the chart's title's)."""
+    return pd.DataFrame({"epsilon": [epsilon], "value": [value]})
 
 
 @datasets.cached()

@@ -104,13 +104,14 @@ def three_models() -> None:
         charts.accuracy_curve().show(
             curve=model.accuracy_frame(curve),
             levels=levels,
-            mark=model.mark_frame(
-                epsilon,
-                here["accuracy"],
-                f"(b) at your ε: {text.percent(here['accuracy'])}",
-                charts.label_place(here["accuracy"], levels, gap=False),
-            ),
-            title={"text": "(b) trained on privatized data", "subtitle": mechanism},
+            mark=model.mark_frame(epsilon, here["accuracy"]),
+            title={
+                "text": "(b) trained on privatized data",
+                "subtitle": [
+                    mechanism,
+                    f"◆ at your ε = {text.number(epsilon)}: {text.percent(here['accuracy'])}",
+                ],
+            },
             alt=model.describe_accuracy(curve, reference, epsilon, here),
         )
     st.caption(
@@ -229,13 +230,11 @@ def model_and_fairness() -> None:
     charts.gap_curve().show(
         curve=model.gap_frame(curve),
         levels=gap_levels,
-        mark=model.mark_frame(
-            epsilon,
-            100 * here["gap"],
-            f"(b): {model.points(here['gap'])}",
-            charts.label_place(100 * here["gap"], gap_levels, gap=True),
-        ),
-        title="Accuracy gap, women − men",
+        mark=model.mark_frame(epsilon, 100 * here["gap"]),
+        title=[
+            "Accuracy gap, women − men",
+            f"◆ (b) at your ε = {text.number(epsilon)}: {model.points(here['gap'])}",
+        ],
         alt=model.describe_gap(curve, reference, epsilon, here),
     )
     st.caption(

@@ -209,9 +209,10 @@ CASES = {
     "choosing-legend": Case(
         "choosing", (), "Amer-Indian-Eskimo", picks=(("choose_column", "Race"),)
     ),
-    # your ε's label over the "without them" line's label at ε = 0.01 (privatized data for ML)
+    # your ε's label over the "without them" line's label at ε = 0.01 (privatized data for ML;
+    # since 2026-12-02 the diamond's words are the title's)
     "private-ml-gap": Case(
-        "private-ml", (("ε for the coefficients", "Home"),), "(b): 14.9", "phone"
+        "private-ml", (("ε for the coefficients", "Home"),), "14.9 points", "phone"
     ),
     # a bit's chance to four digits (".3775") in each of 14 cells of ~20 px on a phone
     "unary-journey-phone": Case(
@@ -280,13 +281,18 @@ CASES = {
     ),
     # the place found for the page's font, a line above the level's label, was none at 17 px
     "private-ml-gap-presenter": Case(
-        "private-ml", (("ε for the coefficients", "Home"),), "(b): 14.9", "presenter"
+        "private-ml", (("ε for the coefficients", "Home"),), "14.9 points", "presenter"
     ),
     # "(b) at your ε: 78.2%" between (a)'s label and (c)'s line, a projector's line from
-    # neither: two lines up
+    # neither
     "private-ml-accuracy-presenter": Case(
-        "private-ml", (("Privacy loss ε", "Home"),), "(b) at your ε: 78.2%", "presenter"
+        "private-ml", (("Privacy loss ε", "Home"),), "78.2%", "presenter"
     ),
+    # beside its diamond on a phone "(b) at your ε: 78.2%" (ε = 0.07) and "(b): 14.8 points"
+    # were crossed by the curve or its error bar (found stepping each slider, 2026-12-02):
+    # the diamonds' words are the titles' now
+    "private-ml-accuracy-phone": Case("private-ml?pml_eps=0.07", (), "78.2%", "phone"),
+    "private-ml-gap-phone": Case("private-ml?pml_model_eps=0.07", (), "14.8 points", "phone"),
 }
 
 

@@ -369,43 +369,6 @@ def test_binned_bars_span_each_row_and_touch() -> None:
     assert chart["encoding"]["tooltip"] == [{"field": "count", "type": "quantitative"}]
 
 
-def test_a_marked_points_label_goes_where_no_reference_label_is() -> None:
-    """Privatized data for ML at ε = 0.01: "(b): 14.9 points" was written over "(c) without
-    them: 15.1 points" (its line 0.2 points above the point, 3 px on a 260-px plot of 5-20)."""
-    place = charts.mark_label_place
-    assert place(14.9, [12.8, 15.1], (5.0, 20.0), 260) == charts.HIGHER
-    assert place(10.0, [12.8, 15.1], (5.0, 20.0), 260) == charts.ABOVE  # far from both
-    # a line higher meets a second level's label: under the point
-    assert place(14.9, [15.1, 16.5], (5.0, 20.0), 260) == charts.UNDER
-    # levels written under their lines (the accuracy chart's): their labels sit lower
-    assert place(0.80, [0.80], (0.74, 0.86), 260, levels_below=True) == charts.ABOVE
-    assert place(0.795, [0.80], (0.74, 0.86), 260, levels_below=True) == charts.HIGHER
-
-
-def test_a_marked_points_label_is_placed_for_the_projectors_font_and_not_into_the_title() -> None:
-    """Presenter mode writes texts and their offsets 17/11 larger (ui.template.text_scale):
-    "your E: 72%" was written over "guess '<=50K' for all: 78.2%" there, since a place found
-    for the page's 14-px lines is no place for 22-px ones. And a line higher than ABOVE a
-    point at the plot's top is in the title: under it instead."""
-    place = charts.mark_label_place
-    # its label's middle 16 px from the level label's: a page's line apart, not a projector's
-    assert place(0.4231, [0.5], (0.0, 1.0), 260, text_scale=1.0) == charts.ABOVE
-    assert place(0.4231, [0.5], (0.0, 1.0), 260, text_scale=17 / 11) == charts.UNDER
-    # presenter mode is this run's (no run here: the page's sizes)
-    assert place(0.4231, [0.5], (0.0, 1.0), 260) == charts.ABOVE
-    # a point on a level at the plot's top: not a line higher, into the title
-    assert place(1.0, [1.0], (0.0, 1.0), 260, text_scale=1.0) == charts.UNDER
-    assert place(0.9, [0.9], (0.0, 1.0), 260, text_scale=1.0) == charts.HIGHER  # room above
-    # privatized data for ML at ε = 0.01 on a projector: 78.2% between (a)'s label under its
-    # line at 80.2% and (c)'s line at 78.1%: two lines up, over (a)'s label
-    levels = [0.802, 0.781, 0.757]
-    domain = (0.74, 0.86)
-    assert place(0.782, levels, domain, 260, levels_below=True, text_scale=1.0) == charts.ABOVE
-    assert place(0.782, levels, domain, 260, levels_below=True, text_scale=17 / 11) == (
-        charts.HIGHEST
-    )
-
-
 # The attack's curve of reconstruction's Dinur–Nissim chart at n = 200, m = 1,000 (seed 2026):
 # from 100% it falls through the majority guess (75.5%) between E = 1.5·√n and 2·√n.
 DN_RATIOS = [0.0, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0]

@@ -235,8 +235,19 @@ def test_each_section_moves_with_its_own_epsilon(at):
         assert mark["value"].iloc[0] == pytest.approx(here["accuracy"])
         assert text.number(epsilon) in helpers.description_of(at, accuracy)
         assert text.percent(here["accuracy"]) in helpers.description_of(at, accuracy)
-        gap = frames_of(chart_titled(at, "Accuracy gap, women − men"))["mark"]
+        gap_chart = chart_titled(at, "Accuracy gap, women − men", prefix=True)
+        gap = frames_of(gap_chart)["mark"]
         assert gap["value"].iloc[0] == pytest.approx(100 * here["gap"])
+        # the diamonds' words are the titles' (beside them the curves ran through them)
+        assert helpers.title_of(spec_of(gap_chart)) == (
+            f"Accuracy gap, women − men ◆ (b) at your ε = {text.number(epsilon)}: "
+            f"{lesson.points(here['gap'])}"
+        )
+        subtitle = spec_of(accuracy)["title"]["subtitle"]
+        assert subtitle[-1] == (
+            f"◆ at your ε = {text.number(epsilon)}: {text.percent(here['accuracy'])}"
+        )
+        assert "label" not in mark and "label" not in gap
         chart_titled(at, f"Coefficients at ε = {text.number(epsilon)}")
 
 
@@ -270,7 +281,9 @@ def test_charts_have_fixed_axes_and_the_true_value_as_a_labelled_line(at):
     assert reference["true"]["accuracy"] in list(levels["value"])
     curve = frames_of(accuracy)["curve"]
     assert len(curve) == len(rr_training.EPSILON_CURVE)  # pre-aggregated: one row per ε
-    gap_spec = str(spec_of(chart_titled(at, "Accuracy gap, women − men"))).replace("'", '"')
+    gap_spec = str(spec_of(chart_titled(at, "Accuracy gap, women − men", prefix=True))).replace(
+        "'", '"'
+    )
     assert '"domain": [5.0, 20.0]' in gap_spec
 
 
