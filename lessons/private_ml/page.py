@@ -106,11 +106,13 @@ def three_models() -> None:
             levels=levels,
             mark=model.mark_frame(epsilon, here["accuracy"]),
             title={
-                "text": "(b) trained on privatized data",
-                "subtitle": [
-                    mechanism,
+                # your ε's words in the text (read from the chart's data): a subtitle is
+                # part of the spec, which a press re-sends whole
+                "text": [
+                    "(b) trained on privatized data",
                     f"◆ at your ε = {text.number(epsilon)}: {text.percent(here['accuracy'])}",
                 ],
+                "subtitle": mechanism,
             },
             alt=model.describe_accuracy(curve, reference, epsilon, here),
         )

@@ -89,7 +89,13 @@ def estimate(attr: Attribute) -> Template:
         *(
             bars_data.transform_filter(alt.datum[beyond])
             .mark_point(
-                shape=shape, filled=True, size=90, color=ui_charts.BLACK, opacity=1, xOffset=offset
+                shape=shape,
+                filled=True,
+                size=90,
+                color=ui_charts.BLACK,
+                opacity=1,
+                xOffset=offset,
+                aria=False,  # the caption says it; an empty symbol group has no name (axe)
             )
             .encode(y=y, x=alt.X(f"{end}:Q", scale=x_scale))
             for beyond, end, shape, offset in (

@@ -243,9 +243,9 @@ def test_each_section_moves_with_its_own_epsilon(at):
             f"Accuracy gap, women − men ◆ (b) at your ε = {text.number(epsilon)}: "
             f"{lesson.points(here['gap'])}"
         )
-        subtitle = spec_of(accuracy)["title"]["subtitle"]
-        assert subtitle[-1] == (
-            f"◆ at your ε = {text.number(epsilon)}: {text.percent(here['accuracy'])}"
+        assert helpers.title_of(spec_of(accuracy)) == (
+            f"(b) trained on privatized data ◆ at your ε = {text.number(epsilon)}: "
+            f"{text.percent(here['accuracy'])}"
         )
         assert "label" not in mark and "label" not in gap
         chart_titled(at, f"Coefficients at ε = {text.number(epsilon)}")
