@@ -28,7 +28,7 @@ from conftest import page_apptest
 from data.census import SYNTHETIC_COLUMNS
 from lessons.private_ml import model as lesson
 from lessons.private_ml import snippets
-from ui import controls, rr_training, text
+from ui import classroom, controls, rr_training, text
 
 PAGE = "private_ml/page.py"
 SEED = 2026
@@ -240,7 +240,7 @@ def test_each_section_moves_with_its_own_epsilon(at):
         assert gap["value"].iloc[0] == pytest.approx(100 * here["gap"])
         # the diamonds' words are the titles' (beside them the curves ran through them)
         assert helpers.title_of(spec_of(gap_chart)) == (
-            f"Accuracy gap, women − men ◆ (b) at your ε = {text.number(epsilon)}: "
+            f"Accuracy gap, women − men ◆ (b) at ε = {text.number(epsilon)}: "
             f"{lesson.points(here['gap'])}"
         )
         assert helpers.title_of(spec_of(accuracy)) == (
@@ -249,6 +249,22 @@ def test_each_section_moves_with_its_own_epsilon(at):
         )
         assert "label" not in mark and "label" not in gap
         chart_titled(at, f"Coefficients at ε = {text.number(epsilon)}")
+
+
+@pytest.mark.parametrize("epsilon", [0.01, 0.07, 10.0])
+def test_the_diamonds_words_stay_one_title_line_on_a_projector(epsilon):
+    """Presenter mode wraps a title's line at 34 characters (its narrowest column); the gap's
+    "◆ (b) at your ε = 0.07: 14.8 points" was broken as "◆ (b) at your" / "ε = 0.07: …" on a
+    1,150-px projector chart. Each chart's title is its two lines as written."""
+    app = page_apptest(PAGE)
+    app.session_state[classroom.PRESENT_KEY] = True
+    app = run(app.run().select_slider(key="pml_model_eps").set_value(epsilon))
+    app = run(app.select_slider(key="pml_eps").set_value(epsilon))
+    for start in ("Accuracy gap, women − men", "(b) trained on privatized data"):
+        title = spec_of(chart_titled(app, start, prefix=True))["title"]
+        lines = title["text"] if isinstance(title, dict) else title
+        assert len(lines) == 2, lines
+        assert lines[0] == start and lines[1].startswith("◆ ")
 
 
 def test_the_analysts_tables_are_static_and_hold_the_models_numbers(at):
