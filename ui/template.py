@@ -100,6 +100,21 @@ _TITLE_LAYER = {
 _TITLE_ROWS = f"data('{TITLE_DATA}')"
 # The title's text as the spec writes it: the dataset's one row, split into its lines.
 TITLE_TEXT = {"expr": f"length({_TITLE_ROWS}) ? split({_TITLE_ROWS}[0].text, '\\n') : ''"}
+# A title is wrapped for the narrowest screen it is drawn on (`wrapped_title`), which broke a
+# full-width projector chart's "◆ this release at" / "ε = 1: 5 of 10 right" across 1,150 px.
+# The row also holds the lines as the page gave them ("wide") and the plot width they need
+# ("wide_px"); where the plot is that wide (Vega's `width` signal, which follows a resize) the
+# title is drawn as given. A concat has no top-level `width` signal and keeps TITLE_TEXT.
+_TITLE_ROW = f"{_TITLE_ROWS}[0]"
+TITLE_TEXT_BY_WIDTH = {
+    "expr": f"length({_TITLE_ROWS}) ? split(width >= {_TITLE_ROW}.wide_px ? "
+    f"{_TITLE_ROW}.wide : {_TITLE_ROW}.text, '\\n') : ''"
+}
+# A bold title's characters measured 0.41–0.44 of its font size in Chromium (Source Sans,
+# "The chance of each winner, as ε grows": 259 px at 16 px); 0.47 is a margin, and the plot's
+# width leaves out the axis the title may also span ("frame": "bounds").
+TITLE_CHAR_EM = 0.47
+TITLE_FONT_PX = 16  # Streamlit's Vega theme; presenter mode's is PRESENTER_FONTS["title"]
 
 
 def _with_title_layer(spec: dict) -> dict | None:
@@ -120,19 +135,39 @@ def _with_title_layer(spec: dict) -> dict | None:
     return {**top, "layer": [view, _TITLE_LAYER]}
 
 
-def _title_from_data(title: str | list[str] | dict) -> tuple[dict, pa.Table]:
+def _title_lines(title: str | list[str] | dict) -> list[str]:
+    """A title's (or a {"text": …} title's) lines: a str is one line."""
+    text = title.get("text") if isinstance(title, dict) else title
+    return [str(line) for line in text] if isinstance(text, list) else [str(text)]
+
+
+def _title_from_data(
+    title: str | list[str] | dict,
+    *,
+    given: str | list[str] | dict | None = None,
+    font_px: float = TITLE_FONT_PX,
+    by_width: bool = False,
+) -> tuple[dict, pa.Table]:
     """A (wrapped) title as the spec's title, whose text is read from TITLE_DATA, and that
     one-row table. Lines start at the chart's left edge, long or short, so that the spec
     does not change when a title grows a second line. A subtitle stays in the spec
-    (Vega-Lite reads only a title's text from an expression): it holds no slider's value."""
+    (Vega-Lite reads only a title's text from an expression): it holds no slider's value.
+    With `by_width`, the title is drawn as `given` (its lines before wrapping) wherever the
+    plot is wide enough for them at `font_px` (TITLE_TEXT_BY_WIDTH)."""
     if not isinstance(title, dict):
         title = {"text": title}
-    lines = title["text"] if isinstance(title["text"], list) else [title["text"]]
-    row = {"text": [TITLE_LINE_BREAK.join(str(line) for line in lines)]}
+    lines = _title_lines(title)
+    wide = _title_lines(given) if given is not None else lines
+    row = {
+        "text": [TITLE_LINE_BREAK.join(lines)],
+        "wide": [TITLE_LINE_BREAK.join(wide)],
+        "wide_px": [round(max(map(len, wide)) * font_px * TITLE_CHAR_EM)],
+    }
     # No ARIA label of its own: Vega writes a title's ("Title text '…'") once, when it
     # embeds the chart, and keeps it while the title's data changes, so it went on saying
     # the first run's numbers. A screen reader hears the title in the description instead.
-    params = {"anchor": "start", "frame": "bounds", **title, "text": TITLE_TEXT, "aria": False}
+    text = TITLE_TEXT_BY_WIDTH if by_width else TITLE_TEXT
+    params = {"anchor": "start", "frame": "bounds", **title, "text": text, "aria": False}
     return params, pa.table(row)
 
 
@@ -329,13 +364,22 @@ class Template:
             _named_data(spec, set()) - set(spec.get("datasets", {}))
         )
 
-    def filled(self, *, title: str | dict | None = None, **datasets: pd.DataFrame) -> dict:
+    def filled(
+        self,
+        *,
+        title: str | dict | None = None,
+        given_title: str | list[str] | dict | None = None,
+        title_font_px: float = TITLE_FONT_PX,
+        **datasets: pd.DataFrame,
+    ) -> dict:
         """The Vega-Lite spec with this run's title and data (a new top-level dict).
 
         The spec stays the same from run to run, so that the browser updates the chart in
         place (Streamlit embeds it again, ~50 ms, whenever the spec's text changes): the
         title's words go into the one-row dataset TITLE_DATA, which the spec's title reads
-        (`titled_spec`). A facet or a repeat keeps its title in the spec."""
+        (`titled_spec`). A facet or a repeat keeps its title in the spec. `given_title` is
+        `title` before `wrapped_title` wrapped it, drawn instead where the plot is wide
+        enough at `title_font_px` (not in a concat, which has no top-level width)."""
         given = set(datasets)
         if given != self.datasets:
             missing, unknown = sorted(self.datasets - given), sorted(given - self.datasets)
@@ -356,7 +400,10 @@ class Template:
                 filled["title"] = title
             else:
                 filled = dict(titled)
-                filled["title"], tables[TITLE_DATA] = _title_from_data(title)
+                by_width = not any(key in titled for key in ("vconcat", "hconcat", "concat"))
+                filled["title"], tables[TITLE_DATA] = _title_from_data(
+                    title, given=given_title, font_px=title_font_px, by_width=by_width
+                )
         if tables:
             filled["datasets"] = {**self.spec.get("datasets", {}), **tables}
         return filled
@@ -385,7 +432,12 @@ class Template:
         opened. `numbers_key` names that expander where a page draws one template several
         times (a loop); by default it is the template's own key (from `about`)."""
         presenting = classroom.presenting()
-        spec = self.filled(title=wrapped_title(title, presenting=presenting), **datasets)
+        spec = self.filled(
+            title=wrapped_title(title, presenting=presenting),
+            given_title=title,
+            title_font_px=PRESENTER_FONTS["title"]["fontSize"] if presenting else TITLE_FONT_PX,
+            **datasets,
+        )
         if presenting:
             spec = presenter_spec(spec)
         fixed = isinstance(spec.get("width"), int | float)

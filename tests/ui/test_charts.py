@@ -51,11 +51,50 @@ def test_filling_never_changes_the_shared_template() -> None:
     frame = pd.DataFrame({"x": [1.0], "y": [2.0]})
     filled = template.filled(title="a title", bins=frame, truth=frame)
     assert set(filled["datasets"]) == {"bins", "truth", ui_template.TITLE_DATA}
-    assert filled["datasets"][ui_template.TITLE_DATA].to_pylist() == [{"text": "a title"}]
-    assert filled["title"]["text"] == ui_template.TITLE_TEXT
+    # 7 characters at 16 px and 0.47 em: 53 px
+    assert filled["datasets"][ui_template.TITLE_DATA].to_pylist() == [
+        {"text": "a title", "wide": "a title", "wide_px": 53}
+    ]
+    assert filled["title"]["text"] == ui_template.TITLE_TEXT_BY_WIDTH
     # Vega writes a title's ARIA label once and keeps it while its data changes: none
     assert filled["title"]["aria"] is False
     assert json.dumps(template.spec, sort_keys=True) == before
+
+
+def test_a_wrapped_title_is_drawn_as_given_where_the_plot_is_wide_enough() -> None:
+    """The title is wrapped for the narrowest screen (`wrapped_title`); the row also holds
+    the lines as given and the plot width they need at the screen's title font, and the
+    spec's expression picks by Vega's `width` signal. A concat (no top-level width) keeps
+    the wrapped lines. The spec is the same whichever lines a run draws."""
+    given = ["Reconstruction against ε", "◆ this release at ε = 1: 5 of 10 right"]
+    narrow = ui_template.wrapped_title(given, presenting=True)
+    assert narrow["text"] == [
+        "Reconstruction against ε",
+        "◆ this release at",
+        "ε = 1: 5 of 10 right",
+    ]
+    frame = pd.DataFrame({"x": [1.0], "y": [2.0]})
+    filled = _template().filled(
+        title=narrow, given_title=given, title_font_px=24, bins=frame, truth=frame
+    )
+    (row,) = filled["datasets"][ui_template.TITLE_DATA].to_pylist()
+    assert row == {
+        "text": "Reconstruction against ε\n◆ this release at\nε = 1: 5 of 10 right",
+        "wide": "Reconstruction against ε\n◆ this release at ε = 1: 5 of 10 right",
+        "wide_px": round(38 * 24 * ui_template.TITLE_CHAR_EM),  # the longest line, 38
+    }
+    expr = filled["title"]["text"]["expr"]
+    assert "width >= data('chart_title')[0].wide_px" in expr
+    other = _template().filled(title="Short", given_title="Short", bins=frame, truth=frame)
+    assert json.dumps(other["title"]) == json.dumps(filled["title"])  # in place
+    concat = ui_template.Template(
+        alt.vconcat(
+            alt.Chart(alt.NamedData(name="bins")).mark_bar().encode(x="x:Q", y="y:Q"),
+            alt.Chart(alt.NamedData(name="truth")).mark_rule().encode(x="x:Q"),
+        )
+    )
+    stacked = concat.filled(title=narrow, given_title=given, bins=frame, truth=frame)
+    assert stacked["title"]["text"] == ui_template.TITLE_TEXT
 
 
 def test_a_screen_reader_hears_the_titles_current_words_before_the_numbers() -> None:
