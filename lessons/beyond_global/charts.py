@@ -158,10 +158,14 @@ def n_label_at_bottom(frame: pd.DataFrame, n: int, label: str) -> bool:
     )
 
 
-def refusal(height: int = 240) -> Template:
+REFUSAL_HEIGHT = 240
+BOUND_FLIP_AT = 10.0  # b's label left of its rule from here on
+
+
+def refusal(height: int = REFUSAL_HEIGHT) -> Template:
     """Template: the exact chance that propose-test-release refuses, against the proposed
     bound b (log x, y 0..100%), the current b as a rule. Datasets "curve" (bound, refusal)
-    and "truth" (x, label)."""
+    and "truth" (x, label, bottom: bound_label_at_bottom)."""
     return ui_charts.curves(
         ui_charts.Axis.on_grid("bound", "proposed bound b in years (log scale)", BOUNDS, tip="b"),
         ui_charts.Axis(
@@ -175,8 +179,27 @@ def refusal(height: int = 240) -> Template:
         data="curve",
         points=True,
         rule=True,
-        rule_flip_at=10.0,
+        rule_flip_at=BOUND_FLIP_AT,
+        rule_bottom="bottom",  # bound_label_at_bottom
         height=height,
+    )
+
+
+def bound_label_at_bottom(curve: pd.DataFrame, bound: float, label: str) -> bool:
+    """Whether "b = …" goes at the plot's bottom: where the refusal curve falls from 100%
+    just right of the rule (ε = 2, b = 2 in presenter mode), it ran through the label
+    written at the top (ui.charts.rule_label_at_bottom)."""
+    return ui_charts.rule_label_at_bottom(
+        bound,
+        label,
+        curve["bound"].to_numpy(dtype=float),
+        curve["refusal"].to_numpy(dtype=float),
+        x_domain=(BOUNDS[0], BOUNDS[-1]),
+        y_domain=(0.0, 1.0),
+        right_of=bound < BOUND_FLIP_AT,
+        x_log=True,
+        label_dy=4,  # as ui.charts.curve_layers draws its rule's label
+        height=REFUSAL_HEIGHT,
     )
 
 

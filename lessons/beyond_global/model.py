@@ -297,8 +297,14 @@ def ptr(size: int, bound: float, epsilon: float, seed: int) -> Ptr:
 
 
 @datasets.cached(census_only=True)
-def bound_rule(bound: float) -> pd.DataFrame:
-    return pd.DataFrame({"x": [bound], "label": [f"b = {text.number(bound)}"]})
+def bound_label(bound: float) -> str:
+    return f"b = {text.number(bound)}"
+
+
+def bound_rule(bound: float, bottom: bool = False) -> pd.DataFrame:
+    """The proposed bound as the chart's rule, its label at the plot's bottom with `bottom`
+    (charts.bound_label_at_bottom)."""
+    return pd.DataFrame({"x": [bound], "label": [bound_label(bound)], "bottom": [bottom]})
 
 
 # --- 5. sample-and-aggregate ---------------------------------------------------------------------

@@ -283,7 +283,10 @@ def propose_test_release(size: int) -> None:
                 f"{text.percent(result.refusal)}."
             ),
             curve=result.curve,
-            truth=model.bound_rule(bound),
+            truth=model.bound_rule(
+                bound,
+                charts.bound_label_at_bottom(result.curve, bound, model.bound_label(bound)),
+            ),
         )
     st.markdown(
         f"The threshold ln(1/δ)/ε = {text.number(result.threshold)} is where a dataset right "

@@ -61,6 +61,12 @@ CASES = {
     "group-by-rule": Case("group-by", (("Total budget", "Home"),), "ε = 0.01"),
     # ZIP5's noise "4.47" over its median count "6"
     "census-levels": Case("census-topdown", (("Total ρ", "Home"),), "ρ = 0.05"),
+    # ZIP3's noise "4.77" written under its point over ZIP5's count "6" above the next row's,
+    # at 32 px a row in presenter mode (found stepping each slider, 2026-12-02): 50 px a row
+    "census-levels-presenter": Case("census-topdown?ct_rho=0.2", (), "4.77", "presenter"),
+    # "b = 2" right of its rule at the top, crossed by the refusal curve falling from 100%
+    # just right of it (ε = 2, presenter mode): at the plot's bottom where the top is crossed
+    "beyond-global-ptr-presenter": Case("beyond-global?bg_ptr_eps=2", (), "b = 2", "presenter"),
     # a deployment's long name over the ε of the row below it ("2.64")
     "epsilon-deployments": Case("epsilon-meaning", (), "Mobility Reports"),
     # the window's last tick, "32,600", half past the histogram's edge on a phone
@@ -308,6 +314,8 @@ def test_no_chart_text_is_written_over_another_cut_or_crossed(
         else:
             page.set_viewport_size(SCREENS[case.screen])
         query = "?present=true" if case.screen == "presenter" else ""
+        if query and "?" in case.lesson:  # a link's state, and presenter mode
+            query = "&" + query[1:]
         open_page(page, app_server, case.lesson + query)
         if case.screen == "presenter":  # its style sheet lands a moment after the elements
             page.wait_for_function(
@@ -352,6 +360,40 @@ def test_the_ceilings_label_is_above_the_bars(page: Page, app_server: str) -> No
     page.evaluate(TWO_FRAMES)
     label_bottom, bars_top = page.evaluate(LABEL_AND_BARS, ["three samplers", "tanh(ε/2)"])
     assert label_bottom <= bars_top
+
+
+# The lines of the chart title that starts with `start`, as Vega draws them (a tspan each).
+TITLE_LINES = """(start) => {
+  const title = [...document.querySelectorAll(
+    '[data-testid=stVegaLiteChart] .role-title-text text')]
+    .find((text) => text.textContent.startsWith(start));
+  return title ? [...title.querySelectorAll('tspan')].map((line) => line.textContent) : null;
+}"""
+
+
+def test_a_title_is_wrapped_only_where_its_plot_is_narrow(page: Page, app_server: str) -> None:
+    """Titles are wrapped at presenter mode's 34 characters (its narrowest column), which broke
+    reconstruction's full-width projector chart as "◆ this release at" / "ε = 1: 5 of 10 right"
+    across 600 px. The title is drawn as the page gave it where the plot is wide enough, and
+    wrapped again when the window narrows (Vega's width signal), never cut or overlapping."""
+    page.set_viewport_size(PROJECTOR)
+    open_page(page, app_server, "reconstruction?present=true")
+    given = ["Reconstruction against ε", "◆ this release at ε = 1: 5 of 10 right"]
+    page.wait_for_function(f"() => ({TITLE_LINES})('Reconstruction against')?.length === 2")
+    assert page.evaluate(TITLE_LINES, "Reconstruction against") == given
+    page.evaluate(TWO_FRAMES)
+    assert page.evaluate(CHART_TEXT_CLASHES) == []
+    page.set_viewport_size({"width": 900, "height": 720})  # a projector window made narrower
+    page.wait_for_function(f"() => ({TITLE_LINES})('Reconstruction against')?.length === 3")
+    assert page.evaluate(TITLE_LINES, "Reconstruction against") == [
+        "Reconstruction against ε",
+        "◆ this release at",
+        "ε = 1: 5 of 10 right",
+    ]
+    page.evaluate(TWO_FRAMES)
+    # this chart's (at 900 px the other chart's axis title runs out: not a presenter screen)
+    clashes = page.evaluate(CHART_TEXT_CLASHES)
+    assert [clash for clash in clashes if clash.startswith("Reconstruction against")] == []
 
 
 # A chart as Vega draws one: a curve (a line mark, drawn with clip to its left 30 px in the
