@@ -301,6 +301,7 @@ def bound_label(bound: float) -> str:
     return f"b = {text.number(bound)}"
 
 
+@datasets.cached(census_only=True)
 def bound_rule(bound: float, bottom: bool = False) -> pd.DataFrame:
     """The proposed bound as the chart's rule, its label at the plot's bottom with `bottom`
     (charts.bound_label_at_bottom)."""
