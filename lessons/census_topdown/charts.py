@@ -13,10 +13,14 @@ from ui.template import Template
 LEVEL_KINDS = ("noise SD", "median cell count")
 
 
+LEVELS_PX, LEVELS_PRESENTER_PX = 130, 200
+
+
 @datasets.cached()
-def levels() -> Template:
+def levels(presenting: bool = False) -> Template:
     """Template: per level, the noise's SD against the median true count of its cells, on
-    one log axis of people (0.1..10,000). Dataset "levels" (level, kind, people)."""
+    one log axis of people (0.1..10,000), taller in presenter mode (`presenting`). Dataset
+    "levels" (level, kind, people)."""
     x_scale = alt.Scale(type="log", domain=[0.1, 10_000], nice=False, clamp=True)
     y = alt.Y("level:N", title=None, sort=list(LEVELS))
     colour = alt.Color(
@@ -69,10 +73,12 @@ def levels() -> Template:
     ).transform_filter(kind == LEVEL_KINDS[0]) + base.mark_text(
         align="left", dx=9, dy=-9, fontSize=11
     ).encode(**label_encoding).transform_filter(kind == LEVEL_KINDS[1])
-    # 50 px a row: in presenter mode (17-px labels 14 px off the row) one level's noise label
-    # and the next level's count label met at 32 px a row (ZIP3's "4.77" over ZIP5's "6",
-    # ρ = 0.2)
-    return Template((points + labels).properties(height=200, width=ui_charts.DEFAULT_WIDTH))
+    # 50 px a row in presenter mode: its 17-px labels sit 14 px off the row, so one level's
+    # noise label and the next level's count label met at 32 px a row (ZIP3's "4.77" over
+    # ZIP5's "6", ρ = 0.2). Elsewhere 32 px a row: on a phone the nation's weight slider and
+    # this chart fit one screen only so.
+    height = LEVELS_PRESENTER_PX if presenting else LEVELS_PX
+    return Template((points + labels).properties(height=height, width=ui_charts.DEFAULT_WIDTH))
 
 
 COUNT_KINDS = ("true", "noisy", "released")

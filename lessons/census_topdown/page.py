@@ -6,7 +6,7 @@ import streamlit as st
 
 from lessons.catalogue import LESSONS
 from lessons.census_topdown import charts, model, snippets
-from ui import controls, downloads, notebook, quiz, tables, text, userdata
+from ui import classroom, controls, downloads, notebook, quiz, tables, text, userdata
 
 controls.lesson_header(
     "The 2020 Census in miniature",
@@ -96,7 +96,7 @@ def measurements(weights: tuple[int, ...]) -> None:
         st.caption(model.sd_words(float(levels["sd"].iloc[3]), float(levels["sigma"].iloc[3])))
         st.caption(f"The split: {model.weights_words(weights)}.")
     with chart_column:
-        charts.levels().show(
+        charts.levels(classroom.presenting()).show(
             title=f"Noise against the counts it hides, ρ = {text.number(rho)}",
             alt=(
                 "Per level, the noise's SD against the median true count of a cell, on a log "
