@@ -417,7 +417,7 @@ def _applied_and_tested(scratch: Path) -> tuple[str, list[str]]:
             "-m",
             "pytest",
             "-q",
-            "-rp",
+            "-rfEp",
             "-p",
             "no:cacheprovider",
             "-m",
@@ -432,8 +432,13 @@ def _applied_and_tested(scratch: Path) -> tuple[str, list[str]]:
         text=True,
         timeout=900,
     )
-    assert done.returncode == 0, done.stdout[-6000:]
-    passed = [line for line in done.stdout.splitlines() if line.startswith("PASSED ")]
+    lines = done.stdout.splitlines()
+    # what failed, then the output without its thousands of PASSED lines (CI printed only
+    # the last 6,000 characters once: all PASSED lines, the failure out of sight)
+    failed = [line for line in lines if line.startswith(("FAILED ", "ERROR "))]
+    rest = "\n".join(line for line in lines if not line.startswith("PASSED "))
+    assert done.returncode == 0, "\n".join(failed) + "\n" + rest[-6000:]
+    passed = [line for line in lines if line.startswith("PASSED ")]
     return name, passed
 
 

@@ -89,9 +89,10 @@ CHART_HEIGHT = """() => document.querySelector('[data-testid=stVegaLiteChart]')
   .getBoundingClientRect().height"""
 FIRST_DRAWN = """() => [...document.querySelectorAll('[data-testid=stVegaLiteChart] svg')]
   .some((svg) => svg.textContent.includes("1 pair"))"""
-# the first estimate, from the chart's title ("… after 1 pair: −419 ± 411")
+# the first estimate, from the chart's title ("… after 1 pair: −419 ± 411", no-break spaces
+# around the ±, which JavaScript's \s matches)
 ESTIMATE = """() => document.querySelector('[data-testid=stVegaLiteChart] svg').textContent
-  .match(/1 pair: (−?[\\d,]+) ±/)[1].replace('−', '-').replace(',', '')"""
+  .match(/1 pair: (−?[\\d,]+)\\s±/)[1].replace('−', '-').replace(',', '')"""
 
 
 def test_an_estimate_beyond_the_axis_keeps_the_projectors_chart_its_height(
