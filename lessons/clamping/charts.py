@@ -126,20 +126,29 @@ def error_curves(
     return Template(chart)
 
 
+# "your m = 100" is 12 characters: about 30 m wide on a phone's 270-px plot
+CONTRIBUTION_FLIP_AT = 70
+
+
 @datasets.cached(max_entries=16)
 def contribution_curves(
     y_domain: tuple[float, float], noise_part: str, height: int = 280
 ) -> Template:
     """Template: the bounded row count's |bias|, noise SD and total against m (1..100), the
     best m as a diamond and your m as a rule. Datasets "curves" (m, error, part), "best",
-    "truth"."""
+    "truth".
+
+    Your m's words sit just above the plot: at the top of the rule, m = 1's were crossed by
+    the total falling from the plot's top corner across a 1080p projector's wide plot; left
+    of the rule from m = 70, so that m = 100's stay inside the chart instead of pushing it
+    narrower."""
     x_scale = alt.Scale(domain=[1, 100], nice=False, zero=False)
     y_scale = alt.Scale(type="log", domain=list(y_domain), nice=False)
     parts = [PART_DROPPED, noise_part, PART_TOTAL]
     lines = _parts_chart(
         "curves", "m", "rows kept per person, m", x_scale, y_domain, parts, "count error (log)"
     )
-    current = ui_charts.truth_rule_layers(x_scale, label_dy=4)
+    current = ui_charts.truth_rule_layers(x_scale, flip_at=CONTRIBUTION_FLIP_AT, above_plot=True)
     best = ui_charts.marked_point_layers(
         alt.NamedData(name="best"), "m", "error", x_scale=x_scale, y_scale=y_scale, labelled=False
     )

@@ -27,7 +27,11 @@ from browser_helpers import (
     open_page,
 )
 
-SCREENS = {"laptop": {"width": 1280, "height": 800}, "presenter": PROJECTOR}
+SCREENS = {
+    "laptop": {"width": 1280, "height": 800},
+    "presenter": PROJECTOR,
+    "presenter-1080": {"width": 1920, "height": 1080},  # presenter mode on a 1080p projector
+}
 
 # Any chart of the page reads `shows` once the state's run has been drawn.
 DRAWN = """(shows) => [...document.querySelectorAll('[data-testid=stVegaLiteChart] svg')]
@@ -40,7 +44,7 @@ class Case:
     # (part of a slider's label, or a pattern of it; Home or End: its ends, or an arrow)
     moves: tuple[tuple[str | re.Pattern, str], ...]
     shows: str  # a chart's text in that state
-    screen: str = "laptop"  # a key of SCREENS (presenter mode at 1280×720), or "phone"
+    screen: str = "laptop"  # a key of SCREENS (presenter mode at 1280×720, 1920×1080), or "phone"
     picks: tuple[tuple[str, str], ...] = ()  # (a select box's or radio's key, an option)
 
 
@@ -299,6 +303,10 @@ CASES = {
     # the diamonds' words are the titles' now
     "private-ml-accuracy-phone": Case("private-ml?pml_eps=0.07", (), "78.2%", "phone"),
     "private-ml-gap-phone": Case("private-ml?pml_model_eps=0.07", (), "14.8 points", "phone"),
+    # "your m = 1" at the top of its rule, where the total error starts at the plot's top
+    # corner and falls slowly across a 1080p projector's wide plot (found stepping each
+    # slider at 1920×1080, 2026-12-03): now above the plot's top edge, where no line runs
+    "clamping-rows-1080": Case("clamping?clamp_m=1", (), "your m = 1", "presenter-1080"),
 }
 
 
@@ -313,11 +321,12 @@ def test_no_chart_text_is_written_over_another_cut_or_crossed(
             page = context.new_page()
         else:
             page.set_viewport_size(SCREENS[case.screen])
-        query = "?present=true" if case.screen == "presenter" else ""
+        presenting = case.screen.startswith("presenter")
+        query = "?present=true" if presenting else ""
         if query and "?" in case.lesson:  # a link's state, and presenter mode
             query = "&" + query[1:]
         open_page(page, app_server, case.lesson + query)
-        if case.screen == "presenter":  # its style sheet lands a moment after the elements
+        if presenting:  # its style sheet lands a moment after the elements
             page.wait_for_function(
                 "() => getComputedStyle(document.documentElement).fontSize === '21px'"
             )
