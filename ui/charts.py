@@ -261,29 +261,34 @@ def rule_label_at_bottom(
     """Whether a vertical rule's `label` (`truth_rule_layers`, `right_of` the rule at
     `rule_x` or left of it) goes at the plot's bottom: the curve through (`x`, `y`) (with
     bars from `low` to `high`; and each (x, y) of `others`) crosses it at the top over its
-    width on a phone's plot (PLOT_PX; a projector's in presenter mode), and not at the
-    bottom (the label `label_dy` px from the plot's edge, as `truth_rule_layers` was given
-    it). Values past the y domain are drawn at its edge (a clamped scale). Found:
-    uncertainty's "your group: 20" at ε = 0.01, crossed by the ratio's bias drawn along the
-    plot's top; approximate DP's "Gaussian cheaper from k = 25" by the advanced
-    composition's curve climbing to the top on a phone."""
+    width on a phone's plot, and not at the bottom (the label `label_dy` px from the plot's
+    edge, as `truth_rule_layers` was given it); where both or neither are crossed there,
+    as a wider plot decides (RULE_PLOT_PX; in presenter mode PRESENTER_RULE_PLOT_PX, from
+    1280×720's column to 1920×1080's full width). Values past the y domain are drawn at its
+    edge (a clamped scale). Found: uncertainty's "your group: 20" at ε = 0.01, crossed by
+    the ratio's bias drawn along the plot's top; approximate DP's "Gaussian cheaper from k =
+    25" by the advanced composition's curve climbing to the top on a phone; on a 1080p
+    projector (a plot 950 px wide, where a label spans less of the x axis and a curve
+    stays under it longer) PTR's "b = 0.5" and sample-and-aggregate's "k = 5"."""
     scale = current_text_scale() if text_scale is None else float(text_scale)
     across, down = _plot_place(x_domain, y_domain, x_log=x_log, y_log=y_log, height=height)
 
     lines = [(across(xs), down(ys)) for xs, ys in ((x, y), *others)]
     bars = [] if low is None else list(zip(across(x), down(high), down(low), strict=True))
     at = float(across([rule_x])[0])
-    plot_px = (PLOT_PX if scale == 1.0 else PRESENTER_PLOT_PX)[0]
-    gap, reach = 4 / plot_px, (len(str(label)) * LABEL_CHAR_PX + 8) * scale / plot_px
-    # the label starts 4 px from the rule: a bar at the rule's own x is not under it
-    span = (at + gap, at + reach) if right_of else (at - reach, at - gap)
     half = scale * TEXT_LINE_PX * 0.2 + 3
     # the text's middle under the plot's top (its top `label_dy` px under it), or over its
     # bottom (truth_rule_layers)
     middle = scale * (label_dy + TEXT_LINE_PX / 2)
-    top = crosses(lines, bars, span, (middle - half, middle + half))
-    under = crosses(lines, bars, span, (height - middle - half, height - middle + half))
-    return top and not under
+    for plot_px in RULE_PLOT_PX if scale == 1.0 else PRESENTER_RULE_PLOT_PX:
+        gap, reach = 4 / plot_px, (len(str(label)) * LABEL_CHAR_PX + 8) * scale / plot_px
+        # the label starts 4 px from the rule: a bar at the rule's own x is not under it
+        span = (at + gap, at + reach) if right_of else (at - reach, at - gap)
+        top = crosses(lines, bars, span, (middle - half, middle + half))
+        under = crosses(lines, bars, span, (height - middle - half, height - middle + half))
+        if top != under:  # this width decides; where both or neither are crossed, a wider
+            return top
+    return False
 
 
 def truth_ticks(
@@ -509,6 +514,11 @@ LEVEL_LABEL_BELOW_PX = 11  # its top 4 px under the line
 LABEL_CHAR_PX = 6.5
 PLOT_PX = (270, 440)
 PRESENTER_PLOT_PX = (600,)
+# The plots a rule's label is placed for (rule_label_at_bottom), narrowest first: a phone's,
+# a laptop's beside its controls and across the page; presenter mode's at 1280×720 beside
+# its controls, at 1920×1080 beside them (950 px) and across the page (1,425 px)
+RULE_PLOT_PX = (270, 440, 1_000)
+PRESENTER_RULE_PLOT_PX = (600, 950, 1_425)
 
 
 def series_curves(frame: pd.DataFrame, field: str, names, x: str, y: str) -> list[tuple]:
@@ -855,6 +865,7 @@ def curve_layers(
     rule: bool = False,
     rule_flip_at: float | None = None,
     rule_bottom: str | None = None,
+    rule_above: bool = False,
     mark: str | None = None,
     mark_flip_at: float | None = None,
     mark_label: bool = True,
@@ -895,7 +906,9 @@ def curve_layers(
         )
     if rule:
         flip = x.middle() if rule_flip_at is None else rule_flip_at
-        layers += truth_rule_layers(x_scale, label_dy=4, flip_at=flip, bottom=rule_bottom)
+        layers += truth_rule_layers(
+            x_scale, label_dy=4, flip_at=flip, bottom=rule_bottom, above_plot=rule_above
+        )
     if mark is not None:
         layers += marked_point_layers(
             alt.NamedData(name=mark),
@@ -924,7 +937,8 @@ def curves(
     (low, high fields) below them; labelled dashed reference lines `levels` (dataset, y
     field; their labels under the lines with `levels_below`, at their right end with
     `levels_right`); with `rule`, the current value as a labelled dashed vertical rule ("truth": x,
-    label; at the plot's bottom where its boolean field `rule_bottom` says); a labelled
+    label; at the plot's bottom where its boolean field `rule_bottom` says; above the plot
+    with `rule_above`, where curves run along both its top and its bottom); a labelled
     diamond on a curve, dataset `mark` (x, y, label; no label with
     `mark_label=False`, the title says it); `tips`, more tooltip fields (field, title,
     format). A label flips side at the x axis's middle unless `rule_flip_at` /

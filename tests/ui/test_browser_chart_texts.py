@@ -307,6 +307,22 @@ CASES = {
     # corner and falls slowly across a 1080p projector's wide plot (found stepping each
     # slider at 1920×1080, 2026-12-03): now above the plot's top edge, where no line runs
     "clamping-rows-1080": Case("clamping?clamp_m=1", (), "your m = 1", "presenter-1080"),
+    # PTR's "b = 0.5" and sample-and-aggregate's "k = 5", "k = 20" (ε = 0.2) at the top of
+    # their rules, crossed by a curve leaving the plot's top left on a 1080p projector (its
+    # label placed for 1280×720's narrower plot found nothing crossed; found stepping each
+    # slider at 1920×1080, 2026-12-03): a wider plot decides where the narrow one does not
+    "beyond-global-ptr-1080": Case(
+        "beyond-global?bg_bound=0.5&bg_eps=0.5&bg_n=1001", (), "b = 0.5", "presenter-1080"
+    ),
+    "beyond-global-blocks-1080": Case(
+        "beyond-global?bg_eps=0.5&bg_n=1001&bg_ptr_eps=0.5&bg_k=5", (), "k = 5", "presenter-1080"
+    ),
+    "beyond-global-blocks-slope-1080": Case(
+        "beyond-global?bg_eps=0.5&bg_k=20&bg_n=1001&bg_ptr_eps=0.5&bg_sa_eps=0.2",
+        (),
+        "k = 20",
+        "presenter-1080",
+    ),
 }
 
 

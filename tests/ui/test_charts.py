@@ -524,14 +524,46 @@ def test_a_rules_label_goes_to_the_bottom_only_where_a_curve_runs_along_the_top(
     assert not at_bottom(20, "your group: 20", people, [1.0, 0.5, 0.2, 0.1, 0.0, 0.0])
     # left of a rule at 1,000: the points there are at the top too
     assert at_bottom(1_000, "your group: 1,000", people, saturated, right_of=False)
-    # a whisker through the whole height under the label: both ends crossed, the top stays
+    # a whisker through the whole height under the label on every plot (at 22.5, past the
+    # 4 px the label starts from its rule): both ends crossed, the top stays
+    dense = [5, 10, 20, 22.5, 50, 200, 1_000]
+    dense_saturated = [13.0, 196.0, 421.0, 500.0, 1_089.0, 2_656.0, 290.0]
+    full = [-500.0] * 7, [900.0] * 7
+    assert not at_bottom(20, "your group: 20", dense, dense_saturated, low=full[0], high=full[1])
+    # the whisker at 50 is under the label on a phone's and a laptop's plot (both ends
+    # crossed there); across a 1,000-px plot the label ends at 36, clear of it: the bottom
     full = [-500.0] * 6, [900.0] * 6
-    assert not at_bottom(20, "your group: 20", people, saturated, low=full[0], high=full[1])
-    # ... but the whisker at the rule's own size is not under the label (it starts 4 px on)
+    assert at_bottom(20, "your group: 20", people, saturated, low=full[0], high=full[1])
+    # the whisker at the rule's own size is not under the label (it starts 4 px on)
     low = [-500.0, -500.0, -500.0, 30.0, 30.0, 30.0]
     high = [900.0, 900.0, 900.0, 30.0, 30.0, 30.0]
     assert at_bottom(20, "your group: 20", people, saturated, low=low, high=high)
-    assert not at_bottom(10, "your group: 10", people, saturated, low=low, high=high)
+
+
+def test_a_rule_label_is_placed_for_a_wider_plot_where_the_narrowest_does_not_decide() -> None:
+    """A label spans less of the x axis on a wider plot, and starts nearer its rule: on a
+    1080p projector PTR's "b = 0.5" was crossed by the curve leaving the plot's top corner,
+    which a phone's plot (the one it was placed for) puts wholly left of the label. Where
+    the narrowest plot finds neither place crossed, a wider one decides; where it finds one
+    crossed and the other not, it decides alone."""
+    at_bottom = functools.partial(
+        charts.rule_label_at_bottom, x_domain=(0.0, 100.0), y_domain=(0.0, 30.0), height=220
+    )
+    # flat along the top to x = 1, down to mid-height by x = 2: on a 270-px plot the label
+    # starts at x = 1.5, clear of it; on 440 px at x = 0.9, where it falls through the top
+    x, y = [0.0, 1.0, 2.0, 100.0], [30.0, 30.0, 15.0, 15.0]
+    for scale in (1.0, 17 / 11):
+        assert at_bottom(0.0, "b = 0.5", x, y, text_scale=scale)
+    # the label stays at the top where no width finds the top crossed
+    assert not at_bottom(0.0, "b = 0.5", [0.0, 100.0], [15.0, 15.0], text_scale=1.0)
+    # a phone's plot decides first: its label's bottom crossed by a bar at x = 15 (which a
+    # 440-px plot's label, ending at x = 12, does not reach), its top clear
+    x, y = [*x[:3], 15.0, 100.0], [*y[:3], 15.0, 15.0]
+    bar = dict(low=[15.0, 15.0, 15.0, 0.0, 15.0], high=[15.0, 15.0, 15.0, 2.0, 15.0])
+    assert not at_bottom(0.0, "b = 0.5", x, y, text_scale=1.0, **bar)
+    assert at_bottom(0.0, "b = 0.5", x, y, text_scale=1.0)  # the bar is what decided
+    assert charts.RULE_PLOT_PX[0] == min(charts.RULE_PLOT_PX)
+    assert charts.PRESENTER_RULE_PLOT_PX[0] == min(charts.PRESENTER_RULE_PLOT_PX)
 
 
 def test_presenter_mode_scales_a_text_marks_offsets_with_its_font() -> None:
