@@ -30,9 +30,11 @@ from homework.lessons import LESSONS
 
 LESSON = "laplace"
 FULL = sum(e.points for e in exercises(LESSON))
-# Short limits, so that the cheats that loop forever are stopped soon: a whole notebook of
-# solutions grades in about 8 s on two busy cores, one exercise in under 2 s.
-QUICK = {"GRADER_RUN_S": "20", "GRADER_EXERCISE_S": "10"}
+# The limits of the cheats that do not loop (those have their own, below): a whole notebook
+# of solutions grades in about 8 s on two busy cores, one exercise in under 2 s, but the
+# exercise whose first call imports dp (numpy, scipy) took over 10 s with the two cores
+# loaded six times over (2026-12-03), and was marked for its time, not for its import.
+QUICK = {"GRADER_RUN_S": "60", "GRADER_EXERCISE_S": "30"}
 # Shorter still for the two loops, each spinning a core until its limit: the notebook's
 # (whichever cell the limit stops, the run scores 0 and says so), and one exercise's (the
 # other exercises' calls take under 2 s).
