@@ -286,7 +286,7 @@ def rule_label_at_bottom(
         span = (at + gap, at + reach) if right_of else (at - reach, at - gap)
         top = crosses(lines, bars, span, (middle - half, middle + half))
         under = crosses(lines, bars, span, (height - middle - half, height - middle + half))
-        if top != under:  # this width decides; where both or neither are crossed, a wider
+        if top != under:  # this width decides; where both or neither are, the next one
             return top
     return False
 

@@ -126,7 +126,8 @@ def error_curves(
     return Template(chart)
 
 
-# "your m = 100" is 12 characters: about 30 m wide on a phone's 270-px plot
+# Right of its rule, "your m = 69" (11 characters) is about 29 m wide on a phone's 270-px
+# plot: it ends at m ≈ 99; from 70 on the label is left of the rule
 CONTRIBUTION_FLIP_AT = 70
 
 
